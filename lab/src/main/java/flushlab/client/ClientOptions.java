@@ -1,0 +1,42 @@
+package flushlab.client;
+
+/**
+ * How the metered client runs a batch: how many requests, how many at once, whether connections
+ * are reused, how long a request may take, and whether it reads like a slow client.
+ *
+ * @param slowReaderPauseNanos after each read, stop reading from the kernel this long (0: read at once)
+ * @param recvBufferBytes the most one read may return, like the buffer handed to recv()
+ */
+public record ClientOptions(int requests, int concurrency, boolean keepAlive, long timeoutNanos,
+    long slowReaderPauseNanos, int recvBufferBytes) {
+
+  public static final int MAX_REQUESTS = 100_000;
+  public static final int MAX_CONCURRENCY = 1_000;
+
+  public ClientOptions {
+    if (requests < 1 || requests > MAX_REQUESTS) throw new IllegalArgumentException("requests must be 1.." + MAX_REQUESTS);
+    if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new IllegalArgumentException("concurrency must be 1.." + MAX_CONCURRENCY);
+    if (timeoutNanos <= 0) throw new IllegalArgumentException("timeout must be positive");
+    if (recvBufferBytes < 64) throw new IllegalArgumentException("recv buffer must be at least 64 B");
+  }
+
+  public static ClientOptions single() {
+    return new ClientOptions(1, 1, false, 60_000_000_000L, 0, 65536);
+  }
+
+  public ClientOptions withRequests(int n, int c) {
+    return new ClientOptions(n, c, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes);
+  }
+
+  public ClientOptions withKeepAlive(boolean on) {
+    return new ClientOptions(requests, concurrency, on, timeoutNanos, slowReaderPauseNanos, recvBufferBytes);
+  }
+
+  public ClientOptions withTimeoutNanos(long t) {
+    return new ClientOptions(requests, concurrency, keepAlive, t, slowReaderPauseNanos, recvBufferBytes);
+  }
+
+  public ClientOptions withSlowReaderPauseNanos(long p) {
+    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, p, recvBufferBytes);
+  }
+}

@@ -1,0 +1,208 @@
+package flushlab.client;
+
+import flushlab.core.LabVertx;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.util.ReferenceCountUtil;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.net.NetSocketInternal;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a batch of requests over raw TCP and meters every read. One data callback is one read
+ * from the kernel (epoll: one successful recv(); see docs/ARCHITECTURE.md), each into a buffer of
+ * {@link ClientOptions#recvBufferBytes()} like a recv() call with that size. A slow reader turns
+ * auto-read off and asks the channel for exactly one read after each pause, so the kernel's
+ * buffers fill as they would behind a slow client.
+ *
+ * <p>Threading: the whole batch runs on one event-loop context; no locking.
+ */
+public final class MeteredClient {
+  private final Vertx vertx;
+  private final NetClient net;
+  private final ClientOptions options;
+  private final AtomicInteger finishedStreams = new AtomicInteger();
+
+  public MeteredClient(Vertx vertx, ClientOptions options) {
+    this.vertx = vertx;
+    this.options = options;
+    this.net = vertx.createNetClient(new NetClientOptions()
+        .setTcpNoDelay(true)
+        .setConnectTimeout((int) Math.min(30_000, Math.max(1, options.timeoutNanos() / 1_000_000))));
+  }
+
+  /** Streams finished so far in the running batch (for progress lines). */
+  public int finishedStreams() {
+    return finishedStreams.get();
+  }
+
+  public Future<BatchResult> run(RequestPlan plan) {
+    Promise<BatchResult> promise = Promise.promise();
+    Context context = vertx.getOrCreateContext();
+    context.runOnContext(v -> new Batch(plan, promise).start());
+    return promise.future();
+  }
+
+  public Future<Void> close() {
+    return net.close();
+  }
+
+  private final class Batch {
+    private final RequestPlan plan;
+    private final Promise<BatchResult> promise;
+    private final List<StreamResult> results = new ArrayList<>();
+    private int issued;
+    private int workersRunning;
+
+    Batch(RequestPlan plan, Promise<BatchResult> promise) {
+      this.plan = plan;
+      this.promise = promise;
+    }
+
+    void start() {
+      int workers = Math.min(options.concurrency(), options.requests());
+      workersRunning = workers;
+      for (int i = 0; i < workers; i++) new Worker(this).next();
+    }
+
+    boolean takeRequest() {
+      if (issued >= options.requests()) return false;
+      issued++;
+      return true;
+    }
+
+    void record(StreamResult r) {
+      results.add(r);
+      finishedStreams.incrementAndGet();
+    }
+
+    void workerDone() {
+      if (--workersRunning == 0) promise.complete(new BatchResult(results));
+    }
+  }
+
+  /** Sends one request after another, reusing its connection when keep-alive allows. */
+  private final class Worker {
+    private final Batch batch;
+    private NetSocket socket;
+    private Channel channel;
+    private StreamMeter meter;
+    private long timerId = -1;
+    private byte[] scratch = new byte[options.recvBufferBytes()];
+    private boolean reusable;
+
+    Worker(Batch batch) {
+      this.batch = batch;
+    }
+
+    void next() {
+      if (!batch.takeRequest()) {
+        if (socket != null) socket.close();
+        batch.workerDone();
+        return;
+      }
+      if (socket != null && reusable) {
+        send();
+        return;
+      }
+      net.connect(batch.plan.port(), batch.plan.host()).onComplete(ar -> {
+        if (ar.failed()) {
+          batch.record(StreamResult.connectFailed("cannot connect to " + batch.plan.host() + ":" + batch.plan.port()
+              + ": " + ar.cause().getMessage()));
+          socket = null;
+          next();
+          return;
+        }
+        attach(ar.result());
+        send();
+      });
+    }
+
+    private void attach(NetSocket s) {
+      socket = s;
+      channel = LabVertx.channel(s);
+      reusable = options.keepAlive();
+      channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
+      if (options.slowReaderPauseNanos() > 0) channel.config().setAutoRead(false);
+      ((NetSocketInternal) s).messageHandler(msg -> {
+        long now = System.nanoTime(); // first thing: the read has returned
+        try {
+          if (msg instanceof ByteBuf && s == socket) onRead(now, (ByteBuf) msg);
+        } finally {
+          ReferenceCountUtil.release(msg);
+        }
+      });
+      s.exceptionHandler(t -> {
+        if (s != socket || meter == null) return;
+        String m = String.valueOf(t.getMessage());
+        meter.fail(m.toLowerCase().contains("reset") ? StreamError.RESET : StreamError.PROTOCOL, m);
+      });
+      s.closeHandler(v -> {
+        if (s != socket) return;
+        socket = null;
+        reusable = false;
+        if (meter != null) {
+          meter.connectionClosed();
+          finishStream();
+        }
+      });
+    }
+
+    private void send() {
+      meter = new StreamMeter(batch.plan.expectedFrames());
+      StreamMeter m = meter;
+      long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
+      timerId = vertx.setTimer(timeoutMs, id -> {
+        if (meter == m && !m.finished()) {
+          m.fail(StreamError.TIMEOUT, "no complete response within " + timeoutMs + " ms");
+          finishStream();
+        }
+      });
+      socket.write(io.vertx.core.buffer.Buffer.buffer(batch.plan.bytes(options.keepAlive()))).onComplete(ar -> {
+        if (ar.succeeded()) m.requestWritten(System.nanoTime());
+      });
+      if (options.slowReaderPauseNanos() > 0) channel.read();
+    }
+
+    private void onRead(long now, ByteBuf buf) {
+      if (meter == null) return; // bytes after a finished response on a closing socket
+      int n = buf.readableBytes();
+      if (scratch.length < n) scratch = new byte[n];
+      buf.getBytes(buf.readerIndex(), scratch, 0, n);
+      meter.onRead(now, scratch, 0, n);
+      if (meter.finished()) {
+        finishStream();
+      } else if (options.slowReaderPauseNanos() > 0) {
+        Channel ch = channel;
+        ch.eventLoop().schedule(() -> {
+          if (ch.isActive()) ch.read();
+        }, options.slowReaderPauseNanos(), TimeUnit.NANOSECONDS);
+      }
+    }
+
+    private void finishStream() {
+      StreamMeter m = meter;
+      if (m == null) return;
+      meter = null;
+      vertx.cancelTimer(timerId);
+      StreamResult r = m.result();
+      batch.record(r);
+      if (!r.ok() || !r.complete() || !reusable || m.serverWillClose()) {
+        NetSocket s = socket;
+        socket = null;
+        if (s != null) s.close();
+      }
+      next();
+    }
+  }
+}

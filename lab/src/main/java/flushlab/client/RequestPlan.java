@@ -1,0 +1,104 @@
+package flushlab.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * One HTTP/1.1 request the metered client sends, written by hand so nothing between the client
+ * and the socket adds headers or buffering. Knows how many frames the response should carry when
+ * the request says so (frames=, total=/size=, pi_tokens), so lost frames at the tail are counted.
+ */
+public record RequestPlan(String host, int port, String method, String pathAndQuery, byte[] body,
+    String contentType, List<String[]> headers, int expectedFrames) {
+
+  /** Parses an http:// URL; a bad one is refused with the reason. */
+  public static RequestPlan get(String url) {
+    URI uri;
+    try {
+      uri = URI.create(url);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'" + url + "' is not a URL: " + e.getMessage());
+    }
+    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+      throw new IllegalArgumentException("'" + url + "' is not an http://host:port/path URL (https is not supported)");
+    }
+    int port = uri.getPort() < 0 ? 80 : uri.getPort();
+    String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+        + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    return new RequestPlan(uri.getHost(), port, "GET", path, new byte[0], null, List.of(),
+        expectedFromQuery(uri.getRawQuery()));
+  }
+
+  /** A streaming chat completion with flushlab's per-request fields. */
+  public static RequestPlan chat(String host, int port, int tokens, double thinkMs, double delayMs) {
+    ObjectNode body = new ObjectMapper().createObjectNode()
+        .put("model", "flushlab-echo")
+        .put("stream", true)
+        .put("pi_tokens", tokens)
+        .put("pi_think_ms", thinkMs)
+        .put("pi_delay_ms", delayMs);
+    body.putArray("messages").addObject().put("role", "user").put("content", "stream please");
+    return new RequestPlan(host, port, "POST", "/v1/chat/completions",
+        body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens);
+  }
+
+  public RequestPlan withAddress(String newHost, int newPort) {
+    return new RequestPlan(newHost, newPort, method, pathAndQuery, body, contentType, headers, expectedFrames);
+  }
+
+  public String url() {
+    return "http://" + host + ":" + port + pathAndQuery;
+  }
+
+  public byte[] bytes(boolean keepAlive) {
+    StringBuilder sb = new StringBuilder(256)
+        .append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n")
+        .append("Host: ").append(host).append(':').append(port).append("\r\n")
+        .append("User-Agent: flushlab\r\n")
+        .append("Accept: text/event-stream\r\n");
+    if (!keepAlive) sb.append("Connection: close\r\n");
+    if (contentType != null) sb.append("Content-Type: ").append(contentType).append("\r\n");
+    if (body.length > 0 || method.equals("POST")) sb.append("Content-Length: ").append(body.length).append("\r\n");
+    for (String[] h : headers) sb.append(h[0]).append(": ").append(h[1]).append("\r\n");
+    sb.append("\r\n");
+    byte[] head = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    byte[] all = new byte[head.length + body.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(body, 0, all, head.length, body.length);
+    return all;
+  }
+
+  static int expectedFromQuery(String query) {
+    if (query == null) return -1;
+    long frames = -1;
+    long total = -1;
+    long size = 60;
+    for (String pair : query.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq < 0) continue;
+      String k = pair.substring(0, eq);
+      String v = java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      try {
+        switch (k) {
+          case "frames": frames = Long.parseLong(v); break;
+          case "total": total = parseSize(v); break;
+          case "size": size = parseSize(v); break;
+          default: break;
+        }
+      } catch (IllegalArgumentException e) {
+        return -1; // the emitter will refuse it with the reason
+      }
+    }
+    if (frames > 0) return (int) frames;
+    if (total > 0 && size > 0) return (int) ((total + size - 1) / size);
+    if (query.contains("frames") || query.contains("total")) return -1;
+    return 41; // the emitter's default
+  }
+
+  private static long parseSize(String v) {
+    return v.chars().allMatch(Character::isDigit) ? Long.parseLong(v) : flushlab.core.Units.parseBytes(v);
+  }
+}

@@ -1,0 +1,23 @@
+package flushlab.client;
+
+/** Why a stream is an error rather than a measurement. */
+public enum StreamError {
+  CONNECT_FAILED("could not connect"),
+  NOT_HTTP("the peer does not speak HTTP"),
+  HTTP_STATUS("the response status is not 200"),
+  NOT_SSE("the response is not an SSE stream"),
+  RESET("the connection was reset"),
+  TRUNCATED("the connection closed before the response ended"),
+  TIMEOUT("the request timed out"),
+  PROTOCOL("the response broke HTTP or SSE framing");
+
+  private final String meaning;
+
+  StreamError(String meaning) {
+    this.meaning = meaning;
+  }
+
+  public String meaning() {
+    return meaning;
+  }
+}

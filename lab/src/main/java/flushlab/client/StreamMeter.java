@@ -1,0 +1,227 @@
+package flushlab.client;
+
+import flushlab.core.LabClock;
+import flushlab.core.LongSamples;
+import flushlab.http.Headers;
+import flushlab.http.HttpParseException;
+import flushlab.http.HttpResponseParser;
+import flushlab.http.SseEventParser;
+import java.util.BitSet;
+
+/**
+ * Counts what each read from the kernel delivers for one response: bytes, frames completed, when.
+ * Feed it every read with the time the read returned; it parses HTTP and SSE incrementally and
+ * keeps per-frame samples in primitive arrays (the per-read path allocates only when an array
+ * doubles). Confined to one event loop.
+ */
+public final class StreamMeter implements HttpResponseParser.Listener, SseEventParser.Listener {
+  /** Sequence numbers above this are taken as corruption rather than tracked. */
+  private static final int MAX_TRACKED_SEQ = 16_000_000;
+
+  private final HttpResponseParser http = new HttpResponseParser(this);
+  private final SseEventParser sse = new SseEventParser(this);
+  private final FrameDecoder decoder = new FrameDecoder();
+  private final int expectedFrames;
+  private final BitSet seen = new BitSet();
+
+  private long requestWrittenNanos = -1;
+  private long readNanos;
+  private int framesThisRead;
+  private int reads;
+  private int readsWithFrames;
+  private long bytes;
+  private int frames;
+  private int unchecked;
+  private int corrupt;
+  private int duplicated;
+  private int reordered;
+  private long maxSeq = -1;
+  private long firstFrameNanos = -1;
+  private long lastFrameNanos;
+  private boolean sawDone;
+  private boolean headSeen;
+  private boolean complete;
+  private boolean serverWillClose;
+  private int status;
+  private long streamId = -1;
+  private StreamError error;
+  private String errorMessage;
+
+  private final LongSamples gaps;
+  private final LongSamples emitToRecv;
+  private final LongSamples bytesPerRead = new LongSamples(64);
+  private final LongSamples bursts = new LongSamples(64);
+
+  /** @param expectedFrames frames the request asked for, or -1 when unknown */
+  public StreamMeter(int expectedFrames) {
+    this.expectedFrames = expectedFrames;
+    int cap = expectedFrames > 0 ? Math.min(expectedFrames, 1 << 16) : 256;
+    gaps = new LongSamples(cap);
+    emitToRecv = new LongSamples(cap);
+  }
+
+  public void requestWritten(long nanos) {
+    requestWrittenNanos = nanos;
+  }
+
+  /** One read from the kernel, taken at {@code nowNanos} (System.nanoTime when the read returned). */
+  public void onRead(long nowNanos, byte[] b, int off, int len) {
+    if (error != null || complete) {
+      return; // bytes after an error or after the end do not count as measurements
+    }
+    readNanos = nowNanos;
+    framesThisRead = 0;
+    reads++;
+    bytes += len;
+    bytesPerRead.add(len);
+    try {
+      http.feed(b, off, len);
+    } catch (HttpParseException e) {
+      fail(e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL, e.getMessage());
+    }
+    if (framesThisRead > 0) {
+      readsWithFrames++;
+      bursts.add(framesThisRead);
+    }
+  }
+
+  @Override
+  public void onHead(int status, String reason, Headers headers) {
+    this.status = status;
+    headSeen = true;
+    serverWillClose = headers.has("Connection", "close")
+        || (headers.get("Content-Length") == null && headers.get("Transfer-Encoding") == null);
+    String id = headers.get("X-Flushlab-Stream");
+    if (id != null) {
+      try {
+        streamId = Long.parseLong(id.trim());
+      } catch (NumberFormatException ignored) {
+        // a proxy mangled it; the stream is still measurable
+      }
+    }
+    if (status != 200) {
+      fail(StreamError.HTTP_STATUS, "HTTP " + status + " " + reason);
+      return;
+    }
+    String type = headers.get("Content-Type");
+    if (type == null || !type.toLowerCase().startsWith("text/event-stream")) {
+      fail(StreamError.NOT_SSE, "Content-Type is " + (type == null ? "missing" : "'" + type + "'") + ", not text/event-stream");
+    }
+  }
+
+  @Override
+  public void onBody(byte[] b, int off, int len) {
+    if (error != null) return;
+    sse.feed(b, off, len);
+  }
+
+  @Override
+  public void onComplete() {
+    if (error == null) complete = true;
+  }
+
+  @Override
+  public void onEvent(byte[] data, int len) {
+    if (error != null) return;
+    FrameKind kind = decoder.decode(data, len);
+    switch (kind) {
+      case CONTROL:
+        return;
+      case DONE:
+        sawDone = true;
+        return;
+      case CORRUPT:
+        corrupt++;
+        countArrival();
+        return;
+      case UNCHECKED_FRAME:
+        unchecked++;
+        countArrival();
+        return;
+      case FRAME:
+      default:
+        countArrival();
+        emitToRecv.add(LabClock.toEpochNanos(readNanos) - decoder.emitEpochNanos);
+        track(decoder.seq);
+    }
+  }
+
+  private void countArrival() {
+    frames++;
+    framesThisRead++;
+    if (firstFrameNanos < 0) {
+      firstFrameNanos = readNanos;
+    } else {
+      gaps.add(readNanos - lastFrameNanos);
+    }
+    lastFrameNanos = readNanos;
+  }
+
+  private void track(long seq) {
+    if (seq > MAX_TRACKED_SEQ) {
+      corrupt++;
+      return;
+    }
+    int s = (int) seq;
+    if (seen.get(s)) {
+      duplicated++;
+    } else {
+      if (s < maxSeq) reordered++;
+      seen.set(s);
+    }
+    if (s > maxSeq) maxSeq = s;
+  }
+
+  /** The connection closed; decides between a clean end and a truncation. */
+  public void connectionClosed() {
+    if (error != null || complete) return;
+    if (http.connectionClosed() && headSeen) {
+      complete = true;
+    } else if (!headSeen && !http.sawAnyByte()) {
+      fail(StreamError.TRUNCATED, "the connection closed before any response byte arrived");
+    } else {
+      fail(StreamError.TRUNCATED, "the connection closed after " + bytes + " bytes, before the response ended");
+    }
+  }
+
+  public void fail(StreamError kind, String message) {
+    if (error == null && !complete) {
+      error = kind;
+      errorMessage = message;
+    }
+  }
+
+  StreamResult failAndResult(StreamError kind, String message) {
+    fail(kind, message);
+    return result();
+  }
+
+  public boolean finished() {
+    return complete || error != null;
+  }
+
+  /** The response said the server closes the connection after it. */
+  public boolean serverWillClose() {
+    return serverWillClose;
+  }
+
+  public boolean complete() {
+    return complete;
+  }
+
+  /** The immutable result; call once the stream has finished. */
+  public StreamResult result() {
+    int distinct = seen.cardinality();
+    int lost;
+    if (expectedFrames > 0) {
+      lost = Math.max(0, expectedFrames - distinct - (unchecked > 0 ? unchecked : 0));
+    } else {
+      lost = (int) Math.max(0, maxSeq + 1 - distinct);
+    }
+    if (error != null && expectedFrames <= 0) lost = 0; // unknown how many were planned
+    long ttft = firstFrameNanos >= 0 && requestWrittenNanos >= 0 ? firstFrameNanos - requestWrittenNanos : -1;
+    return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, expectedFrames,
+        frames, reads, readsWithFrames, bytes, ttft, gaps, emitToRecv, bytesPerRead, bursts,
+        lost, duplicated, reordered, corrupt, unchecked);
+  }
+}

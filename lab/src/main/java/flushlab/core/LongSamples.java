@@ -1,0 +1,32 @@
+package flushlab.core;
+
+import java.util.Arrays;
+
+/** A growable array of long samples: appending allocates only when it doubles. Not thread-safe. */
+public final class LongSamples {
+  private long[] values;
+  private int size;
+
+  public LongSamples(int initialCapacity) {
+    values = new long[Math.max(4, initialCapacity)];
+  }
+
+  public void add(long v) {
+    if (size == values.length) values = Arrays.copyOf(values, size * 2);
+    values[size++] = v;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public long get(int i) {
+    return values[i];
+  }
+
+  public long[] sortedCopy() {
+    long[] copy = Arrays.copyOf(values, size);
+    Arrays.sort(copy);
+    return copy;
+  }
+}

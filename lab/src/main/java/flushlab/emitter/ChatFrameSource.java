@@ -1,0 +1,99 @@
+package flushlab.emitter;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * OpenAI {@code chat.completion.chunk} events, one short word per chunk. Each carries pi_ts (emit
+ * time, epoch ns) and pi_seq (its index) as extra fields, then a finish chunk and {@code [DONE]}.
+ */
+final class ChatFrameSource implements FrameSource {
+  static final String[] WORDS = {
+    "lorem", "ipsum", "dolor", "sit", "amet", "tide", "lamp", "wren", "pike", "gale",
+    "moss", "reed", "fern", "glow", "dune", "mist", "cove", "oak", "iron", "salt"
+  };
+  private static final byte[][] WORD_BYTES = new byte[WORDS.length][];
+
+  static {
+    for (int i = 0; i < WORDS.length; i++) {
+      WORD_BYTES[i] = (WORDS[i] + " ").getBytes(StandardCharsets.US_ASCII);
+    }
+  }
+
+  private final int tokens;
+  private final byte[] head;
+  private final byte[] firstDelta;
+  private final byte[] middle;
+  private final byte[] seqField;
+  private final byte[] tsField;
+  private final byte[] tail;
+  private final byte[] trailer;
+
+  ChatFrameSource(long streamId, int tokens, String model, long createdEpochSeconds) {
+    this.tokens = tokens;
+    String id = "chatcmpl-flushlab-" + streamId;
+    String safeModel = model.replace("\\", "\\\\").replace("\"", "\\\"");
+    String common = "{\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":" + createdEpochSeconds
+        + ",\"model\":\"" + safeModel + "\",\"choices\":[{\"index\":0,\"delta\":{";
+    this.head = ("data: " + common).getBytes(StandardCharsets.US_ASCII);
+    this.firstDelta = "\"role\":\"assistant\",".getBytes(StandardCharsets.US_ASCII);
+    this.middle = "\"content\":\"".getBytes(StandardCharsets.US_ASCII);
+    this.seqField = "\"},\"finish_reason\":null}],\"pi_seq\":".getBytes(StandardCharsets.US_ASCII);
+    this.tsField = ",\"pi_ts\":".getBytes(StandardCharsets.US_ASCII);
+    this.tail = "}\n\n".getBytes(StandardCharsets.US_ASCII);
+    this.trailer = ("data: " + common + "},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  static String word(int index) {
+    return WORDS[index % WORDS.length];
+  }
+
+  @Override
+  public int frames() {
+    return tokens;
+  }
+
+  @Override
+  public int maxEventBytes() {
+    return head.length + firstDelta.length + middle.length + 16 + seqField.length + 20 + tsField.length + 20 + tail.length;
+  }
+
+  @Override
+  public int write(int index, long emitEpochNanos, byte[] out, int off) {
+    int p = off;
+    p = put(head, out, p);
+    if (index == 0) p = put(firstDelta, out, p);
+    p = put(middle, out, p);
+    p = put(WORD_BYTES[index % WORD_BYTES.length], out, p);
+    p = put(seqField, out, p);
+    p = putDecimal(index, out, p);
+    p = put(tsField, out, p);
+    p = putDecimal(emitEpochNanos, out, p);
+    p = put(tail, out, p);
+    return p - off;
+  }
+
+  @Override
+  public byte[] trailer() {
+    return trailer;
+  }
+
+  private static int put(byte[] src, byte[] out, int p) {
+    System.arraycopy(src, 0, out, p, src.length);
+    return p + src.length;
+  }
+
+  private static int putDecimal(long v, byte[] out, int p) {
+    int start = p;
+    do {
+      out[p++] = (byte) ('0' + (v % 10));
+      v /= 10;
+    } while (v > 0);
+    for (int i = start, j = p - 1; i < j; i++, j--) {
+      byte t = out[i];
+      out[i] = out[j];
+      out[j] = t;
+    }
+    return p;
+  }
+}

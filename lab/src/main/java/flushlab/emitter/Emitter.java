@@ -1,0 +1,52 @@
+package flushlab.emitter;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The paced SSE emitter, as a verticle. Routes: {@code GET /sse} (plain frames),
+ * {@code POST /v1/chat/completions} (OpenAI chunks), {@code GET /v1/models},
+ * {@code GET /emitter/streams/{id}} (a stream's pacing audit), {@code GET /healthz}.
+ * It speaks HTTP/1.1 over a raw NetServer so that each frame is exactly one send() and the
+ * body can be chunked or close-delimited.
+ */
+public final class Emitter extends VerticleBase {
+  private final EmitterOptions options;
+  private final AuditRegistry audits = new AuditRegistry();
+  private final AtomicLong streamIds = new AtomicLong();
+  private NetServer server;
+
+  public Emitter(EmitterOptions options) {
+    this.options = options;
+  }
+
+  @Override
+  public Future<?> start() {
+    NetServerOptions netOptions = new NetServerOptions()
+        .setHost(options.host())
+        .setPort(options.port())
+        .setTcpNoDelay(options.tcpNoDelay())
+        .setIdleTimeout(120);
+    if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());
+    server = vertx.createNetServer(netOptions);
+    server.connectHandler(socket -> new EmitterConnection(socket, audits, streamIds));
+    return server.listen();
+  }
+
+  @Override
+  public Future<?> stop() {
+    return server == null ? Future.succeededFuture() : server.close();
+  }
+
+  /** The port actually bound (useful with port 0). */
+  public int port() {
+    return server.actualPort();
+  }
+
+  public AuditRegistry audits() {
+    return audits;
+  }
+}

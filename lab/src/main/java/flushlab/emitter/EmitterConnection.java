@@ -1,0 +1,245 @@
+package flushlab.emitter;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.core.LabVertx;
+import flushlab.http.HttpParseException;
+import flushlab.http.HttpRequestParser;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.vertx.core.net.NetSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One client connection to the emitter: parses requests (keep-alive, one at a time, pipelined ones
+ * queued), routes them, and runs at most one {@link PacedStream} at a time. Runs on the
+ * connection's event loop only.
+ */
+final class EmitterConnection {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_PIPELINED = 16;
+
+  private final NetSocket socket;
+  private final Channel channel;
+  private final AuditRegistry audits;
+  private final AtomicLong streamIds;
+  private final HttpRequestParser parser;
+  private final ArrayDeque<HttpRequestParser.Request> queued = new ArrayDeque<>();
+  private PacedStream stream;
+  private boolean busy;
+  private boolean closing;
+
+  EmitterConnection(NetSocket socket, AuditRegistry audits, AtomicLong streamIds) {
+    this.socket = socket;
+    this.channel = LabVertx.channel(socket);
+    this.audits = audits;
+    this.streamIds = streamIds;
+    this.parser = new HttpRequestParser(this::onRequest);
+    // First in the pipeline, so it sees writability changes whatever Vert.x does with them.
+    channel.pipeline().addFirst("flushlab-writability", new ChannelInboundHandlerAdapter() {
+      @Override
+      public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (stream != null && ctx.channel().isWritable()) stream.writable();
+        ctx.fireChannelWritabilityChanged();
+      }
+    });
+    socket.handler(buffer -> {
+      byte[] bytes = buffer.getBytes();
+      try {
+        parser.feed(bytes, 0, bytes.length);
+      } catch (HttpParseException e) {
+        respondAndClose(e.getMessage().startsWith("request body of") ? 413 : 400, e.getMessage());
+      }
+    });
+    socket.closeHandler(v -> {
+      if (stream != null) stream.cancel();
+    });
+  }
+
+  private void onRequest(HttpRequestParser.Request request) {
+    if (closing) return;
+    if (busy) {
+      if (queued.size() >= MAX_PIPELINED) {
+        closing = true;
+        socket.close();
+        return;
+      }
+      queued.add(request);
+      return;
+    }
+    busy = true;
+    try {
+      route(request);
+    } catch (SseStreamSpec.BadRequest e) {
+      respond(request, 400, "text/plain", e.getMessage() + "\n");
+    }
+  }
+
+  private void route(HttpRequestParser.Request r) {
+    String target = r.target();
+    int q = target.indexOf('?');
+    String path = q < 0 ? target : target.substring(0, q);
+    String query = q < 0 ? "" : target.substring(q + 1);
+    String method = r.method();
+    if (path.equals("/sse")) {
+      if (!method.equals("GET")) {
+        respond(r, 405, "text/plain", "use GET for /sse\n");
+        return;
+      }
+      SseStreamSpec spec = SseStreamSpec.parse(query);
+      startStream(r, new PlainFrameSource(spec.frames(), spec.frameBytes()), spec.chunked(),
+          spec.thinkNanos(), spec.intervalNanos(), spec.extraHeaders(), spec.paced());
+    } else if (path.equals("/v1/chat/completions")) {
+      if (!method.equals("POST")) {
+        respond(r, 405, "text/plain", "use POST for /v1/chat/completions\n");
+        return;
+      }
+      ChatRequestSpec spec = ChatRequestSpec.parse(r.body());
+      if (spec.stream()) {
+        long id = streamIds.incrementAndGet();
+        startStreamWithId(id, r, new ChatFrameSource(id, spec.tokens(), spec.model(), System.currentTimeMillis() / 1000),
+            true, spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
+      } else {
+        completeLater(r, spec);
+      }
+    } else if (path.equals("/v1/models") && method.equals("GET")) {
+      ObjectNode root = JSON.createObjectNode().put("object", "list");
+      ArrayNode data = root.putArray("data");
+      data.addObject().put("id", "flushlab-echo").put("object", "model").put("created", 0).put("owned_by", "flushlab");
+      respond(r, 200, "application/json", root.toString());
+    } else if (path.startsWith("/emitter/streams/") && method.equals("GET")) {
+      long id;
+      try {
+        id = Long.parseLong(path.substring("/emitter/streams/".length()));
+      } catch (NumberFormatException e) {
+        respond(r, 400, "text/plain", "stream id must be a number\n");
+        return;
+      }
+      PacingAudit audit = audits.get(id);
+      if (audit == null) {
+        respond(r, 404, "text/plain", "no audit for stream " + id + " (unknown, or older than the last " + AuditRegistry.MAX_STREAMS + " streams)\n");
+      } else if (audit.summary() == null) {
+        respond(r, 409, "text/plain", "stream " + id + " is still running\n");
+      } else {
+        respond(r, 200, "application/json", toJson(audit.summary()));
+      }
+    } else if (path.equals("/healthz")) {
+      respond(r, 200, "text/plain", "ok\n");
+    } else {
+      respond(r, 404, "text/plain", "no route " + method + " " + path
+          + " (routes: GET /sse, POST /v1/chat/completions, GET /v1/models, GET /emitter/streams/{id}, GET /healthz)\n");
+    }
+  }
+
+  private void startStream(HttpRequestParser.Request r, FrameSource source, boolean chunked, long think,
+      long interval, java.util.List<String[]> extraHeaders, boolean paced) {
+    startStreamWithId(streamIds.incrementAndGet(), r, source, chunked, think, interval, extraHeaders, paced);
+  }
+
+  private void startStreamWithId(long id, HttpRequestParser.Request r, FrameSource source, boolean chunked,
+      long think, long interval, java.util.List<String[]> extraHeaders, boolean paced) {
+    long start = System.nanoTime();
+    boolean keepAlive = chunked && r.keepAlive();
+    StringBuilder head = new StringBuilder(256)
+        .append("HTTP/1.1 200 OK\r\n")
+        .append("Content-Type: text/event-stream\r\n")
+        .append("Cache-Control: no-cache\r\n")
+        .append("X-Flushlab-Stream: ").append(id).append("\r\n");
+    head.append(chunked ? "Transfer-Encoding: chunked\r\n" : "");
+    head.append(keepAlive ? "" : "Connection: close\r\n");
+    for (String[] h : extraHeaders) head.append(h[0]).append(": ").append(h[1]).append("\r\n");
+    head.append("\r\n");
+    PacingAudit audit = new PacingAudit(id, source.frames(), paced);
+    audits.register(audit);
+    channel.writeAndFlush(Unpooled.wrappedBuffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
+    stream = new PacedStream(channel, source, audit, chunked, start, think, interval, complete -> {
+      stream = null;
+      if (!complete || !keepAlive) {
+        closing = true;
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+      } else {
+        nextRequest();
+      }
+    });
+    stream.start();
+  }
+
+  /** A non-streaming completion: answers once the simulated generation time has passed. */
+  private void completeLater(HttpRequestParser.Request r, ChatRequestSpec spec) {
+    long wait = spec.thinkNanos() + spec.delayNanos() * (long) (spec.tokens() - 1);
+    channel.eventLoop().schedule(() -> {
+      StringBuilder text = new StringBuilder();
+      for (int i = 0; i < spec.tokens(); i++) text.append(ChatFrameSource.word(i)).append(' ');
+      ObjectNode root = JSON.createObjectNode()
+          .put("id", "chatcmpl-flushlab-" + streamIds.incrementAndGet())
+          .put("object", "chat.completion")
+          .put("created", System.currentTimeMillis() / 1000)
+          .put("model", spec.model());
+      ObjectNode choice = root.putArray("choices").addObject().put("index", 0);
+      choice.putObject("message").put("role", "assistant").put("content", text.toString());
+      choice.put("finish_reason", "stop");
+      root.putObject("usage").put("prompt_tokens", 0).put("completion_tokens", spec.tokens()).put("total_tokens", spec.tokens());
+      respond(r, 200, "application/json", root.toString());
+    }, wait, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  private void respond(HttpRequestParser.Request r, int status, String type, String body) {
+    boolean keepAlive = r.keepAlive();
+    writeSimple(status, type, body, keepAlive);
+    if (keepAlive) {
+      nextRequest();
+    } else {
+      closing = true;
+    }
+  }
+
+  private void respondAndClose(int status, String reason) {
+    if (closing) return;
+    closing = true;
+    writeSimple(status, "text/plain", reason + "\n", false);
+  }
+
+  private void writeSimple(int status, String type, String body, boolean keepAlive) {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    String head = "HTTP/1.1 " + status + " " + reason(status) + "\r\n"
+        + "Content-Type: " + type + "\r\n"
+        + "Content-Length: " + bytes.length + "\r\n"
+        + (keepAlive ? "" : "Connection: close\r\n")
+        + "\r\n";
+    byte[] h = head.getBytes(StandardCharsets.ISO_8859_1);
+    var f = channel.writeAndFlush(Unpooled.wrappedBuffer(h, bytes));
+    if (!keepAlive) f.addListener(ChannelFutureListener.CLOSE);
+  }
+
+  private void nextRequest() {
+    busy = false;
+    HttpRequestParser.Request next = queued.poll();
+    if (next != null) onRequest(next);
+  }
+
+  private static String toJson(Object o) {
+    try {
+      return JSON.writeValueAsString(o);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String reason(int status) {
+    switch (status) {
+      case 200: return "OK";
+      case 400: return "Bad Request";
+      case 404: return "Not Found";
+      case 405: return "Method Not Allowed";
+      case 409: return "Conflict";
+      case 413: return "Payload Too Large";
+      default: return "Status";
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package flushlab.http;
+
+import java.util.Arrays;
+
+/**
+ * Incremental HTTP/1.1 request parser for the emitter: request line, headers and a body read by
+ * its Content-Length, however many reads the head and the body arrive in (a proxy may split them).
+ */
+public final class HttpRequestParser {
+  public static final int MAX_BODY_BYTES = 1024 * 1024;
+
+  /** One complete request. */
+  public record Request(String method, String target, String version, Headers headers, byte[] body) {
+    public boolean keepAlive() {
+      if (headers.has("Connection", "close")) return false;
+      return !"HTTP/1.0".equals(version) || headers.has("Connection", "keep-alive");
+    }
+  }
+
+  public interface Listener {
+    void onRequest(Request request);
+  }
+
+  private final Listener listener;
+  private final HeadBuffer head = new HeadBuffer();
+  private String method;
+  private String target;
+  private String version;
+  private Headers headers;
+  private byte[] body;
+  private int bodyFill;
+  private boolean inBody;
+
+  public HttpRequestParser(Listener listener) {
+    this.listener = listener;
+  }
+
+  public void feed(byte[] b, int off, int len) {
+    int end = off + len;
+    int p = off;
+    while (p < end) {
+      if (!inBody) {
+        int r = head.append(b, p, end - p);
+        if (r >= 0) {
+          p += r;
+        } else {
+          p += -1 - r;
+          headComplete();
+        }
+      } else {
+        int n = Math.min(body.length - bodyFill, end - p);
+        System.arraycopy(b, p, body, bodyFill, n);
+        bodyFill += n;
+        p += n;
+        if (bodyFill == body.length) dispatch();
+      }
+    }
+  }
+
+  /** True while a request has started arriving but is not complete. */
+  public boolean partial() {
+    return inBody || head.length() > 0;
+  }
+
+  private void headComplete() {
+    String[] lines = head.lines();
+    head.reset();
+    int first = 0;
+    while (first < lines.length && lines[first].isEmpty()) first++; // tolerate stray CRLF
+    if (first == lines.length) return;
+    String[] parts = lines[first].split(" ");
+    if (parts.length != 3 || !parts[2].startsWith("HTTP/1.")) {
+      throw new HttpParseException("malformed request line \"" + lines[first] + "\"", true);
+    }
+    method = parts[0];
+    target = parts[1];
+    version = parts[2];
+    headers = new Headers();
+    if (!Headers.parseLines(lines, first + 1, headers)) {
+      throw new HttpParseException("malformed header line in request", false);
+    }
+    String te = headers.get("Transfer-Encoding");
+    if (te != null && !te.equalsIgnoreCase("identity")) {
+      throw new HttpParseException("chunked request bodies are not supported; send Content-Length", false);
+    }
+    String cl = headers.get("Content-Length");
+    long length = 0;
+    if (cl != null) {
+      try {
+        length = Long.parseLong(cl.trim());
+      } catch (NumberFormatException e) {
+        throw new HttpParseException("malformed Content-Length \"" + cl + "\"", false);
+      }
+      if (length < 0 || length > MAX_BODY_BYTES) {
+        throw new HttpParseException("request body of " + length + " bytes is over the limit of "
+            + MAX_BODY_BYTES + " bytes", false);
+      }
+    }
+    body = new byte[(int) length];
+    bodyFill = 0;
+    if (length == 0) {
+      dispatch();
+    } else {
+      inBody = true;
+    }
+  }
+
+  private void dispatch() {
+    inBody = false;
+    Request r = new Request(method, target, version, headers, Arrays.copyOf(body, bodyFill));
+    listener.onRequest(r);
+  }
+}

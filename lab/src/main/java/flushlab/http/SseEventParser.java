@@ -1,0 +1,124 @@
+package flushlab.http;
+
+import java.util.Arrays;
+
+/**
+ * Incremental Server-Sent Events parser. Lines end in LF, CRLF or CR; an event is dispatched at
+ * the blank line that ends it, in the call that delivers that blank line, so a frame split across
+ * reads counts in the read where its terminating blank line arrives. Only the data field matters
+ * to flushlab; event, id, retry and comments are skipped. The data of one event is capped.
+ */
+public final class SseEventParser {
+  public static final int DEFAULT_MAX_EVENT_BYTES = 32 * 1024 * 1024;
+
+  /** Receives each event's data (data lines joined by LF). The array is reused: copy to keep. */
+  public interface Listener {
+    void onEvent(byte[] data, int len);
+  }
+
+  private enum State { FIELD, DATA_VALUE_START, DATA_VALUE, SKIP_VALUE }
+
+  private final Listener listener;
+  private final int maxEventBytes;
+  private byte[] data = new byte[256];
+  private int dataLen;
+  private boolean hasData;
+  private final byte[] field = new byte[16];
+  private int fieldLen;
+  private boolean fieldOverflow;
+  private State state = State.FIELD;
+  private boolean lastWasCr;
+
+  public SseEventParser(Listener listener) {
+    this(listener, DEFAULT_MAX_EVENT_BYTES);
+  }
+
+  public SseEventParser(Listener listener, int maxEventBytes) {
+    this.listener = listener;
+    this.maxEventBytes = maxEventBytes;
+  }
+
+  public void feed(byte[] b, int off, int len) {
+    int end = off + len;
+    for (int p = off; p < end; p++) {
+      byte c = b[p];
+      if (lastWasCr) {
+        lastWasCr = false;
+        if (c == '\n') continue; // the LF of a CRLF pair
+      }
+      if (c == '\n' || c == '\r') {
+        lastWasCr = c == '\r';
+        endOfLine();
+        continue;
+      }
+      switch (state) {
+        case FIELD:
+          if (c == ':') {
+            if (fieldLen == 4 && !fieldOverflow && field[0] == 'd' && field[1] == 'a' && field[2] == 't' && field[3] == 'a') {
+              startDataLine();
+              state = State.DATA_VALUE_START;
+            } else {
+              state = State.SKIP_VALUE; // comment (empty field name) or a field flushlab ignores
+            }
+          } else if (fieldLen < field.length) {
+            field[fieldLen++] = c;
+          } else {
+            fieldOverflow = true;
+          }
+          break;
+        case DATA_VALUE_START:
+          state = State.DATA_VALUE;
+          if (c == ' ') break; // one leading space is not part of the value
+          appendData(c);
+          break;
+        case DATA_VALUE:
+          appendData(c);
+          break;
+        case SKIP_VALUE:
+        default:
+          break;
+      }
+    }
+  }
+
+  /** Bytes of an event that has started but not yet ended. */
+  public boolean partial() {
+    return hasData || fieldLen > 0 || state != State.FIELD;
+  }
+
+  private void endOfLine() {
+    if (state == State.FIELD) {
+      if (fieldLen == 0 && !fieldOverflow) {
+        dispatch();
+      } else if (fieldLen == 4 && !fieldOverflow && field[0] == 'd' && field[1] == 'a' && field[2] == 't' && field[3] == 'a') {
+        startDataLine(); // "data" with no colon: an empty data line
+      }
+    }
+    state = State.FIELD;
+    fieldLen = 0;
+    fieldOverflow = false;
+  }
+
+  private void startDataLine() {
+    if (hasData) appendData((byte) '\n');
+    hasData = true;
+  }
+
+  private void appendData(byte c) {
+    if (dataLen == data.length) {
+      if (dataLen >= maxEventBytes) {
+        throw new HttpParseException("SSE event larger than " + maxEventBytes + " bytes", false);
+      }
+      data = Arrays.copyOf(data, Math.min(maxEventBytes, dataLen * 2));
+    }
+    data[dataLen++] = c;
+  }
+
+  private void dispatch() {
+    if (hasData) {
+      listener.onEvent(data, dataLen);
+    }
+    hasData = false;
+    dataLen = 0;
+  }
+}
