@@ -18,7 +18,7 @@ import org.HdrHistogram.Histogram;
  * (docs/RESULTS.md).
  */
 @JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes",
-    "ttft_ms", "gap_ms", "emit_to_recv_ms", "bytes_per_read", "burst_frames",
+    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames",
     "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "stream_ids"})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
@@ -27,6 +27,7 @@ public final class BatchResult {
   private final Histogram ttft = new Histogram(HIGHEST_NANOS, 3);
   private final Histogram gap = new Histogram(HIGHEST_NANOS, 3);
   private final Histogram emitToRecv = new Histogram(HIGHEST_NANOS, 3);
+  private final Histogram firstEmitToRecv = new Histogram(HIGHEST_NANOS, 3);
   private final Histogram bytesPerRead = new Histogram(1L << 34, 3);
   private final Histogram bursts = new Histogram(1L << 24, 3);
   private long frames;
@@ -63,6 +64,9 @@ public final class BatchResult {
       if (s.ttftNanos() >= 0) ttft.recordValue(Math.min(HIGHEST_NANOS, s.ttftNanos()));
       recordAll(gap, s.gapNanos());
       recordAll(emitToRecv, s.emitToRecvNanos());
+      if (s.emitToRecvNanos().size() > 0) {
+        firstEmitToRecv.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, s.emitToRecvNanos().get(0))));
+      }
       recordAll(bytesPerRead, s.bytesPerRead());
       recordAll(bursts, s.framesPerReadBursts());
     }
@@ -130,6 +134,11 @@ public final class BatchResult {
   @JsonProperty("emit_to_recv_ms")
   public Distribution emitToRecvMs() {
     return Distribution.ofNanos(emitToRecv);
+  }
+
+  @JsonProperty("first_emit_to_recv_ms")
+  public Distribution firstEmitToRecvMs() {
+    return Distribution.ofNanos(firstEmitToRecv);
   }
 
   @JsonProperty("bytes_per_read")

@@ -42,6 +42,9 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private boolean headSeen;
   private boolean complete;
   private boolean serverWillClose;
+  /** Set for a non-200 answer: its body (first line) is collected for the error message. */
+  private String badStatus;
+  private final StringBuilder badBody = new StringBuilder();
   private int status;
   private long streamId = -1;
   private StreamError error;
@@ -100,7 +103,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       }
     }
     if (status != 200) {
-      fail(StreamError.HTTP_STATUS, "HTTP " + status + " " + reason);
+      badStatus = "HTTP " + status + " " + reason;
       return;
     }
     String type = headers.get("Content-Type");
@@ -112,12 +115,27 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   @Override
   public void onBody(byte[] b, int off, int len) {
     if (error != null) return;
+    if (badStatus != null) {
+      for (int i = off; i < off + len && badBody.length() < 300; i++) badBody.append((char) (b[i] & 0xff));
+      return;
+    }
     sse.feed(b, off, len);
   }
 
   @Override
   public void onComplete() {
-    if (error == null) complete = true;
+    if (badStatus != null) {
+      failBadStatus();
+    } else if (error == null) {
+      complete = true;
+    }
+  }
+
+  private void failBadStatus() {
+    String body = badBody.toString().trim();
+    int nl = body.indexOf('\n');
+    if (nl >= 0) body = body.substring(0, nl).trim();
+    fail(StreamError.HTTP_STATUS, badStatus + (body.isEmpty() ? "" : ": " + body));
   }
 
   @Override
@@ -175,6 +193,10 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   /** The connection closed; decides between a clean end and a truncation. */
   public void connectionClosed() {
     if (error != null || complete) return;
+    if (badStatus != null) {
+      failBadStatus();
+      return;
+    }
     if (http.connectionClosed() && headSeen) {
       complete = true;
     } else if (!headSeen && !http.sawAnyByte()) {

@@ -1,7 +1,6 @@
 package flushlab.emitter;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * What a {@code POST /v1/chat/completions} request asks for. The token count, think time and
@@ -13,12 +12,11 @@ public record ChatRequestSpec(boolean stream, int tokens, long thinkNanos, long 
   public static final long DEFAULT_DELAY_NANOS = 5_000_000L;
   public static final int MAX_TOKENS = 1_000_000;
   public static final double MAX_MS = 60_000;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   public static ChatRequestSpec parse(byte[] body) {
     JsonNode root;
     try {
-      root = JSON.readTree(body);
+      root = flushlab.core.Json.MAPPER.readTree(body);
     } catch (Exception e) {
       throw new SseStreamSpec.BadRequest("request body is not JSON: " + firstLine(e.getMessage()));
     }

@@ -25,6 +25,9 @@ public final class Emitter extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    // Load JSON and the request classes now, not inside the first measured request.
+    ChatRequestSpec.parse("{\"stream\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    SseStreamSpec.parse("");
     NetServerOptions netOptions = new NetServerOptions()
         .setHost(options.host())
         .setPort(options.port())

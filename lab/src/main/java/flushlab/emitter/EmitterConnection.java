@@ -1,6 +1,5 @@
 package flushlab.emitter;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.LabVertx;
@@ -22,7 +21,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection's event loop only.
  */
 final class EmitterConnection {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_PIPELINED = 16;
 
   private final NetSocket socket;
@@ -109,7 +107,7 @@ final class EmitterConnection {
         completeLater(r, spec);
       }
     } else if (path.equals("/v1/models") && method.equals("GET")) {
-      ObjectNode root = JSON.createObjectNode().put("object", "list");
+      ObjectNode root = flushlab.core.Json.MAPPER.createObjectNode().put("object", "list");
       ArrayNode data = root.putArray("data");
       data.addObject().put("id", "flushlab-echo").put("object", "model").put("created", 0).put("owned_by", "flushlab");
       respond(r, 200, "application/json", root.toString());
@@ -176,7 +174,7 @@ final class EmitterConnection {
     channel.eventLoop().schedule(() -> {
       StringBuilder text = new StringBuilder();
       for (int i = 0; i < spec.tokens(); i++) text.append(ChatFrameSource.word(i)).append(' ');
-      ObjectNode root = JSON.createObjectNode()
+      ObjectNode root = flushlab.core.Json.MAPPER.createObjectNode()
           .put("id", "chatcmpl-flushlab-" + streamIds.incrementAndGet())
           .put("object", "chat.completion")
           .put("created", System.currentTimeMillis() / 1000)
@@ -224,11 +222,7 @@ final class EmitterConnection {
   }
 
   private static String toJson(Object o) {
-    try {
-      return JSON.writeValueAsString(o);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    return flushlab.core.Json.write(o);
   }
 
   private static String reason(int status) {

@@ -1,0 +1,56 @@
+package flushlab.cli;
+
+import com.beust.jcommander.Parameter;
+import com.beust.jcommander.Parameters;
+import flushlab.core.LabVertx;
+import flushlab.emitter.Emitter;
+import flushlab.emitter.EmitterOptions;
+import io.vertx.core.Vertx;
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+@Parameters(commandNames = "emitter", commandDescription = "Run the paced SSE emitter on its own until interrupted")
+final class EmitterCommand implements Command {
+  @Parameter(names = "--listen", description = "host:port to listen on (a bare port means 127.0.0.1)")
+  String listen = "127.0.0.1:8090";
+
+  @Parameter(names = "--no-tcp-nodelay", description = "Leave Nagle on for the emitter's sockets (default: TCP_NODELAY on)")
+  boolean noTcpNoDelay;
+
+  @Parameter(names = "--sndbuf", description = "SO_SNDBUF of accepted sockets, e.g. 64KiB (default: kernel's)", converter = Converters.Size.class)
+  Long sndbuf;
+
+  @Parameter(names = "--event-loops", description = "Event-loop threads")
+  int eventLoops = 2;
+
+  @Override
+  public int run(PrintStream out, PrintStream err) throws Exception {
+    HostPort at = HostPort.parse("--listen", listen, true);
+    Converters.range("--event-loops", eventLoops, 1, 64);
+    int sndbufBytes = sndbuf == null ? 0 : Converters.range("--sndbuf", sndbuf, 1024, 64L << 20);
+    EmitterOptions options = new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes);
+    Vertx vertx = LabVertx.create(eventLoops);
+    Emitter emitter = new Emitter(options);
+    try {
+      vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      err.println("flushlab emitter: cannot listen on " + at + ": " + Main.describe(e));
+      vertx.close();
+      return EXIT_FAILED;
+    }
+    // A cold JVM answers its first requests 100+ ms late; pay that here, not in someone's measurement.
+    flushlab.client.Warmup.run(vertx);
+    out.println("flushlab emitter listening on " + at.host() + ":" + emitter.port()
+        + " (TCP_NODELAY " + (options.tcpNoDelay() ? "on" : "off") + ", native transport "
+        + (vertx.isNativeTransportEnabled() ? "epoll" : "off") + ")");
+    out.println("  GET  /sse?frames=41&size=60&interval=50ms   plain frames");
+    out.println("  POST /v1/chat/completions                   OpenAI chunks (pi_tokens, pi_think_ms, pi_delay_ms)");
+    out.println("  GET  /emitter/streams/{id}                  pacing audit of a stream");
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+    stop.await();
+    vertx.close().await(5, TimeUnit.SECONDS);
+    return EXIT_OK;
+  }
+}

@@ -1,0 +1,32 @@
+package flushlab.cli;
+
+/** An address given on the command line as host:port, or a bare port meaning 127.0.0.1. */
+public record HostPort(String host, int port) {
+  public static HostPort parse(String flag, String text, boolean allowZero) {
+    String t = text == null ? "" : text.trim();
+    String host = "127.0.0.1";
+    String portText = t;
+    int colon = t.lastIndexOf(':');
+    if (colon >= 0) {
+      host = t.substring(0, colon);
+      portText = t.substring(colon + 1);
+      if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+      if (host.isEmpty()) host = "127.0.0.1";
+    }
+    int port;
+    try {
+      port = Integer.parseInt(portText);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + ": '" + text + "' is not host:port (e.g. 127.0.0.1:8090)");
+    }
+    if (port < (allowZero ? 0 : 1) || port > 65535) {
+      throw new IllegalArgumentException(flag + ": port " + port + " is out of range (allowed: " + (allowZero ? 0 : 1) + "..65535)");
+    }
+    return new HostPort(host, port);
+  }
+
+  @Override
+  public String toString() {
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+  }
+}

@@ -1,0 +1,67 @@
+package flushlab.cli;
+
+import com.beust.jcommander.JCommander;
+import com.beust.jcommander.ParameterException;
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The {@code flushlab} entry point: parses the subcommand, runs it, and is the only place that exits. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs one command line and returns its exit code (tests call this directly). */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    Map<String, Command> commands = new LinkedHashMap<>();
+    commands.put("emitter", new EmitterCommand());
+    commands.put("client", new ClientCommand());
+    commands.put("probe", new ProbeCommand());
+    JCommander jc = JCommander.newBuilder().programName("flushlab").build();
+    commands.forEach(jc::addCommand);
+    if (args.length == 0 || "--help".equals(args[0]) || "-h".equals(args[0])) {
+      StringBuilder sb = new StringBuilder();
+      jc.getUsageFormatter().usage(sb);
+      out.print(sb);
+      return args.length == 0 ? Command.EXIT_USAGE : Command.EXIT_OK;
+    }
+    if (args.length >= 2 && commands.containsKey(args[0]) && ("--help".equals(args[1]) || "-h".equals(args[1]))) {
+      StringBuilder sb = new StringBuilder();
+      jc.getUsageFormatter().usage(args[0], sb);
+      out.print(sb);
+      return Command.EXIT_OK;
+    }
+    try {
+      jc.parse(args);
+    } catch (ParameterException e) {
+      err.println("flushlab: " + e.getMessage());
+      err.println("Run 'flushlab --help' for the commands and their flags.");
+      return Command.EXIT_USAGE;
+    }
+    String name = jc.getParsedCommand();
+    if (name == null) {
+      err.println("flushlab: no command given; one of " + commands.keySet());
+      return Command.EXIT_USAGE;
+    }
+    try {
+      return commands.get(name).run(out, err);
+    } catch (ParameterException | IllegalArgumentException e) {
+      err.println("flushlab " + name + ": " + e.getMessage());
+      return Command.EXIT_USAGE;
+    } catch (Exception e) {
+      err.println("flushlab " + name + ": " + describe(e));
+      return Command.EXIT_FAILED;
+    }
+  }
+
+  /** A one-line reason for an exception, unwrapping the wrappers futures add. */
+  static String describe(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) c = c.getCause();
+    String m = c.getMessage();
+    return m == null ? c.getClass().getSimpleName() : m;
+  }
+}

@@ -1,0 +1,145 @@
+package flushlab.cli;
+
+import com.beust.jcommander.Parameter;
+import com.beust.jcommander.Parameters;
+import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.Distribution;
+import flushlab.client.MeteredClient;
+import flushlab.client.RequestPlan;
+import flushlab.core.LabVertx;
+import flushlab.emitter.Emitter;
+import flushlab.emitter.EmitterOptions;
+import io.vertx.core.Vertx;
+import java.io.PrintStream;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Gateway overhead, measured the way the sse-latency tool does and then some: the emitter and the
+ * client share one clock, a short loopback calibration batch gives the noise floor, the gateway
+ * batch gives the numbers, and the difference is the gateway's cost. Frames per read is printed
+ * for both, because a buffering gateway shows there first.
+ */
+@Parameters(commandNames = "probe", commandDescription = "Measure a gateway's overhead on an OpenAI token stream against a loopback calibration")
+final class ProbeCommand implements Command {
+  @Parameter(names = "--gateway", description = "host:port of the gateway under test, which forwards to --listen")
+  String gateway;
+
+  @Parameter(names = "--listen", description = "Where the emitter listens (the gateway's upstream)")
+  String listen = "127.0.0.1:8090";
+
+  @Parameter(names = {"-r", "--requests"}, description = "Requests in the gateway batch")
+  int requests = 20;
+
+  @Parameter(names = {"-c", "--concurrency"}, description = "Requests in flight at once")
+  int concurrency = 5;
+
+  @Parameter(names = {"-n", "--tokens"}, description = "Tokens per response")
+  int tokens = 1000;
+
+  @Parameter(names = "--think", description = "Delay before the first token", converter = Converters.Duration.class)
+  Long thinkNanos = 0L;
+
+  @Parameter(names = "--delay", description = "Delay between tokens (fractions allowed, e.g. 0.5ms)", converter = Converters.Duration.class)
+  Long delayNanos = 5_000_000L;
+
+  @Parameter(names = "--timeout", description = "Per-request timeout", converter = Converters.Duration.class)
+  Long timeoutNanos = 300_000_000_000L;
+
+  @Parameter(names = "--no-calibration", description = "Skip the loopback calibration batch")
+  boolean noCalibration;
+
+  @Override
+  public int run(PrintStream out, PrintStream err) throws Exception {
+    if (gateway == null) throw new IllegalArgumentException("--gateway: required (host:port of the gateway under test)");
+    HostPort gw = HostPort.parse("--gateway", gateway, false);
+    HostPort at = HostPort.parse("--listen", listen, true);
+    Converters.range("--requests", requests, 1, ClientOptions.MAX_REQUESTS);
+    Converters.range("--concurrency", concurrency, 1, ClientOptions.MAX_CONCURRENCY);
+    Converters.range("--tokens", tokens, 1, 1_000_000);
+    if (delayNanos > 60_000_000_000L) throw new IllegalArgumentException("--delay: at most 60s");
+    if (thinkNanos > 60_000_000_000L) throw new IllegalArgumentException("--think: at most 60s");
+
+    Vertx vertx = LabVertx.create(3);
+    try {
+      Emitter emitter = new Emitter(new EmitterOptions(at.host(), at.port(), true, 0));
+      try {
+        vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        err.println("flushlab probe: the emitter cannot listen on " + at + ": " + Main.describe(e));
+        return EXIT_FAILED;
+      }
+      int calRequests = Math.min(requests, Math.max(3, concurrency));
+      int calTokens = Math.min(tokens, 200);
+      double calSeconds = noCalibration ? 0 : seconds(calRequests, calTokens);
+      double gwSeconds = seconds(requests, tokens);
+      out.printf("flushlab probe: emitter on %s:%d, gateway %s, %d requests x %d tokens, %d at once, think %.3fms, %.3fms between tokens%n",
+          at.host(), emitter.port(), gw, requests, tokens, concurrency, thinkNanos / 1e6, delayNanos / 1e6);
+      out.printf("expected duration: about %.1fs (calibration %.1fs, gateway %.1fs)%n", calSeconds + gwSeconds, calSeconds, gwSeconds);
+
+      flushlab.client.Warmup.run(vertx);
+      out.println("warm-up: 12 streams against a private loopback emitter (not reported)");
+      BatchResult cal = null;
+      if (!noCalibration) {
+        cal = batch(vertx, out, "calibration", RequestPlan.chat(at.host(), emitter.port(), calTokens, thinkNanos / 1e6, delayNanos / 1e6),
+            calRequests);
+        if (cal.errorCount() > 0) {
+          err.println("flushlab probe: the loopback calibration failed: " + cal.errors());
+          return EXIT_FAILED;
+        }
+      }
+      BatchResult gwr = batch(vertx, out, "gateway", RequestPlan.chat(gw.host(), gw.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6),
+          requests);
+      if (cal != null) print(out, "loopback (calibration, " + calRequests + " x " + calTokens + " tokens)", cal);
+      print(out, "gateway " + gw, gwr);
+      if (cal != null && gwr.streamsOk() > 0) {
+        out.println("=== gateway overhead (gateway minus loopback; negative = loopback noise) ===");
+        diff(out, "emit->recv (1st token)", gwr.firstEmitToRecvMs(), cal.firstEmitToRecvMs());
+        diff(out, "emit->recv (tokens)", gwr.emitToRecvMs(), cal.emitToRecvMs());
+        diff(out, "TTFT (client)", gwr.ttftMs(), cal.ttftMs());
+        diff(out, "inter-token (client)", gwr.gapMs(), cal.gapMs());
+        out.printf("  %-24s gateway %.2f  loopback %.2f%n", "frames per read", gwr.framesPerRead(), cal.framesPerRead());
+      }
+      if (gwr.errorCount() > 0) {
+        err.println("flushlab probe: " + gwr.errorCount() + " of " + gwr.streams() + " gateway requests failed: "
+            + gwr.errors().get(0).get("meaning") + " (" + gwr.errors().get(0).get("example") + ")");
+        return EXIT_FAILED;
+      }
+      return EXIT_OK;
+    } finally {
+      vertx.close().await(5, TimeUnit.SECONDS);
+    }
+  }
+
+  private double seconds(int n, int t) {
+    double perRequest = (thinkNanos + delayNanos * (double) (t - 1)) / 1e9;
+    return perRequest * Math.ceil((double) n / concurrency);
+  }
+
+  private BatchResult batch(Vertx vertx, PrintStream out, String label, RequestPlan plan, int n) throws Exception {
+    ClientOptions options = new ClientOptions(n, concurrency, false, timeoutNanos, 0, 65536);
+    MeteredClient client = new MeteredClient(vertx, options);
+    try (Progress p = new Progress(out, () -> label + ": " + client.finishedStreams() + "/" + n + " requests done")) {
+      return client.run(plan).await(timeoutNanos / 1_000_000 * n + 10_000, TimeUnit.MILLISECONDS);
+    } finally {
+      client.close();
+    }
+  }
+
+  private static void print(PrintStream out, String title, BatchResult r) {
+    out.println("=== " + title + ": " + r.streamsOk() + "/" + r.streams() + " ok ===");
+    row(out, "TTFT (client)", r.ttftMs());
+    row(out, "emit->recv (1st token)", r.firstEmitToRecvMs());
+    row(out, "emit->recv (tokens)", r.emitToRecvMs());
+    row(out, "inter-token (client)", r.gapMs());
+    out.printf("  %-24s %.2f%n", "frames per read", r.framesPerRead());
+  }
+
+  private static void row(PrintStream out, String name, Distribution d) {
+    out.printf("  %-24s mean %8.3fms  p50 %8.3fms  p99 %8.3fms  max %8.3fms%n", name, d.mean(), d.p50(), d.p99(), d.max());
+  }
+
+  private static void diff(PrintStream out, String name, Distribution g, Distribution l) {
+    out.printf("  %-24s mean %+8.3fms  p50 %+8.3fms  p99 %+8.3fms%n", name, g.mean() - l.mean(), g.p50() - l.p50(), g.p99() - l.p99());
+  }
+}

@@ -1,0 +1,28 @@
+package flushlab.core;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/** The one JSON mapper. Servers touch it at start so the first request does not pay for its setup. */
+public final class Json {
+  private Json() {}
+
+  public static final ObjectMapper MAPPER = new ObjectMapper();
+  public static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  public static String write(Object o) {
+    try {
+      return MAPPER.writeValueAsString(o);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+    }
+  }
+
+  public static String pretty(Object o) {
+    try {
+      return PRETTY.writeValueAsString(o);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+    }
+  }
+}
