@@ -85,7 +85,7 @@ final class PacedStream implements Runnable {
         return;
       }
       writeFrame();
-      if (ended) return;
+      if (ended || next == source.frames()) return; // the last write may still be completing
       long due = dueOf(next);
       if (intervalNanos > 0) {
         scheduleAt(due);

@@ -1,0 +1,73 @@
+package flushlab.relay;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+
+/**
+ * Back-pressure from the client side to upstream reads, written once for every relay. Upstream
+ * is read while nobody holds it; any holder pauses it: the client's socket being full, a delaying
+ * shaper's queue over its watermark, or a bounded buffer at its cap. Confined to the connection's
+ * event loop.
+ */
+public final class FlowControl {
+
+  /** Pauses or resumes the upstream socket. */
+  public interface Valve {
+    void pause();
+
+    void resume();
+  }
+
+  /** Whoever holds upstream paused: the client writer, a delaying shaper, a bounded buffer. */
+  private final Set<Object> holders = Collections.newSetFromMap(new IdentityHashMap<>());
+  private Valve valve;
+  private boolean paused;
+  private long pauses;
+  private final java.util.concurrent.atomic.AtomicLong relayPauses;
+
+  public FlowControl() {
+    this(new java.util.concurrent.atomic.AtomicLong());
+  }
+
+  /** @param relayPauses the relay-wide count of upstream pauses, added to on every pause */
+  public FlowControl(java.util.concurrent.atomic.AtomicLong relayPauses) {
+    this.relayPauses = relayPauses;
+  }
+
+  public void attach(Valve v) {
+    this.valve = v;
+    apply();
+  }
+
+  public void hold(Object h) {
+    if (holders.add(h)) apply();
+  }
+
+  public void release(Object h) {
+    if (holders.remove(h)) apply();
+  }
+
+  public boolean held(Object h) {
+    return holders.contains(h);
+  }
+
+  /** How many times upstream reads were paused (tests use it to see back-pressure work). */
+  public long pauses() {
+    return pauses;
+  }
+
+  private void apply() {
+    if (valve == null) return;
+    boolean shouldPause = !holders.isEmpty();
+    if (shouldPause && !paused) {
+      paused = true;
+      pauses++;
+      relayPauses.incrementAndGet();
+      valve.pause();
+    } else if (!shouldPause && paused) {
+      paused = false;
+      valve.resume();
+    }
+  }
+}

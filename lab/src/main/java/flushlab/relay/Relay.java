@@ -1,0 +1,64 @@
+package flushlab.relay;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A misbehaving relay, as a verticle: listens (loopback unless told otherwise), opens or reuses an
+ * upstream connection per client connection, and applies its shaper chain to every response.
+ * All its connections share the verticle's one event loop, so the pool needs no locking.
+ */
+public final class Relay extends VerticleBase {
+  private final RelayOptions options;
+  private final RelayLog log;
+  private final AtomicLong ids = new AtomicLong();
+  private final AtomicLong upstreamPauses = new AtomicLong();
+  private NetServer server;
+  private NetClient net;
+  private UpstreamPool pool;
+
+  public Relay(RelayOptions options, RelayLog log) {
+    this.options = options;
+    this.log = log;
+  }
+
+  @Override
+  public Future<?> start() {
+    // TCP_NODELAY on both sides: any coalescing must come from a shaper, never from the relay itself.
+    net = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(10_000));
+    pool = new UpstreamPool(RelayOptions.MAX_POOLED);
+    server = vertx.createNetServer(new NetServerOptions()
+        .setHost(options.host()).setPort(options.port()).setTcpNoDelay(true).setIdleTimeout(300));
+    server.connectHandler(so -> new RelayConnection(so, options, net, pool, log, ids.incrementAndGet(), upstreamPauses));
+    return server.listen();
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (pool != null) pool.closeAll();
+    return server == null ? Future.succeededFuture() : server.close();
+  }
+
+  public int port() {
+    return server.actualPort();
+  }
+
+  /** Upstream connections taken from the pool instead of opened (pooling on). */
+  public long pooledReuses() {
+    return pool.reused();
+  }
+
+  /** How many times, over all connections, back-pressure paused upstream reads. */
+  public long upstreamPauses() {
+    return upstreamPauses.get();
+  }
+
+  public RelayOptions options() {
+    return options;
+  }
+}

@@ -1,0 +1,235 @@
+package flushlab.relay;
+
+import flushlab.core.LabVertx;
+import flushlab.http.Headers;
+import flushlab.http.HttpParseException;
+import flushlab.http.HttpResponseParser;
+import flushlab.relay.shaper.Shaper;
+import flushlab.relay.shaper.ShaperRegistry;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetSocket;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One client connection through the relay: the request bytes go upstream untouched; the response
+ * bytes come back through the shaper chain to the {@link ClientWriter}. The response is parsed
+ * only to know where responses start and end (the buffering shapers and cork need that); the bytes
+ * themselves are forwarded as they came. All on the relay's event loop.
+ */
+final class RelayConnection {
+  private static final int MAX_EARLY_REQUEST_BYTES = 1 << 20;
+
+  private final NetSocket client;
+  private final Channel clientChannel;
+  private final RelayOptions options;
+  private final NetClient net;
+  private final UpstreamPool pool;
+  private final RelayLog log;
+  private final String name;
+  private final FlowControl flow;
+  private final List<Shaper> shapers = new ArrayList<>();
+  private final ClientWriter writer;
+  private final Stage head;
+  private final ShaperContext ctx;
+  private final HttpResponseParser parser;
+  private final List<Buffer> early = new ArrayList<>();
+  private int earlyBytes;
+  private NetSocket upstream;
+  private Channel upstreamChannel;
+  private boolean opaque;
+  private boolean closed;
+  private Headers pendingHead;
+  private int pendingEnds;
+
+  RelayConnection(NetSocket client, RelayOptions options, NetClient net, UpstreamPool pool, RelayLog log, long id,
+      java.util.concurrent.atomic.AtomicLong upstreamPauses) {
+    this.flow = new FlowControl(upstreamPauses);
+    this.client = client;
+    this.clientChannel = LabVertx.channel(client);
+    this.options = options;
+    this.net = net;
+    this.pool = pool;
+    this.log = log;
+    this.name = "conn " + id + " from " + client.remoteAddress();
+    this.ctx = new ShaperContext(clientChannel, flow, log, name);
+    boolean absorbed = false;
+    for (ShaperRegistry.Spec spec : options.shapers()) {
+      Shaper s = spec.create();
+      shapers.add(s);
+      absorbed |= s.absorbsClientBackPressure();
+    }
+    this.writer = new ClientWriter(client, clientChannel, flow, !absorbed, ctx);
+    Stage nextStage = writer;
+    for (int i = shapers.size() - 1; i >= 0; i--) {
+      shapers.get(i).wire(nextStage, ctx);
+      nextStage = shapers.get(i);
+    }
+    this.head = nextStage;
+    ctx.onFail(() -> fail(ctx.failure()));
+    this.parser = new HttpResponseParser(new HttpResponseParser.Listener() {
+      @Override
+      public void onHead(int status, String reason, Headers headers) {
+        pendingHead = headers;
+      }
+
+      @Override
+      public void onBody(byte[] bytes, int off, int len) {}
+
+      @Override
+      public void onComplete() {
+        pendingEnds++;
+      }
+    });
+    clientChannel.pipeline().addFirst("flushlab-writability", new ChannelInboundHandlerAdapter() {
+      @Override
+      public void channelWritabilityChanged(ChannelHandlerContext c) {
+        if (c.channel().isWritable()) writer.writable();
+        c.fireChannelWritabilityChanged();
+      }
+    });
+    client.handler(this::fromClient);
+    client.closeHandler(v -> clientClosed());
+    client.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
+    connectUpstream();
+  }
+
+  private void connectUpstream() {
+    NetSocket pooled = options.poolUpstream() ? pool.take() : null;
+    if (pooled != null) {
+      attachUpstream(pooled);
+      return;
+    }
+    clientChannel.config().setAutoRead(false); // hold the request until upstream is there
+    long delay = 0;
+    for (Shaper s : shapers) delay += s.connectDelayNanos();
+    Runnable connect = () -> net.connect(options.upstreamPort(), options.upstreamHost()).onComplete(ar -> {
+      if (closed) {
+        if (ar.succeeded()) ar.result().close();
+        return;
+      }
+      if (ar.failed()) {
+        fail("cannot connect to upstream " + options.upstreamHost() + ":" + options.upstreamPort() + ": " + ar.cause().getMessage());
+        return;
+      }
+      attachUpstream(ar.result());
+    });
+    if (delay > 0) {
+      ctx.schedule(connect, delay);
+    } else {
+      connect.run();
+    }
+  }
+
+  private void attachUpstream(NetSocket up) {
+    upstream = up;
+    upstreamChannel = LabVertx.channel(up);
+    flow.attach(new FlowControl.Valve() {
+      @Override
+      public void pause() {
+        upstreamChannel.config().setAutoRead(false);
+      }
+
+      @Override
+      public void resume() {
+        upstreamChannel.config().setAutoRead(true);
+      }
+    });
+    up.handler(this::fromUpstream);
+    up.closeHandler(v -> upstreamClosed());
+    up.exceptionHandler(t -> log.log(name + ": upstream error: " + t.getMessage()));
+    for (Buffer b : early) up.write(b);
+    early.clear();
+    earlyBytes = 0;
+    clientChannel.config().setAutoRead(true);
+  }
+
+  private void fromClient(Buffer b) {
+    if (upstream == null) {
+      earlyBytes += b.length();
+      if (earlyBytes > MAX_EARLY_REQUEST_BYTES) {
+        fail("request larger than " + MAX_EARLY_REQUEST_BYTES + " bytes before upstream connected");
+        return;
+      }
+      early.add(b);
+      return;
+    }
+    upstream.write(b);
+    if (upstream.writeQueueFull()) {
+      clientChannel.config().setAutoRead(false);
+      upstream.drainHandler(v -> clientChannel.config().setAutoRead(true));
+    }
+  }
+
+  /** Every byte read from upstream is forwarded: parsing only marks where responses start and end. */
+  private void fromUpstream(Buffer b) {
+    long now = System.nanoTime();
+    if (!opaque) {
+      byte[] bytes = b.getBytes();
+      try {
+        parser.feed(bytes, 0, bytes.length);
+      } catch (HttpParseException e) {
+        opaque = true; // not HTTP we understand: forward as a plain byte stream from here on
+        log.log(name + ": upstream response is not parseable HTTP (" + e.getMessage() + "); relaying it as opaque bytes");
+      }
+    }
+    if (pendingHead != null) {
+      Headers h = pendingHead;
+      pendingHead = null;
+      head.accept(Chunk.responseStart(h, now));
+    }
+    head.accept(Chunk.data(b, now));
+    while (pendingEnds > 0) {
+      pendingEnds--;
+      head.accept(Chunk.event(Chunk.Kind.RESPONSE_END, now));
+    }
+  }
+
+  private void upstreamClosed() {
+    if (closed) return;
+    long now = System.nanoTime();
+    boolean cleanEnd = opaque || parser.connectionClosed();
+    while (pendingEnds > 0) {
+      pendingEnds--;
+      head.accept(Chunk.event(Chunk.Kind.RESPONSE_END, now));
+    }
+    if (!cleanEnd) {
+      log.log(name + ": upstream closed in the middle of a response");
+      if (writer.nothingSentThisResponse() && writer.bytesTotal() == 0) {
+        fail("upstream " + options.upstreamHost() + ":" + options.upstreamPort() + " closed before answering");
+        return;
+      }
+    }
+    head.accept(Chunk.event(Chunk.Kind.CLOSE, now));
+    upstream = null;
+  }
+
+  private void clientClosed() {
+    if (closed) return;
+    closed = true;
+    for (Shaper s : shapers) s.release();
+    NetSocket up = upstream;
+    upstream = null;
+    if (up == null) return;
+    if (options.poolUpstream() && parser.idle() && !opaque) {
+      pool.give(up);
+    } else {
+      up.close();
+    }
+  }
+
+  /** Ends this connection because of a reason the log and (when possible) a 502 carry. */
+  private void fail(String reason) {
+    log.log(name + ": " + reason);
+    writer.failConnection(reason);
+    for (Shaper s : shapers) s.release();
+    if (upstream != null) {
+      upstream.close();
+      upstream = null;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package flushlab.relay;
+
+import flushlab.relay.shaper.ShaperRegistry;
+import java.util.List;
+
+/**
+ * A relay: where it listens, where upstream is, the shapers applied in order to each response,
+ * and whether upstream connections are pooled (kept alive and reused across client connections)
+ * or opened fresh for every client connection.
+ */
+public record RelayOptions(String host, int port, String upstreamHost, int upstreamPort,
+    List<ShaperRegistry.Spec> shapers, boolean poolUpstream) {
+
+  public static final int MAX_POOLED = 64;
+
+  public static RelayOptions loopback(int upstreamPort, List<String> shaperSpecs) {
+    return new RelayOptions("127.0.0.1", 0, "127.0.0.1", upstreamPort,
+        shaperSpecs.stream().map(ShaperRegistry::parse).toList(), false);
+  }
+
+  public RelayOptions withPoolUpstream(boolean on) {
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on);
+  }
+
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    for (ShaperRegistry.Spec s : shapers) sb.append(sb.length() == 0 ? "" : " -> ").append(s.text());
+    return sb.length() == 0 ? "passthrough" : sb.toString();
+  }
+}

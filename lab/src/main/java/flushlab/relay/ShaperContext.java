@@ -1,0 +1,75 @@
+package flushlab.relay;
+
+import io.netty.channel.Channel;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a shaper may use besides its next stage: the connection's event loop for timers, the
+ * client-facing channel for socket options, flow control, and the relay's log. Every shaper of a
+ * connection runs on that connection's event loop: no locking anywhere in a chain.
+ */
+public final class ShaperContext {
+  private final Channel clientChannel;
+  private final FlowControl flow;
+  private final RelayLog log;
+  private final String connectionName;
+
+  public ShaperContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName) {
+    this.clientChannel = clientChannel;
+    this.flow = flow;
+    this.log = log;
+    this.connectionName = connectionName;
+  }
+
+  public io.netty.util.concurrent.ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+    return clientChannel.eventLoop().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+  }
+
+  public Channel clientChannel() {
+    return clientChannel;
+  }
+
+  public FlowControl flow() {
+    return flow;
+  }
+
+  public void log(String message) {
+    log.log(connectionName + ": " + message);
+  }
+
+  /** Ends the client connection with an error: a 502 if nothing was sent yet, else a close. */
+  private Runnable failer;
+
+  void onFail(Runnable f) {
+    this.failer = f;
+  }
+
+  private String failure;
+
+  public void fail(String reason) {
+    if (failure != null) return;
+    failure = reason;
+    log(reason);
+    if (failer != null) failer.run();
+  }
+
+  public String failure() {
+    return failure;
+  }
+
+  /** Whether the client socket can take more bytes now (the proxy-buffer shaper pumps on this). */
+  public boolean clientWritable() {
+    return clientChannel.isWritable();
+  }
+
+  private Runnable writableListener;
+
+  /** Called (once per change to writable) when the client socket drains. */
+  public void onClientWritable(Runnable r) {
+    this.writableListener = r;
+  }
+
+  void clientBecameWritable() {
+    if (writableListener != null) writableListener.run();
+  }
+}

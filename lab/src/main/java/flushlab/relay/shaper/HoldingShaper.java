@@ -1,0 +1,112 @@
+package flushlab.relay.shaper;
+
+import flushlab.relay.Chunk;
+import io.vertx.core.buffer.Buffer;
+import java.util.List;
+
+/**
+ * The shared shape of the buffering mechanisms: hold response bytes and release everything held
+ * in one write when the subclass's trigger fires, and always at the end of the response or when
+ * upstream closes. Held bytes are capped; over the cap the connection fails with a clear reason
+ * (a 502 when nothing was sent yet), never an OutOfMemoryError. Optionally honours
+ * {@code X-Accel-Buffering: no} from upstream by streaming that response unbuffered.
+ */
+abstract class HoldingShaper extends Shaper {
+  static final long DEFAULT_CAP = 16L << 20;
+
+  static Param capParam() {
+    return Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes held before the connection fails");
+  }
+
+  static Param xAccelParam() {
+    return Param.choice("x-accel", "ignore", List.of("ignore", "honor"),
+        "honor: stream a response unbuffered when upstream sends X-Accel-Buffering: no (nginx); ignore: as HAProxy");
+  }
+
+  private final long capBytes;
+  private final boolean honorXAccel;
+  private Buffer held;
+  private long heldSinceNanos;
+  private boolean bypass;
+  private boolean failed;
+
+  HoldingShaper(Params p) {
+    this.capBytes = p.get("cap");
+    this.honorXAccel = p.get("x-accel") == 1;
+  }
+
+  @Override
+  public void accept(Chunk c) {
+    if (failed) return;
+    switch (c.kind) {
+      case RESPONSE_START:
+        String xab = c.headers.get("X-Accel-Buffering");
+        bypass = honorXAccel && xab != null && xab.trim().equalsIgnoreCase("no");
+        next.accept(c);
+        return;
+      case DATA:
+        if (bypass) {
+          next.accept(c);
+        } else {
+          hold(c);
+        }
+        return;
+      case RESPONSE_END:
+        release("end of response");
+        next.accept(c);
+        bypass = false;
+        return;
+      case CLOSE:
+      case RESET:
+        release("upstream closed");
+        next.accept(c);
+        return;
+      default:
+        next.accept(c);
+    }
+  }
+
+  private void hold(Chunk c) {
+    if (held == null) {
+      held = Buffer.buffer(Math.max(256, c.length()));
+      heldSinceNanos = c.arrivalNanos;
+      onFirstByteHeld(heldSinceNanos);
+    }
+    if (held.length() + (long) c.length() > capBytes) {
+      failed = true;
+      held = null;
+      cancelTimers();
+      ctx.fail(getClass().getSimpleName() + " would hold more than its cap of " + capBytes + " bytes");
+      return;
+    }
+    held.appendBuffer(c.bytes);
+    afterHold(held.length());
+  }
+
+  /** Sends everything held as one write (the burst a real buffering proxy produces). */
+  protected final void release(String why) {
+    cancelTimers();
+    if (held == null) return;
+    Buffer b = held;
+    held = null;
+    next.accept(Chunk.data(b, heldSinceNanos));
+  }
+
+  protected final boolean holding() {
+    return held != null;
+  }
+
+  /** The first byte of a new batch is held (timers start here). */
+  protected void onFirstByteHeld(long arrivalNanos) {}
+
+  /** Bytes were added; {@code heldBytes} are held now (thresholds check here). */
+  protected void afterHold(int heldBytes) {}
+
+  protected void cancelTimers() {}
+
+  @Override
+  public void release() {
+    cancelTimers();
+    held = null;
+  }
+}

@@ -1,0 +1,98 @@
+package flushlab.relay.shaper;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Every shaper by name, and the one parser of shaper specs. A spec is {@code name},
+ * {@code name=value} (the first parameter given bare) or {@code name[=value],key=value,...}:
+ * {@code byte-threshold=2KiB}, {@code timer=1s,periodic=true}, {@code stall,for=500ms,after=1s}.
+ * The parameter lists here are the reference: messages and the README come from them.
+ */
+public final class ShaperRegistry {
+  private ShaperRegistry() {}
+
+  private static final Map<String, ShaperType> TYPES = new LinkedHashMap<>();
+
+  static {
+    for (ShaperType t : List.of(
+        Passthrough.TYPE, DrainAndFlush.TYPE, ByteThreshold.TYPE, TimerFlush.TYPE, ThresholdOrTimer.TYPE,
+        Cork.TYPE, Nagle.TYPE, ProxyBuffer.TYPE,
+        Latency.TYPE, Bandwidth.TYPE, Slicer.TYPE, Stall.TYPE, Reset.TYPE, Truncate.TYPE,
+        SlowClose.TYPE, ConnectDelay.TYPE, FirstByteDelay.TYPE)) {
+      TYPES.put(t.name(), t);
+    }
+  }
+
+  public static List<ShaperType> types() {
+    return new ArrayList<>(TYPES.values());
+  }
+
+  /** A validated spec, ready to make one shaper per connection. */
+  public record Spec(String text, ShaperType type, Supplier<Shaper> factory) {
+    public Shaper create() {
+      return factory.get();
+    }
+  }
+
+  public static Spec parse(String text) {
+    String t = text == null ? "" : text.trim();
+    if (t.isEmpty()) throw new ShaperSpecException("empty shaper spec (known: " + String.join(", ", TYPES.keySet()) + ")");
+    String[] parts = t.split(",");
+    String head = parts[0].trim();
+    int eq = head.indexOf('=');
+    String name = (eq < 0 ? head : head.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
+    ShaperType type = TYPES.get(name);
+    if (type == null) {
+      throw new ShaperSpecException("unknown shaper '" + name + "' (known: " + String.join(", ", TYPES.keySet()) + ")");
+    }
+    Map<String, String> given = new HashMap<>();
+    if (eq >= 0) {
+      if (type.params().isEmpty()) {
+        throw new ShaperSpecException("shaper '" + name + "' takes no parameters, got '" + head.substring(eq + 1) + "'");
+      }
+      given.put(type.params().get(0).key(), head.substring(eq + 1).trim());
+    }
+    for (int i = 1; i < parts.length; i++) {
+      String kv = parts[i].trim();
+      int e = kv.indexOf('=');
+      if (e <= 0) {
+        throw new ShaperSpecException("shaper '" + name + "': '" + kv + "' is not key=value (parameters: " + keys(type) + ")");
+      }
+      String key = kv.substring(0, e).trim().toLowerCase(Locale.ROOT);
+      if (type.param(key) == null) {
+        throw new ShaperSpecException("shaper '" + name + "' has no parameter '" + key + "' (parameters: " + keys(type) + ")");
+      }
+      if (given.put(key, kv.substring(e + 1).trim()) != null) {
+        throw new ShaperSpecException("shaper '" + name + "': parameter '" + key + "' given twice");
+      }
+    }
+    Map<String, Long> values = new HashMap<>();
+    for (Param p : type.params()) {
+      String v = given.containsKey(p.key()) ? given.get(p.key()) : p.defaultValue();
+      if (v == null) {
+        if (p.required()) {
+          throw new ShaperSpecException("shaper '" + name + "' needs " + p.key() + "= (" + p.rangeText() + "), e.g. " + type.example());
+        }
+        continue;
+      }
+      values.put(p.key(), p.parse(name, v));
+    }
+    Params params = new Params(name, values);
+    Supplier<Shaper> factory = type.factory().apply(params);
+    factory.get(); // fail now, not per connection, on combinations the constructor refuses
+    return new Spec(t, type, factory);
+  }
+
+  private static String keys(ShaperType type) {
+    if (type.params().isEmpty()) return "none";
+    List<String> k = new ArrayList<>();
+    for (Param p : type.params()) k.add(p.key());
+    return String.join(", ", k);
+  }
+}

@@ -1,0 +1,66 @@
+package flushlab.relay.shaper;
+
+import flushlab.relay.Chunk;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayDeque;
+
+/**
+ * The shared shape of the delaying shapers: items wait in a FIFO until their release time, which
+ * never goes backwards, so order is kept whatever the delays. Release times derive from each
+ * item's arrival time, so a delay placed after another waits only what remains. When more than
+ * {@link #HIGH_WATERMARK_BYTES} wait, upstream reads pause until the queue is under
+ * {@link #LOW_WATERMARK_BYTES}: a delay never becomes an unbounded buffer.
+ */
+abstract class TimedQueueShaper extends Shaper {
+  static final long HIGH_WATERMARK_BYTES = 1L << 20;
+  static final long LOW_WATERMARK_BYTES = 256L << 10;
+
+  private final ArrayDeque<Chunk> queue = new ArrayDeque<>();
+  private final ArrayDeque<Long> releaseAt = new ArrayDeque<>();
+  private long lastRelease;
+  private long queuedBytes;
+  private ScheduledFuture<?> timer;
+  private boolean released;
+
+  /** Queues an item to go on at {@code atNanos} (or later, to keep order). */
+  protected final void enqueue(Chunk c, long atNanos) {
+    long at = Math.max(atNanos, lastRelease);
+    lastRelease = at;
+    boolean wasEmpty = queue.isEmpty();
+    queue.add(c);
+    releaseAt.add(at);
+    queuedBytes += c.length();
+    if (queuedBytes > HIGH_WATERMARK_BYTES) ctx.flow().hold(this);
+    // Release times never decrease, so a pending timer for the head already covers this item.
+    if (wasEmpty) pump();
+  }
+
+  /** The latest release time so far (a new item can go no earlier). */
+  protected final long lastReleaseNanos() {
+    return lastRelease;
+  }
+
+  private void pump() {
+    if (released) return;
+    timer = null;
+    long now = System.nanoTime();
+    while (!queue.isEmpty() && releaseAt.peek() <= now) {
+      releaseAt.poll();
+      Chunk c = queue.poll();
+      queuedBytes -= c.length();
+      next.accept(c);
+    }
+    if (queuedBytes < LOW_WATERMARK_BYTES) ctx.flow().release(this);
+    if (!queue.isEmpty()) {
+      timer = ctx.schedule(this::pump, releaseAt.peek() - now);
+    }
+  }
+
+  @Override
+  public void release() {
+    released = true;
+    if (timer != null) timer.cancel(false);
+    queue.clear();
+    releaseAt.clear();
+  }
+}

@@ -1,0 +1,15 @@
+package flushlab.relay.shaper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.client.BatchResult;
+import org.junit.jupiter.api.Test;
+
+class FirstByteDelayTest extends DelayFaultTest {
+  @Test
+  void theFirstFrameWaitsAndTheFramesBehindItBunch() throws Exception {
+    BatchResult r = through(SHORT, "first-byte-delay=300ms");
+    assertThat(r.ttftMs().p50()).isGreaterThan(250.0);
+    assertThat(r.burstFrames().max()).isGreaterThan(5.0);
+  }
+}
