@@ -20,6 +20,7 @@ public final class Main {
     commands.put("emitter", new EmitterCommand());
     commands.put("client", new ClientCommand());
     commands.put("probe", new ProbeCommand());
+    commands.put("relay", new RelayCommand());
     JCommander jc = JCommander.newBuilder().programName("flushlab").build();
     commands.forEach(jc::addCommand);
     if (args.length == 0 || "--help".equals(args[0]) || "-h".equals(args[0])) {

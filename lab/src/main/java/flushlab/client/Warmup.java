@@ -3,10 +3,14 @@ package flushlab.client;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import io.vertx.core.Vertx;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayLog;
+import flushlab.relay.RelayOptions;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the emitter and client code paths a few hundred times against a private loopback emitter
+ * Runs the emitter, relay and client code paths a few hundred times against a private loopback emitter
  * before anything is measured, so the first measured stream does not pay for class loading and JIT
  * compilation. It never touches the target under test. Every command that measures says it ran.
  */
@@ -16,13 +20,18 @@ public final class Warmup {
   public static void run(Vertx vertx) throws Exception {
     Emitter emitter = new Emitter(EmitterOptions.loopback(0));
     String id = vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+    Relay relay = new Relay(RelayOptions.loopback(emitter.port(), List.of("passthrough")), RelayLog.SILENT);
+    String relayId = vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
     MeteredClient client = new MeteredClient(vertx, ClientOptions.single().withRequests(6, 3));
     try {
-      client.run(RequestPlan.get("http://127.0.0.1:" + emitter.port() + "/sse?frames=200&size=60&interval=0.2ms"))
-          .await(30, TimeUnit.SECONDS);
-      client.run(RequestPlan.chat("127.0.0.1", emitter.port(), 200, 0, 0.2)).await(30, TimeUnit.SECONDS);
+      for (int port : new int[] {emitter.port(), relay.port()}) {
+        client.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?frames=200&size=60&interval=0.2ms"))
+            .await(30, TimeUnit.SECONDS);
+        client.run(RequestPlan.chat("127.0.0.1", port, 200, 0, 0.2)).await(30, TimeUnit.SECONDS);
+      }
     } finally {
       client.close();
+      vertx.undeploy(relayId).await(10, TimeUnit.SECONDS);
       vertx.undeploy(id).await(10, TimeUnit.SECONDS);
     }
   }

@@ -1,0 +1,76 @@
+package flushlab.cli;
+
+import com.beust.jcommander.Parameter;
+import com.beust.jcommander.Parameters;
+import flushlab.core.LabVertx;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayLog;
+import flushlab.relay.RelayOptions;
+import flushlab.relay.shaper.ShaperRegistry;
+import io.vertx.core.Vertx;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+@Parameters(commandNames = "relay", commandDescription = "Run a misbehaving relay (a chain of shapers) until interrupted")
+final class RelayCommand implements Command {
+  @Parameter(names = "--listen", description = "host:port to listen on (a bare port means 127.0.0.1)")
+  String listen = "127.0.0.1:8081";
+
+  @Parameter(names = "--upstream", required = true, description = "host:port of the server behind the relay")
+  String upstream;
+
+  @Parameter(names = "--shape", description = "A shaper, applied in the order given, e.g. byte-threshold=2KiB (repeatable; none = passthrough)")
+  List<String> shapes = new ArrayList<>();
+
+  @Parameter(names = "--pool-upstream", description = "Keep upstream connections alive and reuse them across client connections")
+  boolean poolUpstream;
+
+  @Parameter(names = "--list-shapers", description = "List every shaper with its parameters and exit")
+  boolean listShapers;
+
+  @Override
+  public int run(PrintStream out, PrintStream err) throws Exception {
+    if (listShapers) {
+      for (var t : ShaperRegistry.types()) {
+        out.printf("%-20s %s%n", t.name(), t.models());
+        for (var p : t.params()) {
+          out.printf("%-22s %s=  %s%s; %s%n", "", p.key(), p.rangeText(),
+              p.defaultValue() == null ? (p.required() ? ", required" : "") : ", default " + p.defaultValue(), p.description());
+        }
+        out.printf("%-22s e.g. --shape %s%n", "", t.example());
+      }
+      return EXIT_OK;
+    }
+    HostPort at = HostPort.parse("--listen", listen, true);
+    HostPort up = HostPort.parse("--upstream", upstream, false);
+    List<ShaperRegistry.Spec> specs = new ArrayList<>();
+    for (String s : shapes) {
+      try {
+        specs.add(ShaperRegistry.parse(s));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
+      }
+    }
+    RelayOptions options = new RelayOptions(at.host(), at.port(), up.host(), up.port(), specs, poolUpstream);
+    Vertx vertx = LabVertx.create(1);
+    Relay relay = new Relay(options, RelayLog.to(out));
+    try {
+      vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      err.println("flushlab relay: cannot listen on " + at + ": " + Main.describe(e));
+      vertx.close();
+      return EXIT_FAILED;
+    }
+    flushlab.client.Warmup.run(vertx); // a cold JVM relays its first streams 100+ ms late
+    out.println("flushlab relay on " + at.host() + ":" + relay.port() + " -> " + up + "  [" + options.describe() + "]"
+        + (poolUpstream ? " (upstream connections pooled)" : " (a fresh upstream connection per client connection)"));
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+    stop.await();
+    vertx.close().await(5, TimeUnit.SECONDS);
+    return EXIT_OK;
+  }
+}
