@@ -1,6 +1,7 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
+import flushlab.core.HostPort;
 import com.beust.jcommander.Parameters;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;

@@ -21,6 +21,8 @@ public final class Main {
     commands.put("client", new ClientCommand());
     commands.put("probe", new ProbeCommand());
     commands.put("relay", new RelayCommand());
+    commands.put("run", new RunCommand());
+    commands.put("validate", new ValidateCommand());
     JCommander jc = JCommander.newBuilder().programName("flushlab").build();
     commands.forEach(jc::addCommand);
     if (args.length == 0 || "--help".equals(args[0]) || "-h".equals(args[0])) {

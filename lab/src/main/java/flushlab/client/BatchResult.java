@@ -18,7 +18,7 @@ import org.HdrHistogram.Histogram;
  * (docs/RESULTS.md).
  */
 @JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes",
-    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames",
+    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames", "burst_bytes", "release_gap_ms",
     "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "stream_ids"})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
@@ -30,6 +30,8 @@ public final class BatchResult {
   private final Histogram firstEmitToRecv = new Histogram(HIGHEST_NANOS, 3);
   private final Histogram bytesPerRead = new Histogram(1L << 34, 3);
   private final Histogram bursts = new Histogram(1L << 24, 3);
+  private final Histogram burstBytes = new Histogram(1L << 34, 3);
+  private final Histogram releaseGap = new Histogram(HIGHEST_NANOS, 3);
   private long frames;
   private long reads;
   private long readsWithFrames;
@@ -69,6 +71,11 @@ public final class BatchResult {
       }
       recordAll(bytesPerRead, s.bytesPerRead());
       recordAll(bursts, s.framesPerReadBursts());
+      recordAll(burstBytes, s.burstBytes());
+      for (int i = 0; i < s.gapNanos().size(); i++) {
+        long g = s.gapNanos().get(i);
+        if (g > 0) releaseGap.recordValue(Math.min(HIGHEST_NANOS, g));
+      }
     }
   }
 
@@ -149,6 +156,18 @@ public final class BatchResult {
   @JsonProperty("burst_frames")
   public Distribution burstFrames() {
     return Distribution.ofCounts(bursts);
+  }
+
+  /** Bytes of the reads that completed at least one frame: what each release carried. */
+  @JsonProperty("burst_bytes")
+  public Distribution burstBytes() {
+    return Distribution.ofCounts(burstBytes);
+  }
+
+  /** Time between reads that completed frames (the non-zero gaps): how often bytes were released. */
+  @JsonProperty("release_gap_ms")
+  public Distribution releaseGapMs() {
+    return Distribution.ofNanos(releaseGap);
   }
 
   @JsonProperty("lost_frames")

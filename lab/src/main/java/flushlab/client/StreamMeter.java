@@ -54,6 +54,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private final LongSamples emitToRecv;
   private final LongSamples bytesPerRead = new LongSamples(64);
   private final LongSamples bursts = new LongSamples(64);
+  private final LongSamples burstBytes = new LongSamples(64);
 
   /** @param expectedFrames frames the request asked for, or -1 when unknown */
   public StreamMeter(int expectedFrames) {
@@ -85,6 +86,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     if (framesThisRead > 0) {
       readsWithFrames++;
       bursts.add(framesThisRead);
+      burstBytes.add(len);
     }
   }
 
@@ -243,7 +245,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     if (error != null && expectedFrames <= 0) lost = 0; // unknown how many were planned
     long ttft = firstFrameNanos >= 0 && requestWrittenNanos >= 0 ? firstFrameNanos - requestWrittenNanos : -1;
     return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, expectedFrames,
-        frames, reads, readsWithFrames, bytes, ttft, gaps, emitToRecv, bytesPerRead, bursts,
+        frames, reads, readsWithFrames, bytes, ttft, gaps, emitToRecv, bytesPerRead, bursts, burstBytes,
         lost, duplicated, reordered, corrupt, unchecked);
   }
 }

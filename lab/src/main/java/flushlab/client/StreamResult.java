@@ -23,6 +23,7 @@ public record StreamResult(
     LongSamples emitToRecvNanos,
     LongSamples bytesPerRead,
     LongSamples framesPerReadBursts,
+    LongSamples burstBytes,
     int lostFrames,
     int duplicatedFrames,
     int reorderedFrames,

@@ -1,4 +1,4 @@
-package flushlab.cli;
+package flushlab.core;
 
 /** An address given on the command line as host:port, or a bare port meaning 127.0.0.1. */
 public record HostPort(String host, int port) {

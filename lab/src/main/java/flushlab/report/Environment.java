@@ -1,0 +1,64 @@
+package flushlab.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/** What a result depends on besides the scenario: versions, machine, and the kernel's TCP settings. */
+public final class Environment {
+  private Environment() {}
+
+  public static String version() {
+    Properties p = new Properties();
+    try (InputStream in = Environment.class.getResourceAsStream("/flushlab.properties")) {
+      if (in != null) p.load(in);
+    } catch (IOException ignored) {
+      // reported as unknown
+    }
+    return p.getProperty("version", "unknown");
+  }
+
+  /** The git commit of the working directory, or "unknown" outside a checkout. */
+  public static String gitCommit() {
+    try {
+      Process p = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+      String s = new String(p.getInputStream().readAllBytes()).trim();
+      if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) return "unknown";
+      Process d = new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no").redirectErrorStream(true).start();
+      String dirty = new String(d.getInputStream().readAllBytes()).trim();
+      d.waitFor(5, TimeUnit.SECONDS);
+      return s + (dirty.isEmpty() ? "" : "-dirty");
+    } catch (IOException | InterruptedException e) {
+      return "unknown";
+    }
+  }
+
+  public static Map<String, Object> capture(boolean nativeTransport) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("flushlab_version", version());
+    m.put("git_commit", gitCommit());
+    m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+    m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+    m.put("kernel", System.getProperty("os.version"));
+    m.put("cpus", Runtime.getRuntime().availableProcessors());
+    m.put("native_transport", nativeTransport ? "epoll" : "nio");
+    Map<String, String> tcp = new LinkedHashMap<>();
+    for (String[] k : new String[][] {
+        {"tcp_rmem", "/proc/sys/net/ipv4/tcp_rmem"}, {"tcp_wmem", "/proc/sys/net/ipv4/tcp_wmem"},
+        {"rmem_max", "/proc/sys/net/core/rmem_max"}, {"wmem_max", "/proc/sys/net/core/wmem_max"},
+        {"tcp_autocorking", "/proc/sys/net/ipv4/tcp_autocorking"}}) {
+      try {
+        tcp.put(k[0], Files.readString(Path.of(k[1])).trim().replaceAll("\\s+", " "));
+      } catch (IOException e) {
+        tcp.put(k[0], "unreadable");
+      }
+    }
+    m.put("kernel_tcp", tcp);
+    return m;
+  }
+}

@@ -1,0 +1,87 @@
+package flushlab.report;
+
+import flushlab.client.BatchResult;
+import flushlab.scenario.Cell;
+import flushlab.scenario.FlushTrigger;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.ScenarioRunner;
+import flushlab.scenario.TargetCellResult;
+import flushlab.scenario.TargetSpec;
+import java.util.Map;
+
+/** The tables a person pastes into a bug report, and how to reproduce them. */
+public final class SummaryMarkdown {
+  private SummaryMarkdown() {}
+
+  public static String render(Scenario s, ScenarioRunner.Outcome o, String command, Map<String, Object> env) {
+    StringBuilder md = new StringBuilder();
+    md.append("# flushlab: ").append(s.name()).append("\n\n");
+    if (!s.description().isBlank()) md.append(s.description().trim()).append("\n\n");
+    if (o.interrupted()) md.append("**Interrupted:** the run was stopped; the tables hold what was measured before that.\n\n");
+    md.append(String.format("Direct-path certification: %.3f frames per read (ceiling %.2f) -> %s.%n%n",
+        o.certifiedFramesPerRead(), s.guards().certifyMaxFramesPerRead(), o.certified() ? "certified" : "**NOT certified**"));
+    if (!o.certified()) {
+      md.append("This host's direct path is not clean, so nothing measured here can be blamed on a proxy. "
+          + "No target was measured; no finding is published.\n\n");
+    }
+    md.append(String.format("Guards: a run is excluded when the emitter was late by more than %.3f ms (its own pacing audit); "
+        + "%d run(s) per cell, one attempt each, never retried.%n%n", s.guards().pacingToleranceNanos() / 1e6, s.runs()));
+    md.append("Targets:\n\n");
+    for (TargetSpec t : s.targets()) md.append("- `").append(t.name()).append("`: ").append(t.describe()).append('\n');
+    md.append('\n');
+    for (Cell cell : s.cells()) {
+      boolean any = o.results().stream().anyMatch(r -> r.cell().index() == cell.index());
+      if (!any) continue;
+      md.append("## ").append(s.cells().size() > 1 ? cell.label() : "results").append("\n\n");
+      md.append(String.format("%s, %s frames of %s every %s%s%s.%n%n", cell.get("endpoint").equals("chat") ? "OpenAI chat" : "SSE",
+          cell.has("total") ? cell.get("total") + " in" : cell.get("frames"), cell.get("frame_size"), cell.get("interval"),
+          cell.nanos("slow_reader") > 0 ? ", client pausing " + cell.get("slow_reader") + " after each read" : "",
+          cell.headers().isEmpty() ? "" : ", headers " + cell.headers()));
+      md.append("| target | time to first frame (p50) | gap between frames (p50) | frames per read | max gap | emit->recv (p50) | excluded runs | errors |\n");
+      md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+      for (TargetCellResult r : o.results()) {
+        if (r.cell().index() != cell.index()) continue;
+        BatchResult b = r.included();
+        md.append(String.format("| %s | %.1fms | %.1fms | %.2f | %.1fms | %.2fms | %d of %d | %s |%n", r.target(),
+            b.ttftMs().p50(), b.gapMs().p50(), b.framesPerRead(), b.gapMs().max(), b.emitToRecvMs().p50(),
+            r.excludedRuns(), r.runs().size(), errors(b)));
+      }
+      md.append('\n');
+    }
+    if (!o.triggers().isEmpty()) {
+      md.append("## Flush-trigger map\n\n");
+      for (FlushTrigger t : o.triggers().values()) {
+        md.append("- **").append(t.target()).append("**: ").append(t.verdict()).append('\n');
+      }
+      md.append("\nEvidence (a byte trigger scales with frame size, a timer with interval):\n\n");
+      for (FlushTrigger t : o.triggers().values()) {
+        md.append("`").append(t.target()).append("`\n\n");
+        for (String e : t.evidence()) md.append("- ").append(e).append('\n');
+        md.append('\n');
+      }
+    }
+    if (o.bisection() != null) {
+      md.append("## Adaptive bisection\n\n").append(o.bisection().verdict()).append("\n\n| ")
+          .append(o.bisection().parameter()).append(" | frames per read | excluded runs |\n|---:|---:|---:|\n");
+      for (String[] step : o.bisection().steps()) md.append("| ").append(String.join(" | ", step)).append(" |\n");
+      md.append('\n');
+    }
+    md.append("## Reproduce\n\n");
+    md.append("- flushlab ").append(env.get("flushlab_version")).append(", commit ").append(env.get("git_commit")).append('\n');
+    md.append("- ").append(env.get("jvm")).append(", ").append(env.get("os")).append(", kernel ").append(env.get("kernel"))
+        .append(", ").append(env.get("cpus")).append(" CPUs\n");
+    md.append("- kernel TCP: ").append(env.get("kernel_tcp")).append('\n');
+    md.append("- command: `").append(command).append("`\n\n");
+    md.append("Scenario file `").append(s.file()).append("`:\n\n```yaml\n").append(s.text().strip()).append("\n```\n");
+    return md.toString();
+  }
+
+  private static String errors(BatchResult b) {
+    if (b.errorCount() == 0) return "0";
+    StringBuilder sb = new StringBuilder();
+    for (Map<String, Object> e : b.errors()) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(e.get("count")).append(' ').append(e.get("kind"));
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,47 @@
+package flushlab.scenario;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A validated scenario: what to measure (cells of a sweep), across which targets, how many runs
+ * per cell, under which guards. Immutable; made only by {@link ScenarioLoader}.
+ */
+public record Scenario(
+    String name,
+    String description,
+    Path file,
+    String text,
+    Object resolved,
+    List<Cell> cells,
+    List<String> sweptKeys,
+    List<TargetSpec> targets,
+    int runs,
+    Guards guards,
+    boolean flushTriggerMap,
+    Adaptive adaptive) {
+
+  /**
+   * The honesty guards, declared before the run.
+   *
+   * @param pacingToleranceNanos a run in which any stream's emitter lateness (max) exceeded this
+   *     is excluded and counted, never blamed on a target
+   * @param certifyRuns direct-path runs that certify the host before any target counts
+   * @param certifyMaxFramesPerRead the ceiling the direct path must stay under
+   */
+  public record Guards(long pacingToleranceNanos, int certifyRuns, double certifyMaxFramesPerRead, Cell certifyCell) {}
+
+  /** Bisect one setting of one target to find where it stops coalescing. */
+  public record Adaptive(String target, String parameter, String low, String high, double tolerance,
+      double coalescingAbove, int maxCells) {}
+
+  public TargetSpec target(String name) {
+    for (TargetSpec t : targets) if (t.name().equals(name)) return t;
+    return null;
+  }
+
+  public Map<String, String> baseValues() {
+    return cells.get(0).values();
+  }
+}
