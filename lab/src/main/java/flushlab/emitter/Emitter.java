@@ -49,6 +49,11 @@ public final class Emitter extends VerticleBase {
     return server.actualPort();
   }
 
+  /** The event-loop context the emitter's connections run on. */
+  public io.vertx.core.Context loop() {
+    return context;
+  }
+
   public AuditRegistry audits() {
     return audits;
   }

@@ -39,6 +39,17 @@ public final class ScenarioRunner {
   private Emitter emitter;
   private final Map<String, Relay> relays = new LinkedHashMap<>();
   private volatile String progress = "starting";
+  private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
+
+  /** Called before each measured run (tests use it to disturb a run on purpose). */
+  public interface RunHook {
+    void beforeRun(String target, int cell, int run, io.vertx.core.Context emitterLoop);
+  }
+
+  public ScenarioRunner beforeRun(RunHook hook) {
+    this.beforeRun = hook;
+    return this;
+  }
 
   /** What a finished (or interrupted) run of a scenario produced. */
   public record Outcome(boolean certified, List<RunRecord> certification, double certifiedFramesPerRead,
@@ -171,6 +182,7 @@ public final class ScenarioRunner {
     RequestPlan plan = plan(cell, host, port);
     ClientOptions options = new ClientOptions(cell.integer("requests"), cell.integer("concurrency"), cell.bool("keep_alive"),
         cell.nanos("timeout"), cell.nanos("slow_reader"), 65536);
+    beforeRun.beforeRun(target.name(), cellIndex, run, emitter.loop());
     MeteredClient client = new MeteredClient(vertx, options);
     BatchResult result;
     try {

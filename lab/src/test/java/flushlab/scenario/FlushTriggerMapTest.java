@@ -1,0 +1,70 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Test;
+
+/** The map must find a threshold or a timer it was not told, and say "none" and "drain" when those are true. */
+class FlushTriggerMapTest {
+
+  @Test
+  void infersARandomByteThresholdWithin10PercentAndBisectsToIt() throws Exception {
+    int threshold = ThreadLocalRandom.current().nextInt(300, 8 * 1024 + 1);
+    int frames = (int) Math.ceil(5.0 * threshold / 60);
+    Scenario s = ScenarioFixture.parse("""
+        name: bt
+        emitter: {frames: %d, interval: 1ms}
+        sweep: {frame_size: [60B, 150B]}
+        targets:
+          - {name: relay, kind: relay, shapers: [byte-threshold=%dB]}
+        runs: 1
+        guards: {pacing_tolerance: 1s, certify: {runs: 1, max_frames_per_read: 100}}
+        adaptive: {target: relay, parameter: frame_size, low: 60B, high: 9000B, tolerance: 5%%}
+        """.formatted(frames, threshold));
+    ScenarioRunner.Outcome o = ScenarioFixture.run(s);
+    FlushTrigger t = o.triggers().get("relay");
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo("byte-threshold");
+    assertThat(t.thresholdBytes()).as("threshold %d B: %s", threshold, t.verdict()).isBetween(threshold * 0.9, threshold * 1.1);
+    // frames at least as large as the threshold (chunk framing included) go out one by one
+    double coalescingAt = Double.parseDouble(o.bisection().coalescingAt().replace("B", ""));
+    double streamingAt = Double.parseDouble(o.bisection().streamingAt().replace("B", ""));
+    assertThat(coalescingAt).as(o.bisection().verdict()).isLessThan(threshold);
+    assertThat(streamingAt).as(o.bisection().verdict()).isBetween(threshold * 0.9, threshold * 1.1);
+  }
+
+  @Test
+  void infersARandomTimerWithin10Percent() throws Exception {
+    int timerMs = ThreadLocalRandom.current().nextInt(50, 501);
+    int frames = (int) Math.ceil(4.5 * timerMs / 2.0);
+    Scenario s = ScenarioFixture.parse("""
+        name: timer
+        emitter: {frames: %d, frame_size: 60B}
+        sweep: {interval: [2ms, 4ms]}
+        targets:
+          - {name: relay, kind: relay, shapers: [timer=%dms]}
+        runs: 1
+        guards: {pacing_tolerance: 1s, certify: {runs: 1, max_frames_per_read: 100}}
+        """.formatted(frames, timerMs));
+    FlushTrigger t = ScenarioFixture.run(s).triggers().get("relay");
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo("timer");
+    assertThat(t.timerMs()).as("timer %d ms: %s", timerMs, t.verdict()).isBetween(timerMs * 0.9, timerMs * 1.1);
+  }
+
+  @Test
+  void saysNoneForPassthroughAndDrainForDrainAndFlush() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: nd
+        emitter: {frames: 20}
+        sweep: {frame_size: [60B, 500B], interval: [5ms, 20ms]}
+        targets:
+          - {name: passthrough, kind: relay, shapers: [passthrough]}
+          - {name: drain, kind: relay, shapers: [drain-and-flush]}
+        runs: 1
+        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        """);
+    ScenarioRunner.Outcome o = ScenarioFixture.run(s);
+    assertThat(o.triggers().get("passthrough").kind()).isEqualTo("none");
+    assertThat(o.triggers().get("drain").kind()).isEqualTo("drain");
+  }
+}

@@ -1,0 +1,76 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GuardsTest {
+
+  @Test
+  void runsWithALateEmitterAreExcludedAndCountedAndDoNotShapeTheNumbers() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: late
+        emitter: {frames: 30, frame_size: 60B, interval: 10ms}
+        targets: [{name: direct, kind: direct}]
+        runs: 4
+        guards: {pacing_tolerance: 20ms, certify: {runs: 1}}
+        flush_trigger_map: false
+        """);
+    // Runs 1 and 3 of the target: stall the emitter's event loop for 120 ms, 60 ms into the stream.
+    ScenarioRunner.Outcome o = ScenarioFixture.run(s, (target, cell, run, loop) -> {
+      if (cell >= 0 && run % 2 == 1) {
+        loop.runOnContext(v -> loop.owner().setTimer(60, id -> {
+          long until = System.nanoTime() + 120_000_000L;
+          while (System.nanoTime() < until) Thread.onSpinWait();
+        }));
+      }
+    });
+    TargetCellResult r = o.results().get(0);
+    assertThat(r.runs()).hasSize(4);
+    assertThat(r.excludedRuns()).isEqualTo(2);
+    assertThat(r.runs()).filteredOn(RunRecord::excluded).allMatch(x -> x.run() % 2 == 1)
+        .allMatch(x -> x.exclusionReason().contains("emitter late"));
+    // What is kept is the clean runs: no 120 ms hole in the gaps.
+    assertThat(r.included().frames()).isEqualTo(60);
+    assertThat(r.included().gapMs().max()).isLessThan(60.0);
+    // ...while the excluded runs did carry the stall, so the guard removed apparatus noise.
+    assertThat(r.runs()).filteredOn(RunRecord::excluded).allMatch(x -> x.result().gapMs().max() > 60.0);
+  }
+
+  @Test
+  void aNoisyDirectPathStopsTheScenarioWithNoFindings(@TempDir Path dir) throws Exception {
+    // Certify with frames written as fast as the socket takes them: the kernel merges them on the
+    // direct path itself, so this host cannot be certified for that stream.
+    Path file = dir.resolve("noisy.yaml");
+    Files.writeString(file, """
+        name: noisy
+        emitter: {frames: 10, interval: 10ms}
+        targets: [{name: cork, kind: relay, shapers: [cork]}]
+        runs: 1
+        guards: {certify: {runs: 2, frames: 3000, interval: 0ms, max_frames_per_read: 1.10}}
+        """);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int rc = Main.run(new String[] {"run", file.toString(), "--results", dir.resolve("results").toString()},
+        new PrintStream(out), new PrintStream(err));
+    assertThat(rc).isEqualTo(3);
+    assertThat(err.toString()).contains("not certified");
+    List<Path> folders;
+    try (Stream<Path> l = Files.list(dir.resolve("results"))) {
+      folders = l.toList();
+    }
+    assertThat(folders).hasSize(1);
+    assertThat(folders.get(0).getFileName().toString()).endsWith("-noisy-uncertified");
+    String json = Files.readString(folders.get(0).resolve("results.json"));
+    assertThat(json).contains("\"status\" : \"uncertified\"").contains("\"cells\" : [ ]");
+    assertThat(Files.readString(folders.get(0).resolve("summary.md"))).contains("NOT certified").doesNotContain("| cork |");
+  }
+}

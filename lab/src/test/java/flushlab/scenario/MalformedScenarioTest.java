@@ -1,0 +1,56 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Each mistake gives one message naming the file, the line, the key and what is allowed. */
+class MalformedScenarioTest {
+  static final String HEAD = "name: bad\n";
+  static final String TARGETS = "targets:\n  - {name: direct, kind: direct}\n";
+
+  static Stream<Arguments> mistakes() {
+    return Stream.of(
+        Arguments.of("unknown top-level key", HEAD + "colour: red\n" + TARGETS, 2, "colour", "unknown key"),
+        Arguments.of("misspelt emitter key", HEAD + "emitter:\n  frame_sise: 60B\n" + TARGETS, 3, "emitter.frame_sise", "allowed here: endpoint, frames, frame_size"),
+        Arguments.of("size without a unit", HEAD + "emitter:\n  frame_size: 60\n" + TARGETS, 3, "emitter.frame_size", "not a size with a unit"),
+        Arguments.of("duration without a unit", HEAD + "emitter:\n  interval: 50\n" + TARGETS, 3, "emitter.interval", "not a duration with a unit"),
+        Arguments.of("frames out of range", HEAD + "emitter:\n  frames: 0\n" + TARGETS, 3, "emitter.frames", "allowed: 1..1000000"),
+        Arguments.of("wrong type: list for a value", HEAD + "client:\n  concurrency: [1, 2]\n" + TARGETS, 3, "client.concurrency", "must be a single value"),
+        Arguments.of("bad choice", HEAD + "emitter:\n  endpoint: websocket\n" + TARGETS, 3, "emitter.endpoint", "not one of sse, chat"),
+        Arguments.of("bad boolean", HEAD + "client:\n  keep_alive: yes please\n" + TARGETS, 3, "client.keep_alive", "not true or false"),
+        Arguments.of("sweep of an unknown setting", HEAD + "sweep:\n  payload: [60B]\n" + TARGETS, 3, "sweep.payload", "unknown key"),
+        Arguments.of("sweep value that is not a list", HEAD + "sweep:\n  interval: 5ms\n" + TARGETS, 3, "sweep.interval", "non-empty list"),
+        Arguments.of("bad value inside a sweep", HEAD + "sweep:\n  interval: [5ms, fast]\n" + TARGETS, 3, "sweep.interval", "'fast' is not a duration"),
+        Arguments.of("missing targets", HEAD + "runs: 2\n", 1, "targets", "required"),
+        Arguments.of("unknown target kind", HEAD + "targets:\n  - name: x\n    kind: proxy\n", 4, "targets[0].kind", "not one of direct, relay, external"),
+        Arguments.of("unknown shaper", HEAD + "targets:\n  - name: x\n    kind: relay\n    shapers:\n      - bytethreshold=2KiB\n", 6, "targets[0].shapers", "unknown shaper 'bytethreshold'"),
+        Arguments.of("shaper parameter out of range", HEAD + "targets:\n  - name: x\n    kind: relay\n    shapers: [timer=2m]\n", 5, "targets[0].shapers", "a duration 1ms..60s"),
+        Arguments.of("external target not marked", HEAD + "targets:\n  - name: gw\n    kind: external\n    address: 127.0.0.1:8080\n", 3, "targets[0].external", "measures only servers it started"),
+        Arguments.of("external target without reason", HEAD + "targets:\n  - name: gw\n    kind: external\n    address: 127.0.0.1:8080\n    external: true\n", 3, "targets[0].reason", "required with external: true"),
+        Arguments.of("duplicate target names", HEAD + "targets:\n  - {name: a, kind: direct}\n  - {name: a, kind: direct}\n", 4, "targets[1].name", "used by another target"),
+        Arguments.of("runs out of range", HEAD + TARGETS + "runs: 0\n", 4, "runs", "whole number 1..1000"),
+        Arguments.of("bad pacing tolerance", HEAD + TARGETS + "guards:\n  pacing_tolerance: soon\n", 5, "guards.pacing_tolerance", "not a duration"),
+        Arguments.of("unknown guard key", HEAD + TARGETS + "guards:\n  certfy: {runs: 2}\n", 5, "guards.certfy", "allowed here: pacing_tolerance, certify"),
+        Arguments.of("frame smaller than the frame format", HEAD + "emitter:\n  frame_size: 20B\n" + TARGETS, 3, "emitter.frame_size", "allowed: 48B.."),
+        Arguments.of("unknown key in a target", HEAD + "targets:\n  - {name: a, kind: direct, colour: red}\n", 3, "targets[0].colour", "allowed here: name, kind"),
+        Arguments.of("adaptive on an unknown target", HEAD + TARGETS + "adaptive:\n  target: nginx\n  parameter: frame_size\n  low: 60B\n  high: 4KiB\n", 5, "adaptive.target", "not a target of this scenario"),
+        Arguments.of("bad scenario name", "name: my scenario!\n" + TARGETS, 1, "name", "letters, digits"),
+        Arguments.of("stream longer than an hour", HEAD + "emitter:\n  frames: 100000\n  interval: 50ms\n" + TARGETS, 4, "emitter.interval", "over one hour"),
+        Arguments.of("YAML syntax error", HEAD + "emitter: {frames: 41\n" + TARGETS, 3, "YAML syntax", ""));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("mistakes")
+  void namesTheLineAndTheKey(String what, String yaml, int line, String key, String allowed) {
+    ScenarioError e = catchThrowableOfType(ScenarioError.class, () -> ScenarioFixture.parse(yaml));
+    assertThat(e).as("no error for: " + what).isNotNull();
+    assertThat(e.messages()).as(what).hasSize(1);
+    String m = e.messages().get(0);
+    assertThat(m).as(what).startsWith("test.yaml:" + line + ":").contains(key).contains(allowed);
+  }
+}

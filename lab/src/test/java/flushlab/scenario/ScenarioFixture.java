@@ -1,0 +1,31 @@
+package flushlab.scenario;
+
+import flushlab.core.LabVertx;
+import io.vertx.core.Vertx;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/** Parses a scenario from text and runs it in-process. */
+final class ScenarioFixture {
+  private ScenarioFixture() {}
+
+  static Scenario parse(String yaml) throws ScenarioError {
+    return ScenarioLoader.parse(Path.of("test.yaml"), yaml);
+  }
+
+  static ScenarioRunner.Outcome run(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
+    Vertx vertx = LabVertx.create(3);
+    try {
+      PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
+      return new ScenarioRunner(s, vertx, quiet).beforeRun(hook).run(line -> {});
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  static ScenarioRunner.Outcome run(Scenario s) throws Exception {
+    return run(s, (t, c, r, loop) -> {});
+  }
+}

@@ -1,0 +1,85 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ShippedScenariosTest {
+
+  static List<Path> shipped() throws Exception {
+    try (Stream<Path> s = Files.list(Path.of("scenarios"))) {
+      return s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+    }
+  }
+
+  @Test
+  void everyShippedScenarioValidates() throws Exception {
+    List<Path> files = shipped();
+    assertThat(files).extracting(p -> p.getFileName().toString())
+        .contains("quickstart.yaml", "metric-validation.yaml", "flush-trigger-map.yaml", "slow-client-bulk.yaml", "faults.yaml");
+    for (Path f : files) {
+      Scenario s = ScenarioLoader.load(f);
+      assertThat(s.targets()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void theReferenceDocumentsEveryKey() throws Exception {
+    String readme = Files.readString(Path.of("scenarios/README.md"));
+    for (SettingKey k : SettingKey.ALL) assertThat(readme).contains("`" + k.name() + "`");
+    for (String k : ScenarioLoader.TOP_ORDER) assertThat(readme).contains("`" + k + "`");
+    for (String k : ScenarioLoader.TARGET_KEYS) assertThat(readme).contains("`" + k + "`");
+    for (String k : ScenarioLoader.ADAPTIVE_KEYS) assertThat(readme).contains("`" + k + "`");
+    assertThat(readme).contains(ScenarioReference.markdown());
+  }
+
+  @Test
+  void quickstartRunsAndWritesAResultsFolderAPersonCanRead(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int rc = Main.run(new String[] {"run", "scenarios/quickstart.yaml", "--results", dir.toString()},
+        new PrintStream(out), new PrintStream(err));
+    assertThat(rc).as(out + "\n" + err).isZero();
+    Path folder;
+    try (Stream<Path> l = Files.list(dir)) {
+      folder = l.filter(p -> p.getFileName().toString().endsWith("-quickstart")).findFirst().orElseThrow();
+    }
+    assertThat(folder.resolve("results.json")).exists();
+    assertThat(folder.resolve("ttft.hlog")).exists();
+    String csv = Files.readString(folder.resolve("results.csv"));
+    assertThat(csv.lines()).hasSize(5);
+    String summary = Files.readString(folder.resolve("summary.md"));
+    assertThat(summary).contains("| direct |").contains("| drain-and-flush |").contains("| cork |").contains("## Reproduce");
+    // The structure the scenario exists to show (ratios, not times):
+    String json = Files.readString(folder.resolve("results.json"));
+    var root = flushlab.core.Json.MAPPER.readTree(json);
+    double direct = 0;
+    double drain = 0;
+    double cork = 0;
+    for (var cell : root.get("cells")) {
+      double fpr = cell.get("metrics").get("frames_per_read").asDouble();
+      switch (cell.get("target").asText()) {
+        case "direct": direct = fpr; break;
+        case "drain-and-flush": drain = fpr; break;
+        case "cork": cork = fpr; break;
+        default: break;
+      }
+    }
+    assertThat(direct).isLessThanOrEqualTo(1.10);
+    assertThat(drain).isGreaterThan(20);
+    assertThat(cork).isGreaterThan(2);
+    assertThat(root.get("schema_version").asInt()).isEqualTo(1);
+    assertThat(root.get("environment").get("kernel_tcp").has("tcp_autocorking")).isTrue();
+    try (Stream<Path> l = Files.list(dir)) {
+      assertThat(l.filter(p -> p.getFileName().toString().endsWith(".partial"))).isEmpty();
+    }
+  }
+}
