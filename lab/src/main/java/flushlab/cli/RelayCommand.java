@@ -20,7 +20,7 @@ final class RelayCommand implements Command {
   @Parameter(names = "--listen", description = "host:port to listen on (a bare port means 127.0.0.1)")
   String listen = "127.0.0.1:8081";
 
-  @Parameter(names = "--upstream", required = true, description = "host:port of the server behind the relay")
+  @Parameter(names = "--upstream", description = "host:port of the server behind the relay")
   String upstream;
 
   @Parameter(names = "--shape", description = "A shaper, applied in the order given, e.g. byte-threshold=2KiB (repeatable; none = passthrough)")
@@ -29,23 +29,17 @@ final class RelayCommand implements Command {
   @Parameter(names = "--pool-upstream", description = "Keep upstream connections alive and reuse them across client connections")
   boolean poolUpstream;
 
-  @Parameter(names = "--list-shapers", description = "List every shaper with its parameters and exit")
+  @Parameter(names = "--list-shapers", description = "Print the shaper reference (Markdown) and exit")
   boolean listShapers;
 
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (listShapers) {
-      for (var t : ShaperRegistry.types()) {
-        out.printf("%-20s %s%n", t.name(), t.models());
-        for (var p : t.params()) {
-          out.printf("%-22s %s=  %s%s; %s%n", "", p.key(), p.rangeText(),
-              p.defaultValue() == null ? (p.required() ? ", required" : "") : ", default " + p.defaultValue(), p.description());
-        }
-        out.printf("%-22s e.g. --shape %s%n", "", t.example());
-      }
+      out.print(flushlab.relay.shaper.ShaperReference.markdown());
       return EXIT_OK;
     }
     HostPort at = HostPort.parse("--listen", listen, true);
+    if (upstream == null) throw new IllegalArgumentException("--upstream: required (host:port of the server behind the relay)");
     HostPort up = HostPort.parse("--upstream", upstream, false);
     List<ShaperRegistry.Spec> specs = new ArrayList<>();
     for (String s : shapes) {

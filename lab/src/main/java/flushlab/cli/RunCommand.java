@@ -60,6 +60,9 @@ final class RunCommand implements Command {
       ScenarioRunner.Outcome o;
       try (Progress p = new Progress(out, runner::progress)) {
         o = runner.run(out::println);
+      } catch (ScenarioRunner.TargetStartFailure e) {
+        err.println("flushlab run: " + e.getMessage());
+        return EXIT_FAILED;
       }
       Map<String, Object> env = Environment.capture(vertx.isNativeTransportEnabled());
       Path folder = ResultsWriter.write(Path.of(resultsDir), scenario, o, command, env);

@@ -18,7 +18,7 @@ import org.HdrHistogram.Histogram;
  * (docs/RESULTS.md).
  */
 @JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes",
-    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames", "burst_bytes", "release_gap_ms",
+    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_frames",
     "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "stream_ids"})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
@@ -32,6 +32,9 @@ public final class BatchResult {
   private final Histogram bursts = new Histogram(1L << 24, 3);
   private final Histogram burstBytes = new Histogram(1L << 34, 3);
   private final Histogram releaseGap = new Histogram(HIGHEST_NANOS, 3);
+  private final Histogram releaseBytes = new Histogram(1L << 34, 3);
+  private final Histogram releaseFrames = new Histogram(1L << 24, 3);
+  private long releases;
   private long frames;
   private long reads;
   private long readsWithFrames;
@@ -72,10 +75,10 @@ public final class BatchResult {
       recordAll(bytesPerRead, s.bytesPerRead());
       recordAll(bursts, s.framesPerReadBursts());
       recordAll(burstBytes, s.burstBytes());
-      for (int i = 0; i < s.gapNanos().size(); i++) {
-        long g = s.gapNanos().get(i);
-        if (g > 0) releaseGap.recordValue(Math.min(HIGHEST_NANOS, g));
-      }
+      recordAll(releaseGap, s.releaseGapNanos());
+      recordAll(releaseBytes, s.releaseBytes());
+      recordAll(releaseFrames, s.releaseFrames());
+      releases += s.releases();
     }
   }
 
@@ -164,10 +167,30 @@ public final class BatchResult {
     return Distribution.ofCounts(burstBytes);
   }
 
-  /** Time between reads that completed frames (the non-zero gaps): how often bytes were released. */
+  /**
+   * Releases: runs of reads that completed frames less than 1 ms apart (one burst from the
+   * sender, however many reads the client needed). The last release of each stream is the
+   * end-of-stream flush and is left out of these distributions.
+   */
+  @JsonProperty("releases")
+  public long releases() {
+    return releases;
+  }
+
+  /** Time between the starts of consecutive releases. */
   @JsonProperty("release_gap_ms")
   public Distribution releaseGapMs() {
     return Distribution.ofNanos(releaseGap);
+  }
+
+  @JsonProperty("release_bytes")
+  public Distribution releaseBytes() {
+    return Distribution.ofCounts(releaseBytes);
+  }
+
+  @JsonProperty("release_frames")
+  public Distribution releaseFrames() {
+    return Distribution.ofCounts(releaseFrames);
   }
 
   @JsonProperty("lost_frames")

@@ -55,6 +55,12 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private final LongSamples bytesPerRead = new LongSamples(64);
   private final LongSamples bursts = new LongSamples(64);
   private final LongSamples burstBytes = new LongSamples(64);
+  /** Start time, bytes and frames of each release: reads with frames less than 1 ms apart form one. */
+  private final LongSamples releaseStarts = new LongSamples(64);
+  private final LongSamples releaseBytes = new LongSamples(64);
+  private final LongSamples releaseFrames = new LongSamples(64);
+  private long lastFramedReadNanos;
+  public static final long RELEASE_MERGE_NANOS = 1_000_000L;
 
   /** @param expectedFrames frames the request asked for, or -1 when unknown */
   public StreamMeter(int expectedFrames) {
@@ -84,6 +90,16 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       fail(e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL, e.getMessage());
     }
     if (framesThisRead > 0) {
+      if (readsWithFrames == 0 || nowNanos - lastFramedReadNanos >= RELEASE_MERGE_NANOS) {
+        releaseStarts.add(nowNanos);
+        releaseBytes.add(len);
+        releaseFrames.add(framesThisRead);
+      } else {
+        int last = releaseStarts.size() - 1;
+        releaseBytes.set(last, releaseBytes.get(last) + len);
+        releaseFrames.set(last, releaseFrames.get(last) + framesThisRead);
+      }
+      lastFramedReadNanos = nowNanos;
       readsWithFrames++;
       bursts.add(framesThisRead);
       burstBytes.add(len);
@@ -244,8 +260,19 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     }
     if (error != null && expectedFrames <= 0) lost = 0; // unknown how many were planned
     long ttft = firstFrameNanos >= 0 && requestWrittenNanos >= 0 ? firstFrameNanos - requestWrittenNanos : -1;
+    // The last release is the end-of-stream flush, not the trigger: leave it out of the release stats.
+    int kept = Math.max(0, releaseStarts.size() - 1);
+    LongSamples relBytes = new LongSamples(Math.max(1, kept));
+    LongSamples relFrames = new LongSamples(Math.max(1, kept));
+    LongSamples relGaps = new LongSamples(Math.max(1, kept));
+    for (int i = 0; i < kept; i++) {
+      relBytes.add(releaseBytes.get(i));
+      relFrames.add(releaseFrames.get(i));
+      if (i > 0) relGaps.add(releaseStarts.get(i) - releaseStarts.get(i - 1));
+    }
     return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, expectedFrames,
         frames, reads, readsWithFrames, bytes, ttft, gaps, emitToRecv, bytesPerRead, bursts, burstBytes,
+        releaseStarts.size(), relBytes, relFrames, relGaps,
         lost, duplicated, reordered, corrupt, unchecked);
   }
 }

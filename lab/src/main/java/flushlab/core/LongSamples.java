@@ -20,6 +20,11 @@ public final class LongSamples {
     return size;
   }
 
+  public void set(int i, long v) {
+    if (i >= size) throw new IndexOutOfBoundsException(i);
+    values[i] = v;
+  }
+
   public long get(int i) {
     return values[i];
   }

@@ -91,7 +91,7 @@ final class EmitterConnection {
         return;
       }
       SseStreamSpec spec = SseStreamSpec.parse(query);
-      startStream(r, new PlainFrameSource(spec.frames(), spec.frameBytes()), spec.chunked(),
+      startStream(r, new PlainFrameSource(spec.frames(), spec.frameBytes()), spec.chunked() && http11(r),
           spec.thinkNanos(), spec.intervalNanos(), spec.extraHeaders(), spec.paced());
     } else if (path.equals("/v1/chat/completions")) {
       if (!method.equals("POST")) {
@@ -102,7 +102,7 @@ final class EmitterConnection {
       if (spec.stream()) {
         long id = streamIds.incrementAndGet();
         startStreamWithId(id, r, new ChatFrameSource(id, spec.tokens(), spec.model(), System.currentTimeMillis() / 1000),
-            true, spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
+            http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
       } else {
         completeLater(r, spec);
       }
@@ -133,6 +133,11 @@ final class EmitterConnection {
       respond(r, 404, "text/plain", "no route " + method + " " + path
           + " (routes: GET /sse, POST /v1/chat/completions, GET /v1/models, GET /emitter/streams/{id}, GET /healthz)\n");
     }
+  }
+
+  /** HTTP/1.0 has no chunked encoding: such a client (nginx's default upstream) gets a close-delimited body. */
+  private static boolean http11(HttpRequestParser.Request r) {
+    return !"HTTP/1.0".equals(r.version());
   }
 
   private void startStream(HttpRequestParser.Request r, FrameSource source, boolean chunked, long think,

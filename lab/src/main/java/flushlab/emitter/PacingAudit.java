@@ -51,6 +51,14 @@ public final class PacingAudit {
     return s;
   }
 
+  /** Adds every written frame's lateness (ns) to h; for benches that pool many streams. */
+  public void recordLatenessInto(org.HdrHistogram.Histogram h) {
+    if (!paced || finished == null) return;
+    for (int i = 0; i < written; i++) {
+      h.recordValue(Math.min(h.getHighestTrackableValue(), Math.max(0, writtenNanos[i] - dueNanos[i])));
+    }
+  }
+
   /** The frozen summary, or null while the stream is still running. */
   public Summary summary() {
     return finished;

@@ -54,6 +54,11 @@ public final class ResultsWriter {
     return done;
   }
 
+  /** The results.json tree without writing files (tests check fields with it). */
+  public static Map<String, Object> jsonForTest(Scenario s, ScenarioRunner.Outcome o) {
+    return json(s, o, "test", Map.of());
+  }
+
   static Map<String, Object> json(Scenario s, ScenarioRunner.Outcome o, String command, Map<String, Object> env) {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("schema_version", SCHEMA_VERSION);
@@ -75,6 +80,7 @@ public final class ResultsWriter {
         m.put("address", t.host() + ":" + t.port());
         m.put("external_reason", t.reason());
       }
+      if (o.processes().containsKey(t.name())) m.put("process", o.processes().get(t.name()));
       targets.add(m);
     }
     root.put("targets", targets);
@@ -125,7 +131,7 @@ public final class ResultsWriter {
   static String csv(ScenarioRunner.Outcome o) {
     StringBuilder sb = new StringBuilder(
         "cell,cell_label,target,runs,runs_excluded,streams_ok,errors,frames,frames_per_read,ttft_p50_ms,ttft_p99_ms,"
-            + "gap_p50_ms,gap_p99_ms,gap_max_ms,emit_to_recv_p50_ms,emit_to_recv_p99_ms,burst_bytes_p50,release_gap_p50_ms,lost_frames,corrupt_frames\n");
+            + "gap_p50_ms,gap_p99_ms,gap_max_ms,emit_to_recv_p50_ms,emit_to_recv_p99_ms,release_bytes_p50,release_gap_p50_ms,lost_frames,corrupt_frames\n");
     for (TargetCellResult r : o.results()) {
       BatchResult b = r.included();
       sb.append(r.cell().index()).append(',').append('"').append(r.cell().label().replace("\"", "'")).append('"').append(',')
@@ -134,7 +140,7 @@ public final class ResultsWriter {
           .append(b.framesPerRead()).append(',').append(b.ttftMs().p50()).append(',').append(b.ttftMs().p99()).append(',')
           .append(b.gapMs().p50()).append(',').append(b.gapMs().p99()).append(',').append(b.gapMs().max()).append(',')
           .append(b.emitToRecvMs().p50()).append(',').append(b.emitToRecvMs().p99()).append(',')
-          .append(b.burstBytes().p50()).append(',').append(b.releaseGapMs().p50()).append(',')
+          .append(b.releaseBytes().p50()).append(',').append(b.releaseGapMs().p50()).append(',')
           .append(b.lostFrames()).append(',').append(b.corruptFrames()).append('\n');
     }
     return sb.toString();

@@ -47,6 +47,7 @@ public final class SummaryMarkdown {
             r.excludedRuns(), r.runs().size(), errors(b)));
       }
       md.append('\n');
+      overheadTable(md, s, o, cell);
     }
     if (!o.triggers().isEmpty()) {
       md.append("## Flush-trigger map\n\n");
@@ -74,6 +75,27 @@ public final class SummaryMarkdown {
     md.append("- command: `").append(command).append("`\n\n");
     md.append("Scenario file `").append(s.file()).append("`:\n\n```yaml\n").append(s.text().strip()).append("\n```\n");
     return md.toString();
+  }
+
+  /** Each target minus the direct path in the same cell: what the target adds (the direct path is the calibration). */
+  private static void overheadTable(StringBuilder md, Scenario s, ScenarioRunner.Outcome o, Cell cell) {
+    TargetSpec direct = s.targets().stream().filter(t -> t.kind() == TargetSpec.Kind.DIRECT).findFirst().orElse(null);
+    if (direct == null || s.targets().size() < 2) return;
+    BatchResult d = o.results().stream().filter(r -> r.cell().index() == cell.index() && r.target().equals(direct.name()))
+        .map(TargetCellResult::included).findFirst().orElse(null);
+    if (d == null || d.streamsOk() == 0) return;
+    md.append("Difference to `").append(direct.name()).append("` (target minus direct; negative = direct was noisier):\n\n");
+    md.append("| target | TTFT p50 | emit->recv first frame p50 | emit->recv p50 | emit->recv p99 | gap p50 | gap p99 |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+    for (TargetCellResult r : o.results()) {
+      if (r.cell().index() != cell.index() || r.target().equals(direct.name()) || r.included().streamsOk() == 0) continue;
+      BatchResult b = r.included();
+      md.append(String.format("| %s | %+.3fms | %+.3fms | %+.3fms | %+.3fms | %+.3fms | %+.3fms |%n", r.target(),
+          b.ttftMs().p50() - d.ttftMs().p50(), b.firstEmitToRecvMs().p50() - d.firstEmitToRecvMs().p50(),
+          b.emitToRecvMs().p50() - d.emitToRecvMs().p50(), b.emitToRecvMs().p99() - d.emitToRecvMs().p99(),
+          b.gapMs().p50() - d.gapMs().p50(), b.gapMs().p99() - d.gapMs().p99()));
+    }
+    md.append('\n');
   }
 
   private static String errors(BatchResult b) {

@@ -18,7 +18,10 @@ import java.util.List;
  *       small bursts, that is the kernel's TCP_CORK ceiling;
  *   <li>if neither agrees alone but every cell fits one or the other, it is both, whichever first.
  * </ul>
- * Medians are used (the first release carries the response head, the last the remainder).
+ * A release is a run of reads less than 1 ms apart (one burst, however many 64 KiB reads it
+ * took); each stream's last release is the end-of-stream flush and is not used. Only cells with
+ * three or more releases per stream and two or more frames per release are evidence. Medians are
+ * used (the first release also carries the response head).
  */
 public final class FlushTriggerInference {
   /** Frames per read at or below this counts as streaming (the direct path's noise floor is ~1.02). */
@@ -27,15 +30,67 @@ public final class FlushTriggerInference {
 
   private FlushTriggerInference() {}
 
+  /** The largest set of ranges (lo, hi] that share a point, allowing SLACK on each. */
+  static boolean[] bestCover(double[][] ranges) {
+    int k = ranges.length;
+    boolean[] best = new boolean[k];
+    int bestCount = -1;
+    for (double[] candidate : ranges) {
+      double x = candidate[1]; // an optimal shared point can always be taken at some range's upper end
+      boolean[] set = new boolean[k];
+      int n = 0;
+      for (int i = 0; i < k; i++) {
+        double span = Math.max(1e-9, ranges[i][1]) * SLACK;
+        if (x > ranges[i][0] - span && x <= ranges[i][1] + span) {
+          set[i] = true;
+          n++;
+        }
+      }
+      if (n > bestCount) {
+        bestCount = n;
+        best = set;
+      }
+    }
+    return best;
+  }
+
+  static double[] intersect(double[][] ranges, boolean[] set) {
+    double lo = Double.NEGATIVE_INFINITY;
+    double hi = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < ranges.length; i++) {
+      if (!set[i]) continue;
+      lo = Math.max(lo, ranges[i][0]);
+      hi = Math.min(hi, ranges[i][1]);
+    }
+    if (lo == Double.NEGATIVE_INFINITY) return new double[] {-1, -1};
+    return new double[] {Math.max(0, lo), hi};
+  }
+
+  /** The middle of a range; when slack let the ends cross, the point between them. */
+  static double mid(double[] r) {
+    return (r[0] + r[1]) / 2;
+  }
+
+  static double releasesPerStream(TargetCellResult c) {
+    return (double) c.included().releases() / Math.max(1, c.included().streamsOk());
+  }
+
+  static int count(boolean[] set) {
+    int n = 0;
+    for (boolean b : set) if (b) n++;
+    return n;
+  }
+
   public static FlushTrigger infer(String target, List<TargetCellResult> cells) {
     List<String> evidence = new ArrayList<>();
     List<TargetCellResult> measured = new ArrayList<>();
     for (TargetCellResult c : cells) {
       if (c.included().frames() == 0) continue;
       measured.add(c);
-      evidence.add(String.format("%s: %.2f frames/read, %.0f B per release (p50), %.1f ms between releases (p50), %.0f B per frame on the wire",
-          c.cell().label(), c.included().framesPerRead(), c.included().burstBytes().p50(),
-          c.included().releaseGapMs().p50(), c.wireBytesPerFrame()));
+      evidence.add(String.format("%s: %.2f frames/read, %.1f releases per stream, %.0f B and %.0f frames per release (p50), "
+              + "%.1f ms between releases (p50), %.0f B per frame on the wire",
+          c.cell().label(), c.included().framesPerRead(), releasesPerStream(c), c.included().releaseBytes().p50(),
+          c.included().releaseFrames().p50(), c.included().releaseGapMs().p50(), c.wireBytesPerFrame()));
     }
     if (measured.isEmpty()) return new FlushTrigger(target, "inconclusive", -1, -1, "no cell produced frames", evidence);
 
@@ -44,82 +99,89 @@ public final class FlushTriggerInference {
       return new FlushTrigger(target, "none", -1, -1, "none: streams each frame (every cell at or under "
           + STREAMING_CEILING + " frames per read)", evidence);
     }
-    boolean allDrained = measured.stream().allMatch(c -> {
-      int streams = Math.max(1, c.included().streamsOk());
-      return c.included().frames() / streams > 2 && c.included().readsWithFrames() <= 2L * streams;
+    // Drain: in every paced cell nothing arrived before the stream was (nearly) over, in one release.
+    List<TargetCellResult> paced = measured.stream()
+        .filter(c -> Units.parseDurationNanos(c.cell().get("interval")) > 0 && ScenarioRunner.frames(c.cell()) > 2).toList();
+    boolean allDrained = !paced.isEmpty() && paced.stream().allMatch(c -> {
+      double streamMs = (ScenarioRunner.frames(c.cell()) - 1) * Units.parseDurationNanos(c.cell().get("interval")) / 1e6;
+      return c.included().ttftMs().p50() >= 0.9 * streamMs && releasesPerStream(c) <= 1.0;
     });
     if (allDrained) {
       return new FlushTrigger(target, "drain", -1, -1,
-          "drain at end of stream: every response arrived in at most two reads, whatever the size or interval", evidence);
-    }
-
-    List<TargetCellResult> coalescing = measured.stream().filter(c -> c.included().burstFrames().p50() >= 2).toList();
-    if (coalescing.isEmpty()) {
-      return new FlushTrigger(target, "inconclusive", -1, -1,
-          "some reads merged frames but no cell released two or more frames per read typically; sweep smaller frames or shorter intervals",
+          "drain at end of stream: in every cell the first frame arrived only when the stream had ended, all in one release",
           evidence);
     }
-    // byte threshold: N in (B - f, B]
-    double nLow = 0;
-    double nHigh = Double.MAX_VALUE;
-    for (TargetCellResult c : coalescing) {
-      double b = c.included().burstBytes().p50();
-      nLow = Math.max(nLow, b - c.wireBytesPerFrame());
-      nHigh = Math.min(nHigh, b);
+
+    // Only cells with several releases per stream say anything about the trigger: with one or
+    // two, the release is the whole stream or the head and the tail.
+    List<TargetCellResult> coalescing = measured.stream()
+        .filter(c -> c.included().releaseFrames().p50() >= 2)
+        .filter(c -> releasesPerStream(c) >= 3)
+        .toList();
+    if (coalescing.isEmpty()) {
+      return new FlushTrigger(target, "inconclusive", -1, -1,
+          "no cell released two or more frames per read at least three times per stream; sweep smaller frames, "
+              + "shorter intervals or longer streams", evidence);
     }
-    boolean bytesAgree = nLow <= nHigh * (1 + SLACK);
-    // timer: T in [G - I, G)
-    double tLow = 0;
-    double tHigh = Double.MAX_VALUE;
-    for (TargetCellResult c : coalescing) {
+    int k = coalescing.size();
+    double[][] byteRange = new double[k][];
+    double[][] timerRange = new double[k][];
+    for (int i = 0; i < k; i++) {
+      TargetCellResult c = coalescing.get(i);
+      double b = c.included().releaseBytes().p50();
       double g = c.included().releaseGapMs().p50();
       double interval = Units.parseDurationNanos(c.cell().get("interval")) / 1e6;
-      tLow = Math.max(tLow, g - interval);
-      tHigh = Math.min(tHigh, g);
+      // a byte trigger N releases whole frames once N bytes are held: N in (B - f, B]
+      byteRange[i] = new double[] {b - c.wireBytesPerFrame(), b};
+      // a timer T releases at the first frame after T: T in [G - I, G)
+      timerRange[i] = new double[] {g - interval, g};
     }
-    boolean timerAgrees = tLow <= tHigh * (1 + SLACK);
-    double n = (nLow + Math.min(nHigh, Math.max(nLow, nHigh))) / 2;
-    double t = (tLow + Math.min(tHigh, Math.max(tLow, tHigh))) / 2;
-    String byteText = String.format("byte threshold ~%.0f B (releases carry %.0f..%.0f B whatever the interval)", n, nLow, nHigh);
-    String timerText = String.format("timer ~%.0f ms (releases every %.0f..%.0f ms whatever the size)", t, tLow, tHigh);
-    evidence.add("byte-threshold check: releases fit one threshold in (" + Math.round(nLow) + ", " + Math.round(nHigh) + "] B: " + bytesAgree);
-    evidence.add("timer check: releases fit one timer in [" + Math.round(tLow) + ", " + Math.round(tHigh) + ") ms: " + timerAgrees);
-    if (coalescing.size() == 1 && bytesAgree && timerAgrees) {
-      return new FlushTrigger(target, "inconclusive", n, t, "one coalescing cell cannot tell " + byteText + " from " + timerText
-          + "; sweep frame size and interval", evidence);
+    boolean[] byteSet = bestCover(byteRange);
+    boolean[] timerSet = bestCover(timerRange);
+    int byteCount = count(byteSet);
+    int timerCount = count(timerSet);
+    double[] n = intersect(byteRange, byteSet);
+    double[] t = intersect(timerRange, timerSet);
+    evidence.add(String.format("byte-threshold check: %d of %d coalescing cells fit one threshold in (%.0f, %.0f] B",
+        byteCount, k, n[0], n[1]));
+    evidence.add(String.format("timer check: %d of %d coalescing cells fit one timer in [%.1f, %.1f) ms", timerCount, k, t[0], t[1]));
+    String byteText = String.format("byte threshold ~%.0f B (releases carry %.0f..%.0f B whatever the interval)", mid(n), n[0], n[1]);
+    String timerText = String.format("timer ~%.0f ms (releases every %.0f..%.0f ms whatever the size)", mid(t), t[0], t[1]);
+    if (byteCount == k && timerCount == k) {
+      return new FlushTrigger(target, "inconclusive", mid(n), mid(t), "the cells fit both " + byteText + " and " + timerText
+          + "; sweep frame size and interval more widely", evidence);
     }
-    if (timerAgrees && !bytesAgree) {
+    if (timerCount == k) {
       // A corked socket looks exactly like a ~200 ms timer while bursts stay under a segment; say so
       // rather than pretend the two can be told apart from these cells.
-      boolean corkLike = t >= 170 && t <= 260 && coalescing.stream().allMatch(c -> c.included().burstBytes().p50() < 65_000);
-      return new FlushTrigger(target, "timer", -1, t, "timer: " + timerText + (corkLike
+      boolean corkLike = mid(t) >= 170 && mid(t) <= 260
+          && coalescing.stream().allMatch(c -> c.included().releaseBytes().p50() < 65_000);
+      return new FlushTrigger(target, "timer", -1, mid(t), "timer: " + timerText + (corkLike
           ? "; this is the kernel-cork signature (Linux sends a corked partial segment after ~200 ms, a full segment at once)"
           : ""), evidence);
     }
-    if (bytesAgree && !timerAgrees) {
-      return new FlushTrigger(target, "byte-threshold", n, -1, "byte threshold: " + byteText, evidence);
+    if (byteCount == k) {
+      return new FlushTrigger(target, "byte-threshold", mid(n), -1, "byte threshold: " + byteText, evidence);
     }
-    if (bytesAgree) {
-      return new FlushTrigger(target, "inconclusive", n, t, "the sweep fits both " + byteText + " and " + timerText
-          + "; widen the sweep", evidence);
+    // Both, whichever first: the cells the byte trigger does not explain must share one timer, and
+    // released earlier than the threshold would have (and vice versa).
+    boolean[] rest = new boolean[k];
+    for (int i = 0; i < k; i++) rest[i] = !byteSet[i];
+    double[] tRest = intersect(timerRange, rest);
+    boolean restAgree = tRest[0] <= tRest[1] * (1 + SLACK);
+    boolean ordered = true;
+    for (int i = 0; i < k && restAgree; i++) {
+      TargetCellResult c = coalescing.get(i);
+      if (byteSet[i] && c.included().releaseGapMs().p50() > tRest[1] * (1 + SLACK)) ordered = false;
+      if (!byteSet[i] && c.included().releaseBytes().p50() > n[1] * (1 + SLACK)) ordered = false;
     }
-    // both: byte-bound cells carry the largest bursts, timer-bound cells have the longest gaps
-    double nMax = coalescing.stream().mapToDouble(c -> c.included().burstBytes().p50()).max().orElse(0);
-    double gMax = coalescing.stream().mapToDouble(c -> c.included().releaseGapMs().p50()).max().orElse(0);
-    int fits = 0;
-    for (TargetCellResult c : coalescing) {
-      double b = c.included().burstBytes().p50();
-      double g = c.included().releaseGapMs().p50();
-      double interval = Units.parseDurationNanos(c.cell().get("interval")) / 1e6;
-      boolean byteBound = b >= nMax * (1 - SLACK) - c.wireBytesPerFrame() && g <= gMax * (1 + SLACK);
-      boolean timerBound = g >= (gMax - interval) * (1 - SLACK) && b <= nMax + c.wireBytesPerFrame();
-      if (byteBound || timerBound) fits++;
-    }
-    if (fits == coalescing.size()) {
-      return new FlushTrigger(target, "threshold-or-timer", nMax, gMax, String.format(
-          "both, whichever first: a byte threshold near %.0f B in some cells, a timer near %.0f ms in others", nMax, gMax), evidence);
+    if (restAgree && ordered && byteCount > 0 && byteCount < k) {
+      return new FlushTrigger(target, "threshold-or-timer", mid(n), mid(tRest), String.format(
+          "both, whichever first: a byte threshold ~%.0f B (%d cells) and a timer ~%.0f ms (%d cells)",
+          mid(n), byteCount, mid(tRest), k - byteCount), evidence);
     }
     return new FlushTrigger(target, "inconclusive", -1, -1,
-        "neither one byte threshold nor one timer explains every cell (a scheduler or a mechanism flushlab does not model)", evidence);
+        "neither one byte threshold nor one timer, nor the two together, explains every cell (a scheduler, noise, or a "
+            + "mechanism flushlab does not model)", evidence);
   }
 }

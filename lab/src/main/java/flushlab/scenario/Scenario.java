@@ -20,7 +20,8 @@ public record Scenario(
     int runs,
     Guards guards,
     boolean flushTriggerMap,
-    Adaptive adaptive) {
+    Adaptive adaptive,
+    flushlab.core.HostPort emitterListen) {
 
   /**
    * The honesty guards, declared before the run.

@@ -25,16 +25,19 @@ public final class ScenarioLoader {
       "runs", "guards", "flush_trigger_map", "adaptive");
   static final List<String> TOP_ORDER = List.of("name", "description", "emitter", "client", "targets", "sweep",
       "runs", "guards", "flush_trigger_map", "adaptive");
-  static final List<String> TARGET_KEYS = List.of("name", "kind", "shapers", "pool_upstream", "address", "external", "reason");
+  static final List<String> TARGET_KEYS = List.of("name", "kind", "shapers", "pool_upstream", "address", "external", "reason", "proxy", "config");
   static final List<String> GUARD_KEYS = List.of("pacing_tolerance", "certify");
   static final List<String> CERTIFY_KEYS = List.of("runs", "max_frames_per_read", "frames", "frame_size", "interval");
   static final List<String> ADAPTIVE_KEYS = List.of("target", "parameter", "low", "high", "tolerance", "coalescing_above", "max_cells");
 
   private final String file;
+  private final Path scenarioPath;
+  private HostPort emitterListen = new HostPort("127.0.0.1", 0);
   private final List<String> errors = new ArrayList<>();
 
-  private ScenarioLoader(String file) {
-    this.file = file;
+  private ScenarioLoader(Path path) {
+    this.file = path.toString();
+    this.scenarioPath = path;
   }
 
   public static Scenario load(Path path) throws ScenarioError {
@@ -48,7 +51,7 @@ public final class ScenarioLoader {
   }
 
   public static Scenario parse(Path path, String text) throws ScenarioError {
-    ScenarioLoader l = new ScenarioLoader(path.toString());
+    ScenarioLoader l = new ScenarioLoader(path);
     YamlNode root;
     try {
       root = YamlNode.parse(text);
@@ -117,7 +120,19 @@ public final class ScenarioLoader {
     for (String section : List.of("emitter", "client")) {
       YamlNode sec = root.map.get(section);
       if (sec == null || !isMap(sec, section)) continue;
-      onlyKnown(sec, section + ".", SettingKey.names(section));
+      List<String> known = new ArrayList<>(SettingKey.names(section));
+      if (section.equals("emitter")) known.add("listen");
+      onlyKnown(sec, section + ".", known);
+      if (section.equals("emitter") && sec.map.containsKey("listen")) {
+        String v = scalar(sec.map.get("listen"), "emitter.listen");
+        if (v != null) {
+          try {
+            emitterListen = HostPort.parse("emitter.listen", v, true);
+          } catch (IllegalArgumentException ex) {
+            error(sec.map.get("listen"), "emitter.listen", "'" + v + "' is not host:port (e.g. 127.0.0.1:8090)");
+          }
+        }
+      }
       for (Map.Entry<String, YamlNode> e : sec.map.entrySet()) {
         SettingKey k = SettingKey.byName(e.getKey());
         if (k == null || !k.section().equals(section)) continue;
@@ -193,7 +208,7 @@ public final class ScenarioLoader {
     resolved.put("sweep", sweep);
     resolved.put("runs", runs);
     return new Scenario(name, description == null ? "" : description, path, text, resolved, cells,
-        new ArrayList<>(sweep.keySet()), targets, runs, guards, map, adaptive);
+        new ArrayList<>(sweep.keySet()), targets, runs, guards, map, adaptive, emitterListen);
   }
 
   private void readHeaders(YamlNode n, String where, Map<String, String> into) {
@@ -270,18 +285,18 @@ public final class ScenarioLoader {
       if (!names.add(name)) error(t.map.get("name"), p + ".name", "'" + name + "' is used by another target");
       String kind = t.map.containsKey("kind") ? scalar(t.map.get("kind"), p + ".kind") : null;
       if (kind == null) {
-        if (!t.map.containsKey("kind")) error(t, p + ".kind", "required: direct, relay or external");
+        if (!t.map.containsKey("kind")) error(t, p + ".kind", "required: direct, relay, process or external");
         continue;
       }
       switch (kind) {
         case "direct":
-          for (String k : List.of("shapers", "pool_upstream", "address", "external", "reason")) {
+          for (String k : List.of("shapers", "pool_upstream", "address", "external", "reason", "proxy", "config")) {
             if (t.map.containsKey(k)) errorAtKey(t, k, p + "." + k, "does not apply to kind direct");
           }
-          out.add(new TargetSpec(name, TargetSpec.Kind.DIRECT, List.of(), false, null, 0, null));
+          out.add(TargetSpec.direct(name));
           break;
         case "relay": {
-          for (String k : List.of("address", "external", "reason")) {
+          for (String k : List.of("address", "external", "reason", "proxy", "config")) {
             if (t.map.containsKey(k)) errorAtKey(t, k, p + "." + k, "does not apply to kind relay (a relay always fronts the lab's emitter)");
           }
           List<ShaperRegistry.Spec> specs = new ArrayList<>();
@@ -300,7 +315,7 @@ public final class ScenarioLoader {
             }
           }
           boolean pool = t.map.containsKey("pool_upstream") && boolValue(t.map.get("pool_upstream"), p + ".pool_upstream");
-          out.add(new TargetSpec(name, TargetSpec.Kind.RELAY, specs, pool, null, 0, null));
+          out.add(new TargetSpec(name, TargetSpec.Kind.RELAY, specs, pool, null, 0, null, null, null));
           break;
         }
         case "external": {
@@ -324,12 +339,40 @@ public final class ScenarioLoader {
             }
           }
           if (hp != null && marked && reason != null) {
-            out.add(new TargetSpec(name, TargetSpec.Kind.EXTERNAL, List.of(), false, hp.host(), hp.port(), reason));
+            out.add(new TargetSpec(name, TargetSpec.Kind.EXTERNAL, List.of(), false, hp.host(), hp.port(), reason, null, null));
+          }
+          break;
+        }
+        case "process": {
+          for (String k : List.of("shapers", "pool_upstream", "address", "external", "reason")) {
+            if (t.map.containsKey(k)) errorAtKey(t, k, p + "." + k, "does not apply to kind process");
+          }
+          String proxyName = t.map.containsKey("proxy") ? scalar(t.map.get("proxy"), p + ".proxy") : null;
+          flushlab.proxy.ProxyKind proxy = proxyName == null ? null : flushlab.proxy.ProxyKind.of(proxyName);
+          if (proxy == null) {
+            error(t.map.getOrDefault("proxy", t), p + ".proxy", (proxyName == null ? "required" : "'" + proxyName + "' is not one")
+                + " of nginx, haproxy, caddy");
+          }
+          String cfg = t.map.containsKey("config") ? scalar(t.map.get("config"), p + ".config") : null;
+          Path config = null;
+          if (cfg == null) {
+            error(t.map.getOrDefault("config", t), p + ".config", "required: a config template, relative to this file (e.g. proxies/haproxy-stock.cfg)");
+          } else {
+            Path dir = scenarioPath.toAbsolutePath().getParent();
+            config = dir == null ? Path.of(cfg) : dir.resolve(cfg).normalize();
+            if (!Files.isRegularFile(config)) {
+              error(t.map.get("config"), p + ".config", "no file " + config + " (paths are relative to the scenario file)");
+            } else if (!readable(config).contains("{{listen_port}}") || !readable(config).contains("{{upstream_port}}")) {
+              error(t.map.get("config"), p + ".config", config + " must contain {{listen_port}} and {{upstream_port}} for the lab to fill in");
+            }
+          }
+          if (proxy != null && config != null) {
+            out.add(new TargetSpec(name, TargetSpec.Kind.PROCESS, List.of(), false, null, 0, null, proxy, config));
           }
           break;
         }
         default:
-          error(t.map.get("kind"), p + ".kind", "'" + kind + "' is not one of direct, relay, external");
+          error(t.map.get("kind"), p + ".kind", "'" + kind + "' is not one of direct, relay, process, external");
       }
     }
     return out;
@@ -446,6 +489,14 @@ public final class ScenarioLoader {
       if (l >= h) error(a.map.get("low"), "adaptive.low", low + " must be below high (" + high + ")");
     }
     return new Scenario.Adaptive(target, param, low, high, tolerance, above, max);
+  }
+
+  private static String readable(Path p) {
+    try {
+      return Files.readString(p, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   private int intValue(YamlNode n, String key, int min, int max, int def) {

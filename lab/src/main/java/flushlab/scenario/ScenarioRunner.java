@@ -9,6 +9,7 @@ import flushlab.core.Units;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.PacingAudit;
+import flushlab.proxy.ProxyProcess;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
@@ -38,6 +39,8 @@ public final class ScenarioRunner {
   private final AtomicBoolean interrupted = new AtomicBoolean();
   private Emitter emitter;
   private final Map<String, Relay> relays = new LinkedHashMap<>();
+  private final Map<String, ProxyProcess> processes = new LinkedHashMap<>();
+  private final Map<String, Map<String, Object>> processInfo = new LinkedHashMap<>();
   private volatile String progress = "starting";
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
 
@@ -54,7 +57,16 @@ public final class ScenarioRunner {
   /** What a finished (or interrupted) run of a scenario produced. */
   public record Outcome(boolean certified, List<RunRecord> certification, double certifiedFramesPerRead,
       List<TargetCellResult> results, Map<String, FlushTrigger> triggers, Bisection bisection,
-      boolean interrupted, long startedEpochMillis, long elapsedNanos) {}
+      boolean interrupted, long startedEpochMillis, long elapsedNanos, Map<String, Map<String, Object>> processes) {}
+
+  /** A target the run could not start (a missing binary, a proxy that never listened). */
+  public static final class TargetStartFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public TargetStartFailure(String message) {
+      super(message);
+    }
+  }
 
   /** The adaptive bisection's path and answer. */
   public record Bisection(String target, String parameter, List<String[]> steps, String coalescingAt,
@@ -101,8 +113,12 @@ public final class ScenarioRunner {
   public Outcome run(Consumer<String> announce) throws Exception {
     long started = System.nanoTime();
     long startedMillis = System.currentTimeMillis();
-    emitter = new Emitter(EmitterOptions.loopback(0));
-    vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+    emitter = new Emitter(new EmitterOptions(scenario.emitterListen().host(), scenario.emitterListen().port(), true, 0));
+    try {
+      vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new TargetStartFailure("the emitter cannot listen on " + scenario.emitterListen() + ": " + e.getMessage());
+    }
     try {
       for (TargetSpec t : scenario.targets()) {
         if (t.kind() == TargetSpec.Kind.RELAY) {
@@ -110,6 +126,24 @@ public final class ScenarioRunner {
               RelayLog.SILENT);
           vertx.deployVerticle(r).await(10, TimeUnit.SECONDS);
           relays.put(t.name(), r);
+        } else if (t.kind() == TargetSpec.Kind.PROCESS) {
+          ProxyProcess proc;
+          try {
+            proc = ProxyProcess.start(t.proxy(), t.config(), "127.0.0.1", emitter.port());
+          } catch (ProxyProcess.StartFailure e) {
+            throw new TargetStartFailure("target " + t.name() + ": " + e.getMessage());
+          }
+          processes.put(t.name(), proc);
+          Map<String, Object> info = new LinkedHashMap<>();
+          info.put("proxy", t.proxy().binaryName);
+          info.put("version", proc.version());
+          info.put("pid", proc.pid());
+          info.put("config_template", t.config().toString());
+          info.put("config_text", proc.configText());
+          info.put("effective_config", proc.effectiveConfig());
+          processInfo.put(t.name(), info);
+          announce.accept("started " + t.name() + ": " + firstLine(proc.version()) + " (pid " + proc.pid() + ") on 127.0.0.1:"
+              + proc.port() + " -> emitter 127.0.0.1:" + emitter.port());
         }
       }
       progress = "warm-up";
@@ -118,7 +152,7 @@ public final class ScenarioRunner {
 
       // Certification: the direct path must be clean on this host before any target row counts.
       List<RunRecord> cert = new ArrayList<>();
-      TargetSpec direct = new TargetSpec("direct", TargetSpec.Kind.DIRECT, List.of(), false, null, 0, null);
+      TargetSpec direct = TargetSpec.direct("direct");
       for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
         progress = "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
         cert.add(measure(direct, scenario.guards().certifyCell(), -1, i));
@@ -134,7 +168,7 @@ public final class ScenarioRunner {
           certified ? "certified" : "NOT certified"));
       if (!certified) {
         return new Outcome(false, cert, certAll.framesPerRead(), List.of(), Map.of(), null, interrupted.get(),
-            startedMillis, System.nanoTime() - started);
+            startedMillis, System.nanoTime() - started, processInfo);
       }
 
       List<TargetCellResult> results = new ArrayList<>();
@@ -163,8 +197,9 @@ public final class ScenarioRunner {
       }
       Bisection bisection = scenario.adaptive() != null && !interrupted.get() ? bisect(scenario.adaptive()) : null;
       return new Outcome(true, cert, certAll.framesPerRead(), results, triggers, bisection, interrupted.get(),
-          startedMillis, System.nanoTime() - started);
+          startedMillis, System.nanoTime() - started, processInfo);
     } finally {
+      for (ProxyProcess p : processes.values()) p.close();
       vertx.undeploy(emitter.deploymentID()).await(10, TimeUnit.SECONDS);
       for (Relay r : relays.values()) vertx.undeploy(r.deploymentID()).await(10, TimeUnit.SECONDS);
     }
@@ -177,6 +212,7 @@ public final class ScenarioRunner {
     switch (target.kind()) {
       case RELAY: port = relays.get(target.name()).port(); break;
       case EXTERNAL: host = target.host(); port = target.port(); break;
+      case PROCESS: port = processes.get(target.name()).port(); break;
       default: port = emitter.port();
     }
     RequestPlan plan = plan(cell, host, port);
@@ -208,6 +244,11 @@ public final class ScenarioRunner {
     return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited);
   }
 
+  private static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
   static RequestPlan plan(Cell cell, String host, int port) {
     if (cell.get("endpoint").equals("chat")) {
       return RequestPlan.chat(host, port, cell.integer("frames"), cell.nanos("think") / 1e6, cell.nanos("interval") / 1e6);
@@ -220,6 +261,9 @@ public final class ScenarioRunner {
       q.append("&total=").append(cell.bytes("total"));
     } else {
       q.append("&frames=").append(cell.integer("frames"));
+    }
+    if (!cell.get("x_accel_buffering").equals("absent")) {
+      q.append("&header=").append(URLEncoder.encode("X-Accel-Buffering:" + cell.get("x_accel_buffering"), StandardCharsets.UTF_8));
     }
     for (Map.Entry<String, String> h : cell.headers().entrySet()) {
       q.append("&header=").append(URLEncoder.encode(h.getKey() + ":" + h.getValue(), StandardCharsets.UTF_8));

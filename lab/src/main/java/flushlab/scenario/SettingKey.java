@@ -26,6 +26,8 @@ public record SettingKey(String name, String section, Type type, String defaultV
           "response body framing (sse endpoint)"),
       new SettingKey("total", "emitter", Type.SIZE, null, 48, 1L << 30, List.of(),
           "bulk mode: total body bytes, in frames of frame_size (replaces frames)"),
+      new SettingKey("x_accel_buffering", "emitter", Type.CHOICE, "absent", 0, 0, List.of("absent", "no", "yes"),
+          "send X-Accel-Buffering: no|yes from the emitter, or not at all; sweepable (quote \"no\" in YAML)"),
       new SettingKey("headers", "emitter", Type.HEADERS, null, 0, 0, List.of(),
           "extra response headers, e.g. {X-Accel-Buffering: \"no\"} (sse endpoint)"),
       new SettingKey("slow_reader", "client", Type.DURATION, "0ms", 0, 10e9, List.of(),
@@ -88,7 +90,11 @@ public record SettingKey(String name, String section, Type type, String defaultV
         return b;
       }
       case CHOICE: {
-        if (!choices.contains(v)) throw new IllegalArgumentException("'" + value + "' is not one of " + String.join(", ", choices));
+        if (!choices.contains(v)) {
+          String hint = (v.equals("false") || v.equals("true")) && (choices.contains("no") || choices.contains("yes"))
+              ? " (YAML reads an unquoted no/yes as a boolean: write \"no\")" : "";
+          throw new IllegalArgumentException("'" + value + "' is not one of " + String.join(", ", choices) + hint);
+        }
         return v;
       }
       default:

@@ -1,0 +1,120 @@
+package flushlab.cli;
+
+import com.beust.jcommander.Parameter;
+import com.beust.jcommander.Parameters;
+import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.MeteredClient;
+import flushlab.client.RequestPlan;
+import flushlab.client.Warmup;
+import flushlab.core.LabVertx;
+import flushlab.emitter.Emitter;
+import flushlab.emitter.EmitterOptions;
+import flushlab.emitter.PacingAudit;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayLog;
+import flushlab.relay.RelayOptions;
+import io.vertx.core.Vertx;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The speed targets live here, not in tests: what the instrument and the passthrough relay cost
+ * on this machine, printed as tables. Run by bench/instrument.sh and bench/relay.sh.
+ */
+@Parameters(commandNames = "bench", commandDescription = "Print the instrument's or the relay's cost on this machine (instrument | relay)")
+final class BenchCommand implements Command {
+  @Parameter(description = "instrument | relay")
+  List<String> what = List.of("instrument");
+
+  private Vertx vertx;
+  private Emitter emitter;
+
+  @Override
+  public int run(PrintStream out, PrintStream err) throws Exception {
+    if (what.size() != 1 || !List.of("instrument", "relay").contains(what.get(0))) {
+      throw new IllegalArgumentException("bench takes one of: instrument, relay");
+    }
+    vertx = LabVertx.create(2);
+    try {
+      emitter = new Emitter(EmitterOptions.loopback(0));
+      vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+      Warmup.run(vertx);
+      out.println("machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, " + System.getProperty("java.runtime.version")
+          + ", native transport " + (vertx.isNativeTransportEnabled() ? "epoll" : "off"));
+      if (what.get(0).equals("instrument")) {
+        instrument(out);
+      } else {
+        relay(out);
+      }
+      return EXIT_OK;
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private BatchResult batch(int port, String query, int streams) throws Exception {
+    MeteredClient c = new MeteredClient(vertx, ClientOptions.single().withRequests(streams, streams));
+    try {
+      return c.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?" + query)).await(10, TimeUnit.MINUTES);
+    } finally {
+      c.close();
+    }
+  }
+
+  private void instrument(PrintStream out) throws Exception {
+    out.println("direct path, 41 frames of 60 B every 50 ms, 10 runs (target: 1.00 frames per read):");
+    StringBuilder runs = new StringBuilder();
+    double sum = 0;
+    for (int i = 0; i < 10; i++) {
+      double fpr = batch(emitter.port(), "frames=41&size=60&interval=50ms", 1).framesPerRead();
+      sum += fpr;
+      runs.append(String.format("%.2f ", fpr));
+    }
+    out.printf("  frames per read: %s (mean %.3f)%n%n", runs.toString().trim(), sum / 10);
+    out.println("| interval | streams | frames/read | emit->recv p50 | emit->recv p99 | pacing lateness p50 | p99 | max |");
+    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (String interval : new String[] {"5ms", "50ms"}) {
+      int frames = interval.equals("5ms") ? 400 : 41;
+      for (int streams : new int[] {1, 10, 100}) {
+        BatchResult r = batch(emitter.port(), "frames=" + frames + "&size=60&interval=" + interval, streams);
+        Histogram lateness = new Histogram(3_600_000_000_000L, 3);
+        for (long id : r.streamIds()) {
+          PacingAudit a = emitter.audits().get(id);
+          if (a != null) a.recordLatenessInto(lateness);
+        }
+        out.printf("| %s | %d | %.3f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms |%n", interval, streams, r.framesPerRead(),
+            r.emitToRecvMs().p50(), r.emitToRecvMs().p99(), lateness.getValueAtPercentile(50) / 1e6,
+            lateness.getValueAtPercentile(99) / 1e6, lateness.getMaxValue() / 1e6);
+      }
+    }
+    out.println("\ntargets: frames per read 1.00 at 50 ms; pacing p99 under 1 ms at 100 streams; emit->recv p50 under 0.1 ms");
+  }
+
+  private void relay(PrintStream out) throws Exception {
+    Relay relay = new Relay(RelayOptions.loopback(emitter.port(), List.of("passthrough")), RelayLog.SILENT);
+    vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
+    out.println("passthrough relay vs direct, 200 frames of 60 B every 5 ms per stream:");
+    out.println("| streams | direct e2r p50 | relay e2r p50 | added p50 | direct e2r p99 | relay e2r p99 | added p99 |");
+    out.println("|---:|---:|---:|---:|---:|---:|---:|");
+    for (int streams : new int[] {1, 100}) {
+      String q = "frames=200&size=60&interval=5ms";
+      BatchResult d = batch(emitter.port(), q, streams);
+      BatchResult r = batch(relay.port(), q, streams);
+      out.printf("| %d | %.3f ms | %.3f ms | %+.1f us | %.3f ms | %.3f ms | %+.1f us |%n", streams, d.emitToRecvMs().p50(),
+          r.emitToRecvMs().p50(), (r.emitToRecvMs().p50() - d.emitToRecvMs().p50()) * 1000, d.emitToRecvMs().p99(),
+          r.emitToRecvMs().p99(), (r.emitToRecvMs().p99() - d.emitToRecvMs().p99()) * 1000);
+    }
+    out.println("\nbulk throughput, 512 MiB in 64 KiB frames as fast as the sockets take them:");
+    for (String[] t : new String[][] {{"direct", Integer.toString(emitter.port())}, {"passthrough relay", Integer.toString(relay.port())}}) {
+      long start = System.nanoTime();
+      BatchResult r = batch(Integer.parseInt(t[1]), "total=512MiB&size=64KiB&interval=0ms", 1);
+      double secs = (System.nanoTime() - start) / 1e9;
+      out.printf("  %-18s %.0f MB/s (%d frames, %s)%n", t[0], r.bytes() / 1e6 / secs, r.frames(),
+          r.errorCount() == 0 ? "ok" : r.errors().toString());
+    }
+    out.println("\ntarget: added p50 under 50 us");
+  }
+}

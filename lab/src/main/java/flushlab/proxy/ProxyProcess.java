@@ -1,0 +1,208 @@
+package flushlab.proxy;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real proxy the lab started: a config template with the listen and upstream addresses filled
+ * in, run in the foreground from a private work folder, waited for until it accepts connections,
+ * and stopped by its own process id (never by name). Its version and effective config are kept,
+ * so a published table cannot drift from the config that produced it.
+ */
+public final class ProxyProcess implements AutoCloseable {
+  private static final long START_TIMEOUT_NANOS = 15_000_000_000L;
+
+  private final ProxyKind kind;
+  private final Process process;
+  private final int port;
+  private final String version;
+  private final String configText;
+  private final String effectiveConfig;
+  private final Path log;
+
+  private ProxyProcess(ProxyKind kind, Process process, int port, String version, String configText,
+      String effectiveConfig, Path log) {
+    this.kind = kind;
+    this.process = process;
+    this.port = port;
+    this.version = version;
+    this.configText = configText;
+    this.effectiveConfig = effectiveConfig;
+    this.log = log;
+  }
+
+  /** A proxy that could not be started; the message says why and what to do. */
+  public static final class StartFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public StartFailure(String message) {
+      super(message);
+    }
+  }
+
+  /** Where a binary lives on PATH (or the path itself), or null. */
+  public static String locate(String binary) {
+    if (binary.contains("/")) return Files.isExecutable(Path.of(binary)) ? binary : null;
+    for (String dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin:/usr/local/sbin").split(File.pathSeparator)) {
+      Path p = Path.of(dir, binary);
+      if (Files.isExecutable(p)) return p.toString();
+    }
+    return null;
+  }
+
+  public static String missingMessage(ProxyKind kind) {
+    return kind.binaryName + " is not installed (no '" + kind.binaryName + "' on PATH): install the Debian package with "
+        + "'apt-get install " + kind.debianPackage + "'";
+  }
+
+  public static ProxyProcess start(ProxyKind kind, Path template, String upstreamHost, int upstreamPort) throws StartFailure {
+    String binary = locate(kind.binaryName);
+    if (binary == null) throw new StartFailure(missingMessage(kind));
+    String text;
+    try {
+      text = Files.readString(template, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new StartFailure("cannot read the config template " + template + ": " + e.getMessage());
+    }
+    Path workdir;
+    int port;
+    try {
+      workdir = Files.createTempDirectory("flushlab-" + kind.binaryName + "-");
+      port = freeLoopbackPort();
+    } catch (IOException e) {
+      throw new StartFailure("cannot prepare a work folder: " + e.getMessage());
+    }
+    String filled = text.replace("{{listen_port}}", Integer.toString(port))
+        .replace("{{upstream_host}}", upstreamHost)
+        .replace("{{upstream_port}}", Integer.toString(upstreamPort))
+        .replace("{{workdir}}", workdir.toString());
+    Path config = workdir.resolve(template.getFileName().toString());
+    Path log = workdir.resolve("proxy.log");
+    try {
+      Files.writeString(config, filled, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new StartFailure("cannot write the config: " + e.getMessage());
+    }
+    String version = capture(kind.version(binary), workdir);
+    List<String> eff = kind.effectiveConfig(binary, config, workdir);
+    String effective = eff == null ? filled : capture(eff, workdir);
+    ProcessBuilder pb = new ProcessBuilder(kind.command(binary, config, workdir)).directory(workdir.toFile())
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    Map<String, String> env = pb.environment();
+    env.put("HOME", workdir.toString()); // caddy keeps its state under HOME / XDG folders
+    env.put("XDG_DATA_HOME", workdir.toString());
+    env.put("XDG_CONFIG_HOME", workdir.toString());
+    Process p;
+    try {
+      p = pb.start();
+    } catch (IOException e) {
+      throw new StartFailure("cannot start " + binary + ": " + e.getMessage());
+    }
+    ProxyProcess proxy = new ProxyProcess(kind, p, port, version, filled, effective, log);
+    long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
+    while (true) {
+      if (!p.isAlive()) {
+        throw new StartFailure(kind.binaryName + " exited with status " + p.exitValue() + " before it listened on 127.0.0.1:"
+            + port + "; its log ends:\n" + proxy.logTail(20));
+      }
+      if (accepts(port)) return proxy;
+      if (System.nanoTime() > deadline) {
+        proxy.close();
+        throw new StartFailure(kind.binaryName + " did not listen on 127.0.0.1:" + port + " within 15 s; its log ends:\n"
+            + proxy.logTail(20));
+      }
+      try {
+        p.waitFor(50, TimeUnit.MILLISECONDS); // poll the port; returns early if it dies
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        proxy.close();
+        throw new StartFailure("interrupted while waiting for " + kind.binaryName);
+      }
+    }
+  }
+
+  private static boolean accepts(int port) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static int freeLoopbackPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static String capture(List<String> command, Path workdir) {
+    try {
+      Process p = new ProcessBuilder(command).directory(workdir.toFile()).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      p.waitFor(10, TimeUnit.SECONDS);
+      return out;
+    } catch (IOException | InterruptedException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public String version() {
+    return version;
+  }
+
+  public String configText() {
+    return configText;
+  }
+
+  public String effectiveConfig() {
+    return effectiveConfig;
+  }
+
+  public ProxyKind kind() {
+    return kind;
+  }
+
+  public String logTail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  /** Stops the proxy by its own pid: TERM, then KILL after 5 s; its children go with it. */
+  @Override
+  public void close() {
+    List<ProcessHandle> children = new ArrayList<>();
+    process.descendants().forEach(children::add);
+    process.destroy();
+    try {
+      if (!process.waitFor(5, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (ProcessHandle c : children) {
+      if (c.isAlive()) c.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package flushlab.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.LabFixture;
+import flushlab.RelayFixture;
+import flushlab.ScriptedServer;
+import flushlab.ScriptedServer.Step;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every non-fault shaper, alone and chained, forwards exactly the bytes it is given: random
+ * payloads written upstream in random pieces at random moments come out byte for byte.
+ */
+class NoLossPropertyTest {
+  static LabFixture lab;
+
+  @BeforeAll
+  static void start() throws Exception {
+    lab = new LabFixture();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    lab.close();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "passthrough", "drain-and-flush", "byte-threshold=700B", "timer=3ms", "timer=3ms,periodic=true",
+      "threshold-or-timer,bytes=1KiB,after=2ms", "cork", "nagle", "proxy-buffer=4KiB",
+      "byte-threshold=300B|timer=2ms", "cork|proxy-buffer=2KiB|drain-and-flush", "nagle|byte-threshold=5KiB|passthrough"})
+  void bytesOutEqualBytesIn(String chain) throws Exception {
+    Random random = new Random();
+    for (int trial = 0; trial < 5; trial++) {
+      long seed = random.nextLong();
+      Random r = new Random(seed);
+      byte[] body = new byte[1 + r.nextInt(r.nextBoolean() ? 2000 : 120_000)];
+      r.nextBytes(body);
+      boolean chunked = r.nextBoolean();
+      byte[] response = response(body, chunked, r);
+      List<Step> steps = new ArrayList<>();
+      for (int off = 0; off < response.length; ) {
+        int n = Math.min(response.length - off, 1 + r.nextInt(r.nextBoolean() ? 50 : 9000));
+        byte[] piece = java.util.Arrays.copyOfRange(response, off, off + n);
+        steps.add(new Step(r.nextInt(4) == 0 ? r.nextInt(3) : 0, () -> piece));
+        off += n;
+      }
+      try (ScriptedServer upstream = ScriptedServer.playing(lab.vertx, steps)) {
+        Relay relay = RelayFixture.start(lab, RelayOptions.loopback(upstream.port(), List.of(chain.split("\\|"))));
+        try {
+          byte[] got = fetch(relay.port());
+          assertThat(got).as("chain %s, seed %d, %d bytes, chunked %s", chain, seed, response.length, chunked).isEqualTo(response);
+        } finally {
+          lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+        }
+      }
+    }
+  }
+
+  private static byte[] response(byte[] body, boolean chunked, Random r) {
+    Buffer b = Buffer.buffer();
+    if (chunked) {
+      b.appendString("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
+      for (int off = 0; off < body.length; ) {
+        int n = Math.min(body.length - off, 1 + r.nextInt(4000));
+        b.appendString(Integer.toHexString(n) + "\r\n").appendBytes(body, off, n).appendString("\r\n");
+        off += n;
+      }
+      b.appendString("0\r\n\r\n");
+    } else {
+      b.appendString("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: " + body.length + "\r\n\r\n");
+      b.appendBytes(body);
+    }
+    return b.getBytes();
+  }
+
+  private static byte[] fetch(int port) throws Exception {
+    CompletableFuture<byte[]> done = new CompletableFuture<>();
+    NetSocket so = lab.vertx.createNetClient().connect(port, "127.0.0.1").await(5, TimeUnit.SECONDS);
+    Buffer got = Buffer.buffer();
+    so.handler(got::appendBuffer);
+    so.closeHandler(v -> done.complete(got.getBytes()));
+    so.write(Buffer.buffer("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+    return done.get(30, TimeUnit.SECONDS);
+  }
+}

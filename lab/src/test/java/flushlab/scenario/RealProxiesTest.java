@@ -1,0 +1,132 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import flushlab.client.BatchResult;
+import flushlab.proxy.ProxyKind;
+import flushlab.proxy.ProxyProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real proxies started by the lab. What is asserted is what the mechanisms force, structurally:
+ * ratios and orderings against the direct path of the same run, never absolute times. Skipped,
+ * with the reason printed, where a binary is not installed (.ci/run installs all three).
+ */
+class RealProxiesTest {
+
+  static void need(ProxyKind... kinds) {
+    for (ProxyKind k : kinds) {
+      boolean present = ProxyProcess.locate(k.binaryName) != null;
+      if (!present) System.out.println("SKIPPED (" + RealProxiesTest.class.getSimpleName() + "): " + ProxyProcess.missingMessage(k));
+      Assumptions.assumeTrue(present, ProxyProcess.missingMessage(k));
+    }
+  }
+
+  static BatchResult row(ScenarioRunner.Outcome o, String target, int cell) {
+    return o.results().stream().filter(r -> r.target().equals(target) && r.cell().index() == cell).findFirst().orElseThrow()
+        .included();
+  }
+
+  static Scenario scenario(String yaml) throws Exception {
+    return ScenarioLoader.parse(Path.of("scenarios/test.yaml"), yaml);
+  }
+
+  @Test
+  void stockHaproxyCorksTokenFramesHttpNoDelayDoesNotAndTheHeaderChangesNothing() throws Exception {
+    need(ProxyKind.HAPROXY);
+    ScenarioRunner.Outcome o = ScenarioFixture.run(scenario("""
+        name: haproxy
+        emitter: {frames: 21, frame_size: 60B, interval: 50ms}
+        sweep: {x_accel_buffering: [absent, "no"]}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: stock, kind: process, proxy: haproxy, config: proxies/haproxy-stock.cfg}
+          - {name: no-delay, kind: process, proxy: haproxy, config: proxies/haproxy-http-no-delay.cfg}
+        runs: 1
+        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        flush_trigger_map: false
+        """));
+    for (int cell = 0; cell < 2; cell++) {
+      BatchResult direct = row(o, "direct", cell);
+      BatchResult stock = row(o, "stock", cell);
+      BatchResult noDelay = row(o, "no-delay", cell);
+      assertThat(stock.errorCount() + noDelay.errorCount()).isZero();
+      // stock: frames coalesce and the first one waits on the kernel's cork
+      assertThat(stock.framesPerRead()).as("cell %d", cell).isGreaterThan(2 * direct.framesPerRead());
+      assertThat(stock.ttftMs().p50()).isGreaterThan(direct.ttftMs().p50() + 100);
+      // http-no-delay: like the direct path
+      assertThat(noDelay.framesPerRead()).isLessThanOrEqualTo(1.2);
+      assertThat(noDelay.ttftMs().p50()).isLessThan(direct.ttftMs().p50() + 50);
+    }
+    // X-Accel-Buffering: no (cell 1) leaves stock HAProxy coalescing as much as without it (cell 0)
+    assertThat(row(o, "stock", 1).framesPerRead()).isGreaterThan(2.0);
+    Map<String, Object> info = o.processes().get("stock");
+    assertThat((String) info.get("version")).contains("HAProxy version");
+    assertThat((String) info.get("config_text")).contains("bind 127.0.0.1:").doesNotContain("{{");
+  }
+
+  @Test
+  void nginxWithBufferingOnMatchesTheDirectPathForAPromptClient() throws Exception {
+    need(ProxyKind.NGINX);
+    ScenarioRunner.Outcome o = ScenarioFixture.run(scenario("""
+        name: nginx
+        emitter: {frames: 21, frame_size: 60B, interval: 50ms}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: nginx, kind: process, proxy: nginx, config: proxies/nginx-stock.conf}
+          - {name: nginx-off, kind: process, proxy: nginx, config: proxies/nginx-buffering-off.conf}
+        runs: 1
+        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        """));
+    for (String t : new String[] {"nginx", "nginx-off"}) {
+      BatchResult b = row(o, t, 0);
+      assertThat(b.errorCount()).isZero();
+      assertThat(b.frames()).isEqualTo(21);
+      assertThat(b.framesPerRead()).as(t).isLessThanOrEqualTo(1.2);
+    }
+    assertThat((String) o.processes().get("nginx").get("version")).contains("nginx/");
+    // nginx -T: the effective configuration as nginx parsed it
+    assertThat((String) o.processes().get("nginx").get("effective_config")).contains("proxy_pass");
+  }
+
+  @Test
+  void caddyStreamsTokenFrames() throws Exception {
+    need(ProxyKind.CADDY);
+    ScenarioRunner.Outcome o = ScenarioFixture.run(scenario("""
+        name: caddy
+        emitter: {frames: 21, frame_size: 60B, interval: 50ms}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: caddy, kind: process, proxy: caddy, config: proxies/caddy-default.Caddyfile}
+        runs: 1
+        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        """));
+    BatchResult b = row(o, "caddy", 0);
+    assertThat(b.errorCount()).isZero();
+    assertThat(b.framesPerRead()).isLessThanOrEqualTo(1.2);
+  }
+
+  @Test
+  void aProxyThatExitsIsReportedWithItsOwnLogTail(@TempDir Path dir) throws Exception {
+    need(ProxyKind.NGINX);
+    Path bad = dir.resolve("broken.conf");
+    Files.writeString(bad, "events {}\nhttp { server { listen 127.0.0.1:{{listen_port}}; no_such_directive on; "
+        + "location / { proxy_pass http://{{upstream_host}}:{{upstream_port}}; } } }\n");
+    ProxyProcess.StartFailure e = catchThrowableOfType(ProxyProcess.StartFailure.class,
+        () -> ProxyProcess.start(ProxyKind.NGINX, bad, "127.0.0.1", 9));
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).contains("nginx exited").contains("no_such_directive");
+  }
+
+  @Test
+  void aMissingBinaryNamesThePackageToInstall() {
+    assertThat(ProxyProcess.missingMessage(ProxyKind.CADDY)).contains("apt-get install caddy");
+    assertThat(ProxyProcess.locate("flushlab-no-such-proxy")).isNull();
+  }
+}
