@@ -8,7 +8,6 @@ import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "emitter", commandDescription = "Run the paced SSE emitter on its own until interrupted")
@@ -48,10 +47,7 @@ final class EmitterCommand implements Command {
     out.println("  GET  /sse?frames=41&size=60&interval=50ms   plain frames");
     out.println("  POST /v1/chat/completions                   OpenAI chunks (pi_tokens, pi_think_ms, pi_delay_ms)");
     out.println("  GET  /emitter/streams/{id}                  pacing audit of a stream");
-    CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-    stop.await();
-    vertx.close().await(5, TimeUnit.SECONDS);
+    UntilInterrupted.await(vertx);
     return EXIT_OK;
   }
 }

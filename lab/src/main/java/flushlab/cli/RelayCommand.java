@@ -12,7 +12,6 @@ import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "relay", commandDescription = "Run a misbehaving relay (a chain of shapers) until interrupted")
@@ -62,10 +61,7 @@ final class RelayCommand implements Command {
     flushlab.client.Warmup.run(vertx); // a cold JVM relays its first streams 100+ ms late
     out.println("flushlab relay on " + at.host() + ":" + relay.port() + " -> " + up + "  [" + options.describe() + "]"
         + (poolUpstream ? " (upstream connections pooled)" : " (a fresh upstream connection per client connection)"));
-    CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-    stop.await();
-    vertx.close().await(5, TimeUnit.SECONDS);
+    UntilInterrupted.await(vertx);
     return EXIT_OK;
   }
 }

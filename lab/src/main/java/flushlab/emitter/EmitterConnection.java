@@ -91,7 +91,7 @@ final class EmitterConnection {
         return;
       }
       SseStreamSpec spec = SseStreamSpec.parse(query);
-      startStream(r, new PlainFrameSource(spec.frames(), spec.frameBytes()), spec.chunked() && http11(r),
+      startStream(r, new PlainFrameSource(spec.frames(), spec.frameBytes()), spec.chunked() && (http11(r) || spec.chunkedEvenForHttp10()),
           spec.thinkNanos(), spec.intervalNanos(), spec.extraHeaders(), spec.paced());
     } else if (path.equals("/v1/chat/completions")) {
       if (!method.equals("POST")) {
@@ -135,7 +135,11 @@ final class EmitterConnection {
     }
   }
 
-  /** HTTP/1.0 has no chunked encoding: such a client (nginx's default upstream) gets a close-delimited body. */
+  /**
+   * HTTP/1.0 has no chunked encoding: such a client (nginx's default upstream) gets a
+   * close-delimited body, unless the request asks for transfer=chunked-always (as some servers
+   * send chunked to anyone, which is how a proxy may see it in the wild).
+   */
   private static boolean http11(HttpRequestParser.Request r) {
     return !"HTTP/1.0".equals(r.version());
   }

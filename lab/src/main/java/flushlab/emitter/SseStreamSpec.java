@@ -18,6 +18,7 @@ public record SseStreamSpec(
     long intervalNanos,
     long thinkNanos,
     boolean chunked,
+    boolean chunkedEvenForHttp10,
     List<String[]> extraHeaders) {
 
   public static final int MAX_FRAMES = 1_000_000;
@@ -51,6 +52,7 @@ public record SseStreamSpec(
     long total = -1;
     boolean framesGiven = false;
     boolean chunked = true;
+    boolean always = false;
     List<String[]> headers = new ArrayList<>();
     if (query != null && !query.isEmpty()) {
       for (String pair : query.split("&")) {
@@ -79,7 +81,8 @@ public record SseStreamSpec(
             switch (value.toLowerCase(Locale.ROOT)) {
               case "chunked": chunked = true; break;
               case "close": chunked = false; break;
-              default: throw new BadRequest("bad parameter 'transfer': '" + value + "' (allowed: chunked, close)");
+              case "chunked-always": chunked = true; always = true; break;
+              default: throw new BadRequest("bad parameter 'transfer': '" + value + "' (allowed: chunked, close, chunked-always)");
             }
             break;
           case "header": {
@@ -116,7 +119,7 @@ public record SseStreamSpec(
       throw new BadRequest("bad parameter 'size': " + size + " B cannot hold frame " + (frames - 1)
           + " (allowed: at least " + FrameCodec.fixedBytes(frames - 1) + " B)");
     }
-    return new SseStreamSpec(frames, (int) size, interval, think, chunked, List.copyOf(headers));
+    return new SseStreamSpec(frames, (int) size, interval, think, chunked, always, List.copyOf(headers));
   }
 
   private static String decode(String s) {

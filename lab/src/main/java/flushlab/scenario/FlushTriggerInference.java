@@ -163,6 +163,29 @@ public final class FlushTriggerInference {
     if (byteCount == k) {
       return new FlushTrigger(target, "byte-threshold", mid(n), -1, "byte threshold: " + byteText, evidence);
     }
+    // The kernel's cork: a ~200 ms timer for most cells, while fast, large payloads are sent sooner
+    // in bigger bursts (the kernel pushes full segments out without waiting for the timer).
+    if (timerCount >= 0.75 * k && mid(t) >= 170 && mid(t) <= 260) {
+      double maxFitBytes = 0;
+      boolean restLargerAndSooner = true;
+      for (int i = 0; i < k; i++) if (timerSet[i]) maxFitBytes = Math.max(maxFitBytes, coalescing.get(i).included().releaseBytes().p50());
+      double restMin = Double.MAX_VALUE;
+      double restMax = 0;
+      for (int i = 0; i < k; i++) {
+        if (timerSet[i]) continue;
+        TargetCellResult c = coalescing.get(i);
+        double b = c.included().releaseBytes().p50();
+        restMin = Math.min(restMin, b);
+        restMax = Math.max(restMax, b);
+        if (b <= maxFitBytes || c.included().releaseGapMs().p50() >= t[0]) restLargerAndSooner = false;
+      }
+      if (restLargerAndSooner) {
+        return new FlushTrigger(target, "cork", -1, mid(t), String.format(
+            "kernel-cork signature: a ~%.0f ms timer (releases every %.0f..%.0f ms) in %d of %d cells, and in the other %d the "
+                + "larger bursts (%.0f..%.0f B) leave sooner, as the kernel sends full segments of a corked socket at once",
+            mid(t), t[0], t[1], timerCount, k, k - timerCount, restMin, restMax), evidence);
+      }
+    }
     // Both, whichever first: the cells the byte trigger does not explain must share one timer, and
     // released earlier than the threshold would have (and vice versa).
     boolean[] rest = new boolean[k];

@@ -2,23 +2,10 @@ package flushlab.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.LabFixture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import flushlab.LabTest;
 import org.junit.jupiter.api.Test;
 
-class ClientModesTest {
-  static LabFixture lab;
-
-  @BeforeAll
-  static void start() throws Exception {
-    lab = new LabFixture();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    lab.close();
-  }
+class ClientModesTest extends LabTest {
 
   @Test
   void aSlowReaderLetsTheKernelBufferFillSoEachReadCarriesMore() throws Exception {

@@ -2,24 +2,11 @@ package flushlab.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.LabFixture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import flushlab.LabTest;
 import org.junit.jupiter.api.Test;
 
 /** The direct loopback path is the instrument's noise floor: one frame per read, nothing lost. */
-class DirectPathTest {
-  static LabFixture lab;
-
-  @BeforeAll
-  static void start() throws Exception {
-    lab = new LabFixture();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    lab.close();
-  }
+class DirectPathTest extends LabTest {
 
   @Test
   void direct41FramesOf60BytesAt50msArriveOnePerRead() throws Exception {

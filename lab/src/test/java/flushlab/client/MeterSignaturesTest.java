@@ -2,29 +2,16 @@ package flushlab.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.LabFixture;
+import flushlab.LabTest;
 import flushlab.ScriptedServer;
 import flushlab.ScriptedServer.Step;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Servers that misbehave in known ways, and what the meter must say about each. */
-class MeterSignaturesTest {
-  static LabFixture lab;
-
-  @BeforeAll
-  static void start() throws Exception {
-    lab = new LabFixture();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    lab.close();
-  }
+class MeterSignaturesTest extends LabTest {
 
   private BatchResult measure(ScriptedServer server, String query) throws Exception {
     return lab.measure("http://127.0.0.1:" + server.port() + "/sse?" + query);

@@ -2,7 +2,7 @@ package flushlab.emitter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.LabFixture;
+import flushlab.LabTest;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
@@ -11,26 +11,18 @@ import io.vertx.ext.web.client.WebClient;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The emitter's HTTP surface, seen by an ordinary HTTP client. */
-class EmitterHttpTest {
-  static LabFixture lab;
+class EmitterHttpTest extends LabTest {
   static WebClient web;
 
   @BeforeAll
-  static void start() throws Exception {
-    lab = new LabFixture();
+  static void startWebClient() {
     web = WebClient.create(lab.vertx);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    lab.close();
   }
 
   private HttpResponse<Buffer> get(String uri) throws Exception {
@@ -42,7 +34,7 @@ class EmitterHttpTest {
       "/sse?size=20|'size': 20 B is out of range (allowed: 48..",
       "/sse?interval=50|'interval': '50' is not a duration",
       "/sse?frames=0|'frames': 0 is out of range (allowed: 1..1000000)",
-      "/sse?transfer=gzip|'transfer': 'gzip' (allowed: chunked, close)",
+      "/sse?transfer=gzip|'transfer': 'gzip' (allowed: chunked, close, chunked-always)",
       "/sse?colour=red|unknown parameter 'colour'",
       "/sse?header=NoColon|'header': 'NoColon' (allowed: Name:value",
       "/sse?frames=10&total=1KiB|give 'frames' or 'total', not both"})

@@ -2,7 +2,7 @@ package flushlab.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.LabFixture;
+import flushlab.LabTest;
 import flushlab.RelayFixture;
 import flushlab.ScriptedServer;
 import flushlab.ScriptedServer.Step;
@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,18 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Every non-fault shaper, alone and chained, forwards exactly the bytes it is given: random
  * payloads written upstream in random pieces at random moments come out byte for byte.
  */
-class NoLossPropertyTest {
-  static LabFixture lab;
-
-  @BeforeAll
-  static void start() throws Exception {
-    lab = new LabFixture();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    lab.close();
-  }
+class NoLossPropertyTest extends LabTest {
 
   @ParameterizedTest
   @ValueSource(strings = {

@@ -27,7 +27,7 @@ class MalformedScenarioTest {
         Arguments.of("sweep value that is not a list", HEAD + "sweep:\n  interval: 5ms\n" + TARGETS, 3, "sweep.interval", "non-empty list"),
         Arguments.of("bad value inside a sweep", HEAD + "sweep:\n  interval: [5ms, fast]\n" + TARGETS, 3, "sweep.interval", "'fast' is not a duration"),
         Arguments.of("missing targets", HEAD + "runs: 2\n", 1, "targets", "required"),
-        Arguments.of("unknown target kind", HEAD + "targets:\n  - name: x\n    kind: proxy\n", 4, "targets[0].kind", "not one of direct, relay, external"),
+        Arguments.of("unknown target kind", HEAD + "targets:\n  - name: x\n    kind: proxy\n", 4, "targets[0].kind", "not one of direct, relay, process, external"),
         Arguments.of("unknown shaper", HEAD + "targets:\n  - name: x\n    kind: relay\n    shapers:\n      - bytethreshold=2KiB\n", 6, "targets[0].shapers", "unknown shaper 'bytethreshold'"),
         Arguments.of("shaper parameter out of range", HEAD + "targets:\n  - name: x\n    kind: relay\n    shapers: [timer=2m]\n", 5, "targets[0].shapers", "a duration 1ms..60s"),
         Arguments.of("external target not marked", HEAD + "targets:\n  - name: gw\n    kind: external\n    address: 127.0.0.1:8080\n", 3, "targets[0].external", "measures only servers it started"),

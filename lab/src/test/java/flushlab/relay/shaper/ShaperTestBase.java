@@ -1,27 +1,19 @@
 package flushlab.relay.shaper;
 
-import flushlab.LabFixture;
+import flushlab.LabTest;
 import flushlab.RelayFixture;
 import flushlab.client.BatchResult;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** One emitter per test class; each test measures through a fresh relay. */
-abstract class ShaperTestBase {
-  static LabFixture lab;
+abstract class ShaperTestBase extends LabTest {
 
   /** The paced token stream of the seed write-up: 41 frames of 60 B every 50 ms. */
   static final String TOKENS_50MS = "frames=41&size=60&interval=50ms";
 
   @BeforeAll
-  static void startLab() throws Exception {
-    lab = new LabFixture();
+  static void warmUp() throws Exception {
     flushlab.client.Warmup.run(lab.vertx);
-  }
-
-  @AfterAll
-  static void stopLab() throws Exception {
-    lab.close();
   }
 
   static BatchResult through(String query, String... shapers) throws Exception {
