@@ -5,14 +5,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What a shaper may use besides its next stage: the connection's event loop for timers, the
- * client-facing channel for socket options, flow control, and the relay's log. Every shaper of a
- * connection runs on that connection's event loop: no locking anywhere in a chain.
+ * client-facing channel for socket options, flow control, the relay's log, and a way to fail the
+ * connection. Every shaper of a connection runs on that connection's event loop: no locking
+ * anywhere in a chain.
  */
 public final class ShaperContext {
   private final Channel clientChannel;
   private final FlowControl flow;
   private final RelayLog log;
   private final String connectionName;
+  private Runnable failer;
+  private String failure;
+  private Runnable writableListener;
 
   public ShaperContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName) {
     this.clientChannel = clientChannel;
@@ -37,15 +41,7 @@ public final class ShaperContext {
     log.log(connectionName + ": " + message);
   }
 
-  /** Ends the client connection with an error: a 502 if nothing was sent yet, else a close. */
-  private Runnable failer;
-
-  void onFail(Runnable f) {
-    this.failer = f;
-  }
-
-  private String failure;
-
+  /** Ends the client connection with a reason: a 502 if nothing was sent yet, else a close. */
   public void fail(String reason) {
     if (failure != null) return;
     failure = reason;
@@ -57,12 +53,14 @@ public final class ShaperContext {
     return failure;
   }
 
+  void onFail(Runnable f) {
+    this.failer = f;
+  }
+
   /** Whether the client socket can take more bytes now (the proxy-buffer shaper pumps on this). */
   public boolean clientWritable() {
     return clientChannel.isWritable();
   }
-
-  private Runnable writableListener;
 
   /** Called (once per change to writable) when the client socket drains. */
   public void onClientWritable(Runnable r) {

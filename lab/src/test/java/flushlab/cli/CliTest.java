@@ -79,6 +79,41 @@ class CliTest {
   }
 
   @Test
+  void probeMeasuresAGatewayAgainstALoopbackCalibration() throws Exception {
+    int emitterPort;
+    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      emitterPort = s.getLocalPort();
+    }
+    Vertx vertx = flushlab.core.LabVertx.create(1);
+    try {
+      // the "gateway": a passthrough relay forwarding to where probe's emitter will listen
+      var gateway = new flushlab.relay.Relay(flushlab.relay.RelayOptions.loopback(emitterPort, java.util.List.of("passthrough")),
+          flushlab.relay.RelayLog.SILENT);
+      vertx.deployVerticle(gateway).await(10, TimeUnit.SECONDS);
+      Ran r = run("probe", "--gateway", "127.0.0.1:" + gateway.port(), "--listen", "127.0.0.1:" + emitterPort,
+          "-r", "4", "-c", "2", "-n", "50", "--delay", "1ms");
+      assertThat(r.code()).as(r.out() + r.err()).isZero();
+      assertThat(r.out()).contains("expected duration").contains("=== loopback (calibration, 3 x 50 tokens): 3/3 ok ===")
+          .contains("=== gateway 127.0.0.1:" + gateway.port() + ": 4/4 ok ===").contains("=== gateway overhead")
+          .contains("emit->recv (1st token)").contains("frames per read");
+    } finally {
+      vertx.close().await(5, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void probeSaysPlainlyWhenTheGatewayIsUnreachable() throws Exception {
+    int closed;
+    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    Ran r = run("probe", "--gateway", "127.0.0.1:" + closed, "--listen", "127.0.0.1:0", "-r", "2", "-c", "1", "-n", "10",
+        "--delay", "1ms", "--no-calibration");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("could not connect").contains("127.0.0.1:" + closed);
+  }
+
+  @Test
   void anUnknownCommandIsAUsageError() {
     Ran r = run("frobnicate");
     assertThat(r.code()).isEqualTo(2);

@@ -1,0 +1,51 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.core.LabVertx;
+import flushlab.report.ResultsWriter;
+import io.vertx.core.Vertx;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ctrl-C keeps what was measured, marked interrupted, in a folder that says so. */
+class InterruptTest {
+  @Test
+  void anInterruptedRunKeepsItsMeasurementsMarkedInterrupted(@TempDir Path dir) throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: stopme
+        emitter: {frames: 10, interval: 5ms}
+        targets: [{name: direct, kind: direct}, {name: relay, kind: relay, shapers: [passthrough]}]
+        runs: 5
+        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        """);
+    Vertx vertx = LabVertx.create(3);
+    try {
+      AtomicReference<ScenarioRunner> runner = new AtomicReference<>();
+      runner.set(new ScenarioRunner(s, vertx, new PrintStream(new ByteArrayOutputStream())).beforeRun((t, cell, run, loop) -> {
+        if (t.equals("direct") && run == 2) runner.get().interrupt(); // as the Ctrl-C hook does
+      }));
+      ScenarioRunner.Outcome o = runner.get().run(line -> {});
+      assertThat(o.interrupted()).isTrue();
+      assertThat(o.results()).hasSize(1);
+      assertThat(o.results().get(0).runs()).hasSize(3); // runs 0, 1 and the one in progress, 2
+      Path folder = ResultsWriter.write(dir, s, o, "test", Map.of("flushlab_version", "test"));
+      assertThat(folder.getFileName().toString()).endsWith("-stopme-interrupted");
+      assertThat(Files.readString(folder.resolve("results.json"))).contains("\"status\" : \"interrupted\"");
+      assertThat(Files.readString(folder.resolve("summary.md"))).contains("Interrupted");
+      try (Stream<Path> l = Files.list(dir)) {
+        assertThat(l.filter(p -> p.getFileName().toString().contains("partial"))).isEmpty();
+      }
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+}
