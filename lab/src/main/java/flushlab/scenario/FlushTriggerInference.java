@@ -71,6 +71,11 @@ public final class FlushTriggerInference {
     return (r[0] + r[1]) / 2;
   }
 
+  /** How fast the payload arrives: wire bytes per frame over the interval. */
+  static double bytesPerMs(TargetCellResult c) {
+    return c.wireBytesPerFrame() / Math.max(1e-3, Units.parseDurationNanos(c.cell().get("interval")) / 1e6);
+  }
+
   static double releasesPerStream(TargetCellResult c) {
     return (double) c.included().releases() / Math.max(1, c.included().streamsOk());
   }
@@ -163,27 +168,27 @@ public final class FlushTriggerInference {
     if (byteCount == k) {
       return new FlushTrigger(target, "byte-threshold", mid(n), -1, "byte threshold: " + byteText, evidence);
     }
-    // The kernel's cork: a ~200 ms timer for most cells, while fast, large payloads are sent sooner
-    // in bigger bursts (the kernel pushes full segments out without waiting for the timer).
+    // The kernel's cork: a ~200 ms timer for most cells, while the fastest payloads are released
+    // sooner (the kernel pushes a corked socket's full segments out without waiting for the timer).
     if (timerCount >= 0.75 * k && mid(t) >= 170 && mid(t) <= 260) {
-      double maxFitBytes = 0;
-      boolean restLargerAndSooner = true;
-      for (int i = 0; i < k; i++) if (timerSet[i]) maxFitBytes = Math.max(maxFitBytes, coalescing.get(i).included().releaseBytes().p50());
+      double maxFitRate = 0;
+      for (int i = 0; i < k; i++) if (timerSet[i]) maxFitRate = Math.max(maxFitRate, bytesPerMs(coalescing.get(i)));
+      boolean restFasterAndSooner = true;
       double restMin = Double.MAX_VALUE;
       double restMax = 0;
       for (int i = 0; i < k; i++) {
         if (timerSet[i]) continue;
         TargetCellResult c = coalescing.get(i);
-        double b = c.included().releaseBytes().p50();
-        restMin = Math.min(restMin, b);
-        restMax = Math.max(restMax, b);
-        if (b <= maxFitBytes || c.included().releaseGapMs().p50() >= t[0]) restLargerAndSooner = false;
+        restMin = Math.min(restMin, bytesPerMs(c));
+        restMax = Math.max(restMax, bytesPerMs(c));
+        if (bytesPerMs(c) <= maxFitRate || c.included().releaseGapMs().p50() >= t[0]) restFasterAndSooner = false;
       }
-      if (restLargerAndSooner) {
+      if (restFasterAndSooner) {
         return new FlushTrigger(target, "cork", -1, mid(t), String.format(
-            "kernel-cork signature: a ~%.0f ms timer (releases every %.0f..%.0f ms) in %d of %d cells, and in the other %d the "
-                + "larger bursts (%.0f..%.0f B) leave sooner, as the kernel sends full segments of a corked socket at once",
-            mid(t), t[0], t[1], timerCount, k, k - timerCount, restMin, restMax), evidence);
+            "kernel-cork signature: a ~%.0f ms timer (releases every %.0f..%.0f ms) in %d of %d cells; in the other %d, the "
+                + "fastest payloads (%.0f..%.0f B/ms against at most %.0f B/ms elsewhere) leave sooner, as the kernel sends a "
+                + "corked socket's full segments at once", mid(t), t[0], t[1], timerCount, k, k - timerCount, restMin, restMax,
+            maxFitRate), evidence);
       }
     }
     // Both, whichever first: the cells the byte trigger does not explain must share one timer, and
