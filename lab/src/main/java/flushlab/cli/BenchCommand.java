@@ -27,13 +27,14 @@ import org.HdrHistogram.Histogram;
 @Parameters(commandNames = "bench", commandDescription = "Print the instrument's or the relay's cost on this machine (instrument | relay)")
 final class BenchCommand implements Command {
   @Parameter(description = "instrument | relay")
-  List<String> what = List.of("instrument");
+  List<String> what = new java.util.ArrayList<>();
 
   private Vertx vertx;
   private Emitter emitter;
 
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
+    if (what.isEmpty()) what.add("instrument");
     if (what.size() != 1 || !List.of("instrument", "relay").contains(what.get(0))) {
       throw new IllegalArgumentException("bench takes one of: instrument, relay");
     }

@@ -38,6 +38,8 @@ final class RelayConnection {
   private final ShaperContext ctx;
   private final HttpResponseParser parser;
   private final List<Buffer> early = new ArrayList<>();
+  /** Reused for parsing what upstream sends, so a read allocates nothing here. */
+  private byte[] scratch = new byte[16 * 1024];
   private int earlyBytes;
   private NetSocket upstream;
   private Channel upstreamChannel;
@@ -169,9 +171,11 @@ final class RelayConnection {
   private void fromUpstream(Buffer b) {
     long now = System.nanoTime();
     if (!opaque) {
-      byte[] bytes = b.getBytes();
+      int n = b.length();
+      if (scratch.length < n) scratch = new byte[Math.max(n, scratch.length * 2)];
+      b.getBytes(0, n, scratch, 0);
       try {
-        parser.feed(bytes, 0, bytes.length);
+        parser.feed(scratch, 0, n);
       } catch (HttpParseException e) {
         opaque = true; // not HTTP we understand: forward as a plain byte stream from here on
         log.log(name + ": upstream response is not parseable HTTP (" + e.getMessage() + "); relaying it as opaque bytes");

@@ -114,6 +114,13 @@ class CliTest {
   }
 
   @Test
+  void benchRefusesAnUnknownSubjectNamingTheKnownOnes() {
+    Ran r = run("bench", "everything");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("instrument, relay");
+  }
+
+  @Test
   void anUnknownCommandIsAUsageError() {
     Ran r = run("frobnicate");
     assertThat(r.code()).isEqualTo(2);
