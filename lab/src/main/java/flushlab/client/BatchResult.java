@@ -259,11 +259,6 @@ public final class BatchResult {
     return emitToRecv;
   }
 
-  @JsonIgnore
-  public Histogram bytesPerReadHistogram() {
-    return bytesPerRead;
-  }
-
   /** One line for a terminal. */
   public String oneLine() {
     StringBuilder sb = new StringBuilder();

@@ -45,10 +45,6 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
         body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens);
   }
 
-  public RequestPlan withAddress(String newHost, int newPort) {
-    return new RequestPlan(newHost, newPort, method, pathAndQuery, body, contentType, headers, expectedFrames);
-  }
-
   public String url() {
     return "http://" + host + ":" + port + pathAndQuery;
   }

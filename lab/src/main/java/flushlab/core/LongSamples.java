@@ -28,10 +28,4 @@ public final class LongSamples {
   public long get(int i) {
     return values[i];
   }
-
-  public long[] sortedCopy() {
-    long[] copy = Arrays.copyOf(values, size);
-    Arrays.sort(copy);
-    return copy;
-  }
 }

@@ -1,8 +1,6 @@
 package flushlab.emitter;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** The pacing audits of the most recent streams, bounded so a long-running emitter stays small. */
@@ -25,13 +23,5 @@ public final class AuditRegistry {
   /** The audit of a stream, or null if it is unknown or evicted. */
   public synchronized PacingAudit get(long streamId) {
     return audits.get(streamId);
-  }
-
-  public synchronized List<PacingAudit.Summary> finishedSummaries() {
-    List<PacingAudit.Summary> out = new ArrayList<>();
-    for (PacingAudit a : audits.values()) {
-      if (a.summary() != null) out.add(a.summary());
-    }
-    return out;
   }
 }

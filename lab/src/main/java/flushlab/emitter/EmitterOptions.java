@@ -8,12 +8,4 @@ public record EmitterOptions(String host, int port, boolean tcpNoDelay, int send
   public static EmitterOptions loopback(int port) {
     return new EmitterOptions("127.0.0.1", port, true, 0);
   }
-
-  public EmitterOptions withTcpNoDelay(boolean on) {
-    return new EmitterOptions(host, port, on, sendBufferBytes);
-  }
-
-  public EmitterOptions withSendBufferBytes(int bytes) {
-    return new EmitterOptions(host, port, tcpNoDelay, bytes);
-  }
 }

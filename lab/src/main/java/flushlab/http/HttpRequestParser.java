@@ -57,11 +57,6 @@ public final class HttpRequestParser {
     }
   }
 
-  /** True while a request has started arriving but is not complete. */
-  public boolean partial() {
-    return inBody || head.length() > 0;
-  }
-
   private void headComplete() {
     String[] lines = head.lines();
     head.reset();

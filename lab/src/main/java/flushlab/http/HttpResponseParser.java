@@ -1,7 +1,5 @@
 package flushlab.http;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * Incremental HTTP/1.1 response parser: status line, headers, then a chunked, length-delimited or
  * close-delimited body. Bytes arrive in whatever pieces the kernel hands over; the parser keeps
@@ -215,9 +213,5 @@ public final class HttpResponseParser {
     state = State.HEAD;
     line.setLength(0);
     listener.onComplete();
-  }
-
-  static String ascii(byte[] b, int off, int len) {
-    return new String(b, off, len, StandardCharsets.ISO_8859_1);
   }
 }

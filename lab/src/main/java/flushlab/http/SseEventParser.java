@@ -81,11 +81,6 @@ public final class SseEventParser {
     }
   }
 
-  /** Bytes of an event that has started but not yet ended. */
-  public boolean partial() {
-    return hasData || fieldLen > 0 || state != State.FIELD;
-  }
-
   private void endOfLine() {
     if (state == State.FIELD) {
       if (fieldLen == 0 && !fieldOverflow) {

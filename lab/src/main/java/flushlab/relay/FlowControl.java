@@ -23,7 +23,6 @@ public final class FlowControl {
   private final Set<Object> holders = Collections.newSetFromMap(new IdentityHashMap<>());
   private Valve valve;
   private boolean paused;
-  private long pauses;
   private final java.util.concurrent.atomic.AtomicLong relayPauses;
 
   public FlowControl() {
@@ -48,21 +47,11 @@ public final class FlowControl {
     if (holders.remove(h)) apply();
   }
 
-  public boolean held(Object h) {
-    return holders.contains(h);
-  }
-
-  /** How many times upstream reads were paused (tests use it to see back-pressure work). */
-  public long pauses() {
-    return pauses;
-  }
-
   private void apply() {
     if (valve == null) return;
     boolean shouldPause = !holders.isEmpty();
     if (shouldPause && !paused) {
       paused = true;
-      pauses++;
       relayPauses.incrementAndGet();
       valve.pause();
     } else if (!shouldPause && paused) {

@@ -2,7 +2,6 @@ package flushlab.scenario;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A validated scenario: what to measure (cells of a sweep), across which targets, how many runs
@@ -40,9 +39,5 @@ public record Scenario(
   public TargetSpec target(String name) {
     for (TargetSpec t : targets) if (t.name().equals(name)) return t;
     return null;
-  }
-
-  public Map<String, String> baseValues() {
-    return cells.get(0).values();
   }
 }

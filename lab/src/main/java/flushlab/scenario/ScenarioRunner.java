@@ -35,7 +35,6 @@ import java.util.function.Consumer;
 public final class ScenarioRunner {
   private final Scenario scenario;
   private final Vertx vertx;
-  private final PrintStream out;
   private final AtomicBoolean interrupted = new AtomicBoolean();
   private Emitter emitter;
   private final Map<String, Relay> relays = new LinkedHashMap<>();
@@ -75,7 +74,6 @@ public final class ScenarioRunner {
   public ScenarioRunner(Scenario scenario, Vertx vertx, PrintStream out) {
     this.scenario = scenario;
     this.vertx = vertx;
-    this.out = out;
   }
 
   /** Asks the run to stop after the run in progress; what was measured is kept. */

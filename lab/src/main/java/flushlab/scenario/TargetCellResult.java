@@ -18,10 +18,6 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
     return (int) runs.stream().filter(RunRecord::excluded).count();
   }
 
-  public int includedRuns() {
-    return runs.size() - excludedRuns();
-  }
-
   /** Wire bytes per frame (body framing included), from what the client actually received. */
   public double wireBytesPerFrame() {
     return included.frames() == 0 ? 0 : (double) included.bytes() / included.frames();
