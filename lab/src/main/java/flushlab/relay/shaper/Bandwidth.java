@@ -24,11 +24,7 @@ public final class Bandwidth extends TimedQueueShaper {
       enqueue(c, c.arrivalNanos);
       return;
     }
-    long t = Math.max(c.arrivalNanos, lastReleaseNanos());
-    for (int off = 0; off < c.length(); off += sliceBytes) {
-      int n = Math.min(sliceBytes, c.length() - off);
-      t += n * 1_000_000_000L / bytesPerSecond;
-      enqueue(c.withBytes(c.bytes.slice(off, off + n).copy()), t);
-    }
+    // a slice leaves once the link has had time to carry it
+    enqueueSlices(c, sliceBytes, (previous, n, first) -> previous + n * 1_000_000_000L / bytesPerSecond);
   }
 }

@@ -25,10 +25,7 @@ public final class Slicer extends TimedQueueShaper {
       enqueue(c, c.arrivalNanos);
       return;
     }
-    long t = Math.max(c.arrivalNanos, lastReleaseNanos());
-    for (int off = 0; off < c.length(); off += pieceBytes) {
-      int n = Math.min(pieceBytes, c.length() - off);
-      enqueue(c.withBytes(c.bytes.slice(off, off + n).copy()), off == 0 ? t : (t += delayNanos));
-    }
+    // the first piece leaves at once, each later one a delay after the previous
+    enqueueSlices(c, pieceBytes, (previous, n, first) -> first ? previous : previous + delayNanos);
   }
 }

@@ -35,9 +35,22 @@ abstract class TimedQueueShaper extends Shaper {
     if (wasEmpty) pump();
   }
 
-  /** The latest release time so far (a new item can go no earlier). */
-  protected final long lastReleaseNanos() {
-    return lastRelease;
+  /** When the next piece of a sliced chunk leaves, given when the previous one did. */
+  protected interface PieceClock {
+    long next(long previousNanos, int pieceBytes, boolean firstPiece);
+  }
+
+  /**
+   * Queues a data chunk as pieces of at most {@code pieceBytes}, in order; the clock starts at
+   * the chunk's arrival (or the last release, if later) and is advanced once per piece.
+   */
+  protected final void enqueueSlices(Chunk c, int pieceBytes, PieceClock clock) {
+    long t = Math.max(c.arrivalNanos, lastRelease);
+    for (int off = 0; off < c.length(); off += pieceBytes) {
+      int n = Math.min(pieceBytes, c.length() - off);
+      t = clock.next(t, n, off == 0);
+      enqueue(c.withBytes(c.bytes.slice(off, off + n).copy()), t);
+    }
   }
 
   private void pump() {
