@@ -48,9 +48,21 @@ public final class Relay extends VerticleBase {
     return server.actualPort();
   }
 
-  /** Upstream connections taken from the pool instead of opened (pooling on). */
-  public long pooledReuses() {
-    return pool.reused();
+  /** Upstream connections taken from the pool instead of opened (pooling on); read on the relay's loop. */
+  public Future<Long> pooledReuses() {
+    return onLoop(() -> pool.reused());
+  }
+
+  /** Idle pooled upstream connections right now; read on the relay's loop. */
+  public Future<Integer> idleUpstreams() {
+    return onLoop(() -> pool.idle());
+  }
+
+  /** The pool is confined to the relay's event loop: read it there. */
+  private <T> Future<T> onLoop(java.util.function.Supplier<T> read) {
+    io.vertx.core.Promise<T> p = io.vertx.core.Promise.promise();
+    context.runOnContext(v -> p.complete(read.get()));
+    return p.future();
   }
 
   /** How many times, over all connections, back-pressure paused upstream reads. */

@@ -38,6 +38,10 @@ final class UpstreamPool {
     s.exceptionHandler(t -> idle.remove(s));
   }
 
+  int idle() {
+    return idle.size();
+  }
+
   long reused() {
     return reused;
   }
