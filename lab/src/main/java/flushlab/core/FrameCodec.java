@@ -34,30 +34,99 @@ public final class FrameCodec {
     if (pad < 0) {
       throw new IllegalArgumentException("frame size " + size + " B is too small for seq " + seq);
     }
-    int p = off;
-    System.arraycopy(PREFIX, 0, out, p, PREFIX.length);
-    p += PREFIX.length;
-    int seqStart = p;
-    p = writeDecimal(seq, out, p);
-    out[p++] = ' ';
-    p = writeDecimalFixed19(emitEpochNanos, out, p);
-    int tsEnd = p;
-    out[p++] = ' ';
-    int crcAt = p;
-    p += 8;
-    out[p++] = ' ';
+    int p = writeHeadFields(seq, emitEpochNanos, out, off);
     int padStart = p;
-    for (int i = 0; i < pad; i++) {
-      out[p++] = (byte) ('a' + (int) ((seq + i) % 26));
-    }
-    crc.reset();
-    crc.update(out, seqStart, tsEnd - seqStart);
-    crc.update(' ');
+    writePadding(seq, 0, pad, out, p);
+    p += pad;
+    crcOverFields(out, off, crc);
     crc.update(out, padStart, pad);
-    writeHex8((int) crc.getValue(), out, crcAt);
+    writeHex8((int) crc.getValue(), out, crcSlot(padStart));
     out[p++] = '\n';
     out[p++] = '\n';
     return p - off;
+  }
+
+  /**
+   * Writes only the head of frame {@code seq} ("data: SEQ EMITNS CRC "), for a frame too large
+   * to build in one buffer: its checksum already covers the padding that {@link #writeTail}
+   * produces afterwards, piece by piece. Returns the bytes written; the frame's remaining
+   * {@code size - headBytes} bytes are its tail.
+   */
+  public static int encodeHead(long seq, long emitEpochNanos, long size, byte[] out, int off, CRC32C crc) {
+    long pad = size - fixedBytes(seq);
+    if (pad < 0) {
+      throw new IllegalArgumentException("frame size " + size + " B is too small for seq " + seq);
+    }
+    int p = writeHeadFields(seq, emitEpochNanos, out, off);
+    crcOverFields(out, off, crc);
+    for (long done = 0; done < pad; ) {
+      int n = (int) Math.min(PATTERN_PIECE, pad - done);
+      crc.update(PATTERN, (int) ((seq + done) % 26), n);
+      done += n;
+    }
+    writeHex8((int) crc.getValue(), out, crcSlot(p));
+    return p - off;
+  }
+
+  /** Writes bytes [from, from + len) of frame seq's tail (its padding, then the blank line) into out. */
+  public static void writeTail(long seq, long size, long from, int len, byte[] out, int off) {
+    long pad = size - fixedBytes(seq);
+    int n = (int) Math.max(0, Math.min(len, pad - from));
+    if (n > 0) writePadding(seq, from, n, out, off);
+    for (int i = n; i < len; i++) out[off + i] = '\n';
+  }
+
+  /** Head bytes of a frame whose tail is written separately (the same for every size). */
+  public static int headBytes(long seq) {
+    return fixedBytes(seq) - 2;
+  }
+
+  /** The padding repeats every 26 bytes; a copy long enough for any piece, at any phase. */
+  private static final int PATTERN_PIECE = 64 * 1024;
+  private static final byte[] PATTERN = new byte[PATTERN_PIECE + 26];
+
+  static {
+    for (int i = 0; i < PATTERN.length; i++) PATTERN[i] = (byte) ('a' + i % 26);
+  }
+
+  private static void writePadding(long seq, long from, int n, byte[] out, int off) {
+    int phase = (int) ((seq + from) % 26);
+    for (int done = 0; done < n; ) {
+      int k = Math.min(PATTERN_PIECE, n - done);
+      System.arraycopy(PATTERN, phase, out, off + done, k);
+      done += k;
+      phase = (int) ((seq + from + done) % 26);
+    }
+  }
+
+  /** "data: SEQ EMITNS ________ " with the checksum slot left blank; returns the end. */
+  private static int writeHeadFields(long seq, long emitEpochNanos, byte[] out, int off) {
+    int p = off;
+    System.arraycopy(PREFIX, 0, out, p, PREFIX.length);
+    p += PREFIX.length;
+    p = writeDecimal(seq, out, p);
+    out[p++] = ' ';
+    p = writeDecimalFixed19(emitEpochNanos, out, p);
+    out[p++] = ' ';
+    p += 8;
+    out[p++] = ' ';
+    return p;
+  }
+
+  /** Starts the checksum: "SEQ EMITNS" then one space (the padding follows). */
+  private static void crcOverFields(byte[] out, int off, CRC32C crc) {
+    int seqStart = off + PREFIX.length;
+    int tsEnd = seqStart;
+    while (out[tsEnd] != ' ') tsEnd++;
+    tsEnd += 1 + 19;
+    crc.reset();
+    crc.update(out, seqStart, tsEnd - seqStart);
+    crc.update(' ');
+  }
+
+  /** Where the 8 checksum digits go, given the end of the head ("… CRC " ends 9 bytes after it starts). */
+  private static int crcSlot(int headEnd) {
+    return headEnd - 9;
   }
 
   /** What {@link #decode} found; reused by the caller so the per-frame path allocates nothing. */

@@ -25,6 +25,20 @@ public record HostPort(String host, int port) {
     return new HostPort(host, port);
   }
 
+  /**
+   * True when this address is reachable only from this machine (127.0.0.0/8, ::1, or a name such
+   * as localhost that resolves only to those). A name that does not resolve counts as not loopback.
+   */
+  public boolean isLoopback() {
+    try {
+      java.net.InetAddress[] all = java.net.InetAddress.getAllByName(host);
+      for (java.net.InetAddress a : all) if (!a.isLoopbackAddress()) return false;
+      return all.length > 0;
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
   @Override
   public String toString() {
     return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;

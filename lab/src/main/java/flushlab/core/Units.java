@@ -105,6 +105,22 @@ public final class Units {
     return nanos + "ns";
   }
 
+  /**
+   * A duration for people, still parseable: the largest unit that keeps the number at least 1,
+   * with at most three decimals ("331.25ms", "2s", "750us"), never a long run of digits.
+   */
+  public static String formatDurationReadable(long nanos) {
+    String[] units = {"s", "ms", "us"};
+    long[] scale = {1_000_000_000L, 1_000_000L, 1_000L};
+    for (int i = 0; i < units.length; i++) {
+      if (Math.abs(nanos) >= scale[i]) {
+        return java.math.BigDecimal.valueOf(nanos).divide(java.math.BigDecimal.valueOf(scale[i]))
+            .setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + units[i];
+      }
+    }
+    return nanos + "ns";
+  }
+
   public static String formatBytes(long bytes) {
     if (bytes != 0 && bytes % (1024 * 1024) == 0) return (bytes / (1024 * 1024)) + "MiB";
     if (bytes != 0 && bytes % 1024 == 0) return (bytes / 1024) + "KiB";

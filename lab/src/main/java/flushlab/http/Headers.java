@@ -44,6 +44,25 @@ public final class Headers {
     return values.get(i);
   }
 
+  /**
+   * The Content-Length, or -1 without one: digits only (no sign, no list). A second
+   * Content-Length field is refused, because two parsers that pick different ones see different
+   * messages (request smuggling).
+   */
+  public long contentLength() {
+    String cl = null;
+    for (int i = 0; i < names.size(); i++) {
+      if (!names.get(i).equalsIgnoreCase("Content-Length")) continue;
+      if (cl != null) throw new HttpParseException("more than one Content-Length header", false);
+      cl = values.get(i).trim();
+    }
+    if (cl == null) return -1;
+    if (cl.isEmpty() || cl.length() > 18 || !cl.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw new HttpParseException("malformed Content-Length \"" + cl + "\" (allowed: a whole number of bytes)", false);
+    }
+    return Long.parseLong(cl);
+  }
+
   /** Parses "Name: value" lines of a head already split on line ends; false if one is malformed. */
   static boolean parseLines(String[] lines, int from, Headers into) {
     for (int i = from; i < lines.length; i++) {

@@ -4,14 +4,25 @@ package flushlab.http;
 public final class HttpParseException extends RuntimeException {
   private static final long serialVersionUID = 1L;
   private final boolean notHttp;
+  private final int status;
 
   public HttpParseException(String message, boolean notHttp) {
+    this(message, notHttp, 400);
+  }
+
+  public HttpParseException(String message, boolean notHttp, int status) {
     super(message);
     this.notHttp = notHttp;
+    this.status = status;
   }
 
   /** True when the peer does not speak HTTP at all (as opposed to speaking it badly). */
   public boolean notHttp() {
     return notHttp;
+  }
+
+  /** The status a server answers this with: 400, or 413 for a message over a size limit. */
+  public int status() {
+    return status;
   }
 }

@@ -8,6 +8,7 @@ import java.util.Arrays;
  */
 public final class HttpRequestParser {
   public static final int MAX_BODY_BYTES = 1024 * 1024;
+  private static final int INITIAL_BODY_BYTES = 4096;
 
   /** One complete request. */
   public record Request(String method, String target, String version, Headers headers, byte[] body) {
@@ -27,7 +28,9 @@ public final class HttpRequestParser {
   private String target;
   private String version;
   private Headers headers;
+  /** Grows as body bytes arrive (a declared length is a promise, not an allocation). */
   private byte[] body;
+  private int bodyLength;
   private int bodyFill;
   private boolean inBody;
 
@@ -48,11 +51,12 @@ public final class HttpRequestParser {
           headComplete();
         }
       } else {
-        int n = Math.min(body.length - bodyFill, end - p);
+        int n = Math.min(bodyLength - bodyFill, end - p);
+        if (bodyFill + n > body.length) body = Arrays.copyOf(body, Math.min(bodyLength, Math.max(bodyFill + n, body.length * 2)));
         System.arraycopy(b, p, body, bodyFill, n);
         bodyFill += n;
         p += n;
-        if (bodyFill == body.length) dispatch();
+        if (bodyFill == bodyLength) dispatch();
       }
     }
   }
@@ -78,26 +82,28 @@ public final class HttpRequestParser {
     if (te != null && !te.equalsIgnoreCase("identity")) {
       throw new HttpParseException("chunked request bodies are not supported; send Content-Length", false);
     }
-    String cl = headers.get("Content-Length");
-    long length = 0;
-    if (cl != null) {
-      try {
-        length = Long.parseLong(cl.trim());
-      } catch (NumberFormatException e) {
-        throw new HttpParseException("malformed Content-Length \"" + cl + "\"", false);
-      }
-      if (length < 0 || length > MAX_BODY_BYTES) {
-        throw new HttpParseException("request body of " + length + " bytes is over the limit of "
-            + MAX_BODY_BYTES + " bytes", false);
-      }
+    long length = Math.max(0, headers.contentLength());
+    if (length > MAX_BODY_BYTES) {
+      throw new HttpParseException("request body of " + length + " bytes is over the limit of " + MAX_BODY_BYTES + " bytes", false, 413);
     }
-    body = new byte[(int) length];
+    bodyLength = (int) length;
+    body = new byte[Math.min(bodyLength, INITIAL_BODY_BYTES)];
     bodyFill = 0;
     if (length == 0) {
       dispatch();
     } else {
       inBody = true;
     }
+  }
+
+  /** Bytes of an unfinished request held right now (its head so far, its body so far). */
+  public int bufferedBytes() {
+    return head.length() + (inBody ? bodyFill : 0);
+  }
+
+  /** True between requests: nothing of a next request has arrived. */
+  public boolean idle() {
+    return head.length() == 0 && !inBody;
   }
 
   private void dispatch() {

@@ -172,19 +172,14 @@ public final class HttpResponseParser {
     }
     listener.onHead(code, parts.length > 2 ? parts[2] : "", headers);
     String te = headers.get("Transfer-Encoding");
-    String cl = headers.get("Content-Length");
     if (expectNoBody || code == 204 || code == 304) {
       expectNoBody = false;
       complete();
     } else if (te != null && te.toLowerCase().contains("chunked")) {
       state = State.CHUNK_SIZE;
       line.setLength(0);
-    } else if (cl != null) {
-      try {
-        remaining = Long.parseLong(cl.trim());
-      } catch (NumberFormatException e) {
-        throw new HttpParseException("malformed Content-Length \"" + cl + "\"", false);
-      }
+    } else if (headers.contentLength() >= 0) {
+      remaining = headers.contentLength();
       if (remaining == 0) {
         complete();
       } else {
