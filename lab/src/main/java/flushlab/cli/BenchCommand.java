@@ -10,7 +10,6 @@ import flushlab.client.Warmup;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
-import flushlab.emitter.PacingAudit;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
@@ -99,12 +98,10 @@ final class BenchCommand implements Command {
     for (String interval : new String[] {"5ms", "50ms"}) {
       int frames = interval.equals("5ms") ? 400 : 41;
       for (int streams : new int[] {1, 10, 100}) {
-        BatchResult r = batch(emitter.port(), "frames=" + frames + "&size=60&interval=" + interval, streams);
         Histogram lateness = new Histogram(3_600_000_000_000L, 3);
-        for (long id : r.streamIds()) {
-          PacingAudit a = emitter.audits().get(id);
-          if (a != null) a.recordLatenessInto(lateness);
-        }
+        emitter.audits().poolLatenessInto(lateness);
+        BatchResult r = batch(emitter.port(), "frames=" + frames + "&size=60&interval=" + interval, streams);
+        emitter.audits().poolLatenessInto(null);
         out.printf("| %s | %d | %.3f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms |%n", interval, streams, r.framesPerRead(),
             r.emitToRecvMs().p50(), r.emitToRecvMs().p99(), lateness.getValueAtPercentile(50) / 1e6,
             lateness.getValueAtPercentile(99) / 1e6, lateness.getMaxValue() / 1e6);
@@ -117,12 +114,10 @@ final class BenchCommand implements Command {
     for (String interval : new String[] {"5ms", "50ms"}) {
       int frames = interval.equals("5ms") ? 400 : 41;
       long intervalNanos = flushlab.core.Units.parseDurationNanos(interval);
-      BatchResult r = staggered(emitter.port(), "frames=" + frames + "&size=60&interval=" + interval, 100, intervalNanos);
       Histogram lateness = new Histogram(3_600_000_000_000L, 3);
-      for (long id : r.streamIds()) {
-        PacingAudit a = emitter.audits().get(id);
-        if (a != null) a.recordLatenessInto(lateness);
-      }
+      emitter.audits().poolLatenessInto(lateness);
+      BatchResult r = staggered(emitter.port(), "frames=" + frames + "&size=60&interval=" + interval, 100, intervalNanos);
+      emitter.audits().poolLatenessInto(null);
       out.printf("| %s | %d | %.3f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms |%n", interval, 100, r.framesPerRead(),
           r.emitToRecvMs().p50(), r.emitToRecvMs().p99(), lateness.getValueAtPercentile(50) / 1e6,
           lateness.getValueAtPercentile(99) / 1e6, lateness.getMaxValue() / 1e6);

@@ -32,6 +32,7 @@ public final class MeteredClient {
   private final NetClient net;
   private final ClientOptions options;
   private final AtomicInteger finishedStreams = new AtomicInteger();
+  private volatile boolean aborted;
 
   public MeteredClient(Vertx vertx, ClientOptions options) {
     this.vertx = vertx;
@@ -57,6 +58,20 @@ public final class MeteredClient {
     return net.close();
   }
 
+  /**
+   * Stops the running batch now (Ctrl-C): no new request starts and open connections are closed,
+   * so the batch completes at once, its unfinished streams failed. The caller discards it.
+   */
+  public Future<Void> abort() {
+    aborted = true;
+    return net.close();
+  }
+
+  /** True once {@link #abort()} was called. */
+  public boolean aborted() {
+    return aborted;
+  }
+
   private final class Batch {
     private final RequestPlan plan;
     private final Promise<BatchResult> promise;
@@ -76,7 +91,7 @@ public final class MeteredClient {
     }
 
     boolean takeRequest() {
-      if (issued >= options.requests()) return false;
+      if (aborted || issued >= options.requests()) return false;
       issued++;
       return true;
     }

@@ -1,27 +1,63 @@
 package flushlab.emitter;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
-/** The pacing audits of the most recent streams, bounded so a long-running emitter stays small. */
+/**
+ * The pacing audits of running streams, and the summaries of the most recent finished ones.
+ * Bounded on both sides: running audits by the emitter's connection cap (one stream per
+ * connection), finished ones to {@link #MAX_SUMMARIES} summaries of a few dozen bytes each, so a
+ * long-running emitter stays small however long or many its streams were. Shared by the
+ * emitter's event loops, so every method is synchronized (once per stream, never per frame).
+ */
 public final class AuditRegistry {
-  public static final int MAX_STREAMS = 10_000;
+  public static final int MAX_SUMMARIES = 10_000;
 
-  private final Map<Long, PacingAudit> audits = new LinkedHashMap<>(256, 0.75f, false) {
+  private final Map<Long, PacingAudit> running = new HashMap<>();
+  private final Map<Long, PacingAudit.Summary> finished = new LinkedHashMap<>(256, 0.75f, false) {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected boolean removeEldestEntry(Map.Entry<Long, PacingAudit> eldest) {
-      return size() > MAX_STREAMS;
+    protected boolean removeEldestEntry(Map.Entry<Long, PacingAudit.Summary> eldest) {
+      return size() > MAX_SUMMARIES;
     }
   };
+  private Histogram latenessPool;
 
-  synchronized void register(PacingAudit audit) {
-    audits.put(audit.streamId(), audit);
+  /** Starts the audit of a new stream. */
+  synchronized PacingAudit start(long streamId, int frames, boolean paced) {
+    PacingAudit a = new PacingAudit(streamId, frames, paced, this);
+    running.put(streamId, a);
+    return a;
   }
 
-  /** The audit of a stream, or null if it is unknown or evicted. */
-  public synchronized PacingAudit get(long streamId) {
-    return audits.get(streamId);
+  synchronized void finished(PacingAudit audit, PacingAudit.Summary summary) {
+    running.remove(audit.streamId());
+    finished.put(audit.streamId(), summary);
+    if (latenessPool != null) audit.addLatenessTo(latenessPool);
+  }
+
+  /** The summary of a finished stream, or null if it is running, unknown or evicted. */
+  public synchronized PacingAudit.Summary summary(long streamId) {
+    return finished.get(streamId);
+  }
+
+  public synchronized boolean isRunning(long streamId) {
+    return running.containsKey(streamId);
+  }
+
+  /** Running streams right now (each holds one audit). */
+  public synchronized int runningCount() {
+    return running.size();
+  }
+
+  /**
+   * From now on, adds the lateness of every paced stream that finishes to {@code pool} (null
+   * stops). For benches that pool many streams; the registry itself keeps no distributions.
+   */
+  public synchronized void poolLatenessInto(Histogram pool) {
+    this.latenessPool = pool;
   }
 }

@@ -1,5 +1,6 @@
 package flushlab.emitter;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -31,17 +32,19 @@ final class ChatFrameSource implements FrameSource {
   ChatFrameSource(long streamId, int tokens, String model, long createdEpochSeconds) {
     this.tokens = tokens;
     String id = "chatcmpl-flushlab-" + streamId;
-    String safeModel = model.replace("\\", "\\\\").replace("\"", "\\\"");
+    // Jackson's encoder escapes everything JSON requires (quotes, backslash, CR, LF, every control
+    // character), so no model name can end an SSE event early or inject one.
+    String safeModel = new String(JsonStringEncoder.getInstance().quoteAsString(model));
     String common = "{\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":" + createdEpochSeconds
         + ",\"model\":\"" + safeModel + "\",\"choices\":[{\"index\":0,\"delta\":{";
-    this.head = ("data: " + common).getBytes(StandardCharsets.US_ASCII);
+    this.head = ("data: " + common).getBytes(StandardCharsets.UTF_8);
     this.firstDelta = "\"role\":\"assistant\",".getBytes(StandardCharsets.US_ASCII);
     this.middle = "\"content\":\"".getBytes(StandardCharsets.US_ASCII);
     this.seqField = "\"},\"finish_reason\":null}],\"pi_seq\":".getBytes(StandardCharsets.US_ASCII);
     this.tsField = ",\"pi_ts\":".getBytes(StandardCharsets.US_ASCII);
     this.tail = "}\n\n".getBytes(StandardCharsets.US_ASCII);
     this.trailer = ("data: " + common + "},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
-        .getBytes(StandardCharsets.US_ASCII);
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   static String word(int index) {

@@ -12,6 +12,10 @@ public record ChatRequestSpec(boolean stream, int tokens, long thinkNanos, long 
   public static final long DEFAULT_DELAY_NANOS = 5_000_000L;
   public static final int MAX_TOKENS = 1_000_000;
   public static final double MAX_MS = 60_000;
+  /** OpenAI's model names are short; a longer one is refused rather than repeated in every event. */
+  public static final int MAX_MODEL_CHARS = 256;
+  /** A non-streaming completion is built in memory: about 6 B per token. */
+  public static final int MAX_NON_STREAMING_TOKENS = 100_000;
 
   public static ChatRequestSpec parse(byte[] body) {
     JsonNode root;
@@ -32,8 +36,20 @@ public record ChatRequestSpec(boolean stream, int tokens, long thinkNanos, long 
     if (think + delay * (long) (tokens - 1) > SseStreamSpec.MAX_STREAM_NANOS) {
       throw new SseStreamSpec.BadRequest("bad fields: pi_think_ms + pi_delay_ms x pi_tokens exceeds the 1 hour limit of one stream");
     }
-    String model = root.path("model").asText("flushlab-echo");
-    return new ChatRequestSpec(stream, tokens, think, delay, model.isEmpty() ? "flushlab-echo" : model);
+    String model = "flushlab-echo";
+    if (root.hasNonNull("model")) {
+      JsonNode m = root.get("model");
+      if (!m.isTextual() || m.asText().length() > MAX_MODEL_CHARS) {
+        throw new SseStreamSpec.BadRequest("bad field 'model': " + (m.isTextual() ? m.asText().length() + " characters" : m.getNodeType().toString().toLowerCase())
+            + " (allowed: a string of at most " + MAX_MODEL_CHARS + " characters)");
+      }
+      if (!m.asText().isEmpty()) model = m.asText();
+    }
+    if (!stream && tokens > MAX_NON_STREAMING_TOKENS) {
+      throw new SseStreamSpec.BadRequest("bad field 'pi_tokens': " + tokens + " for a non-streaming completion (allowed: at most "
+          + MAX_NON_STREAMING_TOKENS + "; stream larger ones)");
+    }
+    return new ChatRequestSpec(stream, tokens, think, delay, model);
   }
 
   private static long whole(JsonNode root, String field, long min, long max) {

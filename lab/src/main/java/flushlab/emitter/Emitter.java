@@ -17,10 +17,12 @@ public final class Emitter extends VerticleBase {
   private final EmitterOptions options;
   private final AuditRegistry audits = new AuditRegistry();
   private final AtomicLong streamIds = new AtomicLong();
+  private final Admission admission;
   private NetServer server;
 
   public Emitter(EmitterOptions options) {
     this.options = options;
+    this.admission = new Admission(options.maxConnections());
   }
 
   @Override
@@ -35,7 +37,7 @@ public final class Emitter extends VerticleBase {
         .setIdleTimeout(120);
     if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());
     server = vertx.createNetServer(netOptions);
-    server.connectHandler(socket -> new EmitterConnection(socket, audits, streamIds));
+    server.connectHandler(socket -> new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos()));
     return server.listen();
   }
 
@@ -52,6 +54,11 @@ public final class Emitter extends VerticleBase {
   /** The event-loop context the emitter's connections run on. */
   public io.vertx.core.Context loop() {
     return context;
+  }
+
+  /** Connections open right now (those refused over the cap included, until they close). */
+  public int openConnections() {
+    return admission.openConnections();
   }
 
   public AuditRegistry audits() {

@@ -13,6 +13,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,18 +29,36 @@ final class EmitterConnection {
   private final Channel channel;
   private final AuditRegistry audits;
   private final AtomicLong streamIds;
+  private final Admission admission;
+  private final long requestTimeoutNanos;
   private final HttpRequestParser parser;
   private final ArrayDeque<HttpRequestParser.Request> queued = new ArrayDeque<>();
   private PacedStream stream;
   private boolean busy;
   private boolean closing;
+  /** Request bytes this connection holds (unfinished and queued requests), counted in the shared budget. */
+  private long heldRequestBytes;
+  private long queuedRequestBytes;
+  private ScheduledFuture<?> requestTimer;
 
-  EmitterConnection(NetSocket socket, AuditRegistry audits, AtomicLong streamIds) {
+  EmitterConnection(NetSocket socket, AuditRegistry audits, AtomicLong streamIds, Admission admission, long requestTimeoutNanos) {
     this.socket = socket;
     this.channel = LabVertx.channel(socket);
     this.audits = audits;
     this.streamIds = streamIds;
+    this.admission = admission;
+    this.requestTimeoutNanos = requestTimeoutNanos;
     this.parser = new HttpRequestParser(this::onRequest);
+    boolean admitted = admission.connectionOpened();
+    socket.closeHandler(v -> closed());
+    // A client that resets the connection (one that stops reading mid-stream, a proxy dropping an
+    // upstream connection) is ordinary here: the close handler cleans up; nothing to report.
+    socket.exceptionHandler(t -> {});
+    if (!admitted) {
+      respondAndClose(503, "flushlab emitter: too many connections (at most " + admission.maxConnections()
+          + " at once; see --max-connections)");
+      return;
+    }
     // First in the pipeline, so it sees writability changes whatever Vert.x does with them.
     channel.pipeline().addFirst("flushlab-writability", new ChannelInboundHandlerAdapter() {
       @Override
@@ -47,20 +67,60 @@ final class EmitterConnection {
         ctx.fireChannelWritabilityChanged();
       }
     });
-    socket.handler(buffer -> {
-      byte[] bytes = buffer.getBytes();
-      try {
-        parser.feed(bytes, 0, bytes.length);
-      } catch (HttpParseException e) {
-        respondAndClose(e.getMessage().startsWith("request body of") ? 413 : 400, e.getMessage());
-      }
-    });
-    socket.closeHandler(v -> {
-      if (stream != null) stream.cancel();
-    });
+    socket.handler(this::onBytes);
+  }
+
+  private void onBytes(io.vertx.core.buffer.Buffer buffer) {
+    if (closing) return;
+    byte[] bytes = buffer.getBytes();
+    try {
+      parser.feed(bytes, 0, bytes.length);
+    } catch (HttpParseException e) {
+      respondAndClose(e.status(), e.getMessage());
+      return;
+    }
+    if (!holdRequestBytes()) {
+      respondAndClose(503, "flushlab emitter: too many unanswered request bytes over all connections (budget "
+          + (Admission.REQUEST_BYTES_BUDGET >> 20) + " MiB); retry later");
+      return;
+    }
+    startRequestTimerIfNeeded();
+  }
+
+  /** A request has started arriving on a free connection: it must be complete within the timeout. */
+  private void startRequestTimerIfNeeded() {
+    if (!busy && !closing && !parser.idle() && requestTimer == null) {
+      requestTimer = channel.eventLoop().schedule(() -> {
+        requestTimer = null;
+        respondAndClose(408, "flushlab emitter: the request was not complete within "
+            + flushlab.core.Units.formatDuration(requestTimeoutNanos));
+      }, requestTimeoutNanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** Brings this connection's share of the request-bytes budget up to date; false when over it. */
+  private boolean holdRequestBytes() {
+    long now = parser.bufferedBytes() + queuedRequestBytes;
+    if (!admission.holdRequestBytes(now - heldRequestBytes)) return false;
+    heldRequestBytes = now;
+    return true;
+  }
+
+  private void closed() {
+    closing = true;
+    admission.connectionClosed();
+    admission.holdRequestBytes(-heldRequestBytes);
+    heldRequestBytes = 0;
+    queued.clear();
+    if (requestTimer != null) requestTimer.cancel(false);
+    if (stream != null) stream.cancel();
   }
 
   private void onRequest(HttpRequestParser.Request request) {
+    if (requestTimer != null) {
+      requestTimer.cancel(false);
+      requestTimer = null;
+    }
     if (closing) return;
     if (busy) {
       if (queued.size() >= MAX_PIPELINED) {
@@ -69,6 +129,7 @@ final class EmitterConnection {
         return;
       }
       queued.add(request);
+      queuedRequestBytes += request.body().length;
       return;
     }
     busy = true;
@@ -101,7 +162,13 @@ final class EmitterConnection {
       ChatRequestSpec spec = ChatRequestSpec.parse(r.body());
       if (spec.stream()) {
         long id = streamIds.incrementAndGet();
-        startStreamWithId(id, r, new ChatFrameSource(id, spec.tokens(), spec.model(), System.currentTimeMillis() / 1000),
+        ChatFrameSource source = new ChatFrameSource(id, spec.tokens(), spec.model(), System.currentTimeMillis() / 1000);
+        long totalBytes = (long) source.maxEventBytes() * spec.tokens() + source.trailer().length;
+        if (totalBytes > SseStreamSpec.MAX_TOTAL_BYTES) {
+          throw new SseStreamSpec.BadRequest("bad fields: pi_tokens x the event size makes up to " + totalBytes
+              + " B (allowed: at most " + SseStreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
+        }
+        startStreamWithId(id, r, source,
             http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
       } else {
         completeLater(r, spec);
@@ -119,13 +186,14 @@ final class EmitterConnection {
         respond(r, 400, "text/plain", "stream id must be a number\n");
         return;
       }
-      PacingAudit audit = audits.get(id);
-      if (audit == null) {
-        respond(r, 404, "text/plain", "no audit for stream " + id + " (unknown, or older than the last " + AuditRegistry.MAX_STREAMS + " streams)\n");
-      } else if (audit.summary() == null) {
+      PacingAudit.Summary summary = audits.summary(id);
+      if (summary != null) {
+        respond(r, 200, "application/json", toJson(summary));
+      } else if (audits.isRunning(id)) {
         respond(r, 409, "text/plain", "stream " + id + " is still running\n");
       } else {
-        respond(r, 200, "application/json", toJson(audit.summary()));
+        respond(r, 404, "text/plain", "no audit for stream " + id + " (unknown, or older than the last "
+            + AuditRegistry.MAX_SUMMARIES + " streams)\n");
       }
     } else if (path.equals("/healthz")) {
       respond(r, 200, "text/plain", "ok\n");
@@ -162,8 +230,7 @@ final class EmitterConnection {
     head.append(keepAlive ? "" : "Connection: close\r\n");
     for (String[] h : extraHeaders) head.append(h[0]).append(": ").append(h[1]).append("\r\n");
     head.append("\r\n");
-    PacingAudit audit = new PacingAudit(id, source.frames(), paced);
-    audits.register(audit);
+    PacingAudit audit = audits.start(id, source.frames(), paced);
     channel.writeAndFlush(Unpooled.wrappedBuffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
     stream = new PacedStream(channel, source, audit, chunked, start, think, interval, complete -> {
       stream = null;
@@ -209,6 +276,10 @@ final class EmitterConnection {
   private void respondAndClose(int status, String reason) {
     if (closing) return;
     closing = true;
+    if (busy) {
+      channel.close(); // an answer cannot go in the middle of a response: the connection just ends
+      return;
+    }
     writeSimple(status, "text/plain", reason + "\n", false);
   }
 
@@ -227,7 +298,12 @@ final class EmitterConnection {
   private void nextRequest() {
     busy = false;
     HttpRequestParser.Request next = queued.poll();
-    if (next != null) onRequest(next);
+    if (next != null) {
+      queuedRequestBytes -= next.body().length;
+      holdRequestBytes();
+      onRequest(next);
+    }
+    startRequestTimerIfNeeded();
   }
 
   private static String toJson(Object o) {
@@ -241,7 +317,9 @@ final class EmitterConnection {
       case 404: return "Not Found";
       case 405: return "Method Not Allowed";
       case 409: return "Conflict";
+      case 408: return "Request Timeout";
       case 413: return "Payload Too Large";
+      case 503: return "Service Unavailable";
       default: return "Status";
     }
   }

@@ -4,6 +4,7 @@ import flushlab.core.LabClock;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -16,12 +17,30 @@ import java.util.concurrent.TimeUnit;
  * that send; when the channel is not writable (the kernel's send buffer is full) the stream waits
  * for it instead of queueing, because a queued frame would carry a timestamp older than the moment
  * its bytes reached the kernel. The audit records when each write completed.
+ *
+ * <p>Memory: an event of up to {@link #MAX_WHOLE_EVENT_BYTES} is built in the event loop's one
+ * scratch array and sent in one write; a larger one is sent as its head, then its tail in pieces
+ * of that size, each only when the socket can take it. So what one stream holds is at most one
+ * piece waiting in Netty's outbound buffer, whatever its frame size and however slowly its client
+ * reads (a client that never reads costs the emitter a piece, not a 16 MiB frame).
  */
 final class PacedStream implements Runnable {
+  /** The largest event written in one piece; larger ones are written in pieces of this size. */
+  static final int MAX_WHOLE_EVENT_BYTES = 64 * 1024;
+  /** Room beside the event for the chunk framing and a trailer (the OpenAI finish chunk and [DONE]). */
+  private static final int FRAMING_ROOM_BYTES = 8 * 1024;
+  /** One scratch array per event-loop thread: an event is built and copied out within one call. */
+  private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+    @Override
+    protected byte[] initialValue() {
+      return new byte[MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES];
+    }
+  };
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
-  /** Unpaced (bulk) streams write at most this many frames per event-loop turn. */
-  private static final int BULK_FRAMES_PER_TURN = 64;
+  private static final byte[] NONE = {};
+  /** Unpaced (bulk) streams and large frames make at most this many writes per event-loop turn. */
+  private static final int WRITES_PER_TURN = 64;
 
   interface Done {
     void streamEnded(boolean complete);
@@ -34,14 +53,22 @@ final class PacedStream implements Runnable {
   private final long intervalNanos;
   private final long firstDueNanos;
   private final Done done;
-  private final byte[] scratch;
   private int next;
   private boolean waitingForWritable;
   private boolean ended;
   private ScheduledFuture<?> pending;
+  /** A large event whose tail is still being written: which, how far, and when it was due. */
+  private int tailIndex;
+  private long tailSent;
+  private long tailTotal;
+  private long tailDue;
 
   PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked,
       long startNanos, long thinkNanos, long intervalNanos, Done done) {
+    if (16 + source.maxEventBytes() + CRLF.length + source.trailer().length + LAST_CHUNK.length
+        > MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES) {
+      throw new IllegalStateException("an event of " + source.maxEventBytes() + " B does not fit the write buffer");
+    }
     this.channel = channel;
     this.source = source;
     this.audit = audit;
@@ -49,7 +76,6 @@ final class PacedStream implements Runnable {
     this.intervalNanos = intervalNanos;
     this.firstDueNanos = startNanos + thinkNanos;
     this.done = done;
-    this.scratch = new byte[16 + source.maxEventBytes() + 2 + source.trailer().length + LAST_CHUNK.length];
   }
 
   void start() {
@@ -73,7 +99,7 @@ final class PacedStream implements Runnable {
   @Override
   public void run() {
     pending = null;
-    int burst = 0;
+    int writes = 0;
     while (!ended) {
       if (!channel.isActive()) {
         finish(false);
@@ -84,14 +110,21 @@ final class PacedStream implements Runnable {
         waitingForWritable = true;
         return;
       }
-      writeFrame();
-      if (ended || next == source.frames()) return; // the last write may still be completing
-      long due = dueOf(next);
-      if (intervalNanos > 0) {
-        scheduleAt(due);
-        return;
+      if (tailTotal > 0) {
+        writeTailPiece();
+      } else {
+        writeFrame();
       }
-      if (++burst == BULK_FRAMES_PER_TURN) {
+      if (ended) return;
+      boolean frameInProgress = tailTotal > 0;
+      if (!frameInProgress) {
+        if (next == source.frames()) return; // the last write may still be completing
+        if (intervalNanos > 0) {
+          scheduleAt(dueOf(next));
+          return;
+        }
+      }
+      if (++writes == WRITES_PER_TURN) {
         channel.eventLoop().execute(this); // let other streams on this loop have a turn
         return;
       }
@@ -111,40 +144,72 @@ final class PacedStream implements Runnable {
     }
   }
 
+  /** Frame {@code next}: the whole event in one write, or its head (the tail follows in pieces). */
   private void writeFrame() {
     final int index = next++;
     final boolean last = next == source.frames();
-    int bodyStart = chunked ? 12 : 0; // room for the chunk-size line, filled in below
+    byte[] scratch = SCRATCH.get();
     long emitEpoch = LabClock.epochNanos();
-    int len = source.write(index, emitEpoch, scratch, bodyStart);
-    if (last) {
-      byte[] t = source.trailer();
-      System.arraycopy(t, 0, scratch, bodyStart + len, t.length);
-      len += t.length;
-    }
-    ByteBuf buf = channel.alloc().directBuffer(len + 16 + (last ? LAST_CHUNK.length : 0));
+    int headLen = source.write(index, emitEpoch, scratch, 0);
+    long tail = source.tailBytes(index);
+    byte[] trailer = last ? source.trailer() : NONE;
+    ByteBuf buf = channel.alloc().directBuffer(headLen + 16 + (tail == 0 ? trailer.length + LAST_CHUNK.length : 0));
     if (chunked) {
-      writeHex(buf, len);
+      writeHex(buf, headLen + tail + trailer.length);
       buf.writeBytes(CRLF);
     }
-    buf.writeBytes(scratch, bodyStart, len);
+    buf.writeBytes(scratch, 0, headLen);
+    long due = dueOf(index);
+    if (tail > 0) {
+      tailIndex = index;
+      tailSent = 0;
+      tailTotal = tail;
+      tailDue = due;
+      channel.writeAndFlush(buf);
+      return;
+    }
+    endEvent(buf, trailer, last);
+    written(channel.writeAndFlush(buf), index, due, last);
+  }
+
+  /** The next piece of a large event's tail; the last piece ends the event. */
+  private void writeTailPiece() {
+    int n = (int) Math.min(MAX_WHOLE_EVENT_BYTES, tailTotal - tailSent);
+    boolean endsEvent = tailSent + n == tailTotal;
+    boolean last = endsEvent && tailIndex == source.frames() - 1;
+    byte[] trailer = last ? source.trailer() : NONE;
+    byte[] scratch = SCRATCH.get();
+    source.writeTail(tailIndex, tailSent, n, scratch, 0);
+    ByteBuf buf = channel.alloc().directBuffer(n + (endsEvent ? trailer.length + CRLF.length + LAST_CHUNK.length : 0));
+    buf.writeBytes(scratch, 0, n);
+    tailSent += n;
+    if (!endsEvent) {
+      channel.writeAndFlush(buf);
+      return;
+    }
+    tailTotal = 0;
+    endEvent(buf, trailer, last);
+    written(channel.writeAndFlush(buf), tailIndex, tailDue, last);
+  }
+
+  private void endEvent(ByteBuf buf, byte[] trailer, boolean last) {
+    buf.writeBytes(trailer);
     if (chunked) {
       buf.writeBytes(CRLF);
       if (last) buf.writeBytes(LAST_CHUNK);
     }
-    final long due = dueOf(index);
-    ChannelFuture f = channel.writeAndFlush(buf);
+  }
+
+  /** Audits the write that completed event {@code index} once the kernel has it; ends the stream after the last. */
+  private void written(ChannelFuture f, int index, long due, boolean last) {
     if (f.isDone()) {
       audit.recordWritten(index, due, System.nanoTime());
+      if (last) finish(f.isSuccess());
     } else {
-      f.addListener(x -> audit.recordWritten(index, due, System.nanoTime()));
-    }
-    if (last) {
-      if (f.isDone()) {
-        finish(f.isSuccess());
-      } else {
-        f.addListener(x -> finish(x.isSuccess()));
-      }
+      f.addListener(x -> {
+        audit.recordWritten(index, due, System.nanoTime());
+        if (last) finish(x.isSuccess());
+      });
     }
   }
 
@@ -155,11 +220,11 @@ final class PacedStream implements Runnable {
     done.streamEnded(complete);
   }
 
-  private static void writeHex(ByteBuf buf, int v) {
-    int shift = 28;
+  private static void writeHex(ByteBuf buf, long v) {
+    int shift = 60;
     while (shift > 0 && ((v >>> shift) & 0xf) == 0) shift -= 4;
     for (; shift >= 0; shift -= 4) {
-      int d = (v >>> shift) & 0xf;
+      int d = (int) ((v >>> shift) & 0xf);
       buf.writeByte(d < 10 ? '0' + d : 'a' + d - 10);
     }
   }

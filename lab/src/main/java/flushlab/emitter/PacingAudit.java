@@ -1,27 +1,38 @@
 package flushlab.emitter;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.util.Arrays;
+import flushlab.core.Units;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.IntCountsHistogram;
 
 /**
  * The emitter's own record of how well it kept time for one stream: when each frame was due and
- * when its write completed (the kernel had taken every byte). Lateness is the difference. Only
- * the stream's event loop writes here; readers get an immutable {@link Summary}.
+ * when its write completed (the kernel had taken every byte). Lateness is the difference. Its
+ * memory does not grow with the stream: lateness goes into a small histogram (1 us resolution, 2
+ * significant digits, about 14 KB) and the exact maximum, and once the stream ends only the
+ * {@link Summary} is kept. Only the stream's event loop writes here; readers get the Summary.
  */
 public final class PacingAudit {
+  private static final long HIGHEST_NANOS = 3_600_000_000_000L;
+
   private final long streamId;
   private final boolean paced;
-  private final long[] dueNanos;
-  private final long[] writtenNanos;
+  private final int framesPlanned;
+  private final AuditRegistry registry;
+  private final IntCountsHistogram lateness = new IntCountsHistogram(1_000, HIGHEST_NANOS, 2);
+  private long maxLatenessNanos;
   private int written;
   private int backpressureWaits;
-  private volatile Summary finished;
+  private boolean finished;
 
-  public PacingAudit(long streamId, int frames, boolean paced) {
+  PacingAudit(long streamId, int framesPlanned, boolean paced, AuditRegistry registry) {
     this.streamId = streamId;
     this.paced = paced;
-    this.dueNanos = new long[frames];
-    this.writtenNanos = new long[frames];
+    this.framesPlanned = framesPlanned;
+    this.registry = registry;
   }
 
   public long streamId() {
@@ -29,8 +40,9 @@ public final class PacingAudit {
   }
 
   void recordWritten(int index, long due, long writtenAt) {
-    dueNanos[index] = due;
-    writtenNanos[index] = writtenAt;
+    long late = Math.max(0, writtenAt - due);
+    lateness.recordValue(Math.min(HIGHEST_NANOS, late));
+    if (late > maxLatenessNanos) maxLatenessNanos = late;
     written = Math.max(written, index + 1);
   }
 
@@ -38,36 +50,19 @@ public final class PacingAudit {
     backpressureWaits++;
   }
 
-  /** Freezes the audit; called by the stream's event loop when the stream ends or is cut. */
-  Summary finish(boolean complete) {
-    long[] lateness = new long[written];
-    for (int i = 0; i < written; i++) {
-      lateness[i] = Math.max(0, writtenNanos[i] - dueNanos[i]);
-    }
-    Arrays.sort(lateness);
-    Summary s = new Summary(streamId, paced, complete, dueNanos.length, written, backpressureWaits,
-        percentile(lateness, 50), percentile(lateness, 99), written == 0 ? 0 : lateness[written - 1]);
-    finished = s;
-    return s;
+  /** Freezes the audit into its summary and hands it to the registry; called once by the stream's event loop. */
+  void finish(boolean complete) {
+    if (finished) return;
+    finished = true;
+    boolean any = lateness.getTotalCount() > 0;
+    Summary s = new Summary(streamId, paced, complete, framesPlanned, written, backpressureWaits,
+        any ? lateness.getValueAtPercentile(50) : 0, any ? lateness.getValueAtPercentile(99) : 0, maxLatenessNanos);
+    registry.finished(this, s);
   }
 
-  /** Adds every written frame's lateness (ns) to h; for benches that pool many streams. */
-  public void recordLatenessInto(org.HdrHistogram.Histogram h) {
-    if (!paced || finished == null) return;
-    for (int i = 0; i < written; i++) {
-      h.recordValue(Math.min(h.getHighestTrackableValue(), Math.max(0, writtenNanos[i] - dueNanos[i])));
-    }
-  }
-
-  /** The frozen summary, or null while the stream is still running. */
-  public Summary summary() {
-    return finished;
-  }
-
-  static long percentile(long[] sorted, double p) {
-    if (sorted.length == 0) return 0;
-    int rank = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank))];
+  /** Adds this stream's lateness to a pooled histogram (benches pool many streams). */
+  void addLatenessTo(Histogram pool) {
+    if (paced) pool.add(lateness);
   }
 
   /** Lateness of a finished stream, in nanoseconds; JSON in milliseconds. */
@@ -78,32 +73,17 @@ public final class PacingAudit {
       @JsonProperty("frames_planned") int framesPlanned,
       @JsonProperty("frames_written") int framesWritten,
       @JsonProperty("backpressure_waits") int backpressureWaits,
-      long latenessP50Nanos,
-      long latenessP99Nanos,
-      long latenessMaxNanos) {
+      @JsonIgnore long latenessP50Nanos,
+      @JsonIgnore long latenessP99Nanos,
+      @JsonIgnore long latenessMaxNanos) {
 
     @JsonProperty("lateness_ms")
-    public java.util.Map<String, Double> latenessMs() {
-      java.util.Map<String, Double> m = new java.util.LinkedHashMap<>();
-      m.put("p50", flushlab.core.Units.nanosToMillis(latenessP50Nanos));
-      m.put("p99", flushlab.core.Units.nanosToMillis(latenessP99Nanos));
-      m.put("max", flushlab.core.Units.nanosToMillis(latenessMaxNanos));
+    public Map<String, Double> latenessMs() {
+      Map<String, Double> m = new LinkedHashMap<>();
+      m.put("p50", Units.nanosToMillis(latenessP50Nanos));
+      m.put("p99", Units.nanosToMillis(latenessP99Nanos));
+      m.put("max", Units.nanosToMillis(latenessMaxNanos));
       return m;
-    }
-
-    @com.fasterxml.jackson.annotation.JsonIgnore
-    public long latenessP50Nanos() {
-      return latenessP50Nanos;
-    }
-
-    @com.fasterxml.jackson.annotation.JsonIgnore
-    public long latenessP99Nanos() {
-      return latenessP99Nanos;
-    }
-
-    @com.fasterxml.jackson.annotation.JsonIgnore
-    public long latenessMaxNanos() {
-      return latenessMaxNanos;
     }
   }
 }

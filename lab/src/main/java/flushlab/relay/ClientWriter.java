@@ -50,6 +50,7 @@ final class ClientWriter implements Stage {
         bytesThisResponse = 0;
         return;
       case RESPONSE_END:
+        bytesThisResponse = 0; // between responses: a failure now can still be answered with a 502
         return;
       case CORK:
         setCork(c.flag);
@@ -89,7 +90,7 @@ final class ClientWriter implements Stage {
   void failConnection(String reason) {
     if (closed) return;
     closed = true;
-    if (bytesThisResponse == 0 && bytesTotal == 0) {
+    if (bytesThisResponse == 0) {
       byte[] body = ("flushlab relay: " + reason + "\n").getBytes(StandardCharsets.UTF_8);
       String head = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: " + body.length
           + "\r\nConnection: close\r\n\r\n";

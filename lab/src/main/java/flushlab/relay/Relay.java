@@ -21,6 +21,10 @@ public final class Relay extends VerticleBase {
   private NetServer server;
   private NetClient net;
   private UpstreamPool pool;
+  /** Client connections open now; confined to the relay's event loop. */
+  private int open;
+
+  private static final String REFUSED = "flushlab relay: too many connections\n";
 
   public Relay(RelayOptions options, RelayLog log) {
     this.options = options;
@@ -34,7 +38,18 @@ public final class Relay extends VerticleBase {
     pool = new UpstreamPool(RelayOptions.MAX_POOLED);
     server = vertx.createNetServer(new NetServerOptions()
         .setHost(options.host()).setPort(options.port()).setTcpNoDelay(true).setIdleTimeout(300));
-    server.connectHandler(so -> new RelayConnection(so, options, net, pool, log, ids.incrementAndGet(), upstreamPauses));
+    server.connectHandler(so -> {
+      open++;
+      if (open > options.maxConnections()) {
+        so.closeHandler(v -> open--);
+        log.log("refused a connection from " + so.remoteAddress() + ": " + (open - 1) + " open, the cap is " + options.maxConnections());
+        so.write("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: "
+            + REFUSED.length() + "\r\n\r\n" + REFUSED);
+        so.end();
+        return;
+      }
+      new RelayConnection(so, options, net, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--);
+    });
     return server.listen();
   }
 

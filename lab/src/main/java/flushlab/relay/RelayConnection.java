@@ -46,10 +46,12 @@ final class RelayConnection {
   private boolean opaque;
   private boolean closed;
   private Headers pendingHead;
+  /** Request bytes went upstream and no response head has come back since. */
+  private boolean awaitingResponse;
   private int pendingEnds;
 
   RelayConnection(NetSocket client, RelayOptions options, NetClient net, UpstreamPool pool, RelayLog log, long id,
-      java.util.concurrent.atomic.AtomicLong upstreamPauses) {
+      java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed) {
     this.flow = new FlowControl(upstreamPauses);
     this.client = client;
     this.clientChannel = LabVertx.channel(client);
@@ -77,6 +79,7 @@ final class RelayConnection {
       @Override
       public void onHead(int status, String reason, Headers headers) {
         pendingHead = headers;
+        awaitingResponse = false;
       }
 
       @Override
@@ -95,7 +98,10 @@ final class RelayConnection {
       }
     });
     client.handler(this::fromClient);
-    client.closeHandler(v -> clientClosed());
+    client.closeHandler(v -> {
+      onClientClosed.run();
+      clientClosed();
+    });
     client.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
     connectUpstream();
   }
@@ -151,6 +157,7 @@ final class RelayConnection {
   }
 
   private void fromClient(Buffer b) {
+    awaitingResponse = true;
     if (upstream == null) {
       earlyBytes += b.length();
       if (earlyBytes > MAX_EARLY_REQUEST_BYTES) {
@@ -196,6 +203,10 @@ final class RelayConnection {
   private void upstreamClosed() {
     if (closed) return;
     long now = System.nanoTime();
+    if (!opaque && parser.idle() && awaitingResponse) {
+      fail("upstream " + options.upstreamHost() + ":" + options.upstreamPort() + " closed the connection without answering the request");
+      return;
+    }
     boolean cleanEnd = opaque || parser.connectionClosed();
     while (pendingEnds > 0) {
       pendingEnds--;

@@ -6,12 +6,19 @@ import java.util.List;
 /**
  * A relay: where it listens, where upstream is, the shapers applied in order to each response,
  * and whether upstream connections are pooled (kept alive and reused across client connections)
- * or opened fresh for every client connection.
+ * or opened fresh for every client connection. At most {@code maxConnections} client connections
+ * are served at once (each may hold up to its shapers' caps); one more is answered 503 and closed.
  */
 public record RelayOptions(String host, int port, String upstreamHost, int upstreamPort,
-    List<ShaperRegistry.Spec> shapers, boolean poolUpstream) {
+    List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections) {
 
   public static final int MAX_POOLED = 64;
+  public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+
+  public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
+      boolean poolUpstream) {
+    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, DEFAULT_MAX_CONNECTIONS);
+  }
 
   public static RelayOptions loopback(int upstreamPort, List<String> shaperSpecs) {
     return new RelayOptions("127.0.0.1", 0, "127.0.0.1", upstreamPort,
@@ -19,7 +26,11 @@ public record RelayOptions(String host, int port, String upstreamHost, int upstr
   }
 
   public RelayOptions withPoolUpstream(boolean on) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on);
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections);
+  }
+
+  public RelayOptions withMaxConnections(int max) {
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, max);
   }
 
   public String describe() {

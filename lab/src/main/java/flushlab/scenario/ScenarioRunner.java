@@ -41,6 +41,7 @@ public final class ScenarioRunner {
   private final Map<String, ProxyProcess> processes = new LinkedHashMap<>();
   private final Map<String, Map<String, Object>> processInfo = new LinkedHashMap<>();
   private volatile String progress = "starting";
+  private volatile MeteredClient currentClient;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
 
   /** Called before each measured run (tests use it to disturb a run on purpose). */
@@ -76,9 +77,14 @@ public final class ScenarioRunner {
     this.vertx = vertx;
   }
 
-  /** Asks the run to stop after the run in progress; what was measured is kept. */
+  /**
+   * Stops the scenario now (Ctrl-C, SIGTERM): the run in progress is aborted and left out (it
+   * would be a partial measurement); every run that finished is kept.
+   */
   public void interrupt() {
     interrupted.set(true);
+    MeteredClient c = currentClient;
+    if (c != null) c.abort();
   }
 
   public String progress() {
@@ -119,6 +125,13 @@ public final class ScenarioRunner {
     }
     try {
       for (TargetSpec t : scenario.targets()) {
+        if (t.kind() == TargetSpec.Kind.EXTERNAL) {
+          String refused = unreachable(t.host(), t.port());
+          if (refused != null) {
+            throw new TargetStartFailure("target " + t.name() + ": nothing accepts connections at " + t.host() + ":" + t.port()
+                + " (" + refused + "); start it, or correct its address, before measuring it");
+          }
+        }
         if (t.kind() == TargetSpec.Kind.RELAY) {
           Relay r = new Relay(new RelayOptions("127.0.0.1", 0, "127.0.0.1", emitter.port(), t.shapers(), t.poolUpstream()),
               RelayLog.SILENT);
@@ -138,7 +151,11 @@ public final class ScenarioRunner {
           info.put("pid", proc.pid());
           info.put("config_template", t.config().toString());
           info.put("config_text", proc.configText());
-          info.put("effective_config", proc.effectiveConfig());
+          if (proc.effectiveConfig() != null) {
+            info.put("effective_config", proc.effectiveConfig());
+          } else {
+            info.put("effective_config_note", t.proxy().binaryName + " cannot print the configuration it parsed; config_text is what it ran");
+          }
           processInfo.put(t.name(), info);
           announce.accept("started " + t.name() + ": " + firstLine(proc.version()) + " (pid " + proc.pid() + ") on 127.0.0.1:"
               + proc.port() + " -> emitter 127.0.0.1:" + emitter.port());
@@ -153,7 +170,8 @@ public final class ScenarioRunner {
       TargetSpec direct = TargetSpec.direct("direct");
       for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
         progress = "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
-        cert.add(measure(direct, scenario.guards().certifyCell(), -1, i));
+        RunRecord rec = measure(direct, scenario.guards().certifyCell(), -1, i);
+        if (rec != null) cert.add(rec);
       }
       List<flushlab.client.StreamResult> certStreams = new ArrayList<>();
       for (RunRecord r : cert) if (!r.excluded()) certStreams.addAll(r.result().streamResults());
@@ -181,7 +199,12 @@ public final class ScenarioRunner {
             }
             progress = String.format("cell %d/%d [%s], target %s, run %d/%d", cell.index() + 1, scenario.cells().size(),
                 cell.label(), t.name(), r + 1, scenario.runs());
-            runs.add(measure(t, cell, cell.index(), r));
+            RunRecord rec = measure(t, cell, cell.index(), r);
+            if (rec == null) {
+              if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
+              break outer;
+            }
+            runs.add(rec);
           }
           results.add(TargetCellResult.of(t.name(), cell, runs));
         }
@@ -203,7 +226,10 @@ public final class ScenarioRunner {
     }
   }
 
-  /** One run: one client batch, then the pacing guard over every stream the emitter served. */
+  /**
+   * One run: one client batch, then the pacing guard over every stream the emitter served.
+   * Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement).
+   */
   RunRecord measure(TargetSpec target, Cell cell, int cellIndex, int run) throws Exception {
     String host = "127.0.0.1";
     int port;
@@ -218,18 +244,21 @@ public final class ScenarioRunner {
         cell.nanos("timeout"), cell.nanos("slow_reader"), 65536);
     beforeRun.beforeRun(target.name(), cellIndex, run, emitter.loop());
     MeteredClient client = new MeteredClient(vertx, options);
+    currentClient = client;
     BatchResult result;
     try {
+      if (interrupted.get()) return null;
       long waitMs = cell.nanos("timeout") / 1_000_000 * options.requests() + 10_000;
       result = client.run(plan).await(waitMs, TimeUnit.MILLISECONDS);
     } finally {
+      currentClient = null;
       client.close();
     }
+    if (client.aborted()) return null;
     long maxLateness = 0;
     int unaudited = 0;
     for (long id : result.streamIds()) {
-      PacingAudit audit = id < 0 ? null : emitter.audits().get(id);
-      PacingAudit.Summary s = audit == null ? null : audit.summary();
+      PacingAudit.Summary s = id < 0 ? null : emitter.audits().summary(id);
       if (s == null) {
         unaudited++;
         continue;
@@ -240,6 +269,16 @@ public final class ScenarioRunner {
     String reason = excluded ? String.format("emitter late by %.3f ms (tolerance %.3f ms)", maxLateness / 1e6,
         scenario.guards().pacingToleranceNanos() / 1e6) : null;
     return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited);
+  }
+
+  /** Null when host:port accepts a TCP connection within 3 s, else why not. */
+  private static String unreachable(String host, int port) {
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new java.net.InetSocketAddress(host, port), 3000);
+      return null;
+    } catch (java.io.IOException e) {
+      return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
   }
 
   private static String firstLine(String s) {
@@ -281,7 +320,8 @@ public final class ScenarioRunner {
     double hi = size ? Units.parseBytes(a.high()) : Units.parseDurationNanos(a.high());
     List<String[]> steps = new ArrayList<>();
     double loFpr = probe(target, a, lo, steps);
-    double hiFpr = probe(target, a, hi, steps);
+    double hiFpr = Double.isNaN(loFpr) ? Double.NaN : probe(target, a, hi, steps);
+    if (Double.isNaN(hiFpr)) return interruptedBisection(a, steps);
     boolean loCoalesces = loFpr > a.coalescingAbove();
     boolean hiCoalesces = hiFpr > a.coalescingAbove();
     if (loCoalesces == hiCoalesces) {
@@ -295,6 +335,7 @@ public final class ScenarioRunner {
         && !interrupted.get()) {
       double mid = Math.round((coalescing + streaming) / 2);
       double fpr = probe(target, a, mid, steps);
+      if (Double.isNaN(fpr)) return interruptedBisection(a, steps);
       if (fpr > a.coalescingAbove()) {
         coalescing = mid;
       } else {
@@ -308,20 +349,31 @@ public final class ScenarioRunner {
         a.target(), a.parameter(), a.coalescingAbove(), c, s, steps.size()));
   }
 
+  private static Bisection interruptedBisection(Scenario.Adaptive a, List<String[]> steps) {
+    return new Bisection(a.target(), a.parameter(), steps, null, null,
+        "interrupted after " + steps.size() + " step(s): no transition located; the steps measured are listed");
+  }
+
+  /** One bisection step (the scenario's runs at one value); NaN when interrupted. */
   private double probe(TargetSpec target, Scenario.Adaptive a, double value, List<String[]> steps) throws Exception {
     boolean size = a.parameter().equals("frame_size");
     String v = format(size, value);
     Cell cell = scenario.cells().get(0).with(a.parameter(), v);
     progress = "adaptive: " + a.parameter() + "=" + v;
     List<RunRecord> runs = new ArrayList<>();
-    for (int r = 0; r < scenario.runs(); r++) runs.add(measure(target, cell, -1, r));
+    for (int r = 0; r < scenario.runs(); r++) {
+      RunRecord rec = measure(target, cell, -1, r);
+      if (rec == null) return Double.NaN; // interrupted: this step is not a measurement
+      runs.add(rec);
+    }
     TargetCellResult res = TargetCellResult.of(target.name(), cell, runs);
     double fpr = res.included().framesPerRead();
     steps.add(new String[] {v, String.format("%.2f", fpr), Integer.toString(res.excludedRuns())});
     return fpr;
   }
 
+  /** A bisection value as a setting: whole bytes, or a duration to the microsecond in readable units. */
   private static String format(boolean size, double v) {
-    return size ? Math.round(v) + "B" : Math.round(v / 1000) + "us";
+    return size ? Math.round(v) + "B" : Units.formatDurationReadable(Math.round(v / 1000) * 1000);
   }
 }

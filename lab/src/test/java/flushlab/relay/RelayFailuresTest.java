@@ -1,0 +1,76 @@
+package flushlab.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.Await;
+import flushlab.LabFixture;
+import flushlab.RelayFixture;
+import flushlab.ScriptedServer;
+import flushlab.client.BatchResult;
+import flushlab.client.StreamError;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A relay says what went wrong instead of closing silently, and serves a bounded number of clients. */
+class RelayFailuresTest {
+
+  @Test
+  void anUpstreamThatClosesWithoutAnsweringGives502AndALogLine() throws Exception {
+    try (LabFixture lab = new LabFixture();
+         ScriptedServer mute = new ScriptedServer(lab.vertx, (so, self) -> so.handler(b -> so.close()))) {
+      List<String> log = new ArrayList<>();
+      Relay relay = new Relay(new RelayOptions("127.0.0.1", 0, "127.0.0.1", mute.port(), List.of(), false), line -> {
+        synchronized (log) {
+          log.add(line);
+        }
+      });
+      lab.vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      BatchResult r = lab.measure("http://127.0.0.1:" + relay.port() + "/sse?frames=3");
+      assertThat(r.errorCount()).isEqualTo(1);
+      assertThat(r.streamResults().get(0).error()).isEqualTo(StreamError.HTTP_STATUS);
+      assertThat(r.streamResults().get(0).errorMessage()).contains("HTTP 502")
+          .contains("closed the connection without answering the request");
+      synchronized (log) {
+        assertThat(log).anyMatch(l -> l.contains("closed the connection without answering"));
+      }
+    }
+  }
+
+  @Test
+  void oneClientOverTheConnectionCapIsAnswered503() throws Exception {
+    try (LabFixture lab = new LabFixture()) {
+      Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("passthrough")).withMaxConnections(1));
+      try (Socket first = connect(relay.port())) {
+        first.getOutputStream().write("GET /sse?frames=100&interval=10ms HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        first.getInputStream().read(new byte[100]); // the first is being served
+        try (Socket second = connect(relay.port())) {
+          assertThat(readAll(second.getInputStream())).startsWith("HTTP/1.1 503").contains("too many connections");
+        }
+      }
+      Await.until("a slot is free again", 5000, () -> {
+        try (Socket again = connect(relay.port())) {
+          again.getOutputStream().write("GET /sse?frames=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+          return readAll(again.getInputStream()).startsWith("HTTP/1.1 200");
+        } catch (Exception e) {
+          return false;
+        }
+      });
+    }
+  }
+
+  static Socket connect(int port) throws java.io.IOException {
+    Socket s = new Socket();
+    s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+    s.setSoTimeout(10_000);
+    return s;
+  }
+
+  static String readAll(InputStream in) throws java.io.IOException {
+    return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+  }
+}
