@@ -13,4 +13,6 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
   scenario="$1"
   shift
 fi
+# Results record the command that reproduces them; this says it was this script.
+export FLUSHLAB_LAUNCHER="./run-scenario.sh"
 exec java -jar "$jar" run "$scenario" "$@"

@@ -27,23 +27,23 @@ final class ClientCommand implements Command {
   boolean keepAlive;
 
   @Parameter(names = "--timeout", description = "Per-request timeout", converter = Converters.Duration.class)
-  Long timeoutNanos = 60_000_000_000L;
+  Converters.DurationArg timeout = Converters.DurationArg.of("60s");
 
   @Parameter(names = "--slow-reader", description = "Pause this long after each read, e.g. 200ms (default: read at once)",
       converter = Converters.Duration.class)
-  Long slowReaderNanos = 0L;
+  Converters.DurationArg slowReader = Converters.DurationArg.of("0ms");
 
   @Parameter(names = "--recv-buffer", description = "Most bytes one read may return", converter = Converters.Size.class)
-  Long recvBuffer = 65536L;
+  Converters.SizeArg recvBuffer = Converters.SizeArg.of("64KiB");
 
   @Parameter(names = "--tokens", description = "Chat requests: tokens per response (pi_tokens)")
   int tokens = 100;
 
   @Parameter(names = "--think", description = "Chat requests: think time (pi_think_ms)", converter = Converters.Duration.class)
-  Long thinkNanos = 0L;
+  Converters.DurationArg think = Converters.DurationArg.of("0ms");
 
   @Parameter(names = "--delay", description = "Chat requests: inter-token delay (pi_delay_ms)", converter = Converters.Duration.class)
-  Long delayNanos = 5_000_000L;
+  Converters.DurationArg delay = Converters.DurationArg.of("5ms");
 
   @Parameter(names = "--json", description = "Print the result as JSON instead of one line")
   boolean json;
@@ -83,7 +83,9 @@ final class ClientCommand implements Command {
     }
     if (p.pathAndQuery().startsWith("/v1/chat/completions")) {
       Converters.range("--tokens", tokens, 1, 1_000_000);
-      return RequestPlan.chat(p.host(), p.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6);
+      Converters.durationRange("--think", think, 0, 60_000_000_000L);
+      Converters.durationRange("--delay", delay, 0, 60_000_000_000L);
+      return RequestPlan.chat(p.host(), p.port(), tokens, think.millis(), delay.millis());
     }
     return p;
   }
@@ -91,8 +93,9 @@ final class ClientCommand implements Command {
   ClientOptions options() {
     Converters.range("--requests", requests, 1, ClientOptions.MAX_REQUESTS);
     Converters.range("--concurrency", concurrency, 1, ClientOptions.MAX_CONCURRENCY);
-    Converters.range("--recv-buffer", recvBuffer, 64, 16L << 20);
-    if (timeoutNanos <= 0) throw new com.beust.jcommander.ParameterException("--timeout: must be positive");
-    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, slowReaderNanos, recvBuffer.intValue());
+    int recvBytes = Converters.range("--recv-buffer", recvBuffer.bytes(), 64, 16L << 20);
+    long timeoutNanos = Converters.durationRange("--timeout", timeout, 1_000_000L, 3_600_000_000_000L);
+    long slowNanos = Converters.durationRange("--slow-reader", slowReader, 0, 10_000_000_000L);
+    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, slowNanos, recvBytes);
   }
 }

@@ -3,41 +3,84 @@ package flushlab.cli;
 import com.beust.jcommander.IStringConverter;
 import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.converters.BaseConverter;
+import com.beust.jcommander.converters.IParameterSplitter;
 import flushlab.core.Units;
+import java.util.List;
 
-/** JCommander converters for unit-bearing flags; a bad value names the flag and the form. */
+/**
+ * JCommander converters for unit-bearing flags; a bad value names the flag and the form. The
+ * values keep the text the user wrote, so {@code --help} shows a default as "60s", never as the
+ * nanoseconds it stands for.
+ */
 final class Converters {
   private Converters() {}
 
-  /** A duration flag, converted to nanoseconds. */
-  public static final class Duration extends BaseConverter<Long> implements IStringConverter<Long> {
+  /** A duration flag: nanoseconds, and the text it was written as. */
+  record DurationArg(long nanos, String text) {
+    static DurationArg of(String text) {
+      return new DurationArg(Units.parseDurationNanos(text), text);
+    }
+
+    double millis() {
+      return nanos / 1e6;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  /** A size flag: bytes, and the text it was written as. */
+  record SizeArg(long bytes, String text) {
+    static SizeArg of(String text) {
+      return new SizeArg(Units.parseBytes(text), text);
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  public static final class Duration extends BaseConverter<DurationArg> implements IStringConverter<DurationArg> {
     public Duration(String optionName) {
       super(optionName);
     }
 
     @Override
-    public Long convert(String value) {
+    public DurationArg convert(String value) {
       try {
-        return Units.parseDurationNanos(value);
+        return DurationArg.of(value);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(getOptionName() + ": " + e.getMessage());
       }
     }
   }
 
-  /** A size flag, converted to bytes. */
-  public static final class Size extends BaseConverter<Long> implements IStringConverter<Long> {
+  public static final class Size extends BaseConverter<SizeArg> implements IStringConverter<SizeArg> {
     public Size(String optionName) {
       super(optionName);
     }
 
     @Override
-    public Long convert(String value) {
+    public SizeArg convert(String value) {
       try {
-        return Units.parseBytes(value);
+        return SizeArg.of(value);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(getOptionName() + ": " + e.getMessage());
       }
+    }
+  }
+
+  /**
+   * For repeatable flags whose values contain commas (shaper specs such as
+   * {@code latency=50ms,jitter=10ms}): JCommander would otherwise split each value at its commas.
+   */
+  public static final class WholeValue implements IParameterSplitter {
+    @Override
+    public List<String> split(String value) {
+      return List.of(value);
     }
   }
 
@@ -46,5 +89,13 @@ final class Converters {
       throw new ParameterException(flag + ": " + value + " is out of range (allowed: " + min + ".." + max + ")");
     }
     return (int) value;
+  }
+
+  static long durationRange(String flag, DurationArg value, long minNanos, long maxNanos) {
+    if (value.nanos() < minNanos || value.nanos() > maxNanos) {
+      throw new ParameterException(flag + ": " + value + " is out of range (allowed: " + Units.formatDuration(minNanos)
+          + ".." + Units.formatDuration(maxNanos) + ")");
+    }
+    return value.nanos();
   }
 }

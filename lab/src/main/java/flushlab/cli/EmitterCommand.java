@@ -19,17 +19,27 @@ final class EmitterCommand implements Command {
   boolean noTcpNoDelay;
 
   @Parameter(names = "--sndbuf", description = "SO_SNDBUF of accepted sockets, e.g. 64KiB (default: kernel's)", converter = Converters.Size.class)
-  Long sndbuf;
+  Converters.SizeArg sndbuf;
 
   @Parameter(names = "--event-loops", description = "Event-loop threads")
   int eventLoops = 2;
 
+  @Parameter(names = "--max-connections", description = "Connections open at once; one more is answered 503 and closed")
+  int maxConnections = EmitterOptions.DEFAULT_MAX_CONNECTIONS;
+
+  @Parameter(names = "--request-timeout", description = "Most a request may take from its first byte to its last (then 408)",
+      converter = Converters.Duration.class)
+  Converters.DurationArg requestTimeout = Converters.DurationArg.of("10s");
+
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     HostPort at = HostPort.parse("--listen", listen, true);
+    Exposure.warnIfNotLoopback(err, "--listen", at, "the emitter");
     Converters.range("--event-loops", eventLoops, 1, 64);
-    int sndbufBytes = sndbuf == null ? 0 : Converters.range("--sndbuf", sndbuf, 1024, 64L << 20);
-    EmitterOptions options = new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes);
+    int sndbufBytes = sndbuf == null ? 0 : Converters.range("--sndbuf", sndbuf.bytes(), 1024, 64L << 20);
+    Converters.range("--max-connections", maxConnections, 1, 100_000);
+    long requestTimeoutNanos = Converters.durationRange("--request-timeout", requestTimeout, 1_000_000L, 3_600_000_000_000L);
+    EmitterOptions options = new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes, maxConnections, requestTimeoutNanos);
     Vertx vertx = LabVertx.create(eventLoops);
     Emitter emitter = new Emitter(options);
     try {
@@ -47,7 +57,6 @@ final class EmitterCommand implements Command {
     out.println("  GET  /sse?frames=41&size=60&interval=50ms   plain frames");
     out.println("  POST /v1/chat/completions                   OpenAI chunks (pi_tokens, pi_think_ms, pi_delay_ms)");
     out.println("  GET  /emitter/streams/{id}                  pacing audit of a stream");
-    UntilInterrupted.await(vertx);
-    return EXIT_OK;
+    return UntilInterrupted.await(vertx);
   }
 }

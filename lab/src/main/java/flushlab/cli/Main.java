@@ -51,7 +51,9 @@ public final class Main {
       return Command.EXIT_USAGE;
     }
     try {
-      return commands.get(name).run(out, err);
+      Command command = commands.get(name);
+      command.invokedAs(Invocation.describe(args));
+      return command.run(out, err);
     } catch (ParameterException | IllegalArgumentException e) {
       err.println("flushlab " + name + ": " + e.getMessage());
       return Command.EXIT_USAGE;

@@ -39,13 +39,13 @@ final class ProbeCommand implements Command {
   int tokens = 1000;
 
   @Parameter(names = "--think", description = "Delay before the first token", converter = Converters.Duration.class)
-  Long thinkNanos = 0L;
+  Converters.DurationArg think = Converters.DurationArg.of("0ms");
 
   @Parameter(names = "--delay", description = "Delay between tokens (fractions allowed, e.g. 0.5ms)", converter = Converters.Duration.class)
-  Long delayNanos = 5_000_000L;
+  Converters.DurationArg delay = Converters.DurationArg.of("5ms");
 
   @Parameter(names = "--timeout", description = "Per-request timeout", converter = Converters.Duration.class)
-  Long timeoutNanos = 300_000_000_000L;
+  Converters.DurationArg timeout = Converters.DurationArg.of("300s");
 
   @Parameter(names = "--no-calibration", description = "Skip the loopback calibration batch")
   boolean noCalibration;
@@ -55,11 +55,13 @@ final class ProbeCommand implements Command {
     if (gateway == null) throw new IllegalArgumentException("--gateway: required (host:port of the gateway under test)");
     HostPort gw = HostPort.parse("--gateway", gateway, false);
     HostPort at = HostPort.parse("--listen", listen, true);
+    Exposure.warnIfNotLoopback(err, "--listen", at, "the probe's emitter");
     Converters.range("--requests", requests, 1, ClientOptions.MAX_REQUESTS);
     Converters.range("--concurrency", concurrency, 1, ClientOptions.MAX_CONCURRENCY);
     Converters.range("--tokens", tokens, 1, 1_000_000);
-    if (delayNanos > 60_000_000_000L) throw new IllegalArgumentException("--delay: at most 60s");
-    if (thinkNanos > 60_000_000_000L) throw new IllegalArgumentException("--think: at most 60s");
+    long delayNanos = Converters.durationRange("--delay", delay, 0, 60_000_000_000L);
+    long thinkNanos = Converters.durationRange("--think", think, 0, 60_000_000_000L);
+    Converters.durationRange("--timeout", timeout, 1_000_000L, 3_600_000_000_000L);
 
     Vertx vertx = LabVertx.create(3);
     try {
@@ -113,15 +115,15 @@ final class ProbeCommand implements Command {
   }
 
   private double seconds(int n, int t) {
-    double perRequest = (thinkNanos + delayNanos * (double) (t - 1)) / 1e9;
+    double perRequest = (think.nanos() + delay.nanos() * (double) (t - 1)) / 1e9;
     return perRequest * Math.ceil((double) n / concurrency);
   }
 
   private BatchResult batch(Vertx vertx, PrintStream out, String label, RequestPlan plan, int n) throws Exception {
-    ClientOptions options = new ClientOptions(n, concurrency, false, timeoutNanos, 0, 65536);
+    ClientOptions options = new ClientOptions(n, concurrency, false, timeout.nanos(), 0, 65536);
     MeteredClient client = new MeteredClient(vertx, options);
     try (Progress p = new Progress(out, () -> label + ": " + client.finishedStreams() + "/" + n + " requests done")) {
-      return client.run(plan).await(timeoutNanos / 1_000_000 * n + 10_000, TimeUnit.MILLISECONDS);
+      return client.run(plan).await(timeout.nanos() / 1_000_000 * n + 10_000, TimeUnit.MILLISECONDS);
     } finally {
       client.close();
     }

@@ -22,7 +22,8 @@ final class RelayCommand implements Command {
   @Parameter(names = "--upstream", description = "host:port of the server behind the relay")
   String upstream;
 
-  @Parameter(names = "--shape", description = "A shaper, applied in the order given, e.g. byte-threshold=2KiB (repeatable; none = passthrough)")
+  @Parameter(names = "--shape", splitter = Converters.WholeValue.class,
+      description = "A shaper, applied in the order given, e.g. byte-threshold=2KiB or latency=50ms,jitter=10ms (repeatable; none = passthrough)")
   List<String> shapes = new ArrayList<>();
 
   @Parameter(names = "--pool-upstream", description = "Keep upstream connections alive and reuse them across client connections")
@@ -40,6 +41,7 @@ final class RelayCommand implements Command {
     HostPort at = HostPort.parse("--listen", listen, true);
     if (upstream == null) throw new IllegalArgumentException("--upstream: required (host:port of the server behind the relay)");
     HostPort up = HostPort.parse("--upstream", upstream, false);
+    Exposure.warnIfNotLoopback(err, "--listen", at, "this relay, which misbehaves and injects faults on purpose,");
     List<ShaperRegistry.Spec> specs = new ArrayList<>();
     for (String s : shapes) {
       try {
@@ -61,7 +63,6 @@ final class RelayCommand implements Command {
     flushlab.client.Warmup.run(vertx); // a cold JVM relays its first streams 100+ ms late
     out.println("flushlab relay on " + at.host() + ":" + relay.port() + " -> " + up + "  [" + options.describe() + "]"
         + (poolUpstream ? " (upstream connections pooled)" : " (a fresh upstream connection per client connection)"));
-    UntilInterrupted.await(vertx);
-    return EXIT_OK;
+    return UntilInterrupted.await(vertx);
   }
 }

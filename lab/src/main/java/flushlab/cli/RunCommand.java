@@ -2,6 +2,8 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import flushlab.client.StreamError;
+import flushlab.core.IoErrors;
 import flushlab.core.LabVertx;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
@@ -10,79 +12,108 @@ import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioError;
 import flushlab.scenario.ScenarioLoader;
 import flushlab.scenario.ScenarioRunner;
+import flushlab.scenario.TargetCellResult;
 import io.vertx.core.Vertx;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "run", commandDescription = "Run a scenario and write results/<timestamp>-<name>/")
 final class RunCommand implements Command {
-  static final int EXIT_UNCERTIFIED = 3;
-  static final int EXIT_INTERRUPTED = 130;
-
   @Parameter(description = "SCENARIO.yaml")
   List<String> files = new ArrayList<>();
 
   @Parameter(names = "--results", description = "Folder that receives the run's folder")
   String resultsDir = "results";
 
+  private String commandLine = "flushlab run";
+
+  @Override
+  public void invokedAs(String line) {
+    this.commandLine = line;
+  }
+
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (files.size() != 1) throw new IllegalArgumentException("give exactly one scenario file, e.g. scenarios/quickstart.yaml");
-    Path file = Path.of(files.get(0));
     Scenario scenario;
     try {
-      scenario = ScenarioLoader.load(file);
+      scenario = ScenarioLoader.load(Path.of(files.get(0)));
     } catch (ScenarioError e) {
       for (String m : e.messages()) err.println(m);
       return EXIT_USAGE;
     }
-    String command = "./run-scenario.sh " + file;
+    Path root = Path.of(resultsDir);
+    try {
+      ResultsWriter.checkWritable(root);
+    } catch (IOException e) {
+      err.println("flushlab run: --results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e)
+          + "); nothing was run");
+      return EXIT_USAGE;
+    }
+    Exposure.warnIfNotLoopback(err, "emitter.listen", scenario.emitterListen(), "the emitter");
     out.printf("flushlab run %s: %d cell(s) x %d target(s) x %d run(s); expected duration about %.0fs%n", scenario.name(),
         scenario.cells().size(), scenario.targets().size(), scenario.runs(), ScenarioRunner.expectedSeconds(scenario));
     Vertx vertx = LabVertx.create(3);
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx, out);
-    CountDownLatch written = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      runner.interrupt();
+    int code = EXIT_FAILED;
+    try (Interruption signal = new Interruption(runner::interrupt)) {
       try {
-        written.await(60, TimeUnit.SECONDS); // let the run write what it measured, marked interrupted
-      } catch (InterruptedException ignored) {
-        Thread.currentThread().interrupt();
+        code = measureAndWrite(scenario, runner, vertx, root, out, err);
+      } finally {
+        vertx.close().await(10, TimeUnit.SECONDS);
+        signal.done(code);
       }
-    });
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      ScenarioRunner.Outcome o;
-      try (Progress p = new Progress(out, runner::progress)) {
-        o = runner.run(out::println);
-      } catch (ScenarioRunner.TargetStartFailure e) {
-        err.println("flushlab run: " + e.getMessage());
-        return EXIT_FAILED;
-      }
-      Map<String, Object> env = Environment.capture(vertx.isNativeTransportEnabled());
-      Path folder = ResultsWriter.write(Path.of(resultsDir), scenario, o, command, env);
-      out.println();
-      out.print(SummaryMarkdown.render(scenario, o, command, env).split("\n## Reproduce")[0]);
-      out.println("results: " + folder);
-      if (o.interrupted()) return EXIT_INTERRUPTED;
-      if (!o.certified()) {
-        err.println("flushlab run: this host is not certified (the direct path is not clean); no finding is published");
-        return EXIT_UNCERTIFIED;
-      }
-      return EXIT_OK;
-    } finally {
-      written.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException ignored) {
-        // the JVM is already shutting down (Ctrl-C): the hook is what is waiting for us
-      }
-      vertx.close().await(10, TimeUnit.SECONDS);
+      return code;
     }
+  }
+
+  private int measureAndWrite(Scenario scenario, ScenarioRunner runner, Vertx vertx, Path root, PrintStream out, PrintStream err)
+      throws Exception {
+    ScenarioRunner.Outcome o;
+    try (Progress p = new Progress(out, runner::progress)) {
+      o = runner.run(out::println);
+    } catch (ScenarioRunner.TargetStartFailure e) {
+      err.println("flushlab run: " + e.getMessage());
+      return EXIT_FAILED;
+    }
+    Map<String, Object> env = Environment.capture(vertx.isNativeTransportEnabled());
+    ResultsWriter.Written written = ResultsWriter.write(root, scenario, o, commandLine, env);
+    out.println();
+    out.print(SummaryMarkdown.render(scenario, o, commandLine, env).split("\n## Reproduce")[0]);
+    out.println("results: " + written.folder());
+    int code = EXIT_OK;
+    if (written.fallbackReason() != null) {
+      err.println("flushlab run: " + written.fallbackReason() + "; the results were written to " + written.folder() + " instead");
+      code = EXIT_FAILED;
+    }
+    for (TargetCellResult r : o.results()) {
+      if (neverConnected(r)) {
+        err.println("flushlab run: target " + r.target() + " could not be reached in cell " + r.cell().label() + ": "
+            + r.runs().get(0).result().errors().get(0).get("example"));
+        code = EXIT_FAILED;
+      }
+    }
+    if (o.interrupted()) return EXIT_INTERRUPTED;
+    if (!o.certified()) {
+      err.println("flushlab run: this host is not certified (the direct path is not clean); no finding is published");
+      return EXIT_UNCERTIFIED;
+    }
+    return code;
+  }
+
+  /** Every stream of every run failed to connect: the target was not there, which is not a measurement. */
+  private static boolean neverConnected(TargetCellResult r) {
+    if (r.runs().isEmpty()) return false;
+    for (var run : r.runs()) {
+      var b = run.result();
+      if (b.streams() == 0 || b.streamsOk() > 0) return false;
+      for (var s : b.streamResults()) if (s.error() != StreamError.CONNECT_FAILED) return false;
+    }
+    return true;
   }
 }

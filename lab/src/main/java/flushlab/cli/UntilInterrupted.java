@@ -4,14 +4,17 @@ import io.vertx.core.Vertx;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** For the server commands: block until Ctrl-C (or SIGTERM), then close Vert.x cleanly. */
+/** For the server commands: serve until Ctrl-C (or SIGTERM), then close Vert.x cleanly and exit 130. */
 final class UntilInterrupted {
   private UntilInterrupted() {}
 
-  static void await(Vertx vertx) throws Exception {
+  static int await(Vertx vertx) throws Exception {
     CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-    stop.await();
-    vertx.close().await(5, TimeUnit.SECONDS);
+    try (Interruption signal = new Interruption(stop::countDown)) {
+      stop.await();
+      vertx.close().await(5, TimeUnit.SECONDS);
+      signal.done(Command.EXIT_INTERRUPTED);
+    }
+    return Command.EXIT_INTERRUPTED;
   }
 }

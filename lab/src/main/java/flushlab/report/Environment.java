@@ -38,6 +38,15 @@ public final class Environment {
     }
   }
 
+  /** A /proc or /sys value, whitespace collapsed. */
+  static String readProcFile(Path file) {
+    try {
+      return flushlab.core.ProcFiles.read(file).trim().replaceAll("\\s+", " ");
+    } catch (IOException e) {
+      return "unreadable";
+    }
+  }
+
   public static Map<String, Object> capture(boolean nativeTransport) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("flushlab_version", version());
@@ -52,11 +61,7 @@ public final class Environment {
         {"tcp_rmem", "/proc/sys/net/ipv4/tcp_rmem"}, {"tcp_wmem", "/proc/sys/net/ipv4/tcp_wmem"},
         {"rmem_max", "/proc/sys/net/core/rmem_max"}, {"wmem_max", "/proc/sys/net/core/wmem_max"},
         {"tcp_autocorking", "/proc/sys/net/ipv4/tcp_autocorking"}}) {
-      try {
-        tcp.put(k[0], Files.readString(Path.of(k[1])).trim().replaceAll("\\s+", " "));
-      } catch (IOException e) {
-        tcp.put(k[0], "unreadable");
-      }
+      tcp.put(k[0], readProcFile(Path.of(k[1])));
     }
     m.put("kernel_tcp", tcp);
     return m;

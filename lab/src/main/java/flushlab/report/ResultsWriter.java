@@ -8,7 +8,9 @@ import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioRunner;
 import flushlab.scenario.TargetCellResult;
 import flushlab.scenario.TargetSpec;
+import flushlab.core.IoErrors;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,32 +28,69 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * Writes a run's folder: results.json, results.csv, summary.md and the HdrHistogram logs. Files
- * go to a hidden ".partial" folder that is renamed into place only when all of them are written,
- * so an interrupted write never leaves a folder that looks complete.
+ * go to a hidden, uniquely named ".partial" folder that is renamed into place only when all of
+ * them are written, so an interrupted write never leaves a folder that looks complete.
  */
 public final class ResultsWriter {
   public static final int SCHEMA_VERSION = 1;
 
   private ResultsWriter() {}
 
-  public static Path write(Path resultsRoot, Scenario s, ScenarioRunner.Outcome o, String command,
+  /**
+   * Checks, before anything is measured, that a run's folder can be written under {@code resultsRoot}:
+   * creates the root if needed and writes and deletes a probe file in it.
+   */
+  public static void checkWritable(Path resultsRoot) throws IOException {
+    Files.createDirectories(resultsRoot);
+    Path probe = Files.createTempFile(resultsRoot, ".flushlab-probe-", ".tmp");
+    Files.delete(probe);
+  }
+
+  /** Where a run's results went; {@code fallbackReason} is set when the asked-for root could not take them. */
+  public record Written(Path folder, String fallbackReason) {}
+
+  /**
+   * Writes the run's folder under {@code resultsRoot}; if that fails (the disk filled, the folder
+   * went away during a long run), under the temporary folder instead, and says why: a measured
+   * run is never lost to a write error.
+   */
+  public static Written write(Path resultsRoot, Scenario s, ScenarioRunner.Outcome o, String command,
+      Map<String, Object> environment) throws IOException {
+    try {
+      return new Written(writeUnder(resultsRoot, s, o, command, environment), null);
+    } catch (IOException e) {
+      Path fallback = Path.of(System.getProperty("java.io.tmpdir"), "flushlab-results");
+      return new Written(writeUnder(fallback, s, o, command, environment),
+          "could not write under " + resultsRoot + " (" + IoErrors.describe(e) + ")");
+    }
+  }
+
+  private static Path writeUnder(Path resultsRoot, Scenario s, ScenarioRunner.Outcome o, String command,
       Map<String, Object> environment) throws IOException {
     String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
         .format(Instant.ofEpochMilli(o.startedEpochMillis()));
     String base = stamp + "-" + s.name() + (o.interrupted() ? "-interrupted" : "") + (o.certified() ? "" : "-uncertified");
     Files.createDirectories(resultsRoot);
-    Path partial = resultsRoot.resolve("." + base + ".partial");
-    Path done = resultsRoot.resolve(base);
-    for (int i = 2; Files.exists(done); i++) done = resultsRoot.resolve(base + "-" + i);
-    Files.createDirectories(partial);
+    // A private partial folder: two runs started in the same second never write into the same one.
+    Path partial = Files.createTempDirectory(resultsRoot, "." + base + ".partial-");
     Files.writeString(partial.resolve("results.json"), Json.pretty(json(s, o, command, environment)), StandardCharsets.UTF_8);
     Files.writeString(partial.resolve("results.csv"), csv(o), StandardCharsets.UTF_8);
     Files.writeString(partial.resolve("summary.md"), SummaryMarkdown.render(s, o, command, environment), StandardCharsets.UTF_8);
     writeHlog(partial.resolve("ttft.hlog"), o, BatchResult::ttftHistogram);
     writeHlog(partial.resolve("gap.hlog"), o, BatchResult::gapHistogram);
     writeHlog(partial.resolve("emit_to_recv.hlog"), o, BatchResult::emitToRecvHistogram);
-    Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
-    return done;
+    // rename(2) onto an existing non-empty folder fails (ENOTEMPTY, which Java reports as a plain
+    // FileSystemException), so of two runs racing for one name, one gets it and the other takes
+    // the next suffix.
+    for (int i = 1; ; i++) {
+      Path done = resultsRoot.resolve(i == 1 ? base : base + "-" + i);
+      if (Files.exists(done)) continue;
+      try {
+        return Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
+      } catch (FileSystemException e) {
+        if (!Files.exists(done) || i > 1000) throw e; // not the race: a real failure
+      }
+    }
   }
 
   /** The results.json tree without writing files (tests check fields with it). */
@@ -136,8 +175,12 @@ public final class ResultsWriter {
       BatchResult b = r.included();
       sb.append(r.cell().index()).append(',').append('"').append(r.cell().label().replace("\"", "'")).append('"').append(',')
           .append(r.target()).append(',').append(r.runs().size()).append(',').append(r.excludedRuns()).append(',')
-          .append(b.streamsOk()).append(',').append(b.errorCount()).append(',').append(b.frames()).append(',')
-          .append(b.framesPerRead()).append(',').append(b.ttftMs().p50()).append(',').append(b.ttftMs().p99()).append(',')
+          .append(b.streamsOk()).append(',').append(b.errorCount()).append(',').append(b.frames()).append(',');
+      if (SummaryMarkdown.noMeasurement(r) != null) {
+        sb.append(",,,,,,,,,,,\n"); // no kept stream: empty, not zero (a zero would read as a measurement)
+        continue;
+      }
+      sb.append(b.framesPerRead()).append(',').append(b.ttftMs().p50()).append(',').append(b.ttftMs().p99()).append(',')
           .append(b.gapMs().p50()).append(',').append(b.gapMs().p99()).append(',').append(b.gapMs().max()).append(',')
           .append(b.emitToRecvMs().p50()).append(',').append(b.emitToRecvMs().p99()).append(',')
           .append(b.releaseBytes().p50()).append(',').append(b.releaseGapMs().p50()).append(',')

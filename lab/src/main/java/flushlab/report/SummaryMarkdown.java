@@ -33,18 +33,21 @@ public final class SummaryMarkdown {
       boolean any = o.results().stream().anyMatch(r -> r.cell().index() == cell.index());
       if (!any) continue;
       md.append("## ").append(s.cells().size() > 1 ? cell.label() : "results").append("\n\n");
-      md.append(String.format("%s, %s frames of %s every %s%s%s.%n%n", cell.get("endpoint").equals("chat") ? "OpenAI chat" : "SSE",
-          cell.has("total") ? cell.get("total") + " in" : cell.get("frames"), cell.get("frame_size"), cell.get("interval"),
-          cell.nanos("slow_reader") > 0 ? ", client pausing " + cell.get("slow_reader") + " after each read" : "",
-          cell.headers().isEmpty() ? "" : ", headers " + cell.headers()));
+      md.append(streamDescription(cell, o)).append(".\n\n");
       md.append("| target | time to first frame (p50) | gap between frames (p50) | frames per read | max gap | emit->recv (p50) | excluded runs | errors |\n");
       md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
       for (TargetCellResult r : o.results()) {
         if (r.cell().index() != cell.index()) continue;
         BatchResult b = r.included();
+        String none = noMeasurement(r);
+        if (none != null) {
+          md.append(String.format("| %s | %s | - | - | - | - | %d of %d | %s |%n", r.target(), none, r.excludedRuns(),
+              r.runs().size(), errors(r)));
+          continue;
+        }
         md.append(String.format("| %s | %.1fms | %.1fms | %.2f | %.1fms | %.2fms | %d of %d | %s |%n", r.target(),
             b.ttftMs().p50(), b.gapMs().p50(), b.framesPerRead(), b.gapMs().max(), b.emitToRecvMs().p50(),
-            r.excludedRuns(), r.runs().size(), errors(b)));
+            r.excludedRuns(), r.runs().size(), errors(r)));
       }
       md.append('\n');
       overheadTable(md, s, o, cell);
@@ -98,12 +101,39 @@ public final class SummaryMarkdown {
     md.append('\n');
   }
 
-  private static String errors(BatchResult b) {
-    if (b.errorCount() == 0) return "0";
-    StringBuilder sb = new StringBuilder();
-    for (Map<String, Object> e : b.errors()) {
-      sb.append(sb.length() == 0 ? "" : ", ").append(e.get("count")).append(' ').append(e.get("kind"));
+  /**
+   * Why a row has no numbers, or null when it has them: every run excluded by the pacing guard,
+   * or no stream of the kept runs completed. A row of zeros would read as a measurement.
+   */
+  public static String noMeasurement(TargetCellResult r) {
+    if (!r.runs().isEmpty() && r.excludedRuns() == r.runs().size()) return "excluded (every run)";
+    if (r.included().streamsOk() == 0) return "no stream completed";
+    return null;
+  }
+
+  /** Errors over every run of the row (excluded runs too: an error is never hidden by a guard). */
+  private static String errors(TargetCellResult r) {
+    Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+    for (var run : r.runs()) {
+      for (Map<String, Object> e : run.result().errors()) counts.merge((String) e.get("kind"), (Integer) e.get("count"), Integer::sum);
     }
+    if (counts.isEmpty()) return "0";
+    StringBuilder sb = new StringBuilder();
+    counts.forEach((kind, n) -> sb.append(sb.length() == 0 ? "" : ", ").append(n).append(' ').append(kind));
     return sb.toString();
+  }
+
+  /** The stream a cell asked for, in words; a chat stream is tokens (its events are sized by their JSON), not frames of frame_size. */
+  public static String streamDescription(Cell cell, ScenarioRunner.Outcome o) {
+    String extras = (cell.nanos("slow_reader") > 0 ? ", client pausing " + cell.get("slow_reader") + " after each read" : "")
+        + (cell.headers().isEmpty() ? "" : ", headers " + cell.headers());
+    if (cell.get("endpoint").equals("chat")) {
+      double wire = o.results().stream().filter(r -> r.cell().index() == cell.index() && r.included().frames() > 0)
+          .mapToDouble(TargetCellResult::wireBytesPerFrame).findFirst().orElse(0);
+      return String.format("OpenAI chat, %s tokens every %s%s%s", cell.get("frames"), cell.get("interval"),
+          wire > 0 ? String.format(" (events of ~%.0f B on the wire)", wire) : "", extras);
+    }
+    return String.format("SSE, %s frames of %s every %s%s", cell.has("total") ? cell.get("total") + " in" : cell.get("frames"),
+        cell.get("frame_size"), cell.get("interval"), extras);
   }
 }

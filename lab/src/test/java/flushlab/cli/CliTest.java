@@ -55,6 +55,54 @@ class CliTest {
     assertThat(r.err()).contains("--shape corked").contains("unknown shaper 'corked'").contains("cork, nagle");
   }
 
+  /**
+   * A multi-parameter shaper spec reaches the relay whole: with the listen port taken, the relay
+   * gets as far as listening (exit 1), which it cannot if its --shape was cut at the commas.
+   */
+  @Test
+  void aShaperSpecWithCommasReachesTheRelayWhole() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      NetServer busy = vertx.createNetServer().connectHandler(so -> {}).listen(0, "127.0.0.1").await(5, TimeUnit.SECONDS);
+      Ran r = run("relay", "--listen", "127.0.0.1:" + busy.actualPort(), "--upstream", "127.0.0.1:9",
+          "--shape", "threshold-or-timer,bytes=2KiB,after=200ms", "--shape", "latency=50ms,jitter=10ms");
+      assertThat(r.err()).doesNotContain("unknown shaper").doesNotContain("needs");
+      assertThat(r.code()).isEqualTo(1);
+      assertThat(r.err()).contains("cannot listen on 127.0.0.1:" + busy.actualPort());
+    } finally {
+      vertx.close().await(5, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aMistakeInTheSecondParameterOfASpecNamesThatParameter() {
+    Ran r = run("relay", "--upstream", "127.0.0.1:9", "--shape", "latency=50ms,jiter=10ms");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("shaper 'latency' has no parameter 'jiter'").contains("delay, jitter");
+  }
+
+  @Test
+  void listeningBeyondLoopbackIsWarnedAbout() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      NetServer busy = vertx.createNetServer().connectHandler(so -> {}).listen(0, "0.0.0.0").await(5, TimeUnit.SECONDS);
+      Ran r = run("relay", "--listen", "0.0.0.0:" + busy.actualPort(), "--upstream", "127.0.0.1:9");
+      assertThat(r.err()).contains("warning: --listen 0.0.0.0:" + busy.actualPort() + " is not a loopback address")
+          .contains("reachable from other machines");
+      Ran local = run("relay", "--listen", "127.0.0.1:" + busy.actualPort(), "--upstream", "127.0.0.1:9");
+      assertThat(local.err()).doesNotContain("warning");
+    } finally {
+      vertx.close().await(5, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void helpShowsDefaultsWithTheirUnits() {
+    Ran r = run("client", "--help");
+    assertThat(r.out()).contains("Default: 60s").contains("Default: 64KiB").doesNotContain("60000000000");
+    assertThat(run("probe", "--help").out()).contains("Default: 5ms").doesNotContain("5000000");
+  }
+
   @Test
   void aPortInUseIsReportedPlainly() throws Exception {
     Vertx vertx = Vertx.vertx();

@@ -45,6 +45,31 @@ class GuardsTest {
     assertThat(r.runs()).filteredOn(RunRecord::excluded).allMatch(x -> x.result().gapMs().max() > 60.0);
   }
 
+  /** A row whose every run the guard excluded has no numbers; a row of zeros would read as a measurement. */
+  @Test
+  void aRowWhoseEveryRunWasExcludedSaysSoInsteadOfShowingZeros() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: allout
+        emitter: {frames: 20, frame_size: 60B, interval: 10ms}
+        targets: [{name: direct, kind: direct}, {name: relay, kind: relay, shapers: [passthrough]}]
+        runs: 2
+        guards: {pacing_tolerance: 20ms, certify: {runs: 1}}
+        flush_trigger_map: false
+        """);
+    ScenarioRunner.Outcome o = ScenarioFixture.run(s, (target, cell, run, loop) -> {
+      if (target.equals("relay")) {
+        loop.runOnContext(v -> loop.owner().setTimer(40, id -> {
+          long until = System.nanoTime() + 80_000_000L;
+          while (System.nanoTime() < until) Thread.onSpinWait();
+        }));
+      }
+    });
+    assertThat(o.results().get(1).excludedRuns()).isEqualTo(2);
+    String md = flushlab.report.SummaryMarkdown.render(s, o, "test", java.util.Map.of());
+    assertThat(md).contains("| relay | excluded (every run) | - | - | - | - | 2 of 2 | 0 |");
+    assertThat(md).doesNotContain("| relay | 0.0ms");
+  }
+
   @Test
   void aNoisyDirectPathStopsTheScenarioWithNoFindings(@TempDir Path dir) throws Exception {
     // Certify with frames written as fast as the socket takes them: the kernel merges them on the

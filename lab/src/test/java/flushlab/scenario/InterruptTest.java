@@ -18,6 +18,34 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Ctrl-C keeps what was measured, marked interrupted, in a folder that says so. */
 class InterruptTest {
+  /** An interrupt in the middle of a long run ends it now; the cut run is left out, not published half-measured. */
+  @Test
+  void anInterruptDuringARunAbortsItAndLeavesItOut() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: cutme
+        emitter: {frames: 200, interval: 50ms}
+        targets: [{name: direct, kind: direct}]
+        runs: 2
+        guards: {pacing_tolerance: 1s, certify: {runs: 1, frames: 5, interval: 1ms}}
+        """);
+    Vertx vertx = LabVertx.create(3);
+    try {
+      AtomicReference<ScenarioRunner> runner = new AtomicReference<>();
+      runner.set(new ScenarioRunner(s, vertx, new PrintStream(new ByteArrayOutputStream())).beforeRun((t, cell, run, loop) -> {
+        // 300 ms into the first 10-second run, as Ctrl-C would
+        if (cell == 0 && run == 0) loop.owner().setTimer(300, id -> runner.get().interrupt());
+      }));
+      long start = System.nanoTime();
+      ScenarioRunner.Outcome o = runner.get().run(line -> {});
+      double seconds = (System.nanoTime() - start) / 1e9;
+      assertThat(o.interrupted()).isTrue();
+      assertThat(o.results()).isEmpty(); // the only run of the cell was cut
+      assertThat(seconds).as("the 10 s run was aborted, not waited for").isLessThan(8.0);
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
   @Test
   void anInterruptedRunKeepsItsMeasurementsMarkedInterrupted(@TempDir Path dir) throws Exception {
     Scenario s = ScenarioFixture.parse("""
@@ -36,8 +64,9 @@ class InterruptTest {
       ScenarioRunner.Outcome o = runner.get().run(line -> {});
       assertThat(o.interrupted()).isTrue();
       assertThat(o.results()).hasSize(1);
-      assertThat(o.results().get(0).runs()).hasSize(3); // runs 0, 1 and the one in progress, 2
-      Path folder = ResultsWriter.write(dir, s, o, "test", Map.of("flushlab_version", "test"));
+      // runs 0 and 1; run 2, cut by the interrupt, is a partial measurement and is left out
+      assertThat(o.results().get(0).runs()).hasSize(2);
+      Path folder = ResultsWriter.write(dir, s, o, "test", Map.of("flushlab_version", "test")).folder();
       assertThat(folder.getFileName().toString()).endsWith("-stopme-interrupted");
       assertThat(Files.readString(folder.resolve("results.json"))).contains("\"status\" : \"interrupted\"");
       assertThat(Files.readString(folder.resolve("summary.md"))).contains("Interrupted");

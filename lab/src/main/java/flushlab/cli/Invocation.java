@@ -1,0 +1,58 @@
+package flushlab.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line that reproduces this one, for results meant for bug reports:
+ * {@code ./run-scenario.sh FILE ARGS} when run-scenario.sh started it (it says so in
+ * FLUSHLAB_LAUNCHER), otherwise {@code java -jar JAR ARGS} with the arguments as given.
+ */
+final class Invocation {
+  static final String LAUNCHER_ENV = "FLUSHLAB_LAUNCHER";
+
+  private Invocation() {}
+
+  static String describe(String[] args) {
+    String launcher = System.getenv(LAUNCHER_ENV);
+    List<String> words = new ArrayList<>();
+    if (launcher != null && !launcher.isBlank() && args.length > 0 && args[0].equals("run")) {
+      words.add(launcher);
+      for (int i = 1; i < args.length; i++) words.add(args[i]);
+    } else {
+      words.add("java");
+      Path jar = jar();
+      if (jar != null) {
+        words.add("-jar");
+        words.add(jar.toString());
+      } else {
+        words.add("-cp");
+        words.add(System.getProperty("java.class.path"));
+        words.add(Main.class.getName());
+      }
+      words.addAll(List.of(args));
+    }
+    StringBuilder sb = new StringBuilder();
+    for (String w : words) sb.append(sb.length() == 0 ? "" : " ").append(quote(w));
+    return sb.toString();
+  }
+
+  /** The jar this code runs from, relative to the working directory when it is below it; null outside a jar. */
+  private static Path jar() {
+    try {
+      Path p = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      if (!p.toString().endsWith(".jar")) return null;
+      Path cwd = Path.of("").toAbsolutePath();
+      return p.startsWith(cwd) ? cwd.relativize(p) : p;
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  /** Single quotes around a word a POSIX shell would split or expand. */
+  static String quote(String w) {
+    if (!w.isEmpty() && w.matches("[A-Za-z0-9_./:=,@%+-]+")) return w;
+    return "'" + w.replace("'", "'\\''") + "'";
+  }
+}

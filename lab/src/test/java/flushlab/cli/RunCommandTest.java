@@ -1,0 +1,82 @@
+package flushlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.ForkedLab;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `flushlab run` end to end: where results go, what they record, how the run ends. */
+class RunCommandTest {
+  static final String TINY = """
+      name: tiny
+      emitter: {frames: 5, interval: 2ms}
+      targets: [{name: direct, kind: direct}]
+      runs: 1
+      guards: {pacing_tolerance: 1s, certify: {runs: 1, frames: 5, interval: 2ms}}
+      """;
+
+  @Test
+  void anUnwritableResultsFolderStopsTheRunBeforeAnythingIsMeasured(@TempDir Path dir) throws Exception {
+    Path scenario = Files.writeString(dir.resolve("tiny.yaml"), TINY);
+    CliTest.Ran r = CliTest.run("run", "--results", "/proc/nope", scenario.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--results /proc/nope: cannot write results there").contains("nothing was run");
+    assertThat(r.out()).doesNotContain("certification");
+  }
+
+  @Test
+  void resultsRecordTheCommandThatWasRunWithItsFlags(@TempDir Path dir) throws Exception {
+    Path scenario = Files.writeString(dir.resolve("tiny.yaml"), TINY);
+    Path results = dir.resolve("out");
+    CliTest.Ran r = CliTest.run("run", "--results", results.toString(), scenario.toString());
+    assertThat(r.code()).as(r.out() + r.err()).isZero();
+    Path folder;
+    try (Stream<Path> l = Files.list(results)) {
+      folder = l.filter(p -> p.getFileName().toString().endsWith("-tiny")).findFirst().orElseThrow();
+    }
+    String json = Files.readString(folder.resolve("results.json"));
+    assertThat(json).contains("run --results " + results + " " + scenario).doesNotContain("run-scenario.sh");
+  }
+
+  @Test
+  void anExternalTargetNobodyListensOnStopsTheRunWithExit1(@TempDir Path dir) throws Exception {
+    int closed;
+    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    Path scenario = Files.writeString(dir.resolve("ext.yaml"), TINY.replace("targets: [{name: direct, kind: direct}]",
+        "targets: [{name: direct, kind: direct}, {name: gw, kind: external, address: 127.0.0.1:" + closed
+            + ", external: true, reason: test}]"));
+    CliTest.Ran r = CliTest.run("run", "--results", dir.resolve("out").toString(), scenario.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("target gw: nothing accepts connections at 127.0.0.1:" + closed);
+  }
+
+  /** SIGTERM (what `kill` and service managers send) ends a run like Ctrl-C: results kept, exit 130. */
+  @Test
+  void sigtermKeepsWhatWasMeasuredAndExits130(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("long.yaml"), """
+        name: long
+        emitter: {frames: 400, interval: 50ms}
+        targets: [{name: direct, kind: direct}, {name: relay, kind: relay, shapers: [passthrough]}]
+        runs: 3
+        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        """);
+    try (ForkedLab lab = ForkedLab.start(dir, List.of(), "run", "--results", "out", "long.yaml")) {
+      lab.awaitLine("certification: .*certified", 60_000);
+      lab.process().destroy(); // SIGTERM
+      assertThat(lab.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(lab.process().exitValue()).as(lab.output()).isEqualTo(130);
+    }
+    try (Stream<Path> l = Files.list(dir.resolve("out"))) {
+      Path folder = l.filter(p -> p.getFileName().toString().endsWith("-long-interrupted")).findFirst().orElseThrow();
+      assertThat(Files.readString(folder.resolve("results.json"))).contains("\"status\" : \"interrupted\"");
+    }
+  }
+}
