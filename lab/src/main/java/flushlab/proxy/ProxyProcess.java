@@ -29,9 +29,10 @@ public final class ProxyProcess implements AutoCloseable {
   private final String configText;
   private final String effectiveConfig;
   private final Path log;
+  private final Path workdir;
 
   private ProxyProcess(ProxyKind kind, Process process, int port, String version, String configText,
-      String effectiveConfig, Path log) {
+      String effectiveConfig, Path log, Path workdir) {
     this.kind = kind;
     this.process = process;
     this.port = port;
@@ -39,6 +40,7 @@ public final class ProxyProcess implements AutoCloseable {
     this.configText = configText;
     this.effectiveConfig = effectiveConfig;
     this.log = log;
+    this.workdir = workdir;
   }
 
   /** A proxy that could not be started; the message says why and what to do. */
@@ -74,13 +76,14 @@ public final class ProxyProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new StartFailure("cannot read the config template " + template + ": " + e.getMessage());
     }
+    WorkFolders.sweepStale(); // folders (and any process) left by a lab that was killed
     Path workdir;
     int port;
     try {
-      workdir = Files.createTempDirectory("flushlab-" + kind.binaryName + "-");
+      workdir = WorkFolders.create(kind.binaryName);
       port = freeLoopbackPort();
     } catch (IOException e) {
-      throw new StartFailure("cannot prepare a work folder: " + e.getMessage());
+      throw new StartFailure("cannot prepare a work folder: " + flushlab.core.IoErrors.describe(e));
     }
     String filled = text.replace("{{listen_port}}", Integer.toString(port))
         .replace("{{upstream_host}}", upstreamHost)
@@ -95,8 +98,8 @@ public final class ProxyProcess implements AutoCloseable {
     }
     String version = capture(kind.version(binary), workdir);
     List<String> eff = kind.effectiveConfig(binary, config, workdir);
-    String effective = eff == null ? filled : capture(eff, workdir);
-    ProcessBuilder pb = new ProcessBuilder(kind.command(binary, config, workdir)).directory(workdir.toFile())
+    String effective = eff == null ? null : capture(eff, workdir);
+    ProcessBuilder pb = new ProcessBuilder(ProcessGuard.wrap(kind.command(binary, config, workdir))).directory(workdir.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = pb.environment();
     env.put("HOME", workdir.toString()); // caddy keeps its state under HOME / XDG folders
@@ -104,22 +107,26 @@ public final class ProxyProcess implements AutoCloseable {
     env.put("XDG_CONFIG_HOME", workdir.toString());
     Process p;
     try {
-      p = pb.start();
+      p = ProcessGuard.start(pb);
+      if (ProcessGuard.guarded()) WorkFolders.recordProcessGroup(workdir, p.pid()); // setsid: its pid is the group's id
     } catch (IOException e) {
-      throw new StartFailure("cannot start " + binary + ": " + e.getMessage());
+      WorkFolders.delete(workdir);
+      throw new StartFailure("cannot start " + binary + ": " + flushlab.core.IoErrors.describe(e));
     }
-    ProxyProcess proxy = new ProxyProcess(kind, p, port, version, filled, effective, log);
+    ProxyProcess proxy = new ProxyProcess(kind, p, port, version, filled, effective, log, workdir);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
     while (true) {
       if (!p.isAlive()) {
+        String tail = proxy.logTail(20);
+        proxy.close();
         throw new StartFailure(kind.binaryName + " exited with status " + p.exitValue() + " before it listened on 127.0.0.1:"
-            + port + "; its log ends:\n" + proxy.logTail(20));
+            + port + "; its log ends:\n" + tail);
       }
       if (accepts(port)) return proxy;
       if (System.nanoTime() > deadline) {
+        String tail = proxy.logTail(20);
         proxy.close();
-        throw new StartFailure(kind.binaryName + " did not listen on 127.0.0.1:" + port + " within 15 s; its log ends:\n"
-            + proxy.logTail(20));
+        throw new StartFailure(kind.binaryName + " did not listen on 127.0.0.1:" + port + " within 15 s; its log ends:\n" + tail);
       }
       try {
         p.waitFor(50, TimeUnit.MILLISECONDS); // poll the port; returns early if it dies
@@ -161,8 +168,20 @@ public final class ProxyProcess implements AutoCloseable {
     return port;
   }
 
+  /** The proxy's own pid (under the guard, the guard's child). */
   public long pid() {
-    return process.pid();
+    if (!ProcessGuard.guarded()) return process.pid();
+    return process.children().findFirst().map(ProcessHandle::pid).orElse(process.pid());
+  }
+
+  /** The process group the proxy and its children run in (under the guard), or -1. */
+  public long processGroup() {
+    return ProcessGuard.guarded() ? process.pid() : -1;
+  }
+
+  /** The private folder the proxy runs in (deleted when it stops). */
+  public Path workdir() {
+    return workdir;
   }
 
   public String version() {
@@ -173,6 +192,7 @@ public final class ProxyProcess implements AutoCloseable {
     return configText;
   }
 
+  /** The configuration as the proxy parsed it, or null when the proxy has no way to print it (HAProxy). */
   public String effectiveConfig() {
     return effectiveConfig;
   }
@@ -190,7 +210,11 @@ public final class ProxyProcess implements AutoCloseable {
     }
   }
 
-  /** Stops the proxy by its own pid: TERM, then KILL after 5 s; its children go with it. */
+  /**
+   * Stops the proxy and everything it started, and deletes its work folder. Under the guard,
+   * TERM to the guard kills the whole process group at once; unguarded, TERM to the proxy, KILL
+   * after 5 s, then its children.
+   */
   @Override
   public void close() {
     List<ProcessHandle> children = new ArrayList<>();
@@ -204,5 +228,6 @@ public final class ProxyProcess implements AutoCloseable {
     for (ProcessHandle c : children) {
       if (c.isAlive()) c.destroyForcibly();
     }
+    WorkFolders.delete(workdir);
   }
 }

@@ -1,0 +1,109 @@
+package flushlab.proxy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The private temporary folders proxies run in (config, pid, temp files, log). Each records the
+ * lab process that owns it; the lab deletes its folder when it stops the proxy, and a lab that
+ * starts deletes the folders of labs that died without doing so (killed, or the machine lost
+ * power), after killing whatever still runs in such a folder's process group.
+ */
+public final class WorkFolders {
+  static final String PREFIX = "flushlab-";
+  private static final String OWNER_FILE = "flushlab-owner";
+
+  private WorkFolders() {}
+
+  static Path root() {
+    return Path.of(System.getProperty("java.io.tmpdir"));
+  }
+
+  /** A new folder for one proxy, owned by this lab process. */
+  static Path create(String kind) throws IOException {
+    Path dir = Files.createTempDirectory(root(), PREFIX + kind + "-");
+    ProcessHandle me = ProcessHandle.current();
+    Files.writeString(dir.resolve(OWNER_FILE), me.pid() + " " + startOf(me) + "\n", StandardCharsets.UTF_8);
+    return dir;
+  }
+
+  /** Records the process group the proxy runs in, for a later lab to clean up if this one dies. */
+  static void recordProcessGroup(Path dir, long pgid) throws IOException {
+    Files.writeString(dir.resolve(OWNER_FILE), Files.readString(dir.resolve(OWNER_FILE)).trim() + " " + pgid + "\n",
+        StandardCharsets.UTF_8);
+  }
+
+  static void delete(Path dir) {
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+    } catch (IOException e) {
+      // best effort: a later lab's sweep retries
+    }
+  }
+
+  /**
+   * Deletes the folders whose owning lab is gone, killing any process still in the recorded
+   * process group first. Returns how many folders were removed.
+   */
+  public static int sweepStale() {
+    int removed = 0;
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root(), PREFIX + "*")) {
+      for (Path dir : dirs) {
+        Path owner = dir.resolve(OWNER_FILE);
+        if (!Files.isRegularFile(owner)) continue;
+        String[] f = Files.readString(owner).trim().split(" ");
+        if (f.length < 2 || ownerAlive(Long.parseLong(f[0]), f[1])) continue;
+        if (f.length >= 3) killGroup(Long.parseLong(f[2]));
+        delete(dir);
+        removed++;
+      }
+    } catch (IOException | RuntimeException e) {
+      // a folder we cannot read is not ours to judge
+    }
+    return removed;
+  }
+
+  private static boolean ownerAlive(long pid, String start) {
+    Optional<ProcessHandle> h = ProcessHandle.of(pid);
+    return h.isPresent() && h.get().isAlive() && startOf(h.get()).equals(start);
+  }
+
+  private static String startOf(ProcessHandle h) {
+    return h.info().startInstant().map(i -> Long.toString(i.toEpochMilli() / 1000)).orElse("?");
+  }
+
+  /** Kills every process of a process group, found in /proc (Java has no killpg). */
+  static void killGroup(long pgid) {
+    for (long pid : processGroup(pgid)) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+  }
+
+  /** The pids whose process group is pgid, from field 5 of /proc/PID/stat. */
+  static List<Long> processGroup(long pgid) {
+    try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+      return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+          .filter(p -> pgid == groupOf(p))
+          .map(p -> Long.parseLong(p.getFileName().toString()))
+          .toList();
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  private static long groupOf(Path proc) {
+    try {
+      String stat = flushlab.core.ProcFiles.read(proc.resolve("stat"));
+      // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses: read after the last ')'
+      String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(rest[2]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+}
