@@ -80,6 +80,30 @@ public final class FlushTriggerInference {
     return (double) c.included().releases() / Math.max(1, c.included().streamsOk());
   }
 
+  /**
+   * A range as text, "%.0f..%.0f B" and the like; when the cells' ranges, each allowed its slack,
+   * overlap only through that slack, the exact ranges miss each other and there is no range to
+   * print: say so instead of printing an empty one such as "(504, 462]".
+   */
+  static String range(double[] r, String unit, String format) {
+    if (r[0] <= r[1]) return String.format(format, r[0], r[1]) + " " + unit;
+    return String.format("about %.0f %s (the cells agree only within the %.0f %% slack: %.0f vs %.0f %s)", mid(r), unit,
+        SLACK * 100, r[1], r[0], unit);
+  }
+
+  /**
+   * "across intervals 5ms, 50ms" when the fitting cells span several values of the other setting
+   * (what makes a byte trigger a byte trigger), "at the one interval measured (50ms)" when they
+   * do not: then the evidence cannot say it holds whatever the interval.
+   */
+  static String across(List<TargetCellResult> cells, boolean[] set, String setting) {
+    java.util.LinkedHashSet<String> values = new java.util.LinkedHashSet<>();
+    for (int i = 0; i < cells.size(); i++) if (set[i]) values.add(cells.get(i).cell().get(setting));
+    String name = setting.equals("interval") ? "interval" : "frame size";
+    if (values.size() <= 1) return "at the one " + name + " measured (" + String.join("", values) + ")";
+    return "across " + name + "s " + String.join(", ", values);
+  }
+
   static int count(boolean[] set) {
     int n = 0;
     for (boolean b : set) if (b) n++;
@@ -147,11 +171,14 @@ public final class FlushTriggerInference {
     int timerCount = count(timerSet);
     double[] n = intersect(byteRange, byteSet);
     double[] t = intersect(timerRange, timerSet);
-    evidence.add(String.format("byte-threshold check: %d of %d coalescing cells fit one threshold in (%.0f, %.0f] B",
-        byteCount, k, n[0], n[1]));
-    evidence.add(String.format("timer check: %d of %d coalescing cells fit one timer in [%.1f, %.1f) ms", timerCount, k, t[0], t[1]));
-    String byteText = String.format("byte threshold ~%.0f B (releases carry %.0f..%.0f B whatever the interval)", mid(n), n[0], n[1]);
-    String timerText = String.format("timer ~%.0f ms (releases every %.0f..%.0f ms whatever the size)", mid(t), t[0], t[1]);
+    evidence.add(String.format("byte-threshold check: %d of %d coalescing cells fit one threshold %s",
+        byteCount, k, range(n, "B", "in (%.0f, %.0f]")));
+    evidence.add(String.format("timer check: %d of %d coalescing cells fit one timer %s", timerCount, k,
+        range(t, "ms", "in [%.1f, %.1f)")));
+    String byteText = String.format("byte threshold ~%.0f B (releases carry %s %s)", mid(n), range(n, "B", "%.0f..%.0f"),
+        across(coalescing, byteSet, "interval"));
+    String timerText = String.format("timer ~%.0f ms (releases every %s %s)", mid(t), range(t, "ms", "%.0f..%.0f"),
+        across(coalescing, timerSet, "frame_size"));
     if (byteCount == k && timerCount == k) {
       return new FlushTrigger(target, "inconclusive", mid(n), mid(t), "the cells fit both " + byteText + " and " + timerText
           + "; sweep frame size and interval more widely", evidence);
@@ -185,10 +212,10 @@ public final class FlushTriggerInference {
       }
       if (restFasterAndSooner) {
         return new FlushTrigger(target, "cork", -1, mid(t), String.format(
-            "kernel-cork signature: a ~%.0f ms timer (releases every %.0f..%.0f ms) in %d of %d cells; in the other %d, the "
-                + "fastest payloads (%.0f..%.0f B/ms against at most %.0f B/ms elsewhere) leave sooner, as the kernel sends a "
-                + "corked socket's full segments at once", mid(t), t[0], t[1], timerCount, k, k - timerCount, restMin, restMax,
-            maxFitRate), evidence);
+            "kernel-cork signature: a ~%.0f ms timer (releases every %s) in %d of %d cells; in the other %d, the "
+                + "fastest payloads (%s B/ms against at most %.0f B/ms elsewhere) leave sooner, as the kernel sends a "
+                + "corked socket's full segments at once", mid(t), range(t, "ms", "%.0f..%.0f"), timerCount, k, k - timerCount,
+            restMin == restMax ? String.format("%.0f", restMin) : String.format("%.0f..%.0f", restMin, restMax), maxFitRate), evidence);
       }
     }
     // Both, whichever first: the cells the byte trigger does not explain must share one timer, and

@@ -21,6 +21,10 @@ import java.util.Set;
  */
 public final class ScenarioLoader {
   public static final int MAX_CELLS = 1000;
+  /** A scenario is a page of YAML; anything near this is a mistake (or an attack on the parser). */
+  public static final long MAX_FILE_BYTES = 1L << 20;
+  /** A config template is a page of proxy config. */
+  public static final long MAX_TEMPLATE_BYTES = 256L << 10;
   public static final Set<String> TOP_KEYS = Set.of("name", "description", "emitter", "client", "targets", "sweep",
       "runs", "guards", "flush_trigger_map", "adaptive");
   static final List<String> TOP_ORDER = List.of("name", "description", "emitter", "client", "targets", "sweep",
@@ -34,6 +38,7 @@ public final class ScenarioLoader {
   private final Path scenarioPath;
   private HostPort emitterListen = new HostPort("127.0.0.1", 0);
   private final List<String> errors = new ArrayList<>();
+  private String firstCellEndpoint;
 
   private ScenarioLoader(Path path) {
     this.file = path.toString();
@@ -43,9 +48,14 @@ public final class ScenarioLoader {
   public static Scenario load(Path path) throws ScenarioError {
     String text;
     try {
+      long size = Files.size(path);
+      if (size > MAX_FILE_BYTES) {
+        throw new ScenarioError(List.of(path + ": the scenario is " + size + " bytes (allowed: at most " + MAX_FILE_BYTES
+            + " bytes); nothing was read"));
+      }
       text = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ScenarioError(List.of(path + ": cannot read the scenario: " + e.getMessage()));
+      throw new ScenarioError(List.of(path + ": cannot read the scenario: " + flushlab.core.IoErrors.describe(e)));
     }
     return parse(path, text);
   }
@@ -181,11 +191,18 @@ public final class ScenarioLoader {
         sweep.put(k.name(), values);
       }
     }
-    List<Cell> cells = crossProduct(base, headers, sweep);
-    if (cells.size() > MAX_CELLS) {
-      error(sw, "sweep", "makes " + cells.size() + " cells (allowed: at most " + MAX_CELLS + ")");
+    // The size of the cross product is known before it is built: a 3000 x 3000 sweep is refused
+    // here, not after allocating nine million cells.
+    double cellCount = 1;
+    for (List<String> values : sweep.values()) cellCount *= values.size();
+    List<Cell> cells = List.of();
+    if (cellCount > MAX_CELLS) {
+      error(sw, "sweep", String.format("makes %.0f cells (allowed: at most %d)", cellCount, MAX_CELLS));
+    } else {
+      cells = crossProduct(base, headers, sweep);
+      for (Cell c : cells) checkCell(c, root);
+      checkEndpointSettings(cells, sweep, root);
     }
-    for (Cell c : cells) checkCell(c, root);
 
     List<TargetSpec> targets = readTargets(root);
     int runs = 3;
@@ -200,6 +217,7 @@ public final class ScenarioLoader {
         map = v.equals("true");
       }
     }
+    firstCellEndpoint = cells.isEmpty() ? null : cells.get(0).get("endpoint");
     Scenario.Adaptive adaptive = readAdaptive(root.map.get("adaptive"), targets);
     if (!errors.isEmpty()) return null;
     Map<String, Object> resolved = new LinkedHashMap<>();
@@ -233,7 +251,6 @@ public final class ScenarioLoader {
       List<Cell> next = new ArrayList<>();
       for (Cell c : cells) for (String v : e.getValue()) next.add(c.with(e.getKey(), v));
       cells = next;
-      if (cells.size() > MAX_CELLS * 10) break;
     }
     List<Cell> indexed = new ArrayList<>();
     for (int i = 0; i < cells.size(); i++) indexed.add(cells.get(i).withIndex(i));
@@ -246,6 +263,28 @@ public final class ScenarioLoader {
     if (streamNanos > 3_600_000_000_000L) {
       error(where(root, "interval"), "emitter.interval", "think + interval x frames is over one hour in cell " + c.label());
     }
+  }
+
+  /** sse-only settings that would silently do nothing where every cell is a chat stream (or a swept one is). */
+  private void checkEndpointSettings(List<Cell> cells, Map<String, List<String>> sweep, YamlNode root) {
+    boolean anyChat = cells.stream().anyMatch(c -> c.get("endpoint").equals("chat"));
+    boolean allChat = anyChat && cells.stream().allMatch(c -> c.get("endpoint").equals("chat"));
+    if (!anyChat) return;
+    for (String key : SSE_ONLY) {
+      if (sweep.containsKey(key)) {
+        error(where(root, key), "sweep." + key, "does nothing for endpoint: chat (chat events are sized by their JSON and "
+            + "always chunked); sweep it with endpoint: sse, or sweep frames or interval");
+      } else if (allChat && setIn(root, "emitter", key)) {
+        error(where(root, key), "emitter." + key, "does nothing for endpoint: chat; remove it, or use endpoint: sse");
+      }
+    }
+  }
+
+  static final List<String> SSE_ONLY = List.of("frame_size", "transfer", "total", "x_accel_buffering", "headers");
+
+  private static boolean setIn(YamlNode root, String section, String key) {
+    YamlNode sec = root.map.get(section);
+    return sec != null && sec.kind == YamlNode.Kind.MAP && sec.map.containsKey(key);
   }
 
   /** Where a setting was written: its value in sweep or emitter/client, else the document. */
@@ -358,13 +397,7 @@ public final class ScenarioLoader {
           if (cfg == null) {
             error(t.map.getOrDefault("config", t), p + ".config", "required: a config template, relative to this file (e.g. proxies/haproxy-stock.cfg)");
           } else {
-            Path dir = scenarioPath.toAbsolutePath().getParent();
-            config = dir == null ? Path.of(cfg) : dir.resolve(cfg).normalize();
-            if (!Files.isRegularFile(config)) {
-              error(t.map.get("config"), p + ".config", "no file " + config + " (paths are relative to the scenario file)");
-            } else if (!readable(config).contains("{{listen_port}}") || !readable(config).contains("{{upstream_port}}")) {
-              error(t.map.get("config"), p + ".config", config + " must contain {{listen_port}} and {{upstream_port}} for the lab to fill in");
-            }
+            config = templateInScenarioFolder(t.map.get("config"), p + ".config", cfg);
           }
           if (proxy != null && config != null) {
             out.add(new TargetSpec(name, TargetSpec.Kind.PROCESS, List.of(), false, null, 0, null, proxy, config));
@@ -449,6 +482,9 @@ public final class ScenarioLoader {
       return null;
     }
     SettingKey k = SettingKey.byName(param);
+    if (param.equals("frame_size") && firstCellEndpoint != null && firstCellEndpoint.equals("chat")) {
+      error(a.map.get("parameter"), "adaptive.parameter", "frame_size does nothing for endpoint: chat; bisect interval instead");
+    }
     String low = a.map.containsKey("low") ? scalar(a.map.get("low"), "adaptive.low") : null;
     String high = a.map.containsKey("high") ? scalar(a.map.get("high"), "adaptive.high") : null;
     for (String[] lh : new String[][] {{"low", low}, {"high", high}}) {
@@ -491,11 +527,41 @@ public final class ScenarioLoader {
     return new Scenario.Adaptive(target, param, low, high, tolerance, above, max);
   }
 
-  private static String readable(Path p) {
+  /**
+   * A config template: relative to the scenario file and inside its folder (symbolic links
+   * resolved), a regular file of at most {@link #MAX_TEMPLATE_BYTES}, with the placeholders the
+   * lab fills in. A scenario cannot make the lab read, start a proxy with, and copy into its
+   * results a file from elsewhere on the machine. Null (and an error) otherwise.
+   */
+  private Path templateInScenarioFolder(YamlNode at, String key, String cfg) {
+    Path dir = scenarioPath.toAbsolutePath().getParent();
+    Path config = dir.resolve(cfg).normalize();
+    if (!Files.isRegularFile(config)) {
+      error(at, key, "no file " + config + " (paths are relative to the scenario file)");
+      return null;
+    }
     try {
-      return Files.readString(p, StandardCharsets.UTF_8);
+      Path realDir = dir.toRealPath();
+      Path real = config.toRealPath();
+      if (!real.startsWith(realDir)) {
+        error(at, key, "'" + cfg + "' is outside the scenario's folder " + realDir + " (allowed: a template in that folder or below it, "
+            + "e.g. proxies/haproxy-stock.cfg)");
+        return null;
+      }
+      long size = Files.size(real);
+      if (size > MAX_TEMPLATE_BYTES) {
+        error(at, key, config + " is " + size + " bytes (allowed: at most " + MAX_TEMPLATE_BYTES + ")");
+        return null;
+      }
+      String text = Files.readString(real, StandardCharsets.UTF_8);
+      if (!text.contains("{{listen_port}}") || !text.contains("{{upstream_port}}")) {
+        error(at, key, config + " must contain {{listen_port}} and {{upstream_port}} for the lab to fill in");
+        return null;
+      }
+      return real;
     } catch (IOException e) {
-      return "";
+      error(at, key, "cannot read " + config + ": " + flushlab.core.IoErrors.describe(e));
+      return null;
     }
   }
 

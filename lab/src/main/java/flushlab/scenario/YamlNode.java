@@ -18,6 +18,9 @@ import java.util.Map;
 public final class YamlNode {
   public enum Kind { MAP, LIST, SCALAR, NULL }
 
+  /** The longest value a scenario needs (a description); a longer one is refused where it stands. */
+  public static final int MAX_SCALAR_CHARS = 16 * 1024;
+
   public final Kind kind;
   public final String text;
   public final boolean quoted;
@@ -83,6 +86,9 @@ public final class YamlNode {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           String key = p.currentName();
           JsonLocation kl = p.currentTokenLocation();
+          if (key.length() > 256) {
+            throw new com.fasterxml.jackson.core.JsonParseException(p, "a key of " + key.length() + " characters (allowed: at most 256)", kl);
+          }
           p.nextToken();
           YamlNode value = read(p);
           if (n.map.containsKey(key)) {
@@ -100,10 +106,14 @@ public final class YamlNode {
       }
       case VALUE_NULL:
         return new YamlNode(Kind.NULL, null, false, line, col);
-      case VALUE_STRING:
-        return new YamlNode(Kind.SCALAR, p.getText(), true, line, col);
-      default:
-        return new YamlNode(Kind.SCALAR, p.getText(), false, line, col);
+      default: {
+        String text = p.getText();
+        if (text.length() > MAX_SCALAR_CHARS) {
+          throw new com.fasterxml.jackson.core.JsonParseException(p, "a value of " + text.length()
+              + " characters (allowed: at most " + MAX_SCALAR_CHARS + ")", at);
+        }
+        return new YamlNode(Kind.SCALAR, text, t == JsonToken.VALUE_STRING, line, col);
+      }
     }
   }
 

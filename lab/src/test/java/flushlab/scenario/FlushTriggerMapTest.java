@@ -11,6 +11,7 @@ class FlushTriggerMapTest {
   @Test
   void infersARandomByteThresholdWithin10PercentAndBisectsToIt() throws Exception {
     int threshold = ThreadLocalRandom.current().nextInt(300, 8 * 1024 + 1);
+    System.out.println("FlushTriggerMapTest: hidden byte threshold " + threshold + " B");
     int frames = (int) Math.ceil(5.0 * threshold / 60);
     Scenario s = ScenarioFixture.parse("""
         name: bt
@@ -36,6 +37,7 @@ class FlushTriggerMapTest {
   @Test
   void infersARandomTimerWithin10Percent() throws Exception {
     int timerMs = ThreadLocalRandom.current().nextInt(50, 501);
+    System.out.println("FlushTriggerMapTest: hidden timer " + timerMs + " ms");
     int frames = (int) Math.ceil(4.5 * timerMs / 2.0);
     Scenario s = ScenarioFixture.parse("""
         name: timer

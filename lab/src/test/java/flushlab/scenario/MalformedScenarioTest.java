@@ -41,7 +41,28 @@ class MalformedScenarioTest {
         Arguments.of("adaptive on an unknown target", HEAD + TARGETS + "adaptive:\n  target: nginx\n  parameter: frame_size\n  low: 60B\n  high: 4KiB\n", 5, "adaptive.target", "not a target of this scenario"),
         Arguments.of("bad scenario name", "name: my scenario!\n" + TARGETS, 1, "name", "letters, digits"),
         Arguments.of("stream longer than an hour", HEAD + "emitter:\n  frames: 100000\n  interval: 50ms\n" + TARGETS, 4, "emitter.interval", "over one hour"),
-        Arguments.of("YAML syntax error", HEAD + "emitter: {frames: 41\n" + TARGETS, 3, "YAML syntax", ""));
+        Arguments.of("YAML syntax error", HEAD + "emitter: {frames: 41\n" + TARGETS, 3, "YAML syntax", ""),
+        Arguments.of("a sweep far over the cell limit", HEAD + "sweep:\n  frames: [" + range(1, 3001) + "]\n  think: ["
+            + range(3000, 6000).replace(",", "ms,") + "ms]\n" + TARGETS, 3, "sweep", "makes 9000000 cells (allowed: at most 1000)"),
+        Arguments.of("an overlong value", HEAD + "description: " + "x".repeat(20_000) + "\n" + TARGETS, 2, "YAML syntax",
+            "a value of 20000 characters (allowed: at most 16384)"),
+        Arguments.of("a config template outside the scenario's folder", HEAD
+            + "targets:\n  - {name: p, kind: process, proxy: nginx, config: /etc/hostname}\n", 3, "targets[0].config",
+            "outside the scenario's folder"),
+        Arguments.of("sweeping frame_size of a chat stream", HEAD + "emitter: {endpoint: chat}\nsweep:\n  frame_size: [60B, 2KiB]\n"
+            + TARGETS, 4, "sweep.frame_size", "does nothing for endpoint: chat"),
+        Arguments.of("frame_size of a chat stream", HEAD + "emitter:\n  endpoint: chat\n  frame_size: 2KiB\n" + TARGETS, 4,
+            "emitter.frame_size", "does nothing for endpoint: chat"),
+        Arguments.of("bisecting frame_size of a chat stream", HEAD + "emitter: {endpoint: chat}\n" + TARGETS
+            + "adaptive: {target: direct, parameter: frame_size, low: 60B, high: 4KiB}\n", 5, "adaptive.parameter",
+            "does nothing for endpoint: chat"));
+  }
+
+  /** "a,a+1,...,b-1" */
+  static String range(int a, int b) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = a; i < b; i++) sb.append(i == a ? "" : ",").append(i);
+    return sb.toString();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -15,6 +15,15 @@ final class ScenarioFixture {
     return ScenarioLoader.parse(Path.of("test.yaml"), yaml);
   }
 
+  /** For tests that build cells from a known-good scenario. */
+  static Scenario parseUnchecked(String yaml) {
+    try {
+      return parse(yaml);
+    } catch (ScenarioError e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   static ScenarioRunner.Outcome run(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
     Vertx vertx = LabVertx.create(3);
     try {

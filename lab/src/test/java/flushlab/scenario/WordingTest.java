@@ -1,0 +1,57 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.client.BatchResult;
+import flushlab.core.Units;
+import flushlab.report.SummaryMarkdown;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What the lab prints must say what the data says, no more: words checked against their cases. */
+class WordingTest {
+
+  static TargetCellResult cell(Cell c) {
+    return new TargetCellResult("t", c, List.of(), new BatchResult(List.of()));
+  }
+
+  static Cell cell(String... kv) {
+    Cell c = ScenarioFixture.parseUnchecked("name: w\ntargets: [{name: d, kind: direct}]\n").cells().get(0);
+    for (int i = 0; i < kv.length; i += 2) c = c.with(kv[i], kv[i + 1]);
+    return c;
+  }
+
+  @Test
+  void aRangeWhoseEndsCrossedIsNotPrintedAsARange() {
+    String s = FlushTriggerInference.range(new double[] {504, 462}, "B", "in (%.0f, %.0f]");
+    assertThat(s).doesNotContain("(504, 462]").contains("about 483 B").contains("462 vs 504 B");
+    assertThat(FlushTriggerInference.range(new double[] {2025, 2049}, "B", "%.0f..%.0f")).isEqualTo("2025..2049 B");
+  }
+
+  @Test
+  void whateverTheIntervalOnlyWhenSeveralIntervalsWereMeasured() {
+    List<TargetCellResult> one = List.of(cell(cell("frame_size", "60B", "interval", "50ms")),
+        cell(cell("frame_size", "250B", "interval", "50ms")));
+    assertThat(FlushTriggerInference.across(one, new boolean[] {true, true}, "interval"))
+        .isEqualTo("at the one interval measured (50ms)");
+    List<TargetCellResult> two = List.of(cell(cell("interval", "5ms")), cell(cell("interval", "50ms")));
+    assertThat(FlushTriggerInference.across(two, new boolean[] {true, true}, "interval")).isEqualTo("across intervals 5ms, 50ms");
+  }
+
+  @Test
+  void bisectedDurationsReadAsMilliseconds() {
+    assertThat(Units.formatDurationReadable(331_250_000L)).isEqualTo("331.25ms");
+    assertThat(Units.formatDurationReadable(2_000_000_000L)).isEqualTo("2s");
+    assertThat(Units.formatDurationReadable(750_000L)).isEqualTo("750us");
+    assertThat(Units.parseDurationNanos(Units.formatDurationReadable(331_250_000L))).isEqualTo(331_250_000L);
+  }
+
+  @Test
+  void aChatStreamIsDescribedInTokensNotInFramesOfFrameSize() {
+    Cell chat = cell("endpoint", "chat", "frames", "200", "interval", "5ms");
+    ScenarioRunner.Outcome none = new ScenarioRunner.Outcome(true, List.of(), 1, List.of(), Map.of(), null, false, 0, 0, Map.of());
+    assertThat(SummaryMarkdown.streamDescription(chat, none)).isEqualTo("OpenAI chat, 200 tokens every 5ms").doesNotContain("60B");
+    assertThat(SummaryMarkdown.streamDescription(cell("frames", "41"), none)).isEqualTo("SSE, 41 frames of 60B every 50ms");
+  }
+}
