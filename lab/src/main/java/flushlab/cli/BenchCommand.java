@@ -23,10 +23,19 @@ import org.HdrHistogram.Histogram;
  * The speed targets live here, not in tests: what the instrument and the passthrough relay cost
  * on this machine, printed as tables. Run by bench/instrument.sh and bench/relay.sh.
  */
-@Parameters(commandNames = "bench", commandDescription = "Print the instrument's or the relay's cost on this machine (instrument | relay)")
+@Parameters(commandNames = "bench", commandDescription = "Print the instrument's or the relay's cost on this machine, or soak them (instrument | relay | soak)")
 final class BenchCommand implements Command {
-  @Parameter(description = "instrument | relay")
+  @Parameter(description = "instrument | relay | soak")
   List<String> what = new java.util.ArrayList<>();
+
+  @Parameter(names = "--short-streams", description = "soak: short streams per target")
+  int shortStreams = 5000;
+
+  @Parameter(names = "--long-streams", description = "soak: long streams per target, all at once")
+  int longStreams = 200;
+
+  @Parameter(names = "--long-seconds", description = "soak: how long each long stream lasts")
+  int longSeconds = 60;
 
   private Vertx vertx;
   private Emitter emitter;
@@ -34,9 +43,12 @@ final class BenchCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (what.isEmpty()) what.add("instrument");
-    if (what.size() != 1 || !List.of("instrument", "relay").contains(what.get(0))) {
-      throw new IllegalArgumentException("bench takes one of: instrument, relay");
+    if (what.size() != 1 || !List.of("instrument", "relay", "soak").contains(what.get(0))) {
+      throw new IllegalArgumentException("bench takes one of: instrument, relay, soak");
     }
+    Converters.range("--short-streams", shortStreams, 1, 100_000);
+    Converters.range("--long-streams", longStreams, 1, 300);
+    Converters.range("--long-seconds", longSeconds, 1, 600);
     vertx = LabVertx.create(2);
     try {
       emitter = new Emitter(EmitterOptions.loopback(0));
@@ -44,12 +56,16 @@ final class BenchCommand implements Command {
       Warmup.run(vertx);
       out.println("machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, " + System.getProperty("java.runtime.version")
           + ", native transport " + (vertx.isNativeTransportEnabled() ? "epoll" : "off"));
-      if (what.get(0).equals("instrument")) {
-        instrument(out);
-      } else {
-        relay(out);
+      switch (what.get(0)) {
+        case "instrument":
+          instrument(out);
+          return EXIT_OK;
+        case "relay":
+          relay(out);
+          return EXIT_OK;
+        default:
+          return new SoakBench(vertx, emitter, out).run(shortStreams, longStreams, longSeconds) ? EXIT_OK : EXIT_FAILED;
       }
-      return EXIT_OK;
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }

@@ -165,7 +165,7 @@ class CliTest {
   void benchRefusesAnUnknownSubjectNamingTheKnownOnes() {
     Ran r = run("bench", "everything");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("instrument, relay");
+    assertThat(r.err()).contains("instrument, relay, soak");
   }
 
   @Test
