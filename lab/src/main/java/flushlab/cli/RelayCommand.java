@@ -29,6 +29,13 @@ final class RelayCommand implements Command {
   @Parameter(names = "--pool-upstream", description = "Keep upstream connections alive and reuse them across client connections")
   boolean poolUpstream;
 
+  @Parameter(names = "--max-connections", description = "Client connections served at once; one more is answered 503")
+  int maxConnections = RelayOptions.DEFAULT_MAX_CONNECTIONS;
+
+  @Parameter(names = "--max-held", description = "Most bytes all connections together may hold in buffering shapers (then 502)",
+      converter = Converters.Size.class)
+  Converters.SizeArg maxHeld = Converters.SizeArg.of("256MiB");
+
   @Parameter(names = "--list-shapers", description = "Print the shaper reference (Markdown) and exit")
   boolean listShapers;
 
@@ -50,7 +57,12 @@ final class RelayCommand implements Command {
         throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
       }
     }
-    RelayOptions options = new RelayOptions(at.host(), at.port(), up.host(), up.port(), specs, poolUpstream);
+    Converters.range("--max-connections", maxConnections, 1, 100_000);
+    if (maxHeld.bytes() < 1024 || maxHeld.bytes() > (64L << 30)) {
+      throw new IllegalArgumentException("--max-held: " + maxHeld + " is out of range (allowed: 1KiB..64GiB)");
+    }
+    RelayOptions options = new RelayOptions(at.host(), at.port(), up.host(), up.port(), specs, poolUpstream, maxConnections,
+        maxHeld.bytes());
     Vertx vertx = LabVertx.create(1);
     Relay relay = new Relay(options, RelayLog.to(out));
     try {

@@ -23,6 +23,7 @@ public final class Relay extends VerticleBase {
   private UpstreamPool pool;
   /** Client connections open now; confined to the relay's event loop. */
   private int open;
+  private HeldBytes held;
 
   private static final String REFUSED = "flushlab relay: too many connections\n";
 
@@ -36,6 +37,7 @@ public final class Relay extends VerticleBase {
     // TCP_NODELAY on both sides: any coalescing must come from a shaper, never from the relay itself.
     net = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(10_000));
     pool = new UpstreamPool(RelayOptions.MAX_POOLED);
+    held = new HeldBytes(options.maxHeldBytes());
     server = vertx.createNetServer(new NetServerOptions()
         .setHost(options.host()).setPort(options.port()).setTcpNoDelay(true).setIdleTimeout(300));
     server.connectHandler(so -> {
@@ -48,7 +50,7 @@ public final class Relay extends VerticleBase {
         so.end();
         return;
       }
-      new RelayConnection(so, options, net, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--);
+      new RelayConnection(so, options, net, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--, held);
     });
     return server.listen();
   }
@@ -66,6 +68,11 @@ public final class Relay extends VerticleBase {
   /** Upstream connections taken from the pool instead of opened (pooling on); read on the relay's loop. */
   public Future<Long> pooledReuses() {
     return onLoop(() -> pool.reused());
+  }
+
+  /** Bytes held in shapers and early requests over all connections right now; read on the relay's loop. */
+  public Future<Long> heldBytes() {
+    return onLoop(() -> held.held());
   }
 
   /** Idle pooled upstream connections right now; read on the relay's loop. */

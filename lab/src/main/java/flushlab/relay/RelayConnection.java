@@ -51,7 +51,7 @@ final class RelayConnection {
   private int pendingEnds;
 
   RelayConnection(NetSocket client, RelayOptions options, NetClient net, UpstreamPool pool, RelayLog log, long id,
-      java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed) {
+      java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld) {
     this.flow = new FlowControl(upstreamPauses);
     this.client = client;
     this.clientChannel = LabVertx.channel(client);
@@ -60,7 +60,7 @@ final class RelayConnection {
     this.pool = pool;
     this.log = log;
     this.name = "conn " + id + " from " + client.remoteAddress();
-    this.ctx = new ShaperContext(clientChannel, flow, log, name);
+    this.ctx = new ShaperContext(clientChannel, flow, log, name, relayHeld);
     boolean absorbed = false;
     for (ShaperRegistry.Spec spec : options.shapers()) {
       Shaper s = spec.create();
@@ -152,6 +152,7 @@ final class RelayConnection {
     up.exceptionHandler(t -> log.log(name + ": upstream error: " + t.getMessage()));
     for (Buffer b : early) up.write(b);
     early.clear();
+    ctx.releaseBytes(earlyBytes);
     earlyBytes = 0;
     clientChannel.config().setAutoRead(true);
   }
@@ -162,6 +163,10 @@ final class RelayConnection {
       earlyBytes += b.length();
       if (earlyBytes > MAX_EARLY_REQUEST_BYTES) {
         fail("request larger than " + MAX_EARLY_REQUEST_BYTES + " bytes before upstream connected");
+        return;
+      }
+      if (!ctx.holdBytes(b.length())) {
+        fail(ctx.overRelayCap(b.length()));
         return;
       }
       early.add(b);
@@ -227,6 +232,7 @@ final class RelayConnection {
     if (closed) return;
     closed = true;
     for (Shaper s : shapers) s.release();
+    ctx.releaseAllHeld();
     NetSocket up = upstream;
     upstream = null;
     if (up == null) return;
@@ -242,6 +248,8 @@ final class RelayConnection {
     log.log(name + ": " + reason);
     writer.failConnection(reason);
     for (Shaper s : shapers) s.release();
+    ctx.releaseAllHeld();
+    early.clear();
     if (upstream != null) {
       upstream.close();
       upstream = null;

@@ -7,17 +7,20 @@ import java.util.List;
  * A relay: where it listens, where upstream is, the shapers applied in order to each response,
  * and whether upstream connections are pooled (kept alive and reused across client connections)
  * or opened fresh for every client connection. At most {@code maxConnections} client connections
- * are served at once (each may hold up to its shapers' caps); one more is answered 503 and closed.
+ * are served at once; one more is answered 503 and closed. Each buffering shaper has its own
+ * per-connection cap, and all connections together hold at most {@code maxHeldBytes}; a
+ * connection that would pass it fails with a 502 naming the cap.
  */
 public record RelayOptions(String host, int port, String upstreamHost, int upstreamPort,
-    List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections) {
+    List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections, long maxHeldBytes) {
 
   public static final int MAX_POOLED = 64;
   public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+  public static final long DEFAULT_MAX_HELD_BYTES = 256L << 20;
 
   public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
       boolean poolUpstream) {
-    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, DEFAULT_MAX_CONNECTIONS);
+    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HELD_BYTES);
   }
 
   public static RelayOptions loopback(int upstreamPort, List<String> shaperSpecs) {
@@ -26,11 +29,11 @@ public record RelayOptions(String host, int port, String upstreamHost, int upstr
   }
 
   public RelayOptions withPoolUpstream(boolean on) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections);
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections, maxHeldBytes);
   }
 
-  public RelayOptions withMaxConnections(int max) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, max);
+  public RelayOptions withLimits(int maxConnections, long maxHeldBytes) {
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes);
   }
 
   public String describe() {

@@ -17,12 +17,49 @@ public final class ShaperContext {
   private Runnable failer;
   private String failure;
   private Runnable writableListener;
+  private final HeldBytes relayHeld;
+  private long heldHere;
 
-  public ShaperContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName) {
+  public ShaperContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName, HeldBytes relayHeld) {
     this.clientChannel = clientChannel;
     this.flow = flow;
     this.log = log;
     this.connectionName = connectionName;
+    this.relayHeld = relayHeld;
+  }
+
+  /** For a shaper on its own (tests): no relay-wide cap. */
+  public ShaperContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName) {
+    this(clientChannel, flow, log, connectionName, new HeldBytes(Long.MAX_VALUE));
+  }
+
+  /**
+   * Counts n bytes this connection now holds against the relay-wide cap; false when the relay
+   * would hold more than that (the caller fails the connection). Every byte taken is given back
+   * with {@link #releaseBytes} as it leaves, or all at once when the connection ends.
+   */
+  public boolean holdBytes(long n) {
+    if (!relayHeld.take(n)) return false;
+    heldHere += n;
+    return true;
+  }
+
+  public void releaseBytes(long n) {
+    long k = Math.min(n, heldHere);
+    heldHere -= k;
+    relayHeld.give(k);
+  }
+
+  /** The connection ended: whatever it still held is no longer held. */
+  void releaseAllHeld() {
+    relayHeld.give(heldHere);
+    heldHere = 0;
+  }
+
+  /** The message for a connection refused by the relay-wide cap. */
+  public String overRelayCap(long wanted) {
+    return "the relay would hold more than its cap of " + relayHeld.capBytes() + " bytes over all connections (--max-held; "
+        + relayHeld.held() + " held, " + wanted + " more asked)";
   }
 
   public io.netty.util.concurrent.ScheduledFuture<?> schedule(Runnable task, long delayNanos) {

@@ -44,7 +44,7 @@ class RelayFailuresTest {
   @Test
   void oneClientOverTheConnectionCapIsAnswered503() throws Exception {
     try (LabFixture lab = new LabFixture()) {
-      Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("passthrough")).withMaxConnections(1));
+      Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("passthrough")).withLimits(1, RelayOptions.DEFAULT_MAX_HELD_BYTES));
       try (Socket first = connect(relay.port())) {
         first.getOutputStream().write("GET /sse?frames=100&interval=10ms HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         first.getInputStream().read(new byte[100]); // the first is being served
@@ -60,6 +60,30 @@ class RelayFailuresTest {
           return false;
         }
       });
+    }
+  }
+
+  /**
+   * Each drain-and-flush connection may hold 16 MiB, but all of a relay's connections together
+   * hold at most --max-held: the connection that would pass it gets a 502 naming that cap, and
+   * the others are untouched.
+   */
+  @Test
+  void theRelayWideHeldCapFailsOnlyTheConnectionThatWouldPassIt() throws Exception {
+    try (LabFixture lab = new LabFixture()) {
+      Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("drain-and-flush")).withLimits(16, 100_000));
+      flushlab.client.MeteredClient client = new flushlab.client.MeteredClient(lab.vertx,
+          flushlab.client.ClientOptions.single().withRequests(2, 2));
+      // two 64 KB streams at once: together 128 KB held, over the 100 KB cap
+      BatchResult r = client.run(flushlab.client.RequestPlan.get("http://127.0.0.1:" + relay.port()
+          + "/sse?frames=64&size=1000&interval=5ms")).await(30, java.util.concurrent.TimeUnit.SECONDS);
+      client.close();
+      assertThat(r.streamsOk()).isEqualTo(1);
+      assertThat(r.errorCount()).isEqualTo(1);
+      assertThat(r.errors().get(0).get("example").toString()).contains("HTTP 502").contains("cap of 100000 bytes over all connections");
+      assertThat(relay.heldBytes().await(5, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+      // and with the cap free again, one stream alone passes
+      assertThat(lab.measure("http://127.0.0.1:" + relay.port() + "/sse?frames=64&size=1000&interval=1ms").streamsOk()).isEqualTo(1);
     }
   }
 

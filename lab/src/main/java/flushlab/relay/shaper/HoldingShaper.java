@@ -73,14 +73,22 @@ abstract class HoldingShaper extends Shaper {
       onFirstByteHeld(heldSinceNanos);
     }
     if (held.length() + (long) c.length() > capBytes) {
-      failed = true;
-      held = null;
-      cancelTimers();
-      ctx.fail(getClass().getSimpleName() + " would hold more than its cap of " + capBytes + " bytes");
+      failHolding(getClass().getSimpleName() + " would hold more than its cap of " + capBytes + " bytes");
+      return;
+    }
+    if (!ctx.holdBytes(c.length())) {
+      failHolding(ctx.overRelayCap(c.length()));
       return;
     }
     held.appendBuffer(c.bytes);
     afterHold(held.length());
+  }
+
+  private void failHolding(String reason) {
+    failed = true;
+    held = null;
+    cancelTimers();
+    ctx.fail(reason);
   }
 
   /** Sends everything held as one write (the burst a real buffering proxy produces). */
@@ -89,6 +97,7 @@ abstract class HoldingShaper extends Shaper {
     if (held == null) return;
     Buffer b = held;
     held = null;
+    ctx.releaseBytes(b.length());
     next.accept(Chunk.data(b, heldSinceNanos));
   }
 

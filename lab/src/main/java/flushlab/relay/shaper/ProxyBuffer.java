@@ -19,6 +19,7 @@ public final class ProxyBuffer extends Shaper {
   private final long capBytes;
   private final ArrayDeque<Chunk> held = new ArrayDeque<>();
   private long heldBytes;
+  private boolean failed;
 
   ProxyBuffer(Params p) {
     this.capBytes = p.get("size");
@@ -31,6 +32,13 @@ public final class ProxyBuffer extends Shaper {
 
   @Override
   public void accept(Chunk c) {
+    if (failed) return;
+    if (!ctx.holdBytes(c.length())) {
+      failed = true;
+      held.clear();
+      ctx.fail(ctx.overRelayCap(c.length()));
+      return;
+    }
     held.add(c);
     heldBytes += c.length();
     pump();
@@ -40,6 +48,7 @@ public final class ProxyBuffer extends Shaper {
     while (!held.isEmpty() && ctx.clientWritable()) {
       Chunk c = held.poll();
       heldBytes -= c.length();
+      ctx.releaseBytes(c.length());
       next.accept(c);
     }
     if (heldBytes >= capBytes) {
