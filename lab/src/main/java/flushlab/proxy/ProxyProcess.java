@@ -174,11 +174,6 @@ public final class ProxyProcess implements AutoCloseable {
     return process.children().findFirst().map(ProcessHandle::pid).orElse(process.pid());
   }
 
-  /** The process group the proxy and its children run in (under the guard), or -1. */
-  public long processGroup() {
-    return ProcessGuard.guarded() ? process.pid() : -1;
-  }
-
   /** The private folder the proxy runs in (deleted when it stops). */
   public Path workdir() {
     return workdir;
