@@ -109,36 +109,42 @@ final class BenchCommand implements Command {
       runs.append(String.format("%.2f ", fpr));
     }
     out.printf("  frames per read: %s (mean %.3f)%n%n", runs.toString().trim(), sum / 10);
-    out.println("| interval | streams | frames/read | emit->recv p50 | emit->recv p99 | pacing lateness p50 | p99 | max |");
-    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    latenessHeader(out);
     for (String interval : new String[] {"5ms", "50ms"}) {
-      int frames = interval.equals("5ms") ? 400 : 41;
       for (int streams : new int[] {1, 10, 100}) {
-        Histogram lateness = new Histogram(3_600_000_000_000L, 3);
-        emitter.audits().poolLatenessInto(lateness);
-        BatchResult r = batch(emitter.port(), "frames=" + frames + "&size=60&interval=" + interval, streams);
-        emitter.audits().poolLatenessInto(null);
-        out.printf("| %s | %d | %.3f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms |%n", interval, streams, r.framesPerRead(),
-            r.emitToRecvMs().p50(), r.emitToRecvMs().p99(), lateness.getValueAtPercentile(50) / 1e6,
-            lateness.getValueAtPercentile(99) / 1e6, lateness.getMaxValue() / 1e6);
+        latenessRow(out, interval, streams, q -> batch(emitter.port(), q, streams));
       }
     }
     out.println();
     out.println("100 streams whose starts are spread over one interval (as independent clients arrive), instead of aligned:");
-    out.println("| interval | streams | frames/read | emit->recv p50 | emit->recv p99 | pacing lateness p50 | p99 | max |");
-    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    latenessHeader(out);
     for (String interval : new String[] {"5ms", "50ms"}) {
-      int frames = interval.equals("5ms") ? 400 : 41;
       long intervalNanos = flushlab.core.Units.parseDurationNanos(interval);
-      Histogram lateness = new Histogram(3_600_000_000_000L, 3);
-      emitter.audits().poolLatenessInto(lateness);
-      BatchResult r = staggered(emitter.port(), "frames=" + frames + "&size=60&interval=" + interval, 100, intervalNanos);
-      emitter.audits().poolLatenessInto(null);
-      out.printf("| %s | %d | %.3f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms |%n", interval, 100, r.framesPerRead(),
-          r.emitToRecvMs().p50(), r.emitToRecvMs().p99(), lateness.getValueAtPercentile(50) / 1e6,
-          lateness.getValueAtPercentile(99) / 1e6, lateness.getMaxValue() / 1e6);
+      latenessRow(out, interval, 100, q -> staggered(emitter.port(), q, 100, intervalNanos));
     }
     out.println("\ntargets: frames per read 1.00 at 50 ms; pacing p99 under 1 ms at 100 streams; emit->recv p50 under 0.1 ms");
+  }
+
+  /** A batch of streams for the query given. */
+  private interface Batch {
+    BatchResult run(String query) throws Exception;
+  }
+
+  private static void latenessHeader(PrintStream out) {
+    out.println("| interval | streams | frames/read | emit->recv p50 | emit->recv p99 | pacing lateness p50 | p99 | max |");
+    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+  }
+
+  /** One row: the batch's delivery, and the emitter's own pacing over every stream it served for it. */
+  private void latenessRow(PrintStream out, String interval, int streams, Batch batch) throws Exception {
+    int frames = interval.equals("5ms") ? 400 : 41;
+    Histogram lateness = new Histogram(3_600_000_000_000L, 3);
+    emitter.audits().poolLatenessInto(lateness);
+    BatchResult r = batch.run("frames=" + frames + "&size=60&interval=" + interval);
+    emitter.audits().poolLatenessInto(null);
+    out.printf("| %s | %d | %.3f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms |%n", interval, streams, r.framesPerRead(),
+        r.emitToRecvMs().p50(), r.emitToRecvMs().p99(), lateness.getValueAtPercentile(50) / 1e6,
+        lateness.getValueAtPercentile(99) / 1e6, lateness.getMaxValue() / 1e6);
   }
 
   private void relay(PrintStream out) throws Exception {

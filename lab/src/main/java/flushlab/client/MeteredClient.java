@@ -9,7 +9,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
@@ -149,7 +148,7 @@ public final class MeteredClient {
       reusable = options.keepAlive();
       channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
       if (options.slowReaderPauseNanos() > 0) channel.config().setAutoRead(false);
-      ((NetSocketInternal) s).messageHandler(msg -> {
+      LabVertx.onRawReads(s, msg -> {
         long now = System.nanoTime(); // first thing: the read has returned
         try {
           if (msg instanceof ByteBuf && s == socket) onRead(now, (ByteBuf) msg);

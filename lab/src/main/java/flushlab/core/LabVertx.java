@@ -1,12 +1,26 @@
 package flushlab.core;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
-import io.netty.channel.Channel;
 
-/** Creates the Vert.x instance every flushlab command runs on, with the native epoll transport. */
+/**
+ * Creates the Vert.x instance every flushlab command runs on, with the native epoll transport,
+ * and is the one place flushlab reaches under Vert.x's public API.
+ *
+ * <p>Why it must: measuring and shaping bytes needs the socket itself, which Vert.x's public
+ * {@code NetSocket} does not expose. The relay sets TCP_CORK and TCP_NODELAY per connection and
+ * turns auto-read off to pause upstream at once ({@code NetSocket.pause()} keeps reading into
+ * Vert.x's queues, 24 more reads in a measurement); the emitter and relay react to the kernel's
+ * send buffer filling (channel writability); the metered client takes each read's Netty buffer
+ * as it came, one per recv(), and sizes the receive buffer like a recv() call. All of that is
+ * {@code NetSocketInternal} (Vert.x 5's {@code io.vertx.core.internal}), used only here.
+ */
 public final class LabVertx {
   private LabVertx() {}
 
@@ -22,5 +36,27 @@ public final class LabVertx {
   /** The Netty channel under a Vert.x socket: the socket options and read control live there. */
   public static Channel channel(NetSocket socket) {
     return ((NetSocketInternal) socket).channelHandlerContext().channel();
+  }
+
+  /**
+   * Calls {@code onWritable} each time the socket's send buffer drains below its watermark. The
+   * handler goes first in the pipeline, so it sees the change whatever Vert.x does with it.
+   */
+  public static void onWritable(Channel channel, Runnable onWritable) {
+    channel.pipeline().addFirst("flushlab-writability", new ChannelInboundHandlerAdapter() {
+      @Override
+      public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) onWritable.run();
+        ctx.fireChannelWritabilityChanged();
+      }
+    });
+  }
+
+  /**
+   * Hands every read to {@code handler} as Netty delivered it (a ByteBuf per recv(), not copied
+   * into a Vert.x Buffer); the handler must release it.
+   */
+  public static void onRawReads(NetSocket socket, Handler<Object> handler) {
+    ((NetSocketInternal) socket).messageHandler(handler);
   }
 }

@@ -8,8 +8,6 @@ import flushlab.http.HttpRequestParser;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
@@ -59,13 +57,8 @@ final class EmitterConnection {
           + " at once; see --max-connections)");
       return;
     }
-    // First in the pipeline, so it sees writability changes whatever Vert.x does with them.
-    channel.pipeline().addFirst("flushlab-writability", new ChannelInboundHandlerAdapter() {
-      @Override
-      public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (stream != null && ctx.channel().isWritable()) stream.writable();
-        ctx.fireChannelWritabilityChanged();
-      }
+    LabVertx.onWritable(channel, () -> {
+      if (stream != null) stream.writable();
     });
     socket.handler(this::onBytes);
   }

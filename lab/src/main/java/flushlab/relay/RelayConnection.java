@@ -7,8 +7,6 @@ import flushlab.http.HttpResponseParser;
 import flushlab.relay.shaper.Shaper;
 import flushlab.relay.shaper.ShaperRegistry;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
@@ -90,13 +88,7 @@ final class RelayConnection {
         pendingEnds++;
       }
     });
-    clientChannel.pipeline().addFirst("flushlab-writability", new ChannelInboundHandlerAdapter() {
-      @Override
-      public void channelWritabilityChanged(ChannelHandlerContext c) {
-        if (c.channel().isWritable()) writer.writable();
-        c.fireChannelWritabilityChanged();
-      }
-    });
+    LabVertx.onWritable(clientChannel, writer::writable);
     client.handler(this::fromClient);
     client.closeHandler(v -> {
       onClientClosed.run();

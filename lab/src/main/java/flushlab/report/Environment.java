@@ -7,35 +7,41 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 /** What a result depends on besides the scenario: versions, machine, and the kernel's TCP settings. */
 public final class Environment {
   private Environment() {}
 
-  public static String version() {
+  private static final Properties BUILD = load();
+
+  private static Properties load() {
     Properties p = new Properties();
     try (InputStream in = Environment.class.getResourceAsStream("/flushlab.properties")) {
       if (in != null) p.load(in);
     } catch (IOException ignored) {
       // reported as unknown
     }
-    return p.getProperty("version", "unknown");
+    return p;
   }
 
-  /** The git commit of the working directory, or "unknown" outside a checkout. */
+  /** A build property, or "unknown" when the build could not fill it in (no git checkout). */
+  private static String build(String key) {
+    String v = BUILD.getProperty(key, "unknown");
+    return v.startsWith("${") ? "unknown" : v;
+  }
+
+  public static String version() {
+    return build("version");
+  }
+
+  /**
+   * The git commit the running jar was built from, "-dirty" when the tree had changes then.
+   * Stamped at build time (git-commit-id-maven-plugin), never asked of git at run time: the
+   * working directory may be another repository, or none.
+   */
   public static String gitCommit() {
-    try {
-      Process p = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
-      String s = new String(p.getInputStream().readAllBytes()).trim();
-      if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) return "unknown";
-      Process d = new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no").redirectErrorStream(true).start();
-      String dirty = new String(d.getInputStream().readAllBytes()).trim();
-      d.waitFor(5, TimeUnit.SECONDS);
-      return s + (dirty.isEmpty() ? "" : "-dirty");
-    } catch (IOException | InterruptedException e) {
-      return "unknown";
-    }
+    String commit = build("commit");
+    return commit.equals("unknown") ? commit : commit + ("true".equals(build("dirty")) ? "-dirty" : "");
   }
 
   /** A /proc or /sys value, whitespace collapsed. */

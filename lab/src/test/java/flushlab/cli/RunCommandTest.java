@@ -58,6 +58,34 @@ class RunCommandTest {
     assertThat(r.err()).contains("target gw: nothing accepts connections at 127.0.0.1:" + closed);
   }
 
+  /**
+   * Results name the commit the jar was built from, even when the lab runs inside another git
+   * repository (asking git at run time recorded that repository's commit).
+   */
+  @Test
+  void resultsNameTheCommitTheLabWasBuiltFromNotTheOneItRunsIn(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("tiny.yaml"), TINY);
+    for (String[] git : new String[][] {{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+        "--allow-empty", "-m", "another repository"}}) {
+      String[] cmd = new String[git.length + 1];
+      cmd[0] = "git";
+      System.arraycopy(git, 0, cmd, 1, git.length);
+      assertThat(new ProcessBuilder(cmd).directory(dir.toFile()).inheritIO().start().waitFor()).isZero();
+    }
+    String otherCommit = new String(new ProcessBuilder("git", "rev-parse", "HEAD").directory(dir.toFile()).start()
+        .getInputStream().readAllBytes()).trim();
+    try (ForkedLab lab = ForkedLab.start(dir, List.of(), "run", "--results", "out", "tiny.yaml")) {
+      assertThat(lab.process().waitFor(120, TimeUnit.SECONDS)).isTrue();
+      assertThat(lab.process().exitValue()).as(lab.output()).isZero();
+    }
+    Path folder;
+    try (Stream<Path> l = Files.list(dir.resolve("out"))) {
+      folder = l.findFirst().orElseThrow();
+    }
+    var env = flushlab.core.Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("environment");
+    assertThat(env.get("git_commit").asText()).isEqualTo(flushlab.report.Environment.gitCommit()).doesNotStartWith(otherCommit);
+  }
+
   /** SIGTERM (what `kill` and service managers send) ends a run like Ctrl-C: results kept, exit 130. */
   @Test
   void sigtermKeepsWhatWasMeasuredAndExits130(@TempDir Path dir) throws Exception {
