@@ -7,6 +7,7 @@ import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.LabVertx;
+import flushlab.scenario.Keys;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
@@ -17,21 +18,21 @@ final class ClientCommand implements Command {
       description = "http://host:port/path?query; a path of /v1/chat/completions sends a streaming chat request")
   String target;
 
-  @Parameter(names = "--requests", description = "Requests in the batch")
-  int requests = 1;
+  // These mirror the scenario's client settings: description, default and range come from Keys.
+  @Parameter(names = "--requests", descriptionKey = "client.requests")
+  int requests = Integer.parseInt(Keys.REQUESTS.defaultValue());
 
-  @Parameter(names = "--concurrency", description = "Requests in flight at once")
-  int concurrency = 1;
+  @Parameter(names = "--concurrency", descriptionKey = "client.concurrency")
+  int concurrency = Integer.parseInt(Keys.CONCURRENCY.defaultValue());
 
-  @Parameter(names = "--keep-alive", description = "Reuse connections between requests (default: a fresh connection per request)")
-  boolean keepAlive;
+  @Parameter(names = "--keep-alive", descriptionKey = "client.keep_alive")
+  boolean keepAlive = Boolean.parseBoolean(Keys.KEEP_ALIVE.defaultValue());
 
-  @Parameter(names = "--timeout", description = "Per-request timeout", converter = Converters.Duration.class)
-  Converters.DurationArg timeout = Converters.DurationArg.of("60s");
+  @Parameter(names = "--timeout", descriptionKey = "client.timeout", converter = Converters.Duration.class)
+  Converters.DurationArg timeout = Converters.DurationArg.of(Keys.TIMEOUT.defaultValue());
 
-  @Parameter(names = "--slow-reader", description = "Pause this long after each read, e.g. 200ms (default: read at once)",
-      converter = Converters.Duration.class)
-  Converters.DurationArg slowReader = Converters.DurationArg.of("0ms");
+  @Parameter(names = "--slow-reader", descriptionKey = "client.slow_reader", converter = Converters.Duration.class)
+  Converters.DurationArg slowReader = Converters.DurationArg.of(Keys.SLOW_READER.defaultValue());
 
   @Parameter(names = "--recv-buffer", description = "Most bytes one read may return", converter = Converters.Size.class)
   Converters.SizeArg recvBuffer = Converters.SizeArg.of("64KiB");
@@ -82,20 +83,22 @@ final class ClientCommand implements Command {
       throw new com.beust.jcommander.ParameterException("--target: " + e.getMessage());
     }
     if (p.pathAndQuery().startsWith("/v1/chat/completions")) {
-      Converters.range("--tokens", tokens, 1, 1_000_000);
-      Converters.durationRange("--think", think, 0, 60_000_000_000L);
-      Converters.durationRange("--delay", delay, 0, 60_000_000_000L);
+      SettingFlags.intValue("--tokens", Keys.FRAMES, tokens);
+      SettingFlags.check("--think", Keys.THINK, think.text());
+      SettingFlags.check("--delay", Keys.INTERVAL, delay.text());
       return RequestPlan.chat(p.host(), p.port(), tokens, think.millis(), delay.millis());
     }
     return p;
   }
 
   ClientOptions options() {
-    Converters.range("--requests", requests, 1, ClientOptions.MAX_REQUESTS);
-    Converters.range("--concurrency", concurrency, 1, ClientOptions.MAX_CONCURRENCY);
+    SettingFlags.intValue("--requests", Keys.REQUESTS, requests);
+    SettingFlags.intValue("--concurrency", Keys.CONCURRENCY, concurrency);
     int recvBytes = Converters.range("--recv-buffer", recvBuffer.bytes(), 64, 16L << 20);
-    long timeoutNanos = Converters.durationRange("--timeout", timeout, 1_000_000L, 3_600_000_000_000L);
-    long slowNanos = Converters.durationRange("--slow-reader", slowReader, 0, 10_000_000_000L);
+    SettingFlags.check("--timeout", Keys.TIMEOUT, timeout.text());
+    SettingFlags.check("--slow-reader", Keys.SLOW_READER, slowReader.text());
+    long timeoutNanos = timeout.nanos();
+    long slowNanos = slowReader.nanos();
     return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, slowNanos, recvBytes);
   }
 }

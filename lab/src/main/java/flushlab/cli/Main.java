@@ -24,7 +24,7 @@ public final class Main {
     commands.put("run", new RunCommand());
     commands.put("validate", new ValidateCommand());
     commands.put("bench", new BenchCommand());
-    JCommander jc = JCommander.newBuilder().programName("flushlab").build();
+    JCommander jc = JCommander.newBuilder().programName("flushlab").resourceBundle(SettingFlags.bundle()).build();
     commands.forEach(jc::addCommand);
     if (args.length == 0 || "--help".equals(args[0]) || "-h".equals(args[0])) {
       StringBuilder sb = new StringBuilder();

@@ -9,6 +9,7 @@ import flushlab.client.Distribution;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.LabVertx;
+import flushlab.scenario.Keys;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import io.vertx.core.Vertx;
@@ -56,12 +57,15 @@ final class ProbeCommand implements Command {
     HostPort gw = HostPort.parse("--gateway", gateway, false);
     HostPort at = HostPort.parse("--listen", listen, true);
     Exposure.warnIfNotLoopback(err, "--listen", at, "the probe's emitter");
-    Converters.range("--requests", requests, 1, ClientOptions.MAX_REQUESTS);
-    Converters.range("--concurrency", concurrency, 1, ClientOptions.MAX_CONCURRENCY);
-    Converters.range("--tokens", tokens, 1, 1_000_000);
-    long delayNanos = Converters.durationRange("--delay", delay, 0, 60_000_000_000L);
-    long thinkNanos = Converters.durationRange("--think", think, 0, 60_000_000_000L);
-    Converters.durationRange("--timeout", timeout, 1_000_000L, 3_600_000_000_000L);
+    // ranges as the scenario settings these mirror (requests, concurrency, frames, interval, think, timeout)
+    SettingFlags.intValue("--requests", Keys.REQUESTS, requests);
+    SettingFlags.intValue("--concurrency", Keys.CONCURRENCY, concurrency);
+    SettingFlags.intValue("--tokens", Keys.FRAMES, tokens);
+    SettingFlags.check("--delay", Keys.INTERVAL, delay.text());
+    SettingFlags.check("--think", Keys.THINK, think.text());
+    SettingFlags.check("--timeout", Keys.TIMEOUT, timeout.text());
+    long delayNanos = delay.nanos();
+    long thinkNanos = think.nanos();
 
     Vertx vertx = LabVertx.create(3);
     try {

@@ -7,19 +7,21 @@ import flushlab.core.IoErrors;
 import flushlab.core.LabVertx;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
+import flushlab.report.RunReport;
 import flushlab.report.SummaryMarkdown;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioError;
 import flushlab.scenario.ScenarioLoader;
+import flushlab.scenario.Outcome;
 import flushlab.scenario.ScenarioRunner;
 import flushlab.scenario.TargetCellResult;
+import flushlab.target.TargetStartFailure;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "run", commandDescription = "Run a scenario and write results/<timestamp>-<name>/")
@@ -59,7 +61,7 @@ final class RunCommand implements Command {
     out.printf("flushlab run %s: %d cell(s) x %d target(s) x %d run(s); expected duration about %.0fs%n", scenario.name(),
         scenario.cells().size(), scenario.targets().size(), scenario.runs(), ScenarioRunner.expectedSeconds(scenario));
     Vertx vertx = LabVertx.create(3);
-    ScenarioRunner runner = new ScenarioRunner(scenario, vertx, out);
+    ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
     int code = EXIT_FAILED;
     try (Interruption signal = new Interruption(runner::interrupt)) {
       try {
@@ -74,17 +76,17 @@ final class RunCommand implements Command {
 
   private int measureAndWrite(Scenario scenario, ScenarioRunner runner, Vertx vertx, Path root, PrintStream out, PrintStream err)
       throws Exception {
-    ScenarioRunner.Outcome o;
+    Outcome o;
     try (Progress p = new Progress(out, runner::progress)) {
       o = runner.run(out::println);
-    } catch (ScenarioRunner.TargetStartFailure e) {
+    } catch (TargetStartFailure e) {
       err.println("flushlab run: " + e.getMessage());
       return EXIT_FAILED;
     }
-    Map<String, Object> env = Environment.capture(vertx.isNativeTransportEnabled());
-    ResultsWriter.Written written = ResultsWriter.write(root, scenario, o, commandLine, env);
+    RunReport report = RunReport.of(scenario, o, commandLine, Environment.capture(vertx.isNativeTransportEnabled()));
+    ResultsWriter.Written written = ResultsWriter.write(root, report);
     out.println();
-    out.print(SummaryMarkdown.render(scenario, o, commandLine, env).split("\n## Reproduce")[0]);
+    out.print(SummaryMarkdown.findings(report));
     out.println("results: " + written.folder());
     int code = EXIT_OK;
     if (written.fallbackReason() != null) {

@@ -57,28 +57,32 @@ public final class BatchResult {
         continue;
       }
       ok++;
-      frames += s.frames();
-      reads += s.reads();
-      readsWithFrames += s.readsWithFrames();
-      bytes += s.bytes();
-      lost += s.lostFrames();
-      duplicated += s.duplicatedFrames();
-      reordered += s.reorderedFrames();
-      corrupt += s.corruptFrames();
-      unchecked += s.uncheckedFrames();
-      if (s.ttftNanos() >= 0) ttft.recordValue(Math.min(HIGHEST_NANOS, s.ttftNanos()));
-      recordAll(gap, s.gapNanos());
-      recordAll(emitToRecv, s.emitToRecvNanos());
-      if (s.emitToRecvNanos().size() > 0) {
-        firstEmitToRecv.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, s.emitToRecvNanos().get(0))));
+      StreamResult.Integrity in = s.integrity();
+      frames += in.frames();
+      lost += in.lost();
+      duplicated += in.duplicated();
+      reordered += in.reordered();
+      corrupt += in.corrupt();
+      unchecked += in.unchecked();
+      StreamResult.Reads rd = s.reads();
+      reads += rd.count();
+      readsWithFrames += rd.withFrames();
+      bytes += rd.bytes();
+      recordAll(bytesPerRead, rd.bytesPerRead());
+      recordAll(bursts, rd.framesPerFramedRead());
+      recordAll(burstBytes, rd.bytesPerFramedRead());
+      StreamResult.Timing tm = s.timing();
+      if (tm.ttftNanos() >= 0) ttft.recordValue(Math.min(HIGHEST_NANOS, tm.ttftNanos()));
+      recordAll(gap, tm.gapNanos());
+      recordAll(emitToRecv, tm.emitToRecvNanos());
+      if (tm.emitToRecvNanos().size() > 0) {
+        firstEmitToRecv.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, tm.emitToRecvNanos().get(0))));
       }
-      recordAll(bytesPerRead, s.bytesPerRead());
-      recordAll(bursts, s.framesPerReadBursts());
-      recordAll(burstBytes, s.burstBytes());
-      recordAll(releaseGap, s.releaseGapNanos());
-      recordAll(releaseBytes, s.releaseBytes());
-      recordAll(releaseFrames, s.releaseFrames());
-      releases += s.releases();
+      StreamResult.Releases rel = s.releases();
+      recordAll(releaseGap, rel.gapNanos());
+      recordAll(releaseBytes, rel.bytes());
+      recordAll(releaseFrames, rel.frames());
+      releases += rel.count();
     }
   }
 
@@ -109,6 +113,12 @@ public final class BatchResult {
   @JsonProperty("frames_per_read")
   public double framesPerRead() {
     return readsWithFrames == 0 ? 0 : Math.round((double) frames / readsWithFrames * 1000) / 1000.0;
+  }
+
+  /** Wire bytes per frame (body framing included), from what the client received; 0 without frames. */
+  @JsonIgnore
+  public double wireBytesPerFrame() {
+    return frames == 0 ? 0 : (double) bytes / frames;
   }
 
   @JsonProperty("frames")

@@ -270,9 +270,10 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       relFrames.add(releaseFrames.get(i));
       if (i > 0) relGaps.add(releaseStarts.get(i) - releaseStarts.get(i - 1));
     }
-    return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, expectedFrames,
-        frames, reads, readsWithFrames, bytes, ttft, gaps, emitToRecv, bytesPerRead, bursts, burstBytes,
-        releaseStarts.size(), relBytes, relFrames, relGaps,
-        lost, duplicated, reordered, corrupt, unchecked);
+    return new StreamResult(streamId, status, error, errorMessage, complete, sawDone,
+        new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
+        new StreamResult.Reads(reads, readsWithFrames, bytes, bytesPerRead, bursts, burstBytes),
+        new StreamResult.Timing(ttft, gaps, emitToRecv),
+        new StreamResult.Releases(releaseStarts.size(), relBytes, relFrames, relGaps));
   }
 }

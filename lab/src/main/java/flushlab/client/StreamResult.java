@@ -3,36 +3,31 @@ package flushlab.client;
 import flushlab.core.LongSamples;
 
 /**
- * What one stream measured. Times are nanoseconds. A stream with an {@link #error()} is reported
- * as an error, not as a measurement: its samples are kept for inspection but never aggregated.
+ * What one stream measured, grouped by meaning. Times are nanoseconds. A stream with an
+ * {@link #error()} is reported as an error, not as a measurement: its samples are kept for
+ * inspection but never aggregated.
+ *
+ * @param streamId the emitter's stream id (X-Flushlab-Stream), or -1
+ * @param status the HTTP status, or 0 when no head arrived
  */
-public record StreamResult(
-    long streamId,
-    int status,
-    StreamError error,
-    String errorMessage,
-    boolean complete,
-    boolean sawDone,
-    int expectedFrames,
-    int frames,
-    int reads,
-    int readsWithFrames,
-    long bytes,
-    long ttftNanos,
-    LongSamples gapNanos,
-    LongSamples emitToRecvNanos,
-    LongSamples bytesPerRead,
-    LongSamples framesPerReadBursts,
-    LongSamples burstBytes,
-    int releases,
-    LongSamples releaseBytes,
-    LongSamples releaseFrames,
-    LongSamples releaseGapNanos,
-    int lostFrames,
-    int duplicatedFrames,
-    int reorderedFrames,
-    int corruptFrames,
-    int uncheckedFrames) {
+public record StreamResult(long streamId, int status, StreamError error, String errorMessage, boolean complete, boolean sawDone,
+    Integrity integrity, Reads reads, Timing timing, Releases releases) {
+
+  /** Frames by sequence number and checksum: what arrived, against what was asked for. */
+  public record Integrity(int expectedFrames, int frames, int lost, int duplicated, int reordered, int corrupt, int unchecked) {}
+
+  /** The reads from the kernel: how many, how many completed a frame, and what each carried. */
+  public record Reads(int count, int withFrames, long bytes, LongSamples bytesPerRead, LongSamples framesPerFramedRead,
+      LongSamples bytesPerFramedRead) {}
+
+  /** Time to first frame (-1 when none arrived), the gaps between frames, and each frame's emit-to-receive delay. */
+  public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos) {}
+
+  /**
+   * Releases: runs of frame-completing reads less than 1 ms apart (one burst from the sender).
+   * {@code count} is all of them; the samples leave out the last one, the end-of-stream flush.
+   */
+  public record Releases(int count, LongSamples bytes, LongSamples frames, LongSamples gapNanos) {}
 
   public boolean ok() {
     return error == null;
@@ -40,7 +35,7 @@ public record StreamResult(
 
   /** Frames divided by the reads that completed at least one frame; 0 when no frame arrived. */
   public double framesPerRead() {
-    return readsWithFrames == 0 ? 0 : (double) frames / readsWithFrames;
+    return reads.withFrames() == 0 ? 0 : (double) integrity.frames() / reads.withFrames();
   }
 
   public static StreamResult connectFailed(String message) {

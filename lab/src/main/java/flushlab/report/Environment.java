@@ -1,16 +1,56 @@
 package flushlab.report;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import flushlab.core.ProcFiles;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Properties;
 
-/** What a result depends on besides the scenario: versions, machine, and the kernel's TCP settings. */
-public final class Environment {
-  private Environment() {}
+/**
+ * What a result depends on besides the scenario: the lab's version and commit, the machine, and
+ * the kernel's TCP settings.
+ */
+public record Environment(
+    @JsonProperty("flushlab_version") String flushlabVersion,
+    @JsonProperty("git_commit") String gitCommit,
+    @JsonProperty("jvm") String jvm,
+    @JsonProperty("os") String os,
+    @JsonProperty("kernel") String kernel,
+    @JsonProperty("cpus") int cpus,
+    @JsonProperty("native_transport") String nativeTransport,
+    @JsonProperty("working_directory") String workingDirectory,
+    @JsonProperty("kernel_tcp") KernelTcp kernelTcp) {
+
+  /** The kernel's TCP buffer and corking settings, as /proc/sys has them ("unreadable" elsewhere). */
+  public record KernelTcp(
+      @JsonProperty("tcp_rmem") String tcpRmem,
+      @JsonProperty("tcp_wmem") String tcpWmem,
+      @JsonProperty("rmem_max") String rmemMax,
+      @JsonProperty("wmem_max") String wmemMax,
+      @JsonProperty("tcp_autocorking") String tcpAutocorking) {
+
+    static KernelTcp read() {
+      return new KernelTcp(proc("ipv4/tcp_rmem"), proc("ipv4/tcp_wmem"), proc("core/rmem_max"), proc("core/wmem_max"),
+          proc("ipv4/tcp_autocorking"));
+    }
+
+    private static String proc(String name) {
+      try {
+        return ProcFiles.read(Path.of("/proc/sys/net", name)).trim().replaceAll("\\s+", " ");
+      } catch (IOException e) {
+        return "unreadable";
+      }
+    }
+  }
+
+  public static Environment capture(boolean nativeTransport) {
+    return new Environment(buildVersion(), buildCommit(),
+        System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+        System.getProperty("os.name") + " " + System.getProperty("os.arch"), System.getProperty("os.version"),
+        Runtime.getRuntime().availableProcessors(), nativeTransport ? "epoll" : "nio",
+        Path.of("").toAbsolutePath().toString(), KernelTcp.read());
+  }
 
   private static final Properties BUILD = load();
 
@@ -30,7 +70,7 @@ public final class Environment {
     return v.startsWith("${") ? "unknown" : v;
   }
 
-  public static String version() {
+  public static String buildVersion() {
     return build("version");
   }
 
@@ -39,37 +79,8 @@ public final class Environment {
    * Stamped at build time (git-commit-id-maven-plugin), never asked of git at run time: the
    * working directory may be another repository, or none.
    */
-  public static String gitCommit() {
+  public static String buildCommit() {
     String commit = build("commit");
     return commit.equals("unknown") ? commit : commit + ("true".equals(build("dirty")) ? "-dirty" : "");
-  }
-
-  /** A /proc or /sys value, whitespace collapsed. */
-  static String readProcFile(Path file) {
-    try {
-      return flushlab.core.ProcFiles.read(file).trim().replaceAll("\\s+", " ");
-    } catch (IOException e) {
-      return "unreadable";
-    }
-  }
-
-  public static Map<String, Object> capture(boolean nativeTransport) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("flushlab_version", version());
-    m.put("git_commit", gitCommit());
-    m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-    m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-    m.put("kernel", System.getProperty("os.version"));
-    m.put("cpus", Runtime.getRuntime().availableProcessors());
-    m.put("native_transport", nativeTransport ? "epoll" : "nio");
-    Map<String, String> tcp = new LinkedHashMap<>();
-    for (String[] k : new String[][] {
-        {"tcp_rmem", "/proc/sys/net/ipv4/tcp_rmem"}, {"tcp_wmem", "/proc/sys/net/ipv4/tcp_wmem"},
-        {"rmem_max", "/proc/sys/net/core/rmem_max"}, {"wmem_max", "/proc/sys/net/core/wmem_max"},
-        {"tcp_autocorking", "/proc/sys/net/ipv4/tcp_autocorking"}}) {
-      tcp.put(k[0], readProcFile(Path.of(k[1])));
-    }
-    m.put("kernel_tcp", tcp);
-    return m;
   }
 }

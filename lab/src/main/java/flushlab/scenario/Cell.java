@@ -46,6 +46,15 @@ public record Cell(int index, Map<String, String> swept, Map<String, String> val
     return values.get(key) != null;
   }
 
+  /** Frames per stream: {@code frames}, or in bulk mode as many frames of frame_size as total takes. */
+  public int frames() {
+    if (has("total") && get("endpoint").equals("sse")) {
+      long size = bytes("frame_size");
+      return (int) ((bytes("total") + size - 1) / size);
+    }
+    return integer("frames");
+  }
+
   public Cell with(String key, String value) {
     Map<String, String> s = new LinkedHashMap<>(swept);
     s.put(key, value);

@@ -73,7 +73,7 @@ public final class FlushTriggerInference {
 
   /** How fast the payload arrives: wire bytes per frame over the interval. */
   static double bytesPerMs(TargetCellResult c) {
-    return c.wireBytesPerFrame() / Math.max(1e-3, Units.parseDurationNanos(c.cell().get("interval")) / 1e6);
+    return c.included().wireBytesPerFrame() / Math.max(1e-3, Units.parseDurationNanos(c.cell().get("interval")) / 1e6);
   }
 
   static double releasesPerStream(TargetCellResult c) {
@@ -119,7 +119,7 @@ public final class FlushTriggerInference {
       evidence.add(String.format("%s: %.2f frames/read, %.1f releases per stream, %.0f B and %.0f frames per release (p50), "
               + "%.1f ms between releases (p50), %.0f B per frame on the wire",
           c.cell().label(), c.included().framesPerRead(), releasesPerStream(c), c.included().releaseBytes().p50(),
-          c.included().releaseFrames().p50(), c.included().releaseGapMs().p50(), c.wireBytesPerFrame()));
+          c.included().releaseFrames().p50(), c.included().releaseGapMs().p50(), c.included().wireBytesPerFrame()));
     }
     if (measured.isEmpty()) return new FlushTrigger(target, "inconclusive", -1, -1, "no cell produced frames", evidence);
 
@@ -130,9 +130,9 @@ public final class FlushTriggerInference {
     }
     // Drain: in every paced cell nothing arrived before the stream was (nearly) over, in one release.
     List<TargetCellResult> paced = measured.stream()
-        .filter(c -> Units.parseDurationNanos(c.cell().get("interval")) > 0 && ScenarioRunner.frames(c.cell()) > 2).toList();
+        .filter(c -> Units.parseDurationNanos(c.cell().get("interval")) > 0 && c.cell().frames() > 2).toList();
     boolean allDrained = !paced.isEmpty() && paced.stream().allMatch(c -> {
-      double streamMs = (ScenarioRunner.frames(c.cell()) - 1) * Units.parseDurationNanos(c.cell().get("interval")) / 1e6;
+      double streamMs = (c.cell().frames() - 1) * Units.parseDurationNanos(c.cell().get("interval")) / 1e6;
       return c.included().ttftMs().p50() >= 0.9 * streamMs && releasesPerStream(c) <= 1.0;
     });
     if (allDrained) {
@@ -161,7 +161,7 @@ public final class FlushTriggerInference {
       double g = c.included().releaseGapMs().p50();
       double interval = Units.parseDurationNanos(c.cell().get("interval")) / 1e6;
       // a byte trigger N releases whole frames once N bytes are held: N in (B - f, B]
-      byteRange[i] = new double[] {b - c.wireBytesPerFrame(), b};
+      byteRange[i] = new double[] {b - c.included().wireBytesPerFrame(), b};
       // a timer T releases at the first frame after T: T in [G - I, G)
       timerRange[i] = new double[] {g - interval, g};
     }

@@ -1,5 +1,8 @@
 package flushlab.scenario;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import flushlab.target.Target;
+import java.util.Map;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -12,10 +15,10 @@ public record Scenario(
     String description,
     Path file,
     String text,
-    Object resolved,
+    Resolved resolved,
     List<Cell> cells,
     List<String> sweptKeys,
-    List<TargetSpec> targets,
+    List<Target> targets,
     int runs,
     Guards guards,
     boolean flushTriggerMap,
@@ -32,12 +35,19 @@ public record Scenario(
    */
   public record Guards(long pacingToleranceNanos, int certifyRuns, double certifyMaxFramesPerRead, Cell certifyCell) {}
 
+  /** The settings after defaults and the sweep, as results record them. */
+  public record Resolved(
+      @JsonProperty("base") Map<String, String> base,
+      @JsonProperty("headers") Map<String, String> headers,
+      @JsonProperty("sweep") Map<String, List<String>> sweep,
+      @JsonProperty("runs") int runs) {}
+
   /** Bisect one setting of one target to find where it stops coalescing. */
   public record Adaptive(String target, String parameter, String low, String high, double tolerance,
       double coalescingAbove, int maxCells) {}
 
-  public TargetSpec target(String name) {
-    for (TargetSpec t : targets) if (t.name().equals(name)) return t;
+  public Target target(String name) {
+    for (Target t : targets) if (t.name().equals(name)) return t;
     return null;
   }
 }

@@ -1,17 +1,80 @@
 package flushlab.scenario;
 
-/** The scenario key reference, generated from {@link SettingKey#ALL} so docs and validation agree. */
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The scenario key reference, generated from {@link Keys} so that docs and validation agree:
+ * scenarios/README.md carries each table (a test checks it is current), and
+ * {@code flushlab validate --reference} prints them all.
+ */
 public final class ScenarioReference {
   private ScenarioReference() {}
 
+  /** One section's table. */
+  public static String table(Key.Section section) {
+    StringBuilder md = new StringBuilder();
+    switch (section) {
+      case EMITTER:
+      case CLIENT:
+        md.append("| key | section | allowed | default | meaning |\n|---|---|---|---|---|\n");
+        for (Key k : settingsTable()) {
+          md.append("| `").append(k.name()).append("` | ").append(k.section().path).append(" | ").append(cell(k.allowed()))
+              .append(" | ").append(k.defaultShown()).append(" | ").append(cell(k.meaning())).append(" |\n");
+        }
+        return md.toString();
+      case TARGET:
+        md.append("| key | applies to | allowed | meaning |\n|---|---|---|---|\n");
+        for (Key k : Keys.in(section)) {
+          md.append("| `").append(k.name()).append("` | ").append(kinds(k.appliesTo())).append(" | ").append(cell(k.allowed()))
+              .append(" | ").append(cell(k.meaning())).append(" |\n");
+        }
+        return md.toString();
+      default:
+        md.append("| key | allowed | default | meaning |\n|---|---|---|---|\n");
+        for (Key k : Keys.in(section)) {
+          md.append("| `").append(k.name()).append("` | ").append(cell(k.allowed())).append(" | ").append(k.defaultShown())
+              .append(" | ").append(cell(k.meaning())).append(" |\n");
+        }
+        return md.toString();
+    }
+  }
+
+  /** The emitter and client settings are one table (a sweep varies both alike). */
+  private static List<Key> settingsTable() {
+    return Keys.ALL.stream().filter(k -> k.section().isSetting()).toList();
+  }
+
+  /** The sections that have a table of their own, in reference order (emitter and client share one). */
+  public static final List<Key.Section> TABLES = List.of(Key.Section.TOP, Key.Section.EMITTER, Key.Section.TARGET,
+      Key.Section.GUARDS, Key.Section.CERTIFY, Key.Section.ADAPTIVE);
+
+  /** Every table with a heading: what {@code flushlab validate --reference} prints. */
   public static String markdown() {
     StringBuilder md = new StringBuilder();
-    md.append("| key | section | allowed | default | meaning |\n|---|---|---|---|---|\n");
-    for (SettingKey k : SettingKey.ALL) {
-      md.append("| `").append(k.name()).append("` | ").append(k.section()).append(" | ").append(k.allowed().replace("|", "/"))
-          .append(" | ").append(k.defaultValue() == null ? "(none)" : "`" + k.defaultValue() + "`").append(" | ")
-          .append(k.description()).append(" |\n");
+    for (Key.Section s : TABLES) {
+      md.append("## ").append(heading(s)).append("\n\n").append(table(s)).append('\n');
     }
     return md.toString();
+  }
+
+  static String heading(Key.Section s) {
+    switch (s) {
+      case TOP: return "Top level";
+      case EMITTER: return "Emitter and client settings";
+      case TARGET: return "Targets";
+      case GUARDS: return "Guards";
+      case CERTIFY: return "guards.certify";
+      default: return "Adaptive bisection";
+    }
+  }
+
+  private static String kinds(Set<String> kinds) {
+    return kinds.size() == 4 ? "all" : String.join(", ", Keys.KIND.choices().stream().filter(kinds::contains).toList());
+  }
+
+  /** A table cell: a '|' would end it. */
+  private static String cell(String s) {
+    return s.replace("|", "/");
   }
 }

@@ -3,20 +3,17 @@ package flushlab.scenario;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
-import flushlab.client.RequestPlan;
+import flushlab.client.StreamResult;
 import flushlab.client.Warmup;
-import flushlab.core.Units;
+import flushlab.core.HostPort;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.PacingAudit;
-import flushlab.proxy.ProxyProcess;
-import flushlab.relay.Relay;
-import flushlab.relay.RelayLog;
-import flushlab.relay.RelayOptions;
+import flushlab.target.RunningTargets;
+import flushlab.target.Target;
+import flushlab.target.TargetContext;
+import flushlab.target.TargetStartFailure;
 import io.vertx.core.Vertx;
-import java.io.PrintStream;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,20 +23,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * Runs a scenario in one process on loopback: the emitter, the built-in relays and the client.
- * Order: warm-up (unreported), certification of the direct path, then every cell one after
- * another, and in each cell every target, {@code runs} times. One attempt per run, never a retry;
- * a run the pacing guard excludes is counted and reported. Then the flush-trigger map and the
- * adaptive bisection, if asked for.
+ * Runs a scenario in one process: its emitter, its targets, the metered client. The steps, in
+ * order: start the emitter and the targets, warm up (unreported), certify the direct path, measure
+ * every cell (each target, {@code runs} times, one attempt each, never a retry; a run the pacing
+ * guard excludes is counted and reported), infer the flush-trigger map, bisect. What a step needs
+ * of the ones before it is passed on, not kept in fields.
  */
 public final class ScenarioRunner {
   private final Scenario scenario;
   private final Vertx vertx;
   private final AtomicBoolean interrupted = new AtomicBoolean();
-  private Emitter emitter;
-  private final Map<String, Relay> relays = new LinkedHashMap<>();
-  private final Map<String, ProxyProcess> processes = new LinkedHashMap<>();
-  private final Map<String, Map<String, Object>> processInfo = new LinkedHashMap<>();
   private volatile String progress = "starting";
   private volatile MeteredClient currentClient;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
@@ -49,32 +42,14 @@ public final class ScenarioRunner {
     void beforeRun(String target, int cell, int run, io.vertx.core.Context emitterLoop);
   }
 
+  public ScenarioRunner(Scenario scenario, Vertx vertx) {
+    this.scenario = scenario;
+    this.vertx = vertx;
+  }
+
   public ScenarioRunner beforeRun(RunHook hook) {
     this.beforeRun = hook;
     return this;
-  }
-
-  /** What a finished (or interrupted) run of a scenario produced. */
-  public record Outcome(boolean certified, List<RunRecord> certification, double certifiedFramesPerRead,
-      List<TargetCellResult> results, Map<String, FlushTrigger> triggers, Bisection bisection,
-      boolean interrupted, long startedEpochMillis, long elapsedNanos, Map<String, Map<String, Object>> processes) {}
-
-  /** A target the run could not start (a missing binary, a proxy that never listened). */
-  public static final class TargetStartFailure extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    public TargetStartFailure(String message) {
-      super(message);
-    }
-  }
-
-  /** The adaptive bisection's path and answer. */
-  public record Bisection(String target, String parameter, List<String[]> steps, String coalescingAt,
-      String streamingAt, String verdict) {}
-
-  public ScenarioRunner(Scenario scenario, Vertx vertx, PrintStream out) {
-    this.scenario = scenario;
-    this.vertx = vertx;
   }
 
   /**
@@ -100,280 +75,173 @@ public final class ScenarioRunner {
   }
 
   private static double runSeconds(Cell c) {
-    double stream = (c.nanos("think") + c.nanos("interval") * (double) (frames(c) - 1)) / 1e9;
+    double stream = (c.nanos("think") + c.nanos("interval") * (double) (c.frames() - 1)) / 1e9;
     double batches = Math.ceil((double) c.integer("requests") / c.integer("concurrency"));
     double slow = c.nanos("slow_reader") / 1e9 * (c.has("total") ? c.bytes("total") / 65536.0 : 1);
     return (stream + slow + 0.05) * batches;
   }
 
-  static int frames(Cell c) {
-    if (c.has("total") && c.get("endpoint").equals("sse")) {
-      long size = c.bytes("frame_size");
-      return (int) ((c.bytes("total") + size - 1) / size);
-    }
-    return c.integer("frames");
-  }
-
   public Outcome run(Consumer<String> announce) throws Exception {
     long started = System.nanoTime();
     long startedMillis = System.currentTimeMillis();
-    emitter = new Emitter(new EmitterOptions(scenario.emitterListen().host(), scenario.emitterListen().port(), true, 0));
+    Emitter emitter = startEmitter();
+    try (RunningTargets targets = RunningTargets.start(scenario.targets(), new TargetContext(vertx, emitterAddress(emitter), announce))) {
+      Measurer measure = new Measurer(emitter, targets);
+      warmUp(announce);
+      Certification cert = certify(measure, announce);
+      if (!cert.certified()) {
+        return new Outcome(cert, List.of(), Map.of(), null, interrupted.get(), startedMillis, System.nanoTime() - started,
+            targets.processes());
+      }
+      List<TargetCellResult> results = measureCells(measure);
+      Map<String, FlushTrigger> triggers = inferTriggers(results);
+      Bisection bisection = bisect(measure);
+      return new Outcome(cert, results, triggers, bisection, interrupted.get(), startedMillis, System.nanoTime() - started,
+          targets.processes());
+    } finally {
+      vertx.undeploy(emitter.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private Emitter startEmitter() throws TargetStartFailure {
+    HostPort at = scenario.emitterListen();
+    Emitter emitter = new Emitter(new EmitterOptions(at.host(), at.port(), true, 0));
     try {
       vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
     } catch (Exception e) {
-      throw new TargetStartFailure("the emitter cannot listen on " + scenario.emitterListen() + ": " + e.getMessage());
+      throw new TargetStartFailure("the emitter cannot listen on " + at + ": " + e.getMessage(), e);
     }
-    try {
-      for (TargetSpec t : scenario.targets()) {
-        if (t.kind() == TargetSpec.Kind.EXTERNAL) {
-          String refused = unreachable(t.host(), t.port());
-          if (refused != null) {
-            throw new TargetStartFailure("target " + t.name() + ": nothing accepts connections at " + t.host() + ":" + t.port()
-                + " (" + refused + "); start it, or correct its address, before measuring it");
-          }
-        }
-        if (t.kind() == TargetSpec.Kind.RELAY) {
-          Relay r = new Relay(new RelayOptions("127.0.0.1", 0, "127.0.0.1", emitter.port(), t.shapers(), t.poolUpstream()),
-              RelayLog.SILENT);
-          vertx.deployVerticle(r).await(10, TimeUnit.SECONDS);
-          relays.put(t.name(), r);
-        } else if (t.kind() == TargetSpec.Kind.PROCESS) {
-          ProxyProcess proc;
-          try {
-            proc = ProxyProcess.start(t.proxy(), t.config(), "127.0.0.1", emitter.port());
-          } catch (ProxyProcess.StartFailure e) {
-            throw new TargetStartFailure("target " + t.name() + ": " + e.getMessage());
-          }
-          processes.put(t.name(), proc);
-          Map<String, Object> info = new LinkedHashMap<>();
-          info.put("proxy", t.proxy().binaryName);
-          info.put("version", proc.version());
-          info.put("pid", proc.pid());
-          info.put("config_template", t.config().toString());
-          info.put("config_text", proc.configText());
-          if (proc.effectiveConfig() != null) {
-            info.put("effective_config", proc.effectiveConfig());
-          } else {
-            info.put("effective_config_note", t.proxy().binaryName + " cannot print the configuration it parsed; config_text is what it ran");
-          }
-          processInfo.put(t.name(), info);
-          announce.accept("started " + t.name() + ": " + firstLine(proc.version()) + " (pid " + proc.pid() + ") on 127.0.0.1:"
-              + proc.port() + " -> emitter 127.0.0.1:" + emitter.port());
-        }
-      }
-      progress = "warm-up";
-      Warmup.run(vertx);
-      announce.accept("warm-up: 24 streams against a private loopback emitter and relay (not reported)");
-
-      // Certification: the direct path must be clean on this host before any target row counts.
-      List<RunRecord> cert = new ArrayList<>();
-      TargetSpec direct = TargetSpec.direct("direct");
-      for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
-        progress = "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
-        RunRecord rec = measure(direct, scenario.guards().certifyCell(), -1, i);
-        if (rec != null) cert.add(rec);
-      }
-      List<flushlab.client.StreamResult> certStreams = new ArrayList<>();
-      for (RunRecord r : cert) if (!r.excluded()) certStreams.addAll(r.result().streamResults());
-      BatchResult certAll = new BatchResult(certStreams);
-      boolean certified = !interrupted.get() && certAll.streamsOk() > 0 && certAll.errorCount() == 0
-          && certAll.framesPerRead() <= scenario.guards().certifyMaxFramesPerRead();
-      announce.accept(String.format("certification: direct path %.3f frames per read over %d kept runs (ceiling %.2f, %d excluded by the pacing guard): %s",
-          certAll.framesPerRead(), cert.size() - cert.stream().filter(RunRecord::excluded).count(),
-          scenario.guards().certifyMaxFramesPerRead(), cert.stream().filter(RunRecord::excluded).count(),
-          certified ? "certified" : "NOT certified"));
-      if (!certified) {
-        return new Outcome(false, cert, certAll.framesPerRead(), List.of(), Map.of(), null, interrupted.get(),
-            startedMillis, System.nanoTime() - started, processInfo);
-      }
-
-      List<TargetCellResult> results = new ArrayList<>();
-      outer:
-      for (Cell cell : scenario.cells()) {
-        for (TargetSpec t : scenario.targets()) {
-          List<RunRecord> runs = new ArrayList<>();
-          for (int r = 0; r < scenario.runs(); r++) {
-            if (interrupted.get()) {
-              if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
-              break outer;
-            }
-            progress = String.format("cell %d/%d [%s], target %s, run %d/%d", cell.index() + 1, scenario.cells().size(),
-                cell.label(), t.name(), r + 1, scenario.runs());
-            RunRecord rec = measure(t, cell, cell.index(), r);
-            if (rec == null) {
-              if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
-              break outer;
-            }
-            runs.add(rec);
-          }
-          results.add(TargetCellResult.of(t.name(), cell, runs));
-        }
-      }
-      Map<String, FlushTrigger> triggers = new LinkedHashMap<>();
-      if (scenario.flushTriggerMap() && !interrupted.get()) {
-        for (TargetSpec t : scenario.targets()) {
-          List<TargetCellResult> mine = results.stream().filter(r -> r.target().equals(t.name())).toList();
-          triggers.put(t.name(), FlushTriggerInference.infer(t.name(), mine));
-        }
-      }
-      Bisection bisection = scenario.adaptive() != null && !interrupted.get() ? bisect(scenario.adaptive()) : null;
-      return new Outcome(true, cert, certAll.framesPerRead(), results, triggers, bisection, interrupted.get(),
-          startedMillis, System.nanoTime() - started, processInfo);
-    } finally {
-      for (ProxyProcess p : processes.values()) p.close();
-      vertx.undeploy(emitter.deploymentID()).await(10, TimeUnit.SECONDS);
-      for (Relay r : relays.values()) vertx.undeploy(r.deploymentID()).await(10, TimeUnit.SECONDS);
-    }
+    return emitter;
   }
 
-  /**
-   * One run: one client batch, then the pacing guard over every stream the emitter served.
-   * Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement).
-   */
-  RunRecord measure(TargetSpec target, Cell cell, int cellIndex, int run) throws Exception {
-    String host = "127.0.0.1";
-    int port;
-    switch (target.kind()) {
-      case RELAY: port = relays.get(target.name()).port(); break;
-      case EXTERNAL: host = target.host(); port = target.port(); break;
-      case PROCESS: port = processes.get(target.name()).port(); break;
-      default: port = emitter.port();
-    }
-    RequestPlan plan = plan(cell, host, port);
-    ClientOptions options = new ClientOptions(cell.integer("requests"), cell.integer("concurrency"), cell.bool("keep_alive"),
-        cell.nanos("timeout"), cell.nanos("slow_reader"), 65536);
-    beforeRun.beforeRun(target.name(), cellIndex, run, emitter.loop());
-    MeteredClient client = new MeteredClient(vertx, options);
-    currentClient = client;
-    BatchResult result;
-    try {
-      if (interrupted.get()) return null;
-      long waitMs = cell.nanos("timeout") / 1_000_000 * options.requests() + 10_000;
-      result = client.run(plan).await(waitMs, TimeUnit.MILLISECONDS);
-    } finally {
-      currentClient = null;
-      client.close();
-    }
-    if (client.aborted()) return null;
-    long maxLateness = 0;
-    int unaudited = 0;
-    for (long id : result.streamIds()) {
-      PacingAudit.Summary s = id < 0 ? null : emitter.audits().summary(id);
-      if (s == null) {
-        unaudited++;
-        continue;
-      }
-      if (s.paced()) maxLateness = Math.max(maxLateness, s.latenessMaxNanos());
-    }
-    boolean excluded = maxLateness > scenario.guards().pacingToleranceNanos();
-    String reason = excluded ? String.format("emitter late by %.3f ms (tolerance %.3f ms)", maxLateness / 1e6,
-        scenario.guards().pacingToleranceNanos() / 1e6) : null;
-    return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited);
+  /** Where targets reach the emitter: its listen address, or loopback when it listens on every interface. */
+  private HostPort emitterAddress(Emitter emitter) {
+    String host = scenario.emitterListen().host();
+    boolean wildcard = host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0");
+    return new HostPort(wildcard ? "127.0.0.1" : host, emitter.port());
   }
 
-  /** Null when host:port accepts a TCP connection within 3 s, else why not. */
-  private static String unreachable(String host, int port) {
-    try (java.net.Socket s = new java.net.Socket()) {
-      s.connect(new java.net.InetSocketAddress(host, port), 3000);
-      return null;
-    } catch (java.io.IOException e) {
-      return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
+  private void warmUp(Consumer<String> announce) throws Exception {
+    progress = "warm-up";
+    Warmup.run(vertx);
+    announce.accept("warm-up: 24 streams against a private loopback emitter and relay (not reported)");
   }
 
-  private static String firstLine(String s) {
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
-  }
-
-  static RequestPlan plan(Cell cell, String host, int port) {
-    if (cell.get("endpoint").equals("chat")) {
-      return RequestPlan.chat(host, port, cell.integer("frames"), cell.nanos("think") / 1e6, cell.nanos("interval") / 1e6);
-    }
-    StringBuilder q = new StringBuilder("size=").append(cell.bytes("frame_size"))
-        .append("&interval=").append(cell.nanos("interval")).append("ns")
-        .append("&think=").append(cell.nanos("think")).append("ns")
-        .append("&transfer=").append(cell.get("transfer"));
-    if (cell.has("total")) {
-      q.append("&total=").append(cell.bytes("total"));
-    } else {
-      q.append("&frames=").append(cell.integer("frames"));
-    }
-    if (!cell.get("x_accel_buffering").equals("absent")) {
-      q.append("&header=").append(URLEncoder.encode("X-Accel-Buffering:" + cell.get("x_accel_buffering"), StandardCharsets.UTF_8));
-    }
-    for (Map.Entry<String, String> h : cell.headers().entrySet()) {
-      q.append("&header=").append(URLEncoder.encode(h.getKey() + ":" + h.getValue(), StandardCharsets.UTF_8));
-    }
-    return RequestPlan.get("http://" + host + ":" + port + "/sse?" + q);
-  }
-
-  /**
-   * Bisects one setting of one target between a value where it coalesces (low) and one where it
-   * streams (high), until the two are within the tolerance. Each step is one cell with the
-   * scenario's runs; the steps are part of the result.
-   */
-  private Bisection bisect(Scenario.Adaptive a) throws Exception {
-    TargetSpec target = scenario.target(a.target());
-    boolean size = a.parameter().equals("frame_size");
-    double lo = size ? Units.parseBytes(a.low()) : Units.parseDurationNanos(a.low());
-    double hi = size ? Units.parseBytes(a.high()) : Units.parseDurationNanos(a.high());
-    List<String[]> steps = new ArrayList<>();
-    double loFpr = probe(target, a, lo, steps);
-    double hiFpr = Double.isNaN(loFpr) ? Double.NaN : probe(target, a, hi, steps);
-    if (Double.isNaN(hiFpr)) return interruptedBisection(a, steps);
-    boolean loCoalesces = loFpr > a.coalescingAbove();
-    boolean hiCoalesces = hiFpr > a.coalescingAbove();
-    if (loCoalesces == hiCoalesces) {
-      return new Bisection(a.target(), a.parameter(), steps, null, null, String.format(
-          "no transition between %s (%.2f frames/read) and %s (%.2f): both %s", a.low(), loFpr, a.high(), hiFpr,
-          loCoalesces ? "coalesce" : "stream"));
-    }
-    double coalescing = loCoalesces ? lo : hi;
-    double streaming = loCoalesces ? hi : lo;
-    while (steps.size() < a.maxCells() && Math.abs(streaming - coalescing) > a.tolerance() * Math.max(coalescing, streaming)
-        && !interrupted.get()) {
-      double mid = Math.round((coalescing + streaming) / 2);
-      double fpr = probe(target, a, mid, steps);
-      if (Double.isNaN(fpr)) return interruptedBisection(a, steps);
-      if (fpr > a.coalescingAbove()) {
-        coalescing = mid;
-      } else {
-        streaming = mid;
-      }
-    }
-    String c = format(size, coalescing);
-    String s = format(size, streaming);
-    return new Bisection(a.target(), a.parameter(), steps, c, s, String.format(
-        "%s %s: coalesces (over %.2f frames per read) at %s, streams at %s; the transition lies between them (%d cells)",
-        a.target(), a.parameter(), a.coalescingAbove(), c, s, steps.size()));
-  }
-
-  private static Bisection interruptedBisection(Scenario.Adaptive a, List<String[]> steps) {
-    return new Bisection(a.target(), a.parameter(), steps, null, null,
-        "interrupted after " + steps.size() + " step(s): no transition located; the steps measured are listed");
-  }
-
-  /** One bisection step (the scenario's runs at one value); NaN when interrupted. */
-  private double probe(TargetSpec target, Scenario.Adaptive a, double value, List<String[]> steps) throws Exception {
-    boolean size = a.parameter().equals("frame_size");
-    String v = format(size, value);
-    Cell cell = scenario.cells().get(0).with(a.parameter(), v);
-    progress = "adaptive: " + a.parameter() + "=" + v;
+  /** The direct path must be clean on this host before any target row counts. */
+  private Certification certify(Measurer measure, Consumer<String> announce) throws Exception {
     List<RunRecord> runs = new ArrayList<>();
-    for (int r = 0; r < scenario.runs(); r++) {
-      RunRecord rec = measure(target, cell, -1, r);
-      if (rec == null) return Double.NaN; // interrupted: this step is not a measurement
-      runs.add(rec);
+    Target direct = new Target.Direct("direct");
+    for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
+      progress = "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
+      RunRecord rec = measure.run(direct, scenario.guards().certifyCell(), -1, i);
+      if (rec != null) runs.add(rec);
     }
-    TargetCellResult res = TargetCellResult.of(target.name(), cell, runs);
-    double fpr = res.included().framesPerRead();
-    steps.add(new String[] {v, String.format("%.2f", fpr), Integer.toString(res.excludedRuns())});
-    return fpr;
+    List<StreamResult> kept = new ArrayList<>();
+    for (RunRecord r : runs) if (!r.excluded()) kept.addAll(r.result().streamResults());
+    BatchResult all = new BatchResult(kept);
+    long excluded = runs.stream().filter(RunRecord::excluded).count();
+    boolean certified = !interrupted.get() && all.streamsOk() > 0 && all.errorCount() == 0
+        && all.framesPerRead() <= scenario.guards().certifyMaxFramesPerRead();
+    announce.accept(String.format("certification: direct path %.3f frames per read over %d kept runs (ceiling %.2f, %d excluded by "
+        + "the pacing guard): %s", all.framesPerRead(), runs.size() - excluded, scenario.guards().certifyMaxFramesPerRead(),
+        excluded, certified ? "certified" : "NOT certified"));
+    return new Certification(certified, all.framesPerRead(), List.copyOf(runs));
   }
 
-  /** A bisection value as a setting: whole bytes, or a duration to the microsecond in readable units. */
-  private static String format(boolean size, double v) {
-    return size ? Math.round(v) + "B" : Units.formatDurationReadable(Math.round(v / 1000) * 1000);
+  /** Every cell, every target, {@code runs} times; an interrupt keeps what finished. */
+  private List<TargetCellResult> measureCells(Measurer measure) throws Exception {
+    List<TargetCellResult> results = new ArrayList<>();
+    for (Cell cell : scenario.cells()) {
+      for (Target t : scenario.targets()) {
+        List<RunRecord> runs = new ArrayList<>();
+        for (int r = 0; r < scenario.runs(); r++) {
+          progress = String.format("cell %d/%d [%s], target %s, run %d/%d", cell.index() + 1, scenario.cells().size(),
+              cell.label(), t.name(), r + 1, scenario.runs());
+          RunRecord rec = interrupted.get() ? null : measure.run(t, cell, cell.index(), r);
+          if (rec == null) {
+            if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
+            return results;
+          }
+          runs.add(rec);
+        }
+        results.add(TargetCellResult.of(t.name(), cell, runs));
+      }
+    }
+    return results;
+  }
+
+  private Map<String, FlushTrigger> inferTriggers(List<TargetCellResult> results) {
+    Map<String, FlushTrigger> triggers = new LinkedHashMap<>();
+    if (!scenario.flushTriggerMap() || interrupted.get()) return triggers;
+    for (Target t : scenario.targets()) {
+      List<TargetCellResult> mine = results.stream().filter(r -> r.target().equals(t.name())).toList();
+      triggers.put(t.name(), FlushTriggerInference.infer(t.name(), mine));
+    }
+    return triggers;
+  }
+
+  private Bisection bisect(Measurer measure) throws Exception {
+    Scenario.Adaptive a = scenario.adaptive();
+    if (a == null || interrupted.get()) return null;
+    return new Bisector(a, scenario.target(a.target()), scenario.cells().get(0), (target, cell) -> {
+      progress = "adaptive: " + a.parameter() + "=" + cell.get(a.parameter());
+      List<RunRecord> runs = new ArrayList<>();
+      for (int r = 0; r < scenario.runs(); r++) {
+        RunRecord rec = interrupted.get() ? null : measure.run(target, cell, -1, r);
+        if (rec == null) return null;
+        runs.add(rec);
+      }
+      return TargetCellResult.of(target.name(), cell, runs);
+    }).run();
+  }
+
+  /** One run: one client batch, then the pacing guard over every stream the emitter served. */
+  private final class Measurer {
+    private final Emitter emitter;
+    private final RunningTargets targets;
+
+    Measurer(Emitter emitter, RunningTargets targets) {
+      this.emitter = emitter;
+      this.targets = targets;
+    }
+
+    /** Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement). */
+    RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception {
+      HostPort at = target instanceof Target.Direct ? emitterAddress(emitter) : targets.address(target);
+      ClientOptions options = new ClientOptions(cell.integer("requests"), cell.integer("concurrency"), cell.bool("keep_alive"),
+          cell.nanos("timeout"), cell.nanos("slow_reader"), 65536);
+      beforeRun.beforeRun(target.name(), cellIndex, run, emitter.loop());
+      MeteredClient client = new MeteredClient(vertx, options);
+      currentClient = client;
+      BatchResult result;
+      try {
+        if (interrupted.get()) return null;
+        long waitMs = cell.nanos("timeout") / 1_000_000 * options.requests() + 10_000;
+        result = client.run(CellRequest.plan(cell, at)).await(waitMs, TimeUnit.MILLISECONDS);
+      } finally {
+        currentClient = null;
+        client.close();
+      }
+      if (client.aborted()) return null;
+      return guard(target, cellIndex, run, result);
+    }
+
+    /** Excludes the run if the emitter was late for any stream it served (its own pacing audit). */
+    private RunRecord guard(Target target, int cellIndex, int run, BatchResult result) {
+      long maxLateness = 0;
+      int unaudited = 0;
+      for (long id : result.streamIds()) {
+        PacingAudit.Summary s = id < 0 ? null : emitter.audits().summary(id);
+        if (s == null) {
+          unaudited++;
+          continue;
+        }
+        if (s.paced()) maxLateness = Math.max(maxLateness, s.latenessMaxNanos());
+      }
+      long tolerance = scenario.guards().pacingToleranceNanos();
+      boolean excluded = maxLateness > tolerance;
+      String reason = excluded ? String.format("emitter late by %.3f ms (tolerance %.3f ms)", maxLateness / 1e6, tolerance / 1e6) : null;
+      return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited);
+    }
   }
 }

@@ -18,8 +18,4 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
     return (int) runs.stream().filter(RunRecord::excluded).count();
   }
 
-  /** Wire bytes per frame (body framing included), from what the client actually received. */
-  public double wireBytesPerFrame() {
-    return included.frames() == 0 ? 0 : (double) included.bytes() / included.frames();
-  }
 }

@@ -41,6 +41,11 @@ public final class YamlNode {
     this.list = kind == Kind.LIST ? new ArrayList<>() : List.of();
   }
 
+  /** A map with nothing in it: an absent section reads as one, so its keys take their defaults. */
+  static YamlNode emptyMap() {
+    return new YamlNode(Kind.MAP, null, false, 1, 1);
+  }
+
   /** A YAML syntax error, with where it happened. */
   public static final class SyntaxError extends Exception {
     private static final long serialVersionUID = 1L;
@@ -114,26 +119,6 @@ public final class YamlNode {
         }
         return new YamlNode(Kind.SCALAR, text, t == JsonToken.VALUE_STRING, line, col);
       }
-    }
-  }
-
-  /** A plain-old-Java copy (maps, lists, strings) for writing the resolved scenario to JSON. */
-  public Object toPlain() {
-    switch (kind) {
-      case MAP: {
-        Map<String, Object> m = new LinkedHashMap<>();
-        map.forEach((k, v) -> m.put(k, v.toPlain()));
-        return m;
-      }
-      case LIST: {
-        List<Object> l = new ArrayList<>();
-        for (YamlNode n : list) l.add(n.toPlain());
-        return l;
-      }
-      case SCALAR:
-        return text;
-      default:
-        return null;
     }
   }
 }

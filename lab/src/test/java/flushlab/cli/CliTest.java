@@ -103,6 +103,19 @@ class CliTest {
     assertThat(run("probe", "--help").out()).contains("Default: 5ms").doesNotContain("5000000");
   }
 
+  /** client's flags that mirror scenario settings are described and checked by the same registry entry. */
+  @Test
+  void flagsThatMirrorScenarioSettingsShareTheirRegistryEntry() {
+    String help = run("client", "--help").out().replaceAll("\\s+", " ");
+    for (flushlab.scenario.Key k : java.util.List.of(flushlab.scenario.Keys.REQUESTS, flushlab.scenario.Keys.CONCURRENCY,
+        flushlab.scenario.Keys.TIMEOUT, flushlab.scenario.Keys.SLOW_READER)) {
+      assertThat(help).contains("(scenario key " + k.path() + ": " + k.allowed() + ")");
+    }
+    Ran tooMany = run("client", "--target", "http://127.0.0.1:1/sse", "--requests", "100001");
+    assertThat(tooMany.code()).isEqualTo(2);
+    assertThat(tooMany.err()).contains("--requests").contains(flushlab.scenario.Keys.REQUESTS.allowed());
+  }
+
   @Test
   void aPortInUseIsReportedPlainly() throws Exception {
     Vertx vertx = Vertx.vertx();

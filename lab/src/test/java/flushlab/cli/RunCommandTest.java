@@ -13,12 +13,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** `flushlab run` end to end: where results go, what they record, how the run ends. */
 class RunCommandTest {
+  /** A short scenario whose guards cannot fail it: these tests are about what a run writes, not what it measures. */
   static final String TINY = """
       name: tiny
-      emitter: {frames: 5, interval: 2ms}
+      emitter: {frames: 5, interval: 20ms}
       targets: [{name: direct, kind: direct}]
       runs: 1
-      guards: {pacing_tolerance: 1s, certify: {runs: 1, frames: 5, interval: 2ms}}
+      guards: {pacing_tolerance: 1s, certify: {runs: 1, frames: 5, interval: 20ms, max_frames_per_read: 100}}
       """;
 
   @Test
@@ -83,7 +84,7 @@ class RunCommandTest {
       folder = l.findFirst().orElseThrow();
     }
     var env = flushlab.core.Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("environment");
-    assertThat(env.get("git_commit").asText()).isEqualTo(flushlab.report.Environment.gitCommit()).doesNotStartWith(otherCommit);
+    assertThat(env.get("git_commit").asText()).isEqualTo(flushlab.report.Environment.buildCommit()).doesNotStartWith(otherCommit);
   }
 
   /** SIGTERM (what `kill` and service managers send) ends a run like Ctrl-C: results kept, exit 130. */

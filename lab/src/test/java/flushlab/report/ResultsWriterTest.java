@@ -2,9 +2,10 @@ package flushlab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.scenario.Certification;
+import flushlab.scenario.Outcome;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
-import flushlab.scenario.ScenarioRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,8 +27,8 @@ class ResultsWriterTest {
   }
 
   /** An outcome started at a fixed instant, so that runs collide on their folder name. */
-  static ScenarioRunner.Outcome outcome() {
-    return new ScenarioRunner.Outcome(true, List.of(), 1.0, List.of(), Map.of(), null, false, 1_790_000_000_000L, 1, Map.of());
+  static Outcome outcome() {
+    return new Outcome(new Certification(true, 1.0, List.of()), List.of(), Map.of(), null, false, 1_790_000_000_000L, 1, Map.of());
   }
 
   @Test
@@ -42,7 +43,7 @@ class ResultsWriterTest {
         String command = "writer " + i;
         Callable<Path> write = () -> {
           together.await();
-          return ResultsWriter.write(dir, s, outcome(), command, Map.of("flushlab_version", "test")).folder();
+          return ResultsWriter.write(dir, RunReport.of(s, outcome(), command, Environment.capture(true))).folder();
         };
         written.add(pool.submit(write));
       }
@@ -70,7 +71,7 @@ class ResultsWriterTest {
     String tmp = System.getProperty("java.io.tmpdir");
     System.setProperty("java.io.tmpdir", dir.toString());
     try {
-      ResultsWriter.Written w = ResultsWriter.write(notAFolder, scenario(), outcome(), "test", Map.of());
+      ResultsWriter.Written w = ResultsWriter.write(notAFolder, RunReport.of(scenario(), outcome(), "test", Environment.capture(true)));
       assertThat(w.fallbackReason()).contains("could not write under " + notAFolder);
       assertThat(w.folder().getParent()).isEqualTo(dir.resolve("flushlab-results"));
       assertThat(w.folder().resolve("results.json")).exists();
@@ -91,10 +92,9 @@ class ResultsWriterTest {
   void kernelTcpSettingsAreRecordedWhole() {
     Path rmem = Path.of("/proc/sys/net/ipv4/tcp_rmem");
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(rmem), "no " + rmem + " on this machine");
-    @SuppressWarnings("unchecked")
-    Map<String, String> tcp = (Map<String, String>) Environment.capture(true).get("kernel_tcp");
-    assertThat(tcp.get("tcp_rmem")).matches("\\d+ \\d+ \\d+");
-    assertThat(tcp.get("tcp_wmem")).matches("\\d+ \\d+ \\d+");
-    assertThat(tcp.get("rmem_max")).matches("\\d{3,}");
+    Environment.KernelTcp tcp = Environment.capture(true).kernelTcp();
+    assertThat(tcp.tcpRmem()).matches("\\d+ \\d+ \\d+");
+    assertThat(tcp.tcpWmem()).matches("\\d+ \\d+ \\d+");
+    assertThat(tcp.rmemMax()).matches("\\d{3,}");
   }
 }

@@ -48,11 +48,11 @@ class ExternalTargetTest {
           runs: 1
           guards: {certify: {runs: 1}}
           """.formatted(emitterPort, gateway.port()));
-      ScenarioRunner.Outcome o = ScenarioFixture.run(s);
+      Outcome o = ScenarioFixture.run(s);
       TargetCellResult gw = o.results().stream().filter(r -> r.target().equals("gw")).findFirst().orElseThrow();
       assertThat(gw.included().frames()).isEqualTo(10);
       var json = flushlab.core.Json.MAPPER.valueToTree(
-          flushlab.report.ResultsWriter.jsonForTest(s, o));
+          flushlab.report.RunReport.of(s, o, "test", flushlab.report.Environment.capture(true)));
       assertThat(json.get("targets").get(1).get("external_reason").asText()).isEqualTo("staging gateway owned by team X");
       assertThat(json.get("targets").get(1).get("address").asText()).isEqualTo("127.0.0.1:" + gateway.port());
     } finally {

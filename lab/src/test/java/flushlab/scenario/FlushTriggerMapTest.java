@@ -23,7 +23,7 @@ class FlushTriggerMapTest {
         guards: {pacing_tolerance: 1s, certify: {runs: 1, max_frames_per_read: 100}}
         adaptive: {target: relay, parameter: frame_size, low: 60B, high: 9000B, tolerance: 5%%}
         """.formatted(frames, threshold));
-    ScenarioRunner.Outcome o = ScenarioFixture.run(s);
+    Outcome o = ScenarioFixture.run(s);
     FlushTrigger t = o.triggers().get("relay");
     assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo("byte-threshold");
     assertThat(t.thresholdBytes()).as("threshold %d B: %s", threshold, t.verdict()).isBetween(threshold * 0.9, threshold * 1.1);
@@ -65,7 +65,7 @@ class FlushTriggerMapTest {
         runs: 1
         guards: {pacing_tolerance: 1s, certify: {runs: 1}}
         """);
-    ScenarioRunner.Outcome o = ScenarioFixture.run(s);
+    Outcome o = ScenarioFixture.run(s);
     assertThat(o.triggers().get("passthrough").kind()).isEqualTo("none");
     assertThat(o.triggers().get("drain").kind()).isEqualTo("drain");
   }

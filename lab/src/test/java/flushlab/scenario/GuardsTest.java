@@ -25,7 +25,7 @@ class GuardsTest {
         flush_trigger_map: false
         """);
     // Runs 1 and 3 of the target: stall the emitter's event loop for 120 ms, 60 ms into the stream.
-    ScenarioRunner.Outcome o = ScenarioFixture.run(s, (target, cell, run, loop) -> {
+    Outcome o = ScenarioFixture.run(s, (target, cell, run, loop) -> {
       if (cell >= 0 && run % 2 == 1) {
         loop.runOnContext(v -> loop.owner().setTimer(60, id -> {
           long until = System.nanoTime() + 120_000_000L;
@@ -56,7 +56,7 @@ class GuardsTest {
         guards: {pacing_tolerance: 20ms, certify: {runs: 1}}
         flush_trigger_map: false
         """);
-    ScenarioRunner.Outcome o = ScenarioFixture.run(s, (target, cell, run, loop) -> {
+    Outcome o = ScenarioFixture.run(s, (target, cell, run, loop) -> {
       if (target.equals("relay")) {
         loop.runOnContext(v -> loop.owner().setTimer(40, id -> {
           long until = System.nanoTime() + 80_000_000L;
@@ -65,7 +65,7 @@ class GuardsTest {
       }
     });
     assertThat(o.results().get(1).excludedRuns()).isEqualTo(2);
-    String md = flushlab.report.SummaryMarkdown.render(s, o, "test", java.util.Map.of());
+    String md = flushlab.report.SummaryMarkdown.render(flushlab.report.RunReport.of(s, o, "test", flushlab.report.Environment.capture(true)));
     assertThat(md).contains("| relay | excluded (every run) | - | - | - | - | 2 of 2 | 0 |");
     assertThat(md).doesNotContain("| relay | 0.0ms");
   }

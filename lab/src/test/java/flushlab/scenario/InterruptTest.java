@@ -3,13 +3,12 @@ package flushlab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.core.LabVertx;
+import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
+import flushlab.report.RunReport;
 import io.vertx.core.Vertx;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -31,12 +30,12 @@ class InterruptTest {
     Vertx vertx = LabVertx.create(3);
     try {
       AtomicReference<ScenarioRunner> runner = new AtomicReference<>();
-      runner.set(new ScenarioRunner(s, vertx, new PrintStream(new ByteArrayOutputStream())).beforeRun((t, cell, run, loop) -> {
+      runner.set(new ScenarioRunner(s, vertx).beforeRun((t, cell, run, loop) -> {
         // 300 ms into the first 10-second run, as Ctrl-C would
         if (cell == 0 && run == 0) loop.owner().setTimer(300, id -> runner.get().interrupt());
       }));
       long start = System.nanoTime();
-      ScenarioRunner.Outcome o = runner.get().run(line -> {});
+      Outcome o = runner.get().run(line -> {});
       double seconds = (System.nanoTime() - start) / 1e9;
       assertThat(o.interrupted()).isTrue();
       assertThat(o.results()).isEmpty(); // the only run of the cell was cut
@@ -58,15 +57,15 @@ class InterruptTest {
     Vertx vertx = LabVertx.create(3);
     try {
       AtomicReference<ScenarioRunner> runner = new AtomicReference<>();
-      runner.set(new ScenarioRunner(s, vertx, new PrintStream(new ByteArrayOutputStream())).beforeRun((t, cell, run, loop) -> {
+      runner.set(new ScenarioRunner(s, vertx).beforeRun((t, cell, run, loop) -> {
         if (t.equals("direct") && run == 2) runner.get().interrupt(); // as the Ctrl-C hook does
       }));
-      ScenarioRunner.Outcome o = runner.get().run(line -> {});
+      Outcome o = runner.get().run(line -> {});
       assertThat(o.interrupted()).isTrue();
       assertThat(o.results()).hasSize(1);
       // runs 0 and 1; run 2, cut by the interrupt, is a partial measurement and is left out
       assertThat(o.results().get(0).runs()).hasSize(2);
-      Path folder = ResultsWriter.write(dir, s, o, "test", Map.of("flushlab_version", "test")).folder();
+      Path folder = ResultsWriter.write(dir, RunReport.of(s, o, "test", Environment.capture(true))).folder();
       assertThat(folder.getFileName().toString()).endsWith("-stopme-interrupted");
       assertThat(Files.readString(folder.resolve("results.json"))).contains("\"status\" : \"interrupted\"");
       assertThat(Files.readString(folder.resolve("summary.md"))).contains("Interrupted");

@@ -8,7 +8,6 @@ import flushlab.proxy.ProxyKind;
 import flushlab.proxy.ProxyProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +27,7 @@ class RealProxiesTest {
     }
   }
 
-  static BatchResult row(ScenarioRunner.Outcome o, String target, int cell) {
+  static BatchResult row(Outcome o, String target, int cell) {
     return o.results().stream().filter(r -> r.target().equals(target) && r.cell().index() == cell).findFirst().orElseThrow()
         .included();
   }
@@ -40,7 +39,7 @@ class RealProxiesTest {
   @Test
   void stockHaproxyCorksTokenFramesHttpNoDelayDoesNotAndTheHeaderChangesNothing() throws Exception {
     need(ProxyKind.HAPROXY);
-    ScenarioRunner.Outcome o = ScenarioFixture.run(scenario("""
+    Outcome o = ScenarioFixture.run(scenario("""
         name: haproxy
         emitter: {frames: 21, frame_size: 60B, interval: 50ms}
         sweep: {x_accel_buffering: [absent, "no"]}
@@ -66,12 +65,13 @@ class RealProxiesTest {
     }
     // X-Accel-Buffering: no (cell 1) leaves stock HAProxy coalescing as much as without it (cell 0)
     assertThat(row(o, "stock", 1).framesPerRead()).isGreaterThan(2.0);
-    Map<String, Object> info = o.processes().get("stock");
-    assertThat((String) info.get("version")).contains("HAProxy version");
-    assertThat((String) info.get("config_text")).contains("bind 127.0.0.1:").doesNotContain("{{");
+    flushlab.target.ProcessInfo info = o.processes().get("stock");
+    assertThat(info.version()).contains("HAProxy version");
+    assertThat(info.configText()).contains("bind 127.0.0.1:").doesNotContain("{{");
     // HAProxy cannot print its parsed config: the filled file is recorded once, not twice
-    assertThat(info).doesNotContainKey("effective_config");
-    assertThat((String) info.get("effective_config_note")).contains("config_text is what it ran");
+    var json = flushlab.core.Json.MAPPER.valueToTree(info);
+    assertThat(json.has("effective_config")).isFalse();
+    assertThat(json.get("effective_config_note").asText()).contains("config_text is what it ran");
   }
 
   /**
@@ -83,7 +83,7 @@ class RealProxiesTest {
   @Test
   void nginxWithBufferingOnMatchesTheDirectPathForAChunkedBodyAndDrainsACloseDelimitedOne() throws Exception {
     need(ProxyKind.NGINX);
-    ScenarioRunner.Outcome o = ScenarioFixture.run(scenario("""
+    Outcome o = ScenarioFixture.run(scenario("""
         name: nginx
         emitter: {frames: 21, frame_size: 60B, interval: 50ms}
         sweep: {transfer: [chunked-always, chunked]}
@@ -108,9 +108,9 @@ class RealProxiesTest {
     assertThat(row(o, "nginx-off", 1).framesPerRead()).isLessThanOrEqualTo(1.2);
     // keep-alive config speaks HTTP/1.1 upstream, so the body is chunked again
     assertThat(row(o, "nginx-keepalive", 1).framesPerRead()).isLessThanOrEqualTo(1.2);
-    assertThat((String) o.processes().get("nginx").get("version")).contains("nginx/");
+    assertThat(o.processes().get("nginx").version()).contains("nginx/");
     // nginx -T: the effective configuration as nginx parsed it
-    assertThat((String) o.processes().get("nginx").get("effective_config")).contains("proxy_pass");
+    assertThat(o.processes().get("nginx").effectiveConfig()).contains("proxy_pass");
   }
 
   /**
@@ -120,7 +120,7 @@ class RealProxiesTest {
   @Test
   void nginxReleasesALargerCloseDelimitedBodyInFourKibSteps() throws Exception {
     need(ProxyKind.NGINX);
-    ScenarioRunner.Outcome o = ScenarioFixture.run(scenario("""
+    Outcome o = ScenarioFixture.run(scenario("""
         name: nginx-steps
         emitter: {frames: 60, frame_size: 250B, interval: 10ms}
         targets:
@@ -142,7 +142,7 @@ class RealProxiesTest {
   @Test
   void caddyStreamsTokenFrames() throws Exception {
     need(ProxyKind.CADDY);
-    ScenarioRunner.Outcome o = ScenarioFixture.run(scenario("""
+    Outcome o = ScenarioFixture.run(scenario("""
         name: caddy
         emitter: {frames: 21, frame_size: 60B, interval: 50ms}
         targets:

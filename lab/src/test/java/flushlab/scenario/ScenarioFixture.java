@@ -2,8 +2,6 @@ package flushlab.scenario;
 
 import flushlab.core.LabVertx;
 import io.vertx.core.Vertx;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -24,17 +22,16 @@ final class ScenarioFixture {
     }
   }
 
-  static ScenarioRunner.Outcome run(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
+  static Outcome run(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
     Vertx vertx = LabVertx.create(3);
     try {
-      PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
-      return new ScenarioRunner(s, vertx, quiet).beforeRun(hook).run(line -> {});
+      return new ScenarioRunner(s, vertx).beforeRun(hook).run(line -> {});
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 
-  static ScenarioRunner.Outcome run(Scenario s) throws Exception {
+  static Outcome run(Scenario s) throws Exception {
     return run(s, (t, c, r, loop) -> {});
   }
 }

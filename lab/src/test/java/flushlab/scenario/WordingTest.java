@@ -6,7 +6,6 @@ import flushlab.client.BatchResult;
 import flushlab.core.Units;
 import flushlab.report.SummaryMarkdown;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What the lab prints must say what the data says, no more: words checked against their cases. */
@@ -50,8 +49,7 @@ class WordingTest {
   @Test
   void aChatStreamIsDescribedInTokensNotInFramesOfFrameSize() {
     Cell chat = cell("endpoint", "chat", "frames", "200", "interval", "5ms");
-    ScenarioRunner.Outcome none = new ScenarioRunner.Outcome(true, List.of(), 1, List.of(), Map.of(), null, false, 0, 0, Map.of());
-    assertThat(SummaryMarkdown.streamDescription(chat, none)).isEqualTo("OpenAI chat, 200 tokens every 5ms").doesNotContain("60B");
-    assertThat(SummaryMarkdown.streamDescription(cell("frames", "41"), none)).isEqualTo("SSE, 41 frames of 60B every 50ms");
+    assertThat(SummaryMarkdown.streamDescription(chat, List.of())).isEqualTo("OpenAI chat, 200 tokens every 5ms").doesNotContain("60B");
+    assertThat(SummaryMarkdown.streamDescription(cell("frames", "41"), List.of())).isEqualTo("SSE, 41 frames of 60B every 50ms");
   }
 }

@@ -1,0 +1,174 @@
+package flushlab.report;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import flushlab.client.BatchResult;
+import flushlab.scenario.Bisection;
+import flushlab.scenario.Cell;
+import flushlab.scenario.FlushTrigger;
+import flushlab.scenario.Outcome;
+import flushlab.scenario.RunRecord;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.TargetCellResult;
+import flushlab.target.ProcessInfo;
+import flushlab.target.Target;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A run as it is published: everything results.json holds, in one typed model. JSON is this
+ * record as Jackson writes it; results.csv, summary.md and the HdrHistogram logs render from it
+ * too, so no report can say what another does not. Field names are snake_case (docs/RESULTS.md).
+ */
+public record RunReport(
+    @JsonProperty("schema_version") int schemaVersion,
+    @JsonProperty("scenario") String scenario,
+    @JsonProperty("description") String description,
+    @JsonProperty("status") Status status,
+    @JsonProperty("started_utc") String startedUtc,
+    @JsonIgnore long startedEpochMillis,
+    @JsonProperty("elapsed_s") double elapsedSeconds,
+    @JsonProperty("command") String command,
+    @JsonProperty("environment") Environment environment,
+    @JsonProperty("scenario_file") String scenarioFile,
+    @JsonProperty("scenario_text") String scenarioText,
+    @JsonProperty("scenario_resolved") Scenario.Resolved scenarioResolved,
+    @JsonProperty("targets") List<TargetReport> targets,
+    @JsonProperty("guards") Guards guards,
+    @JsonProperty("certification") CertificationReport certification,
+    @JsonProperty("cells") List<CellReport> cells,
+    @JsonProperty("flush_trigger_map") Map<String, FlushTrigger> flushTriggerMap,
+    @JsonProperty("adaptive") Bisection adaptive) {
+
+  public static final int SCHEMA_VERSION = 2;
+
+  public enum Status {
+    @JsonProperty("complete") COMPLETE,
+    @JsonProperty("interrupted") INTERRUPTED,
+    @JsonProperty("uncertified") UNCERTIFIED
+  }
+
+  /** A target as the results describe it; {@code address} and the reason only for external ones. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record TargetReport(
+      @JsonProperty("name") String name,
+      @JsonProperty("kind") String kind,
+      @JsonProperty("description") String description,
+      @JsonProperty("address") String address,
+      @JsonProperty("external_reason") String externalReason,
+      @JsonProperty("process") ProcessInfo process) {
+
+    static TargetReport of(Target t, ProcessInfo process) {
+      Target.External ext = t instanceof Target.External e ? e : null;
+      return new TargetReport(t.name(), t.kind(), t.describe(), ext == null ? null : ext.address().toString(),
+          ext == null ? null : ext.reason(), process);
+    }
+
+    @JsonIgnore
+    public boolean isDirect() {
+      return kind.equals("direct");
+    }
+  }
+
+  public record Guards(
+      @JsonProperty("pacing_tolerance_ms") double pacingToleranceMs,
+      @JsonProperty("certify_runs") int certifyRuns,
+      @JsonProperty("certify_max_frames_per_read") double certifyMaxFramesPerRead) {}
+
+  public record CertificationReport(
+      @JsonProperty("certified") boolean certified,
+      @JsonProperty("direct_frames_per_read") double directFramesPerRead,
+      @JsonProperty("runs") List<RunEntry> runs) {}
+
+  /** One run of one target in one cell, as measured; an excluded run keeps its numbers and says why. */
+  public record RunEntry(
+      @JsonProperty("run") int run,
+      @JsonProperty("excluded") boolean excluded,
+      @JsonProperty("exclusion_reason") String exclusionReason,
+      @JsonProperty("emitter_max_lateness_ms") double emitterMaxLatenessMs,
+      @JsonProperty("unaudited_streams") int unauditedStreams,
+      @JsonProperty("metrics") BatchResult metrics) {
+
+    static List<RunEntry> of(List<RunRecord> runs) {
+      List<RunEntry> out = new ArrayList<>();
+      for (RunRecord r : runs) {
+        out.add(new RunEntry(r.run(), r.excluded(), r.exclusionReason(), r.maxPacingLatenessNanos() / 1e6, r.unauditedStreams(),
+            r.result()));
+      }
+      return out;
+    }
+  }
+
+  /**
+   * One target in one cell: the settings of the cell, and the kept runs together ({@code metrics})
+   * beside every run.
+   */
+  public record CellReport(
+      @JsonProperty("cell") int cell,
+      @JsonProperty("cell_label") String cellLabel,
+      @JsonProperty("swept") Map<String, String> swept,
+      @JsonProperty("target") String target,
+      @JsonProperty("runs_total") int runsTotal,
+      @JsonProperty("runs_excluded") int runsExcluded,
+      @JsonProperty("metrics") BatchResult metrics,
+      @JsonProperty("runs") List<RunEntry> runs,
+      @JsonIgnore Cell settings) {
+
+    static CellReport of(TargetCellResult r) {
+      return new CellReport(r.cell().index(), r.cell().label(), r.cell().swept(), r.target(), r.runs().size(), r.excludedRuns(),
+          r.included(), RunEntry.of(r.runs()), r.cell());
+    }
+
+    /**
+     * Why this row has no numbers, or null when it has them: every run excluded by the pacing
+     * guard, or no stream of the kept runs completed. A row of zeros would read as a measurement.
+     */
+    @JsonIgnore
+    public String noMeasurement() {
+      if (runsTotal > 0 && runsExcluded == runsTotal) return "excluded (every run)";
+      if (metrics.streamsOk() == 0) return "no stream completed";
+      return null;
+    }
+  }
+
+  public static RunReport of(Scenario s, Outcome o, String command, Environment env) {
+    Status status = o.interrupted() ? Status.INTERRUPTED : o.certified() ? Status.COMPLETE : Status.UNCERTIFIED;
+    List<TargetReport> targets = new ArrayList<>();
+    for (Target t : s.targets()) targets.add(TargetReport.of(t, o.processes().get(t.name())));
+    List<CellReport> cells = new ArrayList<>();
+    for (TargetCellResult r : o.results()) cells.add(CellReport.of(r));
+    return new RunReport(SCHEMA_VERSION, s.name(), s.description(), status, Instant.ofEpochMilli(o.startedEpochMillis()).toString(),
+        o.startedEpochMillis(), Math.round(o.elapsedNanos() / 1e7) / 100.0, command, env, s.file().toString(), s.text(),
+        s.resolved(), targets,
+        new Guards(s.guards().pacingToleranceNanos() / 1e6, s.guards().certifyRuns(), s.guards().certifyMaxFramesPerRead()),
+        new CertificationReport(o.certified(), o.certification().framesPerRead(), RunEntry.of(o.certification().runs())),
+        cells, o.triggers(), o.bisection());
+  }
+
+  @JsonIgnore
+  public boolean certified() {
+    return certification.certified();
+  }
+
+  @JsonIgnore
+  public boolean interrupted() {
+    return status == Status.INTERRUPTED;
+  }
+
+  /** The rows of one cell, in the order of the targets. */
+  @JsonIgnore
+  public List<CellReport> rows(int cell) {
+    return cells.stream().filter(c -> c.cell() == cell).toList();
+  }
+
+  /** The cells measured, in order, each once (by its first row). */
+  @JsonIgnore
+  public List<CellReport> cellsMeasured() {
+    List<CellReport> firsts = new ArrayList<>();
+    for (CellReport c : cells) if (firsts.stream().noneMatch(f -> f.cell() == c.cell())) firsts.add(c);
+    return firsts;
+  }
+}

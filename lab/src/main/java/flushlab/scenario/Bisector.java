@@ -1,0 +1,85 @@
+package flushlab.scenario;
+
+import flushlab.core.Units;
+import flushlab.target.Target;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Bisects one setting of one target between a value where it coalesces and one where it streams,
+ * until the two are within the tolerance. Each step is one cell measured with the scenario's
+ * runs; the steps are part of the result. An interrupt ends it with the steps finished so far.
+ */
+final class Bisector {
+  /** Measures one cell of the target with the scenario's runs; null when interrupted. */
+  interface Step {
+    TargetCellResult measure(Target target, Cell cell) throws Exception;
+  }
+
+  private final Scenario.Adaptive a;
+  private final Target target;
+  private final Cell base;
+  private final Step step;
+  private final boolean size;
+  private final List<Bisection.Step> steps = new ArrayList<>();
+
+  Bisector(Scenario.Adaptive a, Target target, Cell base, Step step) {
+    this.a = a;
+    this.target = target;
+    this.base = base;
+    this.step = step;
+    this.size = a.parameter().equals("frame_size");
+  }
+
+  Bisection run() throws Exception {
+    double lo = size ? Units.parseBytes(a.low()) : Units.parseDurationNanos(a.low());
+    double hi = size ? Units.parseBytes(a.high()) : Units.parseDurationNanos(a.high());
+    double loFpr = probe(lo);
+    double hiFpr = Double.isNaN(loFpr) ? Double.NaN : probe(hi);
+    if (Double.isNaN(hiFpr)) return interrupted();
+    boolean loCoalesces = loFpr > a.coalescingAbove();
+    boolean hiCoalesces = hiFpr > a.coalescingAbove();
+    if (loCoalesces == hiCoalesces) {
+      return new Bisection(a.target(), a.parameter(), steps, null, null, String.format(
+          "no transition between %s (%.2f frames/read) and %s (%.2f): both %s", a.low(), loFpr, a.high(), hiFpr,
+          loCoalesces ? "coalesce" : "stream"));
+    }
+    double coalescing = loCoalesces ? lo : hi;
+    double streaming = loCoalesces ? hi : lo;
+    while (steps.size() < a.maxCells() && Math.abs(streaming - coalescing) > a.tolerance() * Math.max(coalescing, streaming)) {
+      double mid = Math.round((coalescing + streaming) / 2);
+      double fpr = probe(mid);
+      if (Double.isNaN(fpr)) return interrupted();
+      if (fpr > a.coalescingAbove()) {
+        coalescing = mid;
+      } else {
+        streaming = mid;
+      }
+    }
+    String c = format(coalescing);
+    String s = format(streaming);
+    return new Bisection(a.target(), a.parameter(), steps, c, s, String.format(
+        "%s %s: coalesces (over %.2f frames per read) at %s, streams at %s; the transition lies between them (%d cells)",
+        a.target(), a.parameter(), a.coalescingAbove(), c, s, steps.size()));
+  }
+
+  private Bisection interrupted() {
+    return new Bisection(a.target(), a.parameter(), steps, null, null,
+        "interrupted after " + steps.size() + " step(s): no transition located; the steps measured are listed");
+  }
+
+  /** One step at one value; NaN when interrupted (the step is then not a measurement). */
+  private double probe(double value) throws Exception {
+    String v = format(value);
+    TargetCellResult res = step.measure(target, base.with(a.parameter(), v));
+    if (res == null) return Double.NaN;
+    double fpr = res.included().framesPerRead();
+    steps.add(new Bisection.Step(v, fpr, res.excludedRuns()));
+    return fpr;
+  }
+
+  /** A bisection value as a setting: whole bytes, or a duration to the microsecond in readable units. */
+  private String format(double v) {
+    return size ? Math.round(v) + "B" : Units.formatDurationReadable(Math.round(v / 1000) * 1000);
+  }
+}

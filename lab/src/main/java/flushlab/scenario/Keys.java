@@ -1,0 +1,183 @@
+package flushlab.scenario;
+
+import static flushlab.scenario.Key.Section.ADAPTIVE;
+import static flushlab.scenario.Key.Section.CERTIFY;
+import static flushlab.scenario.Key.Section.CLIENT;
+import static flushlab.scenario.Key.Section.EMITTER;
+import static flushlab.scenario.Key.Section.GUARDS;
+import static flushlab.scenario.Key.Section.TARGET;
+import static flushlab.scenario.Key.Section.TOP;
+
+import flushlab.client.ClientOptions;
+import flushlab.core.FrameCodec;
+import flushlab.emitter.SseStreamSpec;
+import flushlab.scenario.Key.Section;
+import flushlab.scenario.Key.Type;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every key a scenario may write, once: its section, type, range, default and meaning. The
+ * loader takes the keys allowed in each place, their checks and their defaults from here; the
+ * reference tables in scenarios/README.md are generated from here (and a test checks they are
+ * current); the CLI flags that mirror settings take their ranges and descriptions from here.
+ * Ranges that are the emitter's or the client's own limits are those limits, not copies.
+ */
+public final class Keys {
+  private Keys() {}
+
+  // ---- top level
+  public static final Key NAME = Key.of("name", TOP, Type.NAME, null, "names the results folder `results/<timestamp>-<name>/`")
+      .range(1, 64).shownDefault("required");
+  public static final Key DESCRIPTION = Key.of("description", TOP, Type.TEXT, "", "printed at the top of `summary.md`")
+      .shownDefault("empty");
+  public static final Key EMITTER_SECTION = Key.of("emitter", TOP, Type.STRUCTURED, null, "the stream the emitter sends")
+      .shape("map of emitter settings (below)").shownDefault("all defaults");
+  public static final Key CLIENT_SECTION = Key.of("client", TOP, Type.STRUCTURED, null, "how the metered client reads it")
+      .shape("map of client settings (below)").shownDefault("all defaults");
+  public static final Key TARGETS = Key.of("targets", TOP, Type.STRUCTURED, null, "what is measured, in this order in every cell")
+      .shape("non-empty list of targets (below)").shownDefault("required");
+  public static final Key SWEEP = Key.of("sweep", TOP, Type.STRUCTURED, null,
+      "the cells are the cross product of these lists (at most " + ScenarioLoader.MAX_CELLS + " cells, counted before any is built)")
+      .shape("map of setting -> list of values").shownDefault("none");
+  public static final Key RUNS = Key.of("runs", TOP, Type.INT, "3", "runs per cell and target; one attempt each, never retried")
+      .range(1, 1000);
+  public static final Key GUARDS_SECTION = Key.of("guards", TOP, Type.STRUCTURED, null, "the honesty guards, declared before the run")
+      .shape("map (below)").shownDefault("defaults below");
+  public static final Key FLUSH_TRIGGER_MAP = Key.of("flush_trigger_map", TOP, Type.BOOL, null,
+      "infer each target's flush trigger from the sweep").shownDefault("true when there is more than one cell");
+  public static final Key ADAPTIVE_SECTION = Key.of("adaptive", TOP, Type.STRUCTURED, null,
+      "bisect one setting of one target to locate a threshold").shape("map (below)").shownDefault("none");
+
+  // ---- emitter and client settings (each may be swept)
+  public static final Key ENDPOINT = Key.of("endpoint", EMITTER, Type.CHOICE, "sse",
+      "sse: GET /sse plain frames; chat: POST /v1/chat/completions OpenAI chunks").choices("sse", "chat");
+  public static final Key FRAMES = Key.of("frames", EMITTER, Type.INT, "41", "frames (tokens) per response")
+      .range(1, SseStreamSpec.MAX_FRAMES);
+  public static final Key FRAME_SIZE = Key.of("frame_size", EMITTER, Type.SIZE, "60B", "bytes of each SSE event on the wire (sse endpoint)")
+      .range(FrameCodec.MIN_FRAME_BYTES, SseStreamSpec.MAX_FRAME_BYTES);
+  public static final Key INTERVAL = Key.of("interval", EMITTER, Type.DURATION, "50ms",
+      "time between frames; 0ms = as fast as the socket takes them").range(0, SseStreamSpec.MAX_INTERVAL_NANOS);
+  public static final Key THINK = Key.of("think", EMITTER, Type.DURATION, "0ms", "delay before the first frame")
+      .range(0, SseStreamSpec.MAX_THINK_NANOS);
+  public static final Key TRANSFER = Key.of("transfer", EMITTER, Type.CHOICE, "chunked",
+      "body framing (sse endpoint): chunked (close-delimited for an HTTP/1.0 request), close, or chunked-always (even for HTTP/1.0)")
+      .choices("chunked", "close", "chunked-always");
+  public static final Key TOTAL = Key.of("total", EMITTER, Type.SIZE, null,
+      "bulk mode: total body bytes, in frames of frame_size (replaces frames)").range(FrameCodec.MIN_FRAME_BYTES, SseStreamSpec.MAX_TOTAL_BYTES);
+  public static final Key X_ACCEL_BUFFERING = Key.of("x_accel_buffering", EMITTER, Type.CHOICE, "absent",
+      "send X-Accel-Buffering: no|yes from the emitter, or not at all; sweepable (quote \"no\" in YAML)").choices("absent", "no", "yes");
+  public static final Key HEADERS = Key.of("headers", EMITTER, Type.HEADERS, null,
+      "extra response headers, e.g. {X-Accel-Buffering: \"no\"} (sse endpoint); not sweepable");
+  public static final Key SLOW_READER = Key.of("slow_reader", CLIENT, Type.DURATION, "0ms",
+      "pause after each read (a slow client); 0ms reads at once").range(0, 10e9);
+  public static final Key CONCURRENCY = Key.of("concurrency", CLIENT, Type.INT, "1", "requests in flight at once")
+      .range(1, ClientOptions.MAX_CONCURRENCY);
+  public static final Key REQUESTS = Key.of("requests", CLIENT, Type.INT, "1", "requests per run").range(1, ClientOptions.MAX_REQUESTS);
+  public static final Key KEEP_ALIVE = Key.of("keep_alive", CLIENT, Type.BOOL, "false", "reuse client connections between requests");
+  public static final Key TIMEOUT = Key.of("timeout", CLIENT, Type.DURATION, "60s", "per-request timeout").range(1e6, 3600e9);
+  /** Not a setting of a cell: where the emitter listens for the whole scenario. */
+  public static final Key LISTEN = Key.of("listen", EMITTER, Type.HOST_PORT, "127.0.0.1:0",
+      "where the emitter listens (a fixed port lets an external gateway forward to it); not sweepable").range(0, 65535);
+
+  // ---- targets
+  public static final Key TARGET_NAME = Key.of("name", TARGET, Type.ROW_NAME, null, "unique; the row name in every table")
+      .range(1, 48).forKinds("direct", "relay", "process", "external");
+  public static final Key KIND = Key.of("kind", TARGET, Type.CHOICE, null,
+      "`direct` (client to emitter), `relay` (a built-in relay the lab starts in front of its emitter), `process` (a real proxy "
+          + "binary the lab starts from a config template), `external` (a server the lab did not start)")
+      .choices("direct", "relay", "process", "external").forKinds("direct", "relay", "process", "external");
+  public static final Key SHAPERS = Key.of("shapers", TARGET, Type.STRUCTURED, null,
+      "shaper specs applied in order, e.g. `[byte-threshold=2KiB]`, `[\"threshold-or-timer,bytes=2KiB,after=200ms\"]`; see the "
+          + "shaper reference in the top-level README").shape("non-empty list of shaper specs").forKinds("relay");
+  public static final Key POOL_UPSTREAM = Key.of("pool_upstream", TARGET, Type.BOOL, "false",
+      "`true`: keep upstream connections alive and reuse them across client connections; `false`: a fresh upstream connection "
+          + "per client connection").forKinds("relay");
+  public static final Key PROXY = Key.of("proxy", TARGET, Type.CHOICE, null, "the proxy to start (Debian packages of those names)")
+      .choices("nginx", "haproxy", "caddy").forKinds("process");
+  public static final Key CONFIG = Key.of("config", TARGET, Type.STRUCTURED, null,
+      "a config template, relative to the scenario file and inside its folder (symbolic links resolved; at most 256 KiB; the "
+          + "shipped ones are in `scenarios/proxies/`); the lab fills in `{{listen_port}}`, `{{upstream_host}}`, `{{upstream_port}}` "
+          + "and `{{workdir}}` (a private folder for pid, temp and state files, deleted when the proxy stops)")
+      .shape("a file path").forKinds("process");
+  public static final Key ADDRESS = Key.of("address", TARGET, Type.HOST_PORT, null,
+      "the server to measure; it must forward to the lab's emitter for the pacing guard to audit it").range(1, 65535)
+      .forKinds("external");
+  public static final Key EXTERNAL = Key.of("external", TARGET, Type.BOOL, null,
+      "must be `true`: the lab refuses to measure a server it did not start unless told so").forKinds("external");
+  public static final Key REASON = Key.of("reason", TARGET, Type.TEXT, null,
+      "required with `external: true`: why measuring a server the lab did not start is right; recorded in `results.json`")
+      .forKinds("external");
+
+  // ---- guards
+  public static final Key PACING_TOLERANCE = Key.of("pacing_tolerance", GUARDS, Type.DURATION, "5ms",
+      "a run in which the emitter wrote any frame later than this after its deadline (its own audit) is excluded and counted, "
+          + "never blamed on a target").range(10_000, 10e9);
+  public static final Key CERTIFY_SECTION = Key.of("certify", GUARDS, Type.STRUCTURED, null,
+      "the direct-path certification that must pass before any target row counts").shape("map (below)").shownDefault("below");
+  public static final Key CERTIFY_RUNS = Key.of("runs", CERTIFY, Type.INT, "3", "direct-path runs that certify the host").range(1, 100);
+  public static final Key CERTIFY_CEILING = Key.of("max_frames_per_read", CERTIFY, Type.DECIMAL, "1.10",
+      "the direct path must read at or under this; above it the scenario stops (exit 3) and publishes no target row").range(1.0, 100);
+  public static final Key CERTIFY_FRAMES = Key.of("frames", CERTIFY, Type.INT, "41", "frames of the certification stream")
+      .range(1, SseStreamSpec.MAX_FRAMES);
+  public static final Key CERTIFY_FRAME_SIZE = Key.of("frame_size", CERTIFY, Type.SIZE, "60B", "frame size of the certification stream")
+      .range(FrameCodec.MIN_FRAME_BYTES, SseStreamSpec.MAX_FRAME_BYTES);
+  public static final Key CERTIFY_INTERVAL = Key.of("interval", CERTIFY, Type.DURATION, "50ms", "interval of the certification stream")
+      .range(0, SseStreamSpec.MAX_INTERVAL_NANOS);
+
+  // ---- adaptive bisection
+  public static final Key ADAPTIVE_TARGET = Key.of("target", ADAPTIVE, Type.STRUCTURED, null, "the target to bisect")
+      .shape("a target name").shownDefault("required");
+  public static final Key PARAMETER = Key.of("parameter", ADAPTIVE, Type.CHOICE, null,
+      "the setting to bisect (all else as in the first cell)").choices("frame_size", "interval").shownDefault("required");
+  public static final Key LOW = Key.of("low", ADAPTIVE, Type.STRUCTURED, null, "a value at which the target coalesces (or streams)")
+      .shape("a value of that setting").shownDefault("required");
+  public static final Key HIGH = Key.of("high", ADAPTIVE, Type.STRUCTURED, null, "a value at which it does the opposite")
+      .shape("a value of that setting").shownDefault("required");
+  public static final Key TOLERANCE = Key.of("tolerance", ADAPTIVE, Type.FRACTION, "0.1", "stop when low and high are this close")
+      .range(0, 1).shownDefault("`10%`");
+  public static final Key COALESCING_ABOVE = Key.of("coalescing_above", ADAPTIVE, Type.DECIMAL, "1.5",
+      "frames per read above this counts as coalescing").range(1.01, 1000);
+  public static final Key MAX_CELLS = Key.of("max_cells", ADAPTIVE, Type.INT, "12", "most cells the bisection may use").range(2, 64);
+
+  public static final List<Key> ALL = List.of(
+      NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, ADAPTIVE_SECTION,
+      ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, HEADERS, LISTEN,
+      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT,
+      TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, ADDRESS, EXTERNAL, REASON,
+      PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,
+      ADAPTIVE_TARGET, PARAMETER, LOW, HIGH, TOLERANCE, COALESCING_ABOVE, MAX_CELLS);
+
+  /** The keys of a section, in reference order. */
+  public static List<Key> in(Section section) {
+    return ALL.stream().filter(k -> k.section() == section).toList();
+  }
+
+  /** Their names: what is allowed in that section. */
+  public static List<String> names(Section section) {
+    return in(section).stream().map(Key::name).toList();
+  }
+
+  /** The emitter and client settings: what every cell carries (listen is the scenario's, not a cell's). */
+  public static List<Key> settings() {
+    return ALL.stream().filter(k -> k.section().isSetting() && k != LISTEN).toList();
+  }
+
+  /** The settings a sweep may vary: every setting but the headers map. */
+  public static List<Key> sweepable() {
+    return settings().stream().filter(k -> k.type() != Type.HEADERS).toList();
+  }
+
+  /** A setting by name, or null. */
+  public static Key setting(String name) {
+    for (Key k : settings()) if (k.name().equals(name)) return k;
+    return null;
+  }
+
+  /** The target keys a kind takes. */
+  public static List<String> targetKeys(String kind) {
+    List<String> out = new ArrayList<>();
+    for (Key k : in(TARGET)) if (k.appliesTo().contains(kind)) out.add(k.name());
+    return out;
+  }
+}

@@ -1,0 +1,21 @@
+package flushlab.scenario;
+
+import flushlab.target.ProcessInfo;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a finished (or interrupted) run of a scenario produced; every report renders from it.
+ *
+ * @param results one per cell and target, in the order measured
+ * @param triggers the flush-trigger map, by target name (empty when not asked for)
+ * @param bisection the adaptive bisection, or null
+ * @param processes what was recorded about each proxy process, by target name
+ */
+public record Outcome(Certification certification, List<TargetCellResult> results, Map<String, FlushTrigger> triggers,
+    Bisection bisection, boolean interrupted, long startedEpochMillis, long elapsedNanos, Map<String, ProcessInfo> processes) {
+
+  public boolean certified() {
+    return certification.certified();
+  }
+}

@@ -1,0 +1,52 @@
+package flushlab.scenario;
+
+import flushlab.core.HostPort;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The emitter and client sections: every setting's base value (its default unless written), the extra headers, the emitter's address. */
+final class SettingsReader {
+  private static final String HEADER_NAME = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
+
+  final Map<String, String> base = new LinkedHashMap<>();
+  final Map<String, String> headers = new LinkedHashMap<>();
+  HostPort emitterListen = HostPort.parse("emitter.listen", Keys.LISTEN.defaultValue(), true);
+
+  SettingsReader(YamlNode root, ErrorCollector errors) {
+    for (Key k : Keys.settings()) if (k.defaultValue() != null) base.put(k.name(), k.defaultValue());
+    for (Key.Section section : List.of(Key.Section.EMITTER, Key.Section.CLIENT)) {
+      YamlNode sec = root.map.get(section.path);
+      if (sec == null || !errors.isMap(sec, section.path)) continue;
+      errors.onlyKnown(sec, section.path + ".", Keys.names(section));
+      for (Key k : Keys.in(section)) {
+        YamlNode n = sec.map.get(k.name());
+        if (n == null) continue;
+        if (k.type() == Key.Type.HEADERS) {
+          readHeaders(n, k.path(), errors);
+        } else if (k == Keys.LISTEN) {
+          String v = errors.checked(k, n, k.path());
+          if (v != null) emitterListen = HostPort.parse(k.path(), v, true);
+        } else {
+          String v = errors.checked(k, n, k.path());
+          if (v != null) base.put(k.name(), v);
+        }
+      }
+    }
+  }
+
+  private void readHeaders(YamlNode n, String where, ErrorCollector errors) {
+    if (n.kind != YamlNode.Kind.MAP) {
+      errors.error(n, where, "must be a map of header name to value, e.g. {X-Accel-Buffering: \"no\"}");
+      return;
+    }
+    for (Map.Entry<String, YamlNode> e : n.map.entrySet()) {
+      if (!e.getKey().matches(HEADER_NAME)) {
+        errors.errorAtKey(n, e.getKey(), where + "." + e.getKey(), "is not a valid header name");
+        continue;
+      }
+      String v = errors.scalar(e.getValue(), where + "." + e.getKey());
+      if (v != null) headers.put(e.getKey(), v);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package flushlab.scenario;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sweep and the cells it makes: setting -> list of values, the cells their cross product over
+ * the base settings. The number of cells is the product of the list lengths, known (and checked
+ * against {@link ScenarioLoader#MAX_CELLS}) before any cell is built. Cells that are fine one
+ * setting at a time but impossible together are refused here too.
+ */
+final class SweepReader {
+  /** Settings that do nothing for a chat stream (its events are sized by their JSON, always chunked). */
+  static final List<String> SSE_ONLY = List.of("frame_size", "transfer", "total", "x_accel_buffering", "headers");
+
+  final LinkedHashMap<String, List<String>> sweep = new LinkedHashMap<>();
+  final List<Cell> cells;
+
+  SweepReader(YamlNode root, SettingsReader settings, ErrorCollector errors) {
+    YamlNode sw = root.map.get(Keys.SWEEP.name());
+    if (sw != null && errors.isMap(sw, "sweep")) {
+      errors.onlyKnown(sw, "sweep.", Keys.sweepable().stream().map(Key::name).toList());
+      for (Map.Entry<String, YamlNode> e : sw.map.entrySet()) { // in the order written: it orders the cells
+        Key k = Keys.setting(e.getKey());
+        if (k != null && Keys.sweepable().contains(k)) readList(k, e.getValue(), errors);
+      }
+    }
+    double cellCount = 1;
+    for (List<String> values : sweep.values()) cellCount *= values.size();
+    if (cellCount > ScenarioLoader.MAX_CELLS) {
+      errors.error(sw, "sweep", String.format("makes %.0f cells (allowed: at most %d)", cellCount, ScenarioLoader.MAX_CELLS));
+      cells = List.of();
+      return;
+    }
+    cells = crossProduct(settings.base, settings.headers);
+    for (Cell c : cells) checkCell(c, root, errors);
+    checkEndpointSettings(root, errors);
+  }
+
+  private void readList(Key k, YamlNode list, ErrorCollector errors) {
+    String where = "sweep." + k.name();
+    if (list.kind != YamlNode.Kind.LIST || list.list.isEmpty()) {
+      errors.error(list, where, "must be a non-empty list of values, e.g. [60B, 1100B]");
+      return;
+    }
+    List<String> values = new ArrayList<>();
+    for (YamlNode item : list.list) {
+      String v = errors.checked(k, item, where);
+      if (v != null) values.add(v);
+    }
+    if (new LinkedHashSet<>(values).size() != values.size()) errors.error(list, where, "a value is listed twice");
+    sweep.put(k.name(), values);
+  }
+
+  private List<Cell> crossProduct(Map<String, String> base, Map<String, String> headers) {
+    List<Cell> all = new ArrayList<>();
+    all.add(new Cell(0, new LinkedHashMap<>(), new LinkedHashMap<>(base), headers));
+    for (Map.Entry<String, List<String>> e : sweep.entrySet()) {
+      List<Cell> next = new ArrayList<>();
+      for (Cell c : all) for (String v : e.getValue()) next.add(c.with(e.getKey(), v));
+      all = next;
+    }
+    List<Cell> indexed = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) indexed.add(all.get(i).withIndex(i));
+    return indexed;
+  }
+
+  /** Combinations that are each fine alone but impossible together. */
+  private static void checkCell(Cell c, YamlNode root, ErrorCollector errors) {
+    long streamNanos = c.nanos("think") + c.nanos("interval") * (long) (c.integer("frames") - 1);
+    if (streamNanos > 3_600_000_000_000L) {
+      errors.error(where(root, "interval"), "emitter.interval", "think + interval x frames is over one hour in cell " + c.label());
+    }
+  }
+
+  /** sse-only settings that would silently do nothing where every cell is a chat stream (or a swept one is). */
+  private void checkEndpointSettings(YamlNode root, ErrorCollector errors) {
+    boolean anyChat = cells.stream().anyMatch(c -> c.get("endpoint").equals("chat"));
+    boolean allChat = anyChat && cells.stream().allMatch(c -> c.get("endpoint").equals("chat"));
+    if (!anyChat) return;
+    for (String key : SSE_ONLY) {
+      if (sweep.containsKey(key)) {
+        errors.error(where(root, key), "sweep." + key, "does nothing for endpoint: chat (chat events are sized by their JSON and "
+            + "always chunked); sweep it with endpoint: sse, or sweep frames or interval");
+      } else if (allChat && setIn(root, "emitter", key)) {
+        errors.error(where(root, key), "emitter." + key, "does nothing for endpoint: chat; remove it, or use endpoint: sse");
+      }
+    }
+  }
+
+  private static boolean setIn(YamlNode root, String section, String key) {
+    YamlNode sec = root.map.get(section);
+    return sec != null && sec.kind == YamlNode.Kind.MAP && sec.map.containsKey(key);
+  }
+
+  /** Where a setting was written: its value in sweep or emitter/client, else the document. */
+  private static YamlNode where(YamlNode root, String key) {
+    for (String section : List.of("sweep", "emitter", "client")) {
+      YamlNode sec = root.map.get(section);
+      if (sec != null && sec.kind == YamlNode.Kind.MAP && sec.map.containsKey(key)) return sec.map.get(key);
+    }
+    return root;
+  }
+}

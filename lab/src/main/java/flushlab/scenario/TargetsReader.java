@@ -1,0 +1,174 @@
+package flushlab.scenario;
+
+import flushlab.core.HostPort;
+import flushlab.proxy.ProxyKind;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.target.Target;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The targets list: one {@link Target} record per entry, each kind taking only the keys the
+ * registry gives it ({@link Keys#targetKeys}); a key of another kind is refused by name.
+ */
+final class TargetsReader {
+  private final ErrorCollector errors;
+  private final Path scenarioPath;
+  final List<Target> targets = new ArrayList<>();
+
+  TargetsReader(YamlNode root, Path scenarioPath, ErrorCollector errors) {
+    this.errors = errors;
+    this.scenarioPath = scenarioPath;
+    YamlNode list = root.map.get(Keys.TARGETS.name());
+    if (list == null) {
+      errors.errorAtKey(root, "targets", "targets", "required: a list of targets, e.g. - {name: direct, kind: direct}");
+      return;
+    }
+    if (list.kind != YamlNode.Kind.LIST || list.list.isEmpty()) {
+      errors.error(list, "targets", "must be a non-empty list of targets");
+      return;
+    }
+    Set<String> names = new LinkedHashSet<>();
+    for (int i = 0; i < list.list.size(); i++) {
+      Target t = read(list.list.get(i), "targets[" + i + "]", names);
+      if (t != null) targets.add(t);
+    }
+  }
+
+  private Target read(YamlNode t, String p, Set<String> names) {
+    if (!errors.isMap(t, p)) return null;
+    errors.onlyKnown(t, p + ".", Keys.names(Key.Section.TARGET));
+    if (!t.map.containsKey("name")) {
+      errors.error(t, p + ".name", "required (a short name for the tables)");
+      return null;
+    }
+    String name = errors.checked(Keys.TARGET_NAME, t.map.get("name"), p + ".name");
+    if (name == null) return null;
+    if (!names.add(name)) errors.error(t.map.get("name"), p + ".name", "'" + name + "' is used by another target");
+    if (!t.map.containsKey("kind")) {
+      errors.error(t, p + ".kind", "required: direct, relay, process or external");
+      return null;
+    }
+    String kind = errors.scalar(t.map.get("kind"), p + ".kind");
+    if (kind == null) return null;
+    if (!Keys.KIND.choices().contains(kind)) {
+      errors.error(t.map.get("kind"), p + ".kind", "'" + kind + "' is not one of " + String.join(", ", Keys.KIND.choices()));
+      return null;
+    }
+    List<String> mine = Keys.targetKeys(kind);
+    for (String k : t.map.keySet()) {
+      if (Keys.names(Key.Section.TARGET).contains(k) && !mine.contains(k)) {
+        errors.errorAtKey(t, k, p + "." + k, "does not apply to kind " + kind + (kind.equals("relay")
+            ? " (a relay always fronts the lab's emitter)" : ""));
+      }
+    }
+    switch (kind) {
+      case "direct": return new Target.Direct(name);
+      case "relay": return relay(t, p, name);
+      case "process": return process(t, p, name);
+      case "external": return external(t, p, name);
+      default: throw new IllegalStateException("Keys.KIND allows '" + kind + "', which TargetsReader does not build");
+    }
+  }
+
+  private Target relay(YamlNode t, String p, String name) {
+    List<ShaperRegistry.Spec> specs = new ArrayList<>();
+    YamlNode sh = t.map.get(Keys.SHAPERS.name());
+    if (sh == null || sh.kind != YamlNode.Kind.LIST || sh.list.isEmpty()) {
+      errors.error(sh == null ? t : sh, p + ".shapers", "required for kind relay: a list such as [byte-threshold=2KiB]");
+    } else {
+      for (YamlNode item : sh.list) {
+        String spec = errors.scalar(item, p + ".shapers");
+        if (spec == null) continue;
+        try {
+          specs.add(ShaperRegistry.parse(spec));
+        } catch (IllegalArgumentException e) {
+          errors.error(item, p + ".shapers", e.getMessage());
+        }
+      }
+    }
+    YamlNode pool = t.map.get(Keys.POOL_UPSTREAM.name());
+    String pooled = pool == null ? Keys.POOL_UPSTREAM.defaultValue() : errors.checked(Keys.POOL_UPSTREAM, pool, p + ".pool_upstream");
+    return new Target.Relay(name, List.copyOf(specs), "true".equals(pooled));
+  }
+
+  private Target external(YamlNode t, String p, String name) {
+    YamlNode addressNode = t.map.get(Keys.ADDRESS.name());
+    if (addressNode == null) errors.error(t, p + ".address", "required for kind external: host:port");
+    String address = addressNode == null ? null : errors.checked(Keys.ADDRESS, addressNode, p + ".address");
+    YamlNode markNode = t.map.get(Keys.EXTERNAL.name());
+    boolean marked = markNode != null && "true".equals(errors.checked(Keys.EXTERNAL, markNode, p + ".external"));
+    String reason = t.map.containsKey("reason") ? errors.scalar(t.map.get("reason"), p + ".reason") : null;
+    if (!marked) {
+      errors.error(t.map.getOrDefault("external", t), p + ".external", "the lab measures only servers it started; to measure "
+          + (address == null ? "this address" : address) + " anyway, mark it external: true and say why in reason:");
+    } else if (reason == null || reason.isBlank()) {
+      errors.error(t.map.getOrDefault("reason", t), p + ".reason",
+          "required with external: true (why measuring a server the lab did not start is right)");
+    }
+    if (address == null || !marked || reason == null || reason.isBlank()) return null;
+    return new Target.External(name, HostPort.parse(p + ".address", address, false), reason);
+  }
+
+  private Target process(YamlNode t, String p, String name) {
+    String proxyName = t.map.containsKey("proxy") ? errors.scalar(t.map.get("proxy"), p + ".proxy") : null;
+    ProxyKind proxy = proxyName == null ? null : ProxyKind.of(proxyName);
+    if (proxy == null) {
+      errors.error(t.map.getOrDefault("proxy", t), p + ".proxy", (proxyName == null ? "required" : "'" + proxyName + "' is not one")
+          + " of " + String.join(", ", Keys.PROXY.choices()));
+    }
+    String cfg = t.map.containsKey("config") ? errors.scalar(t.map.get("config"), p + ".config") : null;
+    Path config = null;
+    if (cfg == null) {
+      errors.error(t.map.getOrDefault("config", t), p + ".config",
+          "required: a config template, relative to this file (e.g. proxies/haproxy-stock.cfg)");
+    } else {
+      config = templateInScenarioFolder(t.map.get("config"), p + ".config", cfg);
+    }
+    return proxy == null || config == null ? null : new Target.Process(name, proxy, config);
+  }
+
+  /**
+   * A config template: relative to the scenario file and inside its folder (symbolic links
+   * resolved), a regular file of at most {@link ScenarioLoader#MAX_TEMPLATE_BYTES}, with the
+   * placeholders the lab fills in. A scenario cannot make the lab read, start a proxy with, and
+   * copy into its results a file from elsewhere on the machine. Null (and an error) otherwise.
+   */
+  private Path templateInScenarioFolder(YamlNode at, String key, String cfg) {
+    Path dir = scenarioPath.toAbsolutePath().getParent();
+    Path config = dir.resolve(cfg).normalize();
+    if (!Files.isRegularFile(config)) {
+      errors.error(at, key, "no file " + config + " (paths are relative to the scenario file)");
+      return null;
+    }
+    try {
+      Path realDir = dir.toRealPath();
+      Path real = config.toRealPath();
+      if (!real.startsWith(realDir)) {
+        errors.error(at, key, "'" + cfg + "' is outside the scenario's folder " + realDir
+            + " (allowed: a template in that folder or below it, e.g. proxies/haproxy-stock.cfg)");
+        return null;
+      }
+      long size = Files.size(real);
+      if (size > ScenarioLoader.MAX_TEMPLATE_BYTES) {
+        errors.error(at, key, config + " is " + size + " bytes (allowed: at most " + ScenarioLoader.MAX_TEMPLATE_BYTES + ")");
+        return null;
+      }
+      String text = Files.readString(real, StandardCharsets.UTF_8);
+      if (!text.contains("{{listen_port}}") || !text.contains("{{upstream_port}}")) {
+        errors.error(at, key, config + " must contain {{listen_port}} and {{upstream_port}} for the lab to fill in");
+        return null;
+      }
+      return real;
+    } catch (IOException e) {
+      errors.error(at, key, "cannot read " + config + ": " + flushlab.core.IoErrors.describe(e));
+      return null;
+    }
+  }
+}
