@@ -2,6 +2,7 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import com.beust.jcommander.ParametersDelegate;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
@@ -37,14 +38,8 @@ final class ClientCommand implements Command {
   @Parameter(names = "--recv-buffer", description = "Most bytes one read may return", converter = Converters.Size.class)
   Converters.SizeArg recvBuffer = Converters.SizeArg.of("64KiB");
 
-  @Parameter(names = "--tokens", description = "Chat requests: tokens per response (pi_tokens)")
-  int tokens = 100;
-
-  @Parameter(names = "--think", description = "Chat requests: think time (pi_think_ms)", converter = Converters.Duration.class)
-  Converters.DurationArg think = Converters.DurationArg.of("0ms");
-
-  @Parameter(names = "--delay", description = "Chat requests: inter-token delay (pi_delay_ms)", converter = Converters.Duration.class)
-  Converters.DurationArg delay = Converters.DurationArg.of("5ms");
+  @ParametersDelegate
+  ChatFlags chat = new ChatFlags(100);
 
   @Parameter(names = "--json", description = "Print the result as JSON instead of one line")
   boolean json;
@@ -83,10 +78,8 @@ final class ClientCommand implements Command {
       throw new com.beust.jcommander.ParameterException("--target: " + e.getMessage());
     }
     if (p.pathAndQuery().startsWith("/v1/chat/completions")) {
-      SettingFlags.intValue("--tokens", Keys.FRAMES, tokens);
-      SettingFlags.check("--think", Keys.THINK, think.text());
-      SettingFlags.check("--delay", Keys.INTERVAL, delay.text());
-      return RequestPlan.chat(p.host(), p.port(), tokens, think.millis(), delay.millis());
+      chat.check();
+      return RequestPlan.chat(p.host(), p.port(), chat.tokens, chat.think.millis(), chat.delay.millis());
     }
     return p;
   }

@@ -43,33 +43,34 @@ final class Converters {
     }
   }
 
-  public static final class Duration extends BaseConverter<DurationArg> implements IStringConverter<DurationArg> {
-    public Duration(String optionName) {
+  /** A unit-bearing flag: a parse error names the flag and the form it wants. */
+  private abstract static class UnitConverter<T> extends BaseConverter<T> implements IStringConverter<T> {
+    private final java.util.function.Function<String, T> parse;
+
+    UnitConverter(String optionName, java.util.function.Function<String, T> parse) {
       super(optionName);
+      this.parse = parse;
     }
 
     @Override
-    public DurationArg convert(String value) {
+    public T convert(String value) {
       try {
-        return DurationArg.of(value);
+        return parse.apply(value);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(getOptionName() + ": " + e.getMessage());
       }
     }
   }
 
-  public static final class Size extends BaseConverter<SizeArg> implements IStringConverter<SizeArg> {
-    public Size(String optionName) {
-      super(optionName);
+  public static final class Duration extends UnitConverter<DurationArg> {
+    public Duration(String optionName) {
+      super(optionName, DurationArg::of);
     }
+  }
 
-    @Override
-    public SizeArg convert(String value) {
-      try {
-        return SizeArg.of(value);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(getOptionName() + ": " + e.getMessage());
-      }
+  public static final class Size extends UnitConverter<SizeArg> {
+    public Size(String optionName) {
+      super(optionName, SizeArg::of);
     }
   }
 

@@ -8,7 +8,6 @@ import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
-import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "emitter", commandDescription = "Run the paced SSE emitter on its own until interrupted")
 final class EmitterCommand implements Command {
@@ -42,15 +41,7 @@ final class EmitterCommand implements Command {
     EmitterOptions options = new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes, maxConnections, requestTimeoutNanos);
     Vertx vertx = LabVertx.create(eventLoops);
     Emitter emitter = new Emitter(options);
-    try {
-      vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      err.println("flushlab emitter: cannot listen on " + at + ": " + Main.describe(e));
-      vertx.close();
-      return EXIT_FAILED;
-    }
-    // A cold JVM answers its first requests 100+ ms late; pay that here, not in someone's measurement.
-    flushlab.client.Warmup.run(vertx);
+    if (!Servers.listen(vertx, emitter, "emitter", at, err)) return EXIT_FAILED;
     out.println("flushlab emitter listening on " + at.host() + ":" + emitter.port()
         + " (TCP_NODELAY " + (options.tcpNoDelay() ? "on" : "off") + ", native transport "
         + (vertx.isNativeTransportEnabled() ? "epoll" : "off") + ")");

@@ -3,6 +3,7 @@ package flushlab.cli;
 import com.beust.jcommander.Parameter;
 import flushlab.core.HostPort;
 import com.beust.jcommander.Parameters;
+import com.beust.jcommander.ParametersDelegate;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.Distribution;
@@ -36,14 +37,8 @@ final class ProbeCommand implements Command {
   @Parameter(names = {"-c", "--concurrency"}, description = "Requests in flight at once")
   int concurrency = 5;
 
-  @Parameter(names = {"-n", "--tokens"}, description = "Tokens per response")
-  int tokens = 1000;
-
-  @Parameter(names = "--think", description = "Delay before the first token", converter = Converters.Duration.class)
-  Converters.DurationArg think = Converters.DurationArg.of("0ms");
-
-  @Parameter(names = "--delay", description = "Delay between tokens (fractions allowed, e.g. 0.5ms)", converter = Converters.Duration.class)
-  Converters.DurationArg delay = Converters.DurationArg.of("5ms");
+  @ParametersDelegate
+  ChatFlags chat = new ChatFlags(1000);
 
   @Parameter(names = "--timeout", description = "Per-request timeout", converter = Converters.Duration.class)
   Converters.DurationArg timeout = Converters.DurationArg.of("300s");
@@ -60,12 +55,11 @@ final class ProbeCommand implements Command {
     // ranges as the scenario settings these mirror (requests, concurrency, frames, interval, think, timeout)
     SettingFlags.intValue("--requests", Keys.REQUESTS, requests);
     SettingFlags.intValue("--concurrency", Keys.CONCURRENCY, concurrency);
-    SettingFlags.intValue("--tokens", Keys.FRAMES, tokens);
-    SettingFlags.check("--delay", Keys.INTERVAL, delay.text());
-    SettingFlags.check("--think", Keys.THINK, think.text());
+    chat.check();
     SettingFlags.check("--timeout", Keys.TIMEOUT, timeout.text());
-    long delayNanos = delay.nanos();
-    long thinkNanos = think.nanos();
+    int tokens = chat.tokens;
+    long delayNanos = chat.delay.nanos();
+    long thinkNanos = chat.think.nanos();
 
     Vertx vertx = LabVertx.create(3);
     try {
@@ -119,7 +113,7 @@ final class ProbeCommand implements Command {
   }
 
   private double seconds(int n, int t) {
-    double perRequest = (think.nanos() + delay.nanos() * (double) (t - 1)) / 1e9;
+    double perRequest = (chat.think.nanos() + chat.delay.nanos() * (double) (t - 1)) / 1e9;
     return perRequest * Math.ceil((double) n / concurrency);
   }
 

@@ -12,7 +12,6 @@ import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "relay", commandDescription = "Run a misbehaving relay (a chain of shapers) until interrupted")
 final class RelayCommand implements Command {
@@ -65,14 +64,7 @@ final class RelayCommand implements Command {
         maxHeld.bytes());
     Vertx vertx = LabVertx.create(1);
     Relay relay = new Relay(options, RelayLog.to(out));
-    try {
-      vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      err.println("flushlab relay: cannot listen on " + at + ": " + Main.describe(e));
-      vertx.close();
-      return EXIT_FAILED;
-    }
-    flushlab.client.Warmup.run(vertx); // a cold JVM relays its first streams 100+ ms late
+    if (!Servers.listen(vertx, relay, "relay", at, err)) return EXIT_FAILED;
     out.println("flushlab relay on " + at.host() + ":" + relay.port() + " -> " + up + "  [" + options.describe() + "]"
         + (poolUpstream ? " (upstream connections pooled)" : " (a fresh upstream connection per client connection)"));
     return UntilInterrupted.await(vertx);

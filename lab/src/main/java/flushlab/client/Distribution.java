@@ -1,16 +1,10 @@
 package flushlab.client;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import flushlab.core.Units;
 import org.HdrHistogram.Histogram;
 
 /** p50, mean, p99 and max of a distribution recorded in nanoseconds, reported in milliseconds. */
-public record Distribution(
-    @JsonProperty("count") long count,
-    @JsonProperty("p50") double p50,
-    @JsonProperty("mean") double mean,
-    @JsonProperty("p99") double p99,
-    @JsonProperty("max") double max) {
+public record Distribution(long count, double p50, double mean, double p99, double max) {
 
   public static final Distribution EMPTY = new Distribution(0, 0, 0, 0, 0);
 

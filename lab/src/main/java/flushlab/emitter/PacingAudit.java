@@ -66,15 +66,8 @@ public final class PacingAudit {
   }
 
   /** Lateness of a finished stream, in nanoseconds; JSON in milliseconds. */
-  public record Summary(
-      @JsonProperty("stream_id") long streamId,
-      @JsonProperty("paced") boolean paced,
-      @JsonProperty("complete") boolean complete,
-      @JsonProperty("frames_planned") int framesPlanned,
-      @JsonProperty("frames_written") int framesWritten,
-      @JsonProperty("backpressure_waits") int backpressureWaits,
-      @JsonIgnore long latenessP50Nanos,
-      @JsonIgnore long latenessP99Nanos,
+  public record Summary(long streamId, boolean paced, boolean complete, int framesPlanned, int framesWritten,
+      int backpressureWaits, @JsonIgnore long latenessP50Nanos, @JsonIgnore long latenessP99Nanos,
       @JsonIgnore long latenessMaxNanos) {
 
     @JsonProperty("lateness_ms")

@@ -1,6 +1,5 @@
 package flushlab.report;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import flushlab.core.ProcFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,24 +10,11 @@ import java.util.Properties;
  * What a result depends on besides the scenario: the lab's version and commit, the machine, and
  * the kernel's TCP settings.
  */
-public record Environment(
-    @JsonProperty("flushlab_version") String flushlabVersion,
-    @JsonProperty("git_commit") String gitCommit,
-    @JsonProperty("jvm") String jvm,
-    @JsonProperty("os") String os,
-    @JsonProperty("kernel") String kernel,
-    @JsonProperty("cpus") int cpus,
-    @JsonProperty("native_transport") String nativeTransport,
-    @JsonProperty("working_directory") String workingDirectory,
-    @JsonProperty("kernel_tcp") KernelTcp kernelTcp) {
+public record Environment(String flushlabVersion, String gitCommit, String jvm, String os, String kernel, int cpus,
+    String nativeTransport, String workingDirectory, KernelTcp kernelTcp) {
 
   /** The kernel's TCP buffer and corking settings, as /proc/sys has them ("unreadable" elsewhere). */
-  public record KernelTcp(
-      @JsonProperty("tcp_rmem") String tcpRmem,
-      @JsonProperty("tcp_wmem") String tcpWmem,
-      @JsonProperty("rmem_max") String rmemMax,
-      @JsonProperty("wmem_max") String wmemMax,
-      @JsonProperty("tcp_autocorking") String tcpAutocorking) {
+  public record KernelTcp(String tcpRmem, String tcpWmem, String rmemMax, String wmemMax, String tcpAutocorking) {
 
     static KernelTcp read() {
       return new KernelTcp(proc("ipv4/tcp_rmem"), proc("ipv4/tcp_wmem"), proc("core/rmem_max"), proc("core/wmem_max"),

@@ -23,25 +23,11 @@ import java.util.Map;
  * record as Jackson writes it; results.csv, summary.md and the HdrHistogram logs render from it
  * too, so no report can say what another does not. Field names are snake_case (docs/RESULTS.md).
  */
-public record RunReport(
-    @JsonProperty("schema_version") int schemaVersion,
-    @JsonProperty("scenario") String scenario,
-    @JsonProperty("description") String description,
-    @JsonProperty("status") Status status,
-    @JsonProperty("started_utc") String startedUtc,
-    @JsonIgnore long startedEpochMillis,
-    @JsonProperty("elapsed_s") double elapsedSeconds,
-    @JsonProperty("command") String command,
-    @JsonProperty("environment") Environment environment,
-    @JsonProperty("scenario_file") String scenarioFile,
-    @JsonProperty("scenario_text") String scenarioText,
-    @JsonProperty("scenario_resolved") Scenario.Resolved scenarioResolved,
-    @JsonProperty("targets") List<TargetReport> targets,
-    @JsonProperty("guards") Guards guards,
-    @JsonProperty("certification") CertificationReport certification,
-    @JsonProperty("cells") List<CellReport> cells,
-    @JsonProperty("flush_trigger_map") Map<String, FlushTrigger> flushTriggerMap,
-    @JsonProperty("adaptive") Bisection adaptive) {
+public record RunReport(int schemaVersion, String scenario, String description, Status status, String startedUtc,
+    @JsonIgnore long startedEpochMillis, @JsonProperty("elapsed_s") double elapsedSeconds, String command,
+    Environment environment, String scenarioFile, String scenarioText, Scenario.Resolved scenarioResolved,
+    List<TargetReport> targets, Guards guards, CertificationReport certification, List<CellReport> cells,
+    Map<String, FlushTrigger> flushTriggerMap, Bisection adaptive) {
 
   public static final int SCHEMA_VERSION = 2;
 
@@ -53,13 +39,8 @@ public record RunReport(
 
   /** A target as the results describe it; {@code address} and the reason only for external ones. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record TargetReport(
-      @JsonProperty("name") String name,
-      @JsonProperty("kind") String kind,
-      @JsonProperty("description") String description,
-      @JsonProperty("address") String address,
-      @JsonProperty("external_reason") String externalReason,
-      @JsonProperty("process") ProcessInfo process) {
+  public record TargetReport(String name, String kind, String description, String address, String externalReason,
+      ProcessInfo process) {
 
     static TargetReport of(Target t, ProcessInfo process) {
       Target.External ext = t instanceof Target.External e ? e : null;
@@ -73,24 +54,13 @@ public record RunReport(
     }
   }
 
-  public record Guards(
-      @JsonProperty("pacing_tolerance_ms") double pacingToleranceMs,
-      @JsonProperty("certify_runs") int certifyRuns,
-      @JsonProperty("certify_max_frames_per_read") double certifyMaxFramesPerRead) {}
+  public record Guards(double pacingToleranceMs, int certifyRuns, double certifyMaxFramesPerRead) {}
 
-  public record CertificationReport(
-      @JsonProperty("certified") boolean certified,
-      @JsonProperty("direct_frames_per_read") double directFramesPerRead,
-      @JsonProperty("runs") List<RunEntry> runs) {}
+  public record CertificationReport(boolean certified, double directFramesPerRead, List<RunEntry> runs) {}
 
   /** One run of one target in one cell, as measured; an excluded run keeps its numbers and says why. */
-  public record RunEntry(
-      @JsonProperty("run") int run,
-      @JsonProperty("excluded") boolean excluded,
-      @JsonProperty("exclusion_reason") String exclusionReason,
-      @JsonProperty("emitter_max_lateness_ms") double emitterMaxLatenessMs,
-      @JsonProperty("unaudited_streams") int unauditedStreams,
-      @JsonProperty("metrics") BatchResult metrics) {
+  public record RunEntry(int run, boolean excluded, String exclusionReason, double emitterMaxLatenessMs,
+      int unauditedStreams, BatchResult metrics) {
 
     static List<RunEntry> of(List<RunRecord> runs) {
       List<RunEntry> out = new ArrayList<>();
@@ -106,16 +76,8 @@ public record RunReport(
    * One target in one cell: the settings of the cell, and the kept runs together ({@code metrics})
    * beside every run.
    */
-  public record CellReport(
-      @JsonProperty("cell") int cell,
-      @JsonProperty("cell_label") String cellLabel,
-      @JsonProperty("swept") Map<String, String> swept,
-      @JsonProperty("target") String target,
-      @JsonProperty("runs_total") int runsTotal,
-      @JsonProperty("runs_excluded") int runsExcluded,
-      @JsonProperty("metrics") BatchResult metrics,
-      @JsonProperty("runs") List<RunEntry> runs,
-      @JsonIgnore Cell settings) {
+  public record CellReport(int cell, String cellLabel, Map<String, String> swept, String target, int runsTotal,
+      int runsExcluded, BatchResult metrics, List<RunEntry> runs, @JsonIgnore Cell settings) {
 
     static CellReport of(TargetCellResult r) {
       return new CellReport(r.cell().index(), r.cell().label(), r.cell().swept(), r.target(), r.runs().size(), r.excludedRuns(),

@@ -1,6 +1,5 @@
 package flushlab.scenario;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
@@ -10,10 +9,5 @@ import java.util.List;
  * @param thresholdBytes the inferred byte threshold (or -1)
  * @param timerMs the inferred timer (or -1)
  */
-public record FlushTrigger(
-    @JsonProperty("target") String target,
-    @JsonProperty("kind") String kind,
-    @JsonProperty("threshold_bytes") double thresholdBytes,
-    @JsonProperty("timer_ms") double timerMs,
-    @JsonProperty("verdict") String verdict,
-    @JsonProperty("evidence") List<String> evidence) {}
+public record FlushTrigger(String target, String kind, double thresholdBytes, double timerMs, String verdict,
+    List<String> evidence) {}

@@ -1,29 +1,18 @@
 package flushlab.scenario;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import flushlab.core.HostPort;
 import flushlab.target.Target;
-import java.util.Map;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A validated scenario: what to measure (cells of a sweep), across which targets, how many runs
  * per cell, under which guards. Immutable; made only by {@link ScenarioLoader}.
  */
-public record Scenario(
-    String name,
-    String description,
-    Path file,
-    String text,
-    Resolved resolved,
-    List<Cell> cells,
-    List<String> sweptKeys,
-    List<Target> targets,
-    int runs,
-    Guards guards,
-    boolean flushTriggerMap,
-    Adaptive adaptive,
-    flushlab.core.HostPort emitterListen) {
+public record Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
+    List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
+    HostPort emitterListen) {
 
   /**
    * The honesty guards, declared before the run.
@@ -36,11 +25,8 @@ public record Scenario(
   public record Guards(long pacingToleranceNanos, int certifyRuns, double certifyMaxFramesPerRead, Cell certifyCell) {}
 
   /** The settings after defaults and the sweep, as results record them. */
-  public record Resolved(
-      @JsonProperty("base") Map<String, String> base,
-      @JsonProperty("headers") Map<String, String> headers,
-      @JsonProperty("sweep") Map<String, List<String>> sweep,
-      @JsonProperty("runs") int runs) {}
+  public record Resolved(Map<String, String> base, Map<String, String> headers, Map<String, List<String>> sweep,
+      int runs) {}
 
   /** Bisect one setting of one target to find where it stops coalescing. */
   public record Adaptive(String target, String parameter, String low, String high, double tolerance,
