@@ -22,6 +22,7 @@ public final class Main {
     commands.put("probe", new ProbeCommand());
     commands.put("relay", new RelayCommand());
     commands.put("run", new RunCommand());
+    commands.put("map", new MapCommand());
     commands.put("validate", new ValidateCommand());
     commands.put("bench", new BenchCommand());
     JCommander jc = JCommander.newBuilder().programName("flushlab").resourceBundle(SettingFlags.bundle()).build();

@@ -18,7 +18,7 @@ import org.HdrHistogram.Histogram;
  * (docs/RESULTS.md).
  */
 @JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes",
-    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_frames",
+    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_frames", "release_wait_ms",
     "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "stream_ids"})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
@@ -34,6 +34,7 @@ public final class BatchResult {
   private final Histogram releaseGap = new Histogram(HIGHEST_NANOS, 3);
   private final Histogram releaseBytes = new Histogram(1L << 34, 3);
   private final Histogram releaseFrames = new Histogram(1L << 24, 3);
+  private final Histogram releaseWait = new Histogram(HIGHEST_NANOS, 3);
   private long releases;
   private long frames;
   private long reads;
@@ -82,6 +83,7 @@ public final class BatchResult {
       recordAll(releaseGap, rel.gapNanos());
       recordAll(releaseBytes, rel.bytes());
       recordAll(releaseFrames, rel.frames());
+      recordAll(releaseWait, rel.waitNanos());
       releases += rel.count();
     }
   }
@@ -203,6 +205,12 @@ public final class BatchResult {
     return Distribution.ofCounts(releaseFrames);
   }
 
+  /** How long each release's oldest frame waited (emit to receive): a hold timer's value, read directly. */
+  @JsonProperty("release_wait_ms")
+  public Distribution releaseWaitMs() {
+    return Distribution.ofNanos(releaseWait);
+  }
+
   @JsonProperty("lost_frames")
   public long lostFrames() {
     return lost;
@@ -252,6 +260,24 @@ public final class BatchResult {
     List<Long> ids = new ArrayList<>();
     for (StreamResult s : streams) ids.add(s.streamId());
     return ids;
+  }
+
+  /** Per release: how long its oldest frame waited (ns); the map reads percentiles of it. */
+  @JsonIgnore
+  public Histogram releaseWaitHistogram() {
+    return releaseWait;
+  }
+
+  /** Per release: time since the one before (ns). */
+  @JsonIgnore
+  public Histogram releaseGapHistogram() {
+    return releaseGap;
+  }
+
+  /** Per release: frames it carried. */
+  @JsonIgnore
+  public Histogram releaseFramesHistogram() {
+    return releaseFrames;
   }
 
   @JsonIgnore

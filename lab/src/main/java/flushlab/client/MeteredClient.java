@@ -173,7 +173,7 @@ public final class MeteredClient {
     }
 
     private void send() {
-      meter = new StreamMeter(batch.plan.expectedFrames());
+      meter = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes());
       StreamMeter m = meter;
       long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
       timerId = vertx.setTimer(timeoutMs, id -> {
@@ -194,6 +194,7 @@ public final class MeteredClient {
       if (scratch.length < n) scratch = new byte[n];
       buf.getBytes(buf.readerIndex(), scratch, 0, n);
       meter.onRead(now, scratch, 0, n);
+      meter.readDone(System.nanoTime());
       if (meter.finished()) {
         finishStream();
       } else if (options.slowReaderPauseNanos() > 0) {

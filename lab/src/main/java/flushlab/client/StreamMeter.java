@@ -55,16 +55,39 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private final LongSamples bytesPerRead = new LongSamples(64);
   private final LongSamples bursts = new LongSamples(64);
   private final LongSamples burstBytes = new LongSamples(64);
-  /** Start time, bytes and frames of each release: reads with frames less than 1 ms apart form one. */
+  /**
+   * Start time, bytes, frames and oldest wait of each release. A release is one burst from the
+   * sender however many reads it takes: a read continues the burst of the read before it when the
+   * client had not been waiting for it, that is, when it returned less than
+   * {@link #RELEASE_MERGE_NANOS} after the client finished with the read before (the data was
+   * already there), or when that read filled the whole receive buffer (the kernel had more
+   * waiting). A 1 MiB burst is 16 reads that can be milliseconds apart while the client parses
+   * them; it is still one release.
+   */
   private final LongSamples releaseStarts = new LongSamples(64);
   private final LongSamples releaseBytes = new LongSamples(64);
   private final LongSamples releaseFrames = new LongSamples(64);
-  private long lastFramedReadNanos;
+  /** How long the oldest frame of each release waited: its emit-to-receive delay (0 when unknown). */
+  private final LongSamples releaseWaits = new LongSamples(64);
+  private final int fullReadBytes;
+  private long lastReadDoneNanos;
+  private boolean lastReadFull;
+  private int burst;
+  private int releaseBurst = -1;
   public static final long RELEASE_MERGE_NANOS = 1_000_000L;
 
   /** @param expectedFrames frames the request asked for, or -1 when unknown */
   public StreamMeter(int expectedFrames) {
+    this(expectedFrames, 65536);
+  }
+
+  /**
+   * @param expectedFrames frames the request asked for, or -1 when unknown
+   * @param fullReadBytes the most one read returns (the receive buffer): a read that size means more was waiting
+   */
+  public StreamMeter(int expectedFrames, int fullReadBytes) {
     this.expectedFrames = expectedFrames;
+    this.fullReadBytes = fullReadBytes;
     int cap = expectedFrames > 0 ? Math.min(expectedFrames, 1 << 16) : 256;
     gaps = new LongSamples(cap);
     emitToRecv = new LongSamples(cap);
@@ -81,29 +104,43 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     }
     readNanos = nowNanos;
     framesThisRead = 0;
+    if (reads > 0 && nowNanos - lastReadDoneNanos >= RELEASE_MERGE_NANOS && !lastReadFull) burst++;
+    lastReadDoneNanos = nowNanos; // until readDone() says when the client finished with this read
+    lastReadFull = len >= fullReadBytes;
     reads++;
     bytes += len;
     bytesPerRead.add(len);
+    int timedBefore = emitToRecv.size();
     try {
       http.feed(b, off, len);
     } catch (HttpParseException e) {
       fail(e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL, e.getMessage());
     }
     if (framesThisRead > 0) {
-      if (readsWithFrames == 0 || nowNanos - lastFramedReadNanos >= RELEASE_MERGE_NANOS) {
+      if (releaseBurst != burst) {
+        releaseBurst = burst;
         releaseStarts.add(nowNanos);
         releaseBytes.add(len);
         releaseFrames.add(framesThisRead);
+        releaseWaits.add(emitToRecv.size() > timedBefore ? emitToRecv.get(timedBefore) : 0);
       } else {
         int last = releaseStarts.size() - 1;
         releaseBytes.set(last, releaseBytes.get(last) + len);
         releaseFrames.set(last, releaseFrames.get(last) + framesThisRead);
       }
-      lastFramedReadNanos = nowNanos;
       readsWithFrames++;
       bursts.add(framesThisRead);
       burstBytes.add(len);
+    } else if (releaseBurst == burst && releaseStarts.size() > 0) {
+      // a read in the middle of a burst that completed no frame (a large frame's middle): its bytes belong to the release
+      int last = releaseStarts.size() - 1;
+      releaseBytes.set(last, releaseBytes.get(last) + len);
     }
+  }
+
+  /** The client has finished with the last read (parsed it): from now on it waits for the next. */
+  public void readDone(long nowNanos) {
+    lastReadDoneNanos = nowNanos;
   }
 
   @Override
@@ -260,20 +297,25 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     }
     if (error != null && expectedFrames <= 0) lost = 0; // unknown how many were planned
     long ttft = firstFrameNanos >= 0 && requestWrittenNanos >= 0 ? firstFrameNanos - requestWrittenNanos : -1;
-    // The last release is the end-of-stream flush, not the trigger: leave it out of the release stats.
-    int kept = Math.max(0, releaseStarts.size() - 1);
+    // The last release is the end-of-stream flush, not the trigger, and the first carries the
+    // response head (a byte threshold counts it): both are left out of the release stats. The
+    // gaps run from the first release's start to the last's.
+    int last = releaseStarts.size() - 1;
+    int kept = Math.max(0, last - 1);
     LongSamples relBytes = new LongSamples(Math.max(1, kept));
     LongSamples relFrames = new LongSamples(Math.max(1, kept));
     LongSamples relGaps = new LongSamples(Math.max(1, kept));
-    for (int i = 0; i < kept; i++) {
+    LongSamples relWaits = new LongSamples(Math.max(1, kept));
+    for (int i = 1; i < last; i++) {
       relBytes.add(releaseBytes.get(i));
       relFrames.add(releaseFrames.get(i));
-      if (i > 0) relGaps.add(releaseStarts.get(i) - releaseStarts.get(i - 1));
+      relWaits.add(releaseWaits.get(i));
+      relGaps.add(releaseStarts.get(i) - releaseStarts.get(i - 1));
     }
     return new StreamResult(streamId, status, error, errorMessage, complete, sawDone,
         new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
         new StreamResult.Reads(reads, readsWithFrames, bytes, bytesPerRead, bursts, burstBytes),
         new StreamResult.Timing(ttft, gaps, emitToRecv),
-        new StreamResult.Releases(releaseStarts.size(), relBytes, relFrames, relGaps));
+        new StreamResult.Releases(releaseStarts.size(), relBytes, relFrames, relGaps, relWaits));
   }
 }

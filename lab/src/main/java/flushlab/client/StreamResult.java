@@ -24,10 +24,12 @@ public record StreamResult(long streamId, int status, StreamError error, String 
   public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos) {}
 
   /**
-   * Releases: runs of frame-completing reads less than 1 ms apart (one burst from the sender).
-   * {@code count} is all of them; the samples leave out the last one, the end-of-stream flush.
+   * Releases: bursts from the sender, however many reads each took (see {@link StreamMeter}).
+   * {@code count} is all of them; the samples leave out the first (it carries the response head)
+   * and the last (the end-of-stream flush).
+   * {@code waitNanos} is how long each release's oldest frame waited (emit to receive).
    */
-  public record Releases(int count, LongSamples bytes, LongSamples frames, LongSamples gapNanos) {}
+  public record Releases(int count, LongSamples bytes, LongSamples frames, LongSamples gapNanos, LongSamples waitNanos) {}
 
   public boolean ok() {
     return error == null;

@@ -158,6 +158,7 @@ final class PacedStream implements Runnable {
       writeHex(buf, headLen + tail + trailer.length);
       buf.writeBytes(CRLF);
     }
+    audit.recordFrameBytes(headLen + tail + (chunked ? hexDigits(headLen + tail) + 4 : 0));
     buf.writeBytes(scratch, 0, headLen);
     long due = dueOf(index);
     if (tail > 0) {
@@ -218,6 +219,12 @@ final class PacedStream implements Runnable {
     ended = true;
     audit.finish(complete);
     done.streamEnded(complete);
+  }
+
+  private static int hexDigits(long v) {
+    int d = 1;
+    while ((v >>>= 4) != 0) d++;
+    return d;
   }
 
   private static void writeHex(ByteBuf buf, long v) {

@@ -26,6 +26,7 @@ public final class PacingAudit {
   private long maxLatenessNanos;
   private int written;
   private int backpressureWaits;
+  private long frameBytes;
   private boolean finished;
 
   PacingAudit(long streamId, int framesPlanned, boolean paced, AuditRegistry registry) {
@@ -46,6 +47,11 @@ public final class PacingAudit {
     written = Math.max(written, index + 1);
   }
 
+  /** One frame's bytes as they left on the wire (chunk framing included, the end-of-body trailer not). */
+  void recordFrameBytes(long n) {
+    frameBytes += n;
+  }
+
   void recordBackpressureWait() {
     backpressureWaits++;
   }
@@ -55,7 +61,7 @@ public final class PacingAudit {
     if (finished) return;
     finished = true;
     boolean any = lateness.getTotalCount() > 0;
-    Summary s = new Summary(streamId, paced, complete, framesPlanned, written, backpressureWaits,
+    Summary s = new Summary(streamId, paced, complete, framesPlanned, written, frameBytes, backpressureWaits,
         any ? lateness.getValueAtPercentile(50) : 0, any ? lateness.getValueAtPercentile(99) : 0, maxLatenessNanos);
     registry.finished(this, s);
   }
@@ -65,8 +71,12 @@ public final class PacingAudit {
     if (paced) pool.add(lateness);
   }
 
-  /** Lateness of a finished stream, in nanoseconds; JSON in milliseconds. */
-  public record Summary(long streamId, boolean paced, boolean complete, int framesPlanned, int framesWritten,
+  /**
+   * Lateness of a finished stream, in nanoseconds; JSON in milliseconds. {@code frameBytes} is
+   * what its frames weighed on the wire from the emitter (chunk framing included): the bytes a
+   * proxy's buffer counts.
+   */
+  public record Summary(long streamId, boolean paced, boolean complete, int framesPlanned, int framesWritten, long frameBytes,
       int backpressureWaits, @JsonIgnore long latenessP50Nanos, @JsonIgnore long latenessP99Nanos,
       @JsonIgnore long latenessMaxNanos) {
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import flushlab.client.BatchResult;
 import flushlab.scenario.Bisection;
 import flushlab.scenario.Cell;
-import flushlab.scenario.FlushTrigger;
+import flushlab.map.FlushTrigger;
 import flushlab.scenario.Outcome;
 import flushlab.scenario.RunRecord;
 import flushlab.scenario.Scenario;

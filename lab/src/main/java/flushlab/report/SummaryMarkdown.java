@@ -3,7 +3,7 @@ package flushlab.report;
 import flushlab.client.BatchResult;
 import flushlab.scenario.Bisection;
 import flushlab.scenario.Cell;
-import flushlab.scenario.FlushTrigger;
+import flushlab.map.FlushTrigger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

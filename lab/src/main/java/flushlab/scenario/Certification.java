@@ -6,5 +6,6 @@ import java.util.List;
  * The direct-path certification that must pass before any target row counts.
  *
  * @param framesPerRead over the kept runs together
+ * @param emitToRecvMs the direct path's own one-way delay (p50): what a target's waits are measured beyond
  */
-public record Certification(boolean certified, double framesPerRead, List<RunRecord> runs) {}
+public record Certification(boolean certified, double framesPerRead, double emitToRecvMs, List<RunRecord> runs) {}

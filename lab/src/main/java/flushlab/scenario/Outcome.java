@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.map.FlushTrigger;
 import flushlab.target.ProcessInfo;
 import java.util.List;
 import java.util.Map;

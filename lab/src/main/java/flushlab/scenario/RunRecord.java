@@ -5,6 +5,10 @@ import flushlab.client.BatchResult;
 /**
  * One run of one target in one cell: its measurement, and whether a declared guard excluded it
  * (with the reason). An excluded run is counted, never silently dropped.
+ *
+ * @param upstreamFrameBytes what the emitter's frames weighed on the wire, over the audited
+ *     streams (chunk framing included: the bytes a proxy's buffer counts)
+ * @param upstreamFrames the frames the emitter wrote for those streams
  */
 public record RunRecord(String target, int cell, int run, BatchResult result, boolean excluded, String exclusionReason,
-    long maxPacingLatenessNanos, int unauditedStreams) {}
+    long maxPacingLatenessNanos, int unauditedStreams, long upstreamFrameBytes, long upstreamFrames) {}

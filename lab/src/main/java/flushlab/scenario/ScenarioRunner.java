@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.map.FlushTrigger;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
@@ -9,6 +10,10 @@ import flushlab.core.HostPort;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.PacingAudit;
+import flushlab.core.Units;
+import flushlab.map.CellEvidence;
+import flushlab.map.MapProber;
+import flushlab.map.TriggerInference;
 import flushlab.target.RunningTargets;
 import flushlab.target.Target;
 import flushlab.target.TargetContext;
@@ -94,10 +99,57 @@ public final class ScenarioRunner {
             targets.processes());
       }
       List<TargetCellResult> results = measureCells(measure);
-      Map<String, FlushTrigger> triggers = inferTriggers(results);
+      Map<String, FlushTrigger> triggers = inferTriggers(results, cert.emitToRecvMs());
       Bisection bisection = bisect(measure);
       return new Outcome(cert, results, triggers, bisection, interrupted.get(), startedMillis, System.nanoTime() - started,
           targets.processes());
+    } finally {
+      vertx.undeploy(emitter.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * `flushlab map`: start, warm up and certify as a run does, then let the prober choose and
+   * measure the cells of the scenario's one target, one run each (a run the pacing guard excluded
+   * is measured once more, and both are kept in the results). The outcome carries the cells and
+   * the trigger, under the target's name.
+   */
+  public Outcome map(Consumer<String> announce, double budgetSeconds) throws Exception {
+    long started = System.nanoTime();
+    long startedMillis = System.currentTimeMillis();
+    Target target = scenario.targets().get(0);
+    Emitter emitter = startEmitter();
+    try (RunningTargets targets = RunningTargets.start(scenario.targets(), new TargetContext(vertx, emitterAddress(emitter), announce))) {
+      Measurer measure = new Measurer(emitter, targets);
+      warmUp(announce);
+      Certification cert = certify(measure, announce);
+      if (!cert.certified()) {
+        return new Outcome(cert, List.of(), Map.of(), null, interrupted.get(), startedMillis, System.nanoTime() - started,
+            targets.processes());
+      }
+      List<TargetCellResult> results = new ArrayList<>();
+      Cell base = scenario.cells().get(0);
+      boolean chat = base.get("endpoint").equals("chat");
+      MapProber prober = new MapProber(target.name(), chat, plan -> {
+        Cell cell = chat ? base : base.with("frame_size", plan.frameSizeBytes() + "B");
+        cell = cell.with("interval", Units.formatDuration(plan.intervalNanos())).with("frames", Integer.toString(plan.frames()));
+        cell = cell.withIndex(results.size());
+        progress = "map: " + plan;
+        List<RunRecord> runs = new ArrayList<>();
+        for (int attempt = 0; attempt < 2; attempt++) {
+          RunRecord rec = interrupted.get() ? null : measure.run(target, cell, cell.index(), attempt);
+          if (rec == null) return null;
+          runs.add(rec);
+          if (!rec.excluded()) break;
+          announce.accept(plan + ": excluded by the pacing guard (" + rec.exclusionReason() + ")" + (attempt == 0 ? "; measured again" : ""));
+        }
+        TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
+        results.add(r);
+        return r.evidence(cert.emitToRecvMs());
+      }, budgetSeconds, announce);
+      FlushTrigger trigger = prober.run();
+      return new Outcome(cert, results, Map.of(target.name(), trigger), null, interrupted.get(), startedMillis,
+          System.nanoTime() - started, targets.processes());
     } finally {
       vertx.undeploy(emitter.deploymentID()).await(10, TimeUnit.SECONDS);
     }
@@ -145,7 +197,7 @@ public final class ScenarioRunner {
     announce.accept(String.format("certification: direct path %.3f frames per read over %d kept runs (ceiling %.2f, %d excluded by "
         + "the pacing guard): %s", all.framesPerRead(), runs.size() - excluded, scenario.guards().certifyMaxFramesPerRead(),
         excluded, certified ? "certified" : "NOT certified"));
-    return new Certification(certified, all.framesPerRead(), List.copyOf(runs));
+    return new Certification(certified, all.framesPerRead(), all.emitToRecvMs().p50(), List.copyOf(runs));
   }
 
   /** Every cell, every target, {@code runs} times; an interrupt keeps what finished. */
@@ -170,12 +222,13 @@ public final class ScenarioRunner {
     return results;
   }
 
-  private Map<String, FlushTrigger> inferTriggers(List<TargetCellResult> results) {
+  /** The flush-trigger map: the same inference `flushlab map` uses, over this scenario's cells. */
+  private Map<String, FlushTrigger> inferTriggers(List<TargetCellResult> results, double baselineMs) {
     Map<String, FlushTrigger> triggers = new LinkedHashMap<>();
     if (!scenario.flushTriggerMap() || interrupted.get()) return triggers;
     for (Target t : scenario.targets()) {
-      List<TargetCellResult> mine = results.stream().filter(r -> r.target().equals(t.name())).toList();
-      triggers.put(t.name(), FlushTriggerInference.infer(t.name(), mine));
+      List<CellEvidence> mine = results.stream().filter(r -> r.target().equals(t.name())).map(r -> r.evidence(baselineMs)).toList();
+      triggers.put(t.name(), TriggerInference.infer(t.name(), mine));
     }
     return triggers;
   }
@@ -230,6 +283,8 @@ public final class ScenarioRunner {
     private RunRecord guard(Target target, int cellIndex, int run, BatchResult result) {
       long maxLateness = 0;
       int unaudited = 0;
+      long frameBytes = 0;
+      long frames = 0;
       for (long id : result.streamIds()) {
         PacingAudit.Summary s = id < 0 ? null : emitter.audits().summary(id);
         if (s == null) {
@@ -237,11 +292,13 @@ public final class ScenarioRunner {
           continue;
         }
         if (s.paced()) maxLateness = Math.max(maxLateness, s.latenessMaxNanos());
+        frameBytes += s.frameBytes();
+        frames += s.framesWritten();
       }
       long tolerance = scenario.guards().pacingToleranceNanos();
       boolean excluded = maxLateness > tolerance;
       String reason = excluded ? String.format("emitter late by %.3f ms (tolerance %.3f ms)", maxLateness / 1e6, tolerance / 1e6) : null;
-      return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited);
+      return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited, frameBytes, frames);
     }
   }
 }

@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
+import flushlab.map.CellEvidence;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,4 +19,50 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
     return (int) runs.stream().filter(RunRecord::excluded).count();
   }
 
+  /**
+   * What this cell showed about the target's releases, for the flush-trigger map. Waits are
+   * counted beyond {@code baselineMs}, the direct path's own delay.
+   */
+  public CellEvidence evidence(double baselineMs) {
+    BatchResult b = included;
+    int ok = b.streamsOk();
+    double f = upstreamBytesPerFrame();
+    double body = cell.get("endpoint").equals("sse") ? cell.bytes("frame_size") : Math.max(1, f - 6);
+    boolean anyRelease = b.releaseFramesHistogram().getTotalCount() > 0;
+    int frames = cell.frames();
+    double streamMs = (frames - 1) * cell.nanos("interval") / 1e6;
+    // nothing before the end-of-stream release, and the first frame only when the stream had ended
+    boolean drained = ok > 0 && frames >= 3 && b.releases() == ok && b.ttftMs().p50() >= 0.9 * streamMs;
+    String label = cell.swept().isEmpty() ? "frame_size=" + cell.get("frame_size") + " interval=" + cell.get("interval") : cell.label();
+    return new CellEvidence(label, f, body, cell.nanos("interval") / 1e6, frames, ok, b.framesPerRead(),
+        ok == 0 ? 0 : Math.max(0, (double) (b.releases() - 2L * ok) / ok),
+        anyRelease ? b.releaseFramesHistogram().getValueAtPercentile(50) : 0,
+        waitMs(b.releaseWaitHistogram(), 10, baselineMs), waitMs(b.releaseWaitHistogram(), 50, baselineMs),
+        waitMs(b.releaseWaitHistogram(), 90, baselineMs),
+        ms(b.releaseGapHistogram(), 10), ms(b.releaseGapHistogram(), 50), ms(b.releaseGapHistogram(), 90), b.ttftMs().p50(), drained);
+  }
+
+  private static double ms(org.HdrHistogram.Histogram h, double percentile) {
+    return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1e6;
+  }
+
+  private static double waitMs(org.HdrHistogram.Histogram h, double percentile, double baselineMs) {
+    return h.getTotalCount() == 0 ? 0 : Math.max(0, ms(h, percentile) - baselineMs);
+  }
+
+  /**
+   * What one frame weighed on the wire from the emitter (chunk framing included) over the kept
+   * runs: the unit a proxy's byte threshold counts in. Falls back to what the client received
+   * when the emitter audited no stream.
+   */
+  public double upstreamBytesPerFrame() {
+    long bytes = 0;
+    long frames = 0;
+    for (RunRecord r : runs) {
+      if (r.excluded()) continue;
+      bytes += r.upstreamFrameBytes();
+      frames += r.upstreamFrames();
+    }
+    return frames > 0 ? (double) bytes / frames : included.wireBytesPerFrame();
+  }
 }

@@ -4,9 +4,6 @@ import flushlab.core.HostPort;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.target.Target;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -134,40 +131,11 @@ final class TargetsReader {
     return proxy == null || config == null ? null : new Target.Process(name, proxy, config);
   }
 
-  /**
-   * A config template: relative to the scenario file and inside its folder (symbolic links
-   * resolved), a regular file of at most {@link ScenarioLoader#MAX_TEMPLATE_BYTES}, with the
-   * placeholders the lab fills in. A scenario cannot make the lab read, start a proxy with, and
-   * copy into its results a file from elsewhere on the machine. Null (and an error) otherwise.
-   */
   private Path templateInScenarioFolder(YamlNode at, String key, String cfg) {
-    Path dir = scenarioPath.toAbsolutePath().getParent();
-    Path config = dir.resolve(cfg).normalize();
-    if (!Files.isRegularFile(config)) {
-      errors.error(at, key, "no file " + config + " (paths are relative to the scenario file)");
-      return null;
-    }
     try {
-      Path realDir = dir.toRealPath();
-      Path real = config.toRealPath();
-      if (!real.startsWith(realDir)) {
-        errors.error(at, key, "'" + cfg + "' is outside the scenario's folder " + realDir
-            + " (allowed: a template in that folder or below it, e.g. proxies/haproxy-stock.cfg)");
-        return null;
-      }
-      long size = Files.size(real);
-      if (size > ScenarioLoader.MAX_TEMPLATE_BYTES) {
-        errors.error(at, key, config + " is " + size + " bytes (allowed: at most " + ScenarioLoader.MAX_TEMPLATE_BYTES + ")");
-        return null;
-      }
-      String text = Files.readString(real, StandardCharsets.UTF_8);
-      if (!text.contains("{{listen_port}}") || !text.contains("{{upstream_port}}")) {
-        errors.error(at, key, config + " must contain {{listen_port}} and {{upstream_port}} for the lab to fill in");
-        return null;
-      }
-      return real;
-    } catch (IOException e) {
-      errors.error(at, key, "cannot read " + config + ": " + flushlab.core.IoErrors.describe(e));
+      return ConfigTemplate.resolve(scenarioPath.toAbsolutePath().getParent(), cfg);
+    } catch (IllegalArgumentException e) {
+      errors.error(at, key, e.getMessage());
       return null;
     }
   }

@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.map.FlushTrigger;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 

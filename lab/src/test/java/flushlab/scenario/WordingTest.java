@@ -22,23 +22,6 @@ class WordingTest {
   }
 
   @Test
-  void aRangeWhoseEndsCrossedIsNotPrintedAsARange() {
-    String s = FlushTriggerInference.range(new double[] {504, 462}, "B", "in (%.0f, %.0f]");
-    assertThat(s).doesNotContain("(504, 462]").contains("about 483 B").contains("462 vs 504 B");
-    assertThat(FlushTriggerInference.range(new double[] {2025, 2049}, "B", "%.0f..%.0f")).isEqualTo("2025..2049 B");
-  }
-
-  @Test
-  void whateverTheIntervalOnlyWhenSeveralIntervalsWereMeasured() {
-    List<TargetCellResult> one = List.of(cell(cell("frame_size", "60B", "interval", "50ms")),
-        cell(cell("frame_size", "250B", "interval", "50ms")));
-    assertThat(FlushTriggerInference.across(one, new boolean[] {true, true}, "interval"))
-        .isEqualTo("at the one interval measured (50ms)");
-    List<TargetCellResult> two = List.of(cell(cell("interval", "5ms")), cell(cell("interval", "50ms")));
-    assertThat(FlushTriggerInference.across(two, new boolean[] {true, true}, "interval")).isEqualTo("across intervals 5ms, 50ms");
-  }
-
-  @Test
   void bisectedDurationsReadAsMilliseconds() {
     assertThat(Units.formatDurationReadable(331_250_000L)).isEqualTo("331.25ms");
     assertThat(Units.formatDurationReadable(2_000_000_000L)).isEqualTo("2s");

@@ -1,0 +1,185 @@
+package flushlab.cli;
+
+import com.beust.jcommander.Parameter;
+import com.beust.jcommander.Parameters;
+import flushlab.core.HostPort;
+import flushlab.core.IoErrors;
+import flushlab.core.Json;
+import flushlab.core.LabVertx;
+import flushlab.map.CellEvidence;
+import flushlab.map.FlushTrigger;
+import flushlab.proxy.ProxyKind;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.report.Environment;
+import flushlab.report.ResultsWriter;
+import flushlab.report.RunReport;
+import flushlab.scenario.ConfigTemplate;
+import flushlab.scenario.MapScenario;
+import flushlab.scenario.Outcome;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.ScenarioRunner;
+import flushlab.scenario.TargetCellResult;
+import flushlab.target.Target;
+import flushlab.target.TargetStartFailure;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+@Parameters(commandNames = "map", commandDescription = "Find what makes one target release held bytes, and at what size or time")
+final class MapCommand implements Command {
+  @Parameter(names = "--target", description = "host:port of a server you run, which forwards to --emitter-listen")
+  String target;
+
+  @Parameter(names = "--shape", splitter = Converters.WholeValue.class,
+      description = "A shaper of a built-in relay to map, in order (repeatable), e.g. byte-threshold=2KiB")
+  List<String> shapes = new ArrayList<>();
+
+  @Parameter(names = "--proxy", description = "A real proxy the lab starts: nginx, haproxy or caddy (with --config)")
+  String proxy;
+
+  @Parameter(names = "--config", description = "The proxy's config template, e.g. scenarios/proxies/haproxy-stock.cfg")
+  String config;
+
+  @Parameter(names = "--emitter-listen", description = "Where the emitter listens (default 127.0.0.1:8090 with --target, else an ephemeral port)")
+  String emitterListen;
+
+  @Parameter(names = "--endpoint", description = "sse (frames of any size the map chooses) or chat (OpenAI chunks)")
+  String endpoint = "sse";
+
+  @Parameter(names = "--budget", description = "The most the map may take, certification included", converter = Converters.Duration.class)
+  Converters.DurationArg budget = Converters.DurationArg.of("60s");
+
+  @Parameter(names = "--json", description = "Also write the answer as JSON to this file")
+  String json;
+
+  @Parameter(names = "--results", description = "Folder that receives the run's folder")
+  String resultsDir = "results";
+
+  private String commandLine = "flushlab map";
+
+  @Override
+  public void invokedAs(String line) {
+    this.commandLine = line;
+  }
+
+  /** What `--json` writes: the answer, how long it took, and the cells it rests on. */
+  record MapAnswer(String target, boolean certified, String kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+      Integer events, String verdict, double seconds, int cellCount, List<CellEvidence> cells, List<String> evidence,
+      List<String> next) {}
+
+  @Override
+  public int run(PrintStream out, PrintStream err) throws Exception {
+    long started = System.nanoTime();
+    Target t = target();
+    Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
+    SettingFlags.check("--endpoint", flushlab.scenario.Keys.ENDPOINT, endpoint);
+    HostPort listen = HostPort.parse("--emitter-listen", emitterListen != null ? emitterListen
+        : target != null ? "127.0.0.1:8090" : "127.0.0.1:0", true);
+    Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
+    Path root = Path.of(resultsDir);
+    try {
+      ResultsWriter.checkWritable(root);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e) + ")");
+    }
+    Scenario scenario = MapScenario.of(t, endpoint, listen, commandLine);
+    out.printf("flushlab map: %s; %s frames; budget %s%n", t.describe(), endpoint, budget);
+    Vertx vertx = LabVertx.create(3);
+    ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
+    int code = EXIT_FAILED;
+    try (Interruption signal = new Interruption(runner::interrupt)) {
+      try {
+        Outcome o;
+        try {
+          o = runner.map(out::println, budget.nanos() / 1e9 - (System.nanoTime() - started) / 1e9);
+        } catch (TargetStartFailure e) {
+          err.println("flushlab map: " + e.getMessage());
+          return code;
+        }
+        code = report(scenario, o, vertx, root, started, out, err);
+      } finally {
+        vertx.close().await(10, TimeUnit.SECONDS);
+        signal.done(code);
+      }
+      return code;
+    }
+  }
+
+  private int report(Scenario scenario, Outcome o, Vertx vertx, Path root, long started, PrintStream out, PrintStream err)
+      throws IOException {
+    double seconds = Math.round((System.nanoTime() - started) / 1e7) / 100.0;
+    RunReport report = RunReport.of(scenario, o, commandLine, Environment.capture(vertx.isNativeTransportEnabled()));
+    ResultsWriter.Written written = ResultsWriter.write(root, report);
+    FlushTrigger trigger = o.triggers().values().stream().findFirst().orElse(null);
+    if (trigger != null) {
+      out.println();
+      out.println(trigger.verdict());
+      for (String e : trigger.evidence()) out.println("  " + e);
+      out.printf("answered in %.1f s from %d cell(s)%n", seconds, o.results().size());
+    }
+    out.println("results: " + written.folder());
+    if (json != null) {
+      String name = scenario.targets().get(0).name();
+      List<CellEvidence> cells = new ArrayList<>();
+      for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
+      MapAnswer a = trigger == null
+          ? new MapAnswer(name, o.certified(), "inconclusive", null, null, null, null, "the host is not certified", seconds, 0,
+              cells, List.of(), List.of())
+          : new MapAnswer(name, o.certified(), trigger.kind(), trigger.thresholdBytes(), trigger.thresholdBodyBytes(),
+              trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next());
+      Path file = Path.of(json);
+      Path tmp = file.resolveSibling(file.getFileName() + ".partial");
+      Files.writeString(tmp, Json.pretty(a), StandardCharsets.UTF_8);
+      Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      out.println("json: " + file);
+    }
+    if (written.fallbackReason() != null) {
+      err.println("flushlab map: " + written.fallbackReason() + "; the results were written to " + written.folder() + " instead");
+    }
+    if (o.interrupted()) return EXIT_INTERRUPTED;
+    if (!o.certified()) {
+      err.println("flushlab map: this host is not certified (the direct path is not clean); no answer is published");
+      return EXIT_UNCERTIFIED;
+    }
+    return written.fallbackReason() != null ? EXIT_FAILED : EXIT_OK;
+  }
+
+  /** Exactly one of --target, --shape, --proxy/--config. */
+  private Target target() {
+    int given = (target != null ? 1 : 0) + (shapes.isEmpty() ? 0 : 1) + (proxy != null || config != null ? 1 : 0);
+    if (given != 1) {
+      throw new IllegalArgumentException("give exactly one target: --target host:port (a server you run), --shape SPEC "
+          + "(a built-in relay), or --proxy nginx|haproxy|caddy --config TEMPLATE");
+    }
+    if (target != null) {
+      HostPort at = HostPort.parse("--target", target, false);
+      return new Target.External("target", at, "given on the command line with --target");
+    }
+    if (!shapes.isEmpty()) {
+      List<ShaperRegistry.Spec> specs = new ArrayList<>();
+      for (String s : shapes) {
+        try {
+          specs.add(ShaperRegistry.parse(s));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
+        }
+      }
+      return new Target.Relay("relay", specs, false);
+    }
+    ProxyKind kind = proxy == null ? null : ProxyKind.of(proxy);
+    if (kind == null) throw new IllegalArgumentException("--proxy: " + (proxy == null ? "required with --config" : "'" + proxy + "' is not one") + " of nginx, haproxy, caddy");
+    if (config == null) throw new IllegalArgumentException("--config: required with --proxy (a config template, e.g. scenarios/proxies/haproxy-stock.cfg)");
+    Path file = Path.of(config).toAbsolutePath();
+    try {
+      return new Target.Process(kind.binaryName, kind, ConfigTemplate.resolve(file.getParent(), file.getFileName().toString()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--config: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package flushlab.map;
+
+/**
+ * What one cell (a stream of frames of one size at one interval) showed about a target's
+ * releases: the numbers the flush-trigger inference reasons with. Times in milliseconds, sizes in
+ * bytes, percentiles over every release but each stream's first (it carries the response head)
+ * and last (the end-of-stream flush).
+ *
+ * @param frameBytes what one frame weighed on the wire from the emitter (chunk framing included):
+ *     the unit a proxy's byte threshold counts in
+ * @param bodyBytes the event bytes of one frame, without the chunk framing (what users configure)
+ * @param releasesPerStream releases between the first and the end-of-stream flush, per stream
+ * @param releaseFrames frames per release (p50)
+ * @param waitP10 how long the oldest frame of a release waited, less the direct path's own delay (p10, p50, p90)
+ * @param drained every stream arrived in one piece at its end
+ */
+public record CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
+    double framesPerRead, double releasesPerStream, double releaseFrames, double waitP10, double waitP50, double waitP90,
+    double gapP10, double gapP50, double gapP90, double ttftMs, boolean drained) {
+
+  /** A release's oldest frame waits at least this long for the cell to count as held, not streamed. */
+  public static final double HELD_MS = 5;
+
+  public double streamMs() {
+    return (framesPerStream - 1) * intervalMs;
+  }
+
+  public double totalBytes() {
+    return framesPerStream * frameBytes;
+  }
+
+  /** Frames left whenever they came: one per release, and none waited. */
+  public boolean streamed() {
+    return !drained && streams > 0 && releaseFrames < 2 && waitP50 < HELD_MS && framesPerRead <= 1.25;
+  }
+
+  /** Frames were held before some release (not counting a drain at the end). */
+  public boolean held() {
+    return !drained && streams > 0 && releasesPerStream > 0 && (releaseFrames >= 2 || waitP50 >= HELD_MS);
+  }
+
+  /**
+   * The oldest frame's wait was the same in most releases (a hold counted from it), not spread over
+   * the interval. The lower half decides (p10 to p50): a kernel cork holds ~210 ms most of the time
+   * and now and then ~50 ms longer, which is a tail, not a spread.
+   */
+  public boolean steadyWait() {
+    return waitP50 - waitP10 <= Math.max(3, 0.1 * waitP50);
+  }
+
+  /**
+   * Released once before the end and not again (a hold longer than half the stream): the first
+   * release, left out of the release statistics because it carries the response head, is all
+   * the evidence, and its wait is the time to the first frame.
+   */
+  public boolean heldOnce() {
+    return !drained && streams > 0 && releasesPerStream == 0 && ttftMs >= HELD_MS && ttftMs < 0.9 * streamMs();
+  }
+
+  /** One line of evidence. */
+  public String describe() {
+    if (drained) {
+      return String.format("%s: every stream (%d frames, %.0f B, %.0f ms) arrived in one piece at its end", label, framesPerStream,
+          totalBytes(), streamMs());
+    }
+    if (heldOnce()) {
+      return String.format("%s: released once before its end, the first frame %.1f ms after the request, then the rest at the "
+          + "end (%.0f ms)", label, ttftMs, streamMs());
+    }
+    return String.format("%s: %.2f frames/read; %.1f releases per stream of %.0f frames (p50); the oldest frame waited "
+        + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire",
+        label, framesPerRead, releasesPerStream, releaseFrames, waitP50, waitP10, waitP90, gapP50, gapP10, gapP90, frameBytes);
+  }
+}

@@ -1,0 +1,18 @@
+package flushlab.map;
+
+import flushlab.core.Units;
+
+/** A cell to measure: frames of one size (0: the chat endpoint's own events) at one interval, and how many per stream. */
+public record CellPlan(long frameSizeBytes, long intervalNanos, int frames) {
+
+  public double streamMs() {
+    return (frames - 1) * intervalNanos / 1e6;
+  }
+
+  /** As a scenario would write it: "frame_size=60B interval=2ms frames=600". */
+  @Override
+  public String toString() {
+    return (frameSizeBytes > 0 ? "frame_size=" + frameSizeBytes + "B " : "") + "interval="
+        + Units.formatDurationReadable(intervalNanos) + " frames=" + frames;
+  }
+}

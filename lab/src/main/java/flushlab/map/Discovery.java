@@ -1,0 +1,100 @@
+package flushlab.map;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which cells tell the mechanisms apart, and which locate a value. Three discovery cells, each a
+ * stream of about 1.2 s: small frames at a short interval (a byte threshold and a timer both
+ * coalesce them), large frames at the same interval (a byte threshold lets each leave alone, a
+ * timer still holds them, a cork sends its full segments), and small frames at a long interval
+ * (a hold timer waits the same, a byte threshold or an event count waits many intervals, a
+ * periodic clock spreads the waits).
+ */
+final class Discovery {
+  static final long SMALL = 60;
+  static final long LARGE = 4096;
+  static final long SHORT_NANOS = 2_000_000L;
+  static final long LONG_NANOS = 50_000_000L;
+
+  private Discovery() {}
+
+  static List<CellPlan> cells() {
+    return List.of(new CellPlan(SMALL, SHORT_NANOS, 600), new CellPlan(LARGE, SHORT_NANOS, 600), new CellPlan(SMALL, LONG_NANOS, 25));
+  }
+
+  /**
+   * For the chat endpoint, whose events are sized by their JSON: only the interval can vary, so a
+   * byte threshold and an event count cannot be told apart (the map says so), and a threshold is
+   * located only to within one event.
+   */
+  static List<CellPlan> chatCells() {
+    return List.of(new CellPlan(0, SHORT_NANOS, 600), new CellPlan(0, LONG_NANOS, 25), new CellPlan(0, 10_000_000L, 120));
+  }
+
+  static List<CellPlan> chatLonger() {
+    return List.of(new CellPlan(0, SHORT_NANOS, 1800));
+  }
+
+  static List<String> plan() {
+    return cells().stream().map(CellPlan::toString).toList();
+  }
+
+  /**
+   * For a trigger none of the three reached: the small frames three times longer (3.6 s). The
+   * large-frame cell already sent 2.4 MB, so a larger byte threshold would hold a whole response
+   * anyway; this one tells a drain from a timer or an event count beyond the first stream.
+   */
+  static List<CellPlan> longer() {
+    return List.of(new CellPlan(SMALL, SHORT_NANOS, 1800));
+  }
+
+  /** Cells that vary what the measured ones held fixed: another frame size, another interval, longer streams. */
+  static List<CellPlan> separatingPlans(List<CellEvidence> measured) {
+    List<CellPlan> next = new ArrayList<>();
+    boolean oneSize = measured.stream().mapToDouble(CellEvidence::frameBytes).distinct().count() < 2;
+    boolean oneInterval = measured.stream().mapToDouble(CellEvidence::intervalMs).distinct().count() < 2;
+    if (oneSize) next.add(new CellPlan(LARGE, SHORT_NANOS, 600));
+    if (oneInterval) next.add(new CellPlan(SMALL, LONG_NANOS, 25));
+    if (!oneSize && !oneInterval) {
+      next.add(new CellPlan(SMALL, 10_000_000L, 120));
+      next.add(new CellPlan(1024, 20_000_000L, 60));
+    }
+    if (measured.stream().anyMatch(CellEvidence::drained)) next.addAll(longer());
+    return next;
+  }
+
+  static List<String> separating(List<CellEvidence> measured) {
+    return separatingPlans(measured).stream().map(CellPlan::toString).toList();
+  }
+
+  /**
+   * Small frames at an interval of 2/5 of the period: a periodic clock then meets the frames half
+   * an interval later at each tick, so the oldest frame's wait alternates by I / 2, and releases
+   * stay P apart; a hold timer keeps its wait and releases a whole number of intervals apart.
+   */
+  static CellPlan phaseProbe(double periodMs) {
+    long intervalMs = Math.max(4, Math.round(periodMs / 2.5));
+    int frames = (int) Math.min(200, Math.ceil(6 * periodMs / intervalMs) + 1);
+    return new CellPlan(SMALL, intervalMs * 1_000_000L, frames);
+  }
+
+  /**
+   * A frame of wire size f leaves alone when f >= N, and waits for another when f < N: one such
+   * cell halves (lo, hi]. The frame size asked for is the wire size less the chunk framing.
+   */
+  static CellPlan bytesProbe(double lo, double hi) {
+    double f = Math.sqrt(Math.max(lo, 1) * hi);
+    long size = Math.max(48, Math.round(f) - chunkFraming(Math.round(f)));
+    return new CellPlan(size, SHORT_NANOS, 24);
+  }
+
+  static String locateBytes(double lo, double hi) {
+    return bytesProbe(lo, hi) + " (and halving from there until the threshold is within 5 %)";
+  }
+
+  /** Bytes of chunk framing around an event of about this size: hex length, CRLF, CRLF. */
+  static long chunkFraming(long eventBytes) {
+    return Long.toHexString(eventBytes).length() + 4;
+  }
+}

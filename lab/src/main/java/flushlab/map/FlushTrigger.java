@@ -1,0 +1,27 @@
+package flushlab.map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * What makes a target release bytes, inferred from measured cells, with the evidence a person
+ * can check and, when the data cannot decide, the cells to measure next.
+ *
+ * @param kind none, drain, byte-threshold, timer, periodic-timer, event-count, threshold-or-timer,
+ *     cork, or inconclusive
+ * @param thresholdBytes the byte threshold as a proxy's buffer counts it (wire bytes from upstream,
+ *     chunk framing included), or null
+ * @param thresholdBodyBytes the same in event bytes (what users configure), or null
+ * @param timerMs the hold time from the first held byte, or a periodic timer's period, or null
+ * @param events the frames per release of an event-count trigger, or null
+ * @param next cells that would decide (or locate) what these cells could not, as "frame_size=… interval=…"
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record FlushTrigger(String target, String kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+    Integer events, String verdict, List<String> evidence, List<String> next) {
+
+  public static FlushTrigger inconclusive(String target, String why, List<String> evidence, List<String> next) {
+    return new FlushTrigger(target, "inconclusive", null, null, null, null,
+        "inconclusive: " + why + (next.isEmpty() ? "" : "; measure next: " + String.join("; ", next)), evidence, next);
+  }
+}

@@ -1,0 +1,99 @@
+package flushlab.map;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * `flushlab map`'s strategy: measure the three discovery cells, infer; if nothing was released
+ * before the end, measure them three times longer; if the answer is inconclusive, measure the
+ * cells it asks for; once a mechanism is known, halve its byte threshold's range until it is
+ * within 5 % (a timer is read directly from the oldest frame's wait and needs no bisection). Every
+ * cell fits the budget or is not started. The inference is the one scenarios use.
+ */
+public final class MapProber {
+  /** Measures one cell of the target; null when the measurement was interrupted. */
+  public interface CellProbe {
+    CellEvidence measure(CellPlan plan) throws Exception;
+  }
+
+  /** Seconds a cell costs beyond its stream: connecting, the guard, the inference. */
+  static final double CELL_OVERHEAD_S = 0.3;
+  static final double LOCATED_WIDTH = 0.05;
+
+  private final String target;
+  private final CellProbe probe;
+  private final long deadlineNanos;
+  private final Consumer<String> progress;
+  private final boolean chat;
+  private final List<CellEvidence> cells = new ArrayList<>();
+  private final Set<String> measured = new HashSet<>();
+  private boolean interrupted;
+
+  /** @param chat the target is measured with OpenAI chat streams (the event size is not the map's to choose) */
+  public MapProber(String target, boolean chat, CellProbe probe, double budgetSeconds, Consumer<String> progress) {
+    this.chat = chat;
+    this.target = target;
+    this.probe = probe;
+    this.deadlineNanos = System.nanoTime() + (long) (budgetSeconds * 1e9);
+    this.progress = progress;
+  }
+
+  public List<CellEvidence> cells() {
+    return cells;
+  }
+
+  public boolean interrupted() {
+    return interrupted;
+  }
+
+  public FlushTrigger run() throws Exception {
+    measureAll(chat ? Discovery.chatCells() : Discovery.cells());
+    FlushTrigger t = TriggerInference.infer(target, cells);
+    if (t.kind().equals("drain") || cells.stream().allMatch(c -> c.drained() || c.streamed()) && !t.kind().equals("none")) {
+      if (measureAll(chat ? Discovery.chatLonger() : Discovery.longer())) t = TriggerInference.infer(target, cells);
+    }
+    for (int round = 0; round < 3 && !chat && t.kind().equals("inconclusive") && !interrupted; round++) {
+      List<CellPlan> next = TriggerInference.nextPlans(cells).stream().filter(p -> !measured.contains(p.toString())).toList();
+      if (next.isEmpty() || !measureAll(next)) break;
+      t = TriggerInference.infer(target, cells);
+    }
+    while (!interrupted && !chat && t.thresholdBytes() != null && !t.next().isEmpty()) {
+      TriggerInference.Span n = located(t);
+      if (n == null || n.width() <= LOCATED_WIDTH) break;
+      CellPlan p = Discovery.bytesProbe(n.lo(), n.hi());
+      if (measured.contains(p.toString()) || !measureAll(List.of(p))) break;
+      t = TriggerInference.infer(target, cells);
+    }
+    return t;
+  }
+
+  /** The byte threshold's current range, from the same fit the inference made. */
+  private TriggerInference.Span located(FlushTrigger t) {
+    if (t.kind().equals("byte-threshold")) return TriggerInference.fitBytes(cells, new ArrayList<>());
+    TriggerInference.BothFit fit = t.timerMs() == null ? null : TriggerInference.fitBoth(cells, t.timerMs());
+    return fit == null ? null : fit.bytes();
+  }
+
+  /** Measures each plan that fits the budget; false when one did not fit or was interrupted. */
+  private boolean measureAll(List<CellPlan> plans) throws Exception {
+    for (CellPlan p : plans) {
+      double left = (deadlineNanos - System.nanoTime()) / 1e9;
+      if (p.streamMs() / 1000 + CELL_OVERHEAD_S > left) {
+        progress.accept("budget: " + p + " would not fit in the " + Math.max(0, Math.round(left)) + " s left");
+        return false;
+      }
+      CellEvidence e = probe.measure(p);
+      if (e == null) {
+        interrupted = true;
+        return false;
+      }
+      measured.add(p.toString());
+      cells.add(e);
+      progress.accept(e.describe());
+    }
+    return true;
+  }
+}

@@ -1,0 +1,143 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.cli.Main;
+import flushlab.core.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * `flushlab map` against built-in relays whose settings it is not told: each is drawn at random
+ * on every run (the seed is printed; -Dflushlab.seed=N replays it), and the map must name the
+ * kind and recover each value within 10 %.
+ */
+class MapCommandTest {
+  static Random random;
+
+  @BeforeAll
+  static void seed() {
+    long seed = Long.getLong("flushlab.seed", System.nanoTime());
+    System.out.println("MapCommandTest seed " + seed + " (replay with -Dflushlab.seed=" + seed + ")");
+    random = new Random(seed);
+  }
+
+  @TempDir
+  Path dir;
+
+  static int between(int lo, int hi) {
+    return lo + random.nextInt(hi - lo + 1);
+  }
+
+  /** Runs `flushlab map --shape ...` and returns its JSON answer. */
+  JsonNode map(String... shapes) throws Exception {
+    List<String> args = new ArrayList<>(List.of("map", "--results", dir.resolve("results").toString(), "--json",
+        dir.resolve("map.json").toString()));
+    for (String s : shapes) {
+      args.add("--shape");
+      args.add(s);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
+    assertThat(code).as(out + "\n" + err).isZero();
+    JsonNode answer = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    System.out.println("map " + String.join(" ", shapes) + " -> " + answer.get("verdict").asText() + " ("
+        + answer.get("seconds").asDouble() + " s, " + answer.get("cell_count").asInt() + " cells)");
+    return answer;
+  }
+
+  static void within10Percent(JsonNode answer, String field, double expected) {
+    assertThat(answer.get(field).isNumber()).as(field + " in " + answer).isTrue();
+    assertThat(answer.get(field).asDouble()).as(field + " (expected %s): %s", expected, answer.get("verdict").asText())
+        .isBetween(expected * 0.9, expected * 1.1);
+  }
+
+  @Test
+  void none() throws Exception {
+    JsonNode a = map("passthrough");
+    assertThat(a.get("kind").asText()).isEqualTo("none");
+    assertThat(a.get("threshold_bytes").isNull()).isTrue();
+    assertThat(a.get("timer_ms").isNull()).isTrue();
+  }
+
+  @Test
+  void drain() throws Exception {
+    assertThat(map("drain-and-flush").get("kind").asText()).isEqualTo("drain");
+  }
+
+  /** The relay counts the bytes it receives from upstream: chunk framing included, as threshold_bytes does. */
+  @Test
+  void byteThreshold() throws Exception {
+    int n = between(300, 8000);
+    JsonNode a = map("byte-threshold=" + n + "B");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("byte-threshold");
+    within10Percent(a, "threshold_bytes", n);
+    assertThat(a.get("threshold_body_bytes").asDouble()).isLessThan(a.get("threshold_bytes").asDouble());
+    assertThat(a.get("timer_ms").isNull()).isTrue();
+  }
+
+  @Test
+  void holdTimer() throws Exception {
+    int t = between(30, 400);
+    JsonNode a = map("timer=" + t + "ms");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("timer");
+    within10Percent(a, "timer_ms", t);
+  }
+
+  /** Its releases carry several hundred KB (the large-frame cell), read in many reads: still one release each, and no threshold. */
+  @Test
+  void holdTimerWithReleasesOver64KiB() throws Exception {
+    int t = between(150, 500);
+    JsonNode a = map("timer=" + t + "ms");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("timer");
+    within10Percent(a, "timer_ms", t);
+    assertThat(a.get("threshold_bytes").isNull()).isTrue();
+    double largest = 0;
+    for (JsonNode c : a.get("cells")) largest = Math.max(largest, c.get("release_frames").asDouble() * c.get("frame_bytes").asDouble());
+    assertThat(largest).as("bytes per release in the large-frame cell").isGreaterThan(64 * 1024);
+  }
+
+  @Test
+  void periodicTimer() throws Exception {
+    int p = between(60, 300);
+    JsonNode a = map("timer=" + p + "ms,periodic=true");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("periodic-timer");
+    within10Percent(a, "timer_ms", p);
+  }
+
+  @Test
+  void thresholdOrTimer() throws Exception {
+    int n = between(1000, 4000);
+    int t = between(60, 300);
+    JsonNode a = map("threshold-or-timer,bytes=" + n + "B,after=" + t + "ms");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("threshold-or-timer");
+    within10Percent(a, "threshold_bytes", n);
+    within10Percent(a, "timer_ms", t);
+  }
+
+  /** The kernel's TCP_CORK: a ~200 ms hold, and full segments (64 KiB on loopback) at once. */
+  @Test
+  void cork() throws Exception {
+    JsonNode a = map("cork");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("cork");
+    assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 215.0);
+  }
+
+  /** A noisy path in front: latency with jitter (order kept) does not move a byte threshold. */
+  @Test
+  void byteThresholdBehindLatencyWithJitter() throws Exception {
+    int n = between(1000, 6000);
+    JsonNode a = map("latency=3ms,jitter=1ms", "byte-threshold=" + n + "B");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("byte-threshold");
+    within10Percent(a, "threshold_bytes", n);
+  }
+}

@@ -1,0 +1,92 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The inference on cells made up from what each mechanism does (no network): the cases a relay
+ * cannot easily produce on demand, and the wording rules.
+ */
+class TriggerInferenceTest {
+
+  /** A held cell: r frames per release of wire size f every i ms, the oldest waiting w ms (p10 p50 p90 w-0.2, w, w+0.3), releases g ms apart. */
+  static CellEvidence held(double f, double i, int frames, double r, double w, double g) {
+    return new CellEvidence(String.format("f=%.0f i=%.0f", f, i), f, f - 6, i, frames, 1, r, frames / r - 2, r, w - 0.2, w, w + 0.3,
+        g - 0.2, g, g + 0.2, w, false);
+  }
+
+  static CellEvidence streamed(double f, double i, int frames) {
+    return new CellEvidence(String.format("f=%.0f i=%.0f", f, i), f, f - 6, i, frames, 1, 1.0, frames - 2, 1, 0.1, 0.2, 0.3,
+        i - 0.1, i, i + 0.1, 0.5, false);
+  }
+
+  static CellEvidence drained(double f, double i, int frames) {
+    return new CellEvidence(String.format("f=%.0f i=%.0f", f, i), f, f - 6, i, frames, 1, frames, 0, 0, 0, 0, 0, 0, 0, 0,
+        (frames - 1) * i, true);
+  }
+
+  /** Every frame waits for nine more, whatever its size or interval: a mechanism no built-in relay has. */
+  @Test
+  void anEventCountIsRecognisedAndNamed() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 10, 18, 20), held(4102, 2, 600, 10, 18, 20),
+        held(66, 50, 60, 10, 450, 500)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo("event-count");
+    assertThat(t.events()).isEqualTo(10);
+    assertThat(t.verdict()).contains("does not model");
+  }
+
+  /** A timer that is a whole number of intervals makes a time-released cell look byte-released; across cells only one answer fits. */
+  @Test
+  void aCombinedTriggerWithATimerThatIsAMultipleOfTheIntervalIsStillFound() {
+    // N = 2000 wire bytes, T = 100 ms: small frames at 2 ms reach N first (31 frames, 60 ms);
+    // large frames stream; small frames at 50 ms are released by time with 3 frames (100 ms = 2 intervals)
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 31, 60, 62), streamed(4102, 2, 600),
+        held(66, 50, 25, 3, 100, 150)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo("threshold-or-timer");
+    assertThat(t.thresholdBytes()).isBetween(1980.0, 2046.0);
+    assertThat(t.timerMs()).isBetween(99.0, 101.0);
+  }
+
+  @Test
+  void cellsThatFitTwoMechanismsAreInconclusiveAndSayWhatToMeasure() {
+    // one frame size, one interval: a byte threshold and an event count cannot be told apart
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 31, 60, 62)));
+    assertThat(t.kind()).isEqualTo("inconclusive");
+    assertThat(t.thresholdBytes()).isNull();
+    assertThat(t.next()).isNotEmpty();
+    assertThat(t.verdict()).contains("measure next").contains("frame_size=4096B");
+  }
+
+  /** Cells whose ranges miss each other are not forced into one: no range like "(4561, 4355]" is ever printed. */
+  @Test
+  void contradictoryCellsNeverPrintAnEmptyRange() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 70, 138, 140), held(66, 2, 600, 66, 130, 132),
+        held(4102, 2, 600, 2, 2, 4)));
+    assertThat(t.kind()).isEqualTo("inconclusive");
+    for (String e : t.evidence()) assertThat(e).doesNotContainPattern("\\((\\d+), (\\d+)\\]");
+    assertThat(String.join("\n", t.evidence())).contains("no single threshold fits every cell");
+  }
+
+  /** The verdict names what the answer rests on: one interval is said as one interval, never "whatever the interval". */
+  @Test
+  void theVerdictSaysWhatWasVaried() {
+    List<CellEvidence> oneInterval = List.of(held(66, 2, 600, 31, 60, 62), streamed(4102, 2, 600));
+    FlushTrigger t = TriggerInference.infer("x", oneInterval);
+    assertThat(t.kind()).isEqualTo("byte-threshold");
+    assertThat(t.verdict()).contains("one interval, 2 ms").doesNotContain("whatever");
+    List<CellEvidence> two = new ArrayList<>(oneInterval);
+    two.add(drained(66, 50, 25));
+    assertThat(TriggerInference.infer("x", two).verdict()).contains("intervals 2, 50 ms");
+  }
+
+  /** A threshold is given on the wire and in event bytes (60 B events weigh 66 B chunked). */
+  @Test
+  void aByteThresholdIsGivenInWireAndInEventBytes() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 31, 60, 62), streamed(4102, 2, 600), drained(66, 50, 25)));
+    assertThat(t.thresholdBodyBytes() / t.thresholdBytes()).isCloseTo(60.0 / 66, org.assertj.core.data.Offset.offset(0.01));
+    assertThat(t.verdict()).contains("of event bodies");
+  }
+}
