@@ -23,9 +23,9 @@ import org.HdrHistogram.Histogram;
  * The speed targets live here, not in tests: what the instrument and the passthrough relay cost
  * on this machine, printed as tables. Run by bench/instrument.sh and bench/relay.sh.
  */
-@Parameters(commandNames = "bench", commandDescription = "Print the instrument's or the relay's cost on this machine, or soak them (instrument | relay | soak)")
+@Parameters(commandNames = "bench", commandDescription = "Print the instrument's or the relay's cost on this machine, soak them, or time the map (instrument | relay | soak | map)")
 final class BenchCommand implements Command {
-  @Parameter(description = "instrument | relay | soak")
+  @Parameter(description = "instrument | relay | soak | map")
   List<String> what = new java.util.ArrayList<>();
 
   @Parameter(names = "--short-streams", description = "soak: short streams per target")
@@ -37,19 +37,22 @@ final class BenchCommand implements Command {
   @Parameter(names = "--long-seconds", description = "soak: how long each long stream lasts")
   int longSeconds = 60;
 
+  @Parameter(names = "--no-sweep", description = "map: skip the 21-cell sweep beside each map (about 90 s per relay)")
+  boolean noSweep;
+
   private Vertx vertx;
   private Emitter emitter;
 
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (what.isEmpty()) what.add("instrument");
-    if (what.size() != 1 || !List.of("instrument", "relay", "soak").contains(what.get(0))) {
-      throw new IllegalArgumentException("bench takes one of: instrument, relay, soak");
+    if (what.size() != 1 || !List.of("instrument", "relay", "soak", "map").contains(what.get(0))) {
+      throw new IllegalArgumentException("bench takes one of: instrument, relay, soak, map");
     }
     Converters.range("--short-streams", shortStreams, 1, 100_000);
     Converters.range("--long-streams", longStreams, 1, 300);
     Converters.range("--long-seconds", longSeconds, 1, 600);
-    vertx = LabVertx.create(2);
+    vertx = LabVertx.create(what.get(0).equals("map") ? 3 : 2); // map: as many loops as `flushlab map` uses
     try {
       emitter = new Emitter(EmitterOptions.loopback(0));
       vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
@@ -63,6 +66,8 @@ final class BenchCommand implements Command {
         case "relay":
           relay(out);
           return EXIT_OK;
+        case "map":
+          return new MapBench(vertx, out).run(!noSweep) ? EXIT_OK : EXIT_FAILED;
         default:
           return new SoakBench(vertx, emitter, out).run(shortStreams, longStreams, longSeconds) ? EXIT_OK : EXIT_FAILED;
       }

@@ -12,11 +12,12 @@ package flushlab.map;
  * @param releasesPerStream releases between the first and the end-of-stream flush, per stream
  * @param releaseFrames frames per release (p50)
  * @param waitP10 how long the oldest frame of a release waited, less the direct path's own delay (p10, p50, p90)
+ * @param firstWaitMs how long each stream's first frame waited (p50), less the direct path's own delay
  * @param drained every stream arrived in one piece at its end
  */
 public record CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
     double framesPerRead, double releasesPerStream, double releaseFrames, double waitP10, double waitP50, double waitP90,
-    double gapP10, double gapP50, double gapP90, double ttftMs, boolean drained) {
+    double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained) {
 
   /** A release's oldest frame waits at least this long for the cell to count as held, not streamed. */
   public static final double HELD_MS = 5;
@@ -51,10 +52,11 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
   /**
    * Released once before the end and not again (a hold longer than half the stream): the first
    * release, left out of the release statistics because it carries the response head, is all
-   * the evidence, and its wait is the time to the first frame.
+   * the evidence, and its wait is the first frame's (from its emit time, so not the request's
+   * own time to reach the emitter).
    */
   public boolean heldOnce() {
-    return !drained && streams > 0 && releasesPerStream == 0 && ttftMs >= HELD_MS && ttftMs < 0.9 * streamMs();
+    return !drained && streams > 0 && releasesPerStream == 0 && firstWaitMs >= HELD_MS && firstWaitMs < 0.9 * streamMs();
   }
 
   /** One line of evidence. */
@@ -64,8 +66,8 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
           totalBytes(), streamMs());
     }
     if (heldOnce()) {
-      return String.format("%s: released once before its end, the first frame %.1f ms after the request, then the rest at the "
-          + "end (%.0f ms)", label, ttftMs, streamMs());
+      return String.format("%s: released once before its end, the first frame after waiting %.1f ms, then the rest at the "
+          + "end (%.0f ms)", label, firstWaitMs, streamMs());
     }
     return String.format("%s: %.2f frames/read; %.1f releases per stream of %.0f frames (p50); the oldest frame waited "
         + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire",

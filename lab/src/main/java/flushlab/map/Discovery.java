@@ -61,7 +61,14 @@ final class Discovery {
       next.add(new CellPlan(1024, 20_000_000L, 60));
     }
     if (measured.stream().anyMatch(CellEvidence::drained)) next.addAll(longer());
+    next.removeIf(p -> measured.stream().anyMatch(c -> covers(c, p)));
     return next;
+  }
+
+  /** A measured cell already answers this plan: same frame size (any, for chat) and interval, at least as many frames. */
+  static boolean covers(CellEvidence c, CellPlan p) {
+    return (p.frameSizeBytes() == 0 || Math.round(c.bodyBytes()) == p.frameSizeBytes())
+        && Math.abs(c.intervalMs() - p.intervalNanos() / 1e6) < 1e-6 && c.framesPerStream() >= p.frames();
   }
 
   static List<String> separating(List<CellEvidence> measured) {

@@ -73,7 +73,7 @@ public final class MapProber {
   /** The byte threshold's current range, from the same fit the inference made. */
   private TriggerInference.Span located(FlushTrigger t) {
     if (t.kind().equals("byte-threshold")) return TriggerInference.fitBytes(cells, new ArrayList<>());
-    TriggerInference.BothFit fit = t.timerMs() == null ? null : TriggerInference.fitBoth(cells, t.timerMs());
+    TriggerInference.BothFit fit = t.timerMs() == null ? null : TriggerInference.fitBoth(cells);
     return fit == null ? null : fit.bytes();
   }
 

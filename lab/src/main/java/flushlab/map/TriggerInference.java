@@ -124,9 +124,10 @@ public final class TriggerInference {
     }
     BothFit both = fitBoth(measured);
     if (both != null) return both(target, both, measured, evidence);
+    List<String> next = nextPlans(measured).stream().map(CellPlan::toString).toList();
     return FlushTrigger.inconclusive(target, "neither one byte threshold, one hold timer, one periodic timer, one event count, "
-        + "nor a threshold and a timer together explains every cell (a scheduler, noise, or a mechanism flushlab does not model)",
-        evidence, nextPlans(measured).stream().map(CellPlan::toString).toList());
+        + "nor a threshold and a timer together explains every cell (a scheduler, noise, or a mechanism flushlab does not model"
+        + (next.isEmpty() ? "; the cells above are every cell the map knows to measure: read them" : "") + ")", evidence, next);
   }
 
   /**
@@ -207,7 +208,7 @@ public final class TriggerInference {
         if (!c.steadyWait()) return null;
         waits.add(c.waitP10());
       } else if (c.heldOnce()) {
-        waits.add(c.ttftMs());
+        waits.add(c.firstWaitMs());
       }
     }
     if (waits.isEmpty()) return null;
@@ -284,8 +285,11 @@ public final class TriggerInference {
     return k;
   }
 
-  /** A threshold-or-timer fit: the timer, the byte threshold's range, and how many cells each released. */
-  record BothFit(double timerMs, Span bytes, int byTime, int byBytes) {}
+  /**
+   * A threshold-or-timer fit: the timer, the byte threshold's range, how many cells each released,
+   * and the cells with releases earlier than either (only a kernel cork's fit has any).
+   */
+  record BothFit(double timerMs, Span bytes, int byTime, int byBytes, List<CellEvidence> early) {}
 
   /**
    * A byte threshold N and a hold timer T, whichever comes first. T is the steady wait shared by
@@ -293,23 +297,41 @@ public final class TriggerInference {
    * must have been byte-released (its oldest frame waited (r - 1) I, less than T) or streamed
    * (f >= N), and the time-released ones held fewer than N bytes. A timer that is a multiple of
    * the interval also looks byte-released in one cell; across cells only one T fits.
+   *
+   * <p>Failing that, the kernel cork as a proxy uses it: a proxy that sends with MSG_MORE corks
+   * each send, not the socket, so besides the ~200 ms ceiling and full segments the kernel also
+   * sends what is held when something else pushes the socket (an ACK arriving, on loopback
+   * within tens of ms), and the kernel's timer runs a few ms later now and then. So most
+   * releases wait the ceiling (the p50, within 5 %), some come early (the p10). This is accepted
+   * only as a cork (T near 200 ms, a segment of at least 32 KiB seen leaving at once), with the
+   * early releases named in the evidence.
    */
   static BothFit fitBoth(List<CellEvidence> cells) {
-    List<Double> candidates = cells.stream().filter(c -> c.held() && c.steadyWait()).map(CellEvidence::waitP10).distinct()
-        .sorted(Comparator.reverseOrder()).toList();
-    for (double t : candidates) {
-      BothFit fit = fitBoth(cells, t);
-      if (fit != null) return fit;
+    for (boolean cork : new boolean[] {false, true}) {
+      List<Double> candidates = cells.stream().filter(c -> c.held() && (cork || c.steadyWait()))
+          .map(c -> cork ? c.waitP50() : c.waitP10()).filter(t -> !cork || (t >= CORK_MIN_MS && t <= CORK_MAX_MS)).distinct()
+          .sorted(Comparator.reverseOrder()).toList();
+      for (double t : candidates) {
+        BothFit fit = fitBoth(cells, t, cork);
+        if (fit == null) continue;
+        if (!cork) return fit;
+        if (fit.timerMs() >= CORK_MIN_MS && fit.timerMs() <= CORK_MAX_MS && fit.bytes().lo() >= CORK_MIN_SEGMENT_BYTES) return fit;
+      }
     }
     return null;
   }
 
-  /** The fit with the timer at t, or null. */
-  static BothFit fitBoth(List<CellEvidence> cells, double t) {
+  /**
+   * The fit with the timer at t, or null. A time-released cell's oldest frames waited t: steadily
+   * (p10 to p50, within 3 %), or for a cork most of them (the p50, within 5 %), the rest early.
+   */
+  static BothFit fitBoth(List<CellEvidence> cells, double t, boolean cork) {
+    double tolerance = Math.max(3, (cork ? 0.05 : 0.03) * t);
     Span n = Span.ANY;
     int byTime = 0;
     int byBytes = 0;
     List<Double> timeWaits = new ArrayList<>();
+    List<CellEvidence> early = new ArrayList<>();
     for (CellEvidence c : cells) {
       if (c.drained()) {
         if (c.streamMs() >= t) return null;
@@ -322,10 +344,12 @@ public final class TriggerInference {
       }
       if (!c.held()) continue;
       long r = Math.round(c.releaseFrames());
-      if (c.steadyWait() && Math.abs(c.waitP10() - t) <= Math.max(3, 0.03 * t)) {
+      double wait = cork ? c.waitP50() : c.waitP10();
+      if ((cork || c.steadyWait()) && Math.abs(wait - t) <= tolerance) {
         n = n.above(Math.max(r - 1, 0) * c.frameBytes()); // the timer fired first: fewer than N bytes were held before the last frame
         byTime++;
-        timeWaits.add(c.waitP10());
+        timeWaits.add(wait);
+        if (c.waitP10() < t - tolerance) early.add(c);
       } else if (r >= 2 && waitedForFrames(c, r) && c.waitP50() < t) {
         n = n.above((r - 1) * c.frameBytes()).atMost(r * c.frameBytes());
         byBytes++;
@@ -334,7 +358,7 @@ public final class TriggerInference {
       }
     }
     // the timer: the time-released cells' waits together (t was the largest that fits them all)
-    return byTime == 0 || byBytes == 0 || n.empty() ? null : new BothFit(median(timeWaits), n, byTime, byBytes);
+    return byTime == 0 || byBytes == 0 || n.empty() ? null : new BothFit(median(timeWaits), n, byTime, byBytes, early);
   }
 
   private static FlushTrigger both(String target, BothFit fit, List<CellEvidence> cells, List<String> evidence) {
@@ -344,10 +368,19 @@ public final class TriggerInference {
     List<String> next = n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
     evidence.add(String.format("threshold-or-timer check: %d cell(s) released by time (%.1f ms), %d by bytes (%s)", fit.byTime(),
         t, fit.byBytes(), n.text("B")));
+    String early = "";
+    if (!fit.early().isEmpty()) {
+      double earliest = fit.early().stream().mapToDouble(CellEvidence::waitP10).min().orElse(0);
+      double gap = fit.early().stream().mapToDouble(CellEvidence::gapP10).min().orElse(0);
+      evidence.add(String.format("early releases: in %d cell(s) some releases waited less than the hold, "
+          + "unexplained by bytes (the earliest p10 %.1f ms, %.1f ms after the release before): the kernel sent what a per-send cork "
+          + "(MSG_MORE) held when the socket was pushed, e.g. by an arriving ACK", fit.early().size(), earliest, gap));
+      early = String.format("; some releases came early (p10 wait %.1f ms), as a per-send cork (MSG_MORE) allows", earliest);
+    }
     if (t >= CORK_MIN_MS && t <= CORK_MAX_MS && n.lo() >= CORK_MIN_SEGMENT_BYTES) {
       return new FlushTrigger(target, "cork", round1(n.mid()), round1(n.mid() * ratio), round1(t), null, String.format(
           "kernel-cork signature: held %.1f ms from the first byte (the kernel's TCP_CORK ceiling is 200 ms), except that once "
-              + "a segment's worth (%s) is held it leaves at once", t, n.text("B")), evidence, next);
+              + "a segment's worth (%s) is held it leaves at once%s", t, n.text("B"), early), evidence, next);
     }
     return new FlushTrigger(target, "threshold-or-timer", round1(n.mid()), round1(n.mid() * ratio), round1(t), null, String.format(
         "both, whichever first: a byte threshold ~%.0f B on the wire (%s) and a hold timer of %.1f ms", n.mid(), n.text("B"), t),

@@ -39,7 +39,8 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
         anyRelease ? b.releaseFramesHistogram().getValueAtPercentile(50) : 0,
         waitMs(b.releaseWaitHistogram(), 10, baselineMs), waitMs(b.releaseWaitHistogram(), 50, baselineMs),
         waitMs(b.releaseWaitHistogram(), 90, baselineMs),
-        ms(b.releaseGapHistogram(), 10), ms(b.releaseGapHistogram(), 50), ms(b.releaseGapHistogram(), 90), b.ttftMs().p50(), drained);
+        ms(b.releaseGapHistogram(), 10), ms(b.releaseGapHistogram(), 50), ms(b.releaseGapHistogram(), 90),
+        ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs), drained);
   }
 
   private static double ms(org.HdrHistogram.Histogram h, double percentile) {

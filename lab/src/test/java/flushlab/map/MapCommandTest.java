@@ -39,18 +39,26 @@ class MapCommandTest {
 
   /** Runs `flushlab map --shape ...` and returns its JSON answer. */
   JsonNode map(String... shapes) throws Exception {
+    List<String> target = new ArrayList<>();
+    for (String s : shapes) {
+      target.add("--shape");
+      target.add(s);
+    }
+    return mapWith(target);
+  }
+
+  /** Runs `flushlab map` with these target flags and returns its JSON answer. */
+  JsonNode mapWith(List<String> targetFlags) throws Exception {
     List<String> args = new ArrayList<>(List.of("map", "--results", dir.resolve("results").toString(), "--json",
         dir.resolve("map.json").toString()));
-    for (String s : shapes) {
-      args.add("--shape");
-      args.add(s);
-    }
+    args.addAll(targetFlags);
+    String shapes = String.join(" ", targetFlags);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode answer = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
-    System.out.println("map " + String.join(" ", shapes) + " -> " + answer.get("verdict").asText() + " ("
+    System.out.println("map " + shapes + " -> " + answer.get("verdict").asText() + " ("
         + answer.get("seconds").asDouble() + " s, " + answer.get("cell_count").asInt() + " cells)");
     return answer;
   }
@@ -139,5 +147,17 @@ class MapCommandTest {
     JsonNode a = map("latency=3ms,jitter=1ms", "byte-threshold=" + n + "B");
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("byte-threshold");
     within10Percent(a, "threshold_bytes", n);
+  }
+
+  /**
+   * Stock HAProxy sends each frame with MSG_MORE (strace shows one send per frame), so the kernel
+   * corks it: the map must say cork, with the kernel's ~200 ms (RTO_MIN on loopback) as the hold.
+   */
+  @Test
+  void stockHaproxyIsACork() throws Exception {
+    flushlab.scenario.RealProxiesTest.need(flushlab.proxy.ProxyKind.HAPROXY);
+    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg"));
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("cork");
+    assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
   }
 }

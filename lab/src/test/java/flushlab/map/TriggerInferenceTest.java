@@ -89,4 +89,42 @@ class TriggerInferenceTest {
     assertThat(t.thresholdBodyBytes() / t.thresholdBytes()).isCloseTo(60.0 / 66, org.assertj.core.data.Offset.offset(0.01));
     assertThat(t.verdict()).contains("of event bodies");
   }
+
+  /** A cell whose releases mostly wait w but the earliest only e ms (p10): a proxy corking each send (MSG_MORE), pushed early by ACKs. */
+  static CellEvidence heldWithEarly(double f, double i, int frames, double r, double e, double w, double g) {
+    return new CellEvidence(String.format("f=%.0f i=%.0f", f, i), f, f - 6, i, frames, 1, r, frames / r - 2, r, e, w, w + 2,
+        44, g, g + 4, w, false);
+  }
+
+  /** Stock HAProxy on loopback (numbers as `flushlab map --proxy haproxy` measured them): a cork, early releases named. */
+  @Test
+  void aPerSendCorkWithEarlyReleasesIsACorkAndSaysSo() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(heldWithEarly(66, 2, 600, 104, 43.2, 207.2, 208.1),
+        held(4104, 2, 600, 16, 29.9, 32.0), heldWithEarly(66, 50, 25, 5, 18.2, 208.4, 240.1)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo("cork");
+    assertThat(t.timerMs()).isBetween(205.0, 210.0);
+    assertThat(t.verdict()).contains("came early");
+    assertThat(String.join("\n", t.evidence())).contains("early releases: in 2 cell(s)");
+  }
+
+  /** Early releases are a cork's trait only: the same shape with a 100 ms timer and a small threshold is not forced into an answer. */
+  @Test
+  void earlyReleasesDoNotMakeAnyOtherCombinedTrigger() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(heldWithEarly(66, 2, 600, 31, 20, 60, 62), streamed(4102, 2, 600),
+        heldWithEarly(66, 10, 120, 10, 30, 100, 100)));
+    assertThat(t.kind()).as(t.verdict()).isNotIn("threshold-or-timer", "cork", "timer");
+  }
+
+  /**
+   * stock nginx with a close-delimited upstream, as measured: a 4 KiB buffer for small frames,
+   * 64 KiB segments for 4 KiB frames (Nagle on its client socket). No modelled mechanism fits;
+   * the answer must not ask for cells it already has.
+   */
+  @Test
+  void anUnexplainedTargetNeverAsksForCellsAlreadyMeasured() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 68, 136, 136), held(4102, 2, 600, 16, 31.9, 32),
+        drained(66, 50, 25), held(66, 10, 120, 68, 670, 680), held(1030, 20, 60, 4, 80, 80)));
+    assertThat(t.kind()).isEqualTo("inconclusive");
+    assertThat(t.next()).doesNotContain("frame_size=60B interval=10ms frames=120", "frame_size=1024B interval=20ms frames=60");
+  }
 }

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ratios and orderings against the direct path of the same run, never absolute times. Skipped,
  * with the reason printed, where a binary is not installed (.ci/run installs all three).
  */
-class RealProxiesTest {
+public class RealProxiesTest {
 
-  static void need(ProxyKind... kinds) {
+  public static void need(ProxyKind... kinds) {
     for (ProxyKind k : kinds) {
       boolean present = ProxyProcess.locate(k.binaryName) != null;
       if (!present) System.out.println("SKIPPED (" + RealProxiesTest.class.getSimpleName() + "): " + ProxyProcess.missingMessage(k));
