@@ -60,7 +60,7 @@ final class ClientCommand implements Command {
       }
       if (r.errorCount() > 0) {
         err.println("flushlab client: " + r.errorCount() + " of " + r.streams() + " requests to " + plan.url()
-            + " failed: " + r.errors().get(0).get("meaning") + " (" + r.errors().get(0).get("example") + ")");
+            + " failed: " + r.firstError());
         return EXIT_FAILED;
       }
       return EXIT_OK;

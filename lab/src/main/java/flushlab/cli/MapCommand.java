@@ -147,6 +147,12 @@ final class MapCommand implements Command {
       err.println("flushlab map: this host is not certified (the direct path is not clean); no answer is published");
       return EXIT_UNCERTIFIED;
     }
+    TargetCellResult last = o.results().isEmpty() ? null : o.results().get(o.results().size() - 1);
+    if (last != null && last.included().streamsOk() == 0 && last.included().errorCount() > 0) {
+      err.println("flushlab map: " + scenario.targets().get(0).name() + ": every stream of " + last.cell().label() + " failed: "
+          + last.included().firstError() + (target != null ? "; is it forwarding to the emitter at " + scenario.emitterListen() + "?" : ""));
+      return EXIT_FAILED;
+    }
     return written.fallbackReason() != null ? EXIT_FAILED : EXIT_OK;
   }
 
@@ -159,7 +165,7 @@ final class MapCommand implements Command {
     }
     if (target != null) {
       HostPort at = HostPort.parse("--target", target, false);
-      return new Target.External("target", at, "given on the command line with --target");
+      return new Target.External(at.toString(), at, "given on the command line with --target");
     }
     if (!shapes.isEmpty()) {
       List<ShaperRegistry.Spec> specs = new ArrayList<>();

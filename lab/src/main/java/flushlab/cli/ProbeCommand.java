@@ -103,7 +103,7 @@ final class ProbeCommand implements Command {
       }
       if (gwr.errorCount() > 0) {
         err.println("flushlab probe: " + gwr.errorCount() + " of " + gwr.streams() + " gateway requests failed: "
-            + gwr.errors().get(0).get("meaning") + " (" + gwr.errors().get(0).get("example") + ")");
+            + gwr.firstError());
         return EXIT_FAILED;
       }
       return EXIT_OK;

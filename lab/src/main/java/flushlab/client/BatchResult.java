@@ -180,9 +180,9 @@ public final class BatchResult {
   }
 
   /**
-   * Releases: runs of reads that completed frames less than 1 ms apart (one burst from the
-   * sender, however many reads the client needed). The last release of each stream is the
-   * end-of-stream flush and is left out of these distributions.
+   * Releases: bursts from the sender, however many reads the client needed (see StreamMeter),
+   * counted in full here. Each stream's first release (it carries the response head) and last
+   * (the end-of-stream flush) are left out of the release distributions below.
    */
   @JsonProperty("releases")
   public long releases() {
@@ -248,6 +248,13 @@ public final class BatchResult {
       out.add(m);
     });
     return out;
+  }
+
+  /** The first error kind in words with an example ("meaning (example)"), or null when none failed. */
+  @JsonIgnore
+  public String firstError() {
+    for (var e : errorCounts.keySet()) return e.meaning() + " (" + errorExamples.get(e) + ")";
+    return null;
   }
 
   @JsonIgnore

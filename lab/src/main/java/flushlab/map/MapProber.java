@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * cell fits the budget or is not started. The inference is the one scenarios use.
  */
 public final class MapProber {
-  /** Measures one cell of the target; null when the measurement was interrupted. */
+  /** Measures one cell of the target; null when the map must stop (interrupted, or the target failed every stream). */
   public interface CellProbe {
     CellEvidence measure(CellPlan plan) throws Exception;
   }
@@ -30,7 +30,7 @@ public final class MapProber {
   private final boolean chat;
   private final List<CellEvidence> cells = new ArrayList<>();
   private final Set<String> measured = new HashSet<>();
-  private boolean interrupted;
+  private boolean stopped;
 
   /** @param chat the target is measured with OpenAI chat streams (the event size is not the map's to choose) */
   public MapProber(String target, boolean chat, CellProbe probe, double budgetSeconds, Consumer<String> progress) {
@@ -45,22 +45,23 @@ public final class MapProber {
     return cells;
   }
 
-  public boolean interrupted() {
-    return interrupted;
+  public boolean stopped() {
+    return stopped;
   }
 
   public FlushTrigger run() throws Exception {
-    measureAll(chat ? Discovery.chatCells() : Discovery.cells());
+    boolean discovered = measureAll(chat ? Discovery.chatCells() : Discovery.cells());
     FlushTrigger t = TriggerInference.infer(target, cells);
+    if (!discovered && stopped) return t;
     if (t.kind().equals("drain") || cells.stream().allMatch(c -> c.drained() || c.streamed()) && !t.kind().equals("none")) {
       if (measureAll(chat ? Discovery.chatLonger() : Discovery.longer())) t = TriggerInference.infer(target, cells);
     }
-    for (int round = 0; round < 3 && !chat && t.kind().equals("inconclusive") && !interrupted; round++) {
+    for (int round = 0; round < 3 && !chat && t.kind().equals("inconclusive") && !stopped; round++) {
       List<CellPlan> next = TriggerInference.nextPlans(cells).stream().filter(p -> !measured.contains(p.toString())).toList();
       if (next.isEmpty() || !measureAll(next)) break;
       t = TriggerInference.infer(target, cells);
     }
-    while (!interrupted && !chat && t.thresholdBytes() != null && !t.next().isEmpty()) {
+    while (!stopped && !chat && t.thresholdBytes() != null && !t.next().isEmpty()) {
       TriggerInference.Span n = located(t);
       if (n == null || n.width() <= LOCATED_WIDTH) break;
       CellPlan p = Discovery.bytesProbe(n.lo(), n.hi());
@@ -77,8 +78,9 @@ public final class MapProber {
     return fit == null ? null : fit.bytes();
   }
 
-  /** Measures each plan that fits the budget; false when one did not fit or was interrupted. */
+  /** Measures each plan that fits the budget; false when one did not fit, or the probe stopped the map. */
   private boolean measureAll(List<CellPlan> plans) throws Exception {
+    if (stopped) return false;
     for (CellPlan p : plans) {
       double left = (deadlineNanos - System.nanoTime()) / 1e9;
       if (p.streamMs() / 1000 + CELL_OVERHEAD_S > left) {
@@ -87,7 +89,7 @@ public final class MapProber {
       }
       CellEvidence e = probe.measure(p);
       if (e == null) {
-        interrupted = true;
+        stopped = true;
         return false;
       }
       measured.add(p.toString());

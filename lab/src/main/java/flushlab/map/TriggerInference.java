@@ -145,7 +145,8 @@ public final class TriggerInference {
   }
 
   private static FlushTrigger byteThreshold(String target, Span n, List<CellEvidence> cells, List<String> evidence) {
-    double ratio = bodyRatio(cells);
+    List<CellEvidence> held = cells.stream().filter(CellEvidence::held).toList();
+    double ratio = bodyRatio(held.isEmpty() ? cells : held);
     String body = ratio < 0.999 ? String.format(" (~%.0f B of event bodies)", n.mid() * ratio) : "";
     List<String> next = n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
     return new FlushTrigger(target, "byte-threshold", round1(n.mid()), round1(n.mid() * ratio), null, null, String.format(
@@ -153,7 +154,10 @@ public final class TriggerInference {
         across(cells)), evidence, next);
   }
 
-  /** Wire bytes to event bytes, from the cells that hold frames (chunk framing is a few bytes per frame). */
+  /**
+   * Wire bytes to event bytes (chunk framing is a few bytes per frame), from the smallest frames
+   * among the cells given: those whose releases the threshold made, when there are any.
+   */
   private static double bodyRatio(List<CellEvidence> cells) {
     CellEvidence smallest = cells.stream().filter(c -> c.frameBytes() > 0).min(Comparator.comparingDouble(CellEvidence::frameBytes))
         .orElse(null);
@@ -255,6 +259,14 @@ public final class TriggerInference {
       if (window >= 10) longInterval = true;
     }
     if (!longInterval) return null; // with short intervals only, a hold timer looks the same
+    // frames that leave one by one, out of step with the clock, each meet it at another phase
+    // (the phase moves by I mod P a frame), so their waits spread; a hold gives each the same
+    for (CellEvidence c : cells) {
+      if (!c.held() || c.releaseFrames() >= 2 || c.releasesPerStream() < 4) continue;
+      double d = c.intervalMs() % p;
+      double drift = Math.min(d, p - d);
+      if (drift >= slack && c.waitP90() - c.waitP10() < drift / 2) return null;
+    }
     evidence.add(String.format("periodic-timer check: releases %.1f ms apart in every cell whatever the interval, the "
         + "oldest frame waiting what was left of the period", p));
     return p;
@@ -289,7 +301,7 @@ public final class TriggerInference {
    * A threshold-or-timer fit: the timer, the byte threshold's range, how many cells each released,
    * and the cells with releases earlier than either (only a kernel cork's fit has any).
    */
-  record BothFit(double timerMs, Span bytes, int byTime, int byBytes, List<CellEvidence> early) {}
+  record BothFit(double timerMs, Span bytes, int byTime, int byBytes, List<CellEvidence> byteReleased, List<CellEvidence> early) {}
 
   /**
    * A byte threshold N and a hold timer T, whichever comes first. T is the steady wait shared by
@@ -332,6 +344,7 @@ public final class TriggerInference {
     int byBytes = 0;
     List<Double> timeWaits = new ArrayList<>();
     List<CellEvidence> early = new ArrayList<>();
+    List<CellEvidence> byteReleased = new ArrayList<>();
     for (CellEvidence c : cells) {
       if (c.drained()) {
         if (c.streamMs() >= t) return null;
@@ -353,18 +366,20 @@ public final class TriggerInference {
       } else if (r >= 2 && waitedForFrames(c, r) && c.waitP50() < t) {
         n = n.above((r - 1) * c.frameBytes()).atMost(r * c.frameBytes());
         byBytes++;
+        byteReleased.add(c);
       } else {
         return null;
       }
     }
     // the timer: the time-released cells' waits together (t was the largest that fits them all)
-    return byTime == 0 || byBytes == 0 || n.empty() ? null : new BothFit(median(timeWaits), n, byTime, byBytes, early);
+    return byTime == 0 || byBytes == 0 || n.empty() ? null : new BothFit(median(timeWaits), n, byTime, byBytes, byteReleased,
+        early);
   }
 
   private static FlushTrigger both(String target, BothFit fit, List<CellEvidence> cells, List<String> evidence) {
     double t = fit.timerMs();
     Span n = fit.bytes();
-    double ratio = bodyRatio(cells);
+    double ratio = bodyRatio(fit.byteReleased().isEmpty() ? cells : fit.byteReleased());
     List<String> next = n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
     evidence.add(String.format("threshold-or-timer check: %d cell(s) released by time (%.1f ms), %d by bytes (%s)", fit.byTime(),
         t, fit.byBytes(), n.text("B")));

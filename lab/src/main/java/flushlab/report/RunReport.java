@@ -58,15 +58,20 @@ public record RunReport(int schemaVersion, String scenario, String description, 
 
   public record CertificationReport(boolean certified, double directFramesPerRead, List<RunEntry> runs) {}
 
-  /** One run of one target in one cell, as measured; an excluded run keeps its numbers and says why. */
+  /**
+   * One run of one target in one cell, as measured; an excluded run keeps its numbers and says why.
+   * {@code upstreamBytesPerFrame} is what a frame weighed on the wire from the emitter (chunk
+   * framing included; null when the emitter audited no stream): the unit of a byte threshold.
+   */
   public record RunEntry(int run, boolean excluded, String exclusionReason, double emitterMaxLatenessMs,
-      int unauditedStreams, BatchResult metrics) {
+      int unauditedStreams, Double upstreamBytesPerFrame, BatchResult metrics) {
 
     static List<RunEntry> of(List<RunRecord> runs) {
       List<RunEntry> out = new ArrayList<>();
       for (RunRecord r : runs) {
+        Double perFrame = r.upstreamFrames() > 0 ? (double) r.upstreamFrameBytes() / r.upstreamFrames() : null;
         out.add(new RunEntry(r.run(), r.excluded(), r.exclusionReason(), r.maxPacingLatenessNanos() / 1e6, r.unauditedStreams(),
-            r.result()));
+            perFrame, r.result()));
       }
       return out;
     }

@@ -128,6 +128,7 @@ public final class ScenarioRunner {
             targets.processes());
       }
       List<TargetCellResult> results = new ArrayList<>();
+      String[] failed = new String[1];
       Cell base = scenario.cells().get(0);
       boolean chat = base.get("endpoint").equals("chat");
       MapProber prober = new MapProber(target.name(), chat, plan -> {
@@ -145,9 +146,16 @@ public final class ScenarioRunner {
         }
         TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
         results.add(r);
+        if (r.included().streamsOk() == 0 && r.included().errorCount() > 0) {
+          failed[0] = "every stream of " + plan + " failed: " + r.included().firstError();
+          return null; // a target that answers no stream has no trigger to map: stop here
+        }
         return r.evidence(cert.emitToRecvMs());
       }, budgetSeconds, announce);
       FlushTrigger trigger = prober.run();
+      if (failed[0] != null) {
+        trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0], List.of(), List.of());
+      }
       return new Outcome(cert, results, Map.of(target.name(), trigger), null, interrupted.get(), startedMillis,
           System.nanoTime() - started, targets.processes());
     } finally {

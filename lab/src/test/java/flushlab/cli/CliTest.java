@@ -186,4 +186,53 @@ class CliTest {
     Ran r = run("frobnicate");
     assertThat(r.code()).isEqualTo(2);
   }
+
+  /** `flushlab map` takes exactly one target, and says which flags make one. */
+  @Test
+  void mapRefusesNoTargetTwoTargetsAndAProxyWithoutItsConfig() {
+    for (String[] args : new String[][] {{"map"}, {"map", "--shape", "cork", "--target", "127.0.0.1:9"}}) {
+      Ran r = run(args);
+      assertThat(r.code()).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(r.err()).contains("give exactly one target").contains("--target").contains("--shape").contains("--proxy");
+    }
+    Ran r = run("map", "--proxy", "nginx");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--config");
+    r = run("map", "--proxy", "squid", "--config", "x.conf");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--proxy").contains("nginx, haproxy, caddy");
+  }
+
+  @Test
+  void mapRefusesABudgetTooShortAndAnUnknownEndpoint() {
+    Ran r = run("map", "--shape", "cork", "--budget", "1s");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--budget");
+    r = run("map", "--shape", "cork", "--endpoint", "grpc");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--endpoint").contains("sse").contains("chat");
+  }
+
+  /** A --target that is down, or answers but does not forward to the emitter, is reported plainly with exit 1, not mapped. */
+  @Test
+  void mapReportsATargetThatIsDownOrDoesNotForward(@TempDir Path dir) throws Exception {
+    int closed;
+    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    Ran r = run("map", "--target", "127.0.0.1:" + closed, "--emitter-listen", "127.0.0.1:0", "--results", dir.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("127.0.0.1:" + closed).contains("nothing accepts connections");
+    Vertx vertx = Vertx.vertx();
+    try {
+      NetServer notFound = vertx.createNetServer().connectHandler(so -> so.handler(b -> so.end(io.vertx.core.buffer.Buffer.buffer(
+          "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")))).listen(0, "127.0.0.1").await(5, TimeUnit.SECONDS);
+      r = run("map", "--target", "127.0.0.1:" + notFound.actualPort(), "--emitter-listen", "127.0.0.1:0", "--results", dir.toString());
+      assertThat(r.code()).as(r.out()).isEqualTo(1);
+      assertThat(r.err()).contains("every stream of").contains("404").contains("forwarding to the emitter");
+      assertThat(r.out()).contains("the target failed");
+    } finally {
+      vertx.close().await(5, TimeUnit.SECONDS);
+    }
+  }
 }

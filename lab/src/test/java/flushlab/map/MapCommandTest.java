@@ -160,4 +160,25 @@ class MapCommandTest {
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
   }
+
+  /** --target: a server the user runs (here a relay the test starts), forwarding to the emitter the map starts on --emitter-listen. */
+  @Test
+  void aServerTheUserRunsIsMappedThroughTarget() throws Exception {
+    int n = between(1000, 6000);
+    int emitterPort;
+    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      emitterPort = s.getLocalPort();
+    }
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      flushlab.relay.Relay relay = new flushlab.relay.Relay(flushlab.relay.RelayOptions.loopback(emitterPort,
+          List.of("byte-threshold=" + n + "B")), flushlab.relay.RelayLog.SILENT);
+      vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      JsonNode a = mapWith(List.of("--target", "127.0.0.1:" + relay.port(), "--emitter-listen", "127.0.0.1:" + emitterPort));
+      assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("byte-threshold");
+      within10Percent(a, "threshold_bytes", n);
+    } finally {
+      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
 }

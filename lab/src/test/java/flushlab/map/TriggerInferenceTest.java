@@ -127,4 +127,35 @@ class TriggerInferenceTest {
     assertThat(t.kind()).isEqualTo("inconclusive");
     assertThat(t.next()).doesNotContain("frame_size=60B interval=10ms frames=120", "frame_size=1024B interval=20ms frames=60");
   }
+
+  /**
+   * A 150 ms hold swept at 50 ms (releases 150 ms apart, 3 frames each) and at 200 ms (one frame
+   * per release, each waiting 150 ms): a 150 ms clock would meet the 200 ms frames at three
+   * phases and spread their waits over 50..150 ms. Steady waits there make it a hold.
+   */
+  @Test
+  void singleFrameReleasesWithSteadyWaitsRuleOutAPeriodicClock() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 50, 48, 3, 150, 150), held(66, 200, 48, 1, 150, 200)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo("timer");
+    assertThat(t.timerMs()).isBetween(149.0, 151.0);
+  }
+
+  /**
+   * A 350 ms hold swept at 50 and 200 ms releases 400 ms apart in both, as a 400 ms clock would.
+   * Seven streams at 50 ms all waiting 350 ms do not rule the clock out: a proxy may start its
+   * clock with each connection, and so meet every stream at the same phase. Only an interval out
+   * of step with the clock decides, and the answer asks for one.
+   */
+  @Test
+  void aHoldThatIsAWholeNumberOfIntervalsAtEveryIntervalStaysUndecidedAndAsksForAPhaseProbe() {
+    List<CellEvidence> cells = new ArrayList<>();
+    for (double f : new double[] {66, 126, 256, 507, 1107, 2207, 4408}) {
+      cells.add(held(f, 50, 48, 8, 350.5, 400));
+      cells.add(held(f, 200, 48, 2, 350.7, 400));
+    }
+    FlushTrigger t = TriggerInference.infer("x", cells);
+    assertThat(t.kind()).as(t.verdict()).isEqualTo("inconclusive");
+    assertThat(t.verdict()).contains("a hold timer and a periodic timer");
+    assertThat(t.next()).singleElement().asString().startsWith("frame_size=60B interval=160ms");
+  }
 }
