@@ -230,7 +230,10 @@ public final class TriggerInference {
    * left of the period when it arrived: between P - min(I, P) and P. A hold timer T instead gives
    * every cell the same wait, and gaps that are whole intervals (T rounded up to a multiple of I),
    * which differ between intervals: cells at two intervals tell the two apart (when both fit,
-   * the answer is inconclusive and the map measures more intervals).
+   * the answer is inconclusive and the map measures more intervals). Frames that leave one by
+   * one at an interval out of step with P meet the clock at a new phase each time, so their
+   * waits spread; steady waits there rule the clock out. Streams are not compared with each
+   * other: a proxy may start its clock with each connection, meeting every stream at one phase.
    */
   static Double fitPeriodic(List<CellEvidence> cells, List<String> evidence) {
     List<Double> gaps = new ArrayList<>();
