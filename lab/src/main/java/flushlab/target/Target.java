@@ -1,0 +1,110 @@
+package flushlab.target;
+
+import flushlab.core.HostPort;
+import flushlab.proxy.ProxyKind;
+import flushlab.relay.shaper.ShaperRegistry;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Something a scenario measures. Each kind is its own record and says how to start what the lab
+ * runs for it, so a new kind is one new record: the compiler then asks for everything a kind
+ * must provide. The client always connects where the started target says.
+ */
+public sealed interface Target permits Target.Direct, Target.Relay, Target.Process, Target.External {
+  /** The row name in every table. */
+  String name();
+
+  /** The kind as written in scenarios and results: direct, relay, process, external. */
+  String kind();
+
+  /** One line for tables and results. */
+  String describe();
+
+  /** Starts what the lab runs for this target (nothing, a relay, a proxy) and says where to connect. */
+  StartedTarget start(TargetContext ctx) throws TargetStartFailure;
+
+  /** The client straight to the emitter: the calibration every other row is compared with. */
+  record Direct(String name) implements Target {
+    @Override
+    public String kind() {
+      return "direct";
+    }
+
+    @Override
+    public String describe() {
+      return "direct (no proxy)";
+    }
+
+    @Override
+    public StartedTarget start(TargetContext ctx) {
+      return StartedTarget.nothingToStop(ctx.emitter());
+    }
+  }
+
+  /** A built-in relay (a shaper chain) the lab starts in front of its emitter. */
+  record Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream) implements Target {
+    @Override
+    public String kind() {
+      return "relay";
+    }
+
+    @Override
+    public String describe() {
+      StringBuilder sb = new StringBuilder("relay ");
+      for (int i = 0; i < shapers.size(); i++) sb.append(i == 0 ? "" : " -> ").append(shapers.get(i).text());
+      if (shapers.isEmpty()) sb.append("passthrough");
+      return sb + (poolUpstream ? " (pooled upstream)" : "");
+    }
+
+    @Override
+    public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
+      return StartedRelay.start(this, ctx);
+    }
+  }
+
+  /** A real proxy binary the lab starts from a config template and stops when done. */
+  record Process(String name, ProxyKind proxy, Path config) implements Target {
+    @Override
+    public String kind() {
+      return "process";
+    }
+
+    @Override
+    public String describe() {
+      return proxy.binaryName + " started by the lab from " + config;
+    }
+
+    @Override
+    public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
+      return StartedProcess.start(this, ctx);
+    }
+  }
+
+  /**
+   * A server the lab did not start (a gateway someone else runs), measured only when the
+   * scenario marks it external and says why; the reason is recorded with the results.
+   */
+  record External(String name, HostPort address, String reason) implements Target {
+    @Override
+    public String kind() {
+      return "external";
+    }
+
+    @Override
+    public String describe() {
+      return "external " + address + " (" + reason + ")";
+    }
+
+    /** Nothing to start; but nothing listening there stops the run before it measures anything. */
+    @Override
+    public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
+      String refused = Reachability.refusal(address);
+      if (refused != null) {
+        throw new TargetStartFailure("target " + name + ": nothing accepts connections at " + address + " (" + refused
+            + "); start it, or correct its address, before measuring it");
+      }
+      return StartedTarget.nothingToStop(address);
+    }
+  }
+}
