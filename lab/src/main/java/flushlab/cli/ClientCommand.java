@@ -10,14 +10,26 @@ import flushlab.client.RequestPlan;
 import flushlab.core.LabVertx;
 import flushlab.scenario.Keys;
 import io.vertx.core.Vertx;
+import flushlab.core.HostPort;
+import flushlab.netpath.NetworkPath;
+import flushlab.netpath.VethLink;
+import flushlab.netpath.VethSite;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "client", commandDescription = "Meter an SSE stream read by read")
 final class ClientCommand implements Command {
   @Parameter(names = "--target", required = true,
-      description = "http://host:port/path?query; a path of /v1/chat/completions sends a streaming chat request")
+      description = "http://host:port/path?query; a path of /v1/chat/completions sends a streaming chat request. With --path veth "
+          + "only /path?query: the lab starts the server across the link")
   String target;
+
+  @ParametersDelegate
+  PathFlags path = new PathFlags();
+
+  @Parameter(names = "--shape", splitter = Converters.WholeValue.class,
+      description = "With --path veth: a shaper of a relay the lab starts in front of its emitter across the link (repeatable)")
+  java.util.List<String> shapes = new java.util.ArrayList<>();
 
   // These mirror the scenario's client settings: description, default and range come from Keys.
   @Parameter(names = "--requests", descriptionKey = "client.requests")
@@ -46,8 +58,36 @@ final class ClientCommand implements Command {
 
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
-    RequestPlan plan = plan();
+    NetworkPath where = path.path();
+    if (!where.isVeth() && !shapes.isEmpty()) {
+      throw new IllegalArgumentException("--shape: only with --path veth (on loopback, start a relay with 'flushlab relay')");
+    }
+    if (where.isVeth() && !target.startsWith("/")) {
+      throw new IllegalArgumentException("--target: with --path veth give only the path and query (e.g. /sse?frames=100&interval=5ms), "
+          + "not '" + target + "': the lab starts the server across the link itself");
+    }
+    for (String s : shapes) {
+      try {
+        flushlab.relay.shaper.ShaperRegistry.parse(s);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
+      }
+    }
     ClientOptions options = options();
+    if (!where.isVeth()) return measure(plan(target), options, out, err);
+    try (VethSite site = VethSite.open(where.mtu())) {
+      HostPort at = site.emitter();
+      if (!shapes.isEmpty()) at = site.startRelay("relay", shapes, false).address();
+      out.println("flushlab client: " + where.describe() + ": " + site.link() + "; measuring " + (shapes.isEmpty() ? "the emitter"
+          : "relay " + String.join(" -> ", shapes)) + " at " + at);
+      return measure(plan("http://" + at + target), options, out, err);
+    } catch (VethLink.Unavailable e) {
+      err.println("flushlab client: " + e.getMessage());
+      return EXIT_FAILED;
+    }
+  }
+
+  private int measure(RequestPlan plan, ClientOptions options, PrintStream out, PrintStream err) throws Exception {
     Vertx vertx = LabVertx.create(1);
     MeteredClient client = new MeteredClient(vertx, options);
     try {
@@ -70,10 +110,10 @@ final class ClientCommand implements Command {
     }
   }
 
-  RequestPlan plan() {
+  RequestPlan plan(String url) {
     RequestPlan p;
     try {
-      p = RequestPlan.get(target);
+      p = RequestPlan.get(url);
     } catch (IllegalArgumentException e) {
       throw new com.beust.jcommander.ParameterException("--target: " + e.getMessage());
     }

@@ -55,7 +55,8 @@ final class MapBench {
     int within20 = 0;
     int sweepRight = 0;
     for (Case c : CASES) {
-      Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse(c.shaper)), false);
+      Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse(c.shaper)), false,
+          flushlab.netpath.NetworkPath.LOOPBACK);
       long t0 = System.nanoTime();
       Outcome m = new ScenarioRunner(MapScenario.of(relay, "sse", new HostPort("127.0.0.1", 0), "flushlab bench map"), vertx)
           .map(line -> {}, 60);
@@ -67,7 +68,8 @@ final class MapBench {
       String sweepCells = "";
       if (sweep != null) {
         Scenario one = new Scenario(sweep.name(), sweep.description(), sweep.file(), sweep.text(), sweep.resolved(), sweep.cells(),
-            sweep.sweptKeys(), List.of(relay), sweep.runs(), sweep.guards(), true, null, sweep.emitterListen());
+            sweep.sweptKeys(), List.of(relay), sweep.runs(), sweep.guards(), true, null, sweep.emitterListen(),
+            sweep.path());
         long t1 = System.nanoTime();
         Outcome s = new ScenarioRunner(one, vertx).run(line -> {});
         double sweepSeconds = (System.nanoTime() - t1) / 1e9;

@@ -2,12 +2,14 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.HostPort;
 import flushlab.core.IoErrors;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.map.CellEvidence;
 import flushlab.map.FlushTrigger;
+import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.report.Environment;
@@ -45,6 +47,9 @@ final class MapCommand implements Command {
 
   @Parameter(names = "--config", description = "The proxy's config template, e.g. scenarios/proxies/haproxy-stock.cfg")
   String config;
+
+  @ParametersDelegate
+  PathFlags path = new PathFlags();
 
   @Parameter(names = "--emitter-listen", description = "Where the emitter listens (default 127.0.0.1:8090 with --target, else an ephemeral port)")
   String emitterListen;
@@ -163,7 +168,12 @@ final class MapCommand implements Command {
       throw new IllegalArgumentException("give exactly one target: --target host:port (a server you run), --shape SPEC "
           + "(a built-in relay), or --proxy nginx|haproxy|caddy --config TEMPLATE");
     }
+    NetworkPath where = path.path();
     if (target != null) {
+      if (where.isVeth()) {
+        throw new IllegalArgumentException("--path veth: the lab can put only what it starts across the link (--shape, or --proxy "
+            + "with --config); a server given with --target is measured over this host's route to it");
+      }
       HostPort at = HostPort.parse("--target", target, false);
       return new Target.External(at.toString(), at, "given on the command line with --target");
     }
@@ -176,14 +186,14 @@ final class MapCommand implements Command {
           throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
         }
       }
-      return new Target.Relay("relay", specs, false);
+      return new Target.Relay("relay", specs, false, where);
     }
     ProxyKind kind = proxy == null ? null : ProxyKind.of(proxy);
     if (kind == null) throw new IllegalArgumentException("--proxy: " + (proxy == null ? "required with --config" : "'" + proxy + "' is not one") + " of nginx, haproxy, caddy");
     if (config == null) throw new IllegalArgumentException("--config: required with --proxy (a config template, e.g. scenarios/proxies/haproxy-stock.cfg)");
     Path file = Path.of(config).toAbsolutePath();
     try {
-      return new Target.Process(kind.binaryName, kind, ConfigTemplate.resolve(file.getParent(), file.getFileName().toString()));
+      return new Target.Process(kind.binaryName, kind, ConfigTemplate.resolve(file.getParent(), file.getFileName().toString()), where);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--config: " + e.getMessage());
     }

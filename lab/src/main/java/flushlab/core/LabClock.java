@@ -7,15 +7,43 @@ import java.time.Instant;
  * {@code System.nanoTime()} shifted by a single epoch anchor taken at class load, so emit and
  * receive times are comparable to the nanosecond and never jump with NTP. Across processes each
  * side anchors on {@link Instant#now()}, so cross-process one-way delays carry the anchoring
- * error of the two wall clocks (microseconds on one host).
+ * error of the two wall clocks (microseconds on one host), unless the child is given its parent's
+ * anchor ({@link #anchorProperty()}): {@code System.nanoTime()} is the machine's CLOCK_MONOTONIC on
+ * Linux, the same in every process and every network namespace, so a child that shares the anchor
+ * stamps frames on exactly the parent's clock.
  */
 public final class LabClock {
-  private static final long ANCHOR_MONO = System.nanoTime();
+  /** The system property a child process reads its parent's anchor from: "MONO,EPOCH" nanoseconds. */
+  public static final String ANCHOR_PROPERTY = "flushlab.clock.anchor";
+
+  private static final long ANCHOR_MONO;
   private static final long ANCHOR_EPOCH;
 
   static {
-    Instant now = Instant.now();
-    ANCHOR_EPOCH = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    String given = System.getProperty(ANCHOR_PROPERTY);
+    long[] a = given == null ? null : parseAnchor(given);
+    if (a != null) {
+      ANCHOR_MONO = a[0];
+      ANCHOR_EPOCH = a[1];
+    } else {
+      ANCHOR_MONO = System.nanoTime();
+      Instant now = Instant.now();
+      ANCHOR_EPOCH = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+  }
+
+  private static long[] parseAnchor(String s) {
+    String[] f = s.split(",");
+    try {
+      return f.length == 2 ? new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])} : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** The JVM option that makes a child process share this process's clock anchor. */
+  public static String anchorProperty() {
+    return "-D" + ANCHOR_PROPERTY + "=" + ANCHOR_MONO + "," + ANCHOR_EPOCH;
   }
 
   private LabClock() {}

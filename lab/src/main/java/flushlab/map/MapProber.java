@@ -33,13 +33,17 @@ public final class MapProber {
   private boolean stopped;
 
   /** @param chat the target is measured with OpenAI chat streams (the event size is not the map's to choose) */
-  public MapProber(String target, boolean chat, CellProbe probe, double budgetSeconds, Consumer<String> progress) {
+  public MapProber(String target, flushlab.netpath.NetworkPath path, boolean chat, CellProbe probe, double budgetSeconds,
+      Consumer<String> progress) {
+    this.path = path;
     this.chat = chat;
     this.target = target;
     this.probe = probe;
     this.deadlineNanos = System.nanoTime() + (long) (budgetSeconds * 1e9);
     this.progress = progress;
   }
+
+  private final flushlab.netpath.NetworkPath path;
 
   public List<CellEvidence> cells() {
     return cells;
@@ -51,22 +55,22 @@ public final class MapProber {
 
   public FlushTrigger run() throws Exception {
     boolean discovered = measureAll(chat ? Discovery.chatCells() : Discovery.cells());
-    FlushTrigger t = TriggerInference.infer(target, cells);
+    FlushTrigger t = TriggerInference.infer(target, cells, path);
     if (!discovered && stopped) return t;
     if (t.kind().equals("drain") || cells.stream().allMatch(c -> c.drained() || c.streamed()) && !t.kind().equals("none")) {
-      if (measureAll(chat ? Discovery.chatLonger() : Discovery.longer())) t = TriggerInference.infer(target, cells);
+      if (measureAll(chat ? Discovery.chatLonger() : Discovery.longer())) t = TriggerInference.infer(target, cells, path);
     }
     for (int round = 0; round < 3 && !chat && t.kind().equals("inconclusive") && !stopped; round++) {
       List<CellPlan> next = TriggerInference.nextPlans(cells).stream().filter(p -> !measured.contains(p.toString())).toList();
       if (next.isEmpty() || !measureAll(next)) break;
-      t = TriggerInference.infer(target, cells);
+      t = TriggerInference.infer(target, cells, path);
     }
     while (!stopped && !chat && t.thresholdBytes() != null && !t.next().isEmpty()) {
       TriggerInference.Span n = located(t);
       if (n == null || n.width() <= LOCATED_WIDTH) break;
       CellPlan p = Discovery.bytesProbe(n.lo(), n.hi());
       if (measured.contains(p.toString()) || !measureAll(List.of(p))) break;
-      t = TriggerInference.infer(target, cells);
+      t = TriggerInference.infer(target, cells, path);
     }
     return t;
   }
@@ -74,7 +78,7 @@ public final class MapProber {
   /** The byte threshold's current range, from the same fit the inference made. */
   private TriggerInference.Span located(FlushTrigger t) {
     if (t.kind().equals("byte-threshold")) return TriggerInference.fitBytes(cells, new ArrayList<>());
-    TriggerInference.BothFit fit = t.timerMs() == null ? null : TriggerInference.fitBoth(cells);
+    TriggerInference.BothFit fit = t.timerMs() == null ? null : TriggerInference.fitBoth(cells, path);
     return fit == null ? null : fit.bytes();
   }
 

@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -34,6 +35,24 @@ public final class TriggerInference {
   static final double CORK_MAX_MS = 260;
   /** A corked socket sends full segments at once; on loopback a segment is about 64 KiB. */
   static final double CORK_MIN_SEGMENT_BYTES = 32 * 1024;
+
+  /**
+   * Whether a byte threshold is "a segment's worth" on this path, as a cork's is: on loopback a
+   * segment is some 60-64 KiB (what the kernel sizes a send to), so anything from 32 KiB; on a
+   * veth path of MTU m it is the MSS (m - 52 B with timestamps) or a small multiple of it, within 2 %.
+   */
+  static boolean segmentWorth(Span n, NetworkPath path) {
+    if (!path.isVeth()) return n.lo() >= CORK_MIN_SEGMENT_BYTES;
+    int mss = path.mss();
+    for (int k = 1; k * mss <= 65536; k++) {
+      if (n.lo() <= k * mss * 1.02 && n.hi() >= k * mss * 0.98) return true;
+    }
+    return false;
+  }
+
+  private static String segmentText(NetworkPath path) {
+    return path.isVeth() ? "one TCP segment on this path is " + path.mss() + " B" : "a loopback segment is up to 64 KiB";
+  }
 
   private TriggerInference() {}
 
@@ -73,6 +92,11 @@ public final class TriggerInference {
   }
 
   public static FlushTrigger infer(String target, List<CellEvidence> cells) {
+    return infer(target, cells, NetworkPath.LOOPBACK);
+  }
+
+  /** As above, for a target on this network path (which sets what a cork's segment is). */
+  public static FlushTrigger infer(String target, List<CellEvidence> cells, NetworkPath path) {
     List<String> evidence = new ArrayList<>();
     List<CellEvidence> measured = new ArrayList<>();
     for (CellEvidence c : cells) {
@@ -105,10 +129,11 @@ public final class TriggerInference {
     }
     if (bytes != null) return byteThreshold(target, bytes, measured, evidence);
     if (hold != null) {
-      boolean fastLarge = measured.stream().anyMatch(c -> c.frameBytes() * c.releaseFrames() > 2 * 65536);
+      double segment = path.isVeth() ? path.mss() : 65536;
+      boolean fastLarge = measured.stream().anyMatch(c -> c.frameBytes() * c.releaseFrames() > 2 * segment);
       String cork = hold >= CORK_MIN_MS && hold <= CORK_MAX_MS && !fastLarge
-          ? "; a kernel cork holds ~200 ms too, and differs only once more than a segment (64 KiB) is held: a cell of large "
-              + "frames at a short interval tells them apart" : "";
+          ? "; a kernel cork holds ~200 ms too, and differs only once more than a segment (" + (path.isVeth() ? path.mss() + " B"
+              : "64 KiB") + ") is held: a cell of large frames at a short interval tells them apart" : "";
       return new FlushTrigger(target, "timer", null, null, round1(hold), null, String.format("timer: releases %.1f ms after "
           + "the first byte it holds, in every cell that released before its end (%s)%s", hold, across(measured), cork), evidence, List.of());
     }
@@ -122,8 +147,8 @@ public final class TriggerInference {
           + "frames whatever their size and interval (%s); flushlab does not model this mechanism, it only recognises it", count,
           across(measured)), evidence, List.of());
     }
-    BothFit both = fitBoth(measured);
-    if (both != null) return both(target, both, measured, evidence);
+    BothFit both = fitBoth(measured, path);
+    if (both != null) return both(target, both, measured, evidence, path);
     List<String> next = nextPlans(measured).stream().map(CellPlan::toString).toList();
     return FlushTrigger.inconclusive(target, "neither one byte threshold, one hold timer, one periodic timer, one event count, "
         + "nor a threshold and a timer together explains every cell (a scheduler, noise, or a mechanism flushlab does not model"
@@ -322,6 +347,10 @@ public final class TriggerInference {
    * early releases named in the evidence.
    */
   static BothFit fitBoth(List<CellEvidence> cells) {
+    return fitBoth(cells, NetworkPath.LOOPBACK);
+  }
+
+  static BothFit fitBoth(List<CellEvidence> cells, NetworkPath path) {
     for (boolean cork : new boolean[] {false, true}) {
       List<Double> candidates = cells.stream().filter(c -> c.held() && (cork || c.steadyWait()))
           .map(c -> cork ? c.waitP50() : c.waitP10()).filter(t -> !cork || (t >= CORK_MIN_MS && t <= CORK_MAX_MS)).distinct()
@@ -330,7 +359,7 @@ public final class TriggerInference {
         BothFit fit = fitBoth(cells, t, cork);
         if (fit == null) continue;
         if (!cork) return fit;
-        if (fit.timerMs() >= CORK_MIN_MS && fit.timerMs() <= CORK_MAX_MS && fit.bytes().lo() >= CORK_MIN_SEGMENT_BYTES) return fit;
+        if (fit.timerMs() >= CORK_MIN_MS && fit.timerMs() <= CORK_MAX_MS && segmentWorth(fit.bytes(), path)) return fit;
       }
     }
     return null;
@@ -379,7 +408,7 @@ public final class TriggerInference {
         early);
   }
 
-  private static FlushTrigger both(String target, BothFit fit, List<CellEvidence> cells, List<String> evidence) {
+  private static FlushTrigger both(String target, BothFit fit, List<CellEvidence> cells, List<String> evidence, NetworkPath path) {
     double t = fit.timerMs();
     Span n = fit.bytes();
     double ratio = bodyRatio(fit.byteReleased().isEmpty() ? cells : fit.byteReleased());
@@ -395,10 +424,10 @@ public final class TriggerInference {
           + "(MSG_MORE) held when the socket was pushed, e.g. by an arriving ACK", fit.early().size(), earliest, gap));
       early = String.format("; some releases came early (p10 wait %.1f ms), as a per-send cork (MSG_MORE) allows", earliest);
     }
-    if (t >= CORK_MIN_MS && t <= CORK_MAX_MS && n.lo() >= CORK_MIN_SEGMENT_BYTES) {
+    if (t >= CORK_MIN_MS && t <= CORK_MAX_MS && segmentWorth(n, path)) {
       return new FlushTrigger(target, "cork", round1(n.mid()), round1(n.mid() * ratio), round1(t), null, String.format(
           "kernel-cork signature: held %.1f ms from the first byte (the kernel's TCP_CORK ceiling is 200 ms), except that once "
-              + "a segment's worth (%s) is held it leaves at once%s", t, n.text("B"), early), evidence, next);
+              + "a segment's worth (%s; %s) is held it leaves at once%s", t, n.text("B"), segmentText(path), early), evidence, next);
     }
     return new FlushTrigger(target, "threshold-or-timer", round1(n.mid()), round1(n.mid() * ratio), round1(t), null, String.format(
         "both, whichever first: a byte threshold ~%.0f B on the wire (%s) and a hold timer of %.1f ms", n.mid(), n.text("B"), t),

@@ -46,7 +46,7 @@ public final class ProcessGuard {
   }
 
   /** The command that runs {@code command} under the guard (or itself, unguarded). */
-  static List<String> wrap(List<String> command) {
+  public static List<String> wrap(List<String> command) {
     if (!guarded()) return command;
     List<String> all = new ArrayList<>(List.of(ProxyProcess.locate("setpriv"), "--pdeathsig", "TERM", "--",
         ProxyProcess.locate("setsid"), "sh", "-c", SCRIPT, "flushlab-guard"));
@@ -55,7 +55,7 @@ public final class ProcessGuard {
   }
 
   /** Starts the process from the launcher thread (see the class comment). */
-  static Process start(ProcessBuilder pb) throws IOException {
+  public static Process start(ProcessBuilder pb) throws IOException {
     Future<Process> f = LAUNCHER.submit(pb::start);
     try {
       return f.get();

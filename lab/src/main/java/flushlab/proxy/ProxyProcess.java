@@ -24,6 +24,7 @@ public final class ProxyProcess implements AutoCloseable {
 
   private final ProxyKind kind;
   private final Process process;
+  private final String host;
   private final int port;
   private final String version;
   private final String configText;
@@ -31,10 +32,11 @@ public final class ProxyProcess implements AutoCloseable {
   private final Path log;
   private final Path workdir;
 
-  private ProxyProcess(ProxyKind kind, Process process, int port, String version, String configText,
+  private ProxyProcess(ProxyKind kind, Process process, String host, int port, String version, String configText,
       String effectiveConfig, Path log, Path workdir) {
     this.kind = kind;
     this.process = process;
+    this.host = host;
     this.port = port;
     this.version = version;
     this.configText = configText;
@@ -68,6 +70,15 @@ public final class ProxyProcess implements AutoCloseable {
   }
 
   public static ProxyProcess start(ProxyKind kind, Path template, String upstreamHost, int upstreamPort) throws StartFailure {
+    return start(kind, template, "127.0.0.1", upstreamHost, upstreamPort, c -> c);
+  }
+
+  /**
+   * Starts the proxy listening on {@code listenHost}, with its command placed by {@code placement}
+   * (for a veth path: inside the path's namespace, where every port is free).
+   */
+  public static ProxyProcess start(ProxyKind kind, Path template, String listenHost, String upstreamHost, int upstreamPort,
+      java.util.function.UnaryOperator<List<String>> placement) throws StartFailure {
     String binary = locate(kind.binaryName);
     if (binary == null) throw new StartFailure(missingMessage(kind));
     String text;
@@ -85,7 +96,12 @@ public final class ProxyProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new StartFailure("cannot prepare a work folder: " + flushlab.core.IoErrors.describe(e));
     }
-    String filled = text.replace("{{listen_port}}", Integer.toString(port))
+    if (!listenHost.equals("127.0.0.1") && !text.contains("{{listen_host}}")) {
+      throw new StartFailure("the config template " + template + " has no {{listen_host}}: on a path other than loopback the "
+          + "proxy must listen where the lab says (write e.g. 'bind {{listen_host}}:{{listen_port}}')");
+    }
+    String filled = text.replace("{{listen_host}}", listenHost)
+        .replace("{{listen_port}}", Integer.toString(port))
         .replace("{{upstream_host}}", upstreamHost)
         .replace("{{upstream_port}}", Integer.toString(upstreamPort))
         .replace("{{workdir}}", workdir.toString());
@@ -99,7 +115,7 @@ public final class ProxyProcess implements AutoCloseable {
     String version = capture(kind.version(binary), workdir);
     List<String> eff = kind.effectiveConfig(binary, config, workdir);
     String effective = eff == null ? null : capture(eff, workdir);
-    ProcessBuilder pb = new ProcessBuilder(ProcessGuard.wrap(kind.command(binary, config, workdir))).directory(workdir.toFile())
+    ProcessBuilder pb = new ProcessBuilder(ProcessGuard.wrap(placement.apply(kind.command(binary, config, workdir)))).directory(workdir.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = pb.environment();
     env.put("HOME", workdir.toString()); // caddy keeps its state under HOME / XDG folders
@@ -113,20 +129,20 @@ public final class ProxyProcess implements AutoCloseable {
       WorkFolders.delete(workdir);
       throw new StartFailure("cannot start " + binary + ": " + flushlab.core.IoErrors.describe(e));
     }
-    ProxyProcess proxy = new ProxyProcess(kind, p, port, version, filled, effective, log, workdir);
+    ProxyProcess proxy = new ProxyProcess(kind, p, listenHost, port, version, filled, effective, log, workdir);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
     while (true) {
       if (!p.isAlive()) {
         String tail = proxy.logTail(20);
         proxy.close();
-        throw new StartFailure(kind.binaryName + " exited with status " + p.exitValue() + " before it listened on 127.0.0.1:"
+        throw new StartFailure(kind.binaryName + " exited with status " + p.exitValue() + " before it listened on " + listenHost + ":"
             + port + "; its log ends:\n" + tail);
       }
-      if (accepts(port)) return proxy;
+      if (accepts(listenHost, port)) return proxy;
       if (System.nanoTime() > deadline) {
         String tail = proxy.logTail(20);
         proxy.close();
-        throw new StartFailure(kind.binaryName + " did not listen on 127.0.0.1:" + port + " within 15 s; its log ends:\n" + tail);
+        throw new StartFailure(kind.binaryName + " did not listen on " + listenHost + ":" + port + " within 15 s; its log ends:\n" + tail);
       }
       try {
         p.waitFor(50, TimeUnit.MILLISECONDS); // poll the port; returns early if it dies
@@ -138,9 +154,9 @@ public final class ProxyProcess implements AutoCloseable {
     }
   }
 
-  private static boolean accepts(int port) {
+  private static boolean accepts(String host, int port) {
     try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+      s.connect(new InetSocketAddress(host, port), 200);
       return true;
     } catch (IOException e) {
       return false;
@@ -166,6 +182,11 @@ public final class ProxyProcess implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /** The address it listens on (127.0.0.1, or a veth path's server address). */
+  public String host() {
+    return host;
   }
 
   /** The proxy's own pid (under the guard, the guard's child). */

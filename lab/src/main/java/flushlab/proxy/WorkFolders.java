@@ -17,17 +17,17 @@ import java.util.stream.Stream;
  * power), after killing whatever still runs in such a folder's process group.
  */
 public final class WorkFolders {
-  static final String PREFIX = "flushlab-";
+  public static final String PREFIX = "flushlab-";
   private static final String OWNER_FILE = "flushlab-owner";
 
   private WorkFolders() {}
 
-  static Path root() {
+  public static Path root() {
     return Path.of(System.getProperty("java.io.tmpdir"));
   }
 
   /** A new folder for one proxy, owned by this lab process. */
-  static Path create(String kind) throws IOException {
+  public static Path create(String kind) throws IOException {
     Path dir = Files.createTempDirectory(root(), PREFIX + kind + "-");
     ProcessHandle me = ProcessHandle.current();
     Files.writeString(dir.resolve(OWNER_FILE), me.pid() + " " + startOf(me) + "\n", StandardCharsets.UTF_8);
@@ -40,7 +40,7 @@ public final class WorkFolders {
         StandardCharsets.UTF_8);
   }
 
-  static void delete(Path dir) {
+  public static void delete(Path dir) {
     try (Stream<Path> all = Files.walk(dir)) {
       for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
     } catch (IOException e) {
@@ -58,6 +58,7 @@ public final class WorkFolders {
       for (Path dir : dirs) {
         Path owner = dir.resolve(OWNER_FILE);
         if (!Files.isRegularFile(owner)) continue;
+        if (Files.exists(dir.resolve("netns"))) continue; // a veth path's folder: VethLink.sweepStale removes its namespace first
         String[] f = Files.readString(owner).trim().split(" ");
         if (f.length < 2 || ownerAlive(Long.parseLong(f[0]), f[1])) continue;
         if (f.length >= 3) killGroup(Long.parseLong(f[2]));
@@ -68,6 +69,16 @@ public final class WorkFolders {
       // a folder we cannot read is not ours to judge
     }
     return removed;
+  }
+
+  /** True when the lab that made this folder still runs (or the folder records no owner). */
+  public static boolean ownerAlive(Path dir) {
+    try {
+      String[] f = Files.readString(dir.resolve(OWNER_FILE)).trim().split(" ");
+      return f.length < 2 || ownerAlive(Long.parseLong(f[0]), f[1]);
+    } catch (IOException | RuntimeException e) {
+      return true;
+    }
   }
 
   private static boolean ownerAlive(long pid, String start) {

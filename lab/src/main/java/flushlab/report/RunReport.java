@@ -39,13 +39,14 @@ public record RunReport(int schemaVersion, String scenario, String description, 
 
   /** A target as the results describe it; {@code address} and the reason only for external ones. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record TargetReport(String name, String kind, String description, String address, String externalReason,
-      ProcessInfo process) {
+  public record TargetReport(String name, String kind, String description, String path, Integer mtu, String address,
+      String externalReason, ProcessInfo process) {
 
     static TargetReport of(Target t, ProcessInfo process) {
       Target.External ext = t instanceof Target.External e ? e : null;
-      return new TargetReport(t.name(), t.kind(), t.describe(), ext == null ? null : ext.address().toString(),
-          ext == null ? null : ext.reason(), process);
+      Integer mtu = t.path().kind() == flushlab.netpath.NetworkPath.Kind.HOST_ROUTE ? null : t.path().mtu();
+      return new TargetReport(t.name(), t.kind(), t.describe(), t.path().kind().text, mtu,
+          ext == null ? null : ext.address().toString(), ext == null ? null : ext.reason(), process);
     }
 
     @JsonIgnore
@@ -56,7 +57,8 @@ public record RunReport(int schemaVersion, String scenario, String description, 
 
   public record Guards(double pacingToleranceMs, int certifyRuns, double certifyMaxFramesPerRead) {}
 
-  public record CertificationReport(boolean certified, double directFramesPerRead, List<RunEntry> runs) {}
+  /** The direct path's certification, on the scenario's own network path ({@code path}, {@code mtu}). */
+  public record CertificationReport(boolean certified, double directFramesPerRead, String path, int mtu, List<RunEntry> runs) {}
 
   /**
    * One run of one target in one cell, as measured; an excluded run keeps its numbers and says why.
@@ -111,7 +113,8 @@ public record RunReport(int schemaVersion, String scenario, String description, 
         o.startedEpochMillis(), Math.round(o.elapsedNanos() / 1e7) / 100.0, command, env, s.file().toString(), s.text(),
         s.resolved(), targets,
         new Guards(s.guards().pacingToleranceNanos() / 1e6, s.guards().certifyRuns(), s.guards().certifyMaxFramesPerRead()),
-        new CertificationReport(o.certified(), o.certification().framesPerRead(), RunEntry.of(o.certification().runs())),
+        new CertificationReport(o.certified(), o.certification().framesPerRead(), s.path().kind().text, s.path().mtu(),
+            RunEntry.of(o.certification().runs())),
         cells, o.triggers(), o.bisection());
   }
 

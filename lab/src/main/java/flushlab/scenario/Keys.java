@@ -46,6 +46,13 @@ public final class Keys {
       .shape("map (below)").shownDefault("defaults below");
   public static final Key FLUSH_TRIGGER_MAP = Key.of("flush_trigger_map", TOP, Type.BOOL, null,
       "infer each target's flush trigger from the sweep").shownDefault("true when there is more than one cell");
+  public static final Key PATH = Key.of("path", TOP, Type.CHOICE, "loopback",
+      "the network between the client and the servers the lab starts: `loopback` (this host's, MTU 65536), or `veth` (the "
+          + "servers in a network namespace of the lab's own, across a veth link of `mtu`; needs Linux, root and iproute2); "
+          + "the direct path, certification and every target without its own `path` use it")
+      .choices("loopback", "veth");
+  public static final Key MTU = Key.of("mtu", TOP, Type.INT, "1500", "the veth link's MTU (1500: Ethernet, 1448 bytes per TCP "
+      + "segment); loopback's is fixed at 65536").range(576, 65535);
   public static final Key ADAPTIVE_SECTION = Key.of("adaptive", TOP, Type.STRUCTURED, null,
       "bisect one setting of one target to locate a threshold").shape("map (below)").shownDefault("none");
 
@@ -97,9 +104,15 @@ public final class Keys {
       .choices("nginx", "haproxy", "caddy").forKinds("process");
   public static final Key CONFIG = Key.of("config", TARGET, Type.STRUCTURED, null,
       "a config template, relative to the scenario file and inside its folder (symbolic links resolved; at most 256 KiB; the "
-          + "shipped ones are in `scenarios/proxies/`); the lab fills in `{{listen_port}}`, `{{upstream_host}}`, `{{upstream_port}}` "
+          + "shipped ones are in `scenarios/proxies/`); the lab fills in `{{listen_host}}` (127.0.0.1, or the veth path's server address), `{{listen_port}}`, "
+          + "`{{upstream_host}}`, `{{upstream_port}}` "
           + "and `{{workdir}}` (a private folder for pid, temp and state files, deleted when the proxy stops)")
       .shape("a file path").forKinds("process");
+  public static final Key TARGET_PATH = Key.of("path", TARGET, Type.CHOICE, null,
+      "this target's network path, when not the scenario's: list a target twice, once per path, to compare them side by side")
+      .shownDefault("the scenario's `path`").choices("loopback", "veth").forKinds("direct", "relay", "process");
+  public static final Key TARGET_MTU = Key.of("mtu", TARGET, Type.INT, null, "this target's veth MTU, when not the scenario's")
+      .shownDefault("the scenario's `mtu`").range(576, 65535).forKinds("direct", "relay", "process");
   public static final Key ADDRESS = Key.of("address", TARGET, Type.HOST_PORT, null,
       "the server to measure; it must forward to the lab's emitter for the pacing guard to audit it").range(1, 65535)
       .forKinds("external");
@@ -141,10 +154,11 @@ public final class Keys {
   public static final Key MAX_CELLS = Key.of("max_cells", ADAPTIVE, Type.INT, "12", "most cells the bisection may use").range(2, 64);
 
   public static final List<Key> ALL = List.of(
-      NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, ADAPTIVE_SECTION,
+      NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
+      ADAPTIVE_SECTION,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, HEADERS, LISTEN,
       SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT,
-      TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, ADDRESS, EXTERNAL, REASON,
+      TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON,
       PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,
       ADAPTIVE_TARGET, PARAMETER, LOW, HIGH, TOLERANCE, COALESCING_ABOVE, MAX_CELLS);
 

@@ -27,6 +27,7 @@ public final class MapScenario {
     String name = ("map-" + target.name()).replaceAll("[^A-Za-z0-9._-]", "_");
     return new Scenario(name.length() > 64 ? name.substring(0, 64) : name, "flushlab map of " + target.describe(),
         Path.of("(flushlab map)"), commandLine, new Scenario.Resolved(base, Map.of(), Map.of(), 1),
-        List.of(new Cell(0, Map.of(), base, Map.of())), List.of(), List.of(target), 1, guards, true, null, emitterListen);
+        List.of(new Cell(0, Map.of(), base, Map.of())), List.of(), List.of(target), 1, guards, true, null, emitterListen,
+        target.path().kind() == flushlab.netpath.NetworkPath.Kind.HOST_ROUTE ? flushlab.netpath.NetworkPath.LOOPBACK : target.path());
   }
 }

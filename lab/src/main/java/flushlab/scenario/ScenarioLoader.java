@@ -66,7 +66,8 @@ public final class ScenarioLoader {
     String description = root.map.containsKey("description") ? errors.scalar(root.map.get("description"), "description") : "";
     SettingsReader settings = new SettingsReader(root, errors);
     SweepReader sweep = new SweepReader(root, settings, errors);
-    List<Target> targets = new TargetsReader(root, path, errors).targets;
+    TargetsReader targetsReader = new TargetsReader(root, path, errors);
+    List<Target> targets = targetsReader.targets;
     int runs = Integer.parseInt(errors.value(root, Keys.RUNS));
     Scenario.Guards guards = new GuardsReader(root, settings.base, errors).guards;
     String map = errors.value(root, Keys.FLUSH_TRIGGER_MAP);
@@ -75,6 +76,6 @@ public final class ScenarioLoader {
     if (errors.any()) return null;
     return new Scenario(name, description == null ? "" : description, path, text,
         new Scenario.Resolved(settings.base, settings.headers, sweep.sweep, runs), sweep.cells, new ArrayList<>(sweep.sweep.keySet()),
-        targets, runs, guards, flushTriggerMap, adaptive, settings.emitterListen);
+        targets, runs, guards, flushTriggerMap, adaptive, settings.emitterListen, targetsReader.path);
   }
 }

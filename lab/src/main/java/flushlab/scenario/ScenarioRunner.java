@@ -7,8 +7,10 @@ import flushlab.client.MeteredClient;
 import flushlab.client.StreamResult;
 import flushlab.client.Warmup;
 import flushlab.core.HostPort;
-import flushlab.emitter.Emitter;
-import flushlab.emitter.EmitterOptions;
+import flushlab.netpath.NetworkPath;
+import flushlab.netpath.ServerSite;
+import flushlab.netpath.ServerSites;
+import flushlab.netpath.VethLink;
 import flushlab.emitter.PacingAudit;
 import flushlab.core.Units;
 import flushlab.map.CellEvidence;
@@ -89,9 +91,9 @@ public final class ScenarioRunner {
   public Outcome run(Consumer<String> announce) throws Exception {
     long started = System.nanoTime();
     long startedMillis = System.currentTimeMillis();
-    Emitter emitter = startEmitter();
-    try (RunningTargets targets = RunningTargets.start(scenario.targets(), new TargetContext(vertx, emitterAddress(emitter), announce))) {
-      Measurer measure = new Measurer(emitter, targets);
+    try (ServerSites sites = openSites(announce);
+        RunningTargets targets = RunningTargets.start(scenario.targets(), t -> new TargetContext(vertx, sites.site(t.path()), announce))) {
+      Measurer measure = new Measurer(sites, targets);
       warmUp(announce);
       Certification cert = certify(measure, announce);
       if (!cert.certified()) {
@@ -103,8 +105,6 @@ public final class ScenarioRunner {
       Bisection bisection = bisect(measure);
       return new Outcome(cert, results, triggers, bisection, interrupted.get(), startedMillis, System.nanoTime() - started,
           targets.processes());
-    } finally {
-      vertx.undeploy(emitter.deploymentID()).await(10, TimeUnit.SECONDS);
     }
   }
 
@@ -118,9 +118,9 @@ public final class ScenarioRunner {
     long started = System.nanoTime();
     long startedMillis = System.currentTimeMillis();
     Target target = scenario.targets().get(0);
-    Emitter emitter = startEmitter();
-    try (RunningTargets targets = RunningTargets.start(scenario.targets(), new TargetContext(vertx, emitterAddress(emitter), announce))) {
-      Measurer measure = new Measurer(emitter, targets);
+    try (ServerSites sites = openSites(announce);
+        RunningTargets targets = RunningTargets.start(scenario.targets(), t -> new TargetContext(vertx, sites.site(t.path()), announce))) {
+      Measurer measure = new Measurer(sites, targets);
       warmUp(announce);
       Certification cert = certify(measure, announce);
       if (!cert.certified()) {
@@ -131,7 +131,7 @@ public final class ScenarioRunner {
       String[] failed = new String[1];
       Cell base = scenario.cells().get(0);
       boolean chat = base.get("endpoint").equals("chat");
-      MapProber prober = new MapProber(target.name(), chat, plan -> {
+      MapProber prober = new MapProber(target.name(), target.path(), chat, plan -> {
         Cell cell = chat ? base : base.with("frame_size", plan.frameSizeBytes() + "B");
         cell = cell.with("interval", Units.formatDuration(plan.intervalNanos())).with("frames", Integer.toString(plan.frames()));
         cell = cell.withIndex(results.size());
@@ -158,27 +158,23 @@ public final class ScenarioRunner {
       }
       return new Outcome(cert, results, Map.of(target.name(), trigger), null, interrupted.get(), startedMillis,
           System.nanoTime() - started, targets.processes());
-    } finally {
-      vertx.undeploy(emitter.deploymentID()).await(10, TimeUnit.SECONDS);
     }
   }
 
-  private Emitter startEmitter() throws TargetStartFailure {
-    HostPort at = scenario.emitterListen();
-    Emitter emitter = new Emitter(new EmitterOptions(at.host(), at.port(), true, 0));
+  /** The emitter (and namespace) of every network path this scenario's targets use, the scenario's own first. */
+  private ServerSites openSites(Consumer<String> announce) throws TargetStartFailure {
+    List<NetworkPath> paths = new ArrayList<>();
+    paths.add(scenario.path());
+    for (Target t : scenario.targets()) paths.add(t.path());
     try {
-      vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+      return ServerSites.open(vertx, scenario.emitterListen(), paths, announce);
+    } catch (VethLink.Unavailable e) {
+      throw new TargetStartFailure(e.getMessage(), e);
+    } catch (TargetStartFailure | RuntimeException e) {
+      throw e;
     } catch (Exception e) {
-      throw new TargetStartFailure("the emitter cannot listen on " + at + ": " + e.getMessage(), e);
+      throw new TargetStartFailure(e.getMessage(), e);
     }
-    return emitter;
-  }
-
-  /** Where targets reach the emitter: its listen address, or loopback when it listens on every interface. */
-  private HostPort emitterAddress(Emitter emitter) {
-    String host = scenario.emitterListen().host();
-    boolean wildcard = host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0");
-    return new HostPort(wildcard ? "127.0.0.1" : host, emitter.port());
   }
 
   private void warmUp(Consumer<String> announce) throws Exception {
@@ -190,7 +186,7 @@ public final class ScenarioRunner {
   /** The direct path must be clean on this host before any target row counts. */
   private Certification certify(Measurer measure, Consumer<String> announce) throws Exception {
     List<RunRecord> runs = new ArrayList<>();
-    Target direct = new Target.Direct("direct");
+    Target direct = new Target.Direct("direct", scenario.path());
     for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
       progress = "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
       RunRecord rec = measure.run(direct, scenario.guards().certifyCell(), -1, i);
@@ -236,7 +232,7 @@ public final class ScenarioRunner {
     if (!scenario.flushTriggerMap() || interrupted.get()) return triggers;
     for (Target t : scenario.targets()) {
       List<CellEvidence> mine = results.stream().filter(r -> r.target().equals(t.name())).map(r -> r.evidence(baselineMs)).toList();
-      triggers.put(t.name(), TriggerInference.infer(t.name(), mine));
+      triggers.put(t.name(), TriggerInference.infer(t.name(), mine, t.path()));
     }
     return triggers;
   }
@@ -258,20 +254,21 @@ public final class ScenarioRunner {
 
   /** One run: one client batch, then the pacing guard over every stream the emitter served. */
   private final class Measurer {
-    private final Emitter emitter;
+    private final ServerSites sites;
     private final RunningTargets targets;
 
-    Measurer(Emitter emitter, RunningTargets targets) {
-      this.emitter = emitter;
+    Measurer(ServerSites sites, RunningTargets targets) {
+      this.sites = sites;
       this.targets = targets;
     }
 
     /** Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement). */
     RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception {
-      HostPort at = target instanceof Target.Direct ? emitterAddress(emitter) : targets.address(target);
+      ServerSite site = sites.site(target.path());
+      HostPort at = target instanceof Target.Direct ? site.emitter() : targets.address(target);
       ClientOptions options = new ClientOptions(cell.integer("requests"), cell.integer("concurrency"), cell.bool("keep_alive"),
           cell.nanos("timeout"), cell.nanos("slow_reader"), 65536);
-      beforeRun.beforeRun(target.name(), cellIndex, run, emitter.loop());
+      beforeRun.beforeRun(target.name(), cellIndex, run, site.emitterLoop());
       MeteredClient client = new MeteredClient(vertx, options);
       currentClient = client;
       BatchResult result;
@@ -284,17 +281,17 @@ public final class ScenarioRunner {
         client.close();
       }
       if (client.aborted()) return null;
-      return guard(target, cellIndex, run, result);
+      return guard(target, site, cellIndex, run, result);
     }
 
     /** Excludes the run if the emitter was late for any stream it served (its own pacing audit). */
-    private RunRecord guard(Target target, int cellIndex, int run, BatchResult result) {
+    private RunRecord guard(Target target, ServerSite site, int cellIndex, int run, BatchResult result) {
       long maxLateness = 0;
       int unaudited = 0;
       long frameBytes = 0;
       long frames = 0;
       for (long id : result.streamIds()) {
-        PacingAudit.Summary s = id < 0 ? null : emitter.audits().summary(id);
+        PacingAudit.Summary s = id < 0 ? null : site.audit(id);
         if (s == null) {
           unaudited++;
           continue;

@@ -1,6 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.core.HostPort;
+import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.target.Target;
@@ -17,11 +18,18 @@ import java.util.Set;
 final class TargetsReader {
   private final ErrorCollector errors;
   private final Path scenarioPath;
+  private final String defaultPath;
+  private final int defaultMtu;
+  /** The scenario's own path: the direct path's and certification's, and every target's without its own. */
+  final NetworkPath path;
   final List<Target> targets = new ArrayList<>();
 
   TargetsReader(YamlNode root, Path scenarioPath, ErrorCollector errors) {
     this.errors = errors;
     this.scenarioPath = scenarioPath;
+    this.defaultPath = errors.value(root, Keys.PATH);
+    this.defaultMtu = Integer.parseInt(errors.value(root, Keys.MTU));
+    this.path = networkPath(root, "", defaultPath, defaultPath.equals("veth") ? defaultMtu : null);
     YamlNode list = root.map.get(Keys.TARGETS.name());
     if (list == null) {
       errors.errorAtKey(root, "targets", "targets", "required: a list of targets, e.g. - {name: direct, kind: direct}");
@@ -65,16 +73,41 @@ final class TargetsReader {
             ? " (a relay always fronts the lab's emitter)" : ""));
       }
     }
+    NetworkPath path = kind.equals("external") ? null : targetPath(t, p);
     switch (kind) {
-      case "direct": return new Target.Direct(name);
-      case "relay": return relay(t, p, name);
-      case "process": return process(t, p, name);
+      case "direct": return path == null ? null : new Target.Direct(name, path);
+      case "relay": return relay(t, p, name, path);
+      case "process": return process(t, p, name, path);
       case "external": return external(t, p, name);
       default: throw new IllegalStateException("Keys.KIND allows '" + kind + "', which TargetsReader does not build");
     }
   }
 
-  private Target relay(YamlNode t, String p, String name) {
+  /** The target's own path and MTU, else the scenario's; an MTU on a loopback target is refused by name. */
+  private NetworkPath targetPath(YamlNode t, String p) {
+    String kindOfPath = t.map.containsKey("path") ? errors.checked(Keys.TARGET_PATH, t.map.get("path"), p + ".path") : defaultPath;
+    if (kindOfPath == null) return null;
+    Integer mtu = null;
+    if (t.map.containsKey("mtu")) {
+      String v = errors.checked(Keys.TARGET_MTU, t.map.get("mtu"), p + ".mtu");
+      if (v == null) return null;
+      mtu = Integer.parseInt(v);
+    } else if (kindOfPath.equals("veth")) {
+      mtu = defaultMtu;
+    }
+    return networkPath(t.map.getOrDefault("mtu", t), p, kindOfPath, mtu);
+  }
+
+  private NetworkPath networkPath(YamlNode at, String p, String kind, Integer mtu) {
+    try {
+      return NetworkPath.of(p.isEmpty() ? "path" : p + ".path", kind, mtu);
+    } catch (IllegalArgumentException e) {
+      errors.error(at, p.isEmpty() ? "mtu" : p + ".mtu", e.getMessage());
+      return null;
+    }
+  }
+
+  private Target relay(YamlNode t, String p, String name, NetworkPath path) {
     List<ShaperRegistry.Spec> specs = new ArrayList<>();
     YamlNode sh = t.map.get(Keys.SHAPERS.name());
     if (sh == null || sh.kind != YamlNode.Kind.LIST || sh.list.isEmpty()) {
@@ -92,7 +125,7 @@ final class TargetsReader {
     }
     YamlNode pool = t.map.get(Keys.POOL_UPSTREAM.name());
     String pooled = pool == null ? Keys.POOL_UPSTREAM.defaultValue() : errors.checked(Keys.POOL_UPSTREAM, pool, p + ".pool_upstream");
-    return new Target.Relay(name, List.copyOf(specs), "true".equals(pooled));
+    return path == null ? null : new Target.Relay(name, List.copyOf(specs), "true".equals(pooled), path);
   }
 
   private Target external(YamlNode t, String p, String name) {
@@ -113,7 +146,7 @@ final class TargetsReader {
     return new Target.External(name, HostPort.parse(p + ".address", address, false), reason);
   }
 
-  private Target process(YamlNode t, String p, String name) {
+  private Target process(YamlNode t, String p, String name, NetworkPath path) {
     String proxyName = t.map.containsKey("proxy") ? errors.scalar(t.map.get("proxy"), p + ".proxy") : null;
     ProxyKind proxy = proxyName == null ? null : ProxyKind.of(proxyName);
     if (proxy == null) {
@@ -128,7 +161,7 @@ final class TargetsReader {
     } else {
       config = templateInScenarioFolder(t.map.get("config"), p + ".config", cfg);
     }
-    return proxy == null || config == null ? null : new Target.Process(name, proxy, config);
+    return proxy == null || config == null || path == null ? null : new Target.Process(name, proxy, config, path);
   }
 
   private Path templateInScenarioFolder(YamlNode at, String key, String cfg) {

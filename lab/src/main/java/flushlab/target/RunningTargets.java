@@ -16,10 +16,12 @@ public final class RunningTargets implements AutoCloseable {
 
   private RunningTargets() {}
 
-  public static RunningTargets start(List<Target> targets, TargetContext ctx) throws TargetStartFailure {
+  /** Starts each target with the context of its own network path. */
+  public static RunningTargets start(List<Target> targets, java.util.function.Function<Target, TargetContext> ctx)
+      throws TargetStartFailure {
     RunningTargets running = new RunningTargets();
     try {
-      for (Target t : targets) running.started.put(t.name(), t.start(ctx));
+      for (Target t : targets) running.started.put(t.name(), t.start(ctx.apply(t)));
     } catch (TargetStartFailure | RuntimeException e) {
       running.close();
       throw e;

@@ -16,7 +16,8 @@ final class StartedRelay implements StartedTarget {
     this.relay = relay;
   }
 
-  static StartedRelay start(Target.Relay t, TargetContext ctx) throws TargetStartFailure {
+  static StartedTarget start(Target.Relay t, TargetContext ctx) throws TargetStartFailure {
+    if (ctx.site() instanceof flushlab.netpath.VethSite veth) return StartedChildRelay.start(t, veth, ctx);
     Relay relay = new Relay(new RelayOptions("127.0.0.1", 0, ctx.emitter().host(), ctx.emitter().port(), t.shapers(),
         t.poolUpstream()), RelayLog.SILENT);
     try {

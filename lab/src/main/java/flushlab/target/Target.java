@@ -1,6 +1,7 @@
 package flushlab.target;
 
 import flushlab.core.HostPort;
+import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.shaper.ShaperRegistry;
 import java.nio.file.Path;
@@ -21,11 +22,14 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   /** One line for tables and results. */
   String describe();
 
+  /** The network between the client and what the lab starts for this target. */
+  NetworkPath path();
+
   /** Starts what the lab runs for this target (nothing, a relay, a proxy) and says where to connect. */
   StartedTarget start(TargetContext ctx) throws TargetStartFailure;
 
   /** The client straight to the emitter: the calibration every other row is compared with. */
-  record Direct(String name) implements Target {
+  record Direct(String name, NetworkPath path) implements Target {
     @Override
     public String kind() {
       return "direct";
@@ -33,7 +37,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
 
     @Override
     public String describe() {
-      return "direct (no proxy)";
+      return "direct (no proxy)" + over(path);
     }
 
     @Override
@@ -43,7 +47,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   }
 
   /** A built-in relay (a shaper chain) the lab starts in front of its emitter. */
-  record Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream) implements Target {
+  record Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path) implements Target {
     @Override
     public String kind() {
       return "relay";
@@ -54,7 +58,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
       StringBuilder sb = new StringBuilder("relay ");
       for (int i = 0; i < shapers.size(); i++) sb.append(i == 0 ? "" : " -> ").append(shapers.get(i).text());
       if (shapers.isEmpty()) sb.append("passthrough");
-      return sb + (poolUpstream ? " (pooled upstream)" : "");
+      return sb + (poolUpstream ? " (pooled upstream)" : "") + over(path);
     }
 
     @Override
@@ -64,7 +68,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   }
 
   /** A real proxy binary the lab starts from a config template and stops when done. */
-  record Process(String name, ProxyKind proxy, Path config) implements Target {
+  record Process(String name, ProxyKind proxy, Path config, NetworkPath path) implements Target {
     @Override
     public String kind() {
       return "process";
@@ -72,7 +76,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
 
     @Override
     public String describe() {
-      return proxy.binaryName + " started by the lab from " + config;
+      return proxy.binaryName + " started by the lab from " + config + over(path);
     }
 
     @Override
@@ -96,6 +100,12 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
       return "external " + address + " (" + reason + ")";
     }
 
+    /** Not the lab's to choose: whatever route this host has to the address. */
+    @Override
+    public NetworkPath path() {
+      return NetworkPath.HOST_ROUTE;
+    }
+
     /** Nothing to start; but nothing listening there stops the run before it measures anything. */
     @Override
     public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
@@ -106,5 +116,10 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
       }
       return StartedTarget.nothingToStop(address);
     }
+  }
+
+  /** " over veth, MTU 1500" for targets off loopback; nothing on loopback, as before paths existed. */
+  private static String over(NetworkPath path) {
+    return path.isVeth() ? " over " + path.describe() : "";
   }
 }

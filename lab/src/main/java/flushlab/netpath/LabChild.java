@@ -1,0 +1,130 @@
+package flushlab.netpath;
+
+import flushlab.core.HostPort;
+import flushlab.core.LabClock;
+import flushlab.proxy.ProcessGuard;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One of the lab's own servers (an emitter, a relay) run as a child JVM inside a veth link's
+ * namespace: same Java, same class path, the parent's clock anchor (so emit times stamped there
+ * are on the client's clock), under the process guard (so it dies with the lab, however the lab
+ * dies). Ready once it accepts connections across the link.
+ */
+public final class LabChild implements AutoCloseable {
+  private static final long START_TIMEOUT_NANOS = 30_000_000_000L;
+
+  private final String what;
+  private final Process process;
+  private final HostPort address;
+  private final Path log;
+
+  private LabChild(String what, Process process, HostPort address, Path log) {
+    this.what = what;
+    this.process = process;
+    this.address = address;
+    this.log = log;
+  }
+
+  /**
+   * Starts {@code flushlab ARGS} in the link's namespace and waits until {@code address} accepts a
+   * connection from the lab's side. Throws with the child's log tail when it exits or stays deaf.
+   */
+  public static LabChild start(VethLink link, String what, List<String> args, HostPort address) throws VethLink.Unavailable {
+    Path log = link.folder().resolve(what.replaceAll("[^A-Za-z0-9_.-]", "_") + ".log");
+    List<String> java = new ArrayList<>();
+    java.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    java.add("-Xmx256m");
+    java.add("-XX:+UseSerialGC"); // one small heap per child; no GC threads competing for the lab's two cores
+    java.add(LabClock.anchorProperty());
+    java.add("-cp");
+    java.add(System.getProperty("java.class.path"));
+    java.add("flushlab.cli.Main");
+    java.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(ProcessGuard.wrap(link.inside(java))).redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    Process p;
+    try {
+      p = ProcessGuard.start(pb);
+    } catch (IOException e) {
+      throw new VethLink.Unavailable("cannot start the " + what + " in " + link.namespace() + ": " + flushlab.core.IoErrors.describe(e));
+    }
+    LabChild child = new LabChild(what, p, address, log);
+    long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
+    while (true) {
+      if (!p.isAlive()) {
+        String tail = child.logTail(15);
+        child.close();
+        throw new VethLink.Unavailable("the " + what + " in " + link.namespace() + " exited with status " + p.exitValue()
+            + " before it listened on " + address + "; its log ends:\n" + tail);
+      }
+      if (accepts(address)) return child;
+      if (System.nanoTime() > deadline) {
+        String tail = child.logTail(15);
+        child.close();
+        throw new VethLink.Unavailable("the " + what + " in " + link.namespace() + " did not listen on " + address
+            + " within 30 s; its log ends:\n" + tail);
+      }
+      try {
+        p.waitFor(50, TimeUnit.MILLISECONDS); // poll the port; returns at once if it dies
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        child.close();
+        throw new VethLink.Unavailable("interrupted while starting the " + what);
+      }
+    }
+  }
+
+  static boolean accepts(HostPort at) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(at.host(), at.port()), 200);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  public HostPort address() {
+    return address;
+  }
+
+  public long pid() {
+    return process.children().findFirst().map(ProcessHandle::pid).orElse(process.pid());
+  }
+
+  public String logTail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  /** TERM to the guard ends the child's whole process group; KILL after 5 s. */
+  @Override
+  public void close() {
+    List<ProcessHandle> all = new ArrayList<>();
+    process.descendants().forEach(all::add);
+    process.destroy();
+    try {
+      if (!process.waitFor(5, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (ProcessHandle h : all) if (h.isAlive()) h.destroyForcibly();
+  }
+
+  @Override
+  public String toString() {
+    return what + " (pid " + pid() + ") at " + address;
+  }
+}

@@ -1,0 +1,33 @@
+package flushlab.netpath;
+
+import flushlab.core.HostPort;
+import flushlab.emitter.PacingAudit;
+import java.util.List;
+
+/**
+ * Where the lab runs its servers for one network path: the emitter, and the relays and proxies
+ * in front of it. On loopback they run in the lab's own process (relays, emitter) or as its
+ * children (proxies); on a veth path all of them run inside the link's namespace, so the client
+ * reaches each across the link. Targets ask their site where and how to start.
+ */
+public sealed interface ServerSite extends AutoCloseable permits LoopbackSite, VethSite {
+  NetworkPath path();
+
+  /** Where clients and proxies reach the emitter. */
+  HostPort emitter();
+
+  /** The pacing audit of a stream the emitter served, or null when it has none. */
+  PacingAudit.Summary audit(long streamId);
+
+  /** The emitter's event loop, when it runs in this process (tests disturb it on purpose); else null. */
+  io.vertx.core.Context emitterLoop();
+
+  /** The host a server started on this site listens on (127.0.0.1 on loopback). */
+  String listenHost();
+
+  /** The command that runs {@code command} where this site's servers run. */
+  List<String> placed(List<String> command);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,186 @@
+package flushlab.netpath;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.Await;
+import flushlab.ForkedLab;
+import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.MeteredClient;
+import flushlab.client.RequestPlan;
+import flushlab.client.StreamResult;
+import flushlab.core.LabVertx;
+import flushlab.core.LongSamples;
+import flushlab.emitter.PacingAudit;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The veth path: made and removed by the lab, carrying streams exactly, with a real path's segment size. */
+class VethPathTest {
+  private static Vertx vertx;
+
+  static void needVeth() {
+    String why = VethLink.unavailableReason();
+    if (why != null) System.out.println("SKIPPED (VethPathTest): " + why);
+    Assumptions.assumeTrue(why == null, why);
+  }
+
+  @BeforeAll
+  static void up() {
+    vertx = LabVertx.create(1);
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    vertx.close().await(10, TimeUnit.SECONDS);
+  }
+
+  private static BatchResult stream(String url) throws Exception {
+    MeteredClient client = new MeteredClient(vertx, new ClientOptions(1, 1, false, 30_000_000_000L, 0, 65536));
+    try {
+      return client.run(RequestPlan.get(url)).await(40, TimeUnit.SECONDS);
+    } finally {
+      client.close();
+    }
+  }
+
+  @Test
+  void startsCarriesAStreamByteExactAndLeavesNoNamespaceLinkOrProcessBehind() throws Exception {
+    needVeth();
+    String namespace;
+    String hostSide;
+    Path folder;
+    List<ProcessHandle> inside;
+    try (VethSite site = VethSite.open(1400)) {
+      namespace = site.link().namespace();
+      hostSide = site.link().hostSide();
+      folder = site.link().folder();
+      assertThat(IpCommand.run("netns", "list")).contains(namespace);
+      assertThat(IpCommand.run("-o", "link", "show", hostSide)).contains("mtu 1400");
+      assertThat(IpCommand.run("-n", namespace, "-o", "link", "show")).contains("mtu 1400");
+      inside = pidsIn(namespace);
+      assertThat(inside).as("the emitter runs inside the namespace").isNotEmpty();
+
+      BatchResult r = stream("http://" + site.emitter() + "/sse?frames=200&size=700&interval=1ms");
+      StreamResult s = r.streamResults().get(0);
+      assertThat(s.ok()).as(r.oneLine()).isTrue();
+      assertThat(s.integrity().frames()).isEqualTo(200);
+      assertThat(s.integrity().lost() + s.integrity().corrupt() + s.integrity().duplicated() + s.integrity().reordered()).isZero();
+      assertThat(s.integrity().unchecked()).isZero();
+      // one clock: emit times stamped in the child are on the client's clock (never before the emit)
+      assertThat(min(s.timing().emitToRecvNanos())).isPositive();
+      PacingAudit.Summary audit = site.audit(s.streamId());
+      assertThat(audit).as("the audit read across the link").isNotNull();
+      assertThat(audit.complete()).isTrue();
+      assertThat(audit.framesWritten()).isEqualTo(200);
+    }
+    assertThat(IpCommand.run("netns", "list")).doesNotContain(namespace);
+    assertThat(IpCommand.run("-o", "link", "show")).doesNotContain(hostSide);
+    Await.until("every process of the namespace has exited", 10_000, () -> inside.stream().noneMatch(ProcessHandle::isAlive));
+    assertThat(folder).doesNotExist();
+  }
+
+  /**
+   * A corked socket on a 1500-MTU path sends each full segment at once: 60 B frames every 2 ms
+   * through the cork relay arrive as 1448 B releases (one MSS, with timestamps), not as the
+   * ~200 ms batches of loopback.
+   */
+  @Test
+  void theCorkRelaysReleasesCarryWholeSegmentsOnA1500MtuPath() throws Exception {
+    needVeth();
+    try (VethSite site = VethSite.open(1500)) {
+      LabChild relay = site.startRelay("cork", List.of("cork"), false);
+      BatchResult r = stream("http://" + relay.address() + "/sse?frames=400&size=60&interval=2ms");
+      StreamResult s = r.streamResults().get(0);
+      assertThat(s.ok()).as(r.oneLine()).isTrue();
+      long[] bytes = values(s.releases().bytes());
+      assertThat(bytes.length).as("releases between the first and the last").isGreaterThan(10);
+      int mss = site.path().mss();
+      assertThat(mss).isEqualTo(1448);
+      long median = bytes[bytes.length / 2];
+      long k = Math.max(1, Math.round((double) median / mss));
+      System.out.println("VethPathTest: cork relay over MTU 1500, bytes per release p50 " + median + " (" + k + " x MSS " + mss + ")");
+      assertThat((double) median).isBetween(k * mss * 0.95, k * mss * 1.05);
+      assertThat(k).as("a segment or two, not a 200 ms batch (~6.6 KB)").isLessThanOrEqualTo(2);
+    }
+  }
+
+  /** Killed with SIGKILL, a lab runs no code: its emitter dies with it, and the next lab removes its namespace. */
+  @Test
+  void aLabKilledWithSigkillLeavesANamespaceTheNextLabRemoves(@TempDir Path dir) throws Exception {
+    needVeth();
+    String namespace;
+    List<ProcessHandle> inside;
+    try (ForkedLab lab = ForkedLab.start(dir, List.of(), "client", "--path", "veth", "--target",
+        "/sse?frames=5000&interval=5ms")) {
+      Matcher m = lab.awaitLine("<-> (flushlab-[a-z0-9]+) ", 60_000);
+      namespace = m.group(1);
+      inside = pidsIn(namespace);
+      assertThat(inside).isNotEmpty();
+      lab.process().destroyForcibly();
+      lab.process().waitFor();
+    }
+    Await.until("the emitter in the namespace has died with the lab", 10_000,
+        () -> inside.stream().noneMatch(ProcessHandle::isAlive));
+    assertThat(IpCommand.run("netns", "list")).as("SIGKILL leaves the namespace").contains(namespace);
+    assertThat(VethLink.sweepStale()).isGreaterThanOrEqualTo(1);
+    assertThat(IpCommand.run("netns", "list")).doesNotContain(namespace);
+  }
+
+  /** Ctrl-C or SIGTERM mid-stream: the lab removes its namespace itself before it exits. */
+  @Test
+  void anInterruptedLabRemovesItsNamespaceOnTheWayOut(@TempDir Path dir) throws Exception {
+    needVeth();
+    String namespace;
+    try (ForkedLab lab = ForkedLab.start(dir, List.of(), "client", "--path", "veth", "--target",
+        "/sse?frames=5000&interval=5ms")) {
+      Matcher m = lab.awaitLine("<-> (flushlab-[a-z0-9]+) ", 60_000);
+      namespace = m.group(1);
+      lab.process().destroy(); // SIGTERM
+      assertThat(lab.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(IpCommand.run("netns", "list")).doesNotContain(namespace);
+  }
+
+  /** A bad --path or --mtu is refused by name with what is valid. */
+  @Test
+  void badPathsAreRefusedWithWhatIsValid() {
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> NetworkPath.of("--path", "ethernet", null)))
+        .hasMessageContaining("--path: 'ethernet' is not a network path (allowed: loopback, veth)");
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> NetworkPath.of("--path", "veth", 100)))
+        .hasMessageContaining("MTU 100 is out of range (allowed: 576..65535)");
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> NetworkPath.of("--path", "loopback", 1500)))
+        .hasMessageContaining("needs path veth");
+    assertThat(NetworkPath.veth(1500).mss()).isEqualTo(1448);
+  }
+
+  private static List<ProcessHandle> pidsIn(String namespace) throws IOException {
+    List<ProcessHandle> out = new ArrayList<>();
+    for (String p : IpCommand.run("netns", "pids", namespace).split("\\s+")) {
+      if (!p.isBlank()) ProcessHandle.of(Long.parseLong(p)).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  private static long[] values(LongSamples s) {
+    long[] v = new long[s.size()];
+    for (int i = 0; i < v.length; i++) v[i] = s.get(i);
+    Arrays.sort(v);
+    return v;
+  }
+
+  private static long min(LongSamples s) {
+    return values(s)[0];
+  }
+}
