@@ -3,6 +3,7 @@ package flushlab.cli;
 import com.beust.jcommander.Parameter;
 import flushlab.core.HostPort;
 import com.beust.jcommander.Parameters;
+import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
@@ -26,6 +27,16 @@ final class EmitterCommand implements Command {
   @Parameter(names = "--max-connections", description = "Connections open at once; one more is answered 503 and closed")
   int maxConnections = EmitterOptions.DEFAULT_MAX_CONNECTIONS;
 
+  @ParametersDelegate
+  UploadFlags upload = new UploadFlags();
+
+  @Parameter(names = "--upload-listen", description = "Also listen here for POST /upload, the TCP probes' endpoint (answers once "
+      + "it has read the whole body; see --upload-rcvbuf, --upload-read-delay)")
+  String uploadListen;
+
+  @Parameter(names = "--upload-no-tcp-nodelay", description = "Leave Nagle on for the upload listener's sockets")
+  boolean uploadNoTcpNoDelay;
+
   @Parameter(names = "--request-timeout", description = "Most a request may take from its first byte to its last (then 408)",
       converter = Converters.Duration.class)
   Converters.DurationArg requestTimeout = Converters.DurationArg.of("10s");
@@ -39,6 +50,19 @@ final class EmitterCommand implements Command {
     Converters.range("--max-connections", maxConnections, 1, 100_000);
     long requestTimeoutNanos = Converters.durationRange("--request-timeout", requestTimeout, 1_000_000L, 3_600_000_000_000L);
     EmitterOptions options = new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes, maxConnections, requestTimeoutNanos);
+    HostPort uploadAt = uploadListen == null ? null : HostPort.parse("--upload-listen", uploadListen, true);
+    if (uploadAt != null) Exposure.warnIfNotLoopback(err, "--upload-listen", uploadAt, "the upload listener");
+    else upload.refuseWithout("--upload-listen");
+    flushlab.tcpprobe.UploadServer uploads = null;
+    if (uploadAt != null) {
+      try {
+        uploads = flushlab.tcpprobe.UploadServer.start(upload.options(uploadAt, !uploadNoTcpNoDelay));
+      } catch (java.io.IOException e) {
+        err.println("flushlab emitter: cannot listen on " + uploadAt + ": " + flushlab.core.IoErrors.describe(e));
+        return EXIT_FAILED;
+      }
+      out.println(UploadFlags.describe(uploads));
+    }
     Vertx vertx = LabVertx.create(eventLoops);
     Emitter emitter = new Emitter(options);
     if (!Servers.listen(vertx, emitter, "emitter", at, err)) return EXIT_FAILED;

@@ -27,11 +27,23 @@ public final class Main {
     commands.put("bench", new BenchCommand());
     JCommander jc = JCommander.newBuilder().programName("flushlab").resourceBundle(SettingFlags.bundle()).build();
     commands.forEach(jc::addCommand);
+    // probe's own subcommands: the TCP-layer probes (probe --gateway ... stays the gateway probe)
+    Map<String, Command> probes = new LinkedHashMap<>();
+    probes.put("upload", new UploadProbeCommand());
+    probes.put("keepalive", new KeepAliveProbeCommand());
+    JCommander probe = jc.getCommands().get("probe");
+    probes.forEach(probe::addCommand);
     if (args.length == 0 || "--help".equals(args[0]) || "-h".equals(args[0])) {
       StringBuilder sb = new StringBuilder();
       jc.getUsageFormatter().usage(sb);
       out.print(sb);
       return args.length == 0 ? Command.EXIT_USAGE : Command.EXIT_OK;
+    }
+    if (args.length >= 3 && args[0].equals("probe") && probes.containsKey(args[1]) && ("--help".equals(args[2]) || "-h".equals(args[2]))) {
+      StringBuilder sb = new StringBuilder();
+      probe.getUsageFormatter().usage(args[1], sb);
+      out.print(sb);
+      return Command.EXIT_OK;
     }
     if (args.length >= 2 && commands.containsKey(args[0]) && ("--help".equals(args[1]) || "-h".equals(args[1]))) {
       StringBuilder sb = new StringBuilder();
@@ -51,8 +63,10 @@ public final class Main {
       err.println("flushlab: no command given; one of " + commands.keySet());
       return Command.EXIT_USAGE;
     }
+    String sub = name.equals("probe") ? probe.getParsedCommand() : null;
+    if (sub != null) name = "probe " + sub;
     try {
-      Command command = commands.get(name);
+      Command command = sub != null ? probes.get(sub) : commands.get(name);
       command.invokedAs(Invocation.describe(args));
       return command.run(out, err);
     } catch (ParameterException | IllegalArgumentException e) {
