@@ -42,14 +42,16 @@ final class RunCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (files.size() != 1) throw new IllegalArgumentException("give exactly one scenario file, e.g. scenarios/quickstart.yaml");
-    Scenario scenario;
+    flushlab.scenario.ScenarioFile file;
     try {
-      scenario = ScenarioLoader.load(Path.of(files.get(0)));
+      file = ScenarioLoader.loadAny(Path.of(files.get(0)));
     } catch (ScenarioError e) {
       for (String m : e.messages()) err.println(m);
       return EXIT_USAGE;
     }
     Path root = Path.of(resultsDir);
+    if (file instanceof flushlab.scenario.ProbeScenario probe) return runProbe(probe, root, out, err);
+    Scenario scenario = (Scenario) file;
     try {
       ResultsWriter.checkWritable(root);
     } catch (IOException e) {
@@ -106,6 +108,44 @@ final class RunCommand implements Command {
       return EXIT_UNCERTIFIED;
     }
     return code;
+  }
+
+  /** A probe scenario: its servers in order, then a results folder like a run's. */
+  private int runProbe(flushlab.scenario.ProbeScenario scenario, Path root, PrintStream out, PrintStream err) throws Exception {
+    try {
+      ResultsWriter.checkWritable(root);
+    } catch (IOException e) {
+      err.println("flushlab run: --results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e)
+          + "); nothing was run");
+      return EXIT_USAGE;
+    }
+    out.printf("flushlab run %s: probe %s, %d server(s)%n", scenario.name(), scenario.probe(), scenario.servers().size());
+    Vertx vertx = LabVertx.create(1);
+    flushlab.tcpprobe.ProbeScenarioRunner runner = new flushlab.tcpprobe.ProbeScenarioRunner(scenario, vertx);
+    int code = EXIT_FAILED;
+    try (Interruption signal = new Interruption(runner::interrupt)) {
+      try {
+        flushlab.report.ProbeReport report = runner.run(commandLine, out::println);
+        ResultsWriter.Written written = ResultsWriter.write(root, report, java.time.Instant.parse(report.started()).toEpochMilli());
+        out.println("results: " + written.folder());
+        code = EXIT_OK;
+        if (written.fallbackReason() != null) {
+          err.println("flushlab run: " + written.fallbackReason() + "; the results were written to " + written.folder() + " instead");
+          code = EXIT_FAILED;
+        }
+        for (var s : report.servers()) {
+          if (s.error() != null) {
+            err.println("flushlab run: server " + s.name() + " was not measured: " + s.error());
+            code = EXIT_FAILED;
+          }
+        }
+        if (report.interrupted()) code = EXIT_INTERRUPTED;
+      } finally {
+        vertx.close().await(10, TimeUnit.SECONDS);
+        signal.done(code);
+      }
+      return code;
+    }
   }
 
   /** Every stream of every run failed to connect: the target was not there, which is not a measurement. */

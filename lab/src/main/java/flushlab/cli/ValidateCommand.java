@@ -29,7 +29,12 @@ final class ValidateCommand implements Command {
     int rc = EXIT_OK;
     for (String f : files) {
       try {
-        Scenario s = ScenarioLoader.load(Path.of(f));
+        flushlab.scenario.ScenarioFile any = ScenarioLoader.loadAny(Path.of(f));
+        if (any instanceof flushlab.scenario.ProbeScenario p) {
+          out.printf("%s: ok (probe %s, %d server(s))%n", f, p.probe(), p.servers().size());
+          continue;
+        }
+        Scenario s = (Scenario) any;
         out.printf("%s: ok (%d cells x %d targets x %d runs, about %.0fs)%n", f, s.cells().size(), s.targets().size(), s.runs(),
             flushlab.scenario.ScenarioRunner.expectedSeconds(s));
       } catch (ScenarioError e) {

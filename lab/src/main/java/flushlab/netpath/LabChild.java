@@ -100,6 +100,24 @@ public final class LabChild implements AutoCloseable {
     return process.children().findFirst().map(ProcessHandle::pid).orElse(process.pid());
   }
 
+  /**
+   * The first log line starting with {@code prefix}, waiting for it at most {@code millis} (the
+   * child prints what it listens on just after it starts listening, so a connect can win the race).
+   */
+  public String awaitLogLine(String prefix, long millis) {
+    long deadline = System.nanoTime() + millis * 1_000_000L;
+    while (true) {
+      String found = logTail(200).lines().filter(l -> l.startsWith(prefix)).findFirst().orElse(null);
+      if (found != null || System.nanoTime() > deadline || !process.isAlive()) return found;
+      try {
+        process.waitFor(10, TimeUnit.MILLISECONDS); // wakes at once if the child dies
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+  }
+
   public String logTail(int lines) {
     try {
       List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);

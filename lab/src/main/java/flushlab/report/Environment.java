@@ -69,4 +69,12 @@ public record Environment(String flushlabVersion, String gitCommit, String jvm, 
     String commit = build("commit");
     return commit.equals("unknown") ? commit : commit + ("true".equals(build("dirty")) ? "-dirty" : "");
   }
+
+  /** The build, JVM, OS and the kernel's TCP settings, as Markdown list items. */
+  public String describe() {
+    return "- flushlab " + flushlabVersion + ", commit " + gitCommit + "\n"
+        + "- " + jvm + ", " + os + ", kernel " + kernel + ", " + cpus + " CPUs\n"
+        + String.format("- kernel TCP: tcp_rmem %s, tcp_wmem %s, rmem_max %s, wmem_max %s, tcp_autocorking %s%n",
+            kernelTcp.tcpRmem(), kernelTcp.tcpWmem(), kernelTcp.rmemMax(), kernelTcp.wmemMax(), kernelTcp.tcpAutocorking());
+  }
 }

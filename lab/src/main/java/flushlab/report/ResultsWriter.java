@@ -54,18 +54,50 @@ public final class ResultsWriter {
   }
 
   private static Path writeUnder(Path resultsRoot, RunReport r) throws IOException {
-    String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
-        .format(Instant.ofEpochMilli(r.startedEpochMillis()));
-    String base = stamp + "-" + r.scenario() + (r.interrupted() ? "-interrupted" : "") + (r.certified() ? "" : "-uncertified");
+    String base = stamp(r.startedEpochMillis()) + "-" + r.scenario() + (r.interrupted() ? "-interrupted" : "")
+        + (r.certified() ? "" : "-uncertified");
+    return writeFolder(resultsRoot, base, partial -> {
+      Files.writeString(partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
+      Files.writeString(partial.resolve("results.csv"), ResultsCsv.render(r), StandardCharsets.UTF_8);
+      Files.writeString(partial.resolve("summary.md"), SummaryMarkdown.render(r), StandardCharsets.UTF_8);
+      writeHlog(partial.resolve("ttft.hlog"), r, BatchResult::ttftHistogram);
+      writeHlog(partial.resolve("gap.hlog"), r, BatchResult::gapHistogram);
+      writeHlog(partial.resolve("emit_to_recv.hlog"), r, BatchResult::emitToRecvHistogram);
+    });
+  }
+
+  /** A probe scenario's folder: results.json and summary.md, with the same guarantees as a run's. */
+  public static Written write(Path resultsRoot, ProbeReport r, long startedEpochMillis) throws IOException {
+    String base = stamp(startedEpochMillis) + "-" + r.scenario() + (r.interrupted() ? "-interrupted" : "");
+    FolderContent content = partial -> {
+      Files.writeString(partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
+      Files.writeString(partial.resolve("summary.md"), ProbeSummaryMarkdown.render(r), StandardCharsets.UTF_8);
+    };
+    try {
+      return new Written(writeFolder(resultsRoot, base, content), null);
+    } catch (IOException e) {
+      Path fallback = Path.of(System.getProperty("java.io.tmpdir"), "flushlab-results");
+      return new Written(writeFolder(fallback, base, content), "could not write under " + resultsRoot + " (" + IoErrors.describe(e) + ")");
+    }
+  }
+
+  private static String stamp(long epochMillis) {
+    return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(epochMillis));
+  }
+
+  /** Writes a folder's files. */
+  private interface FolderContent {
+    void writeInto(Path partial) throws IOException;
+  }
+
+  /**
+   * Writes into a private partial folder, then renames it into place whole: a reader never sees
+   * a half-written folder, and two runs started in the same second never write into one.
+   */
+  private static Path writeFolder(Path resultsRoot, String base, FolderContent content) throws IOException {
     Files.createDirectories(resultsRoot);
-    // A private partial folder: two runs started in the same second never write into the same one.
     Path partial = Files.createTempDirectory(resultsRoot, "." + base + ".partial-");
-    Files.writeString(partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
-    Files.writeString(partial.resolve("results.csv"), ResultsCsv.render(r), StandardCharsets.UTF_8);
-    Files.writeString(partial.resolve("summary.md"), SummaryMarkdown.render(r), StandardCharsets.UTF_8);
-    writeHlog(partial.resolve("ttft.hlog"), r, BatchResult::ttftHistogram);
-    writeHlog(partial.resolve("gap.hlog"), r, BatchResult::gapHistogram);
-    writeHlog(partial.resolve("emit_to_recv.hlog"), r, BatchResult::emitToRecvHistogram);
+    content.writeInto(partial);
     // rename(2) onto an existing non-empty folder fails (ENOTEMPTY, which Java reports as a plain
     // FileSystemException), so of two runs racing for one name, one gets it and the other takes
     // the next suffix.

@@ -32,7 +32,8 @@ public final class SummaryMarkdown {
     }
     md.append(String.format("Guards: a run is excluded when the emitter was late by more than %.3f ms (its own pacing audit); "
         + "%d run(s) per cell, one attempt each, never retried.%n%n", r.guards().pacingToleranceMs(), r.scenarioResolved().runs()));
-    md.append("Targets:\n\n");
+    md.append("Targets (network path: ").append(pathText(r.certification().path(), r.certification().mtu()))
+        .append(" unless a target names its own):\n\n");
     for (RunReport.TargetReport t : r.targets()) md.append("- `").append(t.name()).append("`: ").append(t.description()).append('\n');
     md.append('\n');
     for (RunReport.CellReport first : r.cellsMeasured()) {
@@ -80,16 +81,15 @@ public final class SummaryMarkdown {
     return md.toString();
   }
 
+  private static String pathText(String path, int mtu) {
+    return path.equals("veth") ? "veth, MTU " + mtu : path + " (MTU " + mtu + ")";
+  }
+
   /** How to run it again, on what, with which scenario text. */
   static String reproduce(RunReport r) {
     Environment env = r.environment();
     StringBuilder md = new StringBuilder("## Reproduce\n\n");
-    md.append("- flushlab ").append(env.flushlabVersion()).append(", commit ").append(env.gitCommit()).append('\n');
-    md.append("- ").append(env.jvm()).append(", ").append(env.os()).append(", kernel ").append(env.kernel())
-        .append(", ").append(env.cpus()).append(" CPUs\n");
-    Environment.KernelTcp tcp = env.kernelTcp();
-    md.append(String.format("- kernel TCP: tcp_rmem %s, tcp_wmem %s, rmem_max %s, wmem_max %s, tcp_autocorking %s%n",
-        tcp.tcpRmem(), tcp.tcpWmem(), tcp.rmemMax(), tcp.wmemMax(), tcp.tcpAutocorking()));
+    md.append(env.describe());
     md.append("- command: `").append(r.command()).append("` (in ").append(env.workingDirectory()).append(")\n\n");
     md.append("Scenario file `").append(r.scenarioFile()).append("`:\n\n```yaml\n").append(r.scenarioText().strip()).append("\n```\n");
     return md.toString();

@@ -5,6 +5,9 @@ import static flushlab.scenario.Key.Section.CERTIFY;
 import static flushlab.scenario.Key.Section.CLIENT;
 import static flushlab.scenario.Key.Section.EMITTER;
 import static flushlab.scenario.Key.Section.GUARDS;
+import static flushlab.scenario.Key.Section.KEEPALIVE;
+import static flushlab.scenario.Key.Section.SERVER;
+import static flushlab.scenario.Key.Section.UPLOAD;
 import static flushlab.scenario.Key.Section.TARGET;
 import static flushlab.scenario.Key.Section.TOP;
 
@@ -53,6 +56,18 @@ public final class Keys {
       .choices("loopback", "veth");
   public static final Key MTU = Key.of("mtu", TOP, Type.INT, "1500", "the veth link's MTU (1500: Ethernet, 1448 bytes per TCP "
       + "segment); loopback's is fixed at 65536").range(576, 65535);
+  public static final Key PROBE = Key.of("probe", TOP, Type.CHOICE, null,
+      "makes this a TCP-layer probe scenario instead of a stream one: `upload` (a request burst timed to the response head, "
+          + "over a sweep of body sizes, bisecting where the time jumps) or `keepalive` (small requests on one keep-alive "
+          + "connection, TCP_NODELAY on and off); it takes `servers` and the section of its name, not `targets`")
+      .shownDefault("(none: a stream scenario)").choices("upload", "keepalive");
+  public static final Key UPLOAD_SECTION = Key.of("upload", TOP, Type.STRUCTURED, null, "the upload probe's settings (below)")
+      .shape("map (below)").shownDefault("below");
+  public static final Key KEEPALIVE_SECTION = Key.of("keepalive", TOP, Type.STRUCTURED, null,
+      "the keep-alive probe's settings (below)").shape("map (below)").shownDefault("below");
+  public static final Key SERVERS = Key.of("servers", TOP, Type.STRUCTURED, null,
+      "the lab's own upload servers a probe scenario measures, in order, each with its own settings (below)")
+      .shape("non-empty list of servers");
   public static final Key ADAPTIVE_SECTION = Key.of("adaptive", TOP, Type.STRUCTURED, null,
       "bisect one setting of one target to locate a threshold").shape("map (below)").shownDefault("none");
 
@@ -153,14 +168,54 @@ public final class Keys {
       "frames per read above this counts as coalescing").range(1.01, 1000);
   public static final Key MAX_CELLS = Key.of("max_cells", ADAPTIVE, Type.INT, "12", "most cells the bisection may use").range(2, 64);
 
+  // ---- probe scenarios
+  public static final Key SIZES = Key.of("sizes", UPLOAD, Type.STRUCTURED, "[16KiB, 32KiB, 64KiB, 128KiB, 256KiB, 512KiB, 1MiB]",
+      "body sizes to sweep; the smallest is the baseline a stall is measured against").shape("a list of 2-64 sizes, 1 B..64 MiB");
+  public static final Key ATTEMPTS = Key.of("attempts", UPLOAD, Type.INT, "3", "fresh connections per size; the median counts")
+      .range(1, 50);
+  public static final Key STALL_OVER = Key.of("stall_over", UPLOAD, Type.DURATION, "20ms",
+      "a size stalls when its median time to the response head is over the smallest size's by more than this").range(1e6, 10e9);
+  public static final Key BISECT_TOLERANCE = Key.of("tolerance", UPLOAD, Type.FRACTION, "0.02",
+      "bisect until the sizes either side of the jump are this close").range(0.001, 0.5);
+  public static final Key ATTEMPT_TIMEOUT = Key.of("timeout", UPLOAD, Type.DURATION, "10s",
+      "most one attempt may wait for the response head").range(100e6, 120e9);
+  public static final Key KA_REQUESTS = Key.of("requests", KEEPALIVE, Type.INT, "128", "request/response pairs on one connection")
+      .range(1, 100_000);
+  public static final Key KA_BODY = Key.of("body", KEEPALIVE, Type.SIZE, "64B", "bytes of each request body, sent in a write of "
+      + "its own after the head").range(1, 1 << 20);
+  public static final Key KA_CLIENT_NODELAY = Key.of("client_nodelay", KEEPALIVE, Type.CHOICE, "both",
+      "TCP_NODELAY on the probe's socket: `on`, `off`, or `both` (one connection each)").choices("on", "off", "both");
+  public static final Key KA_STALL_OVER = Key.of("stall_over", KEEPALIVE, Type.DURATION, "20ms",
+      "a request slower than the probe's fastest by more than this is a stall (a delayed ACK costs 40 ms or more)").range(1e6, 10e9);
+  public static final Key SERVER_NAME = Key.of("name", SERVER, Type.ROW_NAME, null, "unique; the row name in every table")
+      .range(1, 48);
+  public static final Key SERVER_RCVBUF = Key.of("rcvbuf", SERVER, Type.SIZE, null,
+      "SO_RCVBUF set on the listener before it listens (accepted sockets inherit it); the kernel doubles it, up to "
+          + "net.core.rmem_max, and the results record what it granted").shownDefault("the kernel's").range(1024, 1 << 30);
+  public static final Key SERVER_READ_DELAY = Key.of("read_delay", SERVER, Type.DURATION, "0ms",
+      "how long the server waits before its first read of a connection, as a busy server does").range(0, 60e9);
+  public static final Key SERVER_NODELAY = Key.of("nodelay", SERVER, Type.BOOL, "true", "TCP_NODELAY on the server's sockets "
+      + "(its responses go out in two writes, head then body, so Nagle shows)");
+  public static final Key SERVER_PATH = Key.of("path", SERVER, Type.CHOICE, null, "this server's network path, when not the "
+      + "scenario's").shownDefault("the scenario's `path`").choices("loopback", "veth");
+  public static final Key SERVER_MTU = Key.of("mtu", SERVER, Type.INT, null, "this server's veth MTU, when not the scenario's")
+      .shownDefault("the scenario's `mtu`").range(576, 65535);
+
+  /** The top-level keys only a stream scenario takes, and those only a probe scenario takes. */
+  public static final List<String> STREAM_ONLY = List.of("emitter", "client", "targets", "sweep", "runs", "guards",
+      "flush_trigger_map", "adaptive");
+  public static final List<String> PROBE_ONLY = List.of("upload", "keepalive", "servers");
+
   public static final List<Key> ALL = List.of(
       NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
-      ADAPTIVE_SECTION,
+      ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, HEADERS, LISTEN,
       SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT,
       TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON,
       PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,
-      ADAPTIVE_TARGET, PARAMETER, LOW, HIGH, TOLERANCE, COALESCING_ABOVE, MAX_CELLS);
+      ADAPTIVE_TARGET, PARAMETER, LOW, HIGH, TOLERANCE, COALESCING_ABOVE, MAX_CELLS,
+      SIZES, ATTEMPTS, STALL_OVER, BISECT_TOLERANCE, ATTEMPT_TIMEOUT, KA_REQUESTS, KA_BODY, KA_CLIENT_NODELAY, KA_STALL_OVER,
+      SERVER_NAME, SERVER_RCVBUF, SERVER_READ_DELAY, SERVER_NODELAY, SERVER_PATH, SERVER_MTU);
 
   /** The keys of a section, in reference order. */
   public static List<Key> in(Section section) {

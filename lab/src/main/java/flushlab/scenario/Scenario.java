@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public record Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
     List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
-    HostPort emitterListen, flushlab.netpath.NetworkPath path) {
+    HostPort emitterListen, flushlab.netpath.NetworkPath path) implements ScenarioFile {
 
   /**
    * The honesty guards, declared before the run.

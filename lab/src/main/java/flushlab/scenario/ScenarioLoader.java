@@ -23,7 +23,16 @@ public final class ScenarioLoader {
 
   private ScenarioLoader() {}
 
+  /** A stream scenario; a probe scenario is refused here, saying that {@code flushlab run} runs it. */
   public static Scenario load(Path path) throws ScenarioError {
+    ScenarioFile f = loadAny(path);
+    if (f instanceof Scenario s) return s;
+    throw new ScenarioError(List.of(path + ": is a probe scenario (probe: " + ((ProbeScenario) f).probe()
+        + "), not a stream scenario; 'flushlab run " + path + "' runs it"));
+  }
+
+  /** A stream scenario, or a probe scenario when the file says {@code probe:}. */
+  public static ScenarioFile loadAny(Path path) throws ScenarioError {
     String text;
     try {
       long size = Files.size(path);
@@ -35,10 +44,17 @@ public final class ScenarioLoader {
     } catch (IOException e) {
       throw new ScenarioError(List.of(path + ": cannot read the scenario: " + flushlab.core.IoErrors.describe(e)));
     }
-    return parse(path, text);
+    return parseAny(path, text);
   }
 
+  /** A stream scenario from text (a probe scenario is refused). */
   public static Scenario parse(Path path, String text) throws ScenarioError {
+    ScenarioFile f = parseAny(path, text);
+    if (f instanceof Scenario s) return s;
+    throw new ScenarioError(List.of(path + ": is a probe scenario, not a stream scenario"));
+  }
+
+  public static ScenarioFile parseAny(Path path, String text) throws ScenarioError {
     YamlNode root;
     try {
       root = YamlNode.parse(text);
@@ -50,12 +66,12 @@ public final class ScenarioLoader {
       errors.error(root, "(document)", "a scenario must be a map with at least name: and targets:");
       throw new ScenarioError(errors.errors());
     }
-    Scenario s = build(path, text, root, errors);
-    if (errors.any()) throw new ScenarioError(errors.errors());
+    ScenarioFile s = build(path, text, root, errors);
+    if (errors.any() || s == null) throw new ScenarioError(errors.errors());
     return s;
   }
 
-  private static Scenario build(Path path, String text, YamlNode root, ErrorCollector errors) {
+  private static ScenarioFile build(Path path, String text, YamlNode root, ErrorCollector errors) {
     errors.onlyKnown(root, "", Keys.names(Key.Section.TOP));
     String name = null;
     if (root.map.containsKey("name")) {
@@ -64,6 +80,13 @@ public final class ScenarioLoader {
       errors.errorAtKey(root, "name", "name", "required (the scenario's name, e.g. name: quickstart)");
     }
     String description = root.map.containsKey("description") ? errors.scalar(root.map.get("description"), "description") : "";
+    if (root.map.containsKey(Keys.PROBE.name()) && errors.checked(Keys.PROBE, root.map.get("probe"), "probe") != null) {
+      return new ProbeScenarioReader(errors).read(path, text, root, name, description == null ? "" : description);
+    }
+    if (root.map.containsKey("probe")) return null;
+    for (String k : Keys.PROBE_ONLY) {
+      if (root.map.containsKey(k)) errors.errorAtKey(root, k, k, "applies only to a probe scenario (probe: upload or keepalive)");
+    }
     SettingsReader settings = new SettingsReader(root, errors);
     SweepReader sweep = new SweepReader(root, settings, errors);
     TargetsReader targetsReader = new TargetsReader(root, path, errors);

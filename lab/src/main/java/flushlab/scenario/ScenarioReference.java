@@ -47,7 +47,7 @@ public final class ScenarioReference {
 
   /** The sections that have a table of their own, in reference order (emitter and client share one). */
   public static final List<Key.Section> TABLES = List.of(Key.Section.TOP, Key.Section.EMITTER, Key.Section.TARGET,
-      Key.Section.GUARDS, Key.Section.CERTIFY, Key.Section.ADAPTIVE);
+      Key.Section.GUARDS, Key.Section.CERTIFY, Key.Section.ADAPTIVE, Key.Section.UPLOAD, Key.Section.KEEPALIVE, Key.Section.SERVER);
 
   /** Every table with a heading: what {@code flushlab validate --reference} prints. */
   public static String markdown() {
@@ -65,6 +65,9 @@ public final class ScenarioReference {
       case TARGET: return "Targets";
       case GUARDS: return "Guards";
       case CERTIFY: return "guards.certify";
+      case UPLOAD: return "Probe scenarios: upload";
+      case KEEPALIVE: return "Probe scenarios: keepalive";
+      case SERVER: return "Probe scenarios: servers";
       default: return "Adaptive bisection";
     }
   }

@@ -38,7 +38,7 @@ public final class ProbeSite implements AutoCloseable {
   }
 
   /** A running upload server: where it is, and the line that describes it (SO_RCVBUF as granted). */
-  public record Server(HostPort address, String description) {}
+  public record Server(HostPort address, String description, Integer grantedRcvbuf) {}
 
   /** Starts an upload server with these settings (the listen address is the site's choice). */
   public synchronized Server start(UploadServer.Options o) throws IOException, VethLink.Unavailable {
@@ -46,7 +46,7 @@ public final class ProbeSite implements AutoCloseable {
       UploadServer s = UploadServer.start(new UploadServer.Options(new HostPort("127.0.0.1", 0), o.rcvbufBytes(), o.readDelayNanos(),
           o.tcpNoDelay()));
       servers.add(s);
-      return new Server(s.address(), describe(s));
+      return new Server(s.address(), describe(s), s.grantedRcvbuf());
     }
     int port = nextPort++;
     HostPort at = new HostPort(link.serverHost(), port);
@@ -56,9 +56,10 @@ public final class ProbeSite implements AutoCloseable {
     if (!o.tcpNoDelay()) args.add("--upload-no-tcp-nodelay");
     LabChild child = LabChild.start(link, "upload-server-" + port, args, at);
     servers.add(child);
-    String line = child.logTail(40).lines().filter(l -> l.startsWith("upload listener on")).findFirst()
-        .orElse("upload listener on " + at);
-    return new Server(at, line + ", in " + link.namespace());
+    String line = child.awaitLogLine("upload listener on", 5_000);
+    if (line == null) line = "upload listener on " + at + " (it did not say what the kernel granted)";
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("granted (\\d+) B").matcher(line);
+    return new Server(at, line + ", in " + link.namespace(), m.find() ? Integer.valueOf(m.group(1)) : null);
   }
 
   public static String describe(UploadServer s) {

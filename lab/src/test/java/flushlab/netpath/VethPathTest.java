@@ -153,6 +153,20 @@ class VethPathTest {
     assertThat(IpCommand.run("netns", "list")).doesNotContain(namespace);
   }
 
+  /** `flushlab map --path veth`: the cork relay read as a cork whose segment is this path's MSS, and the results name the path. */
+  @Test
+  void theMapReadsTheCorkRelayOnAVethPathAsACorkOfOneSegment(@TempDir Path dir) throws Exception {
+    needVeth();
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    int rc = flushlab.cli.Main.run(new String[] {"map", "--shape", "cork", "--path", "veth", "--results", dir.toString(), "--json",
+        dir.resolve("map.json").toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
+    assertThat(rc).as(out.toString()).isZero();
+    com.fasterxml.jackson.databind.JsonNode a = flushlab.core.Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    assertThat(a.path("kind").asText()).as(out.toString()).isEqualTo("cork");
+    assertThat(a.path("threshold_bytes").asDouble()).isBetween(1448 * 0.95, 1448 * 1.05);
+    assertThat(out.toString()).contains("one TCP segment on this path is 1448 B").contains("over veth, MTU 1500");
+  }
+
   /** A bad --path or --mtu is refused by name with what is valid. */
   @Test
   void badPathsAreRefusedWithWhatIsValid() {
