@@ -6,6 +6,7 @@ import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
+import flushlab.scenario.Keys;
 import flushlab.tcpprobe.KeepAliveProbe;
 import flushlab.tcpprobe.ProbeSite;
 import flushlab.tcpprobe.UploadServer;
@@ -43,9 +44,12 @@ final class KeepAliveProbeCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     NetworkPath where = path.path();
-    Converters.range("--requests", requests, 1, 100_000);
-    int bodyBytes = Converters.range("--body", body.bytes(), 1, 1 << 20);
-    double stallMs = Converters.durationRange("--stall-over", stallOver, 1_000_000L, 10_000_000_000L) / 1e6;
+    // ranges as the probe scenario keys these mirror (keepalive.requests, body, stall_over)
+    SettingFlags.intValue("--requests", Keys.KA_REQUESTS, requests);
+    SettingFlags.check("--body", Keys.KA_BODY, body.text());
+    SettingFlags.check("--stall-over", Keys.KA_STALL_OVER, stallOver.text());
+    int bodyBytes = (int) body.bytes();
+    double stallMs = stallOver.nanos() / 1e6;
     List<Boolean> clients = settings("--client-nodelay", clientNoDelay);
     List<Boolean> servers;
     HostPort at = null;

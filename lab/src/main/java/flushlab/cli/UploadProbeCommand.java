@@ -7,6 +7,7 @@ import flushlab.core.HostPort;
 import flushlab.core.LabVertx;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
+import flushlab.scenario.Keys;
 import flushlab.tcpprobe.ProbeSite;
 import flushlab.tcpprobe.UploadAttempt;
 import flushlab.tcpprobe.UploadProbe;
@@ -55,10 +56,13 @@ final class UploadProbeCommand implements Command {
   public int run(PrintStream out, PrintStream err) throws Exception {
     NetworkPath where = path.path();
     List<Integer> sweep = parseSizes();
-    Converters.range("--attempts", attempts, 1, 50);
-    double stallMs = Converters.durationRange("--stall-over", stallOver, 1_000_000L, 10_000_000_000L) / 1e6;
-    if (!(tolerance >= 0.001 && tolerance <= 0.5)) throw new IllegalArgumentException("--tolerance: " + tolerance + " is out of range (allowed: 0.001..0.5)");
-    long timeoutNanos = Converters.durationRange("--timeout", timeout, 100_000_000L, 120_000_000_000L);
+    // ranges as the probe scenario keys these mirror (upload.attempts, stall_over, tolerance, timeout)
+    SettingFlags.intValue("--attempts", Keys.ATTEMPTS, attempts);
+    SettingFlags.check("--stall-over", Keys.STALL_OVER, stallOver.text());
+    SettingFlags.check("--tolerance", Keys.BISECT_TOLERANCE, Double.toString(tolerance));
+    SettingFlags.check("--timeout", Keys.ATTEMPT_TIMEOUT, timeout.text());
+    double stallMs = stallOver.nanos() / 1e6;
+    long timeoutNanos = timeout.nanos();
     HostPort at;
     if (target != null) {
       server.refuseWithout("no --target (the lab's own upload server)");
