@@ -50,6 +50,20 @@ class TriggerInferenceTest {
     assertThat(t.timerMs()).isBetween(99.0, 101.0);
   }
 
+  /**
+   * A threshold of ~420 B at a 1 ms interval: 60 B frames wait 6 ms (7 to a release), 150 B frames
+   * 2 ms (3 to a release), each steady to 0.1 ms. Two steady waits 4 ms apart are not one hold
+   * (this once read "a byte threshold and a hold timer alike", with a 3 ms tolerance).
+   */
+  @Test
+  void steadyWaitsThatDifferBetweenCellsAreNotOneHoldTimer() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(
+        new CellEvidence("f=66", 66, 60, 1, 420, 1, 5.67, 58, 7, 5.9, 5.9, 6.0, 7.0, 7.0, 7.0, 5.9, false),
+        new CellEvidence("f=156", 156, 150, 1, 420, 1, 2.83, 138, 3, 1.9, 1.9, 2.0, 2.9, 3.0, 3.0, 1.9, false)));
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo("byte-threshold");
+    assertThat(t.thresholdBytes()).isBetween(396.0, 462.0);
+  }
+
   @Test
   void cellsThatFitTwoMechanismsAreInconclusiveAndSayWhatToMeasure() {
     // one frame size, one interval: a byte threshold and an event count cannot be told apart
