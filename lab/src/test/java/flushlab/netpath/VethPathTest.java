@@ -167,6 +167,23 @@ class VethPathTest {
     assertThat(out.toString()).contains("one TCP segment on this path is 1448 B").contains("over veth, MTU 1500");
   }
 
+  /** A proxy that cannot start on the veth path stops the map plainly, and its namespace is removed on the way out. */
+  @Test
+  void aFailedStartOnTheVethPathLeavesNoNamespace(@TempDir Path dir) throws Exception {
+    needVeth();
+    Assumptions.assumeTrue(flushlab.proxy.ProxyProcess.locate("haproxy") != null, "needs haproxy");
+    Path template = dir.resolve("literal.cfg");
+    java.nio.file.Files.writeString(template, java.nio.file.Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
+        .replace("{{listen_host}}", "127.0.0.1"));
+    String before = IpCommand.run("netns", "list");
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    int rc = flushlab.cli.Main.run(new String[] {"map", "--proxy", "haproxy", "--config", template.toString(), "--path", "veth",
+        "--results", dir.toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
+    assertThat(rc).as(out.toString()).isEqualTo(1);
+    assertThat(out.toString()).contains("has no {{listen_host}}");
+    assertThat(IpCommand.run("netns", "list")).as("no namespace left by the failed start").isEqualTo(before);
+  }
+
   /** A bad --path or --mtu is refused by name with what is valid. */
   @Test
   void badPathsAreRefusedWithWhatIsValid() {
