@@ -50,15 +50,9 @@ final class RunCommand implements Command {
       return EXIT_USAGE;
     }
     Path root = Path.of(resultsDir);
+    if (!resultsWritable(root, err)) return EXIT_USAGE;
     if (file instanceof flushlab.scenario.ProbeScenario probe) return runProbe(probe, root, out, err);
     Scenario scenario = (Scenario) file;
-    try {
-      ResultsWriter.checkWritable(root);
-    } catch (IOException e) {
-      err.println("flushlab run: --results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e)
-          + "); nothing was run");
-      return EXIT_USAGE;
-    }
     Exposure.warnIfNotLoopback(err, "emitter.listen", scenario.emitterListen(), "the emitter");
     out.printf("flushlab run %s: %d cell(s) x %d target(s) x %d run(s); expected duration about %.0fs%n", scenario.name(),
         scenario.cells().size(), scenario.targets().size(), scenario.runs(), ScenarioRunner.expectedSeconds(scenario));
@@ -110,15 +104,20 @@ final class RunCommand implements Command {
     return code;
   }
 
-  /** A probe scenario: its servers in order, then a results folder like a run's. */
-  private int runProbe(flushlab.scenario.ProbeScenario scenario, Path root, PrintStream out, PrintStream err) throws Exception {
+  /** Checked before anything is measured: a run must not be lost to an unwritable folder at its end. */
+  private boolean resultsWritable(Path root, PrintStream err) {
     try {
       ResultsWriter.checkWritable(root);
+      return true;
     } catch (IOException e) {
       err.println("flushlab run: --results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e)
           + "); nothing was run");
-      return EXIT_USAGE;
+      return false;
     }
+  }
+
+  /** A probe scenario: its servers in order, then a results folder like a run's. */
+  private int runProbe(flushlab.scenario.ProbeScenario scenario, Path root, PrintStream out, PrintStream err) throws Exception {
     out.printf("flushlab run %s: probe %s, %d server(s)%n", scenario.name(), scenario.probe(), scenario.servers().size());
     Vertx vertx = LabVertx.create(1);
     flushlab.tcpprobe.ProbeScenarioRunner runner = new flushlab.tcpprobe.ProbeScenarioRunner(scenario, vertx);

@@ -11,7 +11,6 @@ import flushlab.scenario.Keys;
 import flushlab.tcpprobe.ProbeSite;
 import flushlab.tcpprobe.UploadAttempt;
 import flushlab.tcpprobe.UploadProbe;
-import flushlab.tcpprobe.UploadServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;

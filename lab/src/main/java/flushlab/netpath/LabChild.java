@@ -6,8 +6,6 @@ import flushlab.proxy.ProcessGuard;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,26 +117,13 @@ public final class LabChild implements AutoCloseable {
   }
 
   public String logTail(int lines) {
-    try {
-      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return ProcessGuard.logTail(log, lines);
   }
 
   /** TERM to the guard ends the child's whole process group; KILL after 5 s. */
   @Override
   public void close() {
-    List<ProcessHandle> all = new ArrayList<>();
-    process.descendants().forEach(all::add);
-    process.destroy();
-    try {
-      if (!process.waitFor(5, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    for (ProcessHandle h : all) if (h.isAlive()) h.destroyForcibly();
+    ProcessGuard.stop(process);
   }
 
   @Override

@@ -67,4 +67,32 @@ public final class ProcessGuard {
       throw new IOException(e.getCause());
     }
   }
+
+  /**
+   * Stops a child started here and everything it started: TERM (under the guard, the guard then
+   * kills its whole group), KILL after 5 s, then any descendant still alive.
+   */
+  public static void stop(Process process) {
+    List<ProcessHandle> descendants = new ArrayList<>();
+    process.descendants().forEach(descendants::add);
+    process.destroy();
+    try {
+      if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (ProcessHandle h : descendants) if (h.isAlive()) h.destroyForcibly();
+  }
+
+  /** The last lines of a child's log, or why there is none. */
+  public static String logTail(java.nio.file.Path log, int lines) {
+    try {
+      List<String> all = java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
 }

@@ -8,7 +8,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -218,12 +217,7 @@ public final class ProxyProcess implements AutoCloseable {
   }
 
   public String logTail(int lines) {
-    try {
-      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return ProcessGuard.logTail(log, lines);
   }
 
   /**
@@ -233,17 +227,7 @@ public final class ProxyProcess implements AutoCloseable {
    */
   @Override
   public void close() {
-    List<ProcessHandle> children = new ArrayList<>();
-    process.descendants().forEach(children::add);
-    process.destroy();
-    try {
-      if (!process.waitFor(5, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    for (ProcessHandle c : children) {
-      if (c.isAlive()) c.destroyForcibly();
-    }
+    ProcessGuard.stop(process);
     WorkFolders.delete(workdir);
   }
 }

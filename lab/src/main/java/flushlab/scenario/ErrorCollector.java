@@ -77,4 +77,14 @@ final class ErrorCollector {
     String v = checked(k, n, k.path());
     return v == null ? k.defaultValue() : v;
   }
+
+  /** A network path from a path key and an MTU; an MTU the path cannot take is reported at {@code at}. */
+  flushlab.netpath.NetworkPath networkPath(YamlNode at, String prefix, String kind, Integer mtu) {
+    try {
+      return flushlab.netpath.NetworkPath.of(prefix.isEmpty() ? "path" : prefix + ".path", kind, mtu);
+    } catch (IllegalArgumentException e) {
+      error(at, prefix.isEmpty() ? "mtu" : prefix + ".mtu", e.getMessage());
+      return null;
+    }
+  }
 }

@@ -31,7 +31,7 @@ final class ProbeScenarioReader {
     if (root.map.containsKey(other)) errors.errorAtKey(root, other, other, "applies only with probe: " + other);
     String defaultPath = errors.value(root, Keys.PATH);
     int defaultMtu = Integer.parseInt(errors.value(root, Keys.MTU));
-    NetworkPath path = path(root, "", defaultPath, defaultPath.equals("veth") ? defaultMtu : null);
+    NetworkPath path = errors.networkPath(root, "", defaultPath, defaultPath.equals("veth") ? defaultMtu : null);
     ProbeScenario.Upload upload = probe.equals("upload") ? upload(root) : null;
     ProbeScenario.KeepAlive keepAlive = probe.equals("keepalive") ? keepAlive(root) : null;
     List<ProbeScenario.Server> servers = servers(root, defaultPath, defaultMtu);
@@ -130,7 +130,7 @@ final class ProbeScenarioReader {
         String m = errors.checked(Keys.SERVER_MTU, s.map.get("mtu"), p + ".mtu");
         mtu = m == null ? null : Integer.valueOf(m);
       }
-      NetworkPath path = kind == null ? null : path(s.map.getOrDefault("mtu", s), p, kind, mtu);
+      NetworkPath path = kind == null ? null : errors.networkPath(s.map.getOrDefault("mtu", s), p, kind, mtu);
       if (delay == null || noDelay == null || path == null || (s.map.containsKey("rcvbuf") && rcvbuf == null)) continue;
       out.add(new ProbeScenario.Server(name, rcvbuf == null ? 0 : (int) Units.parseBytes(rcvbuf), Units.parseDurationNanos(delay),
           noDelay.equals("true"), path));
@@ -138,12 +138,5 @@ final class ProbeScenarioReader {
     return out;
   }
 
-  private NetworkPath path(YamlNode at, String p, String kind, Integer mtu) {
-    try {
-      return NetworkPath.of(p.isEmpty() ? "path" : p + ".path", kind, mtu);
-    } catch (IllegalArgumentException e) {
-      errors.error(at, p.isEmpty() ? "mtu" : p + ".mtu", e.getMessage());
-      return null;
-    }
-  }
+
 }

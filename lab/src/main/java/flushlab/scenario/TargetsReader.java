@@ -29,7 +29,7 @@ final class TargetsReader {
     this.scenarioPath = scenarioPath;
     this.defaultPath = errors.value(root, Keys.PATH);
     this.defaultMtu = Integer.parseInt(errors.value(root, Keys.MTU));
-    this.path = networkPath(root, "", defaultPath, defaultPath.equals("veth") ? defaultMtu : null);
+    this.path = errors.networkPath(root, "", defaultPath, defaultPath.equals("veth") ? defaultMtu : null);
     YamlNode list = root.map.get(Keys.TARGETS.name());
     if (list == null) {
       errors.errorAtKey(root, "targets", "targets", "required: a list of targets, e.g. - {name: direct, kind: direct}");
@@ -95,17 +95,10 @@ final class TargetsReader {
     } else if (kindOfPath.equals("veth")) {
       mtu = defaultMtu;
     }
-    return networkPath(t.map.getOrDefault("mtu", t), p, kindOfPath, mtu);
+    return errors.networkPath(t.map.getOrDefault("mtu", t), p, kindOfPath, mtu);
   }
 
-  private NetworkPath networkPath(YamlNode at, String p, String kind, Integer mtu) {
-    try {
-      return NetworkPath.of(p.isEmpty() ? "path" : p + ".path", kind, mtu);
-    } catch (IllegalArgumentException e) {
-      errors.error(at, p.isEmpty() ? "mtu" : p + ".mtu", e.getMessage());
-      return null;
-    }
-  }
+
 
   private Target relay(YamlNode t, String p, String name, NetworkPath path) {
     List<ShaperRegistry.Spec> specs = new ArrayList<>();
