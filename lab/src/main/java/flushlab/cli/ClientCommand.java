@@ -92,11 +92,14 @@ final class ClientCommand implements Command {
     MeteredClient client = new MeteredClient(vertx, options);
     try {
       flushlab.client.Warmup.run(vertx);
+      long started = System.nanoTime();
       BatchResult r = client.run(plan).await(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, TimeUnit.MILLISECONDS);
+      double seconds = (System.nanoTime() - started) / 1e9;
       if (json) {
         out.println(flushlab.core.Json.pretty(r));
       } else {
         out.println(r.oneLine());
+        out.printf(java.util.Locale.ROOT, "batch %.3f s, %.1f MB/s read%n", seconds, r.bytes() / 1e6 / seconds);
       }
       if (r.errorCount() > 0) {
         err.println("flushlab client: " + r.errorCount() + " of " + r.streams() + " requests to " + plan.url()
