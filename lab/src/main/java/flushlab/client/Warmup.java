@@ -10,11 +10,20 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the emitter, relay and client code paths a few hundred times against a private loopback emitter
- * before anything is measured, so the first measured stream does not pay for class loading and JIT
- * compilation. It never touches the target under test. Every command that measures says it ran.
+ * Runs the emitter, relay and client code paths against a private loopback emitter before anything
+ * is measured, so the first measured stream does not pay for class loading and JIT compilation. It
+ * never touches the target under test. Every command that measures says it ran.
+ *
+ * <p>Two parts: long streams (the per-frame and per-read paths, thousands of times), and many short
+ * ones on fresh connections (the per-connection and per-request paths: accept, connect, request
+ * parsing, the audit and the meter). With only the first, the request path stayed interpreted long
+ * after warm-up: 100 chat streams opened at once waited 70-170 ms for their first token, set up one
+ * after the other in slow code on the emitter's loop.
  */
 public final class Warmup {
+  /** Short streams per kind (plain, chat), each on a fresh connection. */
+  static final int SHORT_STREAMS = 400;
+
   private Warmup() {}
 
   public static void run(Vertx vertx) throws Exception {
@@ -28,6 +37,14 @@ public final class Warmup {
         client.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?frames=200&size=60&interval=0.2ms"))
             .await(30, TimeUnit.SECONDS);
         client.run(RequestPlan.chat("127.0.0.1", port, 200, 0, 0.2)).await(30, TimeUnit.SECONDS);
+      }
+      MeteredClient shortStreams = new MeteredClient(vertx, ClientOptions.single().withRequests(SHORT_STREAMS, 8));
+      try {
+        shortStreams.run(RequestPlan.get("http://127.0.0.1:" + emitter.port() + "/sse?frames=2&size=60&interval=0ms"))
+            .await(30, TimeUnit.SECONDS);
+        shortStreams.run(RequestPlan.chat("127.0.0.1", emitter.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
+      } finally {
+        shortStreams.close();
       }
     } finally {
       client.close();
