@@ -34,7 +34,7 @@ public final class LabChild implements AutoCloseable {
 
   /**
    * Starts {@code flushlab ARGS} in the link's namespace and waits until {@code address} accepts a
-   * connection from the lab's side. Throws with the child's log tail when it exits or stays deaf.
+   * connection from the lab's side and the child has said it is ready (after its warm-up). Throws with the child's log tail when it exits or stays deaf.
    */
   public static LabChild start(VethLink link, String what, List<String> args, HostPort address) throws VethLink.Unavailable {
     Path log = link.folder().resolve(what.replaceAll("[^A-Za-z0-9_.-]", "_") + ".log");
@@ -64,7 +64,9 @@ public final class LabChild implements AutoCloseable {
         throw new VethLink.Unavailable("the " + what + " in " + link.namespace() + " exited with status " + p.exitValue()
             + " before it listened on " + address + "; its log ends:\n" + tail);
       }
-      if (accepts(address)) return child;
+      // Ready once it listens and has said so: a server command says so after its warm-up, which
+      // must not share the two cores with the first measurement.
+      if (accepts(address) && child.saidReady()) return child;
       if (System.nanoTime() > deadline) {
         String tail = child.logTail(15);
         child.close();
@@ -79,6 +81,13 @@ public final class LabChild implements AutoCloseable {
         throw new VethLink.Unavailable("interrupted while starting the " + what);
       }
     }
+  }
+
+  /** The lines the lab's server commands print once they listen and have warmed up. */
+  private static final List<String> READY_LINES = List.of("flushlab emitter listening on", "flushlab relay on");
+
+  private boolean saidReady() {
+    return logTail(400).lines().anyMatch(l -> READY_LINES.stream().anyMatch(l::startsWith));
   }
 
   static boolean accepts(HostPort at) {
