@@ -79,7 +79,7 @@ final class ProbeCommand implements Command {
       out.printf("expected duration: about %.1fs (calibration %.1fs, gateway %.1fs)%n", calSeconds + gwSeconds, calSeconds, gwSeconds);
 
       flushlab.client.Warmup.run(vertx);
-      out.println("warm-up: 24 streams against a private loopback emitter (not reported)");
+      out.println("warm-up: " + flushlab.client.Warmup.DESCRIPTION);
       BatchResult cal = null;
       if (!noCalibration) {
         cal = batch(vertx, out, "calibration", RequestPlan.chat(at.host(), emitter.port(), calTokens, thinkNanos / 1e6, delayNanos / 1e6),

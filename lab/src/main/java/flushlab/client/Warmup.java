@@ -24,6 +24,10 @@ public final class Warmup {
   /** Short streams per kind (plain, chat), each on a fresh connection. */
   static final int SHORT_STREAMS = 400;
 
+  /** What the warm-up ran, for the line every measuring command prints. */
+  public static final String DESCRIPTION = "24 long and " + 2 * SHORT_STREAMS
+      + " short streams against a private loopback emitter and relay (not reported)";
+
   private Warmup() {}
 
   public static void run(Vertx vertx) throws Exception {

@@ -180,7 +180,7 @@ public final class ScenarioRunner {
   private void warmUp(Consumer<String> announce) throws Exception {
     progress = "warm-up";
     Warmup.run(vertx);
-    announce.accept("warm-up: 24 streams against a private loopback emitter and relay (not reported)");
+    announce.accept("warm-up: " + Warmup.DESCRIPTION);
   }
 
   /** The direct path must be clean on this host before any target row counts. */
