@@ -21,7 +21,7 @@ final class EmitterCommand implements Command {
   @Parameter(names = "--sndbuf", description = "SO_SNDBUF of accepted sockets, e.g. 64KiB (default: kernel's)", converter = Converters.Size.class)
   Converters.SizeArg sndbuf;
 
-  @Parameter(names = "--event-loops", description = "Event-loop threads")
+  @Parameter(names = "--event-loops", description = "Event-loop threads, each accepting and pacing its share of the connections")
   int eventLoops = 2;
 
   @Parameter(names = "--max-connections", description = "Connections open at once; one more is answered 503 and closed")
@@ -49,7 +49,8 @@ final class EmitterCommand implements Command {
     int sndbufBytes = sndbuf == null ? 0 : Converters.range("--sndbuf", sndbuf.bytes(), 1024, 64L << 20);
     Converters.range("--max-connections", maxConnections, 1, 100_000);
     long requestTimeoutNanos = Converters.durationRange("--request-timeout", requestTimeout, 1_000_000L, 3_600_000_000_000L);
-    EmitterOptions options = new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes, maxConnections, requestTimeoutNanos);
+    EmitterOptions options = new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes, maxConnections, requestTimeoutNanos)
+        .withListeners(eventLoops); // one listener per event loop: connections spread over all of them
     HostPort uploadAt = uploadListen == null ? null : HostPort.parse("--upload-listen", uploadListen, true);
     if (uploadAt != null) Exposure.warnIfNotLoopback(err, "--upload-listen", uploadAt, "the upload listener");
     else upload.refuseWithout("--upload-listen");

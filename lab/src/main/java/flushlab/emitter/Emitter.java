@@ -30,19 +30,47 @@ public final class Emitter extends VerticleBase {
     // Load JSON and the request classes now, not inside the first measured request.
     ChatRequestSpec.parse("{\"stream\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     SseStreamSpec.parse("");
+    server = listen(vertx, options.port());
+    return server.listen().compose(s -> {
+      if (options.listeners() <= 1) return Future.succeededFuture();
+      // More listeners on the port now bound: Vert.x shares one listening socket among the servers of
+      // one port and hands each new connection to the next of them, each on its own event loop, so
+      // stream set-ups and pacing spread over the loops instead of queueing on one.
+      // the port as asked: servers are shared by the address they were asked for (port 0 included,
+      // which the first one bound to a random port the others then share)
+      int port = options.port();
+      return vertx.deployVerticle(() -> new VerticleBase() {
+        private NetServer extra;
+
+        @Override
+        public Future<?> start() {
+          extra = listen(vertx, port);
+          return extra.listen();
+        }
+
+        @Override
+        public Future<?> stop() {
+          return extra.close();
+        }
+      }, new io.vertx.core.DeploymentOptions().setInstances(options.listeners() - 1));
+    });
+  }
+
+  private NetServer listen(io.vertx.core.Vertx v, int port) {
     NetServerOptions netOptions = new NetServerOptions()
         .setHost(options.host())
-        .setPort(options.port())
+        .setPort(port)
         .setTcpNoDelay(options.tcpNoDelay())
         .setIdleTimeout(120);
     if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());
-    server = vertx.createNetServer(netOptions);
-    server.connectHandler(socket -> new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos()));
-    return server.listen();
+    NetServer s = v.createNetServer(netOptions);
+    s.connectHandler(socket -> new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos()));
+    return s;
   }
 
   @Override
   public Future<?> stop() {
+    // the extra listeners were deployed from this verticle's start: Vert.x undeploys them with it
     return server == null ? Future.succeededFuture() : server.close();
   }
 

@@ -7,15 +7,22 @@ package flushlab.emitter;
  * @param maxConnections connections open at once; one more is answered 503 and closed
  * @param requestTimeoutNanos the most a request may take from its first byte to its last (a
  *     client that sends a header line every few seconds is answered 408 and closed)
+ * @param listeners event loops that accept and pace connections (one listener each, sharing the
+ *     port, the audits and the limits); 1 keeps every stream on the emitter's own loop
  */
 public record EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes, int maxConnections,
-    long requestTimeoutNanos) {
+    long requestTimeoutNanos, int listeners) {
 
   public static final int DEFAULT_MAX_CONNECTIONS = 1024;
   public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
 
   public EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes) {
-    this(host, port, tcpNoDelay, sendBufferBytes, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_NANOS);
+    this(host, port, tcpNoDelay, sendBufferBytes, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_NANOS, 1);
+  }
+
+  public EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes, int maxConnections,
+      long requestTimeoutNanos) {
+    this(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, 1);
   }
 
   public static EmitterOptions loopback(int port) {
@@ -23,6 +30,11 @@ public record EmitterOptions(String host, int port, boolean tcpNoDelay, int send
   }
 
   public EmitterOptions withLimits(int maxConnections, long requestTimeoutNanos) {
-    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos);
+    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners);
+  }
+
+  /** Accept and pace on this many event loops (the Vert.x instance must have at least as many). */
+  public EmitterOptions withListeners(int n) {
+    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, Math.max(1, n));
   }
 }

@@ -73,6 +73,31 @@ class EmitterLimitsTest {
     }
   }
 
+  /**
+   * With a listener per event loop (as `flushlab emitter` runs), the listeners share one port, one
+   * connection cap and one audit registry: the cap counts connections on every loop together,
+   * and every stream, whichever loop served it, has its audit.
+   */
+  @Test
+  void listenersOnSeveralLoopsShareTheCapAndTheAudits() throws Exception {
+    try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withLimits(2, 10_000_000_000L).withListeners(2), 2)) {
+      int port = lab.emitter.port();
+      try (Raw a = new Raw(port); Raw b = new Raw(port)) {
+        a.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        try (Raw third = new Raw(port)) {
+          assertThat(third.readToClose()).startsWith("HTTP/1.1 503").contains("at most 2 at once");
+        }
+      }
+      flushlab.Await.until("the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
+    }
+    try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withListeners(2), 2)) {
+      BatchResult r = lab.measure(flushlab.client.RequestPlan.get(lab.sseUrl("frames=20&interval=2ms")),
+          flushlab.client.ClientOptions.single().withRequests(8, 8));
+      assertThat(r.streamsOk()).as(r.oneLine()).isEqualTo(8);
+      for (long id : r.streamIds()) assertThat(lab.emitter.audits().summary(id)).as("stream %d audited", id).isNotNull();
+    }
+  }
+
   /** A client sending one header line every so often (slowloris) is answered 408 and dropped. */
   @Test
   void aRequestThatDoesNotCompleteWithinTheTimeoutGets408() throws Exception {
