@@ -64,6 +64,20 @@ class TriggerInferenceTest {
     assertThat(t.thresholdBytes()).isBetween(396.0, 462.0);
   }
 
+  /**
+   * Within-cell spread buys a hold no more room than 3 ms: waits of 240 and 262 ms that each
+   * spread over 50 ms (a 271 ms periodic clock) are not one hold (a CI run once read them as
+   * "a hold timer and a periodic timer alike" when the room was twice the spread).
+   */
+  @Test
+  void spreadWaitsDoNotWidenTheHoldTimerFit() {
+    List<String> evidence = new ArrayList<>();
+    Double hold = TriggerInference.fitHold(List.of(
+        new CellEvidence("a", 66, 60, 2, 600, 1, 100, 4, 100, 240, 240, 290, 271, 271, 272, 240, false),
+        new CellEvidence("b", 66, 60, 50, 25, 1, 5, 3, 5, 262, 262, 300, 271, 271, 272, 262, false)), evidence);
+    assertThat(hold).as(String.join("; ", evidence)).isNull();
+  }
+
   @Test
   void cellsThatFitTwoMechanismsAreInconclusiveAndSayWhatToMeasure() {
     // one frame size, one interval: a byte threshold and an event count cannot be told apart
