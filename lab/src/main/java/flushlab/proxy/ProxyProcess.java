@@ -86,6 +86,10 @@ public final class ProxyProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new StartFailure("cannot read the config template " + template + ": " + e.getMessage());
     }
+    if (!listenHost.equals("127.0.0.1") && !text.contains("{{listen_host}}")) {
+      throw new StartFailure("the config template " + template + " has no {{listen_host}}: on a path other than loopback the "
+          + "proxy must listen where the lab says (write e.g. 'bind {{listen_host}}:{{listen_port}}')");
+    }
     WorkFolders.sweepStale(); // folders (and any process) left by a lab that was killed
     Path workdir;
     int port;
@@ -94,10 +98,6 @@ public final class ProxyProcess implements AutoCloseable {
       port = freeLoopbackPort();
     } catch (IOException e) {
       throw new StartFailure("cannot prepare a work folder: " + flushlab.core.IoErrors.describe(e));
-    }
-    if (!listenHost.equals("127.0.0.1") && !text.contains("{{listen_host}}")) {
-      throw new StartFailure("the config template " + template + " has no {{listen_host}}: on a path other than loopback the "
-          + "proxy must listen where the lab says (write e.g. 'bind {{listen_host}}:{{listen_port}}')");
     }
     String filled = text.replace("{{listen_host}}", listenHost)
         .replace("{{listen_port}}", Integer.toString(port))

@@ -182,6 +182,13 @@ class VethPathTest {
     assertThat(rc).as(out.toString()).isEqualTo(1);
     assertThat(out.toString()).contains("has no {{listen_host}}");
     assertThat(IpCommand.run("netns", "list")).as("no namespace left by the failed start").isEqualTo(before);
+    long pid = ProcessHandle.current().pid();
+    try (var dirs = java.nio.file.Files.newDirectoryStream(flushlab.proxy.WorkFolders.root(), "flushlab-haproxy-*")) {
+      for (Path d : dirs) {
+        assertThat(java.nio.file.Files.readString(d.resolve("flushlab-owner"))).as("a work folder left by the refused template: %s", d)
+            .doesNotStartWith(pid + " ");
+      }
+    }
   }
 
   /** A bad --path or --mtu is refused by name with what is valid. */
