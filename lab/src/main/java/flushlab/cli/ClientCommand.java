@@ -66,13 +66,7 @@ final class ClientCommand implements Command {
       throw new IllegalArgumentException("--target: with --path veth give only the path and query (e.g. /sse?frames=100&interval=5ms), "
           + "not '" + target + "': the lab starts the server across the link itself");
     }
-    for (String s : shapes) {
-      try {
-        flushlab.relay.shaper.ShaperRegistry.parse(s);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
-      }
-    }
+    Converters.shapes(shapes); // checked before anything starts
     ClientOptions options = options();
     if (!where.isVeth()) return measure(plan(target), options, out, err);
     try (VethSite site = VethSite.open(where.mtu())) {

@@ -99,4 +99,17 @@ final class Converters {
     }
     return value.nanos();
   }
+
+  /** Each {@code --shape} value parsed as a shaper spec; a bad one names the flag, the value and what is wrong. */
+  static java.util.List<flushlab.relay.shaper.ShaperRegistry.Spec> shapes(java.util.List<String> values) {
+    java.util.List<flushlab.relay.shaper.ShaperRegistry.Spec> specs = new java.util.ArrayList<>();
+    for (String s : values) {
+      try {
+        specs.add(flushlab.relay.shaper.ShaperRegistry.parse(s));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
+      }
+    }
+    return specs;
+  }
 }

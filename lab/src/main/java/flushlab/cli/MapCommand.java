@@ -11,7 +11,6 @@ import flushlab.map.CellEvidence;
 import flushlab.map.FlushTrigger;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
-import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
@@ -178,15 +177,7 @@ final class MapCommand implements Command {
       return new Target.External(at.toString(), at, "given on the command line with --target");
     }
     if (!shapes.isEmpty()) {
-      List<ShaperRegistry.Spec> specs = new ArrayList<>();
-      for (String s : shapes) {
-        try {
-          specs.add(ShaperRegistry.parse(s));
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
-        }
-      }
-      return new Target.Relay("relay", specs, false, where);
+      return new Target.Relay("relay", Converters.shapes(shapes), false, where);
     }
     ProxyKind kind = proxy == null ? null : ProxyKind.of(proxy);
     if (kind == null) throw new IllegalArgumentException("--proxy: " + (proxy == null ? "required with --config" : "'" + proxy + "' is not one") + " of nginx, haproxy, caddy");

@@ -48,14 +48,7 @@ final class RelayCommand implements Command {
     if (upstream == null) throw new IllegalArgumentException("--upstream: required (host:port of the server behind the relay)");
     HostPort up = HostPort.parse("--upstream", upstream, false);
     Exposure.warnIfNotLoopback(err, "--listen", at, "this relay, which misbehaves and injects faults on purpose,");
-    List<ShaperRegistry.Spec> specs = new ArrayList<>();
-    for (String s : shapes) {
-      try {
-        specs.add(ShaperRegistry.parse(s));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
-      }
-    }
+    List<ShaperRegistry.Spec> specs = Converters.shapes(shapes);
     Converters.range("--max-connections", maxConnections, 1, 100_000);
     if (maxHeld.bytes() < 1024 || maxHeld.bytes() > (64L << 30)) {
       throw new IllegalArgumentException("--max-held: " + maxHeld + " is out of range (allowed: 1KiB..64GiB)");

@@ -90,7 +90,7 @@ public final class VethSite implements ServerSite {
             HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) return parse(r.body());
         if (r.statusCode() != 409 || System.nanoTime() > deadline) return null;
-        Thread.onSpinWait();
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // ask again in a millisecond, not in a tight loop of requests
       }
     } catch (IOException e) {
       return null;

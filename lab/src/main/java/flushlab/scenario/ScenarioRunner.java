@@ -89,6 +89,27 @@ public final class ScenarioRunner {
   }
 
   public Outcome run(Consumer<String> announce) throws Exception {
+    return certifiedThen(announce, (measure, cert) -> {
+      List<TargetCellResult> results = measureCells(measure);
+      return new Measured(results, inferTriggers(results, cert.emitToRecvMs()), bisect(measure));
+    });
+  }
+
+  /** What a run or a map measured once the host was certified. */
+  private record Measured(List<TargetCellResult> results, Map<String, FlushTrigger> triggers, Bisection bisection) {
+    static final Measured NOTHING = new Measured(List.of(), Map.of(), null);
+  }
+
+  /** A run's or a map's measuring, given the targets up and the host certified. */
+  private interface AfterCertification {
+    Measured measure(Measurer measure, Certification cert) throws Exception;
+  }
+
+  /**
+   * The steps a run and a map share: start the sites and targets, warm up, certify; then measure
+   * (only on a certified host); stop everything; and the outcome, with how long it all took.
+   */
+  private Outcome certifiedThen(Consumer<String> announce, AfterCertification then) throws Exception {
     long started = System.nanoTime();
     long startedMillis = System.currentTimeMillis();
     try (ServerSites sites = openSites(announce);
@@ -96,15 +117,9 @@ public final class ScenarioRunner {
       Measurer measure = new Measurer(sites, targets);
       warmUp(announce);
       Certification cert = certify(measure, announce);
-      if (!cert.certified()) {
-        return new Outcome(cert, List.of(), Map.of(), null, interrupted.get(), startedMillis, System.nanoTime() - started,
-            targets.processes());
-      }
-      List<TargetCellResult> results = measureCells(measure);
-      Map<String, FlushTrigger> triggers = inferTriggers(results, cert.emitToRecvMs());
-      Bisection bisection = bisect(measure);
-      return new Outcome(cert, results, triggers, bisection, interrupted.get(), startedMillis, System.nanoTime() - started,
-          targets.processes());
+      Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
+      return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
+          System.nanoTime() - started, targets.processes());
     }
   }
 
@@ -115,18 +130,8 @@ public final class ScenarioRunner {
    * the trigger, under the target's name.
    */
   public Outcome map(Consumer<String> announce, double budgetSeconds) throws Exception {
-    long started = System.nanoTime();
-    long startedMillis = System.currentTimeMillis();
     Target target = scenario.targets().get(0);
-    try (ServerSites sites = openSites(announce);
-        RunningTargets targets = RunningTargets.start(scenario.targets(), t -> new TargetContext(vertx, sites.site(t.path()), announce))) {
-      Measurer measure = new Measurer(sites, targets);
-      warmUp(announce);
-      Certification cert = certify(measure, announce);
-      if (!cert.certified()) {
-        return new Outcome(cert, List.of(), Map.of(), null, interrupted.get(), startedMillis, System.nanoTime() - started,
-            targets.processes());
-      }
+    return certifiedThen(announce, (measure, cert) -> {
       List<TargetCellResult> results = new ArrayList<>();
       String[] failed = new String[1];
       Cell base = scenario.cells().get(0);
@@ -156,9 +161,8 @@ public final class ScenarioRunner {
       if (failed[0] != null) {
         trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0], List.of(), List.of());
       }
-      return new Outcome(cert, results, Map.of(target.name(), trigger), null, interrupted.get(), startedMillis,
-          System.nanoTime() - started, targets.processes());
-    }
+      return new Measured(results, Map.of(target.name(), trigger), null);
+    });
   }
 
   /** The emitter (and namespace) of every network path this scenario's targets use, the scenario's own first. */
