@@ -19,6 +19,7 @@ public final class Emitter extends VerticleBase {
   private final AtomicLong streamIds = new AtomicLong();
   private final Admission admission;
   private NetServer server;
+  private final java.util.List<java.util.concurrent.atomic.AtomicLong> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Emitter(EmitterOptions options) {
     this.options = options;
@@ -30,21 +31,29 @@ public final class Emitter extends VerticleBase {
     // Load JSON and the request classes now, not inside the first measured request.
     ChatRequestSpec.parse("{\"stream\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     SseStreamSpec.parse("");
-    server = listen(vertx, options.port());
+    int port = options.port();
+    if (options.listeners() > 1 && port == 0) {
+      // Vert.x shares a port among servers by the address they ask for, and each "port 0" is a
+      // new random port: so the listeners of an ephemeral emitter all ask for one free port.
+      try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(options.host()))) {
+        port = probe.getLocalPort();
+      } catch (java.io.IOException e) {
+        return Future.failedFuture(e);
+      }
+    }
+    int shared = port;
+    server = listen(vertx, shared);
     return server.listen().compose(s -> {
       if (options.listeners() <= 1) return Future.succeededFuture();
-      // More listeners on the port now bound: Vert.x shares one listening socket among the servers of
-      // one port and hands each new connection to the next of them, each on its own event loop, so
-      // stream set-ups and pacing spread over the loops instead of queueing on one.
-      // the port as asked: servers are shared by the address they were asked for (port 0 included,
-      // which the first one bound to a random port the others then share)
-      int port = options.port();
+      // More listeners on the same port: Vert.x shares one listening socket among them and hands
+      // each new connection to the next, each on its own event loop, so stream set-ups and pacing
+      // spread over the loops instead of queueing on one.
       return vertx.deployVerticle(() -> new VerticleBase() {
         private NetServer extra;
 
         @Override
         public Future<?> start() {
-          extra = listen(vertx, port);
+          extra = listen(vertx, shared);
           return extra.listen();
         }
 
@@ -64,7 +73,12 @@ public final class Emitter extends VerticleBase {
         .setIdleTimeout(120);
     if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());
     NetServer s = v.createNetServer(netOptions);
-    s.connectHandler(socket -> new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos()));
+    java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+    accepted.add(count);
+    s.connectHandler(socket -> {
+      count.incrementAndGet(); // once per connection
+      new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos());
+    });
     return s;
   }
 
@@ -72,6 +86,11 @@ public final class Emitter extends VerticleBase {
   public Future<?> stop() {
     // the extra listeners were deployed from this verticle's start: Vert.x undeploys them with it
     return server == null ? Future.succeededFuture() : server.close();
+  }
+
+  /** Connections each listener accepted, in the order the listeners started (one unless {@code listeners} says more). */
+  public java.util.List<Long> acceptedPerListener() {
+    return accepted.stream().map(java.util.concurrent.atomic.AtomicLong::get).toList();
   }
 
   /** The port actually bound (useful with port 0). */

@@ -82,6 +82,13 @@ class EmitterLimitsTest {
   void listenersOnSeveralLoopsShareTheCapAndTheAudits() throws Exception {
     try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withLimits(2, 10_000_000_000L).withListeners(2), 2)) {
       int port = lab.emitter.port();
+      for (int i = 0; i < 4; i++) {
+        try (Raw r = new Raw(port)) {
+          assertThat(r.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").readToClose()).startsWith("HTTP/1.1 200");
+        }
+      }
+      assertThat(lab.emitter.acceptedPerListener()).as("connections reach both listeners").hasSize(2).allMatch(n -> n > 0);
+      flushlab.Await.until("the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
       try (Raw a = new Raw(port); Raw b = new Raw(port)) {
         a.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
         try (Raw third = new Raw(port)) {
