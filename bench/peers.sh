@@ -7,12 +7,18 @@
 #
 #   SSE_LATENCY_SRC=../shared/peers/sse-latency/sse-latency.c bench/peers.sh
 #
+# FLUSHLAB_JAR names another build of flushlab to measure (a before/after comparison: build the
+# older commit into a folder of its own and point this at its target/flushlab-all.jar).
+#
 # A peer that is missing is skipped with the reason; its rows print "-".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-jar=target/flushlab-all.jar
-if [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; then
+jar=${FLUSHLAB_JAR:-target/flushlab-all.jar}
+if [ -n "${FLUSHLAB_JAR:-}" ]; then
+  [ -f "$jar" ] || { echo "bench/peers.sh: FLUSHLAB_JAR=$jar: no such file" >&2; exit 1; }
+  echo "flushlab: $jar"
+elif [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; then
   mvn -q -B -ntp package -DskipTests
 fi
 fl=(java -jar "$jar")
@@ -48,6 +54,9 @@ haproxy=$(command -v haproxy || true)
 [ -n "$haproxy" ] || echo "haproxy: skipped (apt-get install haproxy)"
 
 wait_port() { for _ in $(seq 1 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+# A flushlab server accepts before its warm-up ends; it prints its banner after. Wait for that, so
+# nothing here is measured against a server still warming up (and sharing the cores with it).
+wait_ready() { for _ in $(seq 1 600); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "bench/peers.sh: no '$2' in $1" >&2; return 1; }
 # "p50=0.22ms" or "p50 0.22ms" or "p50   +0.135ms" after a label, from the peer's or the probe's report
 report_stat() { grep -m1 -- "$2" "$1" | sed -E "s/.*$3[= ]+\\+?(-?[0-9.]+)ms.*/\\1/"; }
 # from flushlab client's one line: "ttft p50 6.259ms" / "emit->recv p50 0.070ms p99 2.206ms"
@@ -58,7 +67,7 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 "${fl[@]}" emitter --listen 127.0.0.1:$P_EMITTER >"$tmp/emitter.log" 2>&1 &
 emitter=$!; children+=("$emitter")
-wait_port $P_EMITTER
+wait_ready "$tmp/emitter.log" "listening on"
 chat="http://127.0.0.1:$P_EMITTER/v1/chat/completions"
 
 # 1-3: direct, 20 requests, 5 at once, 200 tokens at 5 ms
@@ -67,14 +76,14 @@ chat="http://127.0.0.1:$P_EMITTER/v1/chat/completions"
 
 # first request of a fresh process (a fresh emitter and a fresh client)
 "${fl[@]}" emitter --listen 127.0.0.1:$P_FRESH >"$tmp/fresh.log" 2>&1 &
-fresh=$!; children+=("$fresh"); wait_port $P_FRESH
+fresh=$!; children+=("$fresh"); wait_ready "$tmp/fresh.log" "listening on"
 "${fl[@]}" client --target "http://127.0.0.1:$P_FRESH/v1/chat/completions" --requests 1 --tokens 20 --delay 5ms >"$tmp/fl-fresh" 2>&1
 kill "$fresh"
 [ -n "$peer" ] && "$peer" -L 127.0.0.1:$((P_PEER + 101)) -t 127.0.0.1:$((P_PEER + 101)) -r 1 -c 1 -n 20 -l -q >"$tmp/peer-fresh" 2>&1
 
 # 4-5: one hop. flushlab: its probe through a passthrough relay; the peer: through HAProxy http-no-delay
 "${fl[@]}" relay --listen 127.0.0.1:$P_RELAY --upstream 127.0.0.1:$P_PROBE >"$tmp/relay.log" 2>&1 &
-children+=("$!"); wait_port $P_RELAY
+children+=("$!"); wait_ready "$tmp/relay.log" "flushlab relay on"
 "${fl[@]}" probe --gateway 127.0.0.1:$P_RELAY --listen 127.0.0.1:$P_PROBE -r 20 -c 5 -n 200 >"$tmp/fl-hop" 2>&1
 if [ -n "$peer" ] && [ -n "$haproxy" ]; then
   cat >"$tmp/haproxy.cfg" <<EOF
@@ -115,7 +124,7 @@ done
 
 # 9: bulk, 512 MiB in 64 KiB frames through the passthrough relay: flushlab's client against curl
 "${fl[@]}" relay --listen 127.0.0.1:$((P_RELAY + 10)) --upstream 127.0.0.1:$P_EMITTER >"$tmp/relay2.log" 2>&1 &
-children+=("$!"); wait_port $((P_RELAY + 10))
+children+=("$!"); wait_ready "$tmp/relay2.log" "flushlab relay on"
 bulk="http://127.0.0.1:$((P_RELAY + 10))/sse?total=512MiB&size=64KiB&interval=0ms"
 "${fl[@]}" client --target "$bulk" --timeout 120s >"$tmp/fl-bulk" 2>&1
 fl_mbs=$(sed -nE 's/.*batch [0-9.]+ s, ([0-9.]+) MB\/s read.*/\1/p' "$tmp/fl-bulk")
@@ -123,7 +132,7 @@ curl_mbs=$(curl -s -o /dev/null -w '%{speed_download}' "$bulk" | awk '{ printf "
 
 # 10: memory with 1000 streams open (a fresh emitter; the peer's one process holds both sides)
 "${fl[@]}" emitter --listen 127.0.0.1:$P_MEM >"$tmp/mem.log" 2>&1 &
-mem=$!; children+=("$mem"); wait_port $P_MEM
+mem=$!; children+=("$mem"); wait_ready "$tmp/mem.log" "listening on"
 "${fl[@]}" client --target "http://127.0.0.1:$P_MEM/v1/chat/completions" --requests 1000 --concurrency 1000 --tokens 200 --delay 5ms \
   >"$tmp/fl-mem" 2>&1 || true
 fl_mb=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$mem/status")

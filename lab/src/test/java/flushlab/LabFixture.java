@@ -42,6 +42,16 @@ public final class LabFixture implements AutoCloseable {
     return measure(RequestPlan.get(url), ClientOptions.single());
   }
 
+  /**
+   * A finished stream's audit. The emitter files it on its event loop right after the stream's
+   * last send(), so a client on another loop can have read the whole stream a moment before: wait
+   * for it (up to 5 s) rather than read a missing audit as a failure.
+   */
+  public flushlab.emitter.PacingAudit.Summary auditOf(long streamId) throws InterruptedException {
+    Await.until("the emitter filed the audit of stream " + streamId, 5000, () -> emitter.audits().summary(streamId) != null);
+    return emitter.audits().summary(streamId);
+  }
+
   @Override
   public void close() throws Exception {
     vertx.close().await(10, TimeUnit.SECONDS);

@@ -24,17 +24,21 @@ public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
   private final List<StreamResult> streams;
-  private final Histogram ttft = new Histogram(HIGHEST_NANOS, 3);
-  private final Histogram gap = new Histogram(HIGHEST_NANOS, 3);
-  private final Histogram emitToRecv = new Histogram(HIGHEST_NANOS, 3);
-  private final Histogram firstEmitToRecv = new Histogram(HIGHEST_NANOS, 3);
-  private final Histogram bytesPerRead = new Histogram(1L << 34, 3);
-  private final Histogram bursts = new Histogram(1L << 24, 3);
-  private final Histogram burstBytes = new Histogram(1L << 34, 3);
-  private final Histogram releaseGap = new Histogram(HIGHEST_NANOS, 3);
-  private final Histogram releaseBytes = new Histogram(1L << 34, 3);
-  private final Histogram releaseFrames = new Histogram(1L << 24, 3);
-  private final Histogram releaseWait = new Histogram(HIGHEST_NANOS, 3);
+  // Built on first use, from the streams, auto-resizing: a batch whose
+  // distributions nobody asks for (the map and staggered runs make one per stream) costs no
+  // histogram at all; one that is asked costs arrays spanning the values seen. They spanned an
+  // hour at 1 ns up front before: 2.2 MB per batch, most of what a run allocated.
+  private Histogram ttft;
+  private Histogram gap;
+  private Histogram emitToRecv;
+  private Histogram firstEmitToRecv;
+  private Histogram releaseGap;
+  private Histogram releaseWait;
+  private Histogram bytesPerRead;
+  private Histogram bursts;
+  private Histogram burstBytes;
+  private Histogram releaseBytes;
+  private Histogram releaseFrames;
   private long releases;
   private long frames;
   private long reads;
@@ -69,30 +73,145 @@ public final class BatchResult {
       reads += rd.count();
       readsWithFrames += rd.withFrames();
       bytes += rd.bytes();
-      recordAll(bytesPerRead, rd.bytesPerRead());
-      recordAll(bursts, rd.framesPerFramedRead());
-      recordAll(burstBytes, rd.bytesPerFramedRead());
-      StreamResult.Timing tm = s.timing();
-      if (tm.ttftNanos() >= 0) ttft.recordValue(Math.min(HIGHEST_NANOS, tm.ttftNanos()));
-      recordAll(gap, tm.gapNanos());
-      recordAll(emitToRecv, tm.emitToRecvNanos());
-      if (tm.emitToRecvNanos().size() > 0) {
-        firstEmitToRecv.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, tm.emitToRecvNanos().get(0))));
-      }
-      StreamResult.Releases rel = s.releases();
-      recordAll(releaseGap, rel.gapNanos());
-      recordAll(releaseBytes, rel.bytes());
-      recordAll(releaseFrames, rel.frames());
-      recordAll(releaseWait, rel.waitNanos());
-      releases += rel.count();
+      releases += s.releases().count();
     }
   }
 
+  private synchronized Histogram ttftHist() {
+    if (ttft == null) {
+      Histogram h = timeHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) if (s.timing().ttftNanos() >= 0) h.recordValue(Math.min(HIGHEST_NANOS, s.timing().ttftNanos()));
+      }
+      ttft = h;
+    }
+    return ttft;
+  }
+
+  private synchronized Histogram gapHist() {
+    if (gap == null) {
+      Histogram h = timeHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.timing().gapNanos());
+      }
+      gap = h;
+    }
+    return gap;
+  }
+
+  private synchronized Histogram emitToRecvHist() {
+    if (emitToRecv == null) {
+      Histogram h = timeHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.timing().emitToRecvNanos());
+      }
+      emitToRecv = h;
+    }
+    return emitToRecv;
+  }
+
+  private synchronized Histogram firstEmitToRecvHist() {
+    if (firstEmitToRecv == null) {
+      Histogram h = timeHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) if (s.timing().emitToRecvNanos().size() > 0) h.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, s.timing().emitToRecvNanos().get(0))));
+      }
+      firstEmitToRecv = h;
+    }
+    return firstEmitToRecv;
+  }
+
+  private synchronized Histogram releaseGapHist() {
+    if (releaseGap == null) {
+      Histogram h = timeHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.releases().gapNanos());
+      }
+      releaseGap = h;
+    }
+    return releaseGap;
+  }
+
+  private synchronized Histogram releaseWaitHist() {
+    if (releaseWait == null) {
+      Histogram h = timeHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.releases().waitNanos());
+      }
+      releaseWait = h;
+    }
+    return releaseWait;
+  }
+
+  private synchronized Histogram bytesPerReadHist() {
+    if (bytesPerRead == null) {
+      Histogram h = countHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.reads().bytesPerRead());
+      }
+      bytesPerRead = h;
+    }
+    return bytesPerRead;
+  }
+
+  private synchronized Histogram burstsHist() {
+    if (bursts == null) {
+      Histogram h = countHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.reads().framesPerFramedRead());
+      }
+      bursts = h;
+    }
+    return bursts;
+  }
+
+  private synchronized Histogram burstBytesHist() {
+    if (burstBytes == null) {
+      Histogram h = countHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.reads().bytesPerFramedRead());
+      }
+      burstBytes = h;
+    }
+    return burstBytes;
+  }
+
+  private synchronized Histogram releaseBytesHist() {
+    if (releaseBytes == null) {
+      Histogram h = countHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.releases().bytes());
+      }
+      releaseBytes = h;
+    }
+    return releaseBytes;
+  }
+
+  private synchronized Histogram releaseFramesHist() {
+    if (releaseFrames == null) {
+      Histogram h = countHistogram();
+      for (StreamResult s : streams) {
+        if (s.ok()) recordAll(h, s.releases().frames());
+      }
+      releaseFrames = h;
+    }
+    return releaseFrames;
+  }
+
+  /** Nanoseconds, three significant digits (a zero gap stays zero), auto-resizing. */
+  private static Histogram timeHistogram() {
+    return new Histogram(3);
+  }
+
+  /** Bytes and frames: exact up to 2048, three significant digits above. */
+  private static Histogram countHistogram() {
+    return new Histogram(3);
+  }
+
   private static void recordAll(Histogram h, LongSamples samples) {
-    long highest = h.getHighestTrackableValue();
     for (int i = 0; i < samples.size(); i++) {
       // Cross-process clocks can make emit->recv slightly negative; such samples read as 0.
-      h.recordValue(Math.max(0, Math.min(highest, samples.get(i))));
+      h.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, samples.get(i))));
     }
   }
 
@@ -145,38 +264,38 @@ public final class BatchResult {
 
   @JsonProperty("ttft_ms")
   public Distribution ttftMs() {
-    return Distribution.ofNanos(ttft);
+    return Distribution.ofNanos(ttftHist());
   }
 
   @JsonProperty("gap_ms")
   public Distribution gapMs() {
-    return Distribution.ofNanos(gap);
+    return Distribution.ofNanos(gapHist());
   }
 
   @JsonProperty("emit_to_recv_ms")
   public Distribution emitToRecvMs() {
-    return Distribution.ofNanos(emitToRecv);
+    return Distribution.ofNanos(emitToRecvHist());
   }
 
   @JsonProperty("first_emit_to_recv_ms")
   public Distribution firstEmitToRecvMs() {
-    return Distribution.ofNanos(firstEmitToRecv);
+    return Distribution.ofNanos(firstEmitToRecvHist());
   }
 
   @JsonProperty("bytes_per_read")
   public Distribution bytesPerRead() {
-    return Distribution.ofCounts(bytesPerRead);
+    return Distribution.ofCounts(bytesPerReadHist());
   }
 
   @JsonProperty("burst_frames")
   public Distribution burstFrames() {
-    return Distribution.ofCounts(bursts);
+    return Distribution.ofCounts(burstsHist());
   }
 
   /** Bytes of the reads that completed at least one frame: what each release carried. */
   @JsonProperty("burst_bytes")
   public Distribution burstBytes() {
-    return Distribution.ofCounts(burstBytes);
+    return Distribution.ofCounts(burstBytesHist());
   }
 
   /**
@@ -192,23 +311,23 @@ public final class BatchResult {
   /** Time between the starts of consecutive releases. */
   @JsonProperty("release_gap_ms")
   public Distribution releaseGapMs() {
-    return Distribution.ofNanos(releaseGap);
+    return Distribution.ofNanos(releaseGapHist());
   }
 
   @JsonProperty("release_bytes")
   public Distribution releaseBytes() {
-    return Distribution.ofCounts(releaseBytes);
+    return Distribution.ofCounts(releaseBytesHist());
   }
 
   @JsonProperty("release_frames")
   public Distribution releaseFrames() {
-    return Distribution.ofCounts(releaseFrames);
+    return Distribution.ofCounts(releaseFramesHist());
   }
 
   /** How long each release's oldest frame waited (emit to receive): a hold timer's value, read directly. */
   @JsonProperty("release_wait_ms")
   public Distribution releaseWaitMs() {
-    return Distribution.ofNanos(releaseWait);
+    return Distribution.ofNanos(releaseWaitHist());
   }
 
   @JsonProperty("lost_frames")
@@ -272,34 +391,34 @@ public final class BatchResult {
   /** Per release: how long its oldest frame waited (ns); the map reads percentiles of it. */
   @JsonIgnore
   public Histogram releaseWaitHistogram() {
-    return releaseWait;
+    return releaseWaitHist();
   }
 
   /** Per release: time since the one before (ns). */
   @JsonIgnore
   public Histogram releaseGapHistogram() {
-    return releaseGap;
+    return releaseGapHist();
   }
 
   /** Per release: frames it carried. */
   @JsonIgnore
   public Histogram releaseFramesHistogram() {
-    return releaseFrames;
+    return releaseFramesHist();
   }
 
   @JsonIgnore
   public Histogram ttftHistogram() {
-    return ttft;
+    return ttftHist();
   }
 
   @JsonIgnore
   public Histogram gapHistogram() {
-    return gap;
+    return gapHist();
   }
 
   @JsonIgnore
   public Histogram emitToRecvHistogram() {
-    return emitToRecv;
+    return emitToRecvHist();
   }
 
   /** One line for a terminal. */

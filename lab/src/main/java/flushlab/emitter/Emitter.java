@@ -69,15 +69,16 @@ public final class Emitter extends VerticleBase {
     NetServerOptions netOptions = new NetServerOptions()
         .setHost(options.host())
         .setPort(port)
-        .setTcpNoDelay(options.tcpNoDelay())
-        .setIdleTimeout(120);
+        .setTcpNoDelay(options.tcpNoDelay());
+    // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener
+    // (about 100 B per frame); EmitterConnection watches for idleness with one timer instead.
     if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());
     NetServer s = v.createNetServer(netOptions);
     java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
     accepted.add(count);
     s.connectHandler(socket -> {
       count.incrementAndGet(); // once per connection
-      new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos());
+      new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos(), options.idleTimeoutNanos());
     });
     return s;
   }

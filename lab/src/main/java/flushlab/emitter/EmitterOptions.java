@@ -9,20 +9,25 @@ package flushlab.emitter;
  *     client that sends a header line every few seconds is answered 408 and closed)
  * @param listeners event loops that accept and pace connections (one listener each, sharing the
  *     port, the audits and the limits); 1 keeps every stream on the emitter's own loop
+ * @param idleTimeoutNanos a connection on which nothing moved this long (no request byte read, no
+ *     frame written: left open between requests, or its client stopped reading) is closed
  */
 public record EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes, int maxConnections,
-    long requestTimeoutNanos, int listeners) {
+    long requestTimeoutNanos, int listeners, long idleTimeoutNanos) {
+
+  public static final long DEFAULT_IDLE_TIMEOUT_NANOS = 120_000_000_000L;
 
   public static final int DEFAULT_MAX_CONNECTIONS = 1024;
   public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
 
   public EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes) {
-    this(host, port, tcpNoDelay, sendBufferBytes, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_NANOS, 1);
+    this(host, port, tcpNoDelay, sendBufferBytes, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_NANOS, 1,
+        DEFAULT_IDLE_TIMEOUT_NANOS);
   }
 
   public EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes, int maxConnections,
       long requestTimeoutNanos) {
-    this(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, 1);
+    this(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, 1, DEFAULT_IDLE_TIMEOUT_NANOS);
   }
 
   public static EmitterOptions loopback(int port) {
@@ -30,11 +35,17 @@ public record EmitterOptions(String host, int port, boolean tcpNoDelay, int send
   }
 
   public EmitterOptions withLimits(int maxConnections, long requestTimeoutNanos) {
-    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners);
+    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners,
+        idleTimeoutNanos);
   }
 
   /** Accept and pace on this many event loops (the Vert.x instance must have at least as many). */
   public EmitterOptions withListeners(int n) {
-    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, Math.max(1, n));
+    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, Math.max(1, n),
+        idleTimeoutNanos);
+  }
+
+  public EmitterOptions withIdleTimeout(long nanos) {
+    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners, nanos);
   }
 }

@@ -2,8 +2,9 @@ package flushlab.emitter;
 
 import flushlab.core.LabClock;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -90,6 +91,11 @@ final class PacedStream implements Runnable {
     }
   }
 
+  /** Grows with every write (frames begun, bytes of a large frame's tail): for the idle watch. */
+  long progress() {
+    return next + tailSent;
+  }
+
   /** The peer went away: stop without writing. */
   void cancel() {
     if (pending != null) pending.cancel(false);
@@ -166,11 +172,11 @@ final class PacedStream implements Runnable {
       tailSent = 0;
       tailTotal = tail;
       tailDue = due;
-      channel.writeAndFlush(buf);
+      channel.writeAndFlush(buf, channel.voidPromise()); // a piece: only the event's last write is audited
       return;
     }
     endEvent(buf, trailer, last);
-    written(channel.writeAndFlush(buf), index, due, last);
+    writeEventEnd(buf, index, due, last);
   }
 
   /** The next piece of a large event's tail; the last piece ends the event. */
@@ -185,12 +191,12 @@ final class PacedStream implements Runnable {
     buf.writeBytes(scratch, 0, n);
     tailSent += n;
     if (!endsEvent) {
-      channel.writeAndFlush(buf);
+      channel.writeAndFlush(buf, channel.voidPromise()); // a piece: only the event's last write is audited
       return;
     }
     tailTotal = 0;
     endEvent(buf, trailer, last);
-    written(channel.writeAndFlush(buf), tailIndex, tailDue, last);
+    writeEventEnd(buf, tailIndex, tailDue, last);
   }
 
   private void endEvent(ByteBuf buf, byte[] trailer, boolean last) {
@@ -201,17 +207,31 @@ final class PacedStream implements Runnable {
     }
   }
 
-  /** Audits the write that completed event {@code index} once the kernel has it; ends the stream after the last. */
-  private void written(ChannelFuture f, int index, long due, boolean last) {
-    if (f.isDone()) {
+  /**
+   * Writes the bytes that complete event {@code index} and audits when the kernel had them all.
+   * The usual case allocates nothing: the write goes with the channel's void promise and, on an
+   * event loop with nothing queued before it, epoll's flush is a synchronous send(), so an empty
+   * outbound buffer right after it means the kernel has every byte now. Only when the send was
+   * partial (the socket buffer filled) does an empty write with a real promise follow, completing
+   * when the frame's last byte leaves, in order. A failed write closes the channel, which cancels
+   * the stream.
+   */
+  private void writeEventEnd(ByteBuf buf, int index, long due, boolean last) {
+    channel.writeAndFlush(buf, channel.voidPromise());
+    ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
+    if (queued != null && queued.totalPendingWriteBytes() == 0 && channel.isActive()) {
       audit.recordWritten(index, due, System.nanoTime());
-      if (last) finish(f.isSuccess());
-    } else {
-      f.addListener(x -> {
-        audit.recordWritten(index, due, System.nanoTime());
-        if (last) finish(x.isSuccess());
-      });
+      if (last) finish(true);
+      return;
     }
+    if (queued == null || !channel.isActive()) {
+      finish(false);
+      return;
+    }
+    channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(x -> {
+      audit.recordWritten(index, due, System.nanoTime());
+      if (last) finish(x.isSuccess());
+    });
   }
 
   private void finish(boolean complete) {

@@ -12,8 +12,8 @@ import org.HdrHistogram.IntCountsHistogram;
  * The emitter's own record of how well it kept time for one stream: when each frame was due and
  * when its write completed (the kernel had taken every byte). Lateness is the difference. Its
  * memory does not grow with the stream: lateness goes into a small histogram (1 us resolution, 2
- * significant digits, about 14 KB) and the exact maximum, and once the stream ends only the
- * {@link Summary} is kept. Only the stream's event loop writes here; readers get the Summary.
+ * significant digits, as wide as the lateness seen: a few KB) and the exact maximum, and once the
+ * stream ends only the {@link Summary} is kept. Only the stream's event loop writes here; readers get the Summary.
  */
 public final class PacingAudit {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
@@ -22,12 +22,23 @@ public final class PacingAudit {
   private final boolean paced;
   private final int framesPlanned;
   private final AuditRegistry registry;
-  private final IntCountsHistogram lateness = new IntCountsHistogram(1_000, HIGHEST_NANOS, 2);
+  private final IntCountsHistogram lateness = latenessHistogram();
   private long maxLatenessNanos;
   private int written;
   private int backpressureWaits;
   private long frameBytes;
   private boolean finished;
+
+  /**
+   * 1 us resolution, two significant digits, auto-resizing from a few hundred bytes: a stream that
+   * keeps time never needs the range up to an hour, and a thousand streams set up at once each
+   * allocated the whole range (14 KB) before their first frame.
+   */
+  private static IntCountsHistogram latenessHistogram() {
+    IntCountsHistogram h = new IntCountsHistogram(1_000, 2_000, 2);
+    h.setAutoResize(true);
+    return h;
+  }
 
   PacingAudit(long streamId, int framesPlanned, boolean paced, AuditRegistry registry) {
     this.streamId = streamId;

@@ -71,9 +71,13 @@ public final class SseEventParser {
           if (c == ' ') break; // one leading space is not part of the value
           appendData(c);
           break;
-        case DATA_VALUE:
-          appendData(c);
+        case DATA_VALUE: {
+          // The bulk of a stream's bytes: copy the rest of the line at once rather than byte by byte.
+          int eol = lineEnd(b, p + 1, end);
+          appendData(b, p, eol - p);
+          p = eol - 1;
           break;
+        }
         case SKIP_VALUE:
         default:
           break;
@@ -107,6 +111,41 @@ public final class SseEventParser {
       data = Arrays.copyOf(data, Math.min(maxEventBytes, dataLen * 2));
     }
     data[dataLen++] = c;
+  }
+
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /**
+   * The index of the first CR or LF in b[from, to), or {@code to}. Eight bytes at a time (a word
+   * holds a CR or LF when XOR-ing it with that byte repeated leaves a zero byte): a bulk stream's
+   * frames are 64 KiB lines, and a byte-at-a-time scan capped the client near 150 MB/s.
+   */
+  static int lineEnd(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long w = (long) LONGS.get(b, i);
+      long lf = w ^ (ONES * '\n');
+      long cr = w ^ (ONES * '\r');
+      if ((((lf - ONES) & ~lf) | ((cr - ONES) & ~cr) & HIGHS) != 0) break;
+    }
+    for (; i < to; i++) {
+      if (b[i] == '\n' || b[i] == '\r') return i;
+    }
+    return to;
+  }
+
+  private void appendData(byte[] b, int off, int n) {
+    if (dataLen + n > data.length) {
+      if (dataLen + n > maxEventBytes) {
+        throw new HttpParseException("SSE event larger than " + maxEventBytes + " bytes", false);
+      }
+      data = Arrays.copyOf(data, (int) Math.min(maxEventBytes, Math.max((long) dataLen + n, 2L * data.length)));
+    }
+    System.arraycopy(b, off, data, dataLen, n);
+    dataLen += n;
   }
 
   private void dispatch() {

@@ -24,7 +24,7 @@ class ClientModesTest extends LabTest {
     assertThat(slow.reads()).isBetween(2 * fullReads, 2 * (fullReads + 3));
     assertThat(slow.bytesPerRead().p50()).isGreaterThanOrEqualTo(32_768);
     // the emitter wrote exactly the planned frames, waiting on its socket rather than queueing
-    var audit = lab.emitter.audits().summary(slow.streamIds().get(0));
+    var audit = lab.auditOf(slow.streamIds().get(0));
     assertThat(audit.framesWritten()).isEqualTo(82);
     assertThat(audit.complete()).isTrue();
   }

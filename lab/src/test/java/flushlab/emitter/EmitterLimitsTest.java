@@ -91,6 +91,8 @@ class EmitterLimitsTest {
       flushlab.Await.until("the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
       try (Raw a = new Raw(port); Raw b = new Raw(port)) {
         a.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        // Two loops accept in their own order: let both take their connection before the third.
+        flushlab.Await.until("the emitter admitted both connections", 5000, () -> lab.emitter.openConnections() == 2);
         try (Raw third = new Raw(port)) {
           assertThat(third.readToClose()).startsWith("HTTP/1.1 503").contains("at most 2 at once");
         }
@@ -101,7 +103,7 @@ class EmitterLimitsTest {
       BatchResult r = lab.measure(flushlab.client.RequestPlan.get(lab.sseUrl("frames=20&interval=2ms")),
           flushlab.client.ClientOptions.single().withRequests(8, 8));
       assertThat(r.streamsOk()).as(r.oneLine()).isEqualTo(8);
-      for (long id : r.streamIds()) assertThat(lab.emitter.audits().summary(id)).as("stream %d audited", id).isNotNull();
+      for (long id : r.streamIds()) assertThat(lab.auditOf(id)).as("stream %d audited", id).isNotNull();
     }
   }
 
@@ -112,6 +114,36 @@ class EmitterLimitsTest {
          Raw slow = new Raw(lab.emitter.port())) {
       slow.send("GET /sse HTTP/1.1\r\n").send("Host: x\r\n"); // and never the blank line
       assertThat(slow.readToClose()).startsWith("HTTP/1.1 408").contains("not complete within 300ms");
+    }
+  }
+
+  @Test
+  void aConnectionOnWhichNothingMovesIsClosedButAStreamLongerThanTheIdleTimeoutIsNot() throws Exception {
+    EmitterOptions options = EmitterOptions.loopback(0).withIdleTimeout(300_000_000L);
+    try (LabFixture lab = new LabFixture(options, 2);
+         Raw idle = new Raw(lab.emitter.port());
+         Raw streaming = new Raw(lab.emitter.port())) {
+      // 12 frames 100 ms apart: the stream outlasts the idle timeout almost fourfold, and its
+      // writes are what keeps the connection alive (the client sends nothing after its request).
+      streaming.send("GET /sse?frames=12&size=60&interval=100ms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      long start = System.nanoTime();
+      assertThat(idle.readToClose()).as("a connection that never sent a request").isEmpty();
+      long idleClosedAfterMs = (System.nanoTime() - start) / 1_000_000;
+      String body = streaming.readToClose();
+      assertThat(body).startsWith("HTTP/1.1 200").contains("0\r\n\r\n"); // the last chunk: it ended whole
+      assertThat(idleClosedAfterMs).as("closed after the idle timeout, not before").isGreaterThanOrEqualTo(290);
+    }
+  }
+
+  @Test
+  void aClientThatStopsReadingIsClosedAfterTheIdleTimeout() throws Exception {
+    EmitterOptions options = EmitterOptions.loopback(0).withIdleTimeout(300_000_000L);
+    try (LabFixture lab = new LabFixture(options, 2); Raw stuck = new Raw(lab.emitter.port())) {
+      // 64 MiB unpaced: far more than the socket buffers hold, and this client reads none of it.
+      stuck.send("GET /sse?frames=1024&size=64KiB&interval=0ms HTTP/1.1\r\nHost: x\r\n\r\n");
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (lab.emitter.openConnections() > 0 && System.nanoTime() < deadline) Thread.sleep(20);
+      assertThat(lab.emitter.openConnections()).as("connections still open 10 s later").isZero();
     }
   }
 

@@ -29,7 +29,7 @@ class PacingAuditTest {
       BatchResult r = running.await(30, TimeUnit.SECONDS);
       client.close();
       assertThat(r.errorCount()).isZero();
-      PacingAudit.Summary audit = lab.emitter.audits().summary(r.streamIds().get(0));
+      PacingAudit.Summary audit = lab.auditOf(r.streamIds().get(0));
       assertThat(audit.complete()).isTrue();
       assertThat(audit.framesWritten()).isEqualTo(30);
       // The stall is reported: some frame was written at least ~100 ms after it was due...
@@ -43,7 +43,7 @@ class PacingAuditTest {
   void anUnstalledStreamIsOnTime() throws Exception {
     try (LabFixture lab = new LabFixture()) {
       BatchResult r = lab.measure(lab.sseUrl("frames=30&size=60&interval=10ms"));
-      PacingAudit.Summary audit = lab.emitter.audits().summary(r.streamIds().get(0));
+      PacingAudit.Summary audit = lab.auditOf(r.streamIds().get(0));
       assertThat(audit.latenessMaxNanos()).isLessThan(100_000_000L);
       assertThat(audit.paced()).isTrue();
     }

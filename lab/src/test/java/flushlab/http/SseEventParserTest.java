@@ -61,9 +61,59 @@ class SseEventParserTest {
   void randomSplitsGiveTheSameEvents() {
     byte[] stream = sampleStream();
     List<String> whole = parse(stream, new int[0]);
-    Random r = new Random();
+    long seed = System.nanoTime();
+    System.out.println("randomSplitsGiveTheSameEvents seed " + seed);
+    Random r = new Random(seed);
     int[] cuts = r.ints(r.nextInt(30), 1, stream.length).sorted().distinct().toArray();
-    assertThat(parse(stream, cuts)).isEqualTo(whole);
+    assertThat(parse(stream, cuts)).as("seed %d", seed).isEqualTo(whole);
+  }
+
+  @Test
+  void theWordAtATimeLineScanFindsWhatAByteScanFinds() {
+    long seed = System.nanoTime();
+    System.out.println("theWordAtATimeLineScanFindsWhatAByteScanFinds seed " + seed);
+    Random r = new Random(seed);
+    byte[] alphabet = {'\n', '\r', 'a', 0, (byte) 0x8a, (byte) 0x0b, (byte) 0x0e, (byte) 0xff, '\t'};
+    for (int round = 0; round < 20_000; round++) {
+      byte[] b = new byte[r.nextInt(40)];
+      int breaks = r.nextInt(3); // often none, so the scan runs to the end
+      for (int i = 0; i < b.length; i++) b[i] = alphabet[2 + r.nextInt(alphabet.length - 2)];
+      for (int k = 0; k < breaks && b.length > 0; k++) b[r.nextInt(b.length)] = alphabet[r.nextInt(2)];
+      int from = b.length == 0 ? 0 : r.nextInt(b.length);
+      int to = from + r.nextInt(b.length - from + 1);
+      int expected = to;
+      for (int i = from; i < to; i++) {
+        if (b[i] == '\n' || b[i] == '\r') {
+          expected = i;
+          break;
+        }
+      }
+      assertThat(SseEventParser.lineEnd(b, from, to)).as("seed %d round %d", seed, round).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void aLineOfHundredsOfKilobytesIsOneEventWithEveryByteWhereverTheReadsEnd() {
+    long seed = System.nanoTime();
+    System.out.println("aLineOfHundredsOfKilobytesIsOneEvent seed " + seed);
+    Random r = new Random(seed);
+    StringBuilder line = new StringBuilder();
+    while (line.length() < 300_000) line.append((char) ('a' + r.nextInt(26)));
+    byte[] stream = ("data: " + line + "\r\ndata: tail\n\n").getBytes(StandardCharsets.US_ASCII);
+    int[] cuts = r.ints(40, 1, stream.length).sorted().distinct().toArray();
+    assertThat(parse(stream, cuts)).as("seed %d", seed).containsExactly(line + "\ntail");
+  }
+
+  @Test
+  void anEventIsCappedAtItsLimitExactly() {
+    List<String> events = new ArrayList<>();
+    SseEventParser p = new SseEventParser((data, len) -> events.add(new String(data, 0, len, StandardCharsets.US_ASCII)), 1000);
+    p.feed(("data: " + "x".repeat(600)).getBytes(StandardCharsets.US_ASCII), 0, 606);
+    p.feed(("x".repeat(400) + "\n\n").getBytes(StandardCharsets.US_ASCII), 0, 402);
+    assertThat(events).containsExactly("x".repeat(1000));
+    byte[] over = ("data: " + "x".repeat(1001) + "\n\n").getBytes(StandardCharsets.US_ASCII);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.feed(over, 0, over.length))
+        .isInstanceOf(HttpParseException.class).hasMessageContaining("larger than 1000 bytes");
   }
 
   @Test
