@@ -7,6 +7,7 @@ import com.beust.jcommander.ParametersDelegate;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.Distribution;
+import flushlab.client.GatewayOverhead;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.LabVertx;
@@ -19,9 +20,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Gateway overhead, measured the way the sse-latency tool does and then some: the emitter and the
- * client share one clock, a short loopback calibration batch gives the noise floor, the gateway
- * batch gives the numbers, and the difference is the gateway's cost. Frames per read is printed
- * for both, because a buffering gateway shows there first.
+ * client share one clock; rounds alternate a loopback batch and a gateway batch of the same
+ * requests, and the gateway's cost is the median of the rounds' differences, reported only when
+ * it is larger than their spread ({@link GatewayOverhead}). Frames per read is printed for both,
+ * because a buffering gateway shows there first.
  */
 @Parameters(commandNames = "probe", commandDescription = "Measure a gateway's overhead on an OpenAI token stream against a loopback calibration")
 final class ProbeCommand implements Command {
@@ -31,8 +33,11 @@ final class ProbeCommand implements Command {
   @Parameter(names = "--listen", description = "Where the emitter listens (the gateway's upstream)")
   String listen = "127.0.0.1:8090";
 
-  @Parameter(names = {"-r", "--requests"}, description = "Requests in the gateway batch")
+  @Parameter(names = {"-r", "--requests"}, description = "Gateway requests (as many again on loopback), in rounds of --concurrency")
   int requests = 20;
+
+  @Parameter(names = "--max-rounds", description = "Rounds at most while the overhead is within the rounds' noise (0: twice the planned rounds)")
+  int maxRounds = 0;
 
   @Parameter(names = {"-c", "--concurrency"}, description = "Requests in flight at once")
   int concurrency = 5;
@@ -43,7 +48,10 @@ final class ProbeCommand implements Command {
   @Parameter(names = "--timeout", description = "Per-request timeout", converter = Converters.Duration.class)
   Converters.DurationArg timeout = Converters.DurationArg.of("300s");
 
-  @Parameter(names = "--no-calibration", description = "Skip the loopback calibration batch")
+  /** Fewer rounds give no spread worth the name. */
+  static final int MIN_ROUNDS = 3;
+
+  @Parameter(names = "--no-calibration", description = "Skip the loopback rounds: measure the gateway only")
   boolean noCalibration;
 
   @Override
@@ -56,6 +64,9 @@ final class ProbeCommand implements Command {
     SettingFlags.intValue("--requests", Keys.REQUESTS, requests);
     SettingFlags.intValue("--concurrency", Keys.CONCURRENCY, concurrency);
     chat.check();
+    if (maxRounds < 0 || maxRounds > 100) {
+      throw new IllegalArgumentException("--max-rounds: " + maxRounds + " is out of range (0..100; 0 means twice the planned rounds)");
+    }
     SettingFlags.check("--timeout", Keys.TIMEOUT, timeout.text());
     int tokens = chat.tokens;
     long delayNanos = chat.delay.nanos();
@@ -70,46 +81,80 @@ final class ProbeCommand implements Command {
         err.println("flushlab probe: the emitter cannot listen on " + at + ": " + Main.describe(e));
         return EXIT_FAILED;
       }
-      int calRequests = Math.min(requests, Math.max(3, concurrency));
-      int calTokens = Math.min(tokens, 200);
-      double calSeconds = noCalibration ? 0 : seconds(calRequests, calTokens);
-      double gwSeconds = seconds(requests, tokens);
+      // Rounds of one wave each (concurrency requests a side), at least MIN_ROUNDS, up to
+      // twice as many (or --max-rounds) while the overhead is not out of the rounds' noise.
+      int planned = Math.max(MIN_ROUNDS, (requests + concurrency - 1) / concurrency);
+      int most = maxRounds > 0 ? Math.max(planned, maxRounds) : 2 * planned;
+      int perRound = Math.min(concurrency, requests);
+      double roundSeconds = seconds(perRound, tokens);
       out.printf("flushlab probe: emitter on %s:%d, gateway %s, %d requests x %d tokens, %d at once, think %.3fms, %.3fms between tokens%n",
           at.host(), emitter.port(), gw, requests, tokens, concurrency, thinkNanos / 1e6, delayNanos / 1e6);
-      out.printf("expected duration: about %.1fs (calibration %.1fs, gateway %.1fs)%n", calSeconds + gwSeconds, calSeconds, gwSeconds);
+      if (noCalibration) {
+        out.printf("expected duration: about %.1fs (the gateway only, no calibration)%n", seconds(requests, tokens));
+      } else {
+        out.printf("expected duration: about %.1fs (%d interleaved rounds of %d loopback and %d gateway requests; up to %d rounds, %.1fs, "
+            + "while the overhead is within the rounds' noise)%n", 2 * planned * roundSeconds, planned, perRound, perRound, most,
+            2 * most * roundSeconds);
+      }
 
       flushlab.client.Warmup.run(vertx);
       out.println("warm-up: " + flushlab.client.Warmup.DESCRIPTION);
-      BatchResult cal = null;
-      if (!noCalibration) {
-        cal = batch(vertx, out, "calibration", RequestPlan.chat(at.host(), emitter.port(), calTokens, thinkNanos / 1e6, delayNanos / 1e6),
-            calRequests);
-        if (cal.errorCount() > 0) {
-          err.println("flushlab probe: the loopback calibration failed: " + cal.errors());
+      RequestPlan loopPlan = RequestPlan.chat(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6);
+      RequestPlan gwPlan = RequestPlan.chat(gw.host(), gw.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6);
+      if (noCalibration) {
+        BatchResult gwr = batch(vertx, out, "gateway", gwPlan, requests);
+        print(out, "gateway " + gw, gwr);
+        return gatewayErrors(err, gwr);
+      }
+      GatewayOverhead overhead = new GatewayOverhead();
+      while (overhead.rounds() < planned || (overhead.rounds() < most && !overhead.resolved())) {
+        if (overhead.rounds() == planned) {
+          out.printf("not out of the noise after %d rounds: up to %d more%n", planned, most - planned);
+        }
+        int round = overhead.rounds() + 1;
+        // alternate which side goes first, so a trend over the run does not favour one side
+        BatchResult loop;
+        BatchResult gwr;
+        if (round % 2 == 1) {
+          loop = batch(vertx, out, "round " + round + " loopback", loopPlan, perRound);
+          gwr = batch(vertx, out, "round " + round + " gateway", gwPlan, perRound);
+        } else {
+          gwr = batch(vertx, out, "round " + round + " gateway", gwPlan, perRound);
+          loop = batch(vertx, out, "round " + round + " loopback", loopPlan, perRound);
+        }
+        if (loop.errorCount() > 0) {
+          err.println("flushlab probe: the loopback calibration failed: " + loop.errors());
           return EXIT_FAILED;
         }
+        if (gwr.errorCount() > 0) return gatewayErrors(err, gwr);
+        overhead.addRound(loop, gwr);
+        out.printf("round %d: TTFT p50 loopback %.3fms gateway %.3fms; emit->recv p50 loopback %.3fms gateway %.3fms%n", round,
+            loop.ttftMs().p50(), gwr.ttftMs().p50(), loop.emitToRecvMs().p50(), gwr.emitToRecvMs().p50());
       }
-      BatchResult gwr = batch(vertx, out, "gateway", RequestPlan.chat(gw.host(), gw.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6),
-          requests);
-      if (cal != null) print(out, "loopback (calibration, " + calRequests + " x " + calTokens + " tokens)", cal);
-      print(out, "gateway " + gw, gwr);
-      if (cal != null && gwr.streamsOk() > 0) {
-        out.println("=== gateway overhead (gateway minus loopback; negative = loopback noise) ===");
-        diff(out, "emit->recv (1st token)", gwr.firstEmitToRecvMs(), cal.firstEmitToRecvMs());
-        diff(out, "emit->recv (tokens)", gwr.emitToRecvMs(), cal.emitToRecvMs());
-        diff(out, "TTFT (client)", gwr.ttftMs(), cal.ttftMs());
-        diff(out, "inter-token (client)", gwr.gapMs(), cal.gapMs());
-        out.printf("  %-24s gateway %.2f  loopback %.2f%n", "frames per read", gwr.framesPerRead(), cal.framesPerRead());
-      }
-      if (gwr.errorCount() > 0) {
-        err.println("flushlab probe: " + gwr.errorCount() + " of " + gwr.streams() + " gateway requests failed: "
-            + gwr.firstError());
-        return EXIT_FAILED;
+      BatchResult cal = overhead.pooledLoopback();
+      BatchResult gwr = overhead.pooledGateway();
+      print(out, "loopback (calibration, " + overhead.rounds() + " rounds x " + perRound + " x " + tokens + " tokens)", cal);
+      print(out, "gateway " + gw + " (" + overhead.rounds() + " rounds x " + perRound + ")", gwr);
+      out.println("=== gateway overhead (gateway minus loopback; p50: the median of the rounds' differences; "
+          + "spread: their interquartile range) ===");
+      for (GatewayOverhead.Metric m : GatewayOverhead.Metric.values()) diff(out, overhead.difference(m));
+      out.printf("  %-24s gateway %.2f  loopback %.2f%n", "frames per read", gwr.framesPerRead(), cal.framesPerRead());
+      if (!overhead.resolved()) {
+        out.println("inconclusive: " + GatewayOverhead.DECIDING.stream().filter(m -> !overhead.difference(m).resolved())
+            .map(m -> m.label).collect(java.util.stream.Collectors.joining(" and "))
+            + " differ by less than the rounds' spread after " + overhead.rounds() + " rounds: the gateway's cost there is below what this"
+            + " machine resolves now; measure more rounds (--max-rounds) or run on a quieter machine");
       }
       return EXIT_OK;
     } finally {
       vertx.close().await(5, TimeUnit.SECONDS);
     }
+  }
+
+  private static int gatewayErrors(PrintStream err, BatchResult gwr) {
+    if (gwr.errorCount() == 0) return EXIT_OK;
+    err.println("flushlab probe: " + gwr.errorCount() + " of " + gwr.streams() + " gateway requests failed: " + gwr.firstError());
+    return EXIT_FAILED;
   }
 
   private double seconds(int n, int t) {
@@ -140,7 +185,8 @@ final class ProbeCommand implements Command {
     out.printf("  %-24s mean %8.3fms  p50 %8.3fms  p99 %8.3fms  max %8.3fms%n", name, d.mean(), d.p50(), d.p99(), d.max());
   }
 
-  private static void diff(PrintStream out, String name, Distribution g, Distribution l) {
-    out.printf("  %-24s mean %+8.3fms  p50 %+8.3fms  p99 %+8.3fms%n", name, g.mean() - l.mean(), g.p50() - l.p50(), g.p99() - l.p99());
+  private static void diff(PrintStream out, GatewayOverhead.Difference d) {
+    out.printf("  %-24s mean %+8.3fms  p50 %+8.3fms  p99 %+8.3fms  spread %7.3fms  %s%n", d.metric().label, d.meanMs(), d.p50Ms(),
+        d.p99Ms(), d.spreadMs(), d.resolved() ? "resolved" : "within noise");
   }
 }

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * never touches the target under test. Every command that measures says it ran.
  *
  * <p>Two parts: long streams (the per-frame and per-read paths, thousands of times), and many short
- * ones on fresh connections (the per-connection and per-request paths: accept, connect, request
- * parsing, the audit and the meter). With only the first, the request path stayed interpreted long
+ * ones on fresh connections, direct and through the relay (the per-connection and per-request
+ * paths: accept, connect, request parsing, the relay's upstream connection and chain, the audit
+ * and the meter). With only the first, the request path stayed interpreted long
  * after warm-up: 100 chat streams opened at once waited 70-170 ms for their first token, set up one
  * after the other in slow code on the emitter's loop.
  */
@@ -25,7 +26,7 @@ public final class Warmup {
   static final int SHORT_STREAMS = 400;
 
   /** What the warm-up ran, for the line every measuring command prints. */
-  public static final String DESCRIPTION = "24 long and " + 2 * SHORT_STREAMS
+  public static final String DESCRIPTION = "24 long and " + 3 * SHORT_STREAMS
       + " short streams against a private loopback emitter and relay (not reported)";
 
   private Warmup() {}
@@ -47,6 +48,8 @@ public final class Warmup {
         shortStreams.run(RequestPlan.get("http://127.0.0.1:" + emitter.port() + "/sse?frames=2&size=60&interval=0ms"))
             .await(30, TimeUnit.SECONDS);
         shortStreams.run(RequestPlan.chat("127.0.0.1", emitter.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
+        // and through the relay: its per-connection path (accept, connect upstream, the chain)
+        shortStreams.run(RequestPlan.chat("127.0.0.1", relay.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
       } finally {
         shortStreams.close();
       }
