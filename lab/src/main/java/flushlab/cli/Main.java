@@ -24,6 +24,8 @@ public final class Main {
     commands.put("run", new RunCommand());
     commands.put("map", new MapCommand());
     commands.put("validate", new ValidateCommand());
+    commands.put("report", new ReportCommand());
+    commands.put("compare", new CompareCommand());
     commands.put("bench", new BenchCommand());
     JCommander jc = JCommander.newBuilder().programName("flushlab").resourceBundle(SettingFlags.bundle()).build();
     commands.forEach(jc::addCommand);

@@ -215,6 +215,29 @@ public final class BatchResult {
     }
   }
 
+  /** Percentile curves as [percentile, ms] pairs, for drawing on a log scale of 1/(1-p). */
+  public record PercentileCurves(List<double[]> ttftMs, List<double[]> gapMs, List<double[]> emitToRecvMs) {}
+
+  /**
+   * TTFT, gaps and emit-to-receive as percentile curves, the points HdrHistogram's own plotter
+   * iterates (two per halving of the distance to 100 %), in milliseconds.
+   */
+  @JsonProperty("percentile_curves")
+  public PercentileCurves percentileCurves() {
+    return new PercentileCurves(curve(ttftHist()), curve(gapHist()), curve(emitToRecvHist()));
+  }
+
+  private static List<double[]> curve(Histogram h) {
+    List<double[]> points = new java.util.ArrayList<>();
+    if (h.getTotalCount() == 0) return points;
+    for (org.HdrHistogram.HistogramIterationValue v : h.percentiles(2)) {
+      double p = v.getPercentileLevelIteratedTo();
+      points.add(new double[] {Math.round(p * 10000) / 10000.0, Math.round(v.getValueIteratedTo() / 1e3) / 1e3});
+      if (p >= 100.0) break;
+    }
+    return points;
+  }
+
   @JsonIgnore
   public List<StreamResult> streamResults() {
     return streams;

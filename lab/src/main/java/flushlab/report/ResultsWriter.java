@@ -60,18 +60,25 @@ public final class ResultsWriter {
       Files.writeString(partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
       Files.writeString(partial.resolve("results.csv"), ResultsCsv.render(r), StandardCharsets.UTF_8);
       Files.writeString(partial.resolve("summary.md"), SummaryMarkdown.render(r), StandardCharsets.UTF_8);
-      writeHlog(partial.resolve("ttft.hlog"), r, BatchResult::ttftHistogram);
-      writeHlog(partial.resolve("gap.hlog"), r, BatchResult::gapHistogram);
-      writeHlog(partial.resolve("emit_to_recv.hlog"), r, BatchResult::emitToRecvHistogram);
+      Path hlogs = Files.createDirectory(partial.resolve("hlog"));
+      for (RunReport.TargetReport t : r.targets()) {
+        writeHlog(hlogs.resolve(fileName(t.name()) + ".ttft.hlog"), r, t.name(), BatchResult::ttftHistogram);
+        writeHlog(hlogs.resolve(fileName(t.name()) + ".gap.hlog"), r, t.name(), BatchResult::gapHistogram);
+        writeHlog(hlogs.resolve(fileName(t.name()) + ".emit_to_recv.hlog"), r, t.name(), BatchResult::emitToRecvHistogram);
+      }
+      Files.writeString(partial.resolve("report.html"), flushlab.report.page.ReportPage.render(Json.MAPPER.valueToTree(r)),
+          StandardCharsets.UTF_8);
     });
   }
 
-  /** A probe scenario's folder: results.json and summary.md, with the same guarantees as a run's. */
+  /** A probe scenario's folder: results.json, summary.md and report.html, with the same guarantees as a run's. */
   public static Written write(Path resultsRoot, ProbeReport r, long startedEpochMillis) throws IOException {
     String base = stamp(startedEpochMillis) + "-" + r.scenario() + (r.interrupted() ? "-interrupted" : "");
     FolderContent content = partial -> {
       Files.writeString(partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
       Files.writeString(partial.resolve("summary.md"), ProbeSummaryMarkdown.render(r), StandardCharsets.UTF_8);
+      Files.writeString(partial.resolve("report.html"), flushlab.report.page.ReportPage.render(Json.MAPPER.valueToTree(r)),
+          StandardCharsets.UTF_8);
     };
     try {
       return new Written(writeFolder(resultsRoot, base, content), null);
@@ -112,22 +119,34 @@ public final class ResultsWriter {
     }
   }
 
-  /** One interval histogram per cell and target, tagged "cellN.target", readable by HistogramLogAnalyzer. */
-  private static void writeHlog(Path file, RunReport r, Function<BatchResult, Histogram> pick) throws IOException {
+  /** A target name as a file name: letters, digits, '-', '_' and '.' kept, anything else '_'. */
+  static String fileName(String name) {
+    return name.replaceAll("[^A-Za-z0-9._-]", "_");
+  }
+
+  /**
+   * One target's log: an untagged interval per kept run, stamped with the run's real start and
+   * end, so HistogramLogProcessor's default invocation reads it (it skips tagged intervals unless
+   * asked for a tag) and its time options select runs. The comment line names each run's cell.
+   */
+  private static void writeHlog(Path file, RunReport r, String target, Function<BatchResult, Histogram> pick) throws IOException {
     try (PrintStream ps = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
       HistogramLogWriter w = new HistogramLogWriter(ps);
       w.outputLogFormatVersion();
       w.outputStartTime(r.startedEpochMillis());
-      w.outputComment("flushlab: values in nanoseconds; one tag per cell and target");
+      w.setBaseTime(r.startedEpochMillis());
+      w.outputComment("flushlab: target " + target + "; values in nanoseconds; one interval per kept run, in run order");
       w.outputLegend();
-      long t = r.startedEpochMillis();
       for (RunReport.CellReport c : r.cells()) {
-        Histogram h = pick.apply(c.metrics()).copy();
-        h.setTag("cell" + c.cell() + "." + c.target());
-        h.setStartTimeStamp(t);
-        h.setEndTimeStamp(t + 1000);
-        t += 1000;
-        w.outputIntervalHistogram(h);
+        if (!c.target().equals(target)) continue;
+        for (RunReport.RunEntry run : c.runs()) {
+          if (run.excluded()) continue;
+          Histogram h = pick.apply(run.metrics()).copy();
+          h.setStartTimeStamp(run.startedEpochMs());
+          h.setEndTimeStamp(Math.max(run.endedEpochMs(), run.startedEpochMs() + 1));
+          w.outputComment("cell " + c.cell() + " (" + c.cellLabel() + "), run " + run.run());
+          w.outputIntervalHistogram(h);
+        }
       }
     }
   }

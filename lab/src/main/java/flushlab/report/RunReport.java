@@ -66,16 +66,57 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    * framing included; null when the emitter audited no stream): the unit of a byte threshold.
    */
   public record RunEntry(int run, boolean excluded, String exclusionReason, double emitterMaxLatenessMs,
-      int unauditedStreams, Double upstreamBytesPerFrame, BatchResult metrics) {
+      int unauditedStreams, Double upstreamBytesPerFrame, long startedEpochMs, long endedEpochMs, BatchResult metrics) {
 
     static List<RunEntry> of(List<RunRecord> runs) {
       List<RunEntry> out = new ArrayList<>();
       for (RunRecord r : runs) {
         Double perFrame = r.upstreamFrames() > 0 ? (double) r.upstreamFrameBytes() / r.upstreamFrames() : null;
         out.add(new RunEntry(r.run(), r.excluded(), r.exclusionReason(), r.maxPacingLatenessNanos() / 1e6, r.unauditedStreams(),
-            perFrame, r.result()));
+            perFrame, r.startedEpochMillis(), r.endedEpochMillis(), r.result()));
       }
       return out;
+    }
+  }
+
+  /**
+   * One stream of a cell as it arrived, for the arrival staircase: each frame's receive and emit
+   * times in ms from the request (emit = receive less its emit-to-receive delay, on the lab's one
+   * clock), in arrival order, at most {@link #MAX_FRAMES}; and the stream's releases (time since
+   * the release before, bytes). The first complete stream of the kept runs.
+   */
+  public record Arrivals(List<Double> recvMs, List<Double> emitMs, List<Double> releaseGapMs, List<Long> releaseBytes) {
+    static final int MAX_FRAMES = 2000;
+
+    static Arrivals of(BatchResult kept) {
+      for (flushlab.client.StreamResult s : kept.streamResults()) {
+        if (!s.ok() || s.timing().ttftNanos() < 0) continue;
+        var gaps = s.timing().gapNanos();
+        var e2r = s.timing().emitToRecvNanos();
+        int n = Math.min(MAX_FRAMES, gaps.size() + 1);
+        List<Double> recv = new ArrayList<>(n);
+        List<Double> emit = new ArrayList<>(n);
+        long t = s.timing().ttftNanos();
+        boolean timed = e2r.size() == gaps.size() + 1; // every arrival carried its emit time
+        for (int i = 0; i < n; i++) {
+          if (i > 0) t += gaps.get(i - 1);
+          recv.add(round3(t / 1e6));
+          if (timed) emit.add(round3((t - e2r.get(i)) / 1e6));
+        }
+        var rel = s.releases();
+        List<Double> relGaps = new ArrayList<>();
+        List<Long> relBytes = new ArrayList<>();
+        for (int i = 0; i < Math.min(MAX_FRAMES, rel.gapNanos().size()); i++) {
+          relGaps.add(round3(rel.gapNanos().get(i) / 1e6));
+          relBytes.add(rel.bytes().get(i));
+        }
+        return new Arrivals(recv, emit, relGaps, relBytes);
+      }
+      return null;
+    }
+
+    private static double round3(double v) {
+      return Math.round(v * 1000) / 1000.0;
     }
   }
 
@@ -84,11 +125,11 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    * beside every run.
    */
   public record CellReport(int cell, String cellLabel, Map<String, String> swept, String target, int runsTotal,
-      int runsExcluded, BatchResult metrics, List<RunEntry> runs, @JsonIgnore Cell settings) {
+      int runsExcluded, BatchResult metrics, Arrivals arrivals, List<RunEntry> runs, @JsonIgnore Cell settings) {
 
     static CellReport of(TargetCellResult r) {
       return new CellReport(r.cell().index(), r.cell().label(), r.cell().swept(), r.target(), r.runs().size(), r.excludedRuns(),
-          r.included(), RunEntry.of(r.runs()), r.cell());
+          r.included(), Arrivals.of(r.included()), RunEntry.of(r.runs()), r.cell());
     }
 
     /**

@@ -9,6 +9,9 @@ import flushlab.client.BatchResult;
  * @param upstreamFrameBytes what the emitter's frames weighed on the wire, over the audited
  *     streams (chunk framing included: the bytes a proxy's buffer counts)
  * @param upstreamFrames the frames the emitter wrote for those streams
+ * @param startedEpochMillis when the run's first request was sent (wall clock)
+ * @param endedEpochMillis when its last stream ended
  */
 public record RunRecord(String target, int cell, int run, BatchResult result, boolean excluded, String exclusionReason,
-    long maxPacingLatenessNanos, int unauditedStreams, long upstreamFrameBytes, long upstreamFrames) {}
+    long maxPacingLatenessNanos, int unauditedStreams, long upstreamFrameBytes, long upstreamFrames, long startedEpochMillis,
+    long endedEpochMillis) {}

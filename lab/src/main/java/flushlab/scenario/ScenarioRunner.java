@@ -276,6 +276,7 @@ public final class ScenarioRunner {
       MeteredClient client = new MeteredClient(vertx, options);
       currentClient = client;
       BatchResult result;
+      long started = System.currentTimeMillis();
       try {
         if (interrupted.get()) return null;
         long waitMs = cell.nanos("timeout") / 1_000_000 * options.requests() + 10_000;
@@ -285,11 +286,11 @@ public final class ScenarioRunner {
         client.close();
       }
       if (client.aborted()) return null;
-      return guard(target, site, cellIndex, run, result);
+      return guard(target, site, cellIndex, run, result, started, System.currentTimeMillis());
     }
 
     /** Excludes the run if the emitter was late for any stream it served (its own pacing audit). */
-    private RunRecord guard(Target target, ServerSite site, int cellIndex, int run, BatchResult result) {
+    private RunRecord guard(Target target, ServerSite site, int cellIndex, int run, BatchResult result, long started, long ended) {
       long maxLateness = 0;
       int unaudited = 0;
       long frameBytes = 0;
@@ -307,7 +308,8 @@ public final class ScenarioRunner {
       long tolerance = scenario.guards().pacingToleranceNanos();
       boolean excluded = maxLateness > tolerance;
       String reason = excluded ? String.format("emitter late by %.3f ms (tolerance %.3f ms)", maxLateness / 1e6, tolerance / 1e6) : null;
-      return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited, frameBytes, frames);
+      return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited, frameBytes, frames,
+          started, ended);
     }
   }
 }

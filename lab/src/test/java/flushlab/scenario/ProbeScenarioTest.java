@@ -95,7 +95,13 @@ class ProbeScenarioTest {
     try (Stream<Path> l = Files.list(root)) {
       Path folder = l.filter(p -> p.getFileName().toString().endsWith("-" + name)).findFirst().orElseThrow();
       assertThat(folder.resolve("summary.md")).exists();
-      return Json.MAPPER.readTree(folder.resolve("results.json").toFile());
+      JsonNode results = Json.MAPPER.readTree(folder.resolve("results.json").toFile());
+      // the page: its charts have a series with data for every server the probe measured
+      var charts = flushlab.report.page.ProbeCharts.of(results);
+      assertThat(charts).isNotEmpty();
+      for (var c : charts) assertThat(c.seriesWithData()).as("chart %s", c.title()).isNotEmpty();
+      assertThat(Files.readString(folder.resolve("report.html"))).contains("flushlab probe", "data-page=\"probe\"");
+      return results;
     }
   }
 }

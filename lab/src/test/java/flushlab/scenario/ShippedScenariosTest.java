@@ -57,7 +57,10 @@ class ShippedScenariosTest {
       folder = l.filter(p -> p.getFileName().toString().endsWith("-quickstart")).findFirst().orElseThrow();
     }
     assertThat(folder.resolve("results.json")).exists();
-    assertThat(folder.resolve("ttft.hlog")).exists();
+    for (String target : new String[] {"direct", "passthrough", "drain-and-flush", "cork"}) {
+      assertThat(folder.resolve("hlog").resolve(target + ".ttft.hlog")).exists();
+    }
+    assertThat(Files.readString(folder.resolve("report.html"))).contains("Arrival staircase", "drain-and-flush");
     String csv = Files.readString(folder.resolve("results.csv"));
     assertThat(csv.lines()).hasSize(5);
     String summary = Files.readString(folder.resolve("summary.md"));

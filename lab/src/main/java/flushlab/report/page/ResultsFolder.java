@@ -1,0 +1,61 @@
+package flushlab.report.page;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.core.IoErrors;
+import flushlab.core.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Reading a results folder's results.json for a page, and writing a page whole. */
+public final class ResultsFolder {
+  /** The most a results.json may weigh for a page to be drawn from it. */
+  static final long MAX_RESULTS_BYTES = 256L << 20;
+
+  private ResultsFolder() {}
+
+  /** A problem with a folder, in words that name it; the commands print it and exit 2. */
+  public static final class BadFolder extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    BadFolder(String message) {
+      super(message);
+    }
+  }
+
+  public static JsonNode read(Path folder) throws BadFolder {
+    Path file = folder.resolve("results.json");
+    if (!Files.isDirectory(folder)) throw new BadFolder(folder + ": not a folder (give a results folder, the one holding results.json)");
+    if (!Files.isRegularFile(file)) throw new BadFolder(folder + ": no results.json in it (is it a flushlab results folder?)");
+    try {
+      if (Files.size(file) > MAX_RESULTS_BYTES) throw new BadFolder(file + ": larger than " + (MAX_RESULTS_BYTES >> 20) + " MiB");
+      JsonNode root = Json.MAPPER.readTree(Files.readString(file, StandardCharsets.UTF_8));
+      if (root == null || !root.isObject() || !root.has("schema_version")) {
+        throw new BadFolder(file + ": not a flushlab results file (no schema_version)");
+      }
+      return root;
+    } catch (IOException e) {
+      throw new BadFolder(file + ": " + IoErrors.describe(e));
+    }
+  }
+
+  /** Writes next to the target and renames it into place: a reader never sees half a page. */
+  public static void writeWhole(Path file, String content) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".partial");
+    try {
+      Files.writeString(tmp, content, StandardCharsets.UTF_8);
+      try {
+        // a temporary file is private; a page is as readable as the rest of the folder
+        Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+      } catch (UnsupportedOperationException notPosix) {
+        // keep the default
+      }
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+}

@@ -1,0 +1,267 @@
+package flushlab.report.page;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.cli.Main;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The pages of real results: two small runs (a byte threshold of 2 KiB, then of 512 B, beside the
+ * direct path, over two frame sizes), their report.html, the compare page of the two, and both
+ * opened in headless Chromium.
+ */
+class ReportPagesTest {
+  @TempDir static Path tmp;
+  static Path before;
+  static Path after;
+
+  static final String SCENARIO = """
+      name: NAME
+      emitter:
+        frames: 30
+        interval: 10ms
+      sweep:
+        frame_size: [60B, 600B]
+      targets:
+        - {name: direct, kind: direct}
+        - {name: threshold, kind: relay, shapers: [byte-threshold=THRESHOLD]}
+      runs: 2
+      guards:
+        pacing_tolerance: 20ms
+        certify: {runs: 2, max_frames_per_read: 1.10}
+      """;
+
+  record Ran(int code, String out, String err) {}
+
+  static Ran flushlab(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(args, new PrintStream(out, true), new PrintStream(err, true));
+    return new Ran(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  static Path runScenario(String name, String threshold) throws Exception {
+    Path file = tmp.resolve(name + ".yaml");
+    Files.writeString(file, SCENARIO.replace("NAME", name).replace("THRESHOLD", threshold));
+    Path results = tmp.resolve("results-" + name);
+    Ran r = flushlab("run", "--results", results.toString(), file.toString());
+    assertThat(r.code()).as(r.out() + r.err()).isZero();
+    try (Stream<Path> l = Files.list(results)) {
+      return l.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+  }
+
+  @BeforeAll
+  static void twoRuns() throws Exception {
+    before = runScenario("before", "2KiB");
+    after = runScenario("after", "512B");
+  }
+
+  @Test
+  void everyChartHasDataForEveryTarget() throws Exception {
+    JsonNode results = ResultsFolder.read(before);
+    List<Chart> charts = RunCharts.of(results);
+    List<String> targets = List.of("direct", "threshold");
+    assertThat(charts.stream().filter(c -> c.section().equals("heatmap")).map(Chart::title)).containsExactlyElementsOf(targets);
+    for (Chart c : charts) {
+      switch (c.section()) {
+        case "heatmap" -> {
+          JsonNode cells = c.option().path("series").get(0).path("data");
+          assertThat(cells.size()).as("heatmap cells of %s", c.title()).isEqualTo(2); // two frame sizes
+        }
+        case "staircase" -> assertThat(c.seriesWithData()).as("staircase %s %s", c.group(), c.title())
+            .contains("received", "emitted");
+        case "releases" -> {
+          // a target whose stream came in no more than two releases (held whole to its end) has
+          // none between its first and last to draw; every other target has points
+          List<String> expected = targets.stream().filter(t -> releases(results, c.group(), t) > 2).toList();
+          assertThat(expected).as("some target released mid-stream in %s", c.group()).isNotEmpty();
+          assertThat(c.seriesWithData()).as("releases %s", c.group()).containsExactlyInAnyOrderElementsOf(expected);
+          assertThat(c.seriesNames()).containsExactlyInAnyOrderElementsOf(targets);
+        }
+        default -> assertThat(c.seriesWithData()).as("%s %s %s", c.section(), c.group(), c.title())
+            .containsExactlyInAnyOrderElementsOf(targets);
+      }
+    }
+    assertThat(charts.stream().filter(c -> c.section().equals("staircase"))).hasSize(4); // 2 cells x 2 targets
+    assertThat(charts.stream().filter(c -> c.section().equals("latency"))).hasSize(6); // 2 cells x 3 measures
+    assertThat(charts.stream().filter(c -> c.section().equals("releases"))).hasSize(2);
+    // the 2 KiB threshold holds the 60 B frames: its staircase ends far right of its own emit line
+    Chart stair = charts.stream().filter(c -> c.section().equals("staircase") && c.title().equals("threshold")).findFirst().orElseThrow();
+    JsonNode recv = stair.option().path("series").get(0).path("data");
+    JsonNode emit = stair.option().path("series").get(1).path("data");
+    assertThat(recv.get(0).get(0).asDouble() - emit.get(0).get(0).asDouble()).as("first frame held (ms)").isGreaterThan(50);
+  }
+
+  /** Releases of the first complete stream of a row (the one its charts draw): its samples plus the first and last. */
+  private static int releases(JsonNode results, String cell, String target) {
+    for (JsonNode row : results.path("cells")) {
+      if (row.path("cell_label").asText().equals(cell) && row.path("target").asText().equals(target)) {
+        return row.path("arrivals").path("release_bytes").size() + 2;
+      }
+    }
+    return 0;
+  }
+
+  @Test
+  void theReportIsWrittenWithTheRunRegeneratedWholeAndNeedsNoNetwork() throws Exception {
+    Path page = before.resolve("report.html");
+    String written = Files.readString(page);
+    assertThat(written).contains("<title>flushlab: before</title>", "Frames per read", "Arrival staircase", "Summary");
+    assertThat(written).doesNotContainPattern("(src|href)\\s*=\\s*[\"']?(https?:)?//");
+    Files.delete(page);
+    Ran r = flushlab("report", before.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(Files.readString(page)).isEqualTo(written);
+    Ran bad = flushlab("report", tmp.resolve("nope").toString());
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("nope").contains("not a folder");
+  }
+
+  @Test
+  void histogramLogsHoldOneUntaggedIntervalPerKeptRunAtItsRealTime() throws Exception {
+    JsonNode results = ResultsFolder.read(before);
+    for (String target : List.of("direct", "threshold")) {
+      List<long[]> runs = new ArrayList<>();
+      for (JsonNode row : results.path("cells")) {
+        if (!row.path("target").asText().equals(target)) continue;
+        for (JsonNode run : row.path("runs")) {
+          if (!run.path("excluded").asBoolean()) runs.add(new long[] {run.path("started_epoch_ms").asLong(), run.path("ended_epoch_ms").asLong()});
+        }
+      }
+      HistogramLogReader reader = new HistogramLogReader(before.resolve("hlog").resolve(target + ".gap.hlog").toString());
+      int i = 0;
+      for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; i++) {
+        assertThat(h.getTag()).as("untagged, so HistogramLogProcessor's default reads it").isNull();
+        assertThat(h.getStartTimeStamp()).isEqualTo(runs.get(i)[0]);
+        assertThat(h.getEndTimeStamp()).isGreaterThanOrEqualTo(h.getStartTimeStamp());
+      }
+      assertThat(i).as("intervals in %s's log", target).isEqualTo(runs.size());
+    }
+  }
+
+  @Test
+  void theComparePageHighlightsOnlyDifferencesBeyondTheNoise() throws Exception {
+    List<ComparePage.Difference> diffs = ComparePage.differences(ResultsFolder.read(before), ResultsFolder.read(after));
+    // 60 B frames: 2 KiB holds the 30-frame stream to its end (15 per read), 512 B about 8 a release
+    ComparePage.Difference fpr = diffs.stream()
+        .filter(d -> d.target().equals("threshold") && d.measure().equals("frames per read") && d.cell().equals("frame_size=60B"))
+        .findFirst().orElseThrow();
+    assertThat(fpr.a()).isGreaterThan(fpr.b() * 1.5);
+    assertThat(fpr.beyondNoise()).isTrue();
+    // the direct path did not change: its frames per read stay within the floor
+    assertThat(diffs.stream().filter(d -> d.target().equals("direct") && d.measure().equals("frames per read")))
+        .allMatch(d -> !d.beyondNoise());
+    Path page = tmp.resolve("compare.html");
+    Ran r = flushlab("compare", before.toString(), after.toString(), "--out", page.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(Files.readString(page)).contains("Differences (B - A)", "class=\"beyond\"");
+  }
+
+  // --- headless Chromium -------------------------------------------------------------------
+
+  static final String CHROMIUM = "/usr/bin/chromium";
+
+  @Test
+  void theReportDrawsEveryChartInHeadlessChromium() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of(CHROMIUM)), "no " + CHROMIUM + " here (.ci/run installs Debian's chromium)");
+    checkInBrowser(before.resolve("report.html"), "report");
+  }
+
+  @Test
+  void theComparePageDrawsEveryChartInHeadlessChromium() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of(CHROMIUM)), "no " + CHROMIUM + " here (.ci/run installs Debian's chromium)");
+    Path page = tmp.resolve("compare-browser.html");
+    assertThat(flushlab("compare", before.toString(), after.toString(), "--out", page.toString()).code()).isZero();
+    checkInBrowser(page, "compare");
+  }
+
+  /**
+   * Opens the page with the network cut off (every host resolves to nothing, every proxy is a
+   * closed port): the script must have drawn every chart, reported no error, and each chart's
+   * area in the screenshot must not be blank (the spread of its pixels' brightness).
+   */
+  private static void checkInBrowser(Path page, String name) throws Exception {
+    Path profile = Files.createTempDirectory(tmp, "chromium-");
+    String dom = chromium(profile.resolve("a"), "--dump-dom", "--window-size=1280,2000", page.toUri().toString());
+    Matcher body = Pattern.compile("<body([^>]*)>").matcher(dom);
+    assertThat(body.find()).as(dom).isTrue();
+    String attrs = body.group(1).replace("&quot;", "\"");
+    assertThat(attrs).as("the page's script ran to its end").contains("data-ready=\"true\"").doesNotContain("data-errors");
+    int charts = countCharts(page);
+    assertThat(attrs).contains("data-charts-drawn=\"" + charts + "\"");
+    Matcher rm = Pattern.compile("\\[\"(chart\\d+)\",(\\d+),(\\d+),(\\d+),(\\d+)\\]").matcher(attrs);
+    List<int[]> rects = new ArrayList<>();
+    int bottom = 0;
+    while (rm.find()) {
+      int[] r = {Integer.parseInt(rm.group(2)), Integer.parseInt(rm.group(3)), Integer.parseInt(rm.group(4)), Integer.parseInt(rm.group(5))};
+      rects.add(r);
+      bottom = Math.max(bottom, r[1] + r[3]);
+    }
+    assertThat(rects).hasSize(charts);
+    Path shot = tmp.resolve(name + ".png");
+    chromium(profile.resolve("b"), "--screenshot=" + shot, "--window-size=1280," + (bottom + 40), page.toUri().toString());
+    BufferedImage img = ImageIO.read(shot.toFile());
+    System.out.println(name + ": " + charts + " charts; screenshot " + shot + " (" + img.getWidth() + "x" + img.getHeight() + ")");
+    for (int[] r : rects) {
+      double sd = brightnessSpread(img, r[0] + 8, r[1] + 8, r[2] - 16, r[3] - 16);
+      assertThat(sd).as("pixel spread inside the chart at %d,%d", r[0], r[1]).isGreaterThan(10);
+    }
+    assertThat(brightnessSpread(img, 0, 0, 4, 4)).as("a margin is blank, as a control").isLessThan(1);
+  }
+
+  private static int countCharts(Path page) throws Exception {
+    Matcher m = Pattern.compile("<div class=\"chart\" id=").matcher(Files.readString(page));
+    int n = 0;
+    while (m.find()) n++;
+    return n;
+  }
+
+  private static double brightnessSpread(BufferedImage img, int x0, int y0, int w, int h) {
+    double sum = 0;
+    double sq = 0;
+    int n = 0;
+    for (int y = Math.max(0, y0); y < Math.min(img.getHeight(), y0 + h); y++) {
+      for (int x = Math.max(0, x0); x < Math.min(img.getWidth(), x0 + w); x++) {
+        int rgb = img.getRGB(x, y);
+        double v = 0.299 * ((rgb >> 16) & 255) + 0.587 * ((rgb >> 8) & 255) + 0.114 * (rgb & 255);
+        sum += v;
+        sq += v * v;
+        n++;
+      }
+    }
+    double mean = sum / n;
+    return Math.sqrt(Math.max(0, sq / n - mean * mean));
+  }
+
+  private static String chromium(Path profile, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+        "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--virtual-time-budget=10000",
+        "--user-data-dir=" + profile));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium finished").isTrue();
+    return new String(out, StandardCharsets.UTF_8);
+  }
+}
