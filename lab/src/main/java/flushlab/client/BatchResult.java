@@ -28,17 +28,7 @@ public final class BatchResult {
   // distributions nobody asks for (the map and staggered runs make one per stream) costs no
   // histogram at all; one that is asked costs arrays spanning the values seen. They spanned an
   // hour at 1 ns up front before: 2.2 MB per batch, most of what a run allocated.
-  private Histogram ttft;
-  private Histogram gap;
-  private Histogram emitToRecv;
-  private Histogram firstEmitToRecv;
-  private Histogram releaseGap;
-  private Histogram releaseWait;
-  private Histogram bytesPerRead;
-  private Histogram bursts;
-  private Histogram burstBytes;
-  private Histogram releaseBytes;
-  private Histogram releaseFrames;
+  private final java.util.EnumMap<Dist, Histogram> built = new java.util.EnumMap<>(Dist.class);
   private long releases;
   private long frames;
   private long reads;
@@ -77,135 +67,37 @@ public final class BatchResult {
     }
   }
 
-  private synchronized Histogram ttftHist() {
-    if (ttft == null) {
-      Histogram h = timeHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) if (s.timing().ttftNanos() >= 0) h.recordValue(Math.min(HIGHEST_NANOS, s.timing().ttftNanos()));
-      }
-      ttft = h;
+  /** The distributions a batch can be asked for, each with what it records from one stream. */
+  private enum Dist {
+    TTFT(s -> s.timing().ttftNanos() >= 0 ? LongSamples.of(s.timing().ttftNanos()) : null),
+    GAP(s -> s.timing().gapNanos()),
+    EMIT_TO_RECV(s -> s.timing().emitToRecvNanos()),
+    FIRST_EMIT_TO_RECV(s -> s.timing().emitToRecvNanos().size() > 0 ? LongSamples.of(s.timing().emitToRecvNanos().get(0)) : null),
+    RELEASE_GAP(s -> s.releases().gapNanos()),
+    RELEASE_WAIT(s -> s.releases().waitNanos()),
+    BYTES_PER_READ(s -> s.reads().bytesPerRead()),
+    BURSTS(s -> s.reads().framesPerFramedRead()),
+    BURST_BYTES(s -> s.reads().bytesPerFramedRead()),
+    RELEASE_BYTES(s -> s.releases().bytes()),
+    RELEASE_FRAMES(s -> s.releases().frames());
+
+    private final java.util.function.Function<StreamResult, LongSamples> samples;
+
+    Dist(java.util.function.Function<StreamResult, LongSamples> samples) {
+      this.samples = samples;
     }
-    return ttft;
   }
 
-  private synchronized Histogram gapHist() {
-    if (gap == null) {
-      Histogram h = timeHistogram();
+  /** A distribution over the complete streams, built the first time it is asked for. */
+  private synchronized Histogram hist(Dist d) {
+    return built.computeIfAbsent(d, k -> {
+      Histogram h = new Histogram(3); // three significant digits (a zero gap stays zero), auto-resizing
       for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.timing().gapNanos());
+        LongSamples v = s.ok() ? k.samples.apply(s) : null;
+        if (v != null) recordAll(h, v);
       }
-      gap = h;
-    }
-    return gap;
-  }
-
-  private synchronized Histogram emitToRecvHist() {
-    if (emitToRecv == null) {
-      Histogram h = timeHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.timing().emitToRecvNanos());
-      }
-      emitToRecv = h;
-    }
-    return emitToRecv;
-  }
-
-  private synchronized Histogram firstEmitToRecvHist() {
-    if (firstEmitToRecv == null) {
-      Histogram h = timeHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) if (s.timing().emitToRecvNanos().size() > 0) h.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, s.timing().emitToRecvNanos().get(0))));
-      }
-      firstEmitToRecv = h;
-    }
-    return firstEmitToRecv;
-  }
-
-  private synchronized Histogram releaseGapHist() {
-    if (releaseGap == null) {
-      Histogram h = timeHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.releases().gapNanos());
-      }
-      releaseGap = h;
-    }
-    return releaseGap;
-  }
-
-  private synchronized Histogram releaseWaitHist() {
-    if (releaseWait == null) {
-      Histogram h = timeHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.releases().waitNanos());
-      }
-      releaseWait = h;
-    }
-    return releaseWait;
-  }
-
-  private synchronized Histogram bytesPerReadHist() {
-    if (bytesPerRead == null) {
-      Histogram h = countHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.reads().bytesPerRead());
-      }
-      bytesPerRead = h;
-    }
-    return bytesPerRead;
-  }
-
-  private synchronized Histogram burstsHist() {
-    if (bursts == null) {
-      Histogram h = countHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.reads().framesPerFramedRead());
-      }
-      bursts = h;
-    }
-    return bursts;
-  }
-
-  private synchronized Histogram burstBytesHist() {
-    if (burstBytes == null) {
-      Histogram h = countHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.reads().bytesPerFramedRead());
-      }
-      burstBytes = h;
-    }
-    return burstBytes;
-  }
-
-  private synchronized Histogram releaseBytesHist() {
-    if (releaseBytes == null) {
-      Histogram h = countHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.releases().bytes());
-      }
-      releaseBytes = h;
-    }
-    return releaseBytes;
-  }
-
-  private synchronized Histogram releaseFramesHist() {
-    if (releaseFrames == null) {
-      Histogram h = countHistogram();
-      for (StreamResult s : streams) {
-        if (s.ok()) recordAll(h, s.releases().frames());
-      }
-      releaseFrames = h;
-    }
-    return releaseFrames;
-  }
-
-  /** Nanoseconds, three significant digits (a zero gap stays zero), auto-resizing. */
-  private static Histogram timeHistogram() {
-    return new Histogram(3);
-  }
-
-  /** Bytes and frames: exact up to 2048, three significant digits above. */
-  private static Histogram countHistogram() {
-    return new Histogram(3);
+      return h;
+    });
   }
 
   private static void recordAll(Histogram h, LongSamples samples) {
@@ -224,7 +116,7 @@ public final class BatchResult {
    */
   @JsonProperty("percentile_curves")
   public PercentileCurves percentileCurves() {
-    return new PercentileCurves(curve(ttftHist()), curve(gapHist()), curve(emitToRecvHist()));
+    return new PercentileCurves(curve(hist(Dist.TTFT)), curve(hist(Dist.GAP)), curve(hist(Dist.EMIT_TO_RECV)));
   }
 
   private static List<double[]> curve(Histogram h) {
@@ -287,38 +179,38 @@ public final class BatchResult {
 
   @JsonProperty("ttft_ms")
   public Distribution ttftMs() {
-    return Distribution.ofNanos(ttftHist());
+    return Distribution.ofNanos(hist(Dist.TTFT));
   }
 
   @JsonProperty("gap_ms")
   public Distribution gapMs() {
-    return Distribution.ofNanos(gapHist());
+    return Distribution.ofNanos(hist(Dist.GAP));
   }
 
   @JsonProperty("emit_to_recv_ms")
   public Distribution emitToRecvMs() {
-    return Distribution.ofNanos(emitToRecvHist());
+    return Distribution.ofNanos(hist(Dist.EMIT_TO_RECV));
   }
 
   @JsonProperty("first_emit_to_recv_ms")
   public Distribution firstEmitToRecvMs() {
-    return Distribution.ofNanos(firstEmitToRecvHist());
+    return Distribution.ofNanos(hist(Dist.FIRST_EMIT_TO_RECV));
   }
 
   @JsonProperty("bytes_per_read")
   public Distribution bytesPerRead() {
-    return Distribution.ofCounts(bytesPerReadHist());
+    return Distribution.ofCounts(hist(Dist.BYTES_PER_READ));
   }
 
   @JsonProperty("burst_frames")
   public Distribution burstFrames() {
-    return Distribution.ofCounts(burstsHist());
+    return Distribution.ofCounts(hist(Dist.BURSTS));
   }
 
   /** Bytes of the reads that completed at least one frame: what each release carried. */
   @JsonProperty("burst_bytes")
   public Distribution burstBytes() {
-    return Distribution.ofCounts(burstBytesHist());
+    return Distribution.ofCounts(hist(Dist.BURST_BYTES));
   }
 
   /**
@@ -334,23 +226,23 @@ public final class BatchResult {
   /** Time between the starts of consecutive releases. */
   @JsonProperty("release_gap_ms")
   public Distribution releaseGapMs() {
-    return Distribution.ofNanos(releaseGapHist());
+    return Distribution.ofNanos(hist(Dist.RELEASE_GAP));
   }
 
   @JsonProperty("release_bytes")
   public Distribution releaseBytes() {
-    return Distribution.ofCounts(releaseBytesHist());
+    return Distribution.ofCounts(hist(Dist.RELEASE_BYTES));
   }
 
   @JsonProperty("release_frames")
   public Distribution releaseFrames() {
-    return Distribution.ofCounts(releaseFramesHist());
+    return Distribution.ofCounts(hist(Dist.RELEASE_FRAMES));
   }
 
   /** How long each release's oldest frame waited (emit to receive): a hold timer's value, read directly. */
   @JsonProperty("release_wait_ms")
   public Distribution releaseWaitMs() {
-    return Distribution.ofNanos(releaseWaitHist());
+    return Distribution.ofNanos(hist(Dist.RELEASE_WAIT));
   }
 
   @JsonProperty("lost_frames")
@@ -414,34 +306,34 @@ public final class BatchResult {
   /** Per release: how long its oldest frame waited (ns); the map reads percentiles of it. */
   @JsonIgnore
   public Histogram releaseWaitHistogram() {
-    return releaseWaitHist();
+    return hist(Dist.RELEASE_WAIT);
   }
 
   /** Per release: time since the one before (ns). */
   @JsonIgnore
   public Histogram releaseGapHistogram() {
-    return releaseGapHist();
+    return hist(Dist.RELEASE_GAP);
   }
 
   /** Per release: frames it carried. */
   @JsonIgnore
   public Histogram releaseFramesHistogram() {
-    return releaseFramesHist();
+    return hist(Dist.RELEASE_FRAMES);
   }
 
   @JsonIgnore
   public Histogram ttftHistogram() {
-    return ttftHist();
+    return hist(Dist.TTFT);
   }
 
   @JsonIgnore
   public Histogram gapHistogram() {
-    return gapHist();
+    return hist(Dist.GAP);
   }
 
   @JsonIgnore
   public Histogram emitToRecvHistogram() {
-    return emitToRecvHist();
+    return hist(Dist.EMIT_TO_RECV);
   }
 
   /** One line for a terminal. */

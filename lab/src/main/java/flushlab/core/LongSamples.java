@@ -11,6 +11,13 @@ public final class LongSamples {
     values = new long[Math.max(4, initialCapacity)];
   }
 
+  /** One sample. */
+  public static LongSamples of(long v) {
+    LongSamples s = new LongSamples(1);
+    s.add(v);
+    return s;
+  }
+
   public void add(long v) {
     if (size == values.length) values = Arrays.copyOf(values, size * 2);
     values[size++] = v;

@@ -1,5 +1,9 @@
 package flushlab.cli;
 
+import static flushlab.Cli.flushlab;
+
+import flushlab.Cli.Ran;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.core.LabVertx;
@@ -7,10 +11,7 @@ import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import io.vertx.core.Vertx;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -20,14 +21,6 @@ import org.junit.jupiter.api.Test;
 /** `flushlab probe --gateway`: interleaved rounds, and an overhead reported only out of the noise. */
 class GatewayProbeTest {
 
-  record Run(int code, String out, String err) {}
-
-  static Run flushlab(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true), new PrintStream(err, true));
-    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
 
   private static double overheadP50(String out, String label) {
     Matcher m = Pattern.compile(Pattern.quote(label) + " +mean +[-+0-9.]+ms +p50 +([-+0-9.]+)ms.*spread +([0-9.]+)ms +(resolved|within noise)")
@@ -46,7 +39,7 @@ class GatewayProbeTest {
     try {
       Relay relay = new Relay(RelayOptions.loopback(emitterPort, List.of("latency=20ms")), RelayLog.SILENT);
       vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
-      Run r = flushlab("probe", "--gateway", "127.0.0.1:" + relay.port(), "--listen", "127.0.0.1:" + emitterPort,
+      Ran r = flushlab("probe", "--gateway", "127.0.0.1:" + relay.port(), "--listen", "127.0.0.1:" + emitterPort,
           "-r", "6", "-c", "2", "-n", "20", "--delay", "5ms");
       assertThat(r.code()).as(r.err()).isZero();
       // three rounds planned (6 requests, 2 at once), each measuring both sides
@@ -64,7 +57,7 @@ class GatewayProbeTest {
 
   @Test
   void maxRoundsOutOfRangeNamesTheFlag() {
-    Run r = flushlab("probe", "--gateway", "127.0.0.1:9", "--max-rounds", "-1");
+    Ran r = flushlab("probe", "--gateway", "127.0.0.1:9", "--max-rounds", "-1");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--max-rounds", "0..100");
   }

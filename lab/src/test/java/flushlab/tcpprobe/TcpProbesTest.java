@@ -1,13 +1,14 @@
 package flushlab.tcpprobe;
 
+import static flushlab.Cli.flushlab;
+
+import flushlab.Cli.Ran;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.cli.Main;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -20,14 +21,6 @@ import org.junit.jupiter.api.Test;
 
 /** The TCP-layer probes: the upload bisection, the keep-alive Nagle probe, their server and their flags. */
 class TcpProbesTest {
-  record Run(int code, String out, String err) {}
-
-  static Run flushlab(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true), new PrintStream(err, true));
-    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
 
   /**
    * A server that answers late, on purpose, once a body reaches a hidden size: the probe's
@@ -42,7 +35,7 @@ class TcpProbesTest {
       Thread server = new Thread(() -> serveStallingFrom(listener, hidden), "stalling-server");
       server.setDaemon(true);
       server.start();
-      Run r = flushlab("probe", "upload", "--target", "127.0.0.1:" + listener.getLocalPort(), "--attempts", "1");
+      Ran r = flushlab("probe", "upload", "--target", "127.0.0.1:" + listener.getLocalPort(), "--attempts", "1");
       assertThat(r.code()).as(r.out() + r.err()).isZero();
       Matcher m = Pattern.compile("jumps between (\\d+) and (\\d+) B of body").matcher(r.out());
       assertThat(m.find()).as(r.out()).isTrue();
@@ -83,7 +76,7 @@ class TcpProbesTest {
   /** The lab's own upload server reports the SO_RCVBUF the kernel granted, and the client's TCP_INFO is read. */
   @Test
   void theLabsUploadServerReportsTheReceiveBufferTheKernelGranted() {
-    Run r = flushlab("probe", "upload", "--rcvbuf", "64KiB", "--sizes", "16KiB,64KiB", "--attempts", "1");
+    Ran r = flushlab("probe", "upload", "--rcvbuf", "64KiB", "--sizes", "16KiB,64KiB", "--attempts", "1");
     assertThat(r.code()).as(r.out() + r.err()).isZero();
     Matcher m = Pattern.compile("SO_RCVBUF asked 65536 B, granted (\\d+) B").matcher(r.out());
     assertThat(m.find()).as(r.out()).isTrue();
@@ -95,7 +88,7 @@ class TcpProbesTest {
   /** Nagle on both ends of a keep-alive connection meets delayed ACKs: slower than TCP_NODELAY on both (the order, not a time). */
   @Test
   void keepAliveWithNagleOnBothEndsIsSlowerThanWithNoDelayOnBoth() {
-    Run r = flushlab("probe", "keepalive", "--requests", "24");
+    Ran r = flushlab("probe", "keepalive", "--requests", "24");
     assertThat(r.code()).as(r.out() + r.err()).isZero();
     double onOn = mean(r.out(), "on", "on");
     double offOff = mean(r.out(), "off", "off");
@@ -121,17 +114,17 @@ class TcpProbesTest {
 
   @Test
   void probeFlagsAreCheckedByName() {
-    Run a = flushlab("probe", "upload", "--target", "127.0.0.1:9", "--rcvbuf", "1MiB");
+    Ran a = flushlab("probe", "upload", "--target", "127.0.0.1:9", "--rcvbuf", "1MiB");
     assertThat(a.code()).isEqualTo(2);
     assertThat(a.err()).contains("--rcvbuf and --read-delay set the lab's own upload server");
-    Run b = flushlab("probe", "keepalive", "--client-nodelay", "maybe");
+    Ran b = flushlab("probe", "keepalive", "--client-nodelay", "maybe");
     assertThat(b.code()).isEqualTo(2);
     assertThat(b.err()).contains("--client-nodelay: 'maybe' is not one of on, off, both");
-    Run c = flushlab("probe", "upload", "--sizes", "16KiB");
+    Ran c = flushlab("probe", "upload", "--sizes", "16KiB");
     assertThat(c.err()).contains("--sizes: give at least two sizes");
-    Run d = flushlab("probe", "upload", "--path", "veth", "--target", "127.0.0.1:9");
+    Ran d = flushlab("probe", "upload", "--path", "veth", "--target", "127.0.0.1:9");
     assertThat(d.err()).contains("--path veth: only the lab's own upload server runs across the link");
-    Run e = flushlab("probe", "upload", "--target", "127.0.0.1:1", "--sizes", "1KiB,2KiB", "--attempts", "1");
+    Ran e = flushlab("probe", "upload", "--target", "127.0.0.1:1", "--sizes", "1KiB,2KiB", "--attempts", "1");
     assertThat(e.code()).isEqualTo(1);
     assertThat(e.err()).contains("cannot connect to 127.0.0.1:1");
   }

@@ -28,7 +28,7 @@ final class Options {
       t.putObject("subtextStyle").put("fontSize", 11).put("lineHeight", 14).put("width", 520).put("overflow", "break");
     }
     o.putObject("tooltip").put("trigger", "item");
-    ObjectNode grid = o.putObject("grid").put("left", 64).put("right", 24).put("bottom", 48).put("containLabel", false);
+    ObjectNode grid = o.putObject("grid").put("left", 72).put("right", 24).put("bottom", 48).put("containLabel", false);
     grid.put("top", subtitle != null && !subtitle.isEmpty() ? 84 : 56);
     return o;
   }
@@ -39,6 +39,11 @@ final class Options {
     if (max != null) a.put("max", max);
     a.putObject("splitLine").put("show", true);
     return a;
+  }
+
+  /** A vertical value axis: its name further out, clear of tick labels such as "2,500". */
+  static ObjectNode yAxis(String name, Double min, Double max, String type) {
+    return valueAxis(name, min, max, type).put("nameGap", 48);
   }
 
   static ObjectNode legend(List<String> names) {

@@ -20,7 +20,7 @@ public final class ProbeCharts {
     if ("upload".equals(probe.path("probe").asText())) {
       ObjectNode o = Options.base("time to the response head against the request size", verdicts(servers));
       o.set("xAxis", Options.valueAxis("request body, bytes", null, null, "log"));
-      o.set("yAxis", Options.valueAxis("ms (p50 of the attempts)", 0.0, null, "value"));
+      o.set("yAxis", Options.yAxis("ms (p50 of the attempts)", 0.0, null, "value"));
       ArrayNode series = o.putArray("series");
       List<String> names = new ArrayList<>();
       int i = 0;
@@ -60,7 +60,7 @@ public final class ProbeCharts {
         ObjectNode x = Options.F.objectNode().put("type", "category");
         x.set("data", cats);
         o.set("xAxis", x);
-        o.set("yAxis", Options.valueAxis("ms", 0.0, null, "value"));
+        o.set("yAxis", Options.yAxis("ms", 0.0, null, "value"));
         ArrayNode series = o.putArray("series");
         String[] names = {"p50", "p99", "max"};
         ArrayNode[] values = {p50, p99, max};

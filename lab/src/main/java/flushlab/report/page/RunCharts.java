@@ -181,7 +181,7 @@ public final class RunCharts {
         ObjectNode o = Options.base(target, null);
         o.with("tooltip").put("trigger", "axis");
         o.set("xAxis", Options.valueAxis("ms since the request", 0.0, xTop, "value"));
-        o.set("yAxis", Options.valueAxis("frame", 0.0, yMax, "value"));
+        o.set("yAxis", Options.yAxis("frame", 0.0, yMax, "value"));
         ArrayNode series = o.putArray("series");
         List<String> legend = new ArrayList<>();
         for (Source s : sources) {
@@ -206,6 +206,31 @@ public final class RunCharts {
     }
   }
 
+  /** How one series of a chart is drawn from its points: the source and target it belongs to. */
+  private interface SeriesMaker {
+    ObjectNode make(Source s, String target, String name, ArrayNode points);
+  }
+
+  /**
+   * One series per source and target of a cell, each filled by {@code fill} from its row (empty
+   * where the row is missing), drawn by {@code maker}; sets the series and the legend on {@code o}.
+   */
+  private void seriesPerTarget(ObjectNode o, String cell, java.util.function.BiConsumer<JsonNode, ArrayNode> fill, SeriesMaker maker) {
+    ArrayNode series = o.putArray("series");
+    List<String> legend = new ArrayList<>();
+    for (Source s : sources) {
+      for (String target : targets) {
+        JsonNode row = row(s, cell, target);
+        ArrayNode pts = Options.F.arrayNode();
+        if (row != null) fill.accept(row, pts);
+        String name = seriesName(s, target);
+        series.add(maker.make(s, target, name, pts));
+        legend.add(name);
+      }
+    }
+    o.set("legend", Options.legend(legend));
+  }
+
   /** Per cell: TTFT, gaps and emit->recv as percentile curves, every target on one chart. */
   private void latencies() {
     String[][] metrics = {{"ttft_ms", "time to first token"}, {"gap_ms", "gap between frames"},
@@ -215,31 +240,20 @@ public final class RunCharts {
         ObjectNode o = Options.base(m[1], null);
         o.with("tooltip").put("trigger", "item");
         o.set("xAxis", Options.valueAxis("percentile", 1.0, null, "log"));
-        o.set("yAxis", Options.valueAxis("ms", 0.0, null, "value"));
-        ArrayNode series = o.putArray("series");
-        List<String> legend = new ArrayList<>();
-        for (Source s : sources) {
-          for (String target : targets) {
-            JsonNode row = row(s, cell, target);
-            ArrayNode pts = Options.F.arrayNode();
-            if (row != null) {
-              double lastX = 1;
-              for (JsonNode p : row.path("metrics").path("percentile_curves").path(m[0])) {
-                double pct = p.get(0).asDouble();
-                // 100 % is at infinity on this axis: draw it one decade past the last point
-                double x = pct >= 100 ? Math.pow(10, Math.ceil(Math.log10(lastX)) + 1) : 1 / (1 - pct / 100);
-                lastX = x;
-                Options.point(pts, x, p.get(1).asDouble());
-              }
-            }
-            String name = seriesName(s, target);
-            ObjectNode line = Options.line(name, Options.colour(targets.indexOf(target)), pts, second(s), null);
-            line.put("showSymbol", true).put("symbolSize", 4);
-            series.add(line);
-            legend.add(name);
+        o.set("yAxis", Options.yAxis("ms", 0.0, null, "value"));
+        seriesPerTarget(o, cell, (row, pts) -> {
+          double lastX = 1;
+          for (JsonNode p : row.path("metrics").path("percentile_curves").path(m[0])) {
+            double pct = p.get(0).asDouble();
+            // 100 % is at infinity on this axis: draw it one decade past the last point
+            double x = pct >= 100 ? Math.pow(10, Math.ceil(Math.log10(lastX)) + 1) : 1 / (1 - pct / 100);
+            lastX = x;
+            Options.point(pts, x, p.get(1).asDouble());
           }
-        }
-        o.set("legend", Options.legend(legend));
+        }, (s, target, name, pts) -> {
+          ObjectNode line = Options.line(name, Options.colour(targets.indexOf(target)), pts, second(s), null);
+          return line.put("showSymbol", true).put("symbolSize", 4);
+        });
         o.with("grid").put("top", 64);
         charts.add(new Chart(id(), "latency", cell, m[1], o, true));
       }
@@ -256,27 +270,16 @@ public final class RunCharts {
     for (String cell : cellLabels.subList(0, Math.min(MAX_CELLS_DRAWN, cellLabels.size()))) {
       ObjectNode o = Options.base("releases: bytes against the time since the one before", null);
       o.set("xAxis", Options.valueAxis("ms since the release before", 0.0, null, "value"));
-      o.set("yAxis", Options.valueAxis("bytes", 0.0, null, "value"));
-      ArrayNode series = o.putArray("series");
-      List<String> legend = new ArrayList<>();
-      for (Source s : sources) {
-        for (String target : targets) {
-          JsonNode row = row(s, cell, target);
-          ArrayNode pts = Options.F.arrayNode();
-          if (row != null) {
-            JsonNode a = row.path("arrivals");
-            for (int i = 0; i < a.path("release_gap_ms").size(); i++) {
-              Options.point(pts, a.path("release_gap_ms").get(i).asDouble(), a.path("release_bytes").get(i).asDouble());
-            }
-          }
-          String name = seriesName(s, target);
-          ObjectNode sc = Options.scatter(name, Options.colour(targets.indexOf(target)), pts);
-          if (second(s)) sc.put("symbol", "emptyCircle");
-          series.add(sc);
-          legend.add(name);
+      o.set("yAxis", Options.yAxis("bytes", 0.0, null, "value"));
+      seriesPerTarget(o, cell, (row, pts) -> {
+        JsonNode a = row.path("arrivals");
+        for (int i = 0; i < a.path("release_gap_ms").size(); i++) {
+          Options.point(pts, a.path("release_gap_ms").get(i).asDouble(), a.path("release_bytes").get(i).asDouble());
         }
-      }
-      o.set("legend", Options.legend(legend));
+      }, (s, target, name, pts) -> {
+        ObjectNode sc = Options.scatter(name, Options.colour(targets.indexOf(target)), pts);
+        return second(s) ? sc.put("symbol", "emptyCircle") : sc;
+      });
       o.with("grid").put("top", 64);
       charts.add(new Chart(id(), "releases", cell, "releases", o, false));
     }
