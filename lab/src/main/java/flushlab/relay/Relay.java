@@ -39,7 +39,10 @@ public final class Relay extends VerticleBase {
     pool = new UpstreamPool(RelayOptions.MAX_POOLED);
     held = new HeldBytes(options.maxHeldBytes());
     server = vertx.createNetServer(new NetServerOptions()
-        .setHost(options.host()).setPort(options.port()).setTcpNoDelay(true).setIdleTimeout(300));
+        .setHost(options.host()).setPort(options.port()).setTcpNoDelay(true));
+    // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener,
+    // and it counted only the client side (a drain-and-flush of a stream longer than the timeout
+    // was cut). Each RelayConnection watches for idleness with one timer instead.
     server.connectHandler(so -> {
       open++;
       if (open > options.maxConnections()) {

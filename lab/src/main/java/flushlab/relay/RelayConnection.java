@@ -47,6 +47,11 @@ final class RelayConnection {
   /** Request bytes went upstream and no response head has come back since. */
   private boolean awaitingResponse;
   private int pendingEnds;
+  /** Bytes from the client and from upstream so far, for the idle watch. */
+  private long bytesIn;
+  private long progressSeen;
+  private long progressSeenNanos = System.nanoTime();
+  private io.netty.util.concurrent.ScheduledFuture<?> idleWatch;
 
   RelayConnection(NetSocket client, RelayOptions options, NetClient net, UpstreamPool pool, RelayLog log, long id,
       java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld) {
@@ -95,7 +100,22 @@ final class RelayConnection {
       clientClosed();
     });
     client.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
+    long period = Math.max(1_000_000L, options.idleTimeoutNanos() / 4);
+    idleWatch = clientChannel.eventLoop().scheduleAtFixedRate(this::checkIdle, period, period, java.util.concurrent.TimeUnit.NANOSECONDS);
     connectUpstream();
+  }
+
+  /** A few times per idle timeout: ends the connection if no byte moved in any direction for the whole timeout. */
+  private void checkIdle() {
+    long progress = bytesIn + writer.bytesTotal();
+    long now = System.nanoTime();
+    if (progress != progressSeen) {
+      progressSeen = progress;
+      progressSeenNanos = now;
+    } else if (now - progressSeenNanos >= options.idleTimeoutNanos() && !closed) {
+      log.log(name + ": nothing moved for " + flushlab.core.Units.formatDuration(options.idleTimeoutNanos()) + "; closing");
+      client.close();
+    }
   }
 
   private void connectUpstream() {
@@ -151,6 +171,7 @@ final class RelayConnection {
 
   private void fromClient(Buffer b) {
     awaitingResponse = true;
+    bytesIn += b.length();
     if (upstream == null) {
       earlyBytes += b.length();
       if (earlyBytes > MAX_EARLY_REQUEST_BYTES) {
@@ -174,6 +195,7 @@ final class RelayConnection {
   /** Every byte read from upstream is forwarded: parsing only marks where responses start and end. */
   private void fromUpstream(Buffer b) {
     long now = System.nanoTime();
+    bytesIn += b.length();
     if (!opaque) {
       int n = b.length();
       if (scratch.length < n) scratch = new byte[Math.max(n, scratch.length * 2)];
@@ -221,6 +243,7 @@ final class RelayConnection {
   }
 
   private void clientClosed() {
+    if (idleWatch != null) idleWatch.cancel(false);
     if (closed) return;
     closed = true;
     for (Shaper s : shapers) s.release();

@@ -12,7 +12,19 @@ import java.util.List;
  * connection that would pass it fails with a 502 naming the cap.
  */
 public record RelayOptions(String host, int port, String upstreamHost, int upstreamPort,
-    List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections, long maxHeldBytes) {
+    List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos) {
+
+  /**
+   * A connection through which nothing moved this long (no byte from the client, none from
+   * upstream, none to the client) is closed. Bytes a shaper holds while upstream still sends are
+   * movement: a drain-and-flush of a long stream is not idle.
+   */
+  public static final long DEFAULT_IDLE_TIMEOUT_NANOS = 300_000_000_000L;
+
+  public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
+      boolean poolUpstream, int maxConnections, long maxHeldBytes) {
+    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, DEFAULT_IDLE_TIMEOUT_NANOS);
+  }
 
   public static final int MAX_POOLED = 64;
   public static final int DEFAULT_MAX_CONNECTIONS = 1024;
@@ -29,11 +41,16 @@ public record RelayOptions(String host, int port, String upstreamHost, int upstr
   }
 
   public RelayOptions withPoolUpstream(boolean on) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections, maxHeldBytes);
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections, maxHeldBytes, idleTimeoutNanos);
   }
 
   public RelayOptions withLimits(int maxConnections, long maxHeldBytes) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes);
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
+        idleTimeoutNanos);
+  }
+
+  public RelayOptions withIdleTimeout(long nanos) {
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, nanos);
   }
 
   public String describe() {

@@ -20,6 +20,36 @@ import org.junit.jupiter.api.Test;
 class RelayFailuresTest {
 
   @Test
+  void aConnectionOnWhichNothingMovesIsClosedButADrainLongerThanTheIdleTimeoutIsNot() throws Exception {
+    try (LabFixture lab = new LabFixture()) {
+      List<String> log = new ArrayList<>();
+      RelayOptions options = RelayOptions.loopback(lab.emitter.port(), List.of("drain-and-flush")).withIdleTimeout(300_000_000L);
+      Relay relay = new Relay(options, line -> {
+        synchronized (log) {
+          log.add(line);
+        }
+      });
+      lab.vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      try (Socket idle = new Socket()) {
+        idle.connect(new InetSocketAddress("127.0.0.1", relay.port()), 5000);
+        idle.setSoTimeout(10_000);
+        // 12 frames 100 ms apart, held whole until the end: the client sees nothing for ~1.1 s,
+        // almost four idle timeouts, yet upstream keeps sending, so the connection is not idle.
+        BatchResult held = lab.measure("http://127.0.0.1:" + relay.port() + "/sse?frames=12&size=60&interval=100ms");
+        assertThat(held.errorCount()).as(held.toString()).isZero();
+        assertThat(held.frames()).isEqualTo(12);
+        assertThat(held.framesPerRead()).isEqualTo(12.0);
+        long start = System.nanoTime();
+        assertThat(idle.getInputStream().read()).as("the idle connection, closed by the relay").isEqualTo(-1);
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms before it was closed (the timeout had mostly passed)").isLessThan(5_000);
+      }
+      synchronized (log) {
+        assertThat(log).anyMatch(l -> l.contains("nothing moved for 300ms"));
+      }
+    }
+  }
+
+  @Test
   void anUpstreamThatClosesWithoutAnsweringGives502AndALogLine() throws Exception {
     try (LabFixture lab = new LabFixture();
          ScriptedServer mute = new ScriptedServer(lab.vertx, (so, self) -> so.handler(b -> so.close()))) {
