@@ -24,6 +24,7 @@ public final class Main {
     commands.put("run", new RunCommand());
     commands.put("map", new MapCommand());
     commands.put("validate", new ValidateCommand());
+    commands.put("console", new ConsoleCommand());
     commands.put("report", new ReportCommand());
     commands.put("compare", new CompareCommand());
     commands.put("bench", new BenchCommand());

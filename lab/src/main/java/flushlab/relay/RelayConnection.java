@@ -53,8 +53,8 @@ final class RelayConnection {
   private long progressSeenNanos = System.nanoTime();
   private io.netty.util.concurrent.ScheduledFuture<?> idleWatch;
 
-  RelayConnection(NetSocket client, RelayOptions options, NetClient net, UpstreamPool pool, RelayLog log, long id,
-      java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld) {
+  RelayConnection(NetSocket client, RelayOptions options, List<ShaperRegistry.Spec> chain, NetClient net, UpstreamPool pool,
+      RelayLog log, long id, java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld) {
     this.flow = new FlowControl(upstreamPauses);
     this.client = client;
     this.clientChannel = LabVertx.channel(client);
@@ -65,7 +65,7 @@ final class RelayConnection {
     this.name = "conn " + id + " from " + client.remoteAddress();
     this.ctx = new ShaperContext(clientChannel, flow, log, name, relayHeld);
     boolean absorbed = false;
-    for (ShaperRegistry.Spec spec : options.shapers()) {
+    for (ShaperRegistry.Spec spec : chain) {
       Shaper s = spec.create();
       shapers.add(s);
       absorbed |= s.absorbsClientBackPressure();

@@ -1,0 +1,260 @@
+package flushlab.control;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.core.HostPort;
+import flushlab.core.Json;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayLog;
+import flushlab.relay.RelayOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The lab's relays behind an HTTP API that speaks Toxiproxy's: the same paths, bodies, status
+ * codes and JSON error objects, so Toxiproxy's clients and test harnesses drive flushlab relays
+ * unchanged. Every handler runs on the API's event loop, which owns the proxies; relays run as
+ * verticles of their own and read their toxics from an immutable snapshot.
+ */
+public final class ControlApi {
+  /** The largest request body the API reads. */
+  static final long MAX_BODY_BYTES = 1 << 20;
+
+  private final Vertx vertx;
+  private final RelayLog log;
+  private final Map<String, LabProxy> proxies = new LinkedHashMap<>();
+
+  public ControlApi(Vertx vertx, RelayLog log) {
+    this.vertx = vertx;
+    this.log = log;
+  }
+
+  /** Mounts the API's routes on {@code router}. */
+  public void mount(Router router) {
+    router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+    router.get("/version").handler(rc -> rc.response().putHeader("Content-Type", "text/plain")
+        .end("flushlab " + flushlab.report.Environment.buildVersion() + " (Toxiproxy-compatible API)\n"));
+    router.post("/reset").handler(this::reset);
+    router.get("/proxies").handler(this::list);
+    router.post("/proxies").handler(this::create);
+    router.get("/proxies/:proxy").handler(rc -> withProxy(rc, p -> json(rc, 200, p.json())));
+    router.post("/proxies/:proxy").handler(this::update);
+    router.delete("/proxies/:proxy").handler(this::delete);
+    router.get("/proxies/:proxy/toxics").handler(rc -> withProxy(rc, p -> {
+      var arr = Json.MAPPER.createArrayNode();
+      p.toxics().forEach(t -> arr.add(t.json()));
+      json(rc, 200, arr);
+    }));
+    router.post("/proxies/:proxy/toxics").handler(this::addToxic);
+    router.get("/proxies/:proxy/toxics/:toxic").handler(rc -> withToxic(rc, (p, t) -> json(rc, 200, t.json())));
+    router.post("/proxies/:proxy/toxics/:toxic").handler(this::updateToxic);
+    router.delete("/proxies/:proxy/toxics/:toxic").handler(rc -> withToxic(rc, (p, t) -> {
+      p.removeToxic(t.name());
+      rc.response().setStatusCode(204).end();
+    }));
+  }
+
+  /** The proxies, for the console page's view of the same model. */
+  public List<JsonNode> snapshot() {
+    return proxies.values().stream().map(p -> (JsonNode) p.json()).toList();
+  }
+
+  private void list(RoutingContext rc) {
+    ObjectNode all = Json.MAPPER.createObjectNode();
+    proxies.values().forEach(p -> all.set(p.name, p.json()));
+    json(rc, 200, all);
+  }
+
+  private void create(RoutingContext rc) {
+    JsonNode body = body(rc);
+    if (body == null) return;
+    String name = body.path("name").asText("");
+    if (name.isEmpty()) {
+      error(rc, 400, "missing required field: name");
+      return;
+    }
+    if (proxies.containsKey(name)) {
+      error(rc, 409, "proxy already exists");
+      return;
+    }
+    LabProxy p = new LabProxy(name, body.path("listen").asText("127.0.0.1:0"), body.path("upstream").asText(""),
+        !body.has("enabled") || body.path("enabled").asBoolean(true));
+    proxies.put(name, p);
+    start(p).onComplete(ar -> {
+      if (ar.failed()) {
+        proxies.remove(name);
+        error(rc, ar.cause() instanceof IllegalArgumentException ? 400 : 500, ar.cause().getMessage());
+      } else {
+        json(rc, 201, p.json());
+      }
+    });
+  }
+
+  private void update(RoutingContext rc) {
+    withProxy(rc, p -> {
+      JsonNode body = body(rc);
+      if (body == null) return;
+      boolean moved = (body.has("listen") && !body.path("listen").asText().equals(p.listen))
+          || (body.has("upstream") && !body.path("upstream").asText().equals(p.upstream));
+      if (body.has("listen")) p.listen = body.path("listen").asText();
+      if (body.has("upstream")) p.upstream = body.path("upstream").asText();
+      boolean enable = body.has("enabled") ? body.path("enabled").asBoolean() : p.enabled;
+      Future<Void> done = Future.succeededFuture();
+      if (p.relay != null && (moved || !enable)) done = stop(p);
+      p.enabled = enable;
+      done.compose(v -> p.enabled && p.relay == null ? start(p) : Future.succeededFuture()).onComplete(ar -> {
+        if (ar.failed()) {
+          error(rc, ar.cause() instanceof IllegalArgumentException ? 400 : 500, ar.cause().getMessage());
+        } else {
+          json(rc, 200, p.json());
+        }
+      });
+    });
+  }
+
+  private void delete(RoutingContext rc) {
+    withProxy(rc, p -> stop(p).onComplete(ar -> {
+      proxies.remove(p.name);
+      rc.response().setStatusCode(204).end();
+    }));
+  }
+
+  private void reset(RoutingContext rc) {
+    Future<Void> all = Future.succeededFuture();
+    for (LabProxy p : proxies.values()) {
+      p.clearToxics();
+      if (!p.enabled || p.relay == null) {
+        p.enabled = true;
+        all = all.compose(v -> start(p)).recover(t -> Future.succeededFuture());
+      }
+    }
+    all.onComplete(ar -> rc.response().setStatusCode(204).end());
+  }
+
+  private void addToxic(RoutingContext rc) {
+    withProxy(rc, p -> {
+      JsonNode body = body(rc);
+      if (body == null) return;
+      try {
+        Toxic t = Toxic.from(body, null);
+        if (p.toxic(t.name()) != null) {
+          error(rc, 409, "toxic already exists");
+          return;
+        }
+        p.putToxic(t);
+        json(rc, 200, t.json());
+      } catch (Toxic.BadToxic e) {
+        error(rc, 400, e.getMessage());
+      }
+    });
+  }
+
+  private void updateToxic(RoutingContext rc) {
+    withToxic(rc, (p, current) -> {
+      JsonNode body = body(rc);
+      if (body == null) return;
+      try {
+        ObjectNode merged = ((ObjectNode) body).deepCopy();
+        merged.put("name", current.name());
+        Toxic t = Toxic.from(merged, current);
+        p.putToxic(t);
+        json(rc, 200, t.json());
+      } catch (Toxic.BadToxic e) {
+        error(rc, 400, e.getMessage());
+      }
+    });
+  }
+
+  /** Starts a proxy's relay on its listen address; the listen field then says the port it got. */
+  private Future<Void> start(LabProxy p) {
+    if (!p.enabled) return Future.succeededFuture();
+    HostPort listen;
+    HostPort up;
+    try {
+      listen = HostPort.parse("listen", p.listen, true);
+      up = HostPort.parse("upstream", p.upstream, false);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    Relay relay = new Relay(new RelayOptions(listen.host(), listen.port(), up.host(), up.port(), List.of(), false), log);
+    relay.chain(p::chainForNewConnection);
+    return vertx.deployVerticle(relay).map(id -> {
+      p.relay = relay;
+      p.deployment = id;
+      p.listen = listen.host() + ":" + relay.port();
+      return (Void) null;
+    }).recover(t -> Future.failedFuture(new IllegalStateException("cannot listen on " + p.listen + ": " + t.getMessage())));
+  }
+
+  private Future<Void> stop(LabProxy p) {
+    if (p.deployment == null) return Future.succeededFuture();
+    String id = p.deployment;
+    p.relay = null;
+    p.deployment = null;
+    return vertx.undeploy(id).recover(t -> Future.succeededFuture());
+  }
+
+  /** Stops every relay (the console is closing). */
+  public Future<Void> close() {
+    Future<Void> all = Future.succeededFuture();
+    for (LabProxy p : proxies.values()) all = all.compose(v -> stop(p));
+    return all;
+  }
+
+  private interface ProxyAction {
+    void run(LabProxy p);
+  }
+
+  private interface ToxicAction {
+    void run(LabProxy p, Toxic t);
+  }
+
+  private void withProxy(RoutingContext rc, ProxyAction action) {
+    LabProxy p = proxies.get(rc.pathParam("proxy"));
+    if (p == null) {
+      error(rc, 404, "proxy not found");
+      return;
+    }
+    action.run(p);
+  }
+
+  private void withToxic(RoutingContext rc, ToxicAction action) {
+    withProxy(rc, p -> {
+      Toxic t = p.toxic(rc.pathParam("toxic"));
+      if (t == null) {
+        error(rc, 404, "toxic not found");
+        return;
+      }
+      action.run(p, t);
+    });
+  }
+
+  /** The request's JSON body, or null after answering 400. */
+  private static JsonNode body(RoutingContext rc) {
+    try {
+      String text = rc.body() == null ? null : rc.body().asString();
+      JsonNode n = text == null || text.isBlank() ? Json.MAPPER.createObjectNode() : Json.MAPPER.readTree(text);
+      if (!n.isObject()) throw new IllegalArgumentException("not a JSON object");
+      return n;
+    } catch (Exception e) {
+      error(rc, 400, "bad request body: " + e.getMessage());
+      return null;
+    }
+  }
+
+  private static void json(RoutingContext rc, int status, JsonNode body) {
+    rc.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(Json.write(body));
+  }
+
+  /** Errors as Toxiproxy answers them: a JSON object with the message and the status. */
+  static void error(RoutingContext rc, int status, String message) {
+    ObjectNode o = Json.MAPPER.createObjectNode().put("error", message).put("status", status);
+    json(rc, status, o);
+  }
+}

@@ -1,0 +1,146 @@
+package flushlab.control;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.core.Json;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.relay.shaper.ShaperSpecException;
+import flushlab.relay.shaper.ShaperType;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A toxic as Toxiproxy's API has it (name, type, stream, toxicity, attributes), and the lab
+ * shapers it becomes. Toxiproxy's own types keep their attribute names and units (milliseconds,
+ * KB/s, bytes; the slicer's delay in microseconds); every lab shaper is a further type whose
+ * attributes are its parameters, written as the command line writes them ("2KiB", "200ms").
+ *
+ * @param toxicity the fraction of new connections the toxic applies to (0..1)
+ */
+public record Toxic(String name, String type, String stream, double toxicity, ObjectNode attributes, List<ShaperRegistry.Spec> shapers) {
+
+  /** Toxiproxy's toxic types, each mapped onto the lab's faults. */
+  public static final List<String> TOXIPROXY_TYPES = List.of("latency", "bandwidth", "slow_close", "timeout", "reset_peer", "slicer",
+      "limit_data");
+
+  /** A request the API refuses: 400 with this message. */
+  public static final class BadToxic extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public BadToxic(String message) {
+      super(message);
+    }
+  }
+
+  /** Reads a toxic from an API body; {@code current} supplies what an update leaves out (null on create). */
+  public static Toxic from(JsonNode body, Toxic current) throws BadToxic {
+    if (body == null || !body.isObject()) throw new BadToxic("the body must be a JSON object");
+    String type = text(body, "type", current == null ? null : current.type());
+    if (type == null || type.isEmpty()) throw new BadToxic("type: required (" + validTypes() + ")");
+    String stream = text(body, "stream", current == null ? "downstream" : current.stream());
+    if (!stream.equals("downstream") && !stream.equals("upstream")) {
+      throw new BadToxic("stream: '" + stream + "' is not valid (downstream or upstream)");
+    }
+    if (stream.equals("upstream")) {
+      throw new BadToxic("stream: upstream (the request direction) is not shaped by flushlab yet; use downstream");
+    }
+    double toxicity = body.has("toxicity") ? body.path("toxicity").asDouble(Double.NaN) : current == null ? 1.0 : current.toxicity();
+    if (!(toxicity >= 0 && toxicity <= 1)) throw new BadToxic("toxicity: must be a number in 0..1");
+    String name = text(body, "name", current == null ? type + "_" + stream : current.name());
+    ObjectNode attributes = current == null ? Json.MAPPER.createObjectNode() : current.attributes().deepCopy();
+    JsonNode given = body.path("attributes");
+    if (!given.isMissingNode() && !given.isNull()) {
+      if (!given.isObject()) throw new BadToxic("attributes: must be a JSON object");
+      attributes.setAll((ObjectNode) given);
+    }
+    return new Toxic(name, type, stream, toxicity, attributes, shapers(type, attributes));
+  }
+
+  private static String text(JsonNode body, String field, String otherwise) throws BadToxic {
+    JsonNode v = body.path(field);
+    if (v.isMissingNode() || v.isNull()) return otherwise;
+    if (!v.isTextual()) throw new BadToxic(field + ": must be a string");
+    return v.asText();
+  }
+
+  private static String validTypes() {
+    List<String> lab = new ArrayList<>();
+    for (ShaperType t : ShaperRegistry.types()) lab.add(t.name());
+    return "Toxiproxy's " + String.join(", ", TOXIPROXY_TYPES) + "; or a flushlab shaper: " + String.join(", ", lab);
+  }
+
+  /** The shapers a toxic becomes, validated now (a bad attribute is a 400 naming it, not a broken relay later). */
+  static List<ShaperRegistry.Spec> shapers(String type, ObjectNode a) throws BadToxic {
+    List<String> specs = new ArrayList<>();
+    switch (type) {
+      case "latency" -> specs.add("latency,delay=" + ms(a, "latency", 0) + ",jitter=" + ms(a, "jitter", 0));
+      case "bandwidth" -> {
+        long kb = number(a, "rate", -1);
+        if (kb < 1) throw new BadToxic("attributes.rate: required, in KB/s (at least 1)");
+        specs.add("bandwidth,rate=" + kb * 1000 + "B/s");
+      }
+      case "slow_close" -> specs.add("slow-close,delay=" + ms(a, "delay", 0));
+      case "timeout" -> {
+        // data stops at once; after the timeout the connection closes (0: it stays open, silent)
+        long t = number(a, "timeout", 0);
+        specs.add("stall,for=" + (t == 0 ? "600s" : t + "ms") + ",after-bytes=0B");
+        if (t > 0) specs.add("truncate,after-bytes=0B");
+      }
+      case "reset_peer" -> specs.add("reset,after=" + ms(a, "timeout", 0));
+      case "slicer" -> {
+        long size = number(a, "average_size", -1);
+        if (size < 1) throw new BadToxic("attributes.average_size: required, in bytes (at least 1)");
+        if (number(a, "size_variation", 0) != 0) {
+          throw new BadToxic("attributes.size_variation: flushlab's slicer cuts pieces of one size; give 0");
+        }
+        long delayUs = number(a, "delay", 0);
+        specs.add("slicer,size=" + size + "B,delay=" + delayUs / 1000.0 + "ms");
+      }
+      case "limit_data" -> {
+        long bytes = number(a, "bytes", -1);
+        if (bytes < 0) throw new BadToxic("attributes.bytes: required, in bytes");
+        specs.add("truncate,after-bytes=" + bytes + "B");
+      }
+      default -> {
+        if (ShaperRegistry.types().stream().noneMatch(t -> t.name().equals(type))) {
+          throw new BadToxic("type: '" + type + "' is not a toxic here (" + validTypes() + ")");
+        }
+        StringBuilder spec = new StringBuilder(type);
+        for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
+          Map.Entry<String, JsonNode> e = it.next();
+          spec.append(',').append(e.getKey()).append('=').append(e.getValue().asText());
+        }
+        specs.add(spec.toString());
+      }
+    }
+    List<ShaperRegistry.Spec> out = new ArrayList<>();
+    for (String s : specs) {
+      try {
+        out.add(ShaperRegistry.parse(s));
+      } catch (ShaperSpecException e) {
+        throw new BadToxic("attributes: " + e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  private static long number(ObjectNode a, String field, long otherwise) throws BadToxic {
+    JsonNode v = a.path(field);
+    if (v.isMissingNode() || v.isNull()) return otherwise;
+    if (!v.canConvertToLong() || v.asLong() < 0) throw new BadToxic("attributes." + field + ": must be a whole number, at least 0");
+    return v.asLong();
+  }
+
+  private static String ms(ObjectNode a, String field, long otherwise) throws BadToxic {
+    return number(a, field, otherwise) + "ms";
+  }
+
+  /** The API's JSON for this toxic. */
+  public ObjectNode json() {
+    ObjectNode o = Json.MAPPER.createObjectNode().put("name", name).put("type", type).put("stream", stream).put("toxicity", toxicity);
+    o.set("attributes", attributes.deepCopy());
+    return o;
+  }
+}
