@@ -33,7 +33,7 @@ final class ConsoleCommand implements Command {
     Vertx vertx = LabVertx.create(2);
     Emitter emitter = new Emitter(new EmitterOptions(em.host(), em.port(), true, 0));
     if (!Servers.listen(vertx, emitter, "console", em, err)) return EXIT_FAILED;
-    ControlServer control = new ControlServer(at.host(), at.port(), RelayLog.to(out));
+    ControlServer control = new ControlServer(at.host(), at.port(), RelayLog.to(out), new HostPort(em.host(), emitter.port()));
     try {
       vertx.deployVerticle(control).await(10, java.util.concurrent.TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -41,8 +41,8 @@ final class ConsoleCommand implements Command {
       vertx.close();
       return EXIT_FAILED;
     }
-    out.println("flushlab console: emitter on " + em.host() + ":" + emitter.port() + ", control API on http://" + at.host() + ":"
-        + control.port() + " (Toxiproxy's paths: /version, /proxies, /proxies/NAME/toxics, /reset)");
+    out.println("flushlab console: emitter on " + em.host() + ":" + emitter.port() + "; page and control API on http://" + at.host()
+        + ":" + control.port() + "/ (Toxiproxy's paths: /version, /proxies, /proxies/NAME/toxics, /reset)");
     out.println("  e.g. curl -s -XPOST http://" + at.host() + ":" + control.port() + "/proxies -d '{\"name\":\"lab\",\"listen\":\"127.0.0.1:8081\","
         + "\"upstream\":\"" + em.host() + ":" + emitter.port() + "\"}'");
     return UntilInterrupted.await(vertx);

@@ -32,6 +32,22 @@ public final class MeteredClient {
   private final ClientOptions options;
   private final AtomicInteger finishedStreams = new AtomicInteger();
   private volatile boolean aborted;
+  private volatile ReadObserver observer;
+
+  /** Told of every read that completed frames, on the client's loop: for live views (the console), never for measuring. */
+  public interface ReadObserver {
+    /**
+     * @param sinceRequestNanos the read's time from the request being written
+     * @param framesSoFar the stream's frames so far, this read's included
+     * @param framesThisRead the frames this read completed
+     */
+    void onFrames(long sinceRequestNanos, int framesSoFar, int framesThisRead);
+  }
+
+  /** From the next read on, tells {@code o} of every read that completes frames (null: nobody). */
+  public void observeReads(ReadObserver o) {
+    this.observer = o;
+  }
 
   public MeteredClient(Vertx vertx, ClientOptions options) {
     this.vertx = vertx;
@@ -193,8 +209,11 @@ public final class MeteredClient {
       int n = buf.readableBytes();
       if (scratch.length < n) scratch = new byte[n];
       buf.getBytes(buf.readerIndex(), scratch, 0, n);
+      int before = meter.framesSoFar();
       meter.onRead(now, scratch, 0, n);
       meter.readDone(System.nanoTime());
+      ReadObserver o = observer;
+      if (o != null && meter.framesSoFar() > before) o.onFrames(meter.sinceRequest(now), meter.framesSoFar(), meter.framesSoFar() - before);
       if (meter.finished()) {
         finishStream();
       } else if (options.slowReaderPauseNanos() > 0) {

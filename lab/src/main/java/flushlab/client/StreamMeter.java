@@ -97,6 +97,16 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     requestWrittenNanos = nanos;
   }
 
+  /** Frames counted so far. */
+  public int framesSoFar() {
+    return frames;
+  }
+
+  /** A time since the request was written (0 before it was). */
+  public long sinceRequest(long nanos) {
+    return requestWrittenNanos < 0 ? 0 : nanos - requestWrittenNanos;
+  }
+
   /** One read from the kernel, taken at {@code nowNanos} (System.nanoTime when the read returned). */
   public void onRead(long nowNanos, byte[] b, int off, int len) {
     if (error != null || complete) {

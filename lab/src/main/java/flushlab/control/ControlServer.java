@@ -15,13 +15,20 @@ public final class ControlServer extends VerticleBase {
   private final String host;
   private final int port;
   private final RelayLog log;
+  private final flushlab.core.HostPort emitter;
   private ControlApi api;
   private HttpServer server;
 
-  public ControlServer(String host, int port, RelayLog log) {
+  /** @param emitter the emitter the console page streams from directly (null: the page cannot start streams) */
+  public ControlServer(String host, int port, RelayLog log, flushlab.core.HostPort emitter) {
     this.host = host;
     this.port = port;
     this.log = log;
+    this.emitter = emitter;
+  }
+
+  public ControlServer(String host, int port, RelayLog log) {
+    this(host, port, log, null);
   }
 
   @Override
@@ -29,6 +36,15 @@ public final class ControlServer extends VerticleBase {
     api = new ControlApi(vertx, log);
     Router router = Router.router(vertx);
     api.mount(router);
+    ConsoleStreams streams = new ConsoleStreams(vertx, context, emitter, api);
+    router.get("/console/events").handler(streams::subscribe);
+    router.post("/console/streams").handler(streams::start);
+    router.get("/").handler(rc -> rc.response().putHeader("Content-Type", "text/html; charset=utf-8")
+        .end(flushlab.report.page.Page.resource("flushlab/control/console.html")));
+    router.get("/assets/console.js").handler(rc -> rc.response().putHeader("Content-Type", "text/javascript")
+        .end(flushlab.report.page.Page.resource("flushlab/control/console.js")));
+    router.get("/assets/echarts.min.js").handler(rc -> rc.response().putHeader("Content-Type", "text/javascript")
+        .putHeader("Cache-Control", "max-age=3600").end(flushlab.report.page.Page.resource(flushlab.report.page.Page.ECHARTS)));
     server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port));
     return server.requestHandler(router).listen();
   }

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * OpenAI {@code chat.completion.chunk} events, one short word per chunk. Each carries pi_ts (emit
  * time, epoch ns) and pi_seq (its index) as extra fields, then a finish chunk and {@code [DONE]}.
  */
-final class ChatFrameSource implements FrameSource {
+public final class ChatFrameSource implements FrameSource {
   static final String[] WORDS = {
     "lorem", "ipsum", "dolor", "sit", "amet", "tide", "lamp", "wren", "pike", "gale",
     "moss", "reed", "fern", "glow", "dune", "mist", "cove", "oak", "iron", "salt"
@@ -47,7 +47,8 @@ final class ChatFrameSource implements FrameSource {
         .getBytes(StandardCharsets.UTF_8);
   }
 
-  static String word(int index) {
+  /** The word the chat stream sends as token {@code index} (the console shows tokens by their count). */
+  public static String word(int index) {
     return WORDS[index % WORDS.length];
   }
 

@@ -16,9 +16,9 @@ import java.util.Map;
  * options as JSON and the script that draws them, all inline, so the file opens from disk with no
  * network. Sections of charts come first, folded details after.
  */
-final class Page {
+public final class Page {
   /** Where the ECharts WebJar keeps its build, versioned like the dependency. */
-  private static final String ECHARTS = "META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
+  public static final String ECHARTS = "META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
 
   private final StringBuilder body = new StringBuilder();
   private final String title;
@@ -84,7 +84,8 @@ final class Page {
         + "<script>\n" + resource("flushlab/report/page/report.js") + "</script>\n</body></html>\n";
   }
 
-  static String resource(String path) {
+  /** A text file from the jar (the pages' scripts and styles). */
+  public static String resource(String path) {
     try (InputStream in = Page.class.getClassLoader().getResourceAsStream(path)) {
       if (in == null) throw new IllegalStateException("missing from the jar: " + path);
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
