@@ -183,7 +183,7 @@ public final class ControlApi {
       return Future.failedFuture(e);
     }
     Relay relay = new Relay(new RelayOptions(listen.host(), listen.port(), up.host(), up.port(), List.of(), false), log);
-    relay.chain(p::chainForNewConnection);
+    relay.chain(p::planForNewConnection);
     return vertx.deployVerticle(relay).map(id -> {
       p.relay = relay;
       p.deployment = id;

@@ -58,13 +58,17 @@ final class LabProxy {
     snapshot = List.of();
   }
 
-  /** The chain for one new connection: each toxic in order, kept with its toxicity's probability. */
-  List<ShaperRegistry.Spec> chainForNewConnection() {
+  /** The plan for one new connection: each toxic in order, kept with its toxicity's probability. */
+  flushlab.relay.ConnectionPlan planForNewConnection() {
     List<ShaperRegistry.Spec> chain = new ArrayList<>();
+    long requestDelay = 0;
     for (Toxic t : snapshot) {
-      if (t.toxicity() >= 1 || ThreadLocalRandom.current().nextDouble() < t.toxicity()) chain.addAll(t.shapers());
+      if (t.toxicity() >= 1 || ThreadLocalRandom.current().nextDouble() < t.toxicity()) {
+        chain.addAll(t.shapers());
+        requestDelay += t.requestDelayNanos();
+      }
     }
-    return chain;
+    return new flushlab.relay.ConnectionPlan(chain, requestDelay);
   }
 
   ObjectNode json() {

@@ -18,8 +18,11 @@ import java.util.Map;
  * attributes are its parameters, written as the command line writes them ("2KiB", "200ms").
  *
  * @param toxicity the fraction of new connections the toxic applies to (0..1)
+ * @param shapers what it does to responses ({@code stream: downstream})
+ * @param requestDelayNanos what it does to requests ({@code stream: upstream}: latency only)
  */
-public record Toxic(String name, String type, String stream, double toxicity, ObjectNode attributes, List<ShaperRegistry.Spec> shapers) {
+public record Toxic(String name, String type, String stream, double toxicity, ObjectNode attributes, List<ShaperRegistry.Spec> shapers,
+    long requestDelayNanos) {
 
   /** Toxiproxy's toxic types, each mapped onto the lab's faults. */
   public static final List<String> TOXIPROXY_TYPES = List.of("latency", "bandwidth", "slow_close", "timeout", "reset_peer", "slicer",
@@ -43,9 +46,6 @@ public record Toxic(String name, String type, String stream, double toxicity, Ob
     if (!stream.equals("downstream") && !stream.equals("upstream")) {
       throw new BadToxic("stream: '" + stream + "' is not valid (downstream or upstream)");
     }
-    if (stream.equals("upstream")) {
-      throw new BadToxic("stream: upstream (the request direction) is not shaped by flushlab yet; use downstream");
-    }
     double toxicity = body.has("toxicity") ? body.path("toxicity").asDouble(Double.NaN) : current == null ? 1.0 : current.toxicity();
     if (!(toxicity >= 0 && toxicity <= 1)) throw new BadToxic("toxicity: must be a number in 0..1");
     String name = text(body, "name", current == null ? type + "_" + stream : current.name());
@@ -55,7 +55,16 @@ public record Toxic(String name, String type, String stream, double toxicity, Ob
       if (!given.isObject()) throw new BadToxic("attributes: must be a JSON object");
       attributes.setAll((ObjectNode) given);
     }
-    return new Toxic(name, type, stream, toxicity, attributes, shapers(type, attributes));
+    if (stream.equals("upstream")) {
+      // the request direction: latency, each piece of the request held that long before it goes upstream
+      if (!type.equals("latency")) {
+        throw new BadToxic("stream: upstream takes a latency toxic only here (the request direction is delayed, not buffered);"
+            + " '" + type + "' shapes responses: use stream downstream");
+      }
+      if (number(attributes, "jitter", 0) != 0) throw new BadToxic("attributes.jitter: upstream latency has no jitter here; give 0");
+      return new Toxic(name, type, stream, toxicity, attributes, List.of(), number(attributes, "latency", 0) * 1_000_000L);
+    }
+    return new Toxic(name, type, stream, toxicity, attributes, shapers(type, attributes), 0);
   }
 
   private static String text(JsonNode body, String field, String otherwise) throws BadToxic {

@@ -24,22 +24,22 @@ public final class Relay extends VerticleBase {
   /** Client connections open now; confined to the relay's event loop. */
   private int open;
   private HeldBytes held;
-  /** The chain each new connection gets: the options' unless a controller set another (the control API). */
-  private volatile java.util.function.Supplier<java.util.List<flushlab.relay.shaper.ShaperRegistry.Spec>> chain;
+  /** What each new connection gets: the options' chain unless a controller set another (the control API). */
+  private volatile java.util.function.Supplier<ConnectionPlan> chain;
 
   private static final String REFUSED = "flushlab relay: too many connections\n";
 
   public Relay(RelayOptions options, RelayLog log) {
     this.options = options;
     this.log = log;
-    this.chain = options::shapers;
+    this.chain = () -> ConnectionPlan.of(options.shapers());
   }
 
   /**
-   * From now on, each new connection takes its shaper chain from {@code next} (called on the
-   * relay's loop, once per connection); connections already open keep theirs.
+   * From now on, each new connection takes its plan from {@code next} (called on the relay's
+   * loop, once per connection); connections already open keep theirs.
    */
-  public void chain(java.util.function.Supplier<java.util.List<flushlab.relay.shaper.ShaperRegistry.Spec>> next) {
+  public void chain(java.util.function.Supplier<ConnectionPlan> next) {
     this.chain = next;
   }
 

@@ -52,8 +52,12 @@ final class RelayConnection {
   private long progressSeen;
   private long progressSeenNanos = System.nanoTime();
   private io.netty.util.concurrent.ScheduledFuture<?> idleWatch;
+  /** How long each piece of the request waits before it goes upstream (0: at once). */
+  private final long requestDelayNanos;
+  /** Request bytes waiting out that delay; over the early-request cap, the client is not read. */
+  private long delayedRequestBytes;
 
-  RelayConnection(NetSocket client, RelayOptions options, List<ShaperRegistry.Spec> chain, NetClient net, UpstreamPool pool,
+  RelayConnection(NetSocket client, RelayOptions options, ConnectionPlan plan, NetClient net, UpstreamPool pool,
       RelayLog log, long id, java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld) {
     this.flow = new FlowControl(upstreamPauses);
     this.client = client;
@@ -65,7 +69,8 @@ final class RelayConnection {
     this.name = "conn " + id + " from " + client.remoteAddress();
     this.ctx = new ShaperContext(clientChannel, flow, log, name, relayHeld);
     boolean absorbed = false;
-    for (ShaperRegistry.Spec spec : chain) {
+    this.requestDelayNanos = plan.requestDelayNanos();
+    for (ShaperRegistry.Spec spec : plan.response()) {
       Shaper s = spec.create();
       shapers.add(s);
       absorbed |= s.absorbsClientBackPressure();
@@ -162,7 +167,15 @@ final class RelayConnection {
     up.handler(this::fromUpstream);
     up.closeHandler(v -> upstreamClosed());
     up.exceptionHandler(t -> log.log(name + ": upstream error: " + t.getMessage()));
-    for (Buffer b : early) up.write(b);
+    for (Buffer b : early) {
+      if (requestDelayNanos > 0) {
+        ctx.schedule(() -> {
+          if (upstream != null && !closed) upstream.write(b);
+        }, requestDelayNanos);
+      } else {
+        up.write(b);
+      }
+    }
     early.clear();
     ctx.releaseBytes(earlyBytes);
     earlyBytes = 0;
@@ -185,6 +198,21 @@ final class RelayConnection {
       early.add(b);
       return;
     }
+    if (requestDelayNanos > 0) {
+      // equal delays keep the pieces in order: the loop runs timers by deadline, ties by arrival
+      delayedRequestBytes += b.length();
+      if (delayedRequestBytes > MAX_EARLY_REQUEST_BYTES) clientChannel.config().setAutoRead(false);
+      ctx.schedule(() -> {
+        delayedRequestBytes -= b.length();
+        if (upstream != null && !closed) writeUpstream(b);
+        if (delayedRequestBytes <= MAX_EARLY_REQUEST_BYTES && !closed) clientChannel.config().setAutoRead(true);
+      }, requestDelayNanos);
+      return;
+    }
+    writeUpstream(b);
+  }
+
+  private void writeUpstream(Buffer b) {
     upstream.write(b);
     if (upstream.writeQueueFull()) {
       clientChannel.config().setAutoRead(false);

@@ -40,9 +40,7 @@ class CliTest {
   @Test
   void aClosedPortIsReportedPlainlyWithExitCode1() throws Exception {
     int port;
-    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort(); // closed again before the client connects
-    }
+    port = flushlab.FreePort.forALaterServer();
     Ran r = run("client", "--target", "http://127.0.0.1:" + port + "/sse?frames=3");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("could not connect").contains("127.0.0.1:" + port);
@@ -142,9 +140,7 @@ class CliTest {
   @Test
   void probeMeasuresAGatewayAgainstALoopbackCalibration() throws Exception {
     int emitterPort;
-    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      emitterPort = s.getLocalPort();
-    }
+    emitterPort = flushlab.FreePort.forALaterServer();
     Vertx vertx = flushlab.core.LabVertx.create(1);
     try {
       // the "gateway": a passthrough relay forwarding to where probe's emitter will listen
@@ -171,9 +167,7 @@ class CliTest {
   @Test
   void probeSaysPlainlyWhenTheGatewayIsUnreachable() throws Exception {
     int closed;
-    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      closed = s.getLocalPort();
-    }
+    closed = flushlab.FreePort.forALaterServer();
     Ran r = run("probe", "--gateway", "127.0.0.1:" + closed, "--listen", "127.0.0.1:0", "-r", "2", "-c", "1", "-n", "10",
         "--delay", "1ms", "--no-calibration");
     assertThat(r.code()).isEqualTo(1);
@@ -223,9 +217,7 @@ class CliTest {
   @Test
   void mapReportsATargetThatIsDownOrDoesNotForward(@TempDir Path dir) throws Exception {
     int closed;
-    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      closed = s.getLocalPort();
-    }
+    closed = flushlab.FreePort.forALaterServer();
     Ran r = run("map", "--target", "127.0.0.1:" + closed, "--emitter-listen", "127.0.0.1:0", "--results", dir.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("127.0.0.1:" + closed).contains("nothing accepts connections");

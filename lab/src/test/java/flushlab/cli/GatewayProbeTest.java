@@ -11,7 +11,6 @@ import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import io.vertx.core.Vertx;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -32,9 +31,7 @@ class GatewayProbeTest {
   @Test
   void aHopThatAddsTwentyMillisecondsIsResolvedAtTwentyMilliseconds() throws Exception {
     int emitterPort;
-    try (ServerSocket free = new ServerSocket(0)) {
-      emitterPort = free.getLocalPort();
-    }
+    emitterPort = flushlab.FreePort.forALaterServer();
     Vertx vertx = LabVertx.create(1);
     try {
       Relay relay = new Relay(RelayOptions.loopback(emitterPort, List.of("latency=20ms")), RelayLog.SILENT);

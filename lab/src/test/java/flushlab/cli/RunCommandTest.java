@@ -48,9 +48,7 @@ class RunCommandTest {
   @Test
   void anExternalTargetNobodyListensOnStopsTheRunWithExit1(@TempDir Path dir) throws Exception {
     int closed;
-    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      closed = s.getLocalPort();
-    }
+    closed = flushlab.FreePort.forALaterServer();
     Path scenario = Files.writeString(dir.resolve("ext.yaml"), TINY.replace("targets: [{name: direct, kind: direct}]",
         "targets: [{name: direct, kind: direct}, {name: gw, kind: external, address: 127.0.0.1:" + closed
             + ", external: true, reason: test}]"));

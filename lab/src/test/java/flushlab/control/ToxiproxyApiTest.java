@@ -55,6 +55,14 @@ class ToxiproxyApiTest {
       assertThat(slow.ttftMs().p50() - clean.ttftMs().p50()).as("added time to first token, ms").isBetween(90.0, 200.0);
       proxy.toxics().get("slow").remove();
 
+      // the request direction: latency upstream holds the request, so the first token comes later too
+      proxy.toxics().latency("slow-request", ToxicDirection.UPSTREAM, 100);
+      BatchResult slowRequest = lab.measure(url(proxy, stream));
+      assertThat(slowRequest.errorCount()).isZero();
+      assertThat(slowRequest.ttftMs().p50() - clean.ttftMs().p50()).as("added by upstream latency, ms").isBetween(90.0, 200.0);
+      assertThat(slowRequest.emitToRecvMs().p50()).as("the response itself is not delayed").isLessThan(20.0);
+      proxy.toxics().get("slow-request").remove();
+
       // a lab buffering mechanism as a further toxic type (the typed client has no method for it: plain HTTP)
       Answer added = http("POST", control.port(), "/proxies/emitter/toxics",
           "{\"name\":\"buffer\",\"type\":\"byte-threshold\",\"attributes\":{\"bytes\":\"1KiB\"}}");
@@ -124,6 +132,9 @@ class ToxiproxyApiTest {
       assertThat(badAttr.status()).isEqualTo(400);
       assertThat(badAttr.body().path("error").asText()).contains("bytes");
       assertThat(http("POST", port, "/proxies/a/toxics", "{\"type\":\"latency\",\"stream\":\"sideways\"}").status()).isEqualTo(400);
+      Answer upstreamBuffer = http("POST", port, "/proxies/a/toxics", "{\"type\":\"cork\",\"stream\":\"upstream\"}");
+      assertThat(upstreamBuffer.status()).isEqualTo(400);
+      assertThat(upstreamBuffer.body().path("error").asText()).contains("upstream", "latency");
       assertThat(http("GET", port, "/proxies/a/toxics/none", null).status()).isEqualTo(404);
       assertThat(http("POST", port, "/proxies", "not json").status()).isEqualTo(400);
     }

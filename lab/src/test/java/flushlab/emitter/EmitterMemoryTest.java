@@ -11,7 +11,6 @@ import flushlab.core.LabVertx;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,9 +30,7 @@ class EmitterMemoryTest {
   @Test
   void longStreamsCutShortAndHugeFramesNobodyReadsDoNotExhaustASmallHeap(@TempDir Path dir) throws Exception {
     int port;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
+    port = flushlab.FreePort.forALaterServer();
     List<Socket> idle = new ArrayList<>();
     try (ForkedLab emitter = ForkedLab.start(dir, List.of("-Xmx" + HEAP_MIB + "m"), "emitter", "--listen", "127.0.0.1:" + port)) {
       emitter.awaitLine("flushlab emitter listening on", 60_000);

@@ -166,9 +166,7 @@ class MapCommandTest {
   void aServerTheUserRunsIsMappedThroughTarget() throws Exception {
     int n = between(1000, 6000);
     int emitterPort;
-    try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      emitterPort = s.getLocalPort();
-    }
+    emitterPort = flushlab.FreePort.forALaterServer();
     io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
     try {
       flushlab.relay.Relay relay = new flushlab.relay.Relay(flushlab.relay.RelayOptions.loopback(emitterPort,

@@ -8,8 +8,6 @@ import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import io.vertx.core.Vertx;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -31,9 +29,7 @@ class ExternalTargetTest {
   @Test
   void aMarkedExternalTargetIsMeasuredAndItsReasonRecorded() throws Exception {
     int emitterPort;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      emitterPort = s.getLocalPort();
-    }
+    emitterPort = flushlab.FreePort.forALaterServer();
     // "someone else's gateway": a relay in another Vert.x, forwarding to where the lab's emitter will listen
     Vertx other = LabVertx.create(1);
     try {
