@@ -54,7 +54,7 @@ class ConsolePageTest {
             + " return [r.left, r.top, r.width, r.height].map(Math.round); })");
         assertThat(rects.size()).isEqualTo(2);
         for (JsonNode r : rects) {
-          assertThat(spread(shot, r.get(0).asInt() + 4, r.get(1).asInt() + 4, r.get(2).asInt() - 8, r.get(3).asInt() - 8))
+          assertThat(flushlab.Pixels.brightnessSpread(shot, r.get(0).asInt() + 4, r.get(1).asInt() + 4, r.get(2).asInt() - 8, r.get(3).asInt() - 8))
               .as("pixel spread in the chart at %s", r).isGreaterThan(10);
         }
 
@@ -72,20 +72,4 @@ class ConsolePageTest {
     }
   }
 
-  private static double spread(BufferedImage img, int x0, int y0, int w, int h) {
-    double sum = 0;
-    double sq = 0;
-    int n = 0;
-    for (int y = Math.max(0, y0); y < Math.min(img.getHeight(), y0 + h); y++) {
-      for (int x = Math.max(0, x0); x < Math.min(img.getWidth(), x0 + w); x++) {
-        int rgb = img.getRGB(x, y);
-        double v = 0.299 * ((rgb >> 16) & 255) + 0.587 * ((rgb >> 8) & 255) + 0.114 * (rgb & 255);
-        sum += v;
-        sq += v * v;
-        n++;
-      }
-    }
-    double mean = sum / Math.max(1, n);
-    return Math.sqrt(Math.max(0, sq / Math.max(1, n) - mean * mean));
-  }
 }

@@ -217,10 +217,10 @@ class ReportPagesTest {
     BufferedImage img = ImageIO.read(shot.toFile());
     System.out.println(name + ": " + charts + " charts; screenshot " + shot + " (" + img.getWidth() + "x" + img.getHeight() + ")");
     for (int[] r : rects) {
-      double sd = brightnessSpread(img, r[0] + 8, r[1] + 8, r[2] - 16, r[3] - 16);
+      double sd = flushlab.Pixels.brightnessSpread(img, r[0] + 8, r[1] + 8, r[2] - 16, r[3] - 16);
       assertThat(sd).as("pixel spread inside the chart at %d,%d", r[0], r[1]).isGreaterThan(10);
     }
-    assertThat(brightnessSpread(img, 0, 0, 4, 4)).as("a margin is blank, as a control").isLessThan(1);
+    assertThat(flushlab.Pixels.brightnessSpread(img, 0, 0, 4, 4)).as("a margin is blank, as a control").isLessThan(1);
   }
 
   private static int countCharts(Path page) throws Exception {
@@ -230,22 +230,6 @@ class ReportPagesTest {
     return n;
   }
 
-  private static double brightnessSpread(BufferedImage img, int x0, int y0, int w, int h) {
-    double sum = 0;
-    double sq = 0;
-    int n = 0;
-    for (int y = Math.max(0, y0); y < Math.min(img.getHeight(), y0 + h); y++) {
-      for (int x = Math.max(0, x0); x < Math.min(img.getWidth(), x0 + w); x++) {
-        int rgb = img.getRGB(x, y);
-        double v = 0.299 * ((rgb >> 16) & 255) + 0.587 * ((rgb >> 8) & 255) + 0.114 * (rgb & 255);
-        sum += v;
-        sq += v * v;
-        n++;
-      }
-    }
-    double mean = sum / n;
-    return Math.sqrt(Math.max(0, sq / n - mean * mean));
-  }
 
   private static String chromium(Path profile, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
