@@ -57,7 +57,8 @@
       xAxis: { type: 'value', name: 'ms', nameLocation: 'middle', nameGap: 22, min: 0 },
       yAxis: { type: 'value', name: 'tokens', min: 0 },
       series: [{ type: 'line', step: 'end', showSymbol: false, data: [] }] });
-    panels[name] = { el: p, fields: fields, text: text, chart: chart, points: [], frames: 0, reads: 0, words: [] };
+    panels[name] = { el: p, fields: fields, text: text, chart: chart, points: [], frames: 0, reads: 0, words: [],
+      chainEl: proxy ? chain : null };
   }
 
   function setChain(name, toxics, chainEl) {
@@ -73,7 +74,19 @@
     }).catch(fail);
   }
 
+  // The API is the page's model too: at each run, show every relay's chain as the API has it now
+  // (a Toxiproxy client may have changed it since the page loaded).
+  function refreshChains() {
+    fetch('/proxies').then(function (r) { return r.json(); }).then(function (proxies) {
+      Object.keys(proxies).forEach(function (n) {
+        var p = panels[n];
+        if (p && p.chainEl) p.chainEl.textContent = 'chain: ' + describe(proxies[n].toxics);
+      });
+    }).catch(fail);
+  }
+
   function reset(run) {
+    refreshChains();
     Object.keys(panels).forEach(function (k) {
       var p = panels[k];
       p.points = [[0, 0]]; p.frames = 0; p.reads = 0; p.words = run.words; p.text.textContent = '';

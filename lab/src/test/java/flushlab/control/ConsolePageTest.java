@@ -68,6 +68,16 @@ class ConsolePageTest {
         assertThat(page.eval("document.querySelector('[data-target=\"relay\"]').dataset.fpr").asDouble())
             .as("the relay's frames per read after the switch").isEqualTo(30.0);
         assertThat(page.eval("document.querySelector('[data-target=\"direct\"]').dataset.fpr").asDouble()).isLessThan(1.5);
+
+        // a change through the API (as a Toxiproxy client makes it) shows on the page at the next run
+        HttpResponse<String> cork = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + control.port()
+            + "/proxies/relay/toxics")).POST(HttpRequest.BodyPublishers.ofString("{\"type\":\"cork\"}")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(cork.statusCode()).isEqualTo(200);
+        page.eval("document.getElementById('start').click()");
+        assertThat(page.waitFor("document.body.dataset.runsDone === '6'", 30_000)).isTrue();
+        assertThat(page.waitFor("document.querySelector('[data-target=\"relay\"] .chain').textContent.includes('cork')", 10_000))
+            .as("the page shows the chain the API set").isTrue();
       }
     }
   }
