@@ -209,10 +209,10 @@ public final class MeteredClient {
       int n = buf.readableBytes();
       if (scratch.length < n) scratch = new byte[n];
       buf.getBytes(buf.readerIndex(), scratch, 0, n);
-      int before = meter.framesSoFar();
+      ReadObserver o = observer;
+      int before = o == null ? 0 : meter.framesSoFar();
       meter.onRead(now, scratch, 0, n);
       meter.readDone(System.nanoTime());
-      ReadObserver o = observer;
       if (o != null && meter.framesSoFar() > before) o.onFrames(meter.sinceRequest(now), meter.framesSoFar(), meter.framesSoFar() - before);
       if (meter.finished()) {
         finishStream();

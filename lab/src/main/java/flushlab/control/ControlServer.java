@@ -39,12 +39,14 @@ public final class ControlServer extends VerticleBase {
     ConsoleStreams streams = new ConsoleStreams(vertx, context, emitter, api);
     router.get("/console/events").handler(streams::subscribe);
     router.post("/console/streams").handler(streams::start);
-    router.get("/").handler(rc -> rc.response().putHeader("Content-Type", "text/html; charset=utf-8")
-        .end(flushlab.report.page.Page.resource("flushlab/control/console.html")));
-    router.get("/assets/console.js").handler(rc -> rc.response().putHeader("Content-Type", "text/javascript")
-        .end(flushlab.report.page.Page.resource("flushlab/control/console.js")));
+    // read from the jar once, not per request (ECharts is a megabyte)
+    io.vertx.core.buffer.Buffer page = io.vertx.core.buffer.Buffer.buffer(flushlab.report.page.Page.resource("flushlab/control/console.html"));
+    io.vertx.core.buffer.Buffer script = io.vertx.core.buffer.Buffer.buffer(flushlab.report.page.Page.resource("flushlab/control/console.js"));
+    io.vertx.core.buffer.Buffer echarts = io.vertx.core.buffer.Buffer.buffer(flushlab.report.page.Page.resource(flushlab.report.page.Page.ECHARTS));
+    router.get("/").handler(rc -> rc.response().putHeader("Content-Type", "text/html; charset=utf-8").end(page));
+    router.get("/assets/console.js").handler(rc -> rc.response().putHeader("Content-Type", "text/javascript").end(script));
     router.get("/assets/echarts.min.js").handler(rc -> rc.response().putHeader("Content-Type", "text/javascript")
-        .putHeader("Cache-Control", "max-age=3600").end(flushlab.report.page.Page.resource(flushlab.report.page.Page.ECHARTS)));
+        .putHeader("Cache-Control", "max-age=3600").end(echarts));
     server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port));
     return server.requestHandler(router).listen();
   }

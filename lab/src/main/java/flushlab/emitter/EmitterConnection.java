@@ -38,12 +38,10 @@ final class EmitterConnection {
   private long heldRequestBytes;
   private long queuedRequestBytes;
   private ScheduledFuture<?> requestTimer;
-  /** Closes the connection when nothing moved for the idle timeout; see {@link #checkIdle}. */
-  private ScheduledFuture<?> idleWatch;
+  /** Closes the connection when no request byte was read and no frame written for the idle timeout. */
+  private flushlab.core.IdleWatch idleWatch;
   private final long idleTimeoutNanos;
   private long bytesRead;
-  private long progressSeen;
-  private long progressSeenNanos;
 
   EmitterConnection(NetSocket socket, AuditRegistry audits, AtomicLong streamIds, Admission admission, long requestTimeoutNanos,
       long idleTimeoutNanos) {
@@ -69,26 +67,12 @@ final class EmitterConnection {
       if (stream != null) stream.writable();
     });
     socket.handler(this::onBytes);
-    long period = Math.max(1_000_000L, idleTimeoutNanos / 4);
-    progressSeenNanos = System.nanoTime();
-    idleWatch = channel.eventLoop().scheduleAtFixedRate(this::checkIdle, period, period, TimeUnit.NANOSECONDS);
-  }
-
-  /**
-   * A few times per idle timeout: closes the connection if no request byte arrived and no frame
-   * was written since the last time anything moved, for at least the timeout. One timer per
-   * connection, so the per-frame path does nothing for it.
-   */
-  private void checkIdle() {
-    long progress = bytesRead + (stream == null ? 0 : stream.progress());
-    long now = System.nanoTime();
-    if (progress != progressSeen) {
-      progressSeen = progress;
-      progressSeenNanos = now;
-    } else if (now - progressSeenNanos >= idleTimeoutNanos && !closing) {
-      closing = true;
-      channel.close();
-    }
+    idleWatch = new flushlab.core.IdleWatch(channel.eventLoop(), idleTimeoutNanos,
+        () -> bytesRead + (stream == null ? 0 : stream.progress()), () -> {
+          if (closing) return;
+          closing = true;
+          channel.close();
+        });
   }
 
   private void onBytes(io.vertx.core.buffer.Buffer buffer) {
@@ -135,7 +119,7 @@ final class EmitterConnection {
     heldRequestBytes = 0;
     queued.clear();
     if (requestTimer != null) requestTimer.cancel(false);
-    if (idleWatch != null) idleWatch.cancel(false);
+    if (idleWatch != null) idleWatch.cancel();
     if (stream != null) stream.cancel();
   }
 

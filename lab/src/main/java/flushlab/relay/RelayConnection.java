@@ -49,9 +49,7 @@ final class RelayConnection {
   private int pendingEnds;
   /** Bytes from the client and from upstream so far, for the idle watch. */
   private long bytesIn;
-  private long progressSeen;
-  private long progressSeenNanos = System.nanoTime();
-  private io.netty.util.concurrent.ScheduledFuture<?> idleWatch;
+  private flushlab.core.IdleWatch idleWatch;
   /** How long each piece of the request waits before it goes upstream (0: at once). */
   private final long requestDelayNanos;
   /** Request bytes waiting out that delay; over the early-request cap, the client is not read. */
@@ -105,22 +103,14 @@ final class RelayConnection {
       clientClosed();
     });
     client.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
-    long period = Math.max(1_000_000L, options.idleTimeoutNanos() / 4);
-    idleWatch = clientChannel.eventLoop().scheduleAtFixedRate(this::checkIdle, period, period, java.util.concurrent.TimeUnit.NANOSECONDS);
+    // nothing moved in any direction: bytes a shaper holds while upstream still sends are movement
+    idleWatch = new flushlab.core.IdleWatch(clientChannel.eventLoop(), options.idleTimeoutNanos(), () -> bytesIn + writer.bytesTotal(),
+        () -> {
+          if (closed) return;
+          log.log(name + ": nothing moved for " + flushlab.core.Units.formatDuration(options.idleTimeoutNanos()) + "; closing");
+          client.close();
+        });
     connectUpstream();
-  }
-
-  /** A few times per idle timeout: ends the connection if no byte moved in any direction for the whole timeout. */
-  private void checkIdle() {
-    long progress = bytesIn + writer.bytesTotal();
-    long now = System.nanoTime();
-    if (progress != progressSeen) {
-      progressSeen = progress;
-      progressSeenNanos = now;
-    } else if (now - progressSeenNanos >= options.idleTimeoutNanos() && !closed) {
-      log.log(name + ": nothing moved for " + flushlab.core.Units.formatDuration(options.idleTimeoutNanos()) + "; closing");
-      client.close();
-    }
   }
 
   private void connectUpstream() {
@@ -271,7 +261,7 @@ final class RelayConnection {
   }
 
   private void clientClosed() {
-    if (idleWatch != null) idleWatch.cancel(false);
+    if (idleWatch != null) idleWatch.cancel();
     if (closed) return;
     closed = true;
     for (Shaper s : shapers) s.release();
