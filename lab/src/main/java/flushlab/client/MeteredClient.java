@@ -9,6 +9,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.net.ConnectOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
@@ -87,6 +88,11 @@ public final class MeteredClient {
     return aborted;
   }
 
+  /** A literal IP address, to which no server name is sent (SNI carries names only). */
+  static boolean isAddressLiteral(String host) {
+    return host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
+  }
+
   private final class Batch {
     private final RequestPlan plan;
     private final Promise<BatchResult> promise;
@@ -130,6 +136,9 @@ public final class MeteredClient {
     private long timerId = -1;
     private byte[] scratch = new byte[options.recvBufferBytes()];
     private boolean reusable;
+    /** TLS only: plaintext bytes of the socket read in progress, and when the first of them came. */
+    private int plainPending;
+    private long plainTime;
 
     Worker(Batch batch) {
       this.batch = batch;
@@ -145,10 +154,16 @@ public final class MeteredClient {
         send();
         return;
       }
-      net.connect(batch.plan.port(), batch.plan.host()).onComplete(ar -> {
+      RequestPlan plan = batch.plan;
+      Future<NetSocket> connecting = plan.tls() == null
+          ? net.connect(plan.port(), plan.host())
+          : net.connect(new ConnectOptions().setHost(plan.host()).setPort(plan.port()).setSsl(true)
+              .setSslOptions(plan.tls().sslOptions())
+              .setSniServerName(isAddressLiteral(plan.host()) ? null : plan.host()));
+      connecting.onComplete(ar -> {
         if (ar.failed()) {
-          batch.record(StreamResult.connectFailed("cannot connect to " + batch.plan.host() + ":" + batch.plan.port()
-              + ": " + ar.cause().getMessage()));
+          batch.record(StreamResult.connectFailed("cannot connect to " + plan.host() + ":" + plan.port()
+              + (plan.tls() == null ? "" : " over TLS (" + plan.tls().describe() + ")") + ": " + ar.cause().getMessage()));
           socket = null;
           next();
           return;
@@ -164,14 +179,32 @@ public final class MeteredClient {
       reusable = options.keepAlive();
       channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
       if (options.slowReaderPauseNanos() > 0) channel.config().setAutoRead(false);
-      LabVertx.onRawReads(s, msg -> {
-        long now = System.nanoTime(); // first thing: the read has returned
-        try {
-          if (msg instanceof ByteBuf && s == socket) onRead(now, (ByteBuf) msg);
-        } finally {
-          ReferenceCountUtil.release(msg);
-        }
-      });
+      if (batch.plan.tls() == null) {
+        LabVertx.onRawReads(s, msg -> {
+          long now = System.nanoTime(); // first thing: the read has returned
+          try {
+            if (msg instanceof ByteBuf && s == socket) onRead(now, (ByteBuf) msg);
+          } finally {
+            ReferenceCountUtil.release(msg);
+          }
+        });
+      } else {
+        // Under TLS one socket read may complete several records, each decrypted on its own: a
+        // read is everything one recv() made readable (docs/ARCHITECTURE.md), timed when its first
+        // plaintext was handed over, so frames per read means the same as over plain TCP.
+        LabVertx.aroundSocketReads(channel, () -> plainPending = 0, () -> {
+          if (plainPending > 0 && s == socket) onBytes(plainTime, plainPending);
+          plainPending = 0;
+        });
+        LabVertx.onRawReads(s, msg -> {
+          long now = System.nanoTime();
+          try {
+            if (msg instanceof ByteBuf && s == socket) appendPlain(now, (ByteBuf) msg);
+          } finally {
+            ReferenceCountUtil.release(msg);
+          }
+        });
+      }
       s.exceptionHandler(t -> {
         if (s != socket || meter == null) return;
         String m = String.valueOf(t.getMessage());
@@ -209,6 +242,21 @@ public final class MeteredClient {
       int n = buf.readableBytes();
       if (scratch.length < n) scratch = new byte[n];
       buf.getBytes(buf.readerIndex(), scratch, 0, n);
+      onBytes(now, n);
+    }
+
+    /** Plaintext a TLS record gave during the current socket read: kept until the read ends. */
+    private void appendPlain(long now, ByteBuf buf) {
+      int n = buf.readableBytes();
+      if (plainPending == 0) plainTime = now;
+      if (scratch.length < plainPending + n) scratch = java.util.Arrays.copyOf(scratch, Math.max(scratch.length * 2, plainPending + n));
+      buf.getBytes(buf.readerIndex(), scratch, plainPending, n);
+      plainPending += n;
+    }
+
+    /** One read of {@code n} bytes, now in scratch, that returned at {@code now}. */
+    private void onBytes(long now, int n) {
+      if (meter == null) return;
       ReadObserver o = observer;
       int before = o == null ? 0 : meter.framesSoFar();
       meter.onRead(now, scratch, 0, n);

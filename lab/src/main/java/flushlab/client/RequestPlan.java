@@ -12,9 +12,15 @@ import java.util.List;
  * the request says so (frames=, total=/size=, pi_tokens), so lost frames at the tail are counted.
  */
 public record RequestPlan(String host, int port, String method, String pathAndQuery, byte[] body,
-    String contentType, List<String[]> headers, int expectedFrames) {
+    String contentType, List<String[]> headers, int expectedFrames, flushlab.tls.ClientTls tls) {
 
-  /** Parses an http:// URL; a bad one is refused with the reason. */
+  /** The model a chat request names unless the user gives one (--model, model:). */
+  public static final String DEFAULT_MODEL = "flushlab-echo";
+
+  /**
+   * Parses an http:// or https:// URL; a bad one is refused with the reason. An https URL is
+   * checked against the system's CAs and its host name until {@link #withTls} says otherwise.
+   */
   public static RequestPlan get(String url) {
     URI uri;
     try {
@@ -22,37 +28,73 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("'" + url + "' is not a URL: " + e.getMessage());
     }
-    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new IllegalArgumentException("'" + url + "' is not an http://host:port/path URL (https is not supported)");
+    boolean https = "https".equals(uri.getScheme());
+    if (!(https || "http".equals(uri.getScheme())) || uri.getHost() == null) {
+      throw new IllegalArgumentException("'" + url + "' is not an http://host:port/path or https://host:port/path URL");
     }
-    int port = uri.getPort() < 0 ? 80 : uri.getPort();
+    int port = uri.getPort() < 0 ? (https ? 443 : 80) : uri.getPort();
     String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
         + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-    return new RequestPlan(uri.getHost(), port, "GET", path, new byte[0], null, List.of(),
-        expectedFromQuery(uri.getRawQuery()));
+    String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
+    return new RequestPlan(host, port, "GET", path, new byte[0], null, List.of(),
+        expectedFromQuery(uri.getRawQuery()), https ? flushlab.tls.ClientTls.system() : null);
   }
 
   /** A streaming chat completion with flushlab's per-request fields. */
   public static RequestPlan chat(String host, int port, int tokens, double thinkMs, double delayMs) {
+    return chat(host, port, tokens, thinkMs, delayMs, DEFAULT_MODEL);
+  }
+
+  /** A streaming chat completion naming {@code model}, asking for the usage chunk at the end. */
+  public static RequestPlan chat(String host, int port, int tokens, double thinkMs, double delayMs, String model) {
     ObjectNode body = new ObjectMapper().createObjectNode()
-        .put("model", "flushlab-echo")
+        .put("model", model)
         .put("stream", true)
         .put("pi_tokens", tokens)
         .put("pi_think_ms", thinkMs)
         .put("pi_delay_ms", delayMs);
+    body.putObject("stream_options").put("include_usage", true);
     body.putArray("messages").addObject().put("role", "user").put("content", "stream please");
     return new RequestPlan(host, port, "POST", "/v1/chat/completions",
-        body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens);
+        body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens, null);
+  }
+
+  /** A streaming OpenAI Responses API request ({@code POST /v1/responses}) with flushlab's per-request fields. */
+  public static RequestPlan responses(String host, int port, int tokens, double thinkMs, double delayMs, String model) {
+    ObjectNode body = new ObjectMapper().createObjectNode()
+        .put("model", model)
+        .put("stream", true)
+        .put("input", "stream please")
+        .put("pi_tokens", tokens)
+        .put("pi_think_ms", thinkMs)
+        .put("pi_delay_ms", delayMs);
+    return new RequestPlan(host, port, "POST", "/v1/responses",
+        body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens, null);
+  }
+
+  /** The same request over TLS checked as {@code tls} says (null: plain TCP). */
+  public RequestPlan withTls(flushlab.tls.ClientTls t) {
+    return new RequestPlan(host, port, method, pathAndQuery, body, contentType, headers, expectedFrames, t);
+  }
+
+  /** The same request with these extra headers (name, value), sent after the lab's own. */
+  public RequestPlan withHeaders(List<String[]> extra) {
+    return new RequestPlan(host, port, method, pathAndQuery, body, contentType, List.copyOf(extra), expectedFrames, tls);
+  }
+
+  /** The same request sent to another address (a gateway in front of the same server). */
+  public RequestPlan at(String h, int p) {
+    return new RequestPlan(h, p, method, pathAndQuery, body, contentType, headers, expectedFrames, tls);
   }
 
   public String url() {
-    return "http://" + host + ":" + port + pathAndQuery;
+    return (tls == null ? "http://" : "https://") + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port + pathAndQuery;
   }
 
   public byte[] bytes(boolean keepAlive) {
     StringBuilder sb = new StringBuilder(256)
         .append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n")
-        .append("Host: ").append(host).append(':').append(port).append("\r\n")
+        .append("Host: ").append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(port).append("\r\n")
         .append("User-Agent: flushlab\r\n")
         .append("Accept: text/event-stream\r\n");
     if (!keepAlive) sb.append("Connection: close\r\n");

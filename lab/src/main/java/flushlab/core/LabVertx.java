@@ -53,6 +53,25 @@ public final class LabVertx {
   }
 
   /**
+   * Runs {@code before} and {@code after} around each socket read, first in the pipeline (ahead of
+   * TLS): whatever the handlers behind it make of one recv() (a TLS handler decrypting several
+   * records) happens between the two calls.
+   */
+  public static void aroundSocketReads(Channel channel, Runnable before, Runnable after) {
+    channel.pipeline().addFirst("flushlab-socket-reads", new ChannelInboundHandlerAdapter() {
+      @Override
+      public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        before.run();
+        try {
+          ctx.fireChannelRead(msg);
+        } finally {
+          after.run();
+        }
+      }
+    });
+  }
+
+  /**
    * Hands every read to {@code handler} as Netty delivered it (a ByteBuf per recv(), not copied
    * into a Vert.x Buffer); the handler must release it.
    */

@@ -66,10 +66,30 @@ public final class Emitter extends VerticleBase {
   }
 
   private NetServer listen(io.vertx.core.Vertx v, int port) {
+    return listen(v, options.host(), port, null);
+  }
+
+  /**
+   * Also listens with TLS at host:port (0: any free port), serving the same routes, audits and
+   * limits as the plain listener: so one run can compare a stream with and without TLS. Each
+   * frame is still one write; TLS makes it one record. Completes with the port bound.
+   */
+  public Future<Integer> listenTls(String host, int port, flushlab.tls.ServerTls tls) {
+    NetServer s = listen(vertx, host, port, tls);
+    return s.listen().map(bound -> {
+      tlsServers.add(bound);
+      return bound.actualPort();
+    });
+  }
+
+  private final java.util.List<NetServer> tlsServers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private NetServer listen(io.vertx.core.Vertx v, String host, int port, flushlab.tls.ServerTls tls) {
     NetServerOptions netOptions = new NetServerOptions()
-        .setHost(options.host())
+        .setHost(host)
         .setPort(port)
         .setTcpNoDelay(options.tcpNoDelay());
+    if (tls != null) tls.applyTo(netOptions);
     // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener
     // (about 100 B per frame); EmitterConnection watches for idleness with one timer instead.
     if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());
@@ -86,6 +106,7 @@ public final class Emitter extends VerticleBase {
   @Override
   public Future<?> stop() {
     // the extra listeners were deployed from this verticle's start: Vert.x undeploys them with it
+    for (NetServer s : tlsServers) s.close();
     return server == null ? Future.succeededFuture() : server.close();
   }
 

@@ -49,8 +49,9 @@ public final class Relay extends VerticleBase {
     net = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(10_000));
     pool = new UpstreamPool(RelayOptions.MAX_POOLED);
     held = new HeldBytes(options.maxHeldBytes());
-    server = vertx.createNetServer(new NetServerOptions()
-        .setHost(options.host()).setPort(options.port()).setTcpNoDelay(true));
+    NetServerOptions listenOptions = new NetServerOptions().setHost(options.host()).setPort(options.port()).setTcpNoDelay(true);
+    if (options.tls() != null) options.tls().applyTo(listenOptions);
+    server = vertx.createNetServer(listenOptions);
     // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener,
     // and it counted only the client side (a drain-and-flush of a stream longer than the timeout
     // was cut). Each RelayConnection watches for idleness with one timer instead.

@@ -12,7 +12,14 @@ import java.util.List;
  * connection that would pass it fails with a 502 naming the cap.
  */
 public record RelayOptions(String host, int port, String upstreamHost, int upstreamPort,
-    List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos) {
+    List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos,
+    flushlab.tls.ServerTls tls) {
+
+  /** Without TLS on the client side (tls null), as every relay was before TLS. */
+  public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
+      boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos) {
+    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, idleTimeoutNanos, null);
+  }
 
   /**
    * A connection through which nothing moved this long (no byte from the client, none from
@@ -41,16 +48,25 @@ public record RelayOptions(String host, int port, String upstreamHost, int upstr
   }
 
   public RelayOptions withPoolUpstream(boolean on) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections, maxHeldBytes, idleTimeoutNanos);
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections, maxHeldBytes, idleTimeoutNanos, tls);
   }
 
   public RelayOptions withLimits(int maxConnections, long maxHeldBytes) {
     return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
-        idleTimeoutNanos);
+        idleTimeoutNanos, tls);
   }
 
   public RelayOptions withIdleTimeout(long nanos) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, nanos);
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, nanos, tls);
+  }
+
+  /**
+   * Clients reach the relay over TLS with this certificate (the relay terminates TLS, as a proxy
+   * in front of a plain server does); upstream stays plain TCP.
+   */
+  public RelayOptions withTls(flushlab.tls.ServerTls t) {
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
+        idleTimeoutNanos, t);
   }
 
   public String describe() {

@@ -1,0 +1,99 @@
+package flushlab.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.LabFixture;
+import flushlab.RelayFixture;
+import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.RequestPlan;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayOptions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Streams over TLS: straight to the emitter's TLS listener and through a relay that terminates
+ * TLS. Every frame carries its own CRC, sequence number and length, so a stream that decodes with
+ * nothing lost, duplicated, reordered or corrupt, and with as many body bytes as the same stream
+ * over plain TCP, came through byte for byte.
+ */
+class TlsStreamTest {
+  private static final String QUERY = "frames=60&size=200&interval=10ms";
+  private static LabFixture lab;
+  private static int tlsPort;
+
+  @BeforeAll
+  static void start() throws Exception {
+    lab = new LabFixture();
+    tlsPort = lab.emitter.listenTls("127.0.0.1", 0, ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    lab.close();
+  }
+
+  private static RequestPlan pinned(int port) {
+    return RequestPlan.get("https://127.0.0.1:" + port + "/sse?" + QUERY).withTls(ServerTls.selfSigned().pinnedByClients());
+  }
+
+  private static void assertWhole(BatchResult r) {
+    assertThat(r.firstError()).isNull();
+    assertThat(r.streamsOk()).isEqualTo(1);
+    assertThat(r.frames()).isEqualTo(60);
+    assertThat(r.lostFrames() + r.duplicateFrames() + r.reorderedFrames() + r.corruptFrames() + r.uncheckedFrames()).isZero();
+  }
+
+  @Test
+  void directTlsCarriesTheStreamByteExactOneFramePerRead() throws Exception {
+    BatchResult plain = lab.measure(lab.sseUrl(QUERY));
+    BatchResult tls = lab.measure(pinned(tlsPort), ClientOptions.single());
+    assertWhole(plain);
+    assertWhole(tls);
+    // the same response bytes arrive, decrypted; only the framing underneath differs
+    assertThat(tls.bytes()).isEqualTo(plain.bytes());
+    // one record per frame, one frame per read: TLS on the direct path coalesces nothing
+    assertThat(tls.framesPerRead()).isEqualTo(1.0);
+  }
+
+  @Test
+  void aTlsRelayCarriesTheStreamByteExact() throws Exception {
+    Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of()).withTls(ServerTls.selfSigned()));
+    try {
+      BatchResult r = lab.measure(pinned(relay.port()), ClientOptions.single());
+      assertWhole(r);
+      assertThat(r.bytes()).isEqualTo(lab.measure(lab.sseUrl(QUERY)).bytes());
+      assertThat(r.framesPerRead()).isLessThan(1.2);
+    } finally {
+      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aCorkingTlsRelayStillShowsAsCoalescing() throws Exception {
+    // the metric survives TLS: several frames released together are counted in one read
+    Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("drain-and-flush"))
+        .withTls(ServerTls.selfSigned()));
+    try {
+      BatchResult r = lab.measure(pinned(relay.port()), ClientOptions.single());
+      assertWhole(r);
+      assertThat(r.framesPerRead()).isGreaterThan(10);
+    } finally {
+      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void anUntrustedCertificateIsRefusedByDefault() throws Exception {
+    BatchResult r = lab.measure(RequestPlan.get("https://127.0.0.1:" + tlsPort + "/sse?" + QUERY), ClientOptions.single());
+    assertThat(r.streamsOk()).isZero();
+    assertThat(r.firstError()).contains("over TLS").contains("system's CAs");
+    BatchResult skipped = lab.measure(RequestPlan.get("https://127.0.0.1:" + tlsPort + "/sse?" + QUERY).withTls(ClientTls.insecure()),
+        ClientOptions.single());
+    assertWhole(skipped);
+  }
+}
