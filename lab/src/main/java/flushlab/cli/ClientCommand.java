@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 @Parameters(commandNames = "client", commandDescription = "Meter an SSE stream read by read")
 final class ClientCommand implements Command {
   @Parameter(names = "--target", required = true,
-      description = "http://host:port/path?query; a path of /v1/chat/completions sends a streaming chat request. With --path veth "
+      description = "http(s)://host:port/path?query; a path of /v1/chat/completions sends a streaming chat request, "
+          + "/v1/responses a streaming Responses API request. With --path veth "
           + "only /path?query: the lab starts the server across the link")
   String target;
 
@@ -53,6 +54,9 @@ final class ClientCommand implements Command {
   @ParametersDelegate
   ChatFlags chat = new ChatFlags(100);
 
+  @ParametersDelegate
+  RequestFlags request = new RequestFlags();
+
   @Parameter(names = "--json", description = "Print the result as JSON instead of one line")
   boolean json;
 
@@ -68,13 +72,13 @@ final class ClientCommand implements Command {
     }
     Converters.shapes(shapes); // checked before anything starts
     ClientOptions options = options();
-    if (!where.isVeth()) return measure(plan(target), options, out, err);
+    if (!where.isVeth()) return measure(plan(target, err), options, out, err);
     try (VethSite site = VethSite.open(where.mtu())) {
       HostPort at = site.emitter();
       if (!shapes.isEmpty()) at = site.startRelay("relay", shapes, false).address();
       out.println("flushlab client: " + where.describe() + ": " + site.link() + "; measuring " + (shapes.isEmpty() ? "the emitter"
           : "relay " + String.join(" -> ", shapes)) + " at " + at);
-      return measure(plan("http://" + at + target), options, out, err);
+      return measure(plan("http://" + at + target, err), options, out, err);
     } catch (VethLink.Unavailable e) {
       err.println("flushlab client: " + e.getMessage());
       return EXIT_FAILED;
@@ -107,7 +111,7 @@ final class ClientCommand implements Command {
     }
   }
 
-  RequestPlan plan(String url) {
+  RequestPlan plan(String url, PrintStream err) {
     RequestPlan p;
     try {
       p = RequestPlan.get(url);
@@ -116,9 +120,13 @@ final class ClientCommand implements Command {
     }
     if (p.pathAndQuery().startsWith("/v1/chat/completions")) {
       chat.check();
-      return RequestPlan.chat(p.host(), p.port(), chat.tokens, chat.think.millis(), chat.delay.millis());
+      p = RequestPlan.chat(p.host(), p.port(), chat.tokens, chat.think.millis(), chat.delay.millis(), request.model()).withTls(p.tls());
+    } else if (p.pathAndQuery().startsWith("/v1/responses")) {
+      chat.check();
+      p = RequestPlan.responses(p.host(), p.port(), chat.tokens, chat.think.millis(), chat.delay.millis(), request.model())
+          .withTls(p.tls());
     }
-    return p;
+    return request.apply(p, err);
   }
 
   ClientOptions options() {

@@ -37,6 +37,17 @@ final class EmitterCommand implements Command {
   @Parameter(names = "--upload-no-tcp-nodelay", description = "Leave Nagle on for the upload listener's sockets")
   boolean uploadNoTcpNoDelay;
 
+  @Parameter(names = "--tls-listen", description = "Also listen with TLS here (host:port), serving the same routes: "
+      + "to compare a stream with and without TLS")
+  String tlsListen;
+
+  @ParametersDelegate
+  ServerTlsFlags tlsFlags = new ServerTlsFlags();
+
+  @Parameter(names = "--api-key", description = "Answer /v1/* only to requests with 'Authorization: Bearer KEY' (else OpenAI's 401 "
+      + "error), like a provider; ${VAR} reads the key from the environment")
+  String apiKey;
+
   @Parameter(names = "--request-timeout", description = "Most a request may take from its first byte to its last (then 408)",
       converter = Converters.Duration.class)
   Converters.DurationArg requestTimeout = Converters.DurationArg.of("10s");
@@ -51,6 +62,11 @@ final class EmitterCommand implements Command {
     long requestTimeoutNanos = Converters.durationRange("--request-timeout", requestTimeout, 1_000_000L, 3_600_000_000_000L);
     EmitterOptions options = new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes, maxConnections, requestTimeoutNanos)
         .withListeners(eventLoops); // one listener per event loop: connections spread over all of them
+    HostPort tlsAt = tlsListen == null ? null : HostPort.parse("--tls-listen", tlsListen, true);
+    if (tlsAt != null) Exposure.warnIfNotLoopback(err, "--tls-listen", tlsAt, "the emitter");
+    flushlab.tls.ServerTls tls = tlsFlags.tls(tlsAt != null, "--tls-listen");
+    if (apiKey != null) options = options.withApiKey(flushlab.client.HeaderSpec.parse("--api-key", "Authorization: " + apiKey)
+        .resolve("--api-key", System.getenv()));
     HostPort uploadAt = uploadListen == null ? null : HostPort.parse("--upload-listen", uploadListen, true);
     if (uploadAt != null) Exposure.warnIfNotLoopback(err, "--upload-listen", uploadAt, "the upload listener");
     else upload.refuseWithout("--upload-listen");
@@ -70,8 +86,21 @@ final class EmitterCommand implements Command {
     out.println("flushlab emitter listening on " + at.host() + ":" + emitter.port()
         + " (TCP_NODELAY " + (options.tcpNoDelay() ? "on" : "off") + ", native transport "
         + (vertx.isNativeTransportEnabled() ? "epoll" : "off") + ")");
+    if (tlsAt != null) {
+      int tlsPort;
+      try {
+        tlsPort = emitter.listenTls(tlsAt.host(), tlsAt.port(), tls).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (Exception e) {
+        err.println("flushlab emitter: cannot listen with TLS on " + tlsAt + ": " + e.getMessage());
+        vertx.close();
+        return EXIT_FAILED;
+      }
+      out.println("flushlab emitter listening with TLS on " + tlsAt.host() + ":" + tlsPort + " (" + ServerTlsFlags.describe(tls) + ")");
+    }
+    if (options.apiKey() != null) out.println("  /v1/* answers only requests with the API key (Authorization: Bearer ...)");
     out.println("  GET  /sse?frames=41&size=60&interval=50ms   plain frames");
     out.println("  POST /v1/chat/completions                   OpenAI chunks (pi_tokens, pi_think_ms, pi_delay_ms)");
+    out.println("  POST /v1/responses                          OpenAI Responses API events (the same fields)");
     out.println("  GET  /emitter/streams/{id}                  pacing audit of a stream");
     return UntilInterrupted.await(vertx);
   }

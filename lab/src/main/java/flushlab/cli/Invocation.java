@@ -33,9 +33,23 @@ final class Invocation {
       }
       words.addAll(List.of(args));
     }
+    redactHeaderValues(words);
     StringBuilder sb = new StringBuilder();
     for (String w : words) sb.append(sb.length() == 0 ? "" : " ").append(quote(w));
     return sb.toString();
+  }
+
+  /** A --header's value may hold a secret (the shell may have expanded one): only its name is kept. */
+  static void redactHeaderValues(List<String> words) {
+    for (int i = 0; i < words.size(); i++) {
+      String w = words.get(i);
+      if (w.equals("--header") && i + 1 < words.size()) {
+        words.set(i + 1, flushlab.client.HeaderSpec.redactedText(words.get(i + 1)));
+        i++;
+      } else if (w.startsWith("--header=")) {
+        words.set(i, "--header=" + flushlab.client.HeaderSpec.redactedText(w.substring("--header=".length())));
+      }
+    }
   }
 
   /** The jar this code runs from, relative to the working directory when it is below it; null outside a jar. */

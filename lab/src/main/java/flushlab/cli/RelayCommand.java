@@ -28,6 +28,12 @@ final class RelayCommand implements Command {
   @Parameter(names = "--pool-upstream", description = "Keep upstream connections alive and reuse them across client connections")
   boolean poolUpstream;
 
+  @Parameter(names = "--tls", description = "Clients reach the relay over TLS (it terminates TLS; upstream stays plain)")
+  boolean tls;
+
+  @com.beust.jcommander.ParametersDelegate
+  ServerTlsFlags tlsFlags = new ServerTlsFlags();
+
   @Parameter(names = "--max-connections", description = "Client connections served at once; one more is answered 503")
   int maxConnections = RelayOptions.DEFAULT_MAX_CONNECTIONS;
 
@@ -55,11 +61,14 @@ final class RelayCommand implements Command {
     }
     RelayOptions options = new RelayOptions(at.host(), at.port(), up.host(), up.port(), specs, poolUpstream, maxConnections,
         maxHeld.bytes());
+    flushlab.tls.ServerTls serverTls = tlsFlags.tls(tls, "--tls");
+    if (serverTls != null) options = options.withTls(serverTls);
     Vertx vertx = LabVertx.create(1);
     Relay relay = new Relay(options, RelayLog.to(out));
     if (!Servers.listen(vertx, relay, "relay", at, err)) return EXIT_FAILED;
     out.println("flushlab relay on " + at.host() + ":" + relay.port() + " -> " + up + "  [" + options.describe() + "]"
         + (poolUpstream ? " (upstream connections pooled)" : " (a fresh upstream connection per client connection)"));
+    if (serverTls != null) out.println("  clients connect with TLS: " + ServerTlsFlags.describe(serverTls));
     return UntilInterrupted.await(vertx);
   }
 }

@@ -1,16 +1,18 @@
 package flushlab.client;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import flushlab.core.FrameCodec;
 import java.util.zip.CRC32C;
 
 /**
- * Recognises the data of one SSE event: a plain flushlab frame, an OpenAI chunk (with or without
- * flushlab's pi_seq/pi_ts), a finish chunk, or [DONE]. No allocation per event.
+ * Recognises the data of one SSE event: a plain flushlab frame (no allocation), an OpenAI chat
+ * chunk or Responses API event (with or without flushlab's pi_seq/pi_ts; parsed as JSON, a few
+ * hundred bytes of parser per event), a finish chunk, or [DONE].
  */
 final class FrameDecoder {
-  private static final byte[] PI_SEQ = "\"pi_seq\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final byte[] PI_TS = "\"pi_ts\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final byte[] CONTENT = "\"content\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final JsonFactory JSON = new JsonFactory();
 
   private final CRC32C crc = new CRC32C();
   private final FrameCodec.Decoded decoded = new FrameCodec.Decoded();
@@ -30,42 +32,79 @@ final class FrameDecoder {
     if (first == '[' && len == 6 && data[1] == 'D' && data[2] == 'O' && data[3] == 'N' && data[4] == 'E' && data[5] == ']') {
       return FrameKind.DONE;
     }
-    if (first == '{') {
-      long s = numberAfter(data, len, PI_SEQ);
-      long t = numberAfter(data, len, PI_TS);
-      if (s >= 0 && t >= 0) {
-        seq = s;
-        emitEpochNanos = t;
-        return FrameKind.FRAME;
-      }
-      if (s >= 0 || t >= 0) return FrameKind.CORRUPT; // one of the pair is missing or mangled
-      return indexOf(data, len, CONTENT) >= 0 ? FrameKind.UNCHECKED_FRAME : FrameKind.CONTROL;
-    }
+    if (first == '{') return decodeJson(data, len);
     return FrameKind.CORRUPT;
   }
 
-  /** The non-negative integer right after key (whitespace allowed), or -1. */
-  private static long numberAfter(byte[] data, int len, byte[] key) {
-    int at = indexOf(data, len, key);
-    if (at < 0) return -1;
-    int p = at + key.length;
-    while (p < len && data[p] == ' ') p++;
-    long v = 0;
-    int start = p;
-    while (p < len && data[p] >= '0' && data[p] <= '9' && p - start < 19) {
-      v = v * 10 + (data[p++] - '0');
+  /**
+   * An OpenAI event (a chat chunk, or a Responses API event) read as JSON, as a gateway may have
+   * re-serialised it: keys in any order, any whitespace, extra fields. pi_seq and pi_ts are taken
+   * from the top level only, so text that merely contains "pi_seq" is not mistaken for them.
+   */
+  private FrameKind decodeJson(byte[] data, int len) {
+    long s = -1;
+    long t = -1;
+    boolean piMangled = false;
+    boolean token = false;
+    boolean textDelta = false;
+    String type = null;
+    try (JsonParser p = JSON.createParser(data, 0, len)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) return FrameKind.CORRUPT;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        switch (name) {
+          case "pi_seq":
+            if (v == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) s = p.getLongValue(); else piMangled = true;
+            break;
+          case "pi_ts":
+            if (v == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) t = p.getLongValue(); else piMangled = true;
+            break;
+          case "choices":
+            if (v == JsonToken.START_ARRAY) token |= choicesCarryContent(p); else p.skipChildren();
+            break;
+          case "delta": // the Responses API: a text delta is a string at the top level
+            if (v == JsonToken.VALUE_STRING && p.getTextLength() > 0) textDelta = true; else p.skipChildren();
+            break;
+          case "type":
+            if (v == JsonToken.VALUE_STRING) type = p.getText();
+            break;
+          default:
+            p.skipChildren();
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      return FrameKind.CORRUPT; // not JSON, or cut short
     }
-    return p == start ? -1 : v;
+    if (textDelta && (type == null || type.endsWith("output_text.delta"))) token = true;
+    if (s >= 0 && t >= 0) {
+      seq = s;
+      emitEpochNanos = t;
+      return FrameKind.FRAME;
+    }
+    if (s >= 0 || t >= 0 || piMangled) return FrameKind.CORRUPT; // one of the pair is missing or mangled
+    return token ? FrameKind.UNCHECKED_FRAME : FrameKind.CONTROL;
   }
 
-  private static int indexOf(byte[] data, int len, byte[] key) {
-    outer:
-    for (int i = 0; i + key.length <= len; i++) {
-      for (int j = 0; j < key.length; j++) {
-        if (data[i + j] != key[j]) continue outer;
+  /** True when a choice's delta has non-empty content; leaves the parser after the array. */
+  private static boolean choicesCarryContent(JsonParser p) throws java.io.IOException {
+    boolean content = false;
+    while (p.nextToken() == JsonToken.START_OBJECT) {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        if (name.equals("delta") && v == JsonToken.START_OBJECT) {
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken dv = p.nextToken();
+            if (field.equals("content") && dv == JsonToken.VALUE_STRING && p.getTextLength() > 0) content = true;
+            else p.skipChildren();
+          }
+        } else {
+          p.skipChildren();
+        }
       }
-      return i;
     }
-    return -1;
+    return content;
   }
 }

@@ -92,13 +92,13 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
   }
 
   public byte[] bytes(boolean keepAlive) {
-    StringBuilder sb = new StringBuilder(256)
-        .append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n")
-        .append("Host: ").append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(port).append("\r\n")
-        .append("User-Agent: flushlab\r\n")
-        .append("Accept: text/event-stream\r\n");
+    StringBuilder sb = new StringBuilder(256).append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n");
+    // the user's headers (a gateway's Host, a client's User-Agent) replace the lab's of the same name
+    if (!given("host")) sb.append("Host: ").append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(port).append("\r\n");
+    if (!given("user-agent")) sb.append("User-Agent: flushlab\r\n");
+    if (!given("accept")) sb.append("Accept: text/event-stream\r\n");
     if (!keepAlive) sb.append("Connection: close\r\n");
-    if (contentType != null) sb.append("Content-Type: ").append(contentType).append("\r\n");
+    if (contentType != null && !given("content-type")) sb.append("Content-Type: ").append(contentType).append("\r\n");
     if (body.length > 0 || method.equals("POST")) sb.append("Content-Length: ").append(body.length).append("\r\n");
     for (String[] h : headers) sb.append(h[0]).append(": ").append(h[1]).append("\r\n");
     sb.append("\r\n");
@@ -107,6 +107,11 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     System.arraycopy(head, 0, all, 0, head.length);
     System.arraycopy(body, 0, all, head.length, body.length);
     return all;
+  }
+
+  private boolean given(String lowerName) {
+    for (String[] h : headers) if (h[0].equalsIgnoreCase(lowerName)) return true;
+    return false;
   }
 
   static int expectedFromQuery(String query) {

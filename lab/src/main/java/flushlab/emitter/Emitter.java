@@ -98,7 +98,7 @@ public final class Emitter extends VerticleBase {
     accepted.add(count);
     s.connectHandler(socket -> {
       count.incrementAndGet(); // once per connection
-      new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos(), options.idleTimeoutNanos());
+      new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos(), options.idleTimeoutNanos(), options.apiKey());
     });
     return s;
   }

@@ -41,10 +41,13 @@ final class EmitterConnection {
   /** Closes the connection when no request byte was read and no frame written for the idle timeout. */
   private flushlab.core.IdleWatch idleWatch;
   private final long idleTimeoutNanos;
+  /** When set, /v1/* requests must carry "Authorization: Bearer" this. */
+  private final String apiKey;
   private long bytesRead;
 
   EmitterConnection(NetSocket socket, AuditRegistry audits, AtomicLong streamIds, Admission admission, long requestTimeoutNanos,
-      long idleTimeoutNanos) {
+      long idleTimeoutNanos, String apiKey) {
+    this.apiKey = apiKey;
     this.socket = socket;
     this.channel = LabVertx.channel(socket);
     this.audits = audits;
@@ -161,30 +164,13 @@ final class EmitterConnection {
       SseStreamSpec spec = SseStreamSpec.parse(query);
       startStream(r, new PlainFrameSource(spec.frames(), spec.frameBytes()), spec.chunked() && (http11(r) || spec.chunkedEvenForHttp10()),
           spec.thinkNanos(), spec.intervalNanos(), spec.extraHeaders(), spec.paced());
-    } else if (path.equals("/v1/chat/completions")) {
-      if (!method.equals("POST")) {
-        respond(r, 405, "text/plain", "use POST for /v1/chat/completions\n");
-        return;
+    } else if (path.startsWith("/v1/")) {
+      try {
+        routeOpenAi(r, method, path);
+      } catch (SseStreamSpec.BadRequest e) {
+        OpenAiError error = OpenAiError.of(e);
+        respond(r, error.status(), "application/json", error.body());
       }
-      ChatRequestSpec spec = ChatRequestSpec.parse(r.body());
-      if (spec.stream()) {
-        long id = streamIds.incrementAndGet();
-        ChatFrameSource source = new ChatFrameSource(id, spec.tokens(), spec.model(), System.currentTimeMillis() / 1000);
-        long totalBytes = (long) source.maxEventBytes() * spec.tokens() + source.trailer().length;
-        if (totalBytes > SseStreamSpec.MAX_TOTAL_BYTES) {
-          throw new SseStreamSpec.BadRequest("bad fields: pi_tokens x the event size makes up to " + totalBytes
-              + " B (allowed: at most " + SseStreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
-        }
-        startStreamWithId(id, r, source,
-            http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
-      } else {
-        completeLater(r, spec);
-      }
-    } else if (path.equals("/v1/models") && method.equals("GET")) {
-      ObjectNode root = flushlab.core.Json.MAPPER.createObjectNode().put("object", "list");
-      ArrayNode data = root.putArray("data");
-      data.addObject().put("id", "flushlab-echo").put("object", "model").put("created", 0).put("owned_by", "flushlab");
-      respond(r, 200, "application/json", root.toString());
     } else if (path.startsWith("/emitter/streams/") && method.equals("GET")) {
       long id;
       try {
@@ -206,7 +192,44 @@ final class EmitterConnection {
       respond(r, 200, "text/plain", "ok\n");
     } else {
       respond(r, 404, "text/plain", "no route " + method + " " + path
-          + " (routes: GET /sse, POST /v1/chat/completions, GET /v1/models, GET /emitter/streams/{id}, GET /healthz)\n");
+          + " (routes: GET /sse, POST /v1/chat/completions, POST /v1/responses, GET /v1/models, GET /emitter/streams/{id}, GET /healthz)\n");
+    }
+  }
+
+  private boolean keyMatches(String authorization) {
+    if (authorization == null) return false;
+    byte[] want = ("Bearer " + apiKey).getBytes(StandardCharsets.UTF_8);
+    return java.security.MessageDigest.isEqual(want, authorization.getBytes(StandardCharsets.UTF_8)); // no timing hint
+  }
+
+  /** OpenAI's routes: errors come back in OpenAI's JSON shape, which gateways and SDKs parse. */
+  private void routeOpenAi(HttpRequestParser.Request r, String method, String path) {
+    if (apiKey != null && !keyMatches(r.headers().get("Authorization"))) throw OpenAiError.unauthorized();
+    boolean chat = path.equals("/v1/chat/completions");
+    if (chat || path.equals("/v1/responses")) {
+      if (!method.equals("POST")) throw new OpenAiError(405, "invalid_request_error", null, null, "use POST for " + path);
+      ChatRequestSpec spec = ChatRequestSpec.parse(r.body());
+      long created = System.currentTimeMillis() / 1000;
+      if (!spec.stream()) {
+        if (!chat) throw OpenAiError.invalid("stream", "the flushlab emitter serves /v1/responses as a stream only: send \"stream\": true");
+        completeLater(r, spec);
+        return;
+      }
+      long id = streamIds.incrementAndGet();
+      FrameSource source = chat ? new ChatFrameSource(id, spec, created) : new ResponsesFrameSource(id, spec, created);
+      long totalBytes = (long) source.maxEventBytes() * spec.tokens() + source.trailer().length;
+      if (totalBytes > SseStreamSpec.MAX_TOTAL_BYTES) {
+        throw OpenAiError.invalid("pi_tokens", "bad fields: pi_tokens x the event size makes up to " + totalBytes
+            + " B (allowed: at most " + SseStreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
+      }
+      startStreamWithId(id, r, source, http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
+    } else if (path.equals("/v1/models") && method.equals("GET")) {
+      ObjectNode root = flushlab.core.Json.MAPPER.createObjectNode().put("object", "list");
+      ArrayNode data = root.putArray("data");
+      data.addObject().put("id", "flushlab-echo").put("object", "model").put("created", 0).put("owned_by", "flushlab");
+      respond(r, 200, "application/json", root.toString());
+    } else {
+      throw OpenAiError.noRoute(method, path);
     }
   }
 
@@ -237,6 +260,13 @@ final class EmitterConnection {
     head.append(keepAlive ? "" : "Connection: close\r\n");
     for (String[] h : extraHeaders) head.append(h[0]).append(": ").append(h[1]).append("\r\n");
     head.append("\r\n");
+    byte[] preamble = source.preamble();
+    if (preamble.length > 0) {
+      // sent at once, as a server announces the response before it generates: one write with the head
+      if (chunked) head.append(Integer.toHexString(preamble.length)).append("\r\n");
+      head.append(new String(preamble, StandardCharsets.ISO_8859_1)); // bytes kept as they are (UTF-8 inside)
+      if (chunked) head.append("\r\n");
+    }
     PacingAudit audit = audits.start(id, source.frames(), paced);
     channel.writeAndFlush(Unpooled.wrappedBuffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
     stream = new PacedStream(channel, source, audit, chunked, start, think, interval, complete -> {
@@ -264,8 +294,11 @@ final class EmitterConnection {
           .put("model", spec.model());
       ObjectNode choice = root.putArray("choices").addObject().put("index", 0);
       choice.putObject("message").put("role", "assistant").put("content", text.toString());
-      choice.put("finish_reason", "stop");
-      root.putObject("usage").put("prompt_tokens", 0).put("completion_tokens", spec.tokens()).put("total_tokens", spec.tokens());
+      choice.putNull("logprobs");
+      choice.put("finish_reason", spec.finishReason());
+      root.put("system_fingerprint", ChatFrameSource.SYSTEM_FINGERPRINT);
+      root.putObject("usage").put("prompt_tokens", spec.promptTokens()).put("completion_tokens", spec.tokens())
+          .put("total_tokens", spec.promptTokens() + spec.tokens());
       respond(r, 200, "application/json", root.toString());
     }, wait, java.util.concurrent.TimeUnit.NANOSECONDS);
   }
@@ -321,6 +354,7 @@ final class EmitterConnection {
     switch (status) {
       case 200: return "OK";
       case 400: return "Bad Request";
+      case 401: return "Unauthorized";
       case 404: return "Not Found";
       case 405: return "Method Not Allowed";
       case 409: return "Conflict";

@@ -13,7 +13,27 @@ package flushlab.emitter;
  *     frame written: left open between requests, or its client stopped reading) is closed
  */
 public record EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes, int maxConnections,
-    long requestTimeoutNanos, int listeners, long idleTimeoutNanos) {
+    long requestTimeoutNanos, int listeners, long idleTimeoutNanos, String apiKey) {
+
+  public EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes, int maxConnections,
+      long requestTimeoutNanos, int listeners, long idleTimeoutNanos) {
+    this(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners, idleTimeoutNanos, null);
+  }
+
+  /** toString without the key: options may be logged. */
+  @Override
+  public String toString() {
+    return "EmitterOptions[" + host + ":" + port + ", listeners " + listeners + (apiKey == null ? "" : ", API key required") + "]";
+  }
+
+  /**
+   * Answer /v1/* only to requests carrying {@code Authorization: Bearer key} (OpenAI's 401 error
+   * otherwise), as a provider does: so a gateway's credential handling can be tried against it.
+   */
+  public EmitterOptions withApiKey(String key) {
+    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners, idleTimeoutNanos,
+        key.startsWith("Bearer ") ? key.substring(7) : key);
+  }
 
   public static final long DEFAULT_IDLE_TIMEOUT_NANOS = 120_000_000_000L;
 
@@ -36,16 +56,16 @@ public record EmitterOptions(String host, int port, boolean tcpNoDelay, int send
 
   public EmitterOptions withLimits(int maxConnections, long requestTimeoutNanos) {
     return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners,
-        idleTimeoutNanos);
+        idleTimeoutNanos, apiKey);
   }
 
   /** Accept and pace on this many event loops (the Vert.x instance must have at least as many). */
   public EmitterOptions withListeners(int n) {
     return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, Math.max(1, n),
-        idleTimeoutNanos);
+        idleTimeoutNanos, apiKey);
   }
 
   public EmitterOptions withIdleTimeout(long nanos) {
-    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners, nanos);
+    return new EmitterOptions(host, port, tcpNoDelay, sendBufferBytes, maxConnections, requestTimeoutNanos, listeners, nanos, apiKey);
   }
 }

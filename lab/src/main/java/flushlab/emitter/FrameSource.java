@@ -27,6 +27,11 @@ interface FrameSource {
     throw new UnsupportedOperationException("this source writes every event whole");
   }
 
+  /** Events sent with the response head, before the first paced one (the Responses API's response.created and the like). */
+  default byte[] preamble() {
+    return new byte[0];
+  }
+
   /** Bytes sent after the last event in the same write (e.g. the OpenAI finish chunk and [DONE]). */
   byte[] trailer();
 }

@@ -32,7 +32,7 @@ public record SseStreamSpec(
       "frames, size, interval, think, total, transfer, header";
 
   /** A request the emitter refuses with HTTP 400 and this one-line reason. */
-  public static final class BadRequest extends RuntimeException {
+  public static class BadRequest extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     public BadRequest(String message) {

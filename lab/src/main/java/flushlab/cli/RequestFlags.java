@@ -1,0 +1,60 @@
+package flushlab.cli;
+
+import com.beust.jcommander.Parameter;
+import flushlab.client.HeaderSpec;
+import flushlab.client.RequestPlan;
+import flushlab.tls.ClientTls;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a gateway needs to accept the lab's requests (client, probe and map share these): extra
+ * headers (values from environment variables, never recorded), the model name, and how an https
+ * server's certificate is checked.
+ */
+final class RequestFlags {
+  @Parameter(names = "--header", splitter = Converters.WholeValue.class,
+      description = "An extra request header 'Name: value' (repeatable); ${VAR} in the value is read from the environment, "
+          + "e.g. --header 'Authorization: Bearer ${OPENAI_API_KEY}' (single quotes, so the shell leaves it). Values are never "
+          + "written to results or logs")
+  List<String> headers = new ArrayList<>();
+
+  @Parameter(names = "--model", description = "Chat and Responses requests: the model name to ask for")
+  String model = RequestPlan.DEFAULT_MODEL;
+
+  @Parameter(names = "--ca-file", description = "https targets: check the server's certificate against the CAs in this PEM file "
+      + "(default: the system's CAs); the host name is checked either way")
+  Path caFile;
+
+  @Parameter(names = "--insecure", description = "https targets: do not check the server's certificate at all (prints a warning)")
+  boolean insecure;
+
+  /** The headers, checked now (before anything starts) and resolved from {@code env}. */
+  List<String[]> resolvedHeaders(Map<String, String> env) {
+    List<HeaderSpec> specs = new ArrayList<>();
+    for (String h : headers) specs.add(HeaderSpec.parse("--header", h));
+    return HeaderSpec.resolveAll("--header", specs, env);
+  }
+
+  String model() {
+    if (model == null || model.isBlank() || model.length() > 256) {
+      throw new IllegalArgumentException("--model: '" + model + "' (allowed: a name of 1..256 characters)");
+    }
+    return model;
+  }
+
+  /** How https targets are checked; warns on {@code err} when the check is off. */
+  ClientTls tls(java.io.PrintStream err) {
+    ClientTls t = ClientTls.fromFlags(caFile, insecure);
+    if (t.mode() == ClientTls.Mode.INSECURE) err.println(ClientTls.INSECURE_WARNING);
+    return t;
+  }
+
+  /** {@code plan} with these headers, and, when it is https, this certificate check. */
+  RequestPlan apply(RequestPlan plan, java.io.PrintStream err) {
+    RequestPlan p = plan.withHeaders(resolvedHeaders(System.getenv()));
+    return p.tls() == null ? p : p.withTls(tls(err));
+  }
+}
