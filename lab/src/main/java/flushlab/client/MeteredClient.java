@@ -88,11 +88,6 @@ public final class MeteredClient {
     return aborted;
   }
 
-  /** A literal IP address, to which no server name is sent (SNI carries names only). */
-  static boolean isAddressLiteral(String host) {
-    return host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
-  }
-
   private final class Batch {
     private final RequestPlan plan;
     private final Promise<BatchResult> promise;
@@ -159,7 +154,7 @@ public final class MeteredClient {
           ? net.connect(plan.port(), plan.host())
           : net.connect(new ConnectOptions().setHost(plan.host()).setPort(plan.port()).setSsl(true)
               .setSslOptions(plan.tls().sslOptions())
-              .setSniServerName(isAddressLiteral(plan.host()) ? null : plan.host()));
+              .setSniServerName(plan.tls().serverName(plan.host())));
       connecting.onComplete(ar -> {
         if (ar.failed()) {
           batch.record(StreamResult.connectFailed("cannot connect to " + plan.host() + ":" + plan.port()

@@ -43,6 +43,21 @@ public final class LoopbackSite implements ServerSite {
     return address;
   }
 
+  private HostPort tlsAddress;
+
+  @Override
+  public synchronized HostPort emitterTls() {
+    if (tlsAddress == null) {
+      try {
+        int port = emitter.listenTls(address.host(), 0, flushlab.tls.ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
+        tlsAddress = new HostPort(address.host(), port);
+      } catch (Exception e) {
+        throw new UnsupportedOperationException("the emitter cannot listen with TLS on " + address.host() + ": " + e.getMessage(), e);
+      }
+    }
+    return tlsAddress;
+  }
+
   @Override
   public PacingAudit.Summary audit(long streamId) {
     return emitter.audits().summary(streamId);

@@ -16,6 +16,13 @@ public sealed interface ServerSite extends AutoCloseable permits LoopbackSite, V
   /** Where clients and proxies reach the emitter. */
   HostPort emitter();
 
+  /**
+   * Where clients reach the emitter over TLS (the lab's certificate), opened on first use.
+   *
+   * @throws UnsupportedOperationException with the reason, where this site cannot
+   */
+  HostPort emitterTls();
+
   /** The pacing audit of a stream the emitter served, or null when it has none. */
   PacingAudit.Summary audit(long streamId);
 

@@ -72,6 +72,12 @@ public final class VethSite implements ServerSite {
   }
 
   @Override
+  public HostPort emitterTls() {
+    throw new UnsupportedOperationException("tls: true on a direct target is for loopback in this version; on a veth path, measure "
+        + "TLS through a proxy with a TLS template (scenarios/proxies/*-tls.*)");
+  }
+
+  @Override
   public HostPort emitter() {
     return emitter.address();
   }

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  * so a published table cannot drift from the config that produced it.
  */
 public final class ProxyProcess implements AutoCloseable {
+  private final boolean tls;
   private static final long START_TIMEOUT_NANOS = 15_000_000_000L;
 
   private final ProxyKind kind;
@@ -32,7 +33,8 @@ public final class ProxyProcess implements AutoCloseable {
   private final Path workdir;
 
   private ProxyProcess(ProxyKind kind, Process process, String host, int port, String version, String configText,
-      String effectiveConfig, Path log, Path workdir) {
+      String effectiveConfig, Path log, Path workdir, boolean tls) {
+    this.tls = tls;
     this.kind = kind;
     this.process = process;
     this.host = host;
@@ -43,6 +45,13 @@ public final class ProxyProcess implements AutoCloseable {
     this.log = log;
     this.workdir = workdir;
   }
+
+  /**
+   * A template that names any of these terminates TLS: the lab writes its self-signed certificate
+   * into the proxy's work folder (cert.pem, key.pem, and both in one file for HAProxy) and its
+   * clients pin that certificate.
+   */
+  public static final List<String> TLS_PLACEHOLDERS = List.of("{{tls_cert}}", "{{tls_key}}", "{{tls_pem}}");
 
   /** A proxy that could not be started; the message says why and what to do. */
   public static final class StartFailure extends Exception {
@@ -99,11 +108,26 @@ public final class ProxyProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new StartFailure("cannot prepare a work folder: " + flushlab.core.IoErrors.describe(e));
     }
+    boolean tls = TLS_PLACEHOLDERS.stream().anyMatch(text::contains);
+    flushlab.tls.LabCertificate.ProxyFiles certFiles = null;
+    if (tls) {
+      try {
+        certFiles = flushlab.tls.LabCertificate.labMade().writeInto(workdir);
+      } catch (IOException e) {
+        WorkFolders.delete(workdir);
+        throw new StartFailure("cannot write the lab's TLS certificate into " + workdir + ": " + flushlab.core.IoErrors.describe(e));
+      }
+    }
     String filled = text.replace("{{listen_host}}", listenHost)
         .replace("{{listen_port}}", Integer.toString(port))
         .replace("{{upstream_host}}", upstreamHost)
         .replace("{{upstream_port}}", Integer.toString(upstreamPort))
         .replace("{{workdir}}", workdir.toString());
+    if (tls) {
+      filled = filled.replace("{{tls_cert}}", certFiles.cert().toString())
+          .replace("{{tls_key}}", certFiles.key().toString())
+          .replace("{{tls_pem}}", certFiles.certAndKey().toString());
+    }
     Path config = workdir.resolve(template.getFileName().toString());
     Path log = workdir.resolve("proxy.log");
     try {
@@ -128,7 +152,7 @@ public final class ProxyProcess implements AutoCloseable {
       WorkFolders.delete(workdir);
       throw new StartFailure("cannot start " + binary + ": " + flushlab.core.IoErrors.describe(e));
     }
-    ProxyProcess proxy = new ProxyProcess(kind, p, listenHost, port, version, filled, effective, log, workdir);
+    ProxyProcess proxy = new ProxyProcess(kind, p, listenHost, port, version, filled, effective, log, workdir, tls);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
     while (true) {
       if (!p.isAlive()) {
@@ -177,6 +201,11 @@ public final class ProxyProcess implements AutoCloseable {
     } catch (IOException | InterruptedException e) {
       return "unknown (" + e.getMessage() + ")";
     }
+  }
+
+  /** True when its template terminates TLS with the lab's certificate. */
+  public boolean tls() {
+    return tls;
   }
 
   public int port() {

@@ -10,9 +10,23 @@ import java.util.Map;
 final class CellRequest {
   private CellRequest() {}
 
+  /**
+   * @param tls how to check the target's TLS (null: plain TCP)
+   * @param headers client.headers, resolved (name, value)
+   */
+  static RequestPlan plan(Cell cell, HostPort at, flushlab.tls.ClientTls tls, java.util.List<String[]> headers) {
+    return plan(cell, at).withTls(tls).withHeaders(headers);
+  }
+
   static RequestPlan plan(Cell cell, HostPort at) {
-    if (cell.get("endpoint").equals("chat")) {
-      return RequestPlan.chat(at.host(), at.port(), cell.integer("frames"), cell.nanos("think") / 1e6, cell.nanos("interval") / 1e6);
+    String endpoint = cell.get("endpoint");
+    if (endpoint.equals("chat") || endpoint.equals("responses")) {
+      double thinkMs = cell.nanos("think") / 1e6;
+      double intervalMs = cell.nanos("interval") / 1e6;
+      String model = cell.has("model") ? cell.get("model") : RequestPlan.DEFAULT_MODEL;
+      return endpoint.equals("chat")
+          ? RequestPlan.chat(at.host(), at.port(), cell.integer("frames"), thinkMs, intervalMs, model)
+          : RequestPlan.responses(at.host(), at.port(), cell.integer("frames"), thinkMs, intervalMs, model);
     }
     StringBuilder q = new StringBuilder("size=").append(cell.bytes("frame_size"))
         .append("&interval=").append(cell.nanos("interval")).append("ns")

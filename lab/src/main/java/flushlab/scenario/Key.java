@@ -152,6 +152,9 @@ public record Key(String name, Section section, Type type, String defaultValue, 
         }
       }
       case TEXT:
+        if (max > 0 && v.length() > max) {
+          throw new IllegalArgumentException(v.length() + " characters (allowed: " + (long) min + ".." + (long) max + ")");
+        }
         return value == null ? "" : value;
       default:
         throw new IllegalArgumentException("cannot be given as a single value");

@@ -73,7 +73,8 @@ public final class Keys {
 
   // ---- emitter and client settings (each may be swept)
   public static final Key ENDPOINT = Key.of("endpoint", EMITTER, Type.CHOICE, "sse",
-      "sse: GET /sse plain frames; chat: POST /v1/chat/completions OpenAI chunks").choices("sse", "chat");
+      "sse: GET /sse plain frames; chat: POST /v1/chat/completions OpenAI chunks; responses: POST /v1/responses OpenAI "
+          + "Responses API events").choices("sse", "chat", "responses");
   public static final Key FRAMES = Key.of("frames", EMITTER, Type.INT, "41", "frames (tokens) per response")
       .range(1, SseStreamSpec.MAX_FRAMES);
   public static final Key FRAME_SIZE = Key.of("frame_size", EMITTER, Type.SIZE, "60B", "bytes of each SSE event on the wire (sse endpoint)")
@@ -98,6 +99,11 @@ public final class Keys {
   public static final Key REQUESTS = Key.of("requests", CLIENT, Type.INT, "1", "requests per run").range(1, ClientOptions.MAX_REQUESTS);
   public static final Key KEEP_ALIVE = Key.of("keep_alive", CLIENT, Type.BOOL, "false", "reuse client connections between requests");
   public static final Key TIMEOUT = Key.of("timeout", CLIENT, Type.DURATION, "60s", "per-request timeout").range(1e6, 3600e9);
+  public static final Key MODEL = Key.of("model", CLIENT, Type.TEXT, flushlab.client.RequestPlan.DEFAULT_MODEL,
+      "the model chat and responses requests name (a gateway routes by it)").range(1, 256);
+  public static final Key REQUEST_HEADERS = Key.of("headers", CLIENT, Type.HEADERS, null,
+      "extra request headers, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}: `${VAR}` is read from the environment when the "
+          + "scenario loads (a variable not set is an error); values are never written to results or logs, names are; not sweepable");
   /** Not a setting of a cell: where the emitter listens for the whole scenario. */
   public static final Key LISTEN = Key.of("listen", EMITTER, Type.HOST_PORT, "127.0.0.1:0",
       "where the emitter listens (a fixed port lets an external gateway forward to it); not sweepable").range(0, 65535);
@@ -121,7 +127,9 @@ public final class Keys {
       "a config template, relative to the scenario file and inside its folder (symbolic links resolved; at most 256 KiB; the "
           + "shipped ones are in `scenarios/proxies/`); the lab fills in `{{listen_host}}` (127.0.0.1, or the veth path's server address), `{{listen_port}}`, "
           + "`{{upstream_host}}`, `{{upstream_port}}` "
-          + "and `{{workdir}}` (a private folder for pid, temp and state files, deleted when the proxy stops)")
+          + "and `{{workdir}}` (a private folder for pid, temp and state files, deleted when the proxy stops); a template that "
+          + "terminates TLS names `{{tls_cert}}` and `{{tls_key}}` (PEM files), or `{{tls_pem}}` (both in one file, for HAProxy): the "
+          + "lab writes its self-signed certificate there and the client pins it")
       .shape("a file path").forKinds("process");
   public static final Key TARGET_PATH = Key.of("path", TARGET, Type.CHOICE, null,
       "this target's network path, when not the scenario's: list a target twice, once per path, to compare them side by side")
@@ -136,6 +144,17 @@ public final class Keys {
   public static final Key REASON = Key.of("reason", TARGET, Type.TEXT, null,
       "required with `external: true`: why measuring a server the lab did not start is right; recorded in `results.json`")
       .forKinds("external");
+
+  public static final Key TLS = Key.of("tls", TARGET, Type.BOOL, "false",
+      "`true`: the client speaks TLS to the target: for `direct`, the emitter's TLS listener; for `relay`, the relay terminates "
+          + "TLS (both with the lab's self-signed certificate, which the client pins; loopback only); for `external`, https with "
+          + "the certificate checked against the system's CAs and the host name (see `ca_file`, `insecure`). A `process` target "
+          + "speaks TLS when its template names `{{tls_cert}}`, `{{tls_key}}` or `{{tls_pem}}`").forKinds("direct", "relay", "external");
+  public static final Key CA_FILE = Key.of("ca_file", TARGET, Type.TEXT, null,
+      "with `tls: true`: check the server's certificate against the CAs in this PEM file (relative to the scenario file) instead of "
+          + "the system's").forKinds("external");
+  public static final Key INSECURE = Key.of("insecure", TARGET, Type.BOOL, "false",
+      "with `tls: true`: do not check the server's certificate at all (a warning is printed and recorded)").forKinds("external");
 
   // ---- guards
   public static final Key PACING_TOLERANCE = Key.of("pacing_tolerance", GUARDS, Type.DURATION, "5ms",
@@ -210,8 +229,9 @@ public final class Keys {
       NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, HEADERS, LISTEN,
-      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT,
-      TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON,
+      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, REQUEST_HEADERS,
+      TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,
+      INSECURE,
       PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,
       ADAPTIVE_TARGET, PARAMETER, LOW, HIGH, TOLERANCE, COALESCING_ABOVE, MAX_CELLS,
       SIZES, ATTEMPTS, STALL_OVER, BISECT_TOLERANCE, ATTEMPT_TIMEOUT, KA_REQUESTS, KA_BODY, KA_CLIENT_NODELAY, KA_STALL_OVER,

@@ -12,7 +12,15 @@ import java.util.Map;
  */
 public record Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
     List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
-    HostPort emitterListen, flushlab.netpath.NetworkPath path) implements ScenarioFile {
+    HostPort emitterListen, flushlab.netpath.NetworkPath path, RequestHeaders requestHeaders) implements ScenarioFile {
+
+  /** Without client.headers (the map's scenario, older callers). */
+  public Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
+      List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
+      HostPort emitterListen, flushlab.netpath.NetworkPath path) {
+    this(name, description, file, text, resolved, cells, sweptKeys, targets, runs, guards, flushTriggerMap, adaptive, emitterListen,
+        path, RequestHeaders.none());
+  }
 
   /**
    * The honesty guards, declared before the run.
@@ -24,9 +32,17 @@ public record Scenario(String name, String description, Path file, String text, 
    */
   public record Guards(long pacingToleranceNanos, int certifyRuns, double certifyMaxFramesPerRead, Cell certifyCell) {}
 
-  /** The settings after defaults and the sweep, as results record them. */
+  /**
+   * The settings after defaults and the sweep, as results record them.
+   *
+   * @param requestHeaders client.headers as "Name: <redacted>": their values are never recorded
+   */
   public record Resolved(Map<String, String> base, Map<String, String> headers, Map<String, List<String>> sweep,
-      int runs) {}
+      int runs, List<String> requestHeaders) {
+    public Resolved(Map<String, String> base, Map<String, String> headers, Map<String, List<String>> sweep, int runs) {
+      this(base, headers, sweep, runs, List.of());
+    }
+  }
 
   /** Bisect one setting of one target to find where it stops coalescing. */
   public record Adaptive(String target, String parameter, String low, String high, double tolerance,

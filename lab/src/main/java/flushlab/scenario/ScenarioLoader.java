@@ -97,8 +97,10 @@ public final class ScenarioLoader {
     boolean flushTriggerMap = map == null ? sweep.cells.size() > 1 : map.equals("true");
     Scenario.Adaptive adaptive = new AdaptiveReader(root, targets, sweep.cells, errors).adaptive;
     if (errors.any()) return null;
-    return new Scenario(name, description == null ? "" : description, path, text,
-        new Scenario.Resolved(settings.base, settings.headers, sweep.sweep, runs), sweep.cells, new ArrayList<>(sweep.sweep.keySet()),
-        targets, runs, guards, flushTriggerMap, adaptive, settings.emitterListen, targetsReader.path);
+    // the text kept with the results shows <redacted> where a request header's value was written
+    return new Scenario(name, description == null ? "" : description, path, settings.requestHeaders.redact(text),
+        new Scenario.Resolved(settings.base, settings.headers, sweep.sweep, runs, settings.requestHeaders.redacted()), sweep.cells,
+        new ArrayList<>(sweep.sweep.keySet()), targets, runs, guards, flushTriggerMap, adaptive, settings.emitterListen,
+        targetsReader.path, settings.requestHeaders);
   }
 }

@@ -269,7 +269,9 @@ public final class ScenarioRunner {
     /** Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement). */
     RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception {
       ServerSite site = sites.site(target.path());
-      HostPort at = target instanceof Target.Direct ? site.emitter() : targets.address(target);
+      boolean plainDirect = target instanceof Target.Direct d && !d.tls();
+      HostPort at = plainDirect ? site.emitter() : targets.address(target);
+      flushlab.tls.ClientTls tls = plainDirect ? null : targets.tls(target);
       ClientOptions options = new ClientOptions(cell.integer("requests"), cell.integer("concurrency"), cell.bool("keep_alive"),
           cell.nanos("timeout"), cell.nanos("slow_reader"), 65536);
       beforeRun.beforeRun(target.name(), cellIndex, run, site.emitterLoop());
@@ -280,7 +282,7 @@ public final class ScenarioRunner {
       try {
         if (interrupted.get()) return null;
         long waitMs = cell.nanos("timeout") / 1_000_000 * options.requests() + 10_000;
-        result = client.run(CellRequest.plan(cell, at)).await(waitMs, TimeUnit.MILLISECONDS);
+        result = client.run(CellRequest.plan(cell, at, tls, scenario.requestHeaders().toSend())).await(waitMs, TimeUnit.MILLISECONDS);
       } finally {
         currentClient = null;
         client.close();

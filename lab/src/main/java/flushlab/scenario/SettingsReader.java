@@ -11,6 +11,8 @@ final class SettingsReader {
 
   final Map<String, String> base = new LinkedHashMap<>();
   final Map<String, String> headers = new LinkedHashMap<>();
+  /** client.headers: what every request carries, resolved from the environment; values never leave memory. */
+  final RequestHeaders requestHeaders = new RequestHeaders();
   HostPort emitterListen = HostPort.parse("emitter.listen", Keys.LISTEN.defaultValue(), true);
 
   SettingsReader(YamlNode root, ErrorCollector errors) {
@@ -22,7 +24,9 @@ final class SettingsReader {
       for (Key k : Keys.in(section)) {
         YamlNode n = sec.map.get(k.name());
         if (n == null) continue;
-        if (k.type() == Key.Type.HEADERS) {
+        if (k == Keys.REQUEST_HEADERS) {
+          readRequestHeaders(n, k.path(), errors);
+        } else if (k.type() == Key.Type.HEADERS) {
           readHeaders(n, k.path(), errors);
         } else if (k == Keys.LISTEN) {
           String v = errors.checked(k, n, k.path());
@@ -31,6 +35,28 @@ final class SettingsReader {
           String v = errors.checked(k, n, k.path());
           if (v != null) base.put(k.name(), v);
         }
+      }
+    }
+  }
+
+  private void readRequestHeaders(YamlNode n, String where, ErrorCollector errors) {
+    if (n.kind != YamlNode.Kind.MAP) {
+      errors.error(n, where, "must be a map of header name to value, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}");
+      return;
+    }
+    if (n.map.size() > flushlab.client.HeaderSpec.MAX_HEADERS) {
+      errors.error(n, where, n.map.size() + " headers (allowed: at most " + flushlab.client.HeaderSpec.MAX_HEADERS + ")");
+      return;
+    }
+    for (Map.Entry<String, YamlNode> e : n.map.entrySet()) {
+      String key = where + "." + e.getKey();
+      String v = errors.scalar(e.getValue(), key);
+      if (v == null) continue;
+      try {
+        flushlab.client.HeaderSpec spec = flushlab.client.HeaderSpec.parse(key, e.getKey() + ": " + v);
+        requestHeaders.add(spec, spec.resolve(key, System.getenv()), e.getValue());
+      } catch (IllegalArgumentException x) {
+        errors.error(e.getValue(), key, x.getMessage().startsWith(key + ": ") ? x.getMessage().substring(key.length() + 2) : x.getMessage());
       }
     }
   }

@@ -75,7 +75,7 @@ final class TargetsReader {
     }
     NetworkPath path = kind.equals("external") ? null : targetPath(t, p);
     switch (kind) {
-      case "direct": return path == null ? null : new Target.Direct(name, path);
+      case "direct": return path == null ? null : new Target.Direct(name, path, flag(t, p, Keys.TLS));
       case "relay": return relay(t, p, name, path);
       case "process": return process(t, p, name, path);
       case "external": return external(t, p, name);
@@ -118,7 +118,7 @@ final class TargetsReader {
     }
     YamlNode pool = t.map.get(Keys.POOL_UPSTREAM.name());
     String pooled = pool == null ? Keys.POOL_UPSTREAM.defaultValue() : errors.checked(Keys.POOL_UPSTREAM, pool, p + ".pool_upstream");
-    return path == null ? null : new Target.Relay(name, List.copyOf(specs), "true".equals(pooled), path);
+    return path == null ? null : new Target.Relay(name, List.copyOf(specs), "true".equals(pooled), path, flag(t, p, Keys.TLS));
   }
 
   private Target external(YamlNode t, String p, String name) {
@@ -135,8 +135,43 @@ final class TargetsReader {
       errors.error(t.map.getOrDefault("reason", t), p + ".reason",
           "required with external: true (why measuring a server the lab did not start is right)");
     }
+    flushlab.tls.ClientTls tls = externalTls(t, p);
     if (address == null || !marked || reason == null || reason.isBlank()) return null;
-    return new Target.External(name, HostPort.parse(p + ".address", address, false), reason);
+    return new Target.External(name, HostPort.parse(p + ".address", address, false), reason, tls);
+  }
+
+  /** A boolean target key, its default when absent (errors are collected; false after one). */
+  private boolean flag(YamlNode t, String p, Key key) {
+    YamlNode n = t.map.get(key.name());
+    String v = n == null ? key.defaultValue() : errors.checked(key, n, p + "." + key.name());
+    return "true".equals(v);
+  }
+
+  /** tls, ca_file and insecure of an external target: null for plain TCP. */
+  private flushlab.tls.ClientTls externalTls(YamlNode t, String p) {
+    boolean tls = flag(t, p, Keys.TLS);
+    boolean insecure = flag(t, p, Keys.INSECURE);
+    YamlNode caNode = t.map.get(Keys.CA_FILE.name());
+    if (!tls) {
+      for (Key k : List.of(Keys.CA_FILE, Keys.INSECURE)) {
+        if (t.map.containsKey(k.name())) errors.errorAtKey(t, k.name(), p + "." + k.name(), "applies only with tls: true");
+      }
+      return null;
+    }
+    if (caNode != null && insecure) {
+      errors.errorAtKey(t, Keys.INSECURE.name(), p + ".insecure", "contradicts ca_file: give one (a CA to check against) or the other (no check)");
+      return null;
+    }
+    if (insecure) return flushlab.tls.ClientTls.insecure();
+    if (caNode == null) return flushlab.tls.ClientTls.system();
+    String ca = errors.scalar(caNode, p + ".ca_file");
+    if (ca == null) return null;
+    Path file = scenarioPath.toAbsolutePath().getParent().resolve(ca).normalize();
+    if (!java.nio.file.Files.isReadable(file)) {
+      errors.error(caNode, p + ".ca_file", "cannot read " + file);
+      return null;
+    }
+    return flushlab.tls.ClientTls.caFile(file);
   }
 
   private Target process(YamlNode t, String p, String name, NetworkPath path) {

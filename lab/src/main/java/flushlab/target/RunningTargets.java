@@ -34,6 +34,11 @@ public final class RunningTargets implements AutoCloseable {
     return started.get(t.name()).address();
   }
 
+  /** How the client checks this target's TLS; null for plain TCP. */
+  public flushlab.tls.ClientTls tls(Target t) {
+    return started.get(t.name()).tls();
+  }
+
   /** The proxy processes by target name, for the results. */
   public Map<String, ProcessInfo> processes() {
     Map<String, ProcessInfo> m = new LinkedHashMap<>();

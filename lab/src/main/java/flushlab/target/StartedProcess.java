@@ -25,7 +25,7 @@ final class StartedProcess implements StartedTarget {
         proc.effectiveConfig(), proc.effectiveConfig() != null ? null
             : t.proxy().binaryName + " cannot print the configuration it parsed; config_text is what it ran");
     ctx.announce().accept("started " + t.name() + ": " + firstLine(proc.version()) + " (pid " + proc.pid() + ") on " + proc.host() + ":"
-        + proc.port() + " -> emitter " + ctx.emitter() + (t.path().isVeth() ? " (" + t.path().describe() + ")" : ""));
+        + proc.port() + (proc.tls() ? " (TLS, the lab's certificate)" : "") + " -> emitter " + ctx.emitter() + (t.path().isVeth() ? " (" + t.path().describe() + ")" : ""));
     return new StartedProcess(proc, info);
   }
 
@@ -37,6 +37,11 @@ final class StartedProcess implements StartedTarget {
   @Override
   public HostPort address() {
     return new HostPort(proc.host(), proc.port());
+  }
+
+  @Override
+  public flushlab.tls.ClientTls tls() {
+    return proc.tls() ? flushlab.tls.ServerTls.selfSigned().pinnedByClients() : null;
   }
 
   @Override

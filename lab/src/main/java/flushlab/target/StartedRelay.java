@@ -11,21 +11,34 @@ final class StartedRelay implements StartedTarget {
   private final TargetContext ctx;
   private final Relay relay;
 
-  private StartedRelay(TargetContext ctx, Relay relay) {
+  private final boolean tls;
+
+  private StartedRelay(TargetContext ctx, Relay relay, boolean tls) {
+    this.tls = tls;
     this.ctx = ctx;
     this.relay = relay;
   }
 
   static StartedTarget start(Target.Relay t, TargetContext ctx) throws TargetStartFailure {
-    if (ctx.site() instanceof flushlab.netpath.VethSite veth) return StartedChildRelay.start(t, veth, ctx);
-    Relay relay = new Relay(new RelayOptions("127.0.0.1", 0, ctx.emitter().host(), ctx.emitter().port(), t.shapers(),
-        t.poolUpstream()), RelayLog.SILENT);
+    if (ctx.site() instanceof flushlab.netpath.VethSite veth) {
+      if (t.tls()) throw new TargetStartFailure("target " + t.name() + ": tls: true is for relays on loopback in this version; "
+          + "on a veth path, put a proxy with a TLS template (scenarios/proxies/*-tls.*) in front instead");
+      return StartedChildRelay.start(t, veth, ctx);
+    }
+    RelayOptions options = new RelayOptions("127.0.0.1", 0, ctx.emitter().host(), ctx.emitter().port(), t.shapers(), t.poolUpstream());
+    if (t.tls()) options = options.withTls(flushlab.tls.ServerTls.selfSigned());
+    Relay relay = new Relay(options, RelayLog.SILENT);
     try {
       ctx.vertx().deployVerticle(relay).await(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new TargetStartFailure("target " + t.name() + ": the relay cannot listen: " + e.getMessage(), e);
     }
-    return new StartedRelay(ctx, relay);
+    return new StartedRelay(ctx, relay, t.tls());
+  }
+
+  @Override
+  public flushlab.tls.ClientTls tls() {
+    return tls ? flushlab.tls.ServerTls.selfSigned().pinnedByClients() : null;
   }
 
   @Override

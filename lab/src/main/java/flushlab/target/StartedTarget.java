@@ -11,15 +11,29 @@ public interface StartedTarget extends AutoCloseable {
     return null;
   }
 
+  /** How the client checks the target's TLS, or null when it speaks plain TCP. */
+  default flushlab.tls.ClientTls tls() {
+    return null;
+  }
+
   /** Stops what the lab started for it; never throws. */
   @Override
   void close();
 
   static StartedTarget nothingToStop(HostPort address) {
+    return nothingToStop(address, null);
+  }
+
+  static StartedTarget nothingToStop(HostPort address, flushlab.tls.ClientTls tls) {
     return new StartedTarget() {
       @Override
       public HostPort address() {
         return address;
+      }
+
+      @Override
+      public flushlab.tls.ClientTls tls() {
+        return tls;
       }
 
       @Override

@@ -29,7 +29,11 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   StartedTarget start(TargetContext ctx) throws TargetStartFailure;
 
   /** The client straight to the emitter: the calibration every other row is compared with. */
-  record Direct(String name, NetworkPath path) implements Target {
+  record Direct(String name, NetworkPath path, boolean tls) implements Target {
+    public Direct(String name, NetworkPath path) {
+      this(name, path, false);
+    }
+
     @Override
     public String kind() {
       return "direct";
@@ -37,17 +41,27 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
 
     @Override
     public String describe() {
-      return "direct (no proxy)" + over(path);
+      return "direct (no proxy)" + (tls ? ", TLS" : "") + over(path);
     }
 
+    /** With tls: the emitter's TLS listener (the same routes and audits), opened for it. */
     @Override
-    public StartedTarget start(TargetContext ctx) {
-      return StartedTarget.nothingToStop(ctx.emitter());
+    public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
+      if (!tls) return StartedTarget.nothingToStop(ctx.emitter());
+      try {
+        return StartedTarget.nothingToStop(ctx.site().emitterTls(), flushlab.tls.ServerTls.selfSigned().pinnedByClients());
+      } catch (UnsupportedOperationException e) {
+        throw new TargetStartFailure("target " + name + ": " + e.getMessage());
+      }
     }
   }
 
   /** A built-in relay (a shaper chain) the lab starts in front of its emitter. */
-  record Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path) implements Target {
+  record Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path, boolean tls) implements Target {
+    public Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path) {
+      this(name, shapers, poolUpstream, path, false);
+    }
+
     @Override
     public String kind() {
       return "relay";
@@ -58,7 +72,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
       StringBuilder sb = new StringBuilder("relay ");
       for (int i = 0; i < shapers.size(); i++) sb.append(i == 0 ? "" : " -> ").append(shapers.get(i).text());
       if (shapers.isEmpty()) sb.append("passthrough");
-      return sb + (poolUpstream ? " (pooled upstream)" : "") + over(path);
+      return sb + (poolUpstream ? " (pooled upstream)" : "") + (tls ? ", TLS to the client" : "") + over(path);
     }
 
     @Override
@@ -89,7 +103,11 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
    * A server the lab did not start (a gateway someone else runs), measured only when the
    * scenario marks it external and says why; the reason is recorded with the results.
    */
-  record External(String name, HostPort address, String reason) implements Target {
+  record External(String name, HostPort address, String reason, flushlab.tls.ClientTls tls) implements Target {
+    public External(String name, HostPort address, String reason) {
+      this(name, address, reason, null);
+    }
+
     @Override
     public String kind() {
       return "external";
@@ -97,7 +115,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
 
     @Override
     public String describe() {
-      return "external " + address + " (" + reason + ")";
+      return "external " + (tls == null ? "" : "https://") + address + " (" + reason + ")" + (tls == null ? "" : "; " + tls.describe());
     }
 
     /** Not the lab's to choose: whatever route this host has to the address. */
@@ -114,7 +132,10 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
         throw new TargetStartFailure("target " + name + ": nothing accepts connections at " + address + " (" + refused
             + "); start it, or correct its address, before measuring it");
       }
-      return StartedTarget.nothingToStop(address);
+      if (tls != null && tls.mode() == flushlab.tls.ClientTls.Mode.INSECURE) {
+        ctx.announce().accept(flushlab.tls.ClientTls.INSECURE_WARNING.replace("(--insecure)", "(target " + name + ", insecure: true)"));
+      }
+      return StartedTarget.nothingToStop(address, tls);
     }
   }
 

@@ -69,6 +69,18 @@ public record ClientTls(Mode mode, Path caFile) {
     return o;
   }
 
+  /**
+   * The server name to send (SNI) when connecting to {@code host}: the host when it is a name; none
+   * for an address literal (SNI carries names only); "localhost", the name the lab's certificate
+   * is made for, when that certificate is pinned (a proxy that picks its certificate by name, such
+   * as Caddy, then finds it).
+   */
+  public String serverName(String host) {
+    if (mode == Mode.PINNED) return "localhost";
+    boolean literal = host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
+    return literal ? null : host;
+  }
+
   /** For results: how the server was checked (no secrets here). */
   public String describe() {
     return switch (mode) {
