@@ -38,6 +38,11 @@ public final class ForkedLab implements AutoCloseable {
 
   /** Starts {@code java JVM_ARGS -cp <this test classpath> flushlab.cli.Main ARGS} in {@code dir}, stderr merged. */
   public static ForkedLab start(Path dir, List<String> jvmArgs, String... args) throws IOException {
+    return start(dir, java.util.Map.of(), jvmArgs, args);
+  }
+
+  /** The same, with these variables added to its environment. */
+  public static ForkedLab start(Path dir, java.util.Map<String, String> env, List<String> jvmArgs, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
@@ -45,7 +50,9 @@ public final class ForkedLab implements AutoCloseable {
     cmd.add(System.getProperty("java.class.path"));
     cmd.add("flushlab.cli.Main");
     cmd.addAll(List.of(args));
-    return new ForkedLab(new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start());
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+    pb.environment().putAll(env);
+    return new ForkedLab(pb.start());
   }
 
   /** Waits for an output line matching regex; returns its match. Fails with the output so far. */

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "map", commandDescription = "Find what makes one target release held bytes, and at what size or time")
 final class MapCommand implements Command {
-  @Parameter(names = "--target", description = "host:port of a server you run, which forwards to --emitter-listen")
+  @Parameter(names = "--target", description = "host:port (or https://host:port) of a server you run, which forwards to --emitter-listen")
   String target;
 
   @Parameter(names = "--shape", splitter = Converters.WholeValue.class,
@@ -59,6 +59,9 @@ final class MapCommand implements Command {
   @Parameter(names = "--budget", description = "The most the map may take, certification included", converter = Converters.Duration.class)
   Converters.DurationArg budget = Converters.DurationArg.of("60s");
 
+  @ParametersDelegate
+  RequestFlags request = new RequestFlags();
+
   @Parameter(names = "--json", description = "Also write the answer as JSON to this file")
   String json;
 
@@ -80,7 +83,7 @@ final class MapCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     long started = System.nanoTime();
-    Target t = target();
+    Target t = target(err);
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
     SettingFlags.check("--endpoint", flushlab.scenario.Keys.ENDPOINT, endpoint);
     HostPort listen = HostPort.parse("--emitter-listen", emitterListen != null ? emitterListen
@@ -92,7 +95,8 @@ final class MapCommand implements Command {
     } catch (IOException e) {
       throw new IllegalArgumentException("--results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e) + ")");
     }
-    Scenario scenario = MapScenario.of(t, endpoint, listen, commandLine);
+    Scenario scenario = MapScenario.of(t, endpoint, listen, commandLine, request.model(),
+        flushlab.scenario.RequestHeaders.of("--header", request.headers, System.getenv()));
     out.printf("flushlab map: %s; %s frames; budget %s%n", t.describe(), endpoint, budget);
     Vertx vertx = LabVertx.create(3);
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
@@ -161,7 +165,7 @@ final class MapCommand implements Command {
   }
 
   /** Exactly one of --target, --shape, --proxy/--config. */
-  private Target target() {
+  private Target target(PrintStream err) {
     int given = (target != null ? 1 : 0) + (shapes.isEmpty() ? 0 : 1) + (proxy != null || config != null ? 1 : 0);
     if (given != 1) {
       throw new IllegalArgumentException("give exactly one target: --target host:port (a server you run), --shape SPEC "
@@ -173,8 +177,14 @@ final class MapCommand implements Command {
         throw new IllegalArgumentException("--path veth: the lab can put only what it starts across the link (--shape, or --proxy "
             + "with --config); a server given with --target is measured over this host's route to it");
       }
-      HostPort at = HostPort.parse("--target", target, false);
-      return new Target.External(at.toString(), at, "given on the command line with --target");
+      boolean https = target.startsWith("https://");
+      String hostPort = https ? target.substring("https://".length()) : target.startsWith("http://") ? target.substring(7) : target;
+      if (hostPort.endsWith("/")) hostPort = hostPort.substring(0, hostPort.length() - 1);
+      HostPort at = HostPort.parse("--target", hostPort, false);
+      if (!https && (request.caFile != null || request.insecure)) {
+        throw new IllegalArgumentException((request.insecure ? "--insecure" : "--ca-file") + ": only with an https:// --target");
+      }
+      return new Target.External(at.toString(), at, "given on the command line with --target", https ? request.tls(err) : null);
     }
     if (!shapes.isEmpty()) {
       return new Target.Relay("relay", Converters.shapes(shapes), false, where);

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 @Parameters(commandNames = "probe", commandDescription = "Measure a gateway's overhead on an OpenAI token stream against a loopback calibration")
 final class ProbeCommand implements Command {
-  @Parameter(names = "--gateway", description = "host:port of the gateway under test, which forwards to --listen")
+  @Parameter(names = "--gateway", description = "host:port (or https://host:port) of the gateway under test, which forwards to --listen")
   String gateway;
 
   @Parameter(names = "--listen", description = "Where the emitter listens (the gateway's upstream)")
@@ -45,6 +45,9 @@ final class ProbeCommand implements Command {
   @ParametersDelegate
   ChatFlags chat = new ChatFlags(1000);
 
+  @ParametersDelegate
+  RequestFlags request = new RequestFlags();
+
   @Parameter(names = "--timeout", description = "Per-request timeout", converter = Converters.Duration.class)
   Converters.DurationArg timeout = Converters.DurationArg.of("300s");
 
@@ -57,7 +60,16 @@ final class ProbeCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (gateway == null) throw new IllegalArgumentException("--gateway: required (host:port of the gateway under test)");
-    HostPort gw = HostPort.parse("--gateway", gateway, false);
+    boolean https = gateway.startsWith("https://");
+    String gwText = https ? gateway.substring(8) : gateway.startsWith("http://") ? gateway.substring(7) : gateway;
+    if (gwText.endsWith("/")) gwText = gwText.substring(0, gwText.length() - 1);
+    HostPort gw = HostPort.parse("--gateway", gwText, false);
+    if (!https && (request.caFile != null || request.insecure)) {
+      throw new IllegalArgumentException((request.insecure ? "--insecure" : "--ca-file") + ": only with an https:// --gateway");
+    }
+    String model = request.model();
+    java.util.List<String[]> headers = request.resolvedHeaders(System.getenv());
+    flushlab.tls.ClientTls gwTls = https ? request.tls(err) : null;
     HostPort at = HostPort.parse("--listen", listen, true);
     Exposure.warnIfNotLoopback(err, "--listen", at, "the probe's emitter");
     // ranges as the scenario settings these mirror (requests, concurrency, frames, interval, think, timeout)
@@ -88,7 +100,7 @@ final class ProbeCommand implements Command {
       int perRound = Math.min(concurrency, requests);
       double roundSeconds = seconds(perRound, tokens);
       out.printf("flushlab probe: emitter on %s:%d, gateway %s, %d requests x %d tokens, %d at once, think %.3fms, %.3fms between tokens%n",
-          at.host(), emitter.port(), gw, requests, tokens, concurrency, thinkNanos / 1e6, delayNanos / 1e6);
+          at.host(), emitter.port(), (https ? "https://" : "") + gw, requests, tokens, concurrency, thinkNanos / 1e6, delayNanos / 1e6);
       if (noCalibration) {
         out.printf("expected duration: about %.1fs (the gateway only, no calibration)%n", seconds(requests, tokens));
       } else {
@@ -99,8 +111,9 @@ final class ProbeCommand implements Command {
 
       flushlab.client.Warmup.run(vertx);
       out.println("warm-up: " + flushlab.client.Warmup.DESCRIPTION);
-      RequestPlan loopPlan = RequestPlan.chat(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6);
-      RequestPlan gwPlan = RequestPlan.chat(gw.host(), gw.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6);
+      // the same request both ways (headers included), so the difference is the gateway's alone
+      RequestPlan loopPlan = RequestPlan.chat(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6, model).withHeaders(headers);
+      RequestPlan gwPlan = loopPlan.at(gw.host(), gw.port()).withTls(gwTls);
       if (noCalibration) {
         BatchResult gwr = batch(vertx, out, "gateway", gwPlan, requests);
         print(out, "gateway " + gw, gwr);

@@ -20,6 +20,20 @@ public final class RequestHeaders {
     valueNodes.add(valueNode);
   }
 
+  /** From --header flags: resolved from {@code env} now, so a variable not set stops the command before it starts. */
+  public static RequestHeaders of(String flag, List<String> typed, java.util.Map<String, String> env) {
+    if (typed.size() > HeaderSpec.MAX_HEADERS) {
+      throw new IllegalArgumentException(flag + ": " + typed.size() + " headers (allowed: at most " + HeaderSpec.MAX_HEADERS + ")");
+    }
+    RequestHeaders h = new RequestHeaders();
+    for (String t : typed) {
+      HeaderSpec spec = HeaderSpec.parse(flag, t);
+      h.specs.add(spec);
+      h.resolved.add(new String[] {spec.name(), spec.resolve(flag, env)});
+    }
+    return h;
+  }
+
   public static RequestHeaders none() {
     return new RequestHeaders();
   }
