@@ -109,7 +109,7 @@ final class ProbeCommand implements Command {
             2 * most * roundSeconds);
       }
 
-      flushlab.client.Warmup.run(vertx);
+      flushlab.client.Warmup.run(vertx, gwTls != null);
       out.println("warm-up: " + flushlab.client.Warmup.DESCRIPTION);
       // the same request both ways (headers included), so the difference is the gateway's alone
       RequestPlan loopPlan = RequestPlan.chat(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6, model).withHeaders(headers);

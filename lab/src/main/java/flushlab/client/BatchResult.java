@@ -342,6 +342,8 @@ public final class BatchResult {
     sb.append(String.format("streams %d/%d ok  frames/read %.2f  frames %d  reads %d  ttft p50 %.3fms  gap p50 %.3fms max %.3fms  emit->recv p50 %.3fms p99 %.3fms  lost %d corrupt %d",
         ok, streams.size(), framesPerRead(), frames, reads, ttftMs().p50(), gapMs().p50(), gapMs().max(),
         emitToRecvMs().p50(), emitToRecvMs().p99(), lost, corrupt));
+    // a gateway that dropped the pi_* fields: those tokens are counted, not timed from their emission
+    if (unchecked > 0) sb.append(String.format("  %d tokens without pi_* fields (counted, not timed)", unchecked));
     if (!errorCounts.isEmpty()) {
       errorCounts.forEach((k, v) -> sb.append("  ").append(k.name().toLowerCase()).append(" x").append(v)
           .append(": ").append(errorExamples.get(k)));

@@ -32,6 +32,18 @@ public final class Warmup {
   private Warmup() {}
 
   public static void run(Vertx vertx) throws Exception {
+    run(vertx, false);
+  }
+
+  /** Short streams over TLS, when what is measured speaks TLS: the handshake and record paths compile here. */
+  static final int SHORT_TLS_STREAMS = 200;
+
+  /**
+   * With {@code tls}, also long and short streams over TLS to the private emitter's TLS listener
+   * (JSSE's handshake and record code is cold otherwise: the first TLS streams' TTFT was several
+   * milliseconds above the later ones').
+   */
+  public static void run(Vertx vertx, boolean tls) throws Exception {
     Emitter emitter = new Emitter(EmitterOptions.loopback(0));
     String id = vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
     Relay relay = new Relay(RelayOptions.loopback(emitter.port(), List.of("passthrough")), RelayLog.SILENT);
@@ -50,6 +62,20 @@ public final class Warmup {
         shortStreams.run(RequestPlan.chat("127.0.0.1", emitter.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
         // and through the relay: its per-connection path (accept, connect upstream, the chain)
         shortStreams.run(RequestPlan.chat("127.0.0.1", relay.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
+        if (tls) {
+          flushlab.tls.ServerTls serverTls = flushlab.tls.ServerTls.selfSigned();
+          int tlsPort = emitter.listenTls("127.0.0.1", 0, serverTls).await(10, TimeUnit.SECONDS);
+          RequestPlan longTls = RequestPlan.get("https://127.0.0.1:" + tlsPort + "/sse?frames=200&size=60&interval=0.2ms")
+              .withTls(serverTls.pinnedByClients());
+          client.run(longTls).await(30, TimeUnit.SECONDS);
+          MeteredClient tlsStreams = new MeteredClient(vertx, ClientOptions.single().withRequests(SHORT_TLS_STREAMS, 8));
+          try {
+            tlsStreams.run(RequestPlan.chat("127.0.0.1", tlsPort, 2, 0, 0).withTls(serverTls.pinnedByClients()))
+                .await(60, TimeUnit.SECONDS);
+          } finally {
+            tlsStreams.close();
+          }
+        }
       } finally {
         shortStreams.close();
       }

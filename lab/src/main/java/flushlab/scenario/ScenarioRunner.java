@@ -183,7 +183,7 @@ public final class ScenarioRunner {
 
   private void warmUp(Consumer<String> announce) throws Exception {
     progress = "warm-up";
-    Warmup.run(vertx);
+    Warmup.run(vertx, scenario.targets().stream().anyMatch(ScenarioRunner::speaksTls));
     announce.accept("warm-up: " + Warmup.DESCRIPTION);
   }
 
@@ -254,6 +254,22 @@ public final class ScenarioRunner {
       }
       return TargetCellResult.of(target.name(), cell, runs);
     }).run();
+  }
+
+  /** True when the client speaks TLS to {@code t} (a process target: when its template names a TLS placeholder). */
+  static boolean speaksTls(Target t) {
+    if (t instanceof Target.Direct d) return d.tls();
+    if (t instanceof Target.Relay r) return r.tls();
+    if (t instanceof Target.External e) return e.tls() != null;
+    if (t instanceof Target.Process p) {
+      try {
+        String text = java.nio.file.Files.readString(p.config());
+        return flushlab.proxy.ProxyProcess.TLS_PLACEHOLDERS.stream().anyMatch(text::contains);
+      } catch (java.io.IOException e) {
+        return false; // starting it will report the file
+      }
+    }
+    return false;
   }
 
   /** One run: one client batch, then the pacing guard over every stream the emitter served. */

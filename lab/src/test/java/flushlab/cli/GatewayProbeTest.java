@@ -21,11 +21,23 @@ import org.junit.jupiter.api.Test;
 class GatewayProbeTest {
 
 
-  private static double overheadP50(String out, String label) {
+  /** The overhead's p50 and its spread (the rounds' interquartile range) for one metric. */
+  private static double[] overhead(String out, String label) {
     Matcher m = Pattern.compile(Pattern.quote(label) + " +mean +[-+0-9.]+ms +p50 +([-+0-9.]+)ms.*spread +([0-9.]+)ms +(resolved|within noise)")
         .matcher(out.substring(out.indexOf("=== gateway overhead")));
     assertThat(m.find()).as("an overhead line for %s in:%n%s", label, out).isTrue();
-    return Double.parseDouble(m.group(1));
+    return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))};
+  }
+
+  /**
+   * The 20 ms the hop adds lies within what the probe reports: its p50 give or take twice the
+   * rounds' spread (at least 2 ms), and never below 10 ms or above 30 ms. On two shared cores a
+   * round can catch a scheduling delay on either side; the probe must say so in its spread.
+   */
+  private static void assertTwentyWithin(double[] o, String what, String out) {
+    double slack = Math.max(2.0, 2 * o[1]);
+    assertThat(Math.abs(o[0] - 20.0)).as("%s: p50 %.3f ms, spread %.3f ms, in:%n%s", what, o[0], o[1], out).isLessThanOrEqualTo(slack);
+    assertThat(o[0]).as(what).isBetween(10.0, 30.0);
   }
 
   @Test
@@ -37,15 +49,13 @@ class GatewayProbeTest {
       Relay relay = new Relay(RelayOptions.loopback(emitterPort, List.of("latency=20ms")), RelayLog.SILENT);
       vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
       Ran r = flushlab("probe", "--gateway", "127.0.0.1:" + relay.port(), "--listen", "127.0.0.1:" + emitterPort,
-          "-r", "6", "-c", "2", "-n", "20", "--delay", "5ms");
+          "-r", "10", "-c", "2", "-n", "20", "--delay", "5ms");
       assertThat(r.code()).as(r.err()).isZero();
-      // three rounds planned (6 requests, 2 at once), each measuring both sides
-      assertThat(r.out()).contains("round 1:", "round 2:", "round 3:");
+      // five rounds planned (10 requests, 2 at once), each measuring both sides
+      assertThat(r.out()).contains("round 1:", "round 2:", "round 3:", "round 4:", "round 5:");
       assertThat(r.out()).containsPattern("round 2 gateway|round 2:");
-      double ttft = overheadP50(r.out(), "TTFT (client)");
-      double first = overheadP50(r.out(), "emit->recv (1st token)");
-      assertThat(ttft).as("added time to first token").isBetween(18.0, 30.0);
-      assertThat(first).as("added delay of the first token").isBetween(18.0, 30.0);
+      assertTwentyWithin(overhead(r.out(), "TTFT (client)"), "added time to first token", r.out());
+      assertTwentyWithin(overhead(r.out(), "emit->recv (1st token)"), "added delay of the first token", r.out());
       assertThat(r.out()).containsPattern("TTFT \\(client\\).*resolved").doesNotContain("inconclusive");
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
