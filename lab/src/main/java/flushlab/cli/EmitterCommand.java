@@ -82,7 +82,7 @@ final class EmitterCommand implements Command {
     }
     Vertx vertx = LabVertx.create(eventLoops);
     Emitter emitter = new Emitter(options);
-    if (!Servers.listen(vertx, emitter, "emitter", at, err)) return EXIT_FAILED;
+    if (!Servers.listen(vertx, emitter, "emitter", at, err, tls != null)) return EXIT_FAILED;
     out.println("flushlab emitter listening on " + at.host() + ":" + emitter.port()
         + " (TCP_NODELAY " + (options.tcpNoDelay() ? "on" : "off") + ", native transport "
         + (vertx.isNativeTransportEnabled() ? "epoll" : "off") + ")");

@@ -110,7 +110,7 @@ final class ProbeCommand implements Command {
       }
 
       flushlab.client.Warmup.run(vertx, gwTls != null);
-      out.println("warm-up: " + flushlab.client.Warmup.DESCRIPTION);
+      out.println("warm-up: " + flushlab.client.Warmup.description(gwTls != null));
       // the same request both ways (headers included), so the difference is the gateway's alone
       RequestPlan loopPlan = RequestPlan.chat(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6, model).withHeaders(headers);
       RequestPlan gwPlan = loopPlan.at(gw.host(), gw.port()).withTls(gwTls);

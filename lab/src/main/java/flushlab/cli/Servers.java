@@ -16,6 +16,11 @@ final class Servers {
    * (a port in use, an address not on this machine), closes Vert.x, and returns false.
    */
   static boolean listen(Vertx vertx, Deployable server, String command, HostPort at, PrintStream err) throws Exception {
+    return listen(vertx, server, command, at, err, false);
+  }
+
+  /** The same; with {@code tls}, the warm-up also runs the TLS paths the server will serve. */
+  static boolean listen(Vertx vertx, Deployable server, String command, HostPort at, PrintStream err, boolean tls) throws Exception {
     try {
       vertx.deployVerticle(server).await(10, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -24,7 +29,7 @@ final class Servers {
       return false;
     }
     // A cold JVM answers its first requests 100+ ms late; pay that here, not in someone's measurement.
-    Warmup.run(vertx);
+    Warmup.run(vertx, tls);
     return true;
   }
 }

@@ -53,7 +53,10 @@ public final class MeteredClient {
   public MeteredClient(Vertx vertx, ClientOptions options) {
     this.vertx = vertx;
     this.options = options;
+    // TLS handshakes' heavy steps (certificate checks, key agreement) on the worker pool: on the
+    // client's one event loop they held the reads of every other stream for milliseconds.
     this.net = vertx.createNetClient(new NetClientOptions()
+        .setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
         .setTcpNoDelay(true)
         .setConnectTimeout((int) Math.min(30_000, Math.max(1, options.timeoutNanos() / 1_000_000))));
   }

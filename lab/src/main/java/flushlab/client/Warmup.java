@@ -29,6 +29,12 @@ public final class Warmup {
   public static final String DESCRIPTION = "24 long and " + 3 * SHORT_STREAMS
       + " short streams against a private loopback emitter and relay (not reported)";
 
+  /** The line for a warm-up that also ran the TLS paths. */
+  public static String description(boolean tls) {
+    return tls ? DESCRIPTION.replace(" (not reported)", ", and " + SHORT_TLS_STREAMS + " short and 6 long over TLS (not reported)")
+        : DESCRIPTION;
+  }
+
   private Warmup() {}
 
   public static void run(Vertx vertx) throws Exception {

@@ -183,8 +183,9 @@ public final class ScenarioRunner {
 
   private void warmUp(Consumer<String> announce) throws Exception {
     progress = "warm-up";
-    Warmup.run(vertx, scenario.targets().stream().anyMatch(ScenarioRunner::speaksTls));
-    announce.accept("warm-up: " + Warmup.DESCRIPTION);
+    boolean tls = scenario.targets().stream().anyMatch(ScenarioRunner::speaksTls);
+    Warmup.run(vertx, tls);
+    announce.accept("warm-up: " + Warmup.description(tls));
   }
 
   /** The direct path must be clean on this host before any target row counts. */

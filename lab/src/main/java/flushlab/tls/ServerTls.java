@@ -10,9 +10,15 @@ public record ServerTls(LabCertificate certificate) {
     return new ServerTls(LabCertificate.labMade());
   }
 
-  /** Turns TLS on in {@code options}: the JDK's engine, TLS 1.2 and 1.3, ALPN off (HTTP/1.1 only). */
+  /**
+   * Turns TLS on in {@code options}: the JDK's engine, TLS 1.2 and 1.3, ALPN off (HTTP/1.1 only).
+   * The handshake's heavy steps (signing, key agreement) run on Vert.x's worker pool, not on the
+   * event loop that paces other streams: on the loop, each new connection's handshake held the
+   * frames of the streams beside it for milliseconds.
+   */
   public NetServerOptions applyTo(NetServerOptions options) {
-    return options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+    return options.setSsl(true).setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
+        .setKeyCertOptions(new PemKeyCertOptions()
         .setCertPath(certificate.certPem().toString())
         .setKeyPath(certificate.keyPem().toString()));
   }
