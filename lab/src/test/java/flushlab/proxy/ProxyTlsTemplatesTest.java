@@ -2,7 +2,6 @@ package flushlab.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.LabFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.RequestPlan;
@@ -11,9 +10,7 @@ import flushlab.tls.ServerTls;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -22,19 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * folder, terminates TLS in front of the plain emitter, and a stream comes through whole to a
  * client that pins the lab's certificate (and is refused by one that checks the system's CAs).
  */
-class ProxyTlsTemplatesTest {
-  private static LabFixture lab;
-
-  @BeforeAll
-  static void start() throws Exception {
-    lab = new LabFixture();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    lab.close();
-  }
-
+class ProxyTlsTemplatesTest extends flushlab.LabTest {
   @ParameterizedTest
   @CsvSource({"nginx, nginx-tls.conf", "haproxy, haproxy-tls.cfg", "haproxy, haproxy-tls-http-no-delay.cfg", "caddy, caddy-tls.Caddyfile"})
   void theTlsTemplateStartsAndStreams(String proxy, String template) throws Exception {

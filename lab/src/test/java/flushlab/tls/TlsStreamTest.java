@@ -2,7 +2,6 @@ package flushlab.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.LabFixture;
 import flushlab.RelayFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
@@ -11,7 +10,6 @@ import flushlab.relay.Relay;
 import flushlab.relay.RelayOptions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,20 +19,13 @@ import org.junit.jupiter.api.Test;
  * nothing lost, duplicated, reordered or corrupt, and with as many body bytes as the same stream
  * over plain TCP, came through byte for byte.
  */
-class TlsStreamTest {
+class TlsStreamTest extends flushlab.LabTest {
   private static final String QUERY = "frames=60&size=200&interval=10ms";
-  private static LabFixture lab;
   private static int tlsPort;
 
   @BeforeAll
-  static void start() throws Exception {
-    lab = new LabFixture();
+  static void listenWithTls() throws Exception {
     tlsPort = lab.emitter.listenTls("127.0.0.1", 0, ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    lab.close();
   }
 
   private static RequestPlan pinned(int port) {
