@@ -69,16 +69,30 @@ final class ResponsesFrameSource implements FrameSource {
     ObjectNode completed = response(responseId, spec, createdEpochSeconds, spec.cutByLimit() ? "incomplete" : "completed");
     if (spec.cutByLimit()) completed.putObject("incomplete_details").put("reason", "max_output_tokens");
     ((ArrayNode) completed.get("output")).add(doneItem);
-    completed.putObject("usage").put("input_tokens", spec.promptTokens()).put("output_tokens", tokens)
+    ObjectNode usage = completed.putObject("usage").put("input_tokens", spec.promptTokens()).put("output_tokens", tokens)
         .put("total_tokens", spec.promptTokens() + tokens);
+    usage.putObject("input_tokens_details").put("cached_tokens", 0).put("cache_write_tokens", 0);
+    usage.putObject("output_tokens_details").put("reasoning_tokens", 0);
     post.append(event(spec.cutByLimit() ? "response.incomplete" : "response.completed", seq++, o -> o.set("response", completed)));
     this.trailer = post.toString().getBytes(StandardCharsets.UTF_8);
   }
 
+  /** The response object with every field OpenAI's SDKs require, at the values a plain text request gets. */
   private static ObjectNode response(String id, ChatRequestSpec spec, long created, String status) {
     ObjectNode r = flushlab.core.Json.MAPPER.createObjectNode().put("id", id).put("object", "response").put("created_at", created)
         .put("status", status).put("model", spec.model());
+    r.putNull("error");
+    r.putNull("incomplete_details");
+    r.putNull("instructions");
+    r.putObject("metadata");
     r.putArray("output");
+    r.put("parallel_tool_calls", true);
+    r.put("temperature", 1.0);
+    r.put("tool_choice", "auto");
+    r.putArray("tools");
+    r.put("top_p", 1.0);
+    r.putObject("text").putObject("format").put("type", "text");
+    r.put("truncation", "disabled");
     r.putNull("usage");
     return r;
   }
