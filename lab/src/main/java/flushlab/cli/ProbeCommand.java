@@ -48,6 +48,9 @@ final class ProbeCommand implements Command {
   @ParametersDelegate
   RequestFlags request = new RequestFlags();
 
+  @Parameter(names = "--endpoint", description = "chat (POST /v1/chat/completions) or responses (POST /v1/responses, at most 2000 tokens)")
+  String endpoint = "chat";
+
   @Parameter(names = "--timeout", description = "Per-request timeout", converter = Converters.Duration.class)
   Converters.DurationArg timeout = Converters.DurationArg.of("300s");
 
@@ -66,6 +69,9 @@ final class ProbeCommand implements Command {
     HostPort gw = HostPort.parse("--gateway", gwText, false);
     if (!https && (request.caFile != null || request.insecure)) {
       throw new IllegalArgumentException((request.insecure ? "--insecure" : "--ca-file") + ": only with an https:// --gateway");
+    }
+    if (!endpoint.equals("chat") && !endpoint.equals("responses")) {
+      throw new IllegalArgumentException("--endpoint: '" + endpoint + "' is not one of chat, responses");
     }
     String model = request.model();
     java.util.List<String[]> headers = request.resolvedHeaders(System.getenv());
@@ -112,7 +118,9 @@ final class ProbeCommand implements Command {
       flushlab.client.Warmup.run(vertx, gwTls != null);
       out.println("warm-up: " + flushlab.client.Warmup.description(gwTls != null));
       // the same request both ways (headers included), so the difference is the gateway's alone
-      RequestPlan loopPlan = RequestPlan.chat(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6, model).withHeaders(headers);
+      RequestPlan loopPlan = (endpoint.equals("chat")
+          ? RequestPlan.chat(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6, model)
+          : RequestPlan.responses(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6, model)).withHeaders(headers);
       RequestPlan gwPlan = loopPlan.at(gw.host(), gw.port()).withTls(gwTls);
       if (noCalibration) {
         BatchResult gwr = batch(vertx, out, "gateway", gwPlan, requests);

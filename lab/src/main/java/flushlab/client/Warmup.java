@@ -22,11 +22,11 @@ import java.util.concurrent.TimeUnit;
  * after the other in slow code on the emitter's loop.
  */
 public final class Warmup {
-  /** Short streams per kind (plain, chat), each on a fresh connection. */
+  /** Short streams per kind (plain, chat, Responses API, chat through the relay), each on a fresh connection. */
   static final int SHORT_STREAMS = 400;
 
   /** What the warm-up ran, for the line every measuring command prints. */
-  public static final String DESCRIPTION = "24 long and " + 3 * SHORT_STREAMS
+  public static final String DESCRIPTION = "24 long and " + 4 * SHORT_STREAMS
       + " short streams against a private loopback emitter and relay (not reported)";
 
   /** The line for a warm-up that also ran the TLS paths. */
@@ -66,6 +66,7 @@ public final class Warmup {
         shortStreams.run(RequestPlan.get("http://127.0.0.1:" + emitter.port() + "/sse?frames=2&size=60&interval=0ms"))
             .await(30, TimeUnit.SECONDS);
         shortStreams.run(RequestPlan.chat("127.0.0.1", emitter.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
+        shortStreams.run(RequestPlan.responses("127.0.0.1", emitter.port(), 2, 0, 0, RequestPlan.DEFAULT_MODEL)).await(30, TimeUnit.SECONDS);
         // and through the relay: its per-connection path (accept, connect upstream, the chain)
         shortStreams.run(RequestPlan.chat("127.0.0.1", relay.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
         if (tls) {
