@@ -12,12 +12,12 @@ import java.nio.charset.StandardCharsets;
  * content_part.done, output_item.done and response.completed (status "incomplete" when
  * max_output_tokens cut it), which repeat the whole text, as OpenAI's do.
  */
-final class ResponsesFrameSource implements FrameSource {
+public final class ResponsesFrameSource implements FrameSource {
   /**
    * The closing events repeat the text four times and go out in one write with the last token:
    * about 24 B per token must fit the emitter's write buffer.
    */
-  static final int MAX_TOKENS = 2000;
+  public static final int MAX_TOKENS = 2000;
 
   private final int tokens;
   private final byte[] preamble;

@@ -78,15 +78,23 @@ final class SweepReader {
 
   /** sse-only settings that would silently do nothing where every cell is a chat stream (or a swept one is). */
   private void checkEndpointSettings(YamlNode root, ErrorCollector errors) {
-    boolean anyChat = cells.stream().anyMatch(c -> c.get("endpoint").equals("chat"));
-    boolean allChat = anyChat && cells.stream().allMatch(c -> c.get("endpoint").equals("chat"));
+    boolean anyChat = cells.stream().anyMatch(c -> !c.get("endpoint").equals("sse"));
+    boolean allChat = anyChat && cells.stream().allMatch(c -> !c.get("endpoint").equals("sse"));
+    for (Cell c : cells) {
+      if (c.get("endpoint").equals("responses") && c.integer("frames") > flushlab.emitter.ResponsesFrameSource.MAX_TOKENS) {
+        errors.error(where(root, "frames"), "emitter.frames", c.integer("frames") + " frames with endpoint: responses in cell " + c.label()
+            + " (allowed: at most " + flushlab.emitter.ResponsesFrameSource.MAX_TOKENS
+            + ": the Responses API's closing events repeat the whole text; use endpoint: chat for longer streams)");
+        break;
+      }
+    }
     if (!anyChat) return;
     for (String key : SSE_ONLY) {
       if (sweep.containsKey(key)) {
-        errors.error(where(root, key), "sweep." + key, "does nothing for endpoint: chat (chat events are sized by their JSON and "
-            + "always chunked); sweep it with endpoint: sse, or sweep frames or interval");
+        errors.error(where(root, key), "sweep." + key, "does nothing for endpoint: chat or responses (their events are sized by "
+            + "their JSON and always chunked); sweep it with endpoint: sse, or sweep frames or interval");
       } else if (allChat && setIn(root, "emitter", key)) {
-        errors.error(where(root, key), "emitter." + key, "does nothing for endpoint: chat; remove it, or use endpoint: sse");
+        errors.error(where(root, key), "emitter." + key, "does nothing for endpoint: chat or responses; remove it, or use endpoint: sse");
       }
     }
   }

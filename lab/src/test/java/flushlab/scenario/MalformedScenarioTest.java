@@ -55,7 +55,15 @@ class MalformedScenarioTest {
             "emitter.frame_size", "does nothing for endpoint: chat"),
         Arguments.of("bisecting frame_size of a chat stream", HEAD + "emitter: {endpoint: chat}\n" + TARGETS
             + "adaptive: {target: direct, parameter: frame_size, low: 60B, high: 4KiB}\n", 5, "adaptive.parameter",
-            "does nothing for endpoint: chat"));
+            "does nothing for endpoint: chat"),
+        Arguments.of("a Responses API stream over its cap", HEAD + "emitter:\n  endpoint: responses\n  frames: 5000\n  interval: 1ms\n" + TARGETS, 4,
+            "emitter.frames", "allowed: at most 2000"),
+        Arguments.of("tls on a process target (its template decides)", HEAD
+            + "targets:\n  - {name: p, kind: process, proxy: nginx, config: scenarios/proxies/nginx-tls.conf, tls: true}\n", 3, "targets[0].tls", "does not apply to kind process"),
+        Arguments.of("ca_file without tls", HEAD + "targets:\n  - {name: g, kind: external, external: true, reason: r, address: \"127.0.0.1:9\", "
+            + "ca_file: ca.pem}\n", 3, "targets[0].ca_file", "applies only with tls: true"),
+        Arguments.of("a request header the lab writes itself", HEAD + "client:\n  headers: {Content-Length: \"5\"}\n" + TARGETS, 3,
+            "client.headers.Content-Length", "written by the lab itself"));
   }
 
   /** "a,a+1,...,b-1" */
