@@ -137,6 +137,8 @@ public final class MeteredClient {
     /** TLS only: plaintext bytes of the socket read in progress, and when the first of them came. */
     private int plainPending;
     private long plainTime;
+    /** TLS only: the socket read in progress filled the receive buffer (more was waiting in the kernel). */
+    private boolean socketReadFull;
 
     Worker(Batch batch) {
       this.batch = batch;
@@ -190,8 +192,11 @@ public final class MeteredClient {
         // Under TLS one socket read may complete several records, each decrypted on its own: a
         // read is everything one recv() made readable (docs/ARCHITECTURE.md), timed when its first
         // plaintext was handed over, so frames per read means the same as over plain TCP.
-        LabVertx.aroundSocketReads(channel, () -> plainPending = 0, () -> {
-          if (plainPending > 0 && s == socket) onBytes(plainTime, plainPending);
+        LabVertx.aroundSocketReads(channel, raw -> {
+          plainPending = 0;
+          socketReadFull = raw >= options.recvBufferBytes();
+        }, () -> {
+          if (plainPending > 0 && s == socket) onBytes(plainTime, plainPending, socketReadFull);
           plainPending = 0;
         });
         LabVertx.onRawReads(s, msg -> {
@@ -240,7 +245,7 @@ public final class MeteredClient {
       int n = buf.readableBytes();
       if (scratch.length < n) scratch = new byte[n];
       buf.getBytes(buf.readerIndex(), scratch, 0, n);
-      onBytes(now, n);
+      onBytes(now, n, n >= options.recvBufferBytes());
     }
 
     /** Plaintext a TLS record gave during the current socket read: kept until the read ends. */
@@ -252,12 +257,12 @@ public final class MeteredClient {
       plainPending += n;
     }
 
-    /** One read of {@code n} bytes, now in scratch, that returned at {@code now}. */
-    private void onBytes(long now, int n) {
+    /** One read of {@code n} bytes, now in scratch, that returned at {@code now}; {@code full}: it filled the receive buffer. */
+    private void onBytes(long now, int n, boolean full) {
       if (meter == null) return;
       ReadObserver o = observer;
       int before = o == null ? 0 : meter.framesSoFar();
-      meter.onRead(now, scratch, 0, n);
+      meter.onRead(now, scratch, 0, n, full);
       meter.readDone(System.nanoTime());
       if (o != null && meter.framesSoFar() > before) o.onFrames(meter.sinceRequest(now), meter.framesSoFar(), meter.framesSoFar() - before);
       if (meter.finished()) {

@@ -109,6 +109,15 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
 
   /** One read from the kernel, taken at {@code nowNanos} (System.nanoTime when the read returned). */
   public void onRead(long nowNanos, byte[] b, int off, int len) {
+    onRead(nowNanos, b, off, len, len >= fullReadBytes);
+  }
+
+  /**
+   * The same, saying whether the socket read filled the receive buffer (more was waiting): under
+   * TLS that is the ciphertext read, which the plaintext length cannot tell (a record finished
+   * from the read before can make a read's plaintext longer than the buffer).
+   */
+  public void onRead(long nowNanos, byte[] b, int off, int len, boolean socketReadFull) {
     if (error != null || complete) {
       return; // bytes after an error or after the end do not count as measurements
     }
@@ -116,7 +125,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     framesThisRead = 0;
     if (reads > 0 && nowNanos - lastReadDoneNanos >= RELEASE_MERGE_NANOS && !lastReadFull) burst++;
     lastReadDoneNanos = nowNanos; // until readDone() says when the client finished with this read
-    lastReadFull = len >= fullReadBytes;
+    lastReadFull = socketReadFull;
     reads++;
     bytes += len;
     bytesPerRead.add(len);

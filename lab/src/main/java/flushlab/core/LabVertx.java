@@ -53,15 +53,15 @@ public final class LabVertx {
   }
 
   /**
-   * Runs {@code before} and {@code after} around each socket read, first in the pipeline (ahead of
-   * TLS): whatever the handlers behind it make of one recv() (a TLS handler decrypting several
+   * Runs {@code before} (given the bytes the socket read returned) and {@code after} around each
+   * socket read, first in the pipeline (ahead of TLS): whatever the handlers behind it make of one recv() (a TLS handler decrypting several
    * records) happens between the two calls.
    */
-  public static void aroundSocketReads(Channel channel, Runnable before, Runnable after) {
+  public static void aroundSocketReads(Channel channel, java.util.function.IntConsumer before, Runnable after) {
     channel.pipeline().addFirst("flushlab-socket-reads", new ChannelInboundHandlerAdapter() {
       @Override
       public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        before.run();
+        before.accept(msg instanceof io.netty.buffer.ByteBuf b ? b.readableBytes() : 0); // the socket read's own bytes
         try {
           ctx.fireChannelRead(msg);
         } finally {

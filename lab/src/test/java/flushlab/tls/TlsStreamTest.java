@@ -79,6 +79,25 @@ class TlsStreamTest extends flushlab.LabTest {
   }
 
   @Test
+  void aCorkedTlsStreamIsSeenAsTheSegmentsItLeavesIn() throws Exception {
+    // 4 KiB frames every 2 ms behind a cork: the kernel lets out a loopback segment (~64 KiB of
+    // ciphertext, 16 frames) at a time, ~32 ms apart. A record finished by the next read can make
+    // a read's plaintext longer than the 64 KiB buffer; that must not be taken for "more was
+    // waiting", which would merge the separate releases into one (it did: 95 frames in a release).
+    Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("cork")).withTls(ServerTls.selfSigned()));
+    try {
+      BatchResult r = lab.measure(RequestPlan.get("https://127.0.0.1:" + relay.port() + "/sse?frames=200&size=4096&interval=2ms")
+          .withTls(ServerTls.selfSigned().pinnedByClients()), ClientOptions.single());
+      assertThat(r.firstError()).isNull();
+      assertThat(r.frames()).isEqualTo(200);
+      assertThat(r.releaseFrames().max()).as("frames in the largest release").isLessThanOrEqualTo(24);
+      assertThat(r.releases()).as("releases").isGreaterThanOrEqualTo(200 / 24);
+    } finally {
+      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void anUntrustedCertificateIsRefusedByDefault() throws Exception {
     BatchResult r = lab.measure(RequestPlan.get("https://127.0.0.1:" + tlsPort + "/sse?" + QUERY), ClientOptions.single());
     assertThat(r.streamsOk()).isZero();
