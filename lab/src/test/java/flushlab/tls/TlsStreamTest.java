@@ -47,8 +47,10 @@ class TlsStreamTest extends flushlab.LabTest {
     assertWhole(tls);
     // the same response bytes arrive, decrypted; only the framing underneath differs
     assertThat(tls.bytes()).isEqualTo(plain.bytes());
-    // one record per frame, one frame per read: TLS on the direct path coalesces nothing
-    assertThat(tls.framesPerRead()).isEqualTo(1.0);
+    // one record per frame, one frame per read: TLS on the direct path coalesces nothing. 1.02 is
+    // the direct path's documented noise floor (one read in 60 merged by a busy host, as over TCP).
+    System.out.printf("TlsStreamTest: direct frames per read, TCP %.3f, TLS %.3f%n", plain.framesPerRead(), tls.framesPerRead());
+    assertThat(tls.framesPerRead()).isLessThanOrEqualTo(1.02);
   }
 
   @Test
