@@ -95,8 +95,7 @@ final class MapCommand implements Command {
     } catch (IOException e) {
       throw new IllegalArgumentException("--results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e) + ")");
     }
-    Scenario scenario = MapScenario.of(t, endpoint, listen, commandLine, request.model(),
-        flushlab.scenario.RequestHeaders.of("--header", request.headers, System.getenv()));
+    Scenario scenario = MapScenario.of(t, endpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()));
     out.printf("flushlab map: %s; %s frames; budget %s%n", t.describe(), endpoint, budget);
     Vertx vertx = LabVertx.create(3);
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
@@ -177,14 +176,8 @@ final class MapCommand implements Command {
         throw new IllegalArgumentException("--path veth: the lab can put only what it starts across the link (--shape, or --proxy "
             + "with --config); a server given with --target is measured over this host's route to it");
       }
-      boolean https = target.startsWith("https://");
-      String hostPort = https ? target.substring("https://".length()) : target.startsWith("http://") ? target.substring(7) : target;
-      if (hostPort.endsWith("/")) hostPort = hostPort.substring(0, hostPort.length() - 1);
-      HostPort at = HostPort.parse("--target", hostPort, false);
-      if (!https && (request.caFile != null || request.insecure)) {
-        throw new IllegalArgumentException((request.insecure ? "--insecure" : "--ca-file") + ": only with an https:// --target");
-      }
-      return new Target.External(at.toString(), at, "given on the command line with --target", https ? request.tls(err) : null);
+      RequestFlags.Server server = request.server("--target", target, err);
+      return new Target.External(server.address().toString(), server.address(), "given on the command line with --target", server.tls());
     }
     if (!shapes.isEmpty()) {
       return new Target.Relay("relay", Converters.shapes(shapes), false, where);

@@ -63,19 +63,14 @@ final class ProbeCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (gateway == null) throw new IllegalArgumentException("--gateway: required (host:port of the gateway under test)");
-    boolean https = gateway.startsWith("https://");
-    String gwText = https ? gateway.substring(8) : gateway.startsWith("http://") ? gateway.substring(7) : gateway;
-    if (gwText.endsWith("/")) gwText = gwText.substring(0, gwText.length() - 1);
-    HostPort gw = HostPort.parse("--gateway", gwText, false);
-    if (!https && (request.caFile != null || request.insecure)) {
-      throw new IllegalArgumentException((request.insecure ? "--insecure" : "--ca-file") + ": only with an https:// --gateway");
-    }
+    RequestFlags.Server gateway = request.server("--gateway", this.gateway, err);
+    HostPort gw = gateway.address();
     if (!endpoint.equals("chat") && !endpoint.equals("responses")) {
       throw new IllegalArgumentException("--endpoint: '" + endpoint + "' is not one of chat, responses");
     }
     String model = request.model();
-    java.util.List<String[]> headers = request.resolvedHeaders(System.getenv());
-    flushlab.tls.ClientTls gwTls = https ? request.tls(err) : null;
+    java.util.List<String[]> headers = request.resolvedHeaders(System.getenv()).toSend();
+    flushlab.tls.ClientTls gwTls = gateway.tls();
     HostPort at = HostPort.parse("--listen", listen, true);
     Exposure.warnIfNotLoopback(err, "--listen", at, "the probe's emitter");
     // ranges as the scenario settings these mirror (requests, concurrency, frames, interval, think, timeout)
@@ -106,7 +101,7 @@ final class ProbeCommand implements Command {
       int perRound = Math.min(concurrency, requests);
       double roundSeconds = seconds(perRound, tokens);
       out.printf("flushlab probe: emitter on %s:%d, gateway %s, %d requests x %d tokens, %d at once, think %.3fms, %.3fms between tokens%n",
-          at.host(), emitter.port(), (https ? "https://" : "") + gw, requests, tokens, concurrency, thinkNanos / 1e6, delayNanos / 1e6);
+          at.host(), emitter.port(), gateway.describe(), requests, tokens, concurrency, thinkNanos / 1e6, delayNanos / 1e6);
       if (noCalibration) {
         out.printf("expected duration: about %.1fs (the gateway only, no calibration)%n", seconds(requests, tokens));
       } else {

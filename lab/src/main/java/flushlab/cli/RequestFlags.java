@@ -1,7 +1,6 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
-import flushlab.client.HeaderSpec;
 import flushlab.client.RequestPlan;
 import flushlab.tls.ClientTls;
 import java.nio.file.Path;
@@ -32,10 +31,30 @@ final class RequestFlags {
   boolean insecure;
 
   /** The headers, checked now (before anything starts) and resolved from {@code env}. */
-  List<String[]> resolvedHeaders(Map<String, String> env) {
-    List<HeaderSpec> specs = new ArrayList<>();
-    for (String h : headers) specs.add(HeaderSpec.parse("--header", h));
-    return HeaderSpec.resolveAll("--header", specs, env);
+  flushlab.scenario.RequestHeaders resolvedHeaders(Map<String, String> env) {
+    return flushlab.scenario.RequestHeaders.of("--header", headers, env);
+  }
+
+  /** A server given as host:port, http://host:port or https://host:port (a trailing / allowed), and its TLS check. */
+  record Server(flushlab.core.HostPort address, ClientTls tls) {
+    String describe() {
+      return (tls == null ? "" : "https://") + address;
+    }
+  }
+
+  /**
+   * Parses {@code text} given with {@code flag}: https:// means TLS, checked as --ca-file and
+   * --insecure say (which are refused for a server without it); warns on {@code err} when unchecked.
+   */
+  Server server(String flag, String text, java.io.PrintStream err) {
+    boolean https = text.startsWith("https://");
+    String hostPort = https ? text.substring("https://".length()) : text.startsWith("http://") ? text.substring("http://".length()) : text;
+    if (hostPort.endsWith("/")) hostPort = hostPort.substring(0, hostPort.length() - 1);
+    flushlab.core.HostPort at = flushlab.core.HostPort.parse(flag, hostPort, false);
+    if (!https && (caFile != null || insecure)) {
+      throw new IllegalArgumentException((insecure ? "--insecure" : "--ca-file") + ": only with an https:// " + flag);
+    }
+    return new Server(at, https ? tls(err) : null);
   }
 
   String model() {
@@ -54,7 +73,7 @@ final class RequestFlags {
 
   /** {@code plan} with these headers, and, when it is https, this certificate check. */
   RequestPlan apply(RequestPlan plan, java.io.PrintStream err) {
-    RequestPlan p = plan.withHeaders(resolvedHeaders(System.getenv()));
+    RequestPlan p = plan.withHeaders(resolvedHeaders(System.getenv()).toSend());
     return p.tls() == null ? p : p.withTls(tls(err));
   }
 }

@@ -1,6 +1,5 @@
 package flushlab.client;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -65,16 +64,6 @@ public record HeaderSpec(String name, String template) {
       }
     }
     return value;
-  }
-
-  /** Resolves a list of headers into (name, value) pairs for {@link RequestPlan#withHeaders}. */
-  public static List<String[]> resolveAll(String where, List<HeaderSpec> specs, Map<String, String> env) {
-    if (specs.size() > MAX_HEADERS) {
-      throw new IllegalArgumentException(where + ": " + specs.size() + " headers (allowed: at most " + MAX_HEADERS + ")");
-    }
-    List<String[]> out = new ArrayList<>();
-    for (HeaderSpec h : specs) out.add(new String[] {h.name(), h.resolve(where, env)});
-    return out;
   }
 
   /** How results show it: the name only. */

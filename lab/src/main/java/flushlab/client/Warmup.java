@@ -26,13 +26,9 @@ public final class Warmup {
   static final int SHORT_STREAMS = 400;
 
   /** What the warm-up ran, for the line every measuring command prints. */
-  public static final String DESCRIPTION = "24 long and " + 4 * SHORT_STREAMS
-      + " short streams against a private loopback emitter and relay (not reported)";
-
-  /** The line for a warm-up that also ran the TLS paths. */
   public static String description(boolean tls) {
-    return tls ? DESCRIPTION.replace(" (not reported)", ", and " + SHORT_TLS_STREAMS + " short and 6 long over TLS (not reported)")
-        : DESCRIPTION;
+    return "24 long and " + 4 * SHORT_STREAMS + " short streams against a private loopback emitter and relay"
+        + (tls ? ", and " + SHORT_TLS_STREAMS + " short and 6 long over TLS" : "") + " (not reported)";
   }
 
   private Warmup() {}

@@ -53,6 +53,20 @@ public final class ProxyProcess implements AutoCloseable {
    */
   public static final List<String> TLS_PLACEHOLDERS = List.of("{{tls_cert}}", "{{tls_key}}", "{{tls_pem}}");
 
+  /** True when a template's text terminates TLS (names a TLS placeholder). */
+  public static boolean terminatesTls(String templateText) {
+    return TLS_PLACEHOLDERS.stream().anyMatch(templateText::contains);
+  }
+
+  /** The same for a template file; false when it cannot be read (starting the proxy reports that). */
+  public static boolean terminatesTls(Path template) {
+    try {
+      return terminatesTls(Files.readString(template, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** A proxy that could not be started; the message says why and what to do. */
   public static final class StartFailure extends Exception {
     private static final long serialVersionUID = 1L;
@@ -108,7 +122,7 @@ public final class ProxyProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new StartFailure("cannot prepare a work folder: " + flushlab.core.IoErrors.describe(e));
     }
-    boolean tls = TLS_PLACEHOLDERS.stream().anyMatch(text::contains);
+    boolean tls = terminatesTls(text);
     flushlab.tls.LabCertificate.ProxyFiles certFiles = null;
     if (tls) {
       try {

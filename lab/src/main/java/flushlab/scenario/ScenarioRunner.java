@@ -262,14 +262,7 @@ public final class ScenarioRunner {
     if (t instanceof Target.Direct d) return d.tls();
     if (t instanceof Target.Relay r) return r.tls();
     if (t instanceof Target.External e) return e.tls() != null;
-    if (t instanceof Target.Process p) {
-      try {
-        String text = java.nio.file.Files.readString(p.config());
-        return flushlab.proxy.ProxyProcess.TLS_PLACEHOLDERS.stream().anyMatch(text::contains);
-      } catch (java.io.IOException e) {
-        return false; // starting it will report the file
-      }
-    }
+    if (t instanceof Target.Process p) return flushlab.proxy.ProxyProcess.terminatesTls(p.config());
     return false;
   }
 
