@@ -81,6 +81,29 @@ class TlsStreamTest extends flushlab.LabTest {
   }
 
   @Test
+  void aReadIsEverythingOneSocketReadDecrypts() throws Exception {
+    // 200 KB released at once: over TCP a handful of 64 KiB reads. Netty's TLS handler hands the
+    // plaintext of one socket read over in pieces of about 16 KiB; metered piece by piece, the
+    // same release would look like three times as many reads, each a quarter the size.
+    String query = "frames=100&size=2KiB&interval=1ms";
+    Relay plain = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("drain-and-flush")));
+    Relay tls = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("drain-and-flush")).withTls(ServerTls.selfSigned()));
+    try {
+      BatchResult overTcp = lab.measure(RequestPlan.get("http://127.0.0.1:" + plain.port() + "/sse?" + query), ClientOptions.single());
+      BatchResult overTls = lab.measure(RequestPlan.get("https://127.0.0.1:" + tls.port() + "/sse?" + query)
+          .withTls(ServerTls.selfSigned().pinnedByClients()), ClientOptions.single());
+      System.out.printf("TlsStreamTest: one 200 KB release: TCP %d reads (largest %.0f B), TLS %d reads (largest %.0f B)%n",
+          overTcp.reads(), overTcp.bytesPerRead().max(), overTls.reads(), overTls.bytesPerRead().max());
+      assertThat(overTls.frames()).isEqualTo(100);
+      assertThat(overTls.bytesPerRead().max()).as("the largest read, in plaintext bytes").isGreaterThan(48 * 1024);
+      assertThat(overTls.reads()).isLessThanOrEqualTo(2 * overTcp.reads());
+    } finally {
+      lab.vertx.undeploy(plain.deploymentID()).await(10, TimeUnit.SECONDS);
+      lab.vertx.undeploy(tls.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void aCorkedTlsStreamIsSeenAsTheSegmentsItLeavesIn() throws Exception {
     // 4 KiB frames every 2 ms behind a cork: the kernel lets out a loopback segment (~64 KiB of
     // ciphertext, 16 frames) at a time, ~32 ms apart. A record finished by the next read can make
