@@ -1,5 +1,6 @@
 package flushlab.cli;
 
+import flushlab.map.TriggerKind;
 import flushlab.core.HostPort;
 import flushlab.map.FlushTrigger;
 import flushlab.relay.shaper.ShaperRegistry;
@@ -22,17 +23,17 @@ import java.util.List;
  */
 final class MapBench {
   /** One relay, and the answer a right map gives for it (NaN: any value; the cork's segment size is the kernel's). */
-  record Case(String kind, String shaper, Double thresholdBytes, Double timerMs) {}
+  record Case(TriggerKind kind, String shaper, Double thresholdBytes, Double timerMs) {}
 
   static final List<Case> CASES = List.of(
-      new Case("none", "passthrough", null, null),
-      new Case("drain", "drain-and-flush", null, null),
-      new Case("byte-threshold", "byte-threshold=3000B", 3000.0, null),
-      new Case("timer", "timer=150ms", null, 150.0),
-      new Case("timer", "timer=350ms", null, 350.0), // its large-frame releases exceed 64 KiB
-      new Case("periodic-timer", "timer=120ms,periodic=true", null, 120.0),
-      new Case("threshold-or-timer", "threshold-or-timer,bytes=2500B,after=150ms", 2500.0, 150.0),
-      new Case("cork", "cork", Double.NaN, 200.0));
+      new Case(TriggerKind.NONE, "passthrough", null, null),
+      new Case(TriggerKind.DRAIN, "drain-and-flush", null, null),
+      new Case(TriggerKind.BYTE_THRESHOLD, "byte-threshold=3000B", 3000.0, null),
+      new Case(TriggerKind.TIMER, "timer=150ms", null, 150.0),
+      new Case(TriggerKind.TIMER, "timer=350ms", null, 350.0), // its large-frame releases exceed 64 KiB
+      new Case(TriggerKind.PERIODIC_TIMER, "timer=120ms,periodic=true", null, 120.0),
+      new Case(TriggerKind.THRESHOLD_OR_TIMER, "threshold-or-timer,bytes=2500B,after=150ms", 2500.0, 150.0),
+      new Case(TriggerKind.CORK, "cork", Double.NaN, 200.0));
 
   private static final Path SWEEP = Path.of("scenarios/flush-trigger-map.yaml");
 
@@ -58,7 +59,7 @@ final class MapBench {
       Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse(c.shaper)), false,
           flushlab.netpath.NetworkPath.LOOPBACK);
       long t0 = System.nanoTime();
-      Outcome m = new ScenarioRunner(MapScenario.of(relay, "sse", new HostPort("127.0.0.1", 0), "flushlab bench map"), vertx)
+      Outcome m = new ScenarioRunner(MapScenario.of(relay, flushlab.stream.Endpoint.SSE, new HostPort("127.0.0.1", 0), "flushlab bench map"), vertx)
           .map(line -> {}, 60);
       double mapSeconds = (System.nanoTime() - t0) / 1e9;
       FlushTrigger mapAnswer = m.triggers().get("relay");
@@ -93,10 +94,10 @@ final class MapBench {
    */
   private static String answer(Case c, FlushTrigger t) {
     if (t == null) return "no answer (not certified)";
-    StringBuilder s = new StringBuilder(t.kind());
+    StringBuilder s = new StringBuilder(t.kind().text());
     if (t.thresholdBytes() != null) s.append(String.format(" %.0f B", t.thresholdBytes()));
     if (t.timerMs() != null) s.append(String.format(" %.1f ms", t.timerMs()));
-    if (t.kind().equals("inconclusive")) {
+    if (t.kind() == TriggerKind.INCONCLUSIVE) {
       s.append(" (undecided)");
     } else if (!judge(c, t)) {
       s.append(" (WRONG)");
@@ -105,7 +106,7 @@ final class MapBench {
   }
 
   static boolean judge(Case c, FlushTrigger t) {
-    return t != null && t.kind().equals(c.kind) && near(t.thresholdBytes(), c.thresholdBytes) && near(t.timerMs(), c.timerMs);
+    return t != null && t.kind() == c.kind && near(t.thresholdBytes(), c.thresholdBytes) && near(t.timerMs(), c.timerMs);
   }
 
   private static boolean near(Double got, Double expected) {

@@ -1,5 +1,6 @@
 package flushlab.cli;
 
+import flushlab.stream.Endpoint;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
@@ -76,7 +77,7 @@ final class MapCommand implements Command {
   }
 
   /** What `--json` writes: the answer, how long it took, and the cells it rests on. */
-  record MapAnswer(String target, boolean certified, String kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+  record MapAnswer(String target, boolean certified, flushlab.map.TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
       Integer events, String verdict, double seconds, int cellCount, List<CellEvidence> cells, List<String> evidence,
       List<String> next) {}
 
@@ -85,7 +86,7 @@ final class MapCommand implements Command {
     long started = System.nanoTime();
     Target t = target(err);
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
-    SettingFlags.check("--endpoint", flushlab.scenario.Keys.ENDPOINT, endpoint);
+    Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", flushlab.scenario.Keys.ENDPOINT, endpoint));
     HostPort listen = HostPort.parse("--emitter-listen", emitterListen != null ? emitterListen
         : target != null ? "127.0.0.1:8090" : "127.0.0.1:0", true);
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
@@ -95,7 +96,7 @@ final class MapCommand implements Command {
     } catch (IOException e) {
       throw new IllegalArgumentException("--results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e) + ")");
     }
-    Scenario scenario = MapScenario.of(t, endpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()));
+    Scenario scenario = MapScenario.of(t, streamEndpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()));
     out.printf("flushlab map: %s; %s frames; budget %s%n", t.describe(), endpoint, budget);
     Vertx vertx = LabVertx.create(3);
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
@@ -136,7 +137,7 @@ final class MapCommand implements Command {
       List<CellEvidence> cells = new ArrayList<>();
       for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
       MapAnswer a = trigger == null
-          ? new MapAnswer(name, o.certified(), "inconclusive", null, null, null, null, "the host is not certified", seconds, 0,
+          ? new MapAnswer(name, o.certified(), flushlab.map.TriggerKind.INCONCLUSIVE, null, null, null, null, "the host is not certified", seconds, 0,
               cells, List.of(), List.of())
           : new MapAnswer(name, o.certified(), trigger.kind(), trigger.thresholdBytes(), trigger.thresholdBodyBytes(),
               trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next());

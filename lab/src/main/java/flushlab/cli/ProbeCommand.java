@@ -1,5 +1,7 @@
 package flushlab.cli;
 
+import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
 import com.beust.jcommander.Parameter;
 import flushlab.core.HostPort;
 import com.beust.jcommander.Parameters;
@@ -65,8 +67,10 @@ final class ProbeCommand implements Command {
     if (gateway == null) throw new IllegalArgumentException("--gateway: required (host:port of the gateway under test)");
     RequestFlags.Server gateway = request.server("--gateway", this.gateway, err);
     HostPort gw = gateway.address();
-    if (!endpoint.equals("chat") && !endpoint.equals("responses")) {
-      throw new IllegalArgumentException("--endpoint: '" + endpoint + "' is not one of chat, responses");
+    Endpoint streamEndpoint = Endpoint.CHAT.settingName().equals(endpoint) ? Endpoint.CHAT
+        : Endpoint.RESPONSES.settingName().equals(endpoint) ? Endpoint.RESPONSES : null;
+    if (streamEndpoint == null) {
+      throw new IllegalArgumentException("--endpoint: '" + endpoint + "' is not one of " + Endpoint.CHAT + ", " + Endpoint.RESPONSES);
     }
     String model = request.model();
     java.util.List<String[]> headers = request.resolvedHeaders(System.getenv()).toSend();
@@ -113,9 +117,9 @@ final class ProbeCommand implements Command {
       flushlab.client.Warmup.run(vertx, gwTls != null);
       out.println("warm-up: " + flushlab.client.Warmup.description(gwTls != null));
       // the same request both ways (headers included), so the difference is the gateway's alone
-      RequestPlan loopPlan = (endpoint.equals("chat")
-          ? RequestPlan.chat(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6, model)
-          : RequestPlan.responses(at.host(), emitter.port(), tokens, thinkNanos / 1e6, delayNanos / 1e6, model)).withHeaders(headers);
+      StreamSpec stream = StreamSpec.DEFAULT.withEndpoint(streamEndpoint).withFrames(tokens).withThinkNanos(thinkNanos)
+          .withIntervalNanos(delayNanos);
+      RequestPlan loopPlan = RequestPlan.of(stream, at.host(), emitter.port(), model).withHeaders(headers);
       RequestPlan gwPlan = loopPlan.at(gw.host(), gw.port()).withTls(gwTls);
       if (noCalibration) {
         BatchResult gwr = batch(vertx, out, "gateway", gwPlan, requests);

@@ -16,7 +16,7 @@ final class SettingFlags {
 
   /** Descriptions by setting path ("client.requests"), for JCommander's descriptionKey. */
   static ResourceBundle bundle() {
-    Object[][] entries = Keys.settings().stream()
+    Object[][] entries = Keys.ALL.stream().filter(k -> k.section().isSetting())
         .map(k -> new Object[] {k.path(), capitalized(k.meaning()) + " (scenario key " + k.path() + ": " + k.allowed() + ")"})
         .toArray(Object[][]::new);
     return new ListResourceBundle() {

@@ -20,8 +20,11 @@ public record ClientOptions(int requests, int concurrency, boolean keepAlive, lo
     if (recvBufferBytes < 64) throw new IllegalArgumentException("recv buffer must be at least 64 B");
   }
 
+  /** One request at a time, a fresh connection each, 60 s each, read at once, 64 KiB reads: every client setting's default. */
+  public static final ClientOptions DEFAULT = new ClientOptions(1, 1, false, 60_000_000_000L, 0, 65536);
+
   public static ClientOptions single() {
-    return new ClientOptions(1, 1, false, 60_000_000_000L, 0, 65536);
+    return DEFAULT;
   }
 
   public ClientOptions withRequests(int n, int c) {

@@ -2,6 +2,8 @@ package flushlab.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -37,7 +39,22 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
         + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
     return new RequestPlan(host, port, "GET", path, new byte[0], null, List.of(),
-        expectedFromQuery(uri.getRawQuery()), https ? flushlab.tls.ClientTls.system() : null);
+        expectedFromQuery(uri.getRawPath() == null ? "" : uri.getRawPath(), uri.getRawQuery()), https ? flushlab.tls.ClientTls.system() : null);
+  }
+
+  /**
+   * The request that asks the lab's emitter at {@code host:port} for {@code spec}: {@code GET /sse?...}
+   * with its query, or a streaming chat or Responses request whose flushlab fields carry the
+   * frames, think time and interval.
+   */
+  public static RequestPlan of(StreamSpec spec, String host, int port, String model) {
+    double thinkMs = spec.thinkNanos() / 1e6;
+    double intervalMs = spec.intervalNanos() / 1e6;
+    return switch (spec.endpoint()) {
+      case SSE -> new RequestPlan(host, port, "GET", spec.ssePathAndQuery(), new byte[0], null, List.of(), spec.frameCount(), null);
+      case CHAT -> chat(host, port, spec.frames(), thinkMs, intervalMs, model);
+      case RESPONSES -> responses(host, port, spec.frames(), thinkMs, intervalMs, model);
+    };
   }
 
   /** A streaming chat completion with flushlab's per-request fields. */
@@ -114,34 +131,16 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     return false;
   }
 
-  static int expectedFromQuery(String query) {
-    if (query == null) return -1;
-    long frames = -1;
-    long total = -1;
-    long size = 60;
-    for (String pair : query.split("&")) {
-      int eq = pair.indexOf('=');
-      if (eq < 0) continue;
-      String k = pair.substring(0, eq);
-      String v = java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-      try {
-        switch (k) {
-          case "frames": frames = Long.parseLong(v); break;
-          case "total": total = parseSize(v); break;
-          case "size": size = parseSize(v); break;
-          default: break;
-        }
-      } catch (IllegalArgumentException e) {
-        return -1; // the emitter will refuse it with the reason
-      }
+  /**
+   * Frames an {@code /sse} response will carry, read with the emitter's own parser (so the
+   * defaults are its defaults); -1 when the request is not one the lab's emitter would serve.
+   */
+  static int expectedFromQuery(String path, String query) {
+    if (query == null) return path.endsWith(Endpoint.SSE.path()) ? StreamSpec.DEFAULT.frameCount() : -1;
+    try {
+      return StreamSpec.fromQuery(query).frameCount();
+    } catch (IllegalArgumentException e) {
+      return -1; // the emitter will refuse it with the reason, or it is not the emitter's query
     }
-    if (frames > 0) return (int) frames;
-    if (total > 0 && size > 0) return (int) ((total + size - 1) / size);
-    if (query.contains("frames") || query.contains("total")) return -1;
-    return 41; // the emitter's default
-  }
-
-  private static long parseSize(String v) {
-    return v.chars().allMatch(Character::isDigit) ? Long.parseLong(v) : flushlab.core.Units.parseBytes(v);
   }
 }

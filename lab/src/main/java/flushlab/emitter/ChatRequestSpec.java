@@ -55,7 +55,7 @@ public record ChatRequestSpec(boolean stream, int tokens, long thinkNanos, long 
     boolean cut = natural > limit;
     long think = root.has("pi_think_ms") ? millis(root, "pi_think_ms") : 0;
     long delay = root.has("pi_delay_ms") ? millis(root, "pi_delay_ms") : DEFAULT_DELAY_NANOS;
-    if (think + delay * (long) (tokens - 1) > SseStreamSpec.MAX_STREAM_NANOS) {
+    if (think + delay * (long) (tokens - 1) > flushlab.stream.StreamSpec.MAX_STREAM_NANOS) {
       throw OpenAiError.invalid("pi_tokens", "bad fields: pi_think_ms + pi_delay_ms x pi_tokens exceeds the 1 hour limit of one stream");
     }
     String model = "flushlab-echo";

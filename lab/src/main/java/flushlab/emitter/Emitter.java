@@ -30,7 +30,7 @@ public final class Emitter extends VerticleBase {
   public Future<?> start() {
     // Load JSON and the request classes now, not inside the first measured request.
     ChatRequestSpec.parse("{\"stream\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-    SseStreamSpec.parse("");
+    flushlab.stream.StreamSpec.fromQuery("");
     int port = options.port();
     if (options.listeners() > 1 && port == 0) {
       // Vert.x shares a port among servers by the address they ask for, and each "port 0" is a

@@ -1,5 +1,7 @@
 package flushlab.emitter;
 
+import flushlab.stream.ResponseHeader;
+import flushlab.stream.StreamSpec;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.LabVertx;
@@ -145,7 +147,7 @@ final class EmitterConnection {
     busy = true;
     try {
       route(request);
-    } catch (SseStreamSpec.BadRequest e) {
+    } catch (BadRequest | StreamSpec.Invalid e) {
       respond(request, 400, "text/plain", e.getMessage() + "\n");
     }
   }
@@ -161,13 +163,13 @@ final class EmitterConnection {
         respond(r, 405, "text/plain", "use GET for /sse\n");
         return;
       }
-      SseStreamSpec spec = SseStreamSpec.parse(query);
-      startStream(r, new PlainFrameSource(spec.frames(), spec.frameBytes()), spec.chunked() && (http11(r) || spec.chunkedEvenForHttp10()),
-          spec.thinkNanos(), spec.intervalNanos(), spec.extraHeaders(), spec.paced());
+      StreamSpec spec = StreamSpec.fromQuery(query);
+      startStream(r, new PlainFrameSource(spec.frameCount(), spec.frameBytes()), spec.transfer().chunkedFor(http11(r)),
+          spec.thinkNanos(), spec.intervalNanos(), spec.responseHeaders(), spec.paced());
     } else if (path.startsWith("/v1/")) {
       try {
         routeOpenAi(r, method, path);
-      } catch (SseStreamSpec.BadRequest e) {
+      } catch (BadRequest e) {
         OpenAiError error = OpenAiError.of(e);
         respond(r, error.status(), "application/json", error.body());
       }
@@ -218,9 +220,9 @@ final class EmitterConnection {
       long id = streamIds.incrementAndGet();
       FrameSource source = chat ? new ChatFrameSource(id, spec, created) : new ResponsesFrameSource(id, spec, created);
       long totalBytes = (long) source.maxEventBytes() * spec.tokens() + source.trailer().length;
-      if (totalBytes > SseStreamSpec.MAX_TOTAL_BYTES) {
+      if (totalBytes > StreamSpec.MAX_TOTAL_BYTES) {
         throw OpenAiError.invalid("pi_tokens", "bad fields: pi_tokens x the event size makes up to " + totalBytes
-            + " B (allowed: at most " + SseStreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
+            + " B (allowed: at most " + StreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
       }
       startStreamWithId(id, r, source, http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
     } else if (path.equals("/v1/models") && method.equals("GET")) {
@@ -243,12 +245,12 @@ final class EmitterConnection {
   }
 
   private void startStream(HttpRequestParser.Request r, FrameSource source, boolean chunked, long think,
-      long interval, java.util.List<String[]> extraHeaders, boolean paced) {
+      long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced) {
     startStreamWithId(streamIds.incrementAndGet(), r, source, chunked, think, interval, extraHeaders, paced);
   }
 
   private void startStreamWithId(long id, HttpRequestParser.Request r, FrameSource source, boolean chunked,
-      long think, long interval, java.util.List<String[]> extraHeaders, boolean paced) {
+      long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced) {
     long start = System.nanoTime();
     boolean keepAlive = chunked && r.keepAlive();
     StringBuilder head = new StringBuilder(256)
@@ -258,7 +260,7 @@ final class EmitterConnection {
         .append("X-Flushlab-Stream: ").append(id).append("\r\n");
     head.append(chunked ? "Transfer-Encoding: chunked\r\n" : "");
     head.append(keepAlive ? "" : "Connection: close\r\n");
-    for (String[] h : extraHeaders) head.append(h[0]).append(": ").append(h[1]).append("\r\n");
+    for (ResponseHeader h : extraHeaders) head.append(h.name()).append(": ").append(h.value()).append("\r\n");
     head.append("\r\n");
     byte[] preamble = source.preamble();
     if (preamble.length > 0) {

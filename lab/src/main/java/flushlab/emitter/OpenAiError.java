@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * A request OpenAI's API would refuse, answered the way it answers: the status, and
  * {@code {"error": {"message", "type", "param", "code"}}}, which SDKs and gateways parse.
  */
-public final class OpenAiError extends SseStreamSpec.BadRequest {
+public final class OpenAiError extends BadRequest {
   private static final long serialVersionUID = 1L;
   private final int status;
   private final String type;
@@ -49,7 +49,7 @@ public final class OpenAiError extends SseStreamSpec.BadRequest {
   }
 
   /** Any refusal of a /v1/ request in OpenAI's shape (a field error without a known field gets param null). */
-  static OpenAiError of(SseStreamSpec.BadRequest e) {
+  static OpenAiError of(BadRequest e) {
     return e instanceof OpenAiError o ? o : invalid(null, e.getMessage());
   }
 }

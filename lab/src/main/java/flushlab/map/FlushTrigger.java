@@ -7,8 +7,7 @@ import java.util.List;
  * What makes a target release bytes, inferred from measured cells, with the evidence a person
  * can check and, when the data cannot decide, the cells to measure next.
  *
- * @param kind none, drain, byte-threshold, timer, periodic-timer, event-count, threshold-or-timer,
- *     cork, or inconclusive
+ * @param kind the mechanism named, or inconclusive
  * @param thresholdBytes the byte threshold as a proxy's buffer counts it (wire bytes from upstream,
  *     chunk framing included), or null
  * @param thresholdBodyBytes the same in event bytes (what users configure), or null
@@ -17,11 +16,11 @@ import java.util.List;
  * @param next cells that would decide (or locate) what these cells could not, as "frame_size=… interval=…"
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record FlushTrigger(String target, String kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+public record FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
     Integer events, String verdict, List<String> evidence, List<String> next) {
 
   public static FlushTrigger inconclusive(String target, String why, List<String> evidence, List<String> next) {
-    return new FlushTrigger(target, "inconclusive", null, null, null, null,
+    return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null,
         "inconclusive: " + why + (next.isEmpty() ? "" : "; measure next: " + String.join("; ", next)), evidence, next);
   }
 }

@@ -57,10 +57,10 @@ public final class MapProber {
     boolean discovered = measureAll(chat ? Discovery.chatCells() : Discovery.cells());
     FlushTrigger t = TriggerInference.infer(target, cells, path);
     if (!discovered && stopped) return t;
-    if (t.kind().equals("drain") || cells.stream().allMatch(c -> c.drained() || c.streamed()) && !t.kind().equals("none")) {
+    if (t.kind() == TriggerKind.DRAIN || cells.stream().allMatch(c -> c.drained() || c.streamed()) && t.kind() != TriggerKind.NONE) {
       if (measureAll(chat ? Discovery.chatLonger() : Discovery.longer())) t = TriggerInference.infer(target, cells, path);
     }
-    for (int round = 0; round < 3 && !chat && t.kind().equals("inconclusive") && !stopped; round++) {
+    for (int round = 0; round < 3 && !chat && t.kind() == TriggerKind.INCONCLUSIVE && !stopped; round++) {
       List<CellPlan> next = TriggerInference.nextPlans(cells).stream().filter(p -> !measured.contains(p.toString())).toList();
       if (next.isEmpty() || !measureAll(next)) break;
       t = TriggerInference.infer(target, cells, path);
@@ -77,7 +77,7 @@ public final class MapProber {
 
   /** The byte threshold's current range, from the same fit the inference made. */
   private TriggerInference.Span located(FlushTrigger t) {
-    if (t.kind().equals("byte-threshold")) return TriggerInference.fitBytes(cells, new ArrayList<>());
+    if (t.kind() == TriggerKind.BYTE_THRESHOLD) return TriggerInference.fitBytes(cells, new ArrayList<>());
     TriggerInference.BothFit fit = t.timerMs() == null ? null : TriggerInference.fitBoth(cells, path);
     return fit == null ? null : fit.bytes();
   }

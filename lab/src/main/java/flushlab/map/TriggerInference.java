@@ -106,12 +106,12 @@ public final class TriggerInference {
     }
     if (measured.isEmpty()) return FlushTrigger.inconclusive(target, "no cell produced frames", evidence, Discovery.plan());
     if (measured.stream().allMatch(CellEvidence::streamed)) {
-      return new FlushTrigger(target, "none", null, null, null, null, "none: streams each frame at once (every cell one "
+      return new FlushTrigger(target, TriggerKind.NONE, null, null, null, null, "none: streams each frame at once (every cell one "
           + "frame per release, the oldest waiting under " + (int) CellEvidence.HELD_MS + " ms)", evidence, List.of());
     }
     if (measured.stream().allMatch(CellEvidence::drained)) {
       CellEvidence biggest = measured.stream().max(Comparator.comparingDouble(CellEvidence::streamMs)).orElseThrow();
-      return new FlushTrigger(target, "drain", null, null, null, null, String.format("drain: every stream arrived in one piece "
+      return new FlushTrigger(target, TriggerKind.DRAIN, null, null, null, null, String.format("drain: every stream arrived in one piece "
           + "at its end (the longest %.0f ms, %.0f B)", biggest.streamMs(), biggest.totalBytes()), evidence, List.of());
     }
     Span bytes = fitBytes(measured, evidence);
@@ -134,16 +134,16 @@ public final class TriggerInference {
       String cork = hold >= CORK_MIN_MS && hold <= CORK_MAX_MS && !fastLarge
           ? "; a kernel cork holds ~200 ms too, and differs only once more than a segment (" + (path.isVeth() ? path.mss() + " B"
               : "64 KiB") + ") is held: a cell of large frames at a short interval tells them apart" : "";
-      return new FlushTrigger(target, "timer", null, null, round1(hold), null, String.format("timer: releases %.1f ms after "
+      return new FlushTrigger(target, TriggerKind.TIMER, null, null, round1(hold), null, String.format("timer: releases %.1f ms after "
           + "the first byte it holds, in every cell that released before its end (%s)%s", hold, across(measured), cork), evidence, List.of());
     }
     if (period != null) {
-      return new FlushTrigger(target, "periodic-timer", null, null, round1(period), null, String.format("periodic timer: releases "
+      return new FlushTrigger(target, TriggerKind.PERIODIC_TIMER, null, null, round1(period), null, String.format("periodic timer: releases "
           + "every %.1f ms on its own clock, whenever the frames arrived (%s; a hold timer would release a whole number of "
           + "intervals after the first frame, and give every release the same wait)", period, across(measured)), evidence, List.of());
     }
     if (count != null) {
-      return new FlushTrigger(target, "event-count", null, null, null, count, String.format("event count: releases every %d "
+      return new FlushTrigger(target, TriggerKind.EVENT_COUNT, null, null, null, count, String.format("event count: releases every %d "
           + "frames whatever their size and interval (%s); flushlab does not model this mechanism, it only recognises it", count,
           across(measured)), evidence, List.of());
     }
@@ -174,7 +174,7 @@ public final class TriggerInference {
     double ratio = bodyRatio(held.isEmpty() ? cells : held);
     String body = ratio < 0.999 ? String.format(" (~%.0f B of event bodies)", n.mid() * ratio) : "";
     List<String> next = n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
-    return new FlushTrigger(target, "byte-threshold", round1(n.mid()), round1(n.mid() * ratio), null, null, String.format(
+    return new FlushTrigger(target, TriggerKind.BYTE_THRESHOLD, round1(n.mid()), round1(n.mid() * ratio), null, null, String.format(
         "byte threshold: releases once it holds ~%.0f B on the wire%s (between %s; %s)", n.mid(), body, n.text("B"),
         across(cells)), evidence, next);
   }
@@ -430,11 +430,11 @@ public final class TriggerInference {
       early = String.format("; some releases came early (p10 wait %.1f ms), as a per-send cork (MSG_MORE) allows", earliest);
     }
     if (t >= CORK_MIN_MS && t <= CORK_MAX_MS && segmentWorth(n, path)) {
-      return new FlushTrigger(target, "cork", round1(n.mid()), round1(n.mid() * ratio), round1(t), null, String.format(
+      return new FlushTrigger(target, TriggerKind.CORK, round1(n.mid()), round1(n.mid() * ratio), round1(t), null, String.format(
           "kernel-cork signature: held %.1f ms from the first byte (the kernel's TCP_CORK ceiling is 200 ms), except that once "
               + "a segment's worth (%s; %s) is held it leaves at once%s", t, n.text("B"), segmentText(path), early), evidence, next);
     }
-    return new FlushTrigger(target, "threshold-or-timer", round1(n.mid()), round1(n.mid() * ratio), round1(t), null, String.format(
+    return new FlushTrigger(target, TriggerKind.THRESHOLD_OR_TIMER, round1(n.mid()), round1(n.mid() * ratio), round1(t), null, String.format(
         "both, whichever first: a byte threshold ~%.0f B on the wire (%s) and a hold timer of %.1f ms", n.mid(), n.text("B"), t),
         evidence, next);
   }

@@ -13,6 +13,7 @@ import flushlab.scenario.Scenario;
 import flushlab.scenario.TargetCellResult;
 import flushlab.target.ProcessInfo;
 import flushlab.target.Target;
+import flushlab.target.TargetKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
 
   /** A target as the results describe it; {@code address} and the reason only for external ones. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record TargetReport(String name, String kind, String description, String path, Integer mtu, String address,
+  public record TargetReport(String name, TargetKind kind, String description, String path, Integer mtu, String address,
       String externalReason, ProcessInfo process) {
 
     static TargetReport of(Target t, ProcessInfo process) {
@@ -51,7 +52,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
 
     @JsonIgnore
     public boolean isDirect() {
-      return kind.equals("direct");
+      return kind == TargetKind.DIRECT;
     }
   }
 
@@ -128,7 +129,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
       int runsExcluded, BatchResult metrics, Arrivals arrivals, List<RunEntry> runs, @JsonIgnore Cell settings) {
 
     static CellReport of(TargetCellResult r) {
-      return new CellReport(r.cell().index(), r.cell().label(), r.cell().swept(), r.target(), r.runs().size(), r.excludedRuns(),
+      return new CellReport(r.cell().index(), r.cell().label(), r.cell().sweptByName(), r.target(), r.runs().size(), r.excludedRuns(),
           r.included(), Arrivals.of(r.included()), RunEntry.of(r.runs()), r.cell());
     }
 

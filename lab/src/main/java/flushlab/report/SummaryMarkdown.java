@@ -1,5 +1,8 @@
 package flushlab.report;
 
+import flushlab.core.Units;
+import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
 import flushlab.client.BatchResult;
 import flushlab.scenario.Bisection;
 import flushlab.scenario.Cell;
@@ -131,15 +134,18 @@ public final class SummaryMarkdown {
 
   /** The stream a cell asked for, in words; a chat stream is tokens (its events are sized by their JSON), not frames of frame_size. */
   public static String streamDescription(Cell cell, List<RunReport.CellReport> rows) {
-    String extras = (cell.nanos("slow_reader") > 0 ? ", client pausing " + cell.get("slow_reader") + " after each read" : "")
-        + (cell.headers().isEmpty() ? "" : ", headers " + cell.headers());
-    if (cell.get("endpoint").equals("chat")) {
+    StreamSpec s = cell.stream();
+    String interval = Units.formatDuration(s.intervalNanos());
+    String extras = (cell.client().slowReaderPauseNanos() > 0
+        ? ", client pausing " + Units.formatDuration(cell.client().slowReaderPauseNanos()) + " after each read" : "")
+        + (s.headers().isEmpty() ? "" : ", headers " + s.headers());
+    if (s.endpoint().isOpenAi()) {
       double wire = rows.stream().filter(r -> r.metrics().frames() > 0).mapToDouble(r -> r.metrics().wireBytesPerFrame())
           .findFirst().orElse(0);
-      return String.format("OpenAI chat, %s tokens every %s%s%s", cell.get("frames"), cell.get("interval"),
-          wire > 0 ? String.format(" (events of ~%.0f B on the wire)", wire) : "", extras);
+      return String.format("OpenAI %s, %d tokens every %s%s%s", s.endpoint() == Endpoint.CHAT ? "chat" : "Responses", s.frames(),
+          interval, wire > 0 ? String.format(" (events of ~%.0f B on the wire)", wire) : "", extras);
     }
-    return String.format("SSE, %s frames of %s every %s%s", cell.has("total") ? cell.get("total") + " in" : cell.get("frames"),
-        cell.get("frame_size"), cell.get("interval"), extras);
+    return String.format("SSE, %s frames of %dB every %s%s", s.bulk() ? Units.formatBytes(s.totalBytes()) + " in" : Integer.toString(s.frames()),
+        s.frameBytes(), interval, extras);
   }
 }

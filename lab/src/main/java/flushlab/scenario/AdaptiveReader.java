@@ -26,8 +26,9 @@ final class AdaptiveReader {
       errors.error(a.map.getOrDefault("parameter", a), "adaptive.parameter", "must be " + String.join(" or ", Keys.PARAMETER.choices()));
       return null;
     }
-    Key k = Keys.setting(param);
-    if (param.equals("frame_size") && !cells.isEmpty() && cells.get(0).get("endpoint").equals("chat")) {
+    Setting setting = Setting.named(param);
+    Key k = setting.key();
+    if (setting == Setting.FRAME_SIZE && !cells.isEmpty() && cells.get(0).stream().endpoint().isOpenAi()) {
       errors.error(a.map.get("parameter"), "adaptive.parameter", "frame_size does nothing for endpoint: chat; bisect interval instead");
     }
     String low = bound(a, Keys.LOW, k, errors);
@@ -36,12 +37,12 @@ final class AdaptiveReader {
     double above = Double.parseDouble(errors.value(a, Keys.COALESCING_ABOVE));
     int max = Integer.parseInt(errors.value(a, Keys.MAX_CELLS));
     if (low != null && high != null && !errors.any()) {
-      boolean size = param.equals("frame_size");
+      boolean size = setting == Setting.FRAME_SIZE;
       double l = size ? Units.parseBytes(low) : Units.parseDurationNanos(low);
       double h = size ? Units.parseBytes(high) : Units.parseDurationNanos(high);
       if (l >= h) errors.error(a.map.get("low"), "adaptive.low", low + " must be below high (" + high + ")");
     }
-    return new Scenario.Adaptive(target, param, low, high, tolerance, above, max);
+    return new Scenario.Adaptive(target, setting, low, high, tolerance, above, max);
   }
 
   /** low or high: required, and a value of the setting bisected. */

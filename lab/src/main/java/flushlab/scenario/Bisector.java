@@ -28,7 +28,7 @@ final class Bisector {
     this.target = target;
     this.base = base;
     this.step = step;
-    this.size = a.parameter().equals("frame_size");
+    this.size = a.parameter() == Setting.FRAME_SIZE;
   }
 
   Bisection run() throws Exception {
@@ -40,7 +40,7 @@ final class Bisector {
     boolean loCoalesces = loFpr > a.coalescingAbove();
     boolean hiCoalesces = hiFpr > a.coalescingAbove();
     if (loCoalesces == hiCoalesces) {
-      return new Bisection(a.target(), a.parameter(), steps, null, null, String.format(
+      return new Bisection(a.target(), a.parameter().key().name(), steps, null, null, String.format(
           "no transition between %s (%.2f frames/read) and %s (%.2f): both %s", a.low(), loFpr, a.high(), hiFpr,
           loCoalesces ? "coalesce" : "stream"));
     }
@@ -58,13 +58,13 @@ final class Bisector {
     }
     String c = format(coalescing);
     String s = format(streaming);
-    return new Bisection(a.target(), a.parameter(), steps, c, s, String.format(
+    return new Bisection(a.target(), a.parameter().key().name(), steps, c, s, String.format(
         "%s %s: coalesces (over %.2f frames per read) at %s, streams at %s; the transition lies between them (%d cells)",
-        a.target(), a.parameter(), a.coalescingAbove(), c, s, steps.size()));
+        a.target(), a.parameter().key().name(), a.coalescingAbove(), c, s, steps.size()));
   }
 
   private Bisection interrupted() {
-    return new Bisection(a.target(), a.parameter(), steps, null, null,
+    return new Bisection(a.target(), a.parameter().key().name(), steps, null, null,
         "interrupted after " + steps.size() + " step(s): no transition located; the steps measured are listed");
   }
 

@@ -1,20 +1,53 @@
 package flushlab.scenario;
 
-import flushlab.core.Units;
+import flushlab.client.ClientOptions;
+import flushlab.client.RequestPlan;
+import flushlab.stream.StreamSpec;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The resolved settings of one cell of a sweep: every setting's value (defaults, then the
- * scenario's base values, then this cell's swept values), with typed accessors.
+ * One cell of a sweep: the stream asked for, how the client reads it and the model a chat request
+ * names (defaults, then the scenario's base values, then this cell's swept values), all typed.
+ *
+ * @param swept the settings this cell's sweep set, in the sweep's order, as written (for labels)
  */
-public record Cell(int index, Map<String, String> swept, Map<String, String> values, Map<String, String> headers) {
+public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOptions client, String model) {
+
+  /** Every setting at its default. */
+  public static final Cell DEFAULTS = new Cell(0, List.of(), StreamSpec.DEFAULT, ClientOptions.DEFAULT, RequestPlan.DEFAULT_MODEL);
+
+  /** One swept setting's value in a cell, as the scenario wrote it. */
+  public record Swept(Setting setting, String text) {}
+
+  public Cell {
+    swept = List.copyOf(swept);
+  }
 
   public String label() {
     if (swept.isEmpty()) return "base";
     StringBuilder sb = new StringBuilder();
-    swept.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(v));
+    for (Swept s : swept) sb.append(sb.length() == 0 ? "" : " ").append(s.setting().key().name()).append('=').append(s.text());
     return sb.toString();
+  }
+
+  /** The swept values by setting name, for results. */
+  public Map<String, String> sweptByName() {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (Swept s : swept) m.put(s.setting().key().name(), s.text());
+    return m;
+  }
+
+  /** Every setting's value by name, as results record the base settings. */
+  public Map<String, String> settingsByName() {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (Setting s : Setting.values()) {
+      String t = s.text(this);
+      if (t != null) m.put(s.key().name(), t);
+    }
+    return m;
   }
 
   /** A tag safe for HdrHistogram logs and file names. */
@@ -22,48 +55,34 @@ public record Cell(int index, Map<String, String> swept, Map<String, String> val
     return "cell" + index;
   }
 
-  public String get(String key) {
-    return values.get(key);
-  }
-
-  public long bytes(String key) {
-    return Units.parseBytes(values.get(key));
-  }
-
-  public long nanos(String key) {
-    return Units.parseDurationNanos(values.get(key));
-  }
-
-  public int integer(String key) {
-    return Integer.parseInt(values.get(key));
-  }
-
-  public boolean bool(String key) {
-    return Boolean.parseBoolean(values.get(key));
-  }
-
-  public boolean has(String key) {
-    return values.get(key) != null;
-  }
-
-  /** Frames per stream: {@code frames}, or in bulk mode as many frames of frame_size as total takes. */
+  /** Frames per stream (in bulk mode, as many frames of frame_size as total takes). */
   public int frames() {
-    if (has("total") && get("endpoint").equals("sse")) {
-      long size = bytes("frame_size");
-      return (int) ((bytes("total") + size - 1) / size);
-    }
-    return integer("frames");
+    return stream.frameCount();
   }
 
-  public Cell with(String key, String value) {
-    Map<String, String> s = new LinkedHashMap<>(swept);
-    s.put(key, value);
-    Map<String, String> v = new LinkedHashMap<>(values);
-    v.put(key, value);
-    return new Cell(index, s, v, headers);
+  /** This cell with {@code setting} swept to {@code text} (a value its key has checked). */
+  public Cell with(Setting setting, String text) {
+    List<Swept> s = new ArrayList<>(swept);
+    int at = -1;
+    for (int i = 0; i < s.size(); i++) if (s.get(i).setting() == setting) at = i;
+    if (at >= 0) s.set(at, new Swept(setting, text)); else s.add(new Swept(setting, text));
+    Cell set = setting.apply(this, text);
+    return new Cell(index, s, set.stream, set.client, set.model);
+  }
+
+  public Cell withStream(StreamSpec s) {
+    return new Cell(index, swept, s, client, model);
+  }
+
+  public Cell withClient(ClientOptions c) {
+    return new Cell(index, swept, stream, c, model);
+  }
+
+  public Cell withModel(String m) {
+    return new Cell(index, swept, stream, client, m);
   }
 
   public Cell withIndex(int i) {
-    return new Cell(i, swept, values, headers);
+    return new Cell(i, swept, stream, client, model);
   }
 }

@@ -1,8 +1,8 @@
 package flushlab.scenario;
 
 import flushlab.core.Units;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import flushlab.client.ClientOptions;
+import flushlab.stream.StreamSpec;
 
 /**
  * The guards: the pacing tolerance, and the certification (its runs, its ceiling, and the stream
@@ -12,7 +12,7 @@ import java.util.Map;
 final class GuardsReader {
   final Scenario.Guards guards;
 
-  GuardsReader(YamlNode root, Map<String, String> base, ErrorCollector errors) {
+  GuardsReader(YamlNode root, Cell base, ErrorCollector errors) {
     YamlNode g = root.map.get(Keys.GUARDS_SECTION.name());
     YamlNode empty = YamlNode.emptyMap();
     if (g == null || !errors.isMap(g, "guards")) g = empty;
@@ -23,17 +23,11 @@ final class GuardsReader {
     errors.onlyKnown(c, "guards.certify.", Keys.names(Key.Section.CERTIFY));
     int runs = Integer.parseInt(errors.value(c, Keys.CERTIFY_RUNS));
     double ceiling = Double.parseDouble(errors.value(c, Keys.CERTIFY_CEILING));
-    Map<String, String> cert = new LinkedHashMap<>(base);
-    cert.put("endpoint", "sse");
-    cert.put("think", "0ms");
-    cert.put("transfer", "chunked");
-    cert.remove("total");
-    cert.put("slow_reader", "0ms");
-    cert.put("requests", "1");
-    cert.put("concurrency", "1");
-    cert.put("frames", errors.value(c, Keys.CERTIFY_FRAMES));
-    cert.put("frame_size", errors.value(c, Keys.CERTIFY_FRAME_SIZE));
-    cert.put("interval", errors.value(c, Keys.CERTIFY_INTERVAL));
-    guards = new Scenario.Guards(tolerance, runs, ceiling, new Cell(-1, Map.of(), cert, Map.of()));
+    StreamSpec stream = StreamSpec.DEFAULT.withXAccelBuffering(base.stream().xAccelBuffering())
+        .withFrames(Integer.parseInt(errors.value(c, Keys.CERTIFY_FRAMES)))
+        .withFrameBytes((int) Units.parseBytes(errors.value(c, Keys.CERTIFY_FRAME_SIZE)))
+        .withIntervalNanos(Units.parseDurationNanos(errors.value(c, Keys.CERTIFY_INTERVAL)));
+    ClientOptions client = base.client().withSlowReaderPauseNanos(0).withRequests(1, 1);
+    guards = new Scenario.Guards(tolerance, runs, ceiling, base.withIndex(-1).withStream(stream).withClient(client));
   }
 }

@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import flushlab.core.HostPort;
 import flushlab.core.Units;
+import flushlab.target.TargetKind;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -17,7 +18,7 @@ import java.util.Set;
  * @param appliesTo for target keys, the kinds that take it (empty for every other section)
  */
 public record Key(String name, Section section, Type type, String defaultValue, String defaultText, double min, double max,
-    List<String> choices, String shape, String meaning, Set<String> appliesTo) {
+    List<String> choices, String shape, String meaning, Set<TargetKind> appliesTo) {
 
   /** Where a key is written. */
   public enum Section {
@@ -57,7 +58,11 @@ public record Key(String name, Section section, Type type, String defaultValue, 
   }
 
   public Key choices(String... allowed) {
-    return new Key(name, section, type, defaultValue, defaultText, min, max, List.of(allowed), shape, meaning, appliesTo);
+    return choices(List.of(allowed));
+  }
+
+  public Key choices(List<String> allowed) {
+    return new Key(name, section, type, defaultValue, defaultText, min, max, List.copyOf(allowed), shape, meaning, appliesTo);
   }
 
   public Key shownDefault(String text) {
@@ -68,7 +73,7 @@ public record Key(String name, Section section, Type type, String defaultValue, 
     return new Key(name, section, type, defaultValue, defaultText, min, max, choices, text, meaning, appliesTo);
   }
 
-  public Key forKinds(String... kinds) {
+  public Key forKinds(TargetKind... kinds) {
     return new Key(name, section, type, defaultValue, defaultText, min, max, choices, shape, meaning, Set.of(kinds));
   }
 

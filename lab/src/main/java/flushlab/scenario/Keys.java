@@ -13,7 +13,13 @@ import static flushlab.scenario.Key.Section.TOP;
 
 import flushlab.client.ClientOptions;
 import flushlab.core.FrameCodec;
-import flushlab.emitter.SseStreamSpec;
+import flushlab.client.RequestPlan;
+import flushlab.core.Units;
+import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
+import flushlab.stream.Transfer;
+import flushlab.stream.XAccelBuffering;
+import flushlab.target.TargetKind;
 import flushlab.scenario.Key.Section;
 import flushlab.scenario.Key.Type;
 import java.util.ArrayList;
@@ -72,34 +78,34 @@ public final class Keys {
       "bisect one setting of one target to locate a threshold").shape("map (below)").shownDefault("none");
 
   // ---- emitter and client settings (each may be swept)
-  public static final Key ENDPOINT = Key.of("endpoint", EMITTER, Type.CHOICE, "sse",
+  public static final Key ENDPOINT = Key.of("endpoint", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.endpoint().settingName(),
       "sse: GET /sse plain frames; chat: POST /v1/chat/completions OpenAI chunks; responses: POST /v1/responses OpenAI "
-          + "Responses API events").choices("sse", "chat", "responses");
-  public static final Key FRAMES = Key.of("frames", EMITTER, Type.INT, "41", "frames (tokens) per response")
-      .range(1, SseStreamSpec.MAX_FRAMES);
-  public static final Key FRAME_SIZE = Key.of("frame_size", EMITTER, Type.SIZE, "60B", "bytes of each SSE event on the wire (sse endpoint)")
-      .range(FrameCodec.MIN_FRAME_BYTES, SseStreamSpec.MAX_FRAME_BYTES);
-  public static final Key INTERVAL = Key.of("interval", EMITTER, Type.DURATION, "50ms",
-      "time between frames; 0ms = as fast as the socket takes them").range(0, SseStreamSpec.MAX_INTERVAL_NANOS);
-  public static final Key THINK = Key.of("think", EMITTER, Type.DURATION, "0ms", "delay before the first frame")
-      .range(0, SseStreamSpec.MAX_THINK_NANOS);
-  public static final Key TRANSFER = Key.of("transfer", EMITTER, Type.CHOICE, "chunked",
+          + "Responses API events").choices(Endpoint.settingNames());
+  public static final Key FRAMES = Key.of("frames", EMITTER, Type.INT, Integer.toString(StreamSpec.DEFAULT_FRAMES), "frames (tokens) per response")
+      .range(1, StreamSpec.MAX_FRAMES);
+  public static final Key FRAME_SIZE = Key.of("frame_size", EMITTER, Type.SIZE, StreamSpec.DEFAULT_FRAME_BYTES + "B", "bytes of each SSE event on the wire (sse endpoint)")
+      .range(FrameCodec.MIN_FRAME_BYTES, StreamSpec.MAX_FRAME_BYTES);
+  public static final Key INTERVAL = Key.of("interval", EMITTER, Type.DURATION, Units.formatDuration(StreamSpec.DEFAULT_INTERVAL_NANOS),
+      "time between frames; 0ms = as fast as the socket takes them").range(0, StreamSpec.MAX_INTERVAL_NANOS);
+  public static final Key THINK = Key.of("think", EMITTER, Type.DURATION, Units.formatDuration(StreamSpec.DEFAULT.thinkNanos()), "delay before the first frame")
+      .range(0, StreamSpec.MAX_THINK_NANOS);
+  public static final Key TRANSFER = Key.of("transfer", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.transfer().settingName(),
       "body framing (sse endpoint): chunked (close-delimited for an HTTP/1.0 request), close, or chunked-always (even for HTTP/1.0)")
-      .choices("chunked", "close", "chunked-always");
+      .choices(Transfer.settingNames());
   public static final Key TOTAL = Key.of("total", EMITTER, Type.SIZE, null,
-      "bulk mode: total body bytes, in frames of frame_size (replaces frames)").range(FrameCodec.MIN_FRAME_BYTES, SseStreamSpec.MAX_TOTAL_BYTES);
-  public static final Key X_ACCEL_BUFFERING = Key.of("x_accel_buffering", EMITTER, Type.CHOICE, "absent",
-      "send X-Accel-Buffering: no|yes from the emitter, or not at all; sweepable (quote \"no\" in YAML)").choices("absent", "no", "yes");
+      "bulk mode: total body bytes, in frames of frame_size (replaces frames)").range(FrameCodec.MIN_FRAME_BYTES, StreamSpec.MAX_TOTAL_BYTES);
+  public static final Key X_ACCEL_BUFFERING = Key.of("x_accel_buffering", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.xAccelBuffering().settingName(),
+      "send X-Accel-Buffering: no|yes from the emitter, or not at all; sweepable (quote \"no\" in YAML)").choices(XAccelBuffering.settingNames());
   public static final Key HEADERS = Key.of("headers", EMITTER, Type.HEADERS, null,
       "extra response headers, e.g. {X-Accel-Buffering: \"no\"} (sse endpoint); not sweepable");
-  public static final Key SLOW_READER = Key.of("slow_reader", CLIENT, Type.DURATION, "0ms",
+  public static final Key SLOW_READER = Key.of("slow_reader", CLIENT, Type.DURATION, Units.formatDuration(ClientOptions.DEFAULT.slowReaderPauseNanos()),
       "pause after each read (a slow client); 0ms reads at once").range(0, 10e9);
-  public static final Key CONCURRENCY = Key.of("concurrency", CLIENT, Type.INT, "1", "requests in flight at once")
+  public static final Key CONCURRENCY = Key.of("concurrency", CLIENT, Type.INT, Integer.toString(ClientOptions.DEFAULT.concurrency()), "requests in flight at once")
       .range(1, ClientOptions.MAX_CONCURRENCY);
-  public static final Key REQUESTS = Key.of("requests", CLIENT, Type.INT, "1", "requests per run").range(1, ClientOptions.MAX_REQUESTS);
-  public static final Key KEEP_ALIVE = Key.of("keep_alive", CLIENT, Type.BOOL, "false", "reuse client connections between requests");
-  public static final Key TIMEOUT = Key.of("timeout", CLIENT, Type.DURATION, "60s", "per-request timeout").range(1e6, 3600e9);
-  public static final Key MODEL = Key.of("model", CLIENT, Type.TEXT, flushlab.client.RequestPlan.DEFAULT_MODEL,
+  public static final Key REQUESTS = Key.of("requests", CLIENT, Type.INT, Integer.toString(ClientOptions.DEFAULT.requests()), "requests per run").range(1, ClientOptions.MAX_REQUESTS);
+  public static final Key KEEP_ALIVE = Key.of("keep_alive", CLIENT, Type.BOOL, Boolean.toString(ClientOptions.DEFAULT.keepAlive()), "reuse client connections between requests");
+  public static final Key TIMEOUT = Key.of("timeout", CLIENT, Type.DURATION, Units.formatDuration(ClientOptions.DEFAULT.timeoutNanos()), "per-request timeout").range(1e6, 3600e9);
+  public static final Key MODEL = Key.of("model", CLIENT, Type.TEXT, RequestPlan.DEFAULT_MODEL,
       "the model chat and responses requests name (a gateway routes by it)").range(1, 256);
   public static final Key REQUEST_HEADERS = Key.of("headers", CLIENT, Type.HEADERS, null,
       "extra request headers, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}: `${VAR}` is read from the environment when the "
@@ -110,19 +116,19 @@ public final class Keys {
 
   // ---- targets
   public static final Key TARGET_NAME = Key.of("name", TARGET, Type.ROW_NAME, null, "unique; the row name in every table")
-      .range(1, 48).forKinds("direct", "relay", "process", "external");
+      .range(1, 48).forKinds(TargetKind.DIRECT, TargetKind.RELAY, TargetKind.PROCESS, TargetKind.EXTERNAL);
   public static final Key KIND = Key.of("kind", TARGET, Type.CHOICE, null,
       "`direct` (client to emitter), `relay` (a built-in relay the lab starts in front of its emitter), `process` (a real proxy "
           + "binary the lab starts from a config template), `external` (a server the lab did not start)")
-      .choices("direct", "relay", "process", "external").forKinds("direct", "relay", "process", "external");
+      .choices(TargetKind.settingNames()).forKinds(TargetKind.DIRECT, TargetKind.RELAY, TargetKind.PROCESS, TargetKind.EXTERNAL);
   public static final Key SHAPERS = Key.of("shapers", TARGET, Type.STRUCTURED, null,
       "shaper specs applied in order, e.g. `[byte-threshold=2KiB]`, `[\"threshold-or-timer,bytes=2KiB,after=200ms\"]`; see the "
-          + "shaper reference in the top-level README").shape("non-empty list of shaper specs").forKinds("relay");
+          + "shaper reference in the top-level README").shape("non-empty list of shaper specs").forKinds(TargetKind.RELAY);
   public static final Key POOL_UPSTREAM = Key.of("pool_upstream", TARGET, Type.BOOL, "false",
       "`true`: keep upstream connections alive and reuse them across client connections; `false`: a fresh upstream connection "
-          + "per client connection").forKinds("relay");
+          + "per client connection").forKinds(TargetKind.RELAY);
   public static final Key PROXY = Key.of("proxy", TARGET, Type.CHOICE, null, "the proxy to start (Debian packages of those names)")
-      .choices("nginx", "haproxy", "caddy").forKinds("process");
+      .choices("nginx", "haproxy", "caddy").forKinds(TargetKind.PROCESS);
   public static final Key CONFIG = Key.of("config", TARGET, Type.STRUCTURED, null,
       "a config template, relative to the scenario file and inside its folder (symbolic links resolved; at most 256 KiB; the "
           + "shipped ones are in `scenarios/proxies/`); the lab fills in `{{listen_host}}` (127.0.0.1, or the veth path's server address), `{{listen_port}}`, "
@@ -130,31 +136,31 @@ public final class Keys {
           + "and `{{workdir}}` (a private folder for pid, temp and state files, deleted when the proxy stops); a template that "
           + "terminates TLS names `{{tls_cert}}` and `{{tls_key}}` (PEM files), or `{{tls_pem}}` (both in one file, for HAProxy): the "
           + "lab writes its self-signed certificate there and the client pins it")
-      .shape("a file path").forKinds("process");
+      .shape("a file path").forKinds(TargetKind.PROCESS);
   public static final Key TARGET_PATH = Key.of("path", TARGET, Type.CHOICE, null,
       "this target's network path, when not the scenario's: list a target twice, once per path, to compare them side by side")
-      .shownDefault("the scenario's `path`").choices("loopback", "veth").forKinds("direct", "relay", "process");
+      .shownDefault("the scenario's `path`").choices("loopback", "veth").forKinds(TargetKind.DIRECT, TargetKind.RELAY, TargetKind.PROCESS);
   public static final Key TARGET_MTU = Key.of("mtu", TARGET, Type.INT, null, "this target's veth MTU, when not the scenario's")
-      .shownDefault("the scenario's `mtu`").range(576, 65535).forKinds("direct", "relay", "process");
+      .shownDefault("the scenario's `mtu`").range(576, 65535).forKinds(TargetKind.DIRECT, TargetKind.RELAY, TargetKind.PROCESS);
   public static final Key ADDRESS = Key.of("address", TARGET, Type.HOST_PORT, null,
       "the server to measure; it must forward to the lab's emitter for the pacing guard to audit it").range(1, 65535)
-      .forKinds("external");
+      .forKinds(TargetKind.EXTERNAL);
   public static final Key EXTERNAL = Key.of("external", TARGET, Type.BOOL, null,
-      "must be `true`: the lab refuses to measure a server it did not start unless told so").forKinds("external");
+      "must be `true`: the lab refuses to measure a server it did not start unless told so").forKinds(TargetKind.EXTERNAL);
   public static final Key REASON = Key.of("reason", TARGET, Type.TEXT, null,
       "required with `external: true`: why measuring a server the lab did not start is right; recorded in `results.json`")
-      .forKinds("external");
+      .forKinds(TargetKind.EXTERNAL);
 
   public static final Key TLS = Key.of("tls", TARGET, Type.BOOL, "false",
       "`true`: the client speaks TLS to the target: for `direct`, the emitter's TLS listener; for `relay`, the relay terminates "
           + "TLS (both with the lab's self-signed certificate, which the client pins; loopback only); for `external`, https with "
           + "the certificate checked against the system's CAs and the host name (see `ca_file`, `insecure`). A `process` target "
-          + "speaks TLS when its template names `{{tls_cert}}`, `{{tls_key}}` or `{{tls_pem}}`").forKinds("direct", "relay", "external");
+          + "speaks TLS when its template names `{{tls_cert}}`, `{{tls_key}}` or `{{tls_pem}}`").forKinds(TargetKind.DIRECT, TargetKind.RELAY, TargetKind.EXTERNAL);
   public static final Key CA_FILE = Key.of("ca_file", TARGET, Type.TEXT, null,
       "with `tls: true`: check the server's certificate against the CAs in this PEM file (relative to the scenario file) instead of "
-          + "the system's").forKinds("external");
+          + "the system's").forKinds(TargetKind.EXTERNAL);
   public static final Key INSECURE = Key.of("insecure", TARGET, Type.BOOL, "false",
-      "with `tls: true`: do not check the server's certificate at all (a warning is printed and recorded)").forKinds("external");
+      "with `tls: true`: do not check the server's certificate at all (a warning is printed and recorded)").forKinds(TargetKind.EXTERNAL);
 
   // ---- guards
   public static final Key PACING_TOLERANCE = Key.of("pacing_tolerance", GUARDS, Type.DURATION, "5ms",
@@ -165,12 +171,12 @@ public final class Keys {
   public static final Key CERTIFY_RUNS = Key.of("runs", CERTIFY, Type.INT, "3", "direct-path runs that certify the host").range(1, 100);
   public static final Key CERTIFY_CEILING = Key.of("max_frames_per_read", CERTIFY, Type.DECIMAL, "1.10",
       "the direct path must read at or under this; above it the scenario stops (exit 3) and publishes no target row").range(1.0, 100);
-  public static final Key CERTIFY_FRAMES = Key.of("frames", CERTIFY, Type.INT, "41", "frames of the certification stream")
-      .range(1, SseStreamSpec.MAX_FRAMES);
-  public static final Key CERTIFY_FRAME_SIZE = Key.of("frame_size", CERTIFY, Type.SIZE, "60B", "frame size of the certification stream")
-      .range(FrameCodec.MIN_FRAME_BYTES, SseStreamSpec.MAX_FRAME_BYTES);
-  public static final Key CERTIFY_INTERVAL = Key.of("interval", CERTIFY, Type.DURATION, "50ms", "interval of the certification stream")
-      .range(0, SseStreamSpec.MAX_INTERVAL_NANOS);
+  public static final Key CERTIFY_FRAMES = Key.of("frames", CERTIFY, Type.INT, Integer.toString(StreamSpec.DEFAULT_FRAMES), "frames of the certification stream")
+      .range(1, StreamSpec.MAX_FRAMES);
+  public static final Key CERTIFY_FRAME_SIZE = Key.of("frame_size", CERTIFY, Type.SIZE, StreamSpec.DEFAULT_FRAME_BYTES + "B", "frame size of the certification stream")
+      .range(FrameCodec.MIN_FRAME_BYTES, StreamSpec.MAX_FRAME_BYTES);
+  public static final Key CERTIFY_INTERVAL = Key.of("interval", CERTIFY, Type.DURATION, Units.formatDuration(StreamSpec.DEFAULT_INTERVAL_NANOS), "interval of the certification stream")
+      .range(0, StreamSpec.MAX_INTERVAL_NANOS);
 
   // ---- adaptive bisection
   public static final Key ADAPTIVE_TARGET = Key.of("target", ADAPTIVE, Type.STRUCTURED, null, "the target to bisect")
@@ -247,24 +253,13 @@ public final class Keys {
     return in(section).stream().map(Key::name).toList();
   }
 
-  /** The emitter and client settings: what every cell carries (listen is the scenario's, not a cell's). */
-  public static List<Key> settings() {
-    return ALL.stream().filter(k -> k.section().isSetting() && k != LISTEN).toList();
-  }
-
-  /** The settings a sweep may vary: every setting but the headers map. */
+  /** The settings a sweep may vary, in reference order: every cell setting (not the headers maps, not listen). */
   public static List<Key> sweepable() {
-    return settings().stream().filter(k -> k.type() != Type.HEADERS).toList();
-  }
-
-  /** A setting by name, or null. */
-  public static Key setting(String name) {
-    for (Key k : settings()) if (k.name().equals(name)) return k;
-    return null;
+    return java.util.Arrays.stream(Setting.values()).map(Setting::key).toList();
   }
 
   /** The target keys a kind takes. */
-  public static List<String> targetKeys(String kind) {
+  public static List<String> targetKeys(TargetKind kind) {
     List<String> out = new ArrayList<>();
     for (Key k : in(TARGET)) if (k.appliesTo().contains(kind)) out.add(k.name());
     return out;

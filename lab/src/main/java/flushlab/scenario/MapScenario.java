@@ -3,7 +3,9 @@ package flushlab.scenario;
 import flushlab.core.HostPort;
 import flushlab.target.Target;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
+import flushlab.client.RequestPlan;
+import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
 import java.util.List;
 import java.util.Map;
 
@@ -16,25 +18,20 @@ import java.util.Map;
 public final class MapScenario {
   private MapScenario() {}
 
-  public static Scenario of(Target target, String endpoint, HostPort emitterListen, String commandLine) {
-    return of(target, endpoint, emitterListen, commandLine, flushlab.client.RequestPlan.DEFAULT_MODEL, RequestHeaders.none());
+  public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine) {
+    return of(target, endpoint, emitterListen, commandLine, RequestPlan.DEFAULT_MODEL, RequestHeaders.none());
   }
 
   /** With the model chat requests name and the headers every request carries (--model, --header). */
-  public static Scenario of(Target target, String endpoint, HostPort emitterListen, String commandLine, String model,
+  public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine, String model,
       RequestHeaders headers) {
-    Map<String, String> base = new LinkedHashMap<>();
-    for (Key k : Keys.settings()) if (k.defaultValue() != null) base.put(k.name(), k.defaultValue());
-    base.put("endpoint", Keys.ENDPOINT.check(endpoint));
-    base.put("model", Keys.MODEL.check(model));
-    Map<String, String> cert = new LinkedHashMap<>(base);
-    cert.put("endpoint", "sse");
-    cert.put("interval", "10ms");
-    Scenario.Guards guards = new Scenario.Guards(20_000_000L, 2, 1.10, new Cell(-1, Map.of(), cert, Map.of()));
+    Cell base = Cell.DEFAULTS.withStream(StreamSpec.DEFAULT.withEndpoint(endpoint)).withModel(Keys.MODEL.check(model));
+    Cell cert = base.withIndex(-1).withStream(StreamSpec.DEFAULT.withIntervalNanos(10_000_000L));
+    Scenario.Guards guards = new Scenario.Guards(20_000_000L, 2, 1.10, cert);
     String name = ("map-" + target.name()).replaceAll("[^A-Za-z0-9._-]", "_");
     return new Scenario(name.length() > 64 ? name.substring(0, 64) : name, "flushlab map of " + target.describe(),
-        Path.of("(flushlab map)"), commandLine, new Scenario.Resolved(base, Map.of(), Map.of(), 1, headers.redacted()),
-        List.of(new Cell(0, Map.of(), base, Map.of())), List.of(), List.of(target), 1, guards, true, null, emitterListen,
+        Path.of("(flushlab map)"), commandLine, new Scenario.Resolved(base.settingsByName(), Map.of(), Map.of(), 1, headers.redacted()),
+        List.of(base), List.of(), List.of(target), 1, guards, true, null, emitterListen,
         target.path().kind() == flushlab.netpath.NetworkPath.Kind.HOST_ROUTE ? flushlab.netpath.NetworkPath.LOOPBACK : target.path(),
         headers);
   }

@@ -45,7 +45,7 @@ public record Scenario(String name, String description, Path file, String text, 
   }
 
   /** Bisect one setting of one target to find where it stops coalescing. */
-  public record Adaptive(String target, String parameter, String low, String high, double tolerance,
+  public record Adaptive(String target, Setting parameter, String low, String high, double tolerance,
       double coalescingAbove, int maxCells) {}
 
   public Target target(String name) {

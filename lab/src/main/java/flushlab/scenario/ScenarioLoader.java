@@ -99,8 +99,16 @@ public final class ScenarioLoader {
     if (errors.any()) return null;
     // the text kept with the results shows <redacted> where a request header's value was written
     return new Scenario(name, description == null ? "" : description, path, settings.requestHeaders.redact(text),
-        new Scenario.Resolved(settings.base, settings.headers, sweep.sweep, runs, settings.requestHeaders.redacted()), sweep.cells,
-        new ArrayList<>(sweep.sweep.keySet()), targets, runs, guards, flushTriggerMap, adaptive, settings.emitterListen,
+        new Scenario.Resolved(settings.base.settingsByName(), headerMap(settings.base), sweep.byName(), runs,
+            settings.requestHeaders.redacted()), sweep.cells,
+        new ArrayList<>(sweep.byName().keySet()), targets, runs, guards, flushTriggerMap, adaptive, settings.emitterListen,
         targetsReader.path, settings.requestHeaders);
+  }
+
+  /** emitter.headers by name, as results record them. */
+  private static java.util.Map<String, String> headerMap(Cell base) {
+    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+    for (flushlab.stream.ResponseHeader h : base.stream().headers()) m.put(h.name(), h.value());
+    return m;
   }
 }

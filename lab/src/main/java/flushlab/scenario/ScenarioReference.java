@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.target.TargetKind;
 import java.util.List;
 import java.util.Set;
 
@@ -72,8 +73,9 @@ public final class ScenarioReference {
     }
   }
 
-  private static String kinds(Set<String> kinds) {
-    return kinds.size() == 4 ? "all" : String.join(", ", Keys.KIND.choices().stream().filter(kinds::contains).toList());
+  private static String kinds(Set<TargetKind> kinds) {
+    return kinds.size() == TargetKind.values().length ? "all"
+        : String.join(", ", java.util.Arrays.stream(TargetKind.values()).filter(kinds::contains).map(TargetKind::settingName).toList());
   }
 
   /** A table cell: a '|' would end it. */

@@ -82,9 +82,9 @@ public final class ScenarioRunner {
   }
 
   private static double runSeconds(Cell c) {
-    double stream = (c.nanos("think") + c.nanos("interval") * (double) (c.frames() - 1)) / 1e9;
-    double batches = Math.ceil((double) c.integer("requests") / c.integer("concurrency"));
-    double slow = c.nanos("slow_reader") / 1e9 * (c.has("total") ? c.bytes("total") / 65536.0 : 1);
+    double stream = c.stream().streamNanos() / 1e9;
+    double batches = Math.ceil((double) c.client().requests() / c.client().concurrency());
+    double slow = c.client().slowReaderPauseNanos() / 1e9 * (c.stream().bulk() ? c.stream().totalBytes() / 65536.0 : 1);
     return (stream + slow + 0.05) * batches;
   }
 
@@ -135,10 +135,12 @@ public final class ScenarioRunner {
       List<TargetCellResult> results = new ArrayList<>();
       String[] failed = new String[1];
       Cell base = scenario.cells().get(0);
-      boolean chat = base.get("endpoint").equals("chat");
-      MapProber prober = new MapProber(target.name(), target.path(), chat, plan -> {
-        Cell cell = chat ? base : base.with("frame_size", plan.frameSizeBytes() + "B");
-        cell = cell.with("interval", Units.formatDuration(plan.intervalNanos())).with("frames", Integer.toString(plan.frames()));
+      // an OpenAI stream's events are sized by their JSON: the map varies only the interval
+      boolean openAi = base.stream().endpoint().isOpenAi();
+      MapProber prober = new MapProber(target.name(), target.path(), openAi, plan -> {
+        Cell cell = openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
+        cell = cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
+            .with(Setting.FRAMES, Integer.toString(plan.frames()));
         cell = cell.withIndex(results.size());
         progress = "map: " + plan;
         List<RunRecord> runs = new ArrayList<>();
@@ -183,7 +185,7 @@ public final class ScenarioRunner {
 
   private void warmUp(Consumer<String> announce) throws Exception {
     progress = "warm-up";
-    boolean tls = scenario.targets().stream().anyMatch(ScenarioRunner::speaksTls);
+    boolean tls = scenario.targets().stream().anyMatch(Target::speaksTls);
     Warmup.run(vertx, tls);
     announce.accept("warm-up: " + Warmup.description(tls));
   }
@@ -246,7 +248,7 @@ public final class ScenarioRunner {
     Scenario.Adaptive a = scenario.adaptive();
     if (a == null || interrupted.get()) return null;
     return new Bisector(a, scenario.target(a.target()), scenario.cells().get(0), (target, cell) -> {
-      progress = "adaptive: " + a.parameter() + "=" + cell.get(a.parameter());
+      progress = "adaptive: " + cell.label();
       List<RunRecord> runs = new ArrayList<>();
       for (int r = 0; r < scenario.runs(); r++) {
         RunRecord rec = interrupted.get() ? null : measure.run(target, cell, -1, r);
@@ -255,15 +257,6 @@ public final class ScenarioRunner {
       }
       return TargetCellResult.of(target.name(), cell, runs);
     }).run();
-  }
-
-  /** True when the client speaks TLS to {@code t} (a process target: when its template names a TLS placeholder). */
-  static boolean speaksTls(Target t) {
-    if (t instanceof Target.Direct d) return d.tls();
-    if (t instanceof Target.Relay r) return r.tls();
-    if (t instanceof Target.External e) return e.tls() != null;
-    if (t instanceof Target.Process p) return flushlab.proxy.ProxyProcess.terminatesTls(p.config());
-    return false;
   }
 
   /** One run: one client batch, then the pacing guard over every stream the emitter served. */
@@ -282,8 +275,7 @@ public final class ScenarioRunner {
       boolean plainDirect = target instanceof Target.Direct d && !d.tls();
       HostPort at = plainDirect ? site.emitter() : targets.address(target);
       flushlab.tls.ClientTls tls = plainDirect ? null : targets.tls(target);
-      ClientOptions options = new ClientOptions(cell.integer("requests"), cell.integer("concurrency"), cell.bool("keep_alive"),
-          cell.nanos("timeout"), cell.nanos("slow_reader"), 65536);
+      ClientOptions options = cell.client();
       beforeRun.beforeRun(target.name(), cellIndex, run, site.emitterLoop());
       MeteredClient client = new MeteredClient(vertx, options);
       currentClient = client;
@@ -291,7 +283,7 @@ public final class ScenarioRunner {
       long started = System.currentTimeMillis();
       try {
         if (interrupted.get()) return null;
-        long waitMs = cell.nanos("timeout") / 1_000_000 * options.requests() + 10_000;
+        long waitMs = options.timeoutNanos() / 1_000_000 * options.requests() + 10_000;
         result = client.run(CellRequest.plan(cell, at, tls, scenario.requestHeaders().toSend())).await(waitMs, TimeUnit.MILLISECONDS);
       } finally {
         currentClient = null;

@@ -1,7 +1,9 @@
 package flushlab.scenario;
 
 import flushlab.core.HostPort;
-import java.util.LinkedHashMap;
+import flushlab.client.HeaderSpec;
+import flushlab.stream.ResponseHeader;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -9,14 +11,13 @@ import java.util.Map;
 final class SettingsReader {
   private static final String HEADER_NAME = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
 
-  final Map<String, String> base = new LinkedHashMap<>();
-  final Map<String, String> headers = new LinkedHashMap<>();
+  /** Every setting at its default unless written; emitter.headers in its stream. */
+  Cell base = Cell.DEFAULTS;
   /** client.headers: what every request carries, resolved from the environment; values never leave memory. */
   final RequestHeaders requestHeaders = new RequestHeaders();
   HostPort emitterListen = HostPort.parse("emitter.listen", Keys.LISTEN.defaultValue(), true);
 
   SettingsReader(YamlNode root, ErrorCollector errors) {
-    for (Key k : Keys.settings()) if (k.defaultValue() != null) base.put(k.name(), k.defaultValue());
     for (Key.Section section : List.of(Key.Section.EMITTER, Key.Section.CLIENT)) {
       YamlNode sec = root.map.get(section.path);
       if (sec == null || !errors.isMap(sec, section.path)) continue;
@@ -33,7 +34,8 @@ final class SettingsReader {
           if (v != null) emitterListen = HostPort.parse(k.path(), v, true);
         } else {
           String v = errors.checked(k, n, k.path());
-          if (v != null) base.put(k.name(), v);
+          Setting setting = Setting.named(k.name());
+          if (v != null && setting != null && setting.key() == k) base = setting.apply(base, v);
         }
       }
     }
@@ -44,8 +46,8 @@ final class SettingsReader {
       errors.error(n, where, "must be a map of header name to value, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}");
       return;
     }
-    if (n.map.size() > flushlab.client.HeaderSpec.MAX_HEADERS) {
-      errors.error(n, where, n.map.size() + " headers (allowed: at most " + flushlab.client.HeaderSpec.MAX_HEADERS + ")");
+    if (n.map.size() > HeaderSpec.MAX_HEADERS) {
+      errors.error(n, where, n.map.size() + " headers (allowed: at most " + HeaderSpec.MAX_HEADERS + ")");
       return;
     }
     for (Map.Entry<String, YamlNode> e : n.map.entrySet()) {
@@ -53,7 +55,7 @@ final class SettingsReader {
       String v = errors.scalar(e.getValue(), key);
       if (v == null) continue;
       try {
-        flushlab.client.HeaderSpec spec = flushlab.client.HeaderSpec.parse(key, e.getKey() + ": " + v);
+        HeaderSpec spec = HeaderSpec.parse(key, e.getKey() + ": " + v);
         requestHeaders.add(spec, spec.resolve(key, System.getenv()), e.getValue());
       } catch (IllegalArgumentException x) {
         errors.error(e.getValue(), key, x.getMessage().startsWith(key + ": ") ? x.getMessage().substring(key.length() + 2) : x.getMessage());
@@ -62,6 +64,7 @@ final class SettingsReader {
   }
 
   private void readHeaders(YamlNode n, String where, ErrorCollector errors) {
+    List<ResponseHeader> headers = new ArrayList<>();
     if (n.kind != YamlNode.Kind.MAP) {
       errors.error(n, where, "must be a map of header name to value, e.g. {X-Accel-Buffering: \"no\"}");
       return;
@@ -72,7 +75,13 @@ final class SettingsReader {
         continue;
       }
       String v = errors.scalar(e.getValue(), where + "." + e.getKey());
-      if (v != null) headers.put(e.getKey(), v);
+      if (v == null) continue;
+      try {
+        headers.add(new ResponseHeader(e.getKey(), v));
+      } catch (IllegalArgumentException x) {
+        errors.error(e.getValue(), where + "." + e.getKey(), x.getMessage());
+      }
     }
+    base = base.withStream(base.stream().withHeaders(headers));
   }
 }

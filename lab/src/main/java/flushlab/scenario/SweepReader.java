@@ -1,5 +1,8 @@
 package flushlab.scenario;
 
+import flushlab.emitter.ResponsesFrameSource;
+import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -14,9 +17,10 @@ import java.util.Map;
  */
 final class SweepReader {
   /** Settings that do nothing for a chat stream (its events are sized by their JSON, always chunked). */
-  static final List<String> SSE_ONLY = List.of("frame_size", "transfer", "total", "x_accel_buffering", "headers");
+  static final List<Key> SSE_ONLY = List.of(Keys.FRAME_SIZE, Keys.TRANSFER, Keys.TOTAL, Keys.X_ACCEL_BUFFERING, Keys.HEADERS);
 
-  final LinkedHashMap<String, List<String>> sweep = new LinkedHashMap<>();
+  /** The swept settings in the order written (it orders the cells), each with its values as checked. */
+  final LinkedHashMap<Setting, List<String>> sweep = new LinkedHashMap<>();
   final List<Cell> cells;
 
   SweepReader(YamlNode root, SettingsReader settings, ErrorCollector errors) {
@@ -24,8 +28,8 @@ final class SweepReader {
     if (sw != null && errors.isMap(sw, "sweep")) {
       errors.onlyKnown(sw, "sweep.", Keys.sweepable().stream().map(Key::name).toList());
       for (Map.Entry<String, YamlNode> e : sw.map.entrySet()) { // in the order written: it orders the cells
-        Key k = Keys.setting(e.getKey());
-        if (k != null && Keys.sweepable().contains(k)) readList(k, e.getValue(), errors);
+        Setting setting = Setting.named(e.getKey());
+        if (setting != null) readList(setting, e.getValue(), errors);
       }
     }
     double cellCount = 1;
@@ -35,12 +39,13 @@ final class SweepReader {
       cells = List.of();
       return;
     }
-    cells = crossProduct(settings.base, settings.headers);
+    cells = crossProduct(settings.base);
     for (Cell c : cells) checkCell(c, root, errors);
     checkEndpointSettings(root, errors);
   }
 
-  private void readList(Key k, YamlNode list, ErrorCollector errors) {
+  private void readList(Setting setting, YamlNode list, ErrorCollector errors) {
+    Key k = setting.key();
     String where = "sweep." + k.name();
     if (list.kind != YamlNode.Kind.LIST || list.list.isEmpty()) {
       errors.error(list, where, "must be a non-empty list of values, e.g. [60B, 1100B]");
@@ -52,13 +57,20 @@ final class SweepReader {
       if (v != null) values.add(v);
     }
     if (new LinkedHashSet<>(values).size() != values.size()) errors.error(list, where, "a value is listed twice");
-    sweep.put(k.name(), values);
+    sweep.put(setting, values);
   }
 
-  private List<Cell> crossProduct(Map<String, String> base, Map<String, String> headers) {
+  /** The sweep by setting name, as results record it. */
+  Map<String, List<String>> byName() {
+    Map<String, List<String>> m = new LinkedHashMap<>();
+    sweep.forEach((setting, values) -> m.put(setting.key().name(), values));
+    return m;
+  }
+
+  private List<Cell> crossProduct(Cell base) {
     List<Cell> all = new ArrayList<>();
-    all.add(new Cell(0, new LinkedHashMap<>(), new LinkedHashMap<>(base), headers));
-    for (Map.Entry<String, List<String>> e : sweep.entrySet()) {
+    all.add(base);
+    for (Map.Entry<Setting, List<String>> e : sweep.entrySet()) {
       List<Cell> next = new ArrayList<>();
       for (Cell c : all) for (String v : e.getValue()) next.add(c.with(e.getKey(), v));
       all = next;
@@ -70,27 +82,27 @@ final class SweepReader {
 
   /** Combinations that are each fine alone but impossible together. */
   private static void checkCell(Cell c, YamlNode root, ErrorCollector errors) {
-    long streamNanos = c.nanos("think") + c.nanos("interval") * (long) (c.integer("frames") - 1);
-    if (streamNanos > 3_600_000_000_000L) {
+    if (c.stream().streamNanos() > StreamSpec.MAX_STREAM_NANOS) {
       errors.error(where(root, "interval"), "emitter.interval", "think + interval x frames is over one hour in cell " + c.label());
     }
   }
 
   /** sse-only settings that would silently do nothing where every cell is a chat stream (or a swept one is). */
   private void checkEndpointSettings(YamlNode root, ErrorCollector errors) {
-    boolean anyChat = cells.stream().anyMatch(c -> !c.get("endpoint").equals("sse"));
-    boolean allChat = anyChat && cells.stream().allMatch(c -> !c.get("endpoint").equals("sse"));
+    boolean anyChat = cells.stream().anyMatch(c -> c.stream().endpoint().isOpenAi());
+    boolean allChat = anyChat && cells.stream().allMatch(c -> c.stream().endpoint().isOpenAi());
     for (Cell c : cells) {
-      if (c.get("endpoint").equals("responses") && c.integer("frames") > flushlab.emitter.ResponsesFrameSource.MAX_TOKENS) {
-        errors.error(where(root, "frames"), "emitter.frames", c.integer("frames") + " frames with endpoint: responses in cell " + c.label()
-            + " (allowed: at most " + flushlab.emitter.ResponsesFrameSource.MAX_TOKENS
+      if (c.stream().endpoint() == Endpoint.RESPONSES && c.stream().frames() > ResponsesFrameSource.MAX_TOKENS) {
+        errors.error(where(root, "frames"), "emitter.frames", c.stream().frames() + " frames with endpoint: responses in cell " + c.label()
+            + " (allowed: at most " + ResponsesFrameSource.MAX_TOKENS
             + ": the Responses API's closing events repeat the whole text; use endpoint: chat for longer streams)");
         break;
       }
     }
     if (!anyChat) return;
-    for (String key : SSE_ONLY) {
-      if (sweep.containsKey(key)) {
+    for (Key sseOnly : SSE_ONLY) {
+      String key = sseOnly.name();
+      if (sweep.containsKey(Setting.named(key)) && Setting.named(key).key() == sseOnly) {
         errors.error(where(root, key), "sweep." + key, "does nothing for endpoint: chat or responses (their events are sized by "
             + "their JSON and always chunked); sweep it with endpoint: sse, or sweep frames or interval");
       } else if (allChat && setIn(root, "emitter", key)) {

@@ -27,14 +27,16 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
     BatchResult b = included;
     int ok = b.streamsOk();
     double f = upstreamBytesPerFrame();
-    double body = cell.get("endpoint").equals("sse") ? cell.bytes("frame_size") : Math.max(1, f - 6);
+    double body = cell.stream().endpoint().isOpenAi() ? Math.max(1, f - 6) : cell.stream().frameBytes();
     boolean anyRelease = b.releaseFramesHistogram().getTotalCount() > 0;
     int frames = cell.frames();
-    double streamMs = (frames - 1) * cell.nanos("interval") / 1e6;
+    double intervalMs = cell.stream().intervalNanos() / 1e6;
+    double streamMs = (frames - 1) * intervalMs;
     // nothing before the end-of-stream release, and the first frame only when the stream had ended
     boolean drained = ok > 0 && frames >= 3 && b.releases() == ok && b.ttftMs().p50() >= 0.9 * streamMs;
-    String label = cell.swept().isEmpty() ? "frame_size=" + cell.get("frame_size") + " interval=" + cell.get("interval") : cell.label();
-    return new CellEvidence(label, f, body, cell.nanos("interval") / 1e6, frames, ok, b.framesPerRead(),
+    String label = cell.swept().isEmpty()
+        ? "frame_size=" + Setting.FRAME_SIZE.text(cell) + " interval=" + Setting.INTERVAL.text(cell) : cell.label();
+    return new CellEvidence(label, f, body, intervalMs, frames, ok, b.framesPerRead(),
         ok == 0 ? 0 : Math.max(0, (double) (b.releases() - 2L * ok) / ok),
         anyRelease ? b.releaseFramesHistogram().getValueAtPercentile(50) : 0,
         waitMs(b.releaseWaitHistogram(), 10, baselineMs), waitMs(b.releaseWaitHistogram(), 50, baselineMs),

@@ -5,6 +5,7 @@ import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.target.Target;
+import flushlab.target.TargetKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -60,27 +61,27 @@ final class TargetsReader {
       errors.error(t, p + ".kind", "required: direct, relay, process or external");
       return null;
     }
-    String kind = errors.scalar(t.map.get("kind"), p + ".kind");
-    if (kind == null) return null;
-    if (!Keys.KIND.choices().contains(kind)) {
-      errors.error(t.map.get("kind"), p + ".kind", "'" + kind + "' is not one of " + String.join(", ", Keys.KIND.choices()));
+    String kindName = errors.scalar(t.map.get("kind"), p + ".kind");
+    if (kindName == null) return null;
+    TargetKind kind = Keys.KIND.choices().contains(kindName) ? TargetKind.named(kindName) : null;
+    if (kind == null) {
+      errors.error(t.map.get("kind"), p + ".kind", "'" + kindName + "' is not one of " + String.join(", ", Keys.KIND.choices()));
       return null;
     }
     List<String> mine = Keys.targetKeys(kind);
     for (String k : t.map.keySet()) {
       if (Keys.names(Key.Section.TARGET).contains(k) && !mine.contains(k)) {
-        errors.errorAtKey(t, k, p + "." + k, "does not apply to kind " + kind + (kind.equals("relay")
+        errors.errorAtKey(t, k, p + "." + k, "does not apply to kind " + kind + (kind == TargetKind.RELAY
             ? " (a relay always fronts the lab's emitter)" : ""));
       }
     }
-    NetworkPath path = kind.equals("external") ? null : targetPath(t, p);
-    switch (kind) {
-      case "direct": return path == null ? null : new Target.Direct(name, path, flag(t, p, Keys.TLS));
-      case "relay": return relay(t, p, name, path);
-      case "process": return process(t, p, name, path);
-      case "external": return external(t, p, name);
-      default: throw new IllegalStateException("Keys.KIND allows '" + kind + "', which TargetsReader does not build");
-    }
+    NetworkPath path = kind == TargetKind.EXTERNAL ? null : targetPath(t, p);
+    return switch (kind) {
+      case DIRECT -> path == null ? null : new Target.Direct(name, path, flag(t, p, Keys.TLS));
+      case RELAY -> relay(t, p, name, path);
+      case PROCESS -> process(t, p, name, path);
+      case EXTERNAL -> external(t, p, name);
+    };
   }
 
   /** The target's own path and MTU, else the scenario's; an MTU on a loopback target is refused by name. */

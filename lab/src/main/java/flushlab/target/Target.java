@@ -3,6 +3,7 @@ package flushlab.target;
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
+import flushlab.proxy.ProxyProcess;
 import flushlab.relay.shaper.ShaperRegistry;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,8 +17,11 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   /** The row name in every table. */
   String name();
 
-  /** The kind as written in scenarios and results: direct, relay, process, external. */
-  String kind();
+  /** The kind, as written in scenarios and results. */
+  TargetKind kind();
+
+  /** True when the client speaks TLS to it (a process target: when its template names a TLS placeholder). */
+  boolean speaksTls();
 
   /** One line for tables and results. */
   String describe();
@@ -35,8 +39,13 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     }
 
     @Override
-    public String kind() {
-      return "direct";
+    public TargetKind kind() {
+      return TargetKind.DIRECT;
+    }
+
+    @Override
+    public boolean speaksTls() {
+      return tls;
     }
 
     @Override
@@ -63,8 +72,13 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     }
 
     @Override
-    public String kind() {
-      return "relay";
+    public TargetKind kind() {
+      return TargetKind.RELAY;
+    }
+
+    @Override
+    public boolean speaksTls() {
+      return tls;
     }
 
     @Override
@@ -84,8 +98,13 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   /** A real proxy binary the lab starts from a config template and stops when done. */
   record Process(String name, ProxyKind proxy, Path config, NetworkPath path) implements Target {
     @Override
-    public String kind() {
-      return "process";
+    public TargetKind kind() {
+      return TargetKind.PROCESS;
+    }
+
+    @Override
+    public boolean speaksTls() {
+      return ProxyProcess.terminatesTls(config);
     }
 
     @Override
@@ -109,8 +128,13 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     }
 
     @Override
-    public String kind() {
-      return "external";
+    public TargetKind kind() {
+      return TargetKind.EXTERNAL;
+    }
+
+    @Override
+    public boolean speaksTls() {
+      return tls != null;
     }
 
     @Override

@@ -33,7 +33,7 @@ class TriggerInferenceTest {
   void anEventCountIsRecognisedAndNamed() {
     FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 10, 18, 20), held(4102, 2, 600, 10, 18, 20),
         held(66, 50, 60, 10, 450, 500)));
-    assertThat(t.kind()).as(t.verdict()).isEqualTo("event-count");
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.EVENT_COUNT);
     assertThat(t.events()).isEqualTo(10);
     assertThat(t.verdict()).contains("does not model");
   }
@@ -45,7 +45,7 @@ class TriggerInferenceTest {
     // large frames stream; small frames at 50 ms are released by time with 3 frames (100 ms = 2 intervals)
     FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 31, 60, 62), streamed(4102, 2, 600),
         held(66, 50, 25, 3, 100, 150)));
-    assertThat(t.kind()).as(t.verdict()).isEqualTo("threshold-or-timer");
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.THRESHOLD_OR_TIMER);
     assertThat(t.thresholdBytes()).isBetween(1980.0, 2046.0);
     assertThat(t.timerMs()).isBetween(99.0, 101.0);
   }
@@ -60,7 +60,7 @@ class TriggerInferenceTest {
     FlushTrigger t = TriggerInference.infer("x", List.of(
         new CellEvidence("f=66", 66, 60, 1, 420, 1, 5.67, 58, 7, 5.9, 5.9, 6.0, 7.0, 7.0, 7.0, 5.9, false),
         new CellEvidence("f=156", 156, 150, 1, 420, 1, 2.83, 138, 3, 1.9, 1.9, 2.0, 2.9, 3.0, 3.0, 1.9, false)));
-    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo("byte-threshold");
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
     assertThat(t.thresholdBytes()).isBetween(396.0, 462.0);
   }
 
@@ -82,7 +82,7 @@ class TriggerInferenceTest {
   void cellsThatFitTwoMechanismsAreInconclusiveAndSayWhatToMeasure() {
     // one frame size, one interval: a byte threshold and an event count cannot be told apart
     FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 31, 60, 62)));
-    assertThat(t.kind()).isEqualTo("inconclusive");
+    assertThat(t.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
     assertThat(t.thresholdBytes()).isNull();
     assertThat(t.next()).isNotEmpty();
     assertThat(t.verdict()).contains("measure next").contains("frame_size=4096B");
@@ -93,7 +93,7 @@ class TriggerInferenceTest {
   void contradictoryCellsNeverPrintAnEmptyRange() {
     FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 70, 138, 140), held(66, 2, 600, 66, 130, 132),
         held(4102, 2, 600, 2, 2, 4)));
-    assertThat(t.kind()).isEqualTo("inconclusive");
+    assertThat(t.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
     for (String e : t.evidence()) assertThat(e).doesNotContainPattern("\\((\\d+), (\\d+)\\]");
     assertThat(String.join("\n", t.evidence())).contains("no single threshold fits every cell");
   }
@@ -103,7 +103,7 @@ class TriggerInferenceTest {
   void theVerdictSaysWhatWasVaried() {
     List<CellEvidence> oneInterval = List.of(held(66, 2, 600, 31, 60, 62), streamed(4102, 2, 600));
     FlushTrigger t = TriggerInference.infer("x", oneInterval);
-    assertThat(t.kind()).isEqualTo("byte-threshold");
+    assertThat(t.kind()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
     assertThat(t.verdict()).contains("one interval, 2 ms").doesNotContain("whatever");
     List<CellEvidence> two = new ArrayList<>(oneInterval);
     two.add(drained(66, 50, 25));
@@ -129,7 +129,7 @@ class TriggerInferenceTest {
   void aPerSendCorkWithEarlyReleasesIsACorkAndSaysSo() {
     FlushTrigger t = TriggerInference.infer("x", List.of(heldWithEarly(66, 2, 600, 104, 43.2, 207.2, 208.1),
         held(4104, 2, 600, 16, 29.9, 32.0), heldWithEarly(66, 50, 25, 5, 18.2, 208.4, 240.1)));
-    assertThat(t.kind()).as(t.verdict()).isEqualTo("cork");
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.CORK);
     assertThat(t.timerMs()).isBetween(205.0, 210.0);
     assertThat(t.verdict()).contains("came early");
     assertThat(String.join("\n", t.evidence())).contains("early releases: in 2 cell(s)");
@@ -140,7 +140,7 @@ class TriggerInferenceTest {
   void earlyReleasesDoNotMakeAnyOtherCombinedTrigger() {
     FlushTrigger t = TriggerInference.infer("x", List.of(heldWithEarly(66, 2, 600, 31, 20, 60, 62), streamed(4102, 2, 600),
         heldWithEarly(66, 10, 120, 10, 30, 100, 100)));
-    assertThat(t.kind()).as(t.verdict()).isNotIn("threshold-or-timer", "cork", "timer");
+    assertThat(t.kind()).as(t.verdict()).isNotIn(TriggerKind.THRESHOLD_OR_TIMER, TriggerKind.CORK, TriggerKind.TIMER);
   }
 
   /**
@@ -152,7 +152,7 @@ class TriggerInferenceTest {
   void anUnexplainedTargetNeverAsksForCellsAlreadyMeasured() {
     FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 68, 136, 136), held(4102, 2, 600, 16, 31.9, 32),
         drained(66, 50, 25), held(66, 10, 120, 68, 670, 680), held(1030, 20, 60, 4, 80, 80)));
-    assertThat(t.kind()).isEqualTo("inconclusive");
+    assertThat(t.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
     assertThat(t.next()).doesNotContain("frame_size=60B interval=10ms frames=120", "frame_size=1024B interval=20ms frames=60");
   }
 
@@ -164,7 +164,7 @@ class TriggerInferenceTest {
   @Test
   void singleFrameReleasesWithSteadyWaitsRuleOutAPeriodicClock() {
     FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 50, 48, 3, 150, 150), held(66, 200, 48, 1, 150, 200)));
-    assertThat(t.kind()).as(t.verdict()).isEqualTo("timer");
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.TIMER);
     assertThat(t.timerMs()).isBetween(149.0, 151.0);
   }
 
@@ -182,7 +182,7 @@ class TriggerInferenceTest {
       cells.add(held(f, 200, 48, 2, 350.7, 400));
     }
     FlushTrigger t = TriggerInference.infer("x", cells);
-    assertThat(t.kind()).as(t.verdict()).isEqualTo("inconclusive");
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
     assertThat(t.verdict()).contains("a hold timer and a periodic timer");
     assertThat(t.next()).singleElement().asString().startsWith("frame_size=60B interval=160ms");
   }

@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.map.TriggerKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.map.FlushTrigger;
@@ -26,7 +27,7 @@ class FlushTriggerMapTest {
         """.formatted(frames, threshold));
     Outcome o = ScenarioFixture.run(s);
     FlushTrigger t = o.triggers().get("relay");
-    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo("byte-threshold");
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
     assertThat(t.thresholdBytes()).as("threshold %d B: %s", threshold, t.verdict()).isBetween(threshold * 0.9, threshold * 1.1);
     // frames at least as large as the threshold (chunk framing included) go out one by one
     double coalescingAt = Double.parseDouble(o.bisection().coalescingAt().replace("B", ""));
@@ -50,7 +51,7 @@ class FlushTriggerMapTest {
         guards: {pacing_tolerance: 1s, certify: {runs: 1, max_frames_per_read: 100}}
         """.formatted(frames, timerMs));
     FlushTrigger t = ScenarioFixture.run(s).triggers().get("relay");
-    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo("timer");
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.TIMER);
     assertThat(t.timerMs()).as("timer %d ms: %s", timerMs, t.verdict()).isBetween(timerMs * 0.9, timerMs * 1.1);
   }
 
@@ -67,7 +68,7 @@ class FlushTriggerMapTest {
         guards: {pacing_tolerance: 1s, certify: {runs: 1}}
         """);
     Outcome o = ScenarioFixture.run(s);
-    assertThat(o.triggers().get("passthrough").kind()).isEqualTo("none");
-    assertThat(o.triggers().get("drain").kind()).isEqualTo("drain");
+    assertThat(o.triggers().get("passthrough").kind()).isEqualTo(TriggerKind.NONE);
+    assertThat(o.triggers().get("drain").kind()).isEqualTo(TriggerKind.DRAIN);
   }
 }

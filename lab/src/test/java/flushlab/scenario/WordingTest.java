@@ -17,7 +17,7 @@ class WordingTest {
 
   static Cell cell(String... kv) {
     Cell c = ScenarioFixture.parseUnchecked("name: w\ntargets: [{name: d, kind: direct}]\n").cells().get(0);
-    for (int i = 0; i < kv.length; i += 2) c = c.with(kv[i], kv[i + 1]);
+    for (int i = 0; i < kv.length; i += 2) c = c.with(Setting.named(kv[i]), kv[i + 1]);
     return c;
   }
 

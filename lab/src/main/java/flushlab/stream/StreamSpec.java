@@ -1,0 +1,286 @@
+package flushlab.stream;
+
+import flushlab.core.FrameCodec;
+import flushlab.core.Units;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One stream the emitter is asked for: the typed form that scenarios, flags, the map and the
+ * console build, that writes its own {@code /sse} query and that the emitter reads back through
+ * {@link #fromQuery}. The defaults of a stream live here and nowhere else.
+ *
+ * <p>Example: {@code StreamSpec.DEFAULT.withFrameBytes(1100).withIntervalNanos(20_000_000)} asks
+ * for 41 frames of 1,100 B every 20 ms, {@code /sse?frames=41&size=1100&interval=20000000ns&...}.
+ *
+ * @param frames frames (tokens) per response; in bulk mode, as many as {@code totalBytes} takes
+ * @param totalBytes bulk mode: the body's bytes in frames of {@code frameBytes}; 0 when not bulk
+ * @param frameBytes bytes of each SSE event on the wire (sse endpoint)
+ * @param transfer body framing (sse endpoint)
+ * @param headers extra response headers (sse endpoint)
+ */
+public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int frameBytes, long intervalNanos, long thinkNanos,
+    Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers) {
+
+  public static final int DEFAULT_FRAMES = 41;
+  public static final int DEFAULT_FRAME_BYTES = 60;
+  public static final long DEFAULT_INTERVAL_NANOS = 50_000_000L;
+
+  /** 41 plain frames of 60 B every 50 ms, chunked, at once. */
+  public static final StreamSpec DEFAULT = new StreamSpec(Endpoint.SSE, DEFAULT_FRAMES, 0, DEFAULT_FRAME_BYTES,
+      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of());
+
+  public static final int MAX_FRAMES = 1_000_000;
+  public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
+  public static final long MAX_INTERVAL_NANOS = 60_000_000_000L;
+  public static final long MAX_THINK_NANOS = 60_000_000_000L;
+  public static final long MAX_STREAM_NANOS = 3_600_000_000_000L;
+  public static final long MAX_TOTAL_BYTES = 1L << 30;
+
+  /** The query parameters {@link #fromQuery} knows. */
+  public static final String PARAMETERS = "frames, size, interval, think, total, transfer, x_accel_buffering, header";
+
+  /** A query the emitter refuses with HTTP 400 and this one-line reason. */
+  public static final class Invalid extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    Invalid(String message) {
+      super(message);
+    }
+  }
+
+  public StreamSpec {
+    headers = List.copyOf(headers);
+  }
+
+  public boolean paced() {
+    return intervalNanos > 0;
+  }
+
+  public boolean bulk() {
+    return totalBytes > 0;
+  }
+
+  /** Frames the response carries: {@code frames}, or in bulk mode as many frames of frameBytes as totalBytes takes. */
+  public int frameCount() {
+    return bulk() ? (int) ((totalBytes + frameBytes - 1) / frameBytes) : frames;
+  }
+
+  /** From the first frame's deadline to the last's. */
+  public long streamNanos() {
+    return thinkNanos + intervalNanos * (long) (frameCount() - 1);
+  }
+
+  public StreamSpec withEndpoint(Endpoint e) {
+    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers);
+  }
+
+  public StreamSpec withFrames(int n) {
+    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers);
+  }
+
+  /** Bulk mode (0: back to counting frames). */
+  public StreamSpec withTotalBytes(long b) {
+    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers);
+  }
+
+  public StreamSpec withFrameBytes(int b) {
+    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers);
+  }
+
+  public StreamSpec withIntervalNanos(long n) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers);
+  }
+
+  public StreamSpec withThinkNanos(long n) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers);
+  }
+
+  public StreamSpec withTransfer(Transfer t) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers);
+  }
+
+  public StreamSpec withXAccelBuffering(XAccelBuffering x) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers);
+  }
+
+  public StreamSpec withHeaders(List<ResponseHeader> h) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h);
+  }
+
+  /** The response headers the emitter adds: X-Accel-Buffering when asked for, then the extra ones. */
+  public List<ResponseHeader> responseHeaders() {
+    if (xAccelBuffering == XAccelBuffering.ABSENT) return headers;
+    List<ResponseHeader> all = new ArrayList<>(headers.size() + 1);
+    all.add(new ResponseHeader("X-Accel-Buffering", xAccelBuffering.settingName()));
+    all.addAll(headers);
+    return all;
+  }
+
+  /** The request path and query that ask the emitter for this stream: {@code /sse?...}. */
+  public String ssePathAndQuery() {
+    return Endpoint.SSE.path() + "?" + toQuery();
+  }
+
+  /** The {@code /sse} query: every value in its base unit, so it reads back exactly. */
+  public String toQuery() {
+    StringBuilder q = new StringBuilder(128).append("size=").append(frameBytes)
+        .append("&interval=").append(intervalNanos).append("ns")
+        .append("&think=").append(thinkNanos).append("ns")
+        .append("&transfer=").append(transfer.settingName());
+    if (bulk()) {
+      q.append("&total=").append(totalBytes);
+    } else {
+      q.append("&frames=").append(frames);
+    }
+    if (xAccelBuffering != XAccelBuffering.ABSENT) q.append("&x_accel_buffering=").append(xAccelBuffering.settingName());
+    for (ResponseHeader h : headers) {
+      q.append("&header=").append(URLEncoder.encode(h.name() + ":" + h.value(), StandardCharsets.UTF_8));
+    }
+    return q.toString();
+  }
+
+  /** Reads a {@code /sse} query (null or empty: the defaults); a bad value is refused naming the parameter and what is allowed. */
+  public static StreamSpec fromQuery(String query) {
+    StreamSpec s = DEFAULT;
+    boolean framesGiven = false;
+    long total = 0;
+    List<ResponseHeader> headers = new ArrayList<>();
+    if (query != null && !query.isEmpty()) {
+      for (String pair : query.split("&")) {
+        if (pair.isEmpty()) continue;
+        int eq = pair.indexOf('=');
+        String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+        String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+        switch (key) {
+          case "frames":
+            s = s.withFrames((int) integer(key, value, 1, MAX_FRAMES));
+            framesGiven = true;
+            break;
+          case "size":
+            s = s.withFrameBytes((int) bytes(key, value, FrameCodec.MIN_FRAME_BYTES, MAX_FRAME_BYTES));
+            break;
+          case "interval":
+            s = s.withIntervalNanos(duration(key, value, 0, MAX_INTERVAL_NANOS));
+            break;
+          case "think":
+            s = s.withThinkNanos(duration(key, value, 0, MAX_THINK_NANOS));
+            break;
+          case "total":
+            total = bytes(key, value, FrameCodec.MIN_FRAME_BYTES, MAX_TOTAL_BYTES);
+            break;
+          case "transfer":
+            s = s.withTransfer(choice(key, value, Transfer::named, Transfer.settingNames()));
+            break;
+          case "x_accel_buffering":
+            s = s.withXAccelBuffering(choice(key, value, XAccelBuffering::named, XAccelBuffering.settingNames()));
+            break;
+          case "header": {
+            int colon = value.indexOf(':');
+            try {
+              headers.add(new ResponseHeader(colon <= 0 ? "" : value.substring(0, colon).trim(), value.substring(colon + 1).trim()));
+            } catch (IllegalArgumentException e) {
+              throw new Invalid("bad parameter 'header': '" + value + "' (allowed: Name:value, a token name and a single-line value)");
+            }
+            break;
+          }
+          default:
+            throw new Invalid("unknown parameter '" + key + "' (known: " + PARAMETERS + ")");
+        }
+      }
+    }
+    s = s.withHeaders(headers);
+    if (total > 0) {
+      if (framesGiven) throw new Invalid("bad parameters: give 'frames' or 'total', not both");
+      long n = (total + s.frameBytes() - 1) / s.frameBytes();
+      if (n > MAX_FRAMES) {
+        throw new Invalid("bad parameter 'total': " + total + " B in frames of " + s.frameBytes() + " B makes " + n
+            + " frames (allowed: at most " + MAX_FRAMES + ")");
+      }
+      s = s.withTotalBytes(total).withFrames((int) n);
+    }
+    return s.checked();
+  }
+
+  /** Refuses combinations that are each fine alone but impossible together; returns this. */
+  public StreamSpec checked() {
+    int n = frameCount();
+    long size = frameBytes;
+    if (n * size > MAX_TOTAL_BYTES) {
+      throw new Invalid("bad parameters: frames x size is " + n * size + " B (allowed: at most " + MAX_TOTAL_BYTES + " B)");
+    }
+    if (streamNanos() > MAX_STREAM_NANOS) {
+      throw new Invalid("bad parameters: think + interval x frames exceeds the 1 hour limit of one stream");
+    }
+    if (endpoint == Endpoint.SSE && size < FrameCodec.fixedBytes(n - 1)) {
+      throw new Invalid("bad parameter 'size': " + size + " B cannot hold frame " + (n - 1)
+          + " (allowed: at least " + FrameCodec.fixedBytes(n - 1) + " B)");
+    }
+    return this;
+  }
+
+  private interface Parser<T> {
+    T parse(String value);
+  }
+
+  private static <T> T choice(String key, String value, Parser<T> parser, List<String> allowed) {
+    try {
+      return parser.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new Invalid("bad parameter '" + key + "': '" + value + "' (allowed: " + String.join(", ", allowed) + ")");
+    }
+  }
+
+  private static String decode(String s) {
+    try {
+      return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw new Invalid("bad percent-encoding in '" + s + "'");
+    }
+  }
+
+  private static long integer(String key, String value, long min, long max) {
+    long v;
+    try {
+      v = Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new Invalid("bad parameter '" + key + "': '" + value + "' is not a whole number (allowed: " + min + ".." + max + ")");
+    }
+    if (v < min || v > max) {
+      throw new Invalid("bad parameter '" + key + "': " + v + " is out of range (allowed: " + min + ".." + max + ")");
+    }
+    return v;
+  }
+
+  /** Sizes accept a unit ("2KiB") or a bare number of bytes. */
+  private static long bytes(String key, String value, long min, long max) {
+    long v;
+    try {
+      v = value.trim().chars().allMatch(Character::isDigit) && !value.isBlank()
+          ? Long.parseLong(value.trim()) : Units.parseBytes(value);
+    } catch (IllegalArgumentException e) {
+      throw new Invalid("bad parameter '" + key + "': " + e.getMessage() + " (allowed: " + min + ".." + max + " B)");
+    }
+    if (v < min || v > max) {
+      throw new Invalid("bad parameter '" + key + "': " + v + " B is out of range (allowed: " + min + ".." + max + " B)");
+    }
+    return v;
+  }
+
+  private static long duration(String key, String value, long min, long max) {
+    long v;
+    try {
+      v = Units.parseDurationNanos(value);
+    } catch (IllegalArgumentException e) {
+      throw new Invalid("bad parameter '" + key + "': " + e.getMessage());
+    }
+    if (v < min || v > max) {
+      throw new Invalid("bad parameter '" + key + "': " + value + " is out of range (allowed: "
+          + Units.formatDuration(min) + ".." + Units.formatDuration(max) + ")");
+    }
+    return v;
+  }
+}
