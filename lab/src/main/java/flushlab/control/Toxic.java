@@ -3,9 +3,16 @@ package flushlab.control;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.Json;
+import flushlab.relay.shaper.Bandwidth;
+import flushlab.relay.shaper.Latency;
+import flushlab.relay.shaper.Reset;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.relay.shaper.ShaperSpecException;
 import flushlab.relay.shaper.ShaperType;
+import flushlab.relay.shaper.Slicer;
+import flushlab.relay.shaper.SlowClose;
+import flushlab.relay.shaper.Stall;
+import flushlab.relay.shaper.Truncate;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -82,52 +89,51 @@ public record Toxic(String name, String type, String stream, double toxicity, Ob
 
   /** The shapers a toxic becomes, validated now (a bad attribute is a 400 naming it, not a broken relay later). */
   static List<ShaperRegistry.Spec> shapers(String type, ObjectNode a) throws BadToxic {
-    List<String> specs = new ArrayList<>();
+    List<ShaperRegistry.Builder> specs = new ArrayList<>();
     switch (type) {
-      case "latency" -> specs.add("latency,delay=" + ms(a, "latency", 0) + ",jitter=" + ms(a, "jitter", 0));
+      case "latency" -> specs.add(ShaperRegistry.build(Latency.TYPE).set(Latency.DELAY, millis(a, "latency"))
+          .set(Latency.JITTER, millis(a, "jitter")));
       case "bandwidth" -> {
         long kb = number(a, "rate", -1);
         if (kb < 1) throw new BadToxic("attributes.rate: required, in KB/s (at least 1)");
-        specs.add("bandwidth,rate=" + kb * 1000 + "B/s");
+        specs.add(ShaperRegistry.build(Bandwidth.TYPE).set(Bandwidth.RATE, kb * 1000));
       }
-      case "slow_close" -> specs.add("slow-close,delay=" + ms(a, "delay", 0));
+      case "slow_close" -> specs.add(ShaperRegistry.build(SlowClose.TYPE).set(SlowClose.DELAY, millis(a, "delay")));
       case "timeout" -> {
         // data stops at once; after the timeout the connection closes (0: it stays open, silent)
-        long t = number(a, "timeout", 0);
-        specs.add("stall,for=" + (t == 0 ? "600s" : t + "ms") + ",after-bytes=0B");
-        if (t > 0) specs.add("truncate,after-bytes=0B");
+        long t = millis(a, "timeout");
+        specs.add(ShaperRegistry.build(Stall.TYPE).set(Stall.FOR, t == 0 ? 600_000_000_000L : t).set(Stall.AFTER_BYTES, 0));
+        if (t > 0) specs.add(ShaperRegistry.build(Truncate.TYPE).set(Truncate.AFTER_BYTES, 0));
       }
-      case "reset_peer" -> specs.add("reset,after=" + ms(a, "timeout", 0));
+      case "reset_peer" -> specs.add(ShaperRegistry.build(Reset.TYPE).set(Reset.AFTER, millis(a, "timeout")));
       case "slicer" -> {
         long size = number(a, "average_size", -1);
         if (size < 1) throw new BadToxic("attributes.average_size: required, in bytes (at least 1)");
         if (number(a, "size_variation", 0) != 0) {
           throw new BadToxic("attributes.size_variation: flushlab's slicer cuts pieces of one size; give 0");
         }
-        long delayUs = number(a, "delay", 0);
-        specs.add("slicer,size=" + size + "B,delay=" + delayUs / 1000.0 + "ms");
+        specs.add(ShaperRegistry.build(Slicer.TYPE).set(Slicer.SIZE, size).set(Slicer.DELAY, number(a, "delay", 0) * 1000));
       }
       case "limit_data" -> {
         long bytes = number(a, "bytes", -1);
         if (bytes < 0) throw new BadToxic("attributes.bytes: required, in bytes");
-        specs.add("truncate,after-bytes=" + bytes + "B");
+        specs.add(ShaperRegistry.build(Truncate.TYPE).set(Truncate.AFTER_BYTES, bytes));
       }
       default -> {
-        if (ShaperRegistry.types().stream().noneMatch(t -> t.name().equals(type))) {
-          throw new BadToxic("type: '" + type + "' is not a toxic here (" + validTypes() + ")");
-        }
-        StringBuilder spec = new StringBuilder(type);
+        ShaperType lab = ShaperRegistry.types().stream().filter(t -> t.name().equals(type)).findFirst().orElse(null);
+        if (lab == null) throw new BadToxic("type: '" + type + "' is not a toxic here (" + validTypes() + ")");
+        ShaperRegistry.Builder b = ShaperRegistry.build(lab);
         for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
           Map.Entry<String, JsonNode> e = it.next();
-          spec.append(',').append(e.getKey()).append('=').append(e.getValue().asText());
+          b.text(e.getKey(), e.getValue().asText());
         }
-        specs.add(spec.toString());
+        specs.add(b);
       }
     }
     List<ShaperRegistry.Spec> out = new ArrayList<>();
-    for (String s : specs) {
+    for (ShaperRegistry.Builder b : specs) {
       try {
-        out.add(ShaperRegistry.parse(s));
+        out.add(b.spec());
       } catch (ShaperSpecException e) {
         throw new BadToxic("attributes: " + e.getMessage());
       }
@@ -135,15 +141,16 @@ public record Toxic(String name, String type, String stream, double toxicity, Ob
     return out;
   }
 
+  /** A Toxiproxy attribute in milliseconds, as nanoseconds (absent: 0). */
+  private static long millis(ObjectNode a, String field) throws BadToxic {
+    return number(a, field, 0) * 1_000_000L;
+  }
+
   private static long number(ObjectNode a, String field, long otherwise) throws BadToxic {
     JsonNode v = a.path(field);
     if (v.isMissingNode() || v.isNull()) return otherwise;
     if (!v.canConvertToLong() || v.asLong() < 0) throw new BadToxic("attributes." + field + ": must be a whole number, at least 0");
     return v.asLong();
-  }
-
-  private static String ms(ObjectNode a, String field, long otherwise) throws BadToxic {
-    return number(a, field, otherwise) + "ms";
   }
 
   /** The API's JSON for this toxic. */

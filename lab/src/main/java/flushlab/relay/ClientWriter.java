@@ -1,5 +1,8 @@
 package flushlab.relay;
 
+import flushlab.relay.shaper.Chunk;
+import flushlab.relay.shaper.Stage;
+import flushlab.relay.shaper.ShaperContext;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.EpollChannelOption;
@@ -17,12 +20,12 @@ final class ClientWriter implements Stage {
   private final Channel channel;
   private final FlowControl flow;
   private final boolean passBackPressure;
-  private final ShaperContext ctx;
+  private final ConnectionContext ctx;
   private long bytesThisResponse;
   private long bytesTotal;
   private boolean closed;
 
-  ClientWriter(NetSocket client, Channel channel, FlowControl flow, boolean passBackPressure, ShaperContext ctx) {
+  ClientWriter(NetSocket client, Channel channel, FlowControl flow, boolean passBackPressure, ConnectionContext ctx) {
     this.client = client;
     this.channel = channel;
     this.flow = flow;

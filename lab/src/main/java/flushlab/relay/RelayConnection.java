@@ -1,5 +1,8 @@
 package flushlab.relay;
 
+import flushlab.relay.shaper.Chunk;
+import flushlab.relay.shaper.Stage;
+import flushlab.relay.shaper.ShaperContext;
 import flushlab.core.LabVertx;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
@@ -33,7 +36,7 @@ final class RelayConnection {
   private final List<Shaper> shapers = new ArrayList<>();
   private final ClientWriter writer;
   private final Stage head;
-  private final ShaperContext ctx;
+  private final ConnectionContext ctx;
   private final HttpResponseParser parser;
   private final List<Buffer> early = new ArrayList<>();
   /** Reused for parsing what upstream sends, so a read allocates nothing here. */
@@ -65,7 +68,7 @@ final class RelayConnection {
     this.pool = pool;
     this.log = log;
     this.name = "conn " + id + " from " + client.remoteAddress();
-    this.ctx = new ShaperContext(clientChannel, flow, log, name, relayHeld);
+    this.ctx = new ConnectionContext(clientChannel, flow, log, name, relayHeld);
     boolean absorbed = false;
     this.requestDelayNanos = plan.requestDelayNanos();
     for (ShaperRegistry.Spec spec : plan.response()) {

@@ -1,20 +1,21 @@
 package flushlab.relay.shaper;
 
-import flushlab.relay.Chunk;
 import java.util.List;
 
 /** Limits the response to a rate: bytes leave in slices of about 10 ms worth, each on its time. */
 public final class Bandwidth extends TimedQueueShaper {
+  public static final Param RATE = Param.rate("rate", null, 1, 10L << 30, "bytes per second");
+
   public static final ShaperType TYPE = new ShaperType("bandwidth", true,
       "a slow link: at most this many bytes per second reach the client",
-      List.of(Param.rate("rate", null, 1, 10L << 30, "bytes per second")),
+      List.of(RATE),
       "bandwidth=64KiB/s", p -> () -> new Bandwidth(p));
 
   private final long bytesPerSecond;
   private final int sliceBytes;
 
   Bandwidth(Params p) {
-    this.bytesPerSecond = p.get("rate");
+    this.bytesPerSecond = p.get(RATE);
     this.sliceBytes = (int) Math.max(1, Math.min(64 * 1024, bytesPerSecond / 100));
   }
 

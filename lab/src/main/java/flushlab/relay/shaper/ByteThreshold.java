@@ -7,16 +7,18 @@ import java.util.List;
  * response. Models a proxy that flushes when an output buffer fills.
  */
 public final class ByteThreshold extends HoldingShaper {
+  public static final Param BYTES = Param.size("bytes", null, 1, 64L << 20, "release when at least this many bytes are held");
+
   public static final ShaperType TYPE = new ShaperType("byte-threshold", false,
       "a proxy that flushes its output buffer when it holds N bytes, and at the end of the response",
-      List.of(Param.size("bytes", null, 1, 64L << 20, "release when at least this many bytes are held"), capParam(), xAccelParam()),
+      List.of(BYTES, CAP, X_ACCEL),
       "byte-threshold=2KiB", p -> () -> new ByteThreshold(p));
 
   private final long thresholdBytes;
 
   ByteThreshold(Params p) {
     super(p);
-    this.thresholdBytes = p.get("bytes");
+    this.thresholdBytes = p.get(BYTES);
   }
 
   @Override

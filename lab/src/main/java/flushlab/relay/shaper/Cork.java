@@ -1,6 +1,5 @@
 package flushlab.relay.shaper;
 
-import flushlab.relay.Chunk;
 import java.util.List;
 
 /**
@@ -11,6 +10,7 @@ import java.util.List;
  * point of the stream, so shapers after this one cannot make it act early.
  */
 public final class Cork extends Shaper {
+
   public static final ShaperType TYPE = new ShaperType("cork", false,
       "HAProxy's default without option http-no-delay: TCP_CORK on the client socket while the response is unfinished",
       List.of(), "cork", p -> Cork::new);

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
-import flushlab.relay.Chunk;
 import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +21,11 @@ import java.util.List;
  * pass as they came. An event larger than 1 MiB fails the connection.
  */
 public final class GatewayRewrite extends Shaper {
+  public static final Param DROP_PI = Param.bool("drop-pi", "false", "drop pi_seq and pi_ts, as a gateway that keeps only OpenAI's fields does");
+
   public static final ShaperType TYPE = new ShaperType("gateway-rewrite", true,
       "an AI gateway that re-serialises each OpenAI event (keys reordered, spaces added, pi_* fields kept or dropped)",
-      List.of(Param.bool("drop-pi", "false", "drop pi_seq and pi_ts, as a gateway that keeps only OpenAI's fields does")),
+      List.of(DROP_PI),
       "gateway-rewrite,drop-pi=true", p -> () -> new GatewayRewrite(p));
 
   static final int MAX_EVENT_BYTES = 1 << 20;
@@ -43,7 +44,7 @@ public final class GatewayRewrite extends Shaper {
   private int lineChars;
 
   GatewayRewrite(Params p) {
-    this.dropPi = p.bool("drop-pi");
+    this.dropPi = p.bool(DROP_PI);
     this.parser = new HttpResponseParser(new HttpResponseParser.Listener() {
       @Override
       public void onHead(int status, String reason, Headers headers) {

@@ -1,6 +1,5 @@
 package flushlab.relay.shaper;
 
-import flushlab.relay.Chunk;
 import io.vertx.core.buffer.Buffer;
 import java.util.List;
 
@@ -14,14 +13,10 @@ import java.util.List;
 abstract class HoldingShaper extends Shaper {
   static final long DEFAULT_CAP = 16L << 20;
 
-  static Param capParam() {
-    return Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes held before the connection fails");
-  }
+  public static final Param CAP = Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes held before the connection fails");
 
-  static Param xAccelParam() {
-    return Param.choice("x-accel", "ignore", List.of("ignore", "honor"),
+  public static final Param X_ACCEL = Param.choice("x-accel", "ignore", List.of("ignore", "honor"),
         "honor: stream a response unbuffered when upstream sends X-Accel-Buffering: no (nginx); ignore: as HAProxy");
-  }
 
   private final long capBytes;
   private final boolean honorXAccel;
@@ -31,8 +26,8 @@ abstract class HoldingShaper extends Shaper {
   private boolean failed;
 
   HoldingShaper(Params p) {
-    this.capBytes = p.get("cap");
-    this.honorXAccel = p.get("x-accel") == 1;
+    this.capBytes = p.get(CAP);
+    this.honorXAccel = p.get(X_ACCEL) == 1;
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.util.List;
  * while an earlier one is unacknowledged, which meets the peer's delayed ACK on small writes.
  */
 public final class Nagle extends Shaper {
+
   public static final ShaperType TYPE = new ShaperType("nagle", false,
       "a proxy that leaves Nagle on (no TCP_NODELAY) on its client sockets, as hyper/axum servers did",
       List.of(), "nagle", p -> Nagle::new);

@@ -70,6 +70,17 @@ public record Param(String key, Kind kind, boolean required, String defaultValue
     return v;
   }
 
+  /** A value in this parameter's base unit as a spec writes it (it parses back to the same value). */
+  String format(long v) {
+    switch (kind) {
+      case DURATION: return Units.formatDuration(v);
+      case SIZE: return v + "B";
+      case RATE: return v + "B/s";
+      case BOOLEAN: return v == 1 ? "true" : "false";
+      default: return choices.get((int) v);
+    }
+  }
+
   /** "a duration 1ms..60s" and the like, for messages and the README. */
   public String rangeText() {
     switch (kind) {

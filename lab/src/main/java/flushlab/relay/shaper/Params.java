@@ -2,34 +2,38 @@ package flushlab.relay.shaper;
 
 import java.util.Map;
 
-/** The validated values of one shaper spec, by key, in the parameter's base unit (ns, bytes, bytes/s). */
+/**
+ * The validated values of one shaper spec, in each parameter's base unit (ns, bytes, bytes/s; a
+ * choice as its index, a boolean as 0 or 1), read by the shaper's own {@link Param} constants:
+ * parsed once, when the spec is, and never by name.
+ */
 public final class Params {
   private final String shaper;
-  private final Map<String, Long> values;
+  private final Map<Param, Long> values;
 
-  Params(String shaper, Map<String, Long> values) {
+  Params(String shaper, Map<Param, Long> values) {
     this.shaper = shaper;
     this.values = Map.copyOf(values);
   }
 
-  public boolean has(String key) {
-    return values.containsKey(key);
+  public boolean has(Param p) {
+    return values.containsKey(p);
   }
 
-  public long get(String key) {
-    Long v = values.get(key);
-    if (v == null) throw new IllegalStateException("shaper '" + shaper + "' has no value for " + key);
+  public long get(Param p) {
+    Long v = values.get(p);
+    if (v == null) throw new IllegalStateException("shaper '" + shaper + "' has no value for " + p.key());
     return v;
   }
 
-  public boolean bool(String key) {
-    return get(key) == 1;
+  public boolean bool(Param p) {
+    return get(p) == 1;
   }
 
-  /** Exactly one of two optional keys must be given. */
-  public String exactlyOne(String a, String b) {
+  /** Exactly one of two optional parameters must be given; returns it. */
+  public Param exactlyOne(Param a, Param b) {
     if (has(a) == has(b)) {
-      throw new ShaperSpecException("shaper '" + shaper + "': give exactly one of " + a + "= and " + b + "=");
+      throw new ShaperSpecException("shaper '" + shaper + "': give exactly one of " + a.key() + "= and " + b.key() + "=");
     }
     return has(a) ? a : b;
   }

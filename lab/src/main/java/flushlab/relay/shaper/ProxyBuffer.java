@@ -1,6 +1,5 @@
 package flushlab.relay.shaper;
 
-import flushlab.relay.Chunk;
 import java.util.ArrayDeque;
 import java.util.List;
 
@@ -11,9 +10,11 @@ import java.util.List;
  * slowing the upstream.
  */
 public final class ProxyBuffer extends Shaper {
+  public static final Param SIZE = Param.size("size", null, 1024, 1L << 30, "the buffer: upstream pauses when this much is held");
+
   public static final ShaperType TYPE = new ShaperType("proxy-buffer", false,
       "nginx proxy_buffering on: upstream is read into a bounded buffer regardless of how fast the client reads",
-      List.of(Param.size("size", null, 1024, 1L << 30, "the buffer: upstream pauses when this much is held")),
+      List.of(SIZE),
       "proxy-buffer=64KiB", p -> () -> new ProxyBuffer(p));
 
   private final long capBytes;
@@ -22,7 +23,7 @@ public final class ProxyBuffer extends Shaper {
   private boolean failed;
 
   ProxyBuffer(Params p) {
-    this.capBytes = p.get("size");
+    this.capBytes = p.get(SIZE);
   }
 
   @Override
@@ -52,9 +53,9 @@ public final class ProxyBuffer extends Shaper {
       next.accept(c);
     }
     if (heldBytes >= capBytes) {
-      ctx.flow().hold(this);
+      ctx.holdUpstream(this);
     } else {
-      ctx.flow().release(this);
+      ctx.releaseUpstream(this);
     }
   }
 

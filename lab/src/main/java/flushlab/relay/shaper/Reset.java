@@ -1,15 +1,16 @@
 package flushlab.relay.shaper;
 
-import flushlab.relay.Chunk;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.List;
 
 /** Aborts the client connection with a TCP RST after K response bytes or T after the first byte. */
 public final class Reset extends Shaper {
+  public static final Param AFTER_BYTES = Param.size("after-bytes", null, 0, 1L << 40, "reset after this many response bytes").optional();
+  public static final Param AFTER = Param.duration("after", null, 0, 600_000_000_000L, "or this long after the first response byte").optional();
+
   public static final ShaperType TYPE = new ShaperType("reset", true,
       "a peer or middlebox that kills the connection (RST) mid-response",
-      List.of(Param.size("after-bytes", null, 0, 1L << 40, "reset after this many response bytes").optional(),
-          Param.duration("after", null, 0, 600_000_000_000L, "or this long after the first response byte").optional()),
+      List.of(AFTER_BYTES, AFTER),
       "reset,after-bytes=2KiB", p -> () -> new Reset(p));
 
   private final long afterBytes;
@@ -19,9 +20,9 @@ public final class Reset extends Shaper {
   private ScheduledFuture<?> timer;
 
   Reset(Params p) {
-    String which = p.exactlyOne("after-bytes", "after");
-    this.afterBytes = which.equals("after-bytes") ? p.get("after-bytes") : -1;
-    this.afterNanos = which.equals("after") ? p.get("after") : -1;
+    Param which = p.exactlyOne(AFTER_BYTES, AFTER);
+    this.afterBytes = which == AFTER_BYTES ? p.get(AFTER_BYTES) : -1;
+    this.afterNanos = which == AFTER ? p.get(AFTER) : -1;
   }
 
   @Override

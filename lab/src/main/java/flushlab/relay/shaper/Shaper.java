@@ -1,8 +1,5 @@
 package flushlab.relay.shaper;
 
-import flushlab.relay.Chunk;
-import flushlab.relay.ShaperContext;
-import flushlab.relay.Stage;
 
 /**
  * One mechanism applied to the response path of one relay connection. The whole contract is

@@ -40,6 +40,40 @@ public final class ShaperRegistry {
     }
   }
 
+  /** A spec built from typed values (as the console builds a toxic's shapers), checked as a written one is. */
+  public static Builder build(ShaperType type) {
+    return new Builder(type);
+  }
+
+  /** Values in each parameter's base unit, set by the shaper's own {@link Param} constants. */
+  public static final class Builder {
+    private final ShaperType type;
+    private final Map<String, String> given = new LinkedHashMap<>();
+
+    private Builder(ShaperType type) {
+      this.type = type;
+    }
+
+    /** {@code p} (one of this type's parameters) at {@code value}: ns, bytes, bytes/s, 0/1, or a choice's index. */
+    public Builder set(Param p, long value) {
+      if (!type.params().contains(p)) throw new IllegalArgumentException("shaper '" + type.name() + "' has no parameter " + p.key());
+      given.put(p.key(), p.format(value));
+      return this;
+    }
+
+    /** A value as a user wrote it for the parameter named {@code key} (refused by name when there is none). */
+    public Builder text(String key, String value) {
+      given.put(key.toLowerCase(Locale.ROOT), value);
+      return this;
+    }
+
+    public Spec spec() {
+      StringBuilder text = new StringBuilder(type.name());
+      given.forEach((k, v) -> text.append(',').append(k).append('=').append(v));
+      return make(text.toString(), type, given);
+    }
+  }
+
   public static Spec parse(String text) {
     String t = text == null ? "" : text.trim();
     if (t.isEmpty()) throw new ShaperSpecException("empty shaper spec (known: " + String.join(", ", TYPES.keySet()) + ")");
@@ -51,7 +85,7 @@ public final class ShaperRegistry {
     if (type == null) {
       throw new ShaperSpecException("unknown shaper '" + name + "' (known: " + String.join(", ", TYPES.keySet()) + ")");
     }
-    Map<String, String> given = new HashMap<>();
+    Map<String, String> given = new LinkedHashMap<>();
     if (eq >= 0) {
       if (type.params().isEmpty()) {
         throw new ShaperSpecException("shaper '" + name + "' takes no parameters, got '" + head.substring(eq + 1) + "'");
@@ -65,14 +99,22 @@ public final class ShaperRegistry {
         throw new ShaperSpecException("shaper '" + name + "': '" + kv + "' is not key=value (parameters: " + keys(type) + ")");
       }
       String key = kv.substring(0, e).trim().toLowerCase(Locale.ROOT);
-      if (type.param(key) == null) {
-        throw new ShaperSpecException("shaper '" + name + "' has no parameter '" + key + "' (parameters: " + keys(type) + ")");
-      }
       if (given.put(key, kv.substring(e + 1).trim()) != null) {
         throw new ShaperSpecException("shaper '" + name + "': parameter '" + key + "' given twice");
       }
     }
-    Map<String, Long> values = new HashMap<>();
+    return make(t, type, given);
+  }
+
+  /** Checks every value given by parameter name against the type, fills defaults, and makes the spec. */
+  private static Spec make(String t, ShaperType type, Map<String, String> given) {
+    String name = type.name();
+    for (String key : given.keySet()) {
+      if (type.param(key) == null) {
+        throw new ShaperSpecException("shaper '" + name + "' has no parameter '" + key + "' (parameters: " + keys(type) + ")");
+      }
+    }
+    Map<Param, Long> values = new HashMap<>();
     for (Param p : type.params()) {
       String v = given.containsKey(p.key()) ? given.get(p.key()) : p.defaultValue();
       if (v == null) {
@@ -81,7 +123,7 @@ public final class ShaperRegistry {
         }
         continue;
       }
-      values.put(p.key(), p.parse(name, v));
+      values.put(p, p.parse(name, v));
     }
     Params params = new Params(name, values);
     Supplier<Shaper> factory = type.factory().apply(params);

@@ -1,15 +1,16 @@
 package flushlab.relay.shaper;
 
-import flushlab.relay.Chunk;
 import java.util.List;
 
 /** Pauses the response once, for D, after K bytes or T after its first byte (a stuck upstream or GC pause). */
 public final class Stall extends TimedQueueShaper {
+  public static final Param FOR = Param.duration("for", null, 1_000_000L, 600_000_000_000L, "how long the stall lasts");
+  public static final Param AFTER_BYTES = Param.size("after-bytes", null, 0, 1L << 40, "stall after this many response bytes").optional();
+  public static final Param AFTER = Param.duration("after", null, 0, 600_000_000_000L, "or this long after the first response byte").optional();
+
   public static final ShaperType TYPE = new ShaperType("stall", true,
       "a path that freezes once mid-response (a GC pause, a stuck upstream)",
-      List.of(Param.duration("for", null, 1_000_000L, 600_000_000_000L, "how long the stall lasts"),
-          Param.size("after-bytes", null, 0, 1L << 40, "stall after this many response bytes").optional(),
-          Param.duration("after", null, 0, 600_000_000_000L, "or this long after the first response byte").optional()),
+      List.of(FOR, AFTER_BYTES, AFTER),
       "stall,for=500ms,after-bytes=1KiB", p -> () -> new Stall(p));
 
   private final long forNanos;
@@ -20,10 +21,10 @@ public final class Stall extends TimedQueueShaper {
   private long stallUntil = -1;
 
   Stall(Params p) {
-    this.forNanos = p.get("for");
-    String which = p.exactlyOne("after-bytes", "after");
-    this.afterBytes = which.equals("after-bytes") ? p.get("after-bytes") : -1;
-    this.afterNanos = which.equals("after") ? p.get("after") : -1;
+    this.forNanos = p.get(FOR);
+    Param which = p.exactlyOne(AFTER_BYTES, AFTER);
+    this.afterBytes = which == AFTER_BYTES ? p.get(AFTER_BYTES) : -1;
+    this.afterNanos = which == AFTER ? p.get(AFTER) : -1;
   }
 
   @Override

@@ -8,11 +8,12 @@ import java.util.List;
  * common real-world shape (a buffer with a flush timeout).
  */
 public final class ThresholdOrTimer extends HoldingShaper {
+  public static final Param BYTES = Param.size("bytes", null, 1, 64L << 20, "release when at least this many bytes are held");
+  public static final Param AFTER = Param.duration("after", null, 1_000_000L, 60_000_000_000L, "or this long after the first held byte");
+
   public static final ShaperType TYPE = new ShaperType("threshold-or-timer", false,
       "a proxy with an output buffer and a flush timeout: N bytes or T after the first held byte, whichever first",
-      List.of(Param.size("bytes", null, 1, 64L << 20, "release when at least this many bytes are held"),
-          Param.duration("after", null, 1_000_000L, 60_000_000_000L, "or this long after the first held byte"),
-          capParam(), xAccelParam()),
+      List.of(BYTES, AFTER, CAP, X_ACCEL),
       "threshold-or-timer,bytes=2KiB,after=200ms", p -> () -> new ThresholdOrTimer(p));
 
   private final long thresholdBytes;
@@ -21,8 +22,8 @@ public final class ThresholdOrTimer extends HoldingShaper {
 
   ThresholdOrTimer(Params p) {
     super(p);
-    this.thresholdBytes = p.get("bytes");
-    this.afterNanos = p.get("after");
+    this.thresholdBytes = p.get(BYTES);
+    this.afterNanos = p.get(AFTER);
   }
 
   @Override

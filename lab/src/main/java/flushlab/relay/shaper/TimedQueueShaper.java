@@ -1,6 +1,5 @@
 package flushlab.relay.shaper;
 
-import flushlab.relay.Chunk;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 
@@ -30,7 +29,7 @@ abstract class TimedQueueShaper extends Shaper {
     queue.add(c);
     releaseAt.add(at);
     queuedBytes += c.length();
-    if (queuedBytes > HIGH_WATERMARK_BYTES) ctx.flow().hold(this);
+    if (queuedBytes > HIGH_WATERMARK_BYTES) ctx.holdUpstream(this);
     // Release times never decrease, so a pending timer for the head already covers this item.
     if (wasEmpty) pump();
   }
@@ -63,7 +62,7 @@ abstract class TimedQueueShaper extends Shaper {
       queuedBytes -= c.length();
       next.accept(c);
     }
-    if (queuedBytes < LOW_WATERMARK_BYTES) ctx.flow().release(this);
+    if (queuedBytes < LOW_WATERMARK_BYTES) ctx.releaseUpstream(this);
     if (!queue.isEmpty()) {
       timer = ctx.schedule(this::pump, releaseAt.peek() - now);
     }

@@ -8,11 +8,12 @@ import java.util.List;
  * whatever is held, as proxies with a flush interval do. Models timer-driven flushing.
  */
 public final class TimerFlush extends HoldingShaper {
+  public static final Param AFTER = Param.duration("after", null, 1_000_000L, 60_000_000_000L, "hold time, from the first held byte (or the period)");
+  public static final Param PERIODIC = Param.bool("periodic", "false", "flush every T on a fixed clock instead of T after the first held byte");
+
   public static final ShaperType TYPE = new ShaperType("timer", false,
       "a proxy that flushes T after the first byte it holds (or every T on a fixed clock, periodic=true)",
-      List.of(Param.duration("after", null, 1_000_000L, 60_000_000_000L, "hold time, from the first held byte (or the period)"),
-          Param.bool("periodic", "false", "flush every T on a fixed clock instead of T after the first held byte"),
-          capParam(), xAccelParam()),
+      List.of(AFTER, PERIODIC, CAP, X_ACCEL),
       "timer=200ms", p -> () -> new TimerFlush(p));
 
   private final long afterNanos;
@@ -22,8 +23,8 @@ public final class TimerFlush extends HoldingShaper {
 
   TimerFlush(Params p) {
     super(p);
-    this.afterNanos = p.get("after");
-    this.periodic = p.bool("periodic");
+    this.afterNanos = p.get(AFTER);
+    this.periodic = p.bool(PERIODIC);
   }
 
   @Override

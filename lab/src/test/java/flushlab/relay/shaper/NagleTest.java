@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flushlab.core.LabVertx;
 import flushlab.relay.FlowControl;
 import flushlab.relay.RelayLog;
-import flushlab.relay.ShaperContext;
+import flushlab.relay.ConnectionContext;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.vertx.core.net.NetServerOptions;
@@ -23,7 +23,7 @@ class NagleTest extends ShaperTestBase {
       Channel ch = LabVertx.channel(so);
       boolean before = ch.config().getOption(ChannelOption.TCP_NODELAY);
       Shaper nagle = ShaperRegistry.parse("nagle").create();
-      nagle.wire(c -> {}, new ShaperContext(ch, new FlowControl(), RelayLog.SILENT, "test"));
+      nagle.wire(c -> {}, new ConnectionContext(ch, new FlowControl(), RelayLog.SILENT, "test"));
       seen.complete(new Boolean[] {before, ch.config().getOption(ChannelOption.TCP_NODELAY)});
       so.close();
     });

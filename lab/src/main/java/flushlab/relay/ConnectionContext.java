@@ -1,15 +1,14 @@
 package flushlab.relay;
 
+import flushlab.relay.shaper.ShaperContext;
 import io.netty.channel.Channel;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a shaper may use besides its next stage: the connection's event loop for timers, the
- * client-facing channel for socket options, flow control, the relay's log, and a way to fail the
- * connection. Every shaper of a connection runs on that connection's event loop: no locking
- * anywhere in a chain.
+ * One relay connection's {@link ShaperContext}: its client channel, its flow control, the relay's
+ * log and the relay-wide budget of held bytes. Confined to the connection's event loop.
  */
-public final class ShaperContext {
+public final class ConnectionContext implements ShaperContext {
   private final Channel clientChannel;
   private final FlowControl flow;
   private final RelayLog log;
@@ -20,7 +19,7 @@ public final class ShaperContext {
   private final HeldBytes relayHeld;
   private long heldHere;
 
-  public ShaperContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName, HeldBytes relayHeld) {
+  public ConnectionContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName, HeldBytes relayHeld) {
     this.clientChannel = clientChannel;
     this.flow = flow;
     this.log = log;
@@ -29,7 +28,7 @@ public final class ShaperContext {
   }
 
   /** For a shaper on its own (tests): no relay-wide cap. */
-  public ShaperContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName) {
+  public ConnectionContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName) {
     this(clientChannel, flow, log, connectionName, new HeldBytes(Long.MAX_VALUE));
   }
 
@@ -38,12 +37,14 @@ public final class ShaperContext {
    * would hold more than that (the caller fails the connection). Every byte taken is given back
    * with {@link #releaseBytes} as it leaves, or all at once when the connection ends.
    */
+  @Override
   public boolean holdBytes(long n) {
     if (!relayHeld.take(n)) return false;
     heldHere += n;
     return true;
   }
 
+  @Override
   public void releaseBytes(long n) {
     long k = Math.min(n, heldHere);
     heldHere -= k;
@@ -57,28 +58,39 @@ public final class ShaperContext {
   }
 
   /** The message for a connection refused by the relay-wide cap. */
+  @Override
   public String overRelayCap(long wanted) {
     return "the relay would hold more than its cap of " + relayHeld.capBytes() + " bytes over all connections (--max-held; "
         + relayHeld.held() + " held, " + wanted + " more asked)";
   }
 
+  @Override
   public io.netty.util.concurrent.ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
     return clientChannel.eventLoop().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
   }
 
+  @Override
   public Channel clientChannel() {
     return clientChannel;
   }
 
-  public FlowControl flow() {
-    return flow;
+  @Override
+  public void holdUpstream(Object holder) {
+    flow.hold(holder);
   }
 
+  @Override
+  public void releaseUpstream(Object holder) {
+    flow.release(holder);
+  }
+
+  @Override
   public void log(String message) {
     log.log(connectionName + ": " + message);
   }
 
   /** Ends the client connection with a reason: a 502 if nothing was sent yet, else a close. */
+  @Override
   public void fail(String reason) {
     if (failure != null) return;
     failure = reason;
@@ -86,6 +98,7 @@ public final class ShaperContext {
     if (failer != null) failer.run();
   }
 
+  @Override
   public String failure() {
     return failure;
   }
@@ -95,11 +108,13 @@ public final class ShaperContext {
   }
 
   /** Whether the client socket can take more bytes now (the proxy-buffer shaper pumps on this). */
+  @Override
   public boolean clientWritable() {
     return clientChannel.isWritable();
   }
 
   /** Called (once per change to writable) when the client socket drains. */
+  @Override
   public void onClientWritable(Runnable r) {
     this.writableListener = r;
   }

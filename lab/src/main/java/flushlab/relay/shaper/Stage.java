@@ -1,4 +1,4 @@
-package flushlab.relay;
+package flushlab.relay.shaper;
 
 /** Something that takes response items in order: a shaper, or the writer to the client. */
 public interface Stage {

@@ -1,4 +1,4 @@
-package flushlab.relay;
+package flushlab.relay.shaper;
 
 import flushlab.http.Headers;
 import io.vertx.core.buffer.Buffer;
