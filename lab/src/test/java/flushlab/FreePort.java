@@ -1,5 +1,6 @@
 package flushlab;
 
+import flushlab.core.ProcFiles;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -19,7 +20,7 @@ public final class FreePort {
     int ephemeralStart = 32768;
     try {
       // procfs files report a size of 0, and Files.readString then reads one byte: ProcFiles reads them whole
-      ephemeralStart = Integer.parseInt(flushlab.core.ProcFiles.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+      ephemeralStart = Integer.parseInt(ProcFiles.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
     } catch (IOException | RuntimeException unknown) {
       // keep Linux's default start
     }

@@ -7,6 +7,7 @@ import flushlab.client.RequestPlan;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
+import flushlab.emitter.PacingAudit;
 import io.vertx.core.Vertx;
 import java.util.concurrent.TimeUnit;
 
@@ -47,7 +48,7 @@ public final class LabFixture implements AutoCloseable {
    * last send(), so a client on another loop can have read the whole stream a moment before: wait
    * for it (up to 5 s) rather than read a missing audit as a failure.
    */
-  public flushlab.emitter.PacingAudit.Summary auditOf(long streamId) throws InterruptedException {
+  public PacingAudit.Summary auditOf(long streamId) throws InterruptedException {
     Await.until("the emitter filed the audit of stream " + streamId, 5000, () -> emitter.audits().summary(streamId) != null);
     return emitter.audits().summary(streamId);
   }

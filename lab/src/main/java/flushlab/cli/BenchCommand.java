@@ -6,13 +6,15 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
-import flushlab.client.Warmup;
+import flushlab.client.StreamResult;
 import flushlab.core.LabVertx;
+import flushlab.core.Units;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
+import flushlab.run.Warmup;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.List;
@@ -96,7 +98,7 @@ final class BenchCommand implements Command {
         while (System.nanoTime() < due) Thread.onSpinWait(); // the bench thread only, never an event loop
         running.add(c.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?" + query)));
       }
-      List<flushlab.client.StreamResult> all = new java.util.ArrayList<>();
+      List<StreamResult> all = new java.util.ArrayList<>();
       for (var f : running) all.addAll(f.await(10, TimeUnit.MINUTES).streamResults());
       return new BatchResult(all);
     } finally {
@@ -124,7 +126,7 @@ final class BenchCommand implements Command {
     out.println("100 streams whose starts are spread over one interval (as independent clients arrive), instead of aligned:");
     latenessHeader(out);
     for (String interval : new String[] {"5ms", "50ms"}) {
-      long intervalNanos = flushlab.core.Units.parseDurationNanos(interval);
+      long intervalNanos = Units.parseDurationNanos(interval);
       latenessRow(out, interval, 100, q -> staggered(emitter.port(), q, 100, intervalNanos));
     }
     out.println("\ntargets: frames per read 1.00 at 50 ms; pacing p99 under 1 ms at 100 streams; emit->recv p50 under 0.1 ms");

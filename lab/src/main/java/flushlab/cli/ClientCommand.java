@@ -7,13 +7,15 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
-import flushlab.core.LabVertx;
-import flushlab.scenario.Keys;
-import io.vertx.core.Vertx;
 import flushlab.core.HostPort;
+import flushlab.core.Json;
+import flushlab.core.LabVertx;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
 import flushlab.netpath.VethSite;
+import flushlab.run.Warmup;
+import flushlab.scenario.Keys;
+import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 
@@ -89,12 +91,12 @@ final class ClientCommand implements Command {
     Vertx vertx = LabVertx.create(1);
     MeteredClient client = new MeteredClient(vertx, options);
     try {
-      flushlab.client.Warmup.run(vertx, plan.tls() != null);
+      Warmup.run(vertx, plan.tls() != null);
       long started = System.nanoTime();
       BatchResult r = client.run(plan).await(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, TimeUnit.MILLISECONDS);
       double seconds = (System.nanoTime() - started) / 1e9;
       if (json) {
-        out.println(flushlab.core.Json.pretty(r));
+        out.println(Json.pretty(r));
       } else {
         out.println(r.oneLine());
         out.printf(java.util.Locale.ROOT, "batch %.3f s, %.1f MB/s read%n", seconds, r.bytes() / 1e6 / seconds);

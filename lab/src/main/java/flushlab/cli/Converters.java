@@ -5,6 +5,7 @@ import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.converters.BaseConverter;
 import com.beust.jcommander.converters.IParameterSplitter;
 import flushlab.core.Units;
+import flushlab.relay.shaper.ShaperRegistry;
 import java.util.List;
 
 /**
@@ -101,11 +102,11 @@ final class Converters {
   }
 
   /** Each {@code --shape} value parsed as a shaper spec; a bad one names the flag, the value and what is wrong. */
-  static java.util.List<flushlab.relay.shaper.ShaperRegistry.Spec> shapes(java.util.List<String> values) {
-    java.util.List<flushlab.relay.shaper.ShaperRegistry.Spec> specs = new java.util.ArrayList<>();
+  static java.util.List<ShaperRegistry.Spec> shapes(java.util.List<String> values) {
+    java.util.List<ShaperRegistry.Spec> specs = new java.util.ArrayList<>();
     for (String s : values) {
       try {
-        specs.add(flushlab.relay.shaper.ShaperRegistry.parse(s));
+        specs.add(ShaperRegistry.parse(s));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
       }

@@ -1,12 +1,16 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
-import flushlab.core.HostPort;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
+import flushlab.client.HeaderSpec;
+import flushlab.core.HostPort;
+import flushlab.core.IoErrors;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
+import flushlab.tcpprobe.UploadServer;
+import flushlab.tls.ServerTls;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 
@@ -64,18 +68,18 @@ final class EmitterCommand implements Command {
         .withListeners(eventLoops); // one listener per event loop: connections spread over all of them
     HostPort tlsAt = tlsListen == null ? null : HostPort.parse("--tls-listen", tlsListen, true);
     if (tlsAt != null) Exposure.warnIfNotLoopback(err, "--tls-listen", tlsAt, "the emitter");
-    flushlab.tls.ServerTls tls = tlsFlags.tls(tlsAt != null, "--tls-listen");
-    if (apiKey != null) options = options.withApiKey(flushlab.client.HeaderSpec.parse("--api-key", "Authorization: " + apiKey)
+    ServerTls tls = tlsFlags.tls(tlsAt != null, "--tls-listen");
+    if (apiKey != null) options = options.withApiKey(HeaderSpec.parse("--api-key", "Authorization: " + apiKey)
         .resolve("--api-key", System.getenv()));
     HostPort uploadAt = uploadListen == null ? null : HostPort.parse("--upload-listen", uploadListen, true);
     if (uploadAt != null) Exposure.warnIfNotLoopback(err, "--upload-listen", uploadAt, "the upload listener");
     else upload.refuseWithout("--upload-listen");
-    flushlab.tcpprobe.UploadServer uploads = null;
+    UploadServer uploads = null;
     if (uploadAt != null) {
       try {
-        uploads = flushlab.tcpprobe.UploadServer.start(upload.options(uploadAt, !uploadNoTcpNoDelay));
+        uploads = UploadServer.start(upload.options(uploadAt, !uploadNoTcpNoDelay));
       } catch (java.io.IOException e) {
-        err.println("flushlab emitter: cannot listen on " + uploadAt + ": " + flushlab.core.IoErrors.describe(e));
+        err.println("flushlab emitter: cannot listen on " + uploadAt + ": " + IoErrors.describe(e));
         return EXIT_FAILED;
       }
       out.println(UploadFlags.describe(uploads));

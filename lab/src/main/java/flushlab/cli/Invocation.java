@@ -1,5 +1,6 @@
 package flushlab.cli;
 
+import flushlab.client.HeaderSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,10 +45,10 @@ final class Invocation {
     for (int i = 0; i < words.size(); i++) {
       String w = words.get(i);
       if (w.equals("--header") && i + 1 < words.size()) {
-        words.set(i + 1, flushlab.client.HeaderSpec.redactedText(words.get(i + 1)));
+        words.set(i + 1, HeaderSpec.redactedText(words.get(i + 1)));
         i++;
       } else if (w.startsWith("--header=")) {
-        words.set(i, "--header=" + flushlab.client.HeaderSpec.redactedText(w.substring("--header=".length())));
+        words.set(i, "--header=" + HeaderSpec.redactedText(w.substring("--header=".length())));
       }
     }
   }

@@ -4,6 +4,7 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.HostPort;
+import flushlab.core.IoErrors;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
 import flushlab.scenario.Keys;
@@ -81,7 +82,7 @@ final class KeepAliveProbeCommand implements Command {
             KeepAliveProbe.warmUp(to, bodyBytes);
             r = KeepAliveProbe.run(to, requests, bodyBytes, c);
           } catch (IOException e) {
-            err.println("flushlab probe keepalive: " + to + ": " + flushlab.core.IoErrors.describe(e));
+            err.println("flushlab probe keepalive: " + to + ": " + IoErrors.describe(e));
             return EXIT_FAILED;
           }
           results.add(r);

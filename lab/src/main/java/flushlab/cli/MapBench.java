@@ -1,15 +1,17 @@
 package flushlab.cli;
 
-import flushlab.map.TriggerKind;
 import flushlab.core.HostPort;
 import flushlab.map.FlushTrigger;
+import flushlab.map.TriggerKind;
+import flushlab.netpath.NetworkPath;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.MapScenario;
 import flushlab.scenario.Outcome;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
 import flushlab.scenario.ScenarioRunner;
-import flushlab.target.Target;
+import flushlab.stream.Endpoint;
+import flushlab.targets.Target;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -57,9 +59,9 @@ final class MapBench {
     int sweepRight = 0;
     for (Case c : CASES) {
       Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse(c.shaper)), false,
-          flushlab.netpath.NetworkPath.LOOPBACK);
+          NetworkPath.LOOPBACK);
       long t0 = System.nanoTime();
-      Outcome m = new ScenarioRunner(MapScenario.of(relay, flushlab.stream.Endpoint.SSE, new HostPort("127.0.0.1", 0), "flushlab bench map"), vertx)
+      Outcome m = new ScenarioRunner(MapScenario.of(relay, Endpoint.SSE, new HostPort("127.0.0.1", 0), "flushlab bench map"), vertx)
           .map(line -> {}, 60);
       double mapSeconds = (System.nanoTime() - t0) / 1e9;
       FlushTrigger mapAnswer = m.triggers().get("relay");

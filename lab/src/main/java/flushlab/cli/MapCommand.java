@@ -1,6 +1,5 @@
 package flushlab.cli;
 
-import flushlab.stream.Endpoint;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
@@ -10,19 +9,22 @@ import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.map.CellEvidence;
 import flushlab.map.FlushTrigger;
+import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
 import flushlab.scenario.ConfigTemplate;
+import flushlab.scenario.Keys;
 import flushlab.scenario.MapScenario;
 import flushlab.scenario.Outcome;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioRunner;
 import flushlab.scenario.TargetCellResult;
-import flushlab.target.Target;
-import flushlab.target.TargetStartFailure;
+import flushlab.stream.Endpoint;
+import flushlab.targets.Target;
+import flushlab.targets.TargetStartFailure;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -77,7 +79,7 @@ final class MapCommand implements Command {
   }
 
   /** What `--json` writes: the answer, how long it took, and the cells it rests on. */
-  record MapAnswer(String target, boolean certified, flushlab.map.TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+  record MapAnswer(String target, boolean certified, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
       Integer events, String verdict, double seconds, int cellCount, List<CellEvidence> cells, List<String> evidence,
       List<String> next) {}
 
@@ -86,7 +88,7 @@ final class MapCommand implements Command {
     long started = System.nanoTime();
     Target t = target(err);
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
-    Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", flushlab.scenario.Keys.ENDPOINT, endpoint));
+    Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
     HostPort listen = HostPort.parse("--emitter-listen", emitterListen != null ? emitterListen
         : target != null ? "127.0.0.1:8090" : "127.0.0.1:0", true);
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
@@ -137,7 +139,7 @@ final class MapCommand implements Command {
       List<CellEvidence> cells = new ArrayList<>();
       for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
       MapAnswer a = trigger == null
-          ? new MapAnswer(name, o.certified(), flushlab.map.TriggerKind.INCONCLUSIVE, null, null, null, null, "the host is not certified", seconds, 0,
+          ? new MapAnswer(name, o.certified(), TriggerKind.INCONCLUSIVE, null, null, null, null, "the host is not certified", seconds, 0,
               cells, List.of(), List.of())
           : new MapAnswer(name, o.certified(), trigger.kind(), trigger.thresholdBytes(), trigger.thresholdBodyBytes(),
               trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next());

@@ -1,9 +1,6 @@
 package flushlab.cli;
 
-import flushlab.stream.Endpoint;
-import flushlab.stream.StreamSpec;
 import com.beust.jcommander.Parameter;
-import flushlab.core.HostPort;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import flushlab.client.BatchResult;
@@ -12,10 +9,15 @@ import flushlab.client.Distribution;
 import flushlab.client.GatewayOverhead;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.core.HostPort;
 import flushlab.core.LabVertx;
-import flushlab.scenario.Keys;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
+import flushlab.run.Warmup;
+import flushlab.scenario.Keys;
+import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
+import flushlab.tls.ClientTls;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +76,7 @@ final class ProbeCommand implements Command {
     }
     String model = request.model();
     java.util.List<String[]> headers = request.resolvedHeaders(System.getenv()).toSend();
-    flushlab.tls.ClientTls gwTls = gateway.tls();
+    ClientTls gwTls = gateway.tls();
     HostPort at = HostPort.parse("--listen", listen, true);
     Exposure.warnIfNotLoopback(err, "--listen", at, "the probe's emitter");
     // ranges as the scenario settings these mirror (requests, concurrency, frames, interval, think, timeout)
@@ -114,8 +116,8 @@ final class ProbeCommand implements Command {
             2 * most * roundSeconds);
       }
 
-      flushlab.client.Warmup.run(vertx, gwTls != null);
-      out.println("warm-up: " + flushlab.client.Warmup.description(gwTls != null));
+      Warmup.run(vertx, gwTls != null);
+      out.println("warm-up: " + Warmup.description(gwTls != null));
       // the same request both ways (headers included), so the difference is the gateway's alone
       StreamSpec stream = StreamSpec.DEFAULT.withEndpoint(streamEndpoint).withFrames(tokens).withThinkNanos(thinkNanos)
           .withIntervalNanos(delayNanos);

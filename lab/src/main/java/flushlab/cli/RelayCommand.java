@@ -1,13 +1,15 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
-import flushlab.core.HostPort;
 import com.beust.jcommander.Parameters;
+import flushlab.core.HostPort;
 import flushlab.core.LabVertx;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
+import flushlab.relay.shaper.ShaperReference;
 import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.tls.ServerTls;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -47,7 +49,7 @@ final class RelayCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (listShapers) {
-      out.print(flushlab.relay.shaper.ShaperReference.markdown());
+      out.print(ShaperReference.markdown());
       return EXIT_OK;
     }
     HostPort at = HostPort.parse("--listen", listen, true);
@@ -61,7 +63,7 @@ final class RelayCommand implements Command {
     }
     RelayOptions options = new RelayOptions(at.host(), at.port(), up.host(), up.port(), specs, poolUpstream, maxConnections,
         maxHeld.bytes());
-    flushlab.tls.ServerTls serverTls = tlsFlags.tls(tls, "--tls");
+    ServerTls serverTls = tlsFlags.tls(tls, "--tls");
     if (serverTls != null) options = options.withTls(serverTls);
     Vertx vertx = LabVertx.create(1);
     Relay relay = new Relay(options, RelayLog.to(out));

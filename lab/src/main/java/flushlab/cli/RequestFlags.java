@@ -2,6 +2,8 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import flushlab.client.RequestPlan;
+import flushlab.core.HostPort;
+import flushlab.scenario.RequestHeaders;
 import flushlab.tls.ClientTls;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,12 +33,12 @@ final class RequestFlags {
   boolean insecure;
 
   /** The headers, checked now (before anything starts) and resolved from {@code env}. */
-  flushlab.scenario.RequestHeaders resolvedHeaders(Map<String, String> env) {
-    return flushlab.scenario.RequestHeaders.of("--header", headers, env);
+  RequestHeaders resolvedHeaders(Map<String, String> env) {
+    return RequestHeaders.of("--header", headers, env);
   }
 
   /** A server given as host:port, http://host:port or https://host:port (a trailing / allowed), and its TLS check. */
-  record Server(flushlab.core.HostPort address, ClientTls tls) {
+  record Server(HostPort address, ClientTls tls) {
     String describe() {
       return (tls == null ? "" : "https://") + address;
     }
@@ -50,7 +52,7 @@ final class RequestFlags {
     boolean https = text.startsWith("https://");
     String hostPort = https ? text.substring("https://".length()) : text.startsWith("http://") ? text.substring("http://".length()) : text;
     if (hostPort.endsWith("/")) hostPort = hostPort.substring(0, hostPort.length() - 1);
-    flushlab.core.HostPort at = flushlab.core.HostPort.parse(flag, hostPort, false);
+    HostPort at = HostPort.parse(flag, hostPort, false);
     if (!https && (caFile != null || insecure)) {
       throw new IllegalArgumentException((insecure ? "--insecure" : "--ca-file") + ": only with an https:// " + flag);
     }

@@ -6,16 +6,20 @@ import flushlab.client.StreamError;
 import flushlab.core.IoErrors;
 import flushlab.core.LabVertx;
 import flushlab.report.Environment;
+import flushlab.report.ProbeReport;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
 import flushlab.report.SummaryMarkdown;
+import flushlab.scenario.Outcome;
+import flushlab.scenario.ProbeScenario;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioError;
+import flushlab.scenario.ScenarioFile;
 import flushlab.scenario.ScenarioLoader;
-import flushlab.scenario.Outcome;
 import flushlab.scenario.ScenarioRunner;
 import flushlab.scenario.TargetCellResult;
-import flushlab.target.TargetStartFailure;
+import flushlab.targets.TargetStartFailure;
+import flushlab.tcpprobe.ProbeScenarioRunner;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -42,7 +46,7 @@ final class RunCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (files.size() != 1) throw new IllegalArgumentException("give exactly one scenario file, e.g. scenarios/quickstart.yaml");
-    flushlab.scenario.ScenarioFile file;
+    ScenarioFile file;
     try {
       file = ScenarioLoader.loadAny(Path.of(files.get(0)));
     } catch (ScenarioError e) {
@@ -51,7 +55,7 @@ final class RunCommand implements Command {
     }
     Path root = Path.of(resultsDir);
     if (!resultsWritable(root, err)) return EXIT_USAGE;
-    if (file instanceof flushlab.scenario.ProbeScenario probe) return runProbe(probe, root, out, err);
+    if (file instanceof ProbeScenario probe) return runProbe(probe, root, out, err);
     Scenario scenario = (Scenario) file;
     Exposure.warnIfNotLoopback(err, "emitter.listen", scenario.emitterListen(), "the emitter");
     out.printf("flushlab run %s: %d cell(s) x %d target(s) x %d run(s); expected duration about %.0fs%n", scenario.name(),
@@ -117,14 +121,14 @@ final class RunCommand implements Command {
   }
 
   /** A probe scenario: its servers in order, then a results folder like a run's. */
-  private int runProbe(flushlab.scenario.ProbeScenario scenario, Path root, PrintStream out, PrintStream err) throws Exception {
+  private int runProbe(ProbeScenario scenario, Path root, PrintStream out, PrintStream err) throws Exception {
     out.printf("flushlab run %s: probe %s, %d server(s)%n", scenario.name(), scenario.probe(), scenario.servers().size());
     Vertx vertx = LabVertx.create(1);
-    flushlab.tcpprobe.ProbeScenarioRunner runner = new flushlab.tcpprobe.ProbeScenarioRunner(scenario, vertx);
+    ProbeScenarioRunner runner = new ProbeScenarioRunner(scenario, vertx);
     int code = EXIT_FAILED;
     try (Interruption signal = new Interruption(runner::interrupt)) {
       try {
-        flushlab.report.ProbeReport report = runner.run(commandLine, out::println);
+        ProbeReport report = runner.run(commandLine, out::println);
         ResultsWriter.Written written = ResultsWriter.write(root, report, java.time.Instant.parse(report.started()).toEpochMilli());
         out.println("results: " + written.folder());
         code = EXIT_OK;

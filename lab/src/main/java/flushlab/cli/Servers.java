@@ -1,6 +1,6 @@
 package flushlab.cli;
 
-import flushlab.client.Warmup;
+import flushlab.run.Warmup;
 import flushlab.core.HostPort;
 import io.vertx.core.Deployable;
 import io.vertx.core.Vertx;

@@ -2,6 +2,7 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import flushlab.core.HostPort;
+import flushlab.tcpprobe.ProbeSite;
 import flushlab.tcpprobe.UploadServer;
 
 /** The upload endpoint's server-side settings, shared by the emitter and the probes that start their own server. */
@@ -31,6 +32,6 @@ final class UploadFlags {
   }
 
   static String describe(UploadServer s) {
-    return flushlab.tcpprobe.ProbeSite.describe(s);
+    return ProbeSite.describe(s);
   }
 }

@@ -5,6 +5,7 @@ import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.HostPort;
 import flushlab.core.LabVertx;
+import flushlab.core.Units;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
 import flushlab.scenario.Keys;
@@ -108,7 +109,7 @@ final class UploadProbeCommand implements Command {
     for (String s : sizes.split(",")) {
       long b;
       try {
-        b = flushlab.core.Units.parseBytes(s.trim());
+        b = Units.parseBytes(s.trim());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--sizes: '" + s.trim() + "' is not a size (e.g. 16KiB, 1MiB, 390000B)");
       }

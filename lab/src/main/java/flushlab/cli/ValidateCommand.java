@@ -2,10 +2,13 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import flushlab.scenario.ProbeScenario;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioError;
+import flushlab.scenario.ScenarioFile;
 import flushlab.scenario.ScenarioLoader;
 import flushlab.scenario.ScenarioReference;
+import flushlab.scenario.ScenarioRunner;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,14 +32,14 @@ final class ValidateCommand implements Command {
     int rc = EXIT_OK;
     for (String f : files) {
       try {
-        flushlab.scenario.ScenarioFile any = ScenarioLoader.loadAny(Path.of(f));
-        if (any instanceof flushlab.scenario.ProbeScenario p) {
+        ScenarioFile any = ScenarioLoader.loadAny(Path.of(f));
+        if (any instanceof ProbeScenario p) {
           out.printf("%s: ok (probe %s, %d server(s))%n", f, p.probe(), p.servers().size());
           continue;
         }
         Scenario s = (Scenario) any;
         out.printf("%s: ok (%d cells x %d targets x %d runs, about %.0fs)%n", f, s.cells().size(), s.targets().size(), s.runs(),
-            flushlab.scenario.ScenarioRunner.expectedSeconds(s));
+            ScenarioRunner.expectedSeconds(s));
       } catch (ScenarioError e) {
         for (String m : e.messages()) err.println(m);
         rc = EXIT_USAGE;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.stream.Endpoint;
 import flushlab.stream.StreamSpec;
+import flushlab.tls.ClientTls;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.List;
  * the request says so (frames=, total=/size=, pi_tokens), so lost frames at the tail are counted.
  */
 public record RequestPlan(String host, int port, String method, String pathAndQuery, byte[] body,
-    String contentType, List<String[]> headers, int expectedFrames, flushlab.tls.ClientTls tls) {
+    String contentType, List<String[]> headers, int expectedFrames, ClientTls tls) {
 
   /** The model a chat request names unless the user gives one (--model, model:). */
   public static final String DEFAULT_MODEL = "flushlab-echo";
@@ -39,7 +40,7 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
         + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
     return new RequestPlan(host, port, "GET", path, new byte[0], null, List.of(),
-        expectedFromQuery(uri.getRawPath() == null ? "" : uri.getRawPath(), uri.getRawQuery()), https ? flushlab.tls.ClientTls.system() : null);
+        expectedFromQuery(uri.getRawPath() == null ? "" : uri.getRawPath(), uri.getRawQuery()), https ? ClientTls.system() : null);
   }
 
   /**
@@ -90,7 +91,7 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
   }
 
   /** The same request over TLS checked as {@code tls} says (null: plain TCP). */
-  public RequestPlan withTls(flushlab.tls.ClientTls t) {
+  public RequestPlan withTls(ClientTls t) {
     return new RequestPlan(host, port, method, pathAndQuery, body, contentType, headers, expectedFrames, t);
   }
 

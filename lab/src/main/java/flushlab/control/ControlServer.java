@@ -1,5 +1,7 @@
 package flushlab.control;
 
+import flushlab.core.HostPort;
+import flushlab.core.Resources;
 import flushlab.relay.RelayLog;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -15,12 +17,12 @@ public final class ControlServer extends VerticleBase {
   private final String host;
   private final int port;
   private final RelayLog log;
-  private final flushlab.core.HostPort emitter;
+  private final HostPort emitter;
   private ControlApi api;
   private HttpServer server;
 
   /** @param emitter the emitter the console page streams from directly (null: the page cannot start streams) */
-  public ControlServer(String host, int port, RelayLog log, flushlab.core.HostPort emitter) {
+  public ControlServer(String host, int port, RelayLog log, HostPort emitter) {
     this.host = host;
     this.port = port;
     this.log = log;
@@ -40,9 +42,9 @@ public final class ControlServer extends VerticleBase {
     router.get("/console/events").handler(streams::subscribe);
     router.post("/console/streams").handler(streams::start);
     // read from the jar once, not per request (ECharts is a megabyte)
-    io.vertx.core.buffer.Buffer page = io.vertx.core.buffer.Buffer.buffer(flushlab.report.page.Page.resource("flushlab/control/console.html"));
-    io.vertx.core.buffer.Buffer script = io.vertx.core.buffer.Buffer.buffer(flushlab.report.page.Page.resource("flushlab/control/console.js"));
-    io.vertx.core.buffer.Buffer echarts = io.vertx.core.buffer.Buffer.buffer(flushlab.report.page.Page.resource(flushlab.report.page.Page.ECHARTS));
+    io.vertx.core.buffer.Buffer page = io.vertx.core.buffer.Buffer.buffer(Resources.text("flushlab/control/console.html"));
+    io.vertx.core.buffer.Buffer script = io.vertx.core.buffer.Buffer.buffer(Resources.text("flushlab/control/console.js"));
+    io.vertx.core.buffer.Buffer echarts = io.vertx.core.buffer.Buffer.buffer(Resources.text(Resources.ECHARTS));
     router.get("/").handler(rc -> rc.response().putHeader("Content-Type", "text/html; charset=utf-8").end(page));
     router.get("/assets/console.js").handler(rc -> rc.response().putHeader("Content-Type", "text/javascript").end(script));
     router.get("/assets/echarts.min.js").handler(rc -> rc.response().putHeader("Content-Type", "text/javascript")

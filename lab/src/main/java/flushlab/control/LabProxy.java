@@ -3,6 +3,7 @@ package flushlab.control;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.Json;
+import flushlab.relay.ConnectionPlan;
 import flushlab.relay.Relay;
 import flushlab.relay.shaper.ShaperRegistry;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ final class LabProxy {
   }
 
   /** The plan for one new connection: each toxic in order, kept with its toxicity's probability. */
-  flushlab.relay.ConnectionPlan planForNewConnection() {
+  ConnectionPlan planForNewConnection() {
     List<ShaperRegistry.Spec> chain = new ArrayList<>();
     long requestDelay = 0;
     for (Toxic t : snapshot) {
@@ -68,7 +69,7 @@ final class LabProxy {
         requestDelay += t.requestDelayNanos();
       }
     }
-    return new flushlab.relay.ConnectionPlan(chain, requestDelay);
+    return new ConnectionPlan(chain, requestDelay);
   }
 
   ObjectNode json() {

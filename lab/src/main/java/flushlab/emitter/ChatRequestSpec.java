@@ -1,6 +1,8 @@
 package flushlab.emitter;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.core.Json;
+import flushlab.stream.StreamSpec;
 
 /**
  * What a {@code POST /v1/chat/completions} or {@code POST /v1/responses} request asks for. The
@@ -29,7 +31,7 @@ public record ChatRequestSpec(boolean stream, int tokens, long thinkNanos, long 
   public static ChatRequestSpec parse(byte[] body) {
     JsonNode root;
     try {
-      root = flushlab.core.Json.MAPPER.readTree(body);
+      root = Json.MAPPER.readTree(body);
     } catch (Exception e) {
       throw OpenAiError.invalid(null, "request body is not JSON: " + firstLine(e.getMessage()));
     }
@@ -55,7 +57,7 @@ public record ChatRequestSpec(boolean stream, int tokens, long thinkNanos, long 
     boolean cut = natural > limit;
     long think = root.has("pi_think_ms") ? millis(root, "pi_think_ms") : 0;
     long delay = root.has("pi_delay_ms") ? millis(root, "pi_delay_ms") : DEFAULT_DELAY_NANOS;
-    if (think + delay * (long) (tokens - 1) > flushlab.stream.StreamSpec.MAX_STREAM_NANOS) {
+    if (think + delay * (long) (tokens - 1) > StreamSpec.MAX_STREAM_NANOS) {
       throw OpenAiError.invalid("pi_tokens", "bad fields: pi_think_ms + pi_delay_ms x pi_tokens exceeds the 1 hour limit of one stream");
     }
     String model = "flushlab-echo";

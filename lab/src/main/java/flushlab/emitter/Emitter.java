@@ -1,5 +1,7 @@
 package flushlab.emitter;
 
+import flushlab.stream.StreamSpec;
+import flushlab.tls.ServerTls;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.net.NetServer;
@@ -30,7 +32,7 @@ public final class Emitter extends VerticleBase {
   public Future<?> start() {
     // Load JSON and the request classes now, not inside the first measured request.
     ChatRequestSpec.parse("{\"stream\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-    flushlab.stream.StreamSpec.fromQuery("");
+    StreamSpec.fromQuery("");
     int port = options.port();
     if (options.listeners() > 1 && port == 0) {
       // Vert.x shares a port among servers by the address they ask for, and each "port 0" is a
@@ -74,7 +76,7 @@ public final class Emitter extends VerticleBase {
    * limits as the plain listener: so one run can compare a stream with and without TLS. Each
    * frame is still one write; TLS makes it one record. Completes with the port bound.
    */
-  public Future<Integer> listenTls(String host, int port, flushlab.tls.ServerTls tls) {
+  public Future<Integer> listenTls(String host, int port, ServerTls tls) {
     NetServer s = listen(vertx, host, port, tls);
     return s.listen().map(bound -> {
       tlsServers.add(bound);
@@ -84,7 +86,7 @@ public final class Emitter extends VerticleBase {
 
   private final java.util.List<NetServer> tlsServers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  private NetServer listen(io.vertx.core.Vertx v, String host, int port, flushlab.tls.ServerTls tls) {
+  private NetServer listen(io.vertx.core.Vertx v, String host, int port, ServerTls tls) {
     NetServerOptions netOptions = new NetServerOptions()
         .setHost(host)
         .setPort(port)

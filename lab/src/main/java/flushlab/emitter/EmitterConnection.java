@@ -1,12 +1,15 @@
 package flushlab.emitter;
 
-import flushlab.stream.ResponseHeader;
-import flushlab.stream.StreamSpec;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.core.IdleWatch;
+import flushlab.core.Json;
 import flushlab.core.LabVertx;
+import flushlab.core.Units;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpRequestParser;
+import flushlab.stream.ResponseHeader;
+import flushlab.stream.StreamSpec;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -41,7 +44,7 @@ final class EmitterConnection {
   private long queuedRequestBytes;
   private ScheduledFuture<?> requestTimer;
   /** Closes the connection when no request byte was read and no frame written for the idle timeout. */
-  private flushlab.core.IdleWatch idleWatch;
+  private IdleWatch idleWatch;
   private final long idleTimeoutNanos;
   /** When set, /v1/* requests must carry "Authorization: Bearer" this. */
   private final String apiKey;
@@ -72,7 +75,7 @@ final class EmitterConnection {
       if (stream != null) stream.writable();
     });
     socket.handler(this::onBytes);
-    idleWatch = new flushlab.core.IdleWatch(channel.eventLoop(), idleTimeoutNanos,
+    idleWatch = new IdleWatch(channel.eventLoop(), idleTimeoutNanos,
         () -> bytesRead + (stream == null ? 0 : stream.progress()), () -> {
           if (closing) return;
           closing = true;
@@ -104,7 +107,7 @@ final class EmitterConnection {
       requestTimer = channel.eventLoop().schedule(() -> {
         requestTimer = null;
         respondAndClose(408, "flushlab emitter: the request was not complete within "
-            + flushlab.core.Units.formatDuration(requestTimeoutNanos));
+            + Units.formatDuration(requestTimeoutNanos));
       }, requestTimeoutNanos, TimeUnit.NANOSECONDS);
     }
   }
@@ -226,7 +229,7 @@ final class EmitterConnection {
       }
       startStreamWithId(id, r, source, http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
     } else if (path.equals("/v1/models") && method.equals("GET")) {
-      ObjectNode root = flushlab.core.Json.MAPPER.createObjectNode().put("object", "list");
+      ObjectNode root = Json.MAPPER.createObjectNode().put("object", "list");
       ArrayNode data = root.putArray("data");
       data.addObject().put("id", "flushlab-echo").put("object", "model").put("created", 0).put("owned_by", "flushlab");
       respond(r, 200, "application/json", root.toString());
@@ -289,7 +292,7 @@ final class EmitterConnection {
     channel.eventLoop().schedule(() -> {
       StringBuilder text = new StringBuilder();
       for (int i = 0; i < spec.tokens(); i++) text.append(ChatFrameSource.word(i)).append(' ');
-      ObjectNode root = flushlab.core.Json.MAPPER.createObjectNode()
+      ObjectNode root = Json.MAPPER.createObjectNode()
           .put("id", "chatcmpl-flushlab-" + streamIds.incrementAndGet())
           .put("object", "chat.completion")
           .put("created", System.currentTimeMillis() / 1000)
@@ -349,7 +352,7 @@ final class EmitterConnection {
   }
 
   private static String toJson(Object o) {
-    return flushlab.core.Json.write(o);
+    return Json.write(o);
   }
 
   private static String reason(int status) {

@@ -1,6 +1,7 @@
 package flushlab.emitter;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.core.Json;
 
 /**
  * A request OpenAI's API would refuse, answered the way it answers: the status, and
@@ -41,7 +42,7 @@ public final class OpenAiError extends BadRequest {
 
   /** The JSON body. */
   public String body() {
-    ObjectNode root = flushlab.core.Json.MAPPER.createObjectNode();
+    ObjectNode root = Json.MAPPER.createObjectNode();
     ObjectNode e = root.putObject("error").put("message", getMessage()).put("type", type);
     if (param == null) e.putNull("param"); else e.put("param", param);
     if (code == null) e.putNull("code"); else e.put("code", code);

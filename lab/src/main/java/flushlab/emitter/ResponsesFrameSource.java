@@ -2,6 +2,7 @@ package flushlab.emitter;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.core.Json;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -79,7 +80,7 @@ public final class ResponsesFrameSource implements FrameSource {
 
   /** The response object with every field OpenAI's SDKs require, at the values a plain text request gets. */
   private static ObjectNode response(String id, ChatRequestSpec spec, long created, String status) {
-    ObjectNode r = flushlab.core.Json.MAPPER.createObjectNode().put("id", id).put("object", "response").put("created_at", created)
+    ObjectNode r = Json.MAPPER.createObjectNode().put("id", id).put("object", "response").put("created_at", created)
         .put("status", status).put("model", spec.model());
     r.putNull("error");
     r.putNull("incomplete_details");
@@ -98,7 +99,7 @@ public final class ResponsesFrameSource implements FrameSource {
   }
 
   private static ObjectNode item(String id, String status, String text) {
-    ObjectNode item = flushlab.core.Json.MAPPER.createObjectNode().put("id", id).put("type", "message").put("status", status)
+    ObjectNode item = Json.MAPPER.createObjectNode().put("id", id).put("type", "message").put("status", status)
         .put("role", "assistant");
     ArrayNode content = item.putArray("content");
     if (text != null) content.add(part(text));
@@ -106,13 +107,13 @@ public final class ResponsesFrameSource implements FrameSource {
   }
 
   private static ObjectNode part(String text) {
-    ObjectNode p = flushlab.core.Json.MAPPER.createObjectNode().put("type", "output_text").put("text", text);
+    ObjectNode p = Json.MAPPER.createObjectNode().put("type", "output_text").put("text", text);
     p.putArray("annotations");
     return p;
   }
 
   private static String event(String type, int sequence, java.util.function.Consumer<ObjectNode> fields) {
-    ObjectNode o = flushlab.core.Json.MAPPER.createObjectNode().put("type", type).put("sequence_number", sequence);
+    ObjectNode o = Json.MAPPER.createObjectNode().put("type", type).put("sequence_number", sequence);
     fields.accept(o);
     return "event: " + type + "\ndata: " + o + "\n\n";
   }

@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,7 +34,7 @@ public final class MapProber {
   private boolean stopped;
 
   /** @param chat the target is measured with OpenAI chat streams (the event size is not the map's to choose) */
-  public MapProber(String target, flushlab.netpath.NetworkPath path, boolean chat, CellProbe probe, double budgetSeconds,
+  public MapProber(String target, NetworkPath path, boolean chat, CellProbe probe, double budgetSeconds,
       Consumer<String> progress) {
     this.path = path;
     this.chat = chat;
@@ -43,7 +44,7 @@ public final class MapProber {
     this.progress = progress;
   }
 
-  private final flushlab.netpath.NetworkPath path;
+  private final NetworkPath path;
 
   public List<CellEvidence> cells() {
     return cells;

@@ -1,6 +1,7 @@
 package flushlab.netpath;
 
-import flushlab.proxy.ProxyProcess;
+import flushlab.core.ProcFiles;
+import flushlab.process.Executables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ final class IpCommand {
     if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
       return "the veth path needs Linux network namespaces (this is " + System.getProperty("os.name") + ")";
     }
-    if (ProxyProcess.locate("ip") == null) {
+    if (Executables.locate("ip") == null) {
       return "the veth path needs iproute2's 'ip' command (apt-get install iproute2)";
     }
     if (!isRoot()) {
@@ -27,7 +28,7 @@ final class IpCommand {
 
   private static boolean isRoot() {
     try {
-      return "0".equals(flushlab.core.ProcFiles.read(java.nio.file.Path.of("/proc/self/status")).lines()
+      return "0".equals(ProcFiles.read(java.nio.file.Path.of("/proc/self/status")).lines()
           .filter(l -> l.startsWith("Uid:")).map(l -> l.split("\\s+")[2]).findFirst().orElse(""));
     } catch (IOException e) {
       return false;
@@ -37,7 +38,7 @@ final class IpCommand {
   /** Runs {@code ip ARGS}; throws with ip's own message when it exits non-zero. */
   static String run(String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(ProxyProcess.locate("ip"));
+    cmd.add(Executables.locate("ip"));
     cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out;

@@ -1,8 +1,9 @@
 package flushlab.netpath;
 
 import flushlab.core.HostPort;
+import flushlab.core.IoErrors;
 import flushlab.core.LabClock;
-import flushlab.proxy.ProcessGuard;
+import flushlab.process.ProcessGuard;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -53,7 +54,7 @@ public final class LabChild implements AutoCloseable {
     try {
       p = ProcessGuard.start(pb);
     } catch (IOException e) {
-      throw new VethLink.Unavailable("cannot start the " + what + " in " + link.namespace() + ": " + flushlab.core.IoErrors.describe(e));
+      throw new VethLink.Unavailable("cannot start the " + what + " in " + link.namespace() + ": " + IoErrors.describe(e));
     }
     LabChild child = new LabChild(what, p, address, log);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;

@@ -4,6 +4,7 @@ import flushlab.core.HostPort;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.PacingAudit;
+import flushlab.tls.ServerTls;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +50,7 @@ public final class LoopbackSite implements ServerSite {
   public synchronized HostPort emitterTls() {
     if (tlsAddress == null) {
       try {
-        int port = emitter.listenTls(address.host(), 0, flushlab.tls.ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
+        int port = emitter.listenTls(address.host(), 0, ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
         tlsAddress = new HostPort(address.host(), port);
       } catch (Exception e) {
         throw new UnsupportedOperationException("the emitter cannot listen with TLS on " + address.host() + ": " + e.getMessage(), e);

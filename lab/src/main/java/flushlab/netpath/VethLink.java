@@ -1,6 +1,8 @@
 package flushlab.netpath;
 
-import flushlab.proxy.WorkFolders;
+import flushlab.core.IoErrors;
+import flushlab.process.Executables;
+import flushlab.process.WorkFolders;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -82,7 +84,7 @@ public final class VethLink implements AutoCloseable {
       folder = WorkFolders.create("netpath");
       Files.writeString(folder.resolve(NETNS_FILE), namespace + " " + hostSide + "\n", StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new Unavailable("cannot record the link in a work folder: " + flushlab.core.IoErrors.describe(e));
+      throw new Unavailable("cannot record the link in a work folder: " + IoErrors.describe(e));
     }
     VethLink link = null;
     try {
@@ -156,7 +158,7 @@ public final class VethLink implements AutoCloseable {
 
   /** The command that runs {@code command} inside the namespace. */
   public List<String> inside(List<String> command) {
-    List<String> all = new ArrayList<>(List.of(flushlab.proxy.ProxyProcess.locate("ip"), "netns", "exec", namespace));
+    List<String> all = new ArrayList<>(List.of(Executables.locate("ip"), "netns", "exec", namespace));
     all.addAll(command);
     return all;
   }

@@ -1,5 +1,10 @@
 package flushlab.proxy;
 
+import flushlab.core.IoErrors;
+import flushlab.process.Executables;
+import flushlab.process.ProcessGuard;
+import flushlab.process.WorkFolders;
+import flushlab.tls.LabCertificate;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -78,12 +83,7 @@ public final class ProxyProcess implements AutoCloseable {
 
   /** Where a binary lives on PATH (or the path itself), or null. */
   public static String locate(String binary) {
-    if (binary.contains("/")) return Files.isExecutable(Path.of(binary)) ? binary : null;
-    for (String dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin:/usr/local/sbin").split(File.pathSeparator)) {
-      Path p = Path.of(dir, binary);
-      if (Files.isExecutable(p)) return p.toString();
-    }
-    return null;
+    return Executables.locate(binary);
   }
 
   public static String missingMessage(ProxyKind kind) {
@@ -120,16 +120,16 @@ public final class ProxyProcess implements AutoCloseable {
       workdir = WorkFolders.create(kind.binaryName);
       port = freeLoopbackPort();
     } catch (IOException e) {
-      throw new StartFailure("cannot prepare a work folder: " + flushlab.core.IoErrors.describe(e));
+      throw new StartFailure("cannot prepare a work folder: " + IoErrors.describe(e));
     }
     boolean tls = terminatesTls(text);
-    flushlab.tls.LabCertificate.ProxyFiles certFiles = null;
+    LabCertificate.ProxyFiles certFiles = null;
     if (tls) {
       try {
-        certFiles = flushlab.tls.LabCertificate.labMade().writeInto(workdir);
+        certFiles = LabCertificate.labMade().writeInto(workdir);
       } catch (IOException e) {
         WorkFolders.delete(workdir);
-        throw new StartFailure("cannot write the lab's TLS certificate into " + workdir + ": " + flushlab.core.IoErrors.describe(e));
+        throw new StartFailure("cannot write the lab's TLS certificate into " + workdir + ": " + IoErrors.describe(e));
       }
     }
     String filled = text.replace("{{listen_host}}", listenHost)
@@ -164,7 +164,7 @@ public final class ProxyProcess implements AutoCloseable {
       if (ProcessGuard.guarded()) WorkFolders.recordProcessGroup(workdir, p.pid()); // setsid: its pid is the group's id
     } catch (IOException e) {
       WorkFolders.delete(workdir);
-      throw new StartFailure("cannot start " + binary + ": " + flushlab.core.IoErrors.describe(e));
+      throw new StartFailure("cannot start " + binary + ": " + IoErrors.describe(e));
     }
     ProxyProcess proxy = new ProxyProcess(kind, p, listenHost, port, version, filled, effective, log, workdir, tls);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;

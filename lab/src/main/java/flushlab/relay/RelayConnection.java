@@ -1,14 +1,16 @@
 package flushlab.relay;
 
-import flushlab.relay.shaper.Chunk;
-import flushlab.relay.shaper.Stage;
-import flushlab.relay.shaper.ShaperContext;
+import flushlab.core.IdleWatch;
 import flushlab.core.LabVertx;
+import flushlab.core.Units;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
+import flushlab.relay.shaper.Chunk;
 import flushlab.relay.shaper.Shaper;
+import flushlab.relay.shaper.ShaperContext;
 import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.relay.shaper.Stage;
 import io.netty.channel.Channel;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
@@ -52,7 +54,7 @@ final class RelayConnection {
   private int pendingEnds;
   /** Bytes from the client and from upstream so far, for the idle watch. */
   private long bytesIn;
-  private flushlab.core.IdleWatch idleWatch;
+  private IdleWatch idleWatch;
   /** How long each piece of the request waits before it goes upstream (0: at once). */
   private final long requestDelayNanos;
   /** Request bytes waiting out that delay; over the early-request cap, the client is not read. */
@@ -107,10 +109,10 @@ final class RelayConnection {
     });
     client.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
     // nothing moved in any direction: bytes a shaper holds while upstream still sends are movement
-    idleWatch = new flushlab.core.IdleWatch(clientChannel.eventLoop(), options.idleTimeoutNanos(), () -> bytesIn + writer.bytesTotal(),
+    idleWatch = new IdleWatch(clientChannel.eventLoop(), options.idleTimeoutNanos(), () -> bytesIn + writer.bytesTotal(),
         () -> {
           if (closed) return;
-          log.log(name + ": nothing moved for " + flushlab.core.Units.formatDuration(options.idleTimeoutNanos()) + "; closing");
+          log.log(name + ": nothing moved for " + Units.formatDuration(options.idleTimeoutNanos()) + "; closing");
           client.close();
         });
     connectUpstream();

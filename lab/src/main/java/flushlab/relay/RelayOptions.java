@@ -1,6 +1,7 @@
 package flushlab.relay;
 
 import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.tls.ServerTls;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ import java.util.List;
  */
 public record RelayOptions(String host, int port, String upstreamHost, int upstreamPort,
     List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos,
-    flushlab.tls.ServerTls tls) {
+    ServerTls tls) {
 
   /** Without TLS on the client side (tls null), as every relay was before TLS. */
   public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
@@ -64,7 +65,7 @@ public record RelayOptions(String host, int port, String upstreamHost, int upstr
    * Clients reach the relay over TLS with this certificate (the relay terminates TLS, as a proxy
    * in front of a plain server does); upstream stays plain TCP.
    */
-  public RelayOptions withTls(flushlab.tls.ServerTls t) {
+  public RelayOptions withTls(ServerTls t) {
     return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
         idleTimeoutNanos, t);
   }

@@ -3,6 +3,7 @@ package flushlab.report;
 import flushlab.client.BatchResult;
 import flushlab.core.IoErrors;
 import flushlab.core.Json;
+import flushlab.report.page.ReportPage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +69,7 @@ public final class ResultsWriter {
         writeHlog(hlogs.resolve(fileName(t.name()) + ".gap.hlog"), r, t.name(), BatchResult::gapHistogram);
         writeHlog(hlogs.resolve(fileName(t.name()) + ".emit_to_recv.hlog"), r, t.name(), BatchResult::emitToRecvHistogram);
       }
-      Files.writeString(partial.resolve("report.html"), flushlab.report.page.ReportPage.render(tree), StandardCharsets.UTF_8);
+      Files.writeString(partial.resolve("report.html"), ReportPage.render(tree), StandardCharsets.UTF_8);
     });
   }
 
@@ -78,7 +79,7 @@ public final class ResultsWriter {
     FolderContent content = partial -> {
       Files.writeString(partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
       Files.writeString(partial.resolve("summary.md"), ProbeSummaryMarkdown.render(r), StandardCharsets.UTF_8);
-      Files.writeString(partial.resolve("report.html"), flushlab.report.page.ReportPage.render(Json.MAPPER.valueToTree(r)),
+      Files.writeString(partial.resolve("report.html"), ReportPage.render(Json.MAPPER.valueToTree(r)),
           StandardCharsets.UTF_8);
     };
     try {

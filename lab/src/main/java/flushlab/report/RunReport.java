@@ -4,16 +4,18 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import flushlab.client.BatchResult;
+import flushlab.client.StreamResult;
+import flushlab.map.FlushTrigger;
+import flushlab.netpath.NetworkPath;
 import flushlab.scenario.Bisection;
 import flushlab.scenario.Cell;
-import flushlab.map.FlushTrigger;
 import flushlab.scenario.Outcome;
 import flushlab.scenario.RunRecord;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.TargetCellResult;
-import flushlab.target.ProcessInfo;
-import flushlab.target.Target;
-import flushlab.target.TargetKind;
+import flushlab.targets.ProcessInfo;
+import flushlab.targets.Target;
+import flushlab.targets.TargetKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +47,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
 
     static TargetReport of(Target t, ProcessInfo process) {
       Target.External ext = t instanceof Target.External e ? e : null;
-      Integer mtu = t.path().kind() == flushlab.netpath.NetworkPath.Kind.HOST_ROUTE ? null : t.path().mtu();
+      Integer mtu = t.path().kind() == NetworkPath.Kind.HOST_ROUTE ? null : t.path().mtu();
       return new TargetReport(t.name(), t.kind(), t.describe(), t.path().kind().text, mtu,
           ext == null ? null : ext.address().toString(), ext == null ? null : ext.reason(), process);
     }
@@ -90,7 +92,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
     static final int MAX_FRAMES = 2000;
 
     static Arrivals of(BatchResult kept) {
-      for (flushlab.client.StreamResult s : kept.streamResults()) {
+      for (StreamResult s : kept.streamResults()) {
         if (!s.ok() || s.timing().ttftNanos() < 0) continue;
         var gaps = s.timing().gapNanos();
         var e2r = s.timing().emitToRecvNanos();

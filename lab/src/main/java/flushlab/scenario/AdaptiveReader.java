@@ -1,7 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.core.Units;
-import flushlab.target.Target;
+import flushlab.targets.Target;
 import java.util.List;
 
 /** The adaptive bisection: which target, which setting, between which values, until how close. */

@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -79,9 +80,9 @@ final class ErrorCollector {
   }
 
   /** A network path from a path key and an MTU; an MTU the path cannot take is reported at {@code at}. */
-  flushlab.netpath.NetworkPath networkPath(YamlNode at, String prefix, String kind, Integer mtu) {
+  NetworkPath networkPath(YamlNode at, String prefix, String kind, Integer mtu) {
     try {
-      return flushlab.netpath.NetworkPath.of(prefix.isEmpty() ? "path" : prefix + ".path", kind, mtu);
+      return NetworkPath.of(prefix.isEmpty() ? "path" : prefix + ".path", kind, mtu);
     } catch (IllegalArgumentException e) {
       error(at, prefix.isEmpty() ? "mtu" : prefix + ".mtu", e.getMessage());
       return null;

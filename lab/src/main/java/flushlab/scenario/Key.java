@@ -2,7 +2,7 @@ package flushlab.scenario;
 
 import flushlab.core.HostPort;
 import flushlab.core.Units;
-import flushlab.target.TargetKind;
+import flushlab.targets.TargetKind;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

@@ -19,7 +19,7 @@ import flushlab.stream.Endpoint;
 import flushlab.stream.StreamSpec;
 import flushlab.stream.Transfer;
 import flushlab.stream.XAccelBuffering;
-import flushlab.target.TargetKind;
+import flushlab.targets.TargetKind;
 import flushlab.scenario.Key.Section;
 import flushlab.scenario.Key.Type;
 import java.util.ArrayList;

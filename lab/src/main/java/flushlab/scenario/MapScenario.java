@@ -1,11 +1,12 @@
 package flushlab.scenario;
 
-import flushlab.core.HostPort;
-import flushlab.target.Target;
-import java.nio.file.Path;
 import flushlab.client.RequestPlan;
+import flushlab.core.HostPort;
+import flushlab.netpath.NetworkPath;
 import flushlab.stream.Endpoint;
 import flushlab.stream.StreamSpec;
+import flushlab.targets.Target;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +33,7 @@ public final class MapScenario {
     return new Scenario(name.length() > 64 ? name.substring(0, 64) : name, "flushlab map of " + target.describe(),
         Path.of("(flushlab map)"), commandLine, new Scenario.Resolved(base.settingsByName(), Map.of(), Map.of(), 1, headers.redacted()),
         List.of(base), List.of(), List.of(target), 1, guards, true, null, emitterListen,
-        target.path().kind() == flushlab.netpath.NetworkPath.Kind.HOST_ROUTE ? flushlab.netpath.NetworkPath.LOOPBACK : target.path(),
+        target.path().kind() == NetworkPath.Kind.HOST_ROUTE ? NetworkPath.LOOPBACK : target.path(),
         headers);
   }
 }

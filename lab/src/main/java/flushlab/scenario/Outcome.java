@@ -1,7 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.map.FlushTrigger;
-import flushlab.target.ProcessInfo;
+import flushlab.targets.ProcessInfo;
 import java.util.List;
 import java.util.Map;
 

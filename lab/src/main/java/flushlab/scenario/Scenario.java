@@ -1,7 +1,8 @@
 package flushlab.scenario;
 
 import flushlab.core.HostPort;
-import flushlab.target.Target;
+import flushlab.netpath.NetworkPath;
+import flushlab.targets.Target;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -12,12 +13,12 @@ import java.util.Map;
  */
 public record Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
     List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
-    HostPort emitterListen, flushlab.netpath.NetworkPath path, RequestHeaders requestHeaders) implements ScenarioFile {
+    HostPort emitterListen, NetworkPath path, RequestHeaders requestHeaders) implements ScenarioFile {
 
   /** Without client.headers (the map's scenario, older callers). */
   public Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
       List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
-      HostPort emitterListen, flushlab.netpath.NetworkPath path) {
+      HostPort emitterListen, NetworkPath path) {
     this(name, description, file, text, resolved, cells, sweptKeys, targets, runs, guards, flushTriggerMap, adaptive, emitterListen,
         path, RequestHeaders.none());
   }

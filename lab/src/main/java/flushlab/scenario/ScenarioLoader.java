@@ -1,6 +1,8 @@
 package flushlab.scenario;
 
-import flushlab.target.Target;
+import flushlab.core.IoErrors;
+import flushlab.stream.ResponseHeader;
+import flushlab.targets.Target;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,7 +44,7 @@ public final class ScenarioLoader {
       }
       text = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ScenarioError(List.of(path + ": cannot read the scenario: " + flushlab.core.IoErrors.describe(e)));
+      throw new ScenarioError(List.of(path + ": cannot read the scenario: " + IoErrors.describe(e)));
     }
     return parseAny(path, text);
   }
@@ -108,7 +110,7 @@ public final class ScenarioLoader {
   /** emitter.headers by name, as results record them. */
   private static java.util.Map<String, String> headerMap(Cell base) {
     java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-    for (flushlab.stream.ResponseHeader h : base.stream().headers()) m.put(h.name(), h.value());
+    for (ResponseHeader h : base.stream().headers()) m.put(h.name(), h.value());
     return m;
   }
 }

@@ -1,6 +1,6 @@
 package flushlab.scenario;
 
-import flushlab.target.TargetKind;
+import flushlab.targets.TargetKind;
 import java.util.List;
 import java.util.Set;
 

@@ -4,8 +4,9 @@ import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.shaper.ShaperRegistry;
-import flushlab.target.Target;
-import flushlab.target.TargetKind;
+import flushlab.targets.Target;
+import flushlab.targets.TargetKind;
+import flushlab.tls.ClientTls;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -136,7 +137,7 @@ final class TargetsReader {
       errors.error(t.map.getOrDefault("reason", t), p + ".reason",
           "required with external: true (why measuring a server the lab did not start is right)");
     }
-    flushlab.tls.ClientTls tls = externalTls(t, p);
+    ClientTls tls = externalTls(t, p);
     if (address == null || !marked || reason == null || reason.isBlank()) return null;
     return new Target.External(name, HostPort.parse(p + ".address", address, false), reason, tls);
   }
@@ -149,7 +150,7 @@ final class TargetsReader {
   }
 
   /** tls, ca_file and insecure of an external target: null for plain TCP. */
-  private flushlab.tls.ClientTls externalTls(YamlNode t, String p) {
+  private ClientTls externalTls(YamlNode t, String p) {
     boolean tls = flag(t, p, Keys.TLS);
     boolean insecure = flag(t, p, Keys.INSECURE);
     YamlNode caNode = t.map.get(Keys.CA_FILE.name());
@@ -163,8 +164,8 @@ final class TargetsReader {
       errors.errorAtKey(t, Keys.INSECURE.name(), p + ".insecure", "contradicts ca_file: give one (a CA to check against) or the other (no check)");
       return null;
     }
-    if (insecure) return flushlab.tls.ClientTls.insecure();
-    if (caNode == null) return flushlab.tls.ClientTls.system();
+    if (insecure) return ClientTls.insecure();
+    if (caNode == null) return ClientTls.system();
     String ca = errors.scalar(caNode, p + ".ca_file");
     if (ca == null) return null;
     Path file = scenarioPath.toAbsolutePath().getParent().resolve(ca).normalize();
@@ -172,7 +173,7 @@ final class TargetsReader {
       errors.error(caNode, p + ".ca_file", "cannot read " + file);
       return null;
     }
-    return flushlab.tls.ClientTls.caFile(file);
+    return ClientTls.caFile(file);
   }
 
   private Target process(YamlNode t, String p, String name, NetworkPath path) {

@@ -1,6 +1,7 @@
 package flushlab.tcpprobe;
 
 import flushlab.core.HostPort;
+import flushlab.core.Units;
 import flushlab.netpath.LabChild;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
@@ -66,7 +67,7 @@ public final class ProbeSite implements AutoCloseable {
     UploadServer.Options o = s.options();
     return "upload listener on " + s.address() + " (SO_RCVBUF " + (o.rcvbufBytes() > 0 ? "asked " + o.rcvbufBytes() + " B, "
         : "the kernel's default, ") + "granted " + s.grantedRcvbuf() + " B; read delay "
-        + flushlab.core.Units.formatDuration(o.readDelayNanos()) + "; TCP_NODELAY " + (o.tcpNoDelay() ? "on" : "off") + ")";
+        + Units.formatDuration(o.readDelayNanos()) + "; TCP_NODELAY " + (o.tcpNoDelay() ? "on" : "off") + ")";
   }
 
   @Override

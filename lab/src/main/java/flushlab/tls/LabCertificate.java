@@ -1,5 +1,6 @@
 package flushlab.tls;
 
+import flushlab.core.IoErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +50,7 @@ public record LabCertificate(Path certPem, Path keyPem, boolean madeByLab) {
     try {
       text = Files.readString(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException(flag + ": cannot read " + file + " (" + flushlab.core.IoErrors.describe(e) + ")");
+      throw new IllegalArgumentException(flag + ": cannot read " + file + " (" + IoErrors.describe(e) + ")");
     }
     if (!text.contains("-----BEGIN") || !text.contains(label)) {
       throw new IllegalArgumentException(flag + ": " + file + " is not a PEM file with a " + label + " block");

@@ -1,7 +1,11 @@
 package flushlab.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import flushlab.core.LabVertx;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayLog;
+import flushlab.relay.RelayOptions;
+import flushlab.scenario.Key;
+import flushlab.scenario.Keys;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
 import java.io.ByteArrayOutputStream;
@@ -11,6 +15,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Commands return exit codes and say exactly what was wrong; only Main exits. */
 class CliTest {
@@ -105,13 +110,13 @@ class CliTest {
   @Test
   void flagsThatMirrorScenarioSettingsShareTheirRegistryEntry() {
     String help = run("client", "--help").out().replaceAll("\\s+", " ");
-    for (flushlab.scenario.Key k : java.util.List.of(flushlab.scenario.Keys.REQUESTS, flushlab.scenario.Keys.CONCURRENCY,
-        flushlab.scenario.Keys.TIMEOUT, flushlab.scenario.Keys.SLOW_READER)) {
+    for (Key k : java.util.List.of(Keys.REQUESTS, Keys.CONCURRENCY,
+        Keys.TIMEOUT, Keys.SLOW_READER)) {
       assertThat(help).contains("(scenario key " + k.path() + ": " + k.allowed() + ")");
     }
     Ran tooMany = run("client", "--target", "http://127.0.0.1:1/sse", "--requests", "100001");
     assertThat(tooMany.code()).isEqualTo(2);
-    assertThat(tooMany.err()).contains("--requests").contains(flushlab.scenario.Keys.REQUESTS.allowed());
+    assertThat(tooMany.err()).contains("--requests").contains(Keys.REQUESTS.allowed());
   }
 
   @Test
@@ -141,11 +146,11 @@ class CliTest {
   void probeMeasuresAGatewayAgainstALoopbackCalibration() throws Exception {
     int emitterPort;
     emitterPort = flushlab.FreePort.forALaterServer();
-    Vertx vertx = flushlab.core.LabVertx.create(1);
+    Vertx vertx = LabVertx.create(1);
     try {
       // the "gateway": a passthrough relay forwarding to where probe's emitter will listen
-      var gateway = new flushlab.relay.Relay(flushlab.relay.RelayOptions.loopback(emitterPort, java.util.List.of("passthrough")),
-          flushlab.relay.RelayLog.SILENT);
+      var gateway = new Relay(RelayOptions.loopback(emitterPort, java.util.List.of("passthrough")),
+          RelayLog.SILENT);
       vertx.deployVerticle(gateway).await(10, TimeUnit.SECONDS);
       Ran r = run("probe", "--gateway", "127.0.0.1:" + gateway.port(), "--listen", "127.0.0.1:" + emitterPort,
           "-r", "4", "-c", "2", "-n", "50", "--delay", "1ms");

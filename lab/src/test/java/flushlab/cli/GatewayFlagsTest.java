@@ -1,15 +1,15 @@
 package flushlab.cli;
 
-import static flushlab.Cli.flushlab;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.Cli.Ran;
 import flushlab.LabTest;
+import flushlab.client.RequestPlan;
 import flushlab.tls.ClientTls;
 import flushlab.tls.ServerTls;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import static flushlab.Cli.flushlab;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The client's TLS and header flags: what they accept, what they refuse, and what they say. */
 class GatewayFlagsTest extends LabTest {
@@ -67,7 +67,7 @@ class GatewayFlagsTest extends LabTest {
 
   @Test
   void theRequestNamesTheModelAndAUserHeaderReplacesTheLabsOwn() {
-    var plan = flushlab.client.RequestPlan.chat("127.0.0.1", 9, 5, 0, 1, "my-route")
+    var plan = RequestPlan.chat("127.0.0.1", 9, 5, 0, 1, "my-route")
         .withHeaders(java.util.List.<String[]>of(new String[] {"Accept", "*/*"}, new String[] {"Authorization", "Bearer k"}));
     String wire = new String(plan.bytes(true), java.nio.charset.StandardCharsets.ISO_8859_1);
     assertThat(wire).contains("\"model\":\"my-route\"").contains("\"include_usage\":true").contains("\r\nAuthorization: Bearer k\r\n");

@@ -1,10 +1,9 @@
 package flushlab.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.Cli;
 import flushlab.ForkedLab;
 import flushlab.LabFixture;
+import flushlab.core.Json;
 import flushlab.emitter.EmitterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +12,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Headers a gateway needs: a key read from the environment reaches the server (an emitter that
@@ -65,7 +65,7 @@ class RequestHeadersTest {
       try (Stream<Path> files = Files.walk(dir.resolve("out"))) {
         json = files.filter(f -> f.getFileName().toString().equals("results.json")).findFirst().orElseThrow();
       }
-      var root = flushlab.core.Json.MAPPER.readTree(json.toFile());
+      var root = Json.MAPPER.readTree(json.toFile());
       // the stream to the keyed emitter succeeded: the header reached it (without it: 401, and no stream)
       var cell = java.util.stream.StreamSupport.stream(root.get("cells").spliterator(), false)
           .filter(c -> c.get("target").asText().equals("keyed")).findFirst().orElseThrow();

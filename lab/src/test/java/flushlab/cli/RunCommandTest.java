@@ -1,8 +1,8 @@
 package flushlab.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.ForkedLab;
+import flushlab.core.Json;
+import flushlab.report.Environment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** `flushlab run` end to end: where results go, what they record, how the run ends. */
 class RunCommandTest {
@@ -81,8 +82,8 @@ class RunCommandTest {
     try (Stream<Path> l = Files.list(dir.resolve("out"))) {
       folder = l.findFirst().orElseThrow();
     }
-    var env = flushlab.core.Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("environment");
-    assertThat(env.get("git_commit").asText()).isEqualTo(flushlab.report.Environment.buildCommit()).doesNotStartWith(otherCommit);
+    var env = Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("environment");
+    assertThat(env.get("git_commit").asText()).isEqualTo(Environment.buildCommit()).doesNotStartWith(otherCommit);
   }
 
   /** SIGTERM (what `kill` and service managers send) ends a run like Ctrl-C: results kept, exit 130. */

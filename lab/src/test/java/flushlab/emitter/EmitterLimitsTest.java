@@ -1,10 +1,10 @@
 package flushlab.emitter;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.RequestPlan;
 import flushlab.core.Json;
 import flushlab.http.SseEventParser;
 import java.io.ByteArrayOutputStream;
@@ -20,6 +20,7 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** What a hostile or careless client can do to the emitter, and what the emitter does back. */
 class EmitterLimitsTest {
@@ -100,8 +101,8 @@ class EmitterLimitsTest {
       flushlab.Await.until("the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
     }
     try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withListeners(2), 2)) {
-      BatchResult r = lab.measure(flushlab.client.RequestPlan.get(lab.sseUrl("frames=20&interval=2ms")),
-          flushlab.client.ClientOptions.single().withRequests(8, 8));
+      BatchResult r = lab.measure(RequestPlan.get(lab.sseUrl("frames=20&interval=2ms")),
+          ClientOptions.single().withRequests(8, 8));
       assertThat(r.streamsOk()).as(r.oneLine()).isEqualTo(8);
       for (long id : r.streamIds()) assertThat(lab.auditOf(id)).as("stream %d audited", id).isNotNull();
     }

@@ -1,10 +1,13 @@
 package flushlab.map;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.cli.Main;
 import flushlab.core.Json;
+import flushlab.proxy.ProxyKind;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayLog;
+import flushlab.relay.RelayOptions;
+import flushlab.scenario.RealProxiesTest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -14,6 +17,7 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * `flushlab map` against built-in relays whose settings it is not told: each is drawn at random
@@ -155,7 +159,7 @@ class MapCommandTest {
    */
   @Test
   void stockHaproxyIsACork() throws Exception {
-    flushlab.scenario.RealProxiesTest.need(flushlab.proxy.ProxyKind.HAPROXY);
+    RealProxiesTest.need(ProxyKind.HAPROXY);
     JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg"));
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
@@ -169,8 +173,8 @@ class MapCommandTest {
     emitterPort = flushlab.FreePort.forALaterServer();
     io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
     try {
-      flushlab.relay.Relay relay = new flushlab.relay.Relay(flushlab.relay.RelayOptions.loopback(emitterPort,
-          List.of("byte-threshold=" + n + "B")), flushlab.relay.RelayLog.SILENT);
+      Relay relay = new Relay(RelayOptions.loopback(emitterPort,
+          List.of("byte-threshold=" + n + "B")), RelayLog.SILENT);
       vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
       JsonNode a = mapWith(List.of("--target", "127.0.0.1:" + relay.port(), "--emitter-listen", "127.0.0.1:" + emitterPort));
       assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("byte-threshold");

@@ -1,17 +1,19 @@
 package flushlab.netpath;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.Await;
 import flushlab.ForkedLab;
+import flushlab.cli.Main;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.client.StreamResult;
+import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.core.LongSamples;
 import flushlab.emitter.PacingAudit;
+import flushlab.process.WorkFolders;
+import flushlab.proxy.ProxyProcess;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The veth path: made and removed by the lab, carrying streams exactly, with a real path's segment size. */
 class VethPathTest {
@@ -158,10 +161,10 @@ class VethPathTest {
   void theMapReadsTheCorkRelayOnAVethPathAsACorkOfOneSegment(@TempDir Path dir) throws Exception {
     needVeth();
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    int rc = flushlab.cli.Main.run(new String[] {"map", "--shape", "cork", "--path", "veth", "--results", dir.toString(), "--json",
+    int rc = Main.run(new String[] {"map", "--shape", "cork", "--path", "veth", "--results", dir.toString(), "--json",
         dir.resolve("map.json").toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
     assertThat(rc).as(out.toString()).isZero();
-    com.fasterxml.jackson.databind.JsonNode a = flushlab.core.Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    com.fasterxml.jackson.databind.JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
     assertThat(a.path("kind").asText()).as(out.toString()).isEqualTo("cork");
     assertThat(a.path("threshold_bytes").asDouble()).isBetween(1448 * 0.95, 1448 * 1.05);
     assertThat(out.toString()).contains("one TCP segment on this path is 1448 B").contains("over veth, MTU 1500");
@@ -171,19 +174,19 @@ class VethPathTest {
   @Test
   void aFailedStartOnTheVethPathLeavesNoNamespace(@TempDir Path dir) throws Exception {
     needVeth();
-    Assumptions.assumeTrue(flushlab.proxy.ProxyProcess.locate("haproxy") != null, "needs haproxy");
+    Assumptions.assumeTrue(ProxyProcess.locate("haproxy") != null, "needs haproxy");
     Path template = dir.resolve("literal.cfg");
     java.nio.file.Files.writeString(template, java.nio.file.Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
         .replace("{{listen_host}}", "127.0.0.1"));
     String before = IpCommand.run("netns", "list");
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    int rc = flushlab.cli.Main.run(new String[] {"map", "--proxy", "haproxy", "--config", template.toString(), "--path", "veth",
+    int rc = Main.run(new String[] {"map", "--proxy", "haproxy", "--config", template.toString(), "--path", "veth",
         "--results", dir.toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
     assertThat(rc).as(out.toString()).isEqualTo(1);
     assertThat(out.toString()).contains("has no {{listen_host}}");
     assertThat(IpCommand.run("netns", "list")).as("no namespace left by the failed start").isEqualTo(before);
     long pid = ProcessHandle.current().pid();
-    try (var dirs = java.nio.file.Files.newDirectoryStream(flushlab.proxy.WorkFolders.root(), "flushlab-haproxy-*")) {
+    try (var dirs = java.nio.file.Files.newDirectoryStream(WorkFolders.root(), "flushlab-haproxy-*")) {
       for (Path d : dirs) {
         assertThat(java.nio.file.Files.readString(d.resolve("flushlab-owner"))).as("a work folder left by the refused template: %s", d)
             .doesNotStartWith(pid + " ");

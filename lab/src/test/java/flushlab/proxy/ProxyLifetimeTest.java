@@ -1,5 +1,7 @@
 package flushlab.proxy;
 
+import flushlab.process.ProcessGuard;
+import flushlab.process.WorkFolders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.Await;

@@ -1,12 +1,13 @@
 package flushlab.relay;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.Await;
 import flushlab.LabFixture;
 import flushlab.RelayFixture;
 import flushlab.ScriptedServer;
 import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.MeteredClient;
+import flushlab.client.RequestPlan;
 import flushlab.client.StreamError;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** A relay says what went wrong instead of closing silently, and serves a bounded number of clients. */
 class RelayFailuresTest {
@@ -102,10 +104,10 @@ class RelayFailuresTest {
   void theRelayWideHeldCapFailsOnlyTheConnectionThatWouldPassIt() throws Exception {
     try (LabFixture lab = new LabFixture()) {
       Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("drain-and-flush")).withLimits(16, 100_000));
-      flushlab.client.MeteredClient client = new flushlab.client.MeteredClient(lab.vertx,
-          flushlab.client.ClientOptions.single().withRequests(2, 2));
+      MeteredClient client = new MeteredClient(lab.vertx,
+          ClientOptions.single().withRequests(2, 2));
       // two 64 KB streams at once: together 128 KB held, over the 100 KB cap
-      BatchResult r = client.run(flushlab.client.RequestPlan.get("http://127.0.0.1:" + relay.port()
+      BatchResult r = client.run(RequestPlan.get("http://127.0.0.1:" + relay.port()
           + "/sse?frames=64&size=1000&interval=5ms")).await(30, java.util.concurrent.TimeUnit.SECONDS);
       client.close();
       assertThat(r.streamsOk()).isEqualTo(1);

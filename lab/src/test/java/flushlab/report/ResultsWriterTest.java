@@ -1,7 +1,6 @@
 package flushlab.report;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import flushlab.core.IoErrors;
 import flushlab.scenario.Certification;
 import flushlab.scenario.Outcome;
 import flushlab.scenario.Scenario;
@@ -19,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** A measured run is never lost to the way its results are written. */
 class ResultsWriterTest {
@@ -84,7 +84,7 @@ class ResultsWriterTest {
   void anUnwritableResultsFolderIsFoundBeforeTheRunWithAReason() throws Exception {
     Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> ResultsWriter.checkWritable(Path.of("/proc/nope")));
     assertThat(t).isInstanceOf(java.io.IOException.class);
-    assertThat(flushlab.core.IoErrors.describe((java.io.IOException) t)).isNotEqualTo("/proc/nope").contains("/proc/nope");
+    assertThat(IoErrors.describe((java.io.IOException) t)).isNotEqualTo("/proc/nope").contains("/proc/nope");
   }
 
   /** /proc files state a size unrelated to their content: read as the kernel has them. */

@@ -1,16 +1,18 @@
 package flushlab.scenario;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-
+import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
+import flushlab.report.Environment;
+import flushlab.report.RunReport;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** The lab refuses a server it did not start unless marked, and records why a marked one is measured. */
 class ExternalTargetTest {
@@ -47,8 +49,8 @@ class ExternalTargetTest {
       Outcome o = ScenarioFixture.run(s);
       TargetCellResult gw = o.results().stream().filter(r -> r.target().equals("gw")).findFirst().orElseThrow();
       assertThat(gw.included().frames()).isEqualTo(10);
-      var json = flushlab.core.Json.MAPPER.valueToTree(
-          flushlab.report.RunReport.of(s, o, "test", flushlab.report.Environment.capture(true)));
+      var json = Json.MAPPER.valueToTree(
+          RunReport.of(s, o, "test", Environment.capture(true)));
       assertThat(json.get("targets").get(1).get("external_reason").asText()).isEqualTo("staging gateway owned by team X");
       assertThat(json.get("targets").get(1).get("address").asText()).isEqualTo("127.0.0.1:" + gateway.port());
     } finally {

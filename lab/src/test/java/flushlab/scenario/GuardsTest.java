@@ -1,8 +1,9 @@
 package flushlab.scenario;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.cli.Main;
+import flushlab.report.Environment;
+import flushlab.report.RunReport;
+import flushlab.report.SummaryMarkdown;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class GuardsTest {
 
@@ -65,7 +67,7 @@ class GuardsTest {
       }
     });
     assertThat(o.results().get(1).excludedRuns()).isEqualTo(2);
-    String md = flushlab.report.SummaryMarkdown.render(flushlab.report.RunReport.of(s, o, "test", flushlab.report.Environment.capture(true)));
+    String md = SummaryMarkdown.render(RunReport.of(s, o, "test", Environment.capture(true)));
     assertThat(md).contains("| relay | excluded (every run) | - | - | - | - | 2 of 2 | 0 |");
     assertThat(md).doesNotContain("| relay | 0.0ms");
   }

@@ -1,11 +1,9 @@
 package flushlab.scenario;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.cli.Main;
 import flushlab.core.Json;
+import flushlab.report.page.ProbeCharts;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -13,6 +11,8 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** Probe scenarios (probe: upload | keepalive): validated by the registry, run by 'flushlab run', results kept like a run's. */
 class ProbeScenarioTest {
@@ -97,7 +97,7 @@ class ProbeScenarioTest {
       assertThat(folder.resolve("summary.md")).exists();
       JsonNode results = Json.MAPPER.readTree(folder.resolve("results.json").toFile());
       // the page: its charts have a series with data for every server the probe measured
-      var charts = flushlab.report.page.ProbeCharts.of(results);
+      var charts = ProbeCharts.of(results);
       assertThat(charts).isNotEmpty();
       for (var c : charts) assertThat(c.seriesWithData()).as("chart %s", c.title()).isNotEmpty();
       assertThat(Files.readString(folder.resolve("report.html"))).contains("flushlab probe", "data-page=\"probe\"");

@@ -1,16 +1,17 @@
 package flushlab.scenario;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-
 import flushlab.client.BatchResult;
+import flushlab.core.Json;
 import flushlab.proxy.ProxyKind;
 import flushlab.proxy.ProxyProcess;
+import flushlab.targets.ProcessInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Real proxies started by the lab. What is asserted is what the mechanisms force, structurally:
@@ -65,11 +66,11 @@ public class RealProxiesTest {
     }
     // X-Accel-Buffering: no (cell 1) leaves stock HAProxy coalescing as much as without it (cell 0)
     assertThat(row(o, "stock", 1).framesPerRead()).isGreaterThan(2.0);
-    flushlab.target.ProcessInfo info = o.processes().get("stock");
+    ProcessInfo info = o.processes().get("stock");
     assertThat(info.version()).contains("HAProxy version");
     assertThat(info.configText()).contains("bind 127.0.0.1:").doesNotContain("{{");
     // HAProxy cannot print its parsed config: the filled file is recorded once, not twice
-    var json = flushlab.core.Json.MAPPER.valueToTree(info);
+    var json = Json.MAPPER.valueToTree(info);
     assertThat(json.has("effective_config")).isFalse();
     assertThat(json.get("effective_config_note").asText()).contains("config_text is what it ran");
   }

@@ -1,8 +1,7 @@
 package flushlab.scenario;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.cli.Main;
+import flushlab.core.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,6 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ShippedScenariosTest {
 
@@ -67,7 +67,7 @@ class ShippedScenariosTest {
     assertThat(summary).contains("| direct |").contains("| drain-and-flush |").contains("| cork |").contains("## Reproduce");
     // The structure the scenario exists to show (ratios, not times):
     String json = Files.readString(folder.resolve("results.json"));
-    var root = flushlab.core.Json.MAPPER.readTree(json);
+    var root = Json.MAPPER.readTree(json);
     double direct = 0;
     double drain = 0;
     double cork = 0;

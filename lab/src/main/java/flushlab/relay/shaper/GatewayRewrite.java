@@ -3,6 +3,7 @@ package flushlab.relay.shaper;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.core.Json;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
@@ -139,7 +140,7 @@ public final class GatewayRewrite extends Shaper {
       if (cr) line = line.substring(0, line.length() - 1);
       if (line.startsWith("data: {")) {
         try {
-          JsonNode n = flushlab.core.Json.MAPPER.readTree(line.substring(6));
+          JsonNode n = Json.MAPPER.readTree(line.substring(6));
           if (dropPi && n instanceof ObjectNode o) o.remove(List.of("pi_seq", "pi_ts"));
           line = "data: " + spaced(reversed(n).toString());
         } catch (Exception e) {
@@ -161,12 +162,12 @@ public final class GatewayRewrite extends Shaper {
     if (n instanceof ObjectNode o) {
       List<String> names = new ArrayList<>();
       o.fieldNames().forEachRemaining(names::add);
-      ObjectNode r = flushlab.core.Json.MAPPER.createObjectNode();
+      ObjectNode r = Json.MAPPER.createObjectNode();
       for (int i = names.size() - 1; i >= 0; i--) r.set(names.get(i), reversed(o.get(names.get(i))));
       return r;
     }
     if (n instanceof ArrayNode a) {
-      ArrayNode r = flushlab.core.Json.MAPPER.createArrayNode();
+      ArrayNode r = Json.MAPPER.createArrayNode();
       a.forEach(x -> r.add(reversed(x)));
       return r;
     }

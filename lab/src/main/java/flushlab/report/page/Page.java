@@ -1,5 +1,6 @@
 package flushlab.report.page;
 
+import flushlab.core.Resources;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.Json;
@@ -18,7 +19,7 @@ import java.util.Map;
  */
 public final class Page {
   /** Where the ECharts WebJar keeps its build, versioned like the dependency. */
-  public static final String ECHARTS = "META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
+  public static final String ECHARTS = Resources.ECHARTS;
 
   private final StringBuilder body = new StringBuilder();
   private final String title;
@@ -86,12 +87,7 @@ public final class Page {
 
   /** A text file from the jar (the pages' scripts and styles). */
   public static String resource(String path) {
-    try (InputStream in = Page.class.getClassLoader().getResourceAsStream(path)) {
-      if (in == null) throw new IllegalStateException("missing from the jar: " + path);
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Resources.text(path);
   }
 
   static String esc(String s) {

@@ -3,6 +3,7 @@ package flushlab.relay.shaper;
 import flushlab.LabTest;
 import flushlab.RelayFixture;
 import flushlab.client.BatchResult;
+import flushlab.run.Warmup;
 import org.junit.jupiter.api.BeforeAll;
 
 /** One emitter per test class; each test measures through a fresh relay. */
@@ -13,7 +14,7 @@ abstract class ShaperTestBase extends LabTest {
 
   @BeforeAll
   static void warmUp() throws Exception {
-    flushlab.client.Warmup.run(lab.vertx);
+    Warmup.run(lab.vertx);
   }
 
   static BatchResult through(String query, String... shapers) throws Exception {

@@ -1,6 +1,7 @@
-package flushlab.target;
+package flushlab.targets;
 
 import flushlab.core.HostPort;
+import flushlab.tls.ClientTls;
 
 /** A target ready to be measured: where the client connects, what to record about it, and how to stop it. */
 public interface StartedTarget extends AutoCloseable {
@@ -12,7 +13,7 @@ public interface StartedTarget extends AutoCloseable {
   }
 
   /** How the client checks the target's TLS, or null when it speaks plain TCP. */
-  default flushlab.tls.ClientTls tls() {
+  default ClientTls tls() {
     return null;
   }
 
@@ -24,7 +25,7 @@ public interface StartedTarget extends AutoCloseable {
     return nothingToStop(address, null);
   }
 
-  static StartedTarget nothingToStop(HostPort address, flushlab.tls.ClientTls tls) {
+  static StartedTarget nothingToStop(HostPort address, ClientTls tls) {
     return new StartedTarget() {
       @Override
       public HostPort address() {
@@ -32,7 +33,7 @@ public interface StartedTarget extends AutoCloseable {
       }
 
       @Override
-      public flushlab.tls.ClientTls tls() {
+      public ClientTls tls() {
         return tls;
       }
 

@@ -1,10 +1,12 @@
-package flushlab.target;
+package flushlab.targets;
 
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.proxy.ProxyProcess;
 import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.tls.ClientTls;
+import flushlab.tls.ServerTls;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -58,7 +60,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
       if (!tls) return StartedTarget.nothingToStop(ctx.emitter());
       try {
-        return StartedTarget.nothingToStop(ctx.site().emitterTls(), flushlab.tls.ServerTls.selfSigned().pinnedByClients());
+        return StartedTarget.nothingToStop(ctx.site().emitterTls(), ServerTls.selfSigned().pinnedByClients());
       } catch (UnsupportedOperationException e) {
         throw new TargetStartFailure("target " + name + ": " + e.getMessage());
       }
@@ -122,7 +124,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
    * A server the lab did not start (a gateway someone else runs), measured only when the
    * scenario marks it external and says why; the reason is recorded with the results.
    */
-  record External(String name, HostPort address, String reason, flushlab.tls.ClientTls tls) implements Target {
+  record External(String name, HostPort address, String reason, ClientTls tls) implements Target {
     public External(String name, HostPort address, String reason) {
       this(name, address, reason, null);
     }
@@ -156,8 +158,8 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
         throw new TargetStartFailure("target " + name + ": nothing accepts connections at " + address + " (" + refused
             + "); start it, or correct its address, before measuring it");
       }
-      if (tls != null && tls.mode() == flushlab.tls.ClientTls.Mode.INSECURE) {
-        ctx.announce().accept(flushlab.tls.ClientTls.INSECURE_WARNING.replace("(--insecure)", "(target " + name + ", insecure: true)"));
+      if (tls != null && tls.mode() == ClientTls.Mode.INSECURE) {
+        ctx.announce().accept(ClientTls.INSECURE_WARNING.replace("(--insecure)", "(target " + name + ", insecure: true)"));
       }
       return StartedTarget.nothingToStop(address, tls);
     }

@@ -1,4 +1,4 @@
-package flushlab.proxy;
+package flushlab.process;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -42,14 +42,14 @@ public final class ProcessGuard {
 
   /** True when setpriv and setsid are on this machine (util-linux). */
   public static boolean guarded() {
-    return ProxyProcess.locate("setpriv") != null && ProxyProcess.locate("setsid") != null;
+    return Executables.locate("setpriv") != null && Executables.locate("setsid") != null;
   }
 
   /** The command that runs {@code command} under the guard (or itself, unguarded). */
   public static List<String> wrap(List<String> command) {
     if (!guarded()) return command;
-    List<String> all = new ArrayList<>(List.of(ProxyProcess.locate("setpriv"), "--pdeathsig", "TERM", "--",
-        ProxyProcess.locate("setsid"), "sh", "-c", SCRIPT, "flushlab-guard"));
+    List<String> all = new ArrayList<>(List.of(Executables.locate("setpriv"), "--pdeathsig", "TERM", "--",
+        Executables.locate("setsid"), "sh", "-c", SCRIPT, "flushlab-guard"));
     all.addAll(command);
     return all;
   }

@@ -1,6 +1,7 @@
-package flushlab.target;
+package flushlab.targets;
 
 import flushlab.core.HostPort;
+import flushlab.tls.ClientTls;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ public final class RunningTargets implements AutoCloseable {
   }
 
   /** How the client checks this target's TLS; null for plain TCP. */
-  public flushlab.tls.ClientTls tls(Target t) {
+  public ClientTls tls(Target t) {
     return started.get(t.name()).tls();
   }
 

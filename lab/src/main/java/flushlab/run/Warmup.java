@@ -1,11 +1,15 @@
-package flushlab.client;
+package flushlab.run;
 
+import flushlab.client.ClientOptions;
+import flushlab.client.MeteredClient;
+import flushlab.client.RequestPlan;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
-import io.vertx.core.Vertx;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
+import flushlab.tls.ServerTls;
+import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -66,7 +70,7 @@ public final class Warmup {
         // and through the relay: its per-connection path (accept, connect upstream, the chain)
         shortStreams.run(RequestPlan.chat("127.0.0.1", relay.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
         if (tls) {
-          flushlab.tls.ServerTls serverTls = flushlab.tls.ServerTls.selfSigned();
+          ServerTls serverTls = ServerTls.selfSigned();
           int tlsPort = emitter.listenTls("127.0.0.1", 0, serverTls).await(10, TimeUnit.SECONDS);
           RequestPlan longTls = RequestPlan.get("https://127.0.0.1:" + tlsPort + "/sse?frames=200&size=60&interval=0.2ms")
               .withTls(serverTls.pinnedByClients());

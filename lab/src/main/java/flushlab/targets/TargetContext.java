@@ -1,4 +1,4 @@
-package flushlab.target;
+package flushlab.targets;
 
 import flushlab.core.HostPort;
 import flushlab.netpath.ServerSite;

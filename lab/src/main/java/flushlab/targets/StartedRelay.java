@@ -1,9 +1,12 @@
-package flushlab.target;
+package flushlab.targets;
 
 import flushlab.core.HostPort;
+import flushlab.netpath.VethSite;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
+import flushlab.tls.ClientTls;
+import flushlab.tls.ServerTls;
 import java.util.concurrent.TimeUnit;
 
 /** A built-in relay deployed in the lab's Vert.x, in front of its emitter, on an ephemeral loopback port. */
@@ -20,13 +23,13 @@ final class StartedRelay implements StartedTarget {
   }
 
   static StartedTarget start(Target.Relay t, TargetContext ctx) throws TargetStartFailure {
-    if (ctx.site() instanceof flushlab.netpath.VethSite veth) {
+    if (ctx.site() instanceof VethSite veth) {
       if (t.tls()) throw new TargetStartFailure("target " + t.name() + ": tls: true is for relays on loopback in this version; "
           + "on a veth path, put a proxy with a TLS template (scenarios/proxies/*-tls.*) in front instead");
       return StartedChildRelay.start(t, veth, ctx);
     }
     RelayOptions options = new RelayOptions("127.0.0.1", 0, ctx.emitter().host(), ctx.emitter().port(), t.shapers(), t.poolUpstream());
-    if (t.tls()) options = options.withTls(flushlab.tls.ServerTls.selfSigned());
+    if (t.tls()) options = options.withTls(ServerTls.selfSigned());
     Relay relay = new Relay(options, RelayLog.SILENT);
     try {
       ctx.vertx().deployVerticle(relay).await(10, TimeUnit.SECONDS);
@@ -37,8 +40,8 @@ final class StartedRelay implements StartedTarget {
   }
 
   @Override
-  public flushlab.tls.ClientTls tls() {
-    return tls ? flushlab.tls.ServerTls.selfSigned().pinnedByClients() : null;
+  public ClientTls tls() {
+    return tls ? ServerTls.selfSigned().pinnedByClients() : null;
   }
 
   @Override

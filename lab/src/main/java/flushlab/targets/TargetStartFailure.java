@@ -1,4 +1,4 @@
-package flushlab.target;
+package flushlab.targets;
 
 /** A target the lab could not start (a missing binary, a proxy that never listened, nothing at an address). */
 public final class TargetStartFailure extends Exception {

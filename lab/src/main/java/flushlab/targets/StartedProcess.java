@@ -1,7 +1,9 @@
-package flushlab.target;
+package flushlab.targets;
 
 import flushlab.core.HostPort;
 import flushlab.proxy.ProxyProcess;
+import flushlab.tls.ClientTls;
+import flushlab.tls.ServerTls;
 
 /** A real proxy the lab started from its template, forwarding to the lab's emitter. */
 final class StartedProcess implements StartedTarget {
@@ -40,8 +42,8 @@ final class StartedProcess implements StartedTarget {
   }
 
   @Override
-  public flushlab.tls.ClientTls tls() {
-    return proc.tls() ? flushlab.tls.ServerTls.selfSigned().pinnedByClients() : null;
+  public ClientTls tls() {
+    return proc.tls() ? ServerTls.selfSigned().pinnedByClients() : null;
   }
 
   @Override

@@ -1,5 +1,6 @@
-package flushlab.proxy;
+package flushlab.process;
 
+import flushlab.core.ProcFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -35,7 +36,7 @@ public final class WorkFolders {
   }
 
   /** Records the process group the proxy runs in, for a later lab to clean up if this one dies. */
-  static void recordProcessGroup(Path dir, long pgid) throws IOException {
+  public static void recordProcessGroup(Path dir, long pgid) throws IOException {
     Files.writeString(dir.resolve(OWNER_FILE), Files.readString(dir.resolve(OWNER_FILE)).trim() + " " + pgid + "\n",
         StandardCharsets.UTF_8);
   }
@@ -91,12 +92,12 @@ public final class WorkFolders {
   }
 
   /** Kills every process of a process group, found in /proc (Java has no killpg). */
-  static void killGroup(long pgid) {
+  public static void killGroup(long pgid) {
     for (long pid : processGroup(pgid)) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
   }
 
   /** The pids whose process group is pgid, from field 5 of /proc/PID/stat. */
-  static List<Long> processGroup(long pgid) {
+  public static List<Long> processGroup(long pgid) {
     try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
       return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
           .filter(p -> pgid == groupOf(p))
@@ -109,7 +110,7 @@ public final class WorkFolders {
 
   private static long groupOf(Path proc) {
     try {
-      String stat = flushlab.core.ProcFiles.read(proc.resolve("stat"));
+      String stat = ProcFiles.read(proc.resolve("stat"));
       // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses: read after the last ')'
       String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       return Long.parseLong(rest[2]);

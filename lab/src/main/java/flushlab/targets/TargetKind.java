@@ -1,4 +1,4 @@
-package flushlab.target;
+package flushlab.targets;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
