@@ -28,8 +28,28 @@ import java.util.Map;
  * @param shapers what it does to responses ({@code stream: downstream})
  * @param requestDelayNanos what it does to requests ({@code stream: upstream}: latency only)
  */
-public record Toxic(String name, String type, String stream, double toxicity, ObjectNode attributes, List<ShaperRegistry.Spec> shapers,
+public record Toxic(String name, String type, Direction stream, double toxicity, ObjectNode attributes, List<ShaperRegistry.Spec> shapers,
     long requestDelayNanos) {
+  /** Which way a toxic acts, as Toxiproxy names it: on responses (downstream) or on requests (upstream). */
+  public enum Direction {
+    DOWNSTREAM("downstream"), UPSTREAM("upstream");
+
+    private final String text;
+
+    Direction(String text) {
+      this.text = text;
+    }
+
+    public String text() {
+      return text;
+    }
+
+    static Direction named(String text) {
+      for (Direction d : values()) if (d.text.equals(text)) return d;
+      return null;
+    }
+  }
+
 
   /** Toxiproxy's toxic types, each mapped onto the lab's faults. */
   public static final List<String> TOXIPROXY_TYPES = List.of("latency", "bandwidth", "slow_close", "timeout", "reset_peer", "slicer",
@@ -49,9 +69,10 @@ public record Toxic(String name, String type, String stream, double toxicity, Ob
     if (body == null || !body.isObject()) throw new BadToxic("the body must be a JSON object");
     String type = text(body, "type", current == null ? null : current.type());
     if (type == null || type.isEmpty()) throw new BadToxic("type: required (" + validTypes() + ")");
-    String stream = text(body, "stream", current == null ? "downstream" : current.stream());
-    if (!stream.equals("downstream") && !stream.equals("upstream")) {
-      throw new BadToxic("stream: '" + stream + "' is not valid (downstream or upstream)");
+    String streamText = text(body, "stream", (current == null ? Direction.DOWNSTREAM : current.stream()).text());
+    Direction stream = Direction.named(streamText);
+    if (stream == null) {
+      throw new BadToxic("stream: '" + streamText + "' is not valid (downstream or upstream)");
     }
     double toxicity = body.has("toxicity") ? body.path("toxicity").asDouble(Double.NaN) : current == null ? 1.0 : current.toxicity();
     if (!(toxicity >= 0 && toxicity <= 1)) throw new BadToxic("toxicity: must be a number in 0..1");
@@ -62,7 +83,7 @@ public record Toxic(String name, String type, String stream, double toxicity, Ob
       if (!given.isObject()) throw new BadToxic("attributes: must be a JSON object");
       attributes.setAll((ObjectNode) given);
     }
-    if (stream.equals("upstream")) {
+    if (stream == Direction.UPSTREAM) {
       // the request direction: latency, each piece of the request held that long before it goes upstream
       if (!type.equals("latency")) {
         throw new BadToxic("stream: upstream takes a latency toxic only here (the request direction is delayed, not buffered);"
@@ -155,7 +176,7 @@ public record Toxic(String name, String type, String stream, double toxicity, Ob
 
   /** The API's JSON for this toxic. */
   public ObjectNode json() {
-    ObjectNode o = Json.MAPPER.createObjectNode().put("name", name).put("type", type).put("stream", stream).put("toxicity", toxicity);
+    ObjectNode o = Json.MAPPER.createObjectNode().put("name", name).put("type", type).put("stream", stream.text()).put("toxicity", toxicity);
     o.set("attributes", attributes.deepCopy());
     return o;
   }

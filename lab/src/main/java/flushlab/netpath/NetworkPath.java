@@ -19,6 +19,12 @@ public record NetworkPath(Kind kind, int mtu) {
     Kind(String text) {
       this.text = text;
     }
+
+    /** The path a scenario or flag names (loopback or veth), or null. */
+    public static Kind named(String text) {
+      for (Kind k : values()) if (k != HOST_ROUTE && k.text.equals(text)) return k;
+      return null;
+    }
   }
 
   public static final int LOOPBACK_MTU = 65536;
@@ -39,21 +45,29 @@ public record NetworkPath(Kind kind, int mtu) {
    * default) applying to veth only. Throws with what is valid.
    */
   public static NetworkPath of(String where, String path, Integer mtu) {
-    if ("loopback".equals(path)) {
+    Kind kind = Kind.named(path);
+    if (kind == null) throw new IllegalArgumentException(where + ": '" + path + "' is not a network path (allowed: loopback, veth)");
+    return of(where, kind, mtu);
+  }
+
+  /** A path of a kind the lab makes (loopback or veth), with an MTU it can take (null: the kind's own). */
+  public static NetworkPath of(String where, Kind kind, Integer mtu) {
+    if (kind == Kind.LOOPBACK) {
       if (mtu != null && mtu != LOOPBACK_MTU) {
         throw new IllegalArgumentException(where + ": the loopback path's MTU is fixed at " + LOOPBACK_MTU
             + "; an MTU of " + mtu + " needs path veth");
       }
       return LOOPBACK;
     }
-    if ("veth".equals(path)) {
+    if (kind == Kind.VETH) {
       int m = mtu == null ? DEFAULT_VETH_MTU : mtu;
       if (m < MIN_MTU || m > MAX_MTU) {
         throw new IllegalArgumentException(where + ": MTU " + m + " is out of range (allowed: " + MIN_MTU + ".." + MAX_MTU + ")");
       }
       return veth(m);
     }
-    throw new IllegalArgumentException(where + ": '" + path + "' is not a network path (allowed: loopback, veth)");
+    throw new IllegalArgumentException(where + ": " + (kind == null ? "no" : "'" + kind.text + "' is not a") + " network path the lab "
+        + "makes (allowed: loopback, veth)");
   }
 
   public boolean isVeth() {

@@ -80,7 +80,7 @@ final class ErrorCollector {
   }
 
   /** A network path from a path key and an MTU; an MTU the path cannot take is reported at {@code at}. */
-  NetworkPath networkPath(YamlNode at, String prefix, String kind, Integer mtu) {
+  NetworkPath networkPath(YamlNode at, String prefix, NetworkPath.Kind kind, Integer mtu) {
     try {
       return NetworkPath.of(prefix.isEmpty() ? "path" : prefix + ".path", kind, mtu);
     } catch (IllegalArgumentException e) {

@@ -9,7 +9,7 @@ import java.util.List;
  * lab's own upload servers, each with its settings and network path, and the probe's settings.
  * Made only by {@link ScenarioLoader}.
  */
-public record ProbeScenario(String name, String description, Path file, String text, String probe, NetworkPath path,
+public record ProbeScenario(String name, String description, Path file, String text, ProbeKind probe, NetworkPath path,
     Upload upload, KeepAlive keepAlive, List<Server> servers) implements ScenarioFile {
 
   /** The upload probe: body sizes to sweep, attempts per size, what counts as a stall, how close to bisect. */
@@ -22,6 +22,6 @@ public record ProbeScenario(String name, String description, Path file, String t
   public record Server(String name, int rcvbufBytes, long readDelayNanos, boolean noDelay, NetworkPath path) {}
 
   public boolean isUpload() {
-    return probe.equals("upload");
+    return probe == ProbeKind.UPLOAD;
   }
 }

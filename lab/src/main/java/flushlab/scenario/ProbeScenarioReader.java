@@ -20,20 +20,20 @@ final class ProbeScenarioReader {
   }
 
   ProbeScenario read(Path file, String text, YamlNode root, String name, String description) {
-    String probe = errors.value(root, Keys.PROBE);
+    ProbeKind probe = ProbeKind.named(errors.value(root, Keys.PROBE));
     for (String k : Keys.STREAM_ONLY) {
       if (root.map.containsKey(k)) {
         errors.errorAtKey(root, k, k, "does not apply to a probe scenario (probe: " + probe + "); it takes servers: and "
             + probe + ":");
       }
     }
-    String other = probe.equals("upload") ? "keepalive" : "upload";
+    String other = (probe == ProbeKind.UPLOAD ? ProbeKind.KEEPALIVE : ProbeKind.UPLOAD).text();
     if (root.map.containsKey(other)) errors.errorAtKey(root, other, other, "applies only with probe: " + other);
-    String defaultPath = errors.value(root, Keys.PATH);
+    NetworkPath.Kind defaultPath = NetworkPath.Kind.named(errors.value(root, Keys.PATH));
     int defaultMtu = Integer.parseInt(errors.value(root, Keys.MTU));
-    NetworkPath path = errors.networkPath(root, "", defaultPath, defaultPath.equals("veth") ? defaultMtu : null);
-    ProbeScenario.Upload upload = probe.equals("upload") ? upload(root) : null;
-    ProbeScenario.KeepAlive keepAlive = probe.equals("keepalive") ? keepAlive(root) : null;
+    NetworkPath path = errors.networkPath(root, "", defaultPath, defaultPath == NetworkPath.Kind.VETH ? defaultMtu : null);
+    ProbeScenario.Upload upload = probe == ProbeKind.UPLOAD ? upload(root) : null;
+    ProbeScenario.KeepAlive keepAlive = probe == ProbeKind.KEEPALIVE ? keepAlive(root) : null;
     List<ProbeScenario.Server> servers = servers(root, defaultPath, defaultMtu);
     if (errors.any() || path == null) return null;
     return new ProbeScenario(name, description, file, text, probe, path, upload, keepAlive, servers);
@@ -95,7 +95,7 @@ final class ProbeScenarioReader {
         noDelay, Units.parseDurationNanos(value(k, Keys.KA_STALL_OVER)));
   }
 
-  private List<ProbeScenario.Server> servers(YamlNode root, String defaultPath, int defaultMtu) {
+  private List<ProbeScenario.Server> servers(YamlNode root, NetworkPath.Kind defaultPath, int defaultMtu) {
     List<ProbeScenario.Server> out = new ArrayList<>();
     YamlNode list = root.map.get(Keys.SERVERS.name());
     if (list == null) {
@@ -124,8 +124,9 @@ final class ProbeScenarioReader {
           : Keys.SERVER_READ_DELAY.defaultValue();
       String noDelay = s.map.containsKey("nodelay") ? errors.checked(Keys.SERVER_NODELAY, s.map.get("nodelay"), p + ".nodelay")
           : Keys.SERVER_NODELAY.defaultValue();
-      String kind = s.map.containsKey("path") ? errors.checked(Keys.SERVER_PATH, s.map.get("path"), p + ".path") : defaultPath;
-      Integer mtu = kind == null ? null : kind.equals("veth") ? Integer.valueOf(defaultMtu) : null;
+      NetworkPath.Kind kind = s.map.containsKey("path")
+          ? NetworkPath.Kind.named(errors.checked(Keys.SERVER_PATH, s.map.get("path"), p + ".path")) : defaultPath;
+      Integer mtu = kind == NetworkPath.Kind.VETH ? Integer.valueOf(defaultMtu) : null;
       if (s.map.containsKey("mtu")) {
         String m = errors.checked(Keys.SERVER_MTU, s.map.get("mtu"), p + ".mtu");
         mtu = m == null ? null : Integer.valueOf(m);

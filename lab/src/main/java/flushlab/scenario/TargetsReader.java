@@ -20,7 +20,7 @@ import java.util.Set;
 final class TargetsReader {
   private final ErrorCollector errors;
   private final Path scenarioPath;
-  private final String defaultPath;
+  private final NetworkPath.Kind defaultPath;
   private final int defaultMtu;
   /** The scenario's own path: the direct path's and certification's, and every target's without its own. */
   final NetworkPath path;
@@ -29,9 +29,9 @@ final class TargetsReader {
   TargetsReader(YamlNode root, Path scenarioPath, ErrorCollector errors) {
     this.errors = errors;
     this.scenarioPath = scenarioPath;
-    this.defaultPath = errors.value(root, Keys.PATH);
+    this.defaultPath = NetworkPath.Kind.named(errors.value(root, Keys.PATH));
     this.defaultMtu = Integer.parseInt(errors.value(root, Keys.MTU));
-    this.path = errors.networkPath(root, "", defaultPath, defaultPath.equals("veth") ? defaultMtu : null);
+    this.path = errors.networkPath(root, "", defaultPath, defaultPath == NetworkPath.Kind.VETH ? defaultMtu : null);
     YamlNode list = root.map.get(Keys.TARGETS.name());
     if (list == null) {
       errors.errorAtKey(root, "targets", "targets", "required: a list of targets, e.g. - {name: direct, kind: direct}");
@@ -87,14 +87,15 @@ final class TargetsReader {
 
   /** The target's own path and MTU, else the scenario's; an MTU on a loopback target is refused by name. */
   private NetworkPath targetPath(YamlNode t, String p) {
-    String kindOfPath = t.map.containsKey("path") ? errors.checked(Keys.TARGET_PATH, t.map.get("path"), p + ".path") : defaultPath;
+    NetworkPath.Kind kindOfPath = t.map.containsKey("path")
+        ? NetworkPath.Kind.named(errors.checked(Keys.TARGET_PATH, t.map.get("path"), p + ".path")) : defaultPath;
     if (kindOfPath == null) return null;
     Integer mtu = null;
     if (t.map.containsKey("mtu")) {
       String v = errors.checked(Keys.TARGET_MTU, t.map.get("mtu"), p + ".mtu");
       if (v == null) return null;
       mtu = Integer.parseInt(v);
-    } else if (kindOfPath.equals("veth")) {
+    } else if (kindOfPath == NetworkPath.Kind.VETH) {
       mtu = defaultMtu;
     }
     return errors.networkPath(t.map.getOrDefault("mtu", t), p, kindOfPath, mtu);

@@ -79,7 +79,7 @@ public final class ProbeScenarioRunner {
       for (ProbeSite site : sites.values()) site.close();
       client.close();
     }
-    return new ProbeReport(RunReport.SCHEMA_VERSION, "probe", scenario.name(), scenario.description(), scenario.probe(), commandLine,
+    return new ProbeReport(RunReport.SCHEMA_VERSION, "probe", scenario.name(), scenario.description(), scenario.probe().text(), commandLine,
         Instant.ofEpochMilli(startedMillis).toString(), Math.round((System.nanoTime() - started) / 1e7) / 100.0, interrupted.get(),
         Environment.capture(vertx.isNativeTransportEnabled()), servers, scenario.file().toString(), scenario.text());
   }
