@@ -67,7 +67,7 @@ public final class MapProber {
       t = TriggerInference.infer(target, cells, path);
     }
     while (!stopped && !chat && t.thresholdBytes() != null && !t.next().isEmpty()) {
-      TriggerInference.Span n = located(t);
+      Span n = located(t);
       if (n == null || n.width() <= LOCATED_WIDTH) break;
       CellPlan p = Discovery.bytesProbe(n.lo(), n.hi());
       if (measured.contains(p.toString()) || !measureAll(List.of(p))) break;
@@ -77,9 +77,9 @@ public final class MapProber {
   }
 
   /** The byte threshold's current range, from the same fit the inference made. */
-  private TriggerInference.Span located(FlushTrigger t) {
-    if (t.kind() == TriggerKind.BYTE_THRESHOLD) return TriggerInference.fitBytes(cells, new ArrayList<>());
-    TriggerInference.BothFit fit = t.timerMs() == null ? null : TriggerInference.fitBoth(cells, path);
+  private Span located(FlushTrigger t) {
+    if (t.kind() == TriggerKind.BYTE_THRESHOLD) return ByteThresholdFit.fit(cells, new ArrayList<>());
+    ThresholdOrTimerFit.BothFit fit = t.timerMs() == null ? null : ThresholdOrTimerFit.fit(cells, path);
     return fit == null ? null : fit.bytes();
   }
 

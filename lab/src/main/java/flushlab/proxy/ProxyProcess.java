@@ -5,7 +5,6 @@ import flushlab.process.Executables;
 import flushlab.process.ProcessGuard;
 import flushlab.process.WorkFolders;
 import flushlab.tls.LabCertificate;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -2,7 +2,6 @@ package flushlab.relay;
 
 import flushlab.relay.shaper.Chunk;
 import flushlab.relay.shaper.Stage;
-import flushlab.relay.shaper.ShaperContext;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.EpollChannelOption;

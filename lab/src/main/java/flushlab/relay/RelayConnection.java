@@ -8,7 +8,6 @@ import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
 import flushlab.relay.shaper.Chunk;
 import flushlab.relay.shaper.Shaper;
-import flushlab.relay.shaper.ShaperContext;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.relay.shaper.Stage;
 import io.netty.channel.Channel;

@@ -72,7 +72,7 @@ class TriggerInferenceTest {
   @Test
   void spreadWaitsDoNotWidenTheHoldTimerFit() {
     List<String> evidence = new ArrayList<>();
-    Double hold = TriggerInference.fitHold(List.of(
+    Double hold = HoldTimerFit.fit(List.of(
         new CellEvidence("a", 66, 60, 2, 600, 1, 100, 4, 100, 240, 240, 290, 271, 271, 272, 240, false),
         new CellEvidence("b", 66, 60, 50, 25, 1, 5, 3, 5, 262, 262, 300, 271, 271, 272, 262, false)), evidence);
     assertThat(hold).as(String.join("; ", evidence)).isNull();

@@ -1,9 +1,6 @@
 package flushlab.relay.shaper;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.client.BatchResult;
-import org.junit.jupiter.api.Test;
 
 /** Delaying faults: the stream arrives whole, late in the way each fault says. */
 abstract class DelayFaultTest extends ShaperTestBase {

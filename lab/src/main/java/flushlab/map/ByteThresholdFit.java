@@ -1,0 +1,45 @@
+package flushlab.map;
+
+import java.util.List;
+
+/**
+ * A byte threshold N: released once N bytes are held. A frame of f >= N leaves alone, at once; smaller
+ * frames leave r = ceil(N / f) at a time, the oldest having waited (r - 1) intervals.
+ */
+final class ByteThresholdFit {
+  private ByteThresholdFit() {}
+
+  /**
+   * A byte threshold N: a held cell of r frames per release puts N in ((r - 1) f, r f] and its
+   * oldest frame waited (r - 1) I; a streamed cell puts N at most f; a drained one above all it sent.
+   */
+  static Span fit(List<CellEvidence> cells, List<String> evidence) {
+    Span n = Span.ANY;
+    boolean anyHeld = false;
+    for (CellEvidence c : cells) {
+      if (c.drained()) {
+        n = n.above(c.totalBytes());
+      } else if (c.streamed()) {
+        n = n.atMost(c.frameBytes());
+      } else if (c.held()) {
+        long r = Math.round(c.releaseFrames());
+        if (r < 2 || !Fits.waitedForFrames(c, r)) return null;
+        n = n.above((r - 1) * c.frameBytes()).atMost(r * c.frameBytes());
+        anyHeld = true;
+      }
+    }
+    if (!anyHeld) return null;
+    evidence.add("byte-threshold check: " + (n.empty() ? "no single threshold fits every cell" : "every cell fits a threshold of "
+        + n.text("B")));
+    return n.empty() ? null : n;
+  }
+  static FlushTrigger answer(String target, Span n, List<CellEvidence> cells, List<String> evidence) {
+    List<CellEvidence> held = cells.stream().filter(CellEvidence::held).toList();
+    double ratio = Fits.bodyRatio(held.isEmpty() ? cells : held);
+    String body = ratio < 0.999 ? String.format(" (~%.0f B of event bodies)", n.mid() * ratio) : "";
+    List<String> next = n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
+    return new FlushTrigger(target, TriggerKind.BYTE_THRESHOLD, Fits.round1(n.mid()), Fits.round1(n.mid() * ratio), null, null, String.format(
+        "byte threshold: releases once it holds ~%.0f B on the wire%s (between %s; %s)", n.mid(), body, n.text("B"),
+        Fits.across(cells)), evidence, next);
+  }
+}

@@ -1,0 +1,55 @@
+package flushlab.map;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** What the fits of every mechanism share: the wait a release of r frames implies, medians, and how an answer names its cells. */
+final class Fits {
+  private Fits() {}
+
+  /**
+   * The oldest frame waited for the rest of its release to arrive: (r - 1) intervals, plus at most
+   * a few ms the path adds (a latency in front of the trigger), never less.
+   */
+  static boolean waitedForFrames(CellEvidence c, long r) {
+    double expected = (r - 1) * c.intervalMs();
+    double extra = c.waitP50() - expected;
+    return extra >= -3 && extra <= Math.max(6, 0.15 * expected);
+  }
+  /**
+   * Wire bytes to event bytes (chunk framing is a few bytes per frame), from the smallest frames
+   * among the cells given: those whose releases the threshold made, when there are any.
+   */
+  static double bodyRatio(List<CellEvidence> cells) {
+    CellEvidence smallest = cells.stream().filter(c -> c.frameBytes() > 0).min(Comparator.comparingDouble(CellEvidence::frameBytes))
+        .orElse(null);
+    return smallest == null ? 1 : Math.min(1, smallest.bodyBytes() / smallest.frameBytes());
+  }
+  /** "at frame sizes 66, 4102 B and intervals 2, 50 ms": what the answer rests on. */
+  static String across(List<CellEvidence> cells) {
+    Set<String> sizes = new LinkedHashSet<>();
+    Set<String> intervals = new LinkedHashSet<>();
+    for (CellEvidence c : cells) {
+      sizes.add(Long.toString(Math.round(c.frameBytes())));
+      intervals.add(String.format(Locale.ROOT, "%s", trim(c.intervalMs())));
+    }
+    return "measured at " + (sizes.size() == 1 ? "one frame size, " : "frame sizes ") + String.join(", ", sizes) + " B and "
+        + (intervals.size() == 1 ? "one interval, " : "intervals ") + String.join(", ", intervals) + " ms";
+  }
+  static String trim(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+  static double median(List<Double> xs) {
+    List<Double> s = new ArrayList<>(xs);
+    s.sort(null);
+    int n = s.size();
+    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+  }
+  static double round1(double v) {
+    return Math.round(v * 10) / 10.0;
+  }
+}

@@ -1,0 +1,39 @@
+package flushlab.map;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A hold timer T, counted from the first held byte: every release's oldest frame waited T, whatever the frames. */
+final class HoldTimerFit {
+  private HoldTimerFit() {}
+
+  /**
+   * A hold timer T: every held cell's oldest frame waited the same T, steadily; nothing streamed.
+   * T is read from the low end of the waits (p10): anything else on the path (scheduling, a
+   * kernel timer's tick) only ever adds to a hold.
+   */
+  static Double fit(List<CellEvidence> cells, List<String> evidence) {
+    List<Double> waits = new ArrayList<>();
+    for (CellEvidence c : cells) {
+      if (c.streamed()) return null;
+      if (c.held()) {
+        if (!c.steadyWait()) return null;
+        waits.add(c.waitP10());
+      } else if (c.heldOnce()) {
+        waits.add(c.firstWaitMs());
+      }
+    }
+    if (waits.isEmpty()) return null;
+    double t = Fits.median(waits);
+    // The same hold in every cell: cells may differ by 3 %, or by 1 ms, or by twice what they vary
+    // within themselves (noise) up to 3 ms, not more. Waits of 2 and 6 ms that each vary by 0.1 ms
+    // are two byte counts at a 1 ms interval, not one 4 ms hold; and a periodic clock, whose waits
+    // spread over an interval within a cell, gets no more room than the old 3 ms.
+    double spread = cells.stream().filter(CellEvidence::held).mapToDouble(c -> c.waitP90() - c.waitP10()).max().orElse(0);
+    double tolerance = Math.max(Math.max(1, 0.03 * t), Math.min(3, 2 * spread));
+    for (double w : waits) if (Math.abs(w - t) > tolerance) return null;
+    for (CellEvidence c : cells) if (c.drained() && c.streamMs() >= t) return null;
+    evidence.add(String.format("hold-timer check: the oldest frame waited %.1f ms in every held cell", t));
+    return t;
+  }
+}
