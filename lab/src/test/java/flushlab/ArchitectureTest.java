@@ -100,15 +100,18 @@ class ArchitectureTest {
           .allMatch(d -> Set.of("flushlab.core", "flushlab.http").contains(d));
     }
     Set<String> orchestration = Set.of("flushlab.run", "flushlab.scenario", "flushlab.cli", "flushlab.control", "flushlab.report",
-        "flushlab.report.page", "flushlab.targets", "flushlab.tcpprobe");
+        "flushlab.report.page", "flushlab.targets");
     for (String instrument : List.of("flushlab.emitter", "flushlab.client", "flushlab.relay", "flushlab.relay.shaper",
-        "flushlab.proxy", "flushlab.netpath", "flushlab.map")) {
+        "flushlab.proxy", "flushlab.netpath", "flushlab.map", "flushlab.tcpprobe")) {
       assertThat(DEPENDS.getOrDefault(instrument, Set.of())).as(instrument + " depends on").noneMatch(orchestration::contains);
     }
     assertThat(DEPENDS.getOrDefault("flushlab.client", Set.of())).as("the metered client depends on")
         .doesNotContain("flushlab.emitter", "flushlab.relay");
     assertThat(DEPENDS.getOrDefault("flushlab.relay.shaper", Set.of())).as("the shaper contract depends on")
         .doesNotContain("flushlab.relay");
+    assertThat(DEPENDS.getOrDefault("flushlab.scenario", Set.of())).as("reading scenarios depends on").doesNotContain("flushlab.run");
+    assertThat(DEPENDS.getOrDefault("flushlab.run", Set.of())).as("running depends on").doesNotContain("flushlab.report");
+    DEPENDS.forEach((p, deps) -> assertThat(deps).as(p + " depends on").doesNotContain("flushlab.cli"));
   }
 
   @Test

@@ -14,6 +14,8 @@ import flushlab.emitter.EmitterOptions;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
+import flushlab.run.MapBench;
+import flushlab.run.SoakBench;
 import flushlab.run.Warmup;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;

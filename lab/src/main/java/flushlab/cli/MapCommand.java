@@ -7,9 +7,7 @@ import flushlab.core.HostPort;
 import flushlab.core.IoErrors;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
-import flushlab.map.CellEvidence;
 import flushlab.map.FlushTrigger;
-import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.report.Environment;
@@ -18,10 +16,11 @@ import flushlab.report.RunReport;
 import flushlab.scenario.ConfigTemplate;
 import flushlab.scenario.Keys;
 import flushlab.scenario.MapScenario;
-import flushlab.scenario.Outcome;
+import flushlab.run.MapAnswer;
+import flushlab.run.Outcome;
 import flushlab.scenario.Scenario;
-import flushlab.scenario.ScenarioRunner;
-import flushlab.scenario.TargetCellResult;
+import flushlab.run.ScenarioRunner;
+import flushlab.run.TargetCellResult;
 import flushlab.stream.Endpoint;
 import flushlab.targets.Target;
 import flushlab.targets.TargetStartFailure;
@@ -78,11 +77,6 @@ final class MapCommand implements Command {
     this.commandLine = line;
   }
 
-  /** What `--json` writes: the answer, how long it took, and the cells it rests on. */
-  record MapAnswer(String target, boolean certified, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-      Integer events, String verdict, double seconds, int cellCount, List<CellEvidence> cells, List<String> evidence,
-      List<String> next) {}
-
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     long started = System.nanoTime();
@@ -135,14 +129,7 @@ final class MapCommand implements Command {
     }
     out.println("results: " + written.folder());
     if (json != null) {
-      String name = scenario.targets().get(0).name();
-      List<CellEvidence> cells = new ArrayList<>();
-      for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
-      MapAnswer a = trigger == null
-          ? new MapAnswer(name, o.certified(), TriggerKind.INCONCLUSIVE, null, null, null, null, "the host is not certified", seconds, 0,
-              cells, List.of(), List.of())
-          : new MapAnswer(name, o.certified(), trigger.kind(), trigger.thresholdBytes(), trigger.thresholdBodyBytes(),
-              trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next());
+      MapAnswer a = MapAnswer.of(scenario.targets().get(0).name(), o, seconds);
       Path file = Path.of(json);
       Path tmp = file.resolveSibling(file.getFileName() + ".partial");
       Files.writeString(tmp, Json.pretty(a), StandardCharsets.UTF_8);

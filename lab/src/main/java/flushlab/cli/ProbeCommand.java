@@ -13,6 +13,7 @@ import flushlab.core.HostPort;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
+import flushlab.run.GatewayRounds;
 import flushlab.run.Warmup;
 import flushlab.scenario.Keys;
 import flushlab.stream.Endpoint;
@@ -128,31 +129,14 @@ final class ProbeCommand implements Command {
         print(out, "gateway " + gw, gwr);
         return gatewayErrors(err, gwr);
       }
-      GatewayOverhead overhead = new GatewayOverhead();
-      while (overhead.rounds() < planned || (overhead.rounds() < most && !overhead.resolved())) {
-        if (overhead.rounds() == planned) {
-          out.printf("not out of the noise after %d rounds: up to %d more%n", planned, most - planned);
-        }
-        int round = overhead.rounds() + 1;
-        // alternate which side goes first, so a trend over the run does not favour one side
-        BatchResult loop;
-        BatchResult gwr;
-        if (round % 2 == 1) {
-          loop = batch(vertx, out, "round " + round + " loopback", loopPlan, perRound);
-          gwr = batch(vertx, out, "round " + round + " gateway", gwPlan, perRound);
-        } else {
-          gwr = batch(vertx, out, "round " + round + " gateway", gwPlan, perRound);
-          loop = batch(vertx, out, "round " + round + " loopback", loopPlan, perRound);
-        }
-        if (loop.errorCount() > 0) {
-          err.println("flushlab probe: the loopback calibration failed: " + loop.errors());
-          return EXIT_FAILED;
-        }
-        if (gwr.errorCount() > 0) return gatewayErrors(err, gwr);
-        overhead.addRound(loop, gwr);
-        out.printf("round %d: TTFT p50 loopback %.3fms gateway %.3fms; emit->recv p50 loopback %.3fms gateway %.3fms%n", round,
-            loop.ttftMs().p50(), gwr.ttftMs().p50(), loop.emitToRecvMs().p50(), gwr.emitToRecvMs().p50());
+      GatewayRounds.Result rounds = GatewayRounds.run(loopPlan, gwPlan, perRound, planned, most,
+          (label, plan, n) -> batch(vertx, out, label, plan, n), out);
+      if (rounds.failedLoopback() != null) {
+        err.println("flushlab probe: the loopback calibration failed: " + rounds.failedLoopback().errors());
+        return EXIT_FAILED;
       }
+      if (rounds.failedGateway() != null) return gatewayErrors(err, rounds.failedGateway());
+      GatewayOverhead overhead = rounds.overhead();
       BatchResult cal = overhead.pooledLoopback();
       BatchResult gwr = overhead.pooledGateway();
       print(out, "loopback (calibration, " + overhead.rounds() + " rounds x " + perRound + " x " + tokens + " tokens)", cal);

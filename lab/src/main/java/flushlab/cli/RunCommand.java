@@ -10,16 +10,16 @@ import flushlab.report.ProbeReport;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
 import flushlab.report.SummaryMarkdown;
-import flushlab.scenario.Outcome;
+import flushlab.run.Outcome;
 import flushlab.scenario.ProbeScenario;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioError;
 import flushlab.scenario.ScenarioFile;
 import flushlab.scenario.ScenarioLoader;
-import flushlab.scenario.ScenarioRunner;
-import flushlab.scenario.TargetCellResult;
+import flushlab.run.ScenarioRunner;
+import flushlab.run.TargetCellResult;
 import flushlab.targets.TargetStartFailure;
-import flushlab.tcpprobe.ProbeScenarioRunner;
+import flushlab.run.ProbeScenarioRunner;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -128,7 +128,8 @@ final class RunCommand implements Command {
     int code = EXIT_FAILED;
     try (Interruption signal = new Interruption(runner::interrupt)) {
       try {
-        ProbeReport report = runner.run(commandLine, out::println);
+        ProbeReport report = ProbeReport.of(scenario, runner.run(out::println), commandLine,
+            Environment.capture(vertx.isNativeTransportEnabled()));
         ResultsWriter.Written written = ResultsWriter.write(root, report, java.time.Instant.parse(report.started()).toEpochMilli());
         out.println("results: " + written.folder());
         code = EXIT_OK;

@@ -8,7 +8,7 @@ import flushlab.scenario.ScenarioError;
 import flushlab.scenario.ScenarioFile;
 import flushlab.scenario.ScenarioLoader;
 import flushlab.scenario.ScenarioReference;
-import flushlab.scenario.ScenarioRunner;
+import flushlab.run.ScenarioRunner;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import flushlab.core.Json;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
-import flushlab.report.Environment;
+import flushlab.core.Build;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -40,7 +40,7 @@ public final class ControlApi {
   public void mount(Router router) {
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router.get("/version").handler(rc -> rc.response().putHeader("Content-Type", "text/plain")
-        .end("flushlab " + Environment.buildVersion() + " (Toxiproxy-compatible API)\n"));
+        .end("flushlab " + Build.version() + " (Toxiproxy-compatible API)\n"));
     router.post("/reset").handler(this::reset);
     router.get("/proxies").handler(this::list);
     router.post("/proxies").handler(this::create);

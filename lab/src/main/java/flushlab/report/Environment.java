@@ -1,10 +1,9 @@
 package flushlab.report;
 
+import flushlab.core.Build;
 import flushlab.core.ProcFiles;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.Properties;
 
 /**
  * What a result depends on besides the scenario: the lab's version and commit, the machine, and
@@ -31,43 +30,11 @@ public record Environment(String flushlabVersion, String gitCommit, String jvm, 
   }
 
   public static Environment capture(boolean nativeTransport) {
-    return new Environment(buildVersion(), buildCommit(),
+    return new Environment(Build.version(), Build.commit(),
         System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
         System.getProperty("os.name") + " " + System.getProperty("os.arch"), System.getProperty("os.version"),
         Runtime.getRuntime().availableProcessors(), nativeTransport ? "epoll" : "nio",
         Path.of("").toAbsolutePath().toString(), KernelTcp.read());
-  }
-
-  private static final Properties BUILD = load();
-
-  private static Properties load() {
-    Properties p = new Properties();
-    try (InputStream in = Environment.class.getResourceAsStream("/flushlab.properties")) {
-      if (in != null) p.load(in);
-    } catch (IOException ignored) {
-      // reported as unknown
-    }
-    return p;
-  }
-
-  /** A build property, or "unknown" when the build could not fill it in (no git checkout). */
-  private static String build(String key) {
-    String v = BUILD.getProperty(key, "unknown");
-    return v.startsWith("${") ? "unknown" : v;
-  }
-
-  public static String buildVersion() {
-    return build("version");
-  }
-
-  /**
-   * The git commit the running jar was built from, "-dirty" when the tree had changes then.
-   * Stamped at build time (git-commit-id-maven-plugin), never asked of git at run time: the
-   * working directory may be another repository, or none.
-   */
-  public static String buildCommit() {
-    String commit = build("commit");
-    return commit.equals("unknown") ? commit : commit + ("true".equals(build("dirty")) ? "-dirty" : "");
   }
 
   /** The build, JVM, OS and the kernel's TCP settings, as Markdown list items. */

@@ -1,6 +1,9 @@
 package flushlab.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import flushlab.run.ProbeOutcome;
+import flushlab.scenario.ProbeScenario;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -10,25 +13,13 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ProbeReport(int schemaVersion, String kind, String scenario, String description, String probe, String commandLine,
-    String started, double seconds, boolean interrupted, Environment environment, List<ServerReport> servers, String scenarioFile,
+    String started, double seconds, boolean interrupted, Environment environment, List<ProbeOutcome.ServerResult> servers, String scenarioFile,
     String scenarioText) {
 
-  /** One server: where it ran, what it was asked and granted, and what the probe saw; {@code error} when it could not be measured. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ServerReport(String name, String path, int mtu, String address, Integer rcvbufAsked, Integer rcvbufGranted,
-      double readDelayMs, boolean nodelay, UploadReport upload, KeepAliveReport keepalive, String error) {}
-
-  /** The upload sweep and bisection; {@code last_clean_bytes}/{@code stall_from_bytes} bound the jump when there is one. */
-  public record UploadReport(List<SizeRow> sweep, List<SizeRow> bisection, double baselineMs, Integer lastCleanBytes,
-      Integer stallFromBytes, boolean conclusive, String verdict) {}
-
-  /** One size: the median and spread of its attempts, retransmits summed from TCP_INFO (null when not readable). */
-  public record SizeRow(int bodyBytes, int attempts, int failed, Double p50Ms, Double minMs, Double maxMs, Long retransmits,
-      Double rttP50Ms) {}
-
-  /** One connection per client setting; stalls are counted against the fastest request of the whole probe. */
-  public record KeepAliveReport(double stallOverMs, double fastestMs, List<KeepAliveRow> rows) {}
-
-  public record KeepAliveRow(boolean clientNodelay, int requests, double meanMs, double p50Ms, double p99Ms, double maxMs,
-      int stalls, double totalMs) {}
+  /** The report of a probe run: its outcome, with the scenario and the command and machine that produced it. */
+  public static ProbeReport of(ProbeScenario scenario, ProbeOutcome o, String commandLine, Environment environment) {
+    return new ProbeReport(RunReport.SCHEMA_VERSION, "probe", scenario.name(), scenario.description(), scenario.probe().text(),
+        commandLine, Instant.ofEpochMilli(o.startedMillis()).toString(), o.seconds(), o.interrupted(), environment, o.servers(),
+        scenario.file().toString(), scenario.text());
+  }
 }

@@ -4,7 +4,7 @@ import flushlab.core.Units;
 import flushlab.stream.Endpoint;
 import flushlab.stream.StreamSpec;
 import flushlab.client.BatchResult;
-import flushlab.scenario.Bisection;
+import flushlab.run.Bisection;
 import flushlab.scenario.Cell;
 import flushlab.map.FlushTrigger;
 import java.util.LinkedHashMap;

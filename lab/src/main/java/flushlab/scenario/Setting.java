@@ -18,7 +18,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return c.stream().endpoint().settingName();
     }
   },
@@ -29,7 +29,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return Integer.toString(c.stream().frames());
     }
   },
@@ -40,7 +40,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return c.stream().frameBytes() + "B";
     }
   },
@@ -51,7 +51,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return Units.formatDuration(c.stream().intervalNanos());
     }
   },
@@ -62,7 +62,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return Units.formatDuration(c.stream().thinkNanos());
     }
   },
@@ -73,7 +73,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return c.stream().transfer().settingName();
     }
   },
@@ -84,7 +84,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return c.stream().bulk() ? c.stream().totalBytes() + "B" : null;
     }
   },
@@ -95,7 +95,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return c.stream().xAccelBuffering().settingName();
     }
   },
@@ -106,7 +106,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return Units.formatDuration(c.client().slowReaderPauseNanos());
     }
   },
@@ -117,7 +117,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return Integer.toString(c.client().concurrency());
     }
   },
@@ -128,7 +128,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return Integer.toString(c.client().requests());
     }
   },
@@ -139,7 +139,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return Boolean.toString(c.client().keepAlive());
     }
   },
@@ -150,7 +150,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return Units.formatDuration(c.client().timeoutNanos());
     }
   },
@@ -161,7 +161,7 @@ public enum Setting {
     }
 
     @Override
-    String text(Cell c) {
+    public String text(Cell c) {
       return c.model();
     }
   };
@@ -180,7 +180,7 @@ public enum Setting {
   abstract Cell apply(Cell c, String value);
 
   /** This setting's value in {@code c}, as the results show it; null when it is not set. */
-  abstract String text(Cell c);
+  public abstract String text(Cell c);
 
   /** The setting a scenario names, or null. */
   public static Setting named(String name) {

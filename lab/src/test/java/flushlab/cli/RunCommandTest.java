@@ -1,6 +1,7 @@
 package flushlab.cli;
 
 import flushlab.ForkedLab;
+import flushlab.core.Build;
 import flushlab.core.Json;
 import flushlab.report.Environment;
 import java.nio.file.Files;
@@ -83,7 +84,7 @@ class RunCommandTest {
       folder = l.findFirst().orElseThrow();
     }
     var env = Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("environment");
-    assertThat(env.get("git_commit").asText()).isEqualTo(Environment.buildCommit()).doesNotStartWith(otherCommit);
+    assertThat(env.get("git_commit").asText()).isEqualTo(Build.commit()).doesNotStartWith(otherCommit);
   }
 
   /** SIGTERM (what `kill` and service managers send) ends a run like Ctrl-C: results kept, exit 130. */

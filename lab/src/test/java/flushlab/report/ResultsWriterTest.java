@@ -1,8 +1,8 @@
 package flushlab.report;
 
 import flushlab.core.IoErrors;
-import flushlab.scenario.Certification;
-import flushlab.scenario.Outcome;
+import flushlab.run.Certification;
+import flushlab.run.Outcome;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
 import java.nio.file.Files;

@@ -7,6 +7,8 @@ import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import flushlab.report.Environment;
 import flushlab.report.RunReport;
+import flushlab.run.Outcome;
+import flushlab.run.TargetCellResult;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

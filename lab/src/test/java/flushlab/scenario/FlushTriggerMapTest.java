@@ -1,11 +1,11 @@
 package flushlab.scenario;
 
-import flushlab.map.TriggerKind;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.map.FlushTrigger;
+import flushlab.map.TriggerKind;
+import flushlab.run.Outcome;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The map must find a threshold or a timer it was not told, and say "none" and "drain" when those are true. */
 class FlushTriggerMapTest {

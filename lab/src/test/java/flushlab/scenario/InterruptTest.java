@@ -1,11 +1,11 @@
 package flushlab.scenario;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.core.LabVertx;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
+import flushlab.run.Outcome;
+import flushlab.run.ScenarioRunner;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Ctrl-C keeps what was measured, marked interrupted, in a folder that says so. */
 class InterruptTest {

@@ -4,6 +4,7 @@ import flushlab.client.BatchResult;
 import flushlab.core.Json;
 import flushlab.proxy.ProxyKind;
 import flushlab.proxy.ProxyProcess;
+import flushlab.run.Outcome;
 import flushlab.targets.ProcessInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;

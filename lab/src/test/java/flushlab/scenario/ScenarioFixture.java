@@ -1,6 +1,8 @@
 package flushlab.scenario;
 
 import flushlab.core.LabVertx;
+import flushlab.run.Outcome;
+import flushlab.run.ScenarioRunner;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

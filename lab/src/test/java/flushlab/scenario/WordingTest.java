@@ -1,12 +1,12 @@
 package flushlab.scenario;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flushlab.client.BatchResult;
 import flushlab.core.Units;
 import flushlab.report.SummaryMarkdown;
+import flushlab.run.TargetCellResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the lab prints must say what the data says, no more: words checked against their cases. */
 class WordingTest {

@@ -1,4 +1,4 @@
-package flushlab.scenario;
+package flushlab.run;
 
 import flushlab.map.FlushTrigger;
 import flushlab.targets.ProcessInfo;

@@ -1,4 +1,4 @@
-package flushlab.scenario;
+package flushlab.run;
 
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
@@ -16,6 +16,9 @@ import flushlab.netpath.ServerSite;
 import flushlab.netpath.ServerSites;
 import flushlab.netpath.VethLink;
 import flushlab.run.Warmup;
+import flushlab.scenario.Cell;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.Setting;
 import flushlab.targets.RunningTargets;
 import flushlab.targets.Target;
 import flushlab.targets.TargetContext;

@@ -1,7 +1,8 @@
-package flushlab.scenario;
+package flushlab.run;
 
 import flushlab.client.RequestPlan;
 import flushlab.core.HostPort;
+import flushlab.scenario.Cell;
 import flushlab.tls.ClientTls;
 import java.util.List;
 

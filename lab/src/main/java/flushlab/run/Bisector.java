@@ -1,6 +1,9 @@
-package flushlab.scenario;
+package flushlab.run;
 
 import flushlab.core.Units;
+import flushlab.scenario.Cell;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.Setting;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;

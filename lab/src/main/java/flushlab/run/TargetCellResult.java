@@ -1,8 +1,10 @@
-package flushlab.scenario;
+package flushlab.run;
 
 import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
 import flushlab.map.CellEvidence;
+import flushlab.scenario.Cell;
+import flushlab.scenario.Setting;
 import java.util.ArrayList;
 import java.util.List;
 

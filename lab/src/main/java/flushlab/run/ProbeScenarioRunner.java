@@ -1,17 +1,18 @@
-package flushlab.tcpprobe;
+package flushlab.run;
 
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
-import flushlab.report.Environment;
-import flushlab.report.ProbeReport;
-import flushlab.report.RunReport;
 import flushlab.scenario.ProbeScenario;
+import flushlab.tcpprobe.KeepAliveProbe;
+import flushlab.tcpprobe.ProbeSite;
+import flushlab.tcpprobe.UploadAttempt;
+import flushlab.tcpprobe.UploadProbe;
+import flushlab.tcpprobe.UploadServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,10 +46,10 @@ public final class ProbeScenarioRunner {
     private static final long serialVersionUID = 1L;
   }
 
-  public ProbeReport run(String commandLine, Consumer<String> announce) {
+  public ProbeOutcome run(Consumer<String> announce) {
     long started = System.nanoTime();
     long startedMillis = System.currentTimeMillis();
-    List<ProbeReport.ServerReport> servers = new ArrayList<>();
+    List<ProbeOutcome.ServerResult> servers = new ArrayList<>();
     Map<NetworkPath, ProbeSite> sites = new LinkedHashMap<>();
     NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(5000));
     try {
@@ -79,12 +80,10 @@ public final class ProbeScenarioRunner {
       for (ProbeSite site : sites.values()) site.close();
       client.close();
     }
-    return new ProbeReport(RunReport.SCHEMA_VERSION, "probe", scenario.name(), scenario.description(), scenario.probe().text(), commandLine,
-        Instant.ofEpochMilli(startedMillis).toString(), Math.round((System.nanoTime() - started) / 1e7) / 100.0, interrupted.get(),
-        Environment.capture(vertx.isNativeTransportEnabled()), servers, scenario.file().toString(), scenario.text());
+    return new ProbeOutcome(startedMillis, Math.round((System.nanoTime() - started) / 1e7) / 100.0, interrupted.get(), servers);
   }
 
-  private ProbeReport.ServerReport upload(ProbeScenario.Server s, ProbeSite.Server at, NetClient client, Consumer<String> announce)
+  private ProbeOutcome.ServerResult upload(ProbeScenario.Server s, ProbeSite.Server at, NetClient client, Consumer<String> announce)
       throws Exception {
     ProbeScenario.Upload u = scenario.upload();
     UploadProbe probe = new UploadProbe(u.attempts(), u.stallOverNanos() / 1e6, u.tolerance(), bytes -> {
@@ -94,22 +93,22 @@ public final class ProbeScenarioRunner {
     }, line -> {});
     UploadProbe.Answer a = probe.run(u.sizes());
     announce.accept(s.name() + ": " + a.verdict());
-    return report(s, at, new ProbeReport.UploadReport(rows(a.sweep()), rows(a.bisection()), a.baselineMs(), a.lastCleanBytes(),
+    return report(s, at, new ProbeOutcome.UploadResult(rows(a.sweep()), rows(a.bisection()), a.baselineMs(), a.lastCleanBytes(),
         a.stallFromBytes(), a.conclusive(), a.verdict()), null, null);
   }
 
-  private static List<ProbeReport.SizeRow> rows(List<UploadProbe.SizeResult> sizes) {
-    List<ProbeReport.SizeRow> out = new ArrayList<>();
+  private static List<ProbeOutcome.SizeRow> rows(List<UploadProbe.SizeResult> sizes) {
+    List<ProbeOutcome.SizeRow> out = new ArrayList<>();
     for (UploadProbe.SizeResult r : sizes) {
       int failed = (int) r.attempts().stream().filter(a -> !a.ok()).count();
       boolean none = failed == r.attempts().size();
-      out.add(new ProbeReport.SizeRow(r.bodyBytes(), r.attempts().size(), failed, none ? null : r.medianMs(), none ? null : r.minMs(),
+      out.add(new ProbeOutcome.SizeRow(r.bodyBytes(), r.attempts().size(), failed, none ? null : r.medianMs(), none ? null : r.minMs(),
           none ? null : r.maxMs(), r.retransmits() < 0 ? null : r.retransmits(), Double.isNaN(r.rttMs()) ? null : r.rttMs()));
     }
     return out;
   }
 
-  private ProbeReport.ServerReport keepAlive(ProbeScenario.Server s, ProbeSite.Server at) throws IOException, Interrupted {
+  private ProbeOutcome.ServerResult keepAlive(ProbeScenario.Server s, ProbeSite.Server at) throws IOException, Interrupted {
     ProbeScenario.KeepAlive k = scenario.keepAlive();
     List<KeepAliveProbe.Result> results = new ArrayList<>();
     for (boolean noDelay : k.clientNoDelay()) {
@@ -119,17 +118,17 @@ public final class ProbeScenarioRunner {
     }
     double fastest = results.stream().mapToDouble(KeepAliveProbe.Result::minMs).min().orElse(0);
     double over = k.stallOverNanos() / 1e6;
-    List<ProbeReport.KeepAliveRow> rows = new ArrayList<>();
+    List<ProbeOutcome.KeepAliveRow> rows = new ArrayList<>();
     for (KeepAliveProbe.Result r : results) {
-      rows.add(new ProbeReport.KeepAliveRow(r.clientNoDelay(), r.requests(), r.meanMs(), r.p50Ms(), r.p99Ms(), r.maxMs(),
+      rows.add(new ProbeOutcome.KeepAliveRow(r.clientNoDelay(), r.requests(), r.meanMs(), r.p50Ms(), r.p99Ms(), r.maxMs(),
           r.stalls(fastest, over), r.totalMs()));
     }
-    return report(s, at, null, new ProbeReport.KeepAliveReport(over, fastest, rows), null);
+    return report(s, at, null, new ProbeOutcome.KeepAliveResult(over, fastest, rows), null);
   }
 
-  private static ProbeReport.ServerReport report(ProbeScenario.Server s, ProbeSite.Server at, ProbeReport.UploadReport upload,
-      ProbeReport.KeepAliveReport keepAlive, String error) {
-    return new ProbeReport.ServerReport(s.name(), s.path().kind().text, s.path().mtu(), at == null ? null : at.address().toString(),
+  private static ProbeOutcome.ServerResult report(ProbeScenario.Server s, ProbeSite.Server at, ProbeOutcome.UploadResult upload,
+      ProbeOutcome.KeepAliveResult keepAlive, String error) {
+    return new ProbeOutcome.ServerResult(s.name(), s.path().kind().text, s.path().mtu(), at == null ? null : at.address().toString(),
         s.rcvbufBytes() == 0 ? null : s.rcvbufBytes(), at == null ? null : at.grantedRcvbuf(), s.readDelayNanos() / 1e6, s.noDelay(),
         upload, keepAlive, error);
   }

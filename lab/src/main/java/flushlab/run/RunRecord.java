@@ -1,4 +1,4 @@
-package flushlab.scenario;
+package flushlab.run;
 
 import flushlab.client.BatchResult;
 

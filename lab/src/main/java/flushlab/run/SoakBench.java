@@ -1,4 +1,4 @@
-package flushlab.cli;
+package flushlab.run;
 
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * lost, duplicated, reordered or corrupted, no stream failed, and the process's descriptors and
  * heap (after a collection) are back where they started. Run by bench/soak.sh.
  */
-final class SoakBench {
+public final class SoakBench {
   /**
    * Heap after the soak may exceed the baseline by this much: the emitter keeps the summaries of
    * its last 10,000 streams by design (about 1.4 MB), and pools warm up under load.
@@ -41,14 +41,14 @@ final class SoakBench {
   private final Emitter emitter;
   private final PrintStream out;
 
-  SoakBench(Vertx vertx, Emitter emitter, PrintStream out) {
+  public SoakBench(Vertx vertx, Emitter emitter, PrintStream out) {
     this.vertx = vertx;
     this.emitter = emitter;
     this.out = out;
   }
 
   /** Returns true when every check passed. */
-  boolean run(int shortStreams, int longStreams, int longSeconds) throws Exception {
+  public boolean run(int shortStreams, int longStreams, int longSeconds) throws Exception {
     Relay passthrough = deploy(List.of("passthrough"));
     Relay buffering = deploy(List.of("byte-threshold=2KiB"));
     Map<String, Integer> ports = new LinkedHashMap<>();

@@ -1,4 +1,4 @@
-package flushlab.cli;
+package flushlab.run;
 
 import flushlab.core.HostPort;
 import flushlab.map.FlushTrigger;
@@ -6,10 +6,10 @@ import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.MapScenario;
-import flushlab.scenario.Outcome;
+import flushlab.run.Outcome;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
-import flushlab.scenario.ScenarioRunner;
+import flushlab.run.ScenarioRunner;
 import flushlab.stream.Endpoint;
 import flushlab.targets.Target;
 import io.vertx.core.Vertx;
@@ -23,7 +23,7 @@ import java.util.List;
  * the same relay, in the same run. Each row says whether each answer named the relay's kind and
  * came within 10 % of its values; the relays' settings are fixed here, so rows compare across runs.
  */
-final class MapBench {
+public final class MapBench {
   /** One relay, and the answer a right map gives for it (NaN: any value; the cork's segment size is the kernel's). */
   record Case(TriggerKind kind, String shaper, Double thresholdBytes, Double timerMs) {}
 
@@ -42,13 +42,13 @@ final class MapBench {
   private final Vertx vertx;
   private final PrintStream out;
 
-  MapBench(Vertx vertx, PrintStream out) {
+  public MapBench(Vertx vertx, PrintStream out) {
     this.vertx = vertx;
     this.out = out;
   }
 
   /** Prints the table; true when every map answer was right and within the 60 s budget. */
-  boolean run(boolean withSweep) throws Exception {
+  public boolean run(boolean withSweep) throws Exception {
     Scenario sweep = withSweep ? ScenarioLoader.load(SWEEP) : null;
     out.println("flushlab map (budget 60 s) vs the shipped sweep " + (withSweep ? SWEEP + " (21 cells of 48 frames)" : "(skipped: --no-sweep)")
         + ", on the same built-in relay:");

@@ -1,0 +1,28 @@
+package flushlab.run;
+
+import flushlab.map.CellEvidence;
+import flushlab.map.FlushTrigger;
+import flushlab.map.TriggerKind;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What `flushlab map --json` writes: the answer, how long it took, and the cells it rests on. A
+ * host that was not certified has no answer: kind inconclusive, and it says why.
+ */
+public record MapAnswer(String target, boolean certified, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes,
+    Double timerMs, Integer events, String verdict, double seconds, int cellCount, List<CellEvidence> cells, List<String> evidence,
+    List<String> next) {
+
+  /** The answer of a map's outcome for its one target, which took {@code seconds}. */
+  public static MapAnswer of(String target, Outcome o, double seconds) {
+    FlushTrigger trigger = o.triggers().values().stream().findFirst().orElse(null);
+    List<CellEvidence> cells = new ArrayList<>();
+    for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
+    return trigger == null
+        ? new MapAnswer(target, o.certified(), TriggerKind.INCONCLUSIVE, null, null, null, null, "the host is not certified", seconds, 0,
+            cells, List.of(), List.of())
+        : new MapAnswer(target, o.certified(), trigger.kind(), trigger.thresholdBytes(), trigger.thresholdBodyBytes(),
+            trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next());
+  }
+}
