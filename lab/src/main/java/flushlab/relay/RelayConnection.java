@@ -34,6 +34,15 @@ final class RelayConnection {
   private final RelayLog log;
   private final String name;
   private final FlowControl flow;
+  /**
+   * Back-pressure on the request direction: the client is read while nobody holds it; any holder
+   * pauses it: upstream not connected yet, the request delay queue over its cap, upstream's write
+   * queue full. One valve, so one holder letting go never resumes what another still holds.
+   */
+  private final FlowControl requestFlow = new FlowControl();
+  private static final Object CONNECTING = "connecting upstream";
+  private static final Object DELAY_QUEUE_FULL = "request delay queue over its cap";
+  private static final Object UPSTREAM_FULL = "upstream write queue full";
   private final List<Shaper> shapers = new ArrayList<>();
   private final ClientWriter writer;
   private final Stage head;
@@ -78,6 +87,17 @@ final class RelayConnection {
       absorbed |= s.absorbsClientBackPressure();
     }
     this.writer = new ClientWriter(client, clientChannel, flow, !absorbed, ctx);
+    requestFlow.attach(new FlowControl.Valve() {
+      @Override
+      public void pause() {
+        clientChannel.config().setAutoRead(false);
+      }
+
+      @Override
+      public void resume() {
+        if (!closed) clientChannel.config().setAutoRead(true);
+      }
+    });
     Stage nextStage = writer;
     for (int i = shapers.size() - 1; i >= 0; i--) {
       shapers.get(i).wire(nextStage, ctx);
@@ -123,7 +143,7 @@ final class RelayConnection {
       attachUpstream(pooled);
       return;
     }
-    clientChannel.config().setAutoRead(false); // hold the request until upstream is there
+    requestFlow.hold(CONNECTING); // hold the request until upstream is there
     long delay = 0;
     for (Shaper s : shapers) delay += s.connectDelayNanos();
     Runnable connect = () -> net.connect(options.upstreamPort(), options.upstreamHost()).onComplete(ar -> {
@@ -173,7 +193,7 @@ final class RelayConnection {
     early.clear();
     ctx.releaseBytes(earlyBytes);
     earlyBytes = 0;
-    clientChannel.config().setAutoRead(true);
+    requestFlow.release(CONNECTING);
   }
 
   private void fromClient(Buffer b) {
@@ -195,11 +215,11 @@ final class RelayConnection {
     if (requestDelayNanos > 0) {
       // equal delays keep the pieces in order: the loop runs timers by deadline, ties by arrival
       delayedRequestBytes += b.length();
-      if (delayedRequestBytes > MAX_EARLY_REQUEST_BYTES) clientChannel.config().setAutoRead(false);
+      if (delayedRequestBytes > MAX_EARLY_REQUEST_BYTES) requestFlow.hold(DELAY_QUEUE_FULL);
       ctx.schedule(() -> {
         delayedRequestBytes -= b.length();
         if (upstream != null && !closed) writeUpstream(b);
-        if (delayedRequestBytes <= MAX_EARLY_REQUEST_BYTES && !closed) clientChannel.config().setAutoRead(true);
+        if (delayedRequestBytes <= MAX_EARLY_REQUEST_BYTES) requestFlow.release(DELAY_QUEUE_FULL);
       }, requestDelayNanos);
       return;
     }
@@ -209,8 +229,8 @@ final class RelayConnection {
   private void writeUpstream(Buffer b) {
     upstream.write(b);
     if (upstream.writeQueueFull()) {
-      clientChannel.config().setAutoRead(false);
-      upstream.drainHandler(v -> clientChannel.config().setAutoRead(true));
+      requestFlow.hold(UPSTREAM_FULL);
+      upstream.drainHandler(v -> requestFlow.release(UPSTREAM_FULL));
     }
   }
 
