@@ -5,11 +5,15 @@ import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.LabVertx;
+import flushlab.core.Units;
+import flushlab.scenario.Keys;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.PacingAudit;
 import io.vertx.core.Vertx;
 import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** A Vert.x on epoll with an emitter on an ephemeral loopback port, for tests. */
 public final class LabFixture implements AutoCloseable {
@@ -51,6 +55,25 @@ public final class LabFixture implements AutoCloseable {
   public PacingAudit.Summary auditOf(long streamId) throws InterruptedException {
     Await.until("the emitter filed the audit of stream " + streamId, 5000, () -> emitter.audits().summary(streamId) != null);
     return emitter.audits().summary(streamId);
+  }
+
+  /** The pacing guard's default tolerance, as scenarios have it (guards.pacing_tolerance). */
+  public static final long PACING_TOLERANCE_NANOS = Units.parseDurationNanos(Keys.PACING_TOLERANCE.defaultValue());
+
+  /**
+   * The pacing guard, as a scenario applies it: every paced stream of {@code r} was written on time
+   * by the emitter (its own audit), so what the test reads is the path's doing, not a stalled
+   * emitter. A response without the emitter's stream id (a relay's own 502) has no audit to read.
+   */
+  public void assertEmitterOnTime(BatchResult r) throws InterruptedException {
+    for (long id : r.streamIds()) {
+      if (id < 0) continue;
+      PacingAudit.Summary audit = auditOf(id);
+      if (!audit.paced()) continue; // frames as fast as the socket takes them have no deadline to be late for
+      assertThat(audit.latenessMaxNanos()).as("the emitter's own audit of stream %d: it wrote a frame %.3f ms late, over the "
+          + "pacing tolerance; the host stalled it, so this run says nothing of the path", id, audit.latenessMaxNanos() / 1e6)
+          .isLessThanOrEqualTo(PACING_TOLERANCE_NANOS);
+    }
   }
 
   @Override

@@ -15,13 +15,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** `flushlab run` end to end: where results go, what they record, how the run ends. */
 class RunCommandTest {
-  /** A short scenario whose guards cannot fail it: these tests are about what a run writes, not what it measures. */
+  /** A short scenario with the default guards (three short certification runs): these tests are about what a run writes. */
   static final String TINY = """
       name: tiny
       emitter: {frames: 5, interval: 20ms}
       targets: [{name: direct, kind: direct}]
       runs: 1
-      guards: {pacing_tolerance: 1s, certify: {runs: 1, frames: 5, interval: 20ms, max_frames_per_read: 100}}
+      guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
       """;
 
   @Test
@@ -95,7 +95,7 @@ class RunCommandTest {
         emitter: {frames: 400, interval: 50ms}
         targets: [{name: direct, kind: direct}, {name: relay, kind: relay, shapers: [passthrough]}]
         runs: 3
-        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
         """);
     try (ForkedLab lab = ForkedLab.start(dir, List.of(), "run", "--results", "out", "long.yaml")) {
       lab.awaitLine("certification: .*certified", 60_000);

@@ -2,6 +2,7 @@ package flushlab.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.Await;
 import flushlab.LabTest;
 import flushlab.RelayFixture;
 import flushlab.client.BatchResult;
@@ -18,6 +19,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class UpstreamPoolingTest extends LabTest {
 
+  private static int idleUpstreams(Relay relay) {
+    try {
+      return relay.idleUpstreams().await(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("the relay did not say how many upstreams it holds idle", e);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aSecondClientConnectionReusesTheUpstreamOnlyWhenPooled(boolean pooled) throws Exception {
@@ -30,10 +39,7 @@ class UpstreamPoolingTest extends LabTest {
       assertThat(first.streamsOk()).isEqualTo(1);
       if (pooled) {
         // the first client connection closed: wait (on the relay's own state) until its upstream is back in the pool
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (relay.idleUpstreams().await(5, TimeUnit.SECONDS) == 0 && System.nanoTime() < deadline) {
-          Thread.onSpinWait();
-        }
+        Await.until("the relay pooled the first connection's upstream", 10_000, () -> idleUpstreams(relay) > 0);
       }
       BatchResult second = lab.measure(plan, one);
       assertThat(second.streamsOk()).isEqualTo(1);

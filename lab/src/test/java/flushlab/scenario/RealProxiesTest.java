@@ -50,7 +50,7 @@ public class RealProxiesTest {
           - {name: stock, kind: process, proxy: haproxy, config: proxies/haproxy-stock.cfg}
           - {name: no-delay, kind: process, proxy: haproxy, config: proxies/haproxy-http-no-delay.cfg}
         runs: 1
-        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
         flush_trigger_map: false
         """));
     for (int cell = 0; cell < 2; cell++) {
@@ -95,7 +95,7 @@ public class RealProxiesTest {
           - {name: nginx-off, kind: process, proxy: nginx, config: proxies/nginx-buffering-off.conf}
           - {name: nginx-keepalive, kind: process, proxy: nginx, config: proxies/nginx-keepalive.conf}
         runs: 1
-        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
         flush_trigger_map: false
         """));
     // cell 0, chunked body: every nginx variant streams like the direct path
@@ -129,7 +129,7 @@ public class RealProxiesTest {
           - {name: direct, kind: direct}
           - {name: nginx, kind: process, proxy: nginx, config: proxies/nginx-stock.conf}
         runs: 1
-        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
         flush_trigger_map: false
         """));
     BatchResult nginx = row(o, "nginx", 0);
@@ -151,7 +151,7 @@ public class RealProxiesTest {
           - {name: direct, kind: direct}
           - {name: caddy, kind: process, proxy: caddy, config: proxies/caddy-default.Caddyfile}
         runs: 1
-        guards: {pacing_tolerance: 1s, certify: {runs: 1}}
+        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
         """));
     BatchResult b = row(o, "caddy", 0);
     assertThat(b.errorCount()).isZero();

@@ -2,12 +2,18 @@ package flushlab.relay.shaper;
 
 import flushlab.LabTest;
 import flushlab.RelayFixture;
+import flushlab.Timing;
 import flushlab.client.BatchResult;
 import flushlab.run.Warmup;
 import org.junit.jupiter.api.BeforeAll;
 
-/** One emitter per test class; each test measures through a fresh relay. */
+/**
+ * One emitter per test class; each test measures through a fresh relay, and every stream it reads
+ * passes the pacing guard (the emitter's own audit), so a stalled emitter never reads as a shaper's
+ * doing. {@link #timing} is the direct path of this class's emitter, certified before any test.
+ */
 abstract class ShaperTestBase extends LabTest {
+  static Timing timing;
 
   /** The paced token stream of the seed write-up: 41 frames of 60 B every 50 ms. */
   static final String TOKENS_50MS = "frames=41&size=60&interval=50ms";
@@ -15,13 +21,18 @@ abstract class ShaperTestBase extends LabTest {
   @BeforeAll
   static void warmUp() throws Exception {
     Warmup.run(lab.vertx);
+    timing = Timing.certify(lab);
   }
 
   static BatchResult through(String query, String... shapers) throws Exception {
-    return RelayFixture.through(lab, query, shapers);
+    BatchResult r = RelayFixture.through(lab, query, shapers);
+    lab.assertEmitterOnTime(r);
+    return r;
   }
 
   static BatchResult direct(String query) throws Exception {
-    return lab.measure(lab.sseUrl(query));
+    BatchResult r = lab.measure(lab.sseUrl(query));
+    lab.assertEmitterOnTime(r);
+    return r;
   }
 }
