@@ -123,7 +123,7 @@ public final class Keys {
       .choices(TargetKind.settingNames()).forKinds(TargetKind.DIRECT, TargetKind.RELAY, TargetKind.PROCESS, TargetKind.EXTERNAL);
   public static final Key SHAPERS = Key.of("shapers", TARGET, Type.STRUCTURED, null,
       "shaper specs applied in order, e.g. `[byte-threshold=2KiB]`, `[\"threshold-or-timer,bytes=2KiB,after=200ms\"]`; see the "
-          + "shaper reference in the top-level README").shape("non-empty list of shaper specs").forKinds(TargetKind.RELAY);
+          + "shaper reference in docs/SHAPERS.md").shape("non-empty list of shaper specs").forKinds(TargetKind.RELAY);
   public static final Key POOL_UPSTREAM = Key.of("pool_upstream", TARGET, Type.BOOL, "false",
       "`true`: keep upstream connections alive and reuse them across client connections; `false`: a fresh upstream connection "
           + "per client connection").forKinds(TargetKind.RELAY);

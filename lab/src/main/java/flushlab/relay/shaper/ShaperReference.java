@@ -1,13 +1,13 @@
 package flushlab.relay.shaper;
 
-/** The shaper reference (Markdown), generated from the registry so the README and the code agree. */
+/** The shaper reference (Markdown), generated from the registry so docs/SHAPERS.md and the code agree. */
 public final class ShaperReference {
   private ShaperReference() {}
 
   public static String markdown() {
     StringBuilder md = new StringBuilder();
     for (ShaperType t : ShaperRegistry.types()) {
-      md.append("#### `").append(t.name()).append("`").append(t.fault() ? " (fault)" : "").append("\n\n");
+      md.append("## `").append(t.name()).append("`").append(t.fault() ? " (fault)" : "").append("\n\n");
       md.append("Models: ").append(t.models()).append(".\n\n");
       if (t.params().isEmpty()) {
         md.append("No parameters.\n\n");
