@@ -21,7 +21,7 @@ class RunCommandTest {
       emitter: {frames: 5, interval: 20ms}
       targets: [{name: direct, kind: direct}]
       runs: 1
-      guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+      guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
       """;
 
   @Test
@@ -95,7 +95,7 @@ class RunCommandTest {
         emitter: {frames: 400, interval: 50ms}
         targets: [{name: direct, kind: direct}, {name: relay, kind: relay, shapers: [passthrough]}]
         runs: 3
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         """);
     try (ForkedLab lab = ForkedLab.start(dir, List.of(), "run", "--results", "out", "long.yaml")) {
       lab.awaitLine("certification: .*certified", 60_000);

@@ -40,7 +40,7 @@ class ProxyLifetimeTest {
           - {name: direct, kind: direct}
           - {name: nginx, kind: process, proxy: nginx, config: proxies/nginx-stock.conf}
         runs: 3
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         """);
     long pid;
     int port;

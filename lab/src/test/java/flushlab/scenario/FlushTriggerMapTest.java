@@ -22,7 +22,7 @@ class FlushTriggerMapTest {
         targets:
           - {name: relay, kind: relay, shapers: [byte-threshold=%dB]}
         runs: 1
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 20ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         adaptive: {target: relay, parameter: frame_size, low: 60B, high: 9000B, tolerance: 5%%}
         """.formatted(frames, threshold));
     Outcome o = ScenarioFixture.run(s);
@@ -48,7 +48,7 @@ class FlushTriggerMapTest {
         targets:
           - {name: relay, kind: relay, shapers: [timer=%dms]}
         runs: 1
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 20ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         """.formatted(frames, timerMs));
     FlushTrigger t = ScenarioFixture.run(s).triggers().get("relay");
     assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.TIMER);
@@ -65,7 +65,7 @@ class FlushTriggerMapTest {
           - {name: passthrough, kind: relay, shapers: [passthrough]}
           - {name: drain, kind: relay, shapers: [drain-and-flush]}
         runs: 1
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 20ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         """);
     Outcome o = ScenarioFixture.run(s);
     assertThat(o.triggers().get("passthrough").kind()).isEqualTo(TriggerKind.NONE);

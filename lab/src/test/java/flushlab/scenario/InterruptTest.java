@@ -26,7 +26,7 @@ class InterruptTest {
         emitter: {frames: 200, interval: 50ms}
         targets: [{name: direct, kind: direct}]
         runs: 2
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         """);
     Vertx vertx = LabVertx.create(3);
     try {

@@ -50,7 +50,7 @@ public class RealProxiesTest {
           - {name: stock, kind: process, proxy: haproxy, config: proxies/haproxy-stock.cfg}
           - {name: no-delay, kind: process, proxy: haproxy, config: proxies/haproxy-http-no-delay.cfg}
         runs: 1
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         flush_trigger_map: false
         """));
     for (int cell = 0; cell < 2; cell++) {
@@ -95,7 +95,7 @@ public class RealProxiesTest {
           - {name: nginx-off, kind: process, proxy: nginx, config: proxies/nginx-buffering-off.conf}
           - {name: nginx-keepalive, kind: process, proxy: nginx, config: proxies/nginx-keepalive.conf}
         runs: 1
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         flush_trigger_map: false
         """));
     // cell 0, chunked body: every nginx variant streams like the direct path
@@ -128,13 +128,15 @@ public class RealProxiesTest {
         targets:
           - {name: direct, kind: direct}
           - {name: nginx, kind: process, proxy: nginx, config: proxies/nginx-stock.conf}
-        runs: 1
+        runs: 2
         guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
         flush_trigger_map: false
         """));
+    // two runs at the default 5 ms pacing guard: what a run the guard excluded would have shown is left out
     BatchResult nginx = row(o, "nginx", 0);
     assertThat(nginx.errorCount()).isZero();
-    assertThat(nginx.frames()).isEqualTo(60);
+    assertThat(nginx.streamsOk()).as("runs the pacing guard kept").isPositive();
+    assertThat(nginx.frames()).isEqualTo(60 * nginx.streamsOk());
     // several releases before the end, each about one 4 KiB page of 250 B frames (16 of them)
     assertThat(nginx.releases()).isGreaterThanOrEqualTo(3);
     assertThat(nginx.releaseBytes().p50()).isBetween(3500.0, 4700.0);
@@ -151,7 +153,7 @@ public class RealProxiesTest {
           - {name: direct, kind: direct}
           - {name: caddy, kind: process, proxy: caddy, config: proxies/caddy-default.Caddyfile}
         runs: 1
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         """));
     BatchResult b = row(o, "caddy", 0);
     assertThat(b.errorCount()).isZero();

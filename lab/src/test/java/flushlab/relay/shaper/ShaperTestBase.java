@@ -5,6 +5,7 @@ import flushlab.RelayFixture;
 import flushlab.Timing;
 import flushlab.client.BatchResult;
 import flushlab.run.Warmup;
+import flushlab.stream.StreamSpec;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
@@ -26,13 +27,13 @@ abstract class ShaperTestBase extends LabTest {
 
   static BatchResult through(String query, String... shapers) throws Exception {
     BatchResult r = RelayFixture.through(lab, query, shapers);
-    lab.assertEmitterOnTime(r);
+    lab.assertEmitterOnTime(r, StreamSpec.fromQuery(query).intervalNanos());
     return r;
   }
 
   static BatchResult direct(String query) throws Exception {
     BatchResult r = lab.measure(lab.sseUrl(query));
-    lab.assertEmitterOnTime(r);
+    lab.assertEmitterOnTime(r, StreamSpec.fromQuery(query).intervalNanos());
     return r;
   }
 }
