@@ -70,10 +70,10 @@ final class ProbeCommand implements Command {
     if (gateway == null) throw new IllegalArgumentException("--gateway: required (host:port of the gateway under test)");
     RequestFlags.Server gateway = request.server("--gateway", this.gateway, err);
     HostPort gw = gateway.address();
-    Endpoint streamEndpoint = Endpoint.CHAT.settingName().equals(endpoint) ? Endpoint.CHAT
-        : Endpoint.RESPONSES.settingName().equals(endpoint) ? Endpoint.RESPONSES : null;
+    Endpoint streamEndpoint = Endpoint.CHAT.text().equals(endpoint) ? Endpoint.CHAT
+        : Endpoint.RESPONSES.text().equals(endpoint) ? Endpoint.RESPONSES : null;
     if (streamEndpoint == null) {
-      throw new IllegalArgumentException("--endpoint: '" + endpoint + "' is not one of " + Endpoint.CHAT + ", " + Endpoint.RESPONSES);
+      throw new IllegalArgumentException("--endpoint: '" + endpoint + "' is not one of " + Endpoint.CHAT.text() + ", " + Endpoint.RESPONSES.text());
     }
     String model = request.model();
     java.util.List<String[]> headers = request.resolvedHeaders(System.getenv()).toSend();

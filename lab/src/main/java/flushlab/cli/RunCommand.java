@@ -122,7 +122,7 @@ final class RunCommand implements Command {
 
   /** A probe scenario: its servers in order, then a results folder like a run's. */
   private int runProbe(ProbeScenario scenario, Path root, PrintStream out, PrintStream err) throws Exception {
-    out.printf("flushlab run %s: probe %s, %d server(s)%n", scenario.name(), scenario.probe(), scenario.servers().size());
+    out.printf("flushlab run %s: probe %s, %d server(s)%n", scenario.name(), scenario.probe().text(), scenario.servers().size());
     Vertx vertx = LabVertx.create(1);
     ProbeScenarioRunner runner = new ProbeScenarioRunner(scenario, vertx);
     int code = EXIT_FAILED;

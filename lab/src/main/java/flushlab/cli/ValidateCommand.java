@@ -34,7 +34,7 @@ final class ValidateCommand implements Command {
       try {
         ScenarioFile any = ScenarioLoader.loadAny(Path.of(f));
         if (any instanceof ProbeScenario p) {
-          out.printf("%s: ok (probe %s, %d server(s))%n", f, p.probe(), p.servers().size());
+          out.printf("%s: ok (probe %s, %d server(s))%n", f, p.probe().text(), p.servers().size());
           continue;
         }
         Scenario s = (Scenario) any;

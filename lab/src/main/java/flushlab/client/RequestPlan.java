@@ -137,7 +137,7 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
    * defaults are its defaults); -1 when the request is not one the lab's emitter would serve.
    */
   static int expectedFromQuery(String path, String query) {
-    if (query == null) return path.endsWith(Endpoint.SSE.path()) ? StreamSpec.DEFAULT.frameCount() : -1;
+    if (query == null) return path.endsWith(Endpoint.SSE.path) ? StreamSpec.DEFAULT.frameCount() : -1;
     try {
       return StreamSpec.fromQuery(query).frameCount();
     } catch (IllegalArgumentException e) {

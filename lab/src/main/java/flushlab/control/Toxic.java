@@ -3,6 +3,7 @@ package flushlab.control;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.Json;
+import flushlab.core.Named;
 import flushlab.relay.shaper.Bandwidth;
 import flushlab.relay.shaper.Latency;
 import flushlab.relay.shaper.Reset;
@@ -31,25 +32,9 @@ import java.util.Map;
 public record Toxic(String name, String type, Direction stream, double toxicity, ObjectNode attributes, List<ShaperRegistry.Spec> shapers,
     long requestDelayNanos) {
   /** Which way a toxic acts, as Toxiproxy names it: on responses (downstream) or on requests (upstream). */
-  public enum Direction {
-    DOWNSTREAM("downstream"), UPSTREAM("upstream");
-
-    private final String text;
-
-    Direction(String text) {
-      this.text = text;
-    }
-
-    public String text() {
-      return text;
-    }
-
-    static Direction named(String text) {
-      for (Direction d : values()) if (d.text.equals(text)) return d;
-      return null;
-    }
+  public enum Direction implements Named {
+    DOWNSTREAM, UPSTREAM
   }
-
 
   /** Toxiproxy's toxic types, each mapped onto the lab's faults. */
   public static final List<String> TOXIPROXY_TYPES = List.of("latency", "bandwidth", "slow_close", "timeout", "reset_peer", "slicer",
@@ -70,13 +55,13 @@ public record Toxic(String name, String type, Direction stream, double toxicity,
     String type = text(body, "type", current == null ? null : current.type());
     if (type == null || type.isEmpty()) throw new BadToxic("type: required (" + validTypes() + ")");
     String streamText = text(body, "stream", (current == null ? Direction.DOWNSTREAM : current.stream()).text());
-    Direction stream = Direction.named(streamText);
+    Direction stream = Named.parse(Direction.class, streamText);
     if (stream == null) {
       throw new BadToxic("stream: '" + streamText + "' is not valid (downstream or upstream)");
     }
     double toxicity = body.has("toxicity") ? body.path("toxicity").asDouble(Double.NaN) : current == null ? 1.0 : current.toxicity();
     if (!(toxicity >= 0 && toxicity <= 1)) throw new BadToxic("toxicity: must be a number in 0..1");
-    String name = text(body, "name", current == null ? type + "_" + stream : current.name());
+    String name = text(body, "name", current == null ? type + "_" + stream.text() : current.name());
     ObjectNode attributes = current == null ? Json.MAPPER.createObjectNode() : current.attributes().deepCopy();
     JsonNode given = body.path("attributes");
     if (!given.isMissingNode() && !given.isNull()) {

@@ -7,7 +7,6 @@ import java.util.List;
  * frames leave r = ceil(N / f) at a time, the oldest having waited (r - 1) intervals.
  */
 final class ByteThresholdFit {
-  private ByteThresholdFit() {}
 
   /**
    * A byte threshold N: a held cell of r frames per release puts N in ((r - 1) f, r f] and its

@@ -6,7 +6,6 @@ import java.util.List;
 
 /** An event count K: K frames a release, whatever their size and interval. */
 final class EventCountFit {
-  private EventCountFit() {}
 
   /** An event count K: the same frames per release in every held cell, though frame sizes or intervals differ. */
   static Integer fit(List<CellEvidence> cells, List<String> evidence) {

@@ -9,7 +9,6 @@ import java.util.Set;
 
 /** What the fits of every mechanism share: the wait a release of r frames implies, medians, and how an answer names its cells. */
 final class Fits {
-  private Fits() {}
 
   /**
    * The oldest frame waited for the rest of its release to arrive: (r - 1) intervals, plus at most

@@ -5,7 +5,6 @@ import java.util.List;
 
 /** A hold timer T, counted from the first held byte: every release's oldest frame waited T, whatever the frames. */
 final class HoldTimerFit {
-  private HoldTimerFit() {}
 
   /**
    * A hold timer T: every held cell's oldest frame waited the same T, steadily; nothing streamed.

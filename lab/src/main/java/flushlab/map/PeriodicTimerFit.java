@@ -5,7 +5,6 @@ import java.util.List;
 
 /** A periodic timer P: a clock, not the arrivals, decides when held bytes leave. */
 final class PeriodicTimerFit {
-  private PeriodicTimerFit() {}
 
   /**
    * A periodic timer P: a clock, not the arrivals, decides. Releases come P apart in every cell

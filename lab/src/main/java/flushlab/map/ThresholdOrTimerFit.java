@@ -10,7 +10,6 @@ import java.util.List;
  * near 200 ms and N a segment (and, as a proxy corks each send with MSG_MORE, some early releases).
  */
 final class ThresholdOrTimerFit {
-  private ThresholdOrTimerFit() {}
 
   /** The kernel's TCP_CORK ceiling is 200 ms; measured holds run 200-210 ms. */
   static final double CORK_MIN_MS = 170;

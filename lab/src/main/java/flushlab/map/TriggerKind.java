@@ -1,47 +1,25 @@
 package flushlab.map;
 
-import com.fasterxml.jackson.annotation.JsonValue;
+import flushlab.core.Named;
 
-/** What {@link FlushTrigger} names as a target's flush trigger; JSON and tables show {@link #text()}. */
-public enum TriggerKind {
+/** What {@link FlushTrigger} names as a target's flush trigger; JSON and tables show its text (byte-threshold, ...). */
+public enum TriggerKind implements Named {
   /** Every frame leaves at once. */
-  NONE("none"),
+  NONE,
   /** The whole response leaves at its end. */
-  DRAIN("drain"),
+  DRAIN,
   /** A buffer released when it holds N bytes. */
-  BYTE_THRESHOLD("byte-threshold"),
+  BYTE_THRESHOLD,
   /** Held for T from the first held byte. */
-  TIMER("timer"),
+  TIMER,
   /** Released every P, whatever arrives. */
-  PERIODIC_TIMER("periodic-timer"),
+  PERIODIC_TIMER,
   /** Released every K events. */
-  EVENT_COUNT("event-count"),
+  EVENT_COUNT,
   /** N bytes or T after the first held byte, whichever first. */
-  THRESHOLD_OR_TIMER("threshold-or-timer"),
+  THRESHOLD_OR_TIMER,
   /** The kernel's cork (or MSG_MORE): a segment's worth or about 200 ms. */
-  CORK("cork"),
+  CORK,
   /** The cells measured cannot tell. */
-  INCONCLUSIVE("inconclusive");
-
-  private final String text;
-
-  TriggerKind(String text) {
-    this.text = text;
-  }
-
-  @JsonValue
-  public String text() {
-    return text;
-  }
-
-  /** The kind a text names (a bench case, a results file), or null. */
-  public static TriggerKind named(String text) {
-    for (TriggerKind k : values()) if (k.text.equals(text)) return k;
-    return null;
-  }
-
-  @Override
-  public String toString() {
-    return text;
-  }
+  INCONCLUSIVE;
 }

@@ -1,8 +1,10 @@
 package flushlab.relay;
 
+import io.netty.channel.Channel;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * Back-pressure from the client side to upstream reads, written once for every relay. Upstream
@@ -12,11 +14,26 @@ import java.util.Set;
  */
 public final class FlowControl {
 
-  /** Pauses or resumes the upstream socket. */
+  /** Pauses or resumes the socket whose reads this controls. */
   public interface Valve {
     void pause();
 
     void resume();
+
+    /** Auto-read off to pause, on to resume (unless {@code mayResume} says the connection is done). */
+    static Valve autoRead(Channel channel, BooleanSupplier mayResume) {
+      return new Valve() {
+        @Override
+        public void pause() {
+          channel.config().setAutoRead(false);
+        }
+
+        @Override
+        public void resume() {
+          if (mayResume.getAsBoolean()) channel.config().setAutoRead(true);
+        }
+      };
+    }
   }
 
   /** Whoever holds upstream paused: the client writer, a delaying shaper, a bounded buffer. */

@@ -87,17 +87,7 @@ final class RelayConnection {
       absorbed |= s.absorbsClientBackPressure();
     }
     this.writer = new ClientWriter(client, clientChannel, flow, !absorbed, ctx);
-    requestFlow.attach(new FlowControl.Valve() {
-      @Override
-      public void pause() {
-        clientChannel.config().setAutoRead(false);
-      }
-
-      @Override
-      public void resume() {
-        if (!closed) clientChannel.config().setAutoRead(true);
-      }
-    });
+    requestFlow.attach(FlowControl.Valve.autoRead(clientChannel, () -> !closed));
     Stage nextStage = writer;
     for (int i = shapers.size() - 1; i >= 0; i--) {
       shapers.get(i).wire(nextStage, ctx);
@@ -167,17 +157,7 @@ final class RelayConnection {
   private void attachUpstream(NetSocket up) {
     upstream = up;
     upstreamChannel = LabVertx.channel(up);
-    flow.attach(new FlowControl.Valve() {
-      @Override
-      public void pause() {
-        upstreamChannel.config().setAutoRead(false);
-      }
-
-      @Override
-      public void resume() {
-        upstreamChannel.config().setAutoRead(true);
-      }
-    });
+    flow.attach(FlowControl.Valve.autoRead(upstreamChannel, () -> true));
     up.handler(this::fromUpstream);
     up.closeHandler(v -> upstreamClosed());
     up.exceptionHandler(t -> log.log(name + ": upstream error: " + t.getMessage()));

@@ -276,7 +276,7 @@ public final class ScenarioRunner {
     /** Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement). */
     RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception {
       ServerSite site = sites.site(target.path());
-      boolean plainDirect = target instanceof Target.Direct d && !d.tls();
+      boolean plainDirect = target instanceof Target.Direct d && !d.speaksTls();
       HostPort at = plainDirect ? site.emitter() : targets.address(target);
       ClientTls tls = plainDirect ? null : targets.tls(target);
       ClientOptions options = cell.client();

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * lost, duplicated, reordered or corrupted, no stream failed, and the process's descriptors and
  * heap (after a collection) are back where they started. Run by bench/soak.sh.
  */
-public final class SoakBench {
+public record SoakBench(Vertx vertx, Emitter emitter, PrintStream out) {
   /**
    * Heap after the soak may exceed the baseline by this much: the emitter keeps the summaries of
    * its last 10,000 streams by design (about 1.4 MB), and pools warm up under load.
@@ -37,15 +37,6 @@ public final class SoakBench {
   /** Descriptors after the soak may differ from the baseline by this many (epoll, JIT threads' files). */
   private static final int FD_SLACK = 4;
 
-  private final Vertx vertx;
-  private final Emitter emitter;
-  private final PrintStream out;
-
-  public SoakBench(Vertx vertx, Emitter emitter, PrintStream out) {
-    this.vertx = vertx;
-    this.emitter = emitter;
-    this.out = out;
-  }
 
   /** Returns true when every check passed. */
   public boolean run(int shortStreams, int longStreams, int longSeconds) throws Exception {

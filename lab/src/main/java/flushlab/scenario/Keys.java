@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.core.Named;
 import static flushlab.scenario.Key.Section.ADAPTIVE;
 import static flushlab.scenario.Key.Section.CERTIFY;
 import static flushlab.scenario.Key.Section.CLIENT;
@@ -78,7 +79,7 @@ public final class Keys {
       "bisect one setting of one target to locate a threshold").shape("map (below)").shownDefault("none");
 
   // ---- emitter and client settings (each may be swept)
-  public static final Key ENDPOINT = Key.of("endpoint", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.endpoint().settingName(),
+  public static final Key ENDPOINT = Key.of("endpoint", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.endpoint().text(),
       "sse: GET /sse plain frames; chat: POST /v1/chat/completions OpenAI chunks; responses: POST /v1/responses OpenAI "
           + "Responses API events").choices(Endpoint.settingNames());
   public static final Key FRAMES = Key.of("frames", EMITTER, Type.INT, Integer.toString(StreamSpec.DEFAULT_FRAMES), "frames (tokens) per response")
@@ -89,12 +90,12 @@ public final class Keys {
       "time between frames; 0ms = as fast as the socket takes them").range(0, StreamSpec.MAX_INTERVAL_NANOS);
   public static final Key THINK = Key.of("think", EMITTER, Type.DURATION, Units.formatDuration(StreamSpec.DEFAULT.thinkNanos()), "delay before the first frame")
       .range(0, StreamSpec.MAX_THINK_NANOS);
-  public static final Key TRANSFER = Key.of("transfer", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.transfer().settingName(),
+  public static final Key TRANSFER = Key.of("transfer", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.transfer().text(),
       "body framing (sse endpoint): chunked (close-delimited for an HTTP/1.0 request), close, or chunked-always (even for HTTP/1.0)")
       .choices(Transfer.settingNames());
   public static final Key TOTAL = Key.of("total", EMITTER, Type.SIZE, null,
       "bulk mode: total body bytes, in frames of frame_size (replaces frames)").range(FrameCodec.MIN_FRAME_BYTES, StreamSpec.MAX_TOTAL_BYTES);
-  public static final Key X_ACCEL_BUFFERING = Key.of("x_accel_buffering", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.xAccelBuffering().settingName(),
+  public static final Key X_ACCEL_BUFFERING = Key.of("x_accel_buffering", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.xAccelBuffering().text(),
       "send X-Accel-Buffering: no|yes from the emitter, or not at all; sweepable (quote \"no\" in YAML)").choices(XAccelBuffering.settingNames());
   public static final Key HEADERS = Key.of("headers", EMITTER, Type.HEADERS, null,
       "extra response headers, e.g. {X-Accel-Buffering: \"no\"} (sse endpoint); not sweepable");
@@ -120,7 +121,7 @@ public final class Keys {
   public static final Key KIND = Key.of("kind", TARGET, Type.CHOICE, null,
       "`direct` (client to emitter), `relay` (a built-in relay the lab starts in front of its emitter), `process` (a real proxy "
           + "binary the lab starts from a config template), `external` (a server the lab did not start)")
-      .choices(TargetKind.settingNames()).forKinds(TargetKind.DIRECT, TargetKind.RELAY, TargetKind.PROCESS, TargetKind.EXTERNAL);
+      .choices(Named.texts(TargetKind.class)).forKinds(TargetKind.DIRECT, TargetKind.RELAY, TargetKind.PROCESS, TargetKind.EXTERNAL);
   public static final Key SHAPERS = Key.of("shapers", TARGET, Type.STRUCTURED, null,
       "shaper specs applied in order, e.g. `[byte-threshold=2KiB]`, `[\"threshold-or-timer,bytes=2KiB,after=200ms\"]`; see the "
           + "shaper reference in docs/SHAPERS.md").shape("non-empty list of shaper specs").forKinds(TargetKind.RELAY);

@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.core.Named;
 import flushlab.core.Units;
 import flushlab.netpath.NetworkPath;
 import java.nio.file.Path;
@@ -20,11 +21,11 @@ final class ProbeScenarioReader {
   }
 
   ProbeScenario read(Path file, String text, YamlNode root, String name, String description) {
-    ProbeKind probe = ProbeKind.named(errors.value(root, Keys.PROBE));
+    ProbeKind probe = Named.parse(ProbeKind.class, errors.value(root, Keys.PROBE));
     for (String k : Keys.STREAM_ONLY) {
       if (root.map.containsKey(k)) {
-        errors.errorAtKey(root, k, k, "does not apply to a probe scenario (probe: " + probe + "); it takes servers: and "
-            + probe + ":");
+        errors.errorAtKey(root, k, k, "does not apply to a probe scenario (probe: " + probe.text() + "); it takes servers: and "
+            + probe.text() + ":");
       }
     }
     String other = (probe == ProbeKind.UPLOAD ? ProbeKind.KEEPALIVE : ProbeKind.UPLOAD).text();

@@ -29,7 +29,7 @@ public final class ScenarioLoader {
   public static Scenario load(Path path) throws ScenarioError {
     ScenarioFile f = loadAny(path);
     if (f instanceof Scenario s) return s;
-    throw new ScenarioError(List.of(path + ": is a probe scenario (probe: " + ((ProbeScenario) f).probe()
+    throw new ScenarioError(List.of(path + ": is a probe scenario (probe: " + ((ProbeScenario) f).probe().text()
         + "), not a stream scenario; 'flushlab run " + path + "' runs it"));
   }
 

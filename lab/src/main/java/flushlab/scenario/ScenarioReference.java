@@ -75,7 +75,7 @@ public final class ScenarioReference {
 
   private static String kinds(Set<TargetKind> kinds) {
     return kinds.size() == TargetKind.values().length ? "all"
-        : String.join(", ", java.util.Arrays.stream(TargetKind.values()).filter(kinds::contains).map(TargetKind::settingName).toList());
+        : String.join(", ", java.util.Arrays.stream(TargetKind.values()).filter(kinds::contains).map(TargetKind::text).toList());
   }
 
   /** A table cell: a '|' would end it. */

@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.core.Named;
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
@@ -64,7 +65,7 @@ final class TargetsReader {
     }
     String kindName = errors.scalar(t.map.get("kind"), p + ".kind");
     if (kindName == null) return null;
-    TargetKind kind = Keys.KIND.choices().contains(kindName) ? TargetKind.named(kindName) : null;
+    TargetKind kind = Keys.KIND.choices().contains(kindName) ? Named.parse(TargetKind.class, kindName) : null;
     if (kind == null) {
       errors.error(t.map.get("kind"), p + ".kind", "'" + kindName + "' is not one of " + String.join(", ", Keys.KIND.choices()));
       return null;
@@ -72,7 +73,7 @@ final class TargetsReader {
     List<String> mine = Keys.targetKeys(kind);
     for (String k : t.map.keySet()) {
       if (Keys.names(Key.Section.TARGET).contains(k) && !mine.contains(k)) {
-        errors.errorAtKey(t, k, p + "." + k, "does not apply to kind " + kind + (kind == TargetKind.RELAY
+        errors.errorAtKey(t, k, p + "." + k, "does not apply to kind " + kind.text() + (kind == TargetKind.RELAY
             ? " (a relay always fronts the lab's emitter)" : ""));
       }
     }

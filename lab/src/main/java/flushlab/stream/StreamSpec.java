@@ -115,14 +115,14 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   public List<ResponseHeader> responseHeaders() {
     if (xAccelBuffering == XAccelBuffering.ABSENT) return headers;
     List<ResponseHeader> all = new ArrayList<>(headers.size() + 1);
-    all.add(new ResponseHeader("X-Accel-Buffering", xAccelBuffering.settingName()));
+    all.add(new ResponseHeader("X-Accel-Buffering", xAccelBuffering.text()));
     all.addAll(headers);
     return all;
   }
 
   /** The request path and query that ask the emitter for this stream: {@code /sse?...}. */
   public String ssePathAndQuery() {
-    return Endpoint.SSE.path() + "?" + toQuery();
+    return Endpoint.SSE.path + "?" + toQuery();
   }
 
   /** The {@code /sse} query: every value in its base unit, so it reads back exactly. */
@@ -130,13 +130,13 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     StringBuilder q = new StringBuilder(128).append("size=").append(frameBytes)
         .append("&interval=").append(intervalNanos).append("ns")
         .append("&think=").append(thinkNanos).append("ns")
-        .append("&transfer=").append(transfer.settingName());
+        .append("&transfer=").append(transfer.text());
     if (bulk()) {
       q.append("&total=").append(totalBytes);
     } else {
       q.append("&frames=").append(frames);
     }
-    if (xAccelBuffering != XAccelBuffering.ABSENT) q.append("&x_accel_buffering=").append(xAccelBuffering.settingName());
+    if (xAccelBuffering != XAccelBuffering.ABSENT) q.append("&x_accel_buffering=").append(xAccelBuffering.text());
     for (ResponseHeader h : headers) {
       q.append("&header=").append(URLEncoder.encode(h.name() + ":" + h.value(), StandardCharsets.UTF_8));
     }

@@ -35,7 +35,7 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   StartedTarget start(TargetContext ctx) throws TargetStartFailure;
 
   /** The client straight to the emitter: the calibration every other row is compared with. */
-  record Direct(String name, NetworkPath path, boolean tls) implements Target {
+  record Direct(String name, NetworkPath path, boolean speaksTls) implements Target {
     public Direct(String name, NetworkPath path) {
       this(name, path, false);
     }
@@ -46,19 +46,14 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     }
 
     @Override
-    public boolean speaksTls() {
-      return tls;
-    }
-
-    @Override
     public String describe() {
-      return "direct (no proxy)" + (tls ? ", TLS" : "") + over(path);
+      return "direct (no proxy)" + (speaksTls ? ", TLS" : "") + over(path);
     }
 
     /** With tls: the emitter's TLS listener (the same routes and audits), opened for it. */
     @Override
     public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
-      if (!tls) return StartedTarget.nothingToStop(ctx.emitter());
+      if (!speaksTls) return StartedTarget.nothingToStop(ctx.emitter());
       try {
         return StartedTarget.nothingToStop(ctx.site().emitterTls(), ServerTls.selfSigned().pinnedByClients());
       } catch (UnsupportedOperationException e) {
@@ -68,7 +63,8 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   }
 
   /** A built-in relay (a shaper chain) the lab starts in front of its emitter. */
-  record Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path, boolean tls) implements Target {
+  record Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path, boolean speaksTls)
+      implements Target {
     public Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path) {
       this(name, shapers, poolUpstream, path, false);
     }
@@ -79,16 +75,11 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     }
 
     @Override
-    public boolean speaksTls() {
-      return tls;
-    }
-
-    @Override
     public String describe() {
       StringBuilder sb = new StringBuilder("relay ");
       for (int i = 0; i < shapers.size(); i++) sb.append(i == 0 ? "" : " -> ").append(shapers.get(i).text());
       if (shapers.isEmpty()) sb.append("passthrough");
-      return sb + (poolUpstream ? " (pooled upstream)" : "") + (tls ? ", TLS to the client" : "") + over(path);
+      return sb + (poolUpstream ? " (pooled upstream)" : "") + (speaksTls ? ", TLS to the client" : "") + over(path);
     }
 
     @Override

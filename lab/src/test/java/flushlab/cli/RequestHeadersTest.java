@@ -36,7 +36,7 @@ class RequestHeadersTest {
           - {name: keyed, kind: external, external: true, address: "127.0.0.1:%d", reason: an emitter that wants a key}
         runs: 1
         # this test is about headers: a busy host's late frame must not leave the run uncertified
-        guards: {certify: {runs: 3, frames: 11, interval: 20ms}}
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         """.formatted(LITERAL, port);
   }
 

@@ -3,7 +3,6 @@ package flushlab.cli;
 import flushlab.ForkedLab;
 import flushlab.core.Build;
 import flushlab.core.Json;
-import flushlab.report.Environment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -6,7 +6,10 @@ import flushlab.Timing;
 import flushlab.client.BatchResult;
 import flushlab.run.Warmup;
 import flushlab.stream.StreamSpec;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One emitter per test class; each test measures through a fresh relay, and every stream it reads
@@ -29,6 +32,25 @@ abstract class ShaperTestBase extends LabTest {
     BatchResult r = RelayFixture.through(lab, query, shapers);
     lab.assertEmitterOnTime(r, StreamSpec.fromQuery(query).intervalNanos());
     return r;
+  }
+
+  /**
+   * The stream arrived whole, as every buffering mechanism and every delaying fault must deliver
+   * it: no error, every frame asked for, none lost, duplicated, reordered or corrupt.
+   */
+  static BatchResult whole(BatchResult r, int frames) {
+    assertThat(r.errorCount()).as("errors: %s", r.oneLine()).isZero();
+    assertThat(r.frames()).as("frames received").isEqualTo(frames);
+    assertThat(r.lostFrames() + r.duplicateFrames() + r.reorderedFrames() + r.corruptFrames())
+        .as("lost, duplicated, reordered or corrupt frames").isZero();
+    return r;
+  }
+
+  /** The stream is an error of this kind (the client's name for it), never a measurement; returns its first error. */
+  static Map<String, Object> failedAs(BatchResult r, String kind) {
+    assertThat(r.streamsOk()).as("streams counted ok: %s", r.oneLine()).isZero();
+    assertThat(r.errors().get(0)).containsEntry("kind", kind);
+    return r.errors().get(0);
   }
 
   static BatchResult direct(String query) throws Exception {
