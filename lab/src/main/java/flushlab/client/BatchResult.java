@@ -17,7 +17,7 @@ import org.HdrHistogram.Histogram;
  * in nanoseconds, 3 significant digits). Field names are the documented JSON schema
  * (docs/RESULTS.md).
  */
-@JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes",
+@JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes", "decoded_body_bytes",
     "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_frames", "release_wait_ms",
     "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "stream_ids"})
 public final class BatchResult {
@@ -34,6 +34,7 @@ public final class BatchResult {
   private long reads;
   private long readsWithFrames;
   private long bytes;
+  private long decodedBodyBytes;
   private long lost;
   private long duplicated;
   private long reordered;
@@ -63,6 +64,7 @@ public final class BatchResult {
       reads += rd.count();
       readsWithFrames += rd.withFrames();
       bytes += rd.bytes();
+      decodedBodyBytes += rd.decodedBodyBytes();
       releases += s.releases().count();
     }
   }
@@ -175,6 +177,12 @@ public final class BatchResult {
   @JsonProperty("bytes")
   public long bytes() {
     return bytes;
+  }
+
+  /** The body as the SSE parser saw it, after any content coding was undone (with none: the body bytes as sent). */
+  @JsonProperty("decoded_body_bytes")
+  public long decodedBodyBytes() {
+    return decodedBodyBytes;
   }
 
   @JsonProperty("ttft_ms")
@@ -339,15 +347,18 @@ public final class BatchResult {
   /** One line for a terminal. */
   public String oneLine() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format("streams %d/%d ok  frames/read %.2f  frames %d  reads %d  ttft p50 %.3fms  gap p50 %.3fms max %.3fms  emit->recv p50 %.3fms p99 %.3fms  lost %d corrupt %d",
-        ok, streams.size(), framesPerRead(), frames, reads, ttftMs().p50(), gapMs().p50(), gapMs().max(),
-        emitToRecvMs().p50(), emitToRecvMs().p99(), lost, corrupt));
-    // a gateway that dropped the pi_* fields: those tokens are counted, not timed from their emission
-    if (unchecked > 0) sb.append(String.format("  %d tokens without pi_* fields (counted, not timed)", unchecked));
-    if (!errorCounts.isEmpty()) {
-      errorCounts.forEach((k, v) -> sb.append("  ").append(k.name().toLowerCase()).append(" x").append(v)
-          .append(": ").append(errorExamples.get(k)));
+    if (frames == 0) {
+      // nothing was measured: no ratio or time is printed as if it had been
+      sb.append(String.format("streams %d/%d ok  no data: no frame was measured", ok, streams.size()));
+    } else {
+      sb.append(String.format("streams %d/%d ok  frames/read %.2f  frames %d  reads %d  ttft p50 %.3fms  gap p50 %.3fms max %.3fms  "
+          + "emit->recv p50 %.3fms p99 %.3fms  lost %d corrupt %d", ok, streams.size(), framesPerRead(), frames, reads, ttftMs().p50(),
+          gapMs().p50(), gapMs().max(), emitToRecvMs().p50(), emitToRecvMs().p99(), lost, corrupt));
+      // a gateway that dropped the pi_* fields: those tokens are counted, not timed from their emission
+      if (unchecked > 0) sb.append(String.format("  %d tokens without pi_* fields (counted, not timed)", unchecked));
     }
+    errorCounts.forEach((k, v) -> sb.append("  ").append(k.name().toLowerCase()).append(" x").append(v)
+        .append(": ").append(errorExamples.get(k)));
     return sb.toString();
   }
 }

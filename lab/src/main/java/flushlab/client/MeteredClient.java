@@ -15,6 +15,7 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -93,6 +94,8 @@ public final class MeteredClient {
 
   private final class Batch {
     private final RequestPlan plan;
+    /** The content codings the request accepts, read once per batch. */
+    private final Set<ContentCoding> accepted;
     private final Promise<BatchResult> promise;
     private final List<StreamResult> results = new ArrayList<>();
     private int issued;
@@ -100,6 +103,7 @@ public final class MeteredClient {
 
     Batch(RequestPlan plan, Promise<BatchResult> promise) {
       this.plan = plan;
+      this.accepted = plan.acceptedCodings();
       this.promise = promise;
     }
 
@@ -225,7 +229,7 @@ public final class MeteredClient {
     }
 
     private void send() {
-      meter = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes());
+      meter = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted);
       StreamMeter m = meter;
       long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
       timerId = vertx.setTimer(timeoutMs, id -> {

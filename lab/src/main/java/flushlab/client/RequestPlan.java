@@ -8,6 +8,7 @@ import flushlab.tls.ClientTls;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One HTTP/1.1 request the metered client sends, written by hand so nothing between the client
@@ -125,6 +126,12 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     System.arraycopy(head, 0, all, 0, head.length);
     System.arraycopy(body, 0, all, head.length, body.length);
     return all;
+  }
+
+  /** The content codings this request accepts (an Accept-Encoding given as a header): the client decodes those. */
+  public Set<ContentCoding> acceptedCodings() {
+    for (String[] h : headers) if (h[0].equalsIgnoreCase("accept-encoding")) return ContentCoding.accepted(h[1]);
+    return Set.of();
   }
 
   private boolean given(String lowerName) {

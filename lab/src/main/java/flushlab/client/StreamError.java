@@ -9,7 +9,11 @@ public enum StreamError {
   RESET("the connection was reset"),
   TRUNCATED("the connection closed before the response ended"),
   TIMEOUT("the request timed out"),
-  PROTOCOL("the response broke HTTP or SSE framing");
+  PROTOCOL("the response broke HTTP or SSE framing"),
+  ENCODING_NOT_ASKED("the body is in a content coding the request did not accept"),
+  ENCODING_UNKNOWN("the body is in a content coding this client does not decode"),
+  ENCODING_CORRUPT("the body could not be decoded from its content coding"),
+  NO_FRAMES("the response ended without a single frame");
 
   private final String meaning;
 

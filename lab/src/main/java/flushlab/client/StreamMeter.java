@@ -7,6 +7,7 @@ import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
 import flushlab.http.SseEventParser;
 import java.util.BitSet;
+import java.util.Set;
 
 /**
  * Counts what each read from the kernel delivers for one response: bytes, frames completed, when.
@@ -22,6 +23,12 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private final SseEventParser sse = new SseEventParser(this);
   private final FrameDecoder decoder = new FrameDecoder();
   private final int expectedFrames;
+  /** What the request's Accept-Encoding accepted: the codings the body may arrive in. */
+  private final Set<ContentCoding> accepted;
+  /** Undoes the body's Content-Encoding, when it has one; null for a body as sent. */
+  private BodyDecoder bodyDecoder;
+  private final BodyDecoder.Sink toSse = this::decoded;
+  private long bodyBytes;
   private final BitSet seen = new BitSet();
 
   private long requestWrittenNanos = -1;
@@ -86,7 +93,13 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
    * @param fullReadBytes the most one read returns (the receive buffer): a read that size means more was waiting
    */
   public StreamMeter(int expectedFrames, int fullReadBytes) {
+    this(expectedFrames, fullReadBytes, Set.of());
+  }
+
+  /** @param accepted the content codings the request accepted (its Accept-Encoding): the client decodes those */
+  public StreamMeter(int expectedFrames, int fullReadBytes, Set<ContentCoding> accepted) {
     this.expectedFrames = expectedFrames;
+    this.accepted = accepted;
     this.fullReadBytes = fullReadBytes;
     int cap = expectedFrames > 0 ? Math.min(expectedFrames, 1 << 16) : 256;
     gaps = new LongSamples(cap);
@@ -184,6 +197,29 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     if (type == null || !type.toLowerCase().startsWith("text/event-stream")) {
       fail(StreamError.NOT_SSE, "Content-Type is " + (type == null ? "missing" : "'" + type + "'") + ", not text/event-stream");
     }
+    String encoding = headers.get("Content-Encoding");
+    if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")) decodeAs(encoding.trim());
+  }
+
+  /** The body arrives in a content coding: decode it if the request asked for it and the client can, else fail the stream. */
+  private void decodeAs(String encoding) {
+    ContentCoding coding = encoding.contains(",") ? null : ContentCoding.named(encoding);
+    if (coding == null) {
+      fail(StreamError.ENCODING_UNKNOWN, "Content-Encoding is '" + encoding + "', which this client does not decode (it decodes "
+          + "gzip and deflate)");
+    } else if (!accepted.contains(coding)) {
+      fail(StreamError.ENCODING_NOT_ASKED, "the body is " + coding.text() + ", which the request did not accept ("
+          + (accepted.isEmpty() ? "it sent no Accept-Encoding" : "it accepted " + accepted) + ")");
+    } else if (!coding.decodable()) {
+      fail(StreamError.ENCODING_UNKNOWN, "the body is " + coding.text() + ", which this client recognises but does not decode yet");
+    } else {
+      bodyDecoder = BodyDecoder.of(coding);
+    }
+  }
+
+  /** Decoded body bytes: the SSE parser sees the body as it was before the content coding. */
+  private void decoded(byte[] b, int off, int len) {
+    sse.feed(b, off, len);
   }
 
   @Override
@@ -193,7 +229,16 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       for (int i = off; i < off + len && badBody.length() < 300; i++) badBody.append((char) (b[i] & 0xff));
       return;
     }
-    sse.feed(b, off, len);
+    if (bodyDecoder == null) {
+      bodyBytes += len;
+      sse.feed(b, off, len);
+      return;
+    }
+    try {
+      bodyDecoder.feed(b, off, len, toSse);
+    } catch (BodyDecoder.Corrupt e) {
+      fail(StreamError.ENCODING_CORRUPT, e.getMessage());
+    }
   }
 
   @Override
@@ -201,8 +246,34 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     if (badStatus != null) {
       failBadStatus();
     } else if (error == null) {
-      complete = true;
+      ended();
     }
+  }
+
+  /**
+   * The response ended cleanly as HTTP: it is complete unless its compressed body was cut short,
+   * or not one frame arrived (a stream that could not be read is an error, never a measurement).
+   */
+  private void ended() {
+    if (bodyDecoder != null) {
+      try {
+        bodyDecoder.finish();
+      } catch (BodyDecoder.Corrupt e) {
+        fail(StreamError.ENCODING_CORRUPT, e.getMessage());
+        return;
+      }
+    }
+    if (frames == 0) {
+      fail(StreamError.NO_FRAMES, "the response ended after " + bodyBytes() + " body bytes without a single frame"
+          + (expectedFrames > 0 ? " of the " + expectedFrames + " asked for" : ""));
+      return;
+    }
+    complete = true;
+  }
+
+  /** Body bytes as the SSE parser saw them (decoded, when the body had a content coding). */
+  private long bodyBytes() {
+    return bodyDecoder == null ? bodyBytes : bodyDecoder.decodedBytes();
   }
 
   private void failBadStatus() {
@@ -272,7 +343,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       return;
     }
     if (http.connectionClosed() && headSeen) {
-      complete = true;
+      ended();
     } else if (!headSeen && !http.sawAnyByte()) {
       fail(StreamError.TRUNCATED, "the connection closed before any response byte arrived");
     } else {
@@ -333,7 +404,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     }
     return new StreamResult(streamId, status, error, errorMessage, complete, sawDone,
         new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
-        new StreamResult.Reads(reads, readsWithFrames, bytes, bytesPerRead, bursts, burstBytes),
+        new StreamResult.Reads(reads, readsWithFrames, bytes, bodyBytes(), bytesPerRead, bursts, burstBytes),
         new StreamResult.Timing(ttft, gaps, emitToRecv),
         new StreamResult.Releases(releaseStarts.size(), relBytes, relFrames, relGaps, relWaits));
   }

@@ -16,9 +16,13 @@ public record StreamResult(long streamId, int status, StreamError error, String 
   /** Frames by sequence number and checksum: what arrived, against what was asked for. */
   public record Integrity(int expectedFrames, int frames, int lost, int duplicated, int reordered, int corrupt, int unchecked) {}
 
-  /** The reads from the kernel: how many, how many completed a frame, and what each carried. */
-  public record Reads(int count, int withFrames, long bytes, LongSamples bytesPerRead, LongSamples framesPerFramedRead,
-      LongSamples bytesPerFramedRead) {}
+  /**
+   * The reads from the kernel: how many, how many completed a frame, and what each carried.
+   * {@code bytes} are wire bytes (head, chunk framing and compressed body included);
+   * {@code decodedBodyBytes} the body as the SSE parser saw it, after its content coding was undone.
+   */
+  public record Reads(int count, int withFrames, long bytes, long decodedBodyBytes, LongSamples bytesPerRead,
+      LongSamples framesPerFramedRead, LongSamples bytesPerFramedRead) {}
 
   /** Time to first frame (-1 when none arrived), the gaps between frames, and each frame's emit-to-receive delay. */
   public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos) {}
