@@ -1,6 +1,20 @@
 package flushlab.scenario;
 
+import flushlab.client.ClientOptions;
+import flushlab.client.RequestPlan;
+import flushlab.core.FrameCodec;
 import flushlab.core.Named;
+import flushlab.core.Units;
+import flushlab.scenario.Key.Section;
+import flushlab.scenario.Key.Type;
+import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
+import flushlab.stream.Transfer;
+import flushlab.stream.XAccelBuffering;
+import flushlab.targets.TargetKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import static flushlab.scenario.Key.Section.ADAPTIVE;
 import static flushlab.scenario.Key.Section.CERTIFY;
 import static flushlab.scenario.Key.Section.CLIENT;
@@ -8,23 +22,9 @@ import static flushlab.scenario.Key.Section.EMITTER;
 import static flushlab.scenario.Key.Section.GUARDS;
 import static flushlab.scenario.Key.Section.KEEPALIVE;
 import static flushlab.scenario.Key.Section.SERVER;
-import static flushlab.scenario.Key.Section.UPLOAD;
 import static flushlab.scenario.Key.Section.TARGET;
 import static flushlab.scenario.Key.Section.TOP;
-
-import flushlab.client.ClientOptions;
-import flushlab.core.FrameCodec;
-import flushlab.client.RequestPlan;
-import flushlab.core.Units;
-import flushlab.stream.Endpoint;
-import flushlab.stream.StreamSpec;
-import flushlab.stream.Transfer;
-import flushlab.stream.XAccelBuffering;
-import flushlab.targets.TargetKind;
-import flushlab.scenario.Key.Section;
-import flushlab.scenario.Key.Type;
-import java.util.ArrayList;
-import java.util.List;
+import static flushlab.scenario.Key.Section.UPLOAD;
 
 /**
  * Every key a scenario may write, once: its section, type, range, default and meaning. The
@@ -256,7 +256,7 @@ public final class Keys {
 
   /** The settings a sweep may vary, in reference order: every cell setting (not the headers maps, not listen). */
   public static List<Key> sweepable() {
-    return java.util.Arrays.stream(Setting.values()).map(Setting::key).toList();
+    return Arrays.stream(Setting.values()).map(Setting::key).toList();
   }
 
   /** The target keys a kind takes. */

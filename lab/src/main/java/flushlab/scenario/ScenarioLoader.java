@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads and checks a scenario file. Every mistake gives one message naming the file, line,
@@ -108,8 +110,8 @@ public final class ScenarioLoader {
   }
 
   /** emitter.headers by name, as results record them. */
-  private static java.util.Map<String, String> headerMap(Cell base) {
-    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+  private static Map<String, String> headerMap(Cell base) {
+    Map<String, String> m = new LinkedHashMap<>();
     for (ResponseHeader h : base.stream().headers()) m.put(h.name(), h.value());
     return m;
   }

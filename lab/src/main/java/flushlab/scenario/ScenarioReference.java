@@ -1,6 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.targets.TargetKind;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -75,7 +76,7 @@ public final class ScenarioReference {
 
   private static String kinds(Set<TargetKind> kinds) {
     return kinds.size() == TargetKind.values().length ? "all"
-        : String.join(", ", java.util.Arrays.stream(TargetKind.values()).filter(kinds::contains).map(TargetKind::text).toList());
+        : String.join(", ", Arrays.stream(TargetKind.values()).filter(kinds::contains).map(TargetKind::text).toList());
   }
 
   /** A table cell: a '|' would end it. */
