@@ -92,7 +92,8 @@ final class MapCommand implements Command {
     } catch (IOException e) {
       throw new IllegalArgumentException("--results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e) + ")");
     }
-    Scenario scenario = MapScenario.of(t, streamEndpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()));
+    Scenario scenario = MapScenario.of(t, streamEndpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()),
+        request.profile());
     out.printf("flushlab map: %s; %s frames; budget %s%n", t.describe(), endpoint, budget);
     Vertx vertx = LabVertx.create(3);
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx);

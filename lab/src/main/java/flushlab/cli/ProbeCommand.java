@@ -5,6 +5,7 @@ import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
+import flushlab.client.ClientProfile;
 import flushlab.client.Distribution;
 import flushlab.client.GatewayOverhead;
 import flushlab.client.MeteredClient;
@@ -76,6 +77,7 @@ final class ProbeCommand implements Command {
       throw new IllegalArgumentException("--endpoint: '" + endpoint + "' is not one of " + Endpoint.CHAT.text() + ", " + Endpoint.RESPONSES.text());
     }
     String model = request.model();
+    ClientProfile profile = request.profile();
     java.util.List<String[]> headers = request.resolvedHeaders(System.getenv()).toSend();
     ClientTls gwTls = gateway.tls();
     HostPort at = HostPort.parse("--listen", listen, true);
@@ -122,7 +124,8 @@ final class ProbeCommand implements Command {
       // the same request both ways (headers included), so the difference is the gateway's alone
       StreamSpec stream = StreamSpec.DEFAULT.withEndpoint(streamEndpoint).withFrames(tokens).withThinkNanos(thinkNanos)
           .withIntervalNanos(delayNanos);
-      RequestPlan loopPlan = RequestPlan.of(stream, at.host(), emitter.port(), model).withHeaders(headers);
+      RequestPlan loopPlan = RequestPlan.of(stream, at.host(), emitter.port(), model).withHeaders(headers)
+          .withProfile(profile);
       RequestPlan gwPlan = loopPlan.at(gw.host(), gw.port()).withTls(gwTls);
       if (noCalibration) {
         BatchResult gwr = batch(vertx, out, "gateway", gwPlan, requests);

@@ -1,7 +1,9 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
+import flushlab.client.ClientProfile;
 import flushlab.client.RequestPlan;
+import flushlab.core.Named;
 import flushlab.core.HostPort;
 import flushlab.scenario.RequestHeaders;
 import flushlab.tls.ClientTls;
@@ -21,6 +23,11 @@ final class RequestFlags {
           + "e.g. --header 'Authorization: Bearer ${OPENAI_API_KEY}' (single quotes, so the shell leaves it). Values are never "
           + "written to results or logs")
   List<String> headers = new ArrayList<>();
+
+  @Parameter(names = "--client", description = "Which client the request looks like: bare (the lab's own, no Accept-Encoding), "
+      + "curl, browser (Chromium's EventSource, accepting gzip, deflate, br, zstd), openai-python or openai-node (each accepting "
+      + "gzip, deflate): the headers that client sends, captured from it (docs/PROXIES.md)")
+  String client = ClientProfile.DEFAULT.text();
 
   @Parameter(names = "--model", description = "Chat and Responses requests: the model name to ask for")
   String model = RequestPlan.DEFAULT_MODEL;
@@ -59,6 +66,15 @@ final class RequestFlags {
     return new Server(at, https ? tls(err) : null);
   }
 
+  /** The client profile --client names, or a message naming the flag and the profiles. */
+  ClientProfile profile() {
+    ClientProfile p = Named.parse(ClientProfile.class, client);
+    if (p == null) {
+      throw new IllegalArgumentException("--client: '" + client + "' is not one of " + String.join(", ", Named.texts(ClientProfile.class)));
+    }
+    return p;
+  }
+
   String model() {
     if (model == null || model.isBlank() || model.length() > 256) {
       throw new IllegalArgumentException("--model: '" + model + "' (allowed: a name of 1..256 characters)");
@@ -75,7 +91,7 @@ final class RequestFlags {
 
   /** {@code plan} with these headers, and, when it is https, this certificate check. */
   RequestPlan apply(RequestPlan plan, java.io.PrintStream err) {
-    RequestPlan p = plan.withHeaders(resolvedHeaders(System.getenv()).toSend());
+    RequestPlan p = plan.withHeaders(resolvedHeaders(System.getenv()).toSend()).withProfile(profile());
     return p.tls() == null ? p : p.withTls(tls(err));
   }
 }

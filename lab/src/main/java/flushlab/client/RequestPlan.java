@@ -16,7 +16,7 @@ import java.util.Set;
  * the request says so (frames=, total=/size=, pi_tokens), so lost frames at the tail are counted.
  */
 public record RequestPlan(String host, int port, String method, String pathAndQuery, byte[] body,
-    String contentType, List<String[]> headers, int expectedFrames, ClientTls tls) {
+    String contentType, List<String[]> headers, int expectedFrames, ClientTls tls, ClientProfile profile) {
 
   /** The model a chat request names unless the user gives one (--model, model:). */
   public static final String DEFAULT_MODEL = "flushlab-echo";
@@ -41,7 +41,7 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
         + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
     return new RequestPlan(host, port, "GET", path, new byte[0], null, List.of(),
-        expectedFromQuery(uri.getRawPath() == null ? "" : uri.getRawPath(), uri.getRawQuery()), https ? ClientTls.system() : null);
+        expectedFromQuery(uri.getRawPath() == null ? "" : uri.getRawPath(), uri.getRawQuery()), https ? ClientTls.system() : null, ClientProfile.DEFAULT);
   }
 
   /**
@@ -53,7 +53,7 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     double thinkMs = spec.thinkNanos() / 1e6;
     double intervalMs = spec.intervalNanos() / 1e6;
     return switch (spec.endpoint()) {
-      case SSE -> new RequestPlan(host, port, "GET", spec.ssePathAndQuery(), new byte[0], null, List.of(), spec.frameCount(), null);
+      case SSE -> new RequestPlan(host, port, "GET", spec.ssePathAndQuery(), new byte[0], null, List.of(), spec.frameCount(), null, ClientProfile.DEFAULT);
       case CHAT -> chat(host, port, spec.frames(), thinkMs, intervalMs, model);
       case RESPONSES -> responses(host, port, spec.frames(), thinkMs, intervalMs, model);
     };
@@ -75,7 +75,7 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     body.putObject("stream_options").put("include_usage", true);
     body.putArray("messages").addObject().put("role", "user").put("content", "stream please");
     return new RequestPlan(host, port, "POST", "/v1/chat/completions",
-        body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens, null);
+        body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens, null, ClientProfile.DEFAULT);
   }
 
   /** A streaming OpenAI Responses API request ({@code POST /v1/responses}) with flushlab's per-request fields. */
@@ -88,22 +88,27 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
         .put("pi_think_ms", thinkMs)
         .put("pi_delay_ms", delayMs);
     return new RequestPlan(host, port, "POST", "/v1/responses",
-        body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens, null);
+        body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens, null, ClientProfile.DEFAULT);
   }
 
   /** The same request over TLS checked as {@code tls} says (null: plain TCP). */
   public RequestPlan withTls(ClientTls t) {
-    return new RequestPlan(host, port, method, pathAndQuery, body, contentType, headers, expectedFrames, t);
+    return new RequestPlan(host, port, method, pathAndQuery, body, contentType, headers, expectedFrames, t, profile);
   }
 
   /** The same request with these extra headers (name, value), sent after the lab's own. */
   public RequestPlan withHeaders(List<String[]> extra) {
-    return new RequestPlan(host, port, method, pathAndQuery, body, contentType, List.copyOf(extra), expectedFrames, tls);
+    return new RequestPlan(host, port, method, pathAndQuery, body, contentType, List.copyOf(extra), expectedFrames, tls, profile);
+  }
+
+  /** The same request as {@code c} sends it: that client's headers, the user's own still replacing any of the same name. */
+  public RequestPlan withProfile(ClientProfile c) {
+    return new RequestPlan(host, port, method, pathAndQuery, body, contentType, headers, expectedFrames, tls, c);
   }
 
   /** The same request sent to another address (a gateway in front of the same server). */
   public RequestPlan at(String h, int p) {
-    return new RequestPlan(h, p, method, pathAndQuery, body, contentType, headers, expectedFrames, tls);
+    return new RequestPlan(h, p, method, pathAndQuery, body, contentType, headers, expectedFrames, tls, profile);
   }
 
   public String url() {
@@ -114,8 +119,8 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     StringBuilder sb = new StringBuilder(256).append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n");
     // the user's headers (a gateway's Host, a client's User-Agent) replace the lab's of the same name
     if (!given("host")) sb.append("Host: ").append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(port).append("\r\n");
-    if (!given("user-agent")) sb.append("User-Agent: flushlab\r\n");
-    if (!given("accept")) sb.append("Accept: text/event-stream\r\n");
+    // the client profile's headers, in its order; the user's own replace any of the same name
+    for (String[] h : profile.headers()) if (!given(h[0])) sb.append(h[0]).append(": ").append(h[1]).append("\r\n");
     if (!keepAlive) sb.append("Connection: close\r\n");
     if (contentType != null && !given("content-type")) sb.append("Content-Type: ").append(contentType).append("\r\n");
     if (body.length > 0 || method.equals("POST")) sb.append("Content-Length: ").append(body.length).append("\r\n");
@@ -128,10 +133,10 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     return all;
   }
 
-  /** The content codings this request accepts (an Accept-Encoding given as a header): the client decodes those. */
+  /** The content codings this request accepts (a user's Accept-Encoding, else its profile's): the client decodes those. */
   public Set<ContentCoding> acceptedCodings() {
     for (String[] h : headers) if (h[0].equalsIgnoreCase("accept-encoding")) return ContentCoding.accepted(h[1]);
-    return Set.of();
+    return ContentCoding.accepted(profile.header("Accept-Encoding"));
   }
 
   private boolean given(String lowerName) {

@@ -19,6 +19,6 @@ final class CellRequest {
   }
 
   static RequestPlan plan(Cell cell, HostPort at) {
-    return RequestPlan.of(cell.stream(), at.host(), at.port(), cell.model());
+    return RequestPlan.of(cell.stream(), at.host(), at.port(), cell.model()).withProfile(cell.profile());
   }
 }

@@ -1,6 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.client.ClientOptions;
+import flushlab.client.ClientProfile;
 import flushlab.client.RequestPlan;
 import flushlab.stream.StreamSpec;
 import java.util.ArrayList;
@@ -9,15 +10,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One cell of a sweep: the stream asked for, how the client reads it and the model a chat request
- * names (defaults, then the scenario's base values, then this cell's swept values), all typed.
+ * One cell of a sweep: the stream asked for, how the client reads it, the model a chat request
+ * names, and which real client the request looks like (defaults, then the scenario's base values, then this cell's swept values), all typed.
  *
  * @param swept the settings this cell's sweep set, in the sweep's order, as written (for labels)
  */
-public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOptions client, String model) {
+public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOptions client, String model, ClientProfile profile) {
 
   /** Every setting at its default. */
-  public static final Cell DEFAULTS = new Cell(0, List.of(), StreamSpec.DEFAULT, ClientOptions.DEFAULT, RequestPlan.DEFAULT_MODEL);
+  public static final Cell DEFAULTS = new Cell(0, List.of(), StreamSpec.DEFAULT, ClientOptions.DEFAULT, RequestPlan.DEFAULT_MODEL,
+      ClientProfile.DEFAULT);
 
   /** One swept setting's value in a cell, as the scenario wrote it. */
   public record Swept(Setting setting, String text) {}
@@ -67,22 +69,17 @@ public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOption
     for (int i = 0; i < s.size(); i++) if (s.get(i).setting() == setting) at = i;
     if (at >= 0) s.set(at, new Swept(setting, text)); else s.add(new Swept(setting, text));
     Cell set = setting.apply(this, text);
-    return new Cell(index, s, set.stream, set.client, set.model);
+    return new Cell(index, s, set.stream, set.client, set.model, set.profile);
   }
 
-  public Cell withStream(StreamSpec s) {
-    return new Cell(index, swept, s, client, model);
-  }
+  // copies with one part changed (a record has no copy-with of its own)
+  public Cell withStream(StreamSpec s) { return new Cell(index, swept, s, client, model, profile); }
 
-  public Cell withClient(ClientOptions c) {
-    return new Cell(index, swept, stream, c, model);
-  }
+  public Cell withClient(ClientOptions c) { return new Cell(index, swept, stream, c, model, profile); }
 
-  public Cell withModel(String m) {
-    return new Cell(index, swept, stream, client, m);
-  }
+  public Cell withModel(String m) { return new Cell(index, swept, stream, client, m, profile); }
 
-  public Cell withIndex(int i) {
-    return new Cell(i, swept, stream, client, model);
-  }
+  public Cell withProfile(ClientProfile p) { return new Cell(index, swept, stream, client, model, p); }
+
+  public Cell withIndex(int i) { return new Cell(i, swept, stream, client, model, profile); }
 }

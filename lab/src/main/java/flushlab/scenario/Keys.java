@@ -1,9 +1,10 @@
 package flushlab.scenario;
 
 import flushlab.client.ClientOptions;
+import flushlab.client.ClientProfile;
 import flushlab.client.RequestPlan;
-import flushlab.core.FrameCodec;
 import flushlab.core.Named;
+import flushlab.core.FrameCodec;
 import flushlab.core.Units;
 import flushlab.scenario.Key.Section;
 import flushlab.scenario.Key.Type;
@@ -108,6 +109,11 @@ public final class Keys {
   public static final Key TIMEOUT = Key.of("timeout", CLIENT, Type.DURATION, Units.formatDuration(ClientOptions.DEFAULT.timeoutNanos()), "per-request timeout").range(1e6, 3600e9);
   public static final Key MODEL = Key.of("model", CLIENT, Type.TEXT, RequestPlan.DEFAULT_MODEL,
       "the model chat and responses requests name (a gateway routes by it)").range(1, 256);
+  public static final Key PROFILE = Key.of("profile", CLIENT, Type.CHOICE, ClientProfile.DEFAULT.text(),
+      "which client the requests look like, its headers as captured from it: `bare` (the lab's own, no Accept-Encoding), `curl` "
+          + "(7.88.1), `browser` (Chromium 156's EventSource: accepts gzip, deflate, br, zstd), `openai-python` (3.22.1) or "
+          + "`openai-node` (6.49.0), both accepting gzip, deflate; the client decodes the gzip or deflate it accepted; sweepable, to "
+          + "read one target as several clients side by side").choices(Named.texts(ClientProfile.class));
   public static final Key REQUEST_HEADERS = Key.of("headers", CLIENT, Type.HEADERS, null,
       "extra request headers, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}: `${VAR}` is read from the environment when the "
           + "scenario loads (a variable not set is an error); values are never written to results or logs, names are; not sweepable");
@@ -236,7 +242,7 @@ public final class Keys {
       NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, HEADERS, LISTEN,
-      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, REQUEST_HEADERS,
+      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, REQUEST_HEADERS,
       TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,
       INSECURE,
       PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,

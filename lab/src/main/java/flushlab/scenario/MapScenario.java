@@ -1,5 +1,6 @@
 package flushlab.scenario;
 
+import flushlab.client.ClientProfile;
 import flushlab.client.RequestPlan;
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
@@ -20,13 +21,13 @@ public final class MapScenario {
   private MapScenario() {}
 
   public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine) {
-    return of(target, endpoint, emitterListen, commandLine, RequestPlan.DEFAULT_MODEL, RequestHeaders.none());
+    return of(target, endpoint, emitterListen, commandLine, RequestPlan.DEFAULT_MODEL, RequestHeaders.none(), ClientProfile.DEFAULT);
   }
 
   /** With the model chat requests name and the headers every request carries (--model, --header). */
   public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine, String model,
-      RequestHeaders headers) {
-    Cell base = Cell.DEFAULTS.withStream(StreamSpec.DEFAULT.withEndpoint(endpoint)).withModel(Keys.MODEL.check(model));
+      RequestHeaders headers, ClientProfile profile) {
+    Cell base = Cell.DEFAULTS.withStream(StreamSpec.DEFAULT.withEndpoint(endpoint)).withModel(Keys.MODEL.check(model)).withProfile(profile);
     Cell cert = base.withIndex(-1).withStream(StreamSpec.DEFAULT.withIntervalNanos(10_000_000L));
     Scenario.Guards guards = new Scenario.Guards(20_000_000L, 2, 1.10, cert);
     String name = ("map-" + target.name()).replaceAll("[^A-Za-z0-9._-]", "_");

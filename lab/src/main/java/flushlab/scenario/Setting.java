@@ -1,5 +1,7 @@
 package flushlab.scenario;
 
+import flushlab.client.ClientProfile;
+import flushlab.core.Named;
 import flushlab.core.Units;
 import flushlab.stream.Endpoint;
 import flushlab.stream.Transfer;
@@ -38,7 +40,8 @@ public enum Setting {
       c -> Boolean.toString(c.client().keepAlive())),
   TIMEOUT(Keys.TIMEOUT, (c, v) -> c.withClient(c.client().withTimeoutNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.client().timeoutNanos())),
-  MODEL(Keys.MODEL, Cell::withModel, Cell::model);
+  MODEL(Keys.MODEL, Cell::withModel, Cell::model),
+  PROFILE(Keys.PROFILE, (c, v) -> c.withProfile(Named.parse(ClientProfile.class, v)), c -> c.profile().text());
 
   private final Key key;
   private final BiFunction<Cell, String, Cell> apply;

@@ -23,6 +23,8 @@ class MalformedScenarioTest {
         Arguments.of("wrong type: list for a value", HEAD + "client:\n  concurrency: [1, 2]\n" + TARGETS, 3, "client.concurrency", "must be a single value"),
         Arguments.of("bad choice", HEAD + "emitter:\n  endpoint: websocket\n" + TARGETS, 3, "emitter.endpoint", "not one of sse, chat"),
         Arguments.of("bad boolean", HEAD + "client:\n  keep_alive: yes please\n" + TARGETS, 3, "client.keep_alive", "not true or false"),
+        Arguments.of("unknown client profile", HEAD + "sweep:\n  profile: [curl, safari]\n" + TARGETS, 3, "sweep.profile",
+            "'safari' is not one of bare, curl, browser, openai-python, openai-node"),
         Arguments.of("sweep of an unknown setting", HEAD + "sweep:\n  payload: [60B]\n" + TARGETS, 3, "sweep.payload", "unknown key"),
         Arguments.of("sweep value that is not a list", HEAD + "sweep:\n  interval: 5ms\n" + TARGETS, 3, "sweep.interval", "non-empty list"),
         Arguments.of("bad value inside a sweep", HEAD + "sweep:\n  interval: [5ms, fast]\n" + TARGETS, 3, "sweep.interval", "'fast' is not a duration"),
