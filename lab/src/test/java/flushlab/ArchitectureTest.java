@@ -95,9 +95,9 @@ class ArchitectureTest {
   @Test
   void theLowerLayersNeverReachUp() {
     // the foundation knows nothing of the lab; the instruments know nothing of how they are orchestrated or shown
-    for (String low : List.of("flushlab.core", "flushlab.http", "flushlab.stream", "flushlab.tls", "flushlab.process")) {
+    for (String low : List.of("flushlab.core", "flushlab.http", "flushlab.stream", "flushlab.coding", "flushlab.tls", "flushlab.process")) {
       assertThat(DEPENDS.getOrDefault(low, Set.of())).as(low + " depends on")
-          .allMatch(d -> Set.of("flushlab.core", "flushlab.http").contains(d));
+          .allMatch(d -> Set.of("flushlab.core", "flushlab.http", "flushlab.coding").contains(d));
     }
     Set<String> orchestration = Set.of("flushlab.run", "flushlab.scenario", "flushlab.cli", "flushlab.control", "flushlab.report",
         "flushlab.report.page", "flushlab.targets");

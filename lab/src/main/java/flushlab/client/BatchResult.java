@@ -3,6 +3,7 @@ package flushlab.client;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import flushlab.coding.ContentCoding;
 import flushlab.core.LongSamples;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -18,8 +19,8 @@ import org.HdrHistogram.Histogram;
  * (docs/RESULTS.md).
  */
 @JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes", "decoded_body_bytes",
-    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_frames", "release_wait_ms",
-    "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "stream_ids"})
+    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "decoded_bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_decoded_bytes", "release_frames", "release_wait_ms",
+    "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "content_codings", "stream_ids"})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
@@ -78,6 +79,8 @@ public final class BatchResult {
     RELEASE_GAP(s -> s.releases().gapNanos()),
     RELEASE_WAIT(s -> s.releases().waitNanos()),
     BYTES_PER_READ(s -> s.reads().bytesPerRead()),
+    DECODED_PER_READ(s -> s.reads().decodedPerRead()),
+    RELEASE_DECODED(s -> s.releases().decodedBytes()),
     BURSTS(s -> s.reads().framesPerFramedRead()),
     BURST_BYTES(s -> s.reads().bytesPerFramedRead()),
     RELEASE_BYTES(s -> s.releases().bytes()),
@@ -210,6 +213,41 @@ public final class BatchResult {
     return Distribution.ofCounts(hist(Dist.BYTES_PER_READ));
   }
 
+  /** What each read's wire bytes let the decoder release (the body bytes of the read when it has no coding). */
+  @JsonProperty("decoded_bytes_per_read")
+  public Distribution decodedBytesPerRead() {
+    return Distribution.ofCounts(hist(Dist.DECODED_PER_READ));
+  }
+
+  /** Content codings the complete streams' bodies arrived in, with how many streams each ("identity" for none). */
+  @JsonProperty("content_codings")
+  public Map<String, Integer> contentCodings() {
+    Map<String, Integer> out = new java.util.TreeMap<>();
+    for (StreamResult s : streams) if (s.ok()) out.merge(s.coding() == null ? "identity" : s.coding().text(), 1, Integer::sum);
+    return out;
+  }
+
+  /** The coding most complete streams arrived in, or null when none was compressed (or none was complete). */
+  @JsonIgnore
+  public ContentCoding dominantCoding() {
+    Map<ContentCoding, Integer> n = new EnumMap<>(ContentCoding.class);
+    int identity = 0;
+    for (StreamResult s : streams) {
+      if (!s.ok()) continue;
+      if (s.coding() == null) identity++;
+      else n.merge(s.coding(), 1, Integer::sum);
+    }
+    ContentCoding best = null;
+    int most = identity;
+    for (Map.Entry<ContentCoding, Integer> e : n.entrySet()) {
+      if (e.getValue() > most) {
+        best = e.getKey();
+        most = e.getValue();
+      }
+    }
+    return best;
+  }
+
   @JsonProperty("burst_frames")
   public Distribution burstFrames() {
     return Distribution.ofCounts(hist(Dist.BURSTS));
@@ -240,6 +278,12 @@ public final class BatchResult {
   @JsonProperty("release_bytes")
   public Distribution releaseBytes() {
     return Distribution.ofCounts(hist(Dist.RELEASE_BYTES));
+  }
+
+  /** The body bytes each release carried once decoded (equal to release_bytes less the framing when the body has no coding). */
+  @JsonProperty("release_decoded_bytes")
+  public Distribution releaseDecodedBytes() {
+    return Distribution.ofCounts(hist(Dist.RELEASE_DECODED));
   }
 
   @JsonProperty("release_frames")
@@ -356,6 +400,8 @@ public final class BatchResult {
           gapMs().p50(), gapMs().max(), emitToRecvMs().p50(), emitToRecvMs().p99(), lost, corrupt));
       // a gateway that dropped the pi_* fields: those tokens are counted, not timed from their emission
       if (unchecked > 0) sb.append(String.format("  %d tokens without pi_* fields (counted, not timed)", unchecked));
+      ContentCoding coding = dominantCoding();
+      if (coding != null) sb.append(String.format("  %s: %d wire B for %d decoded", coding.text(), bytes, decodedBodyBytes));
     }
     errorCounts.forEach((k, v) -> sb.append("  ").append(k.name().toLowerCase()).append(" x").append(v)
         .append(": ").append(errorExamples.get(k)));

@@ -1,5 +1,6 @@
 package flushlab.client;
 
+import flushlab.coding.ContentCoding;
 import flushlab.core.LabVertx;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

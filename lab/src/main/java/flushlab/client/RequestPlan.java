@@ -1,5 +1,6 @@
 package flushlab.client;
 
+import flushlab.coding.ContentCoding;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.stream.Endpoint;

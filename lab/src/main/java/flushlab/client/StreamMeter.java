@@ -1,6 +1,10 @@
 package flushlab.client;
 
+import flushlab.coding.BodyDecoder;
+import flushlab.coding.ByteSink;
+import flushlab.coding.ContentCoding;
 import flushlab.core.LabClock;
+import flushlab.core.Named;
 import flushlab.core.LongSamples;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
@@ -27,7 +31,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private final Set<ContentCoding> accepted;
   /** Undoes the body's Content-Encoding, when it has one; null for a body as sent. */
   private BodyDecoder bodyDecoder;
-  private final BodyDecoder.Sink toSse = this::decoded;
+  private final ByteSink toSse = this::decoded;
   private long bodyBytes;
   private final BitSet seen = new BitSet();
 
@@ -60,6 +64,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private final LongSamples gaps;
   private final LongSamples emitToRecv;
   private final LongSamples bytesPerRead = new LongSamples(64);
+  private final LongSamples decodedPerRead = new LongSamples(64);
+  private ContentCoding coding;
   private final LongSamples bursts = new LongSamples(64);
   private final LongSamples burstBytes = new LongSamples(64);
   /**
@@ -73,6 +79,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
    */
   private final LongSamples releaseStarts = new LongSamples(64);
   private final LongSamples releaseBytes = new LongSamples(64);
+  private final LongSamples releaseDecoded = new LongSamples(64);
   private final LongSamples releaseFrames = new LongSamples(64);
   /** How long the oldest frame of each release waited: its emit-to-receive delay (0 when unknown). */
   private final LongSamples releaseWaits = new LongSamples(64);
@@ -143,21 +150,26 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     bytes += len;
     bytesPerRead.add(len);
     int timedBefore = emitToRecv.size();
+    long decodedBefore = bodyBytes();
     try {
       http.feed(b, off, len);
     } catch (HttpParseException e) {
       fail(e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL, e.getMessage());
     }
+    long decodedNow = bodyBytes() - decodedBefore;
+    decodedPerRead.add(decodedNow);
     if (framesThisRead > 0) {
       if (releaseBurst != burst) {
         releaseBurst = burst;
         releaseStarts.add(nowNanos);
         releaseBytes.add(len);
+        releaseDecoded.add(decodedNow);
         releaseFrames.add(framesThisRead);
         releaseWaits.add(emitToRecv.size() > timedBefore ? emitToRecv.get(timedBefore) : 0);
       } else {
         int last = releaseStarts.size() - 1;
         releaseBytes.set(last, releaseBytes.get(last) + len);
+        releaseDecoded.set(last, releaseDecoded.get(last) + decodedNow);
         releaseFrames.set(last, releaseFrames.get(last) + framesThisRead);
       }
       readsWithFrames++;
@@ -167,6 +179,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       // a read in the middle of a burst that completed no frame (a large frame's middle): its bytes belong to the release
       int last = releaseStarts.size() - 1;
       releaseBytes.set(last, releaseBytes.get(last) + len);
+      releaseDecoded.set(last, releaseDecoded.get(last) + decodedNow);
     }
   }
 
@@ -206,14 +219,13 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     ContentCoding coding = encoding.contains(",") ? null : ContentCoding.named(encoding);
     if (coding == null) {
       fail(StreamError.ENCODING_UNKNOWN, "Content-Encoding is '" + encoding + "', which this client does not decode (it decodes "
-          + "gzip and deflate)");
+          + String.join(", ", Named.texts(ContentCoding.class)) + ")");
     } else if (!accepted.contains(coding)) {
       fail(StreamError.ENCODING_NOT_ASKED, "the body is " + coding.text() + ", which the request did not accept ("
           + (accepted.isEmpty() ? "it sent no Accept-Encoding" : "it accepted " + accepted) + ")");
-    } else if (!coding.decodable()) {
-      fail(StreamError.ENCODING_UNKNOWN, "the body is " + coding.text() + ", which this client recognises but does not decode yet");
     } else {
       bodyDecoder = BodyDecoder.of(coding);
+      this.coding = coding;
     }
   }
 
@@ -355,6 +367,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     if (error == null && !complete) {
       error = kind;
       errorMessage = message;
+      if (bodyDecoder != null) bodyDecoder.close(); // its native memory, at once
     }
   }
 
@@ -393,19 +406,21 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     int last = releaseStarts.size() - 1;
     int kept = Math.max(0, last - 1);
     LongSamples relBytes = new LongSamples(Math.max(1, kept));
+    LongSamples relDecoded = new LongSamples(Math.max(1, kept));
     LongSamples relFrames = new LongSamples(Math.max(1, kept));
     LongSamples relGaps = new LongSamples(Math.max(1, kept));
     LongSamples relWaits = new LongSamples(Math.max(1, kept));
     for (int i = 1; i < last; i++) {
       relBytes.add(releaseBytes.get(i));
+      relDecoded.add(releaseDecoded.get(i));
       relFrames.add(releaseFrames.get(i));
       relWaits.add(releaseWaits.get(i));
       relGaps.add(releaseStarts.get(i) - releaseStarts.get(i - 1));
     }
-    return new StreamResult(streamId, status, error, errorMessage, complete, sawDone,
+    return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, coding,
         new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
-        new StreamResult.Reads(reads, readsWithFrames, bytes, bodyBytes(), bytesPerRead, bursts, burstBytes),
+        new StreamResult.Reads(reads, readsWithFrames, bytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes),
         new StreamResult.Timing(ttft, gaps, emitToRecv),
-        new StreamResult.Releases(releaseStarts.size(), relBytes, relFrames, relGaps, relWaits));
+        new StreamResult.Releases(releaseStarts.size(), relBytes, relDecoded, relFrames, relGaps, relWaits));
   }
 }

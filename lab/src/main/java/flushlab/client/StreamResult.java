@@ -1,5 +1,6 @@
 package flushlab.client;
 
+import flushlab.coding.ContentCoding;
 import flushlab.core.LongSamples;
 
 /**
@@ -9,9 +10,10 @@ import flushlab.core.LongSamples;
  *
  * @param streamId the emitter's stream id (X-Flushlab-Stream), or -1
  * @param status the HTTP status, or 0 when no head arrived
+ * @param coding the body's Content-Encoding, or null for a body sent as it is
  */
 public record StreamResult(long streamId, int status, StreamError error, String errorMessage, boolean complete, boolean sawDone,
-    Integrity integrity, Reads reads, Timing timing, Releases releases) {
+    ContentCoding coding, Integrity integrity, Reads reads, Timing timing, Releases releases) {
 
   /** Frames by sequence number and checksum: what arrived, against what was asked for. */
   public record Integrity(int expectedFrames, int frames, int lost, int duplicated, int reordered, int corrupt, int unchecked) {}
@@ -19,10 +21,12 @@ public record StreamResult(long streamId, int status, StreamError error, String 
   /**
    * The reads from the kernel: how many, how many completed a frame, and what each carried.
    * {@code bytes} are wire bytes (head, chunk framing and compressed body included);
-   * {@code decodedBodyBytes} the body as the SSE parser saw it, after its content coding was undone.
+   * {@code decodedBodyBytes} the body as the SSE parser saw it, after its content coding was undone;
+   * {@code decodedPerRead} what each read's wire bytes let the decoder release (equal to the body
+   * bytes of the read when the body has no coding).
    */
   public record Reads(int count, int withFrames, long bytes, long decodedBodyBytes, LongSamples bytesPerRead,
-      LongSamples framesPerFramedRead, LongSamples bytesPerFramedRead) {}
+      LongSamples decodedPerRead, LongSamples framesPerFramedRead, LongSamples bytesPerFramedRead) {}
 
   /** Time to first frame (-1 when none arrived), the gaps between frames, and each frame's emit-to-receive delay. */
   public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos) {}
@@ -31,9 +35,11 @@ public record StreamResult(long streamId, int status, StreamError error, String 
    * Releases: bursts from the sender, however many reads each took (see {@link StreamMeter}).
    * {@code count} is all of them; the samples leave out the first (it carries the response head)
    * and the last (the end-of-stream flush).
+   * {@code bytes} are wire bytes, {@code decodedBytes} the body bytes they released once decoded;
    * {@code waitNanos} is how long each release's oldest frame waited (emit to receive).
    */
-  public record Releases(int count, LongSamples bytes, LongSamples frames, LongSamples gapNanos, LongSamples waitNanos) {}
+  public record Releases(int count, LongSamples bytes, LongSamples decodedBytes, LongSamples frames, LongSamples gapNanos,
+      LongSamples waitNanos) {}
 
   public boolean ok() {
     return error == null;

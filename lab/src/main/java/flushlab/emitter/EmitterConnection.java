@@ -2,12 +2,15 @@ package flushlab.emitter;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.coding.ContentCoding;
+import flushlab.coding.StreamCompressor;
 import flushlab.core.IdleWatch;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.core.Units;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpRequestParser;
+import flushlab.stream.Compression;
 import flushlab.stream.ResponseHeader;
 import flushlab.stream.StreamSpec;
 import io.netty.buffer.Unpooled;
@@ -167,8 +170,9 @@ final class EmitterConnection {
         return;
       }
       StreamSpec spec = StreamSpec.fromQuery(query);
-      startStream(r, new PlainFrameSource(spec.frameCount(), spec.frameBytes()), spec.transfer().chunkedFor(http11(r)),
-          spec.thinkNanos(), spec.intervalNanos(), spec.responseHeaders(), spec.paced());
+      startStreamWithId(streamIds.incrementAndGet(), r, new PlainFrameSource(spec.frameCount(), spec.frameBytes()),
+          spec.transfer().chunkedFor(http11(r)), spec.thinkNanos(), spec.intervalNanos(), spec.responseHeaders(), spec.paced(),
+          spec.compression());
     } else if (path.startsWith("/v1/")) {
       try {
         routeOpenAi(r, method, path);
@@ -227,7 +231,8 @@ final class EmitterConnection {
         throw OpenAiError.invalid("pi_tokens", "bad fields: pi_tokens x the event size makes up to " + totalBytes
             + " B (allowed: at most " + StreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
       }
-      startStreamWithId(id, r, source, http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0);
+      startStreamWithId(id, r, source, http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0,
+          Compression.NONE);
     } else if (path.equals("/v1/models") && method.equals("GET")) {
       ObjectNode root = Json.MAPPER.createObjectNode().put("object", "list");
       ArrayNode data = root.putArray("data");
@@ -247,20 +252,20 @@ final class EmitterConnection {
     return !"HTTP/1.0".equals(r.version());
   }
 
-  private void startStream(HttpRequestParser.Request r, FrameSource source, boolean chunked, long think,
-      long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced) {
-    startStreamWithId(streamIds.incrementAndGet(), r, source, chunked, think, interval, extraHeaders, paced);
-  }
-
   private void startStreamWithId(long id, HttpRequestParser.Request r, FrameSource source, boolean chunked,
-      long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced) {
+      long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced, Compression compression) {
     long start = System.nanoTime();
     boolean keepAlive = chunked && r.keepAlive();
+    // as a framework's compression middleware: only for a request that accepts the coding, and Vary either way
+    ContentCoding coding = compression.coding();
+    boolean compress = coding != null && ContentCoding.accepted(r.headers().get("Accept-Encoding")).contains(coding);
     StringBuilder head = new StringBuilder(256)
         .append("HTTP/1.1 200 OK\r\n")
         .append("Content-Type: text/event-stream\r\n")
-        .append("Cache-Control: no-cache\r\n")
+        .append("Cache-Control: ").append(compression.cacheControl().header).append("\r\n")
         .append("X-Flushlab-Stream: ").append(id).append("\r\n");
+    if (coding != null) head.append("Vary: Accept-Encoding\r\n");
+    if (compress) head.append("Content-Encoding: ").append(coding.text()).append("\r\n");
     head.append(chunked ? "Transfer-Encoding: chunked\r\n" : "");
     head.append(keepAlive ? "" : "Connection: close\r\n");
     for (ResponseHeader h : extraHeaders) head.append(h.name()).append(": ").append(h.value()).append("\r\n");
@@ -274,7 +279,8 @@ final class EmitterConnection {
     }
     PacingAudit audit = audits.start(id, source.frames(), paced);
     channel.writeAndFlush(Unpooled.wrappedBuffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
-    stream = new PacedStream(channel, source, audit, chunked, start, think, interval, complete -> {
+    StreamCompressor compressor = compress ? new StreamCompressor(coding, compression.flush()) : null;
+    stream = new PacedStream(channel, source, audit, chunked, compressor, start, think, interval, complete -> {
       stream = null;
       if (!complete || !keepAlive) {
         closing = true;

@@ -1,5 +1,6 @@
 package flushlab.emitter;
 
+import flushlab.coding.StreamCompressor;
 import flushlab.core.LabClock;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -51,6 +52,9 @@ final class PacedStream implements Runnable {
   private final FrameSource source;
   private final PacingAudit audit;
   private final boolean chunked;
+  /** Compresses the body (for a request that accepted the coding), or null to send it as it is. */
+  private final StreamCompressor compressor;
+  private ScheduledFuture<?> flushTimer;
   private final long intervalNanos;
   private final long firstDueNanos;
   private final Done done;
@@ -64,7 +68,7 @@ final class PacedStream implements Runnable {
   private long tailTotal;
   private long tailDue;
 
-  PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked,
+  PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked, StreamCompressor compressor,
       long startNanos, long thinkNanos, long intervalNanos, Done done) {
     if (16 + source.maxEventBytes() + CRLF.length + source.trailer().length + LAST_CHUNK.length
         > MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES) {
@@ -74,6 +78,7 @@ final class PacedStream implements Runnable {
     this.source = source;
     this.audit = audit;
     this.chunked = chunked;
+    this.compressor = compressor;
     this.intervalNanos = intervalNanos;
     this.firstDueNanos = startNanos + thinkNanos;
     this.done = done;
@@ -159,6 +164,16 @@ final class PacedStream implements Runnable {
     int headLen = source.write(index, emitEpoch, scratch, 0);
     long tail = source.tailBytes(index);
     byte[] trailer = last ? source.trailer() : NONE;
+    if (compressor != null) {
+      if (tail > 0) {
+        tailIndex = index;
+        tailSent = 0;
+        tailTotal = tail;
+        tailDue = dueOf(index);
+      }
+      sendCompressed(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
+      return;
+    }
     ByteBuf buf = channel.alloc().directBuffer(headLen + 16 + (tail == 0 ? trailer.length + LAST_CHUNK.length : 0));
     if (chunked) {
       writeHex(buf, headLen + tail + trailer.length);
@@ -187,6 +202,12 @@ final class PacedStream implements Runnable {
     byte[] trailer = last ? source.trailer() : NONE;
     byte[] scratch = SCRATCH.get();
     source.writeTail(tailIndex, tailSent, n, scratch, 0);
+    if (compressor != null) {
+      tailSent += n;
+      if (endsEvent) tailTotal = 0;
+      sendCompressed(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
+      return;
+    }
     ByteBuf buf = channel.alloc().directBuffer(n + (endsEvent ? trailer.length + CRLF.length + LAST_CHUNK.length : 0));
     buf.writeBytes(scratch, 0, n);
     tailSent += n;
@@ -197,6 +218,67 @@ final class PacedStream implements Runnable {
     tailTotal = 0;
     endEvent(buf, trailer, last);
     writeEventEnd(buf, tailIndex, tailDue, last);
+  }
+
+  /**
+   * A compressed body: the event's bytes (or a piece of them) go into the compressor, and what its
+   * policy lets go now leaves as one chunk. The audit still records when the event was handed on,
+   * as an application's write into its framework's compression layer; what the layer holds back
+   * is what the lab measures downstream. Under ms:T a flush timer is armed on the event loop.
+   */
+  private void sendCompressed(byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
+    compressor.write(b, 0, len, endsEvent && trailer.length == 0);
+    if (trailer.length > 0) compressor.write(trailer, 0, trailer.length, true);
+    if (last) {
+      cancelFlushTimer();
+      compressor.finish();
+    }
+    ByteBuf buf = compressedChunk(last);
+    if (buf != null) audit.recordFrameBytes(buf.readableBytes()); // compressed bytes on the wire, whenever they leave
+    if (!endsEvent) {
+      if (buf != null) channel.writeAndFlush(buf, channel.voidPromise());
+      return;
+    }
+    if (compressor.wantsTimer() && flushTimer == null) {
+      flushTimer = channel.eventLoop().schedule(this::flushTimerFired, compressor.policy().value(), TimeUnit.NANOSECONDS);
+    }
+    writeEventEnd(buf == null ? Unpooled.EMPTY_BUFFER : buf, index, due, last);
+  }
+
+  private void flushTimerFired() {
+    flushTimer = null;
+    if (ended || !channel.isActive()) return;
+    compressor.timerFired();
+    ByteBuf buf = compressedChunk(false);
+    if (buf != null) {
+      audit.recordFrameBytes(buf.readableBytes());
+      channel.writeAndFlush(buf, channel.voidPromise());
+    }
+  }
+
+  private void cancelFlushTimer() {
+    if (flushTimer != null) {
+      flushTimer.cancel(false);
+      flushTimer = null;
+    }
+  }
+
+  /** The compressor's ready bytes as one chunk (plus the last chunk at the end), or null when it holds everything. */
+  private ByteBuf compressedChunk(boolean last) {
+    int n = compressor.ready();
+    if (n == 0 && !last) return null;
+    ByteBuf buf = channel.alloc().directBuffer(n + 16 + LAST_CHUNK.length);
+    if (n > 0) {
+      if (chunked) {
+        writeHex(buf, n);
+        buf.writeBytes(CRLF);
+      }
+      buf.writeBytes(compressor.buffer(), 0, n);
+      compressor.sent();
+      if (chunked) buf.writeBytes(CRLF);
+    }
+    if (last && chunked) buf.writeBytes(LAST_CHUNK);
+    return buf;
   }
 
   private void endEvent(ByteBuf buf, byte[] trailer, boolean last) {
@@ -237,6 +319,10 @@ final class PacedStream implements Runnable {
   private void finish(boolean complete) {
     if (ended) return;
     ended = true;
+    if (compressor != null) {
+      cancelFlushTimer();
+      compressor.close(); // its native memory, whether the stream completed or not
+    }
     audit.finish(complete);
     done.streamEnded(complete);
   }

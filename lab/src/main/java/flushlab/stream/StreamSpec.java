@@ -1,6 +1,9 @@
 package flushlab.stream;
 
+import flushlab.coding.ContentCoding;
+import flushlab.coding.FlushPolicy;
 import flushlab.core.FrameCodec;
+import flushlab.core.Named;
 import flushlab.core.Units;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -21,9 +24,10 @@ import java.util.List;
  * @param frameBytes bytes of each SSE event on the wire (sse endpoint)
  * @param transfer body framing (sse endpoint)
  * @param headers extra response headers (sse endpoint)
+ * @param compression how the emitter compresses the body for a request that accepts it (sse endpoint)
  */
 public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int frameBytes, long intervalNanos, long thinkNanos,
-    Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers) {
+    Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers, Compression compression) {
 
   public static final int DEFAULT_FRAMES = 41;
   public static final int DEFAULT_FRAME_BYTES = 60;
@@ -31,7 +35,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
 
   /** 41 plain frames of 60 B every 50 ms, chunked, at once. */
   public static final StreamSpec DEFAULT = new StreamSpec(Endpoint.SSE, DEFAULT_FRAMES, 0, DEFAULT_FRAME_BYTES,
-      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of());
+      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of(), Compression.NONE);
 
   public static final int MAX_FRAMES = 1_000_000;
   public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -41,7 +45,11 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   public static final long MAX_TOTAL_BYTES = 1L << 30;
 
   /** The query parameters {@link #fromQuery} knows. */
-  public static final String PARAMETERS = "frames, size, interval, think, total, transfer, x_accel_buffering, header";
+  public static final String PARAMETERS =
+      "frames, size, interval, think, total, transfer, x_accel_buffering, encoding, flush, cache_control, header";
+
+  /** What encoding= takes: identity (never compress) or a content coding. */
+  public static final List<String> ENCODINGS = List.of("identity", "gzip", "deflate", "br", "zstd");
 
   /** A query the emitter refuses with HTTP 400 and this one-line reason. */
   public static final class Invalid extends IllegalArgumentException {
@@ -75,40 +83,44 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   }
 
   public StreamSpec withEndpoint(Endpoint e) {
-    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers);
+    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression);
   }
 
   public StreamSpec withFrames(int n) {
-    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers);
+    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression);
   }
 
   /** Bulk mode (0: back to counting frames). */
   public StreamSpec withTotalBytes(long b) {
-    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers);
+    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression);
   }
 
   public StreamSpec withFrameBytes(int b) {
-    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers);
+    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression);
   }
 
   public StreamSpec withIntervalNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers, compression);
   }
 
   public StreamSpec withThinkNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers, compression);
   }
 
   public StreamSpec withTransfer(Transfer t) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers, compression);
   }
 
   public StreamSpec withXAccelBuffering(XAccelBuffering x) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers, compression);
   }
 
   public StreamSpec withHeaders(List<ResponseHeader> h) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h, compression);
+  }
+
+  public StreamSpec withCompression(Compression c) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, c);
   }
 
   /** The response headers the emitter adds: X-Accel-Buffering when asked for, then the extra ones. */
@@ -137,6 +149,9 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
       q.append("&frames=").append(frames);
     }
     if (xAccelBuffering != XAccelBuffering.ABSENT) q.append("&x_accel_buffering=").append(xAccelBuffering.text());
+    if (compression.coding() != null) q.append("&encoding=").append(compression.coding().text());
+    if (!compression.flush().equals(FlushPolicy.EACH)) q.append("&flush=").append(compression.flush().text());
+    if (compression.cacheControl() != CacheControl.NO_CACHE) q.append("&cache_control=").append(compression.cacheControl().text());
     for (ResponseHeader h : headers) {
       q.append("&header=").append(URLEncoder.encode(h.name() + ":" + h.value(), StandardCharsets.UTF_8));
     }
@@ -177,6 +192,16 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
             break;
           case "x_accel_buffering":
             s = s.withXAccelBuffering(choice(key, value, XAccelBuffering::named, XAccelBuffering.settingNames()));
+            break;
+          case "encoding":
+            s = s.withCompression(s.compression().withCoding(value.equalsIgnoreCase("identity") ? null
+                : choice(key, value, v -> Named.parseOrThrow(ContentCoding.class, v), ENCODINGS)));
+            break;
+          case "flush":
+            s = s.withCompression(s.compression().withFlush(choice(key, value, FlushPolicy::parse, List.of(FlushPolicy.VALID))));
+            break;
+          case "cache_control":
+            s = s.withCompression(s.compression().withCacheControl(choice(key, value, CacheControl::named, CacheControl.settingNames())));
             break;
           case "header": {
             int colon = value.indexOf(':');

@@ -1,5 +1,6 @@
 package flushlab.client;
 
+import flushlab.coding.ContentCoding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package flushlab.client;
+package flushlab.coding;
 
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
@@ -46,7 +46,7 @@ final class InflatingDecoder implements BodyDecoder {
   }
 
   @Override
-  public void feed(byte[] b, int off, int len, Sink sink) throws Corrupt {
+  public void feed(byte[] b, int off, int len, ByteSink sink) throws Corrupt {
     int end = off + len;
     int i = off;
     while (i < end) {
@@ -150,14 +150,14 @@ final class InflatingDecoder implements BodyDecoder {
   }
 
   /** Inflates b[i, end) and hands on what it releases; returns where the compressed member ended, or end. */
-  private int inflate(byte[] b, int i, int end, Sink sink) throws Corrupt {
+  private int inflate(byte[] b, int i, int end, ByteSink sink) throws Corrupt {
     inflater.setInput(b, i, end - i);
     inflate(sink);
     if (state == State.BODY) return end;
     return end - inflater.getRemaining();
   }
 
-  private void inflate(Sink sink) throws Corrupt {
+  private void inflate(ByteSink sink) throws Corrupt {
     try {
       while (true) {
         int n = inflater.inflate(out);
@@ -197,6 +197,11 @@ final class InflatingDecoder implements BodyDecoder {
     if (state != State.DONE && !atMemberStart) {
       throw new Corrupt("the " + (gzip ? "gzip" : "deflate") + " body ended before its compressed stream did (truncated)");
     }
+    close();
+  }
+
+  @Override
+  public void close() {
     if (inflater != null) inflater.end();
   }
 }

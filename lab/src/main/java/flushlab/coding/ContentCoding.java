@@ -1,4 +1,4 @@
-package flushlab.client;
+package flushlab.coding;
 
 import flushlab.core.Named;
 import java.util.EnumSet;
@@ -12,11 +12,6 @@ import java.util.Set;
  */
 public enum ContentCoding implements Named {
   GZIP, DEFLATE, BR, ZSTD;
-
-  /** The codings this client can decode today (the JDK's inflater); br and zstd are recognised, not decoded. */
-  public boolean decodable() {
-    return this == GZIP || this == DEFLATE;
-  }
 
   /** The coding a Content-Encoding token names ({@code x-gzip} is gzip, as RFC 9110 allows), or null. */
   public static ContentCoding named(String token) {

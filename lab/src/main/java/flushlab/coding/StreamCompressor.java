@@ -1,0 +1,112 @@
+package flushlab.coding;
+
+import java.util.Arrays;
+
+/**
+ * One compressed body under a {@link FlushPolicy}: the writer gives it each write (and says
+ * whether the write ends an event), then sends {@link #ready()} bytes from {@link #buffer()} and
+ * calls {@link #sent()}. Output waits here only as long as the policy says (bytes:N holds up to N
+ * compressed bytes; everything else is ready as soon as the encoder releases it). Under ms:T the
+ * writer arms a timer when {@link #wantsTimer()} and calls {@link #timerFired()} when it fires.
+ * Confined to one thread; {@link #close} releases the encoder's native memory.
+ */
+public final class StreamCompressor {
+  private final ContentCoding coding;
+  private final FlushPolicy policy;
+  private final BodyEncoder encoder;
+  private byte[] out = new byte[4096];
+  private int outLen;
+  private long input;
+  private long output;
+  /** Input written since the encoder was last flushed (ms:T arms its timer on the first). */
+  private boolean unflushed;
+  private boolean finished;
+  private final ByteSink append = this::append;
+
+  public StreamCompressor(ContentCoding coding, FlushPolicy policy) {
+    this.coding = coding;
+    this.policy = policy;
+    this.encoder = BodyEncoder.of(coding);
+  }
+
+  public ContentCoding coding() {
+    return coding;
+  }
+
+  public FlushPolicy policy() {
+    return policy;
+  }
+
+  /** Compresses one write; {@code endsEvent} is where a per-event flush may happen (each large event's last piece). */
+  public void write(byte[] b, int off, int len, boolean endsEvent) {
+    input += len;
+    encoder.write(b, off, len, append);
+    unflushed = true;
+    if (!endsEvent) return;
+    if (policy.kind() == FlushPolicy.Kind.EACH || policy.kind() == FlushPolicy.Kind.BYTES) {
+      encoder.flush(append);
+      unflushed = false;
+    }
+  }
+
+  /** The ms:T timer fired: everything written so far becomes ready. */
+  public void timerFired() {
+    if (finished) return;
+    encoder.flush(append);
+    unflushed = false;
+  }
+
+  /** Under ms:T, input waits for a flush: the writer should have a timer armed. */
+  public boolean wantsTimer() {
+    return policy.kind() == FlushPolicy.Kind.MS && unflushed && !finished;
+  }
+
+  /** Ends the body: the encoder's tail and trailer become ready, whatever the policy. */
+  public void finish() {
+    if (finished) return;
+    finished = true;
+    encoder.finish(append);
+  }
+
+  /** Bytes to send now (0 while a bytes:N buffer is below N). */
+  public int ready() {
+    if (policy.kind() == FlushPolicy.Kind.BYTES && !finished && outLen < policy.value()) return 0;
+    return outLen;
+  }
+
+  public byte[] buffer() {
+    return out;
+  }
+
+  /** The ready bytes were sent. */
+  public void sent() {
+    int r = ready();
+    if (r == 0) return;
+    output += r;
+    outLen = 0;
+  }
+
+  /** Compressed bytes waiting (sent or not). */
+  public int pending() {
+    return outLen;
+  }
+
+  public long inputBytes() {
+    return input;
+  }
+
+  public long outputBytes() {
+    return output;
+  }
+
+  public void close() {
+    finished = true;
+    encoder.close();
+  }
+
+  private void append(byte[] b, int off, int len) {
+    if (outLen + len > out.length) out = Arrays.copyOf(out, Math.max(out.length * 2, outLen + len));
+    System.arraycopy(b, off, out, outLen, len);
+    outLen += len;
+  }
+}
