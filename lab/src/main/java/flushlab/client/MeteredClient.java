@@ -1,5 +1,6 @@
 package flushlab.client;
 
+import flushlab.coding.NativeCodecs;
 import flushlab.coding.ContentCoding;
 import flushlab.core.LabVertx;
 import io.netty.buffer.ByteBuf;
@@ -53,6 +54,7 @@ public final class MeteredClient {
   }
 
   public MeteredClient(Vertx vertx, ClientOptions options) {
+    NativeCodecs.preload(); // not on an event loop, at the first br or zstd stream
     this.vertx = vertx;
     this.options = options;
     // TLS handshakes' heavy steps (certificate checks, key agreement) on the worker pool: on the

@@ -42,7 +42,12 @@ public final class StreamCompressor {
     input += len;
     encoder.write(b, off, len, append);
     unflushed = true;
-    if (!endsEvent) return;
+    if (endsEvent) endOfWrite();
+  }
+
+  /** One write is complete (an event, or one read from upstream): each and bytes:N flush the encoder here. */
+  public void endOfWrite() {
+    if (finished || !unflushed) return;
     if (policy.kind() == FlushPolicy.Kind.EACH || policy.kind() == FlushPolicy.Kind.BYTES) {
       encoder.flush(append);
       unflushed = false;

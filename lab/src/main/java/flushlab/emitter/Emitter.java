@@ -1,5 +1,6 @@
 package flushlab.emitter;
 
+import flushlab.coding.NativeCodecs;
 import flushlab.stream.StreamSpec;
 import flushlab.tls.ServerTls;
 import io.vertx.core.Future;
@@ -24,6 +25,7 @@ public final class Emitter extends VerticleBase {
   private final java.util.List<java.util.concurrent.atomic.AtomicLong> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Emitter(EmitterOptions options) {
+    NativeCodecs.preload(); // not on an event loop, at the first br or zstd stream
     this.options = options;
     this.admission = new Admission(options.maxConnections());
   }

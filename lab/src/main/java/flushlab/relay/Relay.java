@@ -1,5 +1,6 @@
 package flushlab.relay;
 
+import flushlab.coding.NativeCodecs;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.net.NetClient;
@@ -30,6 +31,7 @@ public final class Relay extends VerticleBase {
   private static final String REFUSED = "flushlab relay: too many connections\n";
 
   public Relay(RelayOptions options, RelayLog log) {
+    NativeCodecs.preload(); // not on an event loop, at the first br or zstd stream
     this.options = options;
     this.log = log;
     this.chain = () -> ConnectionPlan.of(options.shapers());

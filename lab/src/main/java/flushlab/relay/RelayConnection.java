@@ -44,6 +44,8 @@ final class RelayConnection {
   private static final Object DELAY_QUEUE_FULL = "request delay queue over its cap";
   private static final Object UPSTREAM_FULL = "upstream write queue full";
   private final List<Shaper> shapers = new ArrayList<>();
+  /** The shapers that read the requests (a compressing proxy), usually none. */
+  private final List<Shaper> requestReaders = new ArrayList<>();
   private final ClientWriter writer;
   private final Stage head;
   private final ConnectionContext ctx;
@@ -84,6 +86,7 @@ final class RelayConnection {
     for (ShaperRegistry.Spec spec : plan.response()) {
       Shaper s = spec.create();
       shapers.add(s);
+      if (s.readsRequests()) requestReaders.add(s);
       absorbed |= s.absorbsClientBackPressure();
     }
     this.writer = new ClientWriter(client, clientChannel, flow, !absorbed, ctx);
@@ -179,6 +182,7 @@ final class RelayConnection {
   private void fromClient(Buffer b) {
     awaitingResponse = true;
     bytesIn += b.length();
+    for (int i = 0; i < requestReaders.size(); i++) requestReaders.get(i).onRequestBytes(b);
     if (upstream == null) {
       earlyBytes += b.length();
       if (earlyBytes > MAX_EARLY_REQUEST_BYTES) {

@@ -1,6 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.core.HostPort;
+import flushlab.coding.FlushPolicy;
 import flushlab.core.Units;
 import flushlab.targets.TargetKind;
 import java.util.List;
@@ -45,6 +46,8 @@ public record Key(String name, Section section, Type type, String defaultValue, 
     /** A target name: the row name in every table. */
     ROW_NAME,
     TEXT, HOST_PORT, FRACTION, HEADERS,
+    /** When a compressing writer flushes: each, none, bytes:N or ms:T. */
+    FLUSH_POLICY,
     /** A map, a list, or a value checked by its reader (its {@code shape} says what it takes). */
     STRUCTURED
   }
@@ -130,6 +133,8 @@ public record Key(String name, Section section, Type type, String defaultValue, 
         }
         return v;
       }
+      case FLUSH_POLICY:
+        return FlushPolicy.parse(v).text();
       case BOOL: {
         String b = v.toLowerCase(Locale.ROOT);
         if (!b.equals("true") && !b.equals("false")) throw new IllegalArgumentException("'" + value + "' is not true or false");
@@ -185,6 +190,7 @@ public record Key(String name, Section section, Type type, String defaultValue, 
       case ROW_NAME: return "1-" + (long) max + " letters, digits or . _ - ( )";
       case HOST_PORT: return "host:port";
       case TEXT: return "text";
+      case FLUSH_POLICY: return FlushPolicy.VALID;
       case HEADERS: return "a map of header name to value";
       default: return shape;
     }

@@ -5,7 +5,9 @@ import flushlab.client.ClientProfile;
 import flushlab.client.RequestPlan;
 import flushlab.core.Named;
 import flushlab.core.FrameCodec;
+import flushlab.coding.FlushPolicy;
 import flushlab.core.Units;
+import flushlab.stream.CacheControl;
 import flushlab.scenario.Key.Section;
 import flushlab.scenario.Key.Type;
 import flushlab.stream.Endpoint;
@@ -98,6 +100,16 @@ public final class Keys {
       "bulk mode: total body bytes, in frames of frame_size (replaces frames)").range(FrameCodec.MIN_FRAME_BYTES, StreamSpec.MAX_TOTAL_BYTES);
   public static final Key X_ACCEL_BUFFERING = Key.of("x_accel_buffering", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.xAccelBuffering().text(),
       "send X-Accel-Buffering: no|yes from the emitter, or not at all; sweepable (quote \"no\" in YAML)").choices(XAccelBuffering.settingNames());
+  public static final Key ENCODING = Key.of("encoding", EMITTER, Type.CHOICE, "identity",
+      "compress the stream as an origin's compression middleware does, for a request that accepts this coding (others get it as "
+          + "it is, with Vary: Accept-Encoding): identity (never), gzip, deflate, br or zstd; sweepable").choices(StreamSpec.ENCODINGS);
+  public static final Key FLUSH = Key.of("flush", EMITTER, Type.FLUSH_POLICY, FlushPolicy.EACH.text(),
+      "when the emitter's compressor lets output go: each (flushed per event, a well-behaved server), none (never: the encoder's "
+          + "own blocks and the end, as Express's compression without res.flush()), bytes:N (sent once N compressed bytes wait) or "
+          + "ms:T (flushed T after the first unflushed event); with encoding; sweepable");
+  public static final Key CACHE_CONTROL = Key.of("cache_control", EMITTER, Type.CHOICE, CacheControl.NO_CACHE.text(),
+      "the Cache-Control the emitter answers with: no-cache, or no-transform (\"no-cache, no-transform\": asks intermediaries not "
+          + "to alter the body, the usual escape from a proxy's compression); sweepable").choices(CacheControl.settingNames());
   public static final Key HEADERS = Key.of("headers", EMITTER, Type.HEADERS, null,
       "extra response headers, e.g. {X-Accel-Buffering: \"no\"} (sse endpoint); not sweepable");
   public static final Key SLOW_READER = Key.of("slow_reader", CLIENT, Type.DURATION, Units.formatDuration(ClientOptions.DEFAULT.slowReaderPauseNanos()),
@@ -241,7 +253,8 @@ public final class Keys {
   public static final List<Key> ALL = List.of(
       NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
-      ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, HEADERS, LISTEN,
+      ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
+      LISTEN,
       SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, REQUEST_HEADERS,
       TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,
       INSECURE,

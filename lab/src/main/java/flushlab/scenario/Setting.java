@@ -2,7 +2,10 @@ package flushlab.scenario;
 
 import flushlab.client.ClientProfile;
 import flushlab.core.Named;
+import flushlab.coding.ContentCoding;
+import flushlab.coding.FlushPolicy;
 import flushlab.core.Units;
+import flushlab.stream.CacheControl;
 import flushlab.stream.Endpoint;
 import flushlab.stream.Transfer;
 import flushlab.stream.XAccelBuffering;
@@ -30,6 +33,13 @@ public enum Setting {
       c -> c.stream().bulk() ? c.stream().totalBytes() + "B" : null),
   X_ACCEL_BUFFERING(Keys.X_ACCEL_BUFFERING, (c, v) -> c.withStream(c.stream().withXAccelBuffering(XAccelBuffering.named(v))),
       c -> c.stream().xAccelBuffering().text()),
+  ENCODING(Keys.ENCODING, (c, v) -> c.withStream(c.stream().withCompression(c.stream().compression().withCoding(
+      v.equals("identity") ? null : Named.parse(ContentCoding.class, v)))),
+      c -> c.stream().compression().coding() == null ? "identity" : c.stream().compression().coding().text()),
+  FLUSH(Keys.FLUSH, (c, v) -> c.withStream(c.stream().withCompression(c.stream().compression().withFlush(FlushPolicy.parse(v)))),
+      c -> c.stream().compression().flush().text()),
+  CACHE_CONTROL(Keys.CACHE_CONTROL, (c, v) -> c.withStream(c.stream().withCompression(c.stream().compression()
+      .withCacheControl(CacheControl.named(v)))), c -> c.stream().compression().cacheControl().text()),
   SLOW_READER(Keys.SLOW_READER, (c, v) -> c.withClient(c.client().withSlowReaderPauseNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.client().slowReaderPauseNanos())),
   CONCURRENCY(Keys.CONCURRENCY, (c, v) -> c.withClient(c.client().withRequests(c.client().requests(), Integer.parseInt(v))),

@@ -17,7 +17,8 @@ import java.util.Map;
  */
 final class SweepReader {
   /** Settings that do nothing for a chat stream (its events are sized by their JSON, always chunked). */
-  static final List<Key> SSE_ONLY = List.of(Keys.FRAME_SIZE, Keys.TRANSFER, Keys.TOTAL, Keys.X_ACCEL_BUFFERING, Keys.HEADERS);
+  static final List<Key> SSE_ONLY = List.of(Keys.FRAME_SIZE, Keys.TRANSFER, Keys.TOTAL, Keys.X_ACCEL_BUFFERING, Keys.ENCODING, Keys.FLUSH,
+      Keys.CACHE_CONTROL, Keys.HEADERS);
 
   /** The swept settings in the order written (it orders the cells), each with its values as checked. */
   final LinkedHashMap<Setting, List<String>> sweep = new LinkedHashMap<>();

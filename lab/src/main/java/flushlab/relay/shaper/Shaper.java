@@ -1,5 +1,6 @@
 package flushlab.relay.shaper;
 
+import io.vertx.core.buffer.Buffer;
 
 /**
  * One mechanism applied to the response path of one relay connection. The whole contract is
@@ -24,6 +25,17 @@ public abstract class Shaper implements Stage {
   public void accept(Chunk chunk) {
     next.accept(chunk);
   }
+
+  /**
+   * True for a shaper that must see the requests too (a compressing proxy reads each request's
+   * Accept-Encoding): the relay then hands it every request byte, as it goes upstream unchanged.
+   */
+  public boolean readsRequests() {
+    return false;
+  }
+
+  /** Request bytes from the client, in order (only for a shaper that {@link #readsRequests}). */
+  public void onRequestBytes(Buffer bytes) {}
 
   /** The connection is gone: cancel timers, drop what is held. */
   public void release() {}

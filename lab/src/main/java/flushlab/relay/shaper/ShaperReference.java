@@ -15,7 +15,7 @@ public final class ShaperReference {
         md.append("| parameter | allowed | default | meaning |\n|---|---|---|---|\n");
         for (int i = 0; i < t.params().size(); i++) {
           Param p = t.params().get(i);
-          String def = p.defaultValue() != null ? "`" + p.defaultValue() + "`" : p.required() ? "required" : "(one of the optional pair)";
+          String def = p.defaultValue() != null ? "`" + p.defaultValue() + "`" : p.required() ? "required" : "(optional: see meaning)";
           md.append("| `").append(p.key()).append("`").append(i == 0 ? " (may be given bare)" : "").append(" | ")
               .append(p.rangeText()).append(" | ").append(def).append(" | ").append(p.description()).append(" |\n");
         }

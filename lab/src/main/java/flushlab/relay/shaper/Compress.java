@@ -1,0 +1,321 @@
+package flushlab.relay.shaper;
+
+import flushlab.coding.ContentCoding;
+import flushlab.coding.FlushPolicy;
+import flushlab.coding.StreamCompressor;
+import flushlab.http.Headers;
+import flushlab.http.HttpParseException;
+import flushlab.http.HttpRequestParser;
+import flushlab.http.HttpResponseParser;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.vertx.core.buffer.Buffer;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A compressing proxy (nginx's gzip filter, HAProxy's compression, Caddy's encode, a CDN edge):
+ * a response whose request accepted the coding, of a type it compresses, not already encoded and
+ * not marked no-transform, leaves with Content-Encoding, chunked, its body re-encoded; the others
+ * pass as they came. Output leaves under the flush policy: each upstream read (flush=each), the
+ * encoder's own blocks and the end (none), once N compressed bytes wait (bytes), or T after the
+ * first unflushed byte (timer). With min-length, the body is held until that many bytes arrived
+ * before deciding, as Caddy does: a shorter response is sent as it was. HTTP/1.0 requests are not
+ * compressed (nginx's gzip_http_version). The decoded body is the upstream's, byte for byte; a
+ * response that passes keeps its head, and a chunked one is re-chunked as its pieces arrive (as a
+ * proxy that parses the body does). A HEAD request's answer is not modelled.
+ */
+public final class Compress extends Shaper {
+  public static final Param ALGO = Param.choice("algo", "gzip", List.of("gzip", "deflate", "br", "zstd"), "the content coding");
+  public static final Param FLUSH = Param.choice("flush", "each", List.of("each", "none", "bytes", "timer"),
+      "each: flush per upstream read; none: the encoder's own blocks and the end; bytes: send once bytes= compressed bytes "
+          + "wait; timer: flush after= after the first unflushed byte");
+  public static final Param BYTES = Param.size("bytes", null, 1, 16L << 20, "flush=bytes: compressed bytes held before they leave")
+      .optional();
+  public static final Param AFTER = Param.duration("after", null, 1_000_000L, 60_000_000_000L,
+      "flush=timer: the flush timer, from the first unflushed byte").optional();
+  public static final Param MIN_LENGTH = Param.size("min-length", "0B", 0, 16L << 20,
+      "body bytes held before deciding to compress (Caddy's minimum_length); a shorter response is sent as it was");
+  public static final Param TYPES = Param.choice("types", "event-stream", List.of("event-stream", "text", "any"),
+      "which responses: text/event-stream only, any text/*, or any type");
+
+  public static final ShaperType TYPE = new ShaperType("compress", false,
+      "a compressing proxy: re-encodes the body (gzip, deflate, br or zstd) for requests that accept it, releasing output "
+          + "per read, at the encoder's will, by compressed size or by timer",
+      List.of(ALGO, FLUSH, BYTES, AFTER, MIN_LENGTH, TYPES),
+      "compress=gzip,flush=bytes,bytes=2KiB", p -> () -> new Compress(p));
+
+  /** Pipelined requests remembered; more than this and the oldest answers are treated as not accepting. */
+  private static final int MAX_PENDING_REQUESTS = 64;
+  private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
+
+  private final ContentCoding coding;
+  private final FlushPolicy policy;
+  private final long minLength;
+  private final int types;
+  /** For each request sent upstream and not yet answered: whether it accepted the coding. */
+  private final ArrayDeque<Boolean> accepts = new ArrayDeque<>();
+  private final HttpRequestParser requests;
+  private final HttpResponseParser responses;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  /** The response being re-encoded (null: it passes as it came). */
+  private StreamCompressor compressor;
+  /** Deciding on min-length: the head and body bytes held, raw, and the body so far. */
+  private boolean deciding;
+  private final ByteArrayOutputStream rawHeld = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream bodyHeld = new ByteArrayOutputStream();
+  private Headers pendingHead;
+  private int pendingStatus;
+  private String pendingReason;
+  /** The response passing as it came is chunked: its body is re-chunked piece by piece. */
+  private boolean passChunked;
+  private boolean opaque;
+  private ScheduledFuture<?> flushTimer;
+
+  Compress(Params p) {
+    this.coding = ContentCoding.named(ALGO.choices().get((int) p.get(ALGO)));
+    String flush = FLUSH.choices().get((int) p.get(FLUSH));
+    Long bytes = p.has(BYTES) ? p.get(BYTES) : null;
+    Long after = p.has(AFTER) ? p.get(AFTER) : null;
+    this.policy = switch (flush) {
+      case "bytes" -> {
+        if (bytes == null) throw new ShaperSpecException("shaper 'compress': flush=bytes needs bytes= (" + BYTES.rangeText() + ")");
+        yield FlushPolicy.bytes(bytes);
+      }
+      case "timer" -> {
+        if (after == null) throw new ShaperSpecException("shaper 'compress': flush=timer needs after= (" + AFTER.rangeText() + ")");
+        yield new FlushPolicy(FlushPolicy.Kind.MS, after);
+      }
+      case "none" -> FlushPolicy.NONE;
+      default -> FlushPolicy.EACH;
+    };
+    if (bytes != null && !flush.equals("bytes") || after != null && !flush.equals("timer")) {
+      throw new ShaperSpecException("shaper 'compress': bytes= goes with flush=bytes and after= with flush=timer");
+    }
+    this.minLength = p.get(MIN_LENGTH);
+    this.types = (int) p.get(TYPES);
+    this.requests = new HttpRequestParser(r -> {
+      if (accepts.size() == MAX_PENDING_REQUESTS) accepts.poll();
+      accepts.add(!"HTTP/1.0".equals(r.version()) && ContentCoding.accepted(r.headers().get("Accept-Encoding")).contains(coding));
+    });
+    this.responses = new HttpResponseParser(new HttpResponseParser.Listener() {
+      @Override
+      public void onHead(int status, String reason, Headers headers) {
+        head(status, reason, headers);
+      }
+
+      @Override
+      public void onBody(byte[] b, int off, int len) {
+        body(b, off, len);
+      }
+
+      @Override
+      public void onComplete() {
+        complete();
+      }
+    });
+  }
+
+  @Override
+  public boolean readsRequests() {
+    return true;
+  }
+
+  @Override
+  public void onRequestBytes(Buffer bytes) {
+    try {
+      byte[] b = bytes.getBytes();
+      requests.feed(b, 0, b.length);
+    } catch (HttpParseException | IllegalStateException e) {
+      opaque = true; // what it cannot parse it passes on, as a proxy that gives up on compressing
+    }
+  }
+
+  @Override
+  public void accept(Chunk c) {
+    if (c.kind != Chunk.Kind.DATA || opaque) {
+      if (c.kind == Chunk.Kind.CLOSE || c.kind == Chunk.Kind.RESET) endEarly();
+      next.accept(c);
+      return;
+    }
+    out.reset();
+    byte[] bytes = c.bytes.getBytes();
+    try {
+      responses.feed(bytes, 0, bytes.length);
+    } catch (HttpParseException e) {
+      opaque = true;
+      next.accept(c);
+      return;
+    }
+    if (compressor != null) {
+      compressor.endOfWrite(); // one upstream read: flush=each and bytes flush here
+      take();
+      armTimer();
+    }
+    if (out.size() > 0) next.accept(c.withBytes(Buffer.buffer(out.toByteArray())));
+  }
+
+  private void head(int status, String reason, Headers headers) {
+    boolean accepted = Boolean.TRUE.equals(accepts.poll());
+    if (!accepted || !compressible(status, headers)) {
+      // passes as it came: the same head; the body in its own framing (a chunked one re-chunked as it arrives)
+      passChunked = headers.has("Transfer-Encoding", "chunked");
+      out.writeBytes(headAsParsed(status, reason, headers));
+      return;
+    }
+    if (minLength > 0) {
+      deciding = true;
+      pendingStatus = status;
+      pendingReason = reason;
+      pendingHead = headers;
+      rawHeld.reset();
+      bodyHeld.reset();
+      rawHeld.writeBytes(rebuiltHead(status, reason, headers, false));
+      return;
+    }
+    start(status, reason, headers);
+  }
+
+  private boolean compressible(int status, Headers h) {
+    if (status < 200 || status == 204 || status == 304) return false;
+    String enc = h.get("Content-Encoding");
+    if (enc != null && !enc.isBlank() && !enc.trim().equalsIgnoreCase("identity")) return false;
+    String cc = h.get("Cache-Control");
+    if (cc != null && cc.toLowerCase(Locale.ROOT).contains("no-transform")) return false;
+    String type = h.get("Content-Type");
+    String t = type == null ? "" : type.trim().toLowerCase(Locale.ROOT);
+    return switch (types) {
+      case 0 -> t.startsWith("text/event-stream");
+      case 1 -> t.startsWith("text/");
+      default -> true;
+    };
+  }
+
+  private void start(int status, String reason, Headers headers) {
+    compressor = new StreamCompressor(coding, policy);
+    out.writeBytes(rebuiltHead(status, reason, headers, true));
+  }
+
+  private void body(byte[] b, int off, int len) {
+    if (compressor == null && !deciding) {
+      if (passChunked) {
+        chunk(b, off, len);
+      } else {
+        out.write(b, off, len);
+      }
+      return;
+    }
+    if (deciding) {
+      bodyHeld.write(b, off, len);
+      if (bodyHeld.size() >= minLength) {
+        deciding = false;
+        start(pendingStatus, pendingReason, pendingHead);
+        byte[] held = bodyHeld.toByteArray();
+        bodyHeld.reset();
+        compressor.write(held, 0, held.length, false);
+      }
+      return;
+    }
+    if (compressor != null) compressor.write(b, off, len, false);
+  }
+
+  private void complete() {
+    if (deciding) {
+      // shorter than min-length: sent as it was, chunked as the head now says
+      deciding = false;
+      out.writeBytes(rawHeld.toByteArray());
+      byte[] body = bodyHeld.toByteArray();
+      chunk(body, 0, body.length);
+      out.writeBytes(LAST_CHUNK);
+      bodyHeld.reset();
+      return;
+    }
+    if (compressor == null) {
+      if (passChunked) out.writeBytes(LAST_CHUNK);
+      passChunked = false;
+      return;
+    }
+    cancelTimer();
+    compressor.finish();
+    take();
+    out.writeBytes(LAST_CHUNK);
+    compressor.close();
+    compressor = null;
+  }
+
+  /** The compressor's ready bytes as one chunk into {@link #out}. */
+  private void take() {
+    int n = compressor.ready();
+    if (n == 0) return;
+    chunk(compressor.buffer(), 0, n);
+    compressor.sent();
+  }
+
+  private void chunk(byte[] b, int off, int n) {
+    if (n == 0) return;
+    out.writeBytes(Integer.toHexString(n).getBytes(StandardCharsets.US_ASCII));
+    out.writeBytes(CRLF);
+    out.write(b, off, n);
+    out.writeBytes(CRLF);
+  }
+
+  /** A head as parsed, unchanged in its fields (for a response that passes). */
+  private static byte[] headAsParsed(int status, String reason, Headers h) {
+    StringBuilder s = new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
+    for (int i = 0; i < h.size(); i++) s.append(h.name(i)).append(": ").append(h.value(i)).append("\r\n");
+    return s.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private void armTimer() {
+    if (compressor == null || !compressor.wantsTimer() || flushTimer != null) return;
+    flushTimer = ctx.schedule(() -> {
+      flushTimer = null;
+      if (compressor == null) return;
+      compressor.timerFired();
+      out.reset();
+      take();
+      if (out.size() > 0) next.accept(Chunk.data(Buffer.buffer(out.toByteArray()), System.nanoTime()));
+    }, compressor.policy().value());
+  }
+
+  private void cancelTimer() {
+    if (flushTimer != null) {
+      flushTimer.cancel(false);
+      flushTimer = null;
+    }
+  }
+
+  /** Upstream went away mid-response: what was compressed so far is not a whole body; drop the encoder. */
+  private void endEarly() {
+    cancelTimer();
+    if (compressor != null) {
+      compressor.close();
+      compressor = null;
+    }
+  }
+
+  /**
+   * The head as it leaves: chunked (the length of a re-encoded body is not known in advance), with
+   * Content-Encoding when compressing and Vary: Accept-Encoding either way.
+   */
+  private byte[] rebuiltHead(int status, String reason, Headers h, boolean encoded) {
+    StringBuilder s = new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
+    for (int i = 0; i < h.size(); i++) {
+      String name = h.name(i);
+      if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding")) continue;
+      s.append(name).append(": ").append(h.value(i)).append("\r\n");
+    }
+    s.append("Transfer-Encoding: chunked\r\n");
+    if (encoded) s.append("Content-Encoding: ").append(coding.text()).append("\r\n");
+    s.append("Vary: Accept-Encoding\r\n\r\n");
+    return s.toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  @Override
+  public void release() {
+    endEarly();
+  }
+}
