@@ -9,6 +9,9 @@ import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.ClientProfile;
+import flushlab.client.RequestPlan;
 import flushlab.core.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -81,6 +84,16 @@ class ToxiproxyApiTest {
       BatchResult again = lab.measure(url(proxy, stream));
       assertThat(again.framesPerRead()).isLessThan(1.2);
       assertThat(again.ttftMs().p50()).isLessThan(clean.ttftMs().p50() + 50);
+
+      // a compressing proxy as a toxic: never flushed, it holds the stream for a browser and passes it to the lab's bare client
+      assertThat(http("POST", control.port(), "/proxies/emitter/toxics",
+          "{\"name\":\"gzip\",\"type\":\"compress\",\"attributes\":{\"algo\":\"gzip\",\"flush\":\"none\"}}").status()).isEqualTo(200);
+      BatchResult browser = lab.measure(RequestPlan.get(url(proxy, stream)).withProfile(ClientProfile.BROWSER), ClientOptions.single());
+      assertThat(browser.errorCount()).isZero();
+      assertThat(browser.contentCodings()).isEqualTo(java.util.Map.of("gzip", 1));
+      assertThat(browser.framesPerRead()).as("a browser behind a never-flushed gzip").isGreaterThan(8);
+      assertThat(lab.measure(url(proxy, stream)).contentCodings()).isEqualTo(java.util.Map.of("identity", 1));
+      assertThat(http("DELETE", control.port(), "/proxies/emitter/toxics/gzip", null).status()).isEqualTo(204);
 
       // disabled: nothing listens; enabled again: it streams
       proxy.disable();
