@@ -18,7 +18,7 @@ import org.HdrHistogram.Histogram;
  * in nanoseconds, 3 significant digits). Field names are the documented JSON schema
  * (docs/RESULTS.md).
  */
-@JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes", "decoded_body_bytes",
+@JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes", "body_bytes", "decoded_body_bytes",
     "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "decoded_bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_decoded_bytes", "release_frames", "release_wait_ms",
     "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "content_codings", "stream_ids"})
 public final class BatchResult {
@@ -36,6 +36,7 @@ public final class BatchResult {
   private long readsWithFrames;
   private long bytes;
   private long decodedBodyBytes;
+  private long bodyBytes;
   private long lost;
   private long duplicated;
   private long reordered;
@@ -66,6 +67,7 @@ public final class BatchResult {
       readsWithFrames += rd.withFrames();
       bytes += rd.bytes();
       decodedBodyBytes += rd.decodedBodyBytes();
+      bodyBytes += rd.bodyBytes();
       releases += s.releases().count();
     }
   }
@@ -183,6 +185,12 @@ public final class BatchResult {
   }
 
   /** The body as the SSE parser saw it, after any content coding was undone (with none: the body bytes as sent). */
+  /** Body bytes as they came over the complete streams: chunk framing removed, still compressed when they were. */
+  @JsonProperty("body_bytes")
+  public long bodyBytes() {
+    return bodyBytes;
+  }
+
   @JsonProperty("decoded_body_bytes")
   public long decodedBodyBytes() {
     return decodedBodyBytes;
@@ -225,6 +233,26 @@ public final class BatchResult {
     Map<String, Integer> out = new java.util.TreeMap<>();
     for (StreamResult s : streams) if (s.ok()) out.merge(s.coding() == null ? "identity" : s.coding().text(), 1, Integer::sum);
     return out;
+  }
+
+  /**
+   * Body bytes per frame over the releases the distributions keep (neither a stream's first nor its
+   * last): a compressing target's steady output per event, without its header, warm-up or trailer.
+   * 0 when no release was kept.
+   */
+  @JsonIgnore
+  public double releaseBodyBytesPerFrame() {
+    long body = 0;
+    long n = 0;
+    for (StreamResult s : streams) {
+      if (!s.ok()) continue;
+      StreamResult.Releases r = s.releases();
+      for (int i = 0; i < r.frames().size(); i++) {
+        body += r.bodyBytes().get(i);
+        n += r.frames().get(i);
+      }
+    }
+    return n == 0 ? 0 : (double) body / n;
   }
 
   /** The coding most complete streams arrived in, or null when none was compressed (or none was complete). */

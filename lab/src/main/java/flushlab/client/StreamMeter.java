@@ -33,6 +33,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private BodyDecoder bodyDecoder;
   private final ByteSink toSse = this::decoded;
   private long bodyBytes;
+  /** Body bytes as they came (after de-chunking, before decoding). */
+  private long wireBodyBytes;
   private final BitSet seen = new BitSet();
 
   private long requestWrittenNanos = -1;
@@ -80,6 +82,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private final LongSamples releaseStarts = new LongSamples(64);
   private final LongSamples releaseBytes = new LongSamples(64);
   private final LongSamples releaseDecoded = new LongSamples(64);
+  private final LongSamples releaseBody = new LongSamples(64);
   private final LongSamples releaseFrames = new LongSamples(64);
   /** How long the oldest frame of each release waited: its emit-to-receive delay (0 when unknown). */
   private final LongSamples releaseWaits = new LongSamples(64);
@@ -151,12 +154,14 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     bytesPerRead.add(len);
     int timedBefore = emitToRecv.size();
     long decodedBefore = bodyBytes();
+    long bodyBefore = wireBodyBytes;
     try {
       http.feed(b, off, len);
     } catch (HttpParseException e) {
       fail(e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL, e.getMessage());
     }
     long decodedNow = bodyBytes() - decodedBefore;
+    long bodyNow = wireBodyBytes - bodyBefore;
     decodedPerRead.add(decodedNow);
     if (framesThisRead > 0) {
       if (releaseBurst != burst) {
@@ -164,12 +169,14 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
         releaseStarts.add(nowNanos);
         releaseBytes.add(len);
         releaseDecoded.add(decodedNow);
+        releaseBody.add(bodyNow);
         releaseFrames.add(framesThisRead);
         releaseWaits.add(emitToRecv.size() > timedBefore ? emitToRecv.get(timedBefore) : 0);
       } else {
         int last = releaseStarts.size() - 1;
         releaseBytes.set(last, releaseBytes.get(last) + len);
         releaseDecoded.set(last, releaseDecoded.get(last) + decodedNow);
+        releaseBody.set(last, releaseBody.get(last) + bodyNow);
         releaseFrames.set(last, releaseFrames.get(last) + framesThisRead);
       }
       readsWithFrames++;
@@ -180,6 +187,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       int last = releaseStarts.size() - 1;
       releaseBytes.set(last, releaseBytes.get(last) + len);
       releaseDecoded.set(last, releaseDecoded.get(last) + decodedNow);
+      releaseBody.set(last, releaseBody.get(last) + bodyNow);
     }
   }
 
@@ -241,6 +249,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       for (int i = off; i < off + len && badBody.length() < 300; i++) badBody.append((char) (b[i] & 0xff));
       return;
     }
+    wireBodyBytes += len;
     if (bodyDecoder == null) {
       bodyBytes += len;
       sse.feed(b, off, len);
@@ -407,20 +416,22 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     int kept = Math.max(0, last - 1);
     LongSamples relBytes = new LongSamples(Math.max(1, kept));
     LongSamples relDecoded = new LongSamples(Math.max(1, kept));
+    LongSamples relBody = new LongSamples(Math.max(1, kept));
     LongSamples relFrames = new LongSamples(Math.max(1, kept));
     LongSamples relGaps = new LongSamples(Math.max(1, kept));
     LongSamples relWaits = new LongSamples(Math.max(1, kept));
     for (int i = 1; i < last; i++) {
       relBytes.add(releaseBytes.get(i));
       relDecoded.add(releaseDecoded.get(i));
+      relBody.add(releaseBody.get(i));
       relFrames.add(releaseFrames.get(i));
       relWaits.add(releaseWaits.get(i));
       relGaps.add(releaseStarts.get(i) - releaseStarts.get(i - 1));
     }
     return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, coding,
         new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
-        new StreamResult.Reads(reads, readsWithFrames, bytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes),
+        new StreamResult.Reads(reads, readsWithFrames, bytes, wireBodyBytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes),
         new StreamResult.Timing(ttft, gaps, emitToRecv),
-        new StreamResult.Releases(releaseStarts.size(), relBytes, relDecoded, relFrames, relGaps, relWaits));
+        new StreamResult.Releases(releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits));
   }
 }

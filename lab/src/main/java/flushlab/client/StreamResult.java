@@ -21,11 +21,12 @@ public record StreamResult(long streamId, int status, StreamError error, String 
   /**
    * The reads from the kernel: how many, how many completed a frame, and what each carried.
    * {@code bytes} are wire bytes (head, chunk framing and compressed body included);
+   * {@code bodyBytes} the body as it came, its chunk framing removed (compressed, when it was);
    * {@code decodedBodyBytes} the body as the SSE parser saw it, after its content coding was undone;
    * {@code decodedPerRead} what each read's wire bytes let the decoder release (equal to the body
    * bytes of the read when the body has no coding).
    */
-  public record Reads(int count, int withFrames, long bytes, long decodedBodyBytes, LongSamples bytesPerRead,
+  public record Reads(int count, int withFrames, long bytes, long bodyBytes, long decodedBodyBytes, LongSamples bytesPerRead,
       LongSamples decodedPerRead, LongSamples framesPerFramedRead, LongSamples bytesPerFramedRead) {}
 
   /** Time to first frame (-1 when none arrived), the gaps between frames, and each frame's emit-to-receive delay. */
@@ -35,10 +36,11 @@ public record StreamResult(long streamId, int status, StreamError error, String 
    * Releases: bursts from the sender, however many reads each took (see {@link StreamMeter}).
    * {@code count} is all of them; the samples leave out the first (it carries the response head)
    * and the last (the end-of-stream flush).
-   * {@code bytes} are wire bytes, {@code decodedBytes} the body bytes they released once decoded;
+   * {@code bytes} are wire bytes, {@code bodyBytes} the body bytes among them (chunk framing removed,
+   * still compressed when the body was), {@code decodedBytes} the body bytes they released once decoded;
    * {@code waitNanos} is how long each release's oldest frame waited (emit to receive).
    */
-  public record Releases(int count, LongSamples bytes, LongSamples decodedBytes, LongSamples frames, LongSamples gapNanos,
+  public record Releases(int count, LongSamples bytes, LongSamples bodyBytes, LongSamples decodedBytes, LongSamples frames, LongSamples gapNanos,
       LongSamples waitNanos) {}
 
   public boolean ok() {

@@ -34,11 +34,37 @@ final class ByteThresholdFit {
   }
   static FlushTrigger answer(String target, Span n, List<CellEvidence> cells, List<String> evidence) {
     List<CellEvidence> held = cells.stream().filter(CellEvidence::held).toList();
+    if (cells.stream().anyMatch(CellEvidence::compressed)) return compressedAnswer(target, n, held.isEmpty() ? cells : held, evidence);
     double ratio = Fits.bodyRatio(held.isEmpty() ? cells : held);
     String body = ratio < 0.999 ? String.format(" (~%.0f B of event bodies)", n.mid() * ratio) : "";
     List<String> next = n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
     return new FlushTrigger(target, TriggerKind.BYTE_THRESHOLD, Fits.round1(n.mid()), Fits.round1(n.mid() * ratio), null, null, String.format(
         "byte threshold: releases once it holds ~%.0f B on the wire%s (between %s; %s)", n.mid(), body, n.text("B"),
         Fits.across(cells)), evidence, next);
+  }
+
+  /**
+   * A compressing target's threshold is counted in its encoder's output: the same compressed size
+   * holds more events the better they compress, so the event bytes it stands for are given per
+   * frame size measured (the threshold in event bytes is the one at the smallest frames).
+   */
+  private static FlushTrigger compressedAnswer(String target, Span n, List<CellEvidence> held, List<String> evidence) {
+    String coding = held.stream().map(CellEvidence::coding).filter(java.util.Objects::nonNull).findFirst().orElse("compressed");
+    StringBuilder perSize = new StringBuilder();
+    double smallestBody = Double.MAX_VALUE;
+    double eventBytes = 0;
+    for (CellEvidence c : held) {
+      if (!c.compressed() || c.frameBytes() <= 0) continue;
+      double events = n.mid() * c.bodyBytes() / c.frameBytes();
+      perSize.append(perSize.length() == 0 ? "" : ", ").append(String.format("~%.0f B of %.0f B events", events, c.bodyBytes()));
+      if (c.bodyBytes() < smallestBody) {
+        smallestBody = c.bodyBytes();
+        eventBytes = events;
+      }
+    }
+    return new FlushTrigger(target, TriggerKind.BYTE_THRESHOLD, Fits.round1(n.mid()), eventBytes > 0 ? Fits.round1(eventBytes) : null,
+        null, null, String.format("byte threshold in compressed bytes: releases once its %s output holds ~%.0f B (between %s)%s",
+            coding, n.mid(), n.text("B"), perSize.length() == 0 ? "" : "; that is " + perSize + " (repetitive events are held longest)"),
+        evidence, List.of());
   }
 }

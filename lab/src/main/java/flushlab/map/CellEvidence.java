@@ -14,10 +14,25 @@ package flushlab.map;
  * @param waitP10 how long the oldest frame of a release waited, less the direct path's own delay (p10, p50, p90)
  * @param firstWaitMs how long each stream's first frame waited (p50), less the direct path's own delay
  * @param drained every stream arrived in one piece at its end
+ * @param coding the content coding the bodies arrived in, or null when as sent; when set,
+ *     {@code frameBytes} are the compressed body bytes per frame the client received (what a
+ *     compressing proxy's output buffer counts), not the emitter's
  */
 public record CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
     double framesPerRead, double releasesPerStream, double releaseFrames, double waitP10, double waitP50, double waitP90,
-    double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained) {
+    double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained, String coding) {
+
+  /** A cell whose bodies arrived as sent. */
+  public CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
+      double framesPerRead, double releasesPerStream, double releaseFrames, double waitP10, double waitP50, double waitP90,
+      double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained) {
+    this(label, frameBytes, bodyBytes, intervalMs, framesPerStream, streams, framesPerRead, releasesPerStream, releaseFrames, waitP10,
+        waitP50, waitP90, gapP10, gapP50, gapP90, firstWaitMs, drained, null);
+  }
+
+  public boolean compressed() {
+    return coding != null;
+  }
 
   /** A release's oldest frame waits at least this long for the cell to count as held, not streamed. */
   public static final double HELD_MS = 5;
@@ -71,6 +86,7 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
     }
     return String.format("%s: %.2f frames/read; %.1f releases per stream of %.0f frames (p50); the oldest frame waited "
         + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire",
-        label, framesPerRead, releasesPerStream, releaseFrames, waitP50, waitP10, waitP90, gapP50, gapP10, gapP90, frameBytes);
+        label, framesPerRead, releasesPerStream, releaseFrames, waitP50, waitP10, waitP90, gapP50, gapP10, gapP90, frameBytes)
+        + (coding == null ? "" : " (" + coding + ": compressed bytes as received)");
   }
 }

@@ -14,10 +14,28 @@ import java.util.List;
  * @param timerMs the hold time from the first held byte, or a periodic timer's period, or null
  * @param events the frames per release of an event-count trigger, or null
  * @param next cells that would decide (or locate) what these cells could not, as "frame_size=… interval=…"
+ * @param compression what the target did for clients that accept compression and for those that do
+ *     not, when the map asked as both; null when it did not (a target that was never asked)
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-    Integer events, String verdict, List<String> evidence, List<String> next) {
+    Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression) {
+
+  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+      Integer events, String verdict, List<String> evidence, List<String> next) {
+    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, null);
+  }
+
+  /**
+   * The same answer with what compression showed: when the target compressed, the verdict says
+   * what it does for each kind of client; when it did not, the verdict stays and the evidence says so.
+   */
+  public FlushTrigger withCompression(CompressionFinding c) {
+    if (c.coding() != null) return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, c.verdict(), evidence, next, c);
+    List<String> more = new java.util.ArrayList<>(evidence);
+    more.add("compression: none; asked as " + c.acceptingClient() + ", the target answered without a Content-Encoding");
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, List.copyOf(more), next, c);
+  }
 
   public static FlushTrigger inconclusive(String target, String why, List<String> evidence, List<String> next) {
     return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null,

@@ -66,7 +66,9 @@ public final class MapProber {
       if (next.isEmpty() || !measureAll(next)) break;
       t = TriggerInference.infer(target, cells, path);
     }
-    while (!stopped && !chat && t.thresholdBytes() != null && !t.next().isEmpty()) {
+    // halving works by choosing a frame's wire size; a compressing target's output per frame is not the map's to choose
+    boolean compressed = cells.stream().anyMatch(CellEvidence::compressed);
+    while (!stopped && !chat && !compressed && t.thresholdBytes() != null && !t.next().isEmpty()) {
       Span n = located(t);
       if (n == null || n.width() <= LOCATED_WIDTH) break;
       CellPlan p = Discovery.bytesProbe(n.lo(), n.hi());

@@ -88,11 +88,36 @@ public final class TriggerInference {
     }
     ThresholdOrTimerFit.BothFit both = ThresholdOrTimerFit.fit(measured, path);
     if (both != null) return ThresholdOrTimerFit.answer(target, both, measured, evidence, path);
+    FlushTrigger encoder = encoderHeld(target, measured, evidence);
+    if (encoder != null) return encoder;
     List<String> next = nextPlans(measured).stream().map(CellPlan::toString).toList();
     return FlushTrigger.inconclusive(target, "neither one byte threshold, one hold timer, one periodic timer, one event count, "
         + "nor a threshold and a timer together explains every cell (a scheduler, noise, or a mechanism flushlab does not model"
         + (next.isEmpty() ? "; the cells above are every cell the map knows to measure: read them" : "") + ")", evidence, next);
   }
+
+  /**
+   * Every cell compressed and none streamed, no size or time fitting, and each either drained,
+   * released once, or released many events at a time: the compressor's own buffers decide (an
+   * encoder nobody flushes). Null when that is not what the cells show.
+   */
+  private static FlushTrigger encoderHeld(String target, List<CellEvidence> cells, List<String> evidence) {
+    if (cells.isEmpty() || !cells.stream().allMatch(CellEvidence::compressed)) return null;
+    boolean held = cells.stream().allMatch(c -> c.drained() || c.heldOnce() || c.held() && c.releaseFrames() >= ENCODER_MIN_FRAMES);
+    if (!held) return null;
+    String coding = cells.get(0).coding();
+    long drained = cells.stream().filter(CellEvidence::drained).count();
+    double mostEvents = cells.stream().filter(c -> !c.drained()).mapToDouble(c -> c.heldOnce() ? c.framesPerRead() : c.releaseFrames())
+        .max().orElse(0);
+    return new FlushTrigger(target, TriggerKind.ENCODER, null, null, null, null, String.format("encoder: the %s output left only as the "
+        + "compressor's own buffers filled and at the end, as a compressor never flushed between writes (%d of %d cells arrived "
+        + "whole at their end%s; %s); a proxy that flushes its compressor per upstream write would stream them", coding, drained,
+        cells.size(), mostEvents > 0 ? String.format(", the others in releases of up to %.0f events", mostEvents) : "",
+        Fits.across(cells)), evidence, List.of());
+  }
+
+  /** Events a release must carry to count as held by an encoder rather than by a small buffer. */
+  static final double ENCODER_MIN_FRAMES = 8;
 
   /**
    * The cells that would decide between the mechanisms these cells leave open: a hold timer and a

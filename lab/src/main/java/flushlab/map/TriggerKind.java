@@ -20,6 +20,12 @@ public enum TriggerKind implements Named {
   THRESHOLD_OR_TIMER,
   /** The kernel's cork (or MSG_MORE): a segment's worth or about 200 ms. */
   CORK,
+  /**
+   * A compressor never flushed between writes: its output leaves only as its own buffers fill
+   * (zlib's block of symbols, brotli's or zstd's window) and at the end, so how many events a
+   * release holds depends on how well they compress, not on a size or time set anywhere.
+   */
+  ENCODER,
   /** The cells measured cannot tell. */
   INCONCLUSIVE;
 }

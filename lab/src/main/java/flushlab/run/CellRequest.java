@@ -21,4 +21,12 @@ final class CellRequest {
   static RequestPlan plan(Cell cell, HostPort at) {
     return RequestPlan.of(cell.stream(), at.host(), at.port(), cell.model()).withProfile(cell.profile());
   }
+
+  /** These request headers as a client that accepts no compression sends them: Accept-Encoding: identity in place of the user's. */
+  static List<String[]> identityEncoding(List<String[]> headers) {
+    List<String[]> out = new java.util.ArrayList<>();
+    for (String[] h : headers) if (!h[0].equalsIgnoreCase("Accept-Encoding")) out.add(h);
+    out.add(new String[] {"Accept-Encoding", "identity"});
+    return out;
+  }
 }

@@ -1,18 +1,21 @@
 package flushlab.run;
 
 import flushlab.map.CellEvidence;
+import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What `flushlab map --json` writes: the answer, how long it took, and the cells it rests on. A
- * host that was not certified has no answer: kind inconclusive, and it says why.
+ * What `flushlab map --json` writes: the answer (for the client the map was asked to be), how long
+ * it took, and the cells it rests on; {@code compression} holds what the target did for clients
+ * that accept compression and for those that do not. A host that was not certified has no answer:
+ * kind inconclusive, and it says why.
  */
 public record MapAnswer(String target, boolean certified, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes,
     Double timerMs, Integer events, String verdict, double seconds, int cellCount, List<CellEvidence> cells, List<String> evidence,
-    List<String> next) {
+    List<String> next, CompressionFinding compression) {
 
   /** The answer of a map's outcome for its one target, which took {@code seconds}. */
   public static MapAnswer of(String target, Outcome o, double seconds) {
@@ -21,8 +24,9 @@ public record MapAnswer(String target, boolean certified, TriggerKind kind, Doub
     for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
     return trigger == null
         ? new MapAnswer(target, o.certified(), TriggerKind.INCONCLUSIVE, null, null, null, null, "the host is not certified", seconds, 0,
-            cells, List.of(), List.of())
+            cells, List.of(), List.of(), null)
         : new MapAnswer(target, o.certified(), trigger.kind(), trigger.thresholdBytes(), trigger.thresholdBodyBytes(),
-            trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next());
+            trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next(),
+            trigger.compression());
   }
 }

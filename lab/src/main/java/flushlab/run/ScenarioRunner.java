@@ -2,15 +2,21 @@ package flushlab.run;
 
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
+import flushlab.client.ClientProfile;
 import flushlab.client.MeteredClient;
+import flushlab.client.RequestPlan;
 import flushlab.client.StreamResult;
+import flushlab.coding.ContentCoding;
 import flushlab.core.HostPort;
 import flushlab.core.Units;
 import flushlab.emitter.PacingAudit;
 import flushlab.map.CellEvidence;
+import flushlab.map.CellPlan;
+import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
 import flushlab.map.MapProber;
 import flushlab.map.TriggerInference;
+import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.ServerSite;
 import flushlab.netpath.ServerSites;
@@ -46,6 +52,8 @@ public final class ScenarioRunner {
   private final AtomicBoolean interrupted = new AtomicBoolean();
   private volatile String progress = "starting";
   private volatile MeteredClient currentClient;
+  /** The map's pass as a client that does not accept compression: Accept-Encoding: identity replaces the user's. */
+  private volatile boolean identityPass;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
 
   /** Called before each measured run (tests use it to disturb a run on purpose). */
@@ -135,40 +143,161 @@ public final class ScenarioRunner {
    */
   public Outcome map(Consumer<String> announce, double budgetSeconds) throws Exception {
     Target target = scenario.targets().get(0);
+    long deadline = System.nanoTime() + (long) (budgetSeconds * 1e9);
     return certifiedThen(announce, (measure, cert) -> {
       List<TargetCellResult> results = new ArrayList<>();
-      String[] failed = new String[1];
       Cell base = scenario.cells().get(0);
-      // an OpenAI stream's events are sized by their JSON: the map varies only the interval
-      boolean openAi = base.stream().endpoint().isOpenAi();
-      MapProber prober = new MapProber(target.name(), target.path(), openAi, plan -> {
-        Cell cell = openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
-        cell = cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
-            .with(Setting.FRAMES, Integer.toString(plan.frames()));
-        cell = cell.withIndex(results.size());
-        progress = "map: " + plan;
-        List<RunRecord> runs = new ArrayList<>();
-        for (int attempt = 0; attempt < 2; attempt++) {
-          RunRecord rec = interrupted.get() ? null : measure.run(target, cell, cell.index(), attempt);
-          if (rec == null) return null;
-          runs.add(rec);
-          if (!rec.excluded()) break;
-          announce.accept(plan + ": excluded by the pacing guard (" + rec.exclusionReason() + ")" + (attempt == 0 ? "; measured again" : ""));
-        }
-        TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
-        results.add(r);
-        if (r.included().streamsOk() == 0 && r.included().errorCount() > 0) {
-          failed[0] = "every stream of " + plan + " failed: " + r.included().firstError();
-          return null; // a target that answers no stream has no trigger to map: stop here
-        }
-        return r.evidence(cert.emitToRecvMs());
-      }, budgetSeconds, announce);
-      FlushTrigger trigger = prober.run();
-      if (failed[0] != null) {
-        trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0], List.of(), List.of());
+      boolean accepts = !CellRequest.plan(base, HostPort.parse("-", "127.0.0.1:1", false), null, scenario.requestHeaders().toSend())
+          .acceptedCodings().isEmpty();
+      FlushTrigger mine = mapAs(target, base, false, measure, cert, results, announce, secondsLeft(deadline));
+      if (interrupted.get() || mine.kind() == TriggerKind.INCONCLUSIVE && mine.verdict().contains("the target failed")) {
+        return new Measured(results, Map.of(target.name(), mine), null);
       }
-      return new Measured(results, Map.of(target.name(), trigger), null);
+      // the compression step: the same target asked as the other kind of client
+      String coding = codingSeen(results);
+      FlushTrigger answer = mine;
+      if (accepts) {
+        String client = clientText(base, false);
+        if (coding == null) {
+          answer = mine.withCompression(CompressionFinding.of(null, client, mine, null, null, null));
+        } else {
+          announce.accept("map: " + target.name() + " answered " + client + " in " + coding + "; now as a client that does not "
+              + "accept compression (" + ClientProfile.BARE.text() + ")");
+          int before = results.size();
+          FlushTrigger plain = mapAs(target, base.withProfile(ClientProfile.BARE), true, measure, cert, results, announce,
+              secondsLeft(deadline));
+          if (results.size() == before) plain = null;
+          answer = mine.withCompression(CompressionFinding.of(coding, client, mine, ClientProfile.BARE.text(), plain,
+              heldOnlyCompressed(results.subList(0, before), results.subList(before, results.size()))));
+        }
+      } else {
+        Cell asBrowser = base.withProfile(ClientProfile.BROWSER);
+        String client = clientText(asBrowser, false);
+        // one short cell first: a target that does not compress for this client costs the map half a second, not a second pass
+        Cell probe = (base.stream().endpoint().isOpenAi() ? asBrowser : asBrowser.with(Setting.FRAME_SIZE, COMPRESSION_PROBE.frameSizeBytes()
+            + "B")).with(Setting.INTERVAL, Units.formatDuration(COMPRESSION_PROBE.intervalNanos()))
+            .with(Setting.FRAMES, Integer.toString(COMPRESSION_PROBE.frames())).withIndex(results.size());
+        RunRecord rec = interrupted.get() || secondsLeft(deadline) < 2 ? null : measure.run(target, probe, probe.index(), 0);
+        if (rec != null) {
+          TargetCellResult r = TargetCellResult.of(target.name(), probe, List.of(rec));
+          results.add(r);
+          ContentCoding seen = r.included().dominantCoding();
+          announce.accept("map: asked as " + client + ": " + (seen == null ? "answered without compression"
+              : "answered in " + seen.text() + "; mapping it as that client"));
+          if (seen == null) {
+            answer = mine.withCompression(CompressionFinding.of(null, client, null, clientText(base, false), mine, null));
+          } else {
+            int before = results.size();
+            FlushTrigger accepting = mapAs(target, asBrowser, false, measure, cert, results, announce, secondsLeft(deadline));
+            if (results.size() == before) accepting = null;
+            answer = mine.withCompression(CompressionFinding.of(seen.text(), client, accepting, clientText(base, false), mine,
+                heldOnlyCompressed(results.subList(before - 1, results.size()), results.subList(0, before - 1))));
+          }
+        }
+      }
+      return new Measured(results, Map.of(target.name(), answer), null);
     });
+  }
+
+  /**
+   * A stream both kinds of client read (same frames, size, interval) that came compressed and held
+   * (whole at its end, or at least twice the frames per read) to one and streamed to the other:
+   * described, or null when there is none.
+   */
+  private static String heldOnlyCompressed(List<TargetCellResult> accepting, List<TargetCellResult> others) {
+    for (TargetCellResult a : accepting) {
+      BatchResult ab = a.included();
+      if (ab.dominantCoding() == null || ab.frames() == 0) continue;
+      for (TargetCellResult o : others) {
+        BatchResult ob = o.included();
+        if (!o.cell().stream().equals(a.cell().stream()) || ob.frames() == 0 || ob.dominantCoding() != null) continue;
+        if (ob.framesPerRead() <= 1.25 && ab.framesPerRead() >= 2 * ob.framesPerRead()) {
+          return String.format("the same stream, %d frames of %d B every %s, read %.2f frames per read in %s and %.2f without it",
+              a.cell().frames(), a.cell().stream().frameBytes(), Units.formatDuration(a.cell().stream().intervalNanos()),
+              ab.framesPerRead(), ab.dominantCoding().text(), ob.framesPerRead());
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The one cell that asks whether a target compresses for a client that accepts it: 200 frames of 60 B every 2 ms. */
+  private static final CellPlan COMPRESSION_PROBE = new CellPlan(60, 2_000_000L, 200);
+
+  private static double secondsLeft(long deadlineNanos) {
+    return Math.max(0, (deadlineNanos - System.nanoTime()) / 1e9);
+  }
+
+  /** The coding most cells' bodies arrived in, or null when none was compressed. */
+  private static String codingSeen(List<TargetCellResult> results) {
+    Map<String, Integer> n = new LinkedHashMap<>();
+    for (TargetCellResult r : results) {
+      ContentCoding c = r.included().dominantCoding();
+      if (c != null) n.merge(c.text(), 1, Integer::sum);
+    }
+    return n.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+  }
+
+  private String clientText(Cell cell, boolean identity) {
+    RequestPlan p = CellRequest.plan(cell, HostPort.parse("-", "127.0.0.1:1", false), null, headersFor(identity));
+    String ae = String.join(", ", p.acceptedCodings().stream().map(ContentCoding::text).toList());
+    return cell.profile().text() + (ae.isEmpty() ? ", no Accept-Encoding" : ", accepting " + ae);
+  }
+
+  /** The scenario's request headers; for the pass as a client that does not accept compression, Accept-Encoding: identity. */
+  private List<String[]> headersFor(boolean identity) {
+    List<String[]> h = scenario.requestHeaders().toSend();
+    return identity ? CellRequest.identityEncoding(h) : h;
+  }
+
+  /**
+   * One pass of the prober as one kind of client: the cells it chooses, one run each (a run the
+   * pacing guard excluded is measured once more, and both are kept). A cell whose every stream
+   * failed, or in which frames were lost, ends the pass inconclusive: the map infers nothing from
+   * data it did not get.
+   */
+  private FlushTrigger mapAs(Target target, Cell base, boolean identity, Measurer measure, Certification cert,
+      List<TargetCellResult> results, Consumer<String> announce, double budgetSeconds) throws Exception {
+    String[] failed = new String[1];
+    // an OpenAI stream's events are sized by their JSON: the map varies only the interval
+    boolean openAi = base.stream().endpoint().isOpenAi();
+    String who = base.profile() == ClientProfile.DEFAULT && !identity ? "" : " as " + base.profile().text();
+    MapProber prober = new MapProber(target.name(), target.path(), openAi, plan -> {
+      Cell cell = openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
+      cell = cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
+          .with(Setting.FRAMES, Integer.toString(plan.frames()));
+      cell = cell.withIndex(results.size());
+      progress = "map: " + plan + who;
+      List<RunRecord> runs = new ArrayList<>();
+      for (int attempt = 0; attempt < 2; attempt++) {
+        identityPass = identity;
+        RunRecord rec = interrupted.get() ? null : measure.run(target, cell, cell.index(), attempt);
+        identityPass = false;
+        if (rec == null) return null;
+        runs.add(rec);
+        if (!rec.excluded()) break;
+        announce.accept(plan + ": excluded by the pacing guard (" + rec.exclusionReason() + ")" + (attempt == 0 ? "; measured again" : ""));
+      }
+      TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
+      results.add(r);
+      BatchResult b = r.included();
+      if (b.streamsOk() == 0 && b.errorCount() > 0) {
+        failed[0] = "every stream of " + plan + who + " failed: " + b.firstError();
+        return null; // a target that answers no stream has no trigger to map: stop here
+      }
+      if (b.lostFrames() > 0 || b.frames() == 0) {
+        failed[0] = (b.frames() == 0 ? "no frame of " + plan + who + " was read" : b.lostFrames() + " frames of " + plan + who
+            + " were lost") + "; nothing is inferred from it";
+        return null;
+      }
+      return r.evidence(cert.emitToRecvMs());
+    }, budgetSeconds, announce);
+    FlushTrigger trigger = prober.run();
+    if (failed[0] != null) {
+      trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0], List.of(),
+          List.of("check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)"));
+    }
+    return trigger;
   }
 
   /** The emitter (and namespace) of every network path this scenario's targets use, the scenario's own first. */
@@ -288,7 +417,7 @@ public final class ScenarioRunner {
       try {
         if (interrupted.get()) return null;
         long waitMs = options.timeoutNanos() / 1_000_000 * options.requests() + 10_000;
-        result = client.run(CellRequest.plan(cell, at, tls, scenario.requestHeaders().toSend())).await(waitMs, TimeUnit.MILLISECONDS);
+        result = client.run(CellRequest.plan(cell, at, tls, headersFor(identityPass))).await(waitMs, TimeUnit.MILLISECONDS);
       } finally {
         currentClient = null;
         client.close();

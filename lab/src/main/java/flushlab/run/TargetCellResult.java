@@ -2,6 +2,7 @@ package flushlab.run;
 
 import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
+import flushlab.coding.ContentCoding;
 import flushlab.map.CellEvidence;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Setting;
@@ -30,6 +31,14 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
     int ok = b.streamsOk();
     double f = upstreamBytesPerFrame();
     double body = cell.stream().endpoint().isOpenAi() ? Math.max(1, f - 6) : cell.stream().frameBytes();
+    ContentCoding coding = b.dominantCoding();
+    if (coding != null && b.frames() > 0) {
+      // a compressing target counts what its encoder put out: the compressed body bytes per frame as received
+      body = (double) b.decodedBodyBytes() / b.frames();
+      // per frame as the releases carried it (steady state); the whole body's average when nothing was released before the end
+      double steady = b.releaseBodyBytesPerFrame();
+      f = steady > 0 ? steady : (double) b.bodyBytes() / b.frames();
+    }
     boolean anyRelease = b.releaseFramesHistogram().getTotalCount() > 0;
     int frames = cell.frames();
     double intervalMs = cell.stream().intervalNanos() / 1e6;
@@ -44,7 +53,7 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
         waitMs(b.releaseWaitHistogram(), 10, baselineMs), waitMs(b.releaseWaitHistogram(), 50, baselineMs),
         waitMs(b.releaseWaitHistogram(), 90, baselineMs),
         ms(b.releaseGapHistogram(), 10), ms(b.releaseGapHistogram(), 50), ms(b.releaseGapHistogram(), 90),
-        ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs), drained);
+        ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs), drained, coding == null ? null : coding.text());
   }
 
   private static double ms(org.HdrHistogram.Histogram h, double percentile) {
