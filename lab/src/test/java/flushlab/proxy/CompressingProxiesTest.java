@@ -2,52 +2,116 @@ package flushlab.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.LabTest;
+import flushlab.cli.Main;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.ClientProfile;
 import flushlab.client.RequestPlan;
+import flushlab.core.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A real nginx with gzip on for event streams: curl (no Accept-Encoding) gets each event at once,
- * a browser (accepting gzip) gets the whole stream at its end while proxy_buffering is on, and each
- * event at once with it off. Both read every frame: the client decodes what it asked
- * for as it arrives.
+ * Real compressing proxies read as curl (no Accept-Encoding) and as a browser (gzip, deflate, br,
+ * zstd): each passes curl's stream as it came, and treats the browser's as its compression does.
+ * Every stream is read whole: the client decodes what it asked for as it arrives. And the map,
+ * asked as a browser, says when compression is the cause.
  */
 class CompressingProxiesTest extends LabTest {
-  private static final int FRAMES = 60;
+  private static final int FRAMES = 30;
+  private static final long INTERVAL_MS = 20;
+
+  /** What a browser's stream looks like through each. */
+  enum Seen {
+    /** gzip, the whole stream in one read at its end. */
+    HELD_WHOLE,
+    /** gzip, each event at once. */
+    STREAMED,
+    /** gzip, each event held until the next arrives (one interval late). */
+    ONE_EVENT_LATE,
+    /** not compressed at all, each event at once. */
+    NOT_COMPRESSED
+  }
+
+  @TempDir
+  Path dir;
 
   @ParameterizedTest
-  @CsvSource({"nginx-gzip.conf, true", "nginx-gzip-buffering-off.conf, false"})
-  void aClientThatAcceptsGzipSeesWhatTheGzipFilterHolds(String template, boolean heldForGzip) throws Exception {
-    boolean installed = ProxyProcess.locate("nginx") != null;
-    if (!installed) System.out.println("SKIPPED (CompressingProxiesTest): nginx is not installed");
-    Assumptions.assumeTrue(installed, "nginx is not installed");
-    try (ProxyProcess p = ProxyProcess.start(ProxyKind.NGINX, Path.of("scenarios/proxies", template), "127.0.0.1", lab.emitter.port())) {
-      RequestPlan plan = RequestPlan.get("http://127.0.0.1:" + p.port() + "/sse?frames=" + FRAMES + "&size=60&interval=10ms");
-      BatchResult plain = whole(lab.measure(plan.withProfile(ClientProfile.CURL), ClientOptions.single()));
-      BatchResult gzip = whole(lab.measure(plan.withProfile(ClientProfile.BROWSER), ClientOptions.single()));
-      BatchResult sdk = whole(lab.measure(plan.withHeaders(List.<String[]>of(new String[] {"Accept-Encoding", "gzip"})),
-          ClientOptions.single()));
-      System.out.printf("CompressingProxiesTest: %s frames per read %.2f as curl, %.2f as a browser (%d wire bytes for %d decoded), "
-          + "%.2f with --header 'Accept-Encoding: gzip'%n", template, plain.framesPerRead(), gzip.framesPerRead(), gzip.bytes(),
-          gzip.decodedBodyBytes(), sdk.framesPerRead());
-      assertThat(sdk.framesPerRead()).as("a user's Accept-Encoding is honoured as a profile's is").isEqualTo(gzip.framesPerRead(),
-          org.assertj.core.api.Assertions.within(heldForGzip ? FRAMES / 2.0 : 0.1));
-      assertThat(plain.framesPerRead()).as("no Accept-Encoding: nginx passes each chunk on").isLessThanOrEqualTo(1.1);
-      assertThat(gzip.decodedBodyBytes()).as("the decoded body").isEqualTo(FRAMES * 60L);
-      if (heldForGzip) {
-        assertThat(gzip.readsWithFrames()).as("gzip with buffering on: the stream arrives at its end").isLessThanOrEqualTo(2);
-        assertThat(gzip.bytes()).as("and compressed").isLessThan(gzip.decodedBodyBytes());
-      } else {
-        assertThat(gzip.framesPerRead()).as("gzip with buffering off: each event at once").isLessThanOrEqualTo(1.1);
+  @CsvSource({
+      "NGINX, nginx-gzip.conf, HELD_WHOLE",
+      "NGINX, nginx-gzip-buffering-off.conf, STREAMED",
+      "HAPROXY, haproxy-compression.cfg, ONE_EVENT_LATE",
+      "CADDY, caddy-encode.Caddyfile, NOT_COMPRESSED",
+      "CADDY, caddy-encode-event-stream.Caddyfile, HELD_WHOLE",
+      "CADDY, caddy-encode-min-length.Caddyfile, NOT_COMPRESSED"})
+  void curlAndABrowserSeeWhatTheProxysCompressionDoes(ProxyKind kind, String template, Seen seen) throws Exception {
+    assumeInstalled(kind);
+    try (ProxyProcess p = ProxyProcess.start(kind, Path.of("scenarios/proxies", template), "127.0.0.1", lab.emitter.port())) {
+      RequestPlan plan = RequestPlan.get("http://127.0.0.1:" + p.port() + "/sse?frames=" + FRAMES + "&size=60&interval=" + INTERVAL_MS + "ms");
+      BatchResult curl = whole(lab.measure(plan.withProfile(ClientProfile.CURL), ClientOptions.single()));
+      BatchResult browser = whole(lab.measure(plan.withProfile(ClientProfile.BROWSER), ClientOptions.single()));
+      System.out.printf("CompressingProxiesTest: %s as curl: %s%n  as a browser: %s%n", template, curl.oneLine(), browser.oneLine());
+      assertThat(curl.contentCodings()).as("curl sends no Accept-Encoding").isEqualTo(Map.of("identity", 1));
+      assertThat(curl.framesPerRead()).isLessThanOrEqualTo(1.1);
+      assertThat(browser.decodedBodyBytes()).as("the decoded body").isEqualTo(FRAMES * 60L);
+      switch (seen) {
+        case HELD_WHOLE -> {
+          assertThat(browser.contentCodings()).isEqualTo(Map.of("gzip", 1));
+          assertThat(browser.readsWithFrames()).as("the stream arrives at its end").isLessThanOrEqualTo(2);
+        }
+        case STREAMED -> {
+          assertThat(browser.contentCodings()).isEqualTo(Map.of("gzip", 1));
+          assertThat(browser.framesPerRead()).isLessThanOrEqualTo(1.1);
+          assertThat(browser.emitToRecvMs().p50()).isLessThan(INTERVAL_MS / 2.0);
+        }
+        case ONE_EVENT_LATE -> {
+          assertThat(browser.contentCodings()).isEqualTo(Map.of("gzip", 1));
+          assertThat(browser.framesPerRead()).isLessThanOrEqualTo(1.1);
+          assertThat(browser.emitToRecvMs().p50()).as("each event waits for the next").isBetween(0.8 * INTERVAL_MS, 1.5 * INTERVAL_MS);
+          assertThat(curl.emitToRecvMs().p50()).isLessThan(INTERVAL_MS / 2.0);
+        }
+        case NOT_COMPRESSED -> {
+          assertThat(browser.contentCodings()).isEqualTo(Map.of("identity", 1));
+          assertThat(browser.framesPerRead()).isLessThanOrEqualTo(1.1);
+        }
       }
     }
+  }
+
+  /** `flushlab map --client browser`: nginx gzip with buffering on is an encoder nobody flushes, and compression is the cause; off, both stream. */
+  @ParameterizedTest
+  @CsvSource({"nginx-gzip.conf, encoder, true", "nginx-gzip-buffering-off.conf, none, false"})
+  void theMapAskedAsABrowserSaysWhenCompressionIsTheCause(String template, String kind, boolean cause) throws Exception {
+    assumeInstalled(ProxyKind.NGINX);
+    List<String> args = List.of("map", "--proxy", "nginx", "--config", "scenarios/proxies/" + template, "--client", "browser",
+        "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
+    assertThat(code).as(out + "\n" + err).isZero();
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    System.out.println("map nginx " + template + " --client browser -> " + a.get("verdict").asText());
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo(kind);
+    JsonNode c = a.get("compression");
+    assertThat(c.get("coding").asText()).isEqualTo("gzip");
+    assertThat(c.get("cause").asBoolean()).as(a.get("verdict").asText()).isEqualTo(cause);
+    if (cause) assertThat(a.get("verdict").asText()).startsWith("compression is the cause");
+    if (!cause) assertThat(c.get("others").get("kind").asText()).isEqualTo("none");
+  }
+
+  private static void assumeInstalled(ProxyKind kind) {
+    boolean installed = ProxyProcess.locate(kind.binaryName) != null;
+    if (!installed) System.out.println("SKIPPED (CompressingProxiesTest): " + kind.binaryName + " is not installed");
+    Assumptions.assumeTrue(installed, kind.binaryName + " is not installed");
   }
 
   private static BatchResult whole(BatchResult r) {
