@@ -116,22 +116,35 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     return (tls == null ? "http://" : "https://") + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port + pathAndQuery;
   }
 
+  /** What results record of a user's header value: never the value itself (it may be a key). */
+  public static final String REDACTED = "<redacted>";
+
   public byte[] bytes(boolean keepAlive) {
     StringBuilder sb = new StringBuilder(256).append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n");
-    // the user's headers (a gateway's Host, a client's User-Agent) replace the lab's of the same name
-    if (!given("host")) sb.append("Host: ").append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(port).append("\r\n");
-    // the client profile's headers, in its order; the user's own replace any of the same name
-    for (String[] h : profile.headers()) if (!given(h[0])) sb.append(h[0]).append(": ").append(h[1]).append("\r\n");
-    if (!keepAlive) sb.append("Connection: close\r\n");
-    if (contentType != null && !given("content-type")) sb.append("Content-Type: ").append(contentType).append("\r\n");
-    if (body.length > 0 || method.equals("POST")) sb.append("Content-Length: ").append(body.length).append("\r\n");
-    for (String[] h : headers) sb.append(h[0]).append(": ").append(h[1]).append("\r\n");
+    for (String line : headLines(keepAlive, false)) sb.append(line).append("\r\n");
     sb.append("\r\n");
     byte[] head = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     byte[] all = new byte[head.length + body.length];
     System.arraycopy(head, 0, all, 0, head.length);
     System.arraycopy(body, 0, all, head.length, body.length);
     return all;
+  }
+
+  /**
+   * The header lines this request sends, in order, as "Name: value"; with {@code redactUser} the
+   * values of the user's own headers read {@link #REDACTED} (results record the rest exactly).
+   */
+  public List<String> headLines(boolean keepAlive, boolean redactUser) {
+    List<String> lines = new java.util.ArrayList<>();
+    // the user's headers (a gateway's Host, a client's User-Agent) replace the lab's of the same name
+    if (!given("host")) lines.add("Host: " + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
+    // the client profile's headers, in its order; the user's own replace any of the same name
+    for (String[] h : profile.headers()) if (!given(h[0])) lines.add(h[0] + ": " + h[1]);
+    if (!keepAlive) lines.add("Connection: close");
+    if (contentType != null && !given("content-type")) lines.add("Content-Type: " + contentType);
+    if (body.length > 0 || method.equals("POST")) lines.add("Content-Length: " + body.length);
+    for (String[] h : headers) lines.add(h[0] + ": " + (redactUser ? REDACTED : h[1]));
+    return lines;
   }
 
   /** The content codings this request accepts (a user's Accept-Encoding, else its profile's): the client decodes those. */

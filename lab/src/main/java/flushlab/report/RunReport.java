@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import flushlab.client.BatchResult;
+import flushlab.client.ClientProfile;
+import flushlab.client.RequestPlan;
 import flushlab.client.StreamResult;
 import flushlab.map.FlushTrigger;
 import flushlab.netpath.NetworkPath;
@@ -127,12 +129,22 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    * One target in one cell: the settings of the cell, and the kept runs together ({@code metrics})
    * beside every run.
    */
-  public record CellReport(int cell, String cellLabel, Map<String, String> swept, String target, int runsTotal,
-      int runsExcluded, BatchResult metrics, Arrivals arrivals, List<RunEntry> runs, @JsonIgnore Cell settings) {
+  public record CellReport(int cell, String cellLabel, Map<String, String> swept, String target, ClientProfile clientProfile,
+      List<String> requestHeaders, int runsTotal, int runsExcluded, BatchResult metrics, Arrivals arrivals, List<RunEntry> runs,
+      @JsonIgnore Cell settings) {
 
-    static CellReport of(TargetCellResult r) {
-      return new CellReport(r.cell().index(), r.cell().label(), r.cell().sweptByName(), r.target(), r.runs().size(), r.excludedRuns(),
-          r.included(), Arrivals.of(r.included()), RunEntry.of(r.runs()), r.cell());
+    /**
+     * @param userHeaders the scenario's own request headers (their values are recorded as
+     *     {@link RequestPlan#REDACTED}); the map's pass as a client that accepts no compression
+     *     records the Accept-Encoding: identity it sent
+     */
+    static CellReport of(TargetCellResult r, List<String[]> userHeaders) {
+      Cell c = r.cell();
+      RequestPlan plan = RequestPlan.of(c.stream(), "TARGET", 0, c.model()).withProfile(c.profile()).withHeaders(userHeaders);
+      List<String> lines = new ArrayList<>(plan.headLines(c.client().keepAlive(), true));
+      lines.removeIf(l -> l.startsWith("Host: "));
+      return new CellReport(c.index(), c.label(), c.sweptByName(), r.target(), c.profile(), lines, r.runs().size(),
+          r.excludedRuns(), r.included(), Arrivals.of(r.included()), RunEntry.of(r.runs()), c);
     }
 
     /**
@@ -152,7 +164,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
     List<TargetReport> targets = new ArrayList<>();
     for (Target t : s.targets()) targets.add(TargetReport.of(t, o.processes().get(t.name())));
     List<CellReport> cells = new ArrayList<>();
-    for (TargetCellResult r : o.results()) cells.add(CellReport.of(r));
+    for (TargetCellResult r : o.results()) cells.add(CellReport.of(r, r.requestHeaders() != null ? r.requestHeaders() : s.requestHeaders().toSend()));
     return new RunReport(SCHEMA_VERSION, s.name(), s.description(), status, Instant.ofEpochMilli(o.startedEpochMillis()).toString(),
         o.startedEpochMillis(), Math.round(o.elapsedNanos() / 1e7) / 100.0, command, env, s.file().toString(), s.text(),
         s.resolved(), targets,

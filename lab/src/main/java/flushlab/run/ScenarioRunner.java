@@ -279,6 +279,7 @@ public final class ScenarioRunner {
         announce.accept(plan + ": excluded by the pacing guard (" + rec.exclusionReason() + ")" + (attempt == 0 ? "; measured again" : ""));
       }
       TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
+      if (identity) r = r.withRequestHeaders(headersFor(true));
       results.add(r);
       BatchResult b = r.included();
       if (b.streamsOk() == 0 && b.errorCount() > 0) {

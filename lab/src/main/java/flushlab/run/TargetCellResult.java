@@ -9,13 +9,22 @@ import flushlab.scenario.Setting;
 import java.util.ArrayList;
 import java.util.List;
 
-/** All runs of one target in one cell, and the aggregate of the runs the guards kept. */
-public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, BatchResult included) {
+/**
+ * All runs of one target in one cell, and the aggregate of the runs the guards kept.
+ *
+ * @param requestHeaders the user's request headers these runs sent, when not the scenario's (the
+ *     map's pass as a client that accepts no compression); null for the scenario's own
+ */
+public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, BatchResult included, List<String[]> requestHeaders) {
 
   public static TargetCellResult of(String target, Cell cell, List<RunRecord> runs) {
     List<StreamResult> kept = new ArrayList<>();
     for (RunRecord r : runs) if (!r.excluded()) kept.addAll(r.result().streamResults());
-    return new TargetCellResult(target, cell, List.copyOf(runs), new BatchResult(kept));
+    return new TargetCellResult(target, cell, List.copyOf(runs), new BatchResult(kept), null);
+  }
+
+  public TargetCellResult withRequestHeaders(List<String[]> headers) {
+    return new TargetCellResult(target, cell, runs, included, headers);
   }
 
   public int excludedRuns() {

@@ -71,6 +71,11 @@ class RequestHeadersTest {
           .filter(c -> c.get("target").asText().equals("keyed")).findFirst().orElseThrow();
       assertThat(cell.at("/metrics/streams_ok").asInt()).isEqualTo(1);
       assertThat(cell.at("/metrics/frames").asInt()).isEqualTo(8);
+      // every row records which client it was and the exact head it sent, the user's values hidden
+      assertThat(cell.get("client_profile").asText()).isEqualTo("bare");
+      List<String> sent = new java.util.ArrayList<>();
+      cell.get("request_headers").forEach(h -> sent.add(h.asText()));
+      assertThat(sent).contains("User-Agent: flushlab", "Authorization: <redacted>", "X-Trace: <redacted>");
       assertThat(keyed.emitter.audits().summary(1)).as("the keyed emitter served the stream").isNotNull();
     }
   }

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WordingTest {
 
   static TargetCellResult cell(Cell c) {
-    return new TargetCellResult("t", c, List.of(), new BatchResult(List.of()));
+    return new TargetCellResult("t", c, List.of(), new BatchResult(List.of()), null);
   }
 
   static Cell cell(String... kv) {
