@@ -3,8 +3,11 @@ package flushlab.cli;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
+import flushlab.client.ClientProfile;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.HostPort;
@@ -96,8 +99,17 @@ final class ClientCommand implements Command {
       BatchResult r = client.run(plan).await(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, TimeUnit.MILLISECONDS);
       double seconds = (System.nanoTime() - started) / 1e9;
       if (json) {
-        out.println(Json.pretty(r));
+        // the result, with which client it was and the exact head it sent (the user's header values hidden)
+        ObjectNode tree = Json.MAPPER.valueToTree(r);
+        tree.put("client_profile", plan.profile().text());
+        ArrayNode sent = tree.putArray("request_headers");
+        plan.headLines(options.keepAlive(), true).forEach(sent::add);
+        out.println(Json.pretty(tree));
       } else {
+        if (!plan.acceptedCodings().isEmpty() || plan.profile() != ClientProfile.BARE) {
+          out.println("as " + plan.profile().text() + (plan.acceptedCodings().isEmpty() ? ", no Accept-Encoding"
+              : ", accepting " + String.join(", ", plan.acceptedCodings().stream().map(c -> c.text()).toList())));
+        }
         out.println(r.oneLine());
         out.printf(java.util.Locale.ROOT, "batch %.3f s, %.1f MB/s read%n", seconds, r.bytes() / 1e6 / seconds);
       }
