@@ -124,7 +124,7 @@ public final class Keys {
   public static final Key PROFILE = Key.of("profile", CLIENT, Type.CHOICE, ClientProfile.DEFAULT.text(),
       "which client the requests look like, its headers as captured from it: `bare` (the lab's own, no Accept-Encoding), `curl` "
           + "(7.88.1), `browser` (Chromium 156's EventSource: accepts gzip, deflate, br, zstd), `openai-python` (3.22.1) or "
-          + "`openai-node` (6.49.0), both accepting gzip, deflate; the client decodes the gzip or deflate it accepted; sweepable, to "
+          + "`openai-node` (6.49.0), both accepting gzip, deflate; the client decodes whatever coding it accepted (gzip, deflate, br, zstd); sweepable, to "
           + "read one target as several clients side by side").choices(Named.texts(ClientProfile.class));
   public static final Key REQUEST_HEADERS = Key.of("headers", CLIENT, Type.HEADERS, null,
       "extra request headers, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}: `${VAR}` is read from the environment when the "
