@@ -134,7 +134,8 @@ public record Key(String name, Section section, Type type, String defaultValue, 
         return v;
       }
       case FLUSH_POLICY:
-        return FlushPolicy.parse(v).text();
+        FlushPolicy.parse(v); // refused here, with what is valid; kept as written, as sizes and durations are
+        return v;
       case BOOL: {
         String b = v.toLowerCase(Locale.ROOT);
         if (!b.equals("true") && !b.equals("false")) throw new IllegalArgumentException("'" + value + "' is not true or false");

@@ -250,4 +250,31 @@ class MapCommandTest {
       vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
+
+  /**
+   * A server that ends every response cleanly after three frames, whatever was asked: each stream
+   * is complete as HTTP but lost most of its frames; the map infers nothing from such a cell.
+   */
+  @Test
+  void aCellThatLostFramesMakesTheMapInconclusive() throws Exception {
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      flushlab.ScriptedServer server = flushlab.ScriptedServer.playing(vertx, List.of(new flushlab.ScriptedServer.Step(0, () -> head),
+          new flushlab.ScriptedServer.Step(2, () -> flushlab.ScriptedServer.frames(66, 0, 1, 2))));
+      List<String> args = List.of("map", "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString(),
+          "--target", "127.0.0.1:" + server.port(), "--emitter-listen", "127.0.0.1:" + flushlab.FreePort.forALaterServer());
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
+      JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+      System.out.println("a target that loses frames -> " + a.get("verdict").asText());
+      assertThat(a.get("kind").asText()).as(out.toString()).isEqualTo("inconclusive");
+      assertThat(a.get("verdict").asText()).contains("frames of frame_size=60B interval=2ms frames=600 were lost")
+          .contains("nothing is inferred from it");
+      assertThat(code).isZero(); // answered: inconclusive, saying why
+    } finally {
+      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
 }

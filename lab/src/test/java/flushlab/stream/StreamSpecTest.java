@@ -1,5 +1,7 @@
 package flushlab.stream;
 
+import flushlab.coding.ContentCoding;
+import flushlab.coding.FlushPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,6 +21,19 @@ class StreamSpecTest {
     StreamSpec back = StreamSpec.fromQuery(bulk.toQuery());
     assertThat(back.frameCount()).isEqualTo(256).isEqualTo(bulk.frameCount());
     assertThat(back.totalBytes()).isEqualTo(1 << 20);
+  }
+
+  @Test
+  void compressionReadsBackFromItsOwnQuery() {
+    StreamSpec s = StreamSpec.DEFAULT.withCompression(new Compression(ContentCoding.ZSTD, FlushPolicy.bytes(4096), CacheControl.NO_TRANSFORM));
+    assertThat(s.toQuery()).contains("encoding=zstd").contains("flush=bytes:4096").contains("cache_control=no-transform");
+    assertThat(StreamSpec.fromQuery(s.toQuery())).isEqualTo(s);
+    StreamSpec timed = StreamSpec.DEFAULT.withCompression(Compression.NONE.withCoding(ContentCoding.BR).withFlush(FlushPolicy.millis(200)));
+    assertThat(StreamSpec.fromQuery(timed.toQuery())).isEqualTo(timed);
+    assertThat(StreamSpec.fromQuery("encoding=identity").compression()).isEqualTo(Compression.NONE);
+    assertThatThrownBy(() -> StreamSpec.fromQuery("encoding=lz4")).hasMessageContaining("'encoding'")
+        .hasMessageContaining("identity, gzip, deflate, br, zstd");
+    assertThatThrownBy(() -> StreamSpec.fromQuery("cache_control=private")).hasMessageContaining("no-cache, no-transform");
   }
 
   @Test
