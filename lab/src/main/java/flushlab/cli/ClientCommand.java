@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.ClientProfile;
+import flushlab.client.HttpVersion;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.HostPort;
@@ -77,7 +78,10 @@ final class ClientCommand implements Command {
     }
     Converters.shapes(shapes); // checked before anything starts
     ClientOptions options = options();
-    if (!where.isVeth()) return measure(plan(target, err), options, out, err);
+    if (!where.isVeth()) {
+      RequestPlan plan = plan(target, err);
+      return measure(plan, options.withHttp(request.http(plan.tls() != null)), out, err);
+    }
     try (VethSite site = VethSite.open(where.mtu())) {
       HostPort at = site.emitter();
       if (!shapes.isEmpty()) at = site.startRelay("relay", shapes, false).address();
@@ -102,10 +106,12 @@ final class ClientCommand implements Command {
         // the result, with which client it was and the exact head it sent (the user's header values hidden)
         ObjectNode tree = Json.MAPPER.valueToTree(r);
         tree.put("client_profile", plan.profile().text());
+        tree.put("http", options.http().text());
         ArrayNode sent = tree.putArray("request_headers");
         plan.headLines(options.keepAlive(), true).forEach(sent::add);
         out.println(Json.pretty(tree));
       } else {
+        if (options.http() != HttpVersion.HTTP_1_1) out.println("over " + options.http().text());
         if (!plan.acceptedCodings().isEmpty() || plan.profile() != ClientProfile.BARE) {
           out.println("as " + plan.profile().text() + (plan.acceptedCodings().isEmpty() ? ", no Accept-Encoding"
               : ", accepting " + String.join(", ", plan.acceptedCodings().stream().map(c -> c.text()).toList())));

@@ -2,6 +2,7 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import flushlab.client.ClientProfile;
+import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
 import flushlab.core.Named;
 import flushlab.core.HostPort;
@@ -28,6 +29,10 @@ final class RequestFlags {
       + "curl, browser (Chromium's EventSource, accepting gzip, deflate, br, zstd), openai-python or openai-node (each accepting "
       + "gzip, deflate): the headers that client sends, captured from it (docs/PROXIES.md)")
   String client = ClientProfile.DEFAULT.text();
+
+  @Parameter(names = "--http", description = "Which HTTP the client speaks: 1.1, h2 (HTTP/2 over TLS by ALPN: an https target) or "
+      + "h2c (HTTP/2 over plain TCP by prior knowledge: an http target)")
+  String http = HttpVersion.HTTP_1_1.text();
 
   @Parameter(names = "--model", description = "Chat and Responses requests: the model name to ask for")
   String model = RequestPlan.DEFAULT_MODEL;
@@ -73,6 +78,15 @@ final class RequestFlags {
       throw new IllegalArgumentException("--client: '" + client + "' is not one of " + String.join(", ", Named.texts(ClientProfile.class)));
     }
     return p;
+  }
+
+  /** The HTTP --http names, checked against whether the target speaks TLS. */
+  HttpVersion http(boolean tls) {
+    HttpVersion v = Named.parse(HttpVersion.class, http);
+    if (v == null) throw new IllegalArgumentException("--http: '" + http + "' is not one of " + String.join(", ", Named.texts(HttpVersion.class)));
+    if (v == HttpVersion.H2 && !tls) throw new IllegalArgumentException("--http h2: HTTP/2 by ALPN needs an https:// target; for http:// use --http h2c");
+    if (v == HttpVersion.H2C && tls) throw new IllegalArgumentException("--http h2c: HTTP/2 over plain TCP needs an http:// target; for https:// use --http h2");
+    return v;
   }
 
   String model() {

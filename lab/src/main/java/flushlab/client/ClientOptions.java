@@ -6,9 +6,15 @@ package flushlab.client;
  *
  * @param slowReaderPauseNanos after each read, stop reading from the kernel this long (0: read at once)
  * @param recvBufferBytes the most one read may return, like the buffer handed to recv()
+ * @param http which HTTP it speaks
  */
 public record ClientOptions(int requests, int concurrency, boolean keepAlive, long timeoutNanos,
-    long slowReaderPauseNanos, int recvBufferBytes) {
+    long slowReaderPauseNanos, int recvBufferBytes, HttpVersion http) {
+
+  /** Over HTTP/1.1. */
+  public ClientOptions(int requests, int concurrency, boolean keepAlive, long timeoutNanos, long slowReaderPauseNanos, int recvBufferBytes) {
+    this(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, HttpVersion.HTTP_1_1);
+  }
 
   public static final int MAX_REQUESTS = 100_000;
   public static final int MAX_CONCURRENCY = 1_000;
@@ -18,6 +24,7 @@ public record ClientOptions(int requests, int concurrency, boolean keepAlive, lo
     if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new IllegalArgumentException("concurrency must be 1.." + MAX_CONCURRENCY);
     if (timeoutNanos <= 0) throw new IllegalArgumentException("timeout must be positive");
     if (recvBufferBytes < 64) throw new IllegalArgumentException("recv buffer must be at least 64 B");
+    if (http == null) throw new IllegalArgumentException("http must be given");
   }
 
   /** One request at a time, a fresh connection each, 60 s each, read at once, 64 KiB reads: every client setting's default. */
@@ -28,18 +35,22 @@ public record ClientOptions(int requests, int concurrency, boolean keepAlive, lo
   }
 
   public ClientOptions withRequests(int n, int c) {
-    return new ClientOptions(n, c, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes);
+    return new ClientOptions(n, c, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, http);
   }
 
   public ClientOptions withKeepAlive(boolean on) {
-    return new ClientOptions(requests, concurrency, on, timeoutNanos, slowReaderPauseNanos, recvBufferBytes);
+    return new ClientOptions(requests, concurrency, on, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, http);
   }
 
   public ClientOptions withTimeoutNanos(long t) {
-    return new ClientOptions(requests, concurrency, keepAlive, t, slowReaderPauseNanos, recvBufferBytes);
+    return new ClientOptions(requests, concurrency, keepAlive, t, slowReaderPauseNanos, recvBufferBytes, http);
+  }
+
+  public ClientOptions withHttp(HttpVersion v) {
+    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, v);
   }
 
   public ClientOptions withSlowReaderPauseNanos(long p) {
-    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, p, recvBufferBytes);
+    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, p, recvBufferBytes, http);
   }
 }

@@ -1,6 +1,7 @@
 package flushlab.client;
 
 import flushlab.coding.NativeCodecs;
+import flushlab.http.HttpParseException;
 import flushlab.coding.ContentCoding;
 import flushlab.core.LabVertx;
 import io.netty.buffer.ByteBuf;
@@ -95,6 +96,9 @@ public final class MeteredClient {
     return aborted;
   }
 
+  /** The stream window an HTTP/2 client advertises: the protocol's default, 65,535 bytes; it gives bytes back as it reads them. */
+  static final int H2_WINDOW = 65_535;
+
   private final class Batch {
     private final RequestPlan plan;
     /** The content codings the request accepts, read once per batch. */
@@ -146,6 +150,8 @@ public final class MeteredClient {
     private long plainTime;
     /** TLS only: the socket read in progress filled the receive buffer (more was waiting in the kernel). */
     private boolean socketReadFull;
+    /** HTTP/2 (h2 or h2c): the connection's session, which turns each read into what it means for the stream; null on HTTP/1.1. */
+    private H2ClientSession h2;
 
     Worker(Batch batch) {
       this.batch = batch;
@@ -162,10 +168,18 @@ public final class MeteredClient {
         return;
       }
       RequestPlan plan = batch.plan;
+      String mismatch = httpMismatch(plan);
+      if (mismatch != null) {
+        batch.record(StreamResult.connectFailed(mismatch));
+        next();
+        return;
+      }
+      boolean h2Tls = options.http() == HttpVersion.H2;
       Future<NetSocket> connecting = plan.tls() == null
           ? net.connect(plan.port(), plan.host())
           : net.connect(new ConnectOptions().setHost(plan.host()).setPort(plan.port()).setSsl(true)
-              .setSslOptions(plan.tls().sslOptions())
+              .setSslOptions(h2Tls ? plan.tls().sslOptions().setUseAlpn(true).setApplicationLayerProtocols(List.of("h2"))
+                  : plan.tls().sslOptions())
               .setSniServerName(plan.tls().serverName(plan.host())));
       connecting.onComplete(ar -> {
         if (ar.failed()) {
@@ -175,15 +189,36 @@ public final class MeteredClient {
           next();
           return;
         }
-        attach(ar.result());
+        NetSocket s = ar.result();
+        if (h2Tls && !"h2".equals(s.applicationLayerProtocol())) {
+          batch.record(StreamResult.connectFailed(plan.host() + ":" + plan.port() + " did not agree to h2 over TLS (ALPN chose "
+              + (s.applicationLayerProtocol() == null ? "nothing" : s.applicationLayerProtocol()) + "); try --http 1.1"));
+          s.close();
+          socket = null;
+          next();
+          return;
+        }
+        attach(s);
         send();
       });
+    }
+
+    /** h2 goes over TLS (an https target), h2c over plain TCP: the other pairings are refused before connecting. */
+    private String httpMismatch(RequestPlan plan) {
+      if (options.http() == HttpVersion.H2 && plan.tls() == null) {
+        return "--http h2 needs an https target (ALPN over TLS); for plain http use --http h2c";
+      }
+      if (options.http() == HttpVersion.H2C && plan.tls() != null) {
+        return "--http h2c is HTTP/2 over plain TCP; for an https target use --http h2";
+      }
+      return null;
     }
 
     private void attach(NetSocket s) {
       socket = s;
       channel = LabVertx.channel(s);
       reusable = options.keepAlive();
+      h2 = options.http().h2() ? new H2ClientSession(options.http() == HttpVersion.H2, H2_WINDOW) : null;
       channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
       if (options.slowReaderPauseNanos() > 0) channel.config().setAutoRead(false);
       if (batch.plan.tls() == null) {
@@ -241,7 +276,8 @@ public final class MeteredClient {
           finishStream();
         }
       });
-      socket.write(io.vertx.core.buffer.Buffer.buffer(batch.plan.bytes(options.keepAlive()))).onComplete(ar -> {
+      byte[] request = h2 != null ? h2.request(batch.plan, options.keepAlive()) : batch.plan.bytes(options.keepAlive());
+      socket.write(io.vertx.core.buffer.Buffer.buffer(request)).onComplete(ar -> {
         if (ar.succeeded()) m.requestWritten(System.nanoTime());
       });
       if (options.slowReaderPauseNanos() > 0) channel.read();
@@ -269,7 +305,11 @@ public final class MeteredClient {
       if (meter == null) return;
       ReadObserver o = observer;
       int before = o == null ? 0 : meter.framesSoFar();
-      meter.onRead(now, scratch, 0, n, full);
+      if (h2 == null) {
+        meter.onRead(now, scratch, 0, n, full);
+      } else {
+        readH2(now, n, full);
+      }
       meter.readDone(System.nanoTime());
       if (o != null && meter.framesSoFar() > before) o.onFrames(meter.sinceRequest(now), meter.framesSoFar(), meter.framesSoFar() - before);
       if (meter.finished()) {
@@ -280,6 +320,20 @@ public final class MeteredClient {
           if (ch.isActive()) ch.read();
         }, options.slowReaderPauseNanos(), TimeUnit.NANOSECONDS);
       }
+    }
+
+    /** An HTTP/2 read: the session says what it meant for the stream; the acks and window updates it owes go out at once. */
+    private void readH2(long now, int n, boolean full) {
+      try {
+        h2.read(scratch, 0, n);
+      } catch (HttpParseException e) {
+        meter.fail(StreamError.PROTOCOL, "HTTP/2: " + e.getMessage());
+        return;
+      }
+      meter.onRead(now, h2.h1(), 0, h2.h1Length(), full, n);
+      byte[] replies = h2.takeReplies();
+      if (replies != null && socket != null) socket.write(io.vertx.core.buffer.Buffer.buffer(replies));
+      if (h2.failure() != null) meter.fail(h2.reset() ? StreamError.RESET : StreamError.PROTOCOL, h2.failure());
     }
 
     private void finishStream() {

@@ -141,6 +141,14 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
    * from the read before can make a read's plaintext longer than the buffer).
    */
   public void onRead(long nowNanos, byte[] b, int off, int len, boolean socketReadFull) {
+    onRead(nowNanos, b, off, len, socketReadFull, len);
+  }
+
+  /**
+   * The same, for a read whose {@code wireBytes} came over HTTP/2: {@code b} holds what they meant
+   * for this stream as HTTP/1.1 bytes (see H2ClientSession); the counts of bytes are the wire's.
+   */
+  public void onRead(long nowNanos, byte[] b, int off, int len, boolean socketReadFull, int wireBytes) {
     if (error != null || complete) {
       return; // bytes after an error or after the end do not count as measurements
     }
@@ -150,8 +158,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     lastReadDoneNanos = nowNanos; // until readDone() says when the client finished with this read
     lastReadFull = socketReadFull;
     reads++;
-    bytes += len;
-    bytesPerRead.add(len);
+    bytes += wireBytes;
+    bytesPerRead.add(wireBytes);
     int timedBefore = emitToRecv.size();
     long decodedBefore = bodyBytes();
     long bodyBefore = wireBodyBytes;
@@ -167,25 +175,25 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       if (releaseBurst != burst) {
         releaseBurst = burst;
         releaseStarts.add(nowNanos);
-        releaseBytes.add(len);
+        releaseBytes.add(wireBytes);
         releaseDecoded.add(decodedNow);
         releaseBody.add(bodyNow);
         releaseFrames.add(framesThisRead);
         releaseWaits.add(emitToRecv.size() > timedBefore ? emitToRecv.get(timedBefore) : 0);
       } else {
         int last = releaseStarts.size() - 1;
-        releaseBytes.set(last, releaseBytes.get(last) + len);
+        releaseBytes.set(last, releaseBytes.get(last) + wireBytes);
         releaseDecoded.set(last, releaseDecoded.get(last) + decodedNow);
         releaseBody.set(last, releaseBody.get(last) + bodyNow);
         releaseFrames.set(last, releaseFrames.get(last) + framesThisRead);
       }
       readsWithFrames++;
       bursts.add(framesThisRead);
-      burstBytes.add(len);
+      burstBytes.add(wireBytes);
     } else if (releaseBurst == burst && releaseStarts.size() > 0) {
       // a read in the middle of a burst that completed no frame (a large frame's middle): its bytes belong to the release
       int last = releaseStarts.size() - 1;
-      releaseBytes.set(last, releaseBytes.get(last) + len);
+      releaseBytes.set(last, releaseBytes.get(last) + wireBytes);
       releaseDecoded.set(last, releaseDecoded.get(last) + decodedNow);
       releaseBody.set(last, releaseBody.get(last) + bodyNow);
     }

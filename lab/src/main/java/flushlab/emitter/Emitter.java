@@ -93,7 +93,7 @@ public final class Emitter extends VerticleBase {
         .setHost(host)
         .setPort(port)
         .setTcpNoDelay(options.tcpNoDelay());
-    if (tls != null) tls.applyTo(netOptions);
+    if (tls != null) tls.applyToWithH2(netOptions); // h2 for a client that offers it by ALPN, else HTTP/1.1
     // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener
     // (about 100 B per frame); EmitterConnection watches for idleness with one timer instead.
     if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());

@@ -8,11 +8,13 @@ import flushlab.core.IdleWatch;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.core.Units;
+import flushlab.http.H2;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpRequestParser;
 import flushlab.stream.Compression;
 import flushlab.stream.ResponseHeader;
 import flushlab.stream.StreamSpec;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -52,6 +54,11 @@ final class EmitterConnection {
   /** When set, /v1/* requests must carry "Authorization: Bearer" this. */
   private final String apiKey;
   private long bytesRead;
+  /** HTTP/2 (h2 by ALPN, h2c by its preface): the connection's session; null on HTTP/1.x. */
+  private H2ServerSession h2;
+  /** Until the first bytes say whether this is h2c's preface or an HTTP/1.1 request, how many matched the preface. */
+  private int prefaceMatched;
+  private boolean protocolKnown;
 
   EmitterConnection(NetSocket socket, AuditRegistry audits, AtomicLong streamIds, Admission admission, long requestTimeoutNanos,
       long idleTimeoutNanos, String apiKey) {
@@ -78,6 +85,7 @@ final class EmitterConnection {
       if (stream != null) stream.writable();
     });
     socket.handler(this::onBytes);
+    if ("h2".equals(socket.applicationLayerProtocol())) startH2(); // TLS with ALPN h2
     idleWatch = new IdleWatch(channel.eventLoop(), idleTimeoutNanos,
         () -> bytesRead + (stream == null ? 0 : stream.progress()), () -> {
           if (closing) return;
@@ -90,8 +98,37 @@ final class EmitterConnection {
     if (closing) return;
     byte[] bytes = buffer.getBytes();
     bytesRead += bytes.length;
+    if (h2 != null) {
+      h2.feed(bytes, 0, bytes.length);
+      return;
+    }
+    int from = 0;
+    if (!protocolKnown) {
+      // h2c by prior knowledge starts with the preface; anything else is HTTP/1.x from its first differing byte
+      int n = Math.min(bytes.length, H2.PREFACE.length - prefaceMatched);
+      int i = 0;
+      while (i < n && bytes[i] == H2.PREFACE[prefaceMatched + i]) i++;
+      if (i == n && prefaceMatched + n == H2.PREFACE.length) {
+        startH2();
+        h2.feed(bytes, n, bytes.length - n);
+        return;
+      }
+      if (i == n) {
+        prefaceMatched += n; // so far, the preface: wait for more
+        return;
+      }
+      protocolKnown = true;
+      if (prefaceMatched > 0) {
+        try {
+          parser.feed(H2.PREFACE, 0, prefaceMatched); // the bytes held back were HTTP/1.x after all
+        } catch (HttpParseException e) {
+          respondAndClose(e.status(), e.getMessage());
+          return;
+        }
+      }
+    }
     try {
-      parser.feed(bytes, 0, bytes.length);
+      parser.feed(bytes, from, bytes.length - from);
     } catch (HttpParseException e) {
       respondAndClose(e.status(), e.getMessage());
       return;
@@ -102,6 +139,38 @@ final class EmitterConnection {
       return;
     }
     startRequestTimerIfNeeded();
+  }
+
+  /** From now on this connection speaks HTTP/2: frames in, HEADERS and DATA out, one stream at a time. */
+  private void startH2() {
+    protocolKnown = true;
+    h2 = new H2ServerSession(new H2ServerSession.Handler() {
+      @Override
+      public void onRequest(HttpRequestParser.Request request) {
+        EmitterConnection.this.onRequest(request);
+      }
+
+      @Override
+      public void onStreamReset(String why) {
+        if (stream != null) stream.cancel();
+      }
+
+      @Override
+      public void onWindow() {
+        if (stream != null) stream.writable();
+      }
+
+      @Override
+      public void onConnectionError(String why) {
+        closing = true;
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+      }
+
+      @Override
+      public void write(ByteBuf bytes) {
+        channel.writeAndFlush(bytes);
+      }
+    });
   }
 
   /** A request has started arriving on a free connection: it must be complete within the timeout. */
@@ -170,8 +239,13 @@ final class EmitterConnection {
         return;
       }
       StreamSpec spec = StreamSpec.fromQuery(query);
-      startStreamWithId(streamIds.incrementAndGet(), r, new PlainFrameSource(spec.frameCount(), spec.frameBytes()),
-          spec.transfer().chunkedFor(http11(r)), spec.thinkNanos(), spec.intervalNanos(), spec.responseHeaders(), spec.paced(),
+      if (h2 != null && spec.compression().coding() != null) {
+        throw new BadRequest("encoding=" + spec.compression().coding().text() + " is not served over HTTP/2 yet; ask over HTTP/1.1");
+      }
+      startStreamWithId(streamIds.incrementAndGet(), r, h2 != null
+          ? new PlainFrameSource(spec.frameCount(), spec.frameBytes(), H2ServerSession.MAX_DATA_FRAME)
+          : new PlainFrameSource(spec.frameCount(), spec.frameBytes()),
+          h2 == null && spec.transfer().chunkedFor(http11(r)), spec.thinkNanos(), spec.intervalNanos(), spec.responseHeaders(), spec.paced(),
           spec.compression());
     } else if (path.startsWith("/v1/")) {
       try {
@@ -231,7 +305,7 @@ final class EmitterConnection {
         throw OpenAiError.invalid("pi_tokens", "bad fields: pi_tokens x the event size makes up to " + totalBytes
             + " B (allowed: at most " + StreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
       }
-      startStreamWithId(id, r, source, http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0,
+      startStreamWithId(id, r, source, h2 == null && http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0,
           Compression.NONE);
     } else if (path.equals("/v1/models") && method.equals("GET")) {
       ObjectNode root = Json.MAPPER.createObjectNode().put("object", "list");
@@ -255,6 +329,10 @@ final class EmitterConnection {
   private void startStreamWithId(long id, HttpRequestParser.Request r, FrameSource source, boolean chunked,
       long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced, Compression compression) {
     long start = System.nanoTime();
+    if (h2 != null) {
+      startH2Stream(id, source, think, interval, extraHeaders, paced, compression, start);
+      return;
+    }
     boolean keepAlive = chunked && r.keepAlive();
     // as a framework's compression middleware: only for a request that accepts the coding, and Vary either way
     ContentCoding coding = compression.coding();
@@ -292,6 +370,32 @@ final class EmitterConnection {
     stream.start();
   }
 
+  /** The same over HTTP/2: a HEADERS frame, the preamble as DATA, then the paced DATA frames; the connection stays. */
+  private void startH2Stream(long id, FrameSource source, long think, long interval, java.util.List<ResponseHeader> extraHeaders,
+      boolean paced, Compression compression, long start) {
+    java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
+    headers.add(java.util.Map.entry("content-type", "text/event-stream"));
+    headers.add(java.util.Map.entry("cache-control", compression.cacheControl().header));
+    headers.add(java.util.Map.entry("x-flushlab-stream", Long.toString(id)));
+    for (ResponseHeader h : extraHeaders) headers.add(java.util.Map.entry(h.name(), h.value()));
+    ByteBuf head = h2.head(200, headers, false);
+    byte[] preamble = source.preamble();
+    if (preamble.length > 0) {
+      ByteBuf both = Unpooled.buffer(head.readableBytes() + preamble.length + H2ServerSession.framing(preamble.length));
+      both.writeBytes(head);
+      head.release();
+      h2.data(both, preamble, 0, preamble.length, false); // sent at once with the head, as on HTTP/1.1
+      head = both;
+    }
+    PacingAudit audit = audits.start(id, source.frames(), paced);
+    channel.writeAndFlush(head);
+    stream = new PacedStream(channel, source, audit, false, null, h2, start, think, interval, complete -> {
+      stream = null;
+      nextRequest();
+    });
+    stream.start();
+  }
+
   /** A non-streaming completion: answers once the simulated generation time has passed. */
   private void completeLater(HttpRequestParser.Request r, ChatRequestSpec spec) {
     long wait = spec.thinkNanos() + spec.delayNanos() * (long) (spec.tokens() - 1);
@@ -315,6 +419,11 @@ final class EmitterConnection {
   }
 
   private void respond(HttpRequestParser.Request r, int status, String type, String body) {
+    if (h2 != null) {
+      channel.writeAndFlush(h2.simple(status, type, body.getBytes(StandardCharsets.UTF_8)));
+      nextRequest();
+      return;
+    }
     boolean keepAlive = r.keepAlive();
     writeSimple(status, type, body, keepAlive);
     if (keepAlive) {
@@ -327,6 +436,10 @@ final class EmitterConnection {
   private void respondAndClose(int status, String reason) {
     if (closing) return;
     closing = true;
+    if (h2 != null) {
+      channel.writeAndFlush(Unpooled.wrappedBuffer(H2.goAway(0, H2.NO_ERROR))).addListener(ChannelFutureListener.CLOSE);
+      return;
+    }
     if (busy) {
       channel.close(); // an answer cannot go in the middle of a response: the connection just ends
       return;

@@ -55,6 +55,10 @@ final class PacedStream implements Runnable {
   /** Compresses the body (for a request that accepted the coding), or null to send it as it is. */
   private final StreamCompressor compressor;
   private ScheduledFuture<?> flushTimer;
+  /** HTTP/2: the connection's session, which frames each piece as DATA within the flow-control windows; null on HTTP/1.x. */
+  private final H2ServerSession h2;
+  /** The largest piece of a large event's tail: 64 KiB, or one DATA frame's worth on HTTP/2. */
+  private final int pieceBytes;
   private final long intervalNanos;
   private final long firstDueNanos;
   private final Done done;
@@ -70,6 +74,11 @@ final class PacedStream implements Runnable {
 
   PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked, StreamCompressor compressor,
       long startNanos, long thinkNanos, long intervalNanos, Done done) {
+    this(channel, source, audit, chunked, compressor, null, startNanos, thinkNanos, intervalNanos, done);
+  }
+
+  PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked, StreamCompressor compressor,
+      H2ServerSession h2, long startNanos, long thinkNanos, long intervalNanos, Done done) {
     if (16 + source.maxEventBytes() + CRLF.length + source.trailer().length + LAST_CHUNK.length
         > MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES) {
       throw new IllegalStateException("an event of " + source.maxEventBytes() + " B does not fit the write buffer");
@@ -79,6 +88,8 @@ final class PacedStream implements Runnable {
     this.audit = audit;
     this.chunked = chunked;
     this.compressor = compressor;
+    this.h2 = h2;
+    this.pieceBytes = h2 != null ? H2ServerSession.MAX_DATA_FRAME : MAX_WHOLE_EVENT_BYTES;
     this.intervalNanos = intervalNanos;
     this.firstDueNanos = startNanos + thinkNanos;
     this.done = done;
@@ -116,8 +127,8 @@ final class PacedStream implements Runnable {
         finish(false);
         return;
       }
-      if (!channel.isWritable()) {
-        audit.recordBackpressureWait();
+      if (!channel.isWritable() || h2 != null && !h2.canSend(nextPieceBound())) {
+        audit.recordBackpressureWait(); // the socket, or HTTP/2's flow-control window, is full: wait for it
         waitingForWritable = true;
         return;
       }
@@ -142,6 +153,12 @@ final class PacedStream implements Runnable {
     }
   }
 
+  /** At most how many body bytes the next write carries (its event, or a piece of a large one, and the trailer). */
+  private int nextPieceBound() {
+    int body = tailTotal > 0 ? (int) Math.min(pieceBytes, tailTotal - tailSent) : source.maxEventBytes();
+    return body + source.trailer().length;
+  }
+
   private long dueOf(int index) {
     return firstDueNanos + intervalNanos * index;
   }
@@ -164,6 +181,16 @@ final class PacedStream implements Runnable {
     int headLen = source.write(index, emitEpoch, scratch, 0);
     long tail = source.tailBytes(index);
     byte[] trailer = last ? source.trailer() : NONE;
+    if (h2 != null) {
+      if (tail > 0) {
+        tailIndex = index;
+        tailSent = 0;
+        tailTotal = tail;
+        tailDue = dueOf(index);
+      }
+      sendH2(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
+      return;
+    }
     if (compressor != null) {
       if (tail > 0) {
         tailIndex = index;
@@ -196,12 +223,18 @@ final class PacedStream implements Runnable {
 
   /** The next piece of a large event's tail; the last piece ends the event. */
   private void writeTailPiece() {
-    int n = (int) Math.min(MAX_WHOLE_EVENT_BYTES, tailTotal - tailSent);
+    int n = (int) Math.min(pieceBytes, tailTotal - tailSent);
     boolean endsEvent = tailSent + n == tailTotal;
     boolean last = endsEvent && tailIndex == source.frames() - 1;
     byte[] trailer = last ? source.trailer() : NONE;
     byte[] scratch = SCRATCH.get();
     source.writeTail(tailIndex, tailSent, n, scratch, 0);
+    if (h2 != null) {
+      tailSent += n;
+      if (endsEvent) tailTotal = 0;
+      sendH2(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
+      return;
+    }
     if (compressor != null) {
       tailSent += n;
       if (endsEvent) tailTotal = 0;
@@ -218,6 +251,26 @@ final class PacedStream implements Runnable {
     tailTotal = 0;
     endEvent(buf, trailer, last);
     writeEventEnd(buf, tailIndex, tailDue, last);
+  }
+
+  /**
+   * HTTP/2: the event's bytes (or a piece of them, and the trailer at the end) leave as DATA frames
+   * in one write, within the windows the run loop checked; the last carries END_STREAM.
+   */
+  private void sendH2(byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
+    int n = len;
+    if (endsEvent && trailer.length > 0) {
+      System.arraycopy(trailer, 0, b, len, trailer.length); // the scratch array has room for it (see the constructor's check)
+      n += trailer.length;
+    }
+    ByteBuf buf = channel.alloc().directBuffer(n + H2ServerSession.framing(n));
+    h2.data(buf, b, 0, n, last && endsEvent);
+    audit.recordFrameBytes(buf.readableBytes());
+    if (!endsEvent) {
+      channel.writeAndFlush(buf, channel.voidPromise());
+      return;
+    }
+    writeEventEnd(buf, index, due, last);
   }
 
   /**

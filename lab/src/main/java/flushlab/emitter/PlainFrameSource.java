@@ -16,9 +16,14 @@ final class PlainFrameSource implements FrameSource {
   private final CRC32C crc = new CRC32C();
 
   PlainFrameSource(int frames, int frameBytes) {
+    this(frames, frameBytes, PacedStream.MAX_WHOLE_EVENT_BYTES);
+  }
+
+  /** @param maxWholeBytes the largest event written in one piece (HTTP/2: one DATA frame's worth) */
+  PlainFrameSource(int frames, int frameBytes, int maxWholeBytes) {
     this.frames = frames;
     this.frameBytes = frameBytes;
-    this.whole = frameBytes <= PacedStream.MAX_WHOLE_EVENT_BYTES;
+    this.whole = frameBytes <= maxWholeBytes;
   }
 
   @Override

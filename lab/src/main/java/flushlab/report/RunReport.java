@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientProfile;
+import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
 import flushlab.client.StreamResult;
 import flushlab.map.FlushTrigger;
@@ -130,7 +131,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    * beside every run.
    */
   public record CellReport(int cell, String cellLabel, Map<String, String> swept, String target, ClientProfile clientProfile,
-      List<String> requestHeaders, int runsTotal, int runsExcluded, BatchResult metrics, Arrivals arrivals, List<RunEntry> runs,
+      HttpVersion http, List<String> requestHeaders, int runsTotal, int runsExcluded, BatchResult metrics, Arrivals arrivals, List<RunEntry> runs,
       @JsonIgnore Cell settings) {
 
     /**
@@ -143,7 +144,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
       RequestPlan plan = RequestPlan.of(c.stream(), "TARGET", 0, c.model()).withProfile(c.profile()).withHeaders(userHeaders);
       List<String> lines = new ArrayList<>(plan.headLines(c.client().keepAlive(), true));
       lines.removeIf(l -> l.startsWith("Host: "));
-      return new CellReport(c.index(), c.label(), c.sweptByName(), r.target(), c.profile(), lines, r.runs().size(),
+      return new CellReport(c.index(), c.label(), c.sweptByName(), r.target(), c.profile(), c.client().http(), lines, r.runs().size(),
           r.excludedRuns(), r.included(), Arrivals.of(r.included()), RunEntry.of(r.runs()), c);
     }
 

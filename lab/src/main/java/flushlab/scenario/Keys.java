@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import flushlab.client.ClientOptions;
 import flushlab.client.ClientProfile;
+import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
 import flushlab.core.Named;
 import flushlab.core.FrameCodec;
@@ -126,6 +127,10 @@ public final class Keys {
           + "(7.88.1), `browser` (Chromium 156's EventSource: accepts gzip, deflate, br, zstd), `openai-python` (3.22.1) or "
           + "`openai-node` (6.49.0), both accepting gzip, deflate; the client decodes whatever coding it accepted (gzip, deflate, br, zstd); sweepable, to "
           + "read one target as several clients side by side").choices(Named.texts(ClientProfile.class));
+  public static final Key HTTP = Key.of("http", CLIENT, Type.CHOICE, HttpVersion.HTTP_1_1.text(),
+      "which HTTP the client speaks: 1.1, h2 (HTTP/2 over TLS by ALPN: a target that speaks TLS) or h2c (HTTP/2 over plain TCP by "
+          + "prior knowledge); quote \"1.1\" in YAML; sweepable, to read one target over HTTP/1.1 and HTTP/2 side by side")
+      .choices(Named.texts(HttpVersion.class));
   public static final Key REQUEST_HEADERS = Key.of("headers", CLIENT, Type.HEADERS, null,
       "extra request headers, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}: `${VAR}` is read from the environment when the "
           + "scenario loads (a variable not set is an error); values are never written to results or logs, names are; not sweepable");
@@ -255,7 +260,7 @@ public final class Keys {
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
       LISTEN,
-      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, REQUEST_HEADERS,
+      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, REQUEST_HEADERS,
       TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,
       INSECURE,
       PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,

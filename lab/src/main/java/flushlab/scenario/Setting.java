@@ -1,6 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.client.ClientProfile;
+import flushlab.client.HttpVersion;
 import flushlab.core.Named;
 import flushlab.coding.ContentCoding;
 import flushlab.coding.FlushPolicy;
@@ -51,6 +52,7 @@ public enum Setting {
   TIMEOUT(Keys.TIMEOUT, (c, v) -> c.withClient(c.client().withTimeoutNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.client().timeoutNanos())),
   MODEL(Keys.MODEL, Cell::withModel, Cell::model),
+  HTTP(Keys.HTTP, (c, v) -> c.withClient(c.client().withHttp(Named.parseOrThrow(HttpVersion.class, v))), c -> c.client().http().text()),
   PROFILE(Keys.PROFILE, (c, v) -> c.withProfile(Named.parse(ClientProfile.class, v)), c -> c.profile().text());
 
   private final Key key;

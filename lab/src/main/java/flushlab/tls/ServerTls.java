@@ -23,6 +23,17 @@ public record ServerTls(LabCertificate certificate) {
         .setKeyPath(certificate.keyPem().toString()));
   }
 
+  /**
+   * As {@link #applyTo(NetServerOptions)}, offering HTTP/2 by ALPN ({@code h2}, then
+   * {@code http/1.1}): for a server that speaks both (the emitter); a relay, which speaks
+   * HTTP/1.1 only, keeps ALPN off.
+   */
+  public NetServerOptions applyToWithH2(NetServerOptions options) {
+    applyTo(options).setUseAlpn(true);
+    options.getSslOptions().setApplicationLayerProtocols(java.util.List.of("h2", "http/1.1"));
+    return options;
+  }
+
   /** What a client must trust to reach this server: the certificate itself. */
   public ClientTls pinnedByClients() {
     return ClientTls.pinned(certificate.certPem());

@@ -1,0 +1,299 @@
+package flushlab.client;
+
+import flushlab.http.H2;
+import flushlab.http.H2FrameParser;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The client's side of one HTTP/2 connection (h2 or h2c), one request stream at a time: it writes
+ * the preface, SETTINGS and each request (HEADERS with HPACK, then DATA for a body), and turns what
+ * each socket read brings for the current stream into the HTTP/1.1 bytes the stream meter reads
+ * (the head, a chunk per DATA piece, the last chunk at END_STREAM). So frames per read, releases,
+ * content decoding and every error keep one meaning across HTTP versions; the read's wire bytes
+ * are counted as they came. Flow control: the client reads at once, so each read's DATA is given
+ * back with WINDOW_UPDATEs for the stream and the connection, written right after the read.
+ * Confined to the connection's event loop.
+ */
+final class H2ClientSession implements H2FrameParser.Listener {
+  /** Headers HTTP/2 forbids (connection-specific); a request's are dropped, as clients do. */
+  private static final Set<String> CONNECTION_HEADERS = Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding",
+      "upgrade", "host", "content-length");
+
+  private final boolean tls;
+  private final int initialWindow;
+  private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
+  private final DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
+  private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(true);
+  /** The current read's meaning as HTTP/1.1 bytes, reused read after read. */
+  private byte[] h1 = new byte[4096];
+  private int h1Len;
+  private final ByteArrayOutputStream replies = new ByteArrayOutputStream(64);
+  private int nextStreamId = 1;
+  private int streamId;
+  private boolean headSeen;
+  private boolean ended;
+  private boolean opened;
+  /** The current stream's DATA bytes this read, to give back. */
+  private int consumed;
+  private String failure;
+  private boolean reset;
+  private final Map<String, Long> serverSettings = new LinkedHashMap<>();
+  private long windowUpdatesSent;
+  private long serverWindowUpdates;
+  private long dataBytes;
+
+  /**
+   * @param initialWindow the stream window this client advertises (SETTINGS_INITIAL_WINDOW_SIZE);
+   *     the connection window is raised to match
+   */
+  H2ClientSession(boolean tls, int initialWindow) {
+    this.tls = tls;
+    this.initialWindow = initialWindow;
+  }
+
+  /** The bytes that start the next request: the preface and SETTINGS first on a new connection, then HEADERS (and DATA). */
+  byte[] request(RequestPlan plan, boolean keepAlive) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    if (!opened) {
+      opened = true;
+      out.writeBytes(H2.PREFACE);
+      out.writeBytes(H2.settings(H2.SETTINGS_ENABLE_PUSH, 0, H2.SETTINGS_INITIAL_WINDOW_SIZE, initialWindow,
+          H2.SETTINGS_MAX_FRAME_SIZE, H2.DEFAULT_MAX_FRAME));
+      if (initialWindow > H2.DEFAULT_WINDOW) out.writeBytes(H2.windowUpdate(0, initialWindow - H2.DEFAULT_WINDOW));
+    }
+    streamId = nextStreamId;
+    nextStreamId += 2;
+    headSeen = false;
+    ended = false;
+    failure = null;
+    reset = false;
+    Http2Headers headers = new DefaultHttp2Headers().method(plan.method()).scheme(tls ? "https" : "http")
+        .authority(authority(plan)).path(plan.pathAndQuery());
+    for (String line : plan.headLines(keepAlive, false)) {
+      int colon = line.indexOf(':');
+      String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+      if (CONNECTION_HEADERS.contains(name)) continue;
+      headers.add(name, line.substring(colon + 1).trim());
+    }
+    boolean body = plan.body().length > 0;
+    ByteBuf block = Unpooled.buffer(256);
+    try {
+      encoder.encodeHeaders(streamId, headers, block);
+      byte[] b = new byte[block.readableBytes()];
+      block.readBytes(b);
+      writeHeaderBlock(out, b, !body);
+    } catch (Http2Exception e) {
+      throw new IllegalArgumentException("HTTP/2 request headers: " + e.getMessage(), e);
+    } finally {
+      block.release();
+    }
+    for (int off = 0; off < plan.body().length; off += H2.DEFAULT_MAX_FRAME) {
+      int n = Math.min(H2.DEFAULT_MAX_FRAME, plan.body().length - off);
+      boolean last = off + n == plan.body().length;
+      out.writeBytes(H2.frame(H2.DATA, last ? H2.FLAG_END_STREAM : 0, streamId, Arrays.copyOfRange(plan.body(), off, off + n)));
+    }
+    return out.toByteArray();
+  }
+
+  /** HEADERS, then CONTINUATIONs when the block is larger than one frame. */
+  private void writeHeaderBlock(ByteArrayOutputStream out, byte[] block, boolean endStream) {
+    int first = Math.min(block.length, H2.DEFAULT_MAX_FRAME);
+    int flags = (endStream ? H2.FLAG_END_STREAM : 0) | (first == block.length ? H2.FLAG_END_HEADERS : 0);
+    out.writeBytes(H2.frame(H2.HEADERS, flags, streamId, Arrays.copyOfRange(block, 0, first)));
+    for (int off = first; off < block.length; off += H2.DEFAULT_MAX_FRAME) {
+      int n = Math.min(H2.DEFAULT_MAX_FRAME, block.length - off);
+      out.writeBytes(H2.frame(H2.CONTINUATION, off + n == block.length ? H2.FLAG_END_HEADERS : 0, streamId,
+          Arrays.copyOfRange(block, off, off + n)));
+    }
+  }
+
+  private static String authority(RequestPlan plan) {
+    String h = plan.host().indexOf(':') >= 0 ? "[" + plan.host() + "]" : plan.host();
+    return h + ":" + plan.port();
+  }
+
+  /** One socket read's bytes; afterwards {@link #h1()} holds what they mean for the current stream, {@link #replies()} what to write back. */
+  void read(byte[] b, int off, int len) {
+    h1Len = 0;
+    consumed = 0;
+    parser.feed(b, off, len);
+    if (consumed > 0 && !ended) {
+      replies.writeBytes(H2.windowUpdate(streamId, consumed));
+      windowUpdatesSent++;
+    }
+    if (consumed > 0) {
+      replies.writeBytes(H2.windowUpdate(0, consumed));
+      windowUpdatesSent++;
+    }
+  }
+
+  byte[] h1() {
+    return h1;
+  }
+
+  int h1Length() {
+    return h1Len;
+  }
+
+  private void append(byte[] b, int off, int len) {
+    if (h1Len + len > h1.length) h1 = Arrays.copyOf(h1, Math.max(h1.length * 2, h1Len + len));
+    System.arraycopy(b, off, h1, h1Len, len);
+    h1Len += len;
+  }
+
+  /** A chunk-size line without allocating: hex digits and CRLF. */
+  private void chunkSize(int n) {
+    if (h1Len + 10 > h1.length) h1 = Arrays.copyOf(h1, h1.length * 2);
+    int shift = 28;
+    while (shift > 0 && ((n >>> shift) & 0xf) == 0) shift -= 4;
+    for (; shift >= 0; shift -= 4) {
+      int d = (n >>> shift) & 0xf;
+      h1[h1Len++] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
+    }
+    h1[h1Len++] = '\r';
+    h1[h1Len++] = '\n';
+  }
+
+  /** Control frames to write after this read (SETTINGS and PING acks, WINDOW_UPDATEs), taken once. */
+  byte[] takeReplies() {
+    if (replies.size() == 0) return null;
+    byte[] r = replies.toByteArray();
+    replies.reset();
+    return r;
+  }
+
+  /** Why the current stream cannot complete (a reset, a GOAWAY), or null. */
+  String failure() {
+    return failure;
+  }
+
+  boolean reset() {
+    return reset;
+  }
+
+  /** What this connection recorded: the server's SETTINGS, WINDOW_UPDATEs both ways, DATA bytes received. */
+  H2Stats stats() {
+    return new H2Stats(Map.copyOf(serverSettings), windowUpdatesSent, serverWindowUpdates, dataBytes, initialWindow);
+  }
+
+  @Override
+  public void onData(int id, byte[] b, int off, int len, boolean endStream) {
+    dataBytes += len;
+    consumed += len;
+    if (id != streamId || ended) return;
+    if (!headSeen) {
+      failure = "DATA on stream " + id + " before its HEADERS";
+      return;
+    }
+    if (len > 0) {
+      chunkSize(len);
+      append(b, off, len);
+      append(CRLF, 0, 2);
+    }
+    if (endStream) end();
+  }
+
+  private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  private void end() {
+    ended = true;
+    append(LAST_CHUNK, 0, LAST_CHUNK.length);
+  }
+
+  @Override
+  public void onHeaders(int id, byte[] block, int len, boolean endStream) {
+    Http2Headers headers;
+    ByteBuf in = Unpooled.wrappedBuffer(block, 0, len);
+    try {
+      headers = decoder.decodeHeaders(id, in);
+    } catch (Http2Exception e) {
+      failure = "the response's HTTP/2 headers do not decode (" + e.getMessage() + ")";
+      return;
+    } finally {
+      in.release();
+    }
+    if (id != streamId || ended) return;
+    if (headSeen) { // trailers
+      if (endStream) end();
+      return;
+    }
+    CharSequence status = headers.status();
+    if (status == null) {
+      failure = "an HTTP/2 response without :status";
+      return;
+    }
+    if (status.toString().startsWith("1")) return; // an informational head: the real one follows
+    headSeen = true;
+    StringBuilder s = new StringBuilder(256).append("HTTP/1.1 ").append(status).append(" h2\r\n");
+    headers.forEach(e -> {
+      String name = e.getKey().toString();
+      if (name.startsWith(":") || name.equals("content-length") || name.equals("transfer-encoding")) return;
+      s.append(name).append(": ").append(e.getValue()).append("\r\n");
+    });
+    s.append(endStream ? "Content-Length: 0\r\n\r\n" : "Transfer-Encoding: chunked\r\n\r\n");
+    byte[] head = s.toString().getBytes(StandardCharsets.ISO_8859_1);
+    append(head, 0, head.length);
+    if (endStream) ended = true;
+  }
+
+  @Override
+  public void onSettings(boolean ack, int[] idValue) {
+    if (ack) return;
+    for (int i = 0; i < idValue.length; i += 2) serverSettings.put(settingName(idValue[i]), idValue[i + 1] & 0xffffffffL);
+    replies.writeBytes(H2.settingsAck());
+  }
+
+  private static String settingName(int id) {
+    return switch (id) {
+      case H2.SETTINGS_HEADER_TABLE_SIZE -> "header_table_size";
+      case H2.SETTINGS_ENABLE_PUSH -> "enable_push";
+      case H2.SETTINGS_MAX_CONCURRENT_STREAMS -> "max_concurrent_streams";
+      case H2.SETTINGS_INITIAL_WINDOW_SIZE -> "initial_window_size";
+      case H2.SETTINGS_MAX_FRAME_SIZE -> "max_frame_size";
+      case H2.SETTINGS_MAX_HEADER_LIST_SIZE -> "max_header_list_size";
+      default -> "setting_" + id;
+    };
+  }
+
+  @Override
+  public void onWindowUpdate(int id, int increment) {
+    serverWindowUpdates++;
+  }
+
+  @Override
+  public void onPing(boolean ack, byte[] opaque) {
+    if (!ack) replies.writeBytes(H2.pingAck(opaque));
+  }
+
+  @Override
+  public void onRstStream(int id, long code) {
+    if (id != streamId || ended) return;
+    reset = true;
+    failure = "the server reset the stream (RST_STREAM " + H2.errorName(code) + ")";
+  }
+
+  @Override
+  public void onGoAway(int lastStreamId, long code) {
+    if (!ended && (lastStreamId < streamId || code != H2.NO_ERROR)) {
+      failure = "the server closed the connection (GOAWAY " + H2.errorName(code) + ", last stream " + lastStreamId + ")";
+    }
+  }
+
+  /** The server's SETTINGS as received, WINDOW_UPDATEs each way, DATA bytes received, and the window this client offered. */
+  record H2Stats(Map<String, Long> serverSettings, long windowUpdatesSent, long windowUpdatesReceived, long dataBytes,
+      int clientInitialWindow) {}
+}

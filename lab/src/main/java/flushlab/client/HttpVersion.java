@@ -1,0 +1,26 @@
+package flushlab.client;
+
+import flushlab.core.Named;
+
+/**
+ * Which HTTP the metered client speaks: HTTP/1.1, HTTP/2 over TLS (ALPN h2, an https target), or
+ * HTTP/2 over plain TCP by prior knowledge (h2c, an http target), as gateways speak to each other.
+ */
+public enum HttpVersion implements Named {
+  HTTP_1_1("1.1"), H2("h2"), H2C("h2c");
+
+  private final String text;
+
+  HttpVersion(String text) {
+    this.text = text;
+  }
+
+  @Override
+  public String text() {
+    return text;
+  }
+
+  public boolean h2() {
+    return this != HTTP_1_1;
+  }
+}

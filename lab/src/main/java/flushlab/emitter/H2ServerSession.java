@@ -1,0 +1,274 @@
+package flushlab.emitter;
+
+import flushlab.http.H2;
+import flushlab.http.H2FrameParser;
+import flushlab.http.Headers;
+import flushlab.http.HttpParseException;
+import flushlab.http.HttpRequestParser;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The emitter's side of one HTTP/2 connection (h2 by ALPN, h2c by prior knowledge), one stream at
+ * a time (it says so: SETTINGS_MAX_CONCURRENT_STREAMS 1; a second stream is refused with
+ * REFUSED_STREAM). A request's HEADERS (and DATA, for a body) become the same request the
+ * HTTP/1.1 parser makes, so routing, the pacing audit, the frame format and the OpenAI endpoints
+ * are unchanged; responses go out as HEADERS and DATA frames of at most 16 KiB. Flow control: a
+ * DATA frame is written only when the stream's and the connection's windows hold it; otherwise
+ * the paced stream waits for the client's WINDOW_UPDATE, as it waits for a writable socket.
+ * Confined to the connection's event loop.
+ */
+final class H2ServerSession implements H2FrameParser.Listener {
+  /** Frames written carry at most this much: the default SETTINGS_MAX_FRAME_SIZE, whatever the client allows. */
+  static final int MAX_DATA_FRAME = H2.DEFAULT_MAX_FRAME;
+
+  interface Handler {
+    void onRequest(HttpRequestParser.Request request);
+
+    /** The client reset the current stream (or went away): stop writing it. */
+    void onStreamReset(String why);
+
+    /** More window to send into. */
+    void onWindow();
+
+    /** The connection is broken: a reason to log, then close. */
+    void onConnectionError(String why);
+
+    void write(ByteBuf bytes);
+  }
+
+  private final Handler handler;
+  private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
+  private final DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
+  private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(true);
+  private long connectionWindow = H2.DEFAULT_WINDOW;
+  private long streamWindow;
+  private int initialWindow = H2.DEFAULT_WINDOW;
+  /** The stream being answered (0: none). */
+  private int activeStream;
+  private int lastStream;
+  private boolean responding;
+  private Http2Headers pendingHeaders;
+  private final ByteArrayOutputStream pendingBody = new ByteArrayOutputStream();
+
+  H2ServerSession(Handler handler) {
+    this.handler = handler;
+    handler.write(Unpooled.wrappedBuffer(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, 1, H2.SETTINGS_ENABLE_PUSH, 0)));
+  }
+
+  void feed(byte[] b, int off, int len) {
+    try {
+      parser.feed(b, off, len);
+    } catch (HttpParseException e) {
+      handler.write(Unpooled.wrappedBuffer(H2.goAway(lastStream, H2.PROTOCOL_ERROR)));
+      handler.onConnectionError(e.getMessage());
+    }
+  }
+
+  /** Whether {@code n} bytes of DATA fit both windows now. */
+  boolean canSend(int n) {
+    return activeStream != 0 && Math.min(streamWindow, connectionWindow) >= n;
+  }
+
+  /** Writes {@code n} bytes of body as DATA frames into {@code out}, spending the windows; END_STREAM on the last when {@code end}. */
+  void data(ByteBuf out, byte[] b, int off, int n, boolean end) {
+    int stream = activeStream;
+    if (n == 0) {
+      header(out, 0, end ? H2.FLAG_END_STREAM : 0, stream);
+    }
+    for (int done = 0; done < n; ) {
+      int k = Math.min(MAX_DATA_FRAME, n - done);
+      boolean last = done + k == n;
+      header(out, k, last && end ? H2.FLAG_END_STREAM : 0, stream);
+      out.writeBytes(b, off + done, k);
+      done += k;
+    }
+    streamWindow -= n;
+    connectionWindow -= n;
+    if (end) streamDone();
+  }
+
+  /** DATA framing bytes for a body piece of {@code n} bytes. */
+  static int framing(int n) {
+    return H2.FRAME_HEADER_BYTES * Math.max(1, (n + MAX_DATA_FRAME - 1) / MAX_DATA_FRAME);
+  }
+
+  private static void header(ByteBuf out, int length, int flags, int stream) {
+    out.writeMedium(length);
+    out.writeByte(H2.DATA);
+    out.writeByte(flags);
+    out.writeInt(stream);
+  }
+
+  /** The response head: :status and these headers (names lower-cased, connection-specific ones dropped); END_STREAM when there is no body. */
+  ByteBuf head(int status, List<Map.Entry<String, String>> headers, boolean endStream) {
+    Http2Headers h = new DefaultHttp2Headers().status(Integer.toString(status));
+    for (Map.Entry<String, String> e : headers) {
+      String name = e.getKey().toLowerCase(Locale.ROOT);
+      if (name.equals("connection") || name.equals("transfer-encoding") || name.equals("keep-alive")) continue;
+      h.add(name, e.getValue());
+    }
+    ByteBuf block = Unpooled.buffer(256);
+    try {
+      encoder.encodeHeaders(activeStream, h, block);
+    } catch (Http2Exception e) {
+      block.release();
+      throw new IllegalStateException("HTTP/2 response headers: " + e.getMessage(), e);
+    }
+    int n = block.readableBytes();
+    if (n > MAX_DATA_FRAME) {
+      block.release();
+      throw new IllegalStateException("HTTP/2 response headers over " + MAX_DATA_FRAME + " bytes");
+    }
+    ByteBuf out = Unpooled.buffer(H2.FRAME_HEADER_BYTES + n);
+    out.writeMedium(n);
+    out.writeByte(H2.HEADERS);
+    out.writeByte(H2.FLAG_END_HEADERS | (endStream ? H2.FLAG_END_STREAM : 0));
+    out.writeInt(activeStream);
+    out.writeBytes(block);
+    block.release();
+    if (endStream) streamDone();
+    return out;
+  }
+
+  /** A whole answer at once (errors, JSON): HEADERS, then its body as DATA. */
+  ByteBuf simple(int status, String type, byte[] body) {
+    int stream = activeStream;
+    ByteBuf head = head(status, List.of(Map.entry("content-type", type), Map.entry("content-length", Integer.toString(body.length))),
+        body.length == 0);
+    if (body.length == 0) return head;
+    activeStream = stream;
+    ByteBuf out = Unpooled.buffer(head.readableBytes() + body.length + framing(body.length));
+    out.writeBytes(head);
+    head.release();
+    data(out, body, 0, body.length, true); // an answer this small is not held back by the window
+    return out;
+  }
+
+  private void streamDone() {
+    activeStream = 0;
+    responding = false;
+  }
+
+  boolean responding() {
+    return responding;
+  }
+
+  @Override
+  public void onHeaders(int streamId, byte[] block, int len, boolean endStream) {
+    Http2Headers headers;
+    ByteBuf in = Unpooled.wrappedBuffer(block, 0, len);
+    try {
+      headers = decoder.decodeHeaders(streamId, in);
+    } catch (Http2Exception e) {
+      handler.write(Unpooled.wrappedBuffer(H2.goAway(lastStream, H2.PROTOCOL_ERROR)));
+      handler.onConnectionError("the request's HTTP/2 headers do not decode: " + e.getMessage());
+      return;
+    } finally {
+      in.release();
+    }
+    if (streamId <= lastStream && streamId != activeStream) return; // trailers of a stream already answered
+    if (responding || pendingHeaders != null) {
+      handler.write(Unpooled.wrappedBuffer(H2.rstStream(streamId, H2.REFUSED_STREAM)));
+      return;
+    }
+    lastStream = streamId;
+    activeStream = streamId;
+    streamWindow = initialWindow;
+    pendingHeaders = headers;
+    pendingBody.reset();
+    if (endStream) dispatch();
+  }
+
+  @Override
+  public void onData(int streamId, byte[] b, int off, int len, boolean endStream) {
+    if (len > 0) {
+      // request bodies are read at once: their window is given back as they arrive
+      handler.write(Unpooled.wrappedBuffer(H2.windowUpdate(0, len)));
+      if (!endStream) handler.write(Unpooled.wrappedBuffer(H2.windowUpdate(streamId, len)));
+    }
+    if (streamId != activeStream || pendingHeaders == null) return;
+    if (pendingBody.size() + len > HttpRequestParser.MAX_BODY_BYTES) {
+      handler.write(Unpooled.wrappedBuffer(H2.rstStream(streamId, H2.REFUSED_STREAM)));
+      pendingHeaders = null;
+      activeStream = 0;
+      return;
+    }
+    pendingBody.write(b, off, len);
+    if (endStream) dispatch();
+  }
+
+  private void dispatch() {
+    Http2Headers h = pendingHeaders;
+    pendingHeaders = null;
+    responding = true;
+    Headers headers = new Headers();
+    h.forEach(e -> {
+      String name = e.getKey().toString();
+      if (!name.startsWith(":")) headers.add(name, e.getValue().toString());
+    });
+    CharSequence authority = h.authority();
+    if (authority != null && headers.get("host") == null) headers.add("host", authority.toString());
+    String method = h.method() == null ? "GET" : h.method().toString();
+    String path = h.path() == null ? "/" : h.path().toString();
+    handler.onRequest(new HttpRequestParser.Request(method, path, "HTTP/2", headers, pendingBody.toByteArray()));
+  }
+
+  @Override
+  public void onSettings(boolean ack, int[] idValue) {
+    if (ack) return;
+    for (int i = 0; i < idValue.length; i += 2) {
+      if (idValue[i] == H2.SETTINGS_INITIAL_WINDOW_SIZE) {
+        long delta = (idValue[i + 1] & 0xffffffffL) - initialWindow;
+        initialWindow = idValue[i + 1];
+        if (activeStream != 0) streamWindow += delta; // RFC 9113 6.9.2: open streams move by the difference
+      }
+    }
+    handler.write(Unpooled.wrappedBuffer(H2.settingsAck()));
+    handler.onWindow();
+  }
+
+  @Override
+  public void onWindowUpdate(int streamId, int increment) {
+    if (streamId == 0) {
+      connectionWindow += increment;
+    } else if (streamId == activeStream) {
+      streamWindow += increment;
+    }
+    handler.onWindow();
+  }
+
+  @Override
+  public void onPing(boolean ack, byte[] opaque) {
+    if (!ack) handler.write(Unpooled.wrappedBuffer(H2.pingAck(opaque)));
+  }
+
+  @Override
+  public void onRstStream(int streamId, long code) {
+    if (streamId != activeStream) return;
+    pendingHeaders = null;
+    streamDone();
+    handler.onStreamReset("the client reset stream " + streamId + " (RST_STREAM " + H2.errorName(code) + ")");
+  }
+
+  @Override
+  public void onGoAway(int lastStreamId, long code) {
+    handler.onConnectionError("the client went away (GOAWAY " + H2.errorName(code) + ")");
+  }
+
+  /** Resets the current stream from this side (an error mid-stream). */
+  ByteBuf reset(int code) {
+    int stream = activeStream;
+    streamDone();
+    return Unpooled.wrappedBuffer(H2.rstStream(stream, code));
+  }
+}

@@ -1,0 +1,185 @@
+package flushlab.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.LabTest;
+import flushlab.ScriptedServer;
+import flushlab.ScriptedServer.Step;
+import flushlab.http.H2;
+import flushlab.tls.ServerTls;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * HTTP/2 end to end on real sockets: the metered client against the lab's own emitter over h2c
+ * (prior knowledge) and h2 (TLS, ALPN) reads paced frames one per read, whole, as over HTTP/1.1;
+ * flow control carries a bulk body; a header block in CONTINUATIONs, DATA split inside frame
+ * headers and a RST_STREAM from the server are read as such; a RST_STREAM from the client stops
+ * the emitter's stream and leaves the connection serving the next.
+ */
+class Http2StreamTest extends LabTest {
+  private static final String PACED = "frames=41&size=60&interval=20ms";
+
+  private BatchResult read(String url, HttpVersion http, RequestPlan plan) throws Exception {
+    return lab.measure(plan, ClientOptions.single().withHttp(http));
+  }
+
+  @Test
+  void pacedFramesArriveOnePerReadOverH2cAndH2AsOverHttp11() throws Exception {
+    BatchResult h1 = lab.measure(lab.sseUrl(PACED));
+    BatchResult h2c = read(null, HttpVersion.H2C, RequestPlan.get(lab.sseUrl(PACED)));
+    int tlsPort = lab.emitter.listenTls("127.0.0.1", 0, ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
+    RequestPlan https = RequestPlan.get("https://127.0.0.1:" + tlsPort + "/sse?" + PACED).withTls(ServerTls.selfSigned().pinnedByClients());
+    BatchResult h2 = read(null, HttpVersion.H2, https);
+    BatchResult tls11 = lab.measure(https, ClientOptions.single());
+    System.out.printf("Http2StreamTest: frames per read HTTP/1.1 %.3f, h2c %.3f, TLS HTTP/1.1 %.3f, h2 %.3f; emit->recv p50 %.3f / %.3f / %.3f / %.3f ms%n",
+        h1.framesPerRead(), h2c.framesPerRead(), tls11.framesPerRead(), h2.framesPerRead(), h1.emitToRecvMs().p50(),
+        h2c.emitToRecvMs().p50(), tls11.emitToRecvMs().p50(), h2.emitToRecvMs().p50());
+    for (BatchResult r : List.of(h2c, h2)) {
+      assertThat(r.errorCount()).as(r.oneLine()).isZero();
+      assertThat(r.frames()).isEqualTo(41);
+      assertThat(r.lostFrames() + r.corruptFrames() + r.duplicateFrames() + r.reorderedFrames()).isZero();
+      assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.05);
+    }
+    lab.assertEmitterOnTime(h2c, 20_000_000L);
+  }
+
+  @Test
+  void aBulkBodyFlowsWithinTheWindowsWholeAndInOrder() throws Exception {
+    BatchResult r = read(null, HttpVersion.H2C, RequestPlan.get(lab.sseUrl("total=8MiB&size=20KiB&interval=0ms")));
+    assertThat(r.errorCount()).as(r.oneLine()).isZero();
+    assertThat(r.frames()).isEqualTo((8 << 20) / (20 << 10) + 1);
+    assertThat(r.lostFrames() + r.corruptFrames() + r.reorderedFrames()).isZero();
+    assertThat(r.decodedBodyBytes()).isEqualTo((long) r.frames() * 20 * 1024);
+  }
+
+  @Test
+  void aChatStreamWithARequestBodyIsServedOverH2c() throws Exception {
+    RequestPlan chat = RequestPlan.chat("127.0.0.1", lab.emitter.port(), 30, 0, 5);
+    BatchResult r = read(null, HttpVersion.H2C, chat);
+    assertThat(r.errorCount()).as(r.oneLine()).isZero();
+    assertThat(r.frames()).isEqualTo(30);
+    assertThat(r.lostFrames()).isZero();
+  }
+
+  /** An h2 server written out byte by byte: SETTINGS, a header block in HEADERS and CONTINUATION, DATA in pieces cut inside frame headers. */
+  @Test
+  void continuationsAndDataSplitInsideFrameHeadersAreReadAsTheyCame() throws Exception {
+    byte[] block = headerBlock(1);
+    byte[] wire = concat(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, 10),
+        H2.frame(H2.HEADERS, 0, 1, Arrays.copyOfRange(block, 0, 5)),
+        H2.frame(H2.CONTINUATION, 0, 1, Arrays.copyOfRange(block, 5, 9)),
+        H2.frame(H2.CONTINUATION, H2.FLAG_END_HEADERS, 1, Arrays.copyOfRange(block, 9, block.length)));
+    List<Step> steps = new ArrayList<>();
+    steps.add(new Step(0, () -> wire));
+    byte[] data = new byte[0];
+    for (int i = 0; i < 6; i++) data = concat(data, H2.frame(H2.DATA, i == 5 ? H2.FLAG_END_STREAM : 0, 1, ScriptedServer.frames(60, i)));
+    // cut at every third byte: pieces end inside frame headers and inside payloads
+    for (int off = 0; off < data.length; off += 3) {
+      byte[] piece = Arrays.copyOfRange(data, off, Math.min(data.length, off + 3));
+      steps.add(new Step(off % 69 == 0 ? 5 : 0, () -> piece));
+    }
+    try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
+      BatchResult r = read(null, HttpVersion.H2C, RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=6"));
+      assertThat(r.errorCount()).as(r.oneLine()).isZero();
+      assertThat(r.frames()).isEqualTo(6);
+      assertThat(r.lostFrames() + r.corruptFrames()).isZero();
+    }
+  }
+
+  @Test
+  void aServerResetIsAnErrorOfTheStreamNeverOk() throws Exception {
+    byte[] block = headerBlock(1);
+    List<Step> steps = List.of(
+        new Step(0, () -> concat(H2.settings(), H2.frame(H2.HEADERS, H2.FLAG_END_HEADERS, 1, block))),
+        new Step(5, () -> H2.frame(H2.DATA, 0, 1, ScriptedServer.frames(60, 0, 1))),
+        new Step(5, () -> H2.rstStream(1, H2.CANCEL)));
+    try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
+      BatchResult r = read(null, HttpVersion.H2C, RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=10"));
+      assertThat(r.streamsOk()).as(r.oneLine()).isZero();
+      assertThat(r.errors().get(0)).containsEntry("kind", "reset");
+      assertThat((String) r.errors().get(0).get("example")).contains("RST_STREAM CANCEL");
+    }
+  }
+
+  /** A client that resets its stream: the emitter stops it (its audit: incomplete) and answers the next stream on the same connection. */
+  @Test
+  void aClientResetStopsTheStreamAndTheConnectionServesTheNext() throws Exception {
+    DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
+    try (Socket s = new Socket("127.0.0.1", lab.emitter.port())) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      InputStream in = s.getInputStream();
+      out.write(concat(H2.PREFACE, H2.settings(), request(encoder, 1, "/sse?frames=1000&interval=10ms")));
+      readUntilData(in, 1);
+      out.write(H2.rstStream(1, H2.CANCEL));
+      out.write(request(encoder, 3, "/healthz"));
+      byte[] got = readUntilEndOf(in, 3);
+      assertThat(new String(got, StandardCharsets.ISO_8859_1)).contains("ok");
+    }
+  }
+
+  private static byte[] request(DefaultHttp2HeadersEncoder encoder, int stream, String path) throws Exception {
+    ByteBuf b = Unpooled.buffer();
+    encoder.encodeHeaders(stream, new DefaultHttp2Headers().method("GET").scheme("http").authority("127.0.0.1").path(path), b);
+    byte[] block = new byte[b.readableBytes()];
+    b.readBytes(block);
+    b.release();
+    return H2.frame(H2.HEADERS, H2.FLAG_END_HEADERS | H2.FLAG_END_STREAM, stream, block);
+  }
+
+  /** Reads frames until one DATA frame of {@code stream} arrived. */
+  private static void readUntilData(InputStream in, int stream) throws Exception {
+    while (true) {
+      byte[] h = in.readNBytes(9);
+      int len = ((h[0] & 0xff) << 16) | ((h[1] & 0xff) << 8) | (h[2] & 0xff);
+      in.readNBytes(len);
+      int id = ((h[5] & 0x7f) << 24) | ((h[6] & 0xff) << 16) | ((h[7] & 0xff) << 8) | (h[8] & 0xff);
+      if (h[3] == H2.DATA && id == stream) return;
+    }
+  }
+
+  /** Reads frames until {@code stream} ends; returns its DATA (frames of other streams skipped). */
+  private static byte[] readUntilEndOf(InputStream in, int stream) throws Exception {
+    ByteArrayOutputStream data = new ByteArrayOutputStream();
+    while (true) {
+      byte[] h = in.readNBytes(9);
+      if (h.length < 9) throw new AssertionError("the connection closed before stream " + stream + " ended");
+      int len = ((h[0] & 0xff) << 16) | ((h[1] & 0xff) << 8) | (h[2] & 0xff);
+      byte[] p = in.readNBytes(len);
+      int id = ((h[5] & 0x7f) << 24) | ((h[6] & 0xff) << 16) | ((h[7] & 0xff) << 8) | (h[8] & 0xff);
+      if (id != stream) continue;
+      if (h[3] == H2.DATA) data.write(p, 0, p.length);
+      if ((h[3] == H2.DATA || h[3] == H2.HEADERS) && (h[4] & H2.FLAG_END_STREAM) != 0) return data.toByteArray();
+    }
+  }
+
+  /** ":status 200, content-type text/event-stream" and padding headers, HPACK-encoded for one connection. */
+  private static byte[] headerBlock(int stream) throws Exception {
+    ByteBuf b = Unpooled.buffer();
+    new DefaultHttp2HeadersEncoder().encodeHeaders(stream, new DefaultHttp2Headers().status("200").add("content-type", "text/event-stream")
+        .add("x-one", "aaaaaaaaaaaaaaaaaaaa").add("x-two", "bbbbbbbbbbbbbbbbbbbb"), b);
+    byte[] block = new byte[b.readableBytes()];
+    b.readBytes(block);
+    b.release();
+    return block;
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] p : parts) out.writeBytes(p);
+    return out.toByteArray();
+  }
+}

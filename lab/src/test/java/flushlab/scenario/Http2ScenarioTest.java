@@ -1,0 +1,41 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.client.HttpVersion;
+import flushlab.run.Outcome;
+import flushlab.run.TargetCellResult;
+import org.junit.jupiter.api.Test;
+
+/** client.http sweeps one target over HTTP/1.1 and h2c into one table, each row read whole and one frame per read. */
+class Http2ScenarioTest {
+  @Test
+  void oneTargetOverHttp11AndH2cSideBySide() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: h2-side-by-side
+        emitter: {frames: 21, frame_size: 60B, interval: 20ms}
+        sweep:
+          http: ["1.1", h2c]
+        targets:
+          - {name: direct, kind: direct}
+          - {name: passthrough, kind: relay, shapers: [passthrough]}
+        runs: 1
+        # this test is about HTTP versions: a busy host's late frame must not leave the run uncertified
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
+        """);
+    assertThat(s.cells()).extracting(c -> c.client().http()).containsExactly(HttpVersion.HTTP_1_1, HttpVersion.H2C);
+    Outcome o = ScenarioFixture.run(s);
+    assertThat(o.certified()).isTrue();
+    TargetCellResult directH2c = o.results().stream().filter(r -> r.target().equals("direct") && r.cell().client().http() == HttpVersion.H2C)
+        .findFirst().orElseThrow();
+    assertThat(directH2c.included().errorCount()).as(directH2c.included().oneLine()).isZero();
+    assertThat(directH2c.included().frames()).isEqualTo(21);
+    assertThat(directH2c.included().framesPerRead()).isLessThanOrEqualTo(1.1);
+    // the relay parses only HTTP/1.1: h2c's bytes are not that, so it relays them as they come (opaque), and the stream passes whole
+    TargetCellResult relayH2c = o.results().stream().filter(r -> r.target().equals("passthrough") && r.cell().client().http() == HttpVersion.H2C)
+        .findFirst().orElseThrow();
+    System.out.println("Http2ScenarioTest: passthrough relay over h2c: " + relayH2c.included().oneLine());
+    assertThat(relayH2c.included().errorCount()).isZero();
+    assertThat(relayH2c.included().frames()).isEqualTo(21);
+  }
+}
