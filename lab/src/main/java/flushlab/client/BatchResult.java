@@ -20,7 +20,7 @@ import org.HdrHistogram.Histogram;
  */
 @JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes", "body_bytes", "decoded_body_bytes",
     "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "decoded_bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_decoded_bytes", "release_frames", "release_wait_ms",
-    "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "content_codings", "stream_ids"})
+    "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "content_codings", "h2", "stream_ids"})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
@@ -253,6 +253,24 @@ public final class BatchResult {
       }
     }
     return n == 0 ? 0 : (double) body / n;
+  }
+
+  /** HTTP/2, over the complete streams: the server's SETTINGS (of the first), WINDOW_UPDATEs each way and DATA bytes summed; null over HTTP/1.x. */
+  public record H2Summary(int streams, Map<String, Long> serverSettings, long windowUpdatesSent, long windowUpdatesReceived,
+      long dataBytes, int clientInitialWindow) {}
+
+  @JsonProperty("h2")
+  public H2Summary h2() {
+    H2Summary sum = null;
+    for (StreamResult s : streams) {
+      if (!s.ok() || s.h2() == null) continue;
+      H2Stats h = s.h2();
+      sum = sum == null
+          ? new H2Summary(1, h.serverSettings(), h.windowUpdatesSent(), h.windowUpdatesReceived(), h.dataBytes(), h.clientInitialWindow())
+          : new H2Summary(sum.streams() + 1, sum.serverSettings(), sum.windowUpdatesSent() + h.windowUpdatesSent(),
+              sum.windowUpdatesReceived() + h.windowUpdatesReceived(), sum.dataBytes() + h.dataBytes(), sum.clientInitialWindow());
+    }
+    return sum;
   }
 
   /** The coding most complete streams arrived in, or null when none was compressed (or none was complete). */

@@ -80,6 +80,9 @@ final class H2ClientSession implements H2FrameParser.Listener {
     ended = false;
     failure = null;
     reset = false;
+    windowUpdatesSent = 0; // counted per stream: what this stream's reads gave back
+    serverWindowUpdates = 0;
+    dataBytes = 0;
     Http2Headers headers = new DefaultHttp2Headers().method(plan.method()).scheme(tls ? "https" : "http")
         .authority(authority(plan)).path(plan.pathAndQuery());
     for (String line : plan.headLines(keepAlive, false)) {
@@ -184,7 +187,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return reset;
   }
 
-  /** What this connection recorded: the server's SETTINGS, WINDOW_UPDATEs both ways, DATA bytes received. */
+  /** What the current stream saw: the server's SETTINGS (of the connection), WINDOW_UPDATEs both ways and DATA bytes during it. */
   H2Stats stats() {
     return new H2Stats(Map.copyOf(serverSettings), windowUpdatesSent, serverWindowUpdates, dataBytes, initialWindow);
   }
@@ -293,7 +296,4 @@ final class H2ClientSession implements H2FrameParser.Listener {
     }
   }
 
-  /** The server's SETTINGS as received, WINDOW_UPDATEs each way, DATA bytes received, and the window this client offered. */
-  record H2Stats(Map<String, Long> serverSettings, long windowUpdatesSent, long windowUpdatesReceived, long dataBytes,
-      int clientInitialWindow) {}
 }

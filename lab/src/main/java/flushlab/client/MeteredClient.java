@@ -342,6 +342,7 @@ public final class MeteredClient {
       meter = null;
       vertx.cancelTimer(timerId);
       StreamResult r = m.result();
+      if (h2 != null) r = r.withH2(h2.stats());
       batch.record(r);
       if (!r.ok() || !r.complete() || !reusable || m.serverWillClose()) {
         NetSocket s = socket;

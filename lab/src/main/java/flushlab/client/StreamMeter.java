@@ -440,6 +440,6 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
         new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
         new StreamResult.Reads(reads, readsWithFrames, bytes, wireBodyBytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes),
         new StreamResult.Timing(ttft, gaps, emitToRecv),
-        new StreamResult.Releases(releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits));
+        new StreamResult.Releases(releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits), null);
   }
 }

@@ -11,9 +11,15 @@ import flushlab.core.LongSamples;
  * @param streamId the emitter's stream id (X-Flushlab-Stream), or -1
  * @param status the HTTP status, or 0 when no head arrived
  * @param coding the body's Content-Encoding, or null for a body sent as it is
+ * @param h2 what its HTTP/2 connection recorded, or null over HTTP/1.x
  */
 public record StreamResult(long streamId, int status, StreamError error, String errorMessage, boolean complete, boolean sawDone,
-    ContentCoding coding, Integrity integrity, Reads reads, Timing timing, Releases releases) {
+    ContentCoding coding, Integrity integrity, Reads reads, Timing timing, Releases releases, H2Stats h2) {
+
+  /** The same result with what its HTTP/2 connection recorded. */
+  public StreamResult withH2(H2Stats stats) {
+    return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, coding, integrity, reads, timing, releases, stats);
+  }
 
   /** Frames by sequence number and checksum: what arrived, against what was asked for. */
   public record Integrity(int expectedFrames, int frames, int lost, int duplicated, int reordered, int corrupt, int unchecked) {}

@@ -63,6 +63,12 @@ class Http2StreamTest extends LabTest {
     assertThat(r.frames()).isEqualTo((8 << 20) / (20 << 10) + 1);
     assertThat(r.lostFrames() + r.corruptFrames() + r.reorderedFrames()).isZero();
     assertThat(r.decodedBodyBytes()).isEqualTo((long) r.frames() * 20 * 1024);
+    // what the connection recorded: the emitter's SETTINGS, and the window given back as the client read (stream and connection)
+    BatchResult.H2Summary h2 = r.h2();
+    assertThat(h2.serverSettings()).containsEntry("max_concurrent_streams", 1L);
+    assertThat(h2.dataBytes()).isEqualTo(r.bodyBytes());
+    assertThat(h2.windowUpdatesSent()).as("a bulk body 128 times the window needs window updates").isGreaterThan(128);
+    assertThat(lab.measure(lab.sseUrl("frames=3")).h2()).as("over HTTP/1.1").isNull();
   }
 
   @Test
