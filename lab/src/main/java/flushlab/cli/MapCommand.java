@@ -93,7 +93,7 @@ final class MapCommand implements Command {
       throw new IllegalArgumentException("--results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e) + ")");
     }
     Scenario scenario = MapScenario.of(t, streamEndpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()),
-        request.profile());
+        request.profile(), request.http(t.speaksTls()));
     out.printf("flushlab map: %s; %s frames; budget %s%n", t.describe(), endpoint, budget);
     Vertx vertx = LabVertx.create(3);
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx);

@@ -268,6 +268,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
       case H2.SETTINGS_INITIAL_WINDOW_SIZE -> "initial_window_size";
       case H2.SETTINGS_MAX_FRAME_SIZE -> "max_frame_size";
       case H2.SETTINGS_MAX_HEADER_LIST_SIZE -> "max_header_list_size";
+      case 8 -> "enable_connect_protocol";
       default -> "setting_" + id;
     };
   }

@@ -284,7 +284,7 @@ public final class MeteredClient {
     }
 
     private void onRead(long now, ByteBuf buf) {
-      if (meter == null) return; // bytes after a finished response on a closing socket
+      if (meter == null && h2 == null) return; // bytes after a finished response on a closing socket
       int n = buf.readableBytes();
       if (scratch.length < n) scratch = new byte[n];
       buf.getBytes(buf.readerIndex(), scratch, 0, n);
@@ -302,7 +302,11 @@ public final class MeteredClient {
 
     /** One read of {@code n} bytes, now in scratch, that returned at {@code now}; {@code full}: it filled the receive buffer. */
     private void onBytes(long now, int n, boolean full) {
-      if (meter == null) return;
+      if (meter == null) {
+        // HTTP/2 between streams (or before the first: a server's SETTINGS right after the TLS handshake): the connection's frames still count
+        if (h2 != null) readH2Connection(n);
+        return;
+      }
       ReadObserver o = observer;
       int before = o == null ? 0 : meter.framesSoFar();
       if (h2 == null) {
@@ -320,6 +324,18 @@ public final class MeteredClient {
           if (ch.isActive()) ch.read();
         }, options.slowReaderPauseNanos(), TimeUnit.NANOSECONDS);
       }
+    }
+
+    /** HTTP/2 frames with no stream being measured: SETTINGS, PINGs, window updates; acknowledged as always. */
+    private void readH2Connection(int n) {
+      try {
+        h2.read(scratch, 0, n);
+      } catch (HttpParseException e) {
+        if (socket != null) socket.close();
+        return;
+      }
+      byte[] replies = h2.takeReplies();
+      if (replies != null && socket != null) socket.write(io.vertx.core.buffer.Buffer.buffer(replies));
     }
 
     /** An HTTP/2 read: the session says what it meant for the stream; the acks and window updates it owes go out at once. */

@@ -1,6 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.client.ClientProfile;
+import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
@@ -27,8 +28,15 @@ public final class MapScenario {
   /** With the model chat requests name and the headers every request carries (--model, --header). */
   public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine, String model,
       RequestHeaders headers, ClientProfile profile) {
-    Cell base = Cell.DEFAULTS.withStream(StreamSpec.DEFAULT.withEndpoint(endpoint)).withModel(Keys.MODEL.check(model)).withProfile(profile);
-    Cell cert = base.withIndex(-1).withStream(StreamSpec.DEFAULT.withIntervalNanos(10_000_000L));
+    return of(target, endpoint, emitterListen, commandLine, model, headers, profile, HttpVersion.HTTP_1_1);
+  }
+
+  /** The same, the target read over {@code http} (the direct path is certified over HTTP/1.1, the instrument's own floor). */
+  public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine, String model,
+      RequestHeaders headers, ClientProfile profile, HttpVersion http) {
+    Cell plain = Cell.DEFAULTS.withStream(StreamSpec.DEFAULT.withEndpoint(endpoint)).withModel(Keys.MODEL.check(model)).withProfile(profile);
+    Cell base = plain.withClient(plain.client().withHttp(http));
+    Cell cert = plain.withIndex(-1).withStream(StreamSpec.DEFAULT.withIntervalNanos(10_000_000L));
     Scenario.Guards guards = new Scenario.Guards(20_000_000L, 2, 1.10, cert);
     String name = ("map-" + target.name()).replaceAll("[^A-Za-z0-9._-]", "_");
     return new Scenario(name.length() > 64 ? name.substring(0, 64) : name, "flushlab map of " + target.describe(),
