@@ -30,8 +30,9 @@ final class RequestFlags {
       + "gzip, deflate): the headers that client sends, captured from it (docs/PROXIES.md)")
   String client = ClientProfile.DEFAULT.text();
 
-  @Parameter(names = "--http", description = "Which HTTP the client speaks: 1.1, h2 (HTTP/2 over TLS by ALPN: an https target) or "
-      + "h2c (HTTP/2 over plain TCP by prior knowledge: an http target)")
+  @Parameter(names = "--http", description = "Which HTTP the client speaks: 1.1, h2 (HTTP/2 over TLS by ALPN: an https target), "
+      + "h2c (HTTP/2 over plain TCP by prior knowledge: an http target) or h2c-upgrade (an HTTP/1.1 request with Upgrade: h2c; "
+      + "read as HTTP/1.1 if the server does not switch)")
   String http = HttpVersion.HTTP_1_1.text();
 
   @Parameter(names = "--model", description = "Chat and Responses requests: the model name to ask for")
@@ -85,7 +86,9 @@ final class RequestFlags {
     HttpVersion v = Named.parse(HttpVersion.class, http);
     if (v == null) throw new IllegalArgumentException("--http: '" + http + "' is not one of " + String.join(", ", Named.texts(HttpVersion.class)));
     if (v == HttpVersion.H2 && !tls) throw new IllegalArgumentException("--http h2: HTTP/2 by ALPN needs an https:// target; for http:// use --http h2c");
-    if (v == HttpVersion.H2C && tls) throw new IllegalArgumentException("--http h2c: HTTP/2 over plain TCP needs an http:// target; for https:// use --http h2");
+    if ((v == HttpVersion.H2C || v == HttpVersion.H2C_UPGRADE) && tls) {
+      throw new IllegalArgumentException("--http " + v.text() + ": HTTP/2 over plain TCP needs an http:// target; for https:// use --http h2");
+    }
     return v;
   }
 

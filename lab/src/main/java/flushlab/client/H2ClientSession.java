@@ -34,6 +34,13 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   private final boolean tls;
   private final int initialWindow;
+  /** h2c by Upgrade: the first request goes as HTTP/1.1 asking to switch; stream 1 is its answer. */
+  private final boolean upgrade;
+  /** Waiting for the answer to the Upgrade request: its head so far. */
+  private boolean awaitingSwitch;
+  private final StringBuilder switchHead = new StringBuilder();
+  /** The server did not switch: the connection is HTTP/1.1, its bytes passed on as they came. */
+  private boolean http11;
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
   private final DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
   private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(true);
@@ -60,12 +67,53 @@ final class H2ClientSession implements H2FrameParser.Listener {
    *     the connection window is raised to match
    */
   H2ClientSession(boolean tls, int initialWindow) {
+    this(tls, initialWindow, false);
+  }
+
+  H2ClientSession(boolean tls, int initialWindow, boolean upgrade) {
     this.tls = tls;
     this.initialWindow = initialWindow;
+    this.upgrade = upgrade;
+  }
+
+  /** What the connection turned out to speak: h2, h2c, or HTTP/1.1 when an Upgrade was not taken. */
+  HttpVersion spoken() {
+    return http11 ? HttpVersion.HTTP_1_1 : tls ? HttpVersion.H2 : upgrade ? HttpVersion.H2C_UPGRADE : HttpVersion.H2C;
+  }
+
+  private byte[] clientSettings() {
+    return H2.settings(H2.SETTINGS_ENABLE_PUSH, 0, H2.SETTINGS_INITIAL_WINDOW_SIZE, initialWindow,
+        H2.SETTINGS_MAX_FRAME_SIZE, H2.DEFAULT_MAX_FRAME);
+  }
+
+  /** The first request, as HTTP/1.1 asking to switch to h2c (RFC 7540 3.2); its answer will be stream 1. */
+  private byte[] upgradeRequest(RequestPlan plan, boolean keepAlive) {
+    opened = true;
+    awaitingSwitch = true;
+    streamId = 1;
+    nextStreamId = 3;
+    byte[] settings = clientSettings();
+    String payload = java.util.Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(Arrays.copyOfRange(settings, H2.FRAME_HEADER_BYTES, settings.length));
+    StringBuilder sb = new StringBuilder(512).append(plan.method()).append(' ').append(plan.pathAndQuery()).append(" HTTP/1.1\r\n");
+    for (String line : plan.headLines(true, false)) {
+      if (line.regionMatches(true, 0, "Connection:", 0, 11)) continue;
+      sb.append(line).append("\r\n");
+    }
+    sb.append("Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: ").append(payload).append("\r\n\r\n");
+    byte[] head = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    byte[] all = Arrays.copyOf(head, head.length + plan.body().length);
+    System.arraycopy(plan.body(), 0, all, head.length, plan.body().length);
+    return all;
   }
 
   /** The bytes that start the next request: the preface and SETTINGS first on a new connection, then HEADERS (and DATA). */
   byte[] request(RequestPlan plan, boolean keepAlive) {
+    if (http11) return plan.bytes(keepAlive);
+    if (upgrade && !opened) {
+      resetStream();
+      return upgradeRequest(plan, keepAlive);
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream(512);
     if (!opened) {
       opened = true;
@@ -76,13 +124,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
     }
     streamId = nextStreamId;
     nextStreamId += 2;
-    headSeen = false;
-    ended = false;
-    failure = null;
-    reset = false;
-    windowUpdatesSent = 0; // counted per stream: what this stream's reads gave back
-    serverWindowUpdates = 0;
-    dataBytes = 0;
+    resetStream();
     Http2Headers headers = new DefaultHttp2Headers().method(plan.method()).scheme(tls ? "https" : "http")
         .authority(authority(plan)).path(plan.pathAndQuery());
     for (String line : plan.headLines(keepAlive, false)) {
@@ -111,6 +153,16 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return out.toByteArray();
   }
 
+  private void resetStream() {
+    headSeen = false;
+    ended = false;
+    failure = null;
+    reset = false;
+    windowUpdatesSent = 0; // counted per stream: what this stream's reads gave back
+    serverWindowUpdates = 0;
+    dataBytes = 0;
+  }
+
   /** HEADERS, then CONTINUATIONs when the block is larger than one frame. */
   private void writeHeaderBlock(ByteArrayOutputStream out, byte[] block, boolean endStream) {
     int first = Math.min(block.length, H2.DEFAULT_MAX_FRAME);
@@ -132,6 +184,16 @@ final class H2ClientSession implements H2FrameParser.Listener {
   void read(byte[] b, int off, int len) {
     h1Len = 0;
     consumed = 0;
+    if (http11) {
+      append(b, off, len);
+      return;
+    }
+    if (awaitingSwitch) {
+      int used = switchAnswer(b, off, len);
+      if (used < 0 || http11) return;
+      off += used;
+      len -= used;
+    }
     parser.feed(b, off, len);
     if (consumed > 0 && !ended) {
       replies.writeBytes(H2.windowUpdate(streamId, consumed));
@@ -141,6 +203,31 @@ final class H2ClientSession implements H2FrameParser.Listener {
       replies.writeBytes(H2.windowUpdate(0, consumed));
       windowUpdatesSent++;
     }
+  }
+
+  /**
+   * Reads the answer to the Upgrade request: 101 switches (the preface and SETTINGS go out, and the
+   * bytes after the head are frames); anything else is HTTP/1.1 from here on. Returns how many
+   * bytes the 101 head took, or -1 while the head is incomplete.
+   */
+  private int switchAnswer(byte[] b, int off, int len) {
+    int before = switchHead.length();
+    for (int i = off; i < off + len; i++) switchHead.append((char) (b[i] & 0xff));
+    int end = switchHead.indexOf("\r\n\r\n");
+    if (end < 0) {
+      if (switchHead.length() > 16 * 1024) failure = "the answer to the h2c Upgrade request has no end to its head";
+      return -1;
+    }
+    awaitingSwitch = false;
+    if (switchHead.indexOf("HTTP/1.1 101") == 0) {
+      replies.writeBytes(H2.PREFACE);
+      replies.writeBytes(clientSettings());
+      return end + 4 - before;
+    }
+    http11 = true; // not switched: the answer is HTTP/1.1, head and all
+    byte[] all = switchHead.toString().getBytes(StandardCharsets.ISO_8859_1);
+    append(all, 0, all.length);
+    return 0;
   }
 
   byte[] h1() {

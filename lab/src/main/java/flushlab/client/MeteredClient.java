@@ -208,8 +208,8 @@ public final class MeteredClient {
       if (options.http() == HttpVersion.H2 && plan.tls() == null) {
         return "--http h2 needs an https target (ALPN over TLS); for plain http use --http h2c";
       }
-      if (options.http() == HttpVersion.H2C && plan.tls() != null) {
-        return "--http h2c is HTTP/2 over plain TCP; for an https target use --http h2";
+      if ((options.http() == HttpVersion.H2C || options.http() == HttpVersion.H2C_UPGRADE) && plan.tls() != null) {
+        return "--http " + options.http().text() + " is HTTP/2 over plain TCP; for an https target use --http h2";
       }
       return null;
     }
@@ -218,7 +218,8 @@ public final class MeteredClient {
       socket = s;
       channel = LabVertx.channel(s);
       reusable = options.keepAlive();
-      h2 = options.http().h2() ? new H2ClientSession(options.http() == HttpVersion.H2, H2_WINDOW) : null;
+      h2 = options.http().h2() ? new H2ClientSession(options.http() == HttpVersion.H2, H2_WINDOW, options.http() == HttpVersion.H2C_UPGRADE)
+          : null;
       channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
       if (options.slowReaderPauseNanos() > 0) channel.config().setAutoRead(false);
       if (batch.plan.tls() == null) {
@@ -358,7 +359,7 @@ public final class MeteredClient {
       meter = null;
       vertx.cancelTimer(timerId);
       StreamResult r = m.result();
-      if (h2 != null) r = r.withH2(h2.stats());
+      if (h2 != null && h2.spoken() != HttpVersion.HTTP_1_1) r = r.withH2(h2.stats());
       batch.record(r);
       if (!r.ok() || !r.complete() || !reusable || m.serverWillClose()) {
         NetSocket s = socket;

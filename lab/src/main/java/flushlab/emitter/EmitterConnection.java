@@ -59,6 +59,8 @@ final class EmitterConnection {
   /** Until the first bytes say whether this is h2c's preface or an HTTP/1.1 request, how many matched the preface. */
   private int prefaceMatched;
   private boolean protocolKnown;
+  /** After an h2c Upgrade: bytes of the client's preface still to come before its frames. */
+  private int prefaceToSkip;
 
   EmitterConnection(NetSocket socket, AuditRegistry audits, AtomicLong streamIds, Admission admission, long requestTimeoutNanos,
       long idleTimeoutNanos, String apiKey) {
@@ -99,7 +101,16 @@ final class EmitterConnection {
     byte[] bytes = buffer.getBytes();
     bytesRead += bytes.length;
     if (h2 != null) {
-      h2.feed(bytes, 0, bytes.length);
+      int start = 0;
+      while (prefaceToSkip > 0 && start < bytes.length) {
+        if (bytes[start] != H2.PREFACE[H2.PREFACE.length - prefaceToSkip]) {
+          respondAndClose(400, "after h2c Upgrade the client must send HTTP/2's preface");
+          return;
+        }
+        start++;
+        prefaceToSkip--;
+      }
+      h2.feed(bytes, start, bytes.length - start);
       return;
     }
     int from = 0;
@@ -139,6 +150,29 @@ final class EmitterConnection {
       return;
     }
     startRequestTimerIfNeeded();
+  }
+
+  /**
+   * h2c by Upgrade (RFC 7540 3.2): a GET asking for it with Upgrade: h2c and HTTP2-Settings is
+   * answered 101, and then, as stream 1 of HTTP/2, with what it asked for. False (and nothing
+   * done) for any other request.
+   */
+  private boolean h2cUpgrade(HttpRequestParser.Request r) {
+    String upgrade = r.headers().get("Upgrade");
+    String settings = r.headers().get("HTTP2-Settings");
+    if (upgrade == null || settings == null || !upgrade.toLowerCase(java.util.Locale.ROOT).contains("h2c")
+        || r.body().length > 0 || !"HTTP/1.1".equals(r.version())) {
+      return false;
+    }
+    int[] values = H2ServerSession.settingsHeader(settings);
+    if (values == null) return false; // a header that does not decode: answered over HTTP/1.1, as the RFC allows
+    channel.writeAndFlush(Unpooled.wrappedBuffer(
+        "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+    startH2();
+    h2.adoptUpgradedStream(values);
+    prefaceToSkip = H2.PREFACE.length;
+    onRequest(r);
+    return true;
   }
 
   /** From now on this connection speaks HTTP/2: frames in, HEADERS and DATA out, one stream at a time. */
@@ -209,6 +243,7 @@ final class EmitterConnection {
       requestTimer = null;
     }
     if (closing) return;
+    if (h2 == null && !busy && h2cUpgrade(request)) return;
     if (busy) {
       if (queued.size() >= MAX_PIPELINED) {
         closing = true;

@@ -65,6 +65,36 @@ final class H2ServerSession implements H2FrameParser.Listener {
     handler.write(Unpooled.wrappedBuffer(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, 1, H2.SETTINGS_ENABLE_PUSH, 0)));
   }
 
+  /**
+   * h2c by Upgrade: the HTTP/1.1 request that asked for it is stream 1, already complete (half
+   * closed from the client); its HTTP2-Settings header's values apply as a SETTINGS frame would,
+   * without an acknowledgement (RFC 9113's predecessor, RFC 7540 3.2.1).
+   */
+  void adoptUpgradedStream(int[] settings) {
+    applySettings(settings);
+    lastStream = 1;
+    activeStream = 1;
+    streamWindow = initialWindow;
+    responding = true;
+  }
+
+  /** HTTP2-Settings: base64url SETTINGS payload; null when it does not decode. */
+  static int[] settingsHeader(String value) {
+    byte[] p;
+    try {
+      p = java.util.Base64.getUrlDecoder().decode(value.trim().replace("=", ""));
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    if (p.length % 6 != 0) return null;
+    int[] out = new int[p.length / 6 * 2];
+    for (int i = 0; i < p.length / 6; i++) {
+      out[2 * i] = ((p[i * 6] & 0xff) << 8) | (p[i * 6 + 1] & 0xff);
+      out[2 * i + 1] = ((p[i * 6 + 2] & 0xff) << 24) | ((p[i * 6 + 3] & 0xff) << 16) | ((p[i * 6 + 4] & 0xff) << 8) | (p[i * 6 + 5] & 0xff);
+    }
+    return out;
+  }
+
   void feed(byte[] b, int off, int len) {
     try {
       parser.feed(b, off, len);
@@ -226,6 +256,12 @@ final class H2ServerSession implements H2FrameParser.Listener {
   @Override
   public void onSettings(boolean ack, int[] idValue) {
     if (ack) return;
+    applySettings(idValue);
+    handler.write(Unpooled.wrappedBuffer(H2.settingsAck()));
+    handler.onWindow();
+  }
+
+  private void applySettings(int[] idValue) {
     for (int i = 0; i < idValue.length; i += 2) {
       if (idValue[i] == H2.SETTINGS_INITIAL_WINDOW_SIZE) {
         long delta = (idValue[i + 1] & 0xffffffffL) - initialWindow;
@@ -233,8 +269,6 @@ final class H2ServerSession implements H2FrameParser.Listener {
         if (activeStream != 0) streamWindow += delta; // RFC 9113 6.9.2: open streams move by the difference
       }
     }
-    handler.write(Unpooled.wrappedBuffer(H2.settingsAck()));
-    handler.onWindow();
   }
 
   @Override

@@ -56,6 +56,24 @@ class Http2StreamTest extends LabTest {
     lab.assertEmitterOnTime(h2c, 20_000_000L);
   }
 
+  /** h2c by Upgrade: the emitter answers 101 and the stream as HTTP/2's stream 1; a server that does not switch is read as HTTP/1.1. */
+  @Test
+  void anUpgradeIsTakenWhereOfferedAndReadAsHttp11WhereNot() throws Exception {
+    BatchResult upgraded = read(null, HttpVersion.H2C_UPGRADE, RequestPlan.get(lab.sseUrl(PACED)));
+    assertThat(upgraded.errorCount()).as(upgraded.oneLine()).isZero();
+    assertThat(upgraded.frames()).isEqualTo(41);
+    assertThat(upgraded.framesPerRead()).isLessThanOrEqualTo(1.05);
+    assertThat(upgraded.h2()).as("HTTP/2 was spoken after the 101").isNotNull();
+    assertThat(upgraded.h2().serverSettings()).containsEntry("max_concurrent_streams", 1L);
+    List<Step> plain = List.of(new Step(0, ScriptedServer::sseHead), new Step(5, () -> ScriptedServer.frames(60, 0, 1, 2)));
+    try (ScriptedServer server = ScriptedServer.playing(lab.vertx, plain)) {
+      BatchResult stayed = read(null, HttpVersion.H2C_UPGRADE, RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=3"));
+      assertThat(stayed.errorCount()).as(stayed.oneLine()).isZero();
+      assertThat(stayed.frames()).isEqualTo(3);
+      assertThat(stayed.h2()).as("no 101: HTTP/1.1 it was").isNull();
+    }
+  }
+
   @Test
   void aBulkBodyFlowsWithinTheWindowsWholeAndInOrder() throws Exception {
     BatchResult r = read(null, HttpVersion.H2C, RequestPlan.get(lab.sseUrl("total=8MiB&size=20KiB&interval=0ms")));
