@@ -12,64 +12,66 @@ import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The client's side of one HTTP/2 connection (h2 or h2c), one request stream at a time: it writes
- * the preface, SETTINGS and each request (HEADERS with HPACK, then DATA for a body), and turns what
- * each socket read brings for the current stream into the HTTP/1.1 bytes the stream meter reads
- * (the head, a chunk per DATA piece, the last chunk at END_STREAM). So frames per read, releases,
- * content decoding and every error keep one meaning across HTTP versions; the read's wire bytes
- * are counted as they came. Flow control: the client reads at once, so each read's DATA is given
- * back with WINDOW_UPDATEs for the stream and the connection, written right after the read.
- * Confined to the connection's event loop.
+ * The client's side of one HTTP/2 connection (h2, h2c by prior knowledge, or h2c by Upgrade), with
+ * one or several request streams at once: it writes the preface, SETTINGS and each request (HEADERS
+ * with HPACK, then DATA for a body), and turns what each socket read brings for each stream into
+ * the HTTP/1.1 bytes its stream meter reads (the head, a chunk per DATA piece, the last chunk at
+ * END_STREAM). So frames per read, releases, content decoding and every error keep one meaning
+ * across HTTP versions. Flow control: the client gives back what it read, at once, with
+ * WINDOW_UPDATEs for each stream and for the connection, written right after the read; a client
+ * that reads slowly therefore grants slowly, as a real one does. Confined to the connection's
+ * event loop.
  */
 final class H2ClientSession implements H2FrameParser.Listener {
   /** Headers HTTP/2 forbids (connection-specific); a request's are dropped, as clients do. */
   private static final Set<String> CONNECTION_HEADERS = Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding",
       "upgrade", "host", "content-length");
+  private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  /** One request stream: what this read meant for it, as HTTP/1.1 bytes, and what it saw. */
+  static final class Out {
+    byte[] h1 = new byte[1024];
+    int h1Len;
+    boolean headSeen;
+    boolean ended;
+    String failure;
+    boolean reset;
+    /** DATA bytes this read (to give back, and the stream's share of the read's wire bytes). */
+    int consumed;
+    long windowUpdatesSent;
+    long dataBytes;
+  }
 
   private final boolean tls;
   private final int initialWindow;
   /** h2c by Upgrade: the first request goes as HTTP/1.1 asking to switch; stream 1 is its answer. */
   private final boolean upgrade;
-  /** Waiting for the answer to the Upgrade request: its head so far. */
   private boolean awaitingSwitch;
   private final StringBuilder switchHead = new StringBuilder();
-  /** The server did not switch: the connection is HTTP/1.1, its bytes passed on as they came. */
+  /** The server did not switch: the connection is HTTP/1.1, its bytes passed on as they came (to the one stream). */
   private boolean http11;
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
   private final DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
   private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(true);
-  /** The current read's meaning as HTTP/1.1 bytes, reused read after read. */
-  private byte[] h1 = new byte[4096];
-  private int h1Len;
   private final ByteArrayOutputStream replies = new ByteArrayOutputStream(64);
+  private final Map<Integer, Out> streams = new HashMap<>();
   private int nextStreamId = 1;
-  private int streamId;
-  private boolean headSeen;
-  private boolean ended;
+  /** The stream the single-stream calls mean: the last one requested. */
+  private int current;
   private boolean opened;
-  /** The current stream's DATA bytes this read, to give back. */
-  private int consumed;
-  private String failure;
-  private boolean reset;
   private final Map<String, Long> serverSettings = new LinkedHashMap<>();
-  private long windowUpdatesSent;
   private long serverWindowUpdates;
-  private long dataBytes;
+  private String connectionFailure;
 
-  /**
-   * @param initialWindow the stream window this client advertises (SETTINGS_INITIAL_WINDOW_SIZE);
-   *     the connection window is raised to match
-   */
-  H2ClientSession(boolean tls, int initialWindow) {
-    this(tls, initialWindow, false);
-  }
-
+  /** @param initialWindow the stream window this client advertises (SETTINGS_INITIAL_WINDOW_SIZE); the connection window is raised to match */
   H2ClientSession(boolean tls, int initialWindow, boolean upgrade) {
     this.tls = tls;
     this.initialWindow = initialWindow;
@@ -86,12 +88,67 @@ final class H2ClientSession implements H2FrameParser.Listener {
         H2.SETTINGS_MAX_FRAME_SIZE, H2.DEFAULT_MAX_FRAME);
   }
 
+  /** The stream id the last {@link #request} opened. */
+  int lastStreamId() {
+    return current;
+  }
+
+  /** The bytes that start the next request: the preface and SETTINGS first on a new connection, then HEADERS (and DATA). */
+  byte[] request(RequestPlan plan, boolean keepAlive) {
+    if (http11) {
+      open(); // HTTP/1.1 after an Upgrade not taken: the answer goes to this request's out
+      return plan.bytes(keepAlive);
+    }
+    if (upgrade && !opened) return upgradeRequest(plan);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    if (!opened) {
+      opened = true;
+      out.writeBytes(H2.PREFACE);
+      out.writeBytes(clientSettings());
+      if (initialWindow > H2.DEFAULT_WINDOW) out.writeBytes(H2.windowUpdate(0, initialWindow - H2.DEFAULT_WINDOW));
+    }
+    int id = open();
+    Http2Headers headers = new DefaultHttp2Headers().method(plan.method()).scheme(tls ? "https" : "http")
+        .authority(authority(plan)).path(plan.pathAndQuery());
+    for (String line : plan.headLines(keepAlive, false)) {
+      int colon = line.indexOf(':');
+      String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+      if (CONNECTION_HEADERS.contains(name)) continue;
+      headers.add(name, line.substring(colon + 1).trim());
+    }
+    boolean body = plan.body().length > 0;
+    ByteBuf block = Unpooled.buffer(256);
+    try {
+      encoder.encodeHeaders(id, headers, block);
+      byte[] b = new byte[block.readableBytes()];
+      block.readBytes(b);
+      writeHeaderBlock(out, id, b, !body);
+    } catch (Http2Exception e) {
+      throw new IllegalArgumentException("HTTP/2 request headers: " + e.getMessage(), e);
+    } finally {
+      block.release();
+    }
+    for (int off = 0; off < plan.body().length; off += H2.DEFAULT_MAX_FRAME) {
+      int n = Math.min(H2.DEFAULT_MAX_FRAME, plan.body().length - off);
+      boolean last = off + n == plan.body().length;
+      out.writeBytes(H2.frame(H2.DATA, last ? H2.FLAG_END_STREAM : 0, id, Arrays.copyOfRange(plan.body(), off, off + n)));
+    }
+    return out.toByteArray();
+  }
+
+  private int open() {
+    int id = nextStreamId;
+    nextStreamId += 2;
+    streams.put(id, new Out());
+    current = id;
+    return id;
+  }
+
   /** The first request, as HTTP/1.1 asking to switch to h2c (RFC 7540 3.2); its answer will be stream 1. */
-  private byte[] upgradeRequest(RequestPlan plan, boolean keepAlive) {
+  private byte[] upgradeRequest(RequestPlan plan) {
     opened = true;
     awaitingSwitch = true;
-    streamId = 1;
-    nextStreamId = 3;
+    open();
     byte[] settings = clientSettings();
     String payload = java.util.Base64.getUrlEncoder().withoutPadding()
         .encodeToString(Arrays.copyOfRange(settings, H2.FRAME_HEADER_BYTES, settings.length));
@@ -107,70 +164,14 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return all;
   }
 
-  /** The bytes that start the next request: the preface and SETTINGS first on a new connection, then HEADERS (and DATA). */
-  byte[] request(RequestPlan plan, boolean keepAlive) {
-    if (http11) return plan.bytes(keepAlive);
-    if (upgrade && !opened) {
-      resetStream();
-      return upgradeRequest(plan, keepAlive);
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-    if (!opened) {
-      opened = true;
-      out.writeBytes(H2.PREFACE);
-      out.writeBytes(H2.settings(H2.SETTINGS_ENABLE_PUSH, 0, H2.SETTINGS_INITIAL_WINDOW_SIZE, initialWindow,
-          H2.SETTINGS_MAX_FRAME_SIZE, H2.DEFAULT_MAX_FRAME));
-      if (initialWindow > H2.DEFAULT_WINDOW) out.writeBytes(H2.windowUpdate(0, initialWindow - H2.DEFAULT_WINDOW));
-    }
-    streamId = nextStreamId;
-    nextStreamId += 2;
-    resetStream();
-    Http2Headers headers = new DefaultHttp2Headers().method(plan.method()).scheme(tls ? "https" : "http")
-        .authority(authority(plan)).path(plan.pathAndQuery());
-    for (String line : plan.headLines(keepAlive, false)) {
-      int colon = line.indexOf(':');
-      String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-      if (CONNECTION_HEADERS.contains(name)) continue;
-      headers.add(name, line.substring(colon + 1).trim());
-    }
-    boolean body = plan.body().length > 0;
-    ByteBuf block = Unpooled.buffer(256);
-    try {
-      encoder.encodeHeaders(streamId, headers, block);
-      byte[] b = new byte[block.readableBytes()];
-      block.readBytes(b);
-      writeHeaderBlock(out, b, !body);
-    } catch (Http2Exception e) {
-      throw new IllegalArgumentException("HTTP/2 request headers: " + e.getMessage(), e);
-    } finally {
-      block.release();
-    }
-    for (int off = 0; off < plan.body().length; off += H2.DEFAULT_MAX_FRAME) {
-      int n = Math.min(H2.DEFAULT_MAX_FRAME, plan.body().length - off);
-      boolean last = off + n == plan.body().length;
-      out.writeBytes(H2.frame(H2.DATA, last ? H2.FLAG_END_STREAM : 0, streamId, Arrays.copyOfRange(plan.body(), off, off + n)));
-    }
-    return out.toByteArray();
-  }
-
-  private void resetStream() {
-    headSeen = false;
-    ended = false;
-    failure = null;
-    reset = false;
-    windowUpdatesSent = 0; // counted per stream: what this stream's reads gave back
-    serverWindowUpdates = 0;
-    dataBytes = 0;
-  }
-
   /** HEADERS, then CONTINUATIONs when the block is larger than one frame. */
-  private void writeHeaderBlock(ByteArrayOutputStream out, byte[] block, boolean endStream) {
+  private static void writeHeaderBlock(ByteArrayOutputStream out, int id, byte[] block, boolean endStream) {
     int first = Math.min(block.length, H2.DEFAULT_MAX_FRAME);
     int flags = (endStream ? H2.FLAG_END_STREAM : 0) | (first == block.length ? H2.FLAG_END_HEADERS : 0);
-    out.writeBytes(H2.frame(H2.HEADERS, flags, streamId, Arrays.copyOfRange(block, 0, first)));
+    out.writeBytes(H2.frame(H2.HEADERS, flags, id, Arrays.copyOfRange(block, 0, first)));
     for (int off = first; off < block.length; off += H2.DEFAULT_MAX_FRAME) {
       int n = Math.min(H2.DEFAULT_MAX_FRAME, block.length - off);
-      out.writeBytes(H2.frame(H2.CONTINUATION, off + n == block.length ? H2.FLAG_END_HEADERS : 0, streamId,
+      out.writeBytes(H2.frame(H2.CONTINUATION, off + n == block.length ? H2.FLAG_END_HEADERS : 0, id,
           Arrays.copyOfRange(block, off, off + n)));
     }
   }
@@ -180,12 +181,16 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return h + ":" + plan.port();
   }
 
-  /** One socket read's bytes; afterwards {@link #h1()} holds what they mean for the current stream, {@link #replies()} what to write back. */
+  /** One socket read's bytes; afterwards each stream's {@link Out} holds what they meant for it, {@link #takeReplies} what to write back. */
   void read(byte[] b, int off, int len) {
-    h1Len = 0;
-    consumed = 0;
+    int total = 0;
+    for (Out o : streams.values()) {
+      o.h1Len = 0;
+      o.consumed = 0;
+    }
     if (http11) {
-      append(b, off, len);
+      Out o = streams.get(current);
+      if (o != null) append(o, b, off, len);
       return;
     }
     if (awaitingSwitch) {
@@ -195,27 +200,29 @@ final class H2ClientSession implements H2FrameParser.Listener {
       len -= used;
     }
     parser.feed(b, off, len);
-    if (consumed > 0 && !ended) {
-      replies.writeBytes(H2.windowUpdate(streamId, consumed));
-      windowUpdatesSent++;
+    for (Map.Entry<Integer, Out> e : streams.entrySet()) {
+      Out o = e.getValue();
+      if (o.consumed == 0) continue;
+      total += o.consumed;
+      if (!o.ended) {
+        replies.writeBytes(H2.windowUpdate(e.getKey(), o.consumed));
+        o.windowUpdatesSent++;
+      }
     }
-    if (consumed > 0) {
-      replies.writeBytes(H2.windowUpdate(0, consumed));
-      windowUpdatesSent++;
-    }
+    total += unknownConsumed;
+    unknownConsumed = 0;
+    if (total > 0) replies.writeBytes(H2.windowUpdate(0, total));
   }
 
-  /**
-   * Reads the answer to the Upgrade request: 101 switches (the preface and SETTINGS go out, and the
-   * bytes after the head are frames); anything else is HTTP/1.1 from here on. Returns how many
-   * bytes the 101 head took, or -1 while the head is incomplete.
-   */
+  /** DATA of streams no longer tracked (finished, or never ours) still counts against the connection window. */
+  private int unknownConsumed;
+
   private int switchAnswer(byte[] b, int off, int len) {
     int before = switchHead.length();
     for (int i = off; i < off + len; i++) switchHead.append((char) (b[i] & 0xff));
     int end = switchHead.indexOf("\r\n\r\n");
     if (end < 0) {
-      if (switchHead.length() > 16 * 1024) failure = "the answer to the h2c Upgrade request has no end to its head";
+      if (switchHead.length() > 16 * 1024) connectionFailure = "the answer to the h2c Upgrade request has no end to its head";
       return -1;
     }
     awaitingSwitch = false;
@@ -226,35 +233,43 @@ final class H2ClientSession implements H2FrameParser.Listener {
     }
     http11 = true; // not switched: the answer is HTTP/1.1, head and all
     byte[] all = switchHead.toString().getBytes(StandardCharsets.ISO_8859_1);
-    append(all, 0, all.length);
+    Out o = streams.get(current);
+    if (o != null) append(o, all, 0, all.length);
     return 0;
   }
 
+  /** The stream's out (null once forgotten). */
+  Out out(int id) {
+    return streams.get(id);
+  }
+
+  /** Forgets a finished stream (its late DATA still counts against the connection window). */
+  void forget(int id) {
+    streams.remove(id);
+  }
+
   byte[] h1() {
-    return h1;
+    return streams.get(current).h1;
   }
 
   int h1Length() {
-    return h1Len;
+    Out o = streams.get(current);
+    return o == null ? 0 : o.h1Len;
   }
 
-  private void append(byte[] b, int off, int len) {
-    if (h1Len + len > h1.length) h1 = Arrays.copyOf(h1, Math.max(h1.length * 2, h1Len + len));
-    System.arraycopy(b, off, h1, h1Len, len);
-    h1Len += len;
+  /** Why the current stream cannot complete (a reset, a GOAWAY), or null. */
+  String failure() {
+    Out o = streams.get(current);
+    return connectionFailure != null ? connectionFailure : o == null ? null : o.failure;
   }
 
-  /** A chunk-size line without allocating: hex digits and CRLF. */
-  private void chunkSize(int n) {
-    if (h1Len + 10 > h1.length) h1 = Arrays.copyOf(h1, h1.length * 2);
-    int shift = 28;
-    while (shift > 0 && ((n >>> shift) & 0xf) == 0) shift -= 4;
-    for (; shift >= 0; shift -= 4) {
-      int d = (n >>> shift) & 0xf;
-      h1[h1Len++] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
-    }
-    h1[h1Len++] = '\r';
-    h1[h1Len++] = '\n';
+  boolean reset() {
+    Out o = streams.get(current);
+    return o != null && o.reset;
+  }
+
+  String connectionFailure() {
+    return connectionFailure;
   }
 
   /** Control frames to write after this read (SETTINGS and PING acks, WINDOW_UPDATEs), taken once. */
@@ -265,43 +280,61 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return r;
   }
 
-  /** Why the current stream cannot complete (a reset, a GOAWAY), or null. */
-  String failure() {
-    return failure;
-  }
-
-  boolean reset() {
-    return reset;
-  }
-
-  /** What the current stream saw: the server's SETTINGS (of the connection), WINDOW_UPDATEs both ways and DATA bytes during it. */
+  /** What the current stream saw. */
   H2Stats stats() {
-    return new H2Stats(Map.copyOf(serverSettings), windowUpdatesSent, serverWindowUpdates, dataBytes, initialWindow);
+    return stats(current);
+  }
+
+  H2Stats stats(int id) {
+    Out o = streams.get(id);
+    return new H2Stats(Map.copyOf(serverSettings), o == null ? 0 : o.windowUpdatesSent, serverWindowUpdates, o == null ? 0 : o.dataBytes,
+        initialWindow);
+  }
+
+  private static void append(Out o, byte[] b, int off, int len) {
+    if (o.h1Len + len > o.h1.length) o.h1 = Arrays.copyOf(o.h1, Math.max(o.h1.length * 2, o.h1Len + len));
+    System.arraycopy(b, off, o.h1, o.h1Len, len);
+    o.h1Len += len;
+  }
+
+  /** A chunk-size line without allocating: hex digits and CRLF. */
+  private static void chunkSize(Out o, int n) {
+    if (o.h1Len + 10 > o.h1.length) o.h1 = Arrays.copyOf(o.h1, o.h1.length * 2);
+    int shift = 28;
+    while (shift > 0 && ((n >>> shift) & 0xf) == 0) shift -= 4;
+    for (; shift >= 0; shift -= 4) {
+      int d = (n >>> shift) & 0xf;
+      o.h1[o.h1Len++] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
+    }
+    o.h1[o.h1Len++] = '\r';
+    o.h1[o.h1Len++] = '\n';
   }
 
   @Override
   public void onData(int id, byte[] b, int off, int len, boolean endStream) {
-    dataBytes += len;
-    consumed += len;
-    if (id != streamId || ended) return;
-    if (!headSeen) {
-      failure = "DATA on stream " + id + " before its HEADERS";
+    Out o = streams.get(id);
+    if (o == null) {
+      unknownConsumed += len;
+      return;
+    }
+    o.consumed += len;
+    o.dataBytes += len;
+    if (o.ended) return;
+    if (!o.headSeen) {
+      o.failure = "DATA on stream " + id + " before its HEADERS";
       return;
     }
     if (len > 0) {
-      chunkSize(len);
-      append(b, off, len);
-      append(CRLF, 0, 2);
+      chunkSize(o, len);
+      append(o, b, off, len);
+      append(o, CRLF, 0, 2);
     }
-    if (endStream) end();
+    if (endStream) end(o);
   }
 
-  private static final byte[] CRLF = {'\r', '\n'};
-  private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-
-  private void end() {
-    ended = true;
-    append(LAST_CHUNK, 0, LAST_CHUNK.length);
+  private static void end(Out o) {
+    o.ended = true;
+    append(o, LAST_CHUNK, 0, LAST_CHUNK.length);
   }
 
   @Override
@@ -311,23 +344,24 @@ final class H2ClientSession implements H2FrameParser.Listener {
     try {
       headers = decoder.decodeHeaders(id, in);
     } catch (Http2Exception e) {
-      failure = "the response's HTTP/2 headers do not decode (" + e.getMessage() + ")";
+      connectionFailure = "the response's HTTP/2 headers do not decode (" + e.getMessage() + ")";
       return;
     } finally {
       in.release();
     }
-    if (id != streamId || ended) return;
-    if (headSeen) { // trailers
-      if (endStream) end();
+    Out o = streams.get(id);
+    if (o == null || o.ended) return;
+    if (o.headSeen) { // trailers
+      if (endStream) end(o);
       return;
     }
     CharSequence status = headers.status();
     if (status == null) {
-      failure = "an HTTP/2 response without :status";
+      o.failure = "an HTTP/2 response without :status";
       return;
     }
     if (status.toString().startsWith("1")) return; // an informational head: the real one follows
-    headSeen = true;
+    o.headSeen = true;
     StringBuilder s = new StringBuilder(256).append("HTTP/1.1 ").append(status).append(" h2\r\n");
     headers.forEach(e -> {
       String name = e.getKey().toString();
@@ -336,8 +370,8 @@ final class H2ClientSession implements H2FrameParser.Listener {
     });
     s.append(endStream ? "Content-Length: 0\r\n\r\n" : "Transfer-Encoding: chunked\r\n\r\n");
     byte[] head = s.toString().getBytes(StandardCharsets.ISO_8859_1);
-    append(head, 0, head.length);
-    if (endStream) ended = true;
+    append(o, head, 0, head.length);
+    if (endStream) o.ended = true;
   }
 
   @Override
@@ -372,16 +406,19 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   @Override
   public void onRstStream(int id, long code) {
-    if (id != streamId || ended) return;
-    reset = true;
-    failure = "the server reset the stream (RST_STREAM " + H2.errorName(code) + ")";
+    Out o = streams.get(id);
+    if (o == null || o.ended) return;
+    o.reset = true;
+    o.failure = "the server reset the stream (RST_STREAM " + H2.errorName(code) + ")";
   }
 
   @Override
   public void onGoAway(int lastStreamId, long code) {
-    if (!ended && (lastStreamId < streamId || code != H2.NO_ERROR)) {
-      failure = "the server closed the connection (GOAWAY " + H2.errorName(code) + ", last stream " + lastStreamId + ")";
+    for (Map.Entry<Integer, Out> e : streams.entrySet()) {
+      Out o = e.getValue();
+      if (!o.ended && (e.getKey() > lastStreamId || code != H2.NO_ERROR)) {
+        o.failure = "the server closed the connection (GOAWAY " + H2.errorName(code) + ", last stream " + lastStreamId + ")";
+      }
     }
   }
-
 }

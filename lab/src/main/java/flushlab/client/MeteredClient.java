@@ -360,6 +360,7 @@ public final class MeteredClient {
       vertx.cancelTimer(timerId);
       StreamResult r = m.result();
       if (h2 != null && h2.spoken() != HttpVersion.HTTP_1_1) r = r.withH2(h2.stats());
+      if (h2 != null) h2.forget(h2.lastStreamId());
       batch.record(r);
       if (!r.ok() || !r.complete() || !reusable || m.serverWillClose()) {
         NetSocket s = socket;

@@ -22,6 +22,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,6 +43,9 @@ final class EmitterConnection {
   private final HttpRequestParser parser;
   private final ArrayDeque<HttpRequestParser.Request> queued = new ArrayDeque<>();
   private PacedStream stream;
+  /** HTTP/2: the streams being answered, by stream id, and which stream each request came on. */
+  private final java.util.Map<Integer, PacedStream> h2Streams = new java.util.HashMap<>();
+  private final java.util.IdentityHashMap<HttpRequestParser.Request, Integer> h2RequestStreams = new java.util.IdentityHashMap<>();
   private boolean busy;
   private boolean closing;
   /** Request bytes this connection holds (unfinished and queued requests), counted in the shared budget. */
@@ -85,11 +89,12 @@ final class EmitterConnection {
     }
     LabVertx.onWritable(channel, () -> {
       if (stream != null) stream.writable();
+      for (PacedStream p : List.copyOf(h2Streams.values())) p.writable();
     });
     socket.handler(this::onBytes);
     if ("h2".equals(socket.applicationLayerProtocol())) startH2(); // TLS with ALPN h2
     idleWatch = new IdleWatch(channel.eventLoop(), idleTimeoutNanos,
-        () -> bytesRead + (stream == null ? 0 : stream.progress()), () -> {
+        () -> bytesRead + (stream == null ? 0 : stream.progress()) + h2Progress(), () -> {
           if (closing) return;
           closing = true;
           channel.close();
@@ -171,7 +176,7 @@ final class EmitterConnection {
     startH2();
     h2.adoptUpgradedStream(values);
     prefaceToSkip = H2.PREFACE.length;
-    onRequest(r);
+    onH2Request(1, r);
     return true;
   }
 
@@ -180,18 +185,19 @@ final class EmitterConnection {
     protocolKnown = true;
     h2 = new H2ServerSession(new H2ServerSession.Handler() {
       @Override
-      public void onRequest(HttpRequestParser.Request request) {
-        EmitterConnection.this.onRequest(request);
+      public void onRequest(int streamId, HttpRequestParser.Request request) {
+        onH2Request(streamId, request);
       }
 
       @Override
-      public void onStreamReset(String why) {
-        if (stream != null) stream.cancel();
+      public void onStreamReset(int streamId, String why) {
+        PacedStream p = h2Streams.get(streamId);
+        if (p != null) p.cancel();
       }
 
       @Override
       public void onWindow() {
-        if (stream != null) stream.writable();
+        for (PacedStream p : List.copyOf(h2Streams.values())) p.writable();
       }
 
       @Override
@@ -205,6 +211,23 @@ final class EmitterConnection {
         channel.writeAndFlush(bytes);
       }
     });
+  }
+
+  /** An HTTP/2 request: streams are answered side by side, so none waits for another (no queue, unlike HTTP/1.1's). */
+  private void onH2Request(int streamId, HttpRequestParser.Request request) {
+    if (closing) return;
+    h2RequestStreams.put(request, streamId);
+    try {
+      route(request);
+    } catch (BadRequest | StreamSpec.Invalid e) {
+      respond(request, 400, "text/plain", e.getMessage() + "\n");
+    }
+  }
+
+  private long h2Progress() {
+    long p = 0;
+    for (PacedStream s : h2Streams.values()) p += s.progress();
+    return p;
   }
 
   /** A request has started arriving on a free connection: it must be complete within the timeout. */
@@ -235,6 +258,7 @@ final class EmitterConnection {
     if (requestTimer != null) requestTimer.cancel(false);
     if (idleWatch != null) idleWatch.cancel();
     if (stream != null) stream.cancel();
+    for (PacedStream p : List.copyOf(h2Streams.values())) p.cancel();
   }
 
   private void onRequest(HttpRequestParser.Request request) {
@@ -365,7 +389,7 @@ final class EmitterConnection {
       long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced, Compression compression) {
     long start = System.nanoTime();
     if (h2 != null) {
-      startH2Stream(id, source, think, interval, extraHeaders, paced, compression, start);
+      startH2Stream(h2RequestStreams.remove(r), id, source, think, interval, extraHeaders, paced, compression, start);
       return;
     }
     boolean keepAlive = chunked && r.keepAlive();
@@ -406,29 +430,28 @@ final class EmitterConnection {
   }
 
   /** The same over HTTP/2: a HEADERS frame, the preamble as DATA, then the paced DATA frames; the connection stays. */
-  private void startH2Stream(long id, FrameSource source, long think, long interval, java.util.List<ResponseHeader> extraHeaders,
+  private void startH2Stream(int streamId, long id, FrameSource source, long think, long interval, java.util.List<ResponseHeader> extraHeaders,
       boolean paced, Compression compression, long start) {
     java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
     headers.add(java.util.Map.entry("content-type", "text/event-stream"));
     headers.add(java.util.Map.entry("cache-control", compression.cacheControl().header));
     headers.add(java.util.Map.entry("x-flushlab-stream", Long.toString(id)));
     for (ResponseHeader h : extraHeaders) headers.add(java.util.Map.entry(h.name(), h.value()));
-    ByteBuf head = h2.head(200, headers, false);
+    ByteBuf head = h2.head(streamId, 200, headers, false);
     byte[] preamble = source.preamble();
     if (preamble.length > 0) {
       ByteBuf both = Unpooled.buffer(head.readableBytes() + preamble.length + H2ServerSession.framing(preamble.length));
       both.writeBytes(head);
       head.release();
-      h2.data(both, preamble, 0, preamble.length, false); // sent at once with the head, as on HTTP/1.1
+      h2.data(both, streamId, preamble, 0, preamble.length, false); // sent at once with the head, as on HTTP/1.1
       head = both;
     }
     PacingAudit audit = audits.start(id, source.frames(), paced);
     channel.writeAndFlush(head);
-    stream = new PacedStream(channel, source, audit, false, null, h2, start, think, interval, complete -> {
-      stream = null;
-      nextRequest();
-    });
-    stream.start();
+    PacedStream p = new PacedStream(channel, source, audit, false, null, h2, streamId, start, think, interval,
+        complete -> h2Streams.remove(streamId));
+    h2Streams.put(streamId, p);
+    p.start();
   }
 
   /** A non-streaming completion: answers once the simulated generation time has passed. */
@@ -455,8 +478,8 @@ final class EmitterConnection {
 
   private void respond(HttpRequestParser.Request r, int status, String type, String body) {
     if (h2 != null) {
-      channel.writeAndFlush(h2.simple(status, type, body.getBytes(StandardCharsets.UTF_8)));
-      nextRequest();
+      Integer streamId = h2RequestStreams.remove(r);
+      if (streamId != null) channel.writeAndFlush(h2.simple(streamId, status, type, body.getBytes(StandardCharsets.UTF_8)));
       return;
     }
     boolean keepAlive = r.keepAlive();

@@ -13,29 +13,32 @@ import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The emitter's side of one HTTP/2 connection (h2 by ALPN, h2c by prior knowledge), one stream at
- * a time (it says so: SETTINGS_MAX_CONCURRENT_STREAMS 1; a second stream is refused with
- * REFUSED_STREAM). A request's HEADERS (and DATA, for a body) become the same request the
- * HTTP/1.1 parser makes, so routing, the pacing audit, the frame format and the OpenAI endpoints
- * are unchanged; responses go out as HEADERS and DATA frames of at most 16 KiB. Flow control: a
- * DATA frame is written only when the stream's and the connection's windows hold it; otherwise
- * the paced stream waits for the client's WINDOW_UPDATE, as it waits for a writable socket.
- * Confined to the connection's event loop.
+ * The emitter's side of one HTTP/2 connection (h2 by ALPN, h2c by prior knowledge or Upgrade): up
+ * to {@link #MAX_STREAMS} streams at once, as SETTINGS says (one more is refused with
+ * REFUSED_STREAM). A request's HEADERS (and DATA, for a body) become the same request the HTTP/1.1
+ * parser makes, so routing, the pacing audit, the frame format and the OpenAI endpoints are
+ * unchanged; responses go out as HEADERS and DATA frames of at most 16 KiB. Flow control: a DATA
+ * frame is written only when its stream's window and the connection's hold it; otherwise the paced
+ * stream waits for the client's WINDOW_UPDATE, as it waits for a writable socket. Confined to the
+ * connection's event loop.
  */
 final class H2ServerSession implements H2FrameParser.Listener {
   /** Frames written carry at most this much: the default SETTINGS_MAX_FRAME_SIZE, whatever the client allows. */
   static final int MAX_DATA_FRAME = H2.DEFAULT_MAX_FRAME;
+  /** Streams answered at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS). */
+  static final int MAX_STREAMS = 128;
 
   interface Handler {
-    void onRequest(HttpRequestParser.Request request);
+    void onRequest(int streamId, HttpRequestParser.Request request);
 
-    /** The client reset the current stream (or went away): stop writing it. */
-    void onStreamReset(String why);
+    /** The client reset this stream: stop writing it. */
+    void onStreamReset(int streamId, String why);
 
     /** More window to send into. */
     void onWindow();
@@ -46,36 +49,40 @@ final class H2ServerSession implements H2FrameParser.Listener {
     void write(ByteBuf bytes);
   }
 
+  /** A stream from its HEADERS to its last DATA: the request being put together, then the window it may send into. */
+  private static final class Stream {
+    Http2Headers headers;
+    final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    long window;
+    boolean dispatched;
+  }
+
   private final Handler handler;
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
   private final DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
   private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(true);
+  private final Map<Integer, Stream> streams = new HashMap<>();
   private long connectionWindow = H2.DEFAULT_WINDOW;
-  private long streamWindow;
   private int initialWindow = H2.DEFAULT_WINDOW;
-  /** The stream being answered (0: none). */
-  private int activeStream;
   private int lastStream;
-  private boolean responding;
-  private Http2Headers pendingHeaders;
-  private final ByteArrayOutputStream pendingBody = new ByteArrayOutputStream();
 
   H2ServerSession(Handler handler) {
     this.handler = handler;
-    handler.write(Unpooled.wrappedBuffer(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, 1, H2.SETTINGS_ENABLE_PUSH, 0)));
+    handler.write(Unpooled.wrappedBuffer(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_STREAMS, H2.SETTINGS_ENABLE_PUSH, 0)));
   }
 
   /**
    * h2c by Upgrade: the HTTP/1.1 request that asked for it is stream 1, already complete (half
    * closed from the client); its HTTP2-Settings header's values apply as a SETTINGS frame would,
-   * without an acknowledgement (RFC 9113's predecessor, RFC 7540 3.2.1).
+   * without an acknowledgement (RFC 7540 3.2.1).
    */
   void adoptUpgradedStream(int[] settings) {
     applySettings(settings);
     lastStream = 1;
-    activeStream = 1;
-    streamWindow = initialWindow;
-    responding = true;
+    Stream s = new Stream();
+    s.window = initialWindow;
+    s.dispatched = true;
+    streams.put(1, s);
   }
 
   /** HTTP2-Settings: base64url SETTINGS payload; null when it does not decode. */
@@ -104,27 +111,26 @@ final class H2ServerSession implements H2FrameParser.Listener {
     }
   }
 
-  /** Whether {@code n} bytes of DATA fit both windows now. */
-  boolean canSend(int n) {
-    return activeStream != 0 && Math.min(streamWindow, connectionWindow) >= n;
+  /** Whether {@code n} bytes of DATA on {@code streamId} fit its window and the connection's now. */
+  boolean canSend(int streamId, int n) {
+    Stream s = streams.get(streamId);
+    return s != null && Math.min(s.window, connectionWindow) >= n;
   }
 
-  /** Writes {@code n} bytes of body as DATA frames into {@code out}, spending the windows; END_STREAM on the last when {@code end}. */
-  void data(ByteBuf out, byte[] b, int off, int n, boolean end) {
-    int stream = activeStream;
-    if (n == 0) {
-      header(out, 0, end ? H2.FLAG_END_STREAM : 0, stream);
-    }
+  /** Writes {@code n} bytes of body as DATA frames of {@code streamId} into {@code out}, spending the windows; END_STREAM on the last when {@code end}. */
+  void data(ByteBuf out, int streamId, byte[] b, int off, int n, boolean end) {
+    if (n == 0) header(out, 0, end ? H2.FLAG_END_STREAM : 0, streamId);
     for (int done = 0; done < n; ) {
       int k = Math.min(MAX_DATA_FRAME, n - done);
       boolean last = done + k == n;
-      header(out, k, last && end ? H2.FLAG_END_STREAM : 0, stream);
+      header(out, k, last && end ? H2.FLAG_END_STREAM : 0, streamId);
       out.writeBytes(b, off + done, k);
       done += k;
     }
-    streamWindow -= n;
+    Stream s = streams.get(streamId);
+    if (s != null) s.window -= n;
     connectionWindow -= n;
-    if (end) streamDone();
+    if (end) streams.remove(streamId);
   }
 
   /** DATA framing bytes for a body piece of {@code n} bytes. */
@@ -139,8 +145,8 @@ final class H2ServerSession implements H2FrameParser.Listener {
     out.writeInt(stream);
   }
 
-  /** The response head: :status and these headers (names lower-cased, connection-specific ones dropped); END_STREAM when there is no body. */
-  ByteBuf head(int status, List<Map.Entry<String, String>> headers, boolean endStream) {
+  /** The response head of {@code streamId}: :status and these headers (names lower-cased, connection-specific ones dropped); END_STREAM when there is no body. */
+  ByteBuf head(int streamId, int status, List<Map.Entry<String, String>> headers, boolean endStream) {
     Http2Headers h = new DefaultHttp2Headers().status(Integer.toString(status));
     for (Map.Entry<String, String> e : headers) {
       String name = e.getKey().toLowerCase(Locale.ROOT);
@@ -149,7 +155,7 @@ final class H2ServerSession implements H2FrameParser.Listener {
     }
     ByteBuf block = Unpooled.buffer(256);
     try {
-      encoder.encodeHeaders(activeStream, h, block);
+      encoder.encodeHeaders(streamId, h, block);
     } catch (Http2Exception e) {
       block.release();
       throw new IllegalStateException("HTTP/2 response headers: " + e.getMessage(), e);
@@ -163,34 +169,28 @@ final class H2ServerSession implements H2FrameParser.Listener {
     out.writeMedium(n);
     out.writeByte(H2.HEADERS);
     out.writeByte(H2.FLAG_END_HEADERS | (endStream ? H2.FLAG_END_STREAM : 0));
-    out.writeInt(activeStream);
+    out.writeInt(streamId);
     out.writeBytes(block);
     block.release();
-    if (endStream) streamDone();
+    if (endStream) streams.remove(streamId);
     return out;
   }
 
-  /** A whole answer at once (errors, JSON): HEADERS, then its body as DATA. */
-  ByteBuf simple(int status, String type, byte[] body) {
-    int stream = activeStream;
-    ByteBuf head = head(status, List.of(Map.entry("content-type", type), Map.entry("content-length", Integer.toString(body.length))),
+  /** A whole answer at once (errors, JSON): HEADERS, then its body as DATA (an answer this small is not held by a window). */
+  ByteBuf simple(int streamId, int status, String type, byte[] body) {
+    ByteBuf head = head(streamId, status, List.of(Map.entry("content-type", type), Map.entry("content-length", Integer.toString(body.length))),
         body.length == 0);
     if (body.length == 0) return head;
-    activeStream = stream;
     ByteBuf out = Unpooled.buffer(head.readableBytes() + body.length + framing(body.length));
     out.writeBytes(head);
     head.release();
-    data(out, body, 0, body.length, true); // an answer this small is not held back by the window
+    data(out, streamId, body, 0, body.length, true);
     return out;
   }
 
-  private void streamDone() {
-    activeStream = 0;
-    responding = false;
-  }
-
-  boolean responding() {
-    return responding;
+  /** Streams open now (answered or being put together). */
+  int openStreams() {
+    return streams.size();
   }
 
   @Override
@@ -206,17 +206,18 @@ final class H2ServerSession implements H2FrameParser.Listener {
     } finally {
       in.release();
     }
-    if (streamId <= lastStream && streamId != activeStream) return; // trailers of a stream already answered
-    if (responding || pendingHeaders != null) {
+    Stream known = streams.get(streamId);
+    if (known != null || streamId <= lastStream) return; // trailers, or a stream already answered
+    if (streams.size() >= MAX_STREAMS) {
       handler.write(Unpooled.wrappedBuffer(H2.rstStream(streamId, H2.REFUSED_STREAM)));
       return;
     }
     lastStream = streamId;
-    activeStream = streamId;
-    streamWindow = initialWindow;
-    pendingHeaders = headers;
-    pendingBody.reset();
-    if (endStream) dispatch();
+    Stream s = new Stream();
+    s.headers = headers;
+    s.window = initialWindow;
+    streams.put(streamId, s);
+    if (endStream) dispatch(streamId, s);
   }
 
   @Override
@@ -226,21 +227,21 @@ final class H2ServerSession implements H2FrameParser.Listener {
       handler.write(Unpooled.wrappedBuffer(H2.windowUpdate(0, len)));
       if (!endStream) handler.write(Unpooled.wrappedBuffer(H2.windowUpdate(streamId, len)));
     }
-    if (streamId != activeStream || pendingHeaders == null) return;
-    if (pendingBody.size() + len > HttpRequestParser.MAX_BODY_BYTES) {
+    Stream s = streams.get(streamId);
+    if (s == null || s.dispatched) return;
+    if (s.body.size() + len > HttpRequestParser.MAX_BODY_BYTES) {
       handler.write(Unpooled.wrappedBuffer(H2.rstStream(streamId, H2.REFUSED_STREAM)));
-      pendingHeaders = null;
-      activeStream = 0;
+      streams.remove(streamId);
       return;
     }
-    pendingBody.write(b, off, len);
-    if (endStream) dispatch();
+    s.body.write(b, off, len);
+    if (endStream) dispatch(streamId, s);
   }
 
-  private void dispatch() {
-    Http2Headers h = pendingHeaders;
-    pendingHeaders = null;
-    responding = true;
+  private void dispatch(int streamId, Stream s) {
+    s.dispatched = true;
+    Http2Headers h = s.headers;
+    s.headers = null;
     Headers headers = new Headers();
     h.forEach(e -> {
       String name = e.getKey().toString();
@@ -250,7 +251,7 @@ final class H2ServerSession implements H2FrameParser.Listener {
     if (authority != null && headers.get("host") == null) headers.add("host", authority.toString());
     String method = h.method() == null ? "GET" : h.method().toString();
     String path = h.path() == null ? "/" : h.path().toString();
-    handler.onRequest(new HttpRequestParser.Request(method, path, "HTTP/2", headers, pendingBody.toByteArray()));
+    handler.onRequest(streamId, new HttpRequestParser.Request(method, path, "HTTP/2", headers, s.body.toByteArray()));
   }
 
   @Override
@@ -266,7 +267,7 @@ final class H2ServerSession implements H2FrameParser.Listener {
       if (idValue[i] == H2.SETTINGS_INITIAL_WINDOW_SIZE) {
         long delta = (idValue[i + 1] & 0xffffffffL) - initialWindow;
         initialWindow = idValue[i + 1];
-        if (activeStream != 0) streamWindow += delta; // RFC 9113 6.9.2: open streams move by the difference
+        for (Stream s : streams.values()) s.window += delta; // RFC 9113 6.9.2: open streams move by the difference
       }
     }
   }
@@ -275,8 +276,9 @@ final class H2ServerSession implements H2FrameParser.Listener {
   public void onWindowUpdate(int streamId, int increment) {
     if (streamId == 0) {
       connectionWindow += increment;
-    } else if (streamId == activeStream) {
-      streamWindow += increment;
+    } else {
+      Stream s = streams.get(streamId);
+      if (s != null) s.window += increment;
     }
     handler.onWindow();
   }
@@ -288,21 +290,12 @@ final class H2ServerSession implements H2FrameParser.Listener {
 
   @Override
   public void onRstStream(int streamId, long code) {
-    if (streamId != activeStream) return;
-    pendingHeaders = null;
-    streamDone();
-    handler.onStreamReset("the client reset stream " + streamId + " (RST_STREAM " + H2.errorName(code) + ")");
+    if (streams.remove(streamId) == null) return;
+    handler.onStreamReset(streamId, "the client reset stream " + streamId + " (RST_STREAM " + H2.errorName(code) + ")");
   }
 
   @Override
   public void onGoAway(int lastStreamId, long code) {
     handler.onConnectionError("the client went away (GOAWAY " + H2.errorName(code) + ")");
-  }
-
-  /** Resets the current stream from this side (an error mid-stream). */
-  ByteBuf reset(int code) {
-    int stream = activeStream;
-    streamDone();
-    return Unpooled.wrappedBuffer(H2.rstStream(stream, code));
   }
 }

@@ -57,6 +57,8 @@ final class PacedStream implements Runnable {
   private ScheduledFuture<?> flushTimer;
   /** HTTP/2: the connection's session, which frames each piece as DATA within the flow-control windows; null on HTTP/1.x. */
   private final H2ServerSession h2;
+  /** HTTP/2: this stream's id on the connection. */
+  private final int h2StreamId;
   /** The largest piece of a large event's tail: 64 KiB, or one DATA frame's worth on HTTP/2. */
   private final int pieceBytes;
   private final long intervalNanos;
@@ -74,11 +76,11 @@ final class PacedStream implements Runnable {
 
   PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked, StreamCompressor compressor,
       long startNanos, long thinkNanos, long intervalNanos, Done done) {
-    this(channel, source, audit, chunked, compressor, null, startNanos, thinkNanos, intervalNanos, done);
+    this(channel, source, audit, chunked, compressor, null, 0, startNanos, thinkNanos, intervalNanos, done);
   }
 
   PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked, StreamCompressor compressor,
-      H2ServerSession h2, long startNanos, long thinkNanos, long intervalNanos, Done done) {
+      H2ServerSession h2, int h2StreamId, long startNanos, long thinkNanos, long intervalNanos, Done done) {
     if (16 + source.maxEventBytes() + CRLF.length + source.trailer().length + LAST_CHUNK.length
         > MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES) {
       throw new IllegalStateException("an event of " + source.maxEventBytes() + " B does not fit the write buffer");
@@ -89,6 +91,7 @@ final class PacedStream implements Runnable {
     this.chunked = chunked;
     this.compressor = compressor;
     this.h2 = h2;
+    this.h2StreamId = h2StreamId;
     this.pieceBytes = h2 != null ? H2ServerSession.MAX_DATA_FRAME : MAX_WHOLE_EVENT_BYTES;
     this.intervalNanos = intervalNanos;
     this.firstDueNanos = startNanos + thinkNanos;
@@ -127,7 +130,7 @@ final class PacedStream implements Runnable {
         finish(false);
         return;
       }
-      if (!channel.isWritable() || h2 != null && !h2.canSend(nextPieceBound())) {
+      if (!channel.isWritable() || h2 != null && !h2.canSend(h2StreamId, nextPieceBound())) {
         audit.recordBackpressureWait(); // the socket, or HTTP/2's flow-control window, is full: wait for it
         waitingForWritable = true;
         return;
@@ -264,7 +267,7 @@ final class PacedStream implements Runnable {
       n += trailer.length;
     }
     ByteBuf buf = channel.alloc().directBuffer(n + H2ServerSession.framing(n));
-    h2.data(buf, b, 0, n, last && endsEvent);
+    h2.data(buf, h2StreamId, b, 0, n, last && endsEvent);
     audit.recordFrameBytes(buf.readableBytes());
     if (!endsEvent) {
       channel.writeAndFlush(buf, channel.voidPromise());

@@ -64,7 +64,7 @@ class Http2StreamTest extends LabTest {
     assertThat(upgraded.frames()).isEqualTo(41);
     assertThat(upgraded.framesPerRead()).isLessThanOrEqualTo(1.05);
     assertThat(upgraded.h2()).as("HTTP/2 was spoken after the 101").isNotNull();
-    assertThat(upgraded.h2().serverSettings()).containsEntry("max_concurrent_streams", 1L);
+    assertThat(upgraded.h2().serverSettings()).containsEntry("max_concurrent_streams", 128L);
     List<Step> plain = List.of(new Step(0, ScriptedServer::sseHead), new Step(5, () -> ScriptedServer.frames(60, 0, 1, 2)));
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, plain)) {
       BatchResult stayed = read(null, HttpVersion.H2C_UPGRADE, RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=3"));
@@ -83,7 +83,7 @@ class Http2StreamTest extends LabTest {
     assertThat(r.decodedBodyBytes()).isEqualTo((long) r.frames() * 20 * 1024);
     // what the connection recorded: the emitter's SETTINGS, and the window given back as the client read (stream and connection)
     BatchResult.H2Summary h2 = r.h2();
-    assertThat(h2.serverSettings()).containsEntry("max_concurrent_streams", 1L);
+    assertThat(h2.serverSettings()).containsEntry("max_concurrent_streams", 128L);
     assertThat(h2.dataBytes()).isEqualTo(r.bodyBytes());
     assertThat(h2.windowUpdatesSent()).as("a bulk body 128 times the window needs window updates").isGreaterThan(128);
     assertThat(lab.measure(lab.sseUrl("frames=3")).h2()).as("over HTTP/1.1").isNull();
