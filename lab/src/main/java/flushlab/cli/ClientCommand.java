@@ -63,6 +63,10 @@ final class ClientCommand implements Command {
   @ParametersDelegate
   RequestFlags request = new RequestFlags();
 
+  @Parameter(names = "--streams-per-connection", description = "HTTP/2: requests in flight on one connection at once (1..128; "
+      + "--concurrency counts them all), as a browser multiplexes its streams")
+  int streamsPerConnection = 1;
+
   @Parameter(names = "--json", description = "Print the result as JSON instead of one line")
   boolean json;
 
@@ -80,7 +84,13 @@ final class ClientCommand implements Command {
     ClientOptions options = options();
     if (!where.isVeth()) {
       RequestPlan plan = plan(target, err);
-      return measure(plan, options.withHttp(request.http(plan.tls() != null)), out, err);
+      ClientOptions o = options.withHttp(request.http(plan.tls() != null));
+      if (streamsPerConnection != 1) {
+        if (!o.http().h2()) throw new IllegalArgumentException("--streams-per-connection: only with --http h2, h2c or h2c-upgrade");
+        o = o.withStreamsPerConnection(Converters.range("--streams-per-connection", streamsPerConnection, 1,
+            ClientOptions.MAX_STREAMS_PER_CONNECTION));
+      }
+      return measure(plan, o, out, err);
     }
     try (VethSite site = VethSite.open(where.mtu())) {
       HostPort at = site.emitter();

@@ -7,13 +7,16 @@ package flushlab.client;
  * @param slowReaderPauseNanos after each read, stop reading from the kernel this long (0: read at once)
  * @param recvBufferBytes the most one read may return, like the buffer handed to recv()
  * @param http which HTTP it speaks
+ * @param streamsPerConnection HTTP/2: requests in flight on one connection at once (concurrency counts them all)
  */
 public record ClientOptions(int requests, int concurrency, boolean keepAlive, long timeoutNanos,
-    long slowReaderPauseNanos, int recvBufferBytes, HttpVersion http) {
+    long slowReaderPauseNanos, int recvBufferBytes, HttpVersion http, int streamsPerConnection) {
+
+  public static final int MAX_STREAMS_PER_CONNECTION = 128;
 
   /** Over HTTP/1.1. */
   public ClientOptions(int requests, int concurrency, boolean keepAlive, long timeoutNanos, long slowReaderPauseNanos, int recvBufferBytes) {
-    this(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, HttpVersion.HTTP_1_1);
+    this(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, HttpVersion.HTTP_1_1, 1);
   }
 
   public static final int MAX_REQUESTS = 100_000;
@@ -25,6 +28,9 @@ public record ClientOptions(int requests, int concurrency, boolean keepAlive, lo
     if (timeoutNanos <= 0) throw new IllegalArgumentException("timeout must be positive");
     if (recvBufferBytes < 64) throw new IllegalArgumentException("recv buffer must be at least 64 B");
     if (http == null) throw new IllegalArgumentException("http must be given");
+    if (streamsPerConnection < 1 || streamsPerConnection > MAX_STREAMS_PER_CONNECTION) {
+      throw new IllegalArgumentException("streams per connection must be 1.." + MAX_STREAMS_PER_CONNECTION);
+    }
   }
 
   /** One request at a time, a fresh connection each, 60 s each, read at once, 64 KiB reads: every client setting's default. */
@@ -35,22 +41,31 @@ public record ClientOptions(int requests, int concurrency, boolean keepAlive, lo
   }
 
   public ClientOptions withRequests(int n, int c) {
-    return new ClientOptions(n, c, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, http);
+    return new ClientOptions(n, c, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, http, streamsPerConnection);
   }
 
   public ClientOptions withKeepAlive(boolean on) {
-    return new ClientOptions(requests, concurrency, on, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, http);
+    return new ClientOptions(requests, concurrency, on, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, http, streamsPerConnection);
   }
 
   public ClientOptions withTimeoutNanos(long t) {
-    return new ClientOptions(requests, concurrency, keepAlive, t, slowReaderPauseNanos, recvBufferBytes, http);
+    return new ClientOptions(requests, concurrency, keepAlive, t, slowReaderPauseNanos, recvBufferBytes, http, streamsPerConnection);
   }
 
   public ClientOptions withHttp(HttpVersion v) {
-    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, v);
+    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, v, streamsPerConnection);
+  }
+
+  public ClientOptions withStreamsPerConnection(int k) {
+    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, http, k);
+  }
+
+  /** HTTP/2 with several streams on each connection. */
+  public boolean multiplexed() {
+    return http.h2() && streamsPerConnection > 1;
   }
 
   public ClientOptions withSlowReaderPauseNanos(long p) {
-    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, p, recvBufferBytes, http);
+    return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, p, recvBufferBytes, http, streamsPerConnection);
   }
 }

@@ -115,7 +115,9 @@ public final class MeteredClient {
     }
 
     void start() {
-      int workers = Math.min(options.concurrency(), options.requests());
+      int inFlight = Math.min(options.concurrency(), options.requests());
+      // HTTP/2 with several streams per connection: one worker (connection) per that many streams in flight
+      int workers = options.multiplexed() ? (inFlight + options.streamsPerConnection() - 1) / options.streamsPerConnection() : inFlight;
       workersRunning = workers;
       for (int i = 0; i < workers; i++) new Worker(this).next();
     }
@@ -152,6 +154,9 @@ public final class MeteredClient {
     private boolean socketReadFull;
     /** HTTP/2 (h2 or h2c): the connection's session, which turns each read into what it means for the stream; null on HTTP/1.1. */
     private H2ClientSession h2;
+    /** HTTP/2 with several streams per connection: each open stream's meter and timeout timer, by stream id; null otherwise. */
+    private java.util.Map<Integer, StreamMeter> streams;
+    private final java.util.Map<Integer, Long> streamTimers = new java.util.HashMap<>();
 
     Worker(Batch batch) {
       this.batch = batch;
@@ -199,7 +204,12 @@ public final class MeteredClient {
           return;
         }
         attach(s);
-        send();
+        if (streams != null) {
+          openStream();
+          while (streams.size() < options.streamsPerConnection() && batch.takeRequest()) openStream();
+        } else {
+          send();
+        }
       });
     }
 
@@ -220,6 +230,7 @@ public final class MeteredClient {
       reusable = options.keepAlive();
       h2 = options.http().h2() ? new H2ClientSession(options.http() == HttpVersion.H2, H2_WINDOW, options.http() == HttpVersion.H2C_UPGRADE)
           : null;
+      streams = options.multiplexed() ? new java.util.LinkedHashMap<>() : null;
       channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
       if (options.slowReaderPauseNanos() > 0) channel.config().setAutoRead(false);
       if (batch.plan.tls() == null) {
@@ -258,6 +269,10 @@ public final class MeteredClient {
       });
       s.closeHandler(v -> {
         if (s != socket) return;
+        if (streams != null) {
+          closeMultiplexed();
+          return;
+        }
         socket = null;
         reusable = false;
         if (meter != null) {
@@ -303,6 +318,10 @@ public final class MeteredClient {
 
     /** One read of {@code n} bytes, now in scratch, that returned at {@code now}; {@code full}: it filled the receive buffer. */
     private void onBytes(long now, int n, boolean full) {
+      if (streams != null) {
+        readMultiplexed(now, n, full);
+        return;
+      }
       if (meter == null) {
         // HTTP/2 between streams (or before the first: a server's SETTINGS right after the TLS handshake): the connection's frames still count
         if (h2 != null) readH2Connection(n);
@@ -325,6 +344,94 @@ public final class MeteredClient {
           if (ch.isActive()) ch.read();
         }, options.slowReaderPauseNanos(), TimeUnit.NANOSECONDS);
       }
+    }
+
+    /** HTTP/2, several streams at once: one more request on this connection, with its own meter and timeout. */
+    private void openStream() {
+      StreamMeter m = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted);
+      byte[] request = h2.request(batch.plan, true);
+      int id = h2.lastStreamId();
+      streams.put(id, m);
+      long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
+      streamTimers.put(id, vertx.setTimer(timeoutMs, t -> {
+        if (streams != null && streams.get(id) == m && !m.finished()) {
+          m.fail(StreamError.TIMEOUT, "no complete response within " + timeoutMs + " ms");
+          finishMultiplexed(id);
+        }
+      }));
+      socket.write(io.vertx.core.buffer.Buffer.buffer(request)).onComplete(ar -> {
+        if (ar.succeeded()) m.requestWritten(System.nanoTime());
+      });
+      if (options.slowReaderPauseNanos() > 0 && streams.size() == 1) channel.read();
+    }
+
+    /**
+     * One socket read on a connection carrying several streams: each stream's meter reads what the
+     * read brought for it (a stream it brought nothing for has no read); its bytes are its DATA.
+     */
+    private void readMultiplexed(long now, int n, boolean full) {
+      try {
+        h2.read(scratch, 0, n);
+      } catch (HttpParseException e) {
+        for (StreamMeter m : streams.values()) m.fail(StreamError.PROTOCOL, "HTTP/2: " + e.getMessage());
+        for (Integer id : List.copyOf(streams.keySet())) finishMultiplexed(id);
+        return;
+      }
+      byte[] replies = h2.takeReplies();
+      if (replies != null && socket != null) socket.write(io.vertx.core.buffer.Buffer.buffer(replies));
+      for (Integer id : List.copyOf(streams.keySet())) {
+        StreamMeter m = streams.get(id);
+        H2ClientSession.Out o = h2.out(id);
+        if (m == null || o == null) continue;
+        if (o.h1Len > 0) {
+          m.onRead(now, o.h1, 0, o.h1Len, full, o.consumed > 0 ? o.consumed : o.h1Len);
+          m.readDone(System.nanoTime());
+        }
+        if (o.failure != null || h2.connectionFailure() != null) {
+          m.fail(o.reset ? StreamError.RESET : StreamError.PROTOCOL, o.failure != null ? o.failure : h2.connectionFailure());
+        }
+        if (m.finished()) finishMultiplexed(id);
+      }
+      if (streams != null && !streams.isEmpty() && options.slowReaderPauseNanos() > 0) {
+        Channel ch = channel;
+        ch.eventLoop().schedule(() -> {
+          if (ch.isActive()) ch.read();
+        }, options.slowReaderPauseNanos(), TimeUnit.NANOSECONDS);
+      }
+    }
+
+    /** A stream of a multiplexed connection ended: recorded; the next request takes its place, or the connection closes when none is left. */
+    private void finishMultiplexed(int id) {
+      StreamMeter m = streams.remove(id);
+      if (m == null) return;
+      Long timer = streamTimers.remove(id);
+      if (timer != null) vertx.cancelTimer(timer);
+      StreamResult r = m.result();
+      if (h2.spoken() != HttpVersion.HTTP_1_1) r = r.withH2(h2.stats(id));
+      h2.forget(id);
+      batch.record(r);
+      if (socket != null && batch.takeRequest()) {
+        openStream();
+      } else if (streams.isEmpty()) {
+        NetSocket s = socket;
+        socket = null;
+        if (s != null) s.close();
+        batch.workerDone();
+      }
+    }
+
+    /** The connection closed under its streams: each is ended as the meter judges (truncated, unless complete); the rest of the batch goes on anew. */
+    private void closeMultiplexed() {
+      socket = null;
+      for (Integer id : List.copyOf(streams.keySet())) {
+        StreamMeter m = streams.remove(id);
+        Long timer = streamTimers.remove(id);
+        if (timer != null) vertx.cancelTimer(timer);
+        m.connectionClosed();
+        StreamResult r = m.result();
+        batch.record(h2 != null && h2.spoken() != HttpVersion.HTTP_1_1 ? r.withH2(h2.stats(id)) : r);
+      }
+      next();
     }
 
     /** HTTP/2 frames with no stream being measured: SETTINGS, PINGs, window updates; acknowledged as always. */

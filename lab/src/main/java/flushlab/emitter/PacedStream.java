@@ -66,6 +66,13 @@ final class PacedStream implements Runnable {
   private final Done done;
   private int next;
   private boolean waitingForWritable;
+  /**
+   * HTTP/2: when the client's flow-control window last let this stream write again after holding
+   * it (-1: never held). A frame due before then was held by the peer, not late by the emitter: the
+   * pacing audit counts its lateness from this moment, so a run is not excluded for what the path did.
+   */
+  private long windowHeldSince = -1;
+  private long windowReleasedAt = Long.MIN_VALUE;
   private boolean ended;
   private ScheduledFuture<?> pending;
   /** A large event whose tail is still being written: which, how far, and when it was due. */
@@ -130,10 +137,16 @@ final class PacedStream implements Runnable {
         finish(false);
         return;
       }
-      if (!channel.isWritable() || h2 != null && !h2.canSend(h2StreamId, nextPieceBound())) {
+      boolean windowShut = h2 != null && channel.isWritable() && !h2.canSend(h2StreamId, nextPieceBound());
+      if (!channel.isWritable() || windowShut) {
         audit.recordBackpressureWait(); // the socket, or HTTP/2's flow-control window, is full: wait for it
+        if (windowShut && windowHeldSince < 0) windowHeldSince = System.nanoTime();
         waitingForWritable = true;
         return;
+      }
+      if (windowHeldSince >= 0) {
+        windowHeldSince = -1;
+        windowReleasedAt = System.nanoTime();
       }
       if (tailTotal > 0) {
         writeTailPiece();
@@ -273,7 +286,7 @@ final class PacedStream implements Runnable {
       channel.writeAndFlush(buf, channel.voidPromise());
       return;
     }
-    writeEventEnd(buf, index, due, last);
+    writeEventEnd(buf, index, Math.max(due, windowReleasedAt), last);
   }
 
   /**

@@ -131,6 +131,10 @@ public final class Keys {
       "which HTTP the client speaks: 1.1, h2 (HTTP/2 over TLS by ALPN: a target that speaks TLS) or h2c (HTTP/2 over plain TCP by "
           + "prior knowledge); quote \"1.1\" in YAML; sweepable, to read one target over HTTP/1.1 and HTTP/2 side by side")
       .choices(Named.texts(HttpVersion.class));
+  public static final Key STREAMS_PER_CONNECTION = Key.of("streams_per_connection", CLIENT, Type.INT,
+      Integer.toString(ClientOptions.DEFAULT.streamsPerConnection()),
+      "HTTP/2: requests in flight on one connection at once (concurrency counts them all); where flow-control windows run out")
+      .range(1, ClientOptions.MAX_STREAMS_PER_CONNECTION);
   public static final Key REQUEST_HEADERS = Key.of("headers", CLIENT, Type.HEADERS, null,
       "extra request headers, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}: `${VAR}` is read from the environment when the "
           + "scenario loads (a variable not set is an error); values are never written to results or logs, names are; not sweepable");
@@ -260,7 +264,7 @@ public final class Keys {
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
       LISTEN,
-      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, REQUEST_HEADERS,
+      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, STREAMS_PER_CONNECTION, REQUEST_HEADERS,
       TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,
       INSECURE,
       PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,

@@ -53,6 +53,8 @@ public enum Setting {
       c -> Units.formatDuration(c.client().timeoutNanos())),
   MODEL(Keys.MODEL, Cell::withModel, Cell::model),
   HTTP(Keys.HTTP, (c, v) -> c.withClient(c.client().withHttp(Named.parseOrThrow(HttpVersion.class, v))), c -> c.client().http().text()),
+  STREAMS_PER_CONNECTION(Keys.STREAMS_PER_CONNECTION, (c, v) -> c.withClient(c.client().withStreamsPerConnection(Integer.parseInt(v))),
+      c -> Integer.toString(c.client().streamsPerConnection())),
   PROFILE(Keys.PROFILE, (c, v) -> c.withProfile(Named.parse(ClientProfile.class, v)), c -> c.profile().text());
 
   private final Key key;

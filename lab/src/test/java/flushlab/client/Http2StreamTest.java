@@ -74,6 +74,47 @@ class Http2StreamTest extends LabTest {
     }
   }
 
+  /**
+   * Many streams on one connection share its flow-control window (65,535 bytes): behind a client
+   * that reads every 200 ms, what the streams send between two reads beyond the window waits for
+   * the WINDOW_UPDATE the next read sends, so frames wait a read longer than the same streams on
+   * connections of their own. The emitter's audit counts none of that wait as its own lateness.
+   */
+  @Test
+  void streamsSharingOneConnectionStallOnItsWindowBehindASlowReader() throws Exception {
+    String query = "frames=40&size=60&interval=10ms";
+    ClientOptions slow = ClientOptions.single().withRequests(60, 60).withSlowReaderPauseNanos(200_000_000L).withHttp(HttpVersion.H2C);
+    BatchResult shared = lab.measure(RequestPlan.get(lab.sseUrl(query)), slow.withStreamsPerConnection(60));
+    BatchResult apart = lab.measure(RequestPlan.get(lab.sseUrl(query)), slow);
+    System.out.printf("Http2StreamTest: 60 streams x 40 frames, reading every 200 ms: emit->recv p50 %.1f ms, p99 %.1f ms on one "
+        + "connection (%d WINDOW_UPDATEs sent); p50 %.1f ms, p99 %.1f ms on 60 connections%n", shared.emitToRecvMs().p50(),
+        shared.emitToRecvMs().p99(), shared.h2().windowUpdatesSent(), apart.emitToRecvMs().p50(), apart.emitToRecvMs().p99());
+    for (BatchResult r : List.of(shared, apart)) {
+      assertThat(r.errorCount()).as(r.oneLine()).isZero();
+      assertThat(r.frames()).isEqualTo(60 * 40);
+      assertThat(r.lostFrames()).isZero();
+    }
+    assertThat(shared.h2().streams()).isEqualTo(60);
+    assertThat(shared.emitToRecvMs().p99()).as("the shared window makes frames wait a read longer")
+        .isGreaterThan(1.4 * apart.emitToRecvMs().p99());
+    // the wait for the window is the path's: the emitter's own lateness stays far below it (it would be ~200 ms counted as its own)
+    long latest = 0;
+    for (long id : shared.streamIds()) latest = Math.max(latest, lab.auditOf(id).latenessMaxNanos());
+    System.out.printf("Http2StreamTest: the emitter's own lateness at most %.1f ms%n", latest / 1e6);
+    assertThat(latest / 1e6).isLessThan(0.25 * shared.emitToRecvMs().p99());
+  }
+
+  @Test
+  void severalStreamsOnOneConnectionEachReadOnePerRead() throws Exception {
+    BatchResult r = lab.measure(RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms")),
+        ClientOptions.single().withRequests(20, 20).withHttp(HttpVersion.H2C).withStreamsPerConnection(20));
+    assertThat(r.errorCount()).as(r.oneLine()).isZero();
+    assertThat(r.frames()).isEqualTo(600);
+    assertThat(r.lostFrames()).isZero();
+    assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
+    assertThat(r.h2().streams()).isEqualTo(20);
+  }
+
   @Test
   void aBulkBodyFlowsWithinTheWindowsWholeAndInOrder() throws Exception {
     BatchResult r = read(null, HttpVersion.H2C, RequestPlan.get(lab.sseUrl("total=8MiB&size=20KiB&interval=0ms")));
