@@ -121,7 +121,7 @@ final class ClientCommand implements Command {
         plan.headLines(options.keepAlive(), true).forEach(sent::add);
         out.println(Json.pretty(tree));
       } else {
-        if (options.http() != HttpVersion.HTTP_1_1) out.println("over " + options.http().text());
+        if (r.h2() != null) out.println("over HTTP/2 (" + (options.http() == HttpVersion.AUTO ? "h2, as the server picked by ALPN" : options.http().text()) + ")");
         if (!plan.acceptedCodings().isEmpty() || plan.profile() != ClientProfile.BARE) {
           out.println("as " + plan.profile().text() + (plan.acceptedCodings().isEmpty() ? ", no Accept-Encoding"
               : ", accepting " + String.join(", ", plan.acceptedCodings().stream().map(c -> c.text()).toList())));

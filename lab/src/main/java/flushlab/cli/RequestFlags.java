@@ -30,10 +30,11 @@ final class RequestFlags {
       + "gzip, deflate): the headers that client sends, captured from it (docs/PROXIES.md)")
   String client = ClientProfile.DEFAULT.text();
 
-  @Parameter(names = "--http", description = "Which HTTP the client speaks: 1.1, h2 (HTTP/2 over TLS by ALPN: an https target), "
+  @Parameter(names = "--http", description = "Which HTTP the client speaks: auto (as its --client would: over https a browser and "
+      + "curl offer h2 and http/1.1 by ALPN, the others speak HTTP/1.1), 1.1, h2 (HTTP/2 over TLS by ALPN: an https target), "
       + "h2c (HTTP/2 over plain TCP by prior knowledge: an http target) or h2c-upgrade (an HTTP/1.1 request with Upgrade: h2c; "
       + "read as HTTP/1.1 if the server does not switch)")
-  String http = HttpVersion.HTTP_1_1.text();
+  String http = HttpVersion.AUTO.text();
 
   @Parameter(names = "--model", description = "Chat and Responses requests: the model name to ask for")
   String model = RequestPlan.DEFAULT_MODEL;

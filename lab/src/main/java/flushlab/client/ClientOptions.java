@@ -14,9 +14,9 @@ public record ClientOptions(int requests, int concurrency, boolean keepAlive, lo
 
   public static final int MAX_STREAMS_PER_CONNECTION = 128;
 
-  /** Over HTTP/1.1. */
+  /** Speaking the HTTP its client profile would (auto), one stream per connection. */
   public ClientOptions(int requests, int concurrency, boolean keepAlive, long timeoutNanos, long slowReaderPauseNanos, int recvBufferBytes) {
-    this(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, HttpVersion.HTTP_1_1, 1);
+    this(requests, concurrency, keepAlive, timeoutNanos, slowReaderPauseNanos, recvBufferBytes, HttpVersion.AUTO, 1);
   }
 
   public static final int MAX_REQUESTS = 100_000;

@@ -52,6 +52,15 @@ public enum ClientProfile implements Named {
   }
 
   /** Where the header list comes from. */
+  /**
+   * Whether this client offers HTTP/2 by ALPN over TLS when left to itself: Chromium does, and
+   * Debian's curl (built with nghttp2) does; the OpenAI SDKs (httpx and undici by default) and the
+   * lab's own request speak HTTP/1.1.
+   */
+  public boolean offersH2OverTls() {
+    return this == BROWSER || this == CURL;
+  }
+
   public String source() {
     return source;
   }

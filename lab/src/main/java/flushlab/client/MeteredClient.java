@@ -180,10 +180,13 @@ public final class MeteredClient {
         return;
       }
       boolean h2Tls = options.http() == HttpVersion.H2;
+      // a browser or curl left to itself offers h2 and http/1.1 and speaks what the server picks
+      boolean offerBoth = options.http() == HttpVersion.AUTO && plan.profile().offersH2OverTls();
       Future<NetSocket> connecting = plan.tls() == null
           ? net.connect(plan.port(), plan.host())
           : net.connect(new ConnectOptions().setHost(plan.host()).setPort(plan.port()).setSsl(true)
               .setSslOptions(h2Tls ? plan.tls().sslOptions().setUseAlpn(true).setApplicationLayerProtocols(List.of("h2"))
+                  : offerBoth ? plan.tls().sslOptions().setUseAlpn(true).setApplicationLayerProtocols(List.of("h2", "http/1.1"))
                   : plan.tls().sslOptions())
               .setSniServerName(plan.tls().serverName(plan.host())));
       connecting.onComplete(ar -> {
@@ -228,7 +231,9 @@ public final class MeteredClient {
       socket = s;
       channel = LabVertx.channel(s);
       reusable = options.keepAlive();
-      h2 = options.http().h2() ? new H2ClientSession(options.http() == HttpVersion.H2, H2_WINDOW, options.http() == HttpVersion.H2C_UPGRADE)
+      boolean negotiated = "h2".equals(s.applicationLayerProtocol());
+      h2 = options.http().h2() || negotiated
+          ? new H2ClientSession(options.http() == HttpVersion.H2 || negotiated, H2_WINDOW, options.http() == HttpVersion.H2C_UPGRADE)
           : null;
       streams = options.multiplexed() ? new java.util.LinkedHashMap<>() : null;
       channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));

@@ -127,9 +127,11 @@ public final class Keys {
           + "(7.88.1), `browser` (Chromium 156's EventSource: accepts gzip, deflate, br, zstd), `openai-python` (3.22.1) or "
           + "`openai-node` (6.49.0), both accepting gzip, deflate; the client decodes whatever coding it accepted (gzip, deflate, br, zstd); sweepable, to "
           + "read one target as several clients side by side").choices(Named.texts(ClientProfile.class));
-  public static final Key HTTP = Key.of("http", CLIENT, Type.CHOICE, HttpVersion.HTTP_1_1.text(),
-      "which HTTP the client speaks: 1.1, h2 (HTTP/2 over TLS by ALPN: a target that speaks TLS) or h2c (HTTP/2 over plain TCP by "
-          + "prior knowledge); quote \"1.1\" in YAML; sweepable, to read one target over HTTP/1.1 and HTTP/2 side by side")
+  public static final Key HTTP = Key.of("http", CLIENT, Type.CHOICE, ClientOptions.DEFAULT.http().text(),
+      "which HTTP the client speaks: auto (as its profile would: to a target that speaks TLS a browser and curl offer h2 and "
+          + "http/1.1 by ALPN, the others speak HTTP/1.1), 1.1, h2 (HTTP/2 over TLS by ALPN only), h2c (HTTP/2 over plain TCP by prior "
+          + "knowledge) or h2c-upgrade (Upgrade: h2c); quote \"1.1\" in YAML; sweepable, to read one target over HTTP/1.1 and "
+          + "HTTP/2 side by side")
       .choices(Named.texts(HttpVersion.class));
   public static final Key STREAMS_PER_CONNECTION = Key.of("streams_per_connection", CLIENT, Type.INT,
       Integer.toString(ClientOptions.DEFAULT.streamsPerConnection()),

@@ -28,7 +28,7 @@ public final class MapScenario {
   /** With the model chat requests name and the headers every request carries (--model, --header). */
   public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine, String model,
       RequestHeaders headers, ClientProfile profile) {
-    return of(target, endpoint, emitterListen, commandLine, model, headers, profile, HttpVersion.HTTP_1_1);
+    return of(target, endpoint, emitterListen, commandLine, model, headers, profile, HttpVersion.AUTO);
   }
 
   /** The same, the target read over {@code http} (the direct path is certified over HTTP/1.1, the instrument's own floor). */

@@ -56,6 +56,20 @@ class Http2StreamTest extends LabTest {
     lab.assertEmitterOnTime(h2c, 20_000_000L);
   }
 
+  /** Left to itself (auto), a browser or curl offers h2 over TLS and speaks it when the server picks it; the lab's bare request and the SDKs speak HTTP/1.1. */
+  @Test
+  void aBrowserSpeaksH2WhereAlpnOffersItAndTheSdksDoNot() throws Exception {
+    int tlsPort = lab.emitter.listenTls("127.0.0.1", 0, ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
+    RequestPlan https = RequestPlan.get("https://127.0.0.1:" + tlsPort + "/sse?frames=5&interval=5ms").withTls(ServerTls.selfSigned().pinnedByClients());
+    for (ClientProfile p : ClientProfile.values()) {
+      BatchResult r = lab.measure(https.withProfile(p), ClientOptions.single());
+      assertThat(r.errorCount()).as(p + ": " + r.oneLine()).isZero();
+      assertThat(r.h2() != null).as("%s speaks h2", p).isEqualTo(p.offersH2OverTls());
+    }
+    assertThat(lab.measure(RequestPlan.get(lab.sseUrl("frames=5")).withProfile(ClientProfile.BROWSER), ClientOptions.single()).h2())
+        .as("no browser speaks h2c").isNull();
+  }
+
   /** h2c by Upgrade: the emitter answers 101 and the stream as HTTP/2's stream 1; a server that does not switch is read as HTTP/1.1. */
   @Test
   void anUpgradeIsTakenWhereOfferedAndReadAsHttp11WhereNot() throws Exception {
