@@ -48,6 +48,22 @@ class Http2ProxiesTest extends LabTest {
     }
   }
 
+  /** The same proxies speaking h2c (HTTP/2 over plain TCP, prior knowledge) on their client side, as gateways between hops do. */
+  @ParameterizedTest
+  @CsvSource({"NGINX, nginx-h2c.conf", "HAPROXY, haproxy-h2c.cfg", "CADDY, caddy-h2c.Caddyfile"})
+  void h2cByPriorKnowledgeStreams(ProxyKind kind, String template) throws Exception {
+    boolean installed = ProxyProcess.locate(kind.binaryName) != null;
+    if (!installed) System.out.println("SKIPPED (Http2ProxiesTest): " + kind.binaryName + " is not installed");
+    Assumptions.assumeTrue(installed, kind.binaryName + " is not installed");
+    try (ProxyProcess p = ProxyProcess.start(kind, Path.of("scenarios/proxies", template), "127.0.0.1", lab.emitter.port())) {
+      RequestPlan plan = RequestPlan.get("http://127.0.0.1:" + p.port() + "/sse?frames=" + FRAMES + "&size=60&interval=20ms");
+      BatchResult h2c = whole(lab.measure(plan, ClientOptions.single().withHttp(HttpVersion.H2C)));
+      System.out.printf("Http2ProxiesTest: %s over h2c frames per read %.2f (its SETTINGS %s)%n", template, h2c.framesPerRead(),
+          h2c.h2().serverSettings());
+      assertThat(h2c.framesPerRead()).as(h2c.oneLine()).isLessThanOrEqualTo(1.1);
+    }
+  }
+
   private static BatchResult whole(BatchResult r) {
     assertThat(r.errorCount()).as(r.oneLine()).isZero();
     assertThat(r.frames()).isEqualTo(FRAMES);
