@@ -118,7 +118,6 @@ final class EmitterConnection {
       h2.feed(bytes, start, bytes.length - start);
       return;
     }
-    int from = 0;
     if (!protocolKnown) {
       // h2c by prior knowledge starts with the preface; anything else is HTTP/1.x from its first differing byte
       int n = Math.min(bytes.length, H2.PREFACE.length - prefaceMatched);
@@ -144,7 +143,7 @@ final class EmitterConnection {
       }
     }
     try {
-      parser.feed(bytes, from, bytes.length - from);
+      parser.feed(bytes, 0, bytes.length);
     } catch (HttpParseException e) {
       respondAndClose(e.status(), e.getMessage());
       return;
