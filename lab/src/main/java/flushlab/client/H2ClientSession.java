@@ -12,7 +12,6 @@ import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -38,6 +37,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   /** One request stream: what this read meant for it, as HTTP/1.1 bytes, and what it saw. */
   static final class Out {
+    final int id;
     byte[] h1 = new byte[1024];
     int h1Len;
     boolean headSeen;
@@ -48,6 +48,10 @@ final class H2ClientSession implements H2FrameParser.Listener {
     int consumed;
     long windowUpdatesSent;
     long dataBytes;
+
+    Out(int id) {
+      this.id = id;
+    }
   }
 
   private final boolean tls;
@@ -61,8 +65,11 @@ final class H2ClientSession implements H2FrameParser.Listener {
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
   private final DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
   private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(true);
-  private final ByteArrayOutputStream replies = new ByteArrayOutputStream(64);
-  private final Map<Integer, Out> streams = new HashMap<>();
+  /** Frames to write back after a read (acks, WINDOW_UPDATEs), built in place: a read allocates nothing for them. */
+  private byte[] replies = new byte[256];
+  private int repliesLen;
+  /** The open streams, in the order opened: at most 128, looked up by a scan (no map, no iterator per read). */
+  private final java.util.ArrayList<Out> streams = new java.util.ArrayList<>();
   private int nextStreamId = 1;
   /** The stream the single-stream calls mean: the last one requested. */
   private int current;
@@ -139,7 +146,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
   private int open() {
     int id = nextStreamId;
     nextStreamId += 2;
-    streams.put(id, new Out());
+    streams.add(new Out(id));
     current = id;
     return id;
   }
@@ -181,15 +188,16 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return h + ":" + plan.port();
   }
 
-  /** One socket read's bytes; afterwards each stream's {@link Out} holds what they meant for it, {@link #takeReplies} what to write back. */
+  /** One socket read's bytes; afterwards each stream's {@link Out} holds what they meant for it, {@link #replyBytes} what to write back. */
   void read(byte[] b, int off, int len) {
     int total = 0;
-    for (Out o : streams.values()) {
+    for (int i = 0; i < streams.size(); i++) {
+      Out o = streams.get(i);
       o.h1Len = 0;
       o.consumed = 0;
     }
     if (http11) {
-      Out o = streams.get(current);
+      Out o = find(current);
       if (o != null) append(o, b, off, len);
       return;
     }
@@ -200,18 +208,44 @@ final class H2ClientSession implements H2FrameParser.Listener {
       len -= used;
     }
     parser.feed(b, off, len);
-    for (Map.Entry<Integer, Out> e : streams.entrySet()) {
-      Out o = e.getValue();
+    for (int i = 0; i < streams.size(); i++) {
+      Out o = streams.get(i);
       if (o.consumed == 0) continue;
       total += o.consumed;
       if (!o.ended) {
-        replies.writeBytes(H2.windowUpdate(e.getKey(), o.consumed));
+        windowUpdate(o.id, o.consumed);
         o.windowUpdatesSent++;
       }
     }
     total += unknownConsumed;
     unknownConsumed = 0;
-    if (total > 0) replies.writeBytes(H2.windowUpdate(0, total));
+    if (total > 0) windowUpdate(0, total);
+  }
+
+  private Out find(int id) {
+    for (int i = 0; i < streams.size(); i++) if (streams.get(i).id == id) return streams.get(i);
+    return null;
+  }
+
+  /** A WINDOW_UPDATE written in place into the replies. */
+  private void windowUpdate(int streamId, int increment) {
+    ensureReplies(13);
+    H2.header(replies, repliesLen, 4, H2.WINDOW_UPDATE, 0, streamId);
+    replies[repliesLen + 9] = (byte) ((increment >>> 24) & 0x7f);
+    replies[repliesLen + 10] = (byte) (increment >>> 16);
+    replies[repliesLen + 11] = (byte) (increment >>> 8);
+    replies[repliesLen + 12] = (byte) increment;
+    repliesLen += 13;
+  }
+
+  private void reply(byte[] frame) {
+    ensureReplies(frame.length);
+    System.arraycopy(frame, 0, replies, repliesLen, frame.length);
+    repliesLen += frame.length;
+  }
+
+  private void ensureReplies(int n) {
+    if (repliesLen + n > replies.length) replies = Arrays.copyOf(replies, Math.max(replies.length * 2, repliesLen + n));
   }
 
   /** DATA of streams no longer tracked (finished, or never ours) still counts against the connection window. */
@@ -227,44 +261,45 @@ final class H2ClientSession implements H2FrameParser.Listener {
     }
     awaitingSwitch = false;
     if (switchHead.indexOf("HTTP/1.1 101") == 0) {
-      replies.writeBytes(H2.PREFACE);
-      replies.writeBytes(clientSettings());
+      reply(H2.PREFACE);
+      reply(clientSettings());
       return end + 4 - before;
     }
     http11 = true; // not switched: the answer is HTTP/1.1, head and all
     byte[] all = switchHead.toString().getBytes(StandardCharsets.ISO_8859_1);
-    Out o = streams.get(current);
+    Out o = find(current);
     if (o != null) append(o, all, 0, all.length);
     return 0;
   }
 
   /** The stream's out (null once forgotten). */
   Out out(int id) {
-    return streams.get(id);
+    return find(id);
   }
 
   /** Forgets a finished stream (its late DATA still counts against the connection window). */
   void forget(int id) {
-    streams.remove(id);
+    Out o = find(id);
+    if (o != null) streams.remove(o);
   }
 
   byte[] h1() {
-    return streams.get(current).h1;
+    return find(current).h1;
   }
 
   int h1Length() {
-    Out o = streams.get(current);
+    Out o = find(current);
     return o == null ? 0 : o.h1Len;
   }
 
   /** Why the current stream cannot complete (a reset, a GOAWAY), or null. */
   String failure() {
-    Out o = streams.get(current);
+    Out o = find(current);
     return connectionFailure != null ? connectionFailure : o == null ? null : o.failure;
   }
 
   boolean reset() {
-    Out o = streams.get(current);
+    Out o = find(current);
     return o != null && o.reset;
   }
 
@@ -272,12 +307,18 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return connectionFailure;
   }
 
-  /** Control frames to write after this read (SETTINGS and PING acks, WINDOW_UPDATEs), taken once. */
-  byte[] takeReplies() {
-    if (replies.size() == 0) return null;
-    byte[] r = replies.toByteArray();
-    replies.reset();
-    return r;
+  /** Bytes of control frames to write after this read (SETTINGS and PING acks, WINDOW_UPDATEs), in {@link #replyBytes}. */
+  int replyLength() {
+    return repliesLen;
+  }
+
+  byte[] replyBytes() {
+    return replies;
+  }
+
+  /** The replies were written. */
+  void repliesSent() {
+    repliesLen = 0;
   }
 
   /** What the current stream saw. */
@@ -286,7 +327,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
   }
 
   H2Stats stats(int id) {
-    Out o = streams.get(id);
+    Out o = find(id);
     return new H2Stats(Map.copyOf(serverSettings), o == null ? 0 : o.windowUpdatesSent, serverWindowUpdates, o == null ? 0 : o.dataBytes,
         initialWindow);
   }
@@ -312,7 +353,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   @Override
   public void onData(int id, byte[] b, int off, int len, boolean endStream) {
-    Out o = streams.get(id);
+    Out o = find(id);
     if (o == null) {
       unknownConsumed += len;
       return;
@@ -349,7 +390,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
     } finally {
       in.release();
     }
-    Out o = streams.get(id);
+    Out o = find(id);
     if (o == null || o.ended) return;
     if (o.headSeen) { // trailers
       if (endStream) end(o);
@@ -378,7 +419,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
   public void onSettings(boolean ack, int[] idValue) {
     if (ack) return;
     for (int i = 0; i < idValue.length; i += 2) serverSettings.put(settingName(idValue[i]), idValue[i + 1] & 0xffffffffL);
-    replies.writeBytes(H2.settingsAck());
+    reply(H2.settingsAck());
   }
 
   private static String settingName(int id) {
@@ -401,12 +442,12 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   @Override
   public void onPing(boolean ack, byte[] opaque) {
-    if (!ack) replies.writeBytes(H2.pingAck(opaque));
+    if (!ack) reply(H2.pingAck(opaque));
   }
 
   @Override
   public void onRstStream(int id, long code) {
-    Out o = streams.get(id);
+    Out o = find(id);
     if (o == null || o.ended) return;
     o.reset = true;
     o.failure = "the server reset the stream (RST_STREAM " + H2.errorName(code) + ")";
@@ -414,9 +455,8 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   @Override
   public void onGoAway(int lastStreamId, long code) {
-    for (Map.Entry<Integer, Out> e : streams.entrySet()) {
-      Out o = e.getValue();
-      if (!o.ended && (e.getKey() > lastStreamId || code != H2.NO_ERROR)) {
+    for (Out o : streams) {
+      if (!o.ended && (o.id > lastStreamId || code != H2.NO_ERROR)) {
         o.failure = "the server closed the connection (GOAWAY " + H2.errorName(code) + ", last stream " + lastStreamId + ")";
       }
     }

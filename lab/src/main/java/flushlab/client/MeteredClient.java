@@ -351,6 +351,18 @@ public final class MeteredClient {
       }
     }
 
+    /** What the HTTP/2 session owes the server after a read (acks, WINDOW_UPDATEs): one pooled buffer, written at once. */
+    private void writeH2Replies() {
+      int n = h2.replyLength();
+      if (n == 0) return;
+      if (socket != null && channel.isActive()) {
+        ByteBuf out = channel.alloc().directBuffer(n);
+        out.writeBytes(h2.replyBytes(), 0, n);
+        channel.writeAndFlush(out, channel.voidPromise());
+      }
+      h2.repliesSent();
+    }
+
     /** HTTP/2, several streams at once: one more request on this connection, with its own meter and timeout. */
     private void openStream() {
       StreamMeter m = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted);
@@ -382,8 +394,7 @@ public final class MeteredClient {
         for (Integer id : List.copyOf(streams.keySet())) finishMultiplexed(id);
         return;
       }
-      byte[] replies = h2.takeReplies();
-      if (replies != null && socket != null) socket.write(io.vertx.core.buffer.Buffer.buffer(replies));
+      writeH2Replies();
       for (Integer id : List.copyOf(streams.keySet())) {
         StreamMeter m = streams.get(id);
         H2ClientSession.Out o = h2.out(id);
@@ -447,8 +458,7 @@ public final class MeteredClient {
         if (socket != null) socket.close();
         return;
       }
-      byte[] replies = h2.takeReplies();
-      if (replies != null && socket != null) socket.write(io.vertx.core.buffer.Buffer.buffer(replies));
+      writeH2Replies();
     }
 
     /** An HTTP/2 read: the session says what it meant for the stream; the acks and window updates it owes go out at once. */
@@ -460,8 +470,7 @@ public final class MeteredClient {
         return;
       }
       meter.onRead(now, h2.h1(), 0, h2.h1Length(), full, n);
-      byte[] replies = h2.takeReplies();
-      if (replies != null && socket != null) socket.write(io.vertx.core.buffer.Buffer.buffer(replies));
+      writeH2Replies();
       if (h2.failure() != null) meter.fail(h2.reset() ? StreamError.RESET : StreamError.PROTOCOL, h2.failure());
     }
 

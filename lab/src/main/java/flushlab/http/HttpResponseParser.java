@@ -190,17 +190,30 @@ public final class HttpResponseParser {
     }
   }
 
+  /**
+   * The chunk-size line just read: hex digits, optional spaces, then ';' and extensions. Read
+   * digit by digit: this runs once per chunk, on every read of a chunked stream, and allocates nothing.
+   */
   private void startChunk() {
-    String text = line.toString();
-    line.setLength(0);
-    int semi = text.indexOf(';');
-    String hex = (semi >= 0 ? text.substring(0, semi) : text).trim();
-    try {
-      remaining = Long.parseLong(hex, 16);
-    } catch (NumberFormatException e) {
+    long size = 0;
+    int digits = 0;
+    int i = 0;
+    int n = line.length();
+    while (i < n && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) i++;
+    for (; i < n; i++) {
+      int d = Character.digit(line.charAt(i), 16);
+      if (d < 0) break;
+      if (++digits > 15) throw new HttpParseException("malformed chunk size \"" + line + "\" (too many digits)", false);
+      size = size * 16 + d;
+    }
+    while (i < n && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) i++;
+    if (digits == 0 || i < n && line.charAt(i) != ';') {
+      String text = line.toString();
+      line.setLength(0);
       throw new HttpParseException("malformed chunk size \"" + text + "\"", false);
     }
-    if (remaining < 0) throw new HttpParseException("negative chunk size", false);
+    line.setLength(0);
+    remaining = size;
     state = remaining == 0 ? State.TRAILERS : State.CHUNK_DATA;
   }
 

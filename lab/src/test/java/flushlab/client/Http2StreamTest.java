@@ -210,6 +210,50 @@ class Http2StreamTest extends LabTest {
     }
   }
 
+  /**
+   * The per-read path over HTTP/2 stays lean: a read of one DATA frame, turned into the stream's
+   * bytes, metered, and answered with its WINDOW_UPDATEs, allocates about what an HTTP/1.1 read of
+   * the same event in a chunk does (the session's buffers are the connection's, reused read after read).
+   */
+  @Test
+  void anH2ReadAllocatesAboutWhatAPlainReadDoes() throws Exception {
+    int frames = 4000;
+    var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    long[] perRead = new long[2];
+    for (int pass = 0; pass < 2; pass++) {
+      for (boolean h2 : new boolean[] {false, true}) {
+        List<byte[]> reads = new ArrayList<>();
+        reads.add(h2 ? concat(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, 100), H2.frame(H2.HEADERS, H2.FLAG_END_HEADERS, 1, headerBlock(1)))
+            : "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        for (int i = 0; i < frames; i++) {
+          byte[] event = ScriptedServer.frames(60, i);
+          reads.add(h2 ? H2.frame(H2.DATA, 0, 1, event) : concat("3c\r\n".getBytes(StandardCharsets.US_ASCII), event, "\r\n".getBytes(StandardCharsets.US_ASCII)));
+        }
+        H2ClientSession session = new H2ClientSession(false, 65_535, false);
+        session.request(RequestPlan.get("http://127.0.0.1:1/sse?frames=" + frames), true);
+        StreamMeter m = new StreamMeter(frames, 65536, java.util.Set.of());
+        int half = reads.size() / 2;
+        long before = 0;
+        for (int i = 0; i < reads.size(); i++) {
+          if (i == half) before = threads.getCurrentThreadAllocatedBytes();
+          byte[] r = reads.get(i);
+          if (h2) {
+            session.read(r, 0, r.length);
+            m.onRead(System.nanoTime(), session.h1(), 0, session.h1Length(), false, r.length);
+            session.repliesSent();
+          } else {
+            m.onRead(System.nanoTime(), r, 0, r.length);
+          }
+        }
+        assertThat(m.framesSoFar()).isEqualTo(frames);
+        perRead[h2 ? 1 : 0] = (threads.getCurrentThreadAllocatedBytes() - before) / (reads.size() - half);
+      }
+    }
+    System.out.printf("Http2StreamTest: %d B per chunked HTTP/1.1 read, %d B per HTTP/2 read%n", perRead[0], perRead[1]);
+    assertThat(perRead[1]).as("bytes an HTTP/2 read allocates, against a chunked HTTP/1.1 read's %d", perRead[0])
+        .isLessThanOrEqualTo(perRead[0] + 16);
+  }
+
   private static byte[] request(DefaultHttp2HeadersEncoder encoder, int stream, String path) throws Exception {
     ByteBuf b = Unpooled.buffer();
     encoder.encodeHeaders(stream, new DefaultHttp2Headers().method("GET").scheme("http").authority("127.0.0.1").path(path), b);

@@ -50,6 +50,22 @@ class HttpParsersTest {
   }
 
   @Test
+  void chunkSizeLinesAreReadInEveryFormAndRefusedWhenMalformed() {
+    for (String size : new String[] {"A", "a", "0a", " a ", "a;name=value", "a ;x", "0000a"}) {
+      Recorder r = new Recorder();
+      byte[] wire = ascii("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + size + "\r\n0123456789\r\n0\r\n\r\n");
+      new HttpResponseParser(r).feed(wire, 0, wire.length);
+      assertThat(r.body.toString(StandardCharsets.US_ASCII)).as("size line '%s'", size).isEqualTo("0123456789");
+      assertThat(r.completes).isEqualTo(1);
+    }
+    for (String bad : new String[] {"", "g", "-5", "5x", "1234567890abcdef0"}) {
+      byte[] wire = ascii("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + bad + "\r\nhello\r\n0\r\n\r\n");
+      assertThatThrownBy(() -> new HttpResponseParser(new Recorder()).feed(wire, 0, wire.length)).as("size line '%s'", bad)
+          .isInstanceOf(HttpParseException.class).hasMessageContaining("malformed chunk size");
+    }
+  }
+
+  @Test
   void closeDelimitedBodyEndsAtClose() {
     Recorder r = new Recorder();
     HttpResponseParser p = new HttpResponseParser(r);
