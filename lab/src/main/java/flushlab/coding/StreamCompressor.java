@@ -16,8 +16,6 @@ public final class StreamCompressor {
   private final BodyEncoder encoder;
   private byte[] out = new byte[4096];
   private int outLen;
-  private long input;
-  private long output;
   /** Input written since the encoder was last flushed (ms:T arms its timer on the first). */
   private boolean unflushed;
   private boolean finished;
@@ -39,7 +37,6 @@ public final class StreamCompressor {
 
   /** Compresses one write; {@code endsEvent} is where a per-event flush may happen (each large event's last piece). */
   public void write(byte[] b, int off, int len, boolean endsEvent) {
-    input += len;
     encoder.write(b, off, len, append);
     unflushed = true;
     if (endsEvent) endOfWrite();
@@ -87,21 +84,7 @@ public final class StreamCompressor {
   public void sent() {
     int r = ready();
     if (r == 0) return;
-    output += r;
     outLen = 0;
-  }
-
-  /** Compressed bytes waiting (sent or not). */
-  public int pending() {
-    return outLen;
-  }
-
-  public long inputBytes() {
-    return input;
-  }
-
-  public long outputBytes() {
-    return output;
   }
 
   public void close() {

@@ -188,11 +188,6 @@ final class H2ServerSession implements H2FrameParser.Listener {
     return out;
   }
 
-  /** Streams open now (answered or being put together). */
-  int openStreams() {
-    return streams.size();
-  }
-
   @Override
   public void onHeaders(int streamId, byte[] block, int len, boolean endStream) {
     Http2Headers headers;
