@@ -2,11 +2,8 @@ package flushlab.client;
 
 import flushlab.http.H2;
 import flushlab.http.H2FrameParser;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import flushlab.http.Hpack;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
@@ -63,8 +60,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
   /** The server did not switch: the connection is HTTP/1.1, its bytes passed on as they came (to the one stream). */
   private boolean http11;
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
-  private final DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
-  private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(true);
+  private final Hpack hpack = new Hpack();
   /** Frames to write back after a read (acks, WINDOW_UPDATEs), built in place: a read allocates nothing for them. */
   private byte[] replies = new byte[256];
   private int repliesLen;
@@ -124,16 +120,10 @@ final class H2ClientSession implements H2FrameParser.Listener {
       headers.add(name, line.substring(colon + 1).trim());
     }
     boolean body = plan.body().length > 0;
-    ByteBuf block = Unpooled.buffer(256);
     try {
-      encoder.encodeHeaders(id, headers, block);
-      byte[] b = new byte[block.readableBytes()];
-      block.readBytes(b);
-      writeHeaderBlock(out, id, b, !body);
+      writeHeaderBlock(out, id, hpack.encode(id, headers), !body);
     } catch (Http2Exception e) {
       throw new IllegalArgumentException("HTTP/2 request headers: " + e.getMessage(), e);
-    } finally {
-      block.release();
     }
     for (int off = 0; off < plan.body().length; off += H2.DEFAULT_MAX_FRAME) {
       int n = Math.min(H2.DEFAULT_MAX_FRAME, plan.body().length - off);
@@ -381,14 +371,11 @@ final class H2ClientSession implements H2FrameParser.Listener {
   @Override
   public void onHeaders(int id, byte[] block, int len, boolean endStream) {
     Http2Headers headers;
-    ByteBuf in = Unpooled.wrappedBuffer(block, 0, len);
     try {
-      headers = decoder.decodeHeaders(id, in);
+      headers = hpack.decode(id, block, len);
     } catch (Http2Exception e) {
       connectionFailure = "the response's HTTP/2 headers do not decode (" + e.getMessage() + ")";
       return;
-    } finally {
-      in.release();
     }
     Out o = find(id);
     if (o == null || o.ended) return;

@@ -3,13 +3,12 @@ package flushlab.emitter;
 import flushlab.http.H2;
 import flushlab.http.H2FrameParser;
 import flushlab.http.Headers;
+import flushlab.http.Hpack;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpRequestParser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
@@ -59,8 +58,7 @@ final class H2ServerSession implements H2FrameParser.Listener {
 
   private final Handler handler;
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
-  private final DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
-  private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(true);
+  private final Hpack hpack = new Hpack();
   private final Map<Integer, Stream> streams = new HashMap<>();
   private long connectionWindow = H2.DEFAULT_WINDOW;
   private int initialWindow = H2.DEFAULT_WINDOW;
@@ -153,25 +151,20 @@ final class H2ServerSession implements H2FrameParser.Listener {
       if (name.equals("connection") || name.equals("transfer-encoding") || name.equals("keep-alive")) continue;
       h.add(name, e.getValue());
     }
-    ByteBuf block = Unpooled.buffer(256);
+    byte[] block;
     try {
-      encoder.encodeHeaders(streamId, h, block);
+      block = hpack.encode(streamId, h);
     } catch (Http2Exception e) {
-      block.release();
       throw new IllegalStateException("HTTP/2 response headers: " + e.getMessage(), e);
     }
-    int n = block.readableBytes();
-    if (n > MAX_DATA_FRAME) {
-      block.release();
-      throw new IllegalStateException("HTTP/2 response headers over " + MAX_DATA_FRAME + " bytes");
-    }
+    int n = block.length;
+    if (n > MAX_DATA_FRAME) throw new IllegalStateException("HTTP/2 response headers over " + MAX_DATA_FRAME + " bytes");
     ByteBuf out = Unpooled.buffer(H2.FRAME_HEADER_BYTES + n);
     out.writeMedium(n);
     out.writeByte(H2.HEADERS);
     out.writeByte(H2.FLAG_END_HEADERS | (endStream ? H2.FLAG_END_STREAM : 0));
     out.writeInt(streamId);
     out.writeBytes(block);
-    block.release();
     if (endStream) streams.remove(streamId);
     return out;
   }
@@ -191,15 +184,12 @@ final class H2ServerSession implements H2FrameParser.Listener {
   @Override
   public void onHeaders(int streamId, byte[] block, int len, boolean endStream) {
     Http2Headers headers;
-    ByteBuf in = Unpooled.wrappedBuffer(block, 0, len);
     try {
-      headers = decoder.decodeHeaders(streamId, in);
+      headers = hpack.decode(streamId, block, len);
     } catch (Http2Exception e) {
       handler.write(Unpooled.wrappedBuffer(H2.goAway(lastStream, H2.PROTOCOL_ERROR)));
       handler.onConnectionError("the request's HTTP/2 headers do not decode: " + e.getMessage());
       return;
-    } finally {
-      in.release();
     }
     Stream known = streams.get(streamId);
     if (known != null || streamId <= lastStream) return; // trailers, or a stream already answered

@@ -198,22 +198,12 @@ final class PacedStream implements Runnable {
     long tail = source.tailBytes(index);
     byte[] trailer = last ? source.trailer() : NONE;
     if (h2 != null) {
-      if (tail > 0) {
-        tailIndex = index;
-        tailSent = 0;
-        tailTotal = tail;
-        tailDue = dueOf(index);
-      }
+      if (tail > 0) beginTail(index, tail);
       sendH2(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
       return;
     }
     if (compressor != null) {
-      if (tail > 0) {
-        tailIndex = index;
-        tailSent = 0;
-        tailTotal = tail;
-        tailDue = dueOf(index);
-      }
+      if (tail > 0) beginTail(index, tail);
       sendCompressed(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
       return;
     }
@@ -226,15 +216,20 @@ final class PacedStream implements Runnable {
     buf.writeBytes(scratch, 0, headLen);
     long due = dueOf(index);
     if (tail > 0) {
-      tailIndex = index;
-      tailSent = 0;
-      tailTotal = tail;
-      tailDue = due;
+      beginTail(index, tail);
       channel.writeAndFlush(buf, channel.voidPromise()); // a piece: only the event's last write is audited
       return;
     }
     endEvent(buf, trailer, last);
     writeEventEnd(buf, index, due, last);
+  }
+
+  /** A large event's head has gone: its tail follows in pieces, all due when the event was. */
+  private void beginTail(int index, long tail) {
+    tailIndex = index;
+    tailSent = 0;
+    tailTotal = tail;
+    tailDue = dueOf(index);
   }
 
   /** The next piece of a large event's tail; the last piece ends the event. */
