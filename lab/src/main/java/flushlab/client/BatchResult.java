@@ -413,6 +413,12 @@ public final class BatchResult {
     return hist(Dist.RELEASE_GAP);
   }
 
+  /** Per release: wire bytes it carried. */
+  @JsonIgnore
+  public Histogram releaseBytesHistogram() {
+    return hist(Dist.RELEASE_BYTES);
+  }
+
   /** Per release: frames it carried. */
   @JsonIgnore
   public Histogram releaseFramesHistogram() {

@@ -17,10 +17,22 @@ package flushlab.map;
  * @param coding the content coding the bodies arrived in, or null when as sent; when set,
  *     {@code frameBytes} are the compressed body bytes per frame the client received (what a
  *     compressing proxy's output buffer counts), not the emitter's
+ * @param releaseBytesP10 wire bytes per release (p10, p50, p90): what a flow-control window lets
+ *     through per update, which need not be a whole number of frames
  */
 public record CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
     double framesPerRead, double releasesPerStream, double releaseFrames, double waitP10, double waitP50, double waitP90,
-    double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained, String coding) {
+    double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained, String coding,
+    double releaseBytesP10, double releaseBytesP50, double releaseBytesP90) {
+
+  /** A cell whose release sizes are known only as whole frames (the bytes per release are frames times frame size). */
+  public CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
+      double framesPerRead, double releasesPerStream, double releaseFrames, double waitP10, double waitP50, double waitP90,
+      double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained, String coding) {
+    this(label, frameBytes, bodyBytes, intervalMs, framesPerStream, streams, framesPerRead, releasesPerStream, releaseFrames, waitP10,
+        waitP50, waitP90, gapP10, gapP50, gapP90, firstWaitMs, drained, coding, releaseFrames * frameBytes, releaseFrames * frameBytes,
+        releaseFrames * frameBytes);
+  }
 
   /** A cell whose bodies arrived as sent. */
   public CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
@@ -85,8 +97,8 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
           + "end (%.0f ms)", label, firstWaitMs, streamMs());
     }
     return String.format("%s: %.2f frames/read; %.1f releases per stream of %.0f frames (p50); the oldest frame waited "
-        + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire",
-        label, framesPerRead, releasesPerStream, releaseFrames, waitP50, waitP10, waitP90, gapP50, gapP10, gapP90, frameBytes)
+        + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire, %.0f B per release (p50)",
+        label, framesPerRead, releasesPerStream, releaseFrames, waitP50, waitP10, waitP90, gapP50, gapP10, gapP90, frameBytes, releaseBytesP50)
         + (coding == null ? "" : " (" + coding + ": compressed bytes as received)");
   }
 }

@@ -9,9 +9,9 @@ import java.util.List;
  *
  * @param kind the mechanism named, or inconclusive
  * @param thresholdBytes the byte threshold as a proxy's buffer counts it (wire bytes from upstream,
- *     chunk framing included), or null
+ *     chunk framing included), or a window's bytes per update, or null
  * @param thresholdBodyBytes the same in event bytes (what users configure), or null
- * @param timerMs the hold time from the first held byte, or a periodic timer's period, or null
+ * @param timerMs the hold time from the first held byte, or a periodic timer's period, or a window's update period, or null
  * @param events the frames per release of an event-count trigger, or null
  * @param next cells that would decide (or locate) what these cells could not, as "frame_size=… interval=…"
  * @param compression what the target did for clients that accept compression and for those that do

@@ -19,7 +19,9 @@ import java.util.List;
  *   <li>event count K: r = K whatever f and I, W = (K - 1) I;
  *   <li>threshold or timer (N, T), whichever first: some cells byte-released (W = (r - 1) I < T),
  *       the others time-released (W = T, r f < N) or streamed (f >= N); the kernel's TCP_CORK is
- *       this with T about 200 ms and N one segment (64 KiB on loopback).
+ *       this with T about 200 ms and N one segment (64 KiB on loopback);
+ *   <li>flow-control window W, updated every P: cells sending less than W per P stream; faster
+ *       ones release about W bytes (any part of a frame) P apart, their backlog growing.
  * </ul>
  * Every mechanism is fitted to every cell; the answer is the one that fits when exactly one does
  * (the combined trigger only when no single one does), with its value located by intersecting what
@@ -88,12 +90,16 @@ public final class TriggerInference {
     }
     ThresholdOrTimerFit.BothFit both = ThresholdOrTimerFit.fit(measured, path);
     if (both != null) return ThresholdOrTimerFit.answer(target, both, measured, evidence, path);
+    WindowFit.Window window = WindowFit.fit(measured, evidence);
+    if (window != null) return WindowFit.answer(target, window, measured, evidence);
     FlushTrigger encoder = encoderHeld(target, measured, evidence);
     if (encoder != null) return encoder;
     List<String> next = nextPlans(measured).stream().map(CellPlan::toString).toList();
+    String behind = WindowFit.behind(measured);
     return FlushTrigger.inconclusive(target, "neither one byte threshold, one hold timer, one periodic timer, one event count, "
-        + "nor a threshold and a timer together explains every cell (a scheduler, noise, or a mechanism flushlab does not model"
-        + (next.isEmpty() ? "; the cells above are every cell the map knows to measure: read them" : "") + ")", evidence, next);
+        + "a threshold and a timer together, nor a window explains every cell (a scheduler, noise, or a mechanism flushlab does not model"
+        + (next.isEmpty() ? "; the cells above are every cell the map knows to measure: read them" : "") + ")"
+        + (behind == null ? "" : "; " + behind), evidence, next);
   }
 
   /**

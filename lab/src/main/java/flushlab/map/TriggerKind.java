@@ -26,6 +26,11 @@ public enum TriggerKind implements Named {
    * release holds depends on how well they compress, not on a size or time set anywhere.
    */
   ENCODER,
+  /**
+   * A flow-control window (HTTP/2's): a stream faster than the window per update falls behind
+   * and leaves in bursts of what each update grants; a slower one is not held at all.
+   */
+  WINDOW,
   /** The cells measured cannot tell. */
   INCONCLUSIVE;
 }

@@ -62,7 +62,12 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
         waitMs(b.releaseWaitHistogram(), 10, baselineMs), waitMs(b.releaseWaitHistogram(), 50, baselineMs),
         waitMs(b.releaseWaitHistogram(), 90, baselineMs),
         ms(b.releaseGapHistogram(), 10), ms(b.releaseGapHistogram(), 50), ms(b.releaseGapHistogram(), 90),
-        ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs), drained, coding == null ? null : coding.text());
+        ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs), drained, coding == null ? null : coding.text(),
+        value(b.releaseBytesHistogram(), 10), value(b.releaseBytesHistogram(), 50), value(b.releaseBytesHistogram(), 90));
+  }
+
+  private static double value(org.HdrHistogram.Histogram h, double percentile) {
+    return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile);
   }
 
   private static double ms(org.HdrHistogram.Histogram h, double percentile) {

@@ -97,6 +97,30 @@ class MapCommandTest {
     assertThat(a.get("timer_ms").isNull()).isTrue();
   }
 
+  /**
+   * A window whose receiver grants what it consumed on a timer: the stream that outruns it leaves
+   * in bursts of exactly one window, one timer apart. The draw keeps window / timer under 1.2 kB/ms
+   * (the large-frame cell sends 2 kB/ms, so it outruns every window drawn) and over 0.5 kB/ms (so
+   * that cell's 2.4 MB take at most ~5 s).
+   */
+  @Test
+  void aHiddenFlowControlWindowIsFoundWithin10Percent() throws Exception {
+    int after = between(40, 80);
+    int window = between(Math.max(16 * 1024, after * 512), after * 1229);
+    JsonNode a = map("window=" + window + "B,update=timer,after=" + after + "ms");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("window");
+    within10Percent(a, "threshold_bytes", window);
+    within10Percent(a, "timer_ms", after);
+  }
+
+  /** Updates that follow each consumed byte one round trip later clock the sender smoothly: no burst size to read, and the map does not invent one. */
+  @Test
+  void aWindowUpdatedAsBytesAreConsumedIsNeverGivenASizeItDidNotShow() throws Exception {
+    JsonNode a = map("window=32KiB,rtt=50ms");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("inconclusive");
+    assertThat(a.get("verdict").asText()).contains("falls behind");
+  }
+
   @Test
   void holdTimer() throws Exception {
     int t = between(30, 400);

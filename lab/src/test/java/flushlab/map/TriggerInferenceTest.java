@@ -38,6 +38,34 @@ class TriggerInferenceTest {
     assertThat(t.verdict()).contains("does not model");
   }
 
+  /**
+   * A cell that fell behind a window of 40 kB granted every 50 ms (0.8 kB/ms against the 2 kB/ms it
+   * sent): the first window's frames left one by one, the rest in grants of 40 kB; its p90 wait is
+   * what a backlog growing at that rate gives. The small-frame cells stream.
+   */
+  static CellEvidence behindAWindow(double grantBytes, double gapP90, double waitP90) {
+    return new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 3.0, 60, 4, 0.1, 700, waitP90, 2.0, 50.2, gapP90, 0.2, false, null,
+        4104, 16416, grantBytes);
+  }
+
+  @Test
+  void aWindowIsNamedFromTheGrantsOfTheCellThatFellBehind() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(streamed(66, 2, 600), behindAWindow(40000, 50.4, 1692),
+        streamed(66, 50, 25)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.WINDOW);
+    assertThat(t.thresholdBytes()).isEqualTo(40000.0);
+    assertThat(t.timerMs()).isEqualTo(50.4);
+  }
+
+  /** Grants of 12 kB every 42 ms are 0.29 kB/ms, but the backlog grew as if 0.64 kB/ms passed: no burst size explains it, and none is given. */
+  @Test
+  void aCellThatFellBehindWithoutBurstsOfItsRateIsNotAWindow() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(streamed(66, 2, 600), behindAWindow(12300, 42, 2397),
+        streamed(66, 50, 25)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    assertThat(t.verdict()).contains("falls behind").contains("2397 ms");
+  }
+
   /** A timer that is a whole number of intervals makes a time-released cell look byte-released; across cells only one answer fits. */
   @Test
   void aCombinedTriggerWithATimerThatIsAMultipleOfTheIntervalIsStillFound() {
