@@ -25,6 +25,7 @@ public final class Relay extends VerticleBase {
   /** Client connections open now; confined to the relay's event loop. */
   private int open;
   private HeldBytes held;
+  private flushlab.core.HostPort self;
   /** What each new connection gets: the options' chain unless a controller set another (the control API). */
   private volatile java.util.function.Supplier<ConnectionPlan> chain;
 
@@ -67,9 +68,13 @@ public final class Relay extends VerticleBase {
         so.end();
         return;
       }
-      new RelayConnection(so, options, chain.get(), net, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--, held);
+      new RelayConnection(so, options, chain.get(), net, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--, held, self);
     });
-    return server.listen();
+    return server.listen().onSuccess(s -> {
+      // an HTTP/2 client's streams come back in here, one HTTP/1.1 connection each
+      String host = options.host().equals("0.0.0.0") || options.host().equals("::") ? "127.0.0.1" : options.host();
+      self = new flushlab.core.HostPort(host, s.actualPort());
+    });
   }
 
   @Override

@@ -69,9 +69,16 @@ final class RelayConnection {
   private final long requestDelayNanos;
   /** Request bytes waiting out that delay; over the early-request cap, the client is not read. */
   private long delayedRequestBytes;
+  /** Where this relay listens, for the inner HTTP/1.1 connections of an HTTP/2 client's streams. */
+  private final flushlab.core.HostPort self;
+  /** The client spoke HTTP/2 from its first bytes: its streams are this edge's, not this connection's. */
+  private H2Edge h2;
+  private boolean sawClientByte;
 
   RelayConnection(NetSocket client, RelayOptions options, ConnectionPlan plan, NetClient net, UpstreamPool pool,
-      RelayLog log, long id, java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld) {
+      RelayLog log, long id, java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld,
+      flushlab.core.HostPort self) {
+    this.self = self;
     this.flow = new FlowControl(upstreamPauses);
     this.client = client;
     this.clientChannel = LabVertx.channel(client);
@@ -118,6 +125,7 @@ final class RelayConnection {
     client.closeHandler(v -> {
       onClientClosed.run();
       clientClosed();
+      if (h2 != null) h2.clientClosed();
     });
     client.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
     // nothing moved in any direction: bytes a shaper holds while upstream still sends are movement
@@ -180,6 +188,13 @@ final class RelayConnection {
   }
 
   private void fromClient(Buffer b) {
+    if (!sawClientByte) {
+      sawClientByte = true;
+      if (startsHttp2(b)) {
+        becomeH2(b);
+        return;
+      }
+    }
     awaitingResponse = true;
     bytesIn += b.length();
     for (int i = 0; i < requestReaders.size(); i++) requestReaders.get(i).onRequestBytes(b);
@@ -266,6 +281,21 @@ final class RelayConnection {
     }
     head.accept(Chunk.event(Chunk.Kind.CLOSE, now));
     upstream = null;
+  }
+
+  /** HTTP/2 by prior knowledge: its preface starts "PRI", which no HTTP/1.1 method does. */
+  private static boolean startsHttp2(Buffer b) {
+    return b.length() >= 3 && b.getByte(0) == 'P' && b.getByte(1) == 'R' && b.getByte(2) == 'I';
+  }
+
+  /**
+   * Hands the client to an HTTP/2 edge: this connection's own shapers and upstream are let go
+   * (each stream gets its own, through the relay's listener) and only its close still counts.
+   */
+  private void becomeH2(Buffer first) {
+    log.log(name + ": HTTP/2 (prior knowledge): each stream is relayed as its own HTTP/1.1 exchange");
+    clientClosed();
+    h2 = new H2Edge(client, net, self.host(), self.port(), log, name, first);
   }
 
   private void clientClosed() {

@@ -1,0 +1,433 @@
+package flushlab.relay;
+
+import flushlab.http.H2;
+import flushlab.http.H2FrameParser;
+import flushlab.http.Headers;
+import flushlab.http.Hpack;
+import flushlab.http.HttpParseException;
+import flushlab.http.HttpResponseParser;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetSocket;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The relay's HTTP/2 client side, as an edge terminates h2 in front of HTTP/1.1 servers: each
+ * stream of one client connection becomes one HTTP/1.1 exchange on a connection of its own to the
+ * relay's own listener, where that stream's shaper chain and upstream connection live exactly as
+ * for an HTTP/1.1 client (so every shaper composes unchanged, per stream). The shaped response is
+ * turned back into HEADERS and DATA as its bytes arrive, within the client's stream and
+ * connection windows: what a window does not let out waits here, and past
+ * {@link #PAUSE_BYTES} the stream's inner connection is not read (back-pressure reaches the
+ * shapers and upstream, as it does from a full socket). A response that breaks before its end
+ * resets its stream (RST_STREAM), which is how HTTP/2 tells a client one response failed.
+ * Confined to the client connection's event loop.
+ */
+final class H2Edge implements H2FrameParser.Listener {
+  static final int MAX_STREAMS = 128;
+  static final int PAUSE_BYTES = 1 << 20;
+  static final int RESUME_BYTES = 256 << 10;
+  /** The most of a request body without Content-Length read before it goes upstream (the emitter's own body cap). */
+  static final int MAX_BUFFERED_BODY = 1 << 20;
+  /** Request and response headers HTTP/2 does not carry (RFC 9113 8.2.2), and HTTP/1.1 framing this edge sets itself. */
+  private static final Set<String> CONNECTION_SPECIFIC = Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding",
+      "upgrade", "te", "http2-settings");
+
+  private final NetSocket client;
+  private final NetClient net;
+  private final String innerHost;
+  private final int innerPort;
+  private final RelayLog log;
+  private final String name;
+  private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
+  private final Hpack hpack = new Hpack();
+  private final Map<Integer, Leg> legs = new HashMap<>();
+  private byte[] scratch = new byte[16 * 1024];
+  private long connectionWindow = H2.DEFAULT_WINDOW;
+  private int initialWindow = H2.DEFAULT_WINDOW;
+  private int lastStream;
+  private int prefaceSeen;
+  private boolean closed;
+  private boolean closedSocket;
+  private Buffer out;
+
+  H2Edge(NetSocket client, NetClient net, String innerHost, int innerPort, RelayLog log, String name, Buffer first) {
+    this.client = client;
+    this.net = net;
+    this.innerHost = innerHost;
+    this.innerPort = innerPort;
+    this.log = log;
+    this.name = name;
+    write(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_STREAMS, H2.SETTINGS_ENABLE_PUSH, 0));
+    client.handler(this::fromClient);
+    fromClient(first);
+  }
+
+  private void fromClient(Buffer b) {
+    if (closed) return;
+    int n = b.length();
+    if (scratch.length < n) scratch = new byte[Math.max(n, scratch.length * 2)];
+    b.getBytes(0, n, scratch, 0);
+    int off = 0;
+    // the client's preface comes first, possibly over several reads; frames follow it
+    while (prefaceSeen < H2.PREFACE.length && off < n) {
+      if (scratch[off++] != H2.PREFACE[prefaceSeen++]) {
+        goAway(H2.PROTOCOL_ERROR, "the client's first bytes are not HTTP/2's preface");
+        return;
+      }
+    }
+    if (off < n) {
+      try {
+        parser.feed(scratch, off, n - off);
+      } catch (HttpParseException e) {
+        goAway(H2.PROTOCOL_ERROR, "the client's HTTP/2 is not valid: " + e.getMessage());
+      }
+    }
+    flush();
+  }
+
+  /** Frames wait here until the event that made them is handled, then leave in one write (as an edge writes what one read produced). */
+  private void write(byte[] frame) {
+    if (out == null) out = Buffer.buffer(Math.max(256, frame.length));
+    out.appendBytes(frame);
+  }
+
+  private void flush() {
+    if (out == null || closedSocket) return;
+    Buffer b = out;
+    out = null;
+    client.write(b);
+  }
+
+  private void goAway(int code, String why) {
+    if (closed) return;
+    log.log(name + ": " + why + "; GOAWAY " + H2.errorName(code));
+    write(H2.goAway(lastStream, code));
+    flush();
+    closeAll();
+    closedSocket = true;
+    client.close();
+  }
+
+  /** The client's connection closed: every stream's inner connection goes with it. */
+  void clientClosed() {
+    closedSocket = true;
+    closeAll();
+  }
+
+  private void closeAll() {
+    closed = true;
+    for (Leg l : legs.values()) l.close();
+    legs.clear();
+  }
+
+  @Override
+  public void onHeaders(int streamId, byte[] block, int len, boolean endStream) {
+    Http2Headers h;
+    try {
+      h = hpack.decode(streamId, block, len);
+    } catch (Http2Exception e) {
+      goAway(H2.PROTOCOL_ERROR, "the request's HTTP/2 headers do not decode: " + e.getMessage());
+      return;
+    }
+    Leg known = legs.get(streamId);
+    if (known != null) {
+      if (endStream) known.endRequest(); // trailers end the request; their fields are not forwarded
+      return;
+    }
+    if (streamId <= lastStream || streamId % 2 == 0) return;
+    lastStream = streamId;
+    if (legs.size() >= MAX_STREAMS) {
+      write(H2.rstStream(streamId, H2.REFUSED_STREAM));
+      return;
+    }
+    Leg leg = new Leg(streamId, requestHead(h), !endStream && h.get("content-length") == null);
+    legs.put(streamId, leg);
+    if (endStream) leg.endRequest();
+    leg.connect();
+  }
+
+  /**
+   * The HTTP/1.1 request an HTTP/2 one stands for: the pseudo-headers as its request line and
+   * Host, its fields as they came; without the blank line that ends it (a body of unknown length
+   * adds its Content-Length first).
+   */
+  private static String requestHead(Http2Headers h) {
+    StringBuilder sb = new StringBuilder(256);
+    sb.append(h.method() == null ? "GET" : h.method()).append(' ').append(h.path() == null ? "/" : h.path()).append(" HTTP/1.1\r\n");
+    if (h.authority() != null && h.get("host") == null) sb.append("Host: ").append(h.authority()).append("\r\n");
+    h.forEach(e -> {
+      String n = e.getKey().toString();
+      if (n.startsWith(":") || CONNECTION_SPECIFIC.contains(n)) return;
+      sb.append(n).append(": ").append(e.getValue()).append("\r\n");
+    });
+    return sb.toString();
+  }
+
+  @Override
+  public void onData(int streamId, byte[] b, int off, int len, boolean endStream) {
+    if (len > 0) {
+      // request bodies go on at once: their window is given back as they arrive
+      write(H2.windowUpdate(0, len));
+      if (!endStream) write(H2.windowUpdate(streamId, len));
+    }
+    Leg leg = legs.get(streamId);
+    if (leg == null) return;
+    leg.body(b, off, len);
+    if (endStream) leg.endRequest();
+  }
+
+  @Override
+  public void onSettings(boolean ack, int[] idValue) {
+    if (ack) return;
+    for (int i = 0; i < idValue.length; i += 2) {
+      if (idValue[i] == H2.SETTINGS_INITIAL_WINDOW_SIZE) {
+        long delta = (idValue[i + 1] & 0xffffffffL) - initialWindow;
+        initialWindow = idValue[i + 1];
+        for (Leg l : legs.values()) l.window += delta; // open streams move by the difference (RFC 9113 6.9.2)
+      }
+    }
+    write(H2.settingsAck());
+    pumpAll();
+  }
+
+  @Override
+  public void onWindowUpdate(int streamId, int increment) {
+    if (streamId == 0) {
+      connectionWindow += increment;
+      pumpAll();
+      return;
+    }
+    Leg l = legs.get(streamId);
+    if (l != null) {
+      l.window += increment;
+      l.pump();
+    }
+  }
+
+  private void pumpAll() {
+    for (Leg l : legs.values().toArray(Leg[]::new)) {
+      if (connectionWindow <= 0) return;
+      l.pump();
+    }
+  }
+
+  @Override
+  public void onPing(boolean ack, byte[] opaque) {
+    if (!ack) write(H2.pingAck(opaque));
+  }
+
+  @Override
+  public void onRstStream(int streamId, long code) {
+    Leg l = legs.remove(streamId);
+    if (l != null) l.close();
+  }
+
+  @Override
+  public void onGoAway(int lastStreamId, long code) {
+    closeAll();
+    closedSocket = true;
+    client.close();
+  }
+
+  /** One stream: its HTTP/1.1 exchange on an inner connection, and the response bytes its windows have not let out yet. */
+  private final class Leg implements HttpResponseParser.Listener {
+    final int id;
+    /** A body without Content-Length is read whole before it goes upstream, with its length (as nginx's proxy_request_buffering does). */
+    final boolean bufferBody;
+    final String head;
+    final ArrayDeque<byte[]> pending = new ArrayDeque<>();
+    final Buffer early = Buffer.buffer();
+    final HttpResponseParser response = new HttpResponseParser(this);
+    long window = initialWindow;
+    int pendingBytes;
+    int headOffset;
+    boolean requestEnded;
+    boolean responseEnded;
+    boolean headSent;
+    boolean ended;
+    boolean paused;
+    NetSocket inner;
+    /** A buffered request, complete before its inner connection was. */
+    Buffer pendingWhole;
+
+    Leg(int id, String head, boolean bufferBody) {
+      this.id = id;
+      this.head = head;
+      this.bufferBody = bufferBody;
+      if (!bufferBody) early.appendString(head + "\r\n", "ISO-8859-1");
+    }
+
+    void connect() {
+      net.connect(innerPort, innerHost).onComplete(ar -> {
+        if (ar.failed()) {
+          log.log(name + ": stream " + id + ": cannot reach the relay's own listener: " + ar.cause().getMessage());
+          reset(H2.INTERNAL_ERROR);
+          flush();
+          return;
+        }
+        if (ended || closed) {
+          ar.result().close();
+          return;
+        }
+        inner = ar.result();
+        inner.handler(this::fromInner);
+        inner.closeHandler(v -> innerClosed());
+        inner.write(bufferBody ? (pendingWhole == null ? Buffer.buffer() : pendingWhole) : early);
+      });
+    }
+
+    void body(byte[] b, int off, int len) {
+      if (len == 0 || requestEnded) return;
+      if (bufferBody) {
+        if (early.length() + len > MAX_BUFFERED_BODY) {
+          log.log(name + ": stream " + id + ": a request body without Content-Length over " + MAX_BUFFERED_BODY + " bytes; refused");
+          reset(H2.REFUSED_STREAM);
+          return;
+        }
+        early.appendBytes(b, off, len);
+      } else if (inner != null) {
+        inner.write(Buffer.buffer(len).appendBytes(b, off, len));
+      } else {
+        early.appendBytes(b, off, len);
+      }
+    }
+
+    void endRequest() {
+      if (requestEnded) return;
+      requestEnded = true;
+      if (!bufferBody) return;
+      Buffer whole = Buffer.buffer(head.length() + 32 + early.length()).appendString(head, "ISO-8859-1")
+          .appendString("Content-Length: " + early.length() + "\r\n\r\n").appendBuffer(early);
+      if (inner != null) {
+        inner.write(whole);
+      } else {
+        pendingWhole = whole;
+      }
+    }
+
+    private void fromInner(Buffer b) {
+      int n = b.length();
+      if (scratch.length < n) scratch = new byte[Math.max(n, scratch.length * 2)];
+      b.getBytes(0, n, scratch, 0);
+      try {
+        response.feed(scratch, 0, n);
+      } catch (HttpParseException e) {
+        log.log(name + ": stream " + id + ": the response is not HTTP/1.1 this edge can carry (" + e.getMessage() + ")");
+        reset(H2.INTERNAL_ERROR);
+      }
+      flush();
+    }
+
+    @Override
+    public void onHead(int status, String reason, Headers headers) {
+      if (status < 200) return; // interim answers are not relayed
+      Http2Headers h = new DefaultHttp2Headers().status(Integer.toString(status));
+      for (int i = 0; i < headers.size(); i++) {
+        String n = headers.name(i).toLowerCase(Locale.ROOT);
+        if (!CONNECTION_SPECIFIC.contains(n)) h.add(n, headers.value(i));
+      }
+      byte[] block;
+      try {
+        block = hpack.encode(id, h);
+      } catch (Http2Exception e) {
+        reset(H2.INTERNAL_ERROR);
+        return;
+      }
+      if (block.length > H2.DEFAULT_MAX_FRAME) {
+        log.log(name + ": stream " + id + ": response headers over " + H2.DEFAULT_MAX_FRAME + " bytes");
+        reset(H2.INTERNAL_ERROR);
+        return;
+      }
+      write(H2.frame(H2.HEADERS, H2.FLAG_END_HEADERS, id, block));
+      headSent = true;
+    }
+
+    @Override
+    public void onBody(byte[] bytes, int off, int len) {
+      if (len == 0) return;
+      byte[] copy = new byte[len];
+      System.arraycopy(bytes, off, copy, 0, len);
+      pending.add(copy);
+      pendingBytes += len;
+      pump();
+      if (pendingBytes > PAUSE_BYTES && inner != null && !paused) {
+        paused = true;
+        inner.pause();
+      }
+    }
+
+    @Override
+    public void onComplete() {
+      responseEnded = true;
+      pump();
+    }
+
+    /** Sends what the stream's window and the connection's allow, in DATA frames of at most 16 KiB; END_STREAM after the last byte. */
+    void pump() {
+      if (ended) return;
+      while (!pending.isEmpty()) {
+        long room = Math.min(window, connectionWindow);
+        if (room <= 0) break;
+        byte[] head = pending.peek();
+        int n = (int) Math.min(Math.min(room, H2.DEFAULT_MAX_FRAME), head.length - headOffset);
+        byte[] f = new byte[H2.FRAME_HEADER_BYTES];
+        H2.header(f, 0, n, H2.DATA, 0, id);
+        write(f);
+        out.appendBytes(head, headOffset, n);
+        window -= n;
+        connectionWindow -= n;
+        pendingBytes -= n;
+        headOffset += n;
+        if (headOffset == head.length) {
+          pending.poll();
+          headOffset = 0;
+        }
+      }
+      if (paused && pendingBytes < RESUME_BYTES && inner != null) {
+        paused = false;
+        inner.resume();
+      }
+      if (pending.isEmpty() && responseEnded && headSent) {
+        write(H2.frame(H2.DATA, H2.FLAG_END_STREAM, id, new byte[0]));
+        finish();
+      }
+    }
+
+    private void innerClosed() {
+      if (ended) return;
+      if (response.connectionClosed() && headSent) {
+        responseEnded = true; // a close-delimited body ends with its connection
+        pump();
+      } else {
+        log.log(name + ": stream " + id + ": the response broke before its end; RST_STREAM");
+        reset(H2.INTERNAL_ERROR);
+      }
+      flush();
+    }
+
+    void reset(int code) {
+      if (ended) return;
+      write(H2.rstStream(id, code));
+      finish();
+    }
+
+    private void finish() {
+      ended = true;
+      legs.remove(id);
+      if (inner != null) inner.close();
+    }
+
+    void close() {
+      ended = true;
+      if (inner != null) inner.close();
+    }
+  }
+}

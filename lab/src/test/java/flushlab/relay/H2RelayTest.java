@@ -1,0 +1,101 @@
+package flushlab.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.LabTest;
+import flushlab.RelayFixture;
+import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.HttpVersion;
+import flushlab.client.RequestPlan;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A relay with an HTTP/2 client (h2c, prior knowledge), each stream relayed as its own HTTP/1.1
+ * exchange through the same shapers: a paced stream passes one frame per read as over HTTP/1.1, a
+ * byte threshold holds it alike, many streams share one connection, a request body reaches
+ * upstream, a reset shaper resets only its stream, and the client's window holds the relay's DATA.
+ */
+class H2RelayTest extends LabTest {
+  private static final String PACED = "frames=41&size=60&interval=20ms";
+
+  private BatchResult through(String query, ClientOptions options, String... shapers) throws Exception {
+    Relay relay = RelayFixture.start(lab, shapers);
+    try {
+      return lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query), options);
+    } finally {
+      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static ClientOptions h2c() {
+    return ClientOptions.single().withHttp(HttpVersion.H2C);
+  }
+
+  private static void whole(BatchResult r, int frames) {
+    assertThat(r.errorCount()).as(r.oneLine()).isZero();
+    assertThat(r.frames()).as(r.oneLine()).isEqualTo(frames);
+    assertThat(r.lostFrames() + r.corruptFrames() + r.duplicateFrames() + r.reorderedFrames()).isZero();
+  }
+
+  @Test
+  void aPacedStreamPassesOnePerReadOverH2cAsOverHttp11() throws Exception {
+    BatchResult h1 = through(PACED, ClientOptions.single(), "passthrough");
+    BatchResult h2 = through(PACED, h2c(), "passthrough");
+    System.out.printf("H2RelayTest: through a passthrough relay, emit->recv p50 %.3f ms over HTTP/1.1, %.3f ms over h2c%n",
+        h1.emitToRecvMs().p50(), h2.emitToRecvMs().p50());
+    whole(h2, 41);
+    assertThat(h2.framesPerRead()).as(h2.oneLine()).isLessThanOrEqualTo(1.05);
+    assertThat(h2.h2()).as("spoken over HTTP/2").isNotNull();
+    assertThat(h2.h2().serverSettings()).containsEntry("max_concurrent_streams", 128L);
+    lab.assertEmitterOnTime(h2, 20_000_000L);
+  }
+
+  @Test
+  void aByteThresholdHoldsTheStreamAlikeOverBothProtocols() throws Exception {
+    BatchResult h1 = through(PACED, ClientOptions.single(), "byte-threshold=300B");
+    BatchResult h2 = through(PACED, h2c(), "byte-threshold=300B");
+    whole(h2, 41);
+    // 300 B of 66 B frames (chunk framing included): 5 frames a release, over either protocol
+    assertThat(h2.burstFrames().p50()).as(h2.oneLine()).isEqualTo(h1.burstFrames().p50()).isBetween(4.0, 6.0);
+  }
+
+  @Test
+  void twentyStreamsOnOneConnectionEachGetTheirOwnShapersAndUpstream() throws Exception {
+    BatchResult r = through("frames=30&size=60&interval=10ms", h2c().withRequests(20, 20).withStreamsPerConnection(20), "passthrough");
+    whole(r, 600);
+    assertThat(r.h2().streams()).isEqualTo(20);
+    assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
+  }
+
+  @Test
+  void aChatRequestBodyReachesUpstream() throws Exception {
+    Relay relay = RelayFixture.start(lab, "passthrough");
+    try {
+      BatchResult r = lab.measure(RequestPlan.chat("127.0.0.1", relay.port(), 30, 0, 5), h2c());
+      whole(r, 30);
+    } finally {
+      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** A reset on one stream's inner connection is that stream's RST_STREAM; the client names it a reset, and nothing is counted ok. */
+  @Test
+  void aResetShaperResetsItsStream() throws Exception {
+    BatchResult r = through("frames=41&size=60&interval=10ms", h2c(), "reset,after-bytes=600B");
+    assertThat(r.streamsOk()).as(r.oneLine()).isZero();
+    assertThat(r.errors().get(0)).containsEntry("kind", "reset");
+  }
+
+  /** A bulk body larger than 100 windows arrives whole: the relay sends only what the client's windows allow, and waits for its updates. */
+  @Test
+  void aBulkBodyFlowsWithinTheClientsWindows() throws Exception {
+    BatchResult r = through("total=8MiB&size=20KiB&interval=0ms", h2c(), "passthrough");
+    whole(r, (8 << 20) / (20 << 10) + 1);
+    assertThat(r.decodedBodyBytes()).isEqualTo((long) r.frames() * 20 * 1024);
+    assertThat(r.h2().windowUpdatesSent()).isGreaterThan(100);
+    assertThat(List.of(r.h2().dataBytes())).containsExactly(r.bodyBytes());
+  }
+}
