@@ -20,6 +20,8 @@ public final class Relay extends VerticleBase {
   private final AtomicLong ids = new AtomicLong();
   private final AtomicLong upstreamPauses = new AtomicLong();
   private NetServer server;
+  /** Over TLS: the plain loopback listener an HTTP/2 client's streams come back in on. */
+  private NetServer inner;
   private NetClient net;
   private UpstreamPool pool;
   /** Client connections open now; confined to the relay's event loop. */
@@ -53,33 +55,47 @@ public final class Relay extends VerticleBase {
     pool = new UpstreamPool(RelayOptions.MAX_POOLED);
     held = new HeldBytes(options.maxHeldBytes());
     NetServerOptions listenOptions = new NetServerOptions().setHost(options.host()).setPort(options.port()).setTcpNoDelay(true);
-    if (options.tls() != null) options.tls().applyTo(listenOptions);
+    // over TLS, ALPN offers h2 beside http/1.1, as an edge does: a client that offers only http/1.1 is unaffected
+    if (options.tls() != null) options.tls().applyToWithH2(listenOptions);
     server = vertx.createNetServer(listenOptions);
     // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener,
     // and it counted only the client side (a drain-and-flush of a stream longer than the timeout
     // was cut). Each RelayConnection watches for idleness with one timer instead.
-    server.connectHandler(so -> {
-      open++;
-      if (open > options.maxConnections()) {
-        so.closeHandler(v -> open--);
-        log.log("refused a connection from " + so.remoteAddress() + ": " + (open - 1) + " open, the cap is " + options.maxConnections());
-        so.write("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: "
-            + REFUSED.length() + "\r\n\r\n" + REFUSED);
-        so.end();
-        return;
-      }
-      new RelayConnection(so, options, chain.get(), net, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--, held, self);
+    server.connectHandler(this::accept);
+    if (options.tls() == null) {
+      return server.listen().onSuccess(s -> self = new flushlab.core.HostPort(innerHost(), s.actualPort()));
+    }
+    // an HTTP/2 client's streams come back as plain HTTP/1.1, on a loopback listener of their own
+    inner = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true));
+    inner.connectHandler(this::accept);
+    return inner.listen().compose(i -> {
+      self = new flushlab.core.HostPort("127.0.0.1", i.actualPort());
+      return server.listen();
     });
-    return server.listen().onSuccess(s -> {
-      // an HTTP/2 client's streams come back in here, one HTTP/1.1 connection each
-      String host = options.host().equals("0.0.0.0") || options.host().equals("::") ? "127.0.0.1" : options.host();
-      self = new flushlab.core.HostPort(host, s.actualPort());
-    });
+  }
+
+  /** Where an HTTP/2 client's streams come back in, one HTTP/1.1 connection each, when the relay listens in plain TCP. */
+  private String innerHost() {
+    return options.host().equals("0.0.0.0") || options.host().equals("::") ? "127.0.0.1" : options.host();
+  }
+
+  private void accept(io.vertx.core.net.NetSocket so) {
+    open++;
+    if (open > options.maxConnections()) {
+      so.closeHandler(v -> open--);
+      log.log("refused a connection from " + so.remoteAddress() + ": " + (open - 1) + " open, the cap is " + options.maxConnections());
+      so.write("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: "
+          + REFUSED.length() + "\r\n\r\n" + REFUSED);
+      so.end();
+      return;
+    }
+    new RelayConnection(so, options, chain.get(), net, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--, held, self);
   }
 
   @Override
   public Future<?> stop() {
     if (pool != null) pool.closeAll();
+    if (inner != null) inner.close();
     return server == null ? Future.succeededFuture() : server.close();
   }
 

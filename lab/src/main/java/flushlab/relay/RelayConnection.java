@@ -136,6 +136,10 @@ final class RelayConnection {
           client.close();
         });
     connectUpstream();
+    if ("h2".equals(client.applicationLayerProtocol())) { // TLS with ALPN h2: HTTP/2 from the first byte
+      sawClientByte = true;
+      becomeH2(Buffer.buffer(), "ALPN h2");
+    }
   }
 
   private void connectUpstream() {
@@ -191,7 +195,7 @@ final class RelayConnection {
     if (!sawClientByte) {
       sawClientByte = true;
       if (startsHttp2(b)) {
-        becomeH2(b);
+        becomeH2(b, "prior knowledge");
         return;
       }
     }
@@ -292,8 +296,8 @@ final class RelayConnection {
    * Hands the client to an HTTP/2 edge: this connection's own shapers and upstream are let go
    * (each stream gets its own, through the relay's listener) and only its close still counts.
    */
-  private void becomeH2(Buffer first) {
-    log.log(name + ": HTTP/2 (prior knowledge): each stream is relayed as its own HTTP/1.1 exchange");
+  private void becomeH2(Buffer first, String how) {
+    log.log(name + ": HTTP/2 (" + how + "): each stream is relayed as its own HTTP/1.1 exchange");
     clientClosed();
     h2 = new H2Edge(client, net, self.host(), self.port(), log, name, first);
   }

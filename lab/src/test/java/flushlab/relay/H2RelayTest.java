@@ -81,6 +81,25 @@ class H2RelayTest extends LabTest {
     }
   }
 
+  /** Over TLS the relay's ALPN offers h2: a browser speaks it, the bare client (offering http/1.1 only) stays on HTTP/1.1, and both read the stream whole. */
+  @Test
+  void overTlsAlpnOffersH2AndABrowserSpeaksIt() throws Exception {
+    flushlab.tls.ServerTls tls = flushlab.tls.ServerTls.selfSigned();
+    Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("byte-threshold=300B")).withTls(tls));
+    try {
+      RequestPlan https = RequestPlan.get("https://127.0.0.1:" + relay.port() + "/sse?" + PACED).withTls(tls.pinnedByClients());
+      BatchResult browser = lab.measure(https.withProfile(flushlab.client.ClientProfile.BROWSER), ClientOptions.single());
+      BatchResult bare = lab.measure(https, ClientOptions.single());
+      whole(browser, 41);
+      whole(bare, 41);
+      assertThat(browser.h2()).as("the browser negotiated h2").isNotNull();
+      assertThat(bare.h2()).as("the bare client offered http/1.1 only").isNull();
+      assertThat(browser.burstFrames().p50()).as(browser.oneLine()).isEqualTo(bare.burstFrames().p50()).isBetween(4.0, 6.0);
+    } finally {
+      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
   /** A reset on one stream's inner connection is that stream's RST_STREAM; the client names it a reset, and nothing is counted ok. */
   @Test
   void aResetShaperResetsItsStream() throws Exception {
