@@ -297,9 +297,6 @@ final class EmitterConnection {
         return;
       }
       StreamSpec spec = StreamSpec.fromQuery(query);
-      if (h2 != null && spec.compression().coding() != null) {
-        throw new BadRequest("encoding=" + spec.compression().coding().text() + " is not served over HTTP/2 yet; ask over HTTP/1.1");
-      }
       startStreamWithId(streamIds.incrementAndGet(), r, h2 != null
           ? new PlainFrameSource(spec.frameCount(), spec.frameBytes(), H2ServerSession.MAX_DATA_FRAME)
           : new PlainFrameSource(spec.frameCount(), spec.frameBytes()),
@@ -388,7 +385,8 @@ final class EmitterConnection {
       long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced, Compression compression) {
     long start = System.nanoTime();
     if (h2 != null) {
-      startH2Stream(h2RequestStreams.remove(r), id, source, think, interval, extraHeaders, paced, compression, start);
+      startH2Stream(h2RequestStreams.remove(r), id, source, think, interval, extraHeaders, paced, compression,
+          r.headers().get("Accept-Encoding"), start);
       return;
     }
     boolean keepAlive = chunked && r.keepAlive();
@@ -430,11 +428,16 @@ final class EmitterConnection {
 
   /** The same over HTTP/2: a HEADERS frame, the preamble as DATA, then the paced DATA frames; the connection stays. */
   private void startH2Stream(int streamId, long id, FrameSource source, long think, long interval, java.util.List<ResponseHeader> extraHeaders,
-      boolean paced, Compression compression, long start) {
+      boolean paced, Compression compression, String acceptEncoding, long start) {
     java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
     headers.add(java.util.Map.entry("content-type", "text/event-stream"));
     headers.add(java.util.Map.entry("cache-control", compression.cacheControl().header));
     headers.add(java.util.Map.entry("x-flushlab-stream", Long.toString(id)));
+    // compressed as over HTTP/1.1: for a request that accepts the coding, Vary either way
+    ContentCoding coding = compression.coding();
+    boolean compress = coding != null && ContentCoding.accepted(acceptEncoding).contains(coding);
+    if (coding != null) headers.add(java.util.Map.entry("vary", "Accept-Encoding"));
+    if (compress) headers.add(java.util.Map.entry("content-encoding", coding.text()));
     for (ResponseHeader h : extraHeaders) headers.add(java.util.Map.entry(h.name(), h.value()));
     ByteBuf head = h2.head(streamId, 200, headers, false);
     byte[] preamble = source.preamble();
@@ -447,7 +450,8 @@ final class EmitterConnection {
     }
     PacingAudit audit = audits.start(id, source.frames(), paced);
     channel.writeAndFlush(head);
-    PacedStream p = new PacedStream(channel, source, audit, false, null, h2, streamId, start, think, interval,
+    StreamCompressor compressor = compress ? new StreamCompressor(coding, compression.flush()) : null;
+    PacedStream p = new PacedStream(channel, source, audit, false, compressor, h2, streamId, start, think, interval,
         complete -> h2Streams.remove(streamId));
     h2Streams.put(streamId, p);
     p.start();

@@ -172,8 +172,13 @@ final class PacedStream implements Runnable {
   /** At most how many body bytes the next write carries (its event, or a piece of a large one, and the trailer). */
   private int nextPieceBound() {
     int body = tailTotal > 0 ? (int) Math.min(pieceBytes, tailTotal - tailSent) : source.maxEventBytes();
-    return body + source.trailer().length;
+    // compressed: what the encoder still holds may leave with it, and a flush adds a few bytes of its own
+    int held = compressor == null ? 0 : compressor.ready() + ENCODER_SLACK;
+    return body + source.trailer().length + held;
   }
+
+  /** Bytes an encoder may add to what it was given when flushed (block headers, sync markers): far more than any adds. */
+  private static final int ENCODER_SLACK = 64;
 
   private long dueOf(int index) {
     return firstDueNanos + intervalNanos * index;
@@ -197,14 +202,14 @@ final class PacedStream implements Runnable {
     int headLen = source.write(index, emitEpoch, scratch, 0);
     long tail = source.tailBytes(index);
     byte[] trailer = last ? source.trailer() : NONE;
-    if (h2 != null) {
-      if (tail > 0) beginTail(index, tail);
-      sendH2(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
-      return;
-    }
     if (compressor != null) {
       if (tail > 0) beginTail(index, tail);
       sendCompressed(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
+      return;
+    }
+    if (h2 != null) {
+      if (tail > 0) beginTail(index, tail);
+      sendH2(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
       return;
     }
     ByteBuf buf = channel.alloc().directBuffer(headLen + 16 + (tail == 0 ? trailer.length + LAST_CHUNK.length : 0));
@@ -240,16 +245,16 @@ final class PacedStream implements Runnable {
     byte[] trailer = last ? source.trailer() : NONE;
     byte[] scratch = SCRATCH.get();
     source.writeTail(tailIndex, tailSent, n, scratch, 0);
-    if (h2 != null) {
-      tailSent += n;
-      if (endsEvent) tailTotal = 0;
-      sendH2(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
-      return;
-    }
     if (compressor != null) {
       tailSent += n;
       if (endsEvent) tailTotal = 0;
       sendCompressed(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
+      return;
+    }
+    if (h2 != null) {
+      tailSent += n;
+      if (endsEvent) tailTotal = 0;
+      sendH2(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
       return;
     }
     ByteBuf buf = channel.alloc().directBuffer(n + (endsEvent ? trailer.length + CRLF.length + LAST_CHUNK.length : 0));
@@ -306,7 +311,7 @@ final class PacedStream implements Runnable {
     if (compressor.wantsTimer() && flushTimer == null) {
       flushTimer = channel.eventLoop().schedule(this::flushTimerFired, compressor.policy().value(), TimeUnit.NANOSECONDS);
     }
-    writeEventEnd(buf == null ? Unpooled.EMPTY_BUFFER : buf, index, due, last);
+    writeEventEnd(buf == null ? Unpooled.EMPTY_BUFFER : buf, index, h2 == null ? due : Math.max(due, windowReleasedAt), last);
   }
 
   private void flushTimerFired() {
@@ -327,10 +332,21 @@ final class PacedStream implements Runnable {
     }
   }
 
-  /** The compressor's ready bytes as one chunk (plus the last chunk at the end), or null when it holds everything. */
+  /**
+   * The compressor's ready bytes as one chunk (plus the last chunk at the end), or as DATA over
+   * HTTP/2; null when it holds everything, or (a timer's flush over HTTP/2) when the window does
+   * not hold them yet: they then leave with the next event, which the run loop checks the window for.
+   */
   private ByteBuf compressedChunk(boolean last) {
     int n = compressor.ready();
     if (n == 0 && !last) return null;
+    if (h2 != null) {
+      if (!last && !h2.canSend(h2StreamId, n)) return null;
+      ByteBuf data = channel.alloc().directBuffer(n + H2ServerSession.framing(n));
+      h2.data(data, h2StreamId, compressor.buffer(), 0, n, last);
+      compressor.sent();
+      return data;
+    }
     ByteBuf buf = channel.alloc().directBuffer(n + 16 + LAST_CHUNK.length);
     if (n > 0) {
       if (chunked) {

@@ -144,6 +144,25 @@ class Http2StreamTest extends LabTest {
     assertThat(lab.measure(lab.sseUrl("frames=3")).h2()).as("over HTTP/1.1").isNull();
   }
 
+  /** Compression over h2 as over HTTP/1.1: flushed per event, each event its own read; never flushed, the stream at its end. */
+  @Test
+  void compressedStreamsAreServedOverH2cAsOverHttp11() throws Exception {
+    ClientOptions browser = ClientOptions.single().withHttp(HttpVersion.H2C);
+    for (String coding : List.of("gzip", "br", "zstd")) {
+      RequestPlan plan = RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms&encoding=" + coding)).withProfile(ClientProfile.BROWSER);
+      BatchResult r = lab.measure(plan, browser);
+      assertThat(r.errorCount()).as(r.oneLine()).isZero();
+      assertThat(r.frames()).isEqualTo(30);
+      assertThat(r.h2()).isNotNull();
+      assertThat(r.dominantCoding().text()).isEqualTo(coding);
+      assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.1);
+    }
+    RequestPlan held = RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms&encoding=gzip&flush=none")).withProfile(ClientProfile.BROWSER);
+    BatchResult r = lab.measure(held, browser);
+    assertThat(r.errorCount()).as(r.oneLine()).isZero();
+    assertThat(r.framesPerRead()).as("an encoder never flushed holds the small stream to its end: " + r.oneLine()).isGreaterThan(10.0);
+  }
+
   @Test
   void aChatStreamWithARequestBodyIsServedOverH2c() throws Exception {
     RequestPlan chat = RequestPlan.chat("127.0.0.1", lab.emitter.port(), 30, 0, 5);
