@@ -1,6 +1,8 @@
 package flushlab.proxy;
 
+import flushlab.core.HopProtocol;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import java.util.List;
 import java.util.Locale;
 
@@ -15,6 +17,11 @@ public enum ProxyKind {
     @Override
     List<String> version(String binary) {
       return List.of(binary, "-v");
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return nginxUpstream(config);
     }
 
     @Override
@@ -34,6 +41,11 @@ public enum ProxyKind {
     }
 
     @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return haproxyUpstream(config);
+    }
+
+    @Override
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
       return null; // HAProxy has no dump of the effective configuration; the filled file is it
     }
@@ -50,10 +62,18 @@ public enum ProxyKind {
     }
 
     @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return caddyUpstream(config);
+    }
+
+    @Override
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
       return List.of(binary, "adapt", "--config", config.toString(), "--adapter", "caddyfile", "--pretty");
     }
   };
+
+  /** What this proxy speaks to the emitter under this configuration (its template's text). */
+  public abstract HopProtocol upstreamProtocol(String config);
 
   public final String binaryName;
   public final String debianPackage;
@@ -76,5 +96,26 @@ public enum ProxyKind {
     } catch (IllegalArgumentException e) {
       return null;
     }
+  }
+
+  private static final Pattern NGINX_HTTP11 = Pattern.compile("(?m)^\\s*proxy_http_version\\s+1\\.1\\s*;");
+  private static final Pattern HAPROXY_SERVER_H2 = Pattern.compile("(?m)^\\s*server\\s.*\\bproto\\s+h2\\b.*$");
+  private static final Pattern CADDY_H2C = Pattern.compile("(?m)^\\s*versions\\s+.*\\bh2c\\b");
+
+  /** nginx: HTTP/1.0 upstream unless {@code proxy_http_version 1.1} (its default, as documented). */
+  static HopProtocol nginxUpstream(String config) {
+    return NGINX_HTTP11.matcher(config).find() ? HopProtocol.HTTP_1_1 : HopProtocol.HTTP_1_0;
+  }
+
+  /** HAProxy: HTTP/1.1 unless a server line says {@code proto h2} (h2 when that line has {@code ssl}). */
+  static HopProtocol haproxyUpstream(String config) {
+    var m = HAPROXY_SERVER_H2.matcher(config);
+    if (!m.find()) return HopProtocol.HTTP_1_1;
+    return m.group().matches(".*\\bssl\\b.*") ? HopProtocol.H2 : HopProtocol.H2C;
+  }
+
+  /** Caddy's reverse_proxy: HTTP/1.1 to a plain upstream unless its transport lists {@code versions h2c}. */
+  static HopProtocol caddyUpstream(String config) {
+    return CADDY_H2C.matcher(config).find() ? HopProtocol.H2C : HopProtocol.HTTP_1_1;
   }
 }

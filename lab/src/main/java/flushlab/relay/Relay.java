@@ -1,5 +1,6 @@
 package flushlab.relay;
 
+import flushlab.core.HostPort;
 import flushlab.coding.NativeCodecs;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -27,7 +28,7 @@ public final class Relay extends VerticleBase {
   /** Client connections open now; confined to the relay's event loop. */
   private int open;
   private HeldBytes held;
-  private flushlab.core.HostPort self;
+  private HostPort self;
   /** What each new connection gets: the options' chain unless a controller set another (the control API). */
   private volatile java.util.function.Supplier<ConnectionPlan> chain;
 
@@ -63,13 +64,13 @@ public final class Relay extends VerticleBase {
     // was cut). Each RelayConnection watches for idleness with one timer instead.
     server.connectHandler(this::accept);
     if (options.tls() == null) {
-      return server.listen().onSuccess(s -> self = new flushlab.core.HostPort(innerHost(), s.actualPort()));
+      return server.listen().onSuccess(s -> self = new HostPort(innerHost(), s.actualPort()));
     }
     // an HTTP/2 client's streams come back as plain HTTP/1.1, on a loopback listener of their own
     inner = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true));
     inner.connectHandler(this::accept);
     return inner.listen().compose(i -> {
-      self = new flushlab.core.HostPort("127.0.0.1", i.actualPort());
+      self = new HostPort("127.0.0.1", i.actualPort());
       return server.listen();
     });
   }

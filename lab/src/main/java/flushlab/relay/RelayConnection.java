@@ -1,5 +1,6 @@
 package flushlab.relay;
 
+import flushlab.core.HostPort;
 import flushlab.core.IdleWatch;
 import flushlab.core.LabVertx;
 import flushlab.core.Units;
@@ -70,14 +71,14 @@ final class RelayConnection {
   /** Request bytes waiting out that delay; over the early-request cap, the client is not read. */
   private long delayedRequestBytes;
   /** Where this relay listens, for the inner HTTP/1.1 connections of an HTTP/2 client's streams. */
-  private final flushlab.core.HostPort self;
+  private final HostPort self;
   /** The client spoke HTTP/2 from its first bytes: its streams are this edge's, not this connection's. */
   private H2Edge h2;
   private boolean sawClientByte;
 
   RelayConnection(NetSocket client, RelayOptions options, ConnectionPlan plan, NetClient net, UpstreamPool pool,
       RelayLog log, long id, java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld,
-      flushlab.core.HostPort self) {
+      HostPort self) {
     this.self = self;
     this.flow = new FlowControl(upstreamPauses);
     this.client = client;

@@ -1,5 +1,6 @@
 package flushlab.report;
 
+import flushlab.core.HopProtocol;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -46,13 +47,13 @@ public record RunReport(int schemaVersion, String scenario, String description, 
   /** A target as the results describe it; {@code address} and the reason only for external ones. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record TargetReport(String name, TargetKind kind, String description, String path, Integer mtu, String address,
-      String externalReason, ProcessInfo process) {
+      String externalReason, ProcessInfo process, @JsonProperty("upstream_http") HopProtocol upstreamHttp) {
 
     static TargetReport of(Target t, ProcessInfo process) {
       Target.External ext = t instanceof Target.External e ? e : null;
       Integer mtu = t.path().kind() == NetworkPath.Kind.HOST_ROUTE ? null : t.path().mtu();
       return new TargetReport(t.name(), t.kind(), t.describe(), t.path().kind().text, mtu,
-          ext == null ? null : ext.address().toString(), ext == null ? null : ext.reason(), process);
+          ext == null ? null : ext.address().toString(), ext == null ? null : ext.reason(), process, t.upstreamProtocol());
     }
 
     @JsonIgnore

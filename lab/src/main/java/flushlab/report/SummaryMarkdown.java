@@ -37,7 +37,11 @@ public final class SummaryMarkdown {
         + "%d run(s) per cell, one attempt each, never retried.%n%n", r.guards().pacingToleranceMs(), r.scenarioResolved().runs()));
     md.append("Targets (network path: ").append(pathText(r.certification().path(), r.certification().mtu()))
         .append(" unless a target names its own):\n\n");
-    for (RunReport.TargetReport t : r.targets()) md.append("- `").append(t.name()).append("`: ").append(t.description()).append('\n');
+    for (RunReport.TargetReport t : r.targets()) {
+      md.append("- `").append(t.name()).append("`: ").append(t.description());
+      if (t.upstreamHttp() != null) md.append("; upstream ").append(t.upstreamHttp().text());
+      md.append('\n');
+    }
     md.append('\n');
     for (RunReport.CellReport first : r.cellsMeasured()) {
       Cell cell = first.settings();

@@ -1,5 +1,6 @@
 package flushlab.targets;
 
+import flushlab.core.HopProtocol;
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
@@ -28,6 +29,9 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   /** One line for tables and results. */
   String describe();
 
+  /** What the hop behind this target speaks to the emitter. */
+  HopProtocol upstreamProtocol();
+
   /** The network between the client and what the lab starts for this target. */
   NetworkPath path();
 
@@ -43,6 +47,11 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     @Override
     public TargetKind kind() {
       return TargetKind.DIRECT;
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol() {
+      return HopProtocol.NONE;
     }
 
     @Override
@@ -74,6 +83,12 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
       return TargetKind.RELAY;
     }
 
+    /** Each client connection, and each stream of an HTTP/2 client, has its own HTTP/1.1 connection upstream. */
+    @Override
+    public HopProtocol upstreamProtocol() {
+      return HopProtocol.HTTP_1_1;
+    }
+
     @Override
     public String describe() {
       StringBuilder sb = new StringBuilder("relay ");
@@ -100,6 +115,16 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
       return ProxyProcess.terminatesTls(config);
     }
 
+    /** As the template asks (read when the scenario is run; unreadable: unknown, and starting the proxy says why). */
+    @Override
+    public HopProtocol upstreamProtocol() {
+      try {
+        return proxy.upstreamProtocol(java.nio.file.Files.readString(config));
+      } catch (java.io.IOException e) {
+        return HopProtocol.UNKNOWN;
+      }
+    }
+
     @Override
     public String describe() {
       return proxy.binaryName + " started by the lab from " + config + over(path);
@@ -123,6 +148,11 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     @Override
     public TargetKind kind() {
       return TargetKind.EXTERNAL;
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol() {
+      return HopProtocol.UNKNOWN;
     }
 
     @Override
