@@ -67,6 +67,9 @@ final class ClientCommand implements Command {
       + "--concurrency counts them all), as a browser multiplexes its streams")
   int streamsPerConnection = 1;
 
+  @Parameter(names = "--h2-window", descriptionKey = "client.h2_window", converter = Converters.Size.class)
+  Converters.SizeArg h2Window;
+
   @Parameter(names = "--json", description = "Print the result as JSON instead of one line")
   boolean json;
 
@@ -89,6 +92,10 @@ final class ClientCommand implements Command {
         if (!o.http().h2()) throw new IllegalArgumentException("--streams-per-connection: only with --http h2, h2c or h2c-upgrade");
         o = o.withStreamsPerConnection(Converters.range("--streams-per-connection", streamsPerConnection, 1,
             ClientOptions.MAX_STREAMS_PER_CONNECTION));
+      }
+      if (h2Window != null) {
+        if (!o.http().h2()) throw new IllegalArgumentException("--h2-window: only with --http h2, h2c or h2c-upgrade");
+        o = o.withH2Window(Converters.range("--h2-window", h2Window.bytes(), 1, ClientOptions.MAX_H2_WINDOW));
       }
       return measure(plan, o, out, err);
     }

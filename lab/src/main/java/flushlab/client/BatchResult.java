@@ -257,7 +257,7 @@ public final class BatchResult {
 
   /** HTTP/2, over the complete streams: the server's SETTINGS (of the first), WINDOW_UPDATEs each way and DATA bytes summed; null over HTTP/1.x. */
   public record H2Summary(int streams, Map<String, Long> serverSettings, long windowUpdatesSent, long windowUpdatesReceived,
-      long dataBytes, int clientInitialWindow) {}
+      long dataBytes, int clientInitialWindow, int clientConnectionWindow) {}
 
   @JsonProperty("h2")
   public H2Summary h2() {
@@ -266,9 +266,11 @@ public final class BatchResult {
       if (!s.ok() || s.h2() == null) continue;
       H2Stats h = s.h2();
       sum = sum == null
-          ? new H2Summary(1, h.serverSettings(), h.windowUpdatesSent(), h.windowUpdatesReceived(), h.dataBytes(), h.clientInitialWindow())
+          ? new H2Summary(1, h.serverSettings(), h.windowUpdatesSent(), h.windowUpdatesReceived(), h.dataBytes(), h.clientInitialWindow(),
+              h.clientConnectionWindow())
           : new H2Summary(sum.streams() + 1, sum.serverSettings(), sum.windowUpdatesSent() + h.windowUpdatesSent(),
-              sum.windowUpdatesReceived() + h.windowUpdatesReceived(), sum.dataBytes() + h.dataBytes(), sum.clientInitialWindow());
+              sum.windowUpdatesReceived() + h.windowUpdatesReceived(), sum.dataBytes() + h.dataBytes(), sum.clientInitialWindow(),
+              sum.clientConnectionWindow());
     }
     return sum;
   }

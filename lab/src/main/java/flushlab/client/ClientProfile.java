@@ -61,6 +61,23 @@ public enum ClientProfile implements Named {
     return this == BROWSER || this == CURL;
   }
 
+  /** The windows an HTTP/2 client advertises: for each stream (SETTINGS_INITIAL_WINDOW_SIZE) and for the connection (after its first WINDOW_UPDATE). */
+  public record H2Windows(int stream, int connection) {}
+
+  /**
+   * What each client advertises over HTTP/2, captured from it on this machine (its SETTINGS and
+   * first WINDOW_UPDATE, read by a bare socket server): Chromium 156, 6 MiB per stream and 15 MiB
+   * per connection; curl 7.88.1 (nghttp2 1.52), 32 MiB each; the others speak HTTP/1.1, and the
+   * lab's own client the protocol's defaults.
+   */
+  public H2Windows h2Windows() {
+    return switch (this) {
+      case BROWSER -> new H2Windows(6_291_456, 15_728_640);
+      case CURL -> new H2Windows(33_554_432, 33_554_432);
+      default -> new H2Windows(65_535, 65_535);
+    };
+  }
+
   public String source() {
     return source;
   }

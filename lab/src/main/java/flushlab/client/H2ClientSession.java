@@ -74,12 +74,18 @@ final class H2ClientSession implements H2FrameParser.Listener {
   private long serverWindowUpdates;
   private String connectionFailure;
 
-  /** @param initialWindow the stream window this client advertises (SETTINGS_INITIAL_WINDOW_SIZE); the connection window is raised to match */
-  H2ClientSession(boolean tls, int initialWindow, boolean upgrade) {
+  /**
+   * @param initialWindow the stream window this client advertises (SETTINGS_INITIAL_WINDOW_SIZE)
+   * @param connectionWindow the connection window it raises its own to with its first WINDOW_UPDATE (never below 65,535)
+   */
+  H2ClientSession(boolean tls, int initialWindow, int connectionWindow, boolean upgrade) {
     this.tls = tls;
     this.initialWindow = initialWindow;
+    this.connectionWindow = connectionWindow;
     this.upgrade = upgrade;
   }
+
+  private final int connectionWindow;
 
   /** What the connection turned out to speak: h2, h2c, or HTTP/1.1 when an Upgrade was not taken. */
   HttpVersion spoken() {
@@ -108,7 +114,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
       opened = true;
       out.writeBytes(H2.PREFACE);
       out.writeBytes(clientSettings());
-      if (initialWindow > H2.DEFAULT_WINDOW) out.writeBytes(H2.windowUpdate(0, initialWindow - H2.DEFAULT_WINDOW));
+      if (connectionWindow > H2.DEFAULT_WINDOW) out.writeBytes(H2.windowUpdate(0, connectionWindow - H2.DEFAULT_WINDOW));
     }
     int id = open();
     Http2Headers headers = new DefaultHttp2Headers().method(plan.method()).scheme(tls ? "https" : "http")
@@ -253,6 +259,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
     if (switchHead.indexOf("HTTP/1.1 101") == 0) {
       reply(H2.PREFACE);
       reply(clientSettings());
+      if (connectionWindow > H2.DEFAULT_WINDOW) reply(H2.windowUpdate(0, connectionWindow - H2.DEFAULT_WINDOW));
       return end + 4 - before;
     }
     http11 = true; // not switched: the answer is HTTP/1.1, head and all
@@ -319,7 +326,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
   H2Stats stats(int id) {
     Out o = find(id);
     return new H2Stats(Map.copyOf(serverSettings), o == null ? 0 : o.windowUpdatesSent, serverWindowUpdates, o == null ? 0 : o.dataBytes,
-        initialWindow);
+        initialWindow, Math.max(H2.DEFAULT_WINDOW, connectionWindow));
   }
 
   private static void append(Out o, byte[] b, int off, int len) {

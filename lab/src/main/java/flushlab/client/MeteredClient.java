@@ -96,9 +96,6 @@ public final class MeteredClient {
     return aborted;
   }
 
-  /** The stream window an HTTP/2 client advertises: the protocol's default, 65,535 bytes; it gives bytes back as it reads them. */
-  static final int H2_WINDOW = 65_535;
-
   private final class Batch {
     private final RequestPlan plan;
     /** The content codings the request accepts, read once per batch. */
@@ -227,13 +224,23 @@ public final class MeteredClient {
       return null;
     }
 
+    /** The windows this client advertises: the option when set, else what the profile's client does. */
+    private int streamWindow() {
+      return options.h2Window() > 0 ? options.h2Window() : batch.plan.profile().h2Windows().stream();
+    }
+
+    private int connectionWindow() {
+      return options.h2Window() > 0 ? options.h2Window() : batch.plan.profile().h2Windows().connection();
+    }
+
     private void attach(NetSocket s) {
       socket = s;
       channel = LabVertx.channel(s);
       reusable = options.keepAlive();
       boolean negotiated = "h2".equals(s.applicationLayerProtocol());
       h2 = options.http().h2() || negotiated
-          ? new H2ClientSession(options.http() == HttpVersion.H2 || negotiated, H2_WINDOW, options.http() == HttpVersion.H2C_UPGRADE)
+          ? new H2ClientSession(options.http() == HttpVersion.H2 || negotiated, streamWindow(), connectionWindow(),
+              options.http() == HttpVersion.H2C_UPGRADE)
           : null;
       streams = options.multiplexed() ? new java.util.LinkedHashMap<>() : null;
       channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));

@@ -137,6 +137,11 @@ public final class Keys {
       Integer.toString(ClientOptions.DEFAULT.streamsPerConnection()),
       "HTTP/2: requests in flight on one connection at once (concurrency counts them all); where flow-control windows run out")
       .range(1, ClientOptions.MAX_STREAMS_PER_CONNECTION);
+  public static final Key H2_WINDOW = Key.of("h2_window", CLIENT, Type.SIZE, "0B",
+      "HTTP/2: the flow-control window the client advertises, for each stream and for the connection; 0B = what its profile's "
+          + "client advertises (browser: Chromium's 6 MiB per stream and 15 MiB per connection; curl: 32 MiB; the others: the "
+          + "protocol's 65,535 B); a small one reproduces window exhaustion")
+      .range(0, ClientOptions.MAX_H2_WINDOW);
   public static final Key REQUEST_HEADERS = Key.of("headers", CLIENT, Type.HEADERS, null,
       "extra request headers, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}: `${VAR}` is read from the environment when the "
           + "scenario loads (a variable not set is an error); values are never written to results or logs, names are; not sweepable");
@@ -266,7 +271,7 @@ public final class Keys {
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
       LISTEN,
-      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, STREAMS_PER_CONNECTION, REQUEST_HEADERS,
+      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, STREAMS_PER_CONNECTION, H2_WINDOW, REQUEST_HEADERS,
       TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,
       INSECURE,
       PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,

@@ -55,6 +55,8 @@ public enum Setting {
   HTTP(Keys.HTTP, (c, v) -> c.withClient(c.client().withHttp(Named.parseOrThrow(HttpVersion.class, v))), c -> c.client().http().text()),
   STREAMS_PER_CONNECTION(Keys.STREAMS_PER_CONNECTION, (c, v) -> c.withClient(c.client().withStreamsPerConnection(Integer.parseInt(v))),
       c -> Integer.toString(c.client().streamsPerConnection())),
+  H2_WINDOW(Keys.H2_WINDOW, (c, v) -> c.withClient(c.client().withH2Window((int) Units.parseBytes(v))),
+      c -> c.client().h2Window() + "B"),
   PROFILE(Keys.PROFILE, (c, v) -> c.withProfile(Named.parse(ClientProfile.class, v)), c -> c.profile().text());
 
   private final Key key;

@@ -118,6 +118,43 @@ class Http2StreamTest extends LabTest {
     assertThat(latest / 1e6).isLessThan(0.25 * shared.emitToRecvMs().p99());
   }
 
+  /**
+   * The window the client advertises is the one the emitter meets: 600 B every 10 ms read every
+   * 200 ms is 12 kB a read, three times a 4 KiB window, so the emitter waits for the window (its
+   * audit counts each wait, and the stream takes about three times as long: a frame's time is
+   * stamped when it leaves, so the wait shows in the stream's length, not in emit->recv), and never
+   * behind a 1 MiB one (the kernel's buffers hold 12 kB either way). A browser advertises
+   * Chromium's windows, as captured from it; the lab's bare client the protocol's.
+   */
+  @Test
+  void theWindowTheClientAdvertisesIsTheOneTheEmitterMeets() throws Exception {
+    String query = "frames=40&size=600&interval=10ms";
+    ClientOptions slow = ClientOptions.single().withSlowReaderPauseNanos(200_000_000L).withHttp(HttpVersion.H2C);
+    long t0 = System.nanoTime();
+    BatchResult small = lab.measure(RequestPlan.get(lab.sseUrl(query)), slow.withH2Window(4096));
+    long t1 = System.nanoTime();
+    BatchResult large = lab.measure(RequestPlan.get(lab.sseUrl(query)), slow.withH2Window(1 << 20));
+    long t2 = System.nanoTime();
+    int smallWaits = lab.auditOf(small.streamIds().get(0)).backpressureWaits();
+    int largeWaits = lab.auditOf(large.streamIds().get(0)).backpressureWaits();
+    System.out.printf("Http2StreamTest: 600 B every 10 ms read every 200 ms: %.0f ms and %d waits for the window behind 4 KiB, "
+        + "%.0f ms and %d behind 1 MiB%n", (t1 - t0) / 1e6, smallWaits, (t2 - t1) / 1e6, largeWaits);
+    for (BatchResult r : List.of(small, large)) {
+      assertThat(r.errorCount()).as(r.oneLine()).isZero();
+      assertThat(r.frames()).isEqualTo(40);
+    }
+    assertThat(small.h2().clientInitialWindow()).isEqualTo(4096);
+    assertThat(largeWaits).isZero();
+    assertThat(smallWaits).isGreaterThanOrEqualTo(3);
+    assertThat(t1 - t0).as("the small window stretches the stream").isGreaterThan(2 * (t2 - t1));
+    BatchResult browser = lab.measure(RequestPlan.get(lab.sseUrl("frames=3")).withProfile(ClientProfile.BROWSER),
+        ClientOptions.single().withHttp(HttpVersion.H2C));
+    assertThat(browser.h2().clientInitialWindow()).isEqualTo(6_291_456);
+    assertThat(browser.h2().clientConnectionWindow()).isEqualTo(15_728_640);
+    assertThat(lab.measure(RequestPlan.get(lab.sseUrl("frames=3")), ClientOptions.single().withHttp(HttpVersion.H2C)).h2()
+        .clientConnectionWindow()).isEqualTo(65_535);
+  }
+
   @Test
   void severalStreamsOnOneConnectionEachReadOnePerRead() throws Exception {
     BatchResult r = lab.measure(RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms")),
@@ -248,7 +285,7 @@ class Http2StreamTest extends LabTest {
           byte[] event = ScriptedServer.frames(60, i);
           reads.add(h2 ? H2.frame(H2.DATA, 0, 1, event) : concat("3c\r\n".getBytes(StandardCharsets.US_ASCII), event, "\r\n".getBytes(StandardCharsets.US_ASCII)));
         }
-        H2ClientSession session = new H2ClientSession(false, 65_535, false);
+        H2ClientSession session = new H2ClientSession(false, 65_535, 65_535, false);
         session.request(RequestPlan.get("http://127.0.0.1:1/sse?frames=" + frames), true);
         StreamMeter m = new StreamMeter(frames, 65536, java.util.Set.of());
         int half = reads.size() / 2;

@@ -31,11 +31,12 @@ class Http2ScenarioTest {
     assertThat(directH2c.included().errorCount()).as(directH2c.included().oneLine()).isZero();
     assertThat(directH2c.included().frames()).isEqualTo(21);
     assertThat(directH2c.included().framesPerRead()).isLessThanOrEqualTo(1.1);
-    // the relay parses only HTTP/1.1: h2c's bytes are not that, so it relays them as they come (opaque), and the stream passes whole
+    // the relay terminates h2c and relays the stream as an HTTP/1.1 exchange: it passes whole, spoken over h2 to the client
     TargetCellResult relayH2c = o.results().stream().filter(r -> r.target().equals("passthrough") && r.cell().client().http() == HttpVersion.H2C)
         .findFirst().orElseThrow();
     System.out.println("Http2ScenarioTest: passthrough relay over h2c: " + relayH2c.included().oneLine());
     assertThat(relayH2c.included().errorCount()).isZero();
     assertThat(relayH2c.included().frames()).isEqualTo(21);
+    assertThat(relayH2c.included().h2()).as("the relay answered over HTTP/2").isNotNull();
   }
 }
