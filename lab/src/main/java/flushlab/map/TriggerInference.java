@@ -20,6 +20,7 @@ import java.util.List;
  *   <li>threshold or timer (N, T), whichever first: some cells byte-released (W = (r - 1) I < T),
  *       the others time-released (W = T, r f < N) or streamed (f >= N); the kernel's TCP_CORK is
  *       this with T about 200 ms and N one segment (64 KiB on loopback);
+ *   <li>one event late: r = 1, W = I in every cell, whatever I (each write waits for the next);
  *   <li>flow-control window W, updated every P: cells sending less than W per P stream; faster
  *       ones release about W bytes (any part of a frame) P apart, their backlog growing.
  * </ul>
@@ -55,6 +56,8 @@ public final class TriggerInference {
       return new FlushTrigger(target, TriggerKind.DRAIN, null, null, null, null, String.format("drain: every stream arrived in one piece "
           + "at its end (the longest %.0f ms, %.0f B)", biggest.streamMs(), biggest.totalBytes()), evidence, List.of());
     }
+    // before the timers: a one-late hold's wait is one interval, which at one interval alone looks like a timer
+    if (OneLateFit.fits(measured, evidence)) return OneLateFit.answer(target, measured, evidence);
     Span bytes = ByteThresholdFit.fit(measured, evidence);
     Double hold = HoldTimerFit.fit(measured, evidence);
     Double period = PeriodicTimerFit.fit(measured, evidence);

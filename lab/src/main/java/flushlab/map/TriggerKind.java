@@ -31,6 +31,8 @@ public enum TriggerKind implements Named {
    * and leaves in bursts of what each update grants; a slower one is not held at all.
    */
   WINDOW,
+  /** Each event held until the next one arrives: every frame one interval late, the last with the end. */
+  ONE_LATE,
   /** The cells measured cannot tell. */
   INCONCLUSIVE;
 }

@@ -121,6 +121,14 @@ class MapCommandTest {
     assertThat(a.get("verdict").asText()).contains("falls behind");
   }
 
+  /** Each event held until the next: named one-late from any frames and intervals, never a hold timer of one interval. */
+  @Test
+  void oneEventLateIsNamedNotATimer() throws Exception {
+    JsonNode a = map("one-late");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("one-late");
+    assertThat(a.get("timer_ms").isNull()).isTrue();
+  }
+
   @Test
   void holdTimer() throws Exception {
     int t = between(30, 400);
@@ -187,6 +195,16 @@ class MapCommandTest {
     JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg"));
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
+  }
+
+  /** HAProxy compressing event streams holds each one until the next: one-late for a client that accepts gzip, none for one that does not. */
+  @Test
+  void haproxyCompressionIsOneLateForClientsThatAcceptGzip() throws Exception {
+    RealProxiesTest.need(ProxyKind.HAPROXY);
+    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-compression.cfg"));
+    // the top-level answer is the client the map was (the bare one, accepting no compression); the browser's is under compression
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("none");
+    assertThat(a.get("compression").get("accepting").get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("one-late");
   }
 
   /** --target: a server the user runs (here a relay the test starts), forwarding to the emitter the map starts on --emitter-listen. */

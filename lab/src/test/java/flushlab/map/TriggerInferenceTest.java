@@ -66,6 +66,17 @@ class TriggerInferenceTest {
     assertThat(t.verdict()).contains("falls behind").contains("2397 ms");
   }
 
+  /** One frame per release, waiting one interval at 2 ms and at 50 ms: one event late, not a 50 ms timer (which would hold 25 frames at 2 ms). */
+  @Test
+  void aWaitThatFollowsTheIntervalIsOneLateNotATimer() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 1, 2.0, 2.0), held(4102, 2, 600, 1, 1.9, 2.0),
+        held(66, 50, 25, 1, 50.1, 50.0)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.ONE_LATE);
+    FlushTrigger timer = TriggerInference.infer("x", List.of(held(66, 2, 600, 25, 48, 50), held(4102, 2, 600, 25, 48, 50),
+        held(66, 50, 25, 1, 50.1, 50.0)));
+    assertThat(timer.kind()).as(timer.verdict()).isNotEqualTo(TriggerKind.ONE_LATE);
+  }
+
   /** A timer that is a whole number of intervals makes a time-released cell look byte-released; across cells only one answer fits. */
   @Test
   void aCombinedTriggerWithATimerThatIsAMultipleOfTheIntervalIsStillFound() {

@@ -1,0 +1,43 @@
+package flushlab.map;
+
+import java.util.List;
+
+/**
+ * One event late: each write is held until the next one arrives. Every release then carries one
+ * frame, the previous one, whose wait is one interval whatever the interval (2 ms in a 2 ms cell,
+ * 50 ms in a 50 ms one), and the first frame waits for the second as well. A hold timer gives
+ * every cell the same wait, a byte threshold more than one frame per release at small frames, a
+ * latency the same delay at every interval: none of them follows the interval.
+ */
+final class OneLateFit {
+  private OneLateFit() {}
+
+  /** Waits within this much of one interval (or 10 % of it) count as one interval. */
+  static final double SLACK_MS = 2.5;
+  /** At least one cell's interval must be this long, or "one interval" is lost in the path's own noise. */
+  static final double LONG_INTERVAL_MS = 20;
+
+  static boolean fits(List<CellEvidence> cells, List<String> evidence) {
+    boolean longInterval = false;
+    for (CellEvidence c : cells) {
+      if (c.drained() || c.streams() == 0) return false;
+      if (c.releaseFrames() >= 1.5 || c.framesPerRead() > 1.25) return false;
+      double slack = Math.max(SLACK_MS, 0.1 * c.intervalMs());
+      if (Math.abs(c.waitP50() - c.intervalMs()) > slack || Math.abs(c.firstWaitMs() - c.intervalMs()) > slack) return false;
+      if (c.intervalMs() >= LONG_INTERVAL_MS) longInterval = true;
+    }
+    if (!longInterval) return false;
+    evidence.add("one-late check: every release carried one frame, the previous one, after one interval in every cell");
+    return true;
+  }
+
+  static FlushTrigger answer(String target, List<CellEvidence> cells, List<String> evidence) {
+    StringBuilder waits = new StringBuilder();
+    for (CellEvidence c : cells) {
+      waits.append(waits.length() == 0 ? "" : ", ").append(String.format("%.1f ms at %s ms", c.waitP50(), Fits.trim(c.intervalMs())));
+    }
+    return new FlushTrigger(target, TriggerKind.ONE_LATE, null, null, null, null, String.format("one-late: each event is held "
+        + "until the next one arrives, so every frame waits one interval (%s) and the last arrives only with the end of the "
+        + "response; not a timer: the wait follows the interval (%s)", waits, Fits.across(cells)), evidence, List.of());
+  }
+}
