@@ -24,7 +24,7 @@ public final class ShaperRegistry {
         Passthrough.TYPE, DrainAndFlush.TYPE, ByteThreshold.TYPE, TimerFlush.TYPE, ThresholdOrTimer.TYPE,
         Cork.TYPE, Nagle.TYPE, ProxyBuffer.TYPE, FlowWindow.TYPE, H2OutputBuffer.TYPE, OneLate.TYPE, HeadOnFirstByte.TYPE,
         Latency.TYPE, Bandwidth.TYPE, Slicer.TYPE, Stall.TYPE, Reset.TYPE, Truncate.TYPE,
-        SlowClose.TYPE, ConnectDelay.TYPE, FirstByteDelay.TYPE, GatewayRewrite.TYPE, Compress.TYPE)) {
+        SlowClose.TYPE, ConnectDelay.TYPE, FirstByteDelay.TYPE, IdleTimeout.TYPE, GatewayRewrite.TYPE, Compress.TYPE)) {
       TYPES.put(t.name(), t);
     }
   }
