@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  * (docs/RESULTS.md).
  */
 @JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes", "body_bytes", "decoded_body_bytes",
-    "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "decoded_bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_decoded_bytes", "release_frames", "release_wait_ms",
+    "time_to_head_ms", "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "decoded_bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_decoded_bytes", "release_frames", "release_wait_ms",
     "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "content_codings", "h2", "stream_ids"})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
@@ -75,6 +75,7 @@ public final class BatchResult {
   /** The distributions a batch can be asked for, each with what it records from one stream. */
   private enum Dist {
     TTFT(s -> s.timing().ttftNanos() >= 0 ? LongSamples.of(s.timing().ttftNanos()) : null),
+    TIME_TO_HEAD(s -> s.timing().headNanos() >= 0 ? LongSamples.of(s.timing().headNanos()) : null),
     GAP(s -> s.timing().gapNanos()),
     EMIT_TO_RECV(s -> s.timing().emitToRecvNanos()),
     FIRST_EMIT_TO_RECV(s -> s.timing().emitToRecvNanos().size() > 0 ? LongSamples.of(s.timing().emitToRecvNanos().get(0)) : null),
@@ -194,6 +195,12 @@ public final class BatchResult {
   @JsonProperty("decoded_body_bytes")
   public long decodedBodyBytes() {
     return decodedBodyBytes;
+  }
+
+  /** From the request written to the response head: a server's answer, or (behind a proxy that withholds it) its first token's. */
+  @JsonProperty("time_to_head_ms")
+  public Distribution timeToHeadMs() {
+    return Distribution.ofNanos(hist(Dist.TIME_TO_HEAD));
   }
 
   @JsonProperty("ttft_ms")
@@ -449,8 +456,8 @@ public final class BatchResult {
       // nothing was measured: no ratio or time is printed as if it had been
       sb.append(String.format("streams %d/%d ok  no data: no frame was measured", ok, streams.size()));
     } else {
-      sb.append(String.format("streams %d/%d ok  frames/read %.2f  frames %d  reads %d  ttft p50 %.3fms  gap p50 %.3fms max %.3fms  "
-          + "emit->recv p50 %.3fms p99 %.3fms  lost %d corrupt %d", ok, streams.size(), framesPerRead(), frames, reads, ttftMs().p50(),
+      sb.append(String.format("streams %d/%d ok  frames/read %.2f  frames %d  reads %d  head p50 %.3fms  ttft p50 %.3fms  gap p50 %.3fms max %.3fms  "
+          + "emit->recv p50 %.3fms p99 %.3fms  lost %d corrupt %d", ok, streams.size(), framesPerRead(), frames, reads, timeToHeadMs().p50(), ttftMs().p50(),
           gapMs().p50(), gapMs().max(), emitToRecvMs().p50(), emitToRecvMs().p99(), lost, corrupt));
       // a gateway that dropped the pi_* fields: those tokens are counted, not timed from their emission
       if (unchecked > 0) sb.append(String.format("  %d tokens without pi_* fields (counted, not timed)", unchecked));

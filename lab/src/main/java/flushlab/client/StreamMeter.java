@@ -50,6 +50,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private int reordered;
   private long maxSeq = -1;
   private long firstFrameNanos = -1;
+  /** The read that completed the response head. */
+  private long headReadNanos = -1;
   private long lastFrameNanos;
   private boolean sawDone;
   private boolean headSeen;
@@ -208,6 +210,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   public void onHead(int status, String reason, Headers headers) {
     this.status = status;
     headSeen = true;
+    if (headReadNanos < 0) headReadNanos = readNanos;
     serverWillClose = headers.has("Connection", "close")
         || (headers.get("Content-Length") == null && headers.get("Transfer-Encoding") == null);
     String id = headers.get("X-Flushlab-Stream");
@@ -439,7 +442,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, coding,
         new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
         new StreamResult.Reads(reads, readsWithFrames, bytes, wireBodyBytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes),
-        new StreamResult.Timing(ttft, gaps, emitToRecv),
+        new StreamResult.Timing(ttft, gaps, emitToRecv,
+            headReadNanos >= 0 && requestWrittenNanos >= 0 ? headReadNanos - requestWrittenNanos : -1),
         new StreamResult.Releases(releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits), null);
   }
 }

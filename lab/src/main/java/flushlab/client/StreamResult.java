@@ -36,7 +36,11 @@ public record StreamResult(long streamId, int status, StreamError error, String 
       LongSamples decodedPerRead, LongSamples framesPerFramedRead, LongSamples bytesPerFramedRead) {}
 
   /** Time to first frame (-1 when none arrived), the gaps between frames, and each frame's emit-to-receive delay. */
-  public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos) {}
+  /**
+   * @param headNanos from the request written to the read that completed the response head (-1 when none came): a
+   *     proxy that withholds the head until the first body byte makes it the time to the first frame
+   */
+  public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos, long headNanos) {}
 
   /**
    * Releases: bursts from the sender, however many reads each took (see {@link StreamMeter}).

@@ -119,7 +119,7 @@ final class ConsoleStreams {
         e.put("error", ar.failed() ? ar.cause().getMessage() : ar.result().firstError());
       } else {
         BatchResult r = ar.result();
-        e.put("frames", r.frames()).put("frames_per_read", r.framesPerRead()).put("ttft_ms", r.ttftMs().p50())
+        e.put("frames", r.frames()).put("frames_per_read", r.framesPerRead()).put("head_ms", r.timeToHeadMs().p50()).put("ttft_ms", r.ttftMs().p50())
             .put("gap_p50_ms", r.gapMs().p50()).put("gap_p99_ms", r.gapMs().p99()).put("emit_to_recv_p50_ms", r.emitToRecvMs().p50())
             .put("emit_to_recv_p99_ms", r.emitToRecvMs().p99());
       }

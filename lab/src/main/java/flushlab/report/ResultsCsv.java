@@ -6,7 +6,7 @@ import flushlab.client.BatchResult;
 final class ResultsCsv {
   private ResultsCsv() {}
 
-  static final String HEADER = "cell,cell_label,target,runs,runs_excluded,streams_ok,errors,frames,frames_per_read,ttft_p50_ms,"
+  static final String HEADER = "cell,cell_label,target,runs,runs_excluded,streams_ok,errors,frames,frames_per_read,time_to_head_p50_ms,ttft_p50_ms,"
       + "ttft_p99_ms,gap_p50_ms,gap_p99_ms,gap_max_ms,emit_to_recv_p50_ms,emit_to_recv_p99_ms,release_bytes_p50,"
       + "release_gap_p50_ms,lost_frames,corrupt_frames\n";
 
@@ -18,10 +18,10 @@ final class ResultsCsv {
           .append(c.runsTotal()).append(',').append(c.runsExcluded()).append(',').append(b.streamsOk()).append(',')
           .append(b.errorCount()).append(',').append(b.frames()).append(',');
       if (c.noMeasurement() != null) {
-        sb.append(",,,,,,,,,,,\n"); // no kept stream: empty, not zero (a zero would read as a measurement)
+        sb.append(",,,,,,,,,,,,\n"); // no kept stream: empty, not zero (a zero would read as a measurement)
         continue;
       }
-      sb.append(b.framesPerRead()).append(',').append(b.ttftMs().p50()).append(',').append(b.ttftMs().p99()).append(',')
+      sb.append(b.framesPerRead()).append(',').append(b.timeToHeadMs().p50()).append(',').append(b.ttftMs().p50()).append(',').append(b.ttftMs().p99()).append(',')
           .append(b.gapMs().p50()).append(',').append(b.gapMs().p99()).append(',').append(b.gapMs().max()).append(',')
           .append(b.emitToRecvMs().p50()).append(',').append(b.emitToRecvMs().p99()).append(',')
           .append(b.releaseBytes().p50()).append(',').append(b.releaseGapMs().p50()).append(',')

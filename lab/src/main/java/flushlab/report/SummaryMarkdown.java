@@ -47,18 +47,18 @@ public final class SummaryMarkdown {
       Cell cell = first.settings();
       md.append("## ").append(cell.swept().isEmpty() ? "results" : cell.label()).append("\n\n");
       md.append(streamDescription(cell, r.rows(first.cell()))).append(".\n\n");
-      md.append("| target | time to first frame (p50) | gap between frames (p50) | frames per read | max gap | emit->recv (p50) | excluded runs | errors |\n");
-      md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+      md.append("| target | time to head (p50) | time to first frame (p50) | gap between frames (p50) | frames per read | max gap | emit->recv (p50) | excluded runs | errors |\n");
+      md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (RunReport.CellReport row : r.rows(first.cell())) {
         BatchResult b = row.metrics();
         String none = row.noMeasurement();
         if (none != null) {
-          md.append(String.format("| %s | %s | - | - | - | - | %d of %d | %s |%n", row.target(), none, row.runsExcluded(),
+          md.append(String.format("| %s | %s | - | - | - | - | - | %d of %d | %s |%n", row.target(), none, row.runsExcluded(),
               row.runsTotal(), errors(row)));
           continue;
         }
-        md.append(String.format("| %s | %.1fms | %.1fms | %.2f | %.1fms | %.2fms | %d of %d | %s |%n", row.target(),
-            b.ttftMs().p50(), b.gapMs().p50(), b.framesPerRead(), b.gapMs().max(), b.emitToRecvMs().p50(),
+        md.append(String.format("| %s | %.1fms | %.1fms | %.1fms | %.2f | %.1fms | %.2fms | %d of %d | %s |%n", row.target(),
+            b.timeToHeadMs().p50(), b.ttftMs().p50(), b.gapMs().p50(), b.framesPerRead(), b.gapMs().max(), b.emitToRecvMs().p50(),
             row.runsExcluded(), row.runsTotal(), errors(row)));
       }
       md.append('\n');

@@ -42,7 +42,7 @@
     }
     var c = el('div', 'counters');
     var fields = {};
-    [['fpr', 'frames per read'], ['ttft', 'first token ms'], ['gap', 'gap p50 / p99 ms'], ['e2r', 'emit→recv p50 ms'],
+    [['fpr', 'frames per read'], ['head', 'head ms'], ['ttft', 'first token ms'], ['gap', 'gap p50 / p99 ms'], ['e2r', 'emit→recv p50 ms'],
      ['frames', 'tokens'], ['reads', 'reads']].forEach(function (f) {
       var d = el('div', null, f[1]); var b = el('b', null, '–'); d.insertBefore(b, d.firstChild); c.appendChild(d); fields[f[0]] = b;
     });
@@ -115,6 +115,7 @@
     var p = panels[e.target]; if (!p) return;
     if (e.error) { p.fields.fpr.textContent = 'error'; p.el.setAttribute('data-error', e.error); return; }
     p.fields.fpr.textContent = e.frames_per_read.toFixed(2);
+    p.fields.head.textContent = e.head_ms.toFixed(1);
     p.fields.ttft.textContent = e.ttft_ms.toFixed(1);
     p.fields.gap.textContent = e.gap_p50_ms.toFixed(1) + ' / ' + e.gap_p99_ms.toFixed(1);
     p.fields.e2r.textContent = e.emit_to_recv_p50_ms.toFixed(2);

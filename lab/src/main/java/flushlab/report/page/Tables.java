@@ -13,7 +13,7 @@ final class Tables {
   }
 
   static String summary(JsonNode r) {
-    StringBuilder b = new StringBuilder("<table><tr><th>cell</th><th>target</th><th>frames per read</th><th>TTFT p50 ms</th>"
+    StringBuilder b = new StringBuilder("<table><tr><th>cell</th><th>target</th><th>frames per read</th><th>head p50 ms</th><th>TTFT p50 ms</th>"
         + "<th>gap p50 ms</th><th>gap p99 ms</th><th>emit&rarr;recv p50 ms</th><th>emit&rarr;recv p99 ms</th>"
         + "<th>releases</th><th>streams ok</th><th>runs kept</th></tr>\n");
     for (JsonNode c : r.path("cells")) {
@@ -22,11 +22,12 @@ final class Tables {
       b.append("<tr><td>").append(esc(c.path("cell_label").asText())).append("</td><td class=\"text\">")
           .append(esc(c.path("target").asText())).append("</td>");
       if (none) {
-        b.append("<td colspan=\"7\" class=\"text\">no measurement (")
+        b.append("<td colspan=\"8\" class=\"text\">no measurement (")
             .append(c.path("runs_excluded").asInt() == c.path("runs_total").asInt() ? "every run excluded" : "no stream completed")
             .append(")</td>");
       } else {
         b.append("<td>").append(String.format("%.2f", m.path("frames_per_read").asDouble())).append("</td>")
+            .append("<td>").append(ms(m.path("time_to_head_ms"), "p50")).append("</td>")
             .append("<td>").append(ms(m.path("ttft_ms"), "p50")).append("</td>")
             .append("<td>").append(ms(m.path("gap_ms"), "p50")).append("</td>")
             .append("<td>").append(ms(m.path("gap_ms"), "p99")).append("</td>")

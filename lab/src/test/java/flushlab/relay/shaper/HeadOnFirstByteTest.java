@@ -39,8 +39,12 @@ class HeadOnFirstByteTest extends ShaperTestBase {
           heldMs, plainMs);
       assertThat(plainMs).isLessThan(150.0);
       assertThat(heldMs).isGreaterThan(280.0);
-      // the stream itself is whole through it
-      whole(through(query, "head-on-first-byte"), 3);
+      // the metered client reports both numbers: through it the head comes with the first frame, through passthrough at once
+      flushlab.client.BatchResult r = whole(through(query, "head-on-first-byte"), 3);
+      flushlab.client.BatchResult p = whole(through(query, "passthrough"), 3);
+      assertThat(r.timeToHeadMs().p50()).as(r.oneLine()).isGreaterThan(280.0).isLessThanOrEqualTo(r.ttftMs().p50());
+      assertThat(p.timeToHeadMs().p50()).as(p.oneLine()).isLessThan(150.0);
+      assertThat(p.ttftMs().p50()).as(p.oneLine()).isGreaterThan(280.0);
     } finally {
       lab.vertx.undeploy(held.deploymentID()).await(10, TimeUnit.SECONDS);
       lab.vertx.undeploy(plain.deploymentID()).await(10, TimeUnit.SECONDS);
