@@ -295,7 +295,7 @@ public final class MeteredClient {
     }
 
     private void send() {
-      meter = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted);
+      meter = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted, batch.plan.askedContentType());
       StreamMeter m = meter;
       long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
       timerId = vertx.setTimer(timeoutMs, id -> {
@@ -372,7 +372,7 @@ public final class MeteredClient {
 
     /** HTTP/2, several streams at once: one more request on this connection, with its own meter and timeout. */
     private void openStream() {
-      StreamMeter m = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted);
+      StreamMeter m = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted, batch.plan.askedContentType());
       byte[] request = h2.request(batch.plan, true);
       int id = h2.lastStreamId();
       streams.put(id, m);

@@ -7,6 +7,7 @@ import flushlab.stream.Endpoint;
 import flushlab.stream.StreamSpec;
 import flushlab.tls.ClientTls;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
@@ -90,6 +91,26 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
         .put("pi_delay_ms", delayMs);
     return new RequestPlan(host, port, "POST", "/v1/responses",
         body.toString().getBytes(StandardCharsets.UTF_8), "application/json", List.of(), tokens, null, ClientProfile.DEFAULT);
+  }
+
+  /**
+   * The Content-Type the answer is asked to carry: what {@code content_type=} names on the lab's
+   * own {@code /sse}, else text/event-stream. The lab's emitter sends its SSE events whatever label
+   * it was asked for, so the client reads such an answer as SSE.
+   */
+  public String askedContentType() {
+    int q = pathAndQuery.indexOf('?');
+    if (q < 0 || !pathAndQuery.substring(0, q).endsWith("/sse")) return StreamSpec.DEFAULT_CONTENT_TYPE;
+    for (String pair : pathAndQuery.substring(q + 1).split("&")) {
+      if (pair.startsWith("content_type=")) {
+        try {
+          return URLDecoder.decode(pair.substring("content_type=".length()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+          return StreamSpec.DEFAULT_CONTENT_TYPE;
+        }
+      }
+    }
+    return StreamSpec.DEFAULT_CONTENT_TYPE;
   }
 
   /** The same request over TLS checked as {@code tls} says (null: plain TCP). */

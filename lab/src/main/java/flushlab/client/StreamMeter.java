@@ -7,6 +7,7 @@ import flushlab.core.LabClock;
 import flushlab.core.Named;
 import flushlab.core.LongSamples;
 import flushlab.http.Headers;
+import flushlab.stream.StreamSpec;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
 import flushlab.http.SseEventParser;
@@ -52,6 +53,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private long firstFrameNanos = -1;
   /** The read that completed the response head. */
   private long headReadNanos = -1;
+  private final String askedType;
   private long lastFrameNanos;
   private boolean sawDone;
   private boolean headSeen;
@@ -110,6 +112,15 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
 
   /** @param accepted the content codings the request accepted (its Accept-Encoding): the client decodes those */
   public StreamMeter(int expectedFrames, int fullReadBytes, Set<ContentCoding> accepted) {
+    this(expectedFrames, fullReadBytes, accepted, StreamSpec.DEFAULT_CONTENT_TYPE);
+  }
+
+  /**
+   * @param askedType the Content-Type the lab's emitter was asked to label its SSE events with
+   *     ({@code content_type=}): an answer carrying it is read as SSE, as one carrying text/event-stream is
+   */
+  public StreamMeter(int expectedFrames, int fullReadBytes, Set<ContentCoding> accepted, String askedType) {
+    this.askedType = askedType;
     this.expectedFrames = expectedFrames;
     this.accepted = accepted;
     this.fullReadBytes = fullReadBytes;
@@ -226,8 +237,10 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       return;
     }
     String type = headers.get("Content-Type");
-    if (type == null || !type.toLowerCase().startsWith("text/event-stream")) {
-      fail(StreamError.NOT_SSE, "Content-Type is " + (type == null ? "missing" : "'" + type + "'") + ", not text/event-stream");
+    boolean asked = type != null && type.trim().equalsIgnoreCase(askedType);
+    if (!asked && (type == null || !type.toLowerCase().startsWith("text/event-stream"))) {
+      fail(StreamError.NOT_SSE, "Content-Type is " + (type == null ? "missing" : "'" + type + "'") + ", not text/event-stream"
+          + (askedType.equals(StreamSpec.DEFAULT_CONTENT_TYPE) ? "" : " nor the '" + askedType + "' asked for"));
     }
     String encoding = headers.get("Content-Encoding");
     if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")) decodeAs(encoding.trim());

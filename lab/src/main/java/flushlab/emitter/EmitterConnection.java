@@ -14,6 +14,7 @@ import flushlab.http.HttpRequestParser;
 import flushlab.stream.Compression;
 import flushlab.stream.ResponseHeader;
 import flushlab.stream.StreamSpec;
+import flushlab.stream.Transfer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -292,16 +293,19 @@ final class EmitterConnection {
     String query = q < 0 ? "" : target.substring(q + 1);
     String method = r.method();
     if (path.equals("/sse")) {
-      if (!method.equals("GET")) {
-        respond(r, 405, "text/plain", "use GET for /sse\n");
+      // POST too: a proxy may stream one method and buffer the other (a cloudflared quick tunnel streamed POST and buffered GET)
+      if (!method.equals("GET") && !method.equals("POST")) {
+        respond(r, 405, "text/plain", "use GET or POST for /sse\n");
         return;
       }
       StreamSpec spec = StreamSpec.fromQuery(query);
-      startStreamWithId(streamIds.incrementAndGet(), r, h2 != null
+      PlainFrameSource source = h2 != null
           ? new PlainFrameSource(spec.frameCount(), spec.frameBytes(), H2ServerSession.MAX_DATA_FRAME)
-          : new PlainFrameSource(spec.frameCount(), spec.frameBytes()),
+          : new PlainFrameSource(spec.frameCount(), spec.frameBytes());
+      long length = spec.transfer() == Transfer.LENGTH ? (long) spec.frameCount() * spec.frameBytes() : -1;
+      startStreamWithId(streamIds.incrementAndGet(), r, source,
           h2 == null && spec.transfer().chunkedFor(http11(r)), spec.thinkNanos(), spec.intervalNanos(), spec.responseHeaders(), spec.paced(),
-          spec.compression());
+          spec.compression(), spec.contentType(), length);
     } else if (path.startsWith("/v1/")) {
       try {
         routeOpenAi(r, method, path);
@@ -361,7 +365,7 @@ final class EmitterConnection {
             + " B (allowed: at most " + StreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
       }
       startStreamWithId(id, r, source, h2 == null && http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0,
-          Compression.NONE);
+          Compression.NONE, StreamSpec.DEFAULT_CONTENT_TYPE, -1);
     } else if (path.equals("/v1/models") && method.equals("GET")) {
       ObjectNode root = Json.MAPPER.createObjectNode().put("object", "list");
       ArrayNode data = root.putArray("data");
@@ -382,25 +386,26 @@ final class EmitterConnection {
   }
 
   private void startStreamWithId(long id, HttpRequestParser.Request r, FrameSource source, boolean chunked,
-      long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced, Compression compression) {
+      long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced, Compression compression, String contentType,
+      long contentLength) {
     long start = System.nanoTime();
     if (h2 != null) {
       startH2Stream(h2RequestStreams.remove(r), id, source, think, interval, extraHeaders, paced, compression,
-          r.headers().get("Accept-Encoding"), start);
+          r.headers().get("Accept-Encoding"), contentType, contentLength, start);
       return;
     }
-    boolean keepAlive = chunked && r.keepAlive();
+    boolean keepAlive = (chunked || contentLength >= 0) && r.keepAlive();
     // as a framework's compression middleware: only for a request that accepts the coding, and Vary either way
     ContentCoding coding = compression.coding();
     boolean compress = coding != null && ContentCoding.accepted(r.headers().get("Accept-Encoding")).contains(coding);
     StringBuilder head = new StringBuilder(256)
         .append("HTTP/1.1 200 OK\r\n")
-        .append("Content-Type: text/event-stream\r\n")
+        .append("Content-Type: ").append(contentType).append("\r\n")
         .append("Cache-Control: ").append(compression.cacheControl().header).append("\r\n")
         .append("X-Flushlab-Stream: ").append(id).append("\r\n");
     if (coding != null) head.append("Vary: Accept-Encoding\r\n");
     if (compress) head.append("Content-Encoding: ").append(coding.text()).append("\r\n");
-    head.append(chunked ? "Transfer-Encoding: chunked\r\n" : "");
+    head.append(chunked ? "Transfer-Encoding: chunked\r\n" : contentLength >= 0 ? "Content-Length: " + contentLength + "\r\n" : "");
     head.append(keepAlive ? "" : "Connection: close\r\n");
     for (ResponseHeader h : extraHeaders) head.append(h.name()).append(": ").append(h.value()).append("\r\n");
     head.append("\r\n");
@@ -428,9 +433,10 @@ final class EmitterConnection {
 
   /** The same over HTTP/2: a HEADERS frame, the preamble as DATA, then the paced DATA frames; the connection stays. */
   private void startH2Stream(int streamId, long id, FrameSource source, long think, long interval, java.util.List<ResponseHeader> extraHeaders,
-      boolean paced, Compression compression, String acceptEncoding, long start) {
+      boolean paced, Compression compression, String acceptEncoding, String contentType, long contentLength, long start) {
     java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
-    headers.add(java.util.Map.entry("content-type", "text/event-stream"));
+    headers.add(java.util.Map.entry("content-type", contentType));
+    if (contentLength >= 0) headers.add(java.util.Map.entry("content-length", Long.toString(contentLength)));
     headers.add(java.util.Map.entry("cache-control", compression.cacheControl().header));
     headers.add(java.util.Map.entry("x-flushlab-stream", Long.toString(id)));
     // compressed as over HTTP/1.1: for a request that accepts the coding, Vary either way

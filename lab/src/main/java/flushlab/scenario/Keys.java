@@ -95,10 +95,15 @@ public final class Keys {
   public static final Key THINK = Key.of("think", EMITTER, Type.DURATION, Units.formatDuration(StreamSpec.DEFAULT.thinkNanos()), "delay before the first frame")
       .range(0, StreamSpec.MAX_THINK_NANOS);
   public static final Key TRANSFER = Key.of("transfer", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.transfer().text(),
-      "body framing (sse endpoint): chunked (close-delimited for an HTTP/1.0 request), close, or chunked-always (even for HTTP/1.0)")
+      "body framing (sse endpoint): chunked (close-delimited for an HTTP/1.0 request), close, chunked-always (even for HTTP/1.0), "
+          + "or length (a finite body announced by Content-Length, as a response nobody meant as a stream)")
       .choices(Transfer.settingNames());
   public static final Key TOTAL = Key.of("total", EMITTER, Type.SIZE, null,
       "bulk mode: total body bytes, in frames of frame_size (replaces frames)").range(FrameCodec.MIN_FRAME_BYTES, StreamSpec.MAX_TOTAL_BYTES);
+  public static final Key CONTENT_TYPE = Key.of("content_type", EMITTER, Type.TEXT, StreamSpec.DEFAULT_CONTENT_TYPE,
+      "the response's Content-Type (sse endpoint), with or without parameters: text/event-stream; charset=utf-8, "
+          + "application/x-ndjson, text/plain...; many proxies stream or buffer on it alone (the body stays the lab's SSE events, "
+          + "which the client reads whatever the label); sweepable");
   public static final Key X_ACCEL_BUFFERING = Key.of("x_accel_buffering", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.xAccelBuffering().text(),
       "send X-Accel-Buffering: no|yes from the emitter, or not at all; sweepable (quote \"no\" in YAML)").choices(XAccelBuffering.settingNames());
   public static final Key ENCODING = Key.of("encoding", EMITTER, Type.CHOICE, "identity",
@@ -269,7 +274,7 @@ public final class Keys {
   public static final List<Key> ALL = List.of(
       NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
-      ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
+      ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, CONTENT_TYPE, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
       LISTEN,
       SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, STREAMS_PER_CONNECTION, H2_WINDOW, REQUEST_HEADERS,
       TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,

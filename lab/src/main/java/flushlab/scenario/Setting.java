@@ -8,6 +8,7 @@ import flushlab.coding.FlushPolicy;
 import flushlab.core.Units;
 import flushlab.stream.CacheControl;
 import flushlab.stream.Endpoint;
+import flushlab.stream.StreamSpec;
 import flushlab.stream.Transfer;
 import flushlab.stream.XAccelBuffering;
 import java.util.function.BiFunction;
@@ -32,6 +33,13 @@ public enum Setting {
   /** Bulk mode; shown only when set. */
   TOTAL(Keys.TOTAL, (c, v) -> c.withStream(c.stream().withTotalBytes(Units.parseBytes(v))),
       c -> c.stream().bulk() ? c.stream().totalBytes() + "B" : null),
+  CONTENT_TYPE(Keys.CONTENT_TYPE, (c, v) -> {
+    if (!StreamSpec.validContentType(v)) {
+      throw new IllegalArgumentException("'" + v + "' is not a media type (allowed: type/subtype with optional ; name=value "
+          + "parameters, at most " + StreamSpec.MAX_CONTENT_TYPE_CHARS + " characters, e.g. text/event-stream; charset=utf-8)");
+    }
+    return c.withStream(c.stream().withContentType(v));
+  }, c -> c.stream().contentType()),
   X_ACCEL_BUFFERING(Keys.X_ACCEL_BUFFERING, (c, v) -> c.withStream(c.stream().withXAccelBuffering(XAccelBuffering.named(v))),
       c -> c.stream().xAccelBuffering().text()),
   ENCODING(Keys.ENCODING, (c, v) -> c.withStream(c.stream().withCompression(c.stream().compression().withCoding(

@@ -25,17 +25,23 @@ import java.util.List;
  * @param transfer body framing (sse endpoint)
  * @param headers extra response headers (sse endpoint)
  * @param compression how the emitter compresses the body for a request that accepts it (sse endpoint)
+ * @param contentType the response's Content-Type (sse endpoint): what many proxies decide to stream or buffer on
  */
 public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int frameBytes, long intervalNanos, long thinkNanos,
-    Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers, Compression compression) {
+    Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers, Compression compression, String contentType) {
 
   public static final int DEFAULT_FRAMES = 41;
+  public static final String DEFAULT_CONTENT_TYPE = "text/event-stream";
+  /** A media type with optional parameters, as Content-Type carries it: type/subtype[; name=value]... in HTTP's token characters. */
+  private static final java.util.regex.Pattern MEDIA_TYPE = java.util.regex.Pattern.compile(
+      "[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\\s*;\\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(\"[^\"\\r\\n]*\"|[!#$%&'*+.^_`|~0-9A-Za-z-]+))*");
+  public static final int MAX_CONTENT_TYPE_CHARS = 200;
   public static final int DEFAULT_FRAME_BYTES = 60;
   public static final long DEFAULT_INTERVAL_NANOS = 50_000_000L;
 
   /** 41 plain frames of 60 B every 50 ms, chunked, at once. */
   public static final StreamSpec DEFAULT = new StreamSpec(Endpoint.SSE, DEFAULT_FRAMES, 0, DEFAULT_FRAME_BYTES,
-      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of(), Compression.NONE);
+      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of(), Compression.NONE, DEFAULT_CONTENT_TYPE);
 
   public static final int MAX_FRAMES = 1_000_000;
   public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -46,7 +52,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
 
   /** The query parameters {@link #fromQuery} knows. */
   public static final String PARAMETERS =
-      "frames, size, interval, think, total, transfer, x_accel_buffering, encoding, flush, cache_control, header";
+      "frames, size, interval, think, total, transfer, content_type, x_accel_buffering, encoding, flush, cache_control, header";
 
   /** What encoding= takes: identity (never compress) or a content coding. */
   public static final List<String> ENCODINGS = List.of("identity", "gzip", "deflate", "br", "zstd");
@@ -83,44 +89,53 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   }
 
   public StreamSpec withEndpoint(Endpoint e) {
-    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression);
+    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
   }
 
   public StreamSpec withFrames(int n) {
-    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression);
+    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
   }
 
   /** Bulk mode (0: back to counting frames). */
   public StreamSpec withTotalBytes(long b) {
-    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression);
+    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
   }
 
   public StreamSpec withFrameBytes(int b) {
-    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression);
+    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
   }
 
   public StreamSpec withIntervalNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers, compression);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
   }
 
   public StreamSpec withThinkNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers, compression);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers, compression, contentType);
   }
 
   public StreamSpec withTransfer(Transfer t) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers, compression);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers, compression, contentType);
   }
 
   public StreamSpec withXAccelBuffering(XAccelBuffering x) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers, compression);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers, compression, contentType);
   }
 
   public StreamSpec withHeaders(List<ResponseHeader> h) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h, compression);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h, compression, contentType);
+  }
+
+  public StreamSpec withContentType(String t) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, t);
+  }
+
+  /** Whether {@code t} is a media type a Content-Type may carry (what content_type= accepts). */
+  public static boolean validContentType(String t) {
+    return t != null && t.length() <= MAX_CONTENT_TYPE_CHARS && MEDIA_TYPE.matcher(t).matches();
   }
 
   public StreamSpec withCompression(Compression c) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, c);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, c, contentType);
   }
 
   /** The response headers the emitter adds: X-Accel-Buffering when asked for, then the extra ones. */
@@ -148,6 +163,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     } else {
       q.append("&frames=").append(frames);
     }
+    if (!contentType.equals(DEFAULT_CONTENT_TYPE)) q.append("&content_type=").append(URLEncoder.encode(contentType, StandardCharsets.UTF_8));
     if (xAccelBuffering != XAccelBuffering.ABSENT) q.append("&x_accel_buffering=").append(xAccelBuffering.text());
     if (compression.coding() != null) q.append("&encoding=").append(compression.coding().text());
     if (!compression.flush().equals(FlushPolicy.EACH)) q.append("&flush=").append(compression.flush().text());
@@ -189,6 +205,13 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
             break;
           case "transfer":
             s = s.withTransfer(choice(key, value, Transfer::named, Transfer.settingNames()));
+            break;
+          case "content_type":
+            if (!validContentType(value)) {
+              throw new Invalid("bad parameter 'content_type': '" + value + "' (allowed: a media type such as text/event-stream, "
+                  + "text/event-stream; charset=utf-8, application/x-ndjson or text/plain, at most " + MAX_CONTENT_TYPE_CHARS + " characters)");
+            }
+            s = s.withContentType(value);
             break;
           case "x_accel_buffering":
             s = s.withXAccelBuffering(choice(key, value, XAccelBuffering::named, XAccelBuffering.settingNames()));
@@ -239,6 +262,10 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     }
     if (streamNanos() > MAX_STREAM_NANOS) {
       throw new Invalid("bad parameters: think + interval x frames exceeds the 1 hour limit of one stream");
+    }
+    if (transfer == Transfer.LENGTH && compression.coding() != null) {
+      throw new Invalid("bad parameters: transfer=length with encoding=" + compression.coding().text() + " (a compressed body's length "
+          + "is not known before it is sent; use transfer=chunked or close)");
     }
     if (endpoint == Endpoint.SSE && size < FrameCodec.fixedBytes(n - 1)) {
       throw new Invalid("bad parameter 'size': " + size + " B cannot hold frame " + (n - 1)
