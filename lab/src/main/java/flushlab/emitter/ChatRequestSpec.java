@@ -28,6 +28,51 @@ public record ChatRequestSpec(boolean stream, int tokens, long thinkNanos, long 
   /** A non-streaming completion is built in memory: about 6 B per token. */
   public static final int MAX_NON_STREAMING_TOKENS = 100_000;
 
+  /** The roles a chat message may have (OpenAI's list, as its 400 names them). */
+  static final java.util.List<String> ROLES = java.util.List.of("system", "assistant", "user", "function", "tool", "developer");
+
+  /** A chat completion's body: as {@link #parse(byte[])}, and its {@code messages} checked as OpenAI checks them. */
+  public static ChatRequestSpec parseChat(byte[] body) {
+    ChatRequestSpec spec = parse(body);
+    checkMessages(body);
+    return spec;
+  }
+
+  /**
+   * OpenAI answers 400 invalid_request_error for a chat request whose messages are missing, not
+   * an array, empty, or hold something that is not a message with a known role; the official SDKs
+   * surface that, so a gateway test against this emitter sees what it would see against OpenAI.
+   */
+  private static void checkMessages(byte[] body) {
+    JsonNode root;
+    try {
+      root = Json.MAPPER.readTree(body);
+    } catch (Exception e) {
+      return; // parse() has already refused it
+    }
+    JsonNode messages = root.path("messages");
+    if (messages.isMissingNode() || messages.isNull()) throw OpenAiError.invalid("messages", "Missing required parameter: 'messages'.");
+    if (!messages.isArray()) {
+      throw OpenAiError.invalid("messages", "Invalid type for 'messages': expected an array, but got " + kind(messages) + " instead.");
+    }
+    if (messages.isEmpty()) throw OpenAiError.invalid("messages", "Invalid 'messages': empty array. Expected an array with minimum length 1.");
+    for (int i = 0; i < messages.size(); i++) {
+      JsonNode m = messages.get(i);
+      String at = "messages[" + i + "]";
+      if (!m.isObject()) throw OpenAiError.invalid(at, "Invalid type for '" + at + "': expected an object, but got " + kind(m) + " instead.");
+      JsonNode role = m.path("role");
+      if (role.isMissingNode()) throw OpenAiError.invalid(at + ".role", "Missing required parameter: '" + at + ".role'.");
+      if (!role.isTextual() || !ROLES.contains(role.asText())) {
+        throw OpenAiError.invalid(at + ".role", "Invalid value: '" + (role.isTextual() ? role.asText() : role.toString())
+            + "'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.");
+      }
+    }
+  }
+
+  private static String kind(JsonNode n) {
+    return n.isTextual() ? "a string" : n.isNumber() ? "a number" : n.isObject() ? "an object" : n.isBoolean() ? "a boolean" : n.isArray() ? "an array" : "null";
+  }
+
   public static ChatRequestSpec parse(byte[] body) {
     JsonNode root;
     try {

@@ -350,7 +350,7 @@ final class EmitterConnection {
     boolean chat = path.equals("/v1/chat/completions");
     if (chat || path.equals("/v1/responses")) {
       if (!method.equals("POST")) throw new OpenAiError(405, "invalid_request_error", null, null, "use POST for " + path);
-      ChatRequestSpec spec = ChatRequestSpec.parse(r.body());
+      ChatRequestSpec spec = chat ? ChatRequestSpec.parseChat(r.body()) : ChatRequestSpec.parse(r.body());
       long created = System.currentTimeMillis() / 1000;
       if (!spec.stream()) {
         if (!chat) throw OpenAiError.invalid("stream", "the flushlab emitter serves /v1/responses as a stream only: send \"stream\": true");

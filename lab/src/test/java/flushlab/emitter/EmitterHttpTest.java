@@ -34,7 +34,7 @@ class EmitterHttpTest extends LabTest {
       "/sse?size=20|'size': 20 B is out of range (allowed: 48..",
       "/sse?interval=50|'interval': '50' is not a duration",
       "/sse?frames=0|'frames': 0 is out of range (allowed: 1..1000000)",
-      "/sse?transfer=gzip|'transfer': 'gzip' (allowed: chunked, close, chunked-always)",
+      "/sse?transfer=gzip|'transfer': 'gzip' (allowed: chunked, close, chunked-always, length)",
       "/sse?colour=red|unknown parameter 'colour'",
       "/sse?header=NoColon|'header': 'NoColon' (allowed: Name:value",
       "/sse?frames=10&total=1KiB|give 'frames' or 'total', not both"})
@@ -58,7 +58,8 @@ class EmitterHttpTest extends LabTest {
     JsonObject models = get("/v1/models").bodyAsJsonObject();
     assertThat(models.getJsonArray("data").getJsonObject(0).getString("id")).isEqualTo("flushlab-echo");
     HttpResponse<Buffer> r = web.post(lab.emitter.port(), "127.0.0.1", "/v1/chat/completions")
-        .sendJsonObject(new JsonObject().put("stream", false).put("pi_tokens", 4).put("pi_delay_ms", 0.5))
+        .sendJsonObject(new JsonObject().put("stream", false).put("pi_tokens", 4).put("pi_delay_ms", 0.5)
+            .put("messages", new io.vertx.core.json.JsonArray().add(new JsonObject().put("role", "user").put("content", "hi"))))
         .await(10, TimeUnit.SECONDS);
     JsonObject body = r.bodyAsJsonObject();
     assertThat(body.getString("object")).isEqualTo("chat.completion");
@@ -75,7 +76,7 @@ class EmitterHttpTest extends LabTest {
 
   @Test
   void aChatBodyArrivingInSeveralReadsIsReadByContentLength() throws Exception {
-    String body = "{\"model\":\"m\",\"stream\":true,\"pi_tokens\":5,\"pi_delay_ms\":0}";
+    String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"model\":\"m\",\"stream\":true,\"pi_tokens\":5,\"pi_delay_ms\":0}";
     String head = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
         + "Content-Length: " + body.length() + "\r\n\r\n";
     CompletableFuture<String> response = new CompletableFuture<>();

@@ -158,8 +158,10 @@ class EmitterLimitsTest {
   @Test
   void aModelNameWithLineBreaksCannotInjectEvents() throws Exception {
     String model = "m\r\n\r\ndata: {\"injected\":true}\n\nevent: x";
-    String body = Json.MAPPER.createObjectNode().put("model", model).put("stream", true).put("pi_tokens", 3)
-        .put("pi_delay_ms", 0).toString();
+    com.fasterxml.jackson.databind.node.ObjectNode node = Json.MAPPER.createObjectNode().put("model", model).put("stream", true)
+        .put("pi_tokens", 3).put("pi_delay_ms", 0);
+    node.putArray("messages").addObject().put("role", "user").put("content", "hi");
+    String body = node.toString();
     try (LabFixture lab = new LabFixture(); Raw r = new Raw(lab.emitter.port())) {
       String response = r.send("POST /v1/chat/completions HTTP/1.0\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length
           + "\r\n\r\n" + body).readToClose();
@@ -179,7 +181,7 @@ class EmitterLimitsTest {
 
   @Test
   void anOverlongModelNameIsRefusedNamingTheField() throws Exception {
-    String body = "{\"stream\":true,\"model\":\"" + "x".repeat(1000) + "\"}";
+    String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"model\":\"" + "x".repeat(1000) + "\"}";
     try (LabFixture lab = new LabFixture(); Raw r = new Raw(lab.emitter.port())) {
       assertThat(r.send("POST /v1/chat/completions HTTP/1.0\r\nContent-Length: " + body.length() + "\r\n\r\n" + body).readToClose())
           .startsWith("HTTP/1.1 400").contains("'model'").contains("at most 256 characters");

@@ -52,7 +52,7 @@ class EmitterMemoryTest {
       }
       // 3. a chat stream with the longest model name allowed and many tokens starts and is cut
       try (Socket s = connect(port)) {
-        String body = "{\"stream\":true,\"pi_tokens\":1000000,\"pi_delay_ms\":0,\"model\":\"" + "m".repeat(256) + "\"}";
+        String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":1000000,\"pi_delay_ms\":0,\"model\":\"" + "m".repeat(256) + "\"}";
         s.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n"
             + body).getBytes(StandardCharsets.US_ASCII));
         assertThat(new String(s.getInputStream().readNBytes(15), StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200 OK");

@@ -64,6 +64,24 @@ class OpenAiStreamFormatTest {
     return out;
   }
 
+  /** A chat request whose messages are not an array of messages with known roles is answered 400 in OpenAI's error shape, as OpenAI answers it. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+      "{\"stream\":true}|messages|Missing required parameter: 'messages'.",
+      "{\"stream\":true,\"messages\":\"hi\"}|messages|expected an array, but got a string",
+      "{\"stream\":true,\"messages\":[]}|messages|empty array",
+      "{\"stream\":true,\"messages\":[\"hi\"]}|messages[0]|expected an object, but got a string",
+      "{\"stream\":true,\"messages\":[{\"content\":\"hi\"}]}|messages[0].role|Missing required parameter",
+      "{\"stream\":true,\"messages\":[{\"role\":\"robot\",\"content\":\"hi\"}]}|messages[0].role|Invalid value: 'robot'"})
+  void chatMessagesAreCheckedAsOpenAiChecksThem(String body, String param, String message) throws Exception {
+    HttpResponse<java.util.stream.Stream<String>> r = post("/v1/chat/completions", body, true);
+    assertThat(r.statusCode()).isEqualTo(400);
+    com.fasterxml.jackson.databind.JsonNode error = flushlab.core.Json.MAPPER.readTree(String.join("\n", r.body().toList())).get("error");
+    assertThat(error.get("type").asText()).isEqualTo("invalid_request_error");
+    assertThat(error.get("param").asText()).isEqualTo(param);
+    assertThat(error.get("message").asText()).contains(message);
+  }
+
   @Test
   void includeUsageEndsWithAUsageChunkWhoseCountsMatchTheStream() throws Exception {
     List<Event> ev = events("/v1/chat/completions", "{\"model\":\"gpt-test\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
@@ -91,26 +109,26 @@ class OpenAiStreamFormatTest {
 
   @Test
   void withoutIncludeUsageNoUsageFieldAndNoUsageChunk() throws Exception {
-    List<Event> ev = events("/v1/chat/completions", "{\"stream\":true,\"pi_tokens\":5,\"pi_delay_ms\":0}");
+    List<Event> ev = events("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":5,\"pi_delay_ms\":0}");
     assertThat(ev).hasSize(5 + 1 + 1); // tokens, finish chunk, [DONE]
     assertThat(ev.get(0).data().has("usage")).isFalse();
   }
 
   @Test
   void maxCompletionTokensCutsTheStreamWithFinishReasonLength() throws Exception {
-    List<Event> ev = events("/v1/chat/completions", "{\"stream\":true,\"pi_tokens\":25,\"max_completion_tokens\":10,\"pi_delay_ms\":0,"
+    List<Event> ev = events("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":25,\"max_completion_tokens\":10,\"pi_delay_ms\":0,"
         + "\"stream_options\":{\"include_usage\":true}}");
     JsonNode finish = ev.get(ev.size() - 3).data();
     assertThat(finish.at("/choices/0/finish_reason").asText()).isEqualTo("length");
     assertThat(ev.get(ev.size() - 2).data().at("/usage/completion_tokens").asInt()).isEqualTo(10);
-    List<Event> legacy = events("/v1/chat/completions", "{\"stream\":true,\"pi_tokens\":25,\"max_tokens\":7,\"pi_delay_ms\":0}");
+    List<Event> legacy = events("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":25,\"max_tokens\":7,\"pi_delay_ms\":0}");
     assertThat(legacy).hasSize(7 + 2);
   }
 
   @Test
   void refusalsComeBackAsOpenAiErrorObjects() throws Exception {
     HttpResponse<String> n = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + lab.emitter.port() + "/v1/chat/completions"))
-        .header("Authorization", "Bearer " + KEY).POST(HttpRequest.BodyPublishers.ofString("{\"stream\":true,\"n\":2}")).build(),
+        .header("Authorization", "Bearer " + KEY).POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"n\":2}")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(n.statusCode()).isEqualTo(400);
     assertThat(n.headers().firstValue("Content-Type")).hasValue("application/json");
@@ -120,7 +138,7 @@ class OpenAiStreamFormatTest {
     assertThat(e.get("message").asText()).contains("one choice");
     assertThat(e.has("code")).isTrue();
 
-    HttpResponse<java.util.stream.Stream<String>> noKey = post("/v1/chat/completions", "{\"stream\":true}", false);
+    HttpResponse<java.util.stream.Stream<String>> noKey = post("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true}", false);
     assertThat(noKey.statusCode()).isEqualTo(401);
     assertThat(Json.MAPPER.readTree(String.join("\n", noKey.body().toList())).at("/error/code").asText()).isEqualTo("invalid_api_key");
 

@@ -97,7 +97,7 @@ class HttpParsersTest {
 
   @Test
   void requestBodyIsReadByContentLengthAcrossReads() {
-    String body = "{\"stream\":true,\"pi_tokens\":3}";
+    String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":3}";
     byte[] wire = ascii("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n" + body
         + "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
     for (int cut = 1; cut < wire.length; cut += 3) {

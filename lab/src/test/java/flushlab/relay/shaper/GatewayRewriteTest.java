@@ -66,7 +66,7 @@ class GatewayRewriteTest extends ShaperTestBase {
     try {
       HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
           URI.create("http://127.0.0.1:" + relay.port() + "/v1/chat/completions"))
-          .POST(HttpRequest.BodyPublishers.ofString("{\"stream\":true,\"pi_tokens\":3,\"pi_delay_ms\":0}")).build(),
+          .POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":3,\"pi_delay_ms\":0}")).build(),
           HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       List<String> data = r.body().lines().filter(l -> l.startsWith("data: {")).toList();
       assertThat(data).hasSize(4);
