@@ -305,7 +305,7 @@ final class EmitterConnection {
       long length = spec.transfer() == Transfer.LENGTH ? (long) spec.frameCount() * spec.frameBytes() : -1;
       startStreamWithId(streamIds.incrementAndGet(), r, source,
           h2 == null && spec.transfer().chunkedFor(http11(r)), spec.thinkNanos(), spec.intervalNanos(), spec.responseHeaders(), spec.paced(),
-          spec.compression(), spec.contentType(), length);
+          spec.compression(), spec.contentType(), length, spec.keepAliveNanos());
     } else if (path.startsWith("/v1/")) {
       try {
         routeOpenAi(r, method, path);
@@ -365,7 +365,7 @@ final class EmitterConnection {
             + " B (allowed: at most " + StreamSpec.MAX_TOTAL_BYTES + " B per stream; fewer tokens or a shorter model name)");
       }
       startStreamWithId(id, r, source, h2 == null && http11(r), spec.thinkNanos(), spec.delayNanos(), java.util.List.of(), spec.delayNanos() > 0,
-          Compression.NONE, StreamSpec.DEFAULT_CONTENT_TYPE, -1);
+          Compression.NONE, StreamSpec.DEFAULT_CONTENT_TYPE, -1, 0);
     } else if (path.equals("/v1/models") && method.equals("GET")) {
       ObjectNode root = Json.MAPPER.createObjectNode().put("object", "list");
       ArrayNode data = root.putArray("data");
@@ -387,11 +387,11 @@ final class EmitterConnection {
 
   private void startStreamWithId(long id, HttpRequestParser.Request r, FrameSource source, boolean chunked,
       long think, long interval, java.util.List<ResponseHeader> extraHeaders, boolean paced, Compression compression, String contentType,
-      long contentLength) {
+      long contentLength, long keepAliveNanos) {
     long start = System.nanoTime();
     if (h2 != null) {
       startH2Stream(h2RequestStreams.remove(r), id, source, think, interval, extraHeaders, paced, compression,
-          r.headers().get("Accept-Encoding"), contentType, contentLength, start);
+          r.headers().get("Accept-Encoding"), contentType, contentLength, keepAliveNanos, start);
       return;
     }
     boolean keepAlive = (chunked || contentLength >= 0) && r.keepAlive();
@@ -428,12 +428,14 @@ final class EmitterConnection {
         nextRequest();
       }
     });
+    stream.keepAlive(keepAliveNanos);
     stream.start();
   }
 
   /** The same over HTTP/2: a HEADERS frame, the preamble as DATA, then the paced DATA frames; the connection stays. */
   private void startH2Stream(int streamId, long id, FrameSource source, long think, long interval, java.util.List<ResponseHeader> extraHeaders,
-      boolean paced, Compression compression, String acceptEncoding, String contentType, long contentLength, long start) {
+      boolean paced, Compression compression, String acceptEncoding, String contentType, long contentLength, long keepAliveNanos,
+      long start) {
     java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
     headers.add(java.util.Map.entry("content-type", contentType));
     if (contentLength >= 0) headers.add(java.util.Map.entry("content-length", Long.toString(contentLength)));
@@ -460,6 +462,7 @@ final class EmitterConnection {
     PacedStream p = new PacedStream(channel, source, audit, false, compressor, h2, streamId, start, think, interval,
         complete -> h2Streams.remove(streamId));
     h2Streams.put(streamId, p);
+    p.keepAlive(keepAliveNanos);
     p.start();
   }
 

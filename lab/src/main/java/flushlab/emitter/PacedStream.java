@@ -106,7 +106,62 @@ final class PacedStream implements Runnable {
   }
 
   void start() {
+    lastWriteNanos = System.nanoTime(); // the head has just gone
     scheduleAt(firstDueNanos);
+    if (keepAliveNanos > 0) keepAliveTimer = channel.eventLoop().schedule(this::keepAliveTick, keepAliveNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * SSE comment keep-alives: once nothing has been written for {@code nanos} (a long think, a slow
+   * model), a comment line goes out, as servers send to keep idle timeouts from cutting a stream;
+   * clients ignore it. Set before {@link #start}; 0 (the default) sends none.
+   */
+  void keepAlive(long nanos) {
+    this.keepAliveNanos = nanos;
+  }
+
+  /** What a keep-alive writes: an SSE comment, which every client ignores. */
+  static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  private long keepAliveNanos;
+  private long lastWriteNanos;
+  private ScheduledFuture<?> keepAliveTimer;
+
+  private void keepAliveTick() {
+    keepAliveTimer = null;
+    if (ended || !channel.isActive()) return;
+    long now = System.nanoTime();
+    long quiet = now - lastWriteNanos;
+    // only between events, into a socket (and a window) that takes it now; otherwise the next tick tries
+    boolean room = channel.isWritable() && (h2 == null || h2.canSend(h2StreamId, KEEP_ALIVE.length + ENCODER_SLACK));
+    if (quiet >= keepAliveNanos && tailTotal == 0 && room) {
+      writeKeepAlive();
+      lastWriteNanos = now;
+      quiet = 0;
+    }
+    keepAliveTimer = channel.eventLoop().schedule(this::keepAliveTick, Math.max(1_000_000L, keepAliveNanos - quiet), TimeUnit.NANOSECONDS);
+  }
+
+  private void writeKeepAlive() {
+    audit.recordKeepAlive();
+    if (compressor != null) {
+      compressor.write(KEEP_ALIVE, 0, KEEP_ALIVE.length, true);
+      ByteBuf buf = compressedChunk(false);
+      if (buf != null) channel.writeAndFlush(buf, channel.voidPromise());
+      return;
+    }
+    ByteBuf buf = channel.alloc().directBuffer(KEEP_ALIVE.length + 16);
+    if (h2 != null) {
+      h2.data(buf, h2StreamId, KEEP_ALIVE, 0, KEEP_ALIVE.length, false);
+    } else {
+      if (chunked) {
+        writeHex(buf, KEEP_ALIVE.length);
+        buf.writeBytes(CRLF);
+      }
+      buf.writeBytes(KEEP_ALIVE);
+      if (chunked) buf.writeBytes(CRLF);
+    }
+    channel.writeAndFlush(buf, channel.voidPromise());
   }
 
   /** The channel became writable again: resume a stream that was waiting for it. */
@@ -379,6 +434,7 @@ final class PacedStream implements Runnable {
    * the stream.
    */
   private void writeEventEnd(ByteBuf buf, int index, long due, boolean last) {
+    lastWriteNanos = System.nanoTime();
     channel.writeAndFlush(buf, channel.voidPromise());
     ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
     if (queued != null && queued.totalPendingWriteBytes() == 0 && channel.isActive()) {
@@ -399,6 +455,7 @@ final class PacedStream implements Runnable {
   private void finish(boolean complete) {
     if (ended) return;
     ended = true;
+    if (keepAliveTimer != null) keepAliveTimer.cancel(false);
     if (compressor != null) {
       cancelFlushTimer();
       compressor.close(); // its native memory, whether the stream completed or not

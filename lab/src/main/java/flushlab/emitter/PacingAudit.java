@@ -63,6 +63,13 @@ public final class PacingAudit {
     frameBytes += n;
   }
 
+  /** A keep-alive comment went out (not a frame: nothing of the pacing changes). */
+  void recordKeepAlive() {
+    keepAlives++;
+  }
+
+  private int keepAlives;
+
   void recordBackpressureWait() {
     backpressureWaits++;
   }
@@ -73,7 +80,7 @@ public final class PacingAudit {
     finished = true;
     boolean any = lateness.getTotalCount() > 0;
     Summary s = new Summary(streamId, paced, complete, framesPlanned, written, frameBytes, backpressureWaits,
-        any ? lateness.getValueAtPercentile(50) : 0, any ? lateness.getValueAtPercentile(99) : 0, maxLatenessNanos);
+        any ? lateness.getValueAtPercentile(50) : 0, any ? lateness.getValueAtPercentile(99) : 0, maxLatenessNanos, keepAlives);
     registry.finished(this, s);
   }
 
@@ -89,7 +96,7 @@ public final class PacingAudit {
    */
   public record Summary(long streamId, boolean paced, boolean complete, int framesPlanned, int framesWritten, long frameBytes,
       int backpressureWaits, @JsonIgnore long latenessP50Nanos, @JsonIgnore long latenessP99Nanos,
-      @JsonIgnore long latenessMaxNanos) {
+      @JsonIgnore long latenessMaxNanos, int keepAlives) {
 
     @JsonProperty("lateness_ms")
     public Map<String, Double> latenessMs() {

@@ -33,6 +33,8 @@ public enum Setting {
   /** Bulk mode; shown only when set. */
   TOTAL(Keys.TOTAL, (c, v) -> c.withStream(c.stream().withTotalBytes(Units.parseBytes(v))),
       c -> c.stream().bulk() ? c.stream().totalBytes() + "B" : null),
+  SSE_KEEPALIVE(Keys.SSE_KEEPALIVE, (c, v) -> c.withStream(c.stream().withKeepAliveNanos(Units.parseDurationNanos(v))),
+      c -> Units.formatDuration(c.stream().keepAliveNanos())),
   CONTENT_TYPE(Keys.CONTENT_TYPE, (c, v) -> {
     if (!StreamSpec.validContentType(v)) {
       throw new IllegalArgumentException("'" + v + "' is not a media type (allowed: type/subtype with optional ; name=value "

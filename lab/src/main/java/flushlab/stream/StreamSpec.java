@@ -26,9 +26,11 @@ import java.util.List;
  * @param headers extra response headers (sse endpoint)
  * @param compression how the emitter compresses the body for a request that accepts it (sse endpoint)
  * @param contentType the response's Content-Type (sse endpoint): what many proxies decide to stream or buffer on
+ * @param keepAliveNanos an SSE comment once nothing was written for this long (0: none), as servers send to keep idle timeouts away
  */
 public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int frameBytes, long intervalNanos, long thinkNanos,
-    Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers, Compression compression, String contentType) {
+    Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers, Compression compression, String contentType,
+    long keepAliveNanos) {
 
   public static final int DEFAULT_FRAMES = 41;
   public static final String DEFAULT_CONTENT_TYPE = "text/event-stream";
@@ -41,7 +43,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
 
   /** 41 plain frames of 60 B every 50 ms, chunked, at once. */
   public static final StreamSpec DEFAULT = new StreamSpec(Endpoint.SSE, DEFAULT_FRAMES, 0, DEFAULT_FRAME_BYTES,
-      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of(), Compression.NONE, DEFAULT_CONTENT_TYPE);
+      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of(), Compression.NONE, DEFAULT_CONTENT_TYPE, 0);
 
   public static final int MAX_FRAMES = 1_000_000;
   public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -52,7 +54,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
 
   /** The query parameters {@link #fromQuery} knows. */
   public static final String PARAMETERS =
-      "frames, size, interval, think, total, transfer, content_type, x_accel_buffering, encoding, flush, cache_control, header";
+      "frames, size, interval, think, total, transfer, content_type, sse_keepalive, x_accel_buffering, encoding, flush, cache_control, header";
 
   /** What encoding= takes: identity (never compress) or a content coding. */
   public static final List<String> ENCODINGS = List.of("identity", "gzip", "deflate", "br", "zstd");
@@ -89,44 +91,49 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   }
 
   public StreamSpec withEndpoint(Endpoint e) {
-    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
+    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
   }
 
   public StreamSpec withFrames(int n) {
-    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
+    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
   }
 
   /** Bulk mode (0: back to counting frames). */
   public StreamSpec withTotalBytes(long b) {
-    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
+    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
   }
 
   public StreamSpec withFrameBytes(int b) {
-    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
+    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
   }
 
   public StreamSpec withIntervalNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
   }
 
   public StreamSpec withThinkNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers, compression, contentType);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
   }
 
   public StreamSpec withTransfer(Transfer t) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers, compression, contentType);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
   }
 
   public StreamSpec withXAccelBuffering(XAccelBuffering x) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers, compression, contentType);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers, compression, contentType, keepAliveNanos);
   }
 
   public StreamSpec withHeaders(List<ResponseHeader> h) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h, compression, contentType);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h, compression, contentType, keepAliveNanos);
+  }
+
+  public StreamSpec withKeepAliveNanos(long n) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression,
+        contentType, n);
   }
 
   public StreamSpec withContentType(String t) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, t);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, t, keepAliveNanos);
   }
 
   /** Whether {@code t} is a media type a Content-Type may carry (what content_type= accepts). */
@@ -135,7 +142,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   }
 
   public StreamSpec withCompression(Compression c) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, c, contentType);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, c, contentType, keepAliveNanos);
   }
 
   /** The response headers the emitter adds: X-Accel-Buffering when asked for, then the extra ones. */
@@ -163,6 +170,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     } else {
       q.append("&frames=").append(frames);
     }
+    if (keepAliveNanos > 0) q.append("&sse_keepalive=").append(keepAliveNanos).append("ns");
     if (!contentType.equals(DEFAULT_CONTENT_TYPE)) q.append("&content_type=").append(URLEncoder.encode(contentType, StandardCharsets.UTF_8));
     if (xAccelBuffering != XAccelBuffering.ABSENT) q.append("&x_accel_buffering=").append(xAccelBuffering.text());
     if (compression.coding() != null) q.append("&encoding=").append(compression.coding().text());
@@ -205,6 +213,9 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
             break;
           case "transfer":
             s = s.withTransfer(choice(key, value, Transfer::named, Transfer.settingNames()));
+            break;
+          case "sse_keepalive":
+            s = s.withKeepAliveNanos(duration(key, value, 0, MAX_THINK_NANOS));
             break;
           case "content_type":
             if (!validContentType(value)) {
@@ -262,6 +273,10 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     }
     if (streamNanos() > MAX_STREAM_NANOS) {
       throw new Invalid("bad parameters: think + interval x frames exceeds the 1 hour limit of one stream");
+    }
+    if (transfer == Transfer.LENGTH && keepAliveNanos > 0) {
+      throw new Invalid("bad parameters: transfer=length with sse_keepalive (comments would overrun the Content-Length announced; "
+          + "use transfer=chunked or close)");
     }
     if (transfer == Transfer.LENGTH && compression.coding() != null) {
       throw new Invalid("bad parameters: transfer=length with encoding=" + compression.coding().text() + " (a compressed body's length "
