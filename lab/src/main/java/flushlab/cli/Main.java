@@ -34,6 +34,7 @@ public final class Main {
     Map<String, Command> probes = new LinkedHashMap<>();
     probes.put("upload", new UploadProbeCommand());
     probes.put("keepalive", new KeepAliveProbeCommand());
+    probes.put("idle", new IdleProbeCommand());
     JCommander probe = jc.getCommands().get("probe");
     probes.forEach(probe::addCommand);
     if (args.length == 0 || "--help".equals(args[0]) || "-h".equals(args[0])) {

@@ -1,0 +1,86 @@
+package flushlab.cli;
+
+import com.beust.jcommander.Parameter;
+import com.beust.jcommander.Parameters;
+import com.beust.jcommander.ParametersDelegate;
+import flushlab.core.HostPort;
+import flushlab.core.Json;
+import flushlab.core.LabVertx;
+import flushlab.run.IdleProbe;
+import flushlab.targets.Target;
+import flushlab.targets.TargetStartFailure;
+import io.vertx.core.Vertx;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+@Parameters(commandNames = "idle", commandDescription = "Find a target's idle timeout (how long a stream may think before it is "
+    + "cut) with think times, and whether SSE comment keep-alives reset it")
+final class IdleProbeCommand implements Command {
+  @Parameter(names = "--target", description = "host:port (or https://host:port) of a server you run, which forwards to --emitter-listen")
+  String target;
+
+  @Parameter(names = "--shape", splitter = Converters.WholeValue.class,
+      description = "A shaper of a built-in relay to probe, in order (repeatable), e.g. idle-timeout=60s")
+  List<String> shapes = new ArrayList<>();
+
+  @Parameter(names = "--proxy", description = "A real proxy the lab starts: nginx, haproxy or caddy (with --config)")
+  String proxy;
+
+  @Parameter(names = "--config", description = "The proxy's config template, e.g. scenarios/proxies/haproxy-stock.cfg")
+  String config;
+
+  @ParametersDelegate
+  PathFlags path = new PathFlags();
+
+  @Parameter(names = "--emitter-listen", description = "Where the emitter listens (default 127.0.0.1:8090 with --target, else an ephemeral port)")
+  String emitterListen;
+
+  @Parameter(names = "--budget", description = "The most the probe may take: every think fits it or is not tried",
+      converter = Converters.Duration.class)
+  Converters.DurationArg budget = Converters.DurationArg.of("120s");
+
+  @ParametersDelegate
+  RequestFlags request = new RequestFlags();
+
+  @Parameter(names = "--json", description = "Also write the answer as JSON to this file (idle_timeout_ms, keep_alives_reset, trials)")
+  String json;
+
+  @Override
+  public int run(PrintStream out, PrintStream err) throws Exception {
+    Target t = TargetChoice.of(target, shapes, proxy, config, path.path(), request, err);
+    Converters.durationRange("--budget", budget, 1_000_000_000L, 3_600_000_000_000L);
+    HostPort listen = HostPort.parse("--emitter-listen", emitterListen != null ? emitterListen
+        : target != null ? "127.0.0.1:8090" : "127.0.0.1:0", true);
+    Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
+    out.printf("flushlab probe idle: %s; budget %s%n", t.describe(), budget);
+    Vertx vertx = LabVertx.create(2);
+    try {
+      IdleProbe.Answer a;
+      try {
+        a = new IdleProbe(vertx, t, listen, budget.nanos() / 1e9, out::println).run();
+      } catch (TargetStartFailure e) {
+        err.println("flushlab probe idle: " + e.getMessage());
+        return EXIT_FAILED;
+      }
+      out.println();
+      out.println(a.verdict());
+      out.printf("answered in %.1f s from %d trial(s)%n", a.seconds(), a.trials().size());
+      if (json != null) {
+        Path file = Path.of(json);
+        Path tmp = file.resolveSibling(file.getFileName() + ".partial");
+        Files.writeString(tmp, Json.pretty(a), StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        out.println("json: " + file);
+      }
+      return a.idleTimeoutMs() != null || a.verdict().startsWith("none found") ? EXIT_OK : EXIT_FAILED;
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package flushlab.run;
+
+import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.MeteredClient;
+import flushlab.client.RequestPlan;
+import flushlab.core.HostPort;
+import flushlab.netpath.ServerSites;
+import flushlab.targets.RunningTargets;
+import flushlab.targets.Target;
+import flushlab.targets.TargetContext;
+import flushlab.tls.ClientTls;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * `flushlab probe idle`: how long a target lets a stream sit without a byte before it closes it
+ * (a load balancer's idle timeout), found with think times: a stream whose first frame comes after
+ * a think longer than the timeout is cut. The think doubles from {@link #FIRST_THINK_MS} until a
+ * stream is cut, then halves the range between the longest think that passed and the shortest
+ * that was cut until it is within {@link #LOCATED} of its top. Then one stream thinks twice the
+ * timeout with SSE comment keep-alives every quarter of it: if it passes, comments reset the
+ * timer. Each trial fits the budget or is not started; a stream that fails for another reason (an
+ * error status, a refused connection) ends the probe inconclusive, never with a number.
+ */
+public final class IdleProbe {
+  static final double FIRST_THINK_MS = 100;
+  static final double LOCATED = 0.02;
+  /** What a trial costs beyond its think: connecting, two frames, closing. */
+  static final double TRIAL_OVERHEAD_MS = 300;
+
+  /**
+   * @param idleTimeoutMs the middle of the range found (null when none was)
+   * @param keepAlivesReset whether comments every quarter of the timeout kept a stream of twice it open (null: not tried)
+   */
+  public record Answer(Double idleTimeoutMs, Double passedMs, Double cutMs, Boolean keepAlivesReset, String verdict,
+      List<String> trials, double seconds) {}
+
+  private final Vertx vertx;
+  private final Target target;
+  private final HostPort emitterListen;
+  private final long deadlineNanos;
+  private final long startedNanos = System.nanoTime();
+  private final Consumer<String> progress;
+  private final List<String> trials = new ArrayList<>();
+
+  public IdleProbe(Vertx vertx, Target target, HostPort emitterListen, double budgetSeconds, Consumer<String> progress) {
+    this.vertx = vertx;
+    this.target = target;
+    this.emitterListen = emitterListen;
+    this.deadlineNanos = startedNanos + (long) (budgetSeconds * 1e9);
+    this.progress = progress;
+  }
+
+  /** One stream's fate after a think. */
+  private enum Fate { PASSED, CUT, FAILED, NO_TIME }
+
+  public Answer run() throws Exception {
+    try (ServerSites sites = ServerSites.open(vertx, emitterListen, List.of(target.path()), progress);
+        RunningTargets targets = RunningTargets.start(List.of(target), t -> new TargetContext(vertx, sites.site(t.path()), progress))) {
+      HostPort at = targets.address(target);
+      ClientTls tls = targets.tls(target);
+      double passed = 0;
+      double cut = Double.NaN;
+      double think = FIRST_THINK_MS;
+      while (Double.isNaN(cut)) {
+        Fate f = trial(at, tls, think, 0);
+        if (f == Fate.FAILED) return answer(null, passed, null, null, "inconclusive: a stream failed for another reason than a cut "
+            + "(see the trials); nothing is inferred from it");
+        if (f == Fate.NO_TIME) {
+          return answer(null, passed, null, null, String.format("none found within the budget: streams that thought %.0f ms passed; "
+              + "give a longer --budget to try longer thinks", passed));
+        }
+        if (f == Fate.PASSED) {
+          passed = think;
+          think *= 2;
+        } else {
+          cut = think;
+        }
+      }
+      while ((cut - passed) / cut > LOCATED) {
+        double mid = (passed + cut) / 2;
+        Fate f = trial(at, tls, mid, 0);
+        if (f == Fate.FAILED) return answer(null, passed, cut, null, "inconclusive: a stream failed for another reason than a cut");
+        if (f == Fate.NO_TIME) break;
+        if (f == Fate.PASSED) {
+          passed = mid;
+        } else {
+          cut = mid;
+        }
+      }
+      double timeout = (passed + cut) / 2;
+      Boolean reset = null;
+      Fate kept = trial(at, tls, 2 * timeout, timeout / 4);
+      if (kept == Fate.PASSED) reset = true;
+      if (kept == Fate.CUT) reset = false;
+      String keepAlive = reset == null ? "keep-alive comments not tried (budget)"
+          : reset ? String.format("SSE comments every %.0f ms reset it (a stream thinking %.0f ms with them passed)", timeout / 4, 2 * timeout)
+          : String.format("SSE comments every %.0f ms do not reset it (a stream thinking %.0f ms with them was cut)", timeout / 4, 2 * timeout);
+      return answer(timeout, passed, cut, reset, String.format("idle timeout: ~%.0f ms (a think of %.0f ms passed, %.0f ms was cut); %s",
+          timeout, passed, cut, keepAlive));
+    }
+  }
+
+  private Answer answer(Double timeout, double passed, Double cut, Boolean reset, String verdict) {
+    return new Answer(timeout == null ? null : round1(timeout), passed > 0 ? round1(passed) : null, cut == null ? null : round1(cut), reset,
+        verdict, List.copyOf(trials), Math.round((System.nanoTime() - startedNanos) / 1e7) / 100.0);
+  }
+
+  private static double round1(double v) {
+    return Math.round(v * 10) / 10.0;
+  }
+
+  /** A stream of two frames after {@code thinkMs}, with comments every {@code keepAliveMs} (0: none). */
+  private Fate trial(HostPort at, ClientTls tls, double thinkMs, double keepAliveMs) throws Exception {
+    double left = (deadlineNanos - System.nanoTime()) / 1e6;
+    if (thinkMs + TRIAL_OVERHEAD_MS > left) return Fate.NO_TIME;
+    String query = String.format("frames=2&size=60&interval=10ms&think=%dus", Math.round(thinkMs * 1000))
+        + (keepAliveMs > 0 ? String.format("&sse_keepalive=%dus", Math.round(keepAliveMs * 1000)) : "");
+    RequestPlan plan = RequestPlan.get((tls == null ? "http://" : "https://") + at + "/sse?" + query).withTls(tls);
+    long timeout = (long) ((thinkMs + 30_000) * 1e6);
+    MeteredClient client = new MeteredClient(vertx, ClientOptions.single().withTimeoutNanos(timeout));
+    BatchResult r;
+    try {
+      r = client.run(plan).await(timeout + 5_000_000_000L, TimeUnit.NANOSECONDS);
+    } finally {
+      client.close();
+    }
+    Fate f = r.streamsOk() == 1 && r.frames() == 2 ? Fate.PASSED : cutByTarget(r) ? Fate.CUT : Fate.FAILED;
+    String line = String.format("think %.0f ms%s: %s", thinkMs, keepAliveMs > 0 ? String.format(" with comments every %.0f ms", keepAliveMs)
+        : "", f == Fate.PASSED ? "passed" : f == Fate.CUT ? "cut (" + r.firstError() + ")" : "failed (" + r.firstError() + ")");
+    trials.add(line);
+    progress.accept(line);
+    return f;
+  }
+
+  /** The target ended the stream before its frames: closed, reset, or answered 502/504 for a cut upstream. */
+  private static boolean cutByTarget(BatchResult r) {
+    if (r.errors().isEmpty()) return false;
+    Object kind = r.errors().get(0).get("kind");
+    String k = kind == null ? "" : kind.toString();
+    String example = String.valueOf(r.errors().get(0).get("example"));
+    return k.equals("truncated") || k.equals("reset") || k.equals("no_frames")
+        || (k.equals("http_status") && (example.contains(" 502") || example.contains(" 504")));
+  }
+}
