@@ -4,6 +4,7 @@ import flushlab.coding.ContentCoding;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.stream.Endpoint;
+import flushlab.stream.RequestMethod;
 import flushlab.stream.StreamSpec;
 import flushlab.tls.ClientTls;
 import java.net.URI;
@@ -55,7 +56,10 @@ public record RequestPlan(String host, int port, String method, String pathAndQu
     double thinkMs = spec.thinkNanos() / 1e6;
     double intervalMs = spec.intervalNanos() / 1e6;
     return switch (spec.endpoint()) {
-      case SSE -> new RequestPlan(host, port, "GET", spec.ssePathAndQuery(), new byte[0], null, List.of(), spec.frameCount(), null, ClientProfile.DEFAULT);
+      case SSE -> spec.method() == RequestMethod.POST
+          ? new RequestPlan(host, port, "POST", spec.ssePathAndQuery(), "{}".getBytes(StandardCharsets.US_ASCII), "application/json", List.of(),
+              spec.frameCount(), null, ClientProfile.DEFAULT)
+          : new RequestPlan(host, port, "GET", spec.ssePathAndQuery(), new byte[0], null, List.of(), spec.frameCount(), null, ClientProfile.DEFAULT);
       case CHAT -> chat(host, port, spec.frames(), thinkMs, intervalMs, model);
       case RESPONSES -> responses(host, port, spec.frames(), thinkMs, intervalMs, model);
     };

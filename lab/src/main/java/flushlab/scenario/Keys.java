@@ -12,6 +12,7 @@ import flushlab.stream.CacheControl;
 import flushlab.scenario.Key.Section;
 import flushlab.scenario.Key.Type;
 import flushlab.stream.Endpoint;
+import flushlab.stream.RequestMethod;
 import flushlab.stream.StreamSpec;
 import flushlab.stream.Transfer;
 import flushlab.stream.XAccelBuffering;
@@ -100,6 +101,10 @@ public final class Keys {
       .choices(Transfer.settingNames());
   public static final Key TOTAL = Key.of("total", EMITTER, Type.SIZE, null,
       "bulk mode: total body bytes, in frames of frame_size (replaces frames)").range(FrameCodec.MIN_FRAME_BYTES, StreamSpec.MAX_TOTAL_BYTES);
+  public static final Key METHOD = Key.of("method", EMITTER, Type.CHOICE, "get",
+      "how the client asks for the sse endpoint: get, or post (with a small JSON body, as a fetch() that posts a prompt); some "
+          + "proxies stream one and buffer the other; sweepable (the chat endpoints are POST, as OpenAI's)")
+      .choices(RequestMethod.settingNames());
   public static final Key SSE_KEEPALIVE = Key.of("sse_keepalive", EMITTER, Type.DURATION, "0ms",
       "an SSE comment (': keep-alive') once nothing was written for this long, as servers send through a long think to keep "
           + "idle timeouts from cutting the stream; 0ms = none; not with transfer: length; sweepable").range(0, StreamSpec.MAX_THINK_NANOS);
@@ -277,7 +282,7 @@ public final class Keys {
   public static final List<Key> ALL = List.of(
       NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
-      ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, CONTENT_TYPE, SSE_KEEPALIVE, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
+      ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, CONTENT_TYPE, SSE_KEEPALIVE, METHOD, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
       LISTEN,
       SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, STREAMS_PER_CONNECTION, H2_WINDOW, REQUEST_HEADERS,
       TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,

@@ -8,6 +8,7 @@ import flushlab.coding.FlushPolicy;
 import flushlab.core.Units;
 import flushlab.stream.CacheControl;
 import flushlab.stream.Endpoint;
+import flushlab.stream.RequestMethod;
 import flushlab.stream.StreamSpec;
 import flushlab.stream.Transfer;
 import flushlab.stream.XAccelBuffering;
@@ -33,6 +34,8 @@ public enum Setting {
   /** Bulk mode; shown only when set. */
   TOTAL(Keys.TOTAL, (c, v) -> c.withStream(c.stream().withTotalBytes(Units.parseBytes(v))),
       c -> c.stream().bulk() ? c.stream().totalBytes() + "B" : null),
+  METHOD(Keys.METHOD, (c, v) -> c.withStream(c.stream().withMethod(Named.parseOrThrow(RequestMethod.class, v))),
+      c -> c.stream().method().text()),
   SSE_KEEPALIVE(Keys.SSE_KEEPALIVE, (c, v) -> c.withStream(c.stream().withKeepAliveNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.stream().keepAliveNanos())),
   CONTENT_TYPE(Keys.CONTENT_TYPE, (c, v) -> {

@@ -27,10 +27,11 @@ import java.util.List;
  * @param compression how the emitter compresses the body for a request that accepts it (sse endpoint)
  * @param contentType the response's Content-Type (sse endpoint): what many proxies decide to stream or buffer on
  * @param keepAliveNanos an SSE comment once nothing was written for this long (0: none), as servers send to keep idle timeouts away
+ * @param method how the client asks for the sse endpoint: GET, or POST with a small JSON body (a proxy may treat them apart)
  */
 public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int frameBytes, long intervalNanos, long thinkNanos,
     Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers, Compression compression, String contentType,
-    long keepAliveNanos) {
+    long keepAliveNanos, RequestMethod method) {
 
   public static final int DEFAULT_FRAMES = 41;
   public static final String DEFAULT_CONTENT_TYPE = "text/event-stream";
@@ -43,7 +44,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
 
   /** 41 plain frames of 60 B every 50 ms, chunked, at once. */
   public static final StreamSpec DEFAULT = new StreamSpec(Endpoint.SSE, DEFAULT_FRAMES, 0, DEFAULT_FRAME_BYTES,
-      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of(), Compression.NONE, DEFAULT_CONTENT_TYPE, 0);
+      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of(), Compression.NONE, DEFAULT_CONTENT_TYPE, 0, RequestMethod.GET);
 
   public static final int MAX_FRAMES = 1_000_000;
   public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -91,49 +92,54 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   }
 
   public StreamSpec withEndpoint(Endpoint e) {
-    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
+    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
   }
 
   public StreamSpec withFrames(int n) {
-    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
   }
 
   /** Bulk mode (0: back to counting frames). */
   public StreamSpec withTotalBytes(long b) {
-    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
   }
 
   public StreamSpec withFrameBytes(int b) {
-    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
   }
 
   public StreamSpec withIntervalNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
   }
 
   public StreamSpec withThinkNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
   }
 
   public StreamSpec withTransfer(Transfer t) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers, compression, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
   }
 
   public StreamSpec withXAccelBuffering(XAccelBuffering x) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers, compression, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers, compression, contentType, keepAliveNanos, method);
   }
 
   public StreamSpec withHeaders(List<ResponseHeader> h) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h, compression, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h, compression, contentType, keepAliveNanos, method);
+  }
+
+  public StreamSpec withMethod(RequestMethod m) {
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression,
+        contentType, keepAliveNanos, m);
   }
 
   public StreamSpec withKeepAliveNanos(long n) {
     return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression,
-        contentType, n);
+        contentType, n, method);
   }
 
   public StreamSpec withContentType(String t) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, t, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, t, keepAliveNanos, method);
   }
 
   /** Whether {@code t} is a media type a Content-Type may carry (what content_type= accepts). */
@@ -142,7 +148,7 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   }
 
   public StreamSpec withCompression(Compression c) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, c, contentType, keepAliveNanos);
+    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, c, contentType, keepAliveNanos, method);
   }
 
   /** The response headers the emitter adds: X-Accel-Buffering when asked for, then the extra ones. */

@@ -55,6 +55,14 @@ class ResponseShapeTest extends LabTest {
         assertThat(r.framesPerRead()).as(shape + ": " + r.oneLine()).isLessThanOrEqualTo(1.1);
       }
     }
+    // asked with POST (a small JSON body), as a scenario's method: post does
+    flushlab.stream.StreamSpec post = flushlab.stream.StreamSpec.fromQuery("frames=20&size=60&interval=10ms")
+        .withMethod(flushlab.stream.RequestMethod.POST);
+    RequestPlan plan = RequestPlan.of(post, "127.0.0.1", lab.emitter.port(), null);
+    assertThat(plan.method()).isEqualTo("POST");
+    BatchResult posted = lab.measure(plan, ClientOptions.single());
+    assertThat(posted.errorCount()).as(posted.oneLine()).isZero();
+    assertThat(posted.frames()).isEqualTo(20);
     // a label the client was not asked to expect is not read as a stream
     BatchResult other = lab.measure(RequestPlan.get("http://127.0.0.1:" + lab.emitter.port() + "/v1/models"), ClientOptions.single());
     assertThat(other.errorCount()).isEqualTo(1);
