@@ -22,7 +22,7 @@ public final class ShaperRegistry {
   static {
     for (ShaperType t : List.of(
         Passthrough.TYPE, DrainAndFlush.TYPE, ByteThreshold.TYPE, TimerFlush.TYPE, ThresholdOrTimer.TYPE,
-        Cork.TYPE, Nagle.TYPE, ProxyBuffer.TYPE, FlowWindow.TYPE, H2OutputBuffer.TYPE, OneLate.TYPE, HeadOnFirstByte.TYPE, FirstContent.TYPE, StreamIf.TYPE,
+        Cork.TYPE, Nagle.TYPE, ProxyBuffer.TYPE, FlowWindow.TYPE, H2OutputBuffer.TYPE, OneLate.TYPE, HeadOnFirstByte.TYPE, FirstContent.TYPE, Reframe.TYPE, StreamIf.TYPE,
         Latency.TYPE, Bandwidth.TYPE, Slicer.TYPE, Stall.TYPE, Reset.TYPE, Truncate.TYPE,
         SlowClose.TYPE, ConnectDelay.TYPE, FirstByteDelay.TYPE, IdleTimeout.TYPE, GatewayRewrite.TYPE, Compress.TYPE)) {
       TYPES.put(t.name(), t);
