@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  * (docs/RESULTS.md).
  */
 @JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes", "body_bytes", "decoded_body_bytes",
-    "time_to_head_ms", "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "decoded_bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_decoded_bytes", "release_frames", "release_wait_ms",
+    "time_to_head_ms", "first_body_byte_ms", "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "decoded_bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_decoded_bytes", "release_frames", "release_wait_ms",
     "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "content_codings", "h2", "stream_ids"})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
@@ -76,6 +76,7 @@ public final class BatchResult {
   private enum Dist {
     TTFT(s -> s.timing().ttftNanos() >= 0 ? LongSamples.of(s.timing().ttftNanos()) : null),
     TIME_TO_HEAD(s -> s.timing().headNanos() >= 0 ? LongSamples.of(s.timing().headNanos()) : null),
+    FIRST_BODY(s -> s.timing().firstBodyNanos() >= 0 ? LongSamples.of(s.timing().firstBodyNanos()) : null),
     GAP(s -> s.timing().gapNanos()),
     EMIT_TO_RECV(s -> s.timing().emitToRecvNanos()),
     FIRST_EMIT_TO_RECV(s -> s.timing().emitToRecvNanos().size() > 0 ? LongSamples.of(s.timing().emitToRecvNanos().get(0)) : null),
@@ -201,6 +202,12 @@ public final class BatchResult {
   @JsonProperty("time_to_head_ms")
   public Distribution timeToHeadMs() {
     return Distribution.ofNanos(hist(Dist.TIME_TO_HEAD));
+  }
+
+  /** From the request written to the first body byte of any kind (a comment, an announcing event, a frame). */
+  @JsonProperty("first_body_byte_ms")
+  public Distribution firstBodyByteMs() {
+    return Distribution.ofNanos(hist(Dist.FIRST_BODY));
   }
 
   @JsonProperty("ttft_ms")

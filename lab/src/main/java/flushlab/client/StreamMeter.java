@@ -53,6 +53,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private long firstFrameNanos = -1;
   /** The read that completed the response head. */
   private long headReadNanos = -1;
+  /** The read that brought the first body byte (a comment, an announcement or a frame, whatever came first). */
+  private long bodyReadNanos = -1;
   private final String askedType;
   private long lastFrameNanos;
   private boolean sawDone;
@@ -273,6 +275,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       for (int i = off; i < off + len && badBody.length() < 300; i++) badBody.append((char) (b[i] & 0xff));
       return;
     }
+    if (bodyReadNanos < 0 && len > 0) bodyReadNanos = readNanos;
     wireBodyBytes += len;
     if (bodyDecoder == null) {
       bodyBytes += len;
@@ -456,7 +459,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
         new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
         new StreamResult.Reads(reads, readsWithFrames, bytes, wireBodyBytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes),
         new StreamResult.Timing(ttft, gaps, emitToRecv,
-            headReadNanos >= 0 && requestWrittenNanos >= 0 ? headReadNanos - requestWrittenNanos : -1),
+            headReadNanos >= 0 && requestWrittenNanos >= 0 ? headReadNanos - requestWrittenNanos : -1,
+            bodyReadNanos >= 0 && requestWrittenNanos >= 0 ? bodyReadNanos - requestWrittenNanos : -1),
         new StreamResult.Releases(releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits), null);
   }
 }

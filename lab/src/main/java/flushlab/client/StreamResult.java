@@ -39,8 +39,11 @@ public record StreamResult(long streamId, int status, StreamError error, String 
   /**
    * @param headNanos from the request written to the read that completed the response head (-1 when none came): a
    *     proxy that withholds the head until the first body byte makes it the time to the first frame
+   * @param firstBodyNanos from the request to the read that brought the first body byte, whatever it was (a comment, an
+   *     announcing event, a frame); -1 when none came: a gateway that holds everything until the first content makes it the
+   *     time to the first frame
    */
-  public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos, long headNanos) {}
+  public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos, long headNanos, long firstBodyNanos) {}
 
   /**
    * Releases: bursts from the sender, however many reads each took (see {@link StreamMeter}).

@@ -19,11 +19,30 @@ package flushlab.map;
  *     compressing proxy's output buffer counts), not the emitter's
  * @param releaseBytesP10 wire bytes per release (p10, p50, p90): what a flow-control window lets
  *     through per update, which need not be a whole number of frames
+ * @param thinkMs the think before the first frame (0 in every cell but the think cell), with SSE
+ *     comments through it every {@code keepAliveMs}
+ * @param firstBodyMs from the request to the first body byte of any kind (p50), and {@code ttftMs} to the first frame
  */
 public record CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
     double framesPerRead, double releasesPerStream, double releaseFrames, double waitP10, double waitP50, double waitP90,
     double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained, String coding,
-    double releaseBytesP10, double releaseBytesP50, double releaseBytesP90) {
+    double releaseBytesP10, double releaseBytesP50, double releaseBytesP90, double thinkMs, double keepAliveMs, double firstBodyMs,
+    double ttftMs) {
+
+  /** A cell without a think. */
+  public CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
+      double framesPerRead, double releasesPerStream, double releaseFrames, double waitP10, double waitP50, double waitP90,
+      double gapP10, double gapP50, double gapP90, double firstWaitMs, boolean drained, String coding,
+      double releaseBytesP10, double releaseBytesP50, double releaseBytesP90) {
+    this(label, frameBytes, bodyBytes, intervalMs, framesPerStream, streams, framesPerRead, releasesPerStream, releaseFrames, waitP10,
+        waitP50, waitP90, gapP10, gapP50, gapP90, firstWaitMs, drained, coding, releaseBytesP10, releaseBytesP50, releaseBytesP90, 0, 0,
+        Double.NaN, Double.NaN);
+  }
+
+  /** The think cell: frames after a think with comments through it. */
+  public boolean thinks() {
+    return thinkMs > 0;
+  }
 
   /** A cell whose release sizes are known only as whole frames (the bytes per release are frames times frame size). */
   public CellEvidence(String label, double frameBytes, double bodyBytes, double intervalMs, int framesPerStream, int streams,
@@ -50,7 +69,7 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
   public static final double HELD_MS = 5;
 
   public double streamMs() {
-    return (framesPerStream - 1) * intervalMs;
+    return thinkMs + (framesPerStream - 1) * intervalMs;
   }
 
   public double totalBytes() {
@@ -99,6 +118,7 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
     return String.format("%s: %.2f frames/read; %.1f releases per stream of %.0f frames (p50); the oldest frame waited "
         + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire, %.0f B per release (p50)",
         label, framesPerRead, releasesPerStream, releaseFrames, waitP50, waitP10, waitP90, gapP50, gapP10, gapP90, frameBytes, releaseBytesP50)
-        + (coding == null ? "" : " (" + coding + ": compressed bytes as received)");
+        + (coding == null ? "" : " (" + coding + ": compressed bytes as received)")
+        + (thinks() ? String.format("; first body byte after %.1f ms, first frame after %.1f ms", firstBodyMs, ttftMs) : "");
   }
 }

@@ -28,6 +28,15 @@ final class Discovery {
    * byte threshold and an event count cannot be told apart (the map says so), and a threshold is
    * located only to within one event.
    */
+  /**
+   * After cells that all streamed: 5 small frames after a 400 ms think with SSE comments every 50
+   * ms. A target that passes what comes before the first frame shows the first comment ~50 ms in;
+   * one that holds until the first content shows nothing until the first frame (0.45 s).
+   */
+  static CellPlan thinkCell() {
+    return new CellPlan(SMALL, 10_000_000L, 5, 400_000_000L, 50_000_000L);
+  }
+
   static List<CellPlan> chatCells() {
     return List.of(new CellPlan(0, SHORT_NANOS, 600), new CellPlan(0, LONG_NANOS, 25), new CellPlan(0, 10_000_000L, 120));
   }

@@ -66,6 +66,10 @@ public final class MapProber {
       if (next.isEmpty() || !measureAll(next)) break;
       t = TriggerInference.infer(target, cells, path);
     }
+    // everything streamed: does anything reach the client before the first frame, through a think?
+    if (!chat && !stopped && t.kind() == TriggerKind.NONE && measureAll(List.of(Discovery.thinkCell()))) {
+      t = TriggerInference.infer(target, cells, path);
+    }
     // halving works by choosing a frame's wire size; a compressing target's output per frame is not the map's to choose
     boolean compressed = cells.stream().anyMatch(CellEvidence::compressed);
     while (!stopped && !chat && !compressed && t.thresholdBytes() != null && !t.next().isEmpty()) {

@@ -21,6 +21,8 @@ import java.util.List;
  *       the others time-released (W = T, r f < N) or streamed (f >= N); the kernel's TCP_CORK is
  *       this with T about 200 ms and N one segment (64 KiB on loopback);
  *   <li>one event late: r = 1, W = I in every cell, whatever I (each write waits for the next);
+ *   <li>first content: every cell streams, but after a think nothing (not the comments sent through
+ *       it) arrives before the first frame;
  *   <li>flow-control window W, updated every P: cells sending less than W per P stream; faster
  *       ones release about W bytes (any part of a frame) P apart, their backlog growing.
  * </ul>
@@ -41,13 +43,17 @@ public final class TriggerInference {
   public static FlushTrigger infer(String target, List<CellEvidence> cells, NetworkPath path) {
     List<String> evidence = new ArrayList<>();
     List<CellEvidence> measured = new ArrayList<>();
+    List<CellEvidence> thinking = new ArrayList<>();
     for (CellEvidence c : cells) {
       if (c.streams() == 0) continue;
-      measured.add(c);
+      // a think cell answers one question (is anything sent before the first frame?), not the trigger's
+      (c.thinks() ? thinking : measured).add(c);
       evidence.add(c.describe());
     }
     if (measured.isEmpty()) return FlushTrigger.inconclusive(target, "no cell produced frames", evidence, Discovery.plan());
     if (measured.stream().allMatch(CellEvidence::streamed)) {
+      FlushTrigger first = FirstContentFit.answer(target, thinking, measured, evidence);
+      if (first != null) return first;
       return new FlushTrigger(target, TriggerKind.NONE, null, null, null, null, "none: streams each frame at once (every cell one "
           + "frame per release, the oldest waiting under " + (int) CellEvidence.HELD_MS + " ms)", evidence, List.of());
     }

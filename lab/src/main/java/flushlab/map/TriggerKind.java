@@ -33,6 +33,8 @@ public enum TriggerKind implements Named {
   WINDOW,
   /** Each event held until the next one arrives: every frame one interval late, the last with the end. */
   ONE_LATE,
+  /** Frames stream, but nothing before the first of them (announcements, keep-alive comments) arrives before it. */
+  FIRST_CONTENT,
   /** The cells measured cannot tell. */
   INCONCLUSIVE;
 }

@@ -37,7 +37,8 @@ public final class MapBench {
       new Case(TriggerKind.THRESHOLD_OR_TIMER, "threshold-or-timer,bytes=2500B,after=150ms", 2500.0, 150.0),
       new Case(TriggerKind.CORK, "cork", Double.NaN, 200.0),
       new Case(TriggerKind.WINDOW, "window=48KiB,update=timer,after=50ms", 49152.0, 50.0),
-      new Case(TriggerKind.ONE_LATE, "one-late", null, null));
+      new Case(TriggerKind.ONE_LATE, "one-late", null, null),
+      new Case(TriggerKind.FIRST_CONTENT, "first-content=any", null, null));
 
   private static final Path SWEEP = Path.of("scenarios/flush-trigger-map.yaml");
 

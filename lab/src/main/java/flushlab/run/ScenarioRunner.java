@@ -266,6 +266,10 @@ public final class ScenarioRunner {
       Cell cell = openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
       cell = cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
           .with(Setting.FRAMES, Integer.toString(plan.frames()));
+      if (plan.thinkNanos() > 0) {
+        cell = cell.with(Setting.THINK, Units.formatDuration(plan.thinkNanos()))
+            .with(Setting.SSE_KEEPALIVE, Units.formatDuration(plan.keepAliveNanos()));
+      }
       cell = cell.withIndex(results.size());
       progress = "map: " + plan + who;
       List<RunRecord> runs = new ArrayList<>();

@@ -51,11 +51,14 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
     boolean anyRelease = b.releaseFramesHistogram().getTotalCount() > 0;
     int frames = cell.frames();
     double intervalMs = cell.stream().intervalNanos() / 1e6;
-    double streamMs = (frames - 1) * intervalMs;
+    double streamMs = cell.stream().thinkNanos() / 1e6 + (frames - 1) * intervalMs;
     // nothing before the end-of-stream release, and the first frame only when the stream had ended
     boolean drained = ok > 0 && frames >= 3 && b.releases() == ok && b.ttftMs().p50() >= 0.9 * streamMs;
     String label = cell.swept().isEmpty()
         ? "frame_size=" + Setting.FRAME_SIZE.text(cell) + " interval=" + Setting.INTERVAL.text(cell) : cell.label();
+    if (cell.swept().isEmpty() && cell.stream().thinkNanos() > 0) {
+      label += " think=" + Setting.THINK.text(cell) + " sse_keepalive=" + Setting.SSE_KEEPALIVE.text(cell);
+    }
     return new CellEvidence(label, f, body, intervalMs, frames, ok, b.framesPerRead(),
         ok == 0 ? 0 : Math.max(0, (double) (b.releases() - 2L * ok) / ok),
         anyRelease ? b.releaseFramesHistogram().getValueAtPercentile(50) : 0,
@@ -63,7 +66,9 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
         waitMs(b.releaseWaitHistogram(), 90, baselineMs),
         ms(b.releaseGapHistogram(), 10), ms(b.releaseGapHistogram(), 50), ms(b.releaseGapHistogram(), 90),
         ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs), drained, coding == null ? null : coding.text(),
-        value(b.releaseBytesHistogram(), 10), value(b.releaseBytesHistogram(), 50), value(b.releaseBytesHistogram(), 90));
+        value(b.releaseBytesHistogram(), 10), value(b.releaseBytesHistogram(), 50), value(b.releaseBytesHistogram(), 90),
+        cell.stream().thinkNanos() / 1e6, cell.stream().keepAliveNanos() / 1e6, ok == 0 ? Double.NaN : b.firstBodyByteMs().p50(),
+        ok == 0 ? Double.NaN : b.ttftMs().p50());
   }
 
   private static double value(org.HdrHistogram.Histogram h, double percentile) {

@@ -129,6 +129,13 @@ class MapCommandTest {
     assertThat(a.get("timer_ms").isNull()).isTrue();
   }
 
+  /** Frames stream, but the comments sent through a think arrive only with the first frame: first-content, not none. */
+  @Test
+  void holdingEverythingBeforeTheFirstFrameIsNamedFirstContent() throws Exception {
+    JsonNode a = map("first-content=any");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("first-content");
+  }
+
   @Test
   void holdTimer() throws Exception {
     int t = between(30, 400);

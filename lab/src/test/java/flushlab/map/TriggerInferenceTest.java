@@ -77,6 +77,23 @@ class TriggerInferenceTest {
     assertThat(timer.kind()).as(timer.verdict()).isNotEqualTo(TriggerKind.ONE_LATE);
   }
 
+  static CellEvidence thinkCell(double firstBodyMs, double ttftMs) {
+    return new CellEvidence("think", 66, 60, 10, 5, 1, 1.0, 3, 1, 0.1, 0.1, 0.2, 9.9, 10, 10.1, 0.1, false, null, 66, 66, 66, 400, 50,
+        firstBodyMs, ttftMs);
+  }
+
+  /** Every cell streamed; after a 400 ms think with comments every 50 ms, the first body byte came with the first frame: first-content. */
+  @Test
+  void nothingBeforeTheFirstFrameIsFirstContentAndACommentBeforeItIsNone() {
+    List<CellEvidence> streamed = List.of(streamed(66, 2, 600), streamed(4102, 2, 600), streamed(66, 50, 25));
+    List<CellEvidence> held = new java.util.ArrayList<>(streamed);
+    held.add(thinkCell(404.8, 404.8));
+    assertThat(TriggerInference.infer("x", held).kind()).isEqualTo(TriggerKind.FIRST_CONTENT);
+    List<CellEvidence> passed = new java.util.ArrayList<>(streamed);
+    passed.add(thinkCell(53.3, 402.9));
+    assertThat(TriggerInference.infer("x", passed).kind()).isEqualTo(TriggerKind.NONE);
+  }
+
   /** A timer that is a whole number of intervals makes a time-released cell look byte-released; across cells only one answer fits. */
   @Test
   void aCombinedTriggerWithATimerThatIsAMultipleOfTheIntervalIsStillFound() {
