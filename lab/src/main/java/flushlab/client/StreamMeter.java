@@ -10,6 +10,8 @@ import flushlab.http.Headers;
 import flushlab.stream.StreamSpec;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
+import flushlab.http.EventParser;
+import flushlab.http.NdjsonParser;
 import flushlab.http.SseEventParser;
 import java.util.BitSet;
 import java.util.Set;
@@ -26,6 +28,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
 
   private final HttpResponseParser http = new HttpResponseParser(this);
   private final SseEventParser sse = new SseEventParser(this);
+  /** What splits the body into events: SSE, or NDJSON lines for a body labelled application/x-ndjson. */
+  private EventParser events = sse;
   private final FrameDecoder decoder = new FrameDecoder();
   private final int expectedFrames;
   /** What the request's Accept-Encoding accepted: the codings the body may arrive in. */
@@ -239,10 +243,12 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       return;
     }
     String type = headers.get("Content-Type");
-    boolean asked = type != null && type.trim().equalsIgnoreCase(askedType);
+    boolean ndjson = type != null && StreamSpec.isNdjson(type);
+    if (ndjson) events = new NdjsonParser(this);
+    boolean asked = ndjson || type != null && type.trim().equalsIgnoreCase(askedType);
     if (!asked && (type == null || !type.toLowerCase().startsWith("text/event-stream"))) {
       fail(StreamError.NOT_SSE, "Content-Type is " + (type == null ? "missing" : "'" + type + "'") + ", not text/event-stream"
-          + (askedType.equals(StreamSpec.DEFAULT_CONTENT_TYPE) ? "" : " nor the '" + askedType + "' asked for"));
+          + (askedType.equals(StreamSpec.DEFAULT_CONTENT_TYPE) ? "" : " nor the '" + askedType + "' asked for") + " (NDJSON is read too)");
     }
     String encoding = headers.get("Content-Encoding");
     if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")) decodeAs(encoding.trim());
@@ -265,7 +271,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
 
   /** Decoded body bytes: the SSE parser sees the body as it was before the content coding. */
   private void decoded(byte[] b, int off, int len) {
-    sse.feed(b, off, len);
+    events.feed(b, off, len);
   }
 
   @Override
@@ -279,7 +285,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     wireBodyBytes += len;
     if (bodyDecoder == null) {
       bodyBytes += len;
-      sse.feed(b, off, len);
+      events.feed(b, off, len);
       return;
     }
     try {

@@ -299,9 +299,9 @@ final class EmitterConnection {
         return;
       }
       StreamSpec spec = StreamSpec.fromQuery(query);
-      PlainFrameSource source = h2 != null
-          ? new PlainFrameSource(spec.frameCount(), spec.frameBytes(), H2ServerSession.MAX_DATA_FRAME)
-          : new PlainFrameSource(spec.frameCount(), spec.frameBytes());
+      boolean ndjson = StreamSpec.isNdjson(spec.contentType());
+      PlainFrameSource source = new PlainFrameSource(spec.frameCount(), spec.frameBytes(),
+          h2 != null ? H2ServerSession.MAX_DATA_FRAME : PacedStream.MAX_WHOLE_EVENT_BYTES, ndjson);
       long length = spec.transfer() == Transfer.LENGTH ? (long) spec.frameCount() * spec.frameBytes() : -1;
       startStreamWithId(streamIds.incrementAndGet(), r, source,
           h2 == null && spec.transfer().chunkedFor(http11(r)), spec.thinkNanos(), spec.intervalNanos(), spec.responseHeaders(), spec.paced(),

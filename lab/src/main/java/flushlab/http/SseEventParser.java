@@ -8,7 +8,7 @@ import java.util.Arrays;
  * reads counts in the read where its terminating blank line arrives. Only the data field matters
  * to flushlab; event, id, retry and comments are skipped. The data of one event is capped.
  */
-public final class SseEventParser {
+public final class SseEventParser implements EventParser {
   public static final int DEFAULT_MAX_EVENT_BYTES = 32 * 1024 * 1024;
 
   /** Receives each event's data (data lines joined by LF). The array is reused: copy to keep. */
@@ -38,6 +38,7 @@ public final class SseEventParser {
     this.maxEventBytes = maxEventBytes;
   }
 
+  @Override
   public void feed(byte[] b, int off, int len) {
     int end = off + len;
     for (int p = off; p < end; p++) {

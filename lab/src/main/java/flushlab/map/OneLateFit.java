@@ -3,7 +3,8 @@ package flushlab.map;
 import java.util.List;
 
 /**
- * One event late: each write is held until the next one arrives. Every release then carries one
+ * One event late: each write is held until the next one arrives (a latency on the path adds the
+ * same to every wait). Every release then carries one
  * frame, the previous one, whose wait is one interval whatever the interval (2 ms in a 2 ms cell,
  * 50 ms in a 50 ms one), and the first frame waits for the second as well. A hold timer gives
  * every cell the same wait, a byte threshold more than one frame per release at small frames, a
@@ -17,27 +18,42 @@ final class OneLateFit {
   /** At least one cell's interval must be this long, or "one interval" is lost in the path's own noise. */
   static final double LONG_INTERVAL_MS = 20;
 
-  static boolean fits(List<CellEvidence> cells, List<String> evidence) {
+  /**
+   * The path's own delay in front of or behind the hold (a latency), the same in every cell, or
+   * null when the cells are not one event late. Each cell's release carries one frame and its wait
+   * is one interval plus that delay, whatever the interval.
+   */
+  static Double fit(List<CellEvidence> cells, List<String> evidence) {
     boolean longInterval = false;
+    List<Double> offsets = new java.util.ArrayList<>();
     for (CellEvidence c : cells) {
-      if (c.drained() || c.streams() == 0) return false;
-      if (c.releaseFrames() >= 1.5 || c.framesPerRead() > 1.25) return false;
-      double slack = Math.max(SLACK_MS, 0.1 * c.intervalMs());
-      if (Math.abs(c.waitP50() - c.intervalMs()) > slack || Math.abs(c.firstWaitMs() - c.intervalMs()) > slack) return false;
+      if (c.drained() || c.streams() == 0) return null;
+      if (c.releaseFrames() >= 1.5 || c.framesPerRead() > 1.25) return null;
+      offsets.add(c.waitP50() - c.intervalMs());
+      offsets.add(c.firstWaitMs() - c.intervalMs());
       if (c.intervalMs() >= LONG_INTERVAL_MS) longInterval = true;
     }
-    if (!longInterval) return false;
-    evidence.add("one-late check: every release carried one frame, the previous one, after one interval in every cell");
-    return true;
+    if (!longInterval || offsets.isEmpty()) return null;
+    double d = Fits.median(offsets);
+    for (CellEvidence c : cells) {
+      double slack = Math.max(SLACK_MS, 0.1 * c.intervalMs());
+      if (d < -slack) return null;
+      if (Math.abs(c.waitP50() - c.intervalMs() - d) > slack || Math.abs(c.firstWaitMs() - c.intervalMs() - d) > slack) return null;
+    }
+    double delay = Math.max(0, d);
+    evidence.add(String.format("one-late check: every release carried one frame, the previous one, after one interval%s in every cell",
+        delay > SLACK_MS ? String.format(" and %.1f ms more", delay) : ""));
+    return delay;
   }
 
-  static FlushTrigger answer(String target, List<CellEvidence> cells, List<String> evidence) {
+  static FlushTrigger answer(String target, double delayMs, List<CellEvidence> cells, List<String> evidence) {
     StringBuilder waits = new StringBuilder();
     for (CellEvidence c : cells) {
       waits.append(waits.length() == 0 ? "" : ", ").append(String.format("%.1f ms at %s ms", c.waitP50(), Fits.trim(c.intervalMs())));
     }
     return new FlushTrigger(target, TriggerKind.ONE_LATE, null, null, null, null, String.format("one-late: each event is held "
-        + "until the next one arrives, so every frame waits one interval (%s) and the last arrives only with the end of the "
-        + "response; not a timer: the wait follows the interval (%s)", waits, Fits.across(cells)), evidence, List.of());
+        + "until the next one arrives, so every frame waits one interval (%s)%s and the last arrives only with the end of the "
+        + "response; not a timer: the wait follows the interval (%s)", waits, delayMs > SLACK_MS
+            ? String.format(", plus %.1f ms the path adds to every frame", delayMs) : "", Fits.across(cells)), evidence, List.of());
   }
 }

@@ -63,7 +63,8 @@ public final class TriggerInference {
           + "at its end (the longest %.0f ms, %.0f B)", biggest.streamMs(), biggest.totalBytes()), evidence, List.of());
     }
     // before the timers: a one-late hold's wait is one interval, which at one interval alone looks like a timer
-    if (OneLateFit.fits(measured, evidence)) return OneLateFit.answer(target, measured, evidence);
+    Double late = OneLateFit.fit(measured, evidence);
+    if (late != null) return OneLateFit.answer(target, late, measured, evidence);
     Span bytes = ByteThresholdFit.fit(measured, evidence);
     Double hold = HoldTimerFit.fit(measured, evidence);
     Double period = PeriodicTimerFit.fit(measured, evidence);

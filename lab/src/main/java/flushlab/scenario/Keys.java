@@ -110,8 +110,9 @@ public final class Keys {
           + "idle timeouts from cutting the stream; 0ms = none; not with transfer: length; sweepable").range(0, StreamSpec.MAX_THINK_NANOS);
   public static final Key CONTENT_TYPE = Key.of("content_type", EMITTER, Type.TEXT, StreamSpec.DEFAULT_CONTENT_TYPE,
       "the response's Content-Type (sse endpoint), with or without parameters: text/event-stream; charset=utf-8, "
-          + "application/x-ndjson, text/plain...; many proxies stream or buffer on it alone (the body stays the lab's SSE events, "
-          + "which the client reads whatever the label); sweepable");
+          + "application/x-ndjson, text/plain...; many proxies stream or buffer on it alone; application/x-ndjson frames are JSON lines "
+          + "({\"data\":\"...\"}, one per frame, up to 16 KiB), every other label carries the lab's SSE events, which the client "
+          + "reads whatever the label; sweepable");
   public static final Key X_ACCEL_BUFFERING = Key.of("x_accel_buffering", EMITTER, Type.CHOICE, StreamSpec.DEFAULT.xAccelBuffering().text(),
       "send X-Accel-Buffering: no|yes from the emitter, or not at all; sweepable (quote \"no\" in YAML)").choices(XAccelBuffering.settingNames());
   public static final Key ENCODING = Key.of("encoding", EMITTER, Type.CHOICE, "identity",

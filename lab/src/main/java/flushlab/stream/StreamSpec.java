@@ -142,6 +142,18 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, t, keepAliveNanos, method);
   }
 
+  /** A body labelled NDJSON (application/x-ndjson, parameters aside): the emitter writes one JSON line per frame. */
+  public static boolean isNdjson(String contentType) {
+    String t = contentType.trim().toLowerCase(java.util.Locale.ROOT);
+    int semi = t.indexOf(';');
+    return (semi < 0 ? t : t.substring(0, semi).trim()).equals("application/x-ndjson");
+  }
+
+  /** Bytes an NDJSON frame adds over an SSE one of the same data: {"data":"…"} and one newline against "data: " and a blank line. */
+  public static final int NDJSON_EXTRA_BYTES = 4;
+  /** NDJSON frames are written whole: at most one HTTP/2 DATA frame's worth. */
+  public static final int MAX_NDJSON_FRAME_BYTES = 16 * 1024;
+
   /** Whether {@code t} is a media type a Content-Type may carry (what content_type= accepts). */
   public static boolean validContentType(String t) {
     return t != null && t.length() <= MAX_CONTENT_TYPE_CHARS && MEDIA_TYPE.matcher(t).matches();
@@ -287,6 +299,11 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     if (transfer == Transfer.LENGTH && compression.coding() != null) {
       throw new Invalid("bad parameters: transfer=length with encoding=" + compression.coding().text() + " (a compressed body's length "
           + "is not known before it is sent; use transfer=chunked or close)");
+    }
+    if (endpoint == Endpoint.SSE && isNdjson(contentType) && (size > MAX_NDJSON_FRAME_BYTES
+        || size < FrameCodec.fixedBytes(n - 1) + NDJSON_EXTRA_BYTES)) {
+      throw new Invalid("bad parameter 'size': " + size + " B for NDJSON frames (allowed: " + (FrameCodec.fixedBytes(n - 1)
+          + NDJSON_EXTRA_BYTES) + ".." + MAX_NDJSON_FRAME_BYTES + " B: one JSON line per frame, written whole)");
     }
     if (endpoint == Endpoint.SSE && size < FrameCodec.fixedBytes(n - 1)) {
       throw new Invalid("bad parameter 'size': " + size + " B cannot hold frame " + (n - 1)

@@ -18,6 +18,6 @@ class NamedTest {
     assertThat(Named.parse(Transfer.class, " Chunked-Always ")).isEqualTo(Transfer.CHUNKED_ALWAYS);
     assertThat(Named.parse(TargetKind.class, "proxy")).isNull();
     assertThat(Named.texts(TargetKind.class)).containsExactly("direct", "relay", "process", "external");
-    assertThatThrownBy(() -> Named.parseOrThrow(Transfer.class, "gzip")).hasMessage("'gzip' is not one of chunked, close, chunked-always");
+    assertThatThrownBy(() -> Named.parseOrThrow(Transfer.class, "gzip")).hasMessage("'gzip' is not one of chunked, close, chunked-always, length");
   }
 }

@@ -43,6 +43,21 @@ class ResponseShapeTest extends LabTest {
     assertThat(both.statusCode()).isEqualTo(400);
   }
 
+  /** application/x-ndjson: each frame one JSON line of exactly the size asked, metered one line to a frame. */
+  @Test
+  void ndjsonFramesAreJsonLinesMeteredOneLineToAFrame() throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(lab.sseUrl(
+        "frames=3&size=70&interval=5ms&content_type=application/x-ndjson"))).build(), HttpResponse.BodyHandlers.ofString());
+    List<String> lines = r.body().lines().toList();
+    assertThat(lines).hasSize(3);
+    for (String l : lines) {
+      assertThat(l.length() + 1).isEqualTo(70);
+      assertThat(flushlab.core.Json.MAPPER.readTree(l).get("data").asText()).matches("\\d+ \\d{19} [0-9a-f]{8} [a-z]+");
+    }
+    assertThat(http.send(HttpRequest.newBuilder(URI.create(lab.sseUrl("size=20KiB&content_type=application/x-ndjson"))).build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(400);
+  }
+
   @Test
   void everyShapeIsMeteredWholeOverHttp11AndH2c() throws Exception {
     for (String shape : List.of("content_type=text/event-stream;%20charset=utf-8", "content_type=application/x-ndjson",

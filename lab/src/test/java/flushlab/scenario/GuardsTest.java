@@ -71,7 +71,7 @@ class GuardsTest {
     });
     assertThat(o.results().get(1).excludedRuns()).isEqualTo(2);
     String md = SummaryMarkdown.render(RunReport.of(s, o, "test", Environment.capture(true)));
-    assertThat(md).contains("| relay | excluded (every run) | - | - | - | - | 2 of 2 | 0 |");
+    assertThat(md).contains("| relay | excluded (every run) | - | - | - | - | - | 2 of 2 | 0 |");
     assertThat(md).doesNotContain("| relay | 0.0ms");
   }
 
