@@ -18,7 +18,7 @@ final class TargetChoice {
     int given = (target != null ? 1 : 0) + (shapes.isEmpty() ? 0 : 1) + (proxy != null || config != null ? 1 : 0);
     if (given != 1) {
       throw new IllegalArgumentException("give exactly one target: --target host:port (a server you run), --shape SPEC "
-          + "(a built-in relay), or --proxy nginx|haproxy|caddy --config TEMPLATE");
+          + "(a built-in relay), or --proxy " + String.join("|", ProxyKind.names().split(", ")) + " --config TEMPLATE");
     }
     if (target != null) {
       if (where.isVeth()) {
@@ -32,7 +32,7 @@ final class TargetChoice {
       return new Target.Relay("relay", Converters.shapes(shapes), false, where);
     }
     ProxyKind kind = proxy == null ? null : ProxyKind.of(proxy);
-    if (kind == null) throw new IllegalArgumentException("--proxy: " + (proxy == null ? "required with --config" : "'" + proxy + "' is not one") + " of nginx, haproxy, caddy");
+    if (kind == null) throw new IllegalArgumentException("--proxy: " + (proxy == null ? "required with --config" : "'" + proxy + "' is not one") + " of " + ProxyKind.names());
     if (config == null) throw new IllegalArgumentException("--config: required with --proxy (a config template, e.g. scenarios/proxies/haproxy-stock.cfg)");
     Path file = Path.of(config).toAbsolutePath();
     try {

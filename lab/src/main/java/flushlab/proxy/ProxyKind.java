@@ -70,6 +70,31 @@ public enum ProxyKind {
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
       return List.of(binary, "adapt", "--config", config.toString(), "--adapter", "caddyfile", "--pretty");
     }
+  },
+  /**
+   * lighttpd with mod_proxy: its stock server.stream-response-body (0) buffers a whole response
+   * before sending it; it asks upstream in HTTP/1.1 with Connection: close.
+   */
+  LIGHTTPD("lighttpd", "lighttpd") {
+    @Override
+    List<String> command(String binary, Path config, Path workdir) {
+      return List.of(binary, "-D", "-f", config.toString());
+    }
+
+    @Override
+    List<String> version(String binary) {
+      return List.of(binary, "-v");
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return HopProtocol.HTTP_1_1;
+    }
+
+    @Override
+    List<String> effectiveConfig(String binary, Path config, Path workdir) {
+      return List.of(binary, "-p", "-f", config.toString());
+    }
   };
 
   /** What this proxy speaks to the emitter under this configuration (its template's text). */
@@ -89,6 +114,11 @@ public enum ProxyKind {
 
   /** A command that prints the configuration as the proxy understood it, or null. */
   abstract List<String> effectiveConfig(String binary, Path config, Path workdir);
+
+  /** Every kind's name, as flags and messages list them. */
+  public static String names() {
+    return String.join(", ", java.util.Arrays.stream(values()).map(k -> k.binaryName).toList());
+  }
 
   public static ProxyKind of(String name) {
     try {

@@ -1,0 +1,48 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.Await;
+import flushlab.client.BatchResult;
+import flushlab.proxy.ProxyKind;
+import flushlab.run.Outcome;
+import flushlab.targets.ProcessInfo;
+import org.junit.jupiter.api.Test;
+
+/**
+ * lighttpd started by the lab from its two templates: stock (server.stream-response-body 0) holds a
+ * token stream to its end, tuned (2) streams it; version and the parsed configuration recorded;
+ * nothing left running after the run.
+ */
+class LighttpdTest {
+  @Test
+  void stockHoldsTheWholeStreamAndStreamResponseBody2StreamsIt() throws Exception {
+    RealProxiesTest.need(ProxyKind.LIGHTTPD);
+    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+        name: lighttpd
+        emitter: {frames: 21, frame_size: 60B, interval: 20ms}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: stock, kind: process, proxy: lighttpd, config: proxies/lighttpd-stock.conf}
+          - {name: streaming, kind: process, proxy: lighttpd, config: proxies/lighttpd-streaming.conf}
+        runs: 1
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
+        flush_trigger_map: false
+        """));
+    BatchResult stock = RealProxiesTest.row(o, "stock", 0);
+    BatchResult streaming = RealProxiesTest.row(o, "streaming", 0);
+    assertThat(stock.errorCount() + streaming.errorCount()).isZero();
+    assertThat(stock.framesPerRead()).as(stock.oneLine()).isGreaterThanOrEqualTo(19.0);
+    assertThat(stock.ttftMs().p50()).as(stock.oneLine()).isGreaterThan(0.9 * 20 * 20);
+    assertThat(streaming.framesPerRead()).as(streaming.oneLine()).isLessThanOrEqualTo(1.2);
+    ProcessInfo info = o.processes().get("stock");
+    assertThat(info.version()).contains("lighttpd/1.4");
+    assertThat(info.configText()).contains("server.port").doesNotContain("{{");
+    assertThat(info.effectiveConfig()).contains("proxy.server");
+    // stopped with the run: SIGTERM, then (as for every proxy the lab starts) its whole process group
+    for (String name : new String[] {"stock", "streaming"}) {
+      long pid = o.processes().get(name).pid();
+      Await.until(name + " (pid " + pid + ") has exited", 10_000, () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+    }
+  }
+}
