@@ -95,6 +95,32 @@ public enum ProxyKind {
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
       return List.of(binary, "-p", "-f", config.toString());
     }
+  },
+  /**
+   * Apache httpd 2.4 with mod_proxy_http, run in the foreground from one self-contained file (its
+   * own ServerRoot, PidFile and modules: Debian's apache2.conf and its environment are not used).
+   * It asks upstream in HTTP/1.1, unless force-proxy-request-1.0 is set.
+   */
+  APACHE2("apache2", "apache2") {
+    @Override
+    List<String> command(String binary, Path config, Path workdir) {
+      return List.of(binary, "-f", config.toString(), "-DFOREGROUND");
+    }
+
+    @Override
+    List<String> version(String binary) {
+      return List.of(binary, "-v");
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return config.contains("force-proxy-request-1.0") ? HopProtocol.HTTP_1_0 : HopProtocol.HTTP_1_1;
+    }
+
+    @Override
+    List<String> effectiveConfig(String binary, Path config, Path workdir) {
+      return List.of(binary, "-f", config.toString(), "-t", "-D", "DUMP_RUN_CFG", "-D", "DUMP_MODULES");
+    }
   };
 
   /** What this proxy speaks to the emitter under this configuration (its template's text). */

@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import flushlab.core.Units;
 import flushlab.client.ClientOptions;
+import flushlab.client.HttpVersion;
 import flushlab.stream.StreamSpec;
 
 /**
@@ -27,7 +28,10 @@ final class GuardsReader {
         .withFrames(Integer.parseInt(errors.value(c, Keys.CERTIFY_FRAMES)))
         .withFrameBytes((int) Units.parseBytes(errors.value(c, Keys.CERTIFY_FRAME_SIZE)))
         .withIntervalNanos(Units.parseDurationNanos(errors.value(c, Keys.CERTIFY_INTERVAL)));
-    ClientOptions client = base.client().withSlowReaderPauseNanos(0).withRequests(1, 1);
+    // the direct path is certified over HTTP/1.1, the instrument's own floor, whatever the scenario's client speaks to
+    // its targets (an h2 client cannot reach the plain emitter by ALPN, and the floor must not move with the protocol)
+    ClientOptions client = base.client().withSlowReaderPauseNanos(0).withRequests(1, 1).withHttp(HttpVersion.HTTP_1_1)
+        .withStreamsPerConnection(1);
     guards = new Scenario.Guards(tolerance, runs, ceiling, base.withIndex(-1).withStream(stream).withClient(client));
   }
 }

@@ -39,4 +39,23 @@ class Http2ScenarioTest {
     assertThat(relayH2c.included().frames()).isEqualTo(21);
     assertThat(relayH2c.included().h2()).as("the relay answered over HTTP/2").isNotNull();
   }
+
+  /** A scenario whose client speaks h2c to every target is still certified on the direct path over HTTP/1.1, the instrument's floor. */
+  @Test
+  void aClientSpeakingH2cEverywhereIsCertifiedOverHttp11() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: h2c-everywhere
+        emitter: {frames: 11, frame_size: 60B, interval: 20ms}
+        client: {http: h2c}
+        targets:
+          - {name: direct, kind: direct}
+        runs: 1
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
+        """);
+    assertThat(s.guards().certifyCell().client().http()).isEqualTo(HttpVersion.HTTP_1_1);
+    Outcome o = ScenarioFixture.run(s);
+    assertThat(o.certified()).isTrue();
+    TargetCellResult direct = o.results().get(0);
+    assertThat(direct.included().h2()).as("the target itself read over h2c").isNotNull();
+  }
 }
