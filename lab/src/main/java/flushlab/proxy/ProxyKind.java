@@ -121,6 +121,34 @@ public enum ProxyKind {
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
       return List.of(binary, "-f", config.toString(), "-t", "-D", "DUMP_RUN_CFG", "-D", "DUMP_MODULES");
     }
+  },
+  /**
+   * Varnish Cache: its listen address is a command-line flag, not VCL, so the template names it in
+   * a comment line {@code # listen: HOST:PORT} the lab fills in like any placeholder; the
+   * management port is off (-T none), its working folder is the lab's, and it keeps the lab's user
+   * (-j none) so it can read the private work folder its file is in.
+   */
+  VARNISH("varnishd", "varnish") {
+    @Override
+    List<String> command(String binary, Path config, Path workdir) {
+      return List.of(binary, "-F", "-f", config.toString(), "-a", listenLine(config), "-n", workdir.resolve("varnish").toString(),
+          "-s", "malloc,64m", "-T", "none", "-j", "none");
+    }
+
+    @Override
+    List<String> version(String binary) {
+      return List.of(binary, "-V");
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return HopProtocol.HTTP_1_1;
+    }
+
+    @Override
+    List<String> effectiveConfig(String binary, Path config, Path workdir) {
+      return null; // varnishd -C prints the VCL compiled to C, not what a reader wants: the filled file is recorded
+    }
   };
 
   /** What this proxy speaks to the emitter under this configuration (its template's text). */
@@ -141,9 +169,28 @@ public enum ProxyKind {
   /** A command that prints the configuration as the proxy understood it, or null. */
   abstract List<String> effectiveConfig(String binary, Path config, Path workdir);
 
+  private static final Pattern LISTEN_LINE = Pattern.compile("(?m)^#\\s*listen:\\s*(\\S+)\\s*$");
+
+  /** A Varnish template's {@code # listen: HOST:PORT} line, filled; the template is refused without one. */
+  static String listenLine(Path config) {
+    try {
+      var m = LISTEN_LINE.matcher(java.nio.file.Files.readString(config));
+      if (m.find()) return m.group(1);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot read " + config + ": " + e.getMessage(), e);
+    }
+    throw new IllegalStateException(config + " has no '# listen: {{listen_host}}:{{listen_port}}' line (varnishd takes its "
+        + "listen address on the command line)");
+  }
+
   /** Every kind's name, as flags and messages list them. */
   public static String names() {
-    return String.join(", ", java.util.Arrays.stream(values()).map(k -> k.binaryName).toList());
+    return String.join(", ", java.util.Arrays.stream(values()).map(ProxyKind::text).toList());
+  }
+
+  /** How scenarios and --proxy name it: nginx, haproxy, caddy, lighttpd, apache2, varnish. */
+  public String text() {
+    return name().toLowerCase(Locale.ROOT);
   }
 
   public static ProxyKind of(String name) {

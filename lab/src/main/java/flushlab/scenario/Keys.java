@@ -178,7 +178,7 @@ public final class Keys {
       "`true`: keep upstream connections alive and reuse them across client connections; `false`: a fresh upstream connection "
           + "per client connection").forKinds(TargetKind.RELAY);
   public static final Key PROXY = Key.of("proxy", TARGET, Type.CHOICE, null, "the proxy to start (Debian packages of those names)")
-      .choices(java.util.Arrays.stream(ProxyKind.values()).map(k -> k.binaryName).toArray(String[]::new)).forKinds(TargetKind.PROCESS);
+      .choices(java.util.Arrays.stream(ProxyKind.values()).map(ProxyKind::text).toArray(String[]::new)).forKinds(TargetKind.PROCESS);
   public static final Key CONFIG = Key.of("config", TARGET, Type.STRUCTURED, null,
       "a config template, relative to the scenario file and inside its folder (symbolic links resolved; at most 256 KiB; the "
           + "shipped ones are in `scenarios/proxies/`); the lab fills in `{{listen_host}}` (127.0.0.1, or the veth path's server address), `{{listen_port}}`, "
