@@ -149,6 +149,28 @@ public enum ProxyKind {
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
       return null; // varnishd -C prints the VCL compiled to C, not what a reader wants: the filled file is recorded
     }
+  },
+  /** H2O, an HTTP/2-first server: proxy.reverse.url in front of the emitter; its errors go to its log (stderr). */
+  H2O("h2o", "h2o") {
+    @Override
+    List<String> command(String binary, Path config, Path workdir) {
+      return List.of(binary, "-c", config.toString());
+    }
+
+    @Override
+    List<String> version(String binary) {
+      return List.of(binary, "--version");
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return HopProtocol.HTTP_1_1;
+    }
+
+    @Override
+    List<String> effectiveConfig(String binary, Path config, Path workdir) {
+      return null; // h2o -t only says whether the file parses: the filled file is recorded
+    }
   };
 
   /** What this proxy speaks to the emitter under this configuration (its template's text). */

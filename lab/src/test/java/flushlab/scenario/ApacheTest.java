@@ -55,14 +55,17 @@ class ApacheTest {
         targets:
           - {name: direct-tls, kind: direct, tls: true}
           - {name: apache-h2, kind: process, proxy: apache2, config: proxies/apache2-h2.conf}
+          - {name: apache-h2-buffering-off, kind: process, proxy: apache2, config: proxies/apache2-h2-buffering-off.conf}
         runs: 1
         guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         flush_trigger_map: false
         """));
-    BatchResult r = RealProxiesTest.row(h2, "apache-h2", 0);
-    assertThat(r.errorCount()).as(r.oneLine()).isZero();
-    assertThat(r.h2()).as("spoken over h2").isNotNull();
-    assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
-    exited(h2, "apache-h2");
+    for (String t : new String[] {"apache-h2", "apache-h2-buffering-off"}) {
+      BatchResult r = RealProxiesTest.row(h2, t, 0);
+      assertThat(r.errorCount()).as(t + ": " + r.oneLine()).isZero();
+      assertThat(r.h2()).as(t + " spoken over h2").isNotNull();
+      assertThat(r.framesPerRead()).as(t + ": " + r.oneLine()).isLessThanOrEqualTo(1.2);
+    }
+    exited(h2, "apache-h2", "apache-h2-buffering-off");
   }
 }
