@@ -29,7 +29,7 @@ final class IdleProbeCommand implements Command {
       description = "A shaper of a built-in relay to probe, in order (repeatable), e.g. idle-timeout=60s")
   List<String> shapes = new ArrayList<>();
 
-  @Parameter(names = "--proxy", description = "A real proxy the lab starts: nginx, haproxy, caddy, lighttpd, apache2, varnish or h2o (with --config)")
+  @Parameter(names = "--proxy", description = "A real proxy the lab starts: nginx, haproxy, caddy, lighttpd, apache2, varnish, h2o or squid (with --config)")
   String proxy;
 
   @Parameter(names = "--config", description = "The proxy's config template, e.g. scenarios/proxies/haproxy-stock.cfg")

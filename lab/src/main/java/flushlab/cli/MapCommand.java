@@ -40,7 +40,7 @@ final class MapCommand implements Command {
       description = "A shaper of a built-in relay to map, in order (repeatable), e.g. byte-threshold=2KiB")
   List<String> shapes = new ArrayList<>();
 
-  @Parameter(names = "--proxy", description = "A real proxy the lab starts: nginx, haproxy, caddy, lighttpd, apache2, varnish or h2o (with --config)")
+  @Parameter(names = "--proxy", description = "A real proxy the lab starts: nginx, haproxy, caddy, lighttpd, apache2, varnish, h2o or squid (with --config)")
   String proxy;
 
   @Parameter(names = "--config", description = "The proxy's config template, e.g. scenarios/proxies/haproxy-stock.cfg")

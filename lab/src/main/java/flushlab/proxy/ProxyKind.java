@@ -171,6 +171,28 @@ public enum ProxyKind {
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
       return null; // h2o -t only says whether the file parses: the filled file is recorded
     }
+  },
+  /** Squid in accelerator (reverse proxy) mode, in the foreground without its daemon (-N). */
+  SQUID("squid", "squid") {
+    @Override
+    List<String> command(String binary, Path config, Path workdir) {
+      return List.of(binary, "-N", "-f", config.toString());
+    }
+
+    @Override
+    List<String> version(String binary) {
+      return List.of(binary, "-v");
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return HopProtocol.HTTP_1_1;
+    }
+
+    @Override
+    List<String> effectiveConfig(String binary, Path config, Path workdir) {
+      return List.of(binary, "-k", "parse", "-f", config.toString());
+    }
   };
 
   /** What this proxy speaks to the emitter under this configuration (its template's text). */
