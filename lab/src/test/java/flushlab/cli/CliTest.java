@@ -203,7 +203,7 @@ class CliTest {
     Ran r = run("map", "--proxy", "nginx");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--config");
-    r = run("map", "--proxy", "squid", "--config", "x.conf");
+    r = run("map", "--proxy", "envoy", "--config", "x.conf");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--proxy").contains("nginx, haproxy, caddy");
   }
