@@ -1,5 +1,8 @@
 package flushlab.relay;
 
+import flushlab.core.IdleWatch;
+import flushlab.core.LabVertx;
+import flushlab.core.Units;
 import flushlab.http.H2;
 import flushlab.http.H2FrameParser;
 import flushlab.http.Headers;
@@ -54,11 +57,15 @@ final class H2Edge implements H2FrameParser.Listener {
   private int initialWindow = H2.DEFAULT_WINDOW;
   private int lastStream;
   private int prefaceSeen;
+  /** Bytes from the client, to it, and from the streams' inner connections: the idle watch's progress. */
+  private long moved;
+  private final IdleWatch idleWatch;
   private boolean closed;
   private boolean closedSocket;
   private Buffer out;
 
-  H2Edge(NetSocket client, NetClient net, String innerHost, int innerPort, RelayLog log, String name, Buffer first) {
+  H2Edge(NetSocket client, NetClient net, String innerHost, int innerPort, RelayLog log, String name, Buffer first,
+      long idleTimeoutNanos) {
     this.client = client;
     this.net = net;
     this.innerHost = innerHost;
@@ -66,6 +73,12 @@ final class H2Edge implements H2FrameParser.Listener {
     this.log = log;
     this.name = name;
     write(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_STREAMS, H2.SETTINGS_ENABLE_PUSH, 0));
+    // the relay's idle timeout, as for an HTTP/1.1 client: nothing moved either way, on any stream, for that long
+    idleWatch = new IdleWatch(LabVertx.channel(client).eventLoop(), idleTimeoutNanos, () -> moved, () -> {
+      if (closed) return;
+      log.log(name + ": nothing moved for " + Units.formatDuration(idleTimeoutNanos) + "; closing");
+      goAway(H2.NO_ERROR, "idle");
+    });
     client.handler(this::fromClient);
     fromClient(first);
   }
@@ -73,6 +86,7 @@ final class H2Edge implements H2FrameParser.Listener {
   private void fromClient(Buffer b) {
     if (closed) return;
     int n = b.length();
+    moved += n;
     if (scratch.length < n) scratch = new byte[Math.max(n, scratch.length * 2)];
     b.getBytes(0, n, scratch, 0);
     int off = 0;
@@ -103,6 +117,7 @@ final class H2Edge implements H2FrameParser.Listener {
     if (out == null || closedSocket) return;
     Buffer b = out;
     out = null;
+    moved += b.length();
     client.write(b);
   }
 
@@ -124,6 +139,7 @@ final class H2Edge implements H2FrameParser.Listener {
 
   private void closeAll() {
     closed = true;
+    idleWatch.cancel();
     for (Leg l : legs.values()) l.close();
     legs.clear();
   }
@@ -315,6 +331,7 @@ final class H2Edge implements H2FrameParser.Listener {
 
     private void fromInner(Buffer b) {
       int n = b.length();
+      moved += n;
       if (scratch.length < n) scratch = new byte[Math.max(n, scratch.length * 2)];
       b.getBytes(0, n, scratch, 0);
       try {

@@ -300,7 +300,7 @@ final class RelayConnection {
   private void becomeH2(Buffer first, String how) {
     log.log(name + ": HTTP/2 (" + how + "): each stream is relayed as its own HTTP/1.1 exchange");
     clientClosed();
-    h2 = new H2Edge(client, net, self.host(), self.port(), log, name, first);
+    h2 = new H2Edge(client, net, self.host(), self.port(), log, name, first, options.idleTimeoutNanos());
   }
 
   private void clientClosed() {

@@ -100,6 +100,26 @@ class H2RelayTest extends LabTest {
     }
   }
 
+  /** An HTTP/2 client that opens its connection and then sends nothing is closed at the relay's idle timeout, as an HTTP/1.1 one is. */
+  @Test
+  void anIdleHttp2ConnectionIsClosedAtTheIdleTimeout() throws Exception {
+    Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("passthrough")).withIdleTimeout(300_000_000L));
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", relay.port())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write(flushlab.http.H2.PREFACE);
+      s.getOutputStream().write(flushlab.http.H2.settings());
+      long t0 = System.nanoTime();
+      java.io.InputStream in = s.getInputStream();
+      while (in.read() >= 0) {
+        // the relay's SETTINGS and acknowledgement, then its GOAWAY, then the close
+      }
+      double ms = (System.nanoTime() - t0) / 1e6;
+      assertThat(ms).as("closed after the 300 ms idle timeout, not at once and not never").isBetween(250.0, 5_000.0);
+    } finally {
+      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
+  }
+
   /** A reset on one stream's inner connection is that stream's RST_STREAM; the client names it a reset, and nothing is counted ok. */
   @Test
   void aResetShaperResetsItsStream() throws Exception {
