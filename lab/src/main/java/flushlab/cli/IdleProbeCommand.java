@@ -15,31 +15,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "idle", commandDescription = "Find a target's idle timeout (how long a stream may think before it is "
     + "cut) with think times, and whether SSE comment keep-alives reset it")
 final class IdleProbeCommand implements Command {
-  @Parameter(names = "--target", description = "host:port (or https://host:port) of a server you run, which forwards to --emitter-listen")
-  String target;
-
-  @Parameter(names = "--shape", splitter = Converters.WholeValue.class,
-      description = "A shaper of a built-in relay to probe, in order (repeatable), e.g. idle-timeout=60s")
-  List<String> shapes = new ArrayList<>();
-
-  @Parameter(names = "--proxy", description = "A real proxy the lab starts: nginx, haproxy, caddy, lighttpd, apache2, varnish, h2o or squid (with --config)")
-  String proxy;
-
-  @Parameter(names = "--config", description = "The proxy's config template, e.g. scenarios/proxies/haproxy-stock.cfg")
-  String config;
+  @ParametersDelegate
+  TargetFlags targets = new TargetFlags();
 
   @ParametersDelegate
   PathFlags path = new PathFlags();
-
-  @Parameter(names = "--emitter-listen", description = "Where the emitter listens (default 127.0.0.1:8090 with --target, else an ephemeral port)")
-  String emitterListen;
 
   @Parameter(names = "--budget", description = "The most the probe may take: every think fits it or is not tried",
       converter = Converters.Duration.class)
@@ -53,10 +38,9 @@ final class IdleProbeCommand implements Command {
 
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
-    Target t = TargetChoice.of(target, shapes, proxy, config, path.path(), request, err);
+    Target t = targets.target(path.path(), request, err);
     Converters.durationRange("--budget", budget, 1_000_000_000L, 3_600_000_000_000L);
-    HostPort listen = HostPort.parse("--emitter-listen", emitterListen != null ? emitterListen
-        : target != null ? "127.0.0.1:8090" : "127.0.0.1:0", true);
+    HostPort listen = targets.emitterListen();
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
     out.printf("flushlab probe idle: %s; budget %s%n", t.describe(), budget);
     Vertx vertx = LabVertx.create(2);

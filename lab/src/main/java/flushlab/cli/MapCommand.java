@@ -27,30 +27,15 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "map", commandDescription = "Find what makes one target release held bytes, and at what size or time")
 final class MapCommand implements Command {
-  @Parameter(names = "--target", description = "host:port (or https://host:port) of a server you run, which forwards to --emitter-listen")
-  String target;
-
-  @Parameter(names = "--shape", splitter = Converters.WholeValue.class,
-      description = "A shaper of a built-in relay to map, in order (repeatable), e.g. byte-threshold=2KiB")
-  List<String> shapes = new ArrayList<>();
-
-  @Parameter(names = "--proxy", description = "A real proxy the lab starts: nginx, haproxy, caddy, lighttpd, apache2, varnish, h2o or squid (with --config)")
-  String proxy;
-
-  @Parameter(names = "--config", description = "The proxy's config template, e.g. scenarios/proxies/haproxy-stock.cfg")
-  String config;
+  @ParametersDelegate
+  TargetFlags targets = new TargetFlags();
 
   @ParametersDelegate
   PathFlags path = new PathFlags();
-
-  @Parameter(names = "--emitter-listen", description = "Where the emitter listens (default 127.0.0.1:8090 with --target, else an ephemeral port)")
-  String emitterListen;
 
   @Parameter(names = "--endpoint", description = "sse (frames of any size the map chooses) or chat (OpenAI chunks)")
   String endpoint = "sse";
@@ -77,11 +62,10 @@ final class MapCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     long started = System.nanoTime();
-    Target t = target(err);
+    Target t = targets.target(path.path(), request, err);
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
     Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
-    HostPort listen = HostPort.parse("--emitter-listen", emitterListen != null ? emitterListen
-        : target != null ? "127.0.0.1:8090" : "127.0.0.1:0", true);
+    HostPort listen = targets.emitterListen();
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
     Path root = Path.of(resultsDir);
     try {
@@ -145,14 +129,10 @@ final class MapCommand implements Command {
     TargetCellResult last = o.results().isEmpty() ? null : o.results().get(o.results().size() - 1);
     if (last != null && last.included().streamsOk() == 0 && last.included().errorCount() > 0) {
       err.println("flushlab map: " + scenario.targets().get(0).name() + ": every stream of " + last.cell().label() + " failed: "
-          + last.included().firstError() + (target != null ? "; is it forwarding to the emitter at " + scenario.emitterListen() + "?" : ""));
+          + last.included().firstError() + (targets.external() ? "; is it forwarding to the emitter at " + scenario.emitterListen() + "?" : ""));
       return EXIT_FAILED;
     }
     return written.fallbackReason() != null ? EXIT_FAILED : EXIT_OK;
   }
 
-  /** Exactly one of --target, --shape, --proxy/--config. */
-  private Target target(PrintStream err) {
-    return TargetChoice.of(target, shapes, proxy, config, path.path(), request, err);
-  }
 }
