@@ -47,7 +47,9 @@ final class IdleProbeCommand implements Command {
     try {
       IdleProbe.Answer a;
       try {
-        a = new IdleProbe(vertx, t, listen, budget.nanos() / 1e9, out::println).run();
+        var headers = request.resolvedHeaders(System.getenv()).toSend();
+        var profile = request.profile();
+        a = new IdleProbe(vertx, t, listen, budget.nanos() / 1e9, plan -> plan.withHeaders(headers).withProfile(profile), out::println).run();
       } catch (TargetStartFailure e) {
         err.println("flushlab probe idle: " + e.getMessage());
         return EXIT_FAILED;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * `flushlab probe idle`: how long a target lets a stream sit without a byte before it closes it
@@ -46,8 +47,15 @@ public final class IdleProbe {
   private final long startedNanos = System.nanoTime();
   private final Consumer<String> progress;
   private final List<String> trials = new ArrayList<>();
+  private final UnaryOperator<RequestPlan> asClient;
 
-  public IdleProbe(Vertx vertx, Target target, HostPort emitterListen, double budgetSeconds, Consumer<String> progress) {
+  /**
+   * @param asClient makes each request the client's the user asked for (its profile's headers, its own headers): a proxy
+   *     may time out one client's stream and not another's
+   */
+  public IdleProbe(Vertx vertx, Target target, HostPort emitterListen, double budgetSeconds, UnaryOperator<RequestPlan> asClient,
+      Consumer<String> progress) {
+    this.asClient = asClient;
     this.vertx = vertx;
     this.target = target;
     this.emitterListen = emitterListen;
@@ -120,7 +128,7 @@ public final class IdleProbe {
     if (thinkMs + TRIAL_OVERHEAD_MS > left) return Fate.NO_TIME;
     String query = String.format("frames=2&size=60&interval=10ms&think=%dus", Math.round(thinkMs * 1000))
         + (keepAliveMs > 0 ? String.format("&sse_keepalive=%dus", Math.round(keepAliveMs * 1000)) : "");
-    RequestPlan plan = RequestPlan.get((tls == null ? "http://" : "https://") + at + "/sse?" + query).withTls(tls);
+    RequestPlan plan = asClient.apply(RequestPlan.get((tls == null ? "http://" : "https://") + at + "/sse?" + query)).withTls(tls);
     long timeout = (long) ((thinkMs + 30_000) * 1e6);
     MeteredClient client = new MeteredClient(vertx, ClientOptions.single().withTimeoutNanos(timeout));
     BatchResult r;
