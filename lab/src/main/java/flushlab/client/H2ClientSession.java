@@ -43,6 +43,8 @@ final class H2ClientSession implements H2FrameParser.Listener {
     boolean reset;
     /** DATA bytes this read (to give back, and the stream's share of the read's wire bytes). */
     int consumed;
+    /** DATA bytes read and not yet given back with a WINDOW_UPDATE. */
+    long unacked;
     long windowUpdatesSent;
     long dataBytes;
 
@@ -86,6 +88,8 @@ final class H2ClientSession implements H2FrameParser.Listener {
   }
 
   private final int connectionWindow;
+  /** DATA bytes read on the connection and not yet given back. */
+  private long connectionUnacked;
 
   /** What the connection turned out to speak: h2, h2c, or HTTP/1.1 when an Upgrade was not taken. */
   HttpVersion spoken() {
@@ -204,18 +208,27 @@ final class H2ClientSession implements H2FrameParser.Listener {
       len -= used;
     }
     parser.feed(b, off, len);
+    // Windows are given back as browsers (Chromium) and curl (nghttp2) give them back: once half of
+    // a window has been read, not per read. A WINDOW_UPDATE per small DATA frame is what servers
+    // that guard against small-update floods (Traffic Server's min_avg_window_update) answer
+    // with GOAWAY ENHANCE_YOUR_CALM, which no real client would meet.
     for (int i = 0; i < streams.size(); i++) {
       Out o = streams.get(i);
       if (o.consumed == 0) continue;
       total += o.consumed;
-      if (!o.ended) {
-        windowUpdate(o.id, o.consumed);
+      o.unacked += o.consumed;
+      if (!o.ended && o.unacked >= initialWindow / 2) {
+        windowUpdate(o.id, (int) o.unacked);
         o.windowUpdatesSent++;
+        o.unacked = 0;
       }
     }
-    total += unknownConsumed;
+    connectionUnacked += total + unknownConsumed;
     unknownConsumed = 0;
-    if (total > 0) windowUpdate(0, total);
+    if (connectionUnacked > 0 && connectionUnacked >= Math.max(H2.DEFAULT_WINDOW, connectionWindow) / 2) {
+      windowUpdate(0, (int) connectionUnacked);
+      connectionUnacked = 0;
+    }
   }
 
   private Out find(int id) {
