@@ -46,7 +46,9 @@ class ConsolePageTest {
         }
         // the chart areas drew something
         byte[] png = page.screenshotPng();
-        java.nio.file.Path saved = java.nio.file.Files.createTempFile("flushlab-console-", ".png");
+        // kept with the build's other test output, not in /tmp where every run would leave one more
+        java.nio.file.Path saved = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "screenshots"))
+            .resolve("console-page.png");
         java.nio.file.Files.write(saved, png);
         System.out.println("console page screenshot: " + saved);
         BufferedImage shot = ImageIO.read(new ByteArrayInputStream(png));
