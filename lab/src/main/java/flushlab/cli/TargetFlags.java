@@ -24,7 +24,7 @@ final class TargetFlags {
   List<String> shapes = new ArrayList<>();
 
   @Parameter(names = "--proxy", description = "A real proxy the lab starts (with --config): nginx, haproxy, caddy, lighttpd, apache2, "
-      + "varnish, h2o or squid")
+      + "varnish, h2o, squid or trafficserver")
   String proxy;
 
   @Parameter(names = "--config", description = "The proxy's config template, e.g. scenarios/proxies/haproxy-stock.cfg")

@@ -172,6 +172,42 @@ public enum ProxyKind {
       return null; // h2o -t only says whether the file parses: the filled file is recorded
     }
   },
+  /**
+   * Apache Traffic Server 9: its configuration is a folder of files, so its template is one file
+   * of sections ({@link TrafficServerLayout}) the lab writes into a private runroot; it runs in
+   * the foreground as traffic_server alone (no traffic_manager) and keeps the lab's user.
+   */
+  TRAFFICSERVER("traffic_server", "trafficserver") {
+    @Override
+    List<String> command(String binary, Path config, Path workdir) {
+      return List.of(binary, "--run-root=" + TrafficServerLayout.runroot(workdir));
+    }
+
+    @Override
+    List<String> version(String binary) {
+      return List.of(binary, "-V");
+    }
+
+    @Override
+    public HopProtocol upstreamProtocol(String config) {
+      return HopProtocol.HTTP_1_1;
+    }
+
+    @Override
+    void prepare(String binary, Path config, Path workdir) throws java.io.IOException {
+      TrafficServerLayout.write(binary, config, workdir);
+    }
+
+    @Override
+    String versionText(String printed) {
+      return TrafficServerLayout.withoutNotes(printed); // "NOTE: using cwd as TS_RUNROOT" is not its version
+    }
+
+    @Override
+    List<String> effectiveConfig(String binary, Path config, Path workdir) {
+      return List.of(binary, "--run-root=" + TrafficServerLayout.runroot(workdir), "-C", "verify_config");
+    }
+  },
   /** Squid in accelerator (reverse proxy) mode, in the foreground without its daemon (-N). */
   SQUID("squid", "squid") {
     @Override
@@ -210,6 +246,14 @@ public enum ProxyKind {
 
   abstract List<String> version(String binary);
 
+  /** Its version as recorded, from what its version command printed. */
+  String versionText(String printed) {
+    return printed;
+  }
+
+  /** Writes what the proxy needs beside its filled template before it starts (nothing, for most). */
+  void prepare(String binary, Path config, Path workdir) throws java.io.IOException {}
+
   /** A command that prints the configuration as the proxy understood it, or null. */
   abstract List<String> effectiveConfig(String binary, Path config, Path workdir);
 
@@ -232,7 +276,7 @@ public enum ProxyKind {
     return String.join(", ", java.util.Arrays.stream(values()).map(ProxyKind::text).toList());
   }
 
-  /** How scenarios and --proxy name it: nginx, haproxy, caddy, lighttpd, apache2, varnish. */
+  /** How scenarios and --proxy name it: the enum name in lower case (nginx, trafficserver, ...). */
   public String text() {
     return name().toLowerCase(Locale.ROOT);
   }

@@ -148,7 +148,13 @@ public final class ProxyProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new StartFailure("cannot write the config: " + e.getMessage());
     }
-    String version = capture(kind.version(binary), workdir);
+    try {
+      kind.prepare(binary, config, workdir);
+    } catch (IOException | IllegalArgumentException e) {
+      WorkFolders.delete(workdir);
+      throw new StartFailure("cannot prepare " + kind.binaryName + "'s files from " + template + ": " + e.getMessage());
+    }
+    String version = kind.versionText(capture(kind.version(binary), workdir));
     List<String> eff = kind.effectiveConfig(binary, config, workdir);
     String effective = eff == null ? null : capture(eff, workdir);
     ProcessBuilder pb = new ProcessBuilder(ProcessGuard.wrap(placement.apply(kind.command(binary, config, workdir)))).directory(workdir.toFile())
