@@ -68,4 +68,27 @@ class ApacheTest {
     }
     exited(h2, "apache-h2", "apache-h2-buffering-off");
   }
+
+  /** mod_deflate on event streams: a browser gets gzip, still one frame per read (mod_proxy_http flushes, and the filter flushes with it). */
+  @Test
+  void modDeflateStreamsGzipToABrowser() throws Exception {
+    RealProxiesTest.need(ProxyKind.APACHE2);
+    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+        name: apache-deflate
+        emitter: {frames: 21, frame_size: 60B, interval: 20ms}
+        client: {profile: browser}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: deflate, kind: process, proxy: apache2, config: proxies/apache2-deflate.conf}
+        runs: 1
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
+        flush_trigger_map: false
+        """));
+    BatchResult r = RealProxiesTest.row(o, "deflate", 0);
+    assertThat(r.errorCount()).as(r.oneLine()).isZero();
+    assertThat(r.frames()).isEqualTo(21);
+    assertThat(r.dominantCoding().text()).as(r.oneLine()).isEqualTo("gzip");
+    assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
+    exited(o, "deflate");
+  }
 }

@@ -45,4 +45,38 @@ class LighttpdTest {
       Await.until(name + " (pid " + pid + ") has exited", 10_000, () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
     }
   }
+
+  /**
+   * mod_deflate compresses what lighttpd buffers and leaves what it streams alone: with the stock
+   * buffering a browser gets the stream gzipped at its end; with stream-response-body 2 it gets
+   * it frame by frame, not compressed.
+   */
+  @Test
+  void modDeflateCompressesTheBufferedResponseAndLeavesTheStreamedOneUncompressed() throws Exception {
+    RealProxiesTest.need(ProxyKind.LIGHTTPD);
+    boolean module = java.nio.file.Files.exists(java.nio.file.Path.of("/usr/lib/lighttpd/mod_deflate.so"));
+    if (!module) System.out.println("SKIPPED (LighttpdTest): no mod_deflate: apt-get install lighttpd-mod-deflate");
+    org.junit.jupiter.api.Assumptions.assumeTrue(module, "no mod_deflate: apt-get install lighttpd-mod-deflate");
+    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+        name: lighttpd-deflate
+        emitter: {frames: 21, frame_size: 60B, interval: 20ms}
+        client: {profile: browser}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: deflate, kind: process, proxy: lighttpd, config: proxies/lighttpd-deflate.conf}
+          - {name: streaming-deflate, kind: process, proxy: lighttpd, config: proxies/lighttpd-streaming-deflate.conf}
+        runs: 1
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
+        flush_trigger_map: false
+        """));
+    BatchResult buffered = RealProxiesTest.row(o, "deflate", 0);
+    BatchResult streamed = RealProxiesTest.row(o, "streaming-deflate", 0);
+    assertThat(buffered.errorCount() + streamed.errorCount()).isZero();
+    assertThat(buffered.frames() + streamed.frames()).isEqualTo(42);
+    assertThat(buffered.dominantCoding().text()).as(buffered.oneLine()).isEqualTo("gzip");
+    assertThat(buffered.framesPerRead()).as(buffered.oneLine()).isGreaterThanOrEqualTo(19.0);
+    assertThat(streamed.dominantCoding()).as("streamed uncompressed: " + streamed.oneLine()).isNull();
+    assertThat(streamed.framesPerRead()).as(streamed.oneLine()).isLessThanOrEqualTo(1.2);
+    ApacheTest.exited(o, "deflate", "streaming-deflate");
+  }
 }
