@@ -6,7 +6,9 @@ import java.util.List;
  * One event late: each write is held until the next one arrives (a latency on the path adds the
  * same to every wait). Every release then carries one
  * frame, the previous one, whose wait is one interval whatever the interval (2 ms in a 2 ms cell,
- * 50 ms in a 50 ms one), and the first frame waits for the second as well. A hold timer gives
+ * 50 ms in a 50 ms one). The first frame waits for the second as well, or leaves at once: a
+ * compressor that flushes with the response head (H2O's brotli, measured) lets the first event go
+ * when it came in the head's read, and holds from the second on. A hold timer gives
  * every cell the same wait, a byte threshold more than one frame per release at small frames, a
  * latency the same delay at every interval: none of them follows the interval.
  */
@@ -30,19 +32,25 @@ final class OneLateFit {
       if (c.drained() || c.streams() == 0) return null;
       if (c.releaseFrames() >= 1.5 || c.framesPerRead() > 1.25) return null;
       offsets.add(c.waitP50() - c.intervalMs());
-      offsets.add(c.firstWaitMs() - c.intervalMs());
       if (c.intervalMs() >= LONG_INTERVAL_MS) longInterval = true;
     }
     if (!longInterval || offsets.isEmpty()) return null;
     double d = Fits.median(offsets);
+    int firstAtOnce = 0;
     for (CellEvidence c : cells) {
       double slack = Math.max(SLACK_MS, 0.1 * c.intervalMs());
       if (d < -slack) return null;
-      if (Math.abs(c.waitP50() - c.intervalMs() - d) > slack || Math.abs(c.firstWaitMs() - c.intervalMs() - d) > slack) return null;
+      if (Math.abs(c.waitP50() - c.intervalMs() - d) > slack) return null;
+      boolean firstHeld = Math.abs(c.firstWaitMs() - c.intervalMs() - d) <= slack;
+      boolean firstAtOnceHere = Math.abs(c.firstWaitMs() - Math.max(0, d)) <= slack;
+      if (!firstHeld && !firstAtOnceHere) return null;
+      if (!firstHeld) firstAtOnce++;
     }
     double delay = Math.max(0, d);
-    evidence.add(String.format("one-late check: every release carried one frame, the previous one, after one interval%s in every cell",
-        delay > SLACK_MS ? String.format(" and %.1f ms more", delay) : ""));
+    evidence.add(String.format("one-late check: every release carried one frame, the previous one, after one interval%s in every cell%s",
+        delay > SLACK_MS ? String.format(" and %.1f ms more", delay) : "",
+        firstAtOnce == 0 ? "" : String.format("; the first frame left at once in %d of %d cells (it came with the response head)",
+            firstAtOnce, cells.size())));
     return delay;
   }
 

@@ -77,6 +77,22 @@ class TriggerInferenceTest {
     assertThat(timer.kind()).as(timer.verdict()).isNotEqualTo(TriggerKind.ONE_LATE);
   }
 
+  /**
+   * One event late with the first frame let go at once in the 50 ms cell (it came with the response
+   * head, as H2O's brotli lets it): still one-late, and said; a first frame that waited half an
+   * interval is neither, and is not.
+   */
+  @Test
+  void oneLateWithTheFirstFrameLetGoAtOnceIsStillOneLate() {
+    CellEvidence firstFree = new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 1, 23, 1, 49.9, 50.1, 50.4, 49.8, 50, 50.2, 0.2, false);
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 1, 2.1, 2.0), held(4102, 2, 600, 1, 2.1, 2.0), firstFree));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.ONE_LATE);
+    assertThat(String.join("; ", t.evidence())).contains("the first frame left at once in 1 of 3 cells");
+    CellEvidence firstHalf = new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 1, 23, 1, 49.9, 50.1, 50.4, 49.8, 50, 50.2, 25, false);
+    assertThat(TriggerInference.infer("x", List.of(held(66, 2, 600, 1, 2.1, 2.0), held(4102, 2, 600, 1, 2.1, 2.0), firstHalf)).kind())
+        .isNotEqualTo(TriggerKind.ONE_LATE);
+  }
+
   static CellEvidence thinkCell(double firstBodyMs, double ttftMs) {
     return new CellEvidence("think", 66, 60, 10, 5, 1, 1.0, 3, 1, 0.1, 0.1, 0.2, 9.9, 10, 10.1, 0.1, false, null, 66, 66, 66, 400, 50,
         firstBodyMs, ttftMs);
