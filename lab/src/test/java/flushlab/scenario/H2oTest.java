@@ -47,4 +47,34 @@ class H2oTest {
     assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
     ApacheTest.exited(plain, "h2o");
   }
+
+  /**
+   * The compress handler with event streams marked compressible holds each event until the next
+   * one arrives, for a browser (brotli): every frame waits about one interval, though each read
+   * still carries one frame; a client that does not accept a coding is streamed at once.
+   */
+  @Test
+  void itsCompressHandlerHoldsEachEventOneIntervalForABrowser() throws Exception {
+    RealProxiesTest.need(ProxyKind.H2O);
+    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+        name: h2o-compress
+        emitter: {frames: 21, frame_size: 60B, interval: 40ms}
+        sweep: {profile: [bare, browser]}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: compress, kind: process, proxy: h2o, config: proxies/h2o-compress.conf}
+        runs: 1
+        guards: {pacing_tolerance: 10ms, certify: {runs: 3, frames: 11, interval: 20ms}}
+        flush_trigger_map: false
+        """));
+    BatchResult bare = RealProxiesTest.row(o, "compress", 0);
+    BatchResult browser = RealProxiesTest.row(o, "compress", 1);
+    assertThat(bare.errorCount() + browser.errorCount()).isZero();
+    assertThat(bare.frames() + browser.frames()).isEqualTo(42);
+    assertThat(bare.dominantCoding()).isNull();
+    assertThat(bare.emitToRecvMs().p50()).as(bare.oneLine()).isLessThan(10.0);
+    assertThat(browser.dominantCoding()).as(browser.oneLine()).isNotNull();
+    assertThat(browser.emitToRecvMs().p50()).as("one interval (40 ms) late: " + browser.oneLine()).isBetween(30.0, 60.0);
+    ApacheTest.exited(o, "compress");
+  }
 }
