@@ -177,7 +177,8 @@ public final class Keys {
   public static final Key POOL_UPSTREAM = Key.of("pool_upstream", TARGET, Type.BOOL, "false",
       "`true`: keep upstream connections alive and reuse them across client connections; `false`: a fresh upstream connection "
           + "per client connection").forKinds(TargetKind.RELAY);
-  public static final Key PROXY = Key.of("proxy", TARGET, Type.CHOICE, null, "the proxy to start (Debian packages of those names)")
+  public static final Key PROXY = Key.of("proxy", TARGET, Type.CHOICE, null, "the proxy to start (Debian packages of those names); a trafficserver template is one file "
+      + "cut into sections, each opened by `# file: NAME` (records.config and remap.config at least), written into its private config folder")
       .choices(java.util.Arrays.stream(ProxyKind.values()).map(ProxyKind::text).toArray(String[]::new)).forKinds(TargetKind.PROCESS);
   public static final Key CONFIG = Key.of("config", TARGET, Type.STRUCTURED, null,
       "a config template, relative to the scenario file and inside its folder (symbolic links resolved; at most 256 KiB; the "
