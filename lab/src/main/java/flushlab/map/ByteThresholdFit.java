@@ -10,7 +10,8 @@ final class ByteThresholdFit {
 
   /**
    * A byte threshold N: a held cell of r frames per release puts N in ((r - 1) f, r f] and its
-   * oldest frame waited (r - 1) I; a streamed cell puts N at most f; a drained one above all it sent.
+   * oldest frame waited (r - 1) I (compressed, its p50 release of B bytes puts N in (B - 2f, B]);
+   * a streamed cell puts N at most f; a drained one above all it sent.
    */
   static Span fit(List<CellEvidence> cells, List<String> evidence) {
     Span n = Span.ANY;
@@ -23,7 +24,15 @@ final class ByteThresholdFit {
       } else if (c.held()) {
         long r = Math.round(c.releaseFrames());
         if (r < 2 || !Fits.waitedForFrames(c, r)) return null;
-        n = n.above((r - 1) * c.frameBytes()).atMost(r * c.frameBytes());
+        if (c.compressed() && c.releaseBytesP50() > 0) {
+          // A compressor's bytes per event change along the stream (its early events compress
+          // worst), so r events of the mean size place N only to within a sliver that noise can
+          // empty. The releases' own size places it: a release holds at least N and less than N
+          // plus one event more (allowed twice the mean, for the worst-compressed ones).
+          n = n.above(c.releaseBytesP50() - 2 * c.frameBytes()).atMost(c.releaseBytesP50());
+        } else {
+          n = n.above((r - 1) * c.frameBytes()).atMost(r * c.frameBytes());
+        }
         anyHeld = true;
       }
     }

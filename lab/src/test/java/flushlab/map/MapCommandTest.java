@@ -252,7 +252,8 @@ class MapCommandTest {
     assertThat(c.get("cause").asBoolean()).as(a.get("verdict").asText()).isTrue();
     assertThat(c.get("accepting_client").asText()).startsWith("browser");
     JsonNode accepting = c.get("accepting");
-    assertThat(accepting.get("kind").asText()).as(accepting.get("verdict").asText()).isEqualTo("byte-threshold");
+    assertThat(accepting.get("kind").asText()).as(accepting.get("verdict").asText() + "; evidence: " + accepting.get("evidence"))
+        .isEqualTo("byte-threshold");
     within10Percent(accepting, "threshold_bytes", n);
     assertThat(accepting.get("threshold_body_bytes").asDouble()).as("in event bytes, more than compressed")
         .isGreaterThan(accepting.get("threshold_bytes").asDouble());

@@ -93,6 +93,28 @@ class TriggerInferenceTest {
         .isNotEqualTo(TriggerKind.ONE_LATE);
   }
 
+  /** A gzip cell: r events per release of mean compressed size f, its p50 release b bytes, the oldest waiting (r - 1) intervals. */
+  static CellEvidence gzipHeld(double f, double i, double r, double b) {
+    double w = (r - 1) * i;
+    return new CellEvidence(String.format("gz f=%.0f i=%.0f", f, i), f, f < 40 ? 60 : 4096, i, 600, 1, r, 600 / r, r, w - 0.2, w, w + 0.3,
+        i * r - 0.2, i * r, i * r + 0.2, w, false, "gzip", b - 10, b, b + 10);
+  }
+
+  /**
+   * A compressed threshold of ~1094 B: 40 events of a 28 B mean and 17 of a 64 B mean do not agree
+   * on one (their spans (1092, 1120] and (1024, 1088] miss each other, as a compressor's changing
+   * bytes per event makes them), but each cell's p50 release (1100 and 1120 B) does: the threshold
+   * is found, not called an encoder.
+   */
+  @Test
+  void aCompressedThresholdIsPlacedByTheReleasesOwnSize() {
+    CellEvidence drainedSlow = new CellEvidence("gz f=35 i=50", 35, 60, 50, 25, 1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 1200, true, "gzip",
+        0, 0, 0);
+    FlushTrigger t = TriggerInference.infer("x", List.of(gzipHeld(28, 2, 40, 1100), gzipHeld(64, 2, 17, 1120), drainedSlow));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).isBetween(1056.0, 1100.0);
+  }
+
   static CellEvidence thinkCell(double firstBodyMs, double ttftMs) {
     return new CellEvidence("think", 66, 60, 10, 5, 1, 1.0, 3, 1, 0.1, 0.1, 0.2, 9.9, 10, 10.1, 0.1, false, null, 66, 66, 66, 400, 50,
         firstBodyMs, ttftMs);
