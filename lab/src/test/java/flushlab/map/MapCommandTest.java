@@ -129,7 +129,7 @@ class MapCommandTest {
   void oneEventLateIsNamedNotATimer() throws Exception {
     int latency = between(0, 20);
     JsonNode a = latency == 0 ? map("one-late") : map("latency=" + latency + "ms", "one-late");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("one-late");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("one-late");
     assertThat(a.get("timer_ms").isNull()).isTrue();
   }
 
@@ -215,7 +215,8 @@ class MapCommandTest {
     JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-compression.cfg"));
     // the top-level answer is the client the map was (the bare one, accepting no compression); the browser's is under compression
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("none");
-    assertThat(a.get("compression").get("accepting").get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("one-late");
+    assertThat(a.get("compression").get("accepting").get("kind").asText())
+        .as(a.get("verdict").asText() + "; evidence: " + a.get("compression").get("accepting").get("evidence")).isEqualTo("one-late");
   }
 
   /** --target: a server the user runs (here a relay the test starts), forwarding to the emitter the map starts on --emitter-listen. */
