@@ -79,6 +79,17 @@ public final class LabFixture implements AutoCloseable {
    * test reads is the path's doing, not a stalled emitter. A response without the emitter's
    * stream id (a relay's own 502) has no audit to read.
    */
+  /** The latest the emitter wrote any frame of {@code r}'s paced streams (its own audit), in ns; 0 when none was paced. */
+  public long emitterLatenessMaxNanos(BatchResult r) throws InterruptedException {
+    long worst = 0;
+    for (long id : r.streamIds()) {
+      if (id < 0) continue;
+      PacingAudit.Summary audit = auditOf(id);
+      if (audit.paced()) worst = Math.max(worst, audit.latenessMaxNanos());
+    }
+    return worst;
+  }
+
   public void assertEmitterOnTime(BatchResult r, long intervalNanos) throws InterruptedException {
     long tolerance = pacingToleranceNanos(intervalNanos);
     for (long id : r.streamIds()) {

@@ -19,16 +19,41 @@ public record Timing(double directEmitToRecvP50Ms, double directEmitToRecvP99Ms)
   /** The direct path must read at or under this, as a scenario's certification requires by default. */
   public static final double CERTIFY_MAX_FRAMES_PER_READ = 1.10;
 
-  /** The direct path of {@code lab}'s emitter: 41 frames every 20 ms, which must be clean (certified). */
+  /** Direct runs a class's certification always makes (a fixed number, never more: not a retry). */
+  public static final int CERTIFY_RUNS = 2;
+
+  /**
+   * The direct path of {@code lab}'s emitter: {@link #CERTIFY_RUNS} streams of 41 frames every
+   * 20 ms, judged as a scenario's certification judges its runs: a run in which the emitter wrote
+   * a frame later than the pacing guard allows was stalled by the host and is excluded (and said);
+   * every kept run must read clean, and at least one must be kept. The slack comes from the first
+   * kept run's p50 and p99.
+   */
   public static Timing certify(LabFixture lab) throws Exception {
-    BatchResult direct = lab.measure(lab.sseUrl("frames=41&size=60&interval=20ms"));
-    assertThat(direct.errorCount()).as("the direct path: " + direct.oneLine()).isZero();
-    assertThat(direct.framesPerRead()).as("the direct path reads clean (certified): " + direct.oneLine())
-        .isLessThanOrEqualTo(CERTIFY_MAX_FRAMES_PER_READ);
-    lab.assertEmitterOnTime(direct, 20_000_000L);
-    Timing t = new Timing(direct.emitToRecvMs().p50(), direct.emitToRecvMs().p99());
-    System.out.printf("Timing: direct path emit->recv p50 %.3f ms, p99 %.3f ms: a frame not held arrives within %.3f ms%n",
-        t.directEmitToRecvP50Ms, t.directEmitToRecvP99Ms, t.notHeldMs());
+    long tolerance = LabFixture.pacingToleranceNanos(20_000_000L);
+    double p50 = 0;
+    double p99 = 0;
+    int kept = 0;
+    StringBuilder excluded = new StringBuilder();
+    for (int run = 0; run < CERTIFY_RUNS; run++) {
+      BatchResult direct = lab.measure(lab.sseUrl("frames=41&size=60&interval=20ms"));
+      assertThat(direct.errorCount()).as("the direct path: " + direct.oneLine()).isZero();
+      long late = lab.emitterLatenessMaxNanos(direct);
+      if (late > tolerance) {
+        excluded.append(String.format(" run %d excluded: the emitter wrote a frame %.3f ms late;", run + 1, late / 1e6));
+        continue;
+      }
+      assertThat(direct.framesPerRead()).as("the direct path reads clean (certified): " + direct.oneLine())
+          .isLessThanOrEqualTo(CERTIFY_MAX_FRAMES_PER_READ);
+      if (kept++ == 0) { // the first kept run sets the slack, as the one run did before runs could be excluded
+        p50 = direct.emitToRecvMs().p50();
+        p99 = direct.emitToRecvMs().p99();
+      }
+    }
+    assertThat(kept).as("the host stalled every certification run, so no timing can be derived:" + excluded).isPositive();
+    Timing t = new Timing(p50, p99);
+    System.out.printf("Timing: direct path emit->recv p50 %.3f ms, p99 %.3f ms over %d kept run(s):%s a frame not held arrives "
+        + "within %.3f ms%n", t.directEmitToRecvP50Ms, t.directEmitToRecvP99Ms, kept, excluded, t.notHeldMs());
     return t;
   }
 
