@@ -1,5 +1,7 @@
 package flushlab.cli;
 
+import flushlab.run.Warmup;
+
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import flushlab.control.ControlServer;
@@ -32,7 +34,7 @@ final class ConsoleCommand implements Command {
     Exposure.warnIfNotLoopback(err, "--emitter-listen", em, "the emitter");
     Vertx vertx = LabVertx.create(2);
     Emitter emitter = new Emitter(new EmitterOptions(em.host(), em.port(), true, 0));
-    if (!Servers.listen(vertx, emitter, "console", em, err)) return EXIT_FAILED;
+    if (!Servers.listen(vertx, emitter, "console", em, err, Warmup.Focus.EVERYTHING)) return EXIT_FAILED;
     ControlServer control = new ControlServer(at.host(), at.port(), RelayLog.to(out), new HostPort(em.host(), emitter.port()));
     try {
       vertx.deployVerticle(control).await(10, java.util.concurrent.TimeUnit.SECONDS);

@@ -1,5 +1,7 @@
 package flushlab.cli;
 
+import flushlab.run.Warmup;
+
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
@@ -86,7 +88,7 @@ final class EmitterCommand implements Command {
     }
     Vertx vertx = LabVertx.create(eventLoops);
     Emitter emitter = new Emitter(options);
-    if (!Servers.listen(vertx, emitter, "emitter", at, err, tls != null)) return EXIT_FAILED;
+    if (!Servers.listen(vertx, emitter, "emitter", at, err, Warmup.Focus.EMITTER, tls != null)) return EXIT_FAILED;
     out.println("flushlab emitter listening on " + at.host() + ":" + emitter.port()
         + " (TCP_NODELAY " + (options.tcpNoDelay() ? "on" : "off") + ", native transport "
         + (vertx.isNativeTransportEnabled() ? "epoll" : "off") + ")");

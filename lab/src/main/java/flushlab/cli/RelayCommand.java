@@ -1,5 +1,7 @@
 package flushlab.cli;
 
+import flushlab.run.Warmup;
+
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import flushlab.core.HostPort;
@@ -67,7 +69,7 @@ final class RelayCommand implements Command {
     if (serverTls != null) options = options.withTls(serverTls);
     Vertx vertx = LabVertx.create(1);
     Relay relay = new Relay(options, RelayLog.to(out));
-    if (!Servers.listen(vertx, relay, "relay", at, err, serverTls != null)) return EXIT_FAILED;
+    if (!Servers.listen(vertx, relay, "relay", at, err, Warmup.Focus.RELAY, serverTls != null)) return EXIT_FAILED;
     out.println("flushlab relay on " + at.host() + ":" + relay.port() + " -> " + up + "  [" + options.describe() + "]"
         + (poolUpstream ? " (upstream connections pooled)" : " (a fresh upstream connection per client connection)"));
     if (serverTls != null) out.println("  clients connect with TLS: " + ServerTlsFlags.describe(serverTls));

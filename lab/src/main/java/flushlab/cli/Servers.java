@@ -15,12 +15,13 @@ final class Servers {
    * Deploys the server; true when it listens. Otherwise prints "cannot listen on ADDRESS: why"
    * (a port in use, an address not on this machine), closes Vert.x, and returns false.
    */
-  static boolean listen(Vertx vertx, Deployable server, String command, HostPort at, PrintStream err) throws Exception {
-    return listen(vertx, server, command, at, err, false);
+  static boolean listen(Vertx vertx, Deployable server, String command, HostPort at, PrintStream err, Warmup.Focus focus) throws Exception {
+    return listen(vertx, server, command, at, err, focus, false);
   }
 
   /** The same; with {@code tls}, the warm-up also runs the TLS paths the server will serve. */
-  static boolean listen(Vertx vertx, Deployable server, String command, HostPort at, PrintStream err, boolean tls) throws Exception {
+  static boolean listen(Vertx vertx, Deployable server, String command, HostPort at, PrintStream err, Warmup.Focus focus, boolean tls)
+      throws Exception {
     try {
       vertx.deployVerticle(server).await(10, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -29,7 +30,7 @@ final class Servers {
       return false;
     }
     // A cold JVM answers its first requests 100+ ms late; pay that here, not in someone's measurement.
-    Warmup.run(vertx, tls);
+    Warmup.run(vertx, focus, tls);
     return true;
   }
 }

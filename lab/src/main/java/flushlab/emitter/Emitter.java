@@ -1,6 +1,7 @@
 package flushlab.emitter;
 
 import flushlab.coding.NativeCodecs;
+import flushlab.core.LoopListener;
 import flushlab.stream.StreamSpec;
 import flushlab.tls.ServerTls;
 import io.vertx.core.Future;
@@ -21,7 +22,7 @@ public final class Emitter extends VerticleBase {
   private final AuditRegistry audits = new AuditRegistry();
   private final AtomicLong streamIds = new AtomicLong();
   private final Admission admission;
-  private NetServer server;
+  private LoopListener server;
   private final java.util.List<java.util.concurrent.atomic.AtomicLong> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Emitter(EmitterOptions options) {
@@ -35,42 +36,39 @@ public final class Emitter extends VerticleBase {
     // Load JSON and the request classes now, not inside the first measured request.
     ChatRequestSpec.parse("{\"stream\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     StreamSpec.fromQuery("");
-    int port = options.port();
-    if (options.listeners() > 1 && port == 0) {
-      // Vert.x shares a port among servers by the address they ask for, and each "port 0" is a
-      // new random port: so the listeners of an ephemeral emitter all ask for one free port.
-      try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(options.host()))) {
-        port = probe.getLocalPort();
+    boolean sharePort = options.listeners() > 1;
+    if (sharePort) {
+      try {
+        LoopListener.refuseIfTaken(options.host(), options.port());
       } catch (java.io.IOException e) {
         return Future.failedFuture(e);
       }
     }
-    int shared = port;
-    server = listen(vertx, shared);
-    return server.listen().compose(s -> {
-      if (options.listeners() <= 1) return Future.succeededFuture();
-      // More listeners on the same port: Vert.x shares one listening socket among them and hands
-      // each new connection to the next, each on its own event loop, so stream set-ups and pacing
-      // spread over the loops instead of queueing on one.
+    return listenOnLoop(context, options.port(), sharePort).compose(first -> {
+      server = first;
+      if (!sharePort) return Future.succeededFuture();
+      // One more listener per event loop, on the same port (SO_REUSEPORT): each accepts and serves
+      // its own connections, so stream set-ups and pacing spread over the loops with no hand-off.
+      int shared = first.port();
       return vertx.deployVerticle(() -> new VerticleBase() {
-        private NetServer extra;
+        private LoopListener extra;
 
         @Override
         public Future<?> start() {
-          extra = listen(vertx, shared);
-          return extra.listen();
+          return listenOnLoop(context, shared, true).onSuccess(l -> extra = l);
         }
 
         @Override
         public Future<?> stop() {
-          return extra.close();
+          return extra == null ? Future.succeededFuture() : extra.close();
         }
       }, new io.vertx.core.DeploymentOptions().setInstances(options.listeners() - 1));
     });
   }
 
-  private NetServer listen(io.vertx.core.Vertx v, int port) {
-    return listen(v, options.host(), port, null);
+  /** A plain listener accepting on {@code loop}'s own event loop. */
+  private Future<LoopListener> listenOnLoop(io.vertx.core.Context loop, int port, boolean sharePort) {
+    return LoopListener.bind(loop, netOptions(options.host(), port, null), sharePort, connectionHandler());
   }
 
   /**
@@ -89,6 +87,12 @@ public final class Emitter extends VerticleBase {
   private final java.util.List<NetServer> tlsServers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private NetServer listen(io.vertx.core.Vertx v, String host, int port, ServerTls tls) {
+    NetServer s = v.createNetServer(netOptions(host, port, tls));
+    s.connectHandler(connectionHandler());
+    return s;
+  }
+
+  private NetServerOptions netOptions(String host, int port, ServerTls tls) {
     NetServerOptions netOptions = new NetServerOptions()
         .setHost(host)
         .setPort(port)
@@ -97,14 +101,17 @@ public final class Emitter extends VerticleBase {
     // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener
     // (about 100 B per frame); EmitterConnection watches for idleness with one timer instead.
     if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());
-    NetServer s = v.createNetServer(netOptions);
+    return netOptions;
+  }
+
+  /** What each listener does with a connection: counts it, then serves it. */
+  private io.vertx.core.Handler<io.vertx.core.net.NetSocket> connectionHandler() {
     java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
     accepted.add(count);
-    s.connectHandler(socket -> {
+    return socket -> {
       count.incrementAndGet(); // once per connection
       new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos(), options.idleTimeoutNanos(), options.apiKey());
-    });
-    return s;
+    };
   }
 
   @Override
@@ -121,7 +128,7 @@ public final class Emitter extends VerticleBase {
 
   /** The port actually bound (useful with port 0). */
   public int port() {
-    return server.actualPort();
+    return server.port();
   }
 
   /** The event-loop context the emitter's connections run on. */

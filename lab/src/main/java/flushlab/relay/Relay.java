@@ -1,6 +1,7 @@
 package flushlab.relay;
 
 import flushlab.core.HostPort;
+import flushlab.core.LoopListener;
 import flushlab.coding.NativeCodecs;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -20,10 +21,12 @@ public final class Relay extends VerticleBase {
   private final RelayLog log;
   private final AtomicLong ids = new AtomicLong();
   private final AtomicLong upstreamPauses = new AtomicLong();
+  /** The listener: {@code plain} without TLS, {@code server} (Vert.x's, for its TLS and ALPN) with it. */
+  private LoopListener plain;
   private NetServer server;
   /** Over TLS: the plain loopback listener an HTTP/2 client's streams come back in on. */
   private NetServer inner;
-  private NetClient net;
+  private Upstream upstream;
   private UpstreamPool pool;
   /** Client connections open now; confined to the relay's event loop. */
   private int open;
@@ -52,20 +55,25 @@ public final class Relay extends VerticleBase {
   @Override
   public Future<?> start() {
     // TCP_NODELAY on both sides: any coalescing must come from a shaper, never from the relay itself.
-    net = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(10_000));
+    NetClient net = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(10_000));
+    upstream = Upstream.resolve(net, options.upstreamHost(), options.upstreamPort());
     pool = new UpstreamPool(RelayOptions.MAX_POOLED);
     held = new HeldBytes(options.maxHeldBytes());
     NetServerOptions listenOptions = new NetServerOptions().setHost(options.host()).setPort(options.port()).setTcpNoDelay(true);
     // over TLS, ALPN offers h2 beside http/1.1, as an edge does: a client that offers only http/1.1 is unaffected
     if (options.tls() != null) options.tls().applyToWithH2(listenOptions);
-    server = vertx.createNetServer(listenOptions);
     // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener,
     // and it counted only the client side (a drain-and-flush of a stream longer than the timeout
     // was cut). Each RelayConnection watches for idleness with one timer instead.
-    server.connectHandler(this::accept);
     if (options.tls() == null) {
-      return server.listen().onSuccess(s -> self = new HostPort(innerHost(), s.actualPort()));
+      // accepted on the relay's own loop, where its connections and their upstreams live: no hand-off
+      return LoopListener.bind(context, listenOptions, false, this::accept).onSuccess(l -> {
+        plain = l;
+        self = new HostPort(innerHost(), l.port());
+      });
     }
+    server = vertx.createNetServer(listenOptions);
+    server.connectHandler(this::accept);
     // an HTTP/2 client's streams come back as plain HTTP/1.1, on a loopback listener of their own
     inner = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true));
     inner.connectHandler(this::accept);
@@ -90,18 +98,19 @@ public final class Relay extends VerticleBase {
       so.end();
       return;
     }
-    new RelayConnection(so, options, chain.get(), net, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--, held, self);
+    new RelayConnection(so, options, chain.get(), upstream, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--, held, self);
   }
 
   @Override
   public Future<?> stop() {
     if (pool != null) pool.closeAll();
     if (inner != null) inner.close();
+    if (plain != null) return plain.close();
     return server == null ? Future.succeededFuture() : server.close();
   }
 
   public int port() {
-    return server.actualPort();
+    return plain != null ? plain.port() : server.actualPort();
   }
 
   /** Upstream connections taken from the pool instead of opened (pooling on); read on the relay's loop. */

@@ -13,7 +13,6 @@ import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.relay.shaper.Stage;
 import io.netty.channel.Channel;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +29,7 @@ final class RelayConnection {
   private final NetSocket client;
   private final Channel clientChannel;
   private final RelayOptions options;
-  private final NetClient net;
+  private final Upstream target;
   private final UpstreamPool pool;
   private final RelayLog log;
   private final String name;
@@ -76,7 +75,7 @@ final class RelayConnection {
   private H2Edge h2;
   private boolean sawClientByte;
 
-  RelayConnection(NetSocket client, RelayOptions options, ConnectionPlan plan, NetClient net, UpstreamPool pool,
+  RelayConnection(NetSocket client, RelayOptions options, ConnectionPlan plan, Upstream target, UpstreamPool pool,
       RelayLog log, long id, java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld,
       HostPort self) {
     this.self = self;
@@ -84,7 +83,7 @@ final class RelayConnection {
     this.client = client;
     this.clientChannel = LabVertx.channel(client);
     this.options = options;
-    this.net = net;
+    this.target = target;
     this.pool = pool;
     this.log = log;
     this.name = "conn " + id + " from " + client.remoteAddress();
@@ -152,7 +151,7 @@ final class RelayConnection {
     requestFlow.hold(CONNECTING); // hold the request until upstream is there
     long delay = 0;
     for (Shaper s : shapers) delay += s.connectDelayNanos();
-    Runnable connect = () -> net.connect(options.upstreamPort(), options.upstreamHost()).onComplete(ar -> {
+    Runnable connect = () -> target.connect().onComplete(ar -> {
       if (closed) {
         if (ar.succeeded()) ar.result().close();
         return;
@@ -300,7 +299,7 @@ final class RelayConnection {
   private void becomeH2(Buffer first, String how) {
     log.log(name + ": HTTP/2 (" + how + "): each stream is relayed as its own HTTP/1.1 exchange");
     clientClosed();
-    h2 = new H2Edge(client, net, self.host(), self.port(), log, name, first, options.idleTimeoutNanos());
+    h2 = new H2Edge(client, target.net(), self.host(), self.port(), log, name, first, options.idleTimeoutNanos());
   }
 
   private void clientClosed() {

@@ -29,6 +29,23 @@ public final class Warmup {
   /** Short streams per kind (plain, chat, Responses API, chat through the relay), each on a fresh connection. */
   static final int SHORT_STREAMS = 400;
 
+  /**
+   * Which paths a process will serve, so its warm-up compiles those and not others: a short stream
+   * costs about a millisecond here, and a path the process never runs only delays its ready line.
+   * The emitter serves its own routes and never relays; a relay's per-connection path (accept,
+   * upstream connect, the chain) needs more than the 400 connections a shared warm-up gives it
+   * (its event loop still ran C1 code, with the C2 compiler busy, for thousands of connections
+   * after that). Commands that measure run everything.
+   */
+  public enum Focus {
+    /** The emitter's routes, the relay's and the client's: what run, map, probe and client measure. */
+    EVERYTHING,
+    /** The emitter's routes (plain, chat, Responses API) on fresh connections; no relay. */
+    EMITTER,
+    /** Chat and plain streams through the relay on fresh connections, twice as many as EVERYTHING puts through it. */
+    RELAY
+  }
+
   /** What the warm-up ran, for the line every measuring command prints. */
   public static String description(boolean tls) {
     return "24 long and " + 4 * SHORT_STREAMS + " short streams against a private loopback emitter and relay"
@@ -50,6 +67,10 @@ public final class Warmup {
    * milliseconds above the later ones').
    */
   public static void run(Vertx vertx, boolean tls) throws Exception {
+    run(vertx, Focus.EVERYTHING, tls);
+  }
+
+  public static void run(Vertx vertx, Focus focus, boolean tls) throws Exception {
     Emitter emitter = new Emitter(EmitterOptions.loopback(0));
     String id = vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
     Relay relay = new Relay(RelayOptions.loopback(emitter.port(), List.of("passthrough")), RelayLog.SILENT);
@@ -63,12 +84,18 @@ public final class Warmup {
       }
       MeteredClient shortStreams = new MeteredClient(vertx, ClientOptions.single().withRequests(SHORT_STREAMS, 8));
       try {
-        shortStreams.run(RequestPlan.get("http://127.0.0.1:" + emitter.port() + "/sse?frames=2&size=60&interval=0ms"))
-            .await(30, TimeUnit.SECONDS);
-        shortStreams.run(RequestPlan.chat("127.0.0.1", emitter.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
-        shortStreams.run(RequestPlan.responses("127.0.0.1", emitter.port(), 2, 0, 0, RequestPlan.DEFAULT_MODEL)).await(30, TimeUnit.SECONDS);
-        // and through the relay: its per-connection path (accept, connect upstream, the chain)
-        shortStreams.run(RequestPlan.chat("127.0.0.1", relay.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
+        if (focus != Focus.RELAY) {
+          shortStreams.run(RequestPlan.get("http://127.0.0.1:" + emitter.port() + "/sse?frames=2&size=60&interval=0ms"))
+              .await(30, TimeUnit.SECONDS);
+          shortStreams.run(RequestPlan.chat("127.0.0.1", emitter.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
+          shortStreams.run(RequestPlan.responses("127.0.0.1", emitter.port(), 2, 0, 0, RequestPlan.DEFAULT_MODEL)).await(30, TimeUnit.SECONDS);
+        }
+        // through the relay: its per-connection path (accept, connect upstream, the chain)
+        if (focus != Focus.EMITTER) shortStreams.run(RequestPlan.chat("127.0.0.1", relay.port(), 2, 0, 0)).await(30, TimeUnit.SECONDS);
+        if (focus == Focus.RELAY) {
+          shortStreams.run(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?frames=2&size=60&interval=0ms"))
+              .await(30, TimeUnit.SECONDS);
+        }
         if (tls) {
           ServerTls serverTls = ServerTls.selfSigned();
           int tlsPort = emitter.listenTls("127.0.0.1", 0, serverTls).await(10, TimeUnit.SECONDS);
