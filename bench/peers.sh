@@ -21,7 +21,11 @@ if [ -n "${FLUSHLAB_JAR:-}" ]; then
 elif [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; then
   mvn -q -B -ntp package -DskipTests
 fi
-fl=(java -jar "$jar")
+# The lab's JVM options (lab/jvm.options); FLUSHLAB_JAVA_OPTS="" measures a build as plain `java -jar`
+# runs it (a before/after comparison of a build from before the options existed).
+read -r -a jopts <<<"${FLUSHLAB_JAVA_OPTS-@lab/jvm.options}"
+fl=(java "${jopts[@]}" -jar "$jar")
+echo "flushlab runs as: ${fl[*]}"
 
 tmp=$(mktemp -d)
 children=()
@@ -126,6 +130,10 @@ done
 "${fl[@]}" relay --listen 127.0.0.1:$((P_RELAY + 10)) --upstream 127.0.0.1:$P_EMITTER >"$tmp/relay2.log" 2>&1 &
 children+=("$!"); wait_ready "$tmp/relay2.log" "flushlab relay on"
 bulk="http://127.0.0.1:$((P_RELAY + 10))/sse?total=512MiB&size=64KiB&interval=0ms"
+# One untimed transfer first: the relay's and emitter's bulk paths are not what the warm-up runs,
+# and whichever client went first read at ~half the rate of the second (curl first: 475-503 MB/s,
+# then flushlab 490-545, then curl again 836-960), so the row compared a cold pipe with a warm one.
+curl -s -o /dev/null "$bulk"
 "${fl[@]}" client --target "$bulk" --timeout 120s >"$tmp/fl-bulk" 2>&1
 fl_mbs=$(sed -nE 's/.*batch [0-9.]+ s, ([0-9.]+) MB\/s read.*/\1/p' "$tmp/fl-bulk")
 curl_mbs=$(curl -s -o /dev/null -w '%{speed_download}' "$bulk" | awk '{ printf "%.1f", $1 / 1e6 }')
