@@ -15,4 +15,4 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
 fi
 # Results record the command that reproduces them; this says it was this script.
 export FLUSHLAB_LAUNCHER="./run-scenario.sh"
-exec java -jar "$jar" run "$scenario" "$@"
+exec java @lab/jvm.options -jar "$jar" run "$scenario" "$@"

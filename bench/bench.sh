@@ -7,4 +7,4 @@ jar=target/flushlab-all.jar
 if [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; then
   mvn -q -B -ntp package -DskipTests
 fi
-exec java -jar "$jar" bench "$@"
+exec java @lab/jvm.options -jar "$jar" bench "$@"

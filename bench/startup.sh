@@ -2,7 +2,7 @@
 # How fast flushlab starts, per JVM set-up, in one run: the ms from launching `flushlab emitter`
 # and `flushlab relay` to their ready lines (after the warm-up), and the time to first token of the
 # first request a fresh emitter serves (a fresh client asks for 20 tokens every 5 ms). Set-ups: the
-# default java (17, the minimum), and when a JDK of release 25 or later is under /usr/lib/jvm (or
+# default java (17, the minimum) plain and with the lab's options (lab/jvm.options), and when a JDK of release 25 or later is under /usr/lib/jvm (or
 # FLUSHLAB_JAVA25 names one): that JDK, and that JDK with an ahead-of-time cache (-XX:AOTCache) made
 # here by a training run of lab/aot/training.yaml. Prints the median of ROUNDS (default 5) and each
 # set-up's ratio to java 17's. About two minutes.
@@ -29,7 +29,7 @@ java25=${FLUSHLAB_JAVA25:-}
 if [ -z "$java25" ]; then
   for j in /usr/lib/jvm/*/bin/java; do r=$(release "$j" || true); [ -n "$r" ] && [ "$r" -ge 25 ] && java25=$j; done
 fi
-setups=("java 17|java")
+setups=("java 17|java" "java 17 + lab/jvm.options|java @lab/jvm.options")
 if [ -n "$java25" ]; then
   cache="$tmp/flushlab.aot"
   echo "training run for the ahead-of-time cache ($java25, lab/aot/training.yaml) ..."

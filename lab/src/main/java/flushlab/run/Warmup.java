@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Warmup {
   /** Short streams per kind (plain, chat, Responses API, chat through the relay), each on a fresh connection. */
-  static final int SHORT_STREAMS = 400;
+  static final int SHORT_STREAMS = 200;
 
   /**
    * Which paths a process will serve, so its warm-up compiles those and not others: a short stream
@@ -78,9 +78,9 @@ public final class Warmup {
     MeteredClient client = new MeteredClient(vertx, ClientOptions.single().withRequests(6, 3));
     try {
       for (int port : new int[] {emitter.port(), relay.port()}) {
-        client.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?frames=200&size=60&interval=0.2ms"))
+        client.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?frames=200&size=60&interval=0.1ms"))
             .await(30, TimeUnit.SECONDS);
-        client.run(RequestPlan.chat("127.0.0.1", port, 200, 0, 0.2)).await(30, TimeUnit.SECONDS);
+        client.run(RequestPlan.chat("127.0.0.1", port, 200, 0, 0.1)).await(30, TimeUnit.SECONDS);
       }
       MeteredClient shortStreams = new MeteredClient(vertx, ClientOptions.single().withRequests(SHORT_STREAMS, 8));
       try {
