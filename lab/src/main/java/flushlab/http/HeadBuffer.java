@@ -42,9 +42,12 @@ final class HeadBuffer {
     return bytes[i];
   }
 
+  /** Compiled once: String.split with this two-character pattern compiles a regex per head. */
+  private static final java.util.regex.Pattern LINE_END = java.util.regex.Pattern.compile("\r?\n");
+
   String[] lines() {
     String text = new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
-    return text.split("\r?\n");
+    return LINE_END.split(text);
   }
 
   void reset() {
