@@ -28,6 +28,7 @@ public final class Main {
     commands.put("report", new ReportCommand());
     commands.put("compare", new CompareCommand());
     commands.put("bench", new BenchCommand());
+    commands.put("agent", new AgentCommand());
     JCommander jc = JCommander.newBuilder().programName("flushlab").resourceBundle(SettingFlags.bundle()).build();
     commands.forEach(jc::addCommand);
     // probe's own subcommands: the TCP-layer probes (probe --gateway ... stays the gateway probe)

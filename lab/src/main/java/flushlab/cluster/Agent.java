@@ -1,0 +1,132 @@
+package flushlab.cluster;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import flushlab.core.HostPort;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetServer;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A lab agent: one member of a lab's cluster, on Vert.x's clustered event bus with Hazelcast for
+ * membership (a fixed member list over TCP, no multicast). Before it joins, it makes the
+ * {@link Hello} handshake with every member it was told to join, so that a member of another lab
+ * (another cluster name, version or secret) is refused with the reason instead of never meeting it
+ * in silence. Every request over the bus has a timeout.
+ */
+public final class Agent implements AutoCloseable {
+  /** How long a request over the bus may take before it fails. */
+  public static final long REQUEST_TIMEOUT_MS = 5_000;
+
+  private final ClusterSpec spec;
+  private final Vertx vertx;
+  private final HazelcastClusterManager manager;
+  private final NetServer hello;
+
+  private Agent(ClusterSpec spec, Vertx vertx, HazelcastClusterManager manager, NetServer hello) {
+    this.spec = spec;
+    this.vertx = vertx;
+    this.manager = manager;
+    this.hello = hello;
+  }
+
+  /** Why an agent could not join: refused by a member (with the reason) or no member reachable. */
+  public static final class JoinFailure extends Exception {
+    JoinFailure(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Checks the members to join, joins (or, with none to join, starts) the lab's cluster, and
+   * answers other agents' handshakes and pings from then on.
+   */
+  public static Agent start(ClusterSpec spec, Consumer<String> log) throws Exception {
+    List<String> unreachable = new ArrayList<>();
+    int welcomed = 0;
+    for (HostPort member : spec.join()) {
+      try {
+        String name = Hello.ask(spec, member);
+        log.accept("the member at " + member.host() + ":" + member.port() + " (agent " + name + ") let this agent in");
+        welcomed++;
+      } catch (Hello.Refused e) {
+        throw new JoinFailure("refused: " + e.getMessage());
+      } catch (IOException e) {
+        unreachable.add(member.host() + ":" + member.port() + " (" + e.getMessage() + ")");
+      }
+    }
+    if (!spec.join().isEmpty() && welcomed == 0) {
+      throw new JoinFailure("no member to join answered: " + String.join("; ", unreachable)
+          + ". Start the first agent without --join, then join it");
+    }
+    System.setProperty("hazelcast.logging.type", "none"); // its own warnings would interleave with ours
+    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(spec));
+    VertxOptions options = new VertxOptions();
+    options.getEventBusOptions().setHost(spec.at().host()).setPort(spec.eventBusPort());
+    Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered().await(60, TimeUnit.SECONDS);
+    NetServer hello;
+    try {
+      hello = Hello.listen(vertx, spec, log).await(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      vertx.close();
+      throw e;
+    }
+    vertx.eventBus().<JsonObject>consumer(pingAddress(spec.agent()), m ->
+        m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version())));
+    return new Agent(spec, vertx, manager, hello);
+  }
+
+  private static Config hazelcastConfig(ClusterSpec spec) {
+    Config c = new Config();
+    c.setClusterName(spec.hazelcastClusterName());
+    c.setProperty("hazelcast.phone.home.enabled", "false");
+    c.setProperty("hazelcast.logging.type", "none");
+    c.setProperty("hazelcast.wait.seconds.before.join", "0");
+    c.getNetworkConfig().setPort(spec.hazelcastPort()).setPortAutoIncrement(false);
+    c.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(spec.at().host());
+    JoinConfig join = c.getNetworkConfig().getJoin();
+    join.getMulticastConfig().setEnabled(false);
+    join.getAutoDetectionConfig().setEnabled(false);
+    join.getTcpIpConfig().setEnabled(true).addMember(spec.at().host() + ":" + spec.hazelcastPort());
+    for (HostPort m : spec.join()) join.getTcpIpConfig().addMember(m.host() + ":" + (m.port() + 1));
+    return c;
+  }
+
+  static String pingAddress(String agent) {
+    return "flushlab.agent." + agent + ".ping";
+  }
+
+  /** The members of the cluster now (this agent included). */
+  public int members() {
+    return manager.getNodes().size();
+  }
+
+  /** Asks another agent of the lab for its name and version, with {@link #REQUEST_TIMEOUT_MS}. */
+  public Future<JsonObject> ping(String agent) {
+    return vertx.eventBus().<JsonObject>request(pingAddress(agent), new JsonObject(), new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
+        .map(io.vertx.core.eventbus.Message::body);
+  }
+
+  public ClusterSpec spec() {
+    return spec;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  @Override
+  public void close() throws Exception {
+    hello.close();
+    vertx.close().await(30, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,118 @@
+package flushlab.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import flushlab.core.HostPort;
+import io.vertx.core.json.JsonObject;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Agents on loopback: one starts the lab's cluster, an agent of another lab (another cluster name,
+ * another secret, another version) is refused by the member with the reason, and one of the same
+ * lab joins it and reaches it over the clustered event bus.
+ */
+class AgentTest {
+  private static final byte[] SECRET = "correct horse battery staple".getBytes(StandardCharsets.UTF_8);
+
+  /** A port P with P, P+1 and P+2 free now (the handshake, Hazelcast, the event bus). */
+  private static int threeFreePorts() throws Exception {
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int p;
+      try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        p = s.getLocalPort();
+      }
+      if (p > 65000) continue;
+      if (free(p) && free(p + 1) && free(p + 2)) return p;
+    }
+    throw new IllegalStateException("no three consecutive free ports on loopback");
+  }
+
+  private static boolean free(int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.bind(new InetSocketAddress("127.0.0.1", port));
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  private static ClusterSpec spec(String lab, byte[] secret, String version, String agent, int port, List<HostPort> join) {
+    return new ClusterSpec(lab, secret, version, agent, new HostPort("127.0.0.1", port), join);
+  }
+
+  @Test
+  void aMemberOfAnotherLabIsRefusedWithTheReasonAndOneOfTheSameLabJoins() throws Exception {
+    int pa = threeFreePorts();
+    try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
+      assertThat(a.members()).isEqualTo(1);
+      List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
+      int pb = threeFreePorts();
+
+      assertThatThrownBy(() -> Agent.start(spec("lab-two", SECRET, "1.0", "b", pb, joinA), line -> {}))
+          .isInstanceOf(Agent.JoinFailure.class)
+          .hasMessageContaining("is in cluster 'lab-one', not 'lab-two'");
+      assertThatThrownBy(() -> Agent.start(spec("lab-one", "another secret, 12+".getBytes(StandardCharsets.UTF_8), "1.0", "b", pb, joinA), line -> {}))
+          .isInstanceOf(Agent.JoinFailure.class)
+          .hasMessageContaining("does not share this cluster's secret");
+      assertThatThrownBy(() -> Agent.start(spec("lab-one", SECRET, "1.1", "b", pb, joinA), line -> {}))
+          .isInstanceOf(Agent.JoinFailure.class)
+          .hasMessageContaining("runs flushlab 1.0, this agent 1.1");
+      assertThat(a.members()).as("no refused agent joined").isEqualTo(1);
+
+      try (Agent b = Agent.start(spec("lab-one", SECRET, "1.0", "b", pb, joinA), line -> {})) {
+        assertThat(b.members()).isEqualTo(2);
+        assertThat(a.members()).isEqualTo(2);
+        JsonObject answer = b.ping("a").await(10, TimeUnit.SECONDS);
+        assertThat(answer.getString("agent")).isEqualTo("a");
+        assertThat(answer.getString("version")).isEqualTo("1.0");
+      }
+    }
+  }
+
+  @Test
+  void anAgentToldToJoinMembersNoneOfWhichAnswersSaysSoInsteadOfStartingAClusterOfItsOwn() throws Exception {
+    int dead = threeFreePorts();
+    int pb = threeFreePorts();
+    assertThatThrownBy(() -> Agent.start(spec("lab-one", SECRET, "1.0", "b", pb, List.of(new HostPort("127.0.0.1", dead))), line -> {}))
+        .isInstanceOf(Agent.JoinFailure.class)
+        .hasMessageContaining("no member to join answered: 127.0.0.1:" + dead)
+        .hasMessageContaining("Start the first agent without --join");
+  }
+
+  @Test
+  void theHazelcastClusterNameDependsOnNameVersionAndSecretSoLabsThatDifferNeverMeet() {
+    String base = spec("lab-one", SECRET, "1.0", "a", 5800, List.of()).hazelcastClusterName();
+    assertThat(spec("lab-one", SECRET, "1.0", "b", 5900, List.of()).hazelcastClusterName()).isEqualTo(base);
+    assertThat(spec("lab-two", SECRET, "1.0", "a", 5800, List.of()).hazelcastClusterName()).isNotEqualTo(base);
+    assertThat(spec("lab-one", SECRET, "1.1", "a", 5800, List.of()).hazelcastClusterName()).isNotEqualTo(base);
+    assertThat(spec("lab-one", "another secret, 12+".getBytes(StandardCharsets.UTF_8), "1.0", "a", 5800, List.of()).hazelcastClusterName())
+        .isNotEqualTo(base);
+    assertThat(base).doesNotContain("correct horse");
+  }
+
+  /** `flushlab agent` wipes the secret it read once the spec is made: the spec must hold its own copy. */
+  @Test
+  void theSpecKeepsItsOwnCopyOfTheSecret() {
+    byte[] secret = SECRET.clone();
+    ClusterSpec s = spec("lab-one", secret, "1.0", "a", 5800, List.of());
+    String before = s.hazelcastClusterName();
+    java.util.Arrays.fill(secret, (byte) 0);
+    assertThat(s.hazelcastClusterName()).isEqualTo(before);
+    byte[] zeros = new byte[SECRET.length];
+    assertThat(spec("lab-one", zeros, "1.0", "a", 5800, List.of()).hazelcastClusterName()).isNotEqualTo(before);
+  }
+
+  @Test
+  void namesAndSecretsOutsideTheRulesAreRefusedByName() {
+    assertThatThrownBy(() -> spec("lab one", SECRET, "1.0", "a", 5800, List.of())).hasMessageContaining("cluster name 'lab one'");
+    assertThatThrownBy(() -> spec("lab", SECRET, "1.0", "a/b", 5800, List.of())).hasMessageContaining("agent name 'a/b'");
+    assertThatThrownBy(() -> spec("lab", "short".getBytes(StandardCharsets.UTF_8), "1.0", "a", 5800, List.of()))
+        .hasMessageContaining("needs at least 12");
+  }
+}
