@@ -81,7 +81,7 @@ public final class Agent implements AutoCloseable {
       throw e;
     }
     vertx.eventBus().<JsonObject>consumer(pingAddress(spec.agent()), m ->
-        m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version())));
+        m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", flushlab.core.LabClock.epochNanos())));
     return new Agent(spec, vertx, manager, hello);
   }
 
@@ -114,6 +114,21 @@ public final class Agent implements AutoCloseable {
   public Future<JsonObject> ping(String agent) {
     return vertx.eventBus().<JsonObject>request(pingAddress(agent), new JsonObject(), new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
         .map(io.vertx.core.eventbus.Message::body);
+  }
+
+  /**
+   * Estimates another agent's clock offset from {@code rounds} pings (sequential, each with its
+   * timeout), the narrowest round trips deciding; see {@link ClockOffset}. Runs off the event loop.
+   */
+  public ClockOffset clockOffset(String agent, int rounds) throws Exception {
+    java.util.List<ClockOffset.Sample> samples = new ArrayList<>();
+    for (int i = 0; i < rounds; i++) {
+      long t0 = flushlab.core.LabClock.epochNanos();
+      JsonObject answer = ping(agent).await(REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
+      long t3 = flushlab.core.LabClock.epochNanos();
+      samples.add(new ClockOffset.Sample(t0, answer.getLong("clock"), t3));
+    }
+    return ClockOffset.estimate(samples);
   }
 
   public ClusterSpec spec() {

@@ -71,6 +71,10 @@ class AgentTest {
         JsonObject answer = b.ping("a").await(10, TimeUnit.SECONDS);
         assertThat(answer.getString("agent")).isEqualTo("a");
         assertThat(answer.getString("version")).isEqualTo("1.0");
+        // one JVM, one clock: the true offset is 0, and the estimate must hold it within its bound
+        ClockOffset offset = b.clockOffset("a", 20);
+        assertThat(offset.samples()).isEqualTo(20);
+        assertThat(Math.abs(offset.offsetNanos())).as("offset %s", offset).isLessThanOrEqualTo(offset.boundNanos());
       }
     }
   }
