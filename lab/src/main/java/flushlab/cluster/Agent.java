@@ -82,7 +82,9 @@ public final class Agent implements AutoCloseable {
     }
     vertx.eventBus().<JsonObject>consumer(pingAddress(spec.agent()), m ->
         m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", flushlab.core.LabClock.epochNanos())));
-    return new Agent(spec, vertx, manager, hello);
+    Agent agent = new Agent(spec, vertx, manager, hello);
+    ClientShare.serve(agent);
+    return agent;
   }
 
   private static Config hazelcastConfig(ClusterSpec spec) {

@@ -79,6 +79,47 @@ class AgentTest {
     }
   }
 
+  /**
+   * A coordinator splits a client load over two agents: each runs its share and answers with its
+   * counts and encoded histograms, and the merge is their exact sum. A share past its deadline is
+   * stopped by the agent that runs it, its connection closed.
+   */
+  @Test
+  void sharesOfAClientLoadRunOnTwoAgentsAndMergeExactlyAndAShareStopsAtItsDeadline() throws Exception {
+    io.vertx.core.Vertx lab = flushlab.core.LabVertx.create(1);
+    try {
+      flushlab.emitter.Emitter emitter = new flushlab.emitter.Emitter(flushlab.emitter.EmitterOptions.loopback(0));
+      lab.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+      String url = "http://127.0.0.1:" + emitter.port() + "/sse?frames=20&size=60&interval=5ms";
+      int pa = threeFreePorts();
+      try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
+        int pb = threeFreePorts();
+        try (Agent b = Agent.start(spec("lab-one", SECRET, "1.0", "b", pb, List.of(new HostPort("127.0.0.1", pa))), line -> {})) {
+          ClientShare.Counts fromA = ClientShare.ask(a, "a", url, 3, 3, 30_000).await(40, TimeUnit.SECONDS);
+          ClientShare.Counts fromB = ClientShare.ask(a, "b", url, 4, 4, 30_000).await(40, TimeUnit.SECONDS);
+          assertThat(fromA.agent()).isEqualTo("a");
+          assertThat(fromB.agent()).isEqualTo("b");
+          assertThat(fromA.streamsOk()).isEqualTo(3);
+          assertThat(fromB.streamsOk()).isEqualTo(4);
+          ClientShare.Counts merged = ClientShare.Counts.merge(List.of(fromA, fromB));
+          assertThat(merged.frames()).isEqualTo(fromA.frames() + fromB.frames()).isEqualTo(7 * 20);
+          assertThat(merged.reads()).isEqualTo(fromA.reads() + fromB.reads());
+          assertThat(merged.emitToRecv().getTotalCount())
+              .isEqualTo(fromA.emitToRecv().getTotalCount() + fromB.emitToRecv().getTotalCount()).isEqualTo(7 * 20);
+          assertThat(merged.ttft().getTotalCount()).isEqualTo(7);
+          assertThat(merged.emitToRecv().getMaxValue()).isEqualTo(Math.max(fromA.emitToRecv().getMaxValue(), fromB.emitToRecv().getMaxValue()));
+
+          String slow = "http://127.0.0.1:" + emitter.port() + "/sse?frames=100&size=60&interval=100ms"; // 10 s
+          assertThatThrownBy(() -> ClientShare.ask(a, "b", slow, 1, 1, 400).await(10, TimeUnit.SECONDS))
+              .hasMessageContaining("agent b stopped its share at its deadline of 400 ms");
+          flushlab.Await.until("the emitter saw the stopped share's connection close", 5000, () -> emitter.openConnections() == 0);
+        }
+      }
+    } finally {
+      lab.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
   @Test
   void anAgentToldToJoinMembersNoneOfWhichAnswersSaysSoInsteadOfStartingAClusterOfItsOwn() throws Exception {
     int dead = threeFreePorts();
