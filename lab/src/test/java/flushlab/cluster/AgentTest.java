@@ -120,6 +120,50 @@ class AgentTest {
     }
   }
 
+  /**
+   * A client load over two agents, one of which is a process of its own killed (SIGKILL) mid-run:
+   * the run ends partial within the deadline and a second, with the surviving agent's streams kept
+   * and the dead agent named.
+   */
+  @Test
+  void anAgentKilledMidRunMakesItPartialWithTheSurvivorsDataAndTheDeadAgentNamed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    io.vertx.core.Vertx lab = flushlab.core.LabVertx.create(1);
+    String version = flushlab.core.Build.version(); // the forked agent's
+    try {
+      flushlab.emitter.Emitter emitter = new flushlab.emitter.Emitter(flushlab.emitter.EmitterOptions.loopback(0));
+      lab.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+      String url = "http://127.0.0.1:" + emitter.port() + "/sse?frames=15&size=60&interval=100ms"; // 1.5 s
+      int pa = threeFreePorts();
+      try (Agent a = Agent.start(spec("lab-one", SECRET, version, "a", pa, List.of()), line -> {})) {
+        List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
+        int pb = threeFreePorts();
+        try (Agent b = Agent.start(spec("lab-one", SECRET, version, "b", pb, joinA), line -> {})) {
+          int pc = threeFreePorts();
+          try (flushlab.ForkedLab c = flushlab.ForkedLab.start(dir, java.util.Map.of("FLUSHLAB_CLUSTER_SECRET", new String(SECRET, StandardCharsets.UTF_8)),
+              List.of("-XX:TieredStopAtLevel=1"), "agent", "--name", "c", "--cluster-name", "lab-one", "--cluster-host", "127.0.0.1:" + pc,
+              "--join", "127.0.0.1:" + pa)) {
+            c.awaitLine("flushlab agent c in lab 'lab-one' \\(3 member", 60_000);
+            long start = System.nanoTime();
+            io.vertx.core.Future<ClusterClients.Outcome> run = ClusterClients.run(a, List.of("b", "c"), url, 4, 4, 3_000);
+            flushlab.Await.until("both agents have their shares' streams open", 10_000, () -> emitter.openConnections() >= 4);
+            c.process().destroyForcibly(); // SIGKILL: no goodbye, no reply
+            ClusterClients.Outcome o = run.await(15, TimeUnit.SECONDS);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertThat(o.partial()).as("missing %s", o.missing()).isTrue();
+            assertThat(o.missing()).containsOnlyKeys("c");
+            assertThat(o.perAgent()).containsOnlyKeys("b");
+            assertThat(o.merged().streamsOk()).isEqualTo(2);
+            assertThat(o.merged().frames()).isEqualTo(2 * 15);
+            assertThat(seconds).as("ended within the deadline and a second (and this machine's slack)").isLessThan(3.0 + 1.0 + 2.0);
+          }
+        }
+      }
+    } finally {
+      lab.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
   @Test
   void anAgentToldToJoinMembersNoneOfWhichAnswersSaysSoInsteadOfStartingAClusterOfItsOwn() throws Exception {
     int dead = threeFreePorts();

@@ -1,0 +1,49 @@
+package flushlab.cluster;
+
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A client load split over named agents: each runs its share at once, and the answer is every
+ * share that came back, their exact merge, and the agents whose share did not come back (one that
+ * died or left, or answered an error), by name, with why. A run with any missing is partial; none
+ * waits longer than the shares' deadline and a second.
+ */
+public final class ClusterClients {
+  private ClusterClients() {}
+
+  /** What came back: each agent's counts, the merge of those, and the missing agents with the reason. */
+  public record Outcome(Map<String, ClientShare.Counts> perAgent, ClientShare.Counts merged, Map<String, String> missing) {
+    public boolean partial() {
+      return !missing.isEmpty();
+    }
+  }
+
+  /**
+   * Splits {@code requests} (and {@code concurrency}) over {@code agents} as evenly as they go, the
+   * first agents taking one more when it does not divide; an agent whose share would be empty is
+   * not asked.
+   */
+  public static Future<Outcome> run(Agent coordinator, List<String> agents, String url, int requests, int concurrency, long deadlineMs) {
+    if (agents.isEmpty()) throw new IllegalArgumentException("no agents to run the clients on");
+    Map<String, Future<ClientShare.Counts>> asked = new LinkedHashMap<>();
+    for (int i = 0; i < agents.size(); i++) {
+      int n = requests / agents.size() + (i < requests % agents.size() ? 1 : 0);
+      int c = Math.max(1, concurrency / agents.size() + (i < concurrency % agents.size() ? 1 : 0));
+      if (n == 0) continue;
+      asked.put(agents.get(i), ClientShare.ask(coordinator, agents.get(i), url, n, Math.min(c, n), deadlineMs));
+    }
+    return Future.join(new ArrayList<>(asked.values())).transform(ignored -> {
+      Map<String, ClientShare.Counts> got = new LinkedHashMap<>();
+      Map<String, String> missing = new LinkedHashMap<>();
+      asked.forEach((agent, f) -> {
+        if (f.succeeded()) got.put(agent, f.result());
+        else missing.put(agent, f.cause().getMessage());
+      });
+      return Future.succeededFuture(new Outcome(got, ClientShare.Counts.merge(List.copyOf(got.values())), missing));
+    });
+  }
+}
