@@ -3,6 +3,7 @@ package flushlab.cluster;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import flushlab.core.HostPort;
+import flushlab.core.LabClock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -81,7 +82,7 @@ public final class Agent implements AutoCloseable {
       throw e;
     }
     vertx.eventBus().<JsonObject>consumer(pingAddress(spec.agent()), m ->
-        m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", flushlab.core.LabClock.epochNanos())));
+        m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", LabClock.epochNanos())));
     Agent agent = new Agent(spec, vertx, manager, hello);
     ClientShare.serve(agent);
     return agent;
@@ -125,9 +126,9 @@ public final class Agent implements AutoCloseable {
   public ClockOffset clockOffset(String agent, int rounds) throws Exception {
     java.util.List<ClockOffset.Sample> samples = new ArrayList<>();
     for (int i = 0; i < rounds; i++) {
-      long t0 = flushlab.core.LabClock.epochNanos();
+      long t0 = LabClock.epochNanos();
       JsonObject answer = ping(agent).await(REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
-      long t3 = flushlab.core.LabClock.epochNanos();
+      long t3 = LabClock.epochNanos();
       samples.add(new ClockOffset.Sample(t0, answer.getLong("clock"), t3));
     }
     return ClockOffset.estimate(samples);

@@ -20,17 +20,21 @@ import org.junit.jupiter.api.Test;
 class AgentTest {
   private static final byte[] SECRET = "correct horse battery staple".getBytes(StandardCharsets.UTF_8);
 
-  /** A port P with P, P+1 and P+2 free now (the handshake, Hazelcast, the event bus). */
-  private static int threeFreePorts() throws Exception {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int p;
-      try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-        p = s.getLocalPort();
-      }
-      if (p > 65000) continue;
+  /**
+   * A port P with P, P+1 and P+2 free now, below Linux's ephemeral range (32768 and up by default):
+   * a port in that range can be taken between this check and the agent's bind by any outgoing
+   * connection's source port (CI lost a run to Hazelcast finding P+1 taken that way).
+   */
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT =
+      new java.util.concurrent.atomic.AtomicInteger(20_000 + (int) (ProcessHandle.current().pid() % 400) * 30);
+
+  private static int threeFreePorts() {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int p = NEXT_PORT.getAndAdd(3);
+      if (p > 32_700) NEXT_PORT.set(p = 20_000);
       if (free(p) && free(p + 1) && free(p + 2)) return p;
     }
-    throw new IllegalStateException("no three consecutive free ports on loopback");
+    throw new IllegalStateException("no three consecutive free ports between 20000 and 32700 on loopback");
   }
 
   private static boolean free(int port) {
