@@ -17,6 +17,11 @@ public final class FreePort {
   private FreePort() {}
 
   public static int forALaterServer() throws IOException {
+    return forALaterServer(1);
+  }
+
+  /** The first of {@code count} consecutive free ports (a lab agent takes three: handshake, Hazelcast, event bus). */
+  public static int forALaterServer(int count) throws IOException {
     int ephemeralStart = 32768;
     try {
       // procfs files report a size of 0, and Files.readString then reads one byte: ProcFiles reads them whole
@@ -28,13 +33,20 @@ public final class FreePort {
     if (low >= ephemeralStart) low = 20_000; // an odd range: fall back to below Linux's default
     if (ephemeralStart <= low) ephemeralStart = 32_768;
     for (int attempt = 0; attempt < 200; attempt++) {
-      int port = ThreadLocalRandom.current().nextInt(low, ephemeralStart);
-      try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-        return s.getLocalPort();
+      int port = ThreadLocalRandom.current().nextInt(low, ephemeralStart - count + 1);
+      if (allFree(port, count)) return port;
+    }
+    throw new IOException("no " + count + " free loopback port(s) below " + ephemeralStart);
+  }
+
+  private static boolean allFree(int first, int count) {
+    for (int p = first; p < first + count; p++) {
+      try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getLoopbackAddress())) {
+        // free now
       } catch (IOException taken) {
-        // another one
+        return false;
       }
     }
-    throw new IOException("no free loopback port below " + ephemeralStart);
+    return true;
   }
 }

@@ -3,10 +3,9 @@ package flushlab.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import flushlab.LabFixture;
 import flushlab.core.HostPort;
 import io.vertx.core.json.JsonObject;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,30 +19,9 @@ import org.junit.jupiter.api.Test;
 class AgentTest {
   private static final byte[] SECRET = "correct horse battery staple".getBytes(StandardCharsets.UTF_8);
 
-  /**
-   * A port P with P, P+1 and P+2 free now, below Linux's ephemeral range (32768 and up by default):
-   * a port in that range can be taken between this check and the agent's bind by any outgoing
-   * connection's source port (CI lost a run to Hazelcast finding P+1 taken that way).
-   */
-  private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT =
-      new java.util.concurrent.atomic.AtomicInteger(20_000 + (int) (ProcessHandle.current().pid() % 400) * 30);
-
-  private static int threeFreePorts() {
-    for (int attempt = 0; attempt < 200; attempt++) {
-      int p = NEXT_PORT.getAndAdd(3);
-      if (p > 32_700) NEXT_PORT.set(p = 20_000);
-      if (free(p) && free(p + 1) && free(p + 2)) return p;
-    }
-    throw new IllegalStateException("no three consecutive free ports between 20000 and 32700 on loopback");
-  }
-
-  private static boolean free(int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress("127.0.0.1", port));
-      return true;
-    } catch (java.io.IOException e) {
-      return false;
-    }
+  /** A port P with P, P+1 and P+2 free (the handshake, Hazelcast, the event bus), below the ephemeral range. */
+  private static int threeFreePorts() throws java.io.IOException {
+    return flushlab.FreePort.forALaterServer(3);
   }
 
   private static ClusterSpec spec(String lab, byte[] secret, String version, String agent, int port, List<HostPort> join) {
@@ -90,10 +68,8 @@ class AgentTest {
    */
   @Test
   void sharesOfAClientLoadRunOnTwoAgentsAndMergeExactlyAndAShareStopsAtItsDeadline() throws Exception {
-    io.vertx.core.Vertx lab = flushlab.core.LabVertx.create(1);
-    try {
-      flushlab.emitter.Emitter emitter = new flushlab.emitter.Emitter(flushlab.emitter.EmitterOptions.loopback(0));
-      lab.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+    try (LabFixture lab = new LabFixture()) {
+      flushlab.emitter.Emitter emitter = lab.emitter;
       String url = "http://127.0.0.1:" + emitter.port() + "/sse?frames=20&size=60&interval=5ms";
       int pa = threeFreePorts();
       try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
@@ -119,8 +95,6 @@ class AgentTest {
           flushlab.Await.until("the emitter saw the stopped share's connection close", 5000, () -> emitter.openConnections() == 0);
         }
       }
-    } finally {
-      lab.close().await(10, TimeUnit.SECONDS);
     }
   }
 
@@ -132,11 +106,9 @@ class AgentTest {
   @Test
   void anAgentKilledMidRunMakesItPartialWithTheSurvivorsDataAndTheDeadAgentNamed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
       throws Exception {
-    io.vertx.core.Vertx lab = flushlab.core.LabVertx.create(1);
     String version = flushlab.core.Build.version(); // the forked agent's
-    try {
-      flushlab.emitter.Emitter emitter = new flushlab.emitter.Emitter(flushlab.emitter.EmitterOptions.loopback(0));
-      lab.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+    try (LabFixture lab = new LabFixture()) {
+      flushlab.emitter.Emitter emitter = lab.emitter;
       String url = "http://127.0.0.1:" + emitter.port() + "/sse?frames=15&size=60&interval=100ms"; // 1.5 s
       int pa = threeFreePorts();
       try (Agent a = Agent.start(spec("lab-one", SECRET, version, "a", pa, List.of()), line -> {})) {
@@ -163,8 +135,6 @@ class AgentTest {
           }
         }
       }
-    } finally {
-      lab.close().await(10, TimeUnit.SECONDS);
     }
   }
 
