@@ -90,6 +90,31 @@ public final class LabFixture implements AutoCloseable {
     return worst;
   }
 
+  /** One measurement of a paced stream, for {@link #measurePaced}. */
+  public interface Measurement {
+    BatchResult run() throws Exception;
+  }
+
+  /**
+   * A measurement under the pacing guard, as the map applies it: when the emitter's own audit says
+   * it wrote a frame later than the tolerance (the host stalled it: a collection pause, a
+   * descheduled loop), that run says nothing of the path; it is printed and measured once more,
+   * once, and the second run must pass the guard. Never more than one more: a host that stalls
+   * twice in a row fails the test.
+   */
+  public BatchResult measurePaced(long intervalNanos, Measurement m) throws Exception {
+    BatchResult r = m.run();
+    long late = emitterLatenessMaxNanos(r);
+    long tolerance = pacingToleranceNanos(intervalNanos);
+    if (late > tolerance) {
+      System.out.printf("pacing guard: the emitter wrote a frame %.3f ms late (tolerance %.1f ms); that run is excluded "
+          + "and measured once more, as the map does%n", late / 1e6, tolerance / 1e6);
+      r = m.run();
+    }
+    assertEmitterOnTime(r, intervalNanos);
+    return r;
+  }
+
   public void assertEmitterOnTime(BatchResult r, long intervalNanos) throws InterruptedException {
     long tolerance = pacingToleranceNanos(intervalNanos);
     for (long id : r.streamIds()) {

@@ -25,10 +25,8 @@ class CompressTest extends ShaperTestBase {
   private static BatchResult as(ClientProfile profile, String query, String... shapers) throws Exception {
     Relay relay = RelayFixture.start(lab, shapers);
     try {
-      BatchResult r = lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query).withProfile(profile),
-          ClientOptions.single());
-      lab.assertEmitterOnTime(r, StreamSpec.fromQuery(query).intervalNanos());
-      return r;
+      return lab.measurePaced(StreamSpec.fromQuery(query).intervalNanos(), () -> lab.measure(
+          RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query).withProfile(profile), ClientOptions.single()));
     } finally {
       lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
     }
