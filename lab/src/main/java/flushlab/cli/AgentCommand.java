@@ -3,13 +3,12 @@ package flushlab.cli;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import flushlab.cluster.Agent;
+import flushlab.cluster.ClusterSecret;
 import flushlab.cluster.ClusterSpec;
 import flushlab.core.Build;
 import flushlab.core.HostPort;
+import flushlab.run.Warmup;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,13 +16,12 @@ import java.util.List;
 
 /**
  * `flushlab agent`: one member of a lab that spans hosts. It joins the lab's cluster (or starts it)
- * and stays until interrupted; the roles it will run for a coordinator come with the issue's next
- * steps. The secret comes from a file or the environment, never from a flag (a flag shows in ps).
+ * and stays until interrupted, running for a coordinator (`flushlab run` of a scenario with a
+ * cluster: section) an emitter, relays and shares of the client load. The secret comes from a file or the environment, never from a flag (a flag shows in ps).
  */
 @Parameters(commandNames = "agent", commandDescription = "Join (or start) a lab's cluster of agents on several hosts, until interrupted")
 final class AgentCommand implements Command {
-  static final String SECRET_ENV = "FLUSHLAB_CLUSTER_SECRET";
-  static final int MAX_SECRET_FILE_BYTES = 4096;
+  static final String SECRET_ENV = ClusterSecret.ENV;
 
   @Parameter(names = "--name", description = "This agent's name, unique in the lab (letters, digits, '.', '-', '_')", required = true)
   String name;
@@ -66,28 +64,15 @@ final class AgentCommand implements Command {
       err.println("flushlab agent: " + e.getMessage());
       return EXIT_FAILED;
     }
+    // the work a coordinator asks for (an emitter, relays, clients) runs compiled from its first request
+    out.println("  warming up: " + Warmup.description(false));
+    Warmup.run(agent.vertx());
     out.println("flushlab agent " + name + " in lab '" + clusterName + "' (" + agent.members() + " member(s)); handshake on "
         + at.host() + ":" + at.port() + ", Hazelcast on " + spec.hazelcastPort() + ", event bus on " + spec.eventBusPort());
     return UntilInterrupted.await(agent.vertx());
   }
 
-  /** The secret, from --secret-file (a regular file of at most 4 KiB, trailing newline dropped) or the environment. */
   private byte[] secret() throws java.io.IOException {
-    if (secretFile != null) {
-      Path p = Path.of(secretFile);
-      if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(p)) {
-        throw new IllegalArgumentException("--secret-file " + secretFile + ": not a regular file");
-      }
-      if (Files.size(p) > MAX_SECRET_FILE_BYTES) {
-        throw new IllegalArgumentException("--secret-file " + secretFile + ": over " + MAX_SECRET_FILE_BYTES + " bytes; a secret is a line");
-      }
-      return Files.readString(p, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
-    }
-    String env = System.getenv(SECRET_ENV);
-    if (env == null || env.isEmpty()) {
-      throw new IllegalArgumentException("no secret: give --secret-file FILE or set " + SECRET_ENV
-          + " (the same on every agent of the lab)");
-    }
-    return env.strip().getBytes(StandardCharsets.UTF_8);
+    return ClusterSecret.read(secretFile == null ? null : Path.of(secretFile), "--secret-file");
   }
 }

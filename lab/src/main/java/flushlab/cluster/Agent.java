@@ -1,19 +1,26 @@
 package flushlab.cluster;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.JoinConfig;
 import flushlab.core.HostPort;
 import flushlab.core.LabClock;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServer;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -32,6 +39,11 @@ public final class Agent implements AutoCloseable {
   private final Vertx vertx;
   private final HazelcastClusterManager manager;
   private final NetServer hello;
+  /** Per agent name, completed when that agent leaves the cluster (a fresh one when it joins again). */
+  private final Map<String, Promise<Void>> leaving = new ConcurrentHashMap<>();
+
+  /** The Hazelcast member attribute that carries an agent's name, so a member that leaves is known by name. */
+  static final String AGENT_ATTRIBUTE = "flushlab-agent";
 
   private Agent(ClusterSpec spec, Vertx vertx, HazelcastClusterManager manager, NetServer hello) {
     this.spec = spec;
@@ -84,13 +96,16 @@ public final class Agent implements AutoCloseable {
     vertx.eventBus().<JsonObject>consumer(pingAddress(spec.agent()), m ->
         m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", LabClock.epochNanos())));
     Agent agent = new Agent(spec, vertx, manager, hello);
+    manager.getHazelcastInstance().getCluster().addMembershipListener(agent.new Membership());
     ClientShare.serve(agent);
+    HostedWork.serve(agent, log);
     return agent;
   }
 
   private static Config hazelcastConfig(ClusterSpec spec) {
     Config c = new Config();
     c.setClusterName(spec.hazelcastClusterName());
+    c.getMemberAttributeConfig().setAttribute(AGENT_ATTRIBUTE, spec.agent());
     c.setProperty("hazelcast.phone.home.enabled", "false");
     c.setProperty("hazelcast.logging.type", "none");
     c.setProperty("hazelcast.wait.seconds.before.join", "0");
@@ -108,6 +123,47 @@ public final class Agent implements AutoCloseable {
     return "flushlab.agent." + agent + ".ping";
   }
 
+  /** Completes, per agent name, the futures of {@link #untilLeft} when that member leaves. */
+  private final class Membership implements MembershipListener {
+    @Override
+    public void memberAdded(MembershipEvent e) {
+      String name = e.getMember().getAttribute(AGENT_ATTRIBUTE);
+      if (name != null) leaving.computeIfPresent(name, (k, p) -> p.future().isComplete() ? null : p);
+    }
+
+    @Override
+    public void memberRemoved(MembershipEvent e) {
+      String name = e.getMember().getAttribute(AGENT_ATTRIBUTE);
+      if (name != null) leaving.computeIfAbsent(name, k -> Promise.promise()).tryComplete();
+    }
+  }
+
+  /** The names of the agents in the cluster now, this one included. */
+  public List<String> agents() {
+    List<String> names = new ArrayList<>();
+    for (Member m : manager.getHazelcastInstance().getCluster().getMembers()) {
+      String n = m.getAttribute(AGENT_ATTRIBUTE);
+      if (n != null) names.add(n);
+    }
+    return names;
+  }
+
+  /**
+   * {@code work}, asked of {@code agent}, failed as soon as that agent leaves the cluster (or at
+   * once when it is not a member) instead of waiting for the request's timeout.
+   */
+  public <T> Future<T> untilLeft(String agent, Future<T> work) {
+    if (!agents().contains(agent)) return Future.failedFuture("agent " + agent + " is not in the lab's cluster");
+    Promise<T> p = Promise.promise();
+    work.onComplete(ar -> {
+      if (ar.succeeded()) p.tryComplete(ar.result());
+      else p.tryFail(ar.cause());
+    });
+    leaving.computeIfAbsent(agent, k -> Promise.promise()).future()
+        .onSuccess(v -> p.tryFail("agent " + agent + " left the lab's cluster mid-request"));
+    return p.future();
+  }
+
   /** The members of the cluster now (this agent included). */
   public int members() {
     return manager.getNodes().size();
@@ -116,7 +172,7 @@ public final class Agent implements AutoCloseable {
   /** Asks another agent of the lab for its name and version, with {@link #REQUEST_TIMEOUT_MS}. */
   public Future<JsonObject> ping(String agent) {
     return vertx.eventBus().<JsonObject>request(pingAddress(agent), new JsonObject(), new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
-        .map(io.vertx.core.eventbus.Message::body);
+        .map(Message::body);
   }
 
   /**
@@ -124,7 +180,7 @@ public final class Agent implements AutoCloseable {
    * timeout), the narrowest round trips deciding; see {@link ClockOffset}. Runs off the event loop.
    */
   public ClockOffset clockOffset(String agent, int rounds) throws Exception {
-    java.util.List<ClockOffset.Sample> samples = new ArrayList<>();
+    List<ClockOffset.Sample> samples = new ArrayList<>();
     for (int i = 0; i < rounds; i++) {
       long t0 = LabClock.epochNanos();
       JsonObject answer = ping(agent).await(REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);

@@ -4,17 +4,22 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.core.HostPort;
+import flushlab.run.CellRequest;
+import flushlab.scenario.Cell;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
  * A share of a run's client load, run by one agent for another over the event bus: the asker
- * names a URL, a request count, a concurrency and a deadline; the agent runs them with its metered
+ * names the target's address and the cell (its settings by name, checked again by the agent's keys), a request count, a concurrency and a deadline; the agent runs them with its metered
  * client and answers with its counts and its histograms in HdrHistogram's compressed encoding (no
  * Java serialization). Work past its deadline is stopped by the agent itself, so a coordinator that
  * dies leaves no agent running its work for longer than that.
@@ -32,35 +37,70 @@ public final class ClientShare {
     return "flushlab.agent." + agent + ".client";
   }
 
-  /** What one agent measured: its counts, exact, and its histograms. */
-  public record Counts(String agent, int streams, int streamsOk, long frames, long reads, Histogram emitToRecv, Histogram ttft) {
+  /**
+   * What one agent measured: its counts, exact, and its histograms.
+   *
+   * @param failed streams that ended in an error (never counted ok)
+   * @param damaged frames lost, duplicated, reordered or corrupt, summed
+   * @param streamIds the emitter's ids of the streams read, for its pacing audit (bounded by the share's requests)
+   */
+  public record Counts(String agent, int streams, int streamsOk, int failed, long frames, long reads, long damaged,
+      Histogram emitToRecv, Histogram ttft, Histogram gap, List<Long> streamIds) {
+    public Counts {
+      streamIds = List.copyOf(streamIds);
+    }
+
     JsonObject toJson() {
-      return new JsonObject().put("agent", agent).put("streams", streams).put("streams_ok", streamsOk).put("frames", frames)
-          .put("reads", reads).put("emit_to_recv", encode(emitToRecv)).put("ttft", encode(ttft));
+      return new JsonObject().put("agent", agent).put("streams", streams).put("streams_ok", streamsOk).put("failed", failed)
+          .put("frames", frames).put("reads", reads).put("damaged", damaged).put("emit_to_recv", encode(emitToRecv))
+          .put("ttft", encode(ttft)).put("gap", encode(gap)).put("stream_ids", new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(streamIds)));
     }
 
     static Counts fromJson(JsonObject j) {
-      return new Counts(j.getString("agent"), j.getInteger("streams"), j.getInteger("streams_ok"), j.getLong("frames"),
-          j.getLong("reads"), decode(j.getString("emit_to_recv")), decode(j.getString("ttft")));
+      List<Long> ids = new java.util.ArrayList<>();
+      for (Object o : j.getJsonArray("stream_ids")) ids.add(((Number) o).longValue());
+      return new Counts(j.getString("agent"), j.getInteger("streams"), j.getInteger("streams_ok"), j.getInteger("failed"),
+          j.getLong("frames"), j.getLong("reads"), j.getLong("damaged"), decode(j.getString("emit_to_recv")),
+          decode(j.getString("ttft")), decode(j.getString("gap")), ids);
     }
 
-    /** The sum of several agents' counts: exact sums, histograms added. */
+    static Counts of(String agent, BatchResult r) {
+      return new Counts(agent, r.streams(), r.streamsOk(), r.errorCount(), r.frames(), r.reads(),
+          r.lostFrames() + r.duplicateFrames() + r.reorderedFrames() + r.corruptFrames(), r.emitToRecvHistogram(),
+          r.ttftHistogram(), r.gapHistogram(), r.streamIds());
+    }
+
+    /** Frames per read, from the exact sums; NaN when nothing was read. */
+    public double framesPerRead() {
+      return reads == 0 ? Double.NaN : (double) frames / reads;
+    }
+
+    /** The sum of several agents' counts: exact sums, histograms added; "no data" (null) when there is none to sum. */
     public static Counts merge(List<Counts> all) {
+      if (all.isEmpty()) return null;
       Histogram e2r = new Histogram(3);
       Histogram ttft = new Histogram(3);
+      Histogram gap = new Histogram(3);
       int streams = 0;
       int ok = 0;
+      int failed = 0;
       long frames = 0;
       long reads = 0;
+      long damaged = 0;
+      List<Long> ids = new java.util.ArrayList<>();
       for (Counts c : all) {
         streams += c.streams;
         ok += c.streamsOk;
+        failed += c.failed;
         frames += c.frames;
         reads += c.reads;
+        damaged += c.damaged;
         e2r.add(c.emitToRecv);
         ttft.add(c.ttft);
+        gap.add(c.gap);
+        ids.addAll(c.streamIds);
       }
-      return new Counts("merged", streams, ok, frames, reads, e2r, ttft);
+      return new Counts("merged", streams, ok, failed, frames, reads, damaged, e2r, ttft, gap, ids);
     }
   }
 
@@ -92,15 +132,18 @@ public final class ClientShare {
             + MAX_DEADLINE_MS + " ms");
         return;
       }
+      Cell cell;
       RequestPlan plan;
       try {
-        plan = RequestPlan.get(ask.getString("url"));
+        cell = Cell.fromSettings(settings(ask.getJsonObject("settings", new JsonObject())));
+        plan = CellRequest.plan(cell, HostPort.parse("at", ask.getString("at", ""), false));
       } catch (RuntimeException e) {
-        m.fail(400, "a share's url: " + e.getMessage());
+        m.fail(400, "a share agent " + agent.spec().agent() + " cannot run: " + e.getMessage());
         return;
       }
-      MeteredClient client = new MeteredClient(vertx, ClientOptions.single().withRequests(requests, Math.min(concurrency, requests))
-          .withTimeoutNanos(deadlineMs * 1_000_000L));
+      ClientOptions options = cell.client().withRequests(requests, Math.min(concurrency, requests));
+      if (options.timeoutNanos() > deadlineMs * 1_000_000L) options = options.withTimeoutNanos(deadlineMs * 1_000_000L);
+      MeteredClient client = new MeteredClient(vertx, options);
       boolean[] answered = {false};
       long timer = vertx.setTimer(deadlineMs, t -> {
         if (answered[0]) return;
@@ -117,17 +160,26 @@ public final class ClientShare {
           m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
           return;
         }
-        BatchResult r = ar.result();
-        m.reply(new Counts(agent.spec().agent(), r.streams(), r.streamsOk(), r.frames(), r.reads(),
-            r.emitToRecvHistogram(), r.ttftHistogram()).toJson());
+        m.reply(Counts.of(agent.spec().agent(), ar.result()).toJson());
       });
     });
   }
 
-  /** Asks {@code agent} (through {@code from}'s bus) to run a share; fails after the deadline plus a second. */
-  public static Future<Counts> ask(Agent from, String agent, String url, int requests, int concurrency, long deadlineMs) {
-    JsonObject body = new JsonObject().put("url", url).put("requests", requests).put("concurrency", concurrency).put("deadline_ms", deadlineMs);
-    return from.vertx().eventBus().<JsonObject>request(address(agent), body, new DeliveryOptions().setSendTimeout(deadlineMs + 1_000))
-        .map(msg -> Counts.fromJson(msg.body()));
+  private static Map<String, String> settings(JsonObject j) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : j) m.put(e.getKey(), String.valueOf(e.getValue()));
+    return m;
+  }
+
+  /**
+   * Asks {@code agent} (through {@code from}'s bus) to run a share of {@code cell}'s load against
+   * the target at {@code at}: {@code requests} of it, {@code concurrency} at once. The agent stops
+   * it at {@code deadlineMs}; the ask fails a second after that, or as soon as the agent leaves.
+   */
+  public static Future<Counts> ask(Agent from, String agent, HostPort at, Cell cell, int requests, int concurrency, long deadlineMs) {
+    JsonObject body = new JsonObject().put("at", at.host() + ":" + at.port()).put("settings", new JsonObject(new LinkedHashMap<>(cell.settingsByName())))
+        .put("requests", requests).put("concurrency", concurrency).put("deadline_ms", deadlineMs);
+    return from.untilLeft(agent, from.vertx().eventBus().<JsonObject>request(address(agent), body, new DeliveryOptions().setSendTimeout(deadlineMs + 1_000))
+        .map(msg -> Counts.fromJson(msg.body())));
   }
 }

@@ -1,5 +1,7 @@
 package flushlab.cluster;
 
+import flushlab.core.HostPort;
+import flushlab.scenario.Cell;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A client load split over named agents: each runs its share at once, and the answer is every
+ * A cell's client load (its requests and concurrency) split over named agents: each runs its share at once, and the answer is every
  * share that came back, their exact merge, and the agents whose share did not come back (one that
  * died or left, or answered an error), by name, with why. A run with any missing is partial; none
  * waits longer than the shares' deadline and a second.
@@ -15,10 +17,17 @@ import java.util.Map;
 public final class ClusterClients {
   private ClusterClients() {}
 
-  /** What came back: each agent's counts, the merge of those, and the missing agents with the reason. */
+  /**
+   * What came back: each agent's counts, the merge of those, and the missing agents with the
+   * reason. {@code merged} is null ("no data") when no agent's share came back.
+   */
   public record Outcome(Map<String, ClientShare.Counts> perAgent, ClientShare.Counts merged, Map<String, String> missing) {
     public boolean partial() {
       return !missing.isEmpty();
+    }
+
+    public boolean noData() {
+      return merged == null;
     }
   }
 
@@ -27,14 +36,16 @@ public final class ClusterClients {
    * first agents taking one more when it does not divide; an agent whose share would be empty is
    * not asked.
    */
-  public static Future<Outcome> run(Agent coordinator, List<String> agents, String url, int requests, int concurrency, long deadlineMs) {
+  public static Future<Outcome> run(Agent coordinator, List<String> agents, HostPort at, Cell cell, long deadlineMs) {
     if (agents.isEmpty()) throw new IllegalArgumentException("no agents to run the clients on");
+    int requests = cell.client().requests();
+    int concurrency = cell.client().concurrency();
     Map<String, Future<ClientShare.Counts>> asked = new LinkedHashMap<>();
     for (int i = 0; i < agents.size(); i++) {
       int n = requests / agents.size() + (i < requests % agents.size() ? 1 : 0);
       int c = Math.max(1, concurrency / agents.size() + (i < concurrency % agents.size() ? 1 : 0));
       if (n == 0) continue;
-      asked.put(agents.get(i), ClientShare.ask(coordinator, agents.get(i), url, n, Math.min(c, n), deadlineMs));
+      asked.put(agents.get(i), ClientShare.ask(coordinator, agents.get(i), at, cell, n, Math.min(c, n), deadlineMs));
     }
     return Future.join(new ArrayList<>(asked.values())).transform(ignored -> {
       Map<String, ClientShare.Counts> got = new LinkedHashMap<>();

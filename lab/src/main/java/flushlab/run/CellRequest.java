@@ -7,7 +7,7 @@ import flushlab.tls.ClientTls;
 import java.util.List;
 
 /** The request a cell makes: its stream asked of the emitter at an address, with the model it names. */
-final class CellRequest {
+public final class CellRequest {
   private CellRequest() {}
 
   /**
@@ -18,7 +18,7 @@ final class CellRequest {
     return plan(cell, at).withTls(tls).withHeaders(headers);
   }
 
-  static RequestPlan plan(Cell cell, HostPort at) {
+  public static RequestPlan plan(Cell cell, HostPort at) {
     return RequestPlan.of(cell.stream(), at.host(), at.port(), cell.model()).withProfile(cell.profile());
   }
 

@@ -93,7 +93,8 @@ public final class ScenarioRunner {
     return total;
   }
 
-  private static double runSeconds(Cell c) {
+  /** Rough seconds one run of a cell takes (its batches of streams). */
+  public static double runSeconds(Cell c) {
     double stream = c.stream().streamNanos() / 1e9;
     double batches = Math.ceil((double) c.client().requests() / c.client().concurrency());
     double slow = c.client().slowReaderPauseNanos() / 1e9 * (c.stream().bulk() ? c.stream().totalBytes() / 65536.0 : 1);

@@ -62,6 +62,26 @@ public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOption
     return stream.frameCount();
   }
 
+  /**
+   * A cell rebuilt from {@link #settingsByName()} (as another lab process sent it): the defaults
+   * with each named setting checked by its key and applied.
+   *
+   * @throws IllegalArgumentException naming the setting that is unknown or whose value its key refuses
+   */
+  public static Cell fromSettings(Map<String, String> settings) {
+    Cell c = DEFAULTS;
+    for (Map.Entry<String, String> e : settings.entrySet()) {
+      Setting s = Setting.named(e.getKey());
+      if (s == null) throw new IllegalArgumentException("no setting is named '" + e.getKey() + "'");
+      try {
+        c = s.apply(c, s.key().check(e.getValue()));
+      } catch (IllegalArgumentException x) {
+        throw new IllegalArgumentException(s.key().path() + ": " + x.getMessage());
+      }
+    }
+    return c;
+  }
+
   /** This cell with {@code setting} swept to {@code text} (a value its key has checked). */
   public Cell with(Setting setting, String text) {
     List<Swept> s = new ArrayList<>(swept);

@@ -24,7 +24,7 @@ public record Key(String name, Section section, Type type, String defaultValue, 
   /** Where a key is written. */
   public enum Section {
     TOP(""), EMITTER("emitter"), CLIENT("client"), TARGET("targets[]"), GUARDS("guards"), CERTIFY("guards.certify"),
-    ADAPTIVE("adaptive"), UPLOAD("upload"), KEEPALIVE("keepalive"), SERVER("servers[]");
+    ADAPTIVE("adaptive"), UPLOAD("upload"), KEEPALIVE("keepalive"), SERVER("servers[]"), CLUSTER("cluster");
 
     public final String path;
 

@@ -24,6 +24,7 @@ import java.util.List;
 import static flushlab.scenario.Key.Section.ADAPTIVE;
 import static flushlab.scenario.Key.Section.CERTIFY;
 import static flushlab.scenario.Key.Section.CLIENT;
+import static flushlab.scenario.Key.Section.CLUSTER;
 import static flushlab.scenario.Key.Section.EMITTER;
 import static flushlab.scenario.Key.Section.GUARDS;
 import static flushlab.scenario.Key.Section.KEEPALIVE;
@@ -160,9 +161,17 @@ public final class Keys {
   public static final Key REQUEST_HEADERS = Key.of("headers", CLIENT, Type.HEADERS, null,
       "extra request headers, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}: `${VAR}` is read from the environment when the "
           + "scenario loads (a variable not set is an error); values are never written to results or logs, names are; not sweepable");
+  /** Not a setting of a cell: the agents that run the client load. */
+  public static final Key CLIENT_ON = Key.of("on", CLIENT, Type.STRUCTURED, null,
+      "with a `cluster:` section: the agents that run the client load, e.g. `[b, c]`; each cell's `requests` and `concurrency` "
+          + "are split over them as evenly as they go; not sweepable").shape("non-empty list of agent names").shownDefault("required there");
   /** Not a setting of a cell: where the emitter listens for the whole scenario. */
   public static final Key LISTEN = Key.of("listen", EMITTER, Type.HOST_PORT, "127.0.0.1:0",
       "where the emitter listens (a fixed port lets an external gateway forward to it); not sweepable").range(0, 65535);
+
+  /** Not a setting of a cell: the agent that runs the emitter when the scenario spans a lab's agents. */
+  public static final Key EMITTER_ON = Key.of("on", EMITTER, Type.TEXT, null,
+      "with a `cluster:` section: the agent that runs the emitter (on its cluster address); not sweepable").shownDefault("required there");
 
   // ---- targets
   public static final Key TARGET_NAME = Key.of("name", TARGET, Type.ROW_NAME, null, "unique; the row name in every table")
@@ -196,6 +205,9 @@ public final class Keys {
   public static final Key ADDRESS = Key.of("address", TARGET, Type.HOST_PORT, null,
       "the server to measure; it must forward to the lab's emitter for the pacing guard to audit it").range(1, 65535)
       .forKinds(TargetKind.EXTERNAL);
+  public static final Key TARGET_ON = Key.of("on", TARGET, Type.TEXT, null,
+      "with a `cluster:` section: the agent that runs this relay (required there; its upstream is the emitter's agent)")
+      .forKinds(TargetKind.RELAY);
   public static final Key EXTERNAL = Key.of("external", TARGET, Type.BOOL, null,
       "must be `true`: the lab refuses to measure a server it did not start unless told so").forKinds(TargetKind.EXTERNAL);
   public static final Key REASON = Key.of("reason", TARGET, Type.TEXT, null,
@@ -277,23 +289,42 @@ public final class Keys {
   public static final Key SERVER_MTU = Key.of("mtu", SERVER, Type.INT, null, "this server's veth MTU, when not the scenario's")
       .shownDefault("the scenario's `mtu`").range(576, 65535);
 
+  // ---- cluster (a scenario that spans a lab's agents; docs/CLUSTER.md)
+  public static final Key CLUSTER_SECTION = Key.of("cluster", TOP, Type.STRUCTURED, null,
+      "run the scenario on a lab's agents on several hosts: this process coordinates (see docs/CLUSTER.md)")
+      .shape("map of cluster keys (below)").shownDefault("none: one host");
+  public static final Key CLUSTER_NAME = Key.of("name", CLUSTER, Type.TEXT, null,
+      "the lab's cluster name, as its agents were started with (`--cluster-name`)").shownDefault("required");
+  public static final Key CLUSTER_AT = Key.of("at", CLUSTER, Type.HOST_PORT, "127.0.0.1:5900",
+      "the coordinator's own cluster address (its handshake port; Hazelcast and the event bus take the next two)").range(1, 65533);
+  public static final Key CLUSTER_JOIN = Key.of("join", CLUSTER, Type.STRUCTURED, null,
+      "agents to join, their `--cluster-host` addresses, e.g. `[10.0.0.1:5800]`").shape("non-empty list of host:port")
+      .shownDefault("required");
+  public static final Key CLUSTER_SECRET_FILE = Key.of("secret_file", CLUSTER, Type.TEXT, null,
+      "a file holding the lab's shared secret (at most 4 KiB), relative to the scenario; else the environment variable "
+          + "FLUSHLAB_CLUSTER_SECRET").shownDefault("FLUSHLAB_CLUSTER_SECRET");
+  public static final Key CLUSTER_LEASE = Key.of("lease", CLUSTER, Type.DURATION, "10s",
+      "how long an agent keeps serving the run's emitter and relays without hearing from this coordinator (renewed every "
+          + "third of it): a coordinator killed mid-run leaves no agent serving its run for longer").range(1e9, 60e9);
+
   /** The top-level keys only a stream scenario takes, and those only a probe scenario takes. */
   public static final List<String> STREAM_ONLY = List.of("emitter", "client", "targets", "sweep", "runs", "guards",
-      "flush_trigger_map", "adaptive");
+      "flush_trigger_map", "adaptive", "cluster");
   public static final List<String> PROBE_ONLY = List.of("upload", "keepalive", "servers");
 
   public static final List<Key> ALL = List.of(
       NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
-      ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS,
+      ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS, CLUSTER_SECTION,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, CONTENT_TYPE, SSE_KEEPALIVE, METHOD, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
-      LISTEN,
-      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, STREAMS_PER_CONNECTION, H2_WINDOW, REQUEST_HEADERS,
-      TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,
+      LISTEN, EMITTER_ON,
+      SLOW_READER, CONCURRENCY, REQUESTS, KEEP_ALIVE, TIMEOUT, MODEL, PROFILE, HTTP, STREAMS_PER_CONNECTION, H2_WINDOW, REQUEST_HEADERS, CLIENT_ON,
+      TARGET_NAME, KIND, SHAPERS, POOL_UPSTREAM, PROXY, CONFIG, TARGET_PATH, TARGET_MTU, TARGET_ON, ADDRESS, EXTERNAL, REASON, TLS, CA_FILE,
       INSECURE,
       PACING_TOLERANCE, CERTIFY_SECTION, CERTIFY_RUNS, CERTIFY_CEILING, CERTIFY_FRAMES, CERTIFY_FRAME_SIZE, CERTIFY_INTERVAL,
       ADAPTIVE_TARGET, PARAMETER, LOW, HIGH, TOLERANCE, COALESCING_ABOVE, MAX_CELLS,
       SIZES, ATTEMPTS, STALL_OVER, BISECT_TOLERANCE, ATTEMPT_TIMEOUT, KA_REQUESTS, KA_BODY, KA_CLIENT_NODELAY, KA_STALL_OVER,
-      SERVER_NAME, SERVER_RCVBUF, SERVER_READ_DELAY, SERVER_NODELAY, SERVER_PATH, SERVER_MTU);
+      SERVER_NAME, SERVER_RCVBUF, SERVER_READ_DELAY, SERVER_NODELAY, SERVER_PATH, SERVER_MTU,
+      CLUSTER_NAME, CLUSTER_AT, CLUSTER_JOIN, CLUSTER_SECRET_FILE, CLUSTER_LEASE);
 
   /** The keys of a section, in reference order. */
   public static List<Key> in(Section section) {

@@ -9,18 +9,27 @@ import java.util.Map;
 
 /**
  * A validated scenario: what to measure (cells of a sweep), across which targets, how many runs
- * per cell, under which guards. Immutable; made only by {@link ScenarioLoader}.
+ * per cell, under which guards; {@code cluster} (null on one host) places its roles on a lab's
+ * agents. Immutable; made only by {@link ScenarioLoader}.
  */
 public record Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
     List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
-    HostPort emitterListen, NetworkPath path, RequestHeaders requestHeaders) implements ScenarioFile {
+    HostPort emitterListen, NetworkPath path, RequestHeaders requestHeaders, ClusterPlacement cluster) implements ScenarioFile {
+
+  /** On this host only (no cluster: section). */
+  public Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
+      List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
+      HostPort emitterListen, NetworkPath path, RequestHeaders requestHeaders) {
+    this(name, description, file, text, resolved, cells, sweptKeys, targets, runs, guards, flushTriggerMap, adaptive, emitterListen,
+        path, requestHeaders, null);
+  }
 
   /** Without client.headers (the map's scenario, older callers). */
   public Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
       List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
       HostPort emitterListen, NetworkPath path) {
     this(name, description, file, text, resolved, cells, sweptKeys, targets, runs, guards, flushTriggerMap, adaptive, emitterListen,
-        path, RequestHeaders.none());
+        path, RequestHeaders.none(), null);
   }
 
   /**

@@ -100,13 +100,14 @@ public final class ScenarioLoader {
     String map = errors.value(root, Keys.FLUSH_TRIGGER_MAP);
     boolean flushTriggerMap = map == null ? sweep.cells.size() > 1 : map.equals("true");
     Scenario.Adaptive adaptive = new AdaptiveReader(root, targets, sweep.cells, errors).adaptive;
+    ClusterPlacement cluster = new ClusterReader(root, path, targets, adaptive, targetsReader.path, errors).placement;
     if (errors.any()) return null;
     // the text kept with the results shows <redacted> where a request header's value was written
     return new Scenario(name, description == null ? "" : description, path, settings.requestHeaders.redact(text),
         new Scenario.Resolved(settings.base.settingsByName(), headerMap(settings.base), sweep.byName(), runs,
             settings.requestHeaders.redacted()), sweep.cells,
         new ArrayList<>(sweep.byName().keySet()), targets, runs, guards, flushTriggerMap, adaptive, settings.emitterListen,
-        targetsReader.path, settings.requestHeaders);
+        targetsReader.path, settings.requestHeaders, cluster);
   }
 
   /** emitter.headers by name, as results record them. */

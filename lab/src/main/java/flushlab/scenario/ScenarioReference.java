@@ -49,7 +49,7 @@ public final class ScenarioReference {
 
   /** The sections that have a table of their own, in reference order (emitter and client share one). */
   public static final List<Key.Section> TABLES = List.of(Key.Section.TOP, Key.Section.EMITTER, Key.Section.TARGET,
-      Key.Section.GUARDS, Key.Section.CERTIFY, Key.Section.ADAPTIVE, Key.Section.UPLOAD, Key.Section.KEEPALIVE, Key.Section.SERVER);
+      Key.Section.GUARDS, Key.Section.CERTIFY, Key.Section.ADAPTIVE, Key.Section.UPLOAD, Key.Section.KEEPALIVE, Key.Section.SERVER, Key.Section.CLUSTER);
 
   /** Every table with a heading: what {@code flushlab validate --reference} prints. */
   public static String markdown() {
@@ -70,6 +70,7 @@ public final class ScenarioReference {
       case UPLOAD: return "Probe scenarios: upload";
       case KEEPALIVE: return "Probe scenarios: keepalive";
       case SERVER: return "Probe scenarios: servers";
+      case CLUSTER: return "cluster (a scenario on a lab's agents)";
       default: return "Adaptive bisection";
     }
   }

@@ -24,7 +24,7 @@ final class SettingsReader {
       errors.onlyKnown(sec, section.path + ".", Keys.names(section));
       for (Key k : Keys.in(section)) {
         YamlNode n = sec.map.get(k.name());
-        if (n == null) continue;
+        if (n == null || k == Keys.EMITTER_ON || k == Keys.CLIENT_ON) continue; // placements: ClusterReader's
         if (k == Keys.REQUEST_HEADERS) {
           readRequestHeaders(n, k.path(), errors);
         } else if (k.type() == Key.Type.HEADERS) {

@@ -8,6 +8,9 @@ import flushlab.core.HostPort;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import flushlab.scenario.Cell;
+import flushlab.scenario.Setting;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +25,11 @@ class AgentTest {
   /** A port P with P, P+1 and P+2 free (the handshake, Hazelcast, the event bus), below the ephemeral range. */
   private static int threeFreePorts() throws java.io.IOException {
     return flushlab.FreePort.forALaterServer(3);
+  }
+
+  /** A cell of {@code frames} SSE frames of 60 B, {@code interval} apart. */
+  static Cell cell(String frames, String interval) {
+    return Cell.fromSettings(Map.of("frames", frames, "frame_size", "60B", "interval", interval));
   }
 
   private static ClusterSpec spec(String lab, byte[] secret, String version, String agent, int port, List<HostPort> join) {
@@ -70,13 +78,14 @@ class AgentTest {
   void sharesOfAClientLoadRunOnTwoAgentsAndMergeExactlyAndAShareStopsAtItsDeadline() throws Exception {
     try (LabFixture lab = new LabFixture()) {
       flushlab.emitter.Emitter emitter = lab.emitter;
-      String url = "http://127.0.0.1:" + emitter.port() + "/sse?frames=20&size=60&interval=5ms";
+      HostPort at = new HostPort("127.0.0.1", emitter.port());
+      Cell cell = cell("20", "5ms");
       int pa = threeFreePorts();
       try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
         int pb = threeFreePorts();
         try (Agent b = Agent.start(spec("lab-one", SECRET, "1.0", "b", pb, List.of(new HostPort("127.0.0.1", pa))), line -> {})) {
-          ClientShare.Counts fromA = ClientShare.ask(a, "a", url, 3, 3, 30_000).await(40, TimeUnit.SECONDS);
-          ClientShare.Counts fromB = ClientShare.ask(a, "b", url, 4, 4, 30_000).await(40, TimeUnit.SECONDS);
+          ClientShare.Counts fromA = ClientShare.ask(a, "a", at, cell, 3, 3, 30_000).await(40, TimeUnit.SECONDS);
+          ClientShare.Counts fromB = ClientShare.ask(a, "b", at, cell, 4, 4, 30_000).await(40, TimeUnit.SECONDS);
           assertThat(fromA.agent()).isEqualTo("a");
           assertThat(fromB.agent()).isEqualTo("b");
           assertThat(fromA.streamsOk()).isEqualTo(3);
@@ -89,8 +98,8 @@ class AgentTest {
           assertThat(merged.ttft().getTotalCount()).isEqualTo(7);
           assertThat(merged.emitToRecv().getMaxValue()).isEqualTo(Math.max(fromA.emitToRecv().getMaxValue(), fromB.emitToRecv().getMaxValue()));
 
-          String slow = "http://127.0.0.1:" + emitter.port() + "/sse?frames=100&size=60&interval=100ms"; // 10 s
-          assertThatThrownBy(() -> ClientShare.ask(a, "b", slow, 1, 1, 400).await(10, TimeUnit.SECONDS))
+          Cell slow = cell("100", "100ms"); // 10 s
+          assertThatThrownBy(() -> ClientShare.ask(a, "b", at, slow, 1, 1, 400).await(10, TimeUnit.SECONDS))
               .hasMessageContaining("agent b stopped its share at its deadline of 400 ms");
           flushlab.Await.until("the emitter saw the stopped share's connection close", 5000, () -> emitter.openConnections() == 0);
         }
@@ -109,7 +118,8 @@ class AgentTest {
     String version = flushlab.core.Build.version(); // the forked agent's
     try (LabFixture lab = new LabFixture()) {
       flushlab.emitter.Emitter emitter = lab.emitter;
-      String url = "http://127.0.0.1:" + emitter.port() + "/sse?frames=15&size=60&interval=100ms"; // 1.5 s
+      HostPort at = new HostPort("127.0.0.1", emitter.port());
+      Cell cell = cell("15", "100ms").with(Setting.REQUESTS, "4").with(Setting.CONCURRENCY, "4"); // 1.5 s
       int pa = threeFreePorts();
       try (Agent a = Agent.start(spec("lab-one", SECRET, version, "a", pa, List.of()), line -> {})) {
         List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
@@ -121,7 +131,7 @@ class AgentTest {
               "--join", "127.0.0.1:" + pa)) {
             c.awaitLine("flushlab agent c in lab 'lab-one' \\(3 member", 60_000);
             long start = System.nanoTime();
-            io.vertx.core.Future<ClusterClients.Outcome> run = ClusterClients.run(a, List.of("b", "c"), url, 4, 4, 3_000);
+            io.vertx.core.Future<ClusterClients.Outcome> run = ClusterClients.run(a, List.of("b", "c"), at, cell, 3_000);
             flushlab.Await.until("both agents have their shares' streams open", 10_000, () -> emitter.openConnections() >= 4);
             c.process().destroyForcibly(); // SIGKILL: no goodbye, no reply
             ClusterClients.Outcome o = run.await(15, TimeUnit.SECONDS);

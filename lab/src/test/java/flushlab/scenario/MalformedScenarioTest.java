@@ -69,7 +69,21 @@ class MalformedScenarioTest {
         Arguments.of("ca_file without tls", HEAD + "targets:\n  - {name: g, kind: external, external: true, reason: r, address: \"127.0.0.1:9\", "
             + "ca_file: ca.pem}\n", 3, "targets[0].ca_file", "applies only with tls: true"),
         Arguments.of("a request header the lab writes itself", HEAD + "client:\n  headers: {Content-Length: \"5\"}\n" + TARGETS, 3,
-            "client.headers.Content-Length", "written by the lab itself"));
+            "client.headers.Content-Length", "written by the lab itself"),
+        Arguments.of("a placement without a cluster section", HEAD + "emitter: {on: a}\n" + TARGETS, 2, "emitter.on",
+            "applies only to a scenario with a cluster: section"),
+        Arguments.of("a cluster without the emitter's agent", HEAD + "client: {on: [b]}\n" + TARGETS
+            + "cluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 5, "emitter.on", "the agent that runs the emitter"),
+        Arguments.of("a relay without its agent in a cluster", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n"
+            + "targets:\n  - {name: r, kind: relay, shapers: [nagle]}\ncluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 5,
+            "targets[0].on", "the agent that runs this relay"),
+        Arguments.of("a process target in a cluster", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n"
+            + "targets:\n  - {name: p, kind: process, proxy: nginx, config: scenarios/proxies/nginx-gzip.conf}\n"
+            + "cluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 5, "targets[0].kind", "is not placed on agents yet"),
+        Arguments.of("an agent named twice for the clients", HEAD + "emitter: {on: a}\nclient: {on: [b, b]}\n" + TARGETS
+            + "cluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 3, "client.on[1]", "is named twice"),
+        Arguments.of("a cluster without agents to join", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n" + TARGETS
+            + "cluster: {name: lab}\n", 6, "cluster.join", "required: the agents to join"));
   }
 
   /** "a,a+1,...,b-1" */

@@ -1,0 +1,269 @@
+package flushlab.cluster;
+
+import flushlab.cluster.ClusterOutcome.AgentClock;
+import flushlab.cluster.ClusterOutcome.Figures;
+import flushlab.cluster.ClusterOutcome.OneWay;
+import flushlab.cluster.ClusterOutcome.RunRow;
+import flushlab.core.Build;
+import flushlab.core.HostPort;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.run.ScenarioRunner;
+import flushlab.scenario.Cell;
+import flushlab.scenario.ClusterPlacement;
+import flushlab.scenario.Scenario;
+import flushlab.targets.Target;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+/**
+ * Runs a scenario on a lab's agents, this process its coordinator: it joins the lab's cluster,
+ * measures every agent's clock offset, starts the emitter and the relays on the agents the
+ * scenario names, certifies the direct path from the client agents (the emitter's own audit
+ * judging each run, as on one host), measures every cell of every target {@code runs} times with
+ * the client load split over the client agents, measures the clocks again, and stops what it
+ * started. A share that does not come back makes its run partial, the agent named; nothing waits
+ * longer than a share's deadline and a second.
+ */
+public final class ClusterRun {
+  /** Round trips per clock estimate. */
+  static final int CLOCK_ROUNDS = 20;
+
+  private final Scenario scenario;
+  private final ClusterPlacement placement;
+  private final AtomicBoolean interrupted = new AtomicBoolean();
+
+  public ClusterRun(Scenario scenario) {
+    if (scenario.cluster() == null) throw new IllegalArgumentException("scenario " + scenario.name() + " has no cluster: section");
+    this.scenario = scenario;
+    this.placement = scenario.cluster();
+  }
+
+  /** Stops after the run in progress (Ctrl-C): every finished run is kept. */
+  public void interrupt() {
+    interrupted.set(true);
+  }
+
+  /** Joins the lab with this secret (wiped by the caller once this returns) and runs the scenario. */
+  public ClusterOutcome run(byte[] secret, Consumer<String> announce) throws Exception {
+    long started = System.nanoTime();
+    long startedMillis = System.currentTimeMillis();
+    String runId = "run-" + HexFormat.of().formatHex(randomBytes());
+    ClusterSpec spec = new ClusterSpec(placement.name(), secret, Build.version(), "coordinator-" + runId.substring(4), placement.at(),
+        placement.join());
+    try (Agent self = Agent.start(spec, announce)) {
+      requireAgents(self);
+      Map<String, ClockOffset> before = clocks(self);
+      Map<String, String> where = new LinkedHashMap<>();
+      List<Measured> certification = new ArrayList<>();
+      List<Measured> rows = new ArrayList<>();
+      boolean certified;
+      String verdict;
+      Map<String, ClockOffset> after;
+      try (RemoteServers servers = new RemoteServers(self, runId, placement.leaseNanos() / 1_000_000L, announce)) {
+        HostPort emitter = servers.emitter(placement.emitterOn());
+        where.put("emitter", placement.emitterOn() + " (" + emitter.host() + ":" + emitter.port() + ")");
+        where.put("client", String.join(", ", placement.clientOn()));
+        announce.accept("cluster: the emitter runs on agent " + placement.emitterOn() + " at " + emitter.host() + ":" + emitter.port()
+            + "; the clients on " + String.join(", ", placement.clientOn()));
+        Map<String, HostPort> at = new LinkedHashMap<>();
+        for (Target t : scenario.targets()) {
+          if (t instanceof Target.Relay r) {
+            String agent = placement.targetOn().get(r.name());
+            HostPort relay = servers.relay(agent, emitter, r.shapers().stream().map(ShaperRegistry.Spec::text).toList(), r.poolUpstream());
+            at.put(r.name(), relay);
+            where.put(r.name(), agent + " (" + relay.host() + ":" + relay.port() + ")");
+            announce.accept("cluster: target " + r.name() + " (" + r.describe() + ") runs on agent " + agent);
+          } else {
+            at.put(t.name(), emitter);
+          }
+        }
+        Scenario.Guards g = scenario.guards();
+        for (int i = 0; i < g.certifyRuns() && !interrupted.get(); i++) {
+          certification.add(measure(self, servers, "direct (certify)", g.certifyCell(), i, emitter));
+        }
+        verdict = certifyVerdict(certification, g);
+        certified = verdict == null;
+        if (certified) {
+          announce.accept("cluster: certified: the direct path from " + String.join(", ", placement.clientOn()) + " is clean");
+          for (Cell c : scenario.cells()) {
+            for (Target t : scenario.targets()) {
+              for (int run = 0; run < scenario.runs() && !interrupted.get(); run++) {
+                Measured row = measure(self, servers, t.name(), c, run, at.get(t.name()));
+                rows.add(row);
+                announce.accept("cluster: " + line(row));
+              }
+            }
+          }
+        } else {
+          announce.accept("cluster: not certified: " + verdict);
+        }
+        after = clocks(self);
+      }
+      List<AgentClock> clockRows = new ArrayList<>();
+      for (String a : before.keySet()) {
+        ClockOffset b = before.get(a);
+        ClockOffset f = after.getOrDefault(a, b);
+        clockRows.add(new AgentClock(a, b.offsetNanos(), b.boundNanos(), f.offsetNanos(), f.boundNanos(), b.samples() + f.samples()));
+      }
+      // the one-way figures, corrected now that the offsets after the run are known too
+      Map<String, AgentClock> byAgent = new LinkedHashMap<>();
+      for (AgentClock c : clockRows) byAgent.put(c.agent(), c);
+      return new ClusterOutcome(runId, startedMillis, (System.nanoTime() - started) / 1e9, interrupted.get(), certified, verdict, where,
+          clockRows, corrected(certification, byAgent), corrected(rows, byAgent));
+    }
+  }
+
+  private static byte[] randomBytes() {
+    byte[] b = new byte[6];
+    ThreadLocalRandom.current().nextBytes(b);
+    return b;
+  }
+
+  /** Every agent the scenario names is in the lab, or the run stops here saying which are not. */
+  private void requireAgents(Agent self) {
+    Set<String> named = new LinkedHashSet<>();
+    named.add(placement.emitterOn());
+    named.addAll(placement.clientOn());
+    named.addAll(placement.targetOn().values());
+    List<String> present = self.agents();
+    List<String> absent = named.stream().filter(a -> !present.contains(a)).toList();
+    if (!absent.isEmpty()) {
+      throw new IllegalStateException("agent(s) " + String.join(", ", absent) + " are not in lab '" + placement.name()
+          + "' (its members: " + String.join(", ", present.stream().filter(a -> !a.startsWith("coordinator-")).toList()) + ")");
+    }
+  }
+
+  /** The clock offset of the emitter's agent and every client agent to this coordinator. */
+  private Map<String, ClockOffset> clocks(Agent self) throws Exception {
+    Map<String, ClockOffset> m = new LinkedHashMap<>();
+    Set<String> agents = new LinkedHashSet<>();
+    agents.add(placement.emitterOn());
+    agents.addAll(placement.clientOn());
+    for (String a : agents) {
+      try {
+        m.put(a, self.clockOffset(a, CLOCK_ROUNDS));
+      } catch (Exception e) {
+        // an agent gone by the end keeps its first estimate; its runs already say it is missing
+      }
+    }
+    return m;
+  }
+
+  /** One run as measured, before the clocks after it are known. */
+  private record Measured(String target, Cell cell, int run, boolean excluded, double latenessMs, Map<String, String> missing,
+      ClusterClients.Outcome outcome) {
+    boolean partial() {
+      return !missing.isEmpty();
+    }
+  }
+
+  /** One run: the cell's load split over the client agents at {@code target}, judged by the emitter's own audit. */
+  private Measured measure(Agent self, RemoteServers servers, String target, Cell cell, int run, HostPort at) throws Exception {
+    long deadlineMs = (long) (ScenarioRunner.runSeconds(cell) * 2_000) + 10_000;
+    ClusterClients.Outcome o = ClusterClients.run(self, placement.clientOn(), at, cell, deadlineMs)
+        .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);
+    double lateness = Double.NaN;
+    boolean excluded = false;
+    Map<String, String> missing = new LinkedHashMap<>(o.missing());
+    if (!o.noData()) {
+      try {
+        RemoteServers.Audit audit = servers.audit(placement.emitterOn(), o.merged().streamIds());
+        lateness = audit.latenessMaxNanos() / 1e6;
+        excluded = audit.latenessMaxNanos() > scenario.guards().pacingToleranceNanos();
+      } catch (Exception e) {
+        missing.put(placement.emitterOn(), "the emitter's audit did not come back: " + e.getMessage());
+        excluded = true; // a run the pacing guard cannot judge is not a finding
+      }
+    }
+    return new Measured(target, cell, run, excluded, lateness, missing, o);
+  }
+
+  private static String line(Measured m) {
+    ClientShare.Counts c = m.outcome().merged();
+    String figures = c == null ? "no data" : String.format("streams %d/%d ok, frames/read %.2f, %d frames in %d reads", c.streamsOk(),
+        c.streams(), c.framesPerRead(), c.frames(), c.reads());
+    return m.target() + " " + m.cell().label() + " run " + (m.run() + 1) + ": " + figures + (m.excluded() ? " (excluded: the emitter was late)" : "")
+        + (m.partial() ? " PARTIAL, missing " + m.missing() : "");
+  }
+
+  /** The runs with their figures, one-way ones corrected by the agents' clock offsets. */
+  private List<RunRow> corrected(List<Measured> runs, Map<String, AgentClock> clocks) {
+    List<RunRow> out = new ArrayList<>();
+    AgentClock e = clocks.get(placement.emitterOn());
+    for (Measured m : runs) {
+      List<Figures> per = new ArrayList<>();
+      Histogram mergedShifted = new Histogram(3);
+      long widest = 0;
+      for (ClientShare.Counts c : m.outcome().perAgent().values()) {
+        AgentClock x = clocks.get(c.agent());
+        long delta = x == null || e == null ? 0 : x.offsetNs() - e.offsetNs();
+        long bound = x == null || e == null ? Long.MAX_VALUE / 4 : c.agent().equals(placement.emitterOn()) ? 0 : x.boundNs() + e.boundNs();
+        Histogram shifted = shift(c.emitToRecv(), delta);
+        mergedShifted.add(shifted);
+        widest = Math.max(widest, bound);
+        per.add(figures(c, oneWay(shifted, bound)));
+      }
+      ClientShare.Counts merged = m.outcome().merged();
+      out.add(new RunRow(m.target(), m.cell().index(), m.cell().label(), m.run(), m.excluded(), m.latenessMs(), m.missing(),
+          merged == null ? null : figures(merged, oneWay(mergedShifted, widest)), per));
+    }
+    return out;
+  }
+
+  /** {@code h} with {@code delta} taken from every value (a value that would go below zero counts at zero). */
+  static Histogram shift(Histogram h, long delta) {
+    Histogram out = new Histogram(3);
+    for (HistogramIterationValue v : h.recordedValues()) {
+      out.recordValueWithCount(Math.max(0, v.getValueIteratedTo() - delta), v.getCountAtValueIteratedTo());
+    }
+    return out;
+  }
+
+  static OneWay oneWay(Histogram corrected, long boundNs) {
+    double bound = boundNs / 1e6;
+    if (corrected.getTotalCount() == 0) return new OneWay(null, null, bound, "no frames were read");
+    double p50 = corrected.getValueAtPercentile(50) / 1e6;
+    if (boundNs >= corrected.getValueAtPercentile(50)) {
+      return new OneWay(null, null, bound, String.format("the clocks' uncertainty (+-%.3f ms) is not smaller than the p50 it would show"
+          + " (%.3f ms)", bound, p50));
+    }
+    return new OneWay(p50, corrected.getValueAtPercentile(99) / 1e6, bound, null);
+  }
+
+  static Figures figures(ClientShare.Counts c, OneWay e2r) {
+    return new Figures(c.agent(), c.streams(), c.streamsOk(), c.failed(), c.frames(), c.reads(), c.framesPerRead(), c.damaged(),
+        ms(c.ttft(), 50), ms(c.ttft(), 99), ms(c.gap(), 50), c.gap().getTotalCount() == 0 ? Double.NaN : c.gap().getMaxValue() / 1e6, e2r);
+  }
+
+  private static double ms(Histogram h, double percentile) {
+    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1e6;
+  }
+
+  private static String certifyVerdict(List<Measured> runs, Scenario.Guards g) {
+    if (runs.isEmpty()) return "interrupted before any certification run";
+    for (Measured m : runs) {
+      ClientShare.Counts merged = m.outcome().merged();
+      int run = m.run() + 1;
+      if (merged == null) return "certification run " + run + " has no data: " + m.missing();
+      if (!m.missing().isEmpty()) return "certification run " + run + " is partial: " + m.missing();
+      if (m.excluded()) return "the emitter wrote a frame " + String.format("%.3f", m.latenessMs()) + " ms late in certification run " + run;
+      if (merged.failed() > 0) return merged.failed() + " stream(s) failed on the direct path in certification run " + run;
+      if (merged.framesPerRead() > g.certifyMaxFramesPerRead()) {
+        return String.format("the direct path read %.2f frames per read in certification run %d (ceiling %.2f)", merged.framesPerRead(),
+            run, g.certifyMaxFramesPerRead());
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,47 @@
+package flushlab.cluster;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * The lab's shared secret, from a file or the environment, never from a flag (a flag shows in
+ * ps). A file must be a regular file of at most {@link #MAX_FILE_BYTES}; it is read through a
+ * bounded read, so a file that grows between the check and the read is refused, not read whole.
+ */
+public final class ClusterSecret {
+  public static final String ENV = "FLUSHLAB_CLUSTER_SECRET";
+  public static final int MAX_FILE_BYTES = 4096;
+
+  private ClusterSecret() {}
+
+  /**
+   * @param file the secret file, or null for {@link #ENV}
+   * @param what how the user named the file, for messages ("--secret-file", "cluster.secret_file")
+   * @return the secret's bytes, surrounding white space dropped; the caller wipes them once used
+   */
+  public static byte[] read(Path file, String what) throws IOException {
+    if (file == null) {
+      String env = System.getenv(ENV);
+      if (env == null || env.isEmpty()) {
+        throw new IllegalArgumentException("no secret: give " + what + " or set " + ENV + " (the same on every agent of the lab)");
+      }
+      return env.strip().getBytes(StandardCharsets.UTF_8);
+    }
+    if (!Files.isRegularFile(file)) throw new IllegalArgumentException(what + " " + file + ": not a regular file");
+    byte[] raw;
+    try (InputStream in = Files.newInputStream(file)) {
+      raw = in.readNBytes(MAX_FILE_BYTES + 1);
+    }
+    if (raw.length > MAX_FILE_BYTES) {
+      Arrays.fill(raw, (byte) 0);
+      throw new IllegalArgumentException(what + " " + file + ": over " + MAX_FILE_BYTES + " bytes; a secret is a line");
+    }
+    byte[] secret = new String(raw, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
+    Arrays.fill(raw, (byte) 0);
+    return secret;
+  }
+}

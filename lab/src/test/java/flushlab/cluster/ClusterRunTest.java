@@ -1,0 +1,130 @@
+package flushlab.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.Await;
+import flushlab.FreePort;
+import flushlab.cluster.ClusterOutcome.Figures;
+import flushlab.cluster.ClusterOutcome.RunRow;
+import flushlab.core.Build;
+import flushlab.core.HostPort;
+import flushlab.core.Json;
+import flushlab.report.ClusterReport;
+import flushlab.report.Environment;
+import flushlab.report.ResultsWriter;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.ScenarioLoader;
+import io.vertx.core.json.JsonObject;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scenario run on three agents (one JVM, loopback): the emitter on a, a relay on b, the clients
+ * on b and c, this test the coordinator. The merged figures are the exact sums of the agents' own,
+ * the relay's coalescing shows through, and every agent's clock offset is recorded with its bound.
+ */
+class ClusterRunTest {
+  private static final byte[] SECRET = "correct horse battery staple".getBytes(StandardCharsets.UTF_8);
+
+  private static Agent agent(String name, int port, List<HostPort> join) throws Exception {
+    return Agent.start(new ClusterSpec("lab-one", SECRET, Build.version(), name, new HostPort("127.0.0.1", port), join), line -> {});
+  }
+
+  @Test
+  void aScenarioOnThreeAgentsMergesExactlyAndRecordsTheClocks(@TempDir Path dir) throws Exception {
+    int pa = FreePort.forALaterServer(3);
+    try (Agent a = agent("a", pa, List.of())) {
+      List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
+      try (Agent b = agent("b", FreePort.forALaterServer(3), joinA); Agent c = agent("c", FreePort.forALaterServer(3), joinA)) {
+        Path file = dir.resolve("cluster.yaml");
+        Files.writeString(file, """
+            name: on-agents
+            emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
+            client: {requests: 5, concurrency: 5, on: [b, c]}
+            runs: 1
+            guards: {pacing_tolerance: 10ms, certify: {runs: 1}}
+            targets:
+              - {name: direct, kind: direct}
+              - {name: timer, kind: relay, shapers: ["timer=100ms"], on: b}
+            cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
+            """.formatted(FreePort.forALaterServer(3), pa));
+        Scenario s = ScenarioLoader.load(file);
+        ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
+
+        assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+        assertThat(o.partial()).isFalse();
+        assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::agent).containsExactly("a", "b", "c");
+        for (ClusterOutcome.AgentClock clock : o.clocks()) {
+          // one JVM, one clock: the true offset is 0, and each estimate must hold it within its bound
+          assertThat(Math.abs(clock.offsetBeforeNs())).as("%s", clock).isLessThanOrEqualTo(clock.boundBeforeNs());
+          assertThat(Math.abs(clock.offsetAfterNs())).as("%s", clock).isLessThanOrEqualTo(clock.boundAfterNs());
+          assertThat(clock.samples()).isEqualTo(2 * ClusterRun.CLOCK_ROUNDS);
+        }
+        assertThat(o.rows()).extracting(RunRow::target).containsExactly("direct", "timer");
+        for (RunRow r : o.rows()) {
+          assertThat(r.perAgent()).extracting(Figures::agent).containsExactly("b", "c");
+          Figures m = r.merged();
+          assertThat(m.streamsOk()).isEqualTo(5);
+          assertThat(r.perAgent()).extracting(Figures::streams).containsExactly(3, 2); // 5 split over two, the first taking one more
+          assertThat(m.frames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::frames).sum()).isEqualTo(5 * 20);
+          assertThat(m.reads()).isEqualTo(r.perAgent().stream().mapToLong(Figures::reads).sum());
+          assertThat(m.damaged()).isZero();
+          assertThat(m.framesPerRead()).isEqualTo((double) m.frames() / m.reads());
+        }
+        RunRow direct = o.rows().get(0);
+        RunRow timer = o.rows().get(1);
+        assertThat(direct.merged().framesPerRead()).as("the direct path").isLessThan(1.2);
+        assertThat(timer.merged().framesPerRead()).as("a 100 ms timer over frames 20 ms apart").isGreaterThan(3.0);
+        ClusterOutcome.OneWay held = timer.merged().emitToRecv();
+        assertThat(held.withheld()).as("held frames wait tens of ms, far over the clocks' bound").isNull();
+        assertThat(held.p50Ms()).isGreaterThan(held.boundMs()).isGreaterThan(0.0);
+        ClusterOutcome.OneWay fast = direct.merged().emitToRecv();
+        if (fast.withheld() != null) assertThat(fast.withheld()).contains("is not smaller than the p50");
+        else assertThat(fast.p50Ms()).isGreaterThan(fast.boundMs());
+
+        ResultsWriter.Written w = ResultsWriter.write(dir.resolve("results"), ClusterReport.of(s, o, "flushlab run cluster.yaml",
+            Environment.capture(true)));
+        JsonNode json = Json.MAPPER.readTree(w.folder().resolve("results.json").toFile());
+        assertThat(json.path("kind").asText()).isEqualTo("cluster");
+        assertThat(json.path("outcome").path("rows").get(1).path("per_agent").size()).isEqualTo(2);
+        String md = Files.readString(w.folder().resolve("summary.md"));
+        assertThat(md).contains("| timer | ").contains("| merged | 5/5 | 100 |").contains("| b | 3/3 | 60 |").contains("| c | 2/2 | 40 |");
+      }
+    }
+  }
+
+  /** An emitter an agent runs for a coordinator that stops renewing its lease (killed, cut off) is stopped by the agent. */
+  @Test
+  void anAgentStopsTheServersOfARunWhoseLeaseRanOut() throws Exception {
+    int pa = FreePort.forALaterServer(3);
+    try (Agent a = agent("a", pa, List.of()); Agent b = agent("b", FreePort.forALaterServer(3), List.of(new HostPort("127.0.0.1", pa)))) {
+      JsonObject answer = b.vertx().eventBus().<JsonObject>request(HostedWork.address("a", "emitter"),
+          new JsonObject().put("run", "run-orphan").put("lease_ms", 1_000)).await(10, TimeUnit.SECONDS).body();
+      int port = answer.getInteger("port");
+      assertThat(connects(port)).as("the emitter is up").isTrue();
+      long start = System.nanoTime();
+      Await.until("the agent stopped the orphaned emitter", 10_000, () -> !connects(port));
+      assertThat((System.nanoTime() - start) / 1e9).as("stopped about when the lease ran out, not long after").isLessThan(5.0);
+    }
+  }
+
+  private static boolean connects(int port) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      return true;
+    } catch (ConnectException e) {
+      return false;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+}
