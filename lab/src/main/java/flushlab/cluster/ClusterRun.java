@@ -89,8 +89,12 @@ public final class ClusterRun {
           }
         }
         Scenario.Guards g = scenario.guards();
+        // at least one certifying stream per client agent: each agent's own path to the emitter is certified
+        int n = placement.clientOn().size();
+        Cell certify = g.certifyCell().withClient(g.certifyCell().client().withRequests(Math.max(n, g.certifyCell().client().requests()),
+            Math.max(n, g.certifyCell().client().concurrency())));
         for (int i = 0; i < g.certifyRuns() && !interrupted.get(); i++) {
-          certification.add(measure(self, servers, "direct (certify)", g.certifyCell(), i, emitter));
+          certification.add(measure(self, servers, "direct (certify)", certify, i, emitter));
         }
         verdict = certifyVerdict(certification, g);
         certified = verdict == null;

@@ -61,6 +61,9 @@ class ClusterRunTest {
         ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
 
         assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+        assertThat(o.certification()).hasSize(1);
+        assertThat(o.certification().get(0).perAgent()).as("each client agent's path certified").extracting(Figures::agent)
+            .containsExactly("b", "c");
         assertThat(o.partial()).isFalse();
         assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::agent).containsExactly("a", "b", "c");
         for (ClusterOutcome.AgentClock clock : o.clocks()) {
