@@ -43,7 +43,16 @@ public final class ForkedLab implements AutoCloseable {
 
   /** The same, with these variables added to its environment. */
   public static ForkedLab start(Path dir, java.util.Map<String, String> env, List<String> jvmArgs, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>();
+    return startInside(List.of(), dir, env, jvmArgs, args);
+  }
+
+  /**
+   * The same, run through {@code prefix} (e.g. {@code ip netns exec NS}, which execs the JVM in its
+   * place, so a kill of this process is a kill of the JVM).
+   */
+  public static ForkedLab startInside(List<String> prefix, Path dir, java.util.Map<String, String> env, List<String> jvmArgs, String... args)
+      throws IOException {
+    List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
     cmd.add("-cp");

@@ -17,6 +17,8 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServer;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,13 +95,24 @@ public final class Agent implements AutoCloseable {
       vertx.close();
       throw e;
     }
+    String boot = bootId();
     vertx.eventBus().<JsonObject>consumer(pingAddress(spec.agent()), m ->
-        m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", LabClock.epochNanos())));
+        m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", LabClock.epochNanos())
+            .put("boot", boot).put("anchor", LabClock.anchorDifference())));
     Agent agent = new Agent(spec, vertx, manager, hello);
     manager.getHazelcastInstance().getCluster().addMembershipListener(agent.new Membership());
     ClientShare.serve(agent);
     HostedWork.serve(agent, log);
     return agent;
+  }
+
+  /** This kernel's boot id (processes that share it share the monotonic clock), or "" where it cannot be read. */
+  static String bootId() {
+    try {
+      return Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
   }
 
   private static Config hazelcastConfig(ClusterSpec spec) {
@@ -177,17 +190,24 @@ public final class Agent implements AutoCloseable {
 
   /**
    * Estimates another agent's clock offset from {@code rounds} pings (sequential, each with its
-   * timeout), the narrowest round trips deciding; see {@link ClockOffset}. Runs off the event loop.
+   * timeout), the narrowest round trips deciding; see {@link ClockOffset}. An agent on this kernel
+   * gives its offset exactly, when the round trips agree. Runs off the event loop.
    */
   public ClockOffset clockOffset(String agent, int rounds) throws Exception {
     List<ClockOffset.Sample> samples = new ArrayList<>();
+    JsonObject answer = null;
     for (int i = 0; i < rounds; i++) {
       long t0 = LabClock.epochNanos();
-      JsonObject answer = ping(agent).await(REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
+      answer = ping(agent).await(REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
       long t3 = LabClock.epochNanos();
       samples.add(new ClockOffset.Sample(t0, answer.getLong("clock"), t3));
     }
-    return ClockOffset.estimate(samples);
+    ClockOffset estimate = ClockOffset.estimate(samples);
+    String boot = bootId();
+    if (answer != null && !boot.isEmpty() && boot.equals(answer.getString("boot")) && answer.getLong("anchor") != null) {
+      return estimate.onOneKernel(answer.getLong("anchor") - LabClock.anchorDifference());
+    }
+    return estimate;
   }
 
   public ClusterSpec spec() {

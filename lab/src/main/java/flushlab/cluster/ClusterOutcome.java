@@ -23,9 +23,11 @@ public record ClusterOutcome(String runId, long startedEpochMillis, double secon
 
   /**
    * An agent's clock minus the coordinator's, in ns, estimated before and after the run, each
-   * plus or minus its bound (half the narrowest round trips).
+   * plus or minus its bound (half the narrowest round trips; 0 when both read one kernel's
+   * monotonic clock, the basis then SHARED_MONOTONIC).
    */
-  public record AgentClock(String agent, long offsetBeforeNs, long boundBeforeNs, long offsetAfterNs, long boundAfterNs, int samples) {
+  public record AgentClock(String agent, long offsetBeforeNs, long boundBeforeNs, long offsetAfterNs, long boundAfterNs, int samples,
+      ClockOffset.Basis basis) {
     /** The offset over the run (the mean of before and after). */
     long offsetNs() {
       return (offsetBeforeNs + offsetAfterNs) / 2;

@@ -84,6 +84,12 @@ public final class ClusterRun {
             at.put(r.name(), relay);
             where.put(r.name(), agent + " (" + relay.host() + ":" + relay.port() + ")");
             announce.accept("cluster: target " + r.name() + " (" + r.describe() + ") runs on agent " + agent);
+          } else if (t instanceof Target.Process p) {
+            String agent = placement.targetOn().get(p.name());
+            HostPort proxy = servers.proxy(agent, p.proxy().text(), p.config(), emitter);
+            at.put(p.name(), proxy);
+            where.put(p.name(), agent + " (" + proxy.host() + ":" + proxy.port() + ")");
+            announce.accept("cluster: target " + p.name() + " (" + p.proxy().text() + " from " + p.config().getFileName() + ") runs on agent " + agent);
           } else {
             at.put(t.name(), emitter);
           }
@@ -103,6 +109,8 @@ public final class ClusterRun {
           for (Cell c : scenario.cells()) {
             for (Target t : scenario.targets()) {
               for (int run = 0; run < scenario.runs() && !interrupted.get(); run++) {
+                announce.accept("cluster: measuring " + t.name() + " " + c.label() + " run " + (run + 1) + " on " + String.join(", ",
+                    placement.clientOn()));
                 Measured row = measure(self, servers, t.name(), c, run, at.get(t.name()));
                 rows.add(row);
                 announce.accept("cluster: " + line(row));
@@ -118,7 +126,8 @@ public final class ClusterRun {
       for (String a : before.keySet()) {
         ClockOffset b = before.get(a);
         ClockOffset f = after.getOrDefault(a, b);
-        clockRows.add(new AgentClock(a, b.offsetNanos(), b.boundNanos(), f.offsetNanos(), f.boundNanos(), b.samples() + f.samples()));
+        clockRows.add(new AgentClock(a, b.offsetNanos(), b.boundNanos(), f.offsetNanos(), f.boundNanos(), b.samples() + f.samples(),
+            b.basis() == f.basis() ? b.basis() : ClockOffset.Basis.ROUND_TRIPS));
       }
       // the one-way figures, corrected now that the offsets after the run are known too
       Map<String, AgentClock> byAgent = new LinkedHashMap<>();
@@ -238,7 +247,7 @@ public final class ClusterRun {
     double bound = boundNs / 1e6;
     if (corrected.getTotalCount() == 0) return new OneWay(null, null, bound, "no frames were read");
     double p50 = corrected.getValueAtPercentile(50) / 1e6;
-    if (boundNs >= corrected.getValueAtPercentile(50)) {
+    if (boundNs > 0 && boundNs >= corrected.getValueAtPercentile(50)) {
       return new OneWay(null, null, bound, String.format("the clocks' uncertainty (+-%.3f ms) is not smaller than the p50 it would show"
           + " (%.3f ms)", bound, p50));
     }

@@ -4,6 +4,8 @@ import flushlab.core.HostPort;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.PacingAudit;
+import flushlab.proxy.ProxyKind;
+import flushlab.proxy.ProxyProcess;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
@@ -13,6 +15,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +31,7 @@ import java.util.function.Consumer;
  * the lease. The servers listen on the agent's own address, where the other agents reach them.
  *
  * <p>Addresses, under {@code flushlab.agent.NAME.}: {@code emitter} (start one), {@code relay}
- * (start one, upstream given), {@code audit} (the emitter's pacing audits of given streams),
+ * (start one, upstream given), {@code proxy} (a real proxy from a template's text, upstream given), {@code audit} (the emitter's pacing audits of given streams),
  * {@code renew} and {@code stop} (a run's lease).
  */
 final class HostedWork {
@@ -35,6 +40,8 @@ final class HostedWork {
   /** Runs one agent hosts at once, and servers per run. */
   static final int MAX_RUNS = 4;
   static final int MAX_SERVERS_PER_RUN = 32;
+  /** The longest proxy template a coordinator may send (a scenario's template cap). */
+  static final int MAX_TEMPLATE_CHARS = 256 * 1024;
   /** Stream ids one audit request may name. */
   static final int MAX_AUDIT_IDS = 100_000;
 
@@ -47,6 +54,8 @@ final class HostedWork {
 
   private static final class Hosted {
     final List<String> deployments = new ArrayList<>();
+    /** Proxy processes, stopped (off the event loop) with the run. */
+    final List<ProxyProcess> proxies = new ArrayList<>();
     Emitter emitter;
     long leaseMs;
     long leaseEndsNanos;
@@ -70,6 +79,7 @@ final class HostedWork {
       String name = a.spec().agent();
       w.vertx.eventBus().<JsonObject>consumer(address(name, "emitter"), w::startEmitter);
       w.vertx.eventBus().<JsonObject>consumer(address(name, "relay"), w::startRelay);
+      w.vertx.eventBus().<JsonObject>consumer(address(name, "proxy"), w::startProxy);
       w.vertx.eventBus().<JsonObject>consumer(address(name, "audit"), w::audit);
       w.vertx.eventBus().<JsonObject>consumer(address(name, "renew"), w::renew);
       w.vertx.eventBus().<JsonObject>consumer(address(name, "stop"), m -> {
@@ -97,7 +107,7 @@ final class HostedWork {
       h = new Hosted();
       runs.put(run, h);
     }
-    if (h.deployments.size() >= MAX_SERVERS_PER_RUN) {
+    if (h.deployments.size() + h.proxies.size() >= MAX_SERVERS_PER_RUN) {
       m.fail(503, "agent " + agent + " already runs " + MAX_SERVERS_PER_RUN + " servers for run " + run);
       return null;
     }
@@ -132,6 +142,60 @@ final class HostedWork {
     }
     Relay relay = new Relay(options, RelayLog.SILENT);
     deploy(m, h, vertx.deployVerticle(relay), () -> relay.port(), () -> {});
+  }
+
+  /**
+   * A proxy from the template the coordinator sent (its text: the coordinator's file does not exist
+   * here), listening on this agent's address and forwarding to the upstream given. Started off the
+   * event loop: the proxy is a child process, and starting it waits until it listens.
+   */
+  private synchronized void startProxy(Message<JsonObject> m) {
+    Hosted h = leased(m);
+    if (h == null) return;
+    ProxyKind kind = ProxyKind.of(m.body().getString("proxy", ""));
+    String template = m.body().getString("template", "");
+    String fileName = m.body().getString("file_name", "proxy.conf");
+    HostPort upstream;
+    try {
+      upstream = HostPort.parse("upstream", m.body().getString("upstream", ""), false);
+    } catch (RuntimeException e) {
+      m.fail(400, "agent " + agent + ": a proxy's upstream: " + e.getMessage());
+      return;
+    }
+    if (kind == null || template.isEmpty() || template.length() > MAX_TEMPLATE_CHARS || !fileName.matches("[A-Za-z0-9._-]{1,64}")) {
+      m.fail(400, "agent " + agent + ": a proxy request names a known proxy, a template of 1.." + MAX_TEMPLATE_CHARS
+          + " characters and a plain file name");
+      return;
+    }
+    vertx.<ProxyProcess>executeBlocking(() -> {
+      Path dir = Files.createTempDirectory("flushlab-agent-template-");
+      try {
+        Path file = dir.resolve(fileName);
+        Files.writeString(file, template, StandardCharsets.UTF_8);
+        return ProxyProcess.start(kind, file, host, upstream.host(), upstream.port(), c -> c);
+      } finally {
+        try (var files = Files.list(dir)) {
+          for (Path f : files.toList()) Files.deleteIfExists(f);
+        }
+        Files.deleteIfExists(dir);
+      }
+    }).onComplete(ar -> {
+      synchronized (this) {
+        if (ar.failed()) {
+          m.fail(500, "agent " + agent + " could not start " + kind.text() + ": " + ar.cause().getMessage());
+        } else if (!runs.containsValue(h)) {
+          vertx.executeBlocking(() -> {
+            ar.result().close();
+            return null;
+          });
+          m.fail(410, "agent " + agent + ": the run was stopped");
+        } else {
+          ProxyProcess p = ar.result();
+          h.proxies.add(p);
+          m.reply(new JsonObject().put("host", p.host()).put("port", p.port()).put("version", p.version()).put("pid", p.pid()));
+        }
+      }
+    });
   }
 
   private void deploy(Message<JsonObject> m, Hosted h, Future<String> deployed, java.util.function.IntSupplier port, Runnable onUp) {
@@ -206,6 +270,14 @@ final class HostedWork {
     Hosted h = runs.remove(run);
     if (h == null) return;
     for (String id : h.deployments) vertx.undeploy(id);
-    if (!h.deployments.isEmpty()) log.accept("stopped the " + h.deployments.size() + " server(s) of run " + run + ": " + why);
+    List<ProxyProcess> proxies = List.copyOf(h.proxies);
+    if (!proxies.isEmpty()) {
+      vertx.executeBlocking(() -> {
+        for (ProxyProcess p : proxies) p.close(); // TERM, then KILL after its grace: not on the event loop
+        return null;
+      });
+    }
+    int n = h.deployments.size() + proxies.size();
+    if (n > 0) log.accept("stopped the " + n + " server(s) of run " + run + ": " + why);
   }
 }

@@ -6,6 +6,9 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -44,6 +47,31 @@ public final class RemoteServers implements AutoCloseable {
     return start(agent, "relay", new JsonObject().put("upstream", upstream.host() + ":" + upstream.port())
         .put("shapers", new JsonArray(List.copyOf(shapers))).put("pool_upstream", poolUpstream));
   }
+
+  /**
+   * Starts a proxy of this kind from {@code template} (its file, read here: the agent has none) on
+   * {@code agent}, forwarding to {@code upstream}; returns where it listens. Starting a proxy waits
+   * until it listens, so this request has a minute, not the bus's usual timeout.
+   */
+  public HostPort proxy(String agent, String kind, Path template, HostPort upstream) throws Exception {
+    long size = Files.size(template);
+    if (size > HostedWork.MAX_TEMPLATE_CHARS) {
+      throw new IllegalArgumentException("the template " + template + " is " + size + " bytes (at most " + HostedWork.MAX_TEMPLATE_CHARS + ")");
+    }
+    synchronized (hosts) {
+      hosts.add(agent);
+    }
+    JsonObject body = new JsonObject().put("run", run).put("lease_ms", leaseMs).put("proxy", kind)
+        .put("template", Files.readString(template, StandardCharsets.UTF_8)).put("file_name", template.getFileName().toString())
+        .put("upstream", upstream.host() + ":" + upstream.port());
+    JsonObject answer = coordinator.untilLeft(agent, coordinator.vertx().eventBus()
+        .<JsonObject>request(HostedWork.address(agent, "proxy"), body, new DeliveryOptions().setSendTimeout(PROXY_START_TIMEOUT_MS))
+        .map(Message::body)).await(PROXY_START_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
+    return new HostPort(answer.getString("host"), answer.getInteger("port"));
+  }
+
+  /** How long a proxy may take to start on an agent (its own start waits up to 30 s for it to listen). */
+  static final long PROXY_START_TIMEOUT_MS = 60_000;
 
   private HostPort start(String agent, String what, JsonObject body) throws Exception {
     synchronized (hosts) {

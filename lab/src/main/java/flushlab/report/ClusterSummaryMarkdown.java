@@ -1,5 +1,6 @@
 package flushlab.report;
 
+import flushlab.cluster.ClockOffset;
 import flushlab.cluster.ClusterOutcome;
 import flushlab.cluster.ClusterOutcome.Figures;
 import flushlab.cluster.ClusterOutcome.RunRow;
@@ -21,10 +22,11 @@ public final class ClusterSummaryMarkdown {
     if (o.partial()) md.append(", **partial** (an agent's share did not come back; see the runs)");
     md.append(".\n\n## Placement\n\n| role | agent |\n|---|---|\n");
     for (Map.Entry<String, String> e : o.placement().entrySet()) md.append("| ").append(e.getKey()).append(" | ").append(e.getValue()).append(" |\n");
-    md.append("\n## Clocks (agent minus coordinator)\n\n| agent | before | after | round trips |\n|---|---|---|---|\n");
+    md.append("\n## Clocks (agent minus coordinator)\n\n| agent | before | after | round trips | from |\n|---|---|---|---|---|\n");
     for (ClusterOutcome.AgentClock c : o.clocks()) {
-      md.append(String.format(Locale.ROOT, "| %s | %+.3f ms +- %.3f | %+.3f ms +- %.3f | %d |%n", c.agent(), c.offsetBeforeNs() / 1e6,
-          c.boundBeforeNs() / 1e6, c.offsetAfterNs() / 1e6, c.boundAfterNs() / 1e6, c.samples()));
+      md.append(String.format(Locale.ROOT, "| %s | %+.3f ms +- %.3f | %+.3f ms +- %.3f | %d | %s |%n", c.agent(), c.offsetBeforeNs() / 1e6,
+          c.boundBeforeNs() / 1e6, c.offsetAfterNs() / 1e6, c.boundAfterNs() / 1e6, c.samples(),
+          c.basis() == ClockOffset.Basis.SHARED_MONOTONIC ? "one kernel's monotonic clock (exact)" : "round trips"));
     }
     md.append("\n## Certification\n\n");
     md.append(o.certified() ? "The direct path from the client agents was clean.\n\n" : "**Not certified**: " + o.certifyVerdict()

@@ -14,9 +14,9 @@ import java.util.Set;
 
 /**
  * The {@code cluster:} section and the {@code on:} keys that place roles on a lab's agents. A
- * cluster scenario places its emitter, its client load and each relay target on named agents;
- * what cannot be placed yet (a proxy process, an external target, a veth path, TLS, bisection) is
- * refused by name rather than run on the coordinator's host in silence.
+ * cluster scenario places its emitter, its client load and each relay and proxy target on named
+ * agents; what cannot be placed yet (an external target, a veth path, TLS, bisection) is refused
+ * by name rather than run on the coordinator's host in silence.
  */
 final class ClusterReader {
   /** Agents one scenario may name, for the client load. */
@@ -95,16 +95,16 @@ final class ClusterReader {
       String p = "targets[" + i + "]";
       if (target instanceof Target.Direct d) {
         if (d.speaksTls()) errors.error(t, p + ".tls", "a cluster scenario's targets speak plain TCP so far");
-      } else if (target instanceof Target.Relay r) {
-        if (r.speaksTls()) errors.error(t, p + ".tls", "a cluster scenario's targets speak plain TCP so far");
+      } else if (target instanceof Target.Relay || target instanceof Target.Process) {
+        if (target.speaksTls()) errors.error(t, p + ".tls", "a cluster scenario's targets speak plain TCP so far");
         if (!t.map.containsKey("on")) {
-          errors.errorAtKey(t, "name", p + ".on", "required in a cluster scenario: the agent that runs this relay");
+          errors.errorAtKey(t, "name", p + ".on", "required in a cluster scenario: the agent that runs this " + target.kind().text());
         } else {
           String a = agentName(t.map.get("on"), p + ".on", null, errors);
-          if (a != null) targetOn.put(r.name(), a);
+          if (a != null) targetOn.put(target.name(), a);
         }
       } else {
-        errors.error(t, p + ".kind", "a cluster scenario places direct and relay targets on agents; kind "
+        errors.error(t, p + ".kind", "a cluster scenario places direct, relay and process targets on agents; kind "
             + target.kind().text() + " is not placed on agents yet (run it in a scenario of its own)");
       }
     }

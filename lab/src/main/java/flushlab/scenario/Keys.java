@@ -206,8 +206,9 @@ public final class Keys {
       "the server to measure; it must forward to the lab's emitter for the pacing guard to audit it").range(1, 65535)
       .forKinds(TargetKind.EXTERNAL);
   public static final Key TARGET_ON = Key.of("on", TARGET, Type.TEXT, null,
-      "with a `cluster:` section: the agent that runs this relay (required there; its upstream is the emitter's agent)")
-      .forKinds(TargetKind.RELAY);
+      "with a `cluster:` section: the agent that runs this relay or proxy (required there; its upstream is the emitter on its "
+          + "agent; a proxy's template is sent to the agent, which needs the proxy installed)")
+      .forKinds(TargetKind.RELAY, TargetKind.PROCESS);
   public static final Key EXTERNAL = Key.of("external", TARGET, Type.BOOL, null,
       "must be `true`: the lab refuses to measure a server it did not start unless told so").forKinds(TargetKind.EXTERNAL);
   public static final Key REASON = Key.of("reason", TARGET, Type.TEXT, null,

@@ -65,6 +65,7 @@ class AgentTest {
         ClockOffset offset = b.clockOffset("a", 20);
         assertThat(offset.samples()).isEqualTo(20);
         assertThat(Math.abs(offset.offsetNanos())).as("offset %s", offset).isLessThanOrEqualTo(offset.boundNanos());
+        assertThat(offset.basis()).as("one JVM, one kernel: the round trips agreed with the shared clock").isEqualTo(ClockOffset.Basis.SHARED_MONOTONIC);
       }
     }
   }

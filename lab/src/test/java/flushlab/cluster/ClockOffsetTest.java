@@ -34,8 +34,20 @@ class ClockOffsetTest {
 
   @Test
   void aFigureSmallerThanTheBoundIsNotResolved() {
-    ClockOffset o = new ClockOffset(0, 300_000, 10, 3);
+    ClockOffset o = new ClockOffset(0, 300_000, 10, 3, ClockOffset.Basis.ROUND_TRIPS);
     assertThat(o.resolves(200_000)).isFalse();
     assertThat(o.resolves(-2_000_000)).isTrue();
+  }
+
+  /** On one kernel the anchors' difference is the offset, exactly; used only when the round trips agree with it. */
+  @org.junit.jupiter.api.Test
+  void anOffsetFromOneKernelsClockReplacesTheEstimateOnlyWhenTheRoundTripsAgree() {
+    ClockOffset estimate = new ClockOffset(40_000, 300_000, 20, 5, ClockOffset.Basis.ROUND_TRIPS);
+    ClockOffset exact = estimate.onOneKernel(1_234);
+    org.assertj.core.api.Assertions.assertThat(exact.basis()).isEqualTo(ClockOffset.Basis.SHARED_MONOTONIC);
+    org.assertj.core.api.Assertions.assertThat(exact.offsetNanos()).isEqualTo(1_234);
+    org.assertj.core.api.Assertions.assertThat(exact.boundNanos()).isZero();
+    // a kernel that claims to be ours but disagrees by more than the bound (a time namespace, a forged answer): the round trips stand
+    org.assertj.core.api.Assertions.assertThat(estimate.onOneKernel(400_000)).isEqualTo(estimate);
   }
 }

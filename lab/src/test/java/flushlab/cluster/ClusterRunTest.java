@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,9 +91,12 @@ class ClusterRunTest {
         ClusterOutcome.OneWay held = timer.merged().emitToRecv();
         assertThat(held.withheld()).as("held frames wait tens of ms, far over the clocks' bound").isNull();
         assertThat(held.p50Ms()).isGreaterThan(held.boundMs()).isGreaterThan(0.0);
+        // one kernel: the offsets are exact (bound 0), so even a sub-millisecond one-way figure is shown
+        assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::basis).containsOnly(ClockOffset.Basis.SHARED_MONOTONIC);
         ClusterOutcome.OneWay fast = direct.merged().emitToRecv();
-        if (fast.withheld() != null) assertThat(fast.withheld()).contains("is not smaller than the p50");
-        else assertThat(fast.p50Ms()).isGreaterThan(fast.boundMs());
+        assertThat(fast.withheld()).isNull();
+        assertThat(fast.boundMs()).isZero();
+        assertThat(fast.p50Ms()).isPositive();
 
         ResultsWriter.Written w = ResultsWriter.write(dir.resolve("results"), ClusterReport.of(s, o, "flushlab run cluster.yaml",
             Environment.capture(true)));
@@ -102,6 +106,40 @@ class ClusterRunTest {
         String md = Files.readString(w.folder().resolve("summary.md"));
         assertThat(md).contains("| timer | ").contains("| merged | 5/5 | 100 |").contains("| b | 3/3 | 60 |").contains("| c | 2/2 | 40 |");
       }
+    }
+  }
+
+  /**
+   * A real proxy placed on an agent: the coordinator sends the template's text, the agent starts
+   * nginx from it in front of the emitter on another agent, and stops it when the run ends.
+   */
+  @Test
+  void aProxyFromATemplateRunsOnTheAgentItIsPlacedOn(@TempDir Path dir) throws Exception {
+    String nginx = flushlab.process.Executables.locate("nginx");
+    Assumptions.assumeTrue(nginx != null && Files.isExecutable(Path.of(nginx)), "nginx is not installed (.ci/run installs it)");
+    Files.copy(Path.of("scenarios/proxies/nginx-buffering-off.conf"), dir.resolve("nginx.conf"));
+    int pa = FreePort.forALaterServer(3);
+    try (Agent a = agent("a", pa, List.of()); Agent c = agent("c", FreePort.forALaterServer(3), List.of(new HostPort("127.0.0.1", pa)))) {
+      Path file = dir.resolve("proxy.yaml");
+      Files.writeString(file, """
+          name: proxy-on-agent
+          emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
+          client: {requests: 2, concurrency: 2, on: [a]}
+          runs: 1
+          guards: {pacing_tolerance: 10ms, certify: {runs: 1}}
+          targets:
+            - {name: nginx, kind: process, proxy: nginx, config: nginx.conf, on: c}
+          cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
+          """.formatted(FreePort.forALaterServer(3), pa));
+      ClusterOutcome o = new ClusterRun(ScenarioLoader.load(file)).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
+      assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+      assertThat(o.placement().get("nginx")).startsWith("c (127.0.0.1:");
+      RunRow r = o.rows().get(0);
+      assertThat(r.merged().streamsOk()).isEqualTo(2);
+      assertThat(r.merged().frames()).isEqualTo(2 * 20);
+      assertThat(r.merged().framesPerRead()).as("nginx with proxy_buffering off").isLessThan(1.3);
+      int port = Integer.parseInt(o.placement().get("nginx").replaceAll(".*:(\\d+)\\)$", "$1"));
+      Await.until("the agent stopped nginx when the run ended", 15_000, () -> !connects(port));
     }
   }
 

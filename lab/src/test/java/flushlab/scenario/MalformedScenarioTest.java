@@ -77,9 +77,12 @@ class MalformedScenarioTest {
         Arguments.of("a relay without its agent in a cluster", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n"
             + "targets:\n  - {name: r, kind: relay, shapers: [nagle]}\ncluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 5,
             "targets[0].on", "the agent that runs this relay"),
-        Arguments.of("a process target in a cluster", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n"
-            + "targets:\n  - {name: p, kind: process, proxy: nginx, config: scenarios/proxies/nginx-gzip.conf}\n"
+        Arguments.of("an external target in a cluster", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n"
+            + "targets:\n  - {name: g, kind: external, external: true, reason: r, address: \"127.0.0.1:9\"}\n"
             + "cluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 5, "targets[0].kind", "is not placed on agents yet"),
+        Arguments.of("a proxy without its agent in a cluster", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n"
+            + "targets:\n  - {name: p, kind: process, proxy: nginx, config: scenarios/proxies/nginx-gzip.conf}\n"
+            + "cluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 5, "targets[0].on", "the agent that runs this process"),
         Arguments.of("an agent named twice for the clients", HEAD + "emitter: {on: a}\nclient: {on: [b, b]}\n" + TARGETS
             + "cluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 3, "client.on[1]", "is named twice"),
         Arguments.of("a cluster without agents to join", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n" + TARGETS

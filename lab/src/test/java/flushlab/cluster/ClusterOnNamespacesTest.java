@@ -1,0 +1,136 @@
+package flushlab.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.FreePort;
+import flushlab.ForkedLab;
+import flushlab.NamespaceLan;
+import flushlab.cluster.ClusterOutcome.Figures;
+import flushlab.cluster.ClusterOutcome.RunRow;
+import flushlab.netpath.VethLink;
+import flushlab.run.ScenarioRunner;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.ScenarioLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three agents, each a JVM in a network namespace of its own (a LAN of veth pairs on a bridge),
+ * this test the coordinator in its own namespace: the emitter on a, a relay on b, the clients on b
+ * and c. The merged figures equal the sums of the agents' own and the clocks are recorded with
+ * their bounds; then client agent c is killed mid-run, and the run ends partial within its bound
+ * with b's data kept and c named; no process or namespace is left.
+ */
+class ClusterOnNamespacesTest {
+  private static final String SECRET = "correct horse battery staple";
+
+  @Test
+  void threeAgentsInNamespacesMergeExactlyAndAKilledClientAgentMakesTheRunPartial(@TempDir Path dir) throws Exception {
+    String why = VethLink.unavailableReason();
+    if (why != null) System.out.println("SKIPPED (ClusterOnNamespacesTest): " + why);
+    Assumptions.assumeTrue(why == null, why);
+    List<ForkedLab> agents = new ArrayList<>();
+    List<String> made;
+    try (NamespaceLan lan = NamespaceLan.open(3)) {
+      made = lan.namespaces();
+      try {
+        String[] names = {"a", "b", "c"};
+        for (int i = 0; i < 3; i++) {
+          List<String> args = new ArrayList<>(List.of("agent", "--name", names[i], "--cluster-name", "lab-ns", "--cluster-host",
+              lan.address(i) + ":5800"));
+          if (i > 0) args.addAll(List.of("--join", lan.address(0) + ":5800"));
+          agents.add(ForkedLab.startInside(lan.inside(i), dir, Map.of("FLUSHLAB_CLUSTER_SECRET", SECRET),
+              List.of("-XX:TieredStopAtLevel=1", "-Xmx256m", "-XX:+UseSerialGC"), args.toArray(String[]::new)));
+          if (i == 0) agents.get(0).awaitLine("flushlab agent a in lab 'lab-ns'", 90_000);
+        }
+        agents.get(1).awaitLine("flushlab agent b in lab 'lab-ns'", 90_000);
+        agents.get(2).awaitLine("flushlab agent c in lab 'lab-ns'", 90_000);
+
+        Scenario s = scenario(dir, "placed", lan, "frames: 20, frame_size: 60B, interval: 50ms", 1,
+            "  - {name: direct, kind: direct}\n  - {name: timer, kind: relay, shapers: [\"timer=200ms\"], on: b}\n");
+        ClusterOutcome o = new ClusterRun(s).run(SECRET.getBytes(StandardCharsets.UTF_8), line -> System.out.println("ClusterOnNamespacesTest: " + line));
+        assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+        assertThat(o.partial()).isFalse();
+        assertThat(o.placement().get("emitter")).startsWith("a (" + lan.address(0) + ":");
+        assertThat(o.placement().get("timer")).startsWith("b (" + lan.address(1) + ":");
+        for (ClusterOutcome.AgentClock clock : o.clocks()) {
+          System.out.println("ClusterOnNamespacesTest: clock " + clock);
+          // separate JVMs in separate namespaces, one kernel: their lab clocks count from one monotonic clock, so the
+          // offset is their anchors' difference, exact, and the round trips agreed with it (else the basis would be theirs)
+          assertThat(clock.basis()).as("%s", clock).isEqualTo(ClockOffset.Basis.SHARED_MONOTONIC);
+          assertThat(clock.boundBeforeNs()).isZero();
+          assertThat(clock.offsetAfterNs()).isEqualTo(clock.offsetBeforeNs());
+          assertThat(Math.abs(clock.offsetBeforeNs())).as("two anchors on one wall clock").isLessThan(1_000_000L);
+        }
+        for (RunRow r : o.rows()) {
+          assertThat(r.perAgent()).extracting(Figures::agent).containsExactly("b", "c");
+          assertThat(r.merged().frames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::frames).sum()).isEqualTo(4 * 20);
+          assertThat(r.merged().reads()).isEqualTo(r.perAgent().stream().mapToLong(Figures::reads).sum());
+          assertThat(r.merged().streamsOk()).isEqualTo(r.perAgent().stream().mapToInt(Figures::streamsOk).sum()).isEqualTo(4);
+          assertThat(r.merged().damaged()).isZero();
+        }
+        assertThat(o.rows().get(0).merged().framesPerRead()).as("direct, across the LAN").isLessThan(1.2);
+        assertThat(o.rows().get(1).merged().framesPerRead()).as("a 200 ms timer on agent b").isGreaterThan(3.0);
+
+        // client agent c killed (SIGKILL) once the run is under way
+        Scenario longer = scenario(dir, "killed", lan, "frames: 60, frame_size: 60B, interval: 50ms", 1,
+            "  - {name: direct, kind: direct}\n");
+        CountDownLatch measuring = new CountDownLatch(1);
+        CompletableFuture<ClusterOutcome> running = CompletableFuture.supplyAsync(() -> {
+          try {
+            return new ClusterRun(longer).run(SECRET.getBytes(StandardCharsets.UTF_8), line -> {
+              System.out.println("ClusterOnNamespacesTest: " + line);
+              if (line.startsWith("cluster: measuring direct")) measuring.countDown();
+            });
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+        assertThat(measuring.await(120, TimeUnit.SECONDS)).as("the run got under way").isTrue();
+        long killed = System.nanoTime();
+        agents.get(2).process().destroyForcibly();
+        ClusterOutcome k = running.get(120, TimeUnit.SECONDS);
+        double seconds = (System.nanoTime() - killed) / 1e9;
+        double bound = ScenarioRunner.runSeconds(longer.cells().get(0)) * 2 + 10 + 1 + 5; // a share's deadline, a second, the audit's timeout
+        System.out.printf("ClusterOnNamespacesTest: the run ended %.1f s after agent c was killed (bound %.1f s)%n", seconds, bound);
+        assertThat(seconds).isLessThan(bound);
+        assertThat(k.partial()).isTrue();
+        RunRow row = k.rows().get(0);
+        assertThat(row.missing()).containsOnlyKeys("c");
+        assertThat(row.perAgent()).extracting(Figures::agent).containsExactly("b");
+        assertThat(row.merged().streamsOk()).isEqualTo(2);
+        assertThat(row.merged().frames()).isEqualTo(2 * 60);
+      } finally {
+        for (ForkedLab a : agents) a.close();
+      }
+    }
+    for (ForkedLab a : agents) {
+      assertThat(a.process().waitFor(10, TimeUnit.SECONDS)).as("agent process ended").isTrue();
+    }
+    String listed = NamespaceLan.listed();
+    for (String ns : made) assertThat(listed).as("namespaces left").doesNotContain(ns);
+  }
+
+  private static Scenario scenario(Path dir, String name, NamespaceLan lan, String emitter, int runs, String targets) throws Exception {
+    Path file = dir.resolve(name + ".yaml");
+    Files.writeString(file, "name: " + name + "\n"
+        + "emitter: {" + emitter + ", on: a}\n"
+        + "client: {requests: 4, concurrency: 4, on: [b, c]}\n"
+        + "runs: " + runs + "\n"
+        + "guards: {pacing_tolerance: 20ms, certify: {runs: 1}}\n"
+        + "targets:\n" + targets
+        + "cluster: {name: lab-ns, at: \"" + lan.rootAddress() + ":" + FreePort.forALaterServer(3) + "\", join: [\"" + lan.address(0)
+        + ":5800\"], lease: 5s}\n");
+    return ScenarioLoader.load(file);
+  }
+}
