@@ -73,7 +73,8 @@ if not o["certified"] or not rows or rows[0]["merged"] is None:
 m = rows[0]["merged"]; e = m["emit_to_recv"]
 whole = m["streams_ok"] == n and m["damaged"] == 0 and not rows[0]["excluded"] and not rows[0]["missing"]
 p99 = e["p99_ms"]
-print("%s %s %s" % ("whole" if whole else "not-whole", "withheld" if p99 is None else "%.3f" % p99, e["bound_ms"]))
+why = [] if whole else ["%d/%d ok" % (m["streams_ok"], n)] + (["excluded: the emitter wrote a frame %.1f ms late" % rows[0]["emitter_lateness_max_ms"]] if rows[0]["excluded"] else []) + (["missing %s" % rows[0]["missing"]] if rows[0]["missing"] else [])
+print("%s %s %s %s" % ("whole" if whole else "not-whole", "withheld" if p99 is None else "%.3f" % p99, e["bound_ms"], "; ".join(why)))
 PY
 )
     echo "  clients on [$1], $n streams: $line" >&2

@@ -34,6 +34,9 @@ import java.util.function.Consumer;
  * in silence. Every request over the bus has a timeout.
  */
 public final class Agent implements AutoCloseable {
+  /** Event loops of an agent: one per core. */
+  static final int LOOPS = Math.max(1, Runtime.getRuntime().availableProcessors());
+
   /** How long a request over the bus may take before it fails. */
   public static final long REQUEST_TIMEOUT_MS = 5_000;
 
@@ -85,7 +88,9 @@ public final class Agent implements AutoCloseable {
     }
     System.setProperty("hazelcast.logging.type", "none"); // its own warnings would interleave with ours
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(spec));
-    VertxOptions options = new VertxOptions();
+    // as the lab's own servers run: native transport, a loop per core (the emitter takes a listener on each)
+    VertxOptions options = new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(LOOPS)
+        .setBlockedThreadCheckInterval(10_000);
     options.getEventBusOptions().setHost(spec.at().host()).setPort(spec.eventBusPort());
     Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered().await(60, TimeUnit.SECONDS);
     NetServer hello;

@@ -123,7 +123,7 @@ final class HostedWork {
       m.fail(409, "agent " + agent + " already runs an emitter for this run");
       return;
     }
-    Emitter emitter = new Emitter(new EmitterOptions(host, 0, true, 0));
+    Emitter emitter = new Emitter(new EmitterOptions(host, 0, true, 0).withListeners(Agent.LOOPS));
     deploy(m, h, vertx.deployVerticle(emitter), () -> emitter.port(), () -> h.emitter = emitter);
   }
 
