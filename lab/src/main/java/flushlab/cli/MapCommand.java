@@ -13,6 +13,8 @@ import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
 import flushlab.scenario.Keys;
 import flushlab.scenario.MapScenario;
+import flushlab.scenario.ClusterPlacement;
+import flushlab.cluster.ClusterLab;
 import flushlab.run.MapAnswer;
 import flushlab.run.Outcome;
 import flushlab.scenario.Scenario;
@@ -27,12 +29,16 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "map", commandDescription = "Find what makes one target release held bytes, and at what size or time")
 final class MapCommand implements Command {
   @ParametersDelegate
   TargetFlags targets = new TargetFlags();
+
+  @ParametersDelegate
+  ClusterFlags cluster = new ClusterFlags();
 
   @ParametersDelegate
   PathFlags path = new PathFlags();
@@ -75,9 +81,21 @@ final class MapCommand implements Command {
     }
     Scenario scenario = MapScenario.of(t, streamEndpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()),
         request.profile(), request.http(t.speaksTls()));
-    out.printf("flushlab map: %s; %s frames; budget %s%n", t.describe(), endpoint, budget);
+    ClusterPlacement placed = cluster.placement(t, err);
+    byte[] secret = placed == null ? null : cluster.secret();
+    if (placed != null) {
+      scenario = scenario.withCluster(placed);
+      if (t.speaksTls()) throw new IllegalArgumentException("--cluster maps targets that speak plain TCP so far; this template terminates TLS");
+    }
+    out.printf("flushlab map: %s; %s frames; budget %s%s%n", t.describe(), endpoint, budget, placed == null ? ""
+        : "; on lab '" + placed.name() + "': emitter on " + placed.emitterOn() + ", client on " + String.join(", ", placed.clientOn())
+            + (placed.targetOn().isEmpty() ? "" : ", target on " + placed.targetOn().values().iterator().next()));
     Vertx vertx = LabVertx.create(3);
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
+    if (placed != null) {
+      runner.onRemoteLab(ClusterLab.opener(secret));
+      Arrays.fill(secret, (byte) 0);
+    }
     int code = EXIT_FAILED;
     try (Interruption signal = new Interruption(runner::interrupt)) {
       try {

@@ -4,6 +4,9 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.client.StreamResult;
+import flushlab.core.Json;
+import com.fasterxml.jackson.core.type.TypeReference;
 import flushlab.core.HostPort;
 import flushlab.run.CellRequest;
 import flushlab.scenario.Cell;
@@ -118,8 +121,91 @@ public final class ClientShare {
     }
   }
 
-  /** Serves shares asked of {@code agent}. */
+  /** The most streams a whole-results share may ask (a map's cell is a few). */
+  public static final int MAX_WHOLE_STREAMS = 1000;
+
+  static String streamsAddress(String agent) {
+    return "flushlab.agent." + agent + ".streams";
+  }
+
+  /** Serves shares asked of {@code agent}: counts ({@link #ask}) and whole stream results ({@link #askStreams}). */
   static void serve(Agent agent) {
+    serveCounts(agent);
+    serveStreams(agent);
+  }
+
+  /**
+   * A cell run whole on this agent, answered with every stream's results (what a map's inference
+   * reads: each read, each release), as JSON. The request's headers are sent as the client sends them.
+   */
+  private static void serveStreams(Agent agent) {
+    io.vertx.core.Vertx vertx = agent.vertx();
+    vertx.eventBus().<JsonObject>consumer(streamsAddress(agent.spec().agent()), m -> {
+      JsonObject ask = m.body();
+      long deadlineMs = ask.getLong("deadline_ms", 0L);
+      Cell cell;
+      RequestPlan plan;
+      try {
+        cell = Cell.fromSettings(settings(ask.getJsonObject("settings", new JsonObject())));
+        List<String[]> headers = new java.util.ArrayList<>();
+        for (Object h : ask.getJsonArray("headers", new io.vertx.core.json.JsonArray())) {
+          io.vertx.core.json.JsonArray pair = (io.vertx.core.json.JsonArray) h;
+          headers.add(new String[] {pair.getString(0), pair.getString(1)});
+        }
+        plan = CellRequest.plan(cell, HostPort.parse("at", ask.getString("at", ""), false)).withHeaders(headers);
+      } catch (RuntimeException e) {
+        m.fail(400, "a cell agent " + agent.spec().agent() + " cannot run: " + e.getMessage());
+        return;
+      }
+      if (cell.client().requests() > MAX_WHOLE_STREAMS || deadlineMs < 1 || deadlineMs > MAX_DEADLINE_MS) {
+        m.fail(400, "a cell run whole asks at most " + MAX_WHOLE_STREAMS + " streams and a deadline of 1.." + MAX_DEADLINE_MS + " ms");
+        return;
+      }
+      ClientOptions options = cell.client();
+      if (options.timeoutNanos() > deadlineMs * 1_000_000L) options = options.withTimeoutNanos(deadlineMs * 1_000_000L);
+      MeteredClient client = new MeteredClient(vertx, options);
+      boolean[] answered = {false};
+      long timer = vertx.setTimer(deadlineMs, t -> {
+        if (answered[0]) return;
+        answered[0] = true;
+        client.close();
+        m.fail(504, "agent " + agent.spec().agent() + " stopped its cell at its deadline of " + deadlineMs + " ms");
+      });
+      client.run(plan).onComplete(ar -> {
+        vertx.cancelTimer(timer);
+        client.close();
+        if (answered[0]) return;
+        answered[0] = true;
+        if (ar.failed()) m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
+        else m.reply(new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(ar.result().streamResults())));
+      });
+    });
+  }
+
+  /**
+   * Asks {@code agent} to run {@code cell} whole (its requests and concurrency) against {@code at}
+   * with these request headers, and answers its streams' results; fails a second after the
+   * deadline, or as soon as the agent leaves.
+   */
+  public static Future<List<StreamResult>> askStreams(Agent from, String agent, HostPort at, Cell cell, List<String[]> headers,
+      long deadlineMs) {
+    io.vertx.core.json.JsonArray h = new io.vertx.core.json.JsonArray();
+    for (String[] pair : headers) h.add(new io.vertx.core.json.JsonArray().add(pair[0]).add(pair[1]));
+    JsonObject body = new JsonObject().put("at", at.host() + ":" + at.port()).put("settings", new JsonObject(new LinkedHashMap<>(cell.settingsByName())))
+        .put("headers", h).put("deadline_ms", deadlineMs);
+    return from.untilLeft(agent, from.vertx().eventBus().<JsonObject>request(streamsAddress(agent), body,
+        new DeliveryOptions().setSendTimeout(deadlineMs + 1_000)).map(msg -> {
+          try {
+            return Json.MAPPER.readValue(msg.body().getString("streams"), STREAMS);
+          } catch (java.io.IOException e) {
+            throw new IllegalStateException("agent " + agent + " answered streams that do not read back: " + e.getMessage());
+          }
+        }));
+  }
+
+  private static final TypeReference<List<StreamResult>> STREAMS = new TypeReference<>() {};
+
+  private static void serveCounts(Agent agent) {
     io.vertx.core.Vertx vertx = agent.vertx();
     vertx.eventBus().<JsonObject>consumer(address(agent.spec().agent()), m -> {
       JsonObject ask = m.body();

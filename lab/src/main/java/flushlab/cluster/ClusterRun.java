@@ -62,8 +62,8 @@ public final class ClusterRun {
     ClusterSpec spec = new ClusterSpec(placement.name(), secret, Build.version(), "coordinator-" + runId.substring(4), placement.at(),
         placement.join());
     try (Agent self = Agent.start(spec, announce)) {
-      requireAgents(self);
-      Map<String, ClockOffset> before = clocks(self);
+      requireAgents(self, placement);
+      Map<String, ClockOffset> before = clocks(self, placement);
       Map<String, String> where = new LinkedHashMap<>();
       List<Measured> certification = new ArrayList<>();
       List<Measured> rows = new ArrayList<>();
@@ -78,21 +78,9 @@ public final class ClusterRun {
             + "; the clients on " + String.join(", ", placement.clientOn()));
         Map<String, HostPort> at = new LinkedHashMap<>();
         for (Target t : scenario.targets()) {
-          if (t instanceof Target.Relay r) {
-            String agent = placement.targetOn().get(r.name());
-            HostPort relay = servers.relay(agent, emitter, r.shapers().stream().map(ShaperRegistry.Spec::text).toList(), r.poolUpstream());
-            at.put(r.name(), relay);
-            where.put(r.name(), agent + " (" + relay.host() + ":" + relay.port() + ")");
-            announce.accept("cluster: target " + r.name() + " (" + r.describe() + ") runs on agent " + agent);
-          } else if (t instanceof Target.Process p) {
-            String agent = placement.targetOn().get(p.name());
-            HostPort proxy = servers.proxy(agent, p.proxy().text(), p.config(), emitter);
-            at.put(p.name(), proxy);
-            where.put(p.name(), agent + " (" + proxy.host() + ":" + proxy.port() + ")");
-            announce.accept("cluster: target " + p.name() + " (" + p.proxy().text() + " from " + p.config().getFileName() + ") runs on agent " + agent);
-          } else {
-            at.put(t.name(), emitter);
-          }
+          HostPort a = place(servers, placement, t, emitter, announce);
+          at.put(t.name(), a);
+          if (!(t instanceof Target.Direct)) where.put(t.name(), placement.targetOn().get(t.name()) + " (" + a.host() + ":" + a.port() + ")");
         }
         Scenario.Guards g = scenario.guards();
         // at least one certifying stream per client agent: each agent's own path to the emitter is certified
@@ -120,7 +108,7 @@ public final class ClusterRun {
         } else {
           announce.accept("cluster: not certified: " + verdict);
         }
-        after = clocks(self);
+        after = clocks(self, placement);
       }
       List<AgentClock> clockRows = new ArrayList<>();
       for (String a : before.keySet()) {
@@ -143,8 +131,29 @@ public final class ClusterRun {
     return b;
   }
 
+  /**
+   * Starts what a target needs on its agent (a relay, a proxy from its template) in front of the
+   * emitter and says where clients reach it; a direct target is the emitter itself.
+   */
+  static HostPort place(RemoteServers servers, ClusterPlacement placement, Target t, HostPort emitter, Consumer<String> announce)
+      throws Exception {
+    String agent = placement.targetOn().get(t.name());
+    if (t instanceof Target.Relay r) {
+      HostPort relay = servers.relay(agent, emitter, r.shapers().stream().map(ShaperRegistry.Spec::text).toList(), r.poolUpstream());
+      announce.accept("cluster: target " + r.name() + " (" + r.describe() + ") runs on agent " + agent);
+      return relay;
+    }
+    if (t instanceof Target.Process p) {
+      HostPort proxy = servers.proxy(agent, p.proxy().text(), p.config(), emitter);
+      announce.accept("cluster: target " + p.name() + " (" + p.proxy().text() + " from " + p.config().getFileName() + ") runs on agent " + agent);
+      return proxy;
+    }
+    if (t instanceof Target.Direct) return emitter;
+    throw new IllegalArgumentException("target " + t.name() + " (kind " + t.kind().text() + ") is not placed on agents");
+  }
+
   /** Every agent the scenario names is in the lab, or the run stops here saying which are not. */
-  private void requireAgents(Agent self) {
+  static void requireAgents(Agent self, ClusterPlacement placement) {
     Set<String> named = new LinkedHashSet<>();
     named.add(placement.emitterOn());
     named.addAll(placement.clientOn());
@@ -158,7 +167,7 @@ public final class ClusterRun {
   }
 
   /** The clock offset of the emitter's agent and every client agent to this coordinator. */
-  private Map<String, ClockOffset> clocks(Agent self) throws Exception {
+  static Map<String, ClockOffset> clocks(Agent self, ClusterPlacement placement) throws Exception {
     Map<String, ClockOffset> m = new LinkedHashMap<>();
     Set<String> agents = new LinkedHashSet<>();
     agents.add(placement.emitterOn());

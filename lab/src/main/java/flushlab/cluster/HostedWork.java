@@ -237,15 +237,24 @@ final class HostedWork {
     int paced = 0;
     int missing = 0;
     long worst = 0;
+    long frameBytes = 0;
+    long frames = 0;
     for (int i = 0; i < ids.size(); i++) {
-      PacingAudit.Summary s = h.emitter.audits().summary(ids.getLong(i));
-      if (s == null) missing++;
-      else if (s.paced()) {
+      long id = ids.getLong(i);
+      PacingAudit.Summary s = id < 0 ? null : h.emitter.audits().summary(id);
+      if (s == null) {
+        missing++;
+        continue;
+      }
+      if (s.paced()) {
         paced++;
         worst = Math.max(worst, s.latenessMaxNanos());
       }
+      frameBytes += s.frameBytes();
+      frames += s.framesWritten();
     }
-    m.reply(new JsonObject().put("paced", paced).put("missing", missing).put("lateness_max_ns", worst));
+    m.reply(new JsonObject().put("paced", paced).put("missing", missing).put("lateness_max_ns", worst).put("frame_bytes", frameBytes)
+        .put("frames", frames));
   }
 
   private synchronized void renew(Message<JsonObject> m) {

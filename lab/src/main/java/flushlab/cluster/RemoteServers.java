@@ -82,13 +82,17 @@ public final class RemoteServers implements AutoCloseable {
     return new HostPort(answer.getString("host"), answer.getInteger("port"));
   }
 
-  /** What the emitter on {@code agent} audited of these streams. */
-  public record Audit(int paced, int missing, long latenessMaxNanos) {}
+  /**
+   * What the emitter on {@code agent} audited of these streams: how many were paced, how many it
+   * has no audit of, the latest frame, and the frames and their wire bytes it wrote.
+   */
+  public record Audit(int paced, int missing, long latenessMaxNanos, long frameBytes, long frames) {}
 
   public Audit audit(String agent, List<Long> streamIds) throws Exception {
     JsonObject a = request(agent, "audit", new JsonObject().put("run", run).put("ids", new JsonArray(List.copyOf(streamIds))))
         .await(Agent.REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
-    return new Audit(a.getInteger("paced"), a.getInteger("missing"), a.getLong("lateness_max_ns"));
+    return new Audit(a.getInteger("paced"), a.getInteger("missing"), a.getLong("lateness_max_ns"), a.getLong("frame_bytes"),
+        a.getLong("frames"));
   }
 
   private Future<JsonObject> request(String agent, String what, JsonObject body) {

@@ -55,6 +55,8 @@ public final class ScenarioRunner {
   /** The map's pass as a client that does not accept compression: Accept-Encoding: identity replaces the user's. */
   private volatile boolean identityPass;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
+  /** Non-null: the servers and the client run on a lab's agents, opened by this. */
+  private RemoteLab.Opener remote;
 
   /** Called before each measured run (tests use it to disturb a run on purpose). */
   public interface RunHook {
@@ -64,6 +66,12 @@ public final class ScenarioRunner {
   public ScenarioRunner(Scenario scenario, Vertx vertx) {
     this.scenario = scenario;
     this.vertx = vertx;
+  }
+
+  /** Runs the scenario's servers and clients on a lab's agents instead of this host. */
+  public ScenarioRunner onRemoteLab(RemoteLab.Opener opener) {
+    this.remote = opener;
+    return this;
   }
 
   public ScenarioRunner beforeRun(RunHook hook) {
@@ -115,7 +123,12 @@ public final class ScenarioRunner {
 
   /** A run's or a map's measuring, given the targets up and the host certified. */
   private interface AfterCertification {
-    Measured measure(Measurer measure, Certification cert) throws Exception;
+    Measured measure(Measure measure, Certification cert) throws Exception;
+  }
+
+  /** One run of a cell against a target; null when interrupted (a partial run is not a measurement). */
+  private interface Measure {
+    RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception;
   }
 
   /**
@@ -125,6 +138,16 @@ public final class ScenarioRunner {
   private Outcome certifiedThen(Consumer<String> announce, AfterCertification then) throws Exception {
     long started = System.nanoTime();
     long startedMillis = System.currentTimeMillis();
+    if (remote != null) {
+      try (RemoteLab lab = remote.open(scenario, announce)) {
+        Measure measure = (target, cell, cellIndex, run) -> interrupted.get() ? null
+            : lab.run(target, cell, cellIndex, run, headersFor(identityPass), scenario.guards().pacingToleranceNanos());
+        Certification cert = certify(measure, announce);
+        Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
+        return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
+            System.nanoTime() - started, Map.of());
+      }
+    }
     try (ServerSites sites = openSites(announce);
         RunningTargets targets = RunningTargets.start(scenario.targets(), t -> new TargetContext(vertx, sites.site(t.path()), announce))) {
       Measurer measure = new Measurer(sites, targets);
@@ -257,7 +280,7 @@ public final class ScenarioRunner {
    * failed, or in which frames were lost, ends the pass inconclusive: the map infers nothing from
    * data it did not get.
    */
-  private FlushTrigger mapAs(Target target, Cell base, boolean identity, Measurer measure, Certification cert,
+  private FlushTrigger mapAs(Target target, Cell base, boolean identity, Measure measure, Certification cert,
       List<TargetCellResult> results, Consumer<String> announce, double budgetSeconds) throws Exception {
     String[] failed = new String[1];
     // an OpenAI stream's events are sized by their JSON: the map varies only the interval
@@ -330,7 +353,7 @@ public final class ScenarioRunner {
   }
 
   /** The direct path must be clean on this host before any target row counts. */
-  private Certification certify(Measurer measure, Consumer<String> announce) throws Exception {
+  private Certification certify(Measure measure, Consumer<String> announce) throws Exception {
     List<RunRecord> runs = new ArrayList<>();
     Target direct = new Target.Direct("direct", scenario.path());
     for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
@@ -351,7 +374,7 @@ public final class ScenarioRunner {
   }
 
   /** Every cell, every target, {@code runs} times; an interrupt keeps what finished. */
-  private List<TargetCellResult> measureCells(Measurer measure) throws Exception {
+  private List<TargetCellResult> measureCells(Measure measure) throws Exception {
     List<TargetCellResult> results = new ArrayList<>();
     for (Cell cell : scenario.cells()) {
       for (Target t : scenario.targets()) {
@@ -383,7 +406,7 @@ public final class ScenarioRunner {
     return triggers;
   }
 
-  private Bisection bisect(Measurer measure) throws Exception {
+  private Bisection bisect(Measure measure) throws Exception {
     Scenario.Adaptive a = scenario.adaptive();
     if (a == null || interrupted.get()) return null;
     return new Bisector(a, scenario.target(a.target()), scenario.cells().get(0), (target, cell) -> {
@@ -399,7 +422,7 @@ public final class ScenarioRunner {
   }
 
   /** One run: one client batch, then the pacing guard over every stream the emitter served. */
-  private final class Measurer {
+  private final class Measurer implements Measure {
     private final ServerSites sites;
     private final RunningTargets targets;
 
@@ -409,7 +432,8 @@ public final class ScenarioRunner {
     }
 
     /** Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement). */
-    RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception {
+    @Override
+    public RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception {
       ServerSite site = sites.site(target.path());
       boolean plainDirect = target instanceof Target.Direct d && !d.speaksTls();
       HostPort at = plainDirect ? site.emitter() : targets.address(target);

@@ -58,6 +58,12 @@ public record Scenario(String name, String description, Path file, String text, 
   public record Adaptive(String target, Setting parameter, String low, String high, double tolerance,
       double coalescingAbove, int maxCells) {}
 
+  /** This scenario placed on a lab's agents (what `flushlab map --cluster` makes of its flags). */
+  public Scenario withCluster(ClusterPlacement c) {
+    return new Scenario(name, description, file, text, resolved, cells, sweptKeys, targets, runs, guards, flushTriggerMap, adaptive,
+        emitterListen, path, requestHeaders, c);
+  }
+
   public Target target(String name) {
     for (Target t : targets) if (t.name().equals(name)) return t;
     return null;

@@ -52,6 +52,19 @@ class CliTest {
   }
 
   @Test
+  void aMapsPlacementWithoutItsClusterOrItsAgentsIsRefusedByFlag() {
+    Ran r = run("map", "--shape", "nagle", "--emitter-on", "a");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--emitter-on applies only with --cluster");
+    r = run("map", "--shape", "nagle", "--cluster", "lab", "--join", "127.0.0.1:5800", "--emitter-on", "a", "--client-on", "b");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--cluster needs --target-on: the agent that runs the relay");
+    r = run("map", "--target", "127.0.0.1:9", "--cluster", "lab", "--join", "127.0.0.1:5800", "--emitter-on", "a", "--client-on", "b");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--target is not placed on agents yet");
+  }
+
+  @Test
   void anUnknownShaperIsRefusedWithTheKnownOnes() {
     Ran r = run("relay", "--upstream", "127.0.0.1:8090", "--shape", "corked");
     assertThat(r.code()).isEqualTo(2);

@@ -7,7 +7,17 @@ import flushlab.ForkedLab;
 import flushlab.NamespaceLan;
 import flushlab.cluster.ClusterOutcome.Figures;
 import flushlab.cluster.ClusterOutcome.RunRow;
+import flushlab.core.HostPort;
+import flushlab.map.FlushTrigger;
+import flushlab.map.TriggerKind;
+import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.run.Outcome;
+import flushlab.scenario.ClusterPlacement;
+import flushlab.scenario.MapScenario;
+import flushlab.stream.Endpoint;
+import flushlab.targets.Target;
 import flushlab.run.ScenarioRunner;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
@@ -28,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Three agents, each a JVM in a network namespace of its own (a LAN of veth pairs on a bridge),
  * this test the coordinator in its own namespace: the emitter on a, a relay on b, the clients on b
  * and c. The merged figures equal the sums of the agents' own and the clocks are recorded with
- * their bounds; then client agent c is killed mid-run, and the run ends partial within its bound
+ * their bounds; `flushlab map` names a hidden timer of a relay placed on c through the agents; then
+ * client agent c is killed mid-run, and the run ends partial within its bound
  * with b's data kept and c named; no process or namespace is left.
  */
 class ClusterOnNamespacesTest {
@@ -81,6 +92,25 @@ class ClusterOnNamespacesTest {
         }
         assertThat(o.rows().get(0).merged().framesPerRead()).as("direct, across the LAN").isLessThan(1.2);
         assertThat(o.rows().get(1).merged().framesPerRead()).as("a 200 ms timer on agent b").isGreaterThan(3.0);
+
+        // flushlab map on the agents: a relay with a hidden timer on agent c, the emitter on a, the client on b
+        long seed = System.nanoTime();
+        int timerMs = 100 + new java.util.Random(seed).nextInt(301);
+        System.out.println("ClusterOnNamespacesTest: seed " + seed + ", hidden timer " + timerMs + " ms");
+        Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse("timer=" + timerMs + "ms")), false, NetworkPath.LOOPBACK);
+        Scenario map = MapScenario.of(relay, Endpoint.SSE, HostPort.parse("-", "127.0.0.1:0", true), "flushlab map (test)")
+            .withCluster(new ClusterPlacement("lab-ns", new HostPort(lan.rootAddress(), FreePort.forALaterServer(3)),
+                List.of(new HostPort(lan.address(0), 5800)), null, 5_000_000_000L, "a", List.of("b"), Map.of("relay", "c")));
+        io.vertx.core.Vertx vertx = flushlab.core.LabVertx.create(1);
+        try {
+          Outcome m = new ScenarioRunner(map, vertx).onRemoteLab(ClusterLab.opener(SECRET.getBytes(StandardCharsets.UTF_8)))
+              .map(line -> System.out.println("ClusterOnNamespacesTest: " + line), 60);
+          FlushTrigger t = m.triggers().get("relay");
+          assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.TIMER);
+          assertThat(t.timerMs()).as("timer %d ms: %s", timerMs, t.verdict()).isBetween(timerMs * 0.95, timerMs * 1.05);
+        } finally {
+          vertx.close().await(10, TimeUnit.SECONDS);
+        }
 
         // client agent c killed (SIGKILL) once the run is under way
         Scenario longer = scenario(dir, "killed", lan, "frames: 60, frame_size: 60B, interval: 50ms", 1,

@@ -158,6 +158,25 @@ class ClusterRunTest {
     }
   }
 
+  /** A client agent's clock ahead of the emitter's by delta: every one-way time it measured is delta too long, and is moved back. */
+  @Test
+  void aStreamsOneWayTimesAreMovedByTheClocksDifferenceAndNothingElse() throws Exception {
+    try (flushlab.LabFixture lab = new flushlab.LabFixture()) {
+      flushlab.client.BatchResult r = lab.measure(lab.sseUrl("frames=20&size=60&interval=5ms"));
+      flushlab.client.StreamResult s = r.streamResults().get(0);
+      flushlab.client.StreamResult moved = ClusterLab.shifted(s, 1_000_000L);
+      for (int i = 0; i < s.timing().emitToRecvNanos().size(); i++) {
+        assertThat(moved.timing().emitToRecvNanos().get(i)).isEqualTo(s.timing().emitToRecvNanos().get(i) - 1_000_000L);
+      }
+      for (int i = 0; i < s.releases().waitNanos().size(); i++) {
+        assertThat(moved.releases().waitNanos().get(i)).isEqualTo(s.releases().waitNanos().get(i) - 1_000_000L);
+      }
+      assertThat(moved.timing().gapNanos().toArray()).isEqualTo(s.timing().gapNanos().toArray());
+      assertThat(moved.timing().ttftNanos()).isEqualTo(s.timing().ttftNanos());
+      assertThat(moved.reads()).isEqualTo(s.reads());
+    }
+  }
+
   private static boolean connects(int port) {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress("127.0.0.1", port), 1000);

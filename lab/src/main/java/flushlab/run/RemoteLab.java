@@ -1,0 +1,29 @@
+package flushlab.run;
+
+import flushlab.scenario.Cell;
+import flushlab.scenario.Scenario;
+import flushlab.targets.Target;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A scenario's servers and clients somewhere else than this process: a lab's agents on other hosts
+ * (flushlab.cluster provides it). The runner certifies, measures and maps through it exactly as it
+ * does on this host; only where the emitter, the targets and the client run changes.
+ */
+public interface RemoteLab extends AutoCloseable {
+  /**
+   * One run of {@code cell} against {@code target} with these request headers, judged by the
+   * emitter's own pacing audit of exactly the streams read (excluded past {@code pacingToleranceNanos}).
+   */
+  RunRecord run(Target target, Cell cell, int cellIndex, int run, List<String[]> headers, long pacingToleranceNanos) throws Exception;
+
+  /** Stops what was started for the scenario; never throws. */
+  @Override
+  void close();
+
+  /** Opens a remote lab for a scenario: joins it, starts its emitter and targets where they are placed. */
+  interface Opener {
+    RemoteLab open(Scenario scenario, Consumer<String> announce) throws Exception;
+  }
+}
