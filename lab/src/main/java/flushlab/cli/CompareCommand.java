@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.report.page.ComparePage;
 import flushlab.report.page.ResultsFolder;
 import java.io.PrintStream;
+import flushlab.core.IoErrors;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,16 +29,26 @@ final class CompareCommand implements Command {
     }
     Path a = Path.of(folders.get(0));
     Path b = Path.of(folders.get(1));
+    String nameA = a.toAbsolutePath().normalize().getFileName().toString();
+    String nameB = b.toAbsolutePath().normalize().getFileName().toString();
+    Path page = outFile != null ? Path.of(outFile) : Path.of("compare-" + nameA + "-vs-" + nameB + ".html");
+    try {
+      ResultsFolder.checkWritable(page);
+    } catch (IOException e) {
+      err.println("flushlab compare: --out " + page + ": cannot write the page there (" + IoErrors.describe(e) + "); nothing was read");
+      return EXIT_USAGE;
+    }
     try {
       JsonNode ra = ResultsFolder.read(a);
       JsonNode rb = ResultsFolder.read(b);
-      if ("probe".equals(ra.path("kind").asText()) || "probe".equals(rb.path("kind").asText())) {
-        err.println("flushlab compare: compares run and map folders; a probe folder's report.html has its charts");
-        return EXIT_USAGE;
+      for (JsonNode r : new JsonNode[] {ra, rb}) {
+        String kind = r.path("kind").asText();
+        if ("probe".equals(kind) || "cluster".equals(kind)) {
+          err.println("flushlab compare: compares run and map folders; a " + kind + " folder's " + ("probe".equals(kind) ? "report.html"
+              : "summary.md") + " has its figures");
+          return EXIT_USAGE;
+        }
       }
-      String nameA = a.toAbsolutePath().normalize().getFileName().toString();
-      String nameB = b.toAbsolutePath().normalize().getFileName().toString();
-      Path page = outFile != null ? Path.of(outFile) : Path.of("compare-" + nameA + "-vs-" + nameB + ".html");
       ResultsFolder.writeWhole(page, ComparePage.render(nameA, ra, nameB, rb));
       out.println("compare: " + page.toAbsolutePath().normalize());
       return EXIT_OK;

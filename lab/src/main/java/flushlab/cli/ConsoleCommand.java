@@ -26,8 +26,17 @@ final class ConsoleCommand implements Command {
   @Parameter(names = "--emitter-listen", description = "host:port of the emitter the relays usually front")
   String emitterListen = "127.0.0.1:8090";
 
+  @Parameter(names = "--api-max-connections", description = "Connections the control API holds at once (one more is answered 503)")
+  int apiMaxConnections = ControlServer.MAX_CONNECTIONS;
+
+  @Parameter(names = "--api-request-timeout", description = "Most a request head to the control API may take (then 408)",
+      converter = Converters.Duration.class)
+  Converters.DurationArg apiRequestTimeout = Converters.DurationArg.of("10s");
+
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
+    Converters.range("--api-max-connections", apiMaxConnections, 1, 100_000);
+    long headTimeoutNanos = Converters.durationRange("--api-request-timeout", apiRequestTimeout, 1_000_000L, 3_600_000_000_000L);
     HostPort at = HostPort.parse("--listen", listen, true);
     HostPort em = HostPort.parse("--emitter-listen", emitterListen, true);
     Exposure.warnIfNotLoopback(err, "--listen", at, "the control API, which creates relays and injects faults on request,");
@@ -35,7 +44,8 @@ final class ConsoleCommand implements Command {
     Vertx vertx = LabVertx.create(2);
     Emitter emitter = new Emitter(new EmitterOptions(em.host(), em.port(), true, 0));
     if (!Servers.listen(vertx, emitter, "console", em, err, Warmup.Focus.EVERYTHING)) return EXIT_FAILED;
-    ControlServer control = new ControlServer(at.host(), at.port(), RelayLog.to(out), new HostPort(em.host(), emitter.port()));
+    ControlServer control = new ControlServer(at.host(), at.port(), RelayLog.to(out), new HostPort(em.host(), emitter.port()),
+        apiMaxConnections, headTimeoutNanos / 1_000_000L);
     try {
       vertx.deployVerticle(control).await(10, java.util.concurrent.TimeUnit.SECONDS);
     } catch (Exception e) {

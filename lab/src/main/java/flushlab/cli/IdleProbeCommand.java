@@ -1,6 +1,8 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
+import flushlab.core.IoErrors;
+import flushlab.report.page.ResultsFolder;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.HostPort;
@@ -38,6 +40,13 @@ final class IdleProbeCommand implements Command {
 
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
+    if (json != null) {
+      try {
+        ResultsFolder.checkWritable(Path.of(json));
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("--json " + json + ": cannot write there (" + IoErrors.describe(e) + "); nothing was measured");
+      }
+    }
     Target t = targets.target(path.path(), request, err);
     Converters.durationRange("--budget", budget, 1_000_000_000L, 3_600_000_000_000L);
     HostPort listen = targets.emitterListen();

@@ -1,6 +1,8 @@
 package flushlab.cli;
 
 import flushlab.client.HeaderSpec;
+import flushlab.core.LabClock;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +10,8 @@ import java.util.List;
 /**
  * The command line that reproduces this one, for results meant for bug reports:
  * {@code ./run-scenario.sh FILE ARGS} when run-scenario.sh started it (it says so in
- * FLUSHLAB_LAUNCHER), otherwise {@code java -jar JAR ARGS} with the arguments as given.
+ * FLUSHLAB_LAUNCHER), otherwise {@code java OPTIONS -jar JAR ARGS} with the JVM's options and the
+ * arguments as given.
  */
 final class Invocation {
   static final String LAUNCHER_ENV = "FLUSHLAB_LAUNCHER";
@@ -23,6 +26,7 @@ final class Invocation {
       for (int i = 1; i < args.length; i++) words.add(args[i]);
     } else {
       words.add("java");
+      words.addAll(jvmOptions());
       Path jar = jar();
       if (jar != null) {
         words.add("-jar");
@@ -38,6 +42,19 @@ final class Invocation {
     StringBuilder sb = new StringBuilder();
     for (String w : words) sb.append(sb.length() == 0 ? "" : " ").append(quote(w));
     return sb.toString();
+  }
+
+  /**
+   * The options this JVM was started with (an @argfile such as lab/jvm.options arrives expanded):
+   * they change what is measured (C1 only, the heap), so the recorded command carries them.
+   */
+  static List<String> jvmOptions() {
+    List<String> out = new ArrayList<>();
+    for (String o : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (o.startsWith("-D" + LabClock.ANCHOR_PROPERTY + "=")) continue; // a child's clock anchor: not the user's
+      out.add(o);
+    }
+    return out;
   }
 
   /** A --header's value may hold a secret (the shell may have expanded one): only its name is kept. */

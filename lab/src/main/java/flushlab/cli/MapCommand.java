@@ -1,6 +1,7 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
+import flushlab.report.page.ResultsFolder;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.HostPort;
@@ -73,6 +74,13 @@ final class MapCommand implements Command {
     Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
     HostPort listen = targets.emitterListen();
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
+    if (json != null) {
+      try {
+        ResultsFolder.checkWritable(Path.of(json));
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("--json " + json + ": cannot write there (" + IoErrors.describe(e) + "); nothing was measured");
+      }
+    }
     Path root = Path.of(resultsDir);
     try {
       ResultsWriter.checkWritable(root);

@@ -91,7 +91,9 @@ public final class Agent implements AutoCloseable {
     // as the lab's own servers run: native transport, a loop per core (the emitter takes a listener on each)
     VertxOptions options = new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(LOOPS)
         .setBlockedThreadCheckInterval(10_000);
-    options.getEventBusOptions().setHost(spec.at().host()).setPort(spec.eventBusPort());
+    // a connection to the event bus that carries nothing for a minute is closed (members ping every 20 s)
+    options.getEventBusOptions().setHost(spec.at().host()).setPort(spec.eventBusPort()).setIdleTimeout(60)
+        .setIdleTimeoutUnit(TimeUnit.SECONDS);
     Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered().await(60, TimeUnit.SECONDS);
     NetServer hello;
     try {

@@ -1,9 +1,8 @@
 package flushlab.cluster;
 
+import flushlab.core.UserFiles;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -31,15 +30,7 @@ public final class ClusterSecret {
       }
       return env.strip().getBytes(StandardCharsets.UTF_8);
     }
-    if (!Files.isRegularFile(file)) throw new IllegalArgumentException(what + " " + file + ": not a regular file");
-    byte[] raw;
-    try (InputStream in = Files.newInputStream(file)) {
-      raw = in.readNBytes(MAX_FILE_BYTES + 1);
-    }
-    if (raw.length > MAX_FILE_BYTES) {
-      Arrays.fill(raw, (byte) 0);
-      throw new IllegalArgumentException(what + " " + file + ": over " + MAX_FILE_BYTES + " bytes; a secret is a line");
-    }
+    byte[] raw = UserFiles.read(file, MAX_FILE_BYTES, what);
     byte[] secret = new String(raw, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
     Arrays.fill(raw, (byte) 0);
     return secret;

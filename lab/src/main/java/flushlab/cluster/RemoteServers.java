@@ -1,13 +1,12 @@
 package flushlab.cluster;
 
 import flushlab.core.HostPort;
+import flushlab.core.UserFiles;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -54,15 +53,12 @@ public final class RemoteServers implements AutoCloseable {
    * until it listens, so this request has a minute, not the bus's usual timeout.
    */
   public HostPort proxy(String agent, String kind, Path template, HostPort upstream) throws Exception {
-    long size = Files.size(template);
-    if (size > HostedWork.MAX_TEMPLATE_CHARS) {
-      throw new IllegalArgumentException("the template " + template + " is " + size + " bytes (at most " + HostedWork.MAX_TEMPLATE_CHARS + ")");
-    }
+    String text = UserFiles.readText(template, HostedWork.MAX_TEMPLATE_CHARS, "the template");
     synchronized (hosts) {
       hosts.add(agent);
     }
     JsonObject body = new JsonObject().put("run", run).put("lease_ms", leaseMs).put("proxy", kind)
-        .put("template", Files.readString(template, StandardCharsets.UTF_8)).put("file_name", template.getFileName().toString())
+        .put("template", text).put("file_name", template.getFileName().toString())
         .put("upstream", upstream.host() + ":" + upstream.port());
     JsonObject answer = coordinator.untilLeft(agent, coordinator.vertx().eventBus()
         .<JsonObject>request(HostedWork.address(agent, "proxy"), body, new DeliveryOptions().setSendTimeout(PROXY_START_TIMEOUT_MS))

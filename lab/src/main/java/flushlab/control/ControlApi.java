@@ -24,16 +24,69 @@ import java.util.Map;
  * verticles of their own and read their toxics from an immutable snapshot.
  */
 public final class ControlApi {
-  /** The largest request body the API reads. */
+  /** The largest request body the API reads; a larger one is answered 413. */
   static final long MAX_BODY_BYTES = 1 << 20;
+  /** Proxies the API holds at once (each is a relay with a listening socket); one more is refused, 409. */
+  public static final int MAX_PROXIES = 100;
+  /** Toxics one proxy holds at once; one more is refused, 409. */
+  public static final int MAX_TOXICS = 32;
+  /** A proxy's or a toxic's name: 1..128 characters, none of them '/' or a control character (names are path segments). */
+  public static final int MAX_NAME = 128;
 
   private final Vertx vertx;
   private final RelayLog log;
   private final Map<String, LabProxy> proxies = new LinkedHashMap<>();
+  /** The lab's own listeners, by port (the API itself, the console's emitter): no proxy may listen there. */
+  private final java.util.function.Supplier<Map<Integer, String>> ownListeners;
 
   public ControlApi(Vertx vertx, RelayLog log) {
+    this(vertx, log, Map::of);
+  }
+
+  public ControlApi(Vertx vertx, RelayLog log, java.util.function.Supplier<Map<Integer, String>> ownListeners) {
     this.vertx = vertx;
     this.log = log;
+    this.ownListeners = ownListeners;
+  }
+
+  /** Why a proxy's or toxic's name cannot be one, or null when it can. */
+  static String badName(String name) {
+    if (name.isEmpty()) return "missing required field: name";
+    if (name.length() > MAX_NAME) return "name: " + name.length() + " characters (allowed: 1.." + MAX_NAME + ")";
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c == '/' || Character.isISOControl(c)) {
+        return "name: no '/' or control characters (names are path segments: /proxies/{name})";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Why a proxy may not listen on {@code listen}, or null: the lab's own listeners and the other
+   * proxies' are taken (on one JVM a second listener on a port would share it silently).
+   */
+  private String listenTaken(String listen, LabProxy self) {
+    HostPort at;
+    try {
+      at = HostPort.parse("listen", listen, true);
+    } catch (IllegalArgumentException e) {
+      return null; // start() reports the address itself
+    }
+    if (at.port() == 0) return null;
+    String own = ownListeners.get().get(at.port());
+    if (own != null) return "listen " + listen + ": port " + at.port() + " is the lab's own " + own + "; choose another port";
+    for (LabProxy p : proxies.values()) {
+      if (p == self || p.relay == null) continue;
+      try {
+        if (HostPort.parse("listen", p.listen, true).port() == at.port()) {
+          return "listen " + listen + ": port " + at.port() + " is proxy " + p.name + "'s; choose another port";
+        }
+      } catch (IllegalArgumentException e) {
+        // a disabled proxy's address is whatever it was given
+      }
+    }
+    return null;
   }
 
   /** Mounts the API's routes on {@code router}. */
@@ -76,12 +129,26 @@ public final class ControlApi {
     JsonNode body = body(rc);
     if (body == null) return;
     String name = body.path("name").asText("");
-    if (name.isEmpty()) {
-      error(rc, 400, "missing required field: name");
+    String bad = badName(name);
+    if (bad != null) {
+      error(rc, 400, bad);
+      return;
+    }
+    if (body.path("upstream").asText("").isEmpty()) {
+      error(rc, 400, "missing required field: upstream");
       return;
     }
     if (proxies.containsKey(name)) {
       error(rc, 409, "proxy already exists");
+      return;
+    }
+    if (proxies.size() >= MAX_PROXIES) {
+      error(rc, 409, "the lab holds at most " + MAX_PROXIES + " proxies; delete one first");
+      return;
+    }
+    String taken = listenTaken(body.path("listen").asText("127.0.0.1:0"), null);
+    if (taken != null) {
+      error(rc, 409, taken);
       return;
     }
     LabProxy p = new LabProxy(name, body.path("listen").asText("127.0.0.1:0"), body.path("upstream").asText(""),
@@ -90,7 +157,7 @@ public final class ControlApi {
     start(p).onComplete(ar -> {
       if (ar.failed()) {
         proxies.remove(name);
-        error(rc, ar.cause() instanceof IllegalArgumentException ? 400 : 500, ar.cause().getMessage());
+        error(rc, status(ar.cause()), ar.cause().getMessage());
       } else {
         json(rc, 201, p.json());
       }
@@ -101,6 +168,11 @@ public final class ControlApi {
     withProxy(rc, p -> {
       JsonNode body = body(rc);
       if (body == null) return;
+      String taken = body.has("listen") ? listenTaken(body.path("listen").asText(), p) : null;
+      if (taken != null) {
+        error(rc, 409, taken);
+        return;
+      }
       boolean moved = (body.has("listen") && !body.path("listen").asText().equals(p.listen))
           || (body.has("upstream") && !body.path("upstream").asText().equals(p.upstream));
       if (body.has("listen")) p.listen = body.path("listen").asText();
@@ -111,7 +183,7 @@ public final class ControlApi {
       p.enabled = enable;
       done.compose(v -> p.enabled && p.relay == null ? start(p) : Future.succeededFuture()).onComplete(ar -> {
         if (ar.failed()) {
-          error(rc, ar.cause() instanceof IllegalArgumentException ? 400 : 500, ar.cause().getMessage());
+          error(rc, status(ar.cause()), ar.cause().getMessage());
         } else {
           json(rc, 200, p.json());
         }
@@ -144,8 +216,17 @@ public final class ControlApi {
       if (body == null) return;
       try {
         Toxic t = Toxic.from(body, null);
+        String bad = badName(t.name());
+        if (bad != null) {
+          error(rc, 400, bad);
+          return;
+        }
         if (p.toxic(t.name()) != null) {
           error(rc, 409, "toxic already exists");
+          return;
+        }
+        if (p.toxics().size() >= MAX_TOXICS) {
+          error(rc, 409, "a proxy holds at most " + MAX_TOXICS + " toxics; delete one first");
           return;
         }
         p.putToxic(t);
@@ -190,7 +271,20 @@ public final class ControlApi {
       p.deployment = id;
       p.listen = listen.host() + ":" + relay.port();
       return (Void) null;
-    }).recover(t -> Future.failedFuture(new IllegalStateException("cannot listen on " + p.listen + ": " + t.getMessage())));
+    }).recover(t -> Future.failedFuture(new ListenFailed("cannot listen on " + p.listen + ": " + t.getMessage())));
+  }
+
+  /** A proxy's relay could not listen (the address is in use, or not this host's): Toxiproxy's 409 for a taken address. */
+  static final class ListenFailed extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    ListenFailed(String message) {
+      super(message);
+    }
+  }
+
+  private static int status(Throwable t) {
+    return t instanceof IllegalArgumentException ? 400 : t instanceof ListenFailed ? 409 : 500;
   }
 
   private Future<Void> stop(LabProxy p) {

@@ -10,7 +10,12 @@ public record HostPort(String host, int port) {
     if (colon >= 0) {
       host = t.substring(0, colon);
       portText = t.substring(colon + 1);
-      if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+      boolean bracketed = host.startsWith("[") && host.endsWith("]") && host.length() >= 2;
+      if (bracketed) host = host.substring(1, host.length() - 1);
+      if (bracketed ? !host.matches("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.%A-Za-z]*") : !host.matches("[A-Za-z0-9._-]*")) {
+        throw new IllegalArgumentException(flag + ": '" + text + "' is not host:port (a name or an IPv4 address, or an IPv6 address "
+            + "in brackets: 127.0.0.1:8090, localhost:8090, [::1]:8090)");
+      }
       if (host.isEmpty()) host = "127.0.0.1";
     }
     int port;

@@ -526,7 +526,29 @@ final class EmitterConnection {
         + "\r\n";
     byte[] h = head.getBytes(StandardCharsets.ISO_8859_1);
     var f = channel.writeAndFlush(Unpooled.wrappedBuffer(h, bytes));
-    if (!keepAlive) f.addListener(ChannelFutureListener.CLOSE);
+    if (keepAlive) return;
+    if (status == 413) f.addListener(done -> lingerThenClose());
+    else f.addListener(ChannelFutureListener.CLOSE);
+  }
+
+  /** How long a connection refused mid-body keeps reading (and dropping) what its client still sends. */
+  static final long LINGER_MS = 2_000;
+
+  /**
+   * After a refusal the client may still be sending (a body over the limit): closing now, with its
+   * bytes unread, makes the kernel answer them with a reset that can destroy the response before the
+   * client reads it. So: send FIN, keep reading and dropping its bytes (onBytes drops everything
+   * once closing), and close when it closes or after {@link #LINGER_MS}.
+   */
+  private void lingerThenClose() {
+    if (!(channel instanceof io.netty.channel.socket.DuplexChannel d) || !channel.isActive()) {
+      channel.close();
+      return;
+    }
+    socket.resume();
+    d.shutdownOutput().addListener(x -> channel.eventLoop().schedule(() -> {
+      channel.close();
+    }, LINGER_MS, java.util.concurrent.TimeUnit.MILLISECONDS));
   }
 
   private void nextRequest() {

@@ -1,5 +1,6 @@
 package flushlab.report;
 
+import flushlab.report.page.ResultsFolder;
 import flushlab.core.HopProtocol;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -36,7 +37,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
     List<TargetReport> targets, Guards guards, CertificationReport certification, List<CellReport> cells,
     Map<String, FlushTrigger> flushTriggerMap, Bisection adaptive) {
 
-  public static final int SCHEMA_VERSION = 2;
+  public static final int SCHEMA_VERSION = ResultsFolder.SCHEMA_VERSION;
 
   public enum Status {
     @JsonProperty("complete") COMPLETE,

@@ -129,11 +129,12 @@ public final class IdleProbe {
     String query = String.format("frames=2&size=60&interval=10ms&think=%dus", Math.round(thinkMs * 1000))
         + (keepAliveMs > 0 ? String.format("&sse_keepalive=%dus", Math.round(keepAliveMs * 1000)) : "");
     RequestPlan plan = asClient.apply(RequestPlan.get((tls == null ? "http://" : "https://") + at + "/sse?" + query)).withTls(tls);
-    long timeout = (long) ((thinkMs + 30_000) * 1e6);
+    // the stream's own timeout, bounded by what is left of the budget: a target that never answers costs the budget, not more
+    long timeout = (long) (Math.min(thinkMs + 30_000, left) * 1e6);
     MeteredClient client = new MeteredClient(vertx, ClientOptions.single().withTimeoutNanos(timeout));
     BatchResult r;
     try {
-      r = client.run(plan).await(timeout + 5_000_000_000L, TimeUnit.NANOSECONDS);
+      r = client.run(plan).await(timeout + 2_000_000_000L, TimeUnit.NANOSECONDS);
     } finally {
       client.close();
     }

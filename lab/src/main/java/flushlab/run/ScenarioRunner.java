@@ -55,6 +55,8 @@ public final class ScenarioRunner {
   /** The map's pass as a client that does not accept compression: Accept-Encoding: identity replaces the user's. */
   private volatile boolean identityPass;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
+  /** When a budget ends (System.nanoTime), for `flushlab map`: no request waits past it; Long.MAX_VALUE: none. */
+  private volatile long deadlineNanos = Long.MAX_VALUE;
   /** Non-null: the servers and the client run on a lab's agents, opened by this. */
   private RemoteLab.Opener remote;
 
@@ -91,6 +93,22 @@ public final class ScenarioRunner {
 
   public String progress() {
     return progress;
+  }
+
+  /** The budget (map's --budget) is spent: nothing more is started. */
+  private boolean budgetSpent() {
+    return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0;
+  }
+
+  private long msLeft() {
+    return deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000);
+  }
+
+  /** The cell with its request timeout the smaller of its own and what is left of the budget. */
+  private Cell withinBudget(Cell cell) {
+    if (deadlineNanos == Long.MAX_VALUE) return cell;
+    long left = Math.max(1_000_000L, deadlineNanos - System.nanoTime());
+    return left >= cell.client().timeoutNanos() ? cell : cell.withClient(cell.client().withTimeoutNanos(left));
   }
 
   /** Rough seconds the scenario will take, for the line printed before it starts. */
@@ -140,8 +158,8 @@ public final class ScenarioRunner {
     long startedMillis = System.currentTimeMillis();
     if (remote != null) {
       try (RemoteLab lab = remote.open(scenario, announce)) {
-        Measure measure = (target, cell, cellIndex, run) -> interrupted.get() ? null
-            : lab.run(target, cell, cellIndex, run, headersFor(identityPass), scenario.guards().pacingToleranceNanos());
+        Measure measure = (target, cell, cellIndex, run) -> interrupted.get() || budgetSpent() ? null
+            : lab.run(target, withinBudget(cell), cellIndex, run, headersFor(identityPass), scenario.guards().pacingToleranceNanos());
         Certification cert = certify(measure, announce);
         Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
         return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
@@ -168,6 +186,7 @@ public final class ScenarioRunner {
   public Outcome map(Consumer<String> announce, double budgetSeconds) throws Exception {
     Target target = scenario.targets().get(0);
     long deadline = System.nanoTime() + (long) (budgetSeconds * 1e9);
+    deadlineNanos = deadline;
     return certifiedThen(announce, (measure, cert) -> {
       List<TargetCellResult> results = new ArrayList<>();
       Cell base = scenario.cells().get(0);
@@ -438,7 +457,8 @@ public final class ScenarioRunner {
       boolean plainDirect = target instanceof Target.Direct d && !d.speaksTls();
       HostPort at = plainDirect ? site.emitter() : targets.address(target);
       ClientTls tls = plainDirect ? null : targets.tls(target);
-      ClientOptions options = cell.client();
+      if (budgetSpent()) return null;
+      ClientOptions options = withinBudget(cell).client();
       beforeRun.beforeRun(target.name(), cellIndex, run, site.emitterLoop());
       MeteredClient client = new MeteredClient(vertx, options);
       currentClient = client;
@@ -446,7 +466,7 @@ public final class ScenarioRunner {
       long started = System.currentTimeMillis();
       try {
         if (interrupted.get()) return null;
-        long waitMs = options.timeoutNanos() / 1_000_000 * options.requests() + 10_000;
+        long waitMs = Math.min(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, msLeft() + 2_000);
         result = client.run(CellRequest.plan(cell, at, tls, headersFor(identityPass))).await(waitMs, TimeUnit.MILLISECONDS);
       } finally {
         currentClient = null;

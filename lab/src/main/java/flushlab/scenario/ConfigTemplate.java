@@ -1,6 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.core.IoErrors;
+import flushlab.core.UserFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ public final class ConfigTemplate {
       if (size > ScenarioLoader.MAX_TEMPLATE_BYTES) {
         throw new IllegalArgumentException(config + " is " + size + " bytes (allowed: at most " + ScenarioLoader.MAX_TEMPLATE_BYTES + ")");
       }
-      String text = Files.readString(real, StandardCharsets.UTF_8);
+      String text = UserFiles.readText(real, ScenarioLoader.MAX_TEMPLATE_BYTES, "the template");
       if (!text.contains("{{listen_port}}") || !text.contains("{{upstream_port}}")) {
         throw new IllegalArgumentException(config + " must contain {{listen_port}} and {{upstream_port}} for the lab to fill in");
       }

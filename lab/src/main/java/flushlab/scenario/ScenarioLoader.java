@@ -1,9 +1,13 @@
 package flushlab.scenario;
 
 import flushlab.core.IoErrors;
+import flushlab.core.UserFiles;
 import flushlab.stream.ResponseHeader;
 import flushlab.targets.Target;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,12 +43,28 @@ public final class ScenarioLoader {
   public static ScenarioFile loadAny(Path path) throws ScenarioError {
     String text;
     try {
+      UserFiles.regular(path, "the scenario");
       long size = Files.size(path);
       if (size > MAX_FILE_BYTES) {
         throw new ScenarioError(List.of(path + ": the scenario is " + size + " bytes (allowed: at most " + MAX_FILE_BYTES
             + " bytes); nothing was read"));
       }
-      text = Files.readString(path, StandardCharsets.UTF_8);
+      byte[] bytes = UserFiles.read(path, MAX_FILE_BYTES, "the scenario");
+      try {
+        text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+      } catch (CharacterCodingException e) {
+        throw new ScenarioError(List.of(path + ": not UTF-8 text: " + UserFiles.notUtf8(bytes) + "; a scenario is YAML in UTF-8"));
+      }
+      int nul = text.indexOf('\0');
+      if (nul >= 0) {
+        int line = 1 + (int) text.substring(0, nul).chars().filter(c -> c == '\n').count();
+        int column = nul - text.lastIndexOf('\n', nul - 1);
+        throw new ScenarioError(List.of(path + ":" + line + ":" + column + ": a NUL byte: a binary file, or UTF-16 without a "
+            + "byte-order mark; a scenario is YAML in UTF-8"));
+      }
+    } catch (UserFiles.Refused e) {
+      throw new ScenarioError(List.of(e.getMessage()));
     } catch (IOException e) {
       throw new ScenarioError(List.of(path + ": cannot read the scenario: " + IoErrors.describe(e)));
     }

@@ -8,6 +8,7 @@ import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.targets.Target;
 import flushlab.targets.TargetKind;
 import flushlab.tls.ClientTls;
+import flushlab.tls.LabCertificate;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -19,6 +20,9 @@ import java.util.Set;
  * registry gives it ({@link Keys#targetKeys}); a key of another kind is refused by name.
  */
 final class TargetsReader {
+  /** Targets one scenario may list: each relay and proxy it starts runs for the whole scenario. */
+  static final int MAX_TARGETS = 64;
+
   private final ErrorCollector errors;
   private final Path scenarioPath;
   private final NetworkPath.Kind defaultPath;
@@ -40,6 +44,12 @@ final class TargetsReader {
     }
     if (list.kind != YamlNode.Kind.LIST || list.list.isEmpty()) {
       errors.error(list, "targets", "must be a non-empty list of targets");
+      return;
+    }
+    if (list.list.size() > MAX_TARGETS) {
+      // each target is a relay or a proxy process started for the whole run: a long list is a mistake, or an attack on the host
+      errors.error(list, "targets", list.list.size() + " targets (allowed: at most " + MAX_TARGETS + "; each relay or proxy runs for "
+          + "the whole scenario: split the list over scenarios)");
       return;
     }
     Set<String> names = new LinkedHashSet<>();
@@ -171,8 +181,10 @@ final class TargetsReader {
     String ca = errors.scalar(caNode, p + ".ca_file");
     if (ca == null) return null;
     Path file = scenarioPath.toAbsolutePath().getParent().resolve(ca).normalize();
-    if (!java.nio.file.Files.isReadable(file)) {
-      errors.error(caNode, p + ".ca_file", "cannot read " + file);
+    try {
+      LabCertificate.readPem(p + ".ca_file", file);
+    } catch (IllegalArgumentException e) {
+      errors.error(caNode, p + ".ca_file", e.getMessage().replaceFirst("^\\Q" + p + ".ca_file\\E:? ?", ""));
       return null;
     }
     return ClientTls.caFile(file);

@@ -260,7 +260,8 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
             try {
               headers.add(new ResponseHeader(colon <= 0 ? "" : value.substring(0, colon).trim(), value.substring(colon + 1).trim()));
             } catch (IllegalArgumentException e) {
-              throw new Invalid("bad parameter 'header': '" + value + "' (allowed: Name:value, a token name and a single-line value)");
+              throw new Invalid("bad parameter 'header': '" + value + "': " + e.getMessage() + " (allowed: Name:value, a token name "
+                  + "and a single-line value)");
             }
             break;
           }

@@ -1,6 +1,7 @@
 package flushlab.tls;
 
 import io.vertx.core.net.ClientSSLOptions;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemTrustOptions;
 import java.nio.file.Path;
 
@@ -51,9 +52,7 @@ public record ClientTls(Mode mode, Path caFile) {
     }
     if (insecure) return insecure();
     if (caFile == null) return system();
-    if (!java.nio.file.Files.isReadable(caFile)) {
-      throw new IllegalArgumentException("--ca-file: cannot read " + caFile);
-    }
+    LabCertificate.readPem("--ca-file", caFile); // a regular file within the cap, before any work
     return caFile(caFile);
   }
 
@@ -62,8 +61,10 @@ public record ClientTls(Mode mode, Path caFile) {
     ClientSSLOptions o = new ClientSSLOptions();
     switch (mode) {
       case SYSTEM -> o.setHostnameVerificationAlgorithm("HTTPS");
-      case CA_FILE -> o.setHostnameVerificationAlgorithm("HTTPS").setTrustOptions(new PemTrustOptions().addCertPath(caFile.toString()));
-      case PINNED -> o.setHostnameVerificationAlgorithm("").setTrustOptions(new PemTrustOptions().addCertPath(caFile.toString()));
+      case CA_FILE -> o.setHostnameVerificationAlgorithm("HTTPS")
+          .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(LabCertificate.readPem("the CA file", caFile))));
+      case PINNED -> o.setHostnameVerificationAlgorithm("")
+          .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(LabCertificate.readPem("the certificate", caFile))));
       case INSECURE -> o.setHostnameVerificationAlgorithm("").setTrustAll(true);
     }
     return o;

@@ -1,6 +1,7 @@
 package flushlab.tls;
 
 import flushlab.core.IoErrors;
+import flushlab.core.UserFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,10 +46,22 @@ public record LabCertificate(Path certPem, Path keyPem, boolean madeByLab) {
     return new LabCertificate(cert, key, false);
   }
 
+  /** The most a PEM file a user names may hold (a certificate chain is a few KiB). */
+  public static final long MAX_PEM_BYTES = 1L << 20;
+
+  /** A PEM file's bytes: a regular file of at most {@link #MAX_PEM_BYTES}, read through a bounded read. */
+  public static byte[] readPem(String flag, Path file) {
+    try {
+      return UserFiles.read(file, MAX_PEM_BYTES, flag);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(flag + ": cannot read " + file + " (" + IoErrors.describe(e) + ")");
+    }
+  }
+
   private static void requirePem(String flag, Path file, String label) {
     String text;
     try {
-      text = Files.readString(file);
+      text = new String(UserFiles.read(file, MAX_PEM_BYTES, flag), java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new IllegalArgumentException(flag + ": cannot read " + file + " (" + IoErrors.describe(e) + ")");
     }

@@ -1,5 +1,6 @@
 package flushlab.tls;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 
@@ -19,8 +20,8 @@ public record ServerTls(LabCertificate certificate) {
   public NetServerOptions applyTo(NetServerOptions options) {
     return options.setSsl(true).setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
         .setKeyCertOptions(new PemKeyCertOptions()
-        .setCertPath(certificate.certPem().toString())
-        .setKeyPath(certificate.keyPem().toString()));
+        .setCertValue(Buffer.buffer(LabCertificate.readPem("the certificate", certificate.certPem())))
+        .setKeyValue(Buffer.buffer(LabCertificate.readPem("the key", certificate.keyPem()))));
   }
 
   /**

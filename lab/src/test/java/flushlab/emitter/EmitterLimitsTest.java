@@ -156,6 +156,44 @@ class EmitterLimitsTest {
     }
   }
 
+  /**
+   * A body over the limit, sent whole by a client that writes before it reads (as curl and most
+   * SDKs do): the 413 must reach it, not a reset for the bytes the emitter did not read.
+   */
+  @Test
+  void aBodyOverTheLimitIsAnswered413WhileTheClientStillSendsIt() throws Exception {
+    try (LabFixture lab = new LabFixture(); Raw r = new Raw(lab.emitter.port())) {
+      int size = 2 << 20;
+      r.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " + size + "\r\n\r\n");
+      Thread writer = new Thread(() -> {
+        byte[] chunk = new byte[16384];
+        java.util.Arrays.fill(chunk, (byte) 'x');
+        try {
+          for (int sent = 0; sent < size; sent += chunk.length) r.socket.getOutputStream().write(chunk);
+        } catch (IOException e) {
+          // the emitter closed once it lingered: what matters is what was read
+        }
+      }, "body-writer");
+      writer.start();
+      String answer;
+      try {
+        answer = r.readToClose();
+      } finally {
+        writer.join(15_000);
+      }
+      assertThat(answer).startsWith("HTTP/1.1 413").contains("over the limit");
+    }
+  }
+
+  @Test
+  void aResponseHeaderThatWouldFrameTheResponseIsRefused() throws Exception {
+    try (LabFixture lab = new LabFixture(); Raw r = new Raw(lab.emitter.port())) {
+      String answer = r.send("GET /sse?frames=2&header=Content-Length:5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").readToClose();
+      assertThat(answer).startsWith("HTTP/1.1 400").contains("Content-Length is written by the emitter itself")
+          .doesNotContain("Transfer-Encoding");
+    }
+  }
+
   /** A model name is data in a JSON string: CR and LF cannot end an event or start a forged one. */
   @Test
   void aModelNameWithLineBreaksCannotInjectEvents() throws Exception {

@@ -85,6 +85,8 @@ class MalformedScenarioTest {
             + "cluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 5, "targets[0].on", "the agent that runs this process"),
         Arguments.of("an agent named twice for the clients", HEAD + "emitter: {on: a}\nclient: {on: [b, b]}\n" + TARGETS
             + "cluster: {name: lab, join: [\"10.0.0.1:5800\"]}\n", 3, "client.on[1]", "is named twice"),
+        Arguments.of("more targets than a scenario may start", HEAD + "targets:\n" + "  - {kind: relay, shapers: [nagle], name: r}\n".repeat(65),
+            3, "targets", "65 targets (allowed: at most 64"),
         Arguments.of("a cluster without agents to join", HEAD + "emitter: {on: a}\nclient: {on: [b]}\n" + TARGETS
             + "cluster: {name: lab}\n", 6, "cluster.join", "required: the agents to join"));
   }

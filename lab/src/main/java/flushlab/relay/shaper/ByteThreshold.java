@@ -18,6 +18,7 @@ public final class ByteThreshold extends HoldingShaper {
 
   ByteThreshold(Params p) {
     super(p);
+    requireReachable(p, BYTES, "byte-threshold");
     this.thresholdBytes = p.get(BYTES);
   }
 

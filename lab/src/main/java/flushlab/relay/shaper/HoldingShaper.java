@@ -30,6 +30,19 @@ abstract class HoldingShaper extends Shaper {
     this.honorXAccel = p.get(X_ACCEL) == 1;
   }
 
+  /**
+   * Refuses a release threshold the cap makes unreachable: the connection would fail at the cap
+   * before the threshold could ever fire, so the spec would never model what it says.
+   */
+  static void requireReachable(Params p, Param threshold, String shaper) {
+    long bytes = p.get(threshold);
+    long cap = p.get(CAP);
+    if (bytes > cap) {
+      throw new ShaperSpecException(shaper + ": " + threshold.key() + "=" + bytes + " B can never be reached: the connection fails at its cap="
+          + cap + " B first (raise cap= to at least " + threshold.key() + ", up to 1 GiB)");
+    }
+  }
+
   @Override
   public void accept(Chunk c) {
     if (failed) return;

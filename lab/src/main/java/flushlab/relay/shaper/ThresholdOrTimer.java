@@ -22,6 +22,7 @@ public final class ThresholdOrTimer extends HoldingShaper {
 
   ThresholdOrTimer(Params p) {
     super(p);
+    requireReachable(p, BYTES, "threshold-or-timer");
     this.thresholdBytes = p.get(BYTES);
     this.afterNanos = p.get(AFTER);
   }

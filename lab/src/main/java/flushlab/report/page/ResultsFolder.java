@@ -2,6 +2,7 @@ package flushlab.report.page;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.core.IoErrors;
+import flushlab.core.UserFiles;
 import flushlab.core.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,20 +26,41 @@ public final class ResultsFolder {
     }
   }
 
+  /** The results schema this flushlab writes (RunReport takes it from here) and the newest its pages read. */
+  public static final int SCHEMA_VERSION = 2;
+
   public static JsonNode read(Path folder) throws BadFolder {
     Path file = folder.resolve("results.json");
     if (!Files.isDirectory(folder)) throw new BadFolder(folder + ": not a folder (give a results folder, the one holding results.json)");
     if (!Files.isRegularFile(file)) throw new BadFolder(folder + ": no results.json in it (is it a flushlab results folder?)");
     try {
       if (Files.size(file) > MAX_RESULTS_BYTES) throw new BadFolder(file + ": larger than " + (MAX_RESULTS_BYTES >> 20) + " MiB");
-      JsonNode root = Json.MAPPER.readTree(Files.readString(file, StandardCharsets.UTF_8));
+      JsonNode root = Json.MAPPER.readTree(UserFiles.read(file, MAX_RESULTS_BYTES, "results file"));
       if (root == null || !root.isObject() || !root.has("schema_version")) {
         throw new BadFolder(file + ": not a flushlab results file (no schema_version)");
       }
+      JsonNode v = root.get("schema_version");
+      if (!v.canConvertToInt() || v.asInt() < 1 || v.asInt() > SCHEMA_VERSION) {
+        throw new BadFolder(file + ": schema_version " + v + " is not one this flushlab reads (1.." + SCHEMA_VERSION
+            + "); a newer flushlab wrote it, or it was edited");
+      }
       return root;
+    } catch (UserFiles.Refused e) {
+      throw new BadFolder(e.getMessage());
     } catch (IOException e) {
       throw new BadFolder(file + ": " + IoErrors.describe(e));
     }
+  }
+
+  /**
+   * Refuses, before any work, a page that cannot be written where asked: a temporary file is made
+   * in its folder and removed (a page that could not be written at the end would lose the work).
+   */
+  public static void checkWritable(Path file) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir)) throw new IOException(dir + " is not a folder");
+    if (Files.isDirectory(file)) throw new IOException(file + " is a folder");
+    Files.deleteIfExists(Files.createTempFile(dir, "." + file.getFileName() + ".", ".check"));
   }
 
   /** Writes next to the target and renames it into place: a reader never sees half a page. */

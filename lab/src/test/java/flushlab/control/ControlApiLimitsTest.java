@@ -1,0 +1,129 @@
+package flushlab.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.Await;
+import flushlab.LabFixture;
+import flushlab.core.HostPort;
+import flushlab.core.Json;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console's control API holds to the emitter's limits, on real sockets: a request head that
+ * trickles is answered 408 at the head timeout, connections past the cap are answered 503, a proxy
+ * may not listen on the lab's own ports, and proxies, toxics and names are capped.
+ */
+class ControlApiLimitsTest {
+  record Answer(int status, JsonNode body) {}
+
+  private static Answer http(String method, int port, String path, String body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    HttpResponse<String> r = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    boolean json = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
+    return new Answer(r.statusCode(), json ? Json.MAPPER.readTree(r.body()) : null);
+  }
+
+  /** What the server sent on a socket until it closed (or 10 s passed). */
+  private static String readAll(Socket s) throws Exception {
+    s.setSoTimeout(10_000);
+    InputStream in = s.getInputStream();
+    return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+  }
+
+  @Test
+  void aTricklingHeadIsAnswered408AtTheHeadTimeoutAndConnectionsPastTheCap503() throws Exception {
+    try (LabFixture lab = new LabFixture()) {
+      ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()), 3, 1_000);
+      lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
+      int port = control.port();
+      long start = System.nanoTime();
+      try (Socket slow = new Socket("127.0.0.1", port)) {
+        OutputStream out = slow.getOutputStream();
+        out.write("GET /version HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.ISO_8859_1)); // and never the blank line
+        out.flush();
+        String answer = readAll(slow);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(answer).startsWith("HTTP/1.1 408");
+        assertThat(seconds).as("answered at the 1 s head timeout").isBetween(0.9, 5.0);
+      }
+      Await.until("the timed-out connection is gone", 5_000, () -> control.openConnections() == 0);
+      List<Socket> held = new ArrayList<>();
+      try {
+        for (int i = 0; i < 3; i++) held.add(new Socket("127.0.0.1", port));
+        Await.until("three connections held", 5_000, () -> control.openConnections() == 3);
+        try (Socket fourth = new Socket("127.0.0.1", port)) {
+          assertThat(readAll(fourth)).startsWith("HTTP/1.1 503");
+        }
+      } finally {
+        for (Socket s : held) s.close();
+      }
+      // a keep-alive connection is served request after request; the head timeout starts again after each response
+      Await.until("the held connections are gone", 5_000, () -> control.openConnections() == 0);
+      assertThat(http("GET", port, "/version", null).status()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aProxyMayNotListenOnTheLabsOwnPortsAndProxiesToxicsAndNamesAreCapped() throws Exception {
+    try (LabFixture lab = new LabFixture()) {
+      ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()));
+      lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
+      int port = control.port();
+      String up = "\"upstream\":\"127.0.0.1:" + lab.emitter.port() + "\"";
+
+      Answer onApi = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + port + "\"," + up + "}");
+      assertThat(onApi.status()).isEqualTo(409);
+      assertThat(onApi.body().path("error").asText()).contains("the lab's own control API");
+      assertThat(onApi.body().path("status").asInt()).isEqualTo(409);
+      Answer onEmitter = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + lab.emitter.port() + "\"," + up + "}");
+      assertThat(onEmitter.status()).isEqualTo(409);
+      assertThat(onEmitter.body().path("error").asText()).contains("the lab's own emitter");
+      assertThat(http("GET", port, "/version", null).status()).as("the API still answers itself").isEqualTo(200);
+      try (java.net.ServerSocket other = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+        Answer inUse = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + other.getLocalPort() + "\"," + up + "}");
+        assertThat(inUse.status()).as("%s", inUse.body()).isEqualTo(409);
+        assertThat(inUse.body().path("error").asText()).contains("cannot listen on");
+      }
+
+      Answer longName = http("POST", port, "/proxies", "{\"name\":\"" + "x".repeat(1000) + "\"," + up + "}");
+      assertThat(longName.status()).isEqualTo(400);
+      assertThat(longName.body().path("error").asText()).contains("1..128");
+      assertThat(http("POST", port, "/proxies", "{\"name\":\"../a\"," + up + "}").status()).isEqualTo(400);
+      assertThat(http("POST", port, "/proxies", "{\"name\":\"a\"}").body().path("error").asText()).isEqualTo("missing required field: upstream");
+      // markup is a name like any other (as in Toxiproxy); the page writes names as text, never as HTML
+      assertThat(http("POST", port, "/proxies", "{\"name\":\"<img src=x onerror=alert(1)>\"," + up + "}").status()).isEqualTo(201);
+      assertThat(flushlab.core.Resources.text("flushlab/control/console.js")).doesNotContain("innerHTML").doesNotContain("insertAdjacentHTML");
+
+      for (int i = 1; i < ControlApi.MAX_PROXIES; i++) {
+        assertThat(http("POST", port, "/proxies", "{\"name\":\"p" + i + "\"," + up + "}").status()).isEqualTo(201);
+      }
+      Answer oneMore = http("POST", port, "/proxies", "{\"name\":\"one-more\"," + up + "}");
+      assertThat(oneMore.status()).isEqualTo(409);
+      assertThat(oneMore.body().path("error").asText()).contains("at most " + ControlApi.MAX_PROXIES + " proxies");
+
+      for (int i = 0; i < ControlApi.MAX_TOXICS; i++) {
+        assertThat(http("POST", port, "/proxies/p1/toxics", "{\"name\":\"t" + i + "\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}")
+            .status()).isEqualTo(200);
+      }
+      Answer toxicMore = http("POST", port, "/proxies/p1/toxics", "{\"name\":\"more\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}");
+      assertThat(toxicMore.status()).isEqualTo(409);
+      assertThat(toxicMore.body().path("error").asText()).contains("at most " + ControlApi.MAX_TOXICS + " toxics");
+
+      Answer big = http("POST", port, "/proxies", "{\"name\":\"big\",\"pad\":\"" + "x".repeat(2 << 20) + "\"}");
+      assertThat(big.status()).as("a body over 1 MiB").isEqualTo(413);
+    }
+  }
+}
