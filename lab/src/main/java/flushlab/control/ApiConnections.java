@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
@@ -45,15 +46,26 @@ final class ApiConnections {
     this.headTimeoutMs = headTimeoutMs;
   }
 
-  /** Watches every connection {@code server} (listening) accepts from now on. */
-  void watch(HttpServer server) {
+  /**
+   * Watches every connection {@code server} (listening) accepts from when the returned future
+   * completes: the handler is added on the listening channel's own loop, so no connection accepted
+   * after that can pass it by (added from another thread, it would be skipped until Netty ran its
+   * handlerAdded there).
+   */
+  Future<Void> watch(HttpServer server) {
     Channel listening;
     try {
       listening = listeningChannel(server);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new IllegalStateException("cannot reach the control API's listening channel (Vert.x internals moved?): " + e, e);
+      return Future.failedFuture(new IllegalStateException("cannot reach the control API's listening channel (Vert.x internals moved?): "
+          + e, e));
     }
-    listening.pipeline().addFirst("flushlab-api-limits", new Accepted());
+    Promise<Void> added = Promise.promise();
+    listening.eventLoop().execute(() -> {
+      listening.pipeline().addFirst("flushlab-api-limits", new Accepted());
+      added.complete();
+    });
+    return added.future();
   }
 
   /** Sees each accepted channel before Vert.x does. */

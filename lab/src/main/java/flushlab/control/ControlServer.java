@@ -81,7 +81,7 @@ public final class ControlServer extends VerticleBase {
     return server.requestHandler(req -> {
       connections.requested(req);
       router.handle(req);
-    }).listen().onSuccess(connections::watch);
+    }).listen().compose(connections::watch);
   }
 
   @Override

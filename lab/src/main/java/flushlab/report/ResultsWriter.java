@@ -123,7 +123,12 @@ public final class ResultsWriter {
   private static Path writeFolder(Path resultsRoot, String base, FolderContent content) throws IOException {
     Files.createDirectories(resultsRoot);
     Path partial = Files.createTempDirectory(resultsRoot, "." + base + ".partial-");
-    content.writeInto(partial);
+    try {
+      content.writeInto(partial);
+    } catch (IOException | RuntimeException | Error e) {
+      deleteQuietly(partial); // nothing half-written is left behind; the caller reports the failure
+      throw e;
+    }
     // rename(2) onto an existing non-empty folder fails (ENOTEMPTY, which Java reports as a plain
     // FileSystemException), so of two runs racing for one name, one gets it and the other takes
     // the next suffix.
@@ -135,6 +140,14 @@ public final class ResultsWriter {
       } catch (FileSystemException e) {
         if (!Files.exists(done) || i > 1000) throw e; // not the race: a real failure
       }
+    }
+  }
+
+  private static void deleteQuietly(Path folder) {
+    try (var files = Files.walk(folder)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+    } catch (IOException | RuntimeException e) {
+      // best effort: a leftover hidden folder is all that remains
     }
   }
 

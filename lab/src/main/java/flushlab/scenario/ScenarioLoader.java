@@ -43,7 +43,7 @@ public final class ScenarioLoader {
   public static ScenarioFile loadAny(Path path) throws ScenarioError {
     String text;
     try {
-      UserFiles.regular(path, "the scenario");
+      if (Files.exists(path)) UserFiles.regular(path, "the scenario"); // a missing one is named below, as missing
       long size = Files.size(path);
       if (size > MAX_FILE_BYTES) {
         throw new ScenarioError(List.of(path + ": the scenario is " + size + " bytes (allowed: at most " + MAX_FILE_BYTES

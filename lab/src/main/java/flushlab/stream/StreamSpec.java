@@ -257,11 +257,12 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
             break;
           case "header": {
             int colon = value.indexOf(':');
+            String allowed = " (allowed: Name:value, a token name and a single-line value)";
+            if (colon <= 0) throw new Invalid("bad parameter 'header': '" + value + "'" + allowed);
             try {
-              headers.add(new ResponseHeader(colon <= 0 ? "" : value.substring(0, colon).trim(), value.substring(colon + 1).trim()));
+              headers.add(new ResponseHeader(value.substring(0, colon).trim(), value.substring(colon + 1).trim()));
             } catch (IllegalArgumentException e) {
-              throw new Invalid("bad parameter 'header': '" + value + "': " + e.getMessage() + " (allowed: Name:value, a token name "
-                  + "and a single-line value)");
+              throw new Invalid("bad parameter 'header': '" + value + "': " + e.getMessage() + allowed);
             }
             break;
           }
