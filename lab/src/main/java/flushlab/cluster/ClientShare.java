@@ -12,6 +12,7 @@ import flushlab.run.CellRequest;
 import flushlab.scenario.Cell;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import java.nio.ByteBuffer;
 import java.util.Base64;
@@ -161,24 +162,8 @@ public final class ClientShare {
         m.fail(400, "a cell run whole asks at most " + MAX_WHOLE_STREAMS + " streams and a deadline of 1.." + MAX_DEADLINE_MS + " ms");
         return;
       }
-      ClientOptions options = cell.client();
-      if (options.timeoutNanos() > deadlineMs * 1_000_000L) options = options.withTimeoutNanos(deadlineMs * 1_000_000L);
-      MeteredClient client = new MeteredClient(vertx, options);
-      boolean[] answered = {false};
-      long timer = vertx.setTimer(deadlineMs, t -> {
-        if (answered[0]) return;
-        answered[0] = true;
-        client.close();
-        m.fail(504, "agent " + agent.spec().agent() + " stopped its cell at its deadline of " + deadlineMs + " ms");
-      });
-      client.run(plan).onComplete(ar -> {
-        vertx.cancelTimer(timer);
-        client.close();
-        if (answered[0]) return;
-        answered[0] = true;
-        if (ar.failed()) m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
-        else m.reply(new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(ar.result().streamResults())));
-      });
+      runUntilDeadline(agent, m, "cell", cell.client(), plan, deadlineMs,
+          r -> new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(r.streamResults())));
     });
   }
 
@@ -205,6 +190,34 @@ public final class ClientShare {
 
   private static final TypeReference<List<StreamResult>> STREAMS = new TypeReference<>() {};
 
+  /**
+   * Runs {@code plan} with a metered client of these options (its request timeout no longer than
+   * the deadline) and answers {@code m} with {@code answer} of the result; at the deadline the
+   * agent stops the work itself (the asker is gone or late: its connections close with it) and
+   * answers 504, so no share outlives its deadline.
+   */
+  private static void runUntilDeadline(Agent agent, Message<JsonObject> m, String what, ClientOptions options, RequestPlan plan,
+      long deadlineMs, java.util.function.Function<BatchResult, JsonObject> answer) {
+    io.vertx.core.Vertx vertx = agent.vertx();
+    if (options.timeoutNanos() > deadlineMs * 1_000_000L) options = options.withTimeoutNanos(deadlineMs * 1_000_000L);
+    MeteredClient client = new MeteredClient(vertx, options);
+    boolean[] answered = {false};
+    long timer = vertx.setTimer(deadlineMs, t -> {
+      if (answered[0]) return;
+      answered[0] = true;
+      client.close();
+      m.fail(504, "agent " + agent.spec().agent() + " stopped its " + what + " at its deadline of " + deadlineMs + " ms");
+    });
+    client.run(plan).onComplete(ar -> {
+      vertx.cancelTimer(timer);
+      client.close();
+      if (answered[0]) return;
+      answered[0] = true;
+      if (ar.failed()) m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
+      else m.reply(answer.apply(ar.result()));
+    });
+  }
+
   private static void serveCounts(Agent agent) {
     io.vertx.core.Vertx vertx = agent.vertx();
     vertx.eventBus().<JsonObject>consumer(address(agent.spec().agent()), m -> {
@@ -227,27 +240,8 @@ public final class ClientShare {
         m.fail(400, "a share agent " + agent.spec().agent() + " cannot run: " + e.getMessage());
         return;
       }
-      ClientOptions options = cell.client().withRequests(requests, Math.min(concurrency, requests));
-      if (options.timeoutNanos() > deadlineMs * 1_000_000L) options = options.withTimeoutNanos(deadlineMs * 1_000_000L);
-      MeteredClient client = new MeteredClient(vertx, options);
-      boolean[] answered = {false};
-      long timer = vertx.setTimer(deadlineMs, t -> {
-        if (answered[0]) return;
-        answered[0] = true;
-        client.close(); // the asker is gone or late: stop the work, its connections with it
-        m.fail(504, "agent " + agent.spec().agent() + " stopped its share at its deadline of " + deadlineMs + " ms");
-      });
-      client.run(plan).onComplete(ar -> {
-        vertx.cancelTimer(timer);
-        client.close();
-        if (answered[0]) return;
-        answered[0] = true;
-        if (ar.failed()) {
-          m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
-          return;
-        }
-        m.reply(Counts.of(agent.spec().agent(), ar.result()).toJson());
-      });
+      runUntilDeadline(agent, m, "share", cell.client().withRequests(requests, Math.min(concurrency, requests)), plan, deadlineMs,
+          r -> Counts.of(agent.spec().agent(), r).toJson());
     });
   }
 

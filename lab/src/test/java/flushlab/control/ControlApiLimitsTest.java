@@ -2,18 +2,12 @@ package flushlab.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.Await;
 import flushlab.LabFixture;
 import flushlab.core.HostPort;
-import flushlab.core.Json;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,14 +20,8 @@ import org.junit.jupiter.api.Test;
  * may not listen on the lab's own ports, and proxies, toxics and names are capped.
  */
 class ControlApiLimitsTest {
-  record Answer(int status, JsonNode body) {}
-
-  private static Answer http(String method, int port, String path, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-    HttpResponse<String> r = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
-    boolean json = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
-    return new Answer(r.statusCode(), json ? Json.MAPPER.readTree(r.body()) : null);
+  private static ToxiproxyApiTest.Answer http(String method, int port, String path, String body) throws Exception {
+    return ToxiproxyApiTest.http(method, port, path, body);
   }
 
   /** What the server sent on a socket until it closed (or 10 s passed). */
@@ -84,21 +72,21 @@ class ControlApiLimitsTest {
       int port = control.port();
       String up = "\"upstream\":\"127.0.0.1:" + lab.emitter.port() + "\"";
 
-      Answer onApi = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + port + "\"," + up + "}");
+      ToxiproxyApiTest.Answer onApi = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + port + "\"," + up + "}");
       assertThat(onApi.status()).isEqualTo(409);
       assertThat(onApi.body().path("error").asText()).contains("the lab's own control API");
       assertThat(onApi.body().path("status").asInt()).isEqualTo(409);
-      Answer onEmitter = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + lab.emitter.port() + "\"," + up + "}");
+      ToxiproxyApiTest.Answer onEmitter = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + lab.emitter.port() + "\"," + up + "}");
       assertThat(onEmitter.status()).isEqualTo(409);
       assertThat(onEmitter.body().path("error").asText()).contains("the lab's own emitter");
       assertThat(http("GET", port, "/version", null).status()).as("the API still answers itself").isEqualTo(200);
       try (java.net.ServerSocket other = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
-        Answer inUse = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + other.getLocalPort() + "\"," + up + "}");
+        ToxiproxyApiTest.Answer inUse = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + other.getLocalPort() + "\"," + up + "}");
         assertThat(inUse.status()).as("%s", inUse.body()).isEqualTo(409);
         assertThat(inUse.body().path("error").asText()).contains("cannot listen on");
       }
 
-      Answer longName = http("POST", port, "/proxies", "{\"name\":\"" + "x".repeat(1000) + "\"," + up + "}");
+      ToxiproxyApiTest.Answer longName = http("POST", port, "/proxies", "{\"name\":\"" + "x".repeat(1000) + "\"," + up + "}");
       assertThat(longName.status()).isEqualTo(400);
       assertThat(longName.body().path("error").asText()).contains("1..128");
       assertThat(http("POST", port, "/proxies", "{\"name\":\"../a\"," + up + "}").status()).isEqualTo(400);
@@ -110,7 +98,7 @@ class ControlApiLimitsTest {
       for (int i = 1; i < ControlApi.MAX_PROXIES; i++) {
         assertThat(http("POST", port, "/proxies", "{\"name\":\"p" + i + "\"," + up + "}").status()).isEqualTo(201);
       }
-      Answer oneMore = http("POST", port, "/proxies", "{\"name\":\"one-more\"," + up + "}");
+      ToxiproxyApiTest.Answer oneMore = http("POST", port, "/proxies", "{\"name\":\"one-more\"," + up + "}");
       assertThat(oneMore.status()).isEqualTo(409);
       assertThat(oneMore.body().path("error").asText()).contains("at most " + ControlApi.MAX_PROXIES + " proxies");
 
@@ -118,11 +106,11 @@ class ControlApiLimitsTest {
         assertThat(http("POST", port, "/proxies/p1/toxics", "{\"name\":\"t" + i + "\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}")
             .status()).isEqualTo(200);
       }
-      Answer toxicMore = http("POST", port, "/proxies/p1/toxics", "{\"name\":\"more\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}");
+      ToxiproxyApiTest.Answer toxicMore = http("POST", port, "/proxies/p1/toxics", "{\"name\":\"more\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}");
       assertThat(toxicMore.status()).isEqualTo(409);
       assertThat(toxicMore.body().path("error").asText()).contains("at most " + ControlApi.MAX_TOXICS + " toxics");
 
-      Answer big = http("POST", port, "/proxies", "{\"name\":\"big\",\"pad\":\"" + "x".repeat(2 << 20) + "\"}");
+      ToxiproxyApiTest.Answer big = http("POST", port, "/proxies", "{\"name\":\"big\",\"pad\":\"" + "x".repeat(2 << 20) + "\"}");
       assertThat(big.status()).as("a body over 1 MiB").isEqualTo(413);
     }
   }

@@ -25,11 +25,13 @@ class ToxiproxyApiTest {
 
   record Answer(int status, JsonNode body) {}
 
-  private static Answer http(String method, int port, String path, String body) throws Exception {
+  /** A request to the control API; the answer's body read as JSON when it says it is JSON. */
+  static Answer http(String method, int port, String path, String body) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
     b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     HttpResponse<String> r = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
-    return new Answer(r.statusCode(), r.body().isEmpty() ? null : Json.MAPPER.readTree(r.body()));
+    boolean json = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
+    return new Answer(r.statusCode(), json ? Json.MAPPER.readTree(r.body()) : null);
   }
 
   private static String url(Proxy p, String query) {
