@@ -144,20 +144,10 @@ public final class ClientShare {
     vertx.eventBus().<JsonObject>consumer(streamsAddress(agent.spec().agent()), m -> {
       JsonObject ask = m.body();
       long deadlineMs = ask.getLong("deadline_ms", 0L);
-      Cell cell;
-      RequestPlan plan;
-      try {
-        cell = Cell.fromSettings(settings(ask.getJsonObject("settings", new JsonObject())));
-        List<String[]> headers = new java.util.ArrayList<>();
-        for (Object h : ask.getJsonArray("headers", new io.vertx.core.json.JsonArray())) {
-          io.vertx.core.json.JsonArray pair = (io.vertx.core.json.JsonArray) h;
-          headers.add(new String[] {pair.getString(0), pair.getString(1)});
-        }
-        plan = CellRequest.plan(cell, HostPort.parse("at", ask.getString("at", ""), false)).withHeaders(headers);
-      } catch (RuntimeException e) {
-        m.fail(400, "a cell agent " + agent.spec().agent() + " cannot run: " + e.getMessage());
-        return;
-      }
+      Asked a = asked(agent, m);
+      if (a == null) return;
+      Cell cell = a.cell();
+      RequestPlan plan = a.plan();
       if (cell.client().requests() > MAX_WHOLE_STREAMS || deadlineMs < 1 || deadlineMs > MAX_DEADLINE_MS) {
         m.fail(400, "a cell run whole asks at most " + MAX_WHOLE_STREAMS + " streams and a deadline of 1.." + MAX_DEADLINE_MS + " ms");
         return;
@@ -174,10 +164,7 @@ public final class ClientShare {
    */
   public static Future<List<StreamResult>> askStreams(Agent from, String agent, HostPort at, Cell cell, List<String[]> headers,
       long deadlineMs) {
-    io.vertx.core.json.JsonArray h = new io.vertx.core.json.JsonArray();
-    for (String[] pair : headers) h.add(new io.vertx.core.json.JsonArray().add(pair[0]).add(pair[1]));
-    JsonObject body = new JsonObject().put("at", at.host() + ":" + at.port()).put("settings", new JsonObject(new LinkedHashMap<>(cell.settingsByName())))
-        .put("headers", h).put("deadline_ms", deadlineMs);
+    JsonObject body = body(at, cell, headers).put("deadline_ms", deadlineMs);
     return from.untilLeft(agent, from.vertx().eventBus().<JsonObject>request(streamsAddress(agent), body,
         new DeliveryOptions().setSendTimeout(deadlineMs + 1_000)).map(msg -> {
           try {
@@ -231,34 +218,52 @@ public final class ClientShare {
             + MAX_DEADLINE_MS + " ms");
         return;
       }
-      Cell cell;
-      RequestPlan plan;
-      try {
-        cell = Cell.fromSettings(settings(ask.getJsonObject("settings", new JsonObject())));
-        plan = CellRequest.plan(cell, HostPort.parse("at", ask.getString("at", ""), false));
-      } catch (RuntimeException e) {
-        m.fail(400, "a share agent " + agent.spec().agent() + " cannot run: " + e.getMessage());
-        return;
-      }
-      runUntilDeadline(agent, m, "share", cell.client().withRequests(requests, Math.min(concurrency, requests)), plan, deadlineMs,
+      Asked a = asked(agent, m);
+      if (a == null) return;
+      runUntilDeadline(agent, m, "share", a.cell().client().withRequests(requests, Math.min(concurrency, requests)), a.plan(), deadlineMs,
           r -> Counts.of(agent.spec().agent(), r).toJson());
     });
   }
 
-  private static Map<String, String> settings(JsonObject j) {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (Map.Entry<String, Object> e : j) m.put(e.getKey(), String.valueOf(e.getValue()));
-    return m;
+  /** What a request over the bus asks to run: the cell (its settings checked again here) and the request it makes. */
+  private record Asked(Cell cell, RequestPlan plan) {}
+
+  /** The cell, target and request headers {@code m} names; null after failing it 400 with what is wrong. */
+  private static Asked asked(Agent agent, Message<JsonObject> m) {
+    JsonObject ask = m.body();
+    try {
+      Map<String, String> settings = new LinkedHashMap<>();
+      for (Map.Entry<String, Object> e : ask.getJsonObject("settings", new JsonObject())) settings.put(e.getKey(), String.valueOf(e.getValue()));
+      Cell cell = Cell.fromSettings(settings);
+      List<String[]> headers = new java.util.ArrayList<>();
+      for (Object h : ask.getJsonArray("headers", new io.vertx.core.json.JsonArray())) {
+        io.vertx.core.json.JsonArray pair = (io.vertx.core.json.JsonArray) h;
+        headers.add(new String[] {pair.getString(0), pair.getString(1)});
+      }
+      return new Asked(cell, CellRequest.plan(cell, HostPort.parse("at", ask.getString("at", ""), false)).withHeaders(headers));
+    } catch (RuntimeException e) {
+      m.fail(400, "agent " + agent.spec().agent() + " cannot run what it was asked: " + e.getMessage());
+      return null;
+    }
+  }
+
+  /** A request's target, cell and request headers (client.headers: the client agents send them as this process would). */
+  private static JsonObject body(HostPort at, Cell cell, List<String[]> headers) {
+    io.vertx.core.json.JsonArray h = new io.vertx.core.json.JsonArray();
+    for (String[] pair : headers) h.add(new io.vertx.core.json.JsonArray().add(pair[0]).add(pair[1]));
+    return new JsonObject().put("at", at.host() + ":" + at.port()).put("settings", new JsonObject(new LinkedHashMap<>(cell.settingsByName())))
+        .put("headers", h);
   }
 
   /**
    * Asks {@code agent} (through {@code from}'s bus) to run a share of {@code cell}'s load against
-   * the target at {@code at}: {@code requests} of it, {@code concurrency} at once. The agent stops
-   * it at {@code deadlineMs}; the ask fails a second after that, or as soon as the agent leaves.
+   * the target at {@code at} with these request headers: {@code requests} of it, {@code concurrency}
+   * at once. The agent stops it at {@code deadlineMs}; the ask fails a second after that, or as soon
+   * as the agent leaves.
    */
-  public static Future<Counts> ask(Agent from, String agent, HostPort at, Cell cell, int requests, int concurrency, long deadlineMs) {
-    JsonObject body = new JsonObject().put("at", at.host() + ":" + at.port()).put("settings", new JsonObject(new LinkedHashMap<>(cell.settingsByName())))
-        .put("requests", requests).put("concurrency", concurrency).put("deadline_ms", deadlineMs);
+  public static Future<Counts> ask(Agent from, String agent, HostPort at, Cell cell, List<String[]> headers, int requests, int concurrency,
+      long deadlineMs) {
+    JsonObject body = body(at, cell, headers).put("requests", requests).put("concurrency", concurrency).put("deadline_ms", deadlineMs);
     return from.untilLeft(agent, from.vertx().eventBus().<JsonObject>request(address(agent), body, new DeliveryOptions().setSendTimeout(deadlineMs + 1_000))
         .map(msg -> Counts.fromJson(msg.body())));
   }

@@ -31,21 +31,29 @@ public final class ClusterClients {
     }
   }
 
+  /** One agent's part of a cell's load. */
+  public record Share(String agent, int requests, int concurrency) {}
+
   /**
    * Splits {@code requests} (and {@code concurrency}) over {@code agents} as evenly as they go, the
-   * first agents taking one more when it does not divide; an agent whose share would be empty is
-   * not asked.
+   * first agents taking one more when it does not divide; an agent whose share would be empty gets none.
    */
-  public static Future<Outcome> run(Agent coordinator, List<String> agents, HostPort at, Cell cell, long deadlineMs) {
+  public static List<Share> split(int requests, int concurrency, List<String> agents) {
     if (agents.isEmpty()) throw new IllegalArgumentException("no agents to run the clients on");
-    int requests = cell.client().requests();
-    int concurrency = cell.client().concurrency();
-    Map<String, Future<ClientShare.Counts>> asked = new LinkedHashMap<>();
+    List<Share> out = new ArrayList<>();
     for (int i = 0; i < agents.size(); i++) {
       int n = requests / agents.size() + (i < requests % agents.size() ? 1 : 0);
       int c = Math.max(1, concurrency / agents.size() + (i < concurrency % agents.size() ? 1 : 0));
-      if (n == 0) continue;
-      asked.put(agents.get(i), ClientShare.ask(coordinator, agents.get(i), at, cell, n, Math.min(c, n), deadlineMs));
+      if (n > 0) out.add(new Share(agents.get(i), n, Math.min(c, n)));
+    }
+    return out;
+  }
+
+  /** Runs {@code cell}'s load split over {@code agents} (see {@link #split}) at {@code at}, with these request headers. */
+  public static Future<Outcome> run(Agent coordinator, List<String> agents, HostPort at, Cell cell, List<String[]> headers, long deadlineMs) {
+    Map<String, Future<ClientShare.Counts>> asked = new LinkedHashMap<>();
+    for (Share sh : split(cell.client().requests(), cell.client().concurrency(), agents)) {
+      asked.put(sh.agent(), ClientShare.ask(coordinator, sh.agent(), at, cell, headers, sh.requests(), sh.concurrency(), deadlineMs));
     }
     return Future.join(new ArrayList<>(asked.values())).transform(ignored -> {
       Map<String, ClientShare.Counts> got = new LinkedHashMap<>();

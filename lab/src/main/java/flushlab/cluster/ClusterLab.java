@@ -98,14 +98,9 @@ public final class ClusterLab implements RemoteLab {
     long deadlineMs = (long) (ScenarioRunner.runSeconds(cell) * 2_000) + 10_000;
     List<String> agents = placement.clientOn();
     Map<String, io.vertx.core.Future<List<StreamResult>>> asked = new LinkedHashMap<>();
-    int requests = cell.client().requests();
-    int concurrency = cell.client().concurrency();
-    for (int i = 0; i < agents.size(); i++) {
-      int n = requests / agents.size() + (i < requests % agents.size() ? 1 : 0);
-      int c = Math.max(1, concurrency / agents.size() + (i < concurrency % agents.size() ? 1 : 0));
-      if (n == 0) continue;
-      Cell share = cell.withClient(cell.client().withRequests(n, Math.min(c, n)));
-      asked.put(agents.get(i), ClientShare.askStreams(self, agents.get(i), at, share, headers, deadlineMs));
+    for (ClusterClients.Share sh : ClusterClients.split(cell.client().requests(), cell.client().concurrency(), agents)) {
+      Cell share = cell.withClient(cell.client().withRequests(sh.requests(), sh.concurrency()));
+      asked.put(sh.agent(), ClientShare.askStreams(self, sh.agent(), at, share, headers, deadlineMs));
     }
     io.vertx.core.Future.join(new ArrayList<>(asked.values())).transform(ignored -> io.vertx.core.Future.succeededFuture())
         .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);

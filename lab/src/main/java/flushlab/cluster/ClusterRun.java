@@ -193,7 +193,7 @@ public final class ClusterRun {
   /** One run: the cell's load split over the client agents at {@code target}, judged by the emitter's own audit. */
   private Measured measure(Agent self, RemoteServers servers, String target, Cell cell, int run, HostPort at) throws Exception {
     long deadlineMs = (long) (ScenarioRunner.runSeconds(cell) * 2_000) + 10_000;
-    ClusterClients.Outcome o = ClusterClients.run(self, placement.clientOn(), at, cell, deadlineMs)
+    ClusterClients.Outcome o = ClusterClients.run(self, placement.clientOn(), at, cell, scenario.requestHeaders().toSend(), deadlineMs)
         .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);
     double lateness = Double.NaN;
     boolean excluded = false;

@@ -85,8 +85,8 @@ class AgentTest {
       try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
         int pb = threeFreePorts();
         try (Agent b = Agent.start(spec("lab-one", SECRET, "1.0", "b", pb, List.of(new HostPort("127.0.0.1", pa))), line -> {})) {
-          ClientShare.Counts fromA = ClientShare.ask(a, "a", at, cell, 3, 3, 30_000).await(40, TimeUnit.SECONDS);
-          ClientShare.Counts fromB = ClientShare.ask(a, "b", at, cell, 4, 4, 30_000).await(40, TimeUnit.SECONDS);
+          ClientShare.Counts fromA = ClientShare.ask(a, "a", at, cell, List.of(), 3, 3, 30_000).await(40, TimeUnit.SECONDS);
+          ClientShare.Counts fromB = ClientShare.ask(a, "b", at, cell, List.of(), 4, 4, 30_000).await(40, TimeUnit.SECONDS);
           assertThat(fromA.agent()).isEqualTo("a");
           assertThat(fromB.agent()).isEqualTo("b");
           assertThat(fromA.streamsOk()).isEqualTo(3);
@@ -100,7 +100,7 @@ class AgentTest {
           assertThat(merged.emitToRecv().getMaxValue()).isEqualTo(Math.max(fromA.emitToRecv().getMaxValue(), fromB.emitToRecv().getMaxValue()));
 
           Cell slow = cell("100", "100ms"); // 10 s
-          assertThatThrownBy(() -> ClientShare.ask(a, "b", at, slow, 1, 1, 400).await(10, TimeUnit.SECONDS))
+          assertThatThrownBy(() -> ClientShare.ask(a, "b", at, slow, List.of(), 1, 1, 400).await(10, TimeUnit.SECONDS))
               .hasMessageContaining("agent b stopped its share at its deadline of 400 ms");
           flushlab.Await.until("the emitter saw the stopped share's connection close", 5000, () -> emitter.openConnections() == 0);
         }
@@ -132,7 +132,7 @@ class AgentTest {
               "--join", "127.0.0.1:" + pa)) {
             c.awaitLine("flushlab agent c in lab 'lab-one' \\(3 member", 60_000);
             long start = System.nanoTime();
-            io.vertx.core.Future<ClusterClients.Outcome> run = ClusterClients.run(a, List.of("b", "c"), at, cell, 3_000);
+            io.vertx.core.Future<ClusterClients.Outcome> run = ClusterClients.run(a, List.of("b", "c"), at, cell, List.of(), 3_000);
             flushlab.Await.until("both agents have their shares' streams open", 10_000, () -> emitter.openConnections() >= 4);
             c.process().destroyForcibly(); // SIGKILL: no goodbye, no reply
             ClusterClients.Outcome o = run.await(15, TimeUnit.SECONDS);
@@ -145,6 +145,24 @@ class AgentTest {
             assertThat(seconds).as("ended within the deadline and a second (and this machine's slack)").isLessThan(3.0 + 1.0 + 2.0);
           }
         }
+      }
+    }
+  }
+
+  /** A share carries the scenario's request headers (client.headers): an API key the emitter asks for reaches it from the agent. */
+  @Test
+  void aShareSendsTheRequestHeadersItWasGiven() throws Exception {
+    try (LabFixture lab = new LabFixture(flushlab.emitter.EmitterOptions.loopback(0).withApiKey("sk-lab-test"), 1)) {
+      HostPort at = new HostPort("127.0.0.1", lab.emitter.port());
+      Cell chat = Cell.fromSettings(Map.of("endpoint", "chat", "frames", "5", "interval", "5ms"));
+      int pa = threeFreePorts();
+      try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
+        ClientShare.Counts with = ClientShare.ask(a, "a", at, chat, List.<String[]>of(new String[] {"Authorization", "Bearer sk-lab-test"}),
+            1, 1, 30_000).await(40, TimeUnit.SECONDS);
+        assertThat(with.streamsOk()).as("with the key").isEqualTo(1);
+        ClientShare.Counts without = ClientShare.ask(a, "a", at, chat, List.of(), 1, 1, 30_000).await(40, TimeUnit.SECONDS);
+        assertThat(without.streamsOk()).as("without it: the emitter's 401").isZero();
+        assertThat(without.failed()).isEqualTo(1);
       }
     }
   }
