@@ -75,9 +75,8 @@ final class ClusterFlags {
   }
 
   private static String name(String flag, String v) {
-    if (v.isEmpty() || v.length() > 64 || !v.matches("[A-Za-z0-9._-]+")) {
-      throw new IllegalArgumentException(flag + " '" + v + "' is not 1..64 letters, digits, '.', '-' or '_'");
-    }
+    String problem = ClusterPlacement.nameProblem(v);
+    if (problem != null) throw new IllegalArgumentException(flag + ": " + problem);
     return v;
   }
 }

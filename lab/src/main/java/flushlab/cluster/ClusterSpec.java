@@ -1,6 +1,7 @@
 package flushlab.cluster;
 
 import flushlab.core.HostPort;
+import flushlab.scenario.ClusterPlacement;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.HexFormat;
@@ -25,7 +26,7 @@ import javax.crypto.spec.SecretKeySpec;
  * @param join members to join (their hello ports); empty: this agent starts the lab's cluster
  */
 public record ClusterSpec(String name, byte[] secret, String version, String agent, HostPort at, List<HostPort> join) {
-  public static final int MAX_NAME = 64;
+  public static final int MAX_NAME = ClusterPlacement.MAX_NAME;
   public static final int MIN_SECRET_BYTES = 12;
 
   public ClusterSpec {
@@ -46,10 +47,8 @@ public record ClusterSpec(String name, byte[] secret, String version, String age
   }
 
   static void requireName(String what, String value) {
-    if (value == null || value.isEmpty() || value.length() > MAX_NAME || !value.matches("[A-Za-z0-9._-]+")) {
-      throw new IllegalArgumentException("the " + what + " '" + (value == null ? "" : value.length() > MAX_NAME ? value.substring(0, MAX_NAME) + "..." : value)
-          + "' is not 1.." + MAX_NAME + " letters, digits, '.', '-' or '_'");
-    }
+    String problem = ClusterPlacement.nameProblem(value);
+    if (problem != null) throw new IllegalArgumentException("the " + what + " " + problem);
   }
 
   public int hazelcastPort() {

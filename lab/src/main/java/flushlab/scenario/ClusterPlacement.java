@@ -21,6 +21,16 @@ import java.util.Map;
  */
 public record ClusterPlacement(String name, HostPort at, List<HostPort> join, Path secretFile, long leaseNanos, String emitterOn,
     List<String> clientOn, Map<String, String> targetOn) {
+  /** The longest lab or agent name. */
+  public static final int MAX_NAME = 64;
+
+  /** Why {@code name} cannot name a lab or an agent (1..64 letters, digits, '.', '-', '_'), or null when it can. */
+  public static String nameProblem(String name) {
+    if (name != null && !name.isEmpty() && name.length() <= MAX_NAME && name.matches("[A-Za-z0-9._-]+")) return null;
+    String shown = name == null ? "" : name.length() > MAX_NAME ? name.substring(0, MAX_NAME) + "..." : name;
+    return "'" + shown + "' is not 1.." + MAX_NAME + " letters, digits, '.', '-' or '_'";
+  }
+
   public ClusterPlacement {
     join = List.copyOf(join);
     clientOn = List.copyOf(clientOn);

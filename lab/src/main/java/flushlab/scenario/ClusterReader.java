@@ -130,8 +130,9 @@ final class ClusterReader {
     }
     String v = errors.scalar(n, where);
     if (v == null) return null;
-    if (v.isEmpty() || v.length() > 64 || !v.matches("[A-Za-z0-9._-]+")) {
-      errors.error(n, where, "'" + (v.length() > 64 ? v.substring(0, 64) + "..." : v) + "' is not 1..64 letters, digits, '.', '-' or '_'");
+    String problem = ClusterPlacement.nameProblem(v);
+    if (problem != null) {
+      errors.error(n, where, problem);
       return null;
     }
     return v;
