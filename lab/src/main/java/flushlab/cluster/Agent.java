@@ -7,6 +7,7 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.JoinConfig;
 import flushlab.core.HostPort;
 import flushlab.core.LabClock;
+import flushlab.core.LoopListener;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -44,17 +45,19 @@ public final class Agent implements AutoCloseable {
   private final Vertx vertx;
   private final HazelcastClusterManager manager;
   private final NetServer hello;
+  private final LoopListener gate;
   /** Per agent name, completed when that agent leaves the cluster (a fresh one when it joins again). */
   private final Map<String, Promise<Void>> leaving = new ConcurrentHashMap<>();
 
   /** The Hazelcast member attribute that carries an agent's name, so a member that leaves is known by name. */
   static final String AGENT_ATTRIBUTE = "flushlab-agent";
 
-  private Agent(ClusterSpec spec, Vertx vertx, HazelcastClusterManager manager, NetServer hello) {
+  private Agent(ClusterSpec spec, Vertx vertx, HazelcastClusterManager manager, NetServer hello, LoopListener gate) {
     this.spec = spec;
     this.vertx = vertx;
     this.manager = manager;
     this.hello = hello;
+    this.gate = gate;
   }
 
   /** Why an agent could not join: refused by a member (with the reason) or no member reachable. */
@@ -92,11 +95,17 @@ public final class Agent implements AutoCloseable {
     VertxOptions options = new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(LOOPS)
         .setBlockedThreadCheckInterval(10_000);
     // a connection to the event bus that carries nothing for a minute is closed (members ping every 20 s)
-    options.getEventBusOptions().setHost(spec.at().host()).setPort(spec.eventBusPort()).setIdleTimeout(60)
-        .setIdleTimeoutUnit(TimeUnit.SECONDS);
+    // the bus itself listens on loopback, with the lab's TLS on both sides; the network meets the
+    // gate at the bus port, which other members are told to connect to
+    BusCertificate busCert = BusCertificate.of(spec);
+    options.getEventBusOptions().setHost("127.0.0.1").setPort(0).setClusterPublicHost(spec.at().host())
+        .setClusterPublicPort(spec.eventBusPort()).setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS);
+    busCert.applyTo(options.getEventBusOptions());
     Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered().await(60, TimeUnit.SECONDS);
     NetServer hello;
+    LoopListener gate;
     try {
+      gate = BusGate.listen(vertx, spec.at().host(), spec.eventBusPort(), busCert, busPort(vertx), log).await(10, TimeUnit.SECONDS);
       hello = Hello.listen(vertx, spec, log).await(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       vertx.close();
@@ -106,11 +115,26 @@ public final class Agent implements AutoCloseable {
     vertx.eventBus().<JsonObject>consumer(pingAddress(spec.agent()), m ->
         m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", LabClock.epochNanos())
             .put("boot", boot).put("anchor", LabClock.anchorDifference())));
-    Agent agent = new Agent(spec, vertx, manager, hello);
+    Agent agent = new Agent(spec, vertx, manager, hello, gate);
     manager.getHazelcastInstance().getCluster().addMembershipListener(agent.new Membership());
     ClientShare.serve(agent);
     HostedWork.serve(agent, log);
     return agent;
+  }
+
+  /**
+   * The loopback port Vert.x's bus server took (it was asked for any free one, and publishes the
+   * gate's port to the other members instead). Vert.x keeps the server to itself, so it is read
+   * from the bus's field; this fails loudly at start should a Vert.x upgrade rename it.
+   */
+  private static int busPort(Vertx vertx) {
+    try {
+      java.lang.reflect.Field f = vertx.eventBus().getClass().getDeclaredField("server");
+      f.setAccessible(true);
+      return ((NetServer) f.get(vertx.eventBus())).actualPort();
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new IllegalStateException("cannot find the port of Vert.x's event-bus server (" + e + ")", e);
+    }
   }
 
   /** This kernel's boot id (processes that share it share the monotonic clock), or "" where it cannot be read. */
@@ -228,6 +252,7 @@ public final class Agent implements AutoCloseable {
   @Override
   public void close() throws Exception {
     hello.close();
+    gate.close();
     vertx.close().await(30, TimeUnit.SECONDS);
   }
 }

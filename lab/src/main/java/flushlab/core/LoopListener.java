@@ -52,6 +52,21 @@ public final class LoopListener {
    * caller checks first that no other process holds it ({@link #refuseIfTaken}).
    */
   public static Future<LoopListener> bind(Context context, NetServerOptions options, boolean sharePort, Handler<NetSocket> onConnection) {
+    return bind(context, options, sharePort, (ch, handOver) -> handOver.run(), onConnection);
+  }
+
+  /**
+   * What a listener does with a connection before it becomes a {@link NetSocket}: it may add
+   * handlers first in the channel's pipeline (TLS, say), close the channel, or call
+   * {@code handOver} (on the channel's loop) once the connection is to be served.
+   */
+  public interface Admission {
+    void admit(Channel channel, Runnable handOver);
+  }
+
+  /** As {@link #bind(Context, NetServerOptions, boolean, Handler)}, with each connection first passed to {@code admission}. */
+  public static Future<LoopListener> bind(Context context, NetServerOptions options, boolean sharePort, Admission admission,
+      Handler<NetSocket> onConnection) {
     ContextInternal ctx = (ContextInternal) context;
     VertxInternal vertx = ctx.owner();
     EventLoop loop = ctx.nettyEventLoop();
@@ -67,9 +82,11 @@ public final class LoopListener {
     bootstrap.childHandler(new ChannelInitializer<Channel>() {
       @Override
       protected void initChannel(Channel ch) {
-        VertxHandler<NetSocketImpl> handler = VertxHandler.create(chctx -> new NetSocketImpl(ctx, chctx, null, null, null, false));
-        handler.addHandler(socket -> ctx.emit(socket, onConnection));
-        ch.pipeline().addLast("handler", handler);
+        admission.admit(ch, () -> {
+          VertxHandler<NetSocketImpl> handler = VertxHandler.create(chctx -> new NetSocketImpl(ctx, chctx, null, null, null, false));
+          handler.addHandler(socket -> ctx.emit(socket, onConnection));
+          ch.pipeline().addLast("handler", handler);
+        });
       }
     });
     Promise<LoopListener> bound = ctx.promise();
