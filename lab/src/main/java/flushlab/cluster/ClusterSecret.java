@@ -3,7 +3,11 @@ package flushlab.cluster;
 import flushlab.core.UserFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.Arrays;
 
 /**
@@ -31,8 +35,26 @@ public final class ClusterSecret {
       return env.strip().getBytes(StandardCharsets.UTF_8);
     }
     byte[] raw = UserFiles.read(file, MAX_FILE_BYTES, what);
+    refuseIfOthersMayRead(file, what);
     byte[] secret = new String(raw, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
     Arrays.fill(raw, (byte) 0);
     return secret;
+  }
+
+  /**
+   * A secret that other users of the host can read is no secret: whoever reads it commands the
+   * lab's agents. Refused, with the fix, where the file system has POSIX modes.
+   */
+  static void refuseIfOthersMayRead(Path file, String what) throws IOException {
+    Set<PosixFilePermission> mode;
+    try {
+      mode = Files.getPosixFilePermissions(file);
+    } catch (UnsupportedOperationException e) {
+      return; // no POSIX modes here: nothing to check
+    }
+    if (mode.contains(PosixFilePermission.GROUP_READ) || mode.contains(PosixFilePermission.OTHERS_READ)) {
+      throw new IllegalArgumentException(what + " " + file + " is readable by other users (mode " + PosixFilePermissions.toString(mode)
+          + "); a lab's secret must be readable by its owner only: chmod 600 " + file);
+    }
   }
 }

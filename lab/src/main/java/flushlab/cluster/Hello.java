@@ -33,7 +33,9 @@ import java.util.HexFormat;
  */
 final class Hello {
   static final int MAX_LINE = 512;
-  static final int MAX_CONNECTIONS = 16;
+  static final int MAX_CONNECTIONS = 64;
+  /** Handshakes open at once from one address: one slow peer cannot keep other agents out. */
+  static final int MAX_PER_PEER = 4;
   static final long HEAD_TIMEOUT_MS = 5_000;
 
   private Hello() {}
@@ -84,7 +86,7 @@ final class Hello {
         throw new Refused(where + " runs flushlab " + answer[2] + ", this agent " + spec.version() + " (the members of one lab run one version)");
       }
       if (answer.length == 2 && answer[0].equals("refused") && answer[1].equals("busy")) {
-        throw new IOException(where + " is answering " + MAX_CONNECTIONS + " handshakes already; try again");
+        throw new IOException(where + " is answering as many handshakes as it takes (from this address or in all); try again");
       }
       if (answer.length != 3 || !answer[0].equals("challenge")) throw new IOException(where + " did not answer as a flushlab agent");
       String expected = hex(spec.mac("member|" + mine + "|" + spec.name() + "|" + spec.version()));
@@ -120,21 +122,29 @@ final class Hello {
 
   /**
    * The member's side: a listener at the spec's hello port that answers joiners. Every connection
-   * has {@link #HEAD_TIMEOUT_MS} to finish, at most {@link #MAX_CONNECTIONS} are open at once, and
+   * has {@link #HEAD_TIMEOUT_MS} to finish, at most {@link #MAX_CONNECTIONS} are open at once and
+   * {@link #MAX_PER_PEER} from one address, and
    * no line may pass {@link #MAX_LINE} bytes.
    */
   static Future<NetServer> listen(Vertx vertx, ClusterSpec spec, java.util.function.Consumer<String> log) {
     NetServer server = vertx.createNetServer(new NetServerOptions().setHost(spec.at().host()).setPort(spec.at().port()));
     int[] open = {0};
+    java.util.Map<String, Integer> perPeer = new java.util.HashMap<>(); // on the server's one context, as open is
     server.connectHandler(socket -> {
-      if (open[0] >= MAX_CONNECTIONS) {
+      String from = socket.remoteAddress().hostAddress();
+      int mine = perPeer.getOrDefault(from, 0);
+      if (open[0] >= MAX_CONNECTIONS || mine >= MAX_PER_PEER) {
+        log.accept("refused a handshake from " + socket.remoteAddress() + ": " + (mine >= MAX_PER_PEER
+            ? MAX_PER_PEER + " from that address already open" : MAX_CONNECTIONS + " already open"));
         socket.end(Buffer.buffer("refused busy\n"));
         return;
       }
       open[0]++;
+      perPeer.merge(from, 1, Integer::sum);
       long timer = vertx.setTimer(HEAD_TIMEOUT_MS, t -> socket.close());
       socket.closeHandler(v -> {
         open[0]--;
+        perPeer.computeIfPresent(from, (k, n) -> n > 1 ? n - 1 : null);
         vertx.cancelTimer(timer);
       });
       new MemberSide(spec, socket, log);

@@ -6,6 +6,7 @@ import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.PacingAudit;
 import flushlab.proxy.ProxyKind;
 import flushlab.proxy.ProxyProcess;
+import flushlab.proxy.TemplateVetting;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
@@ -165,6 +166,13 @@ final class HostedWork {
     if (kind == null || template.isEmpty() || template.length() > MAX_TEMPLATE_CHARS || !fileName.matches("[A-Za-z0-9._-]{1,64}")) {
       m.fail(400, "agent " + agent + ": a proxy request names a known proxy, a template of 1.." + MAX_TEMPLATE_CHARS
           + " characters and a plain file name");
+      return;
+    }
+    List<String> refused = TemplateVetting.problems(kind, template);
+    if (!refused.isEmpty()) {
+      log.accept("refused to start " + kind.text() + " for run " + m.body().getString("run", "") + ": its template runs programs or loads code: "
+          + String.join("; ", refused));
+      m.fail(403, "agent " + agent + " starts no proxy from a template that runs programs or loads code: " + String.join("; ", refused));
       return;
     }
     vertx.<ProxyProcess>executeBlocking(() -> {

@@ -132,4 +132,14 @@ class HardeningTest {
     assertThat(r.err()).contains("--secret-file /dev/zero: not a regular file");
   }
 
+  @Test
+  void aSecretFileOthersMayReadIsRefusedWithTheFix(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path secret = dir.resolve("secret");
+    java.nio.file.Files.writeString(secret, "a secret of more than twelve bytes\n");
+    java.nio.file.Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    CliTest.Ran r = run("agent", "--name", "a", "--cluster-name", "lab", "--cluster-host", "127.0.0.1:" + 5800, "--secret-file", secret.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("is readable by other users (mode rw-r--r--)").contains("chmod 600 " + secret);
+  }
+
 }

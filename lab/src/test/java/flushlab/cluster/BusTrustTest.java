@@ -48,6 +48,30 @@ class BusTrustTest {
   }
 
   @Test
+  void slowHandshakesFromOneAddressKeepNoOtherAgentOut() throws Exception {
+    int pa = FreePort.forALaterServer(3);
+    List<String> log = new CopyOnWriteArrayList<>();
+    try (Agent a = Agent.start(spec("a", pa, List.of()), log::add)) {
+      List<Socket> slow = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < 16; i++) { // each sends nothing: a handshake held open to its timeout
+          Socket s = new Socket();
+          s.bind(new InetSocketAddress("127.0.0.3", 0));
+          s.connect(new InetSocketAddress("127.0.0.1", pa), 5_000);
+          slow.add(s);
+        }
+        int pb = FreePort.forALaterServer(3);
+        try (Agent b = Agent.start(spec("b", pb, List.of(new HostPort("127.0.0.1", pa))), line -> {})) {
+          assertThat(b.members()).as("b joined while one address held 16 handshakes open").isEqualTo(2);
+        }
+        assertThat(log).anyMatch(l -> l.startsWith("refused a handshake from 127.0.0.3") && l.contains(Hello.MAX_PER_PEER + " from that address"));
+      } finally {
+        for (Socket s : slow) s.close();
+      }
+    }
+  }
+
+  @Test
   void aRawPeerAndAHazelcastMemberWithoutTheSecretGetNothingReadAndStartNothing() throws Exception {
     int pa = FreePort.forALaterServer(3);
     List<String> log = new CopyOnWriteArrayList<>();
