@@ -72,6 +72,7 @@ public final class Agent implements AutoCloseable {
    * answers other agents' handshakes and pings from then on.
    */
   public static Agent start(ClusterSpec spec, Consumer<String> log) throws Exception {
+    refuseTakenPorts(spec);
     List<String> unreachable = new ArrayList<>();
     int welcomed = 0;
     for (HostPort member : spec.join()) {
@@ -134,6 +135,24 @@ public final class Agent implements AutoCloseable {
       return ((NetServer) f.get(vertx.eventBus())).actualPort();
     } catch (ReflectiveOperationException | ClassCastException e) {
       throw new IllegalStateException("cannot find the port of Vert.x's event-bus server (" + e + ")", e);
+    }
+  }
+
+  /**
+   * Each of the agent's three ports is free, or the start ends here in one sentence naming the port
+   * (Hazelcast and Vert.x would otherwise fail further in, in many lines, without it).
+   */
+  private static void refuseTakenPorts(ClusterSpec spec) throws JoinFailure {
+    String host = spec.at().host();
+    int[] ports = {spec.at().port(), spec.hazelcastPort(), spec.eventBusPort()};
+    String[] roles = {"the handshake", "Hazelcast's member protocol", "the event bus"};
+    for (int i = 0; i < ports.length; i++) {
+      try {
+        LoopListener.refuseIfTaken(host, ports[i]);
+      } catch (IOException e) {
+        throw new JoinFailure("port " + ports[i] + " on " + host + " (" + roles[i] + ") is not free (" + e.getMessage() + "); an agent takes "
+            + "three ports from its own, P, P+1 and P+2, so agents on one host need ports at least three apart");
+      }
     }
   }
 

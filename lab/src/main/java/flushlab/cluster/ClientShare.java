@@ -45,10 +45,11 @@ public final class ClientShare {
    * What one agent measured: its counts, exact, and its histograms.
    *
    * @param failed streams that ended in an error (never counted ok)
+   * @param readsWithFrames the reads that completed at least one frame (what frames per read divides by, as everywhere)
    * @param damaged frames lost, duplicated, reordered or corrupt, summed
    * @param streamIds the emitter's ids of the streams read, for its pacing audit (bounded by the share's requests)
    */
-  public record Counts(String agent, int streams, int streamsOk, int failed, long frames, long reads, long damaged,
+  public record Counts(String agent, int streams, int streamsOk, int failed, long frames, long reads, long readsWithFrames, long damaged,
       Histogram emitToRecv, Histogram ttft, Histogram gap, List<Long> streamIds) {
     public Counts {
       streamIds = List.copyOf(streamIds);
@@ -56,7 +57,7 @@ public final class ClientShare {
 
     JsonObject toJson() {
       return new JsonObject().put("agent", agent).put("streams", streams).put("streams_ok", streamsOk).put("failed", failed)
-          .put("frames", frames).put("reads", reads).put("damaged", damaged).put("emit_to_recv", encode(emitToRecv))
+          .put("frames", frames).put("reads", reads).put("reads_with_frames", readsWithFrames).put("damaged", damaged).put("emit_to_recv", encode(emitToRecv))
           .put("ttft", encode(ttft)).put("gap", encode(gap)).put("stream_ids", new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(streamIds)));
     }
 
@@ -64,19 +65,19 @@ public final class ClientShare {
       List<Long> ids = new java.util.ArrayList<>();
       for (Object o : j.getJsonArray("stream_ids")) ids.add(((Number) o).longValue());
       return new Counts(j.getString("agent"), j.getInteger("streams"), j.getInteger("streams_ok"), j.getInteger("failed"),
-          j.getLong("frames"), j.getLong("reads"), j.getLong("damaged"), decode(j.getString("emit_to_recv")),
+          j.getLong("frames"), j.getLong("reads"), j.getLong("reads_with_frames"), j.getLong("damaged"), decode(j.getString("emit_to_recv")),
           decode(j.getString("ttft")), decode(j.getString("gap")), ids);
     }
 
     static Counts of(String agent, BatchResult r) {
-      return new Counts(agent, r.streams(), r.streamsOk(), r.errorCount(), r.frames(), r.reads(),
+      return new Counts(agent, r.streams(), r.streamsOk(), r.errorCount(), r.frames(), r.reads(), r.readsWithFrames(),
           r.lostFrames() + r.duplicateFrames() + r.reorderedFrames() + r.corruptFrames(), r.emitToRecvHistogram(),
           r.ttftHistogram(), r.gapHistogram(), r.streamIds());
     }
 
-    /** Frames per read, from the exact sums; NaN when nothing was read. */
+    /** Frames per read that completed a frame (as a one-host run counts it), from the exact sums; NaN when no frame was read. */
     public double framesPerRead() {
-      return reads == 0 ? Double.NaN : (double) frames / reads;
+      return readsWithFrames == 0 ? Double.NaN : (double) frames / readsWithFrames;
     }
 
     /** The sum of several agents' counts: exact sums, histograms added; "no data" (null) when there is none to sum. */
@@ -90,6 +91,7 @@ public final class ClientShare {
       int failed = 0;
       long frames = 0;
       long reads = 0;
+      long withFrames = 0;
       long damaged = 0;
       List<Long> ids = new java.util.ArrayList<>();
       for (Counts c : all) {
@@ -98,13 +100,14 @@ public final class ClientShare {
         failed += c.failed;
         frames += c.frames;
         reads += c.reads;
+        withFrames += c.readsWithFrames;
         damaged += c.damaged;
         e2r.add(c.emitToRecv);
         ttft.add(c.ttft);
         gap.add(c.gap);
         ids.addAll(c.streamIds);
       }
-      return new Counts("merged", streams, ok, failed, frames, reads, damaged, e2r, ttft, gap, ids);
+      return new Counts("merged", streams, ok, failed, frames, reads, withFrames, damaged, e2r, ttft, gap, ids);
     }
   }
 

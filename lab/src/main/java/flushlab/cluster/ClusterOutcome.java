@@ -26,16 +26,21 @@ public record ClusterOutcome(String runId, long startedEpochMillis, double secon
    * plus or minus its bound (half the narrowest round trips; 0 when both read one kernel's
    * monotonic clock, the basis then SHARED_MONOTONIC).
    */
-  public record AgentClock(String agent, long offsetBeforeNs, long boundBeforeNs, long offsetAfterNs, long boundAfterNs, int samples,
+  public record AgentClock(String agent, long offsetBeforeNs, long boundBeforeNs, Long offsetAfterNs, Long boundAfterNs, int samples,
       ClockOffset.Basis basis) {
-    /** The offset over the run (the mean of before and after). */
-    long offsetNs() {
-      return (offsetBeforeNs + offsetAfterNs) / 2;
+    /** Whether the clock was measured after the runs too (an agent gone by then was not: its after is null, "not measured"). */
+    public boolean measuredAfter() {
+      return offsetAfterNs != null;
     }
 
-    /** Its uncertainty: the wider bound, plus half of how far the offset moved during the run. */
+    /** The offset over the run: the mean of before and after, or before alone when after was not measured. */
+    long offsetNs() {
+      return measuredAfter() ? (offsetBeforeNs + offsetAfterNs) / 2 : offsetBeforeNs;
+    }
+
+    /** Its uncertainty: the wider bound, plus half of how far the offset moved during the run (before's bound alone without an after). */
     long boundNs() {
-      return Math.max(boundBeforeNs, boundAfterNs) + Math.abs(offsetAfterNs - offsetBeforeNs) / 2;
+      return measuredAfter() ? Math.max(boundBeforeNs, boundAfterNs) + Math.abs(offsetAfterNs - offsetBeforeNs) / 2 : boundBeforeNs;
     }
   }
 
@@ -48,9 +53,14 @@ public record ClusterOutcome(String runId, long startedEpochMillis, double secon
    * @param merged the agents' figures summed; null ("no data") when no share came back
    */
   public record RunRow(String target, int cell, String cellLabel, int run, boolean excluded, double emitterLatenessMaxMs,
-      Map<String, String> missing, Figures merged, List<Figures> perAgent) {
+      Map<String, String> missing, int streamsAsked, Figures merged, List<Figures> perAgent) {
     public boolean partial() {
       return !missing.isEmpty();
+    }
+
+    /** Streams asked of the agents whose figures never came back (0 when every share did). */
+    public int streamsLost() {
+      return Math.max(0, streamsAsked - (merged == null ? 0 : merged.streams()));
     }
   }
 
@@ -58,7 +68,7 @@ public record ClusterOutcome(String runId, long startedEpochMillis, double secon
    * One agent's figures (or their merge): counts are exact; frames per read is frames over reads;
    * the one-way emit->recv figure is corrected by the agents' clock offsets and carries its bound.
    */
-  public record Figures(String agent, int streams, int streamsOk, int failed, long frames, long reads, double framesPerRead,
+  public record Figures(String agent, int streams, int streamsOk, int failed, long frames, long reads, long readsWithFrames, double framesPerRead,
       long damaged, double ttftP50Ms, double ttftP99Ms, double gapP50Ms, double gapMaxMs, OneWay emitToRecv) {}
 
   /**

@@ -70,6 +70,7 @@ public final class ClusterRun {
       boolean certified;
       String verdict;
       Map<String, ClockOffset> after;
+      String[] lostAgent = {null};
       try (RemoteServers servers = new RemoteServers(self, runId, placement.leaseNanos() / 1_000_000L, announce)) {
         HostPort emitter = servers.emitter(placement.emitterOn());
         where.put("emitter", placement.emitterOn() + " (" + emitter.host() + ":" + emitter.port() + ")");
@@ -92,35 +93,44 @@ public final class ClusterRun {
         }
         verdict = certifyVerdict(certification, g);
         certified = verdict == null;
+        String gone = null;
         if (certified) {
           announce.accept("cluster: certified: the direct path from " + String.join(", ", placement.clientOn()) + " is clean");
           for (Cell c : scenario.cells()) {
             for (Target t : scenario.targets()) {
-              for (int run = 0; run < scenario.runs() && !interrupted.get(); run++) {
+              if (gone != null) break;
+              for (int run = 0; run < scenario.runs() && !interrupted.get() && gone == null; run++) {
                 announce.accept("cluster: measuring " + t.name() + " " + c.label() + " run " + (run + 1) + " on " + String.join(", ",
                     placement.clientOn()));
                 Measured row = measure(self, servers, t.name(), c, run, at.get(t.name()));
                 rows.add(row);
                 announce.accept("cluster: " + line(row));
+                gone = goneAgent(self, row);
+                if (gone != null) {
+                  announce.accept("cluster: agent " + gone + " has left the lab; the runs after this one are not measured (a split of the load"
+                      + " over fewer agents would not be the run the scenario asked for)");
+                }
               }
             }
           }
         } else {
           announce.accept("cluster: not certified: " + verdict);
         }
+        lostAgent[0] = gone;
         after = clocks(self, placement);
       }
+      boolean stoppedEarly = lostAgent[0] != null;
       List<AgentClock> clockRows = new ArrayList<>();
       for (String a : before.keySet()) {
         ClockOffset b = before.get(a);
-        ClockOffset f = after.getOrDefault(a, b);
-        clockRows.add(new AgentClock(a, b.offsetNanos(), b.boundNanos(), f.offsetNanos(), f.boundNanos(), b.samples() + f.samples(),
-            b.basis() == f.basis() ? b.basis() : ClockOffset.Basis.ROUND_TRIPS));
+        ClockOffset f = after.get(a); // null: the agent was gone by the end, and its clock after is not measured
+        clockRows.add(new AgentClock(a, b.offsetNanos(), b.boundNanos(), f == null ? null : f.offsetNanos(), f == null ? null : f.boundNanos(),
+            b.samples() + (f == null ? 0 : f.samples()), f == null || b.basis() == f.basis() ? b.basis() : ClockOffset.Basis.ROUND_TRIPS));
       }
       // the one-way figures, corrected now that the offsets after the run are known too
       Map<String, AgentClock> byAgent = new LinkedHashMap<>();
       for (AgentClock c : clockRows) byAgent.put(c.agent(), c);
-      return new ClusterOutcome(runId, startedMillis, (System.nanoTime() - started) / 1e9, interrupted.get(), certified, verdict, where,
+      return new ClusterOutcome(runId, startedMillis, (System.nanoTime() - started) / 1e9, interrupted.get() || stoppedEarly, certified, verdict, where,
           clockRows, corrected(certification, byAgent), corrected(rows, byAgent));
     }
   }
@@ -183,7 +193,7 @@ public final class ClusterRun {
   }
 
   /** One run as measured, before the clocks after it are known. */
-  private record Measured(String target, Cell cell, int run, boolean excluded, double latenessMs, Map<String, String> missing,
+  record Measured(String target, Cell cell, int run, boolean excluded, double latenessMs, Map<String, String> missing,
       ClusterClients.Outcome outcome) {
     boolean partial() {
       return !missing.isEmpty();
@@ -211,12 +221,24 @@ public final class ClusterRun {
     return new Measured(target, cell, run, excluded, lateness, missing, o);
   }
 
-  private static String line(Measured m) {
+  static String line(Measured m) {
     ClientShare.Counts c = m.outcome().merged();
+    int asked = m.cell().client().requests();
     String figures = c == null ? "no data" : String.format("streams %d/%d ok, frames/read %.2f, %d frames in %d reads", c.streamsOk(),
-        c.streams(), c.framesPerRead(), c.frames(), c.reads());
+        asked, c.framesPerRead(), c.frames(), c.reads());
+    int lost = asked - (c == null ? 0 : c.streams());
     return m.target() + " " + m.cell().label() + " run " + (m.run() + 1) + ": " + figures + (m.excluded() ? " (excluded: the emitter was late)" : "")
-        + (m.partial() ? " PARTIAL, missing " + m.missing() : "");
+        + (m.partial() ? " PARTIAL: " + lost + " of " + asked + " streams lost with " + String.join(", ", m.missing().keySet()) + " "
+            + m.missing() : "");
+  }
+
+  /** A client agent (or the emitter's) whose share did not come back because it left the lab; null when none did. */
+  private String goneAgent(Agent self, Measured m) {
+    if (!m.partial()) return null;
+    List<String> present = self.agents();
+    for (String a : m.missing().keySet()) if (!present.contains(a)) return a;
+    if (!present.contains(placement.emitterOn())) return placement.emitterOn();
+    return null;
   }
 
   /** The runs with their figures, one-way ones corrected by the agents' clock offsets. */
@@ -238,6 +260,7 @@ public final class ClusterRun {
       }
       ClientShare.Counts merged = m.outcome().merged();
       out.add(new RunRow(m.target(), m.cell().index(), m.cell().label(), m.run(), m.excluded(), m.latenessMs(), m.missing(),
+          m.cell().client().requests(),
           merged == null ? null : figures(merged, oneWay(mergedShifted, widest)), per));
     }
     return out;
@@ -264,7 +287,7 @@ public final class ClusterRun {
   }
 
   static Figures figures(ClientShare.Counts c, OneWay e2r) {
-    return new Figures(c.agent(), c.streams(), c.streamsOk(), c.failed(), c.frames(), c.reads(), c.framesPerRead(), c.damaged(),
+    return new Figures(c.agent(), c.streams(), c.streamsOk(), c.failed(), c.frames(), c.reads(), c.readsWithFrames(), c.framesPerRead(), c.damaged(),
         ms(c.ttft(), 50), ms(c.ttft(), 99), ms(c.gap(), 50), c.gap().getTotalCount() == 0 ? Double.NaN : c.gap().getMaxValue() / 1e6, e2r);
   }
 

@@ -24,8 +24,10 @@ public final class ClusterSummaryMarkdown {
     for (Map.Entry<String, String> e : o.placement().entrySet()) md.append("| ").append(e.getKey()).append(" | ").append(e.getValue()).append(" |\n");
     md.append("\n## Clocks (agent minus coordinator)\n\n| agent | before | after | round trips | from |\n|---|---|---|---|---|\n");
     for (ClusterOutcome.AgentClock c : o.clocks()) {
-      md.append(String.format(Locale.ROOT, "| %s | %+.3f ms +- %.3f | %+.3f ms +- %.3f | %d | %s |%n", c.agent(), c.offsetBeforeNs() / 1e6,
-          c.boundBeforeNs() / 1e6, c.offsetAfterNs() / 1e6, c.boundAfterNs() / 1e6, c.samples(),
+      String after = c.measuredAfter() ? String.format(Locale.ROOT, "%+.3f ms +- %.3f", c.offsetAfterNs() / 1e6, c.boundAfterNs() / 1e6)
+          : "not measured (the agent was gone)";
+      md.append(String.format(Locale.ROOT, "| %s | %+.3f ms +- %.3f | %s | %d | %s |%n", c.agent(), c.offsetBeforeNs() / 1e6,
+          c.boundBeforeNs() / 1e6, after, c.samples(),
           c.basis() == ClockOffset.Basis.SHARED_MONOTONIC ? "one kernel's monotonic clock (exact)" : "round trips"));
     }
     md.append("\n## Certification\n\n");
@@ -42,7 +44,8 @@ public final class ClusterSummaryMarkdown {
     md.append("| target | cell | run | agent | streams ok | frames | reads | frames/read | damaged | ttft p50 | emit->recv p50 | emit->recv p99 | note |\n")
         .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (RunRow r : rows) {
-      String note = (r.excluded() ? "excluded: the emitter was late; " : "") + (r.partial() ? "partial, missing: " + r.missing() : "");
+      String note = (r.excluded() ? "excluded: the emitter was late; " : "") + (r.partial() ? "partial: " + r.streamsLost() + " of "
+          + r.streamsAsked() + " streams lost with " + String.join(", ", r.missing().keySet()) + " (" + r.missing() + ")" : "");
       if (r.merged() == null) {
         md.append("| ").append(r.target()).append(" | ").append(r.cellLabel()).append(" | ").append(r.run() + 1)
             .append(" | merged | no data | | | | | | | | ").append(note).append(" |\n");

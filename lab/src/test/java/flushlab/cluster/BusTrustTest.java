@@ -48,6 +48,18 @@ class BusTrustTest {
   }
 
   @Test
+  void aPortInUseIsNamedInOneSentence() throws Exception {
+    int p = FreePort.forALaterServer(3);
+    try (java.net.ServerSocket held = new java.net.ServerSocket()) {
+      held.bind(new InetSocketAddress("127.0.0.1", p + 1));
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> Agent.start(spec("a", p, List.of()), line -> {}))
+          .isInstanceOf(Agent.JoinFailure.class)
+          .hasMessageStartingWith("port " + (p + 1) + " on 127.0.0.1 (Hazelcast's member protocol) is not free")
+          .hasMessageContaining("agents on one host need ports at least three apart");
+    }
+  }
+
+  @Test
   void slowHandshakesFromOneAddressKeepNoOtherAgentOut() throws Exception {
     int pa = FreePort.forALaterServer(3);
     List<String> log = new CopyOnWriteArrayList<>();

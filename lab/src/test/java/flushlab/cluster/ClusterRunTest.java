@@ -82,7 +82,9 @@ class ClusterRunTest {
           assertThat(m.frames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::frames).sum()).isEqualTo(5 * 20);
           assertThat(m.reads()).isEqualTo(r.perAgent().stream().mapToLong(Figures::reads).sum());
           assertThat(m.damaged()).isZero();
-          assertThat(m.framesPerRead()).isEqualTo((double) m.frames() / m.reads());
+          assertThat(m.readsWithFrames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::readsWithFrames).sum());
+          // as on one host: frames over the reads that completed one, never below 1
+          assertThat(m.framesPerRead()).isEqualTo((double) m.frames() / m.readsWithFrames()).isGreaterThanOrEqualTo(1.0);
         }
         RunRow direct = o.rows().get(0);
         RunRow timer = o.rows().get(1);
@@ -140,6 +142,60 @@ class ClusterRunTest {
       assertThat(r.merged().framesPerRead()).as("nginx with proxy_buffering off").isLessThan(1.3);
       int port = Integer.parseInt(o.placement().get("nginx").replaceAll(".*:(\\d+)\\)$", "$1"));
       Await.until("the agent stopped nginx when the run ended", 15_000, () -> !connects(port));
+    }
+  }
+
+  /**
+   * A client agent that leaves mid-run: its run is partial with its lost streams counted and the
+   * agent named, its clock after the run is "not measured" (never its clock before, shown again),
+   * and no later run is sent to it.
+   */
+  @Test
+  void anAgentThatLeavesMidRunIsNamedWithItsLostStreamsAndNoLaterRunGoesToIt(@TempDir Path dir) throws Exception {
+    int pa = FreePort.forALaterServer(3);
+    try (Agent a = agent("a", pa, List.of())) {
+      List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
+      try (Agent b = agent("b", FreePort.forALaterServer(3), joinA)) {
+        Agent c = agent("c", FreePort.forALaterServer(3), joinA);
+        Path file = dir.resolve("leaving.yaml");
+        Files.writeString(file, """
+            name: leaving
+            emitter: {frames: 40, frame_size: 60B, interval: 50ms, on: a}
+            client: {requests: 4, concurrency: 4, on: [b, c]}
+            runs: 3
+            guards: {pacing_tolerance: 25ms, certify: {runs: 1}}
+            targets:
+              - {name: direct, kind: direct}
+            cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
+            """.formatted(FreePort.forALaterServer(3), pa));
+        Thread[] closing = {null};
+        ClusterOutcome o = new ClusterRun(ScenarioLoader.load(file)).run(SECRET.clone(), line -> {
+          System.out.println("ClusterRunTest: " + line);
+          if (closing[0] == null && line.startsWith("cluster: measuring direct") && line.contains(" run 1 ")) {
+            closing[0] = new Thread(() -> {
+              try {
+                c.close(); // leaves the lab while its share of run 1 is asked of it or under way
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+            closing[0].start();
+          }
+        });
+        assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+        closing[0].join(60_000);
+
+        assertThat(o.rows()).as("runs 2 and 3 were not sent to a lab without c").hasSize(1);
+        RunRow r = o.rows().get(0);
+        assertThat(r.partial()).isTrue();
+        assertThat(r.missing()).containsOnlyKeys("c");
+        assertThat(r.streamsAsked()).isEqualTo(4);
+        assertThat(r.streamsLost()).as("c's two streams").isEqualTo(2);
+        ClusterOutcome.AgentClock cClock = o.clocks().stream().filter(k -> k.agent().equals("c")).findFirst().orElseThrow();
+        assertThat(cClock.measuredAfter()).as("%s", cClock).isFalse();
+        assertThat(cClock.offsetAfterNs()).isNull();
+        assertThat(o.clocks().stream().filter(k -> !k.agent().equals("c"))).allMatch(ClusterOutcome.AgentClock::measuredAfter);
+      }
     }
   }
 
