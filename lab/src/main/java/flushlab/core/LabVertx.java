@@ -42,6 +42,34 @@ public final class LabVertx {
    * Calls {@code onWritable} each time the socket's send buffer drains below its watermark. The
    * handler goes first in the pipeline, so it sees the change whatever Vert.x does with it.
    */
+  /**
+   * Closes the socket now, discarding what is queued for it: for a peer that floods and reads
+   * nothing. Netty's own close goes through Vert.x's handler, whose close waits until the queue
+   * has drained, which such a peer never lets happen.
+   */
+  public static void closeNow(Channel channel) {
+    channel.config().setAutoRead(false);
+    channel.unsafe().close(channel.voidPromise());
+  }
+
+  /**
+   * Stops reading, lets what is queued (a GOAWAY, say) go out and then closes; a peer that has not
+   * taken it within {@code graceMillis} is cut off with {@link #closeNow}.
+   */
+  public static void closeAfterFlush(Channel channel, long graceMillis) {
+    channel.config().setAutoRead(false);
+    channel.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+    channel.eventLoop().schedule(() -> {
+      if (channel.isOpen()) closeNow(channel);
+    }, graceMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** Whether the socket holds bytes the peer has not taken yet (they wait in Netty's outbound buffer). */
+  public static boolean backedUp(Channel channel) {
+    var out = channel.unsafe().outboundBuffer();
+    return out != null && out.totalPendingWriteBytes() > 0;
+  }
+
   public static void onWritable(Channel channel, Runnable onWritable) {
     channel.pipeline().addFirst("flushlab-writability", new ChannelInboundHandlerAdapter() {
       @Override

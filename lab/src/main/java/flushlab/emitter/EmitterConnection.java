@@ -47,6 +47,8 @@ final class EmitterConnection {
   /** HTTP/2: the streams being answered, by stream id, and which stream each request came on. */
   private final java.util.Map<Integer, PacedStream> h2Streams = new java.util.HashMap<>();
   private final java.util.IdentityHashMap<HttpRequestParser.Request, Integer> h2RequestStreams = new java.util.IdentityHashMap<>();
+  /** Non-streamed completions waiting out their delay, by HTTP/2 stream (0 on HTTP/1.1). */
+  private final java.util.Map<Integer, ScheduledFuture<?>> completions = new java.util.HashMap<>();
   private boolean busy;
   private boolean closing;
   /** Request bytes this connection holds (unfinished and queued requests), counted in the shared budget. */
@@ -116,7 +118,7 @@ final class EmitterConnection {
         start++;
         prefaceToSkip--;
       }
-      h2.feed(bytes, start, bytes.length - start);
+      feedH2(bytes, start);
       return;
     }
     if (!protocolKnown) {
@@ -126,7 +128,7 @@ final class EmitterConnection {
       while (i < n && bytes[i] == H2.PREFACE[prefaceMatched + i]) i++;
       if (i == n && prefaceMatched + n == H2.PREFACE.length) {
         startH2();
-        h2.feed(bytes, n, bytes.length - n);
+        feedH2(bytes, n);
         return;
       }
       if (i == n) {
@@ -155,6 +157,37 @@ final class EmitterConnection {
       return;
     }
     startRequestTimerIfNeeded();
+  }
+
+  /**
+   * HTTP/2 bytes from the client: into the session, then its unfinished requests held to the
+   * shared request-bytes budget and to the request timeout, as HTTP/1.1's are.
+   */
+  private void feedH2(byte[] bytes, int from) {
+    if (!h2.feed(bytes, from, bytes.length - from)) return;
+    long now = h2.heldRequestBytes();
+    if (!admission.holdRequestBytes(now - heldRequestBytes)) {
+      respondAndClose(503, "flushlab emitter: too many unanswered request bytes over all connections");
+      return;
+    }
+    heldRequestBytes = now;
+    scheduleH2RequestTimeout();
+  }
+
+  /** One timer per connection, at the deadline of its oldest request not complete yet. */
+  private void scheduleH2RequestTimeout() {
+    long oldest = h2.oldestIncompleteNanos();
+    if (oldest == Long.MAX_VALUE || requestTimer != null || closing) return;
+    long delay = Math.max(0, oldest + requestTimeoutNanos - System.nanoTime());
+    requestTimer = channel.eventLoop().schedule(() -> {
+      requestTimer = null;
+      if (closing) return;
+      boolean open = h2.expire(System.nanoTime() - requestTimeoutNanos + 1, "was not complete within " + Units.formatDuration(requestTimeoutNanos));
+      long now = h2.heldRequestBytes();
+      admission.holdRequestBytes(now - heldRequestBytes);
+      heldRequestBytes = now;
+      if (open) scheduleH2RequestTimeout();
+    }, delay, TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -193,6 +226,8 @@ final class EmitterConnection {
       public void onStreamReset(int streamId, String why) {
         PacedStream p = h2Streams.get(streamId);
         if (p != null) p.cancel();
+        ScheduledFuture<?> later = completions.remove(streamId);
+        if (later != null) later.cancel(false); // a completion nobody waits for anymore, with its request, is dropped now
       }
 
       @Override
@@ -203,12 +238,19 @@ final class EmitterConnection {
       @Override
       public void onConnectionError(String why) {
         closing = true;
-        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        // GOAWAY goes out with what is queued before it; a client that reads none of it within a
+        // second (one that floods PINGs, say) is cut off then
+        LabVertx.closeAfterFlush(channel, GOAWAY_GRACE_MS);
       }
 
       @Override
       public void write(ByteBuf bytes) {
         channel.writeAndFlush(bytes);
+      }
+
+      @Override
+      public boolean backedUp() {
+        return LabVertx.backedUp(channel);
       }
     });
   }
@@ -259,6 +301,8 @@ final class EmitterConnection {
     if (idleWatch != null) idleWatch.cancel();
     if (stream != null) stream.cancel();
     for (PacedStream p : List.copyOf(h2Streams.values())) p.cancel();
+    for (ScheduledFuture<?> later : completions.values()) later.cancel(false);
+    completions.clear();
   }
 
   private void onRequest(HttpRequestParser.Request request) {
@@ -467,9 +511,16 @@ final class EmitterConnection {
   }
 
   /** A non-streaming completion: answers once the simulated generation time has passed. */
-  private void completeLater(HttpRequestParser.Request r, ChatRequestSpec spec) {
+  private void completeLater(HttpRequestParser.Request request, ChatRequestSpec spec) {
     long wait = spec.thinkNanos() + spec.delayNanos() * (long) (spec.tokens() - 1);
-    channel.eventLoop().schedule(() -> {
+    // keyed by its HTTP/2 stream (0 on HTTP/1.1, one at a time): cancelled, with the request it holds,
+    // when that stream is reset or the connection closes, not kept until its delay ends
+    Integer key = h2 != null ? h2RequestStreams.remove(request) : Integer.valueOf(0);
+    if (key == null) return;
+    HttpRequestParser.Request r = request.withoutBody(); // what waits out the delay keeps no body
+    if (h2 != null) h2RequestStreams.put(r, key);
+    completions.put(key, channel.eventLoop().schedule(() -> {
+      completions.remove(key);
       StringBuilder text = new StringBuilder();
       for (int i = 0; i < spec.tokens(); i++) text.append(ChatFrameSource.word(i)).append(' ');
       ObjectNode root = Json.MAPPER.createObjectNode()
@@ -485,7 +536,7 @@ final class EmitterConnection {
       root.putObject("usage").put("prompt_tokens", spec.promptTokens()).put("completion_tokens", spec.tokens())
           .put("total_tokens", spec.promptTokens() + spec.tokens());
       respond(r, 200, "application/json", root.toString());
-    }, wait, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }, wait, java.util.concurrent.TimeUnit.NANOSECONDS));
   }
 
   private void respond(HttpRequestParser.Request r, int status, String type, String body) {
@@ -530,6 +581,9 @@ final class EmitterConnection {
     if (status == 413) f.addListener(done -> lingerThenClose());
     else f.addListener(ChannelFutureListener.CLOSE);
   }
+
+  /** How long a client has to take a GOAWAY (and what was queued before it) before its connection is cut off. */
+  static final long GOAWAY_GRACE_MS = 1_000;
 
   /** How long a connection refused mid-body keeps reading (and dropping) what its client still sends. */
   static final long LINGER_MS = 2_000;

@@ -1,7 +1,9 @@
 package flushlab.emitter;
 
 import flushlab.http.H2;
+import flushlab.http.H2FloodException;
 import flushlab.http.H2FrameParser;
+import flushlab.http.H2Guard;
 import flushlab.http.Headers;
 import flushlab.http.Hpack;
 import flushlab.http.HttpParseException;
@@ -24,8 +26,10 @@ import java.util.Map;
  * parser makes, so routing, the pacing audit, the frame format and the OpenAI endpoints are
  * unchanged; responses go out as HEADERS and DATA frames of at most 16 KiB. Flow control: a DATA
  * frame is written only when its stream's window and the connection's hold it; otherwise the paced
- * stream waits for the client's WINDOW_UPDATE, as it waits for a writable socket. Confined to the
- * connection's event loop.
+ * stream waits for the client's WINDOW_UPDATE, as it waits for a writable socket. The floods HTTP/2
+ * is known for end the connection with GOAWAY ENHANCE_YOUR_CALM ({@link H2Guard}); requests not
+ * complete within the request timeout are reset ({@link #expire}). Confined to the connection's
+ * event loop.
  */
 final class H2ServerSession implements H2FrameParser.Listener {
   /** Frames written carry at most this much: the default SETTINGS_MAX_FRAME_SIZE, whatever the client allows. */
@@ -46,6 +50,9 @@ final class H2ServerSession implements H2FrameParser.Listener {
     void onConnectionError(String why);
 
     void write(ByteBuf bytes);
+
+    /** Whether the connection's outbound buffer holds bytes the socket has not taken (the client is not reading). */
+    boolean backedUp();
   }
 
   /** A stream from its HEADERS to its last DATA: the request being put together, then the window it may send into. */
@@ -54,10 +61,15 @@ final class H2ServerSession implements H2FrameParser.Listener {
     final ByteArrayOutputStream body = new ByteArrayOutputStream();
     long window;
     boolean dispatched;
+    /** When its HEADERS arrived: the request must be complete within the request timeout of it. */
+    long openedNanos;
   }
 
   private final Handler handler;
-  private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
+  private final H2Guard guard = new H2Guard();
+  private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME, guard);
+  /** Since when a header block has waited for its CONTINUATIONs (0: none open). */
+  private long blockOpenSince;
   private final Hpack hpack = new Hpack();
   private final Map<Integer, Stream> streams = new HashMap<>();
   private long connectionWindow = H2.DEFAULT_WINDOW;
@@ -100,13 +112,56 @@ final class H2ServerSession implements H2FrameParser.Listener {
     return out;
   }
 
-  void feed(byte[] b, int off, int len) {
+  /** Feeds the client's bytes; false when the connection is to end (GOAWAY written, the handler told why). */
+  boolean feed(byte[] b, int off, int len) {
     try {
       parser.feed(b, off, len);
     } catch (HttpParseException e) {
-      handler.write(Unpooled.wrappedBuffer(H2.goAway(lastStream, H2.PROTOCOL_ERROR)));
-      handler.onConnectionError(e.getMessage());
+      return fail(H2.PROTOCOL_ERROR, e.getMessage());
+    } catch (H2FloodException e) {
+      return fail(H2.ENHANCE_YOUR_CALM, e.getMessage());
     }
+    if (!parser.headerBlockOpen()) blockOpenSince = 0;
+    else if (blockOpenSince == 0) blockOpenSince = System.nanoTime();
+    return true;
+  }
+
+  private boolean fail(int code, String why) {
+    handler.write(Unpooled.wrappedBuffer(H2.goAway(lastStream, code)));
+    handler.onConnectionError(why + " (GOAWAY " + H2.errorName(code) + ")");
+    return false;
+  }
+
+  /** Request bytes held for requests not complete yet (their bodies, an open header block): counted in the emitter's budget. */
+  long heldRequestBytes() {
+    long n = parser.heldHeaderBytes();
+    for (Stream s : streams.values()) if (!s.dispatched) n += s.body.size();
+    return n;
+  }
+
+  /** When the oldest request not complete yet began (its HEADERS, or an open header block); Long.MAX_VALUE when none. */
+  long oldestIncompleteNanos() {
+    long oldest = blockOpenSince == 0 ? Long.MAX_VALUE : blockOpenSince;
+    for (Stream s : streams.values()) if (!s.dispatched) oldest = Math.min(oldest, s.openedNanos);
+    return oldest;
+  }
+
+  /**
+   * The request timeout: every stream whose request began before {@code deadline} and is not
+   * complete is reset (CANCEL) and its body dropped; a header block still open since before it
+   * ends the connection (false), since nothing else may come on it until the block is done.
+   */
+  boolean expire(long deadline, String why) {
+    if (blockOpenSince != 0 && blockOpenSince - deadline < 0) return fail(H2.PROTOCOL_ERROR, "a header block " + why);
+    for (var it = streams.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      Stream s = e.getValue();
+      if (!s.dispatched && s.openedNanos - deadline < 0) {
+        it.remove();
+        handler.write(Unpooled.wrappedBuffer(H2.rstStream(e.getKey(), H2.CANCEL)));
+      }
+    }
+    return true;
   }
 
   /** Whether {@code n} bytes of DATA on {@code streamId} fit its window and the connection's now. */
@@ -201,6 +256,7 @@ final class H2ServerSession implements H2FrameParser.Listener {
     Stream s = new Stream();
     s.headers = headers;
     s.window = initialWindow;
+    s.openedNanos = System.nanoTime();
     streams.put(streamId, s);
     if (endStream) dispatch(streamId, s);
   }
@@ -244,6 +300,8 @@ final class H2ServerSession implements H2FrameParser.Listener {
     if (ack) return;
     applySettings(idValue);
     handler.write(Unpooled.wrappedBuffer(H2.settingsAck()));
+    String flood = guard.controlAnswered(handler.backedUp());
+    if (flood != null) throw new H2FloodException(flood);
     handler.onWindow();
   }
 
@@ -270,11 +328,16 @@ final class H2ServerSession implements H2FrameParser.Listener {
 
   @Override
   public void onPing(boolean ack, byte[] opaque) {
-    if (!ack) handler.write(Unpooled.wrappedBuffer(H2.pingAck(opaque)));
+    if (ack) return;
+    handler.write(Unpooled.wrappedBuffer(H2.pingAck(opaque)));
+    String flood = guard.controlAnswered(handler.backedUp());
+    if (flood != null) throw new H2FloodException(flood);
   }
 
   @Override
   public void onRstStream(int streamId, long code) {
+    String flood = guard.streamReset(System.nanoTime());
+    if (flood != null) throw new H2FloodException(flood);
     if (streams.remove(streamId) == null) return;
     handler.onStreamReset(streamId, "the client reset stream " + streamId + " (RST_STREAM " + H2.errorName(code) + ")");
   }

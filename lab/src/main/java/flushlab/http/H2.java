@@ -48,6 +48,7 @@ public final class H2 {
   public static final int FLOW_CONTROL_ERROR = 3;
   public static final int REFUSED_STREAM = 7;
   public static final int CANCEL = 8;
+  public static final int ENHANCE_YOUR_CALM = 11;
 
   private static final String[] ERRORS = {"NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
       "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM",

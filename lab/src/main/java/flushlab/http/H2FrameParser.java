@@ -33,6 +33,10 @@ public final class H2FrameParser {
 
   private final Listener listener;
   private final int maxFrameBytes;
+  /** Counts the frames of the floods HTTP/2 is known for (empty DATA, CONTINUATIONs); see {@link H2Guard}. */
+  private final H2Guard guard;
+  /** CONTINUATIONs of the header block open now. */
+  private int continuations;
   private final byte[] head = new byte[H2.FRAME_HEADER_BYTES];
   private int headFill;
   private int length;
@@ -51,9 +55,25 @@ public final class H2FrameParser {
   private boolean expectContinuation;
 
   /** @param maxFrameBytes the largest frame payload this side advertised (16,384 unless its SETTINGS said more) */
+  /** A parser that counts no flood: the metered client's, which measures what a server sends rather than refusing it. */
   public H2FrameParser(Listener listener, int maxFrameBytes) {
+    this(listener, maxFrameBytes, null);
+  }
+
+  /** @param guard a server's flood counters (null: none) */
+  public H2FrameParser(Listener listener, int maxFrameBytes, H2Guard guard) {
     this.listener = listener;
     this.maxFrameBytes = maxFrameBytes;
+    this.guard = guard;
+  }
+
+  /** Whether a header block's CONTINUATIONs are still to come, and how many of its bytes are held. */
+  public boolean headerBlockOpen() {
+    return expectContinuation;
+  }
+
+  public int heldHeaderBytes() {
+    return expectContinuation ? blockLen : 0;
   }
 
   public void feed(byte[] b, int off, int len) {
@@ -85,6 +105,9 @@ public final class H2FrameParser {
       throw new HttpParseException("HTTP/2 header block of stream " + blockStream + " interrupted by a frame of type " + type
           + " (PROTOCOL_ERROR)", false);
     }
+    String flood = guard == null ? null : type == H2.DATA ? guard.dataFrame(length, (flags & H2.FLAG_END_STREAM) != 0)
+        : type == H2.CONTINUATION ? guard.continuation(length, ++continuations) : null;
+    if (flood != null) throw new H2FloodException(flood);
     inPayload = true;
     payloadRead = 0;
     padLength = -1;
@@ -182,6 +205,7 @@ public final class H2FrameParser {
     if ((flags & H2.FLAG_PRIORITY) != 0) start += 5;
     if (start > end) throw new HttpParseException("HTTP/2 HEADERS padding or priority longer than the frame (PROTOCOL_ERROR)", false);
     blockLen = 0;
+    continuations = 0;
     blockStream = streamId;
     blockEndStream = (flags & H2.FLAG_END_STREAM) != 0;
     appendBlock(start, end);

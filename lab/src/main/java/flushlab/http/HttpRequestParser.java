@@ -16,6 +16,11 @@ public final class HttpRequestParser {
       if (headers.has("Connection", "close")) return false;
       return !"HTTP/1.0".equals(version) || headers.has("Connection", "keep-alive");
     }
+
+    /** The same request without its body: what a response given later needs to keep (a body may be a MiB). */
+    public Request withoutBody() {
+      return body.length == 0 ? this : new Request(method, target, version, headers, new byte[0]);
+    }
   }
 
   public interface Listener {

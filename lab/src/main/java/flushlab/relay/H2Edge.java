@@ -4,7 +4,9 @@ import flushlab.core.IdleWatch;
 import flushlab.core.LabVertx;
 import flushlab.core.Units;
 import flushlab.http.H2;
+import flushlab.http.H2FloodException;
 import flushlab.http.H2FrameParser;
+import flushlab.http.H2Guard;
 import flushlab.http.Headers;
 import flushlab.http.Hpack;
 import flushlab.http.HttpParseException;
@@ -37,6 +39,11 @@ final class H2Edge implements H2FrameParser.Listener {
   static final int MAX_STREAMS = 128;
   static final int PAUSE_BYTES = 1 << 20;
   static final int RESUME_BYTES = 256 << 10;
+  /** A request (its header block, its body) must be complete within this of its start, as the emitter's HTTP/1.1 head must. */
+  static final long REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
+  /** Response bytes all of one connection's streams may hold for windows the client has not opened; its inner reads stop above it. */
+  static final int CONNECTION_PAUSE_BYTES = 8 << 20;
+  static final int CONNECTION_RESUME_BYTES = 4 << 20;
   /** The most of a request body without Content-Length read before it goes upstream (the emitter's own body cap). */
   static final int MAX_BUFFERED_BODY = 1 << 20;
   /** Request and response headers HTTP/2 does not carry (RFC 9113 8.2.2), and HTTP/1.1 framing this edge sets itself. */
@@ -49,7 +56,14 @@ final class H2Edge implements H2FrameParser.Listener {
   private final int innerPort;
   private final RelayLog log;
   private final String name;
-  private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
+  private final H2Guard guard = new H2Guard();
+  private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME, guard);
+  /** Response bytes held over all streams, and how many streams' inner reads are stopped. */
+  private long heldBytes;
+  private int pausedLegs;
+  /** Since when a header block has waited for its CONTINUATIONs (0: none), and the request timeout's one timer. */
+  private long blockOpenSince;
+  private io.netty.util.concurrent.ScheduledFuture<?> requestTimer;
   private final Hpack hpack = new Hpack();
   private final Map<Integer, Leg> legs = new HashMap<>();
   private byte[] scratch = new byte[16 * 1024];
@@ -102,9 +116,46 @@ final class H2Edge implements H2FrameParser.Listener {
         parser.feed(scratch, off, n - off);
       } catch (HttpParseException e) {
         goAway(H2.PROTOCOL_ERROR, "the client's HTTP/2 is not valid: " + e.getMessage());
+      } catch (H2FloodException e) {
+        goAway(H2.ENHANCE_YOUR_CALM, e.getMessage());
       }
+      if (!parser.headerBlockOpen()) blockOpenSince = 0;
+      else if (blockOpenSince == 0) blockOpenSince = System.nanoTime();
+      scheduleRequestTimeout();
     }
     flush();
+  }
+
+  /** When the oldest request not complete yet began; Long.MAX_VALUE when none. */
+  private long oldestIncomplete() {
+    long oldest = blockOpenSince == 0 ? Long.MAX_VALUE : blockOpenSince;
+    for (Leg l : legs.values()) if (!l.requestEnded) oldest = Math.min(oldest, l.openedNanos);
+    return oldest;
+  }
+
+  /** One timer per connection at its oldest unfinished request's deadline: that request's stream is reset, an open header block ends the connection. */
+  private void scheduleRequestTimeout() {
+    long oldest = oldestIncomplete();
+    if (closed || requestTimer != null || oldest == Long.MAX_VALUE) return;
+    long delay = Math.max(0, oldest + REQUEST_TIMEOUT_NANOS - System.nanoTime()) + 1;
+    requestTimer = LabVertx.channel(client).eventLoop().schedule(() -> {
+      requestTimer = null;
+      if (closed) return;
+      long deadline = System.nanoTime() - REQUEST_TIMEOUT_NANOS;
+      if (blockOpenSince != 0 && blockOpenSince - deadline <= 0) {
+        goAway(H2.PROTOCOL_ERROR, "a header block was not complete within " + Units.formatDuration(REQUEST_TIMEOUT_NANOS));
+        return;
+      }
+      for (Leg l : legs.values().toArray(Leg[]::new)) {
+        if (!l.requestEnded && l.openedNanos - deadline <= 0) {
+          log.log(name + ": stream " + l.id + ": the request was not complete within " + Units.formatDuration(REQUEST_TIMEOUT_NANOS)
+              + "; RST_STREAM");
+          l.reset(H2.CANCEL);
+        }
+      }
+      flush();
+      scheduleRequestTimeout();
+    }, delay, java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
   /** Frames wait here until the event that made them is handled, then leave in one write (as an edge writes what one read produced). */
@@ -128,7 +179,8 @@ final class H2Edge implements H2FrameParser.Listener {
     flush();
     closeAll();
     closedSocket = true;
-    client.close();
+    // the GOAWAY goes with what is queued; a client that takes none of it within a second is cut off
+    LabVertx.closeAfterFlush(LabVertx.channel(client), 1_000);
   }
 
   /** The client's connection closed: every stream's inner connection goes with it. */
@@ -139,6 +191,7 @@ final class H2Edge implements H2FrameParser.Listener {
 
   private void closeAll() {
     closed = true;
+    if (requestTimer != null) requestTimer.cancel(false);
     idleWatch.cancel();
     for (Leg l : legs.values()) l.close();
     legs.clear();
@@ -211,7 +264,14 @@ final class H2Edge implements H2FrameParser.Listener {
       }
     }
     write(H2.settingsAck());
+    controlAnswered();
     pumpAll();
+  }
+
+  /** A PING or SETTINGS answered: a client that sends them and does not read the answers is cut off ({@link H2Guard}). */
+  private void controlAnswered() {
+    String flood = guard.controlAnswered(LabVertx.backedUp(LabVertx.channel(client)));
+    if (flood != null) throw new H2FloodException(flood);
   }
 
   @Override
@@ -228,6 +288,13 @@ final class H2Edge implements H2FrameParser.Listener {
     }
   }
 
+  /** Streams whose reading stopped only for the connection's total restart once it has drained. */
+  private void resumeQuietLegs() {
+    for (Leg l : legs.values().toArray(Leg[]::new)) {
+      if (l.paused && l.inner != null && l.pendingBytes < RESUME_BYTES) l.readInner(true);
+    }
+  }
+
   private void pumpAll() {
     for (Leg l : legs.values().toArray(Leg[]::new)) {
       if (connectionWindow <= 0) return;
@@ -237,11 +304,15 @@ final class H2Edge implements H2FrameParser.Listener {
 
   @Override
   public void onPing(boolean ack, byte[] opaque) {
-    if (!ack) write(H2.pingAck(opaque));
+    if (ack) return;
+    write(H2.pingAck(opaque));
+    controlAnswered();
   }
 
   @Override
   public void onRstStream(int streamId, long code) {
+    String flood = guard.streamReset(System.nanoTime());
+    if (flood != null) throw new H2FloodException(flood);
     Leg l = legs.remove(streamId);
     if (l != null) l.close();
   }
@@ -262,6 +333,7 @@ final class H2Edge implements H2FrameParser.Listener {
     final ArrayDeque<byte[]> pending = new ArrayDeque<>();
     final Buffer early = Buffer.buffer();
     final HttpResponseParser response = new HttpResponseParser(this);
+    final long openedNanos = System.nanoTime();
     long window = initialWindow;
     int pendingBytes;
     int headOffset;
@@ -374,11 +446,19 @@ final class H2Edge implements H2FrameParser.Listener {
       System.arraycopy(bytes, off, copy, 0, len);
       pending.add(copy);
       pendingBytes += len;
+      heldBytes += len;
       pump();
-      if (pendingBytes > PAUSE_BYTES && inner != null && !paused) {
-        paused = true;
-        inner.pause();
-      }
+      if ((pendingBytes > PAUSE_BYTES || heldBytes > CONNECTION_PAUSE_BYTES) && inner != null && !paused) readInner(false);
+    }
+
+    /**
+     * Stops or restarts reading the inner connection. Not NetSocket.pause(), which keeps reading
+     * into Vert.x's queue: with auto-read off, what the shapers send waits in the kernel.
+     */
+    void readInner(boolean on) {
+      paused = !on;
+      pausedLegs += on ? -1 : 1;
+      LabVertx.channel(inner).config().setAutoRead(on);
     }
 
     @Override
@@ -402,16 +482,15 @@ final class H2Edge implements H2FrameParser.Listener {
         window -= n;
         connectionWindow -= n;
         pendingBytes -= n;
+        heldBytes -= n;
         headOffset += n;
         if (headOffset == head.length) {
           pending.poll();
           headOffset = 0;
         }
       }
-      if (paused && pendingBytes < RESUME_BYTES && inner != null) {
-        paused = false;
-        inner.resume();
-      }
+      if (paused && pendingBytes < RESUME_BYTES && heldBytes < CONNECTION_RESUME_BYTES && inner != null) readInner(true);
+      if (pausedLegs > 0 && heldBytes < CONNECTION_RESUME_BYTES) resumeQuietLegs();
       if (pending.isEmpty() && responseEnded && headSent) {
         write(H2.frame(H2.DATA, H2.FLAG_END_STREAM, id, new byte[0]));
         finish();
@@ -430,6 +509,15 @@ final class H2Edge implements H2FrameParser.Listener {
       flush();
     }
 
+    /** Gives back what this stream held, when it ends: its bytes leave the connection's count, its stop on reading goes. */
+    private void release() {
+      heldBytes -= pendingBytes;
+      pendingBytes = 0;
+      pending.clear();
+      if (paused) pausedLegs--;
+      paused = false;
+    }
+
     void reset(int code) {
       if (ended) return;
       write(H2.rstStream(id, code));
@@ -438,12 +526,14 @@ final class H2Edge implements H2FrameParser.Listener {
 
     private void finish() {
       ended = true;
+      release();
       legs.remove(id);
       if (inner != null) inner.close();
     }
 
     void close() {
       ended = true;
+      release();
       if (inner != null) inner.close();
     }
   }
