@@ -22,10 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The console API's listener holds to the emitter's limits: at most {@code maxConnections} open at
- * once (one more is answered 503 and closed), and a request head must arrive whole within
- * {@code headTimeoutMs} of the connection opening or of the previous response (else 408 and
- * close): a client that sends one header line every few seconds, or opens connections and sends
- * nothing, holds nothing for long.
+ * once, and a quarter of them (at least 8) from one address (one more is answered 503 and closed), and a
+ * request head must arrive whole within {@code headTimeoutMs} of the connection opening or of the
+ * previous response, and its body within as long again of its head (else 408 and close): a client
+ * that sends one byte every few seconds, or opens connections and sends nothing, holds nothing
+ * for long, and one address cannot hold every connection.
  *
  * <p>Vert.x's HTTP server has neither, and tells of a connection only once its first request head
  * is whole, so the count and the timers start where the connection does: in the listening
@@ -37,6 +38,11 @@ final class ApiConnections {
   private final int maxConnections;
   private final long headTimeoutMs;
   private final AtomicInteger open = new AtomicInteger();
+  /** Open connections per peer address: one peer may hold at most {@link #perPeerCap} of the cap. */
+  private final Map<String, AtomicInteger> perPeer = new ConcurrentHashMap<>();
+  private final int perPeerCap;
+  /** Per channel: the timer waiting for the request's body to end, from when its head arrived. */
+  private final Map<Channel, Long> waitingForBody = new ConcurrentHashMap<>();
   /** Per accepted channel: the timer waiting for its next request head; absent while a request is being served. */
   private final Map<Channel, Long> waitingForHead = new ConcurrentHashMap<>();
 
@@ -44,6 +50,12 @@ final class ApiConnections {
     this.vertx = vertx;
     this.maxConnections = maxConnections;
     this.headTimeoutMs = headTimeoutMs;
+    this.perPeerCap = perPeerCap(maxConnections);
+  }
+
+  /** What one address may hold of the connection cap: a quarter (at least 8), so that one address never locks the others out. */
+  static int perPeerCap(int maxConnections) {
+    return Math.max(8, maxConnections / 4);
   }
 
   /**
@@ -74,11 +86,16 @@ final class ApiConnections {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       Channel child = (Channel) msg;
-      boolean over = open.incrementAndGet() > maxConnections;
+      String peer = child.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress().getHostAddress() : "?";
+      AtomicInteger mine = perPeer.computeIfAbsent(peer, k -> new AtomicInteger());
+      boolean over = open.incrementAndGet() > maxConnections | mine.incrementAndGet() > perPeerCap;
       child.closeFuture().addListener(f -> {
         open.decrementAndGet();
+        if (mine.decrementAndGet() == 0) perPeer.remove(peer, mine);
         Long t = waitingForHead.remove(child);
         if (t != null) vertx.cancelTimer(t);
+        Long b = waitingForBody.remove(child);
+        if (b != null) vertx.cancelTimer(b);
       });
       ctx.fireChannelRead(msg); // registers it on its loop: tasks queued after this run once Vert.x has set it up
       if (over) child.eventLoop().execute(() -> refuse(child, 503, "Service Unavailable"));
@@ -92,9 +109,21 @@ final class ApiConnections {
     Channel ch = base.channel();
     Long t = waitingForHead.remove(ch);
     if (t != null) vertx.cancelTimer(t);
+    // the body too must be whole within the timeout: a head followed by a byte every few seconds holds nothing for long
+    long b = vertx.setTimer(headTimeoutMs, id -> {
+      if (waitingForBody.remove(ch, id)) ch.eventLoop().execute(() -> refuse(ch, 408, "Request Timeout"));
+    });
+    waitingForBody.put(ch, b);
     req.response().endHandler(v -> {
       if (ch.isActive()) awaitHead(ch);
     });
+  }
+
+  /** For the router, once the request's body has been read whole (or it had none). */
+  void bodyRead(HttpServerRequest req) {
+    if (!(req.connection() instanceof ConnectionBase base)) return;
+    Long b = waitingForBody.remove(base.channel());
+    if (b != null) vertx.cancelTimer(b);
   }
 
   int open() {

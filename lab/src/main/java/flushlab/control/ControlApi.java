@@ -89,9 +89,13 @@ public final class ControlApi {
     return null;
   }
 
-  /** Mounts the API's routes on {@code router}. */
-  public void mount(Router router) {
+  /** Mounts the API's routes on {@code router}; {@code bodyRead} hears of each request once its body is whole. */
+  public void mount(Router router, java.util.function.Consumer<io.vertx.core.http.HttpServerRequest> bodyRead) {
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+    router.route().handler(rc -> {
+      bodyRead.accept(rc.request());
+      rc.next();
+    });
     router.get("/version").handler(rc -> rc.response().putHeader("Content-Type", "text/plain")
         .end("flushlab " + Build.version() + " (Toxiproxy-compatible API)\n"));
     router.post("/reset").handler(this::reset);

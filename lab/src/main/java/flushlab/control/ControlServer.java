@@ -64,7 +64,7 @@ public final class ControlServer extends VerticleBase {
       return own;
     });
     Router router = Router.router(vertx);
-    api.mount(router);
+    api.mount(router, req -> connections.bodyRead(req));
     ConsoleStreams streams = new ConsoleStreams(vertx, context, emitter, api);
     router.get("/console/events").handler(streams::subscribe);
     router.post("/console/streams").handler(streams::start);

@@ -118,7 +118,9 @@ public record Toxic(String name, String type, Direction stream, double toxicity,
         if (number(a, "size_variation", 0) != 0) {
           throw new BadToxic("attributes.size_variation: flushlab's slicer cuts pieces of one size; give 0");
         }
-        specs.add(ShaperRegistry.build(Slicer.TYPE).set(Slicer.SIZE, size).set(Slicer.DELAY, number(a, "delay", 0) * 1000));
+        long delayMicros = number(a, "delay", 0);
+        if (delayMicros > MAX_MILLIS * 1000) throw new BadToxic("attributes.delay: " + delayMicros + " us is over the limit of one hour");
+        specs.add(ShaperRegistry.build(Slicer.TYPE).set(Slicer.SIZE, size).set(Slicer.DELAY, delayMicros * 1000));
       }
       case "limit_data" -> {
         long bytes = number(a, "bytes", -1);
@@ -147,15 +149,24 @@ public record Toxic(String name, String type, Direction stream, double toxicity,
     return out;
   }
 
-  /** A Toxiproxy attribute in milliseconds, as nanoseconds (absent: 0). */
+  /** The longest time a toxic's attribute may give: an hour, in milliseconds (the longest stream the emitter serves). */
+  static final long MAX_MILLIS = 3_600_000L;
+  /** The largest number any attribute may give, checked before a unit multiplies it (so nothing overflows into a small value). */
+  static final long MAX_NUMBER = 1_000_000_000_000L;
+
+  /** A Toxiproxy attribute in milliseconds, as nanoseconds (absent: 0), at most {@link #MAX_MILLIS}. */
   private static long millis(ObjectNode a, String field) throws BadToxic {
-    return number(a, field, 0) * 1_000_000L;
+    long ms = number(a, field, 0);
+    if (ms > MAX_MILLIS) throw new BadToxic("attributes." + field + ": " + ms + " ms is over the limit of " + MAX_MILLIS + " ms (one hour)");
+    return ms * 1_000_000L;
   }
 
   private static long number(ObjectNode a, String field, long otherwise) throws BadToxic {
     JsonNode v = a.path(field);
     if (v.isMissingNode() || v.isNull()) return otherwise;
-    if (!v.canConvertToLong() || v.asLong() < 0) throw new BadToxic("attributes." + field + ": must be a whole number, at least 0");
+    if (!v.canConvertToLong() || v.asLong() < 0 || v.asLong() > MAX_NUMBER) {
+      throw new BadToxic("attributes." + field + ": must be a whole number from 0 to " + MAX_NUMBER);
+    }
     return v.asLong();
   }
 

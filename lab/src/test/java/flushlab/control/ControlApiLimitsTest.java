@@ -65,6 +65,61 @@ class ControlApiLimitsTest {
   }
 
   @Test
+  void aTricklingBodyIsAnswered408AndOneAddressHoldsAtMostAQuarterOfTheConnections() throws Exception {
+    try (LabFixture lab = new LabFixture()) {
+      ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()), 40, 1_000);
+      lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
+      int port = control.port();
+      long start = System.nanoTime();
+      try (Socket slow = new Socket("127.0.0.1", port)) {
+        OutputStream out = slow.getOutputStream();
+        out.write("POST /proxies HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{".getBytes(StandardCharsets.ISO_8859_1)); // and 99 bytes never
+        out.flush();
+        String answer = readAll(slow);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(answer).startsWith("HTTP/1.1 408");
+        assertThat(seconds).as("answered at the 1 s timeout after the head").isBetween(0.9, 5.0);
+      }
+      Await.until("the timed-out connection is gone", 5_000, () -> control.openConnections() == 0);
+      int perPeer = ApiConnections.perPeerCap(40);
+      List<Socket> held = new ArrayList<>();
+      try {
+        for (int i = 0; i < perPeer; i++) {
+          Socket s = new Socket();
+          s.bind(new java.net.InetSocketAddress("127.0.0.3", 0));
+          s.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+          held.add(s);
+        }
+        Await.until(perPeer + " connections held from 127.0.0.3", 5_000, () -> control.openConnections() == perPeer);
+        try (Socket more = new Socket()) {
+          more.bind(new java.net.InetSocketAddress("127.0.0.3", 0));
+          more.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+          assertThat(readAll(more)).as("one more from the same address").startsWith("HTTP/1.1 503");
+        }
+        assertThat(http("GET", port, "/version", null).status()).as("another address is still served").isEqualTo(200);
+      } finally {
+        for (Socket s : held) s.close();
+      }
+    }
+  }
+
+  @Test
+  void aToxicTimeThatWouldOverflowIsRefusedNamingItsAttribute() throws Exception {
+    try (LabFixture lab = new LabFixture()) {
+      ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()), 16, 10_000);
+      lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
+      int port = control.port();
+      int listen = flushlab.FreePort.forALaterServer();
+      assertThat(http("POST", port, "/proxies", "{\"name\":\"p\",\"listen\":\"127.0.0.1:" + listen + "\",\"upstream\":\"127.0.0.1:"
+          + lab.emitter.port() + "\"}").status()).isEqualTo(201);
+      ToxiproxyApiTest.Answer a = http("POST", port, "/proxies/p/toxics",
+          "{\"name\":\"l\",\"type\":\"latency\",\"attributes\":{\"latency\":18446744073710}}");
+      assertThat(a.status()).isEqualTo(400);
+      assertThat(a.body().toString()).contains("attributes.latency");
+    }
+  }
+
+  @Test
   void aProxyMayNotListenOnTheLabsOwnPortsAndProxiesToxicsAndNamesAreCapped() throws Exception {
     try (LabFixture lab = new LabFixture()) {
       ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()));

@@ -26,10 +26,13 @@ class ToxiproxyApiTest {
   record Answer(int status, JsonNode body) {}
 
   /** A request to the control API; the answer's body read as JSON when it says it is JSON. */
+  /** One client for every request, as a harness has: a client per request kept each connection open until collected. */
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
   static Answer http(String method, int port, String path, String body) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
     b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-    HttpResponse<String> r = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
     boolean json = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
     return new Answer(r.statusCode(), json ? Json.MAPPER.readTree(r.body()) : null);
   }
