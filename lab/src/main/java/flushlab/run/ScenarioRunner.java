@@ -467,7 +467,13 @@ public final class ScenarioRunner {
       try {
         if (interrupted.get()) return null;
         long waitMs = Math.min(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, msLeft() + 2_000);
-        result = client.run(CellRequest.plan(cell, at, tls, headersFor(identityPass))).await(waitMs, TimeUnit.MILLISECONDS);
+        try {
+          result = client.run(CellRequest.plan(cell, at, tls, headersFor(identityPass))).await(waitMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          throw new IllegalStateException(String.format("%d request(s) to %s at %s were still not done after %d ms, past their own "
+              + "timeout and what was left of the budget: the target kept them open, or kept this client too busy to time them out "
+              + "(a server flooding the connection); no figure is taken from them", options.requests(), target.name(), at, waitMs));
+        }
       } finally {
         currentClient = null;
         client.close();
