@@ -317,6 +317,11 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return connectionFailure;
   }
 
+  /** The connection failed for a reason found outside the frames (the caller's): every stream fails with it. */
+  void fail(String why) {
+    if (connectionFailure == null) connectionFailure = why;
+  }
+
   /** Bytes of control frames to write after this read (SETTINGS and PING acks, WINDOW_UPDATEs), in {@link #replyBytes}. */
   int replyLength() {
     return repliesLen;

@@ -32,6 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Threading: the whole batch runs on one event-loop context; no locking.
  */
 public final class MeteredClient {
+  /** HTTP/2 answers (PING and SETTINGS acks, WINDOW_UPDATEs) queued for a server that reads none: Netty's 10,000 PING acks, in bytes. */
+  static final long MAX_UNREAD_REPLY_BYTES = 10_000L * 17;
   private final Vertx vertx;
   private final NetClient net;
   private final ClientOptions options;
@@ -142,6 +144,8 @@ public final class MeteredClient {
     private Channel channel;
     private StreamMeter meter;
     private long timerId = -1;
+    /** Bytes of HTTP/2 answers written while the connection's queue held unsent bytes, in a row. */
+    private long unreadReplyBytes;
     private byte[] scratch = new byte[options.recvBufferBytes()];
     private boolean reusable;
     /** TLS only: plaintext bytes of the socket read in progress, and when the first of them came. */
@@ -362,6 +366,18 @@ public final class MeteredClient {
     private void writeH2Replies() {
       int n = h2.replyLength();
       if (n == 0) return;
+      // a server that sends PINGs or SETTINGS and reads none of the answers would grow this client's
+      // queue without end: past Netty's own cap for the same (in bytes of answers), the connection fails
+      if (LabVertx.backedUp(channel)) {
+        unreadReplyBytes += n;
+        if (unreadReplyBytes > MAX_UNREAD_REPLY_BYTES) {
+          h2.fail("the server sent PINGs or SETTINGS faster than it read the answers (" + unreadReplyBytes + " bytes of them queued)");
+          h2.repliesSent();
+          return;
+        }
+      } else {
+        unreadReplyBytes = 0;
+      }
       if (socket != null && channel.isActive()) {
         ByteBuf out = channel.alloc().directBuffer(n);
         out.writeBytes(h2.replyBytes(), 0, n);

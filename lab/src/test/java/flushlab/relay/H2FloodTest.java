@@ -194,6 +194,40 @@ class H2FloodTest {
         (System.nanoTime() - t0) / 1e9);
   }
 
+  /**
+   * The other way round: a server that floods the metered client with PINGs and reads none of the
+   * answers fails the client's stream with that reason, well before the stream's own timeout
+   * (the map's requests are bounded by its budget through that timeout).
+   */
+  @Test
+  void aServerFloodingPingsFailsTheClientsStreamWithTheReason() throws Exception {
+    try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Thread flood = new Thread(() -> {
+        try (Socket s = server.accept()) {
+          OutputStream out = s.getOutputStream();
+          out.write(H2.settings());
+          byte[] ping = H2.frame(H2.PING, 0, 0, new byte[8]);
+          byte[] batch = new byte[ping.length * 1000];
+          for (int i = 0; i < 1000; i++) System.arraycopy(ping, 0, batch, i * ping.length, ping.length);
+          for (int i = 0; i < 4000; i++) out.write(batch); // 4 million PINGs at the most, never reading
+        } catch (IOException e) {
+          // the client gave up on the connection
+        }
+      });
+      flood.start();
+      long t0 = System.nanoTime();
+      BatchResult r = lab.measure(flushlab.client.RequestPlan.get("http://127.0.0.1:" + server.getLocalPort() + "/sse?frames=5"),
+          flushlab.client.ClientOptions.single().withHttp(flushlab.client.HttpVersion.H2C).withTimeoutNanos(60_000_000_000L));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      System.out.printf("H2FloodTest: a server flooding PINGs: the client's stream failed after %.1f s (its timeout 60 s): %s%n", seconds,
+          r.errors());
+      assertThat(r.errorCount()).isEqualTo(1);
+      assertThat(r.errors().toString()).contains("the server sent PINGs or SETTINGS faster than it read the answers");
+      assertThat(seconds).isLessThan(30);
+      flood.join(30_000);
+    }
+  }
+
   /** A stream through the target after the attack: served whole. */
   private static void stillServes(int port) throws Exception {
     BatchResult r = lab.measure("http://127.0.0.1:" + port + "/sse?frames=5&interval=5ms");
