@@ -84,6 +84,18 @@ public final class ProcessGuard {
       Thread.currentThread().interrupt();
     }
     for (ProcessHandle h : descendants) if (h.isAlive()) h.destroyForcibly();
+    // a kill is delivered asynchronously: until each child has exited it may still hold the
+    // proxy's listening socket (a test saw the port accept a connection right after stop)
+    for (ProcessHandle h : descendants) {
+      try {
+        h.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // gone already, or not reaped in time: nothing more to do for it here
+      }
+    }
   }
 
   /** The last lines of a child's log, or why there is none. */
