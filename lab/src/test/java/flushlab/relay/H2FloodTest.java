@@ -174,6 +174,23 @@ class H2FloodTest {
     }
   }
 
+  /** The relay's edge holds requests to its own 10 s: a body that never ends is reset, a header block never finished ends the connection. */
+  @Test
+  void theRelaysEdgeEndsTrickledRequestsAtItsRequestTimeout() throws Exception {
+    try (Raw body = new Raw(relay.port()); Raw block = new Raw(relay.port())) {
+      long t0 = System.nanoTime();
+      body.out.write(body.headers(1, "POST", "/v1/chat/completions", false));
+      body.out.write(H2.frame(H2.DATA, 0, 1, "{".getBytes(StandardCharsets.US_ASCII))); // and the rest never comes
+      block.out.write(H2.frame(H2.HEADERS, H2.FLAG_END_STREAM, 1, java.util.Arrays.copyOf(block.block(1, "GET", "/sse?frames=2"), 1)));
+      assertThat(body.awaitReset(1)).as("the stream whose body never ended is reset").isEqualTo(H2.CANCEL);
+      assertThat(block.awaitGoAway()).as("an unfinished header block ends the connection").isEqualTo(H2.PROTOCOL_ERROR);
+      double s = (System.nanoTime() - t0) / 1e9;
+      System.out.printf("H2FloodTest: relay, a trickled body reset and an unfinished header block closed after %.1f s (request timeout %d s)%n",
+          s, H2Edge.REQUEST_TIMEOUT_NANOS / 1_000_000_000L);
+      assertThat(s).isGreaterThanOrEqualTo(H2Edge.REQUEST_TIMEOUT_NANOS / 1e9 * 0.9);
+    }
+  }
+
   @Test
   void abandonedNonStreamedCompletionsFreeTheirRequestsWhenTheirClientsGo() throws Exception {
     long before = heapAfterGc();
