@@ -53,21 +53,37 @@ public final class LabVertx {
   }
 
   /**
-   * Stops reading, lets what is queued (a GOAWAY, say) go out and then closes; a peer that has not
-   * taken it within {@code graceMillis} is cut off with {@link #closeNow}.
+   * Ends a connection after what is queued (a GOAWAY, say) has gone out: then the output is shut
+   * (FIN) and the connection closed {@code graceMillis} later, or when the peer closes first. What
+   * the peer still sends meanwhile is read (the caller drops it): closing with unread bytes would
+   * make the kernel answer with a reset, which destroys what the peer has not read yet, the GOAWAY
+   * among it. A peer that has not taken the queue within {@code graceMillis} (one that floods and
+   * reads nothing) is cut off with {@link #closeNow}.
    */
   public static void closeAfterFlush(Channel channel, long graceMillis) {
-    channel.config().setAutoRead(false);
-    channel.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
-    channel.eventLoop().schedule(() -> {
+    var cut = channel.eventLoop().schedule(() -> {
       if (channel.isOpen()) closeNow(channel);
     }, graceMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    channel.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(f -> {
+      if (!f.isSuccess() || !channel.isOpen()) return;
+      cut.cancel(false);
+      if (!(channel instanceof io.netty.channel.socket.DuplexChannel d)) {
+        channel.close();
+        return;
+      }
+      d.shutdownOutput().addListener(x -> channel.eventLoop().schedule(() -> {
+        channel.close();
+      }, graceMillis, java.util.concurrent.TimeUnit.MILLISECONDS));
+    });
   }
 
-  /** Whether the socket holds bytes the peer has not taken yet (they wait in Netty's outbound buffer). */
+  /**
+   * Whether the peer is not taking what is sent: more than the channel's high-water mark waits in
+   * Netty's outbound buffer (the kernel's send buffer full before it). Bytes written and not yet
+   * flushed (Vert.x flushes at the end of a read) do not count.
+   */
   public static boolean backedUp(Channel channel) {
-    var out = channel.unsafe().outboundBuffer();
-    return out != null && out.totalPendingWriteBytes() > 0;
+    return !channel.isWritable();
   }
 
   public static void onWritable(Channel channel, Runnable onWritable) {

@@ -238,9 +238,10 @@ final class EmitterConnection {
       @Override
       public void onConnectionError(String why) {
         closing = true;
-        // GOAWAY goes out with what is queued before it; a client that reads none of it within a
-        // second (one that floods PINGs, say) is cut off then
-        LabVertx.closeAfterFlush(channel, GOAWAY_GRACE_MS);
+        // GOAWAY goes out with what is queued before it, then a FIN; a client whose queue is backed
+        // up already (one that floods PINGs and reads nothing) would take none of it: cut off at once
+        if (backedUp()) LabVertx.closeNow(channel);
+        else LabVertx.closeAfterFlush(channel, GOAWAY_GRACE_MS);
       }
 
       @Override

@@ -179,8 +179,11 @@ final class H2Edge implements H2FrameParser.Listener {
     flush();
     closeAll();
     closedSocket = true;
-    // the GOAWAY goes with what is queued; a client that takes none of it within a second is cut off
-    LabVertx.closeAfterFlush(LabVertx.channel(client), 1_000);
+    // the GOAWAY goes with what is queued, then a FIN; a client whose queue is backed up already
+    // (one that floods PINGs and reads nothing) would take none of it: cut off at once
+    io.netty.channel.Channel ch = LabVertx.channel(client);
+    if (LabVertx.backedUp(ch)) LabVertx.closeNow(ch);
+    else LabVertx.closeAfterFlush(ch, 1_000);
   }
 
   /** The client's connection closed: every stream's inner connection goes with it. */
