@@ -129,7 +129,7 @@ public final class ScenarioRunner {
 
   public Outcome run(Consumer<String> announce) throws Exception {
     return certifiedThen(announce, (measure, cert) -> {
-      List<TargetCellResult> results = measureCells(measure);
+      List<TargetCellResult> results = measureCells(measure, announce);
       return new Measured(results, inferTriggers(results, cert.emitToRecvMs()), bisect(measure));
     });
   }
@@ -392,8 +392,12 @@ public final class ScenarioRunner {
     return new Certification(certified, all.framesPerRead(), all.emitToRecvMs().p50(), List.copyOf(runs));
   }
 
-  /** Every cell, every target, {@code runs} times; an interrupt keeps what finished. */
-  private List<TargetCellResult> measureCells(Measure measure) throws Exception {
+  /**
+   * Every cell, every target, {@code runs} times; an interrupt keeps what finished. A run the pacing
+   * guard excluded (the emitter was late: the host stalled, the run says nothing of the target) is
+   * measured once more, once, as the map does; both are kept and the exclusion is named.
+   */
+  private List<TargetCellResult> measureCells(Measure measure, Consumer<String> announce) throws Exception {
     List<TargetCellResult> results = new ArrayList<>();
     for (Cell cell : scenario.cells()) {
       for (Target t : scenario.targets()) {
@@ -401,12 +405,17 @@ public final class ScenarioRunner {
         for (int r = 0; r < scenario.runs(); r++) {
           progress = String.format("cell %d/%d [%s], target %s, run %d/%d", cell.index() + 1, scenario.cells().size(),
               cell.label(), t.name(), r + 1, scenario.runs());
-          RunRecord rec = interrupted.get() ? null : measure.run(t, cell, cell.index(), r);
-          if (rec == null) {
-            if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
-            return results;
+          for (int attempt = 0; attempt < 2; attempt++) {
+            RunRecord rec = interrupted.get() ? null : measure.run(t, cell, cell.index(), r);
+            if (rec == null) {
+              if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
+              return results;
+            }
+            runs.add(rec);
+            if (!rec.excluded()) break;
+            announce.accept(t.name() + " [" + cell.label() + "] run " + (r + 1) + ": excluded by the pacing guard (" + rec.exclusionReason()
+                + ")" + (attempt == 0 ? "; measured again" : ""));
           }
-          runs.add(rec);
         }
         results.add(TargetCellResult.of(t.name(), cell, runs));
       }
