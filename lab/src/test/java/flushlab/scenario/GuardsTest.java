@@ -39,12 +39,20 @@ class GuardsTest {
       }
     });
     TargetCellResult r = o.results().get(0);
-    assertThat(r.runs()).hasSize(4);
-    assertThat(r.excludedRuns()).isEqualTo(2);
+    assertThat(r.excludedRuns()).as("the stalled runs").isGreaterThanOrEqualTo(1);
     assertThat(r.runs()).filteredOn(RunRecord::excluded).allMatch(x -> x.run() % 2 == 1)
         .allMatch(x -> x.exclusionReason().contains("emitter late"));
+    // an excluded run is measured once more, once (stalled again here, it may be excluded again): at most two records a run,
+    // and a second only after an excluded first
+    for (int run = 0; run < 4; run++) {
+      int n = run;
+      List<RunRecord> mine = r.runs().stream().filter(x -> x.run() == n).toList();
+      assertThat(mine).as("records of run %d", run).hasSizeBetween(1, 2);
+      if (mine.size() == 2) assertThat(mine.get(0).excluded()).isTrue();
+      else assertThat(mine.get(0).excluded()).as("an excluded run with no second measurement").isFalse();
+    }
     // What is kept is the clean runs: no 120 ms hole in the gaps.
-    assertThat(r.included().frames()).isEqualTo(60);
+    assertThat(r.included().frames()).isEqualTo(30L * (r.runs().size() - r.excludedRuns()));
     assertThat(r.included().gapMs().max()).isLessThan(60.0);
     // ...while the excluded runs did carry the stall, so the guard removed apparatus noise.
     assertThat(r.runs()).filteredOn(RunRecord::excluded).allMatch(x -> x.result().gapMs().max() > 60.0);
@@ -69,9 +77,9 @@ class GuardsTest {
         }));
       }
     });
-    assertThat(o.results().get(1).excludedRuns()).isEqualTo(2);
+    assertThat(o.results().get(1).excludedRuns()).as("2 runs, each measured once more and stalled again").isEqualTo(4);
     String md = SummaryMarkdown.render(RunReport.of(s, o, "test", Environment.capture(true)));
-    assertThat(md).contains("| relay | excluded (every run) | - | - | - | - | - | 2 of 2 | 0 |");
+    assertThat(md).contains("| relay | excluded (every run) | - | - | - | - | - | 4 of 4 | 0 |");
     assertThat(md).doesNotContain("| relay | 0.0ms");
   }
 
