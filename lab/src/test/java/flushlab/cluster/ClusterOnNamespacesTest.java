@@ -94,7 +94,8 @@ class ClusterOnNamespacesTest {
         assertThat(o.rows().get(1).merged().framesPerRead()).as("a 200 ms timer on agent b").isGreaterThan(3.0);
 
         // flushlab map on the agents: a relay with a hidden timer on agent c, the emitter on a, the client on b
-        long seed = System.nanoTime();
+        // the seed from -Dflushlab.seed when given, to replay a run (as MapCommandTest's)
+        long seed = Long.getLong("flushlab.seed", System.nanoTime());
         int timerMs = 100 + new java.util.Random(seed).nextInt(301);
         System.out.println("ClusterOnNamespacesTest: seed " + seed + ", hidden timer " + timerMs + " ms");
         Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse("timer=" + timerMs + "ms")), false, NetworkPath.LOOPBACK);
