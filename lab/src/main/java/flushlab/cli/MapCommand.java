@@ -149,7 +149,7 @@ final class MapCommand implements Command {
     }
     if (o.interrupted()) return EXIT_INTERRUPTED;
     if (!o.certified()) {
-      err.println("flushlab map: this host is not certified (the direct path is not clean); no answer is published");
+      err.println("flushlab map: this host is " + o.certification().verdict() + "; no answer is published");
       return EXIT_UNCERTIFIED;
     }
     TargetCellResult last = o.results().isEmpty() ? null : o.results().get(o.results().size() - 1);

@@ -110,7 +110,7 @@ final class RunCommand implements Command {
     }
     if (o.interrupted()) return EXIT_INTERRUPTED;
     if (!o.certified()) {
-      err.println("flushlab run: this host is not certified (the direct path is not clean); no finding is published");
+      err.println("flushlab run: this host is " + o.certification().verdict() + "; no finding is published");
       return EXIT_UNCERTIFIED;
     }
     return code;

@@ -80,6 +80,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private ContentCoding coding;
   private final LongSamples bursts = new LongSamples(64);
   private final LongSamples burstBytes = new LongSamples(64);
+  /** When each read that completed a frame returned (System.nanoTime), beside its frames in {@code bursts}. */
+  private final LongSamples framedReadAt = new LongSamples(64);
   /**
    * Start time, bytes, frames and oldest wait of each release. A release is one burst from the
    * sender however many reads it takes: a read continues the burst of the read before it when the
@@ -209,6 +211,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       readsWithFrames++;
       bursts.add(framesThisRead);
       burstBytes.add(wireBytes);
+      framedReadAt.add(nowNanos);
     } else if (releaseBurst == burst && releaseStarts.size() > 0) {
       // a read in the middle of a burst that completed no frame (a large frame's middle): its bytes belong to the release
       int last = releaseStarts.size() - 1;
@@ -463,7 +466,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     }
     return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, coding,
         new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
-        new StreamResult.Reads(reads, readsWithFrames, bytes, wireBodyBytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes),
+        new StreamResult.Reads(reads, readsWithFrames, bytes, wireBodyBytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes,
+            framedReadAt),
         new StreamResult.Timing(ttft, gaps, emitToRecv,
             headReadNanos >= 0 && requestWrittenNanos >= 0 ? headReadNanos - requestWrittenNanos : -1,
             bodyReadNanos >= 0 && requestWrittenNanos >= 0 ? bodyReadNanos - requestWrittenNanos : -1),

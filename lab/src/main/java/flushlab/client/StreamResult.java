@@ -30,10 +30,12 @@ public record StreamResult(long streamId, int status, StreamError error, String 
    * {@code bodyBytes} the body as it came, its chunk framing removed (compressed, when it was);
    * {@code decodedBodyBytes} the body as the SSE parser saw it, after its content coding was undone;
    * {@code decodedPerRead} what each read's wire bytes let the decoder release (equal to the body
-   * bytes of the read when the body has no coding).
+   * bytes of the read when the body has no coding);
+   * {@code framedReadAt} when each read that completed a frame returned (this host's System.nanoTime), in the order of
+   * {@code framesPerFramedRead}: what a stall of this host is held against.
    */
   public record Reads(int count, int withFrames, long bytes, long bodyBytes, long decodedBodyBytes, LongSamples bytesPerRead,
-      LongSamples decodedPerRead, LongSamples framesPerFramedRead, LongSamples bytesPerFramedRead) {}
+      LongSamples decodedPerRead, LongSamples framesPerFramedRead, LongSamples bytesPerFramedRead, LongSamples framedReadAt) {}
 
   /** Time to first frame (-1 when none arrived), the gaps between frames, and each frame's emit-to-receive delay. */
   /**

@@ -5,6 +5,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.JoinConfig;
+import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
 import flushlab.core.LabClock;
 import flushlab.core.LoopListener;
@@ -103,6 +104,7 @@ public final class Agent implements AutoCloseable {
         .setClusterPublicPort(spec.eventBusPort()).setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS);
     busCert.applyTo(options.getEventBusOptions());
     Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered().await(60, TimeUnit.SECONDS);
+    HiccupMeter.get().watchLoops(vertx);
     NetServer hello;
     LoopListener gate;
     try {

@@ -129,7 +129,7 @@ public final class ClusterLab implements RemoteLab {
     long ended = System.currentTimeMillis();
     return new RunRecord(target.name(), cellIndex, run, result, reason != null, reason, audit == null ? 0 : audit.latenessMaxNanos(),
         audit == null ? streams.size() : audit.missing(), audit == null ? 0 : audit.frameBytes(), audit == null ? 0 : audit.frames(),
-        started, ended);
+        started, ended, null);
   }
 
   /** A stream's results with its one-way times (emit to receive, each release's wait) moved by the clocks' difference. */

@@ -30,7 +30,9 @@ public final class LabVertx {
         .setEventLoopPoolSize(Math.max(1, eventLoops))
         // Timing code spins on purpose in tests and benches; warnings would only add noise.
         .setBlockedThreadCheckInterval(10_000);
-    return Vertx.vertx(options);
+    Vertx vertx = Vertx.vertx(options);
+    HiccupMeter.get().watchLoops(vertx); // every lab process knows when it stalled
+    return vertx;
   }
 
   /** The Netty channel under a Vert.x socket: the socket options and read control live there. */

@@ -16,6 +16,8 @@ import flushlab.run.Bisection;
 import flushlab.scenario.Cell;
 import flushlab.run.Outcome;
 import flushlab.run.RunRecord;
+import flushlab.run.RunStalls;
+import flushlab.core.StallFigures;
 import flushlab.scenario.Scenario;
 import flushlab.run.TargetCellResult;
 import flushlab.targets.ProcessInfo;
@@ -66,7 +68,8 @@ public record RunReport(int schemaVersion, String scenario, String description, 
   public record Guards(double pacingToleranceMs, int certifyRuns, double certifyMaxFramesPerRead) {}
 
   /** The direct path's certification, on the scenario's own network path ({@code path}, {@code mtu}). */
-  public record CertificationReport(boolean certified, double directFramesPerRead, String path, int mtu, List<RunEntry> runs) {}
+  public record CertificationReport(boolean certified, String verdict, double directFramesPerRead, String path, int mtu,
+      List<RunEntry> runs) {}
 
   /**
    * One run of one target in one cell, as measured; an excluded run keeps its numbers and says why.
@@ -74,16 +77,33 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    * framing included; null when the emitter audited no stream): the unit of a byte threshold.
    */
   public record RunEntry(int run, boolean excluded, String exclusionReason, double emitterMaxLatenessMs,
-      int unauditedStreams, Double upstreamBytesPerFrame, long startedEpochMs, long endedEpochMs, BatchResult metrics) {
+      int unauditedStreams, Double upstreamBytesPerFrame, long startedEpochMs, long endedEpochMs, List<Hiccups> hiccups,
+      BatchResult metrics) {
 
     static List<RunEntry> of(List<RunRecord> runs) {
       List<RunEntry> out = new ArrayList<>();
       for (RunRecord r : runs) {
         Double perFrame = r.upstreamFrames() > 0 ? (double) r.upstreamFrameBytes() / r.upstreamFrames() : null;
+        List<Hiccups> hiccups = r.stalls() == null ? List.of() : List.of(Hiccups.of("client", r.stalls()));
         out.add(new RunEntry(r.run(), r.excluded(), r.exclusionReason(), r.maxPacingLatenessNanos() / 1e6, r.unauditedStreams(),
-            perFrame, r.startedEpochMillis(), r.endedEpochMillis(), r.result()));
+            perFrame, r.startedEpochMillis(), r.endedEpochMillis(), hiccups, r.result()));
       }
       return out;
+    }
+  }
+
+  /**
+   * One process's own stalls over a run (its hiccup meter) and what they explain of the run's reads:
+   * {@code host} from the meter's thread (the scheduler or the JVM stopped it), {@code loops} from
+   * the event loops' ticks (the host's stalls and the lab's own code on a loop). A frame read
+   * together with another is an extra frame; those read in a host stall excuse the run when they
+   * are all of them, those in a loop stall alone are the lab's fault and never excuse it.
+   */
+  public record Hiccups(String process, StallFigures host, StallFigures loops, int extraFrames, int extraFramesInHostStalls,
+      int extraFramesInLoopStallsOnly, String hostStall, String loopStall) {
+    static Hiccups of(String process, RunStalls s) {
+      return new Hiccups(process, s.host(), s.loops(), s.extraFrames(), s.extraInHostStalls(), s.extraInLoopStallsOnly(), s.hostStall(),
+          s.loopStall());
     }
   }
 
@@ -172,7 +192,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
         o.startedEpochMillis(), Math.round(o.elapsedNanos() / 1e7) / 100.0, command, env, s.file().toString(), s.text(),
         s.resolved(), targets,
         new Guards(s.guards().pacingToleranceNanos() / 1e6, s.guards().certifyRuns(), s.guards().certifyMaxFramesPerRead()),
-        new CertificationReport(o.certified(), o.certification().framesPerRead(), s.path().kind().text, s.path().mtu(),
+        new CertificationReport(o.certified(), o.certification().verdict(), o.certification().framesPerRead(), s.path().kind().text, s.path().mtu(),
             RunEntry.of(o.certification().runs())),
         cells, o.triggers(), o.bisection());
   }

@@ -7,6 +7,7 @@ import flushlab.client.BatchResult;
 import flushlab.run.Bisection;
 import flushlab.scenario.Cell;
 import flushlab.map.FlushTrigger;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +31,13 @@ public final class SummaryMarkdown {
         r.certification().directFramesPerRead(), r.guards().certifyMaxFramesPerRead(),
         r.certified() ? "certified" : "**NOT certified**"));
     if (!r.certified()) {
-      md.append("This host's direct path is not clean, so nothing measured here can be blamed on a proxy. "
+      md.append("This host is ").append(r.certification().verdict()).append(", so nothing measured here can be blamed on a proxy. "
           + "No target was measured; no finding is published.\n\n");
     }
-    md.append(String.format("Guards: a run is excluded when the emitter was late by more than %.3f ms (its own pacing audit); "
-        + "%d run(s) per cell, one attempt each, never retried.%n%n", r.guards().pacingToleranceMs(), r.scenarioResolved().runs()));
+    md.append(String.format("Guards: a run is excluded when the emitter was late by more than %.3f ms (its own pacing audit), or when "
+        + "every frame it read together was read while this host was stalled (its hiccup meter); an excluded run is measured once "
+        + "more, once, and both are kept. %d run(s) per cell.%n%n", r.guards().pacingToleranceMs(), r.scenarioResolved().runs()));
+    hostStalls(md, r);
     md.append("Targets (network path: ").append(pathText(r.certification().path(), r.certification().mtu()))
         .append(" unless a target names its own):\n\n");
     for (RunReport.TargetReport t : r.targets()) {
@@ -122,6 +125,30 @@ public final class SummaryMarkdown {
           b.gapMs().p50() - d.gapMs().p50(), b.gapMs().p99() - d.gapMs().p99()));
     }
     md.append('\n');
+  }
+
+  /** A line for each run a host stall excluded or a loop stall merged reads in; nothing when there was none. */
+  private static void hostStalls(StringBuilder md, RunReport r) {
+    List<String> lines = new ArrayList<>();
+    for (RunReport.RunEntry e : r.certification().runs()) stallLines(lines, "certification run " + (e.run() + 1), e);
+    for (RunReport.CellReport c : r.cells()) {
+      for (RunReport.RunEntry e : c.runs()) stallLines(lines, c.target() + " [" + c.cellLabel() + "] run " + (e.run() + 1), e);
+    }
+    if (lines.isEmpty()) return;
+    md.append("Host stalls (this host's hiccup meter):\n\n");
+    for (String l : lines) md.append("- ").append(l).append('\n');
+    md.append('\n');
+  }
+
+  private static void stallLines(List<String> lines, String run, RunReport.RunEntry e) {
+    for (RunReport.Hiccups h : e.hiccups()) {
+      if (e.excluded() && h.hostStall() != null && h.hostStall().equals(e.exclusionReason())) {
+        lines.add(run + ": excluded, " + h.hostStall());
+      } else if (h.extraFramesInHostStalls() > 0) {
+        lines.add(run + ": kept (frames were read together outside stalls too); " + h.hostStall());
+      }
+      if (h.loopStall() != null) lines.add(run + ": " + h.loopStall());
+    }
   }
 
   /** Errors over every run of the row (excluded runs too: an error is never hidden by a guard). */

@@ -25,6 +25,8 @@ final class Bisector {
   private final Step step;
   private final boolean size;
   private final List<Bisection.Step> steps = new ArrayList<>();
+  /** The step that had no kept frame, and why; null while every step had some. */
+  private String noData;
 
   Bisector(Scenario.Adaptive a, Target target, Cell base, Step step) {
     this.a = a;
@@ -39,7 +41,7 @@ final class Bisector {
     double hi = size ? Units.parseBytes(a.high()) : Units.parseDurationNanos(a.high());
     double loFpr = probe(lo);
     double hiFpr = Double.isNaN(loFpr) ? Double.NaN : probe(hi);
-    if (Double.isNaN(hiFpr)) return interrupted();
+    if (Double.isNaN(hiFpr)) return noData != null ? unmeasured() : interrupted();
     boolean loCoalesces = loFpr > a.coalescingAbove();
     boolean hiCoalesces = hiFpr > a.coalescingAbove();
     if (loCoalesces == hiCoalesces) {
@@ -52,7 +54,7 @@ final class Bisector {
     while (steps.size() < a.maxCells() && Math.abs(streaming - coalescing) > a.tolerance() * Math.max(coalescing, streaming)) {
       double mid = Math.round((coalescing + streaming) / 2);
       double fpr = probe(mid);
-      if (Double.isNaN(fpr)) return interrupted();
+      if (Double.isNaN(fpr)) return noData != null ? unmeasured() : interrupted();
       if (fpr > a.coalescingAbove()) {
         coalescing = mid;
       } else {
@@ -66,16 +68,30 @@ final class Bisector {
         a.target(), a.parameter().key().name(), a.coalescingAbove(), c, s, steps.size()));
   }
 
+  /** A step whose every run a guard excluded: the bisection stops there rather than read "streams" from no frames. */
+  private Bisection unmeasured() {
+    return new Bisection(a.target(), a.parameter().key().name(), steps, null, null, "no data at " + noData
+        + ": no transition located; the steps measured are listed");
+  }
+
   private Bisection interrupted() {
     return new Bisection(a.target(), a.parameter().key().name(), steps, null, null,
         "interrupted after " + steps.size() + " step(s): no transition located; the steps measured are listed");
   }
 
-  /** One step at one value; NaN when interrupted (the step is then not a measurement). */
+  /**
+   * One step at one value; NaN when interrupted (the step is then not a measurement) or when no
+   * kept run read a frame ({@link #noData} says which step and why).
+   */
   private double probe(double value) throws Exception {
     String v = format(value);
     TargetCellResult res = step.measure(target, base.with(a.parameter(), v));
     if (res == null) return Double.NaN;
+    if (res.included().frames() == 0) {
+      RunRecord last = res.runs().get(res.runs().size() - 1);
+      noData = v + " (" + (last.excluded() ? "every run excluded: " + last.exclusionReason() : "no frame was read") + ")";
+      return Double.NaN;
+    }
     double fpr = res.included().framesPerRead();
     steps.add(new Bisection.Step(v, fpr, res.excludedRuns()));
     return fpr;

@@ -11,7 +11,16 @@ import flushlab.client.BatchResult;
  * @param upstreamFrames the frames the emitter wrote for those streams
  * @param startedEpochMillis when the run's first request was sent (wall clock)
  * @param endedEpochMillis when its last stream ended
+ * @param stalls this process's stalls over the run and what they explain of its reads; null when its reads were made
+ *     elsewhere (on agents)
  */
 public record RunRecord(String target, int cell, int run, BatchResult result, boolean excluded, String exclusionReason,
     long maxPacingLatenessNanos, int unauditedStreams, long upstreamFrameBytes, long upstreamFrames, long startedEpochMillis,
-    long endedEpochMillis) {}
+    long endedEpochMillis, RunStalls stalls) {
+
+  /** Excluded because every frame it read together was read in a stall of the reading host. */
+  public boolean excludedForHostStall() {
+    return excluded && stalls != null && stalls.excusedByHost() && exclusionReason != null
+        && exclusionReason.equals(stalls.hostStall());
+  }
+}

@@ -130,7 +130,7 @@ public final class ScenarioRunner {
   public Outcome run(Consumer<String> announce) throws Exception {
     return certifiedThen(announce, (measure, cert) -> {
       List<TargetCellResult> results = measureCells(measure, announce);
-      return new Measured(results, inferTriggers(results, cert.emitToRecvMs()), bisect(measure));
+      return new Measured(results, inferTriggers(results, cert.emitToRecvMs()), bisect(measure, announce));
     });
   }
 
@@ -147,6 +147,23 @@ public final class ScenarioRunner {
   /** One run of a cell against a target; null when interrupted (a partial run is not a measurement). */
   private interface Measure {
     RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception;
+
+    /**
+     * One run, measured once more, once, when a guard excluded it (the emitter was late, or the
+     * reader's host stalled through every merged read): both records go to {@code into} and the
+     * exclusion is announced under {@code label}. False when interrupted.
+     */
+    default boolean runOnceMoreIfExcluded(Target target, Cell cell, int cellIndex, int run, String label, List<RunRecord> into,
+        Consumer<String> announce) throws Exception {
+      for (int attempt = 0; attempt < 2; attempt++) {
+        RunRecord rec = run(target, cell, cellIndex, run);
+        if (rec == null) return false;
+        into.add(rec);
+        if (!rec.excluded()) return true;
+        announce.accept(label + ": excluded (" + rec.exclusionReason() + ")" + (attempt == 0 ? "; measured again" : ""));
+      }
+      return true;
+    }
   }
 
   /**
@@ -301,7 +318,7 @@ public final class ScenarioRunner {
    */
   private FlushTrigger mapAs(Target target, Cell base, boolean identity, Measure measure, Certification cert,
       List<TargetCellResult> results, Consumer<String> announce, double budgetSeconds) throws Exception {
-    String[] failed = new String[1];
+    PassEnd[] failed = new PassEnd[1];
     // an OpenAI stream's events are sized by their JSON: the map varies only the interval
     boolean openAi = base.stream().endpoint().isOpenAi();
     String who = base.profile() == ClientProfile.DEFAULT && !identity ? "" : " as " + base.profile().text();
@@ -316,37 +333,47 @@ public final class ScenarioRunner {
       cell = cell.withIndex(results.size());
       progress = "map: " + plan + who;
       List<RunRecord> runs = new ArrayList<>();
-      for (int attempt = 0; attempt < 2; attempt++) {
-        identityPass = identity;
-        RunRecord rec = interrupted.get() ? null : measure.run(target, cell, cell.index(), attempt);
+      identityPass = identity;
+      boolean done;
+      try {
+        done = !interrupted.get() && measure.runOnceMoreIfExcluded(target, cell, cell.index(), 0, plan.toString(), runs, announce);
+      } finally {
         identityPass = false;
-        if (rec == null) return null;
-        runs.add(rec);
-        if (!rec.excluded()) break;
-        announce.accept(plan + ": excluded by the pacing guard (" + rec.exclusionReason() + ")" + (attempt == 0 ? "; measured again" : ""));
       }
+      if (!done) return null;
       TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
       if (identity) r = r.withRequestHeaders(headersFor(true));
       results.add(r);
       BatchResult b = r.included();
+      if (runs.stream().allMatch(RunRecord::excludedForHostStall)) {
+        failed[0] = new PassEnd("this host stalled in both runs of " + plan + who + " (" + runs.get(runs.size() - 1).exclusionReason()
+            + "); nothing is inferred from it", true);
+        return null;
+      }
       if (b.streamsOk() == 0 && b.errorCount() > 0) {
-        failed[0] = "every stream of " + plan + who + " failed: " + b.firstError();
+        failed[0] = new PassEnd("every stream of " + plan + who + " failed: " + b.firstError(), false);
         return null; // a target that answers no stream has no trigger to map: stop here
       }
       if (b.lostFrames() > 0 || b.frames() == 0) {
-        failed[0] = (b.frames() == 0 ? "no frame of " + plan + who + " was read" : b.lostFrames() + " frames of " + plan + who
-            + " were lost") + "; nothing is inferred from it";
+        failed[0] = new PassEnd((b.frames() == 0 ? "no frame of " + plan + who + " was read" : b.lostFrames() + " frames of " + plan
+            + who + " were lost") + "; nothing is inferred from it", false);
         return null;
       }
       return r.evidence(cert.emitToRecvMs());
     }, budgetSeconds, announce);
     FlushTrigger trigger = prober.run();
-    if (failed[0] != null) {
-      trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0], List.of(),
+    if (failed[0] != null && failed[0].hostStalled()) {
+      trigger = FlushTrigger.inconclusive(target.name(), failed[0].why(), List.of(),
+          List.of("map again on a quieter host: the reads merged while this host was stopped, not by the target"));
+    } else if (failed[0] != null) {
+      trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0].why(), List.of(),
           List.of("check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)"));
     }
     return trigger;
   }
+
+  /** Why a pass of the map stopped before its prober was done: the target failed it, or this host stalled. */
+  private record PassEnd(String why, boolean hostStalled) {}
 
   /** The emitter (and namespace) of every network path this scenario's targets use, the scenario's own first. */
   private ServerSites openSites(Consumer<String> announce) throws TargetStartFailure {
@@ -371,14 +398,20 @@ public final class ScenarioRunner {
     announce.accept("warm-up: " + Warmup.description(tls));
   }
 
-  /** The direct path must be clean on this host before any target row counts. */
+  /**
+   * The direct path must be clean on this host before any target row counts. A run excluded (the
+   * emitter late, or every frame it read together read in a stall of this host) is measured once
+   * more, once. Failing only inside host stalls (no run kept) is named as such: the host, not the
+   * path, was not fit to measure.
+   */
   private Certification certify(Measure measure, Consumer<String> announce) throws Exception {
     List<RunRecord> runs = new ArrayList<>();
     Target direct = new Target.Direct("direct", scenario.path());
     for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
       progress = "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
-      RunRecord rec = measure.run(direct, scenario.guards().certifyCell(), -1, i);
-      if (rec != null) runs.add(rec);
+      if (!measure.runOnceMoreIfExcluded(direct, scenario.guards().certifyCell(), -1, i, "certification run " + (i + 1), runs, announce)) {
+        break;
+      }
     }
     List<StreamResult> kept = new ArrayList<>();
     for (RunRecord r : runs) if (!r.excluded()) kept.addAll(r.result().streamResults());
@@ -386,10 +419,35 @@ public final class ScenarioRunner {
     long excluded = runs.stream().filter(RunRecord::excluded).count();
     boolean certified = !interrupted.get() && all.streamsOk() > 0 && all.errorCount() == 0
         && all.framesPerRead() <= scenario.guards().certifyMaxFramesPerRead();
-    announce.accept(String.format("certification: direct path %.3f frames per read over %d kept runs (ceiling %.2f, %d excluded by "
-        + "the pacing guard): %s", all.framesPerRead(), runs.size() - excluded, scenario.guards().certifyMaxFramesPerRead(),
-        excluded, certified ? "certified" : "NOT certified"));
-    return new Certification(certified, all.framesPerRead(), all.emitToRecvMs().p50(), List.copyOf(runs));
+    String verdict;
+    if (certified) {
+      verdict = "certified";
+    } else if (kept.isEmpty() && runs.stream().anyMatch(RunRecord::excludedForHostStall)) {
+      verdict = "not certified: this host stalled during certification, " + hostStalls(runs) + "; every run it excluded was "
+          + "measured once more and stalled again (no proxy is involved in the direct path: try again on a quieter host)";
+    } else if (kept.isEmpty()) {
+      verdict = "not certified: no run was kept (" + (runs.isEmpty() ? "none finished" : runs.get(runs.size() - 1).exclusionReason()) + ")";
+    } else if (all.errorCount() > 0 || all.streamsOk() == 0) {
+      verdict = "not certified: the direct path's streams failed (" + all.firstError() + ")";
+    } else {
+      verdict = String.format("not certified: the direct path read %.3f frames per read, over the ceiling of %.2f, outside any stall "
+          + "of this host (the direct path is not clean)", all.framesPerRead(), scenario.guards().certifyMaxFramesPerRead());
+    }
+    announce.accept(String.format("certification: direct path %.3f frames per read over %d kept runs (ceiling %.2f, %d excluded): %s",
+        all.framesPerRead(), runs.size() - excluded, scenario.guards().certifyMaxFramesPerRead(), excluded, verdict));
+    return new Certification(certified, all.framesPerRead(), all.emitToRecvMs().p50(), List.copyOf(runs), verdict);
+  }
+
+  /** The host stalls of the runs excluded for them: "2 over 20 ms; longest 48.2 ms". */
+  private static String hostStalls(List<RunRecord> runs) {
+    int over20 = 0;
+    double max = 0;
+    for (RunRecord r : runs) {
+      if (r.stalls() == null) continue;
+      over20 += r.stalls().host().over20Ms();
+      max = Math.max(max, r.stalls().host().maxMs());
+    }
+    return String.format("%d time(s) over 20 ms, the longest %.1f ms", over20, max);
   }
 
   /**
@@ -405,16 +463,10 @@ public final class ScenarioRunner {
         for (int r = 0; r < scenario.runs(); r++) {
           progress = String.format("cell %d/%d [%s], target %s, run %d/%d", cell.index() + 1, scenario.cells().size(),
               cell.label(), t.name(), r + 1, scenario.runs());
-          for (int attempt = 0; attempt < 2; attempt++) {
-            RunRecord rec = interrupted.get() ? null : measure.run(t, cell, cell.index(), r);
-            if (rec == null) {
-              if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
-              return results;
-            }
-            runs.add(rec);
-            if (!rec.excluded()) break;
-            announce.accept(t.name() + " [" + cell.label() + "] run " + (r + 1) + ": excluded by the pacing guard (" + rec.exclusionReason()
-                + ")" + (attempt == 0 ? "; measured again" : ""));
+          if (interrupted.get() || !measure.runOnceMoreIfExcluded(t, cell, cell.index(), r, t.name() + " [" + cell.label() + "] run "
+              + (r + 1), runs, announce)) {
+            if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
+            return results;
           }
         }
         results.add(TargetCellResult.of(t.name(), cell, runs));
@@ -434,16 +486,17 @@ public final class ScenarioRunner {
     return triggers;
   }
 
-  private Bisection bisect(Measure measure) throws Exception {
+  private Bisection bisect(Measure measure, Consumer<String> announce) throws Exception {
     Scenario.Adaptive a = scenario.adaptive();
     if (a == null || interrupted.get()) return null;
     return new Bisector(a, scenario.target(a.target()), scenario.cells().get(0), (target, cell) -> {
       progress = "adaptive: " + cell.label();
       List<RunRecord> runs = new ArrayList<>();
       for (int r = 0; r < scenario.runs(); r++) {
-        RunRecord rec = interrupted.get() ? null : measure.run(target, cell, -1, r);
-        if (rec == null) return null;
-        runs.add(rec);
+        if (interrupted.get() || !measure.runOnceMoreIfExcluded(target, cell, -1, r, "adaptive " + cell.label() + " run " + (r + 1), runs,
+            announce)) {
+          return null;
+        }
       }
       return TargetCellResult.of(target.name(), cell, runs);
     }).run();
@@ -473,6 +526,7 @@ public final class ScenarioRunner {
       currentClient = client;
       BatchResult result;
       long started = System.currentTimeMillis();
+      long startedNanos = System.nanoTime();
       try {
         if (interrupted.get()) return null;
         long waitMs = Math.min(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, msLeft() + 2_000);
@@ -488,11 +542,17 @@ public final class ScenarioRunner {
         client.close();
       }
       if (client.aborted()) return null;
-      return guard(target, site, cellIndex, run, result, started, System.currentTimeMillis());
+      RunStalls stalls = StallJudge.judge(result, startedNanos, System.nanoTime(), "client");
+      return guard(target, site, cellIndex, run, result, started, System.currentTimeMillis(), stalls);
     }
 
-    /** Excludes the run if the emitter was late for any stream it served (its own pacing audit). */
-    private RunRecord guard(Target target, ServerSite site, int cellIndex, int run, BatchResult result, long started, long ended) {
+    /**
+     * Excludes the run if the emitter was late for any stream it served (its own pacing audit), or
+     * if every frame it read together was read in a stall of this host (the reader stopped, not the
+     * target: {@link StallJudge}).
+     */
+    private RunRecord guard(Target target, ServerSite site, int cellIndex, int run, BatchResult result, long started, long ended,
+        RunStalls stalls) {
       long maxLateness = 0;
       int unaudited = 0;
       long frameBytes = 0;
@@ -508,10 +568,11 @@ public final class ScenarioRunner {
         frames += s.framesWritten();
       }
       long tolerance = scenario.guards().pacingToleranceNanos();
-      boolean excluded = maxLateness > tolerance;
-      String reason = excluded ? String.format("emitter late by %.3f ms (tolerance %.3f ms)", maxLateness / 1e6, tolerance / 1e6) : null;
-      return new RunRecord(target.name(), cellIndex, run, result, excluded, reason, maxLateness, unaudited, frameBytes, frames,
-          started, ended);
+      boolean late = maxLateness > tolerance;
+      String reason = late ? String.format("emitter late by %.3f ms (tolerance %.3f ms)", maxLateness / 1e6, tolerance / 1e6)
+          : stalls.excusedByHost() ? stalls.hostStall() : null;
+      return new RunRecord(target.name(), cellIndex, run, result, reason != null, reason, maxLateness, unaudited, frameBytes, frames,
+          started, ended, stalls);
     }
   }
 }

@@ -28,7 +28,7 @@ class ResultsWriterTest {
 
   /** An outcome started at a fixed instant, so that runs collide on their folder name. */
   static Outcome outcome() {
-    return new Outcome(new Certification(true, 1.0, 0.1, List.of()), List.of(), Map.of(), null, false, 1_790_000_000_000L, 1, Map.of());
+    return new Outcome(new Certification(true, 1.0, 0.1, List.of(), "certified"), List.of(), Map.of(), null, false, 1_790_000_000_000L, 1, Map.of());
   }
 
   @Test

@@ -1,0 +1,118 @@
+package flushlab.core;
+
+import io.netty.util.concurrent.EventExecutor;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Recorder;
+
+/**
+ * This process's own stalls, as jHiccup sees them: a thread that asks to wake every millisecond
+ * and logs how late it woke, and the same tick on every event loop of the lab's Vert.x.
+ *
+ * <p>The two are kept apart because they blame different things. The thread does nothing else, so
+ * when it wakes late the host or the JVM stopped it (the scheduler gave the core away, a GC or
+ * safepoint paused every thread): a read that merged frames then says nothing of a proxy. An event
+ * loop's tick also waits behind whatever the lab itself runs on that loop, so a loop stall with no
+ * host stall is the lab's own fault, never an excuse.
+ *
+ * <p>One meter per JVM, started by {@link LabVertx#create} (and the agent's clustered Vert.x);
+ * the ticks cost one timer each and allocate nothing.
+ */
+public final class HiccupMeter {
+  /** The tick both watchers ask for. */
+  public static final long TICK_NANOS = 1_000_000L;
+  /** A wake later than this is logged with its time (shorter ones only reach the histogram). */
+  public static final long LOGGED_NANOS = 2_000_000L;
+
+  private static final HiccupMeter METER = new HiccupMeter();
+
+  private final StallLog host = new StallLog();
+  private final StallLog loops = new StallLog();
+  /** Every lateness of the host thread, for the console's live figure. */
+  private final Recorder hostLateness = new Recorder(3);
+  private volatile boolean started;
+  /** Test seam: until this System.nanoTime the host thread does not run (an injected host stall). */
+  private volatile long heldUntilNanos;
+
+  private HiccupMeter() {}
+
+  /** The process's meter, its host thread running. */
+  public static HiccupMeter get() {
+    METER.startOnce();
+    return METER;
+  }
+
+  /** Stalls of the host thread: the host's or the JVM's. */
+  public StallLog host() {
+    return host;
+  }
+
+  /** Stalls of the event loops' ticks: the host's, the JVM's or the lab's own code on a loop. */
+  public StallLog loops() {
+    return loops;
+  }
+
+  /** The host thread's lateness since the last call (ns), for a live figure. */
+  public synchronized org.HdrHistogram.Histogram hostLatenessSinceLast() {
+    return hostLateness.getIntervalHistogram();
+  }
+
+  private synchronized void startOnce() {
+    if (started) return;
+    started = true;
+    Thread t = new Thread(this::watchHost, "flushlab-hiccups");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private void watchHost() {
+    long last = System.nanoTime();
+    while (true) {
+      LockSupport.parkNanos(TICK_NANOS);
+      long held = heldUntilNanos;
+      while (System.nanoTime() - held < 0) LockSupport.parkNanos(held - System.nanoTime());
+      long now = System.nanoTime();
+      long late = now - last - TICK_NANOS;
+      if (late >= LOGGED_NANOS) host.add(last + TICK_NANOS, now);
+      hostLateness.recordValue(Math.max(0, Math.min(late, 3_600_000_000_000L)));
+      last = now;
+    }
+  }
+
+  /** Ticks every event loop of {@code vertx} until it closes. */
+  public void watchLoops(Vertx vertx) {
+    for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) {
+      loop.scheduleAtFixedRate(new LoopTick(), TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * Stops this process as a host stall would, for {@code nanos}: the host thread and every event
+   * loop of {@code vertx} do not run (tests use it to check that what a stall merges is told from
+   * what a proxy merges). Returns at once; the loops are held by a task each.
+   */
+  public void injectHostStall(Vertx vertx, long nanos) {
+    long until = System.nanoTime() + nanos;
+    heldUntilNanos = until;
+    for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) {
+      loop.execute(() -> {
+        while (System.nanoTime() - until < 0) LockSupport.parkNanos(until - System.nanoTime());
+      });
+    }
+  }
+
+  /** One loop's tick: a gap between two runs longer than the tick is a stall of that loop. */
+  private final class LoopTick implements Runnable {
+    private long last = System.nanoTime();
+
+    @Override
+    public void run() {
+      long now = System.nanoTime();
+      // a fixed-rate task catches up after a stall with runs close together: only the first gap counts
+      if (now - last - TICK_NANOS >= LOGGED_NANOS) loops.add(last + TICK_NANOS, now);
+      last = now;
+    }
+  }
+}

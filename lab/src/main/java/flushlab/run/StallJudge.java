@@ -1,0 +1,92 @@
+package flushlab.run;
+
+import flushlab.client.BatchResult;
+import flushlab.client.StreamResult;
+import flushlab.core.HiccupMeter;
+import flushlab.core.LongSamples;
+import flushlab.core.StallFigures;
+import flushlab.core.StallLog;
+import java.util.List;
+
+/**
+ * Holds a run's merged reads against this process's stalls (its {@link HiccupMeter}). Frames that
+ * reach the socket while the reader is stopped are read together when it runs again, exactly as
+ * a proxy's release would be; a read that returned during a stall or within
+ * {@link #AFTER_STALL_NANOS} of its end is counted as the stall's.
+ */
+public final class StallJudge {
+  /** How long after a stall's end a read still counts as the stall's: the reader's own wake-up after the watcher's. */
+  static final long AFTER_STALL_NANOS = 5_000_000L;
+
+  private StallJudge() {}
+
+  /** The run from {@code startNanos} to {@code endNanos} (System.nanoTime), its reads in {@code result}; {@code who} names the reader. */
+  public static RunStalls judge(BatchResult result, long startNanos, long endNanos, String who) {
+    HiccupMeter meter = HiccupMeter.get();
+    List<StallLog.Stall> host = meter.host().between(startNanos, endNanos);
+    List<StallLog.Stall> loops = meter.loops().between(startNanos, endNanos);
+    int extra = 0;
+    int inHost = 0;
+    int inLoopOnly = 0;
+    Explained hostWorst = new Explained();
+    Explained loopWorst = new Explained();
+    for (StreamResult s : result.streamResults()) {
+      LongSamples frames = s.reads().framesPerFramedRead();
+      LongSamples at = s.reads().framedReadAt();
+      for (int i = 0; i < frames.size() && i < at.size(); i++) {
+        int f = (int) frames.get(i);
+        if (f <= 1) continue;
+        extra += f - 1;
+        StallLog.Stall h = covering(host, at.get(i));
+        if (h != null) {
+          inHost += f - 1;
+          hostWorst.add(h, f);
+          continue;
+        }
+        StallLog.Stall l = covering(loops, at.get(i));
+        if (l != null) {
+          inLoopOnly += f - 1;
+          loopWorst.add(l, f);
+        }
+      }
+    }
+    String hostText = hostWorst.describe("the " + who + "'s host stalled", startNanos, inHost);
+    String loopText = loopWorst.describe("an event loop of the " + who + " stalled", startNanos, inLoopOnly);
+    if (loopText != null) loopText += "; its host did not stall then: the lab's own code held the loop, and the run is kept";
+    return new RunStalls(StallFigures.of(host, startNanos), StallFigures.of(loops, startNanos), extra, inHost, inLoopOnly, hostText,
+        loopText);
+  }
+
+  private static StallLog.Stall covering(List<StallLog.Stall> stalls, long readNanos) {
+    for (StallLog.Stall s : stalls) {
+      if (readNanos - s.fromNanos() >= 0 && readNanos - s.toNanos() <= AFTER_STALL_NANOS) return s;
+    }
+    return null;
+  }
+
+  /** The longest stall that merged reads, with the most frames one of its reads took together. */
+  private static final class Explained {
+    StallLog.Stall longest;
+    int framesTogether;
+    private final java.util.Set<Long> stalls = new java.util.HashSet<>();
+
+    void add(StallLog.Stall s, int frames) {
+      stalls.add(s.fromNanos());
+      if (longest == null || s.nanos() > longest.nanos()) {
+        longest = s;
+        framesTogether = frames;
+      } else if (s.fromNanos() == longest.fromNanos()) {
+        framesTogether = Math.max(framesTogether, frames);
+      }
+    }
+
+    String describe(String what, long startNanos, int extraFrames) {
+      if (longest == null) return null;
+      String at = String.format("%.0f ms at %.2f s", longest.nanos() / 1e6, (longest.fromNanos() - startNanos) / 1e9);
+      return stalls.size() == 1 && extraFrames == framesTogether - 1
+          ? String.format("%s %s: %d frames read together then", what, at, framesTogether)
+          : String.format("%s %d times, longest %s: %d extra frames read together in its stalls, %d in one read", what, stalls.size(), at,
+              extraFrames, framesTogether);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package flushlab.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.core.HiccupMeter;
+import flushlab.map.FlushTrigger;
+import flushlab.map.TriggerKind;
+import flushlab.run.Outcome;
+import flushlab.run.RunRecord;
+import flushlab.run.ScenarioRunner;
+import flushlab.run.TargetCellResult;
+import io.netty.util.concurrent.EventExecutor;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A stall of the reading host merges frames as a proxy would; the hiccup meter tells the two
+ * apart. Each test stops this process on purpose ({@link HiccupMeter#injectHostStall}: the
+ * meter's thread and every event loop held for the same span, as a descheduled VM or a GC pause
+ * holds them) a fixed time into a run. The pacing guard is set wide (200 ms) in the three tests
+ * where the emitter, which shares the stalled process, would otherwise exclude the run first: the
+ * rule under test is the meter's.
+ */
+class HostStallTest {
+  /** A stall of {@code ms} injected {@code atMs} into the run: every loop and the meter's thread held. */
+  private static ScenarioRunner.RunHook hostStall(int atMs, int ms, java.util.function.IntPredicate forCell, AtomicInteger calls) {
+    return (target, cell, run, loop) -> {
+      if (!forCell.test(cell) || calls.getAndIncrement() < 0) return;
+      Vertx v = loop.owner();
+      loop.runOnContext(x -> v.setTimer(atMs, t -> HiccupMeter.get().injectHostStall(v, ms * 1_000_000L)));
+    };
+  }
+
+  @Test
+  void aRunWhoseOnlyMergedReadsFellInAHostStallIsExcludedNamedAndMeasuredOnceMore() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: host-stall
+        emitter: {frames: 60, frame_size: 60B, interval: 5ms}
+        runs: 1
+        guards: {pacing_tolerance: 200ms, certify: {runs: 1}}
+        targets:
+          - {name: relay, kind: relay, shapers: [passthrough]}
+        flush_trigger_map: false
+        """);
+    AtomicInteger calls = new AtomicInteger();
+    // only the first measured run of the cell stalls: the one measured again does not
+    Outcome o = ScenarioFixture.runAsMeasured(s, (target, cell, run, loop) -> {
+      if (cell == 0 && calls.getAndIncrement() == 0) hostStall(100, 60, c -> true, new AtomicInteger()).beforeRun(target, cell, run, loop);
+    });
+    assertThat(o.certified()).as(o.certification().verdict()).isTrue();
+    TargetCellResult relay = o.results().get(0);
+    assertThat(relay.runs()).hasSize(2);
+    RunRecord first = relay.runs().get(0);
+    System.out.println("HostStallTest: first run: " + first.exclusionReason() + "; host stalls " + first.stalls().host().describe());
+    assertThat(first.excluded()).isTrue();
+    assertThat(first.excludedForHostStall()).isTrue();
+    assertThat(first.exclusionReason()).startsWith("the client's host stalled").contains("read together");
+    assertThat(first.stalls().host().maxMs()).as("the injected 60 ms stall").isGreaterThanOrEqualTo(55);
+    assertThat(first.stalls().extraInHostStalls()).isEqualTo(first.stalls().extraFrames()).isPositive();
+    RunRecord second = relay.runs().get(1);
+    assertThat(second.excluded()).as("the run measured again: %s", second.exclusionReason()).isFalse();
+    assertThat(relay.included().frames()).as("the figures are the second run's").isEqualTo(60);
+  }
+
+  @Test
+  void aRelayThatReallyCoalescesIsNeverExcusedAndItsHiddenThresholdIsFound() throws Exception {
+    long seed = Long.getLong("flushlab.seed", System.nanoTime());
+    int threshold = 300 + new Random(seed).nextInt(8 * 1024 - 300 + 1);
+    System.out.println("HostStallTest: hidden byte threshold " + threshold + " B (seed " + seed + ", replay with -Dflushlab.seed="
+        + seed + ")");
+    Scenario s = ScenarioFixture.parse("""
+        name: bt-under-stalls
+        emitter: {frames: %d, interval: 1ms}
+        sweep: {frame_size: [60B, 150B]}
+        targets:
+          - {name: relay, kind: relay, shapers: [byte-threshold=%dB]}
+        runs: 1
+        guards: {pacing_tolerance: 200ms, certify: {runs: 3, frames: 11, interval: 20ms}}
+        """.formatted((int) Math.ceil(5.0 * threshold / 60), threshold));
+    // every measured run is stopped for 40 ms, 100 ms in
+    Outcome o = ScenarioFixture.runAsMeasured(s, hostStall(100, 40, c -> c >= 0, new AtomicInteger()));
+    assertThat(o.certified()).as(o.certification().verdict()).isTrue();
+    for (TargetCellResult r : o.results()) {
+      for (RunRecord run : r.runs()) {
+        assertThat(run.excludedForHostStall()).as("a run of a coalescing relay excused as a host stall: %s", run.exclusionReason())
+            .isFalse();
+        assertThat(run.stalls().host().maxMs()).as("the injected stall was seen").isGreaterThanOrEqualTo(35);
+      }
+    }
+    FlushTrigger t = o.triggers().get("relay");
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).as("threshold %d B: %s", threshold, t.verdict()).isBetween(threshold * 0.9, threshold * 1.1);
+  }
+
+  @Test
+  void aDirectPathThatFailsOnlyInsideHostStallsIsNotCertifiedForTheHostsStalls() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: cert-stalls
+        emitter: {frames: 20, frame_size: 60B, interval: 5ms}
+        runs: 1
+        guards: {pacing_tolerance: 200ms, certify: {runs: 2, frames: 11, interval: 20ms}}
+        targets:
+          - {name: direct, kind: direct}
+        flush_trigger_map: false
+        """);
+    AtomicInteger calls = new AtomicInteger();
+    Outcome o = ScenarioFixture.runAsMeasured(s, hostStall(60, 80, c -> c < 0, calls));
+    System.out.println("HostStallTest: " + o.certification().verdict());
+    assertThat(o.certified()).isFalse();
+    assertThat(calls.get()).as("each certification run measured once more, once").isEqualTo(4);
+    assertThat(o.certification().verdict()).startsWith("not certified: this host stalled during certification")
+        .contains("over 20 ms");
+    assertThat(o.certification().runs()).allMatch(RunRecord::excludedForHostStall);
+    assertThat(o.results()).as("nothing measured on an uncertified host").isEmpty();
+  }
+
+  @Test
+  void aLoopHeldByTheLabsOwnCodeIsNamedAndNeverExcusesTheRun() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: loop-stall
+        emitter: {frames: 60, frame_size: 60B, interval: 5ms}
+        runs: 1
+        guards: {pacing_tolerance: 200ms, certify: {runs: 1}}
+        targets:
+          - {name: relay, kind: relay, shapers: [passthrough]}
+        flush_trigger_map: false
+        """);
+    AtomicInteger calls = new AtomicInteger();
+    Outcome o = ScenarioFixture.runAsMeasured(s, (target, cell, run, loop) -> {
+      if (cell != 0 || calls.getAndIncrement() > 0) return;
+      Vertx v = loop.owner();
+      // 100 ms in, every event loop blocks for 60 ms (parked: the cores stay free, so the host does not stall)
+      loop.runOnContext(x -> v.setTimer(100, t -> {
+        long until = System.nanoTime() + 60_000_000L;
+        for (EventExecutor e : ((VertxInternal) v).nettyEventLoopGroup()) {
+          e.execute(() -> {
+            while (System.nanoTime() - until < 0) LockSupport.parkNanos(until - System.nanoTime());
+          });
+        }
+      }));
+    });
+    TargetCellResult relay = o.results().get(0);
+    RunRecord first = relay.runs().get(0);
+    System.out.println("HostStallTest: loop stall: " + first.stalls().loopStall() + "; host " + first.stalls().host().describe());
+    assertThat(first.stalls().loops().maxMs()).as("the loops' stall").isGreaterThanOrEqualTo(55);
+    assertThat(first.stalls().extraInLoopStallsOnly()).as("frames read together when the loops ran again").isPositive();
+    assertThat(first.stalls().loopStall()).contains("the lab's own code held the loop");
+    assertThat(first.excluded()).as("a loop stall is the lab's fault, never an excuse: %s", first.exclusionReason()).isFalse();
+    assertThat(relay.runs()).hasSize(1);
+  }
+}
