@@ -1,5 +1,7 @@
 package flushlab.cluster;
 
+import flushlab.Seeds;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -11,8 +13,7 @@ import org.junit.jupiter.api.Test;
 class ClockOffsetTest {
   @Test
   void aHiddenOffsetIsFoundWithinTheBoundTheNarrowestRoundTripsGive() {
-    long seed = System.nanoTime();
-    System.out.println("ClockOffsetTest seed " + seed);
+    long seed = Seeds.seed("ClockOffsetTest");
     Random r = new Random(seed);
     for (int round = 0; round < 200; round++) {
       long hidden = (long) ((r.nextDouble() - 0.5) * 2e9); // within +-1 s

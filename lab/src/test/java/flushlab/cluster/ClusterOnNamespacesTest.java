@@ -1,5 +1,7 @@
 package flushlab.cluster;
 
+import flushlab.Seeds;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.FreePort;
@@ -100,7 +102,7 @@ class ClusterOnNamespacesTest {
         // once not at 227) they reached the client in parts 1-4 ms apart, which no single mechanism
         // fits, so the map said inconclusive (or cork); 142, 153 and 160 ms were named. Releases that
         // TCP splits are the map's to learn (issue 35), not this test's to hide by retrying.
-        long seed = Long.getLong("flushlab.seed", System.nanoTime());
+        long seed = Seeds.seed("ClusterOnNamespacesTest");
         int timerMs = 100 + new java.util.Random(seed).nextInt(61);
         System.out.println("ClusterOnNamespacesTest: seed " + seed + ", hidden timer " + timerMs + " ms");
         Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse("timer=" + timerMs + "ms")), false, NetworkPath.LOOPBACK);

@@ -1,5 +1,7 @@
 package flushlab.http;
 
+import flushlab.Seeds;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.ScriptedServer;
@@ -61,8 +63,7 @@ class SseEventParserTest {
   void randomSplitsGiveTheSameEvents() {
     byte[] stream = sampleStream();
     List<String> whole = parse(stream, new int[0]);
-    long seed = System.nanoTime();
-    System.out.println("randomSplitsGiveTheSameEvents seed " + seed);
+    long seed = Seeds.seed("randomSplitsGiveTheSameEvents");
     Random r = new Random(seed);
     int[] cuts = r.ints(r.nextInt(30), 1, stream.length).sorted().distinct().toArray();
     assertThat(parse(stream, cuts)).as("seed %d", seed).isEqualTo(whole);
@@ -70,8 +71,7 @@ class SseEventParserTest {
 
   @Test
   void theWordAtATimeLineScanFindsWhatAByteScanFinds() {
-    long seed = System.nanoTime();
-    System.out.println("theWordAtATimeLineScanFindsWhatAByteScanFinds seed " + seed);
+    long seed = Seeds.seed("theWordAtATimeLineScanFindsWhatAByteScanFinds");
     Random r = new Random(seed);
     byte[] alphabet = {'\n', '\r', 'a', 0, (byte) 0x8a, (byte) 0x0b, (byte) 0x0e, (byte) 0xff, '\t'};
     for (int round = 0; round < 20_000; round++) {
@@ -112,8 +112,7 @@ class SseEventParserTest {
 
   @Test
   void aLineOfHundredsOfKilobytesIsOneEventWithEveryByteWhereverTheReadsEnd() {
-    long seed = System.nanoTime();
-    System.out.println("aLineOfHundredsOfKilobytesIsOneEvent seed " + seed);
+    long seed = Seeds.seed("aLineOfHundredsOfKilobytesIsOneEvent");
     Random r = new Random(seed);
     StringBuilder line = new StringBuilder();
     while (line.length() < 300_000) line.append((char) ('a' + r.nextInt(26)));
@@ -169,7 +168,7 @@ class SseEventParserTest {
         done[0] = true;
       }
     });
-    Random r = new Random();
+    Random r = new Random(Seeds.seed("SseEventParserTest splits"));
     int from = 0;
     while (from < bytes.length) {
       int n = Math.min(bytes.length - from, 1 + r.nextInt(13));

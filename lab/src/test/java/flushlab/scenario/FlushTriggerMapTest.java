@@ -1,9 +1,11 @@
 package flushlab.scenario;
 
+import flushlab.Seeds;
+
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
 import flushlab.run.Outcome;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +14,7 @@ class FlushTriggerMapTest {
 
   @Test
   void infersARandomByteThresholdWithin10PercentAndBisectsToIt() throws Exception {
-    int threshold = ThreadLocalRandom.current().nextInt(300, 8 * 1024 + 1);
+    int threshold = 300 + new Random(Seeds.seed("FlushTriggerMapTest threshold")).nextInt(8 * 1024 - 300 + 1);
     System.out.println("FlushTriggerMapTest: hidden byte threshold " + threshold + " B");
     int frames = (int) Math.ceil(5.0 * threshold / 60);
     Scenario s = ScenarioFixture.parse("""
@@ -38,7 +40,7 @@ class FlushTriggerMapTest {
 
   @Test
   void infersARandomTimerWithin10Percent() throws Exception {
-    int timerMs = ThreadLocalRandom.current().nextInt(50, 501);
+    int timerMs = 50 + new Random(Seeds.seed("FlushTriggerMapTest timer")).nextInt(451);
     System.out.println("FlushTriggerMapTest: hidden timer " + timerMs + " ms");
     int frames = (int) Math.ceil(4.5 * timerMs / 2.0);
     Scenario s = ScenarioFixture.parse("""
