@@ -6,7 +6,9 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
+import flushlab.core.StallFigures;
 import flushlab.core.Json;
 import flushlab.emitter.ChatFrameSource;
 import io.vertx.core.Context;
@@ -36,11 +38,26 @@ final class ConsoleStreams {
   private int runs;
   private int running;
 
+  /** The span the live "host stalls" figure covers. */
+  static final long STALL_WINDOW_NANOS = 10_000_000_000L;
+
   ConsoleStreams(Vertx vertx, Context context, HostPort emitter, ControlApi api) {
     this.vertx = vertx;
     this.context = context;
     this.emitter = emitter;
     this.api = api;
+    // once a second, to the open pages: this process's host stalls over the last 10 s (its hiccup meter)
+    context.runOnContext(v -> vertx.setPeriodic(1000, id -> {
+      if (!pages.isEmpty()) broadcast(hostStalls());
+    }));
+  }
+
+  /** The console process's host stalls over the last {@link #STALL_WINDOW_NANOS}, as the page shows them. */
+  static ObjectNode hostStalls() {
+    long now = System.nanoTime();
+    StallFigures f = StallFigures.of(HiccupMeter.get().host().between(now - STALL_WINDOW_NANOS, now), now - STALL_WINDOW_NANOS);
+    return Json.MAPPER.createObjectNode().put("type", "hiccups").put("window_s", STALL_WINDOW_NANOS / 1_000_000_000L)
+        .put("over_5_ms", f.over5Ms()).put("over_20_ms", f.over20Ms()).put("over_50_ms", f.over50Ms()).put("max_ms", f.maxMs());
   }
 
   /** GET /console/events: this page gets every event from now on. */

@@ -99,10 +99,10 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    * together with another is an extra frame; those read in a host stall excuse the run when they
    * are all of them, those in a loop stall alone are the lab's fault and never excuse it.
    */
-  public record Hiccups(String process, StallFigures host, StallFigures loops, int extraFrames, int extraFramesInHostStalls,
+  public record Hiccups(String process, StallFigures host, StallFigures loops, int frames, int extraFrames, int extraFramesInHostStalls,
       int extraFramesInLoopStallsOnly, String hostStall, String loopStall) {
     static Hiccups of(String process, RunStalls s) {
-      return new Hiccups(process, s.host(), s.loops(), s.extraFrames(), s.extraInHostStalls(), s.extraInLoopStallsOnly(), s.hostStall(),
+      return new Hiccups(process, s.host(), s.loops(), s.frames(), s.extraFrames(), s.extraInHostStalls(), s.extraInLoopStallsOnly(), s.hostStall(),
           s.loopStall());
     }
   }

@@ -145,7 +145,8 @@ public final class SummaryMarkdown {
       if (e.excluded() && h.hostStall() != null && h.hostStall().equals(e.exclusionReason())) {
         lines.add(run + ": excluded, " + h.hostStall());
       } else if (h.extraFramesInHostStalls() > 0) {
-        lines.add(run + ": kept (frames were read together outside stalls too); " + h.hostStall());
+        lines.add(String.format("%s: kept, %d of its %d extra frames (of %d read) read in host stalls: %s", run,
+            h.extraFramesInHostStalls(), h.extraFrames(), h.frames(), h.hostStall()));
       }
       if (h.loopStall() != null) lines.add(run + ": " + h.loopStall());
     }

@@ -25,6 +25,7 @@ public final class StallJudge {
     HiccupMeter meter = HiccupMeter.get();
     List<StallLog.Stall> host = meter.host().between(startNanos, endNanos);
     List<StallLog.Stall> loops = meter.loops().between(startNanos, endNanos);
+    int read = 0;
     int extra = 0;
     int inHost = 0;
     int inLoopOnly = 0;
@@ -35,6 +36,7 @@ public final class StallJudge {
       LongSamples at = s.reads().framedReadAt();
       for (int i = 0; i < frames.size() && i < at.size(); i++) {
         int f = (int) frames.get(i);
+        read += f;
         if (f <= 1) continue;
         extra += f - 1;
         StallLog.Stall h = covering(host, at.get(i));
@@ -53,7 +55,7 @@ public final class StallJudge {
     String hostText = hostWorst.describe("the " + who + "'s host stalled", startNanos, inHost);
     String loopText = loopWorst.describe("an event loop of the " + who + " stalled", startNanos, inLoopOnly);
     if (loopText != null) loopText += "; its host did not stall then: the lab's own code held the loop, and the run is kept";
-    return new RunStalls(StallFigures.of(host, startNanos), StallFigures.of(loops, startNanos), extra, inHost, inLoopOnly, hostText,
+    return new RunStalls(StallFigures.of(host, startNanos), StallFigures.of(loops, startNanos), read, extra, inHost, inLoopOnly, hostText,
         loopText);
   }
 

@@ -132,6 +132,15 @@
       status.textContent = '';
     }).catch(fail);
   }
+  // this console's own host stalls over the last 10 s: a stall here merges frames as a proxy would
+  function onHiccups(e) {
+    var figure = e.over_5_ms === 0 ? 'none over 5 ms'
+      : e.over_5_ms + ' over 5 ms, ' + e.over_20_ms + ' over 20 ms, longest ' + e.max_ms.toFixed(1) + ' ms';
+    document.getElementById('stalls-figure').textContent = figure;
+    document.getElementById('stalls').className = e.over_20_ms > 0 ? 'stalls bad' : 'stalls';
+    document.body.setAttribute('data-host-stalls', figure);
+  }
+
   document.getElementById('start').addEventListener('click', start);
 
   var query = new URLSearchParams(location.search);
@@ -147,6 +156,7 @@
     events.onmessage = function (m) {
       var e = JSON.parse(m.data);
       if (e.type === 'start') reset(e); else if (e.type === 'read') onRead(e); else if (e.type === 'done') onDone(e);
+      else if (e.type === 'hiccups') onHiccups(e);
     };
     events.onopen = function () {
       document.body.setAttribute('data-ready', 'true');

@@ -44,6 +44,9 @@ class ConsolePageTest {
           assertThat(page.eval(panel + ".querySelector('.text').textContent").asText())
               .startsWith(ChatFrameSource.word(0) + " " + ChatFrameSource.word(1));
         }
+        // the console's own host stalls, pushed once a second: a figure, never the placeholder
+        assertThat(page.waitFor("document.body.dataset.hostStalls !== undefined", 5_000)).as("the live host-stalls figure").isTrue();
+        assertThat(page.eval("document.getElementById('stalls-figure').textContent").asText()).matches("none over 5 ms|\\d+ over 5 ms, .*");
         // the chart areas drew something
         byte[] png = page.screenshotPng();
         // kept with the build's other test output, not in /tmp where every run would leave one more
