@@ -112,7 +112,7 @@ public final class LabFixture implements AutoCloseable {
     for (int attempt = 0; attempt < 2; attempt++) {
       long from = System.nanoTime();
       r = m.run();
-      RunStalls stalls = StallJudge.judge(r, from, System.nanoTime(), "test");
+      RunStalls stalls = StallJudge.judge(r, from, System.nanoTime(), "test", intervalNanos);
       long late = emitterLatenessMaxNanos(r);
       String spoiled = late > tolerance ? String.format("the emitter wrote a frame %.3f ms late (tolerance %.1f ms)", late / 1e6,
           tolerance / 1e6) : stalls.excusedByHost() ? stalls.hostStall() : null;

@@ -470,7 +470,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
             framedReadAt),
         new StreamResult.Timing(ttft, gaps, emitToRecv,
             headReadNanos >= 0 && requestWrittenNanos >= 0 ? headReadNanos - requestWrittenNanos : -1,
-            bodyReadNanos >= 0 && requestWrittenNanos >= 0 ? bodyReadNanos - requestWrittenNanos : -1),
+            bodyReadNanos >= 0 && requestWrittenNanos >= 0 ? bodyReadNanos - requestWrittenNanos : -1, requestWrittenNanos),
         new StreamResult.Releases(releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits), null);
   }
 }

@@ -45,7 +45,12 @@ public record StreamResult(long streamId, int status, StreamError error, String 
    *     announcing event, a frame); -1 when none came: a gateway that holds everything until the first content makes it the
    *     time to the first frame
    */
-  public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos, long headNanos, long firstBodyNanos) {}
+  /**
+   * @param requestNanos when the request was written (this host's System.nanoTime; -1 when it never was): where the
+   *     other times start, and what the host's stalls are placed against
+   */
+  public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos, long headNanos, long firstBodyNanos,
+      long requestNanos) {}
 
   /**
    * Releases: bursts from the sender, however many reads each took (see {@link StreamMeter}).

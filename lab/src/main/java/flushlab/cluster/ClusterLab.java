@@ -138,7 +138,8 @@ public final class ClusterLab implements RemoteLab {
     StreamResult.Timing t = s.timing();
     StreamResult.Releases r = s.releases();
     return new StreamResult(s.streamId(), s.status(), s.error(), s.errorMessage(), s.complete(), s.sawDone(), s.coding(), s.integrity(),
-        s.reads(), new StreamResult.Timing(t.ttftNanos(), t.gapNanos(), minus(t.emitToRecvNanos(), delta), t.headNanos(), t.firstBodyNanos()),
+        s.reads(), new StreamResult.Timing(t.ttftNanos(), t.gapNanos(), minus(t.emitToRecvNanos(), delta), t.headNanos(), t.firstBodyNanos(),
+            t.requestNanos()),
         new StreamResult.Releases(r.count(), r.bytes(), r.bodyBytes(), r.decodedBytes(), r.frames(), r.gapNanos(), minus(r.waitNanos(), delta)),
         s.h2());
   }

@@ -18,6 +18,7 @@ import flushlab.run.Outcome;
 import flushlab.run.RunRecord;
 import flushlab.run.RunStalls;
 import flushlab.core.StallFigures;
+import flushlab.core.StallLog;
 import flushlab.scenario.Scenario;
 import flushlab.run.TargetCellResult;
 import flushlab.targets.ProcessInfo;
@@ -111,12 +112,15 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    * One stream of a cell as it arrived, for the arrival staircase: each frame's receive and emit
    * times in ms from the request (emit = receive less its emit-to-receive delay, on the lab's one
    * clock), in arrival order, at most {@link #MAX_FRAMES}; and the stream's releases (time since
-   * the release before, bytes). The first complete stream of the kept runs.
+   * the release before, bytes); and this host's stalls while it streamed ({@code hostStallsMs}: [from, to] pairs in ms
+   * from the request, from the hiccup meter). The first complete stream of the kept runs.
    */
-  public record Arrivals(List<Double> recvMs, List<Double> emitMs, List<Double> releaseGapMs, List<Long> releaseBytes) {
+  public record Arrivals(List<Double> recvMs, List<Double> emitMs, List<Double> releaseGapMs, List<Long> releaseBytes,
+      List<double[]> hostStallsMs) {
     static final int MAX_FRAMES = 2000;
 
-    static Arrivals of(BatchResult kept) {
+    /** @param stalls this host's stalls over the kept runs (System.nanoTime spans), placed on the stream's own time axis */
+    static Arrivals of(BatchResult kept, List<StallLog.Stall> stalls) {
       for (StreamResult s : kept.streamResults()) {
         if (!s.ok() || s.timing().ttftNanos() < 0) continue;
         var gaps = s.timing().gapNanos();
@@ -138,7 +142,16 @@ public record RunReport(int schemaVersion, String scenario, String description, 
           relGaps.add(round3(rel.gapNanos().get(i) / 1e6));
           relBytes.add(rel.bytes().get(i));
         }
-        return new Arrivals(recv, emit, relGaps, relBytes);
+        List<double[]> stalled = new ArrayList<>();
+        long request = s.timing().requestNanos();
+        double end = recv.isEmpty() ? 0 : recv.get(recv.size() - 1);
+        for (StallLog.Stall st : stalls) {
+          if (request < 0) break;
+          double from = (st.fromNanos() - request) / 1e6;
+          double to = (st.toNanos() - request) / 1e6;
+          if (to >= 0 && from <= end) stalled.add(new double[] {round3(Math.max(0, from)), round3(to)});
+        }
+        return new Arrivals(recv, emit, relGaps, relBytes, stalled);
       }
       return null;
     }
@@ -167,7 +180,14 @@ public record RunReport(int schemaVersion, String scenario, String description, 
       List<String> lines = new ArrayList<>(plan.headLines(c.client().keepAlive(), true));
       lines.removeIf(l -> l.startsWith("Host: "));
       return new CellReport(c.index(), c.label(), c.sweptByName(), r.target(), c.profile(), c.client().http(), lines, r.runs().size(),
-          r.excludedRuns(), r.included(), Arrivals.of(r.included()), RunEntry.of(r.runs()), c);
+          r.excludedRuns(), r.included(), Arrivals.of(r.included(), keptHostStalls(r)), RunEntry.of(r.runs()), c);
+    }
+
+    /** This host's stalls over the runs the guards kept. */
+    private static List<StallLog.Stall> keptHostStalls(TargetCellResult r) {
+      List<StallLog.Stall> out = new ArrayList<>();
+      for (RunRecord run : r.runs()) if (!run.excluded() && run.stalls() != null) out.addAll(run.stalls().hostSpans());
+      return out;
     }
 
     /**

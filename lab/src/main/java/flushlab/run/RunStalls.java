@@ -1,6 +1,8 @@
 package flushlab.run;
 
 import flushlab.core.StallFigures;
+import flushlab.core.StallLog;
+import java.util.List;
 
 /**
  * This process's own stalls over one run, and what they explain of its reads. A read that
@@ -14,9 +16,10 @@ import flushlab.core.StallFigures;
  * @param extraInLoopStallsOnly those read in or right after a stall of a loop alone (the lab's fault)
  * @param hostStall how the host stalls explain the merged reads ("the client's host stalled ..."), or null
  * @param loopStall how a loop's stalls alone merged reads, or null
+ * @param hostSpans the host stalls themselves (System.nanoTime spans), for drawing them beside the reads
  */
 public record RunStalls(StallFigures host, StallFigures loops, int frames, int extraFrames, int extraInHostStalls, int extraInLoopStallsOnly,
-    String hostStall, String loopStall) {
+    String hostStall, String loopStall, List<StallLog.Stall> hostSpans) {
 
   /**
    * Below this share of the frames read, frames read together in host stalls change no figure the

@@ -542,7 +542,7 @@ public final class ScenarioRunner {
         client.close();
       }
       if (client.aborted()) return null;
-      RunStalls stalls = StallJudge.judge(result, startedNanos, System.nanoTime(), "client");
+      RunStalls stalls = StallJudge.judge(result, startedNanos, System.nanoTime(), "client", cell.stream().intervalNanos());
       return guard(target, site, cellIndex, run, result, started, System.currentTimeMillis(), stalls);
     }
 

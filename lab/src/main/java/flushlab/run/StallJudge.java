@@ -20,8 +20,14 @@ public final class StallJudge {
 
   private StallJudge() {}
 
-  /** The run from {@code startNanos} to {@code endNanos} (System.nanoTime), its reads in {@code result}; {@code who} names the reader. */
-  public static RunStalls judge(BatchResult result, long startNanos, long endNanos, String who) {
+  /**
+   * The run from {@code startNanos} to {@code endNanos} (System.nanoTime), its reads in {@code result}, its frames
+   * {@code intervalNanos} apart; {@code who} names the reader. A stall of D explains at most D / interval + 1 extra
+   * frames of a read after it (no more frames could pile up while the reader was stopped): the rest of that read was
+   * merged before the reader stopped, by whatever holds frames. Frames sent back to back (no interval) arrive together
+   * anyway, so no stall explains them.
+   */
+  public static RunStalls judge(BatchResult result, long startNanos, long endNanos, String who, long intervalNanos) {
     HiccupMeter meter = HiccupMeter.get();
     List<StallLog.Stall> host = meter.host().between(startNanos, endNanos);
     List<StallLog.Stall> loops = meter.loops().between(startNanos, endNanos);
@@ -40,14 +46,14 @@ public final class StallJudge {
         if (f <= 1) continue;
         extra += f - 1;
         StallLog.Stall h = covering(host, at.get(i));
-        if (h != null) {
-          inHost += f - 1;
+        if (h != null && piledUp(h, intervalNanos, f) > 0) {
+          inHost += piledUp(h, intervalNanos, f);
           hostWorst.add(h, f);
           continue;
         }
         StallLog.Stall l = covering(loops, at.get(i));
-        if (l != null) {
-          inLoopOnly += f - 1;
+        if (l != null && piledUp(l, intervalNanos, f) > 0) {
+          inLoopOnly += piledUp(l, intervalNanos, f);
           loopWorst.add(l, f);
         }
       }
@@ -56,7 +62,13 @@ public final class StallJudge {
     String loopText = loopWorst.describe("an event loop of the " + who + " stalled", startNanos, inLoopOnly);
     if (loopText != null) loopText += "; its host did not stall then: the lab's own code held the loop, and the run is kept";
     return new RunStalls(StallFigures.of(host, startNanos), StallFigures.of(loops, startNanos), read, extra, inHost, inLoopOnly, hostText,
-        loopText);
+        loopText, List.copyOf(host));
+  }
+
+  /** The extra frames of a read of {@code frames} that a stall can have piled up: at most its length over the interval, plus one. */
+  private static int piledUp(StallLog.Stall stall, long intervalNanos, int frames) {
+    if (intervalNanos <= 0) return 0;
+    return (int) Math.min(frames - 1, stall.nanos() / intervalNanos + 1);
   }
 
   private static StallLog.Stall covering(List<StallLog.Stall> stalls, long readNanos) {

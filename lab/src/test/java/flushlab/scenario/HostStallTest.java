@@ -96,6 +96,32 @@ class HostStallTest {
     assertThat(t.thresholdBytes()).as("threshold %d B: %s", threshold, t.verdict()).isBetween(threshold * 0.9, threshold * 1.1);
   }
 
+  /**
+   * A stall explains no more frames than could pile up while it lasted: a relay that holds the whole
+   * stream and releases it as a stall ends merged those frames long before, and is kept.
+   */
+  @Test
+  void aStallAtTheReleaseOfAHeldStreamExplainsOnlyWhatItCouldHavePiledUp() throws Exception {
+    Scenario s = ScenarioFixture.parse("""
+        name: drain-under-stall
+        emitter: {frames: 41, frame_size: 60B, interval: 10ms}
+        runs: 1
+        guards: {pacing_tolerance: 200ms, certify: {runs: 1}}
+        targets:
+          - {name: drain, kind: relay, shapers: [drain-and-flush]}
+        flush_trigger_map: false
+        """);
+    // the stream ends 400 ms in, when the relay releases it whole: a 20 ms host stall from 395 ms covers that read
+    Outcome o = ScenarioFixture.runAsMeasured(s, hostStall(395, 20, c -> c == 0, new AtomicInteger()));
+    RunRecord first = o.results().get(0).runs().get(0);
+    System.out.println("HostStallTest: drain under a stall: " + first.stalls().hostStall() + "; extra frames " + first.stalls().extraFrames()
+        + ", in host stalls " + first.stalls().extraInHostStalls());
+    assertThat(first.stalls().extraFrames()).as("the held stream came in one or two reads").isGreaterThanOrEqualTo(39);
+    assertThat(first.stalls().extraInHostStalls()).as("the release was read in the stall, which explains at most 20 / 10 + 1 frames")
+        .isBetween(1, 3);
+    assertThat(first.excluded()).as("a relay that held the stream is never excused: %s", first.exclusionReason()).isFalse();
+  }
+
   @Test
   void aDirectPathThatFailsOnlyInsideHostStallsIsNotCertifiedForTheHostsStalls() throws Exception {
     Scenario s = ScenarioFixture.parse("""

@@ -195,7 +195,9 @@ public final class RunCharts {
           }
           String prefix = sources.size() == 1 ? "" : s.label() + " ";
           String c = second(s) ? "#555555" : Options.colour(colour);
-          series.add(Options.line(prefix + "received", c, recv, second(s), "end"));
+          ObjectNode received = Options.line(prefix + "received", c, recv, second(s), "end");
+          if (a != null && a.path("host_stalls_ms").size() > 0) received.set("markArea", hostStalls(a.path("host_stalls_ms")));
+          series.add(received);
           series.add(Options.line(prefix + "emitted", "#9e9e9e", emit, true, null));
           legend.add(prefix + "received");
           legend.add(prefix + "emitted");
@@ -204,6 +206,24 @@ public final class RunCharts {
         charts.add(new Chart(id(), "staircase", cell, target, o, false));
       }
     }
+  }
+
+  /**
+   * This host's stalls while the stream ran, shaded across the staircase at their times: frames
+   * read together at the end of one were merged by the host, not by the target.
+   */
+  private static ObjectNode hostStalls(JsonNode spans) {
+    ObjectNode area = Options.F.objectNode().put("silent", true);
+    area.putObject("itemStyle").put("color", "rgba(214, 39, 40, 0.18)");
+    area.putObject("label").put("show", true).put("position", "insideTop").put("fontSize", 10).put("color", "#a33")
+        .put("formatter", "host stall");
+    ArrayNode data = area.putArray("data");
+    for (JsonNode span : spans) {
+      ArrayNode pair = data.addArray();
+      pair.addObject().put("xAxis", span.get(0).asDouble());
+      pair.addObject().put("xAxis", span.get(1).asDouble());
+    }
+    return area;
   }
 
   /** How one series of a chart is drawn from its points: the source and target it belongs to. */

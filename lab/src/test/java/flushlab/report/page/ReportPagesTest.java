@@ -105,6 +105,28 @@ class ReportPagesTest {
     assertThat(recv.get(0).get(0).asDouble() - emit.get(0).get(0).asDouble()).as("first frame held (ms)").isGreaterThan(50);
   }
 
+  /** This host's stalls, as results.json keeps them beside a row's stream, are shaded across its staircase at their times. */
+  @Test
+  void hostStallsAreShadedOnTheStaircaseAtTheirTimes() throws Exception {
+    JsonNode results = ResultsFolder.read(before);
+    for (JsonNode row : results.path("cells")) {
+      assertThat(row.path("arrivals").path("host_stalls_ms").isArray()).as("every row says where this host stalled").isTrue();
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode first = (com.fasterxml.jackson.databind.node.ObjectNode) results.path("cells").get(0);
+    com.fasterxml.jackson.databind.node.ArrayNode spans = ((com.fasterxml.jackson.databind.node.ObjectNode) first.path("arrivals"))
+        .putArray("host_stalls_ms");
+    spans.addArray().add(40.0).add(88.5);
+    List<Chart> charts = RunCharts.of(results);
+    Chart stair = charts.stream().filter(c -> c.section().equals("staircase") && c.group().equals(first.path("cell_label").asText())
+        && c.title().equals(first.path("target").asText())).findFirst().orElseThrow();
+    JsonNode area = stair.option().path("series").get(0).path("markArea").path("data");
+    assertThat(area.size()).isEqualTo(1);
+    assertThat(area.get(0).get(0).path("xAxis").asDouble()).isEqualTo(40.0);
+    assertThat(area.get(0).get(1).path("xAxis").asDouble()).isEqualTo(88.5);
+    // the emit line carries no shading of its own
+    assertThat(stair.option().path("series").get(1).has("markArea")).isFalse();
+  }
+
   /** Releases of the first complete stream of a row (the one its charts draw): its samples plus the first and last. */
   private static int releases(JsonNode results, String cell, String target) {
     for (JsonNode row : results.path("cells")) {
