@@ -80,7 +80,7 @@ class HostStallTest {
           - {name: relay, kind: relay, shapers: [byte-threshold=%dB]}
         runs: 1
         guards: {pacing_tolerance: 200ms, certify: {runs: 3, frames: 11, interval: 20ms}}
-        """.formatted((int) Math.ceil(5.0 * threshold / 60), threshold));
+        """.formatted(Math.max(300, (int) Math.ceil(5.0 * threshold / 60)), threshold)); // 300 ms at least: the stall comes 100 ms in
     // every measured run is stopped for 40 ms, 100 ms in
     Outcome o = ScenarioFixture.runAsMeasured(s, hostStall(100, 40, c -> c >= 0, new AtomicInteger()));
     assertThat(o.certified()).as(o.certification().verdict()).isTrue();
