@@ -9,6 +9,8 @@ import flushlab.core.Json;
 import com.fasterxml.jackson.core.type.TypeReference;
 import flushlab.core.HostPort;
 import flushlab.run.CellRequest;
+import flushlab.run.RunStalls;
+import flushlab.run.StallJudge;
 import flushlab.scenario.Cell;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -48,9 +50,10 @@ public final class ClientShare {
    * @param readsWithFrames the reads that completed at least one frame (what frames per read divides by, as everywhere)
    * @param damaged frames lost, duplicated, reordered or corrupt, summed
    * @param streamIds the emitter's ids of the streams read, for its pacing audit (bounded by the share's requests)
+   * @param stalls the agent's own host stalls over its share and the extra frames they explain (its hiccup meter)
    */
   public record Counts(String agent, int streams, int streamsOk, int failed, long frames, long reads, long readsWithFrames, long damaged,
-      Histogram emitToRecv, Histogram ttft, Histogram gap, List<Long> streamIds) {
+      Histogram emitToRecv, Histogram ttft, Histogram gap, List<Long> streamIds, AgentStalls stalls) {
     public Counts {
       streamIds = List.copyOf(streamIds);
     }
@@ -58,7 +61,8 @@ public final class ClientShare {
     JsonObject toJson() {
       return new JsonObject().put("agent", agent).put("streams", streams).put("streams_ok", streamsOk).put("failed", failed)
           .put("frames", frames).put("reads", reads).put("reads_with_frames", readsWithFrames).put("damaged", damaged).put("emit_to_recv", encode(emitToRecv))
-          .put("ttft", encode(ttft)).put("gap", encode(gap)).put("stream_ids", new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(streamIds)));
+          .put("ttft", encode(ttft)).put("gap", encode(gap)).put("stream_ids", new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(streamIds)))
+          .put("stalls", new JsonObject(Json.write(stalls)));
     }
 
     static Counts fromJson(JsonObject j) {
@@ -66,13 +70,23 @@ public final class ClientShare {
       for (Object o : j.getJsonArray("stream_ids")) ids.add(((Number) o).longValue());
       return new Counts(j.getString("agent"), j.getInteger("streams"), j.getInteger("streams_ok"), j.getInteger("failed"),
           j.getLong("frames"), j.getLong("reads"), j.getLong("reads_with_frames"), j.getLong("damaged"), decode(j.getString("emit_to_recv")),
-          decode(j.getString("ttft")), decode(j.getString("gap")), ids);
+          decode(j.getString("ttft")), decode(j.getString("gap")), ids, stallsOf(j.getJsonObject("stalls")));
     }
 
-    static Counts of(String agent, BatchResult r) {
+    private static AgentStalls stallsOf(JsonObject j) {
+      try {
+        return Json.MAPPER.readValue(j.encode(), AgentStalls.class);
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalArgumentException("an agent's stalls did not read back: " + e.getOriginalMessage(), e);
+      }
+    }
+
+    /** What {@code agent} read between {@code startNanos} and now, judged against its own host's stalls. */
+    static Counts of(String agent, BatchResult r, long startNanos, long intervalNanos) {
+      RunStalls s = StallJudge.judge(r, startNanos, System.nanoTime(), "client agent " + agent, intervalNanos);
       return new Counts(agent, r.streams(), r.streamsOk(), r.errorCount(), r.frames(), r.reads(), r.readsWithFrames(),
           r.lostFrames() + r.duplicateFrames() + r.reorderedFrames() + r.corruptFrames(), r.emitToRecvHistogram(),
-          r.ttftHistogram(), r.gapHistogram(), r.streamIds());
+          r.ttftHistogram(), r.gapHistogram(), r.streamIds(), AgentStalls.of(s));
     }
 
     /** Frames per read that completed a frame (as a one-host run counts it), from the exact sums; NaN when no frame was read. */
@@ -94,7 +108,9 @@ public final class ClientShare {
       long withFrames = 0;
       long damaged = 0;
       List<Long> ids = new java.util.ArrayList<>();
+      List<AgentStalls> stalls = new java.util.ArrayList<>();
       for (Counts c : all) {
+        stalls.add(c.stalls);
         streams += c.streams;
         ok += c.streamsOk;
         failed += c.failed;
@@ -107,7 +123,7 @@ public final class ClientShare {
         gap.add(c.gap);
         ids.addAll(c.streamIds);
       }
-      return new Counts("merged", streams, ok, failed, frames, reads, withFrames, damaged, e2r, ttft, gap, ids);
+      return new Counts("merged", streams, ok, failed, frames, reads, withFrames, damaged, e2r, ttft, gap, ids, AgentStalls.merge(stalls));
     }
   }
 
@@ -223,8 +239,9 @@ public final class ClientShare {
       }
       Asked a = asked(agent, m);
       if (a == null) return;
+      long started = System.nanoTime();
       runUntilDeadline(agent, m, "share", a.cell().client().withRequests(requests, Math.min(concurrency, requests)), a.plan(), deadlineMs,
-          r -> Counts.of(agent.spec().agent(), r).toJson());
+          r -> Counts.of(agent.spec().agent(), r, started, a.cell().stream().intervalNanos()).toJson());
     });
   }
 

@@ -47,12 +47,16 @@ public record ClusterOutcome(String runId, long startedEpochMillis, double secon
   /**
    * One run of one target in one cell (or one certification run).
    *
-   * @param excluded the emitter's own audit says it wrote a frame later than the pacing tolerance: the
-   *     run says nothing of the path and is left out of findings
+   * @param excluded the emitter's own audit says it wrote a frame later than the pacing tolerance, or every frame the
+   *     client agents read together was read in a stall of their own hosts: the run says nothing of the path and is
+   *     left out of findings ({@code exclusionReason} says which)
+   * @param hostStalls the client agents' own host stalls over the run (the longest agent's figures) and what they
+   *     explain
    * @param missing agents whose share did not come back, with why; the run is then partial
    * @param merged the agents' figures summed; null ("no data") when no share came back
    */
-  public record RunRow(String target, int cell, String cellLabel, int run, boolean excluded, double emitterLatenessMaxMs,
+  public record RunRow(String target, int cell, String cellLabel, int run, boolean excluded, String exclusionReason,
+      AgentStalls hostStalls, double emitterLatenessMaxMs,
       Map<String, String> missing, int streamsAsked, Figures merged, List<Figures> perAgent) {
     public boolean partial() {
       return !missing.isEmpty();

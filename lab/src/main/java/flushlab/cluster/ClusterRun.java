@@ -89,7 +89,7 @@ public final class ClusterRun {
         Cell certify = g.certifyCell().withClient(g.certifyCell().client().withRequests(Math.max(n, g.certifyCell().client().requests()),
             Math.max(n, g.certifyCell().client().concurrency())));
         for (int i = 0; i < g.certifyRuns() && !interrupted.get(); i++) {
-          certification.add(measure(self, servers, "direct (certify)", certify, i, emitter));
+          certification.addAll(measureOnceMoreIfExcluded(self, servers, "direct (certify)", certify, i, emitter, announce));
         }
         verdict = certifyVerdict(certification, g);
         certified = verdict == null;
@@ -102,10 +102,9 @@ public final class ClusterRun {
               for (int run = 0; run < scenario.runs() && !interrupted.get() && gone == null; run++) {
                 announce.accept("cluster: measuring " + t.name() + " " + c.label() + " run " + (run + 1) + " on " + String.join(", ",
                     placement.clientOn()));
-                Measured row = measure(self, servers, t.name(), c, run, at.get(t.name()));
-                rows.add(row);
-                announce.accept("cluster: " + line(row));
-                gone = goneAgent(self, row);
+                List<Measured> measured = measureOnceMoreIfExcluded(self, servers, t.name(), c, run, at.get(t.name()), announce);
+                rows.addAll(measured);
+                gone = goneAgent(self, measured.get(measured.size() - 1));
                 if (gone != null) {
                   announce.accept("cluster: agent " + gone + " has left the lab; the runs after this one are not measured (a split of the load"
                       + " over fewer agents would not be the run the scenario asked for)");
@@ -193,11 +192,28 @@ public final class ClusterRun {
   }
 
   /** One run as measured, before the clocks after it are known. */
+  /** @param exclusionReason why the run says nothing of the target (the emitter was late, a client agent's host stalled), or null */
   record Measured(String target, Cell cell, int run, boolean excluded, double latenessMs, Map<String, String> missing,
-      ClusterClients.Outcome outcome) {
+      ClusterClients.Outcome outcome, String exclusionReason) {
     boolean partial() {
       return !missing.isEmpty();
     }
+  }
+
+  /**
+   * One run, announced; a run the guards excluded (the emitter late, a client agent's host stalled)
+   * with every agent still there is measured once more, once, as on one host: both are kept.
+   */
+  private List<Measured> measureOnceMoreIfExcluded(Agent self, RemoteServers servers, String target, Cell cell, int run, HostPort at,
+      Consumer<String> announce) throws Exception {
+    List<Measured> out = new ArrayList<>();
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Measured m = measure(self, servers, target, cell, run, at);
+      out.add(m);
+      announce.accept("cluster: " + line(m) + (m.excluded() && attempt == 0 && !m.partial() ? "; measured again" : ""));
+      if (!m.excluded() || m.partial()) break;
+    }
+    return out;
   }
 
   /** One run: the cell's load split over the client agents at {@code target}, judged by the emitter's own audit. */
@@ -206,19 +222,21 @@ public final class ClusterRun {
     ClusterClients.Outcome o = ClusterClients.run(self, placement.clientOn(), at, cell, scenario.requestHeaders().toSend(), deadlineMs)
         .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);
     double lateness = Double.NaN;
-    boolean excluded = false;
+    String reason = null;
     Map<String, String> missing = new LinkedHashMap<>(o.missing());
     if (!o.noData()) {
       try {
         RemoteServers.Audit audit = servers.audit(placement.emitterOn(), o.merged().streamIds());
         lateness = audit.latenessMaxNanos() / 1e6;
-        excluded = audit.latenessMaxNanos() > scenario.guards().pacingToleranceNanos();
+        if (audit.latenessMaxNanos() > scenario.guards().pacingToleranceNanos()) reason = String.format("the emitter was late by %.3f ms", lateness);
       } catch (Exception e) {
         missing.put(placement.emitterOn(), "the emitter's audit did not come back: " + e.getMessage());
-        excluded = true; // a run the pacing guard cannot judge is not a finding
+        reason = "the emitter's audit did not come back"; // a run the pacing guard cannot judge is not a finding
       }
+      // each client agent judged its own reads against its own host's stalls
+      if (reason == null && o.merged().stalls().excusedByHost()) reason = o.merged().stalls().hostStall();
     }
-    return new Measured(target, cell, run, excluded, lateness, missing, o);
+    return new Measured(target, cell, run, reason != null, lateness, missing, o, reason);
   }
 
   static String line(Measured m) {
@@ -227,7 +245,7 @@ public final class ClusterRun {
     String figures = c == null ? "no data" : String.format("streams %d/%d ok, frames/read %.2f, %d frames in %d reads", c.streamsOk(),
         asked, c.framesPerRead(), c.frames(), c.reads());
     int lost = asked - (c == null ? 0 : c.streams());
-    return m.target() + " " + m.cell().label() + " run " + (m.run() + 1) + ": " + figures + (m.excluded() ? " (excluded: the emitter was late)" : "")
+    return m.target() + " " + m.cell().label() + " run " + (m.run() + 1) + ": " + figures + (m.excluded() ? " (excluded: " + m.exclusionReason() + ")" : "")
         + (m.partial() ? " PARTIAL: " + lost + " of " + asked + " streams lost with " + String.join(", ", m.missing().keySet()) + " "
             + m.missing() : "");
   }
@@ -259,7 +277,8 @@ public final class ClusterRun {
         per.add(figures(c, oneWay(shifted, bound)));
       }
       ClientShare.Counts merged = m.outcome().merged();
-      out.add(new RunRow(m.target(), m.cell().index(), m.cell().label(), m.run(), m.excluded(), m.latenessMs(), m.missing(),
+      out.add(new RunRow(m.target(), m.cell().index(), m.cell().label(), m.run(), m.excluded(), m.exclusionReason(),
+          m.outcome().merged() == null ? null : m.outcome().merged().stalls(), m.latenessMs(), m.missing(),
           m.cell().client().requests(),
           merged == null ? null : figures(merged, oneWay(mergedShifted, widest)), per));
     }
@@ -297,12 +316,18 @@ public final class ClusterRun {
 
   private static String certifyVerdict(List<Measured> runs, Scenario.Guards g) {
     if (runs.isEmpty()) return "interrupted before any certification run";
-    for (Measured m : runs) {
+    for (int i = 0; i < runs.size(); i++) {
+      Measured m = runs.get(i);
       ClientShare.Counts merged = m.outcome().merged();
       int run = m.run() + 1;
       if (merged == null) return "certification run " + run + " has no data: " + m.missing();
       if (!m.missing().isEmpty()) return "certification run " + run + " is partial: " + m.missing();
-      if (m.excluded()) return "the emitter wrote a frame " + String.format("%.3f", m.latenessMs()) + " ms late in certification run " + run;
+      boolean measuredAgain = i + 1 < runs.size() && runs.get(i + 1).run() == m.run();
+      if (m.excluded() && measuredAgain) continue;
+      if (m.excluded() && merged.stalls().excusedByHost()) {
+        return "a client agent's host stalled in certification run " + run + ", measured once more: " + m.exclusionReason();
+      }
+      if (m.excluded()) return m.exclusionReason() + " in certification run " + run + ", measured once more";
       if (merged.failed() > 0) return merged.failed() + " stream(s) failed on the direct path in certification run " + run;
       if (merged.framesPerRead() > g.certifyMaxFramesPerRead()) {
         return String.format("the direct path read %.2f frames per read in certification run %d (ceiling %.2f)", merged.framesPerRead(),

@@ -44,7 +44,7 @@ public final class ClusterSummaryMarkdown {
     md.append("| target | cell | run | agent | streams ok | frames | reads | frames/read | damaged | ttft p50 | emit->recv p50 | emit->recv p99 | note |\n")
         .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (RunRow r : rows) {
-      String note = (r.excluded() ? "excluded: the emitter was late; " : "") + (r.partial() ? "partial: " + r.streamsLost() + " of "
+      String note = (r.excluded() ? "excluded: " + r.exclusionReason() + "; " : "") + (r.partial() ? "partial: " + r.streamsLost() + " of "
           + r.streamsAsked() + " streams lost with " + String.join(", ", r.missing().keySet()) + " (" + r.missing() + ")" : "");
       if (r.merged() == null) {
         md.append("| ").append(r.target()).append(" | ").append(r.cellLabel()).append(" | ").append(r.run() + 1)

@@ -97,10 +97,14 @@ public final class StallJudge {
     String describe(String what, long startNanos, int extraFrames) {
       if (longest == null) return null;
       String at = String.format("%.0f ms at %.2f s", longest.nanos() / 1e6, (longest.fromNanos() - startNanos) / 1e9);
-      return stalls.size() == 1 && extraFrames == framesTogether - 1
-          ? String.format("%s %s: %d frames read together then", what, at, framesTogether)
-          : String.format("%s %d times, longest %s: %d extra frames read together in its stalls, %d in one read", what, stalls.size(), at,
-              extraFrames, framesTogether);
+      if (stalls.size() == 1 && extraFrames == framesTogether - 1) {
+        return String.format("%s %s: %d frames read together then", what, at, framesTogether);
+      }
+      if (stalls.size() == 1) {
+        return String.format("%s %s: %d extra frames read together in it, %d in one read", what, at, extraFrames, framesTogether);
+      }
+      return String.format("%s %d times, longest %s: %d extra frames read together in its stalls, %d in one read", what, stalls.size(), at,
+          extraFrames, framesTogether);
     }
   }
 }
