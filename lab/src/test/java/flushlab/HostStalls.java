@@ -1,7 +1,6 @@
 package flushlab;
 
 import flushlab.core.HiccupMeter;
-import flushlab.core.StallFigures;
 import flushlab.run.Outcome;
 import flushlab.run.RunRecord;
 import flushlab.run.TargetCellResult;
@@ -43,10 +42,5 @@ public final class HostStalls {
   public static String since() {
     HiccupMeter m = HiccupMeter.get();
     return "host stalls logged by this process: " + m.host().count() + ", loop stalls: " + m.loops().count();
-  }
-
-  /** The figures of one run's host stalls, for a message. */
-  public static String figures(StallFigures f) {
-    return f.describe();
   }
 }
