@@ -30,7 +30,7 @@ public final class HostStalls {
   public static void skipIfStalled(Outcome o) {
     skipIfSaidIn(o.certification().verdict());
     for (TargetCellResult r : o.results()) {
-      if (!r.runs().isEmpty() && r.runs().stream().allMatch(RunRecord::excludedForHostStall)) {
+      if (!r.runs().isEmpty() && r.runs().stream().allMatch(RunRecord::spoiledByHostStall)) {
         Assumptions.abort("host stall, not a result: every run of " + r.target() + " [" + r.cell().label() + "] was excluded ("
             + r.runs().get(r.runs().size() - 1).exclusionReason() + ")");
       }

@@ -37,6 +37,24 @@ public final class AuditRegistry {
     running.remove(audit.streamId());
     finished.put(audit.streamId(), summary);
     if (latenessPool != null) audit.addLatenessTo(latenessPool);
+    notifyAll(); // a reader waiting for this stream's audit (awaitSummary)
+  }
+
+  /**
+   * The summary of a finished stream, waiting up to {@code timeoutNanos} while the stream is still
+   * being written: the emitter files it on its loop right after the stream's last send(), and a
+   * client on another loop (or the emitter's loop held up) can have read the whole stream first.
+   * Null when the stream is unknown or evicted, or still running at the timeout. Never call it on
+   * an event loop.
+   */
+  public synchronized PacingAudit.Summary awaitSummary(long streamId, long timeoutNanos) throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutNanos;
+    while (running.containsKey(streamId)) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) break;
+      wait(Math.max(1, left / 1_000_000));
+    }
+    return finished.get(streamId);
   }
 
   /** The summary of a finished stream, or null if it is running, unknown or evicted. */

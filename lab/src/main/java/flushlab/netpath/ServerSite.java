@@ -23,7 +23,7 @@ public sealed interface ServerSite extends AutoCloseable permits LoopbackSite, V
    */
   HostPort emitterTls();
 
-  /** The pacing audit of a stream the emitter served, or null when it has none. */
+  /** The pacing audit of a stream the emitter served (waiting a moment for one it is still filing), or null when it has none; never on an event loop. */
   PacingAudit.Summary audit(long streamId);
 
   /** The emitter's event loop, when it runs in this process (tests disturb it on purpose); else null. */

@@ -23,4 +23,14 @@ public record RunRecord(String target, int cell, int run, BatchResult result, bo
     return excluded && stalls != null && stalls.excusedByHost() && exclusionReason != null
         && exclusionReason.equals(stalls.hostStall());
   }
+
+  /**
+   * Excluded, and this host's stalls account for it: its merged reads all fell in host stalls, or
+   * the emitter (in this process) was late while the host stalled at least half as long. An emitter
+   * late with no such stall was held by the lab's own code on its loop.
+   */
+  public boolean spoiledByHostStall() {
+    return excludedForHostStall() || excluded && stalls != null && maxPacingLatenessNanos > 0
+        && stalls.host().maxMs() * 1e6 >= maxPacingLatenessNanos / 2.0;
+  }
 }

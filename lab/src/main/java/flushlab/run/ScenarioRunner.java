@@ -345,26 +345,32 @@ public final class ScenarioRunner {
       if (identity) r = r.withRequestHeaders(headersFor(true));
       results.add(r);
       BatchResult b = r.included();
-      if (runs.stream().allMatch(RunRecord::excludedForHostStall)) {
-        failed[0] = new PassEnd("this host stalled in both runs of " + plan + who + " (" + runs.get(runs.size() - 1).exclusionReason()
-            + "); nothing is inferred from it", true);
+      if (runs.stream().allMatch(RunRecord::excluded)) {
+        String why = runs.get(runs.size() - 1).exclusionReason();
+        failed[0] = runs.stream().allMatch(RunRecord::spoiledByHostStall)
+            ? new PassEnd("this host stalled in both runs of " + plan + who + " (" + why + "); nothing is inferred from it", PassEnd.Kind.HOST_STALLED)
+            : new PassEnd("both runs of " + plan + who + " were excluded (" + why + ") with no stall of this host to account for it; "
+                + "nothing is inferred from it", PassEnd.Kind.EXCLUDED);
         return null;
       }
       if (b.streamsOk() == 0 && b.errorCount() > 0) {
-        failed[0] = new PassEnd("every stream of " + plan + who + " failed: " + b.firstError(), false);
+        failed[0] = new PassEnd("every stream of " + plan + who + " failed: " + b.firstError(), PassEnd.Kind.TARGET_FAILED);
         return null; // a target that answers no stream has no trigger to map: stop here
       }
       if (b.lostFrames() > 0 || b.frames() == 0) {
         failed[0] = new PassEnd((b.frames() == 0 ? "no frame of " + plan + who + " was read" : b.lostFrames() + " frames of " + plan
-            + who + " were lost") + "; nothing is inferred from it", false);
+            + who + " were lost") + "; nothing is inferred from it", PassEnd.Kind.TARGET_FAILED);
         return null;
       }
       return r.evidence(cert.emitToRecvMs());
     }, budgetSeconds, announce);
     FlushTrigger trigger = prober.run();
-    if (failed[0] != null && failed[0].hostStalled()) {
+    if (failed[0] != null && failed[0].kind() == PassEnd.Kind.HOST_STALLED) {
       trigger = FlushTrigger.inconclusive(target.name(), failed[0].why(), List.of(),
           List.of("map again on a quieter host: the reads merged while this host was stopped, not by the target"));
+    } else if (failed[0] != null && failed[0].kind() == PassEnd.Kind.EXCLUDED) {
+      trigger = FlushTrigger.inconclusive(target.name(), failed[0].why(), List.of(),
+          List.of("map again; an emitter late with no stall of this host was held by the lab's own code on its loop (worth reporting)"));
     } else if (failed[0] != null) {
       trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0].why(), List.of(),
           List.of("check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)"));
@@ -372,8 +378,10 @@ public final class ScenarioRunner {
     return trigger;
   }
 
-  /** Why a pass of the map stopped before its prober was done: the target failed it, or this host stalled. */
-  private record PassEnd(String why, boolean hostStalled) {}
+  /** Why a pass of the map stopped before its prober was done: the target failed it, this host stalled, or a guard excluded both runs. */
+  private record PassEnd(String why, Kind kind) {
+    enum Kind { TARGET_FAILED, HOST_STALLED, EXCLUDED }
+  }
 
   /** The emitter (and namespace) of every network path this scenario's targets use, the scenario's own first. */
   private ServerSites openSites(Consumer<String> announce) throws TargetStartFailure {
@@ -422,7 +430,7 @@ public final class ScenarioRunner {
     String verdict;
     if (certified) {
       verdict = "certified";
-    } else if (kept.isEmpty() && runs.stream().anyMatch(RunRecord::excludedForHostStall)) {
+    } else if (kept.isEmpty() && runs.stream().allMatch(RunRecord::spoiledByHostStall)) {
       verdict = "not certified: this host stalled during certification, " + hostStalls(runs) + "; every run it excluded was "
           + "measured once more and stalled again (no proxy is involved in the direct path: try again on a quieter host)";
     } else if (kept.isEmpty()) {

@@ -41,10 +41,14 @@ class ExcludedRunTest {
     assertThat(direct.runs()).hasSize(2);
     RunRecord first = direct.runs().get(0);
     RunRecord second = direct.runs().get(1);
-    System.out.println("ExcludedRunTest: first run excluded: " + first.exclusionReason() + "; second: excluded " + second.excluded());
+    System.out.println("ExcludedRunTest: first run excluded: " + first.exclusionReason() + "; second: excluded " + second.excluded() + " (" + second.exclusionReason() + ")");
     assertThat(first.excluded()).isTrue();
     assertThat(first.exclusionReason()).startsWith("emitter late by");
-    assertThat(second.excluded()).as("the run measured again, unstalled").isFalse();
+    if (second.excluded() && second.spoiledByHostStall()) {
+      org.junit.jupiter.api.Assumptions.abort("host stall, not a result: the run measured again was spoiled by this host too ("
+          + second.exclusionReason() + "; host stalls " + second.stalls().host().describe() + ")");
+    }
+    assertThat(second.excluded()).as("the run measured again, unstalled: %s", second.exclusionReason()).isFalse();
     assertThat(direct.included().frames()).as("the figures are the second run's").isEqualTo(20);
   }
 }
