@@ -47,17 +47,22 @@ class HostStallTest {
     };
   }
 
-  @Test
-  void aRunWhoseOnlyMergedReadsFellInAHostStallIsExcludedNamedAndMeasuredOnceMore() throws Exception {
-    Scenario s = ScenarioFixture.parse("""
-        name: host-stall
+  /** 60 frames of 60 B every 5 ms through a passthrough relay, one run, the pacing guard wide (200 ms). */
+  private static Scenario passthroughRelay(String name) throws ScenarioError {
+    return ScenarioFixture.parse("""
+        name: %s
         emitter: {frames: 60, frame_size: 60B, interval: 5ms}
         runs: 1
         guards: {pacing_tolerance: 200ms, certify: {runs: 1}}
         targets:
           - {name: relay, kind: relay, shapers: [passthrough]}
         flush_trigger_map: false
-        """);
+        """.formatted(name));
+  }
+
+  @Test
+  void aRunWhoseOnlyMergedReadsFellInAHostStallIsExcludedNamedAndMeasuredOnceMore() throws Exception {
+    Scenario s = passthroughRelay("host-stall");
     AtomicInteger calls = new AtomicInteger();
     // only the first measured run of the cell stalls: the one measured again does not
     Outcome o = ScenarioFixture.runAsMeasured(s, (target, cell, run, loop) -> {
@@ -159,15 +164,7 @@ class HostStallTest {
 
   @Test
   void aLoopHeldByTheLabsOwnCodeIsNamedAndNeverExcusesTheRun() throws Exception {
-    Scenario s = ScenarioFixture.parse("""
-        name: loop-stall
-        emitter: {frames: 60, frame_size: 60B, interval: 5ms}
-        runs: 1
-        guards: {pacing_tolerance: 200ms, certify: {runs: 1}}
-        targets:
-          - {name: relay, kind: relay, shapers: [passthrough]}
-        flush_trigger_map: false
-        """);
+    Scenario s = passthroughRelay("loop-stall");
     AtomicInteger calls = new AtomicInteger();
     Outcome o = ScenarioFixture.runAsMeasured(s, (target, cell, run, loop) -> {
       if (cell != 0 || calls.getAndIncrement() > 0) return;
