@@ -32,6 +32,7 @@ class FlushTriggerMapTest {
     assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
     assertThat(t.thresholdBytes()).as("threshold %d B: %s", threshold, t.verdict()).isBetween(threshold * 0.9, threshold * 1.1);
     // frames at least as large as the threshold (chunk framing included) go out one by one
+    assertThat(o.bisection().coalescingAt()).as("a transition located: %s", o.bisection().verdict()).isNotNull();
     double coalescingAt = Double.parseDouble(o.bisection().coalescingAt().replace("B", ""));
     double streamingAt = Double.parseDouble(o.bisection().streamingAt().replace("B", ""));
     assertThat(coalescingAt).as(o.bisection().verdict()).isLessThan(threshold);
