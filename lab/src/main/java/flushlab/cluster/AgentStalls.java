@@ -19,7 +19,7 @@ public record AgentStalls(StallFigures host, int frames, int extraFrames, int ex
 
   /** Every extra frame the agents read was read in a stall of their hosts, and enough to move frames per read. */
   public boolean excusedByHost() {
-    return extraFrames > 0 && extraInHostStalls == extraFrames && extraFrames > RunStalls.MATERIAL_SHARE * frames;
+    return RunStalls.excuses(frames, extraFrames, extraInHostStalls);
   }
 
   /** The agents together: frames summed, the longest stall's figures, the sentences joined. */

@@ -118,6 +118,7 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
     return String.format("%s: %.2f frames/read; %.1f releases per stream of %.0f frames (p50); the oldest frame waited "
         + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire, %.0f B per release (p50)",
         label, framesPerRead, releasesPerStream, releaseFrames, waitP50, waitP10, waitP90, gapP50, gapP10, gapP90, frameBytes, releaseBytesP50)
+        + String.format("; the first frame waited %.1f ms", firstWaitMs)
         + (coding == null ? "" : " (" + coding + ": compressed bytes as received)")
         + (thinks() ? String.format("; first body byte after %.1f ms, first frame after %.1f ms", firstBodyMs, ttftMs) : "");
   }

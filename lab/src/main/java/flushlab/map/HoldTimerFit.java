@@ -31,6 +31,12 @@ final class HoldTimerFit {
     double spread = cells.stream().filter(CellEvidence::held).mapToDouble(c -> c.waitP90() - c.waitP10()).max().orElse(0);
     double tolerance = Math.max(Math.max(1, 0.03 * t), Math.min(3, 2 * spread));
     for (double w : waits) if (Math.abs(w - t) > tolerance) return null;
+    // A hold of T releases what arrived within T of its oldest frame: about T / I + 1 frames, one
+    // more for an emitter a little late. Seven 1 ms frames per release with a "hold" of 2.1 ms are
+    // a byte count whose frames came bunched (a CI run on 2026-12-02 was called inconclusive so).
+    for (CellEvidence c : cells) {
+      if (c.held() && c.intervalMs() > 0 && c.releaseFrames() > t / c.intervalMs() + 2) return null;
+    }
     for (CellEvidence c : cells) if (c.drained() && c.streamMs() >= t) return null;
     evidence.add(String.format("hold-timer check: the oldest frame waited %.1f ms in every held cell", t));
     return t;

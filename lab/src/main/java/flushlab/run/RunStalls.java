@@ -34,6 +34,11 @@ public record RunStalls(StallFigures host, StallFigures loops, int frames, int e
    * read: the run says nothing of the target.
    */
   public boolean excusedByHost() {
+    return excuses(frames, extraFrames, extraInHostStalls);
+  }
+
+  /** The rule, for whoever counts a run's frames: one host's reads, or several agents' summed. */
+  public static boolean excuses(int frames, int extraFrames, int extraInHostStalls) {
     return extraFrames > 0 && extraInHostStalls == extraFrames && extraFrames > MATERIAL_SHARE * frames;
   }
 }

@@ -79,8 +79,9 @@ class TriggerInferenceTest {
 
   /**
    * One event late with the first frame let go at once in the 50 ms cell (it came with the response
-   * head, as H2O's brotli lets it): still one-late, and said; a first frame that waited half an
-   * interval is neither, and is not.
+   * head, as H2O's brotli lets it): still one-late, and said. A first frame that waited half an
+   * interval does not decide either (the first release carries the response head, and no fit
+   * reasons from it): one-late, with that wait named.
    */
   @Test
   void oneLateWithTheFirstFrameLetGoAtOnceIsStillOneLate() {
@@ -89,8 +90,25 @@ class TriggerInferenceTest {
     assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.ONE_LATE);
     assertThat(String.join("; ", t.evidence())).contains("the first frame left at once in 1 of 3 cells");
     CellEvidence firstHalf = new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 1, 23, 1, 49.9, 50.1, 50.4, 49.8, 50, 50.2, 25, false);
-    assertThat(TriggerInference.infer("x", List.of(held(66, 2, 600, 1, 2.1, 2.0), held(4102, 2, 600, 1, 2.1, 2.0), firstHalf)).kind())
-        .isNotEqualTo(TriggerKind.ONE_LATE);
+    FlushTrigger half = TriggerInference.infer("x", List.of(held(66, 2, 600, 1, 2.1, 2.0), held(4102, 2, 600, 1, 2.1, 2.0), firstHalf));
+    assertThat(half.kind()).as(half.verdict()).isEqualTo(TriggerKind.ONE_LATE);
+    assertThat(String.join("; ", half.evidence())).contains("waited neither one interval nor nothing (25.0 ms at 50 ms)");
+  }
+
+  /**
+   * A byte threshold of ~430 B at 1 ms frames whose 60 B frames came a little bunched: seven per
+   * release, the oldest waiting 2.4-5 ms, not the 6 ms seven frames take. Its waits and the 150 B
+   * cell's (three frames, 1.9 ms) are alike within the noise, but a hold of ~2 ms lets through
+   * three or four 1 ms frames, never seven: a byte threshold, not "a byte threshold and a hold
+   * timer alike" (as a CI run on 2026-12-02 answered).
+   */
+  @Test
+  void aHoldTimerMustHoldNoMoreFramesThanArriveWithinIt() {
+    CellEvidence small = new CellEvidence("f=66 i=1", 66, 60, 1, 36, 1, 6.4, 3, 7, 2.4, 4.9, 5.0, 3.5, 6.0, 10.0, 5.6, false);
+    CellEvidence large = new CellEvidence("f=156 i=1", 156, 150, 1, 36, 1, 2.91, 9, 3, 1.9, 1.9, 2.0, 2.8, 3.0, 3.0, 1.1, false);
+    FlushTrigger t = TriggerInference.infer("x", List.of(small, large));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).isBetween(396.0, 468.0);
   }
 
   /** A gzip cell: r events per release of mean compressed size f, its p50 release b bytes, the oldest waiting (r - 1) intervals. */

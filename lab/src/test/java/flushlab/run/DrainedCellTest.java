@@ -1,0 +1,91 @@
+package flushlab.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.ScriptedServer;
+import flushlab.client.BatchResult;
+import flushlab.client.StreamMeter;
+import flushlab.client.StreamResult;
+import flushlab.core.LabClock;
+import flushlab.core.FrameCodec;
+import flushlab.map.CellEvidence;
+import flushlab.scenario.Cell;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Whether a cell counts as drained (nothing left before the end) from what its reads showed, with
+ * streams built read by read: 600 frames of 4096 B sent 2 ms apart, as the map's large-frame cell.
+ */
+class DrainedCellTest {
+  static final int FRAMES = 600;
+  static final int SIZE = 4096;
+  static final long INTERVAL = 2_000_000L;
+  static final Cell CELL = Cell.fromSettings(Map.of("frames", Integer.toString(FRAMES), "frame_size", SIZE + "B", "interval", "2ms"));
+
+  /**
+   * One stream whose frames were emitted INTERVAL apart from t0 and read at {@code readAt(i)}
+   * (nanoTime; frames with the same read time share a read), reads of one 64 KiB buffer at most.
+   */
+  static StreamResult stream(java.util.function.LongUnaryOperator readAt) {
+    long t0 = System.nanoTime();
+    StreamMeter m = new StreamMeter(FRAMES);
+    m.requestWritten(t0);
+    byte[] head = ScriptedServer.sseHead();
+    m.onRead(t0 + 100_000, head, 0, head.length);
+    m.readDone(t0 + 100_000);
+    CRC32C crc = new CRC32C();
+    int perRead = 65536 / SIZE;
+    int i = 0;
+    while (i < FRAMES) {
+      long at = readAt.applyAsLong(i);
+      int n = 0;
+      while (i + n < FRAMES && n < perRead && readAt.applyAsLong(i + n) == at) n++;
+      byte[] b = new byte[n * SIZE];
+      for (int k = 0; k < n; k++) {
+        long emitMono = t0 + 200_000 + (i + k) * INTERVAL;
+        FrameCodec.encode(i + k, LabClock.toEpochNanos(emitMono), SIZE, b, k * SIZE, crc);
+      }
+      m.onRead(t0 + at, b, 0, b.length, n == perRead);
+      m.readDone(t0 + at + 20_000);
+      i += n;
+    }
+    m.connectionClosed();
+    return m.result();
+  }
+
+  static CellEvidence evidence(StreamResult s) {
+    assertThat(s.ok()).as(String.valueOf(s.errorMessage())).isTrue();
+    BatchResult b = new BatchResult(List.of(s));
+    RunRecord run = new RunRecord("t", 0, 0, b, false, null, 0, 0, 0, 0, 0, 0, null);
+    return TargetCellResult.of("t", CELL, List.of(run)).evidence(0);
+  }
+
+  static final long END = 200_000 + FRAMES * INTERVAL + 500_000;
+
+  @Test
+  void everythingAtTheEndInOneBurstIsDrained() {
+    assertThat(evidence(stream(i -> END + (i / 16) * 30_000L)).drained()).isTrue();
+  }
+
+  /**
+   * The end came in two pieces: the sender's loop stalled 3 ms after the first half, and the
+   * client, having read what was there (a read shorter than its buffer), waited for the rest. The
+   * first frame was still read only after the last was sent: drained, not "released once".
+   */
+  @Test
+  void anEndSplitByAStallOfTheSenderIsStillDrained() {
+    CellEvidence e = evidence(stream(i -> i < 300 ? END + (i / 16) * 30_000L : END + 5_000_000L + ((i - 300) / 16) * 30_000L));
+    assertThat(e.drained()).as(e.describe()).isTrue();
+  }
+
+  /** A hold of half the stream, then the rest at the end: the first frame was read long before the last was sent. */
+  @Test
+  void aReleaseBeforeTheLastFrameWasSentIsNotDrained() {
+    long half = 200_000 + 300 * INTERVAL + 500_000;
+    CellEvidence e = evidence(stream(i -> i < 300 ? half + (i / 16) * 30_000L : END + ((i - 300) / 16) * 30_000L));
+    assertThat(e.drained()).as(e.describe()).isFalse();
+  }
+}
