@@ -115,7 +115,7 @@ final class ClientCommand implements Command {
     Vertx vertx = LabVertx.create(1);
     MeteredClient client = new MeteredClient(vertx, options);
     try {
-      Warmup.run(vertx, plan.tls() != null);
+      Warmup.runOnce(vertx, plan.tls() != null);
       long started = System.nanoTime();
       BatchResult r = client.run(plan).await(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, TimeUnit.MILLISECONDS);
       double seconds = (System.nanoTime() - started) / 1e9;

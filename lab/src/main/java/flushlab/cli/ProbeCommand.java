@@ -119,8 +119,7 @@ final class ProbeCommand implements Command {
             2 * most * roundSeconds);
       }
 
-      Warmup.run(vertx, gwTls != null);
-      out.println("warm-up: " + Warmup.description(gwTls != null));
+      out.println("warm-up: " + Warmup.runOnce(vertx, gwTls != null));
       // the same request both ways (headers included), so the difference is the gateway's alone
       StreamSpec stream = StreamSpec.DEFAULT.withEndpoint(streamEndpoint).withFrames(tokens).withThinkNanos(thinkNanos)
           .withIntervalNanos(delayNanos);

@@ -402,8 +402,7 @@ public final class ScenarioRunner {
   private void warmUp(Consumer<String> announce) throws Exception {
     progress = "warm-up";
     boolean tls = scenario.targets().stream().anyMatch(Target::speaksTls);
-    Warmup.run(vertx, tls);
-    announce.accept("warm-up: " + Warmup.description(tls));
+    announce.accept("warm-up: " + Warmup.runOnce(vertx, tls));
   }
 
   /**

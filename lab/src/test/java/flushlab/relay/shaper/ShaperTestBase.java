@@ -25,7 +25,7 @@ abstract class ShaperTestBase extends LabTest {
 
   @BeforeAll
   static void warmUp() throws Exception {
-    Warmup.run(lab.vertx);
+    Warmup.runOnce(lab.vertx, false);
     timing = Timing.certify(lab);
   }
 
