@@ -73,7 +73,7 @@ public final class ClientShare {
           decode(j.getString("ttft")), decode(j.getString("gap")), ids, stallsOf(j.getJsonObject("stalls")));
     }
 
-    private static AgentStalls stallsOf(JsonObject j) {
+    static AgentStalls stallsOf(JsonObject j) {
       try {
         return Json.MAPPER.readValue(j.encode(), AgentStalls.class);
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -171,8 +171,12 @@ public final class ClientShare {
         m.fail(400, "a cell run whole asks at most " + MAX_WHOLE_STREAMS + " streams and a deadline of 1.." + MAX_DEADLINE_MS + " ms");
         return;
       }
+      long started = System.nanoTime();
+      // the agent judges its own reads against its own host's stalls, as for a share of counts
       runUntilDeadline(agent, m, "cell", cell.client(), plan, deadlineMs,
-          r -> new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(r.streamResults())));
+          r -> new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(r.streamResults()))
+              .put("stalls", new JsonObject(Json.write(AgentStalls.of(StallJudge.judge(r, started, System.nanoTime(),
+                  "client agent " + agent.spec().agent(), cell.stream().intervalNanos()))))));
     });
   }
 
@@ -181,18 +185,21 @@ public final class ClientShare {
    * with these request headers, and answers its streams' results; fails a second after the
    * deadline, or as soon as the agent leaves.
    */
-  public static Future<List<StreamResult>> askStreams(Agent from, String agent, HostPort at, Cell cell, List<String[]> headers,
+  public static Future<Streams> askStreams(Agent from, String agent, HostPort at, Cell cell, List<String[]> headers,
       long deadlineMs) {
     JsonObject body = body(at, cell, headers).put("deadline_ms", deadlineMs);
     return from.untilLeft(agent, from.vertx().eventBus().<JsonObject>request(streamsAddress(agent), body,
         new DeliveryOptions().setSendTimeout(deadlineMs + 1_000)).map(msg -> {
           try {
-            return Json.MAPPER.readValue(msg.body().getString("streams"), STREAMS);
-          } catch (java.io.IOException e) {
+            return new Streams(Json.MAPPER.readValue(msg.body().getString("streams"), STREAMS), Counts.stallsOf(msg.body().getJsonObject("stalls")));
+          } catch (java.io.IOException | IllegalArgumentException e) {
             throw new IllegalStateException("agent " + agent + " answered streams that do not read back: " + e.getMessage());
           }
         }));
   }
+
+  /** A cell run whole on one agent: every stream's results, and what its own host's stalls explain of its reads. */
+  public record Streams(List<StreamResult> results, AgentStalls stalls) {}
 
   private static final TypeReference<List<StreamResult>> STREAMS = new TypeReference<>() {};
 

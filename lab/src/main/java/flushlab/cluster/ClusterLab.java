@@ -7,6 +7,7 @@ import flushlab.core.HostPort;
 import flushlab.core.LongSamples;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.run.RemoteLab;
+import flushlab.run.Exclusion;
 import flushlab.run.RunRecord;
 import flushlab.run.ScenarioRunner;
 import flushlab.scenario.Cell;
@@ -26,7 +27,8 @@ import java.util.function.Consumer;
  * The runner's {@link RemoteLab} on a lab's agents, for {@code flushlab map}: the emitter and the
  * target on the agents the placement names, each cell run whole by the client agents (its streams
  * split over them), every stream's results sent back and its one-way times corrected by the client
- * agent's clock offset to the emitter's agent, the run judged by the emitter's own audit. A share
+ * agent's clock offset to the emitter's agent, the run judged by the emitter's own audit and by
+ * each client agent against its own host's stalls (excluded when they explain every merged read). A share
  * that does not come back excludes the run with the agent named: the map never infers from a cell
  * it did not get whole.
  */
@@ -97,7 +99,7 @@ public final class ClusterLab implements RemoteLab {
     long started = System.currentTimeMillis();
     long deadlineMs = (long) (ScenarioRunner.runSeconds(cell) * 2_000) + 10_000;
     List<String> agents = placement.clientOn();
-    Map<String, io.vertx.core.Future<List<StreamResult>>> asked = new LinkedHashMap<>();
+    Map<String, io.vertx.core.Future<ClientShare.Streams>> asked = new LinkedHashMap<>();
     for (ClusterClients.Share sh : ClusterClients.split(cell.client().requests(), cell.client().concurrency(), agents)) {
       Cell share = cell.withClient(cell.client().withRequests(sh.requests(), sh.concurrency()));
       asked.put(sh.agent(), ClientShare.askStreams(self, sh.agent(), at, share, headers, deadlineMs));
@@ -106,28 +108,34 @@ public final class ClusterLab implements RemoteLab {
         .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);
     List<StreamResult> streams = new ArrayList<>();
     List<String> missing = new ArrayList<>();
-    for (Map.Entry<String, io.vertx.core.Future<List<StreamResult>>> e : asked.entrySet()) {
+    List<AgentStalls> stalls = new ArrayList<>();
+    for (Map.Entry<String, io.vertx.core.Future<ClientShare.Streams>> e : asked.entrySet()) {
       if (e.getValue().succeeded()) {
-        for (StreamResult s : e.getValue().result()) streams.add(shifted(s, deltas.getOrDefault(e.getKey(), 0L)));
+        for (StreamResult s : e.getValue().result().results()) streams.add(shifted(s, deltas.getOrDefault(e.getKey(), 0L)));
+        stalls.add(e.getValue().result().stalls());
       } else {
         missing.add(e.getKey() + " (" + e.getValue().cause().getMessage() + ")");
       }
     }
     BatchResult result = new BatchResult(streams);
     RemoteServers.Audit audit = null;
-    String reason = missing.isEmpty() ? null : "the share of agent(s) " + String.join(", ", missing) + " did not come back";
-    if (reason == null) {
+    Exclusion exclusion = missing.isEmpty() ? null
+        : Exclusion.missing("the share of agent(s) " + String.join(", ", missing) + " did not come back");
+    if (exclusion == null) {
       try {
         audit = servers.audit(placement.emitterOn(), result.streamIds());
       } catch (Exception x) {
-        reason = "the emitter's audit did not come back: " + x.getMessage();
+        exclusion = Exclusion.missing("the emitter's audit did not come back: " + x.getMessage());
       }
     }
-    if (reason == null && audit.latenessMaxNanos() > pacingToleranceNanos) {
-      reason = String.format("emitter late by %.3f ms (tolerance %.3f ms)", audit.latenessMaxNanos() / 1e6, pacingToleranceNanos / 1e6);
+    if (exclusion == null && audit.latenessMaxNanos() > pacingToleranceNanos) {
+      exclusion = Exclusion.emitterLate(audit.latenessMaxNanos(), pacingToleranceNanos);
     }
+    // each client agent judged its reads against its own host's stalls: the same rule as one host's
+    AgentStalls merged = AgentStalls.merge(stalls);
+    if (exclusion == null && merged.excusedByHost()) exclusion = Exclusion.hostStall(merged.hostStall());
     long ended = System.currentTimeMillis();
-    return new RunRecord(target.name(), cellIndex, run, result, reason != null, reason, audit == null ? 0 : audit.latenessMaxNanos(),
+    return new RunRecord(target.name(), cellIndex, run, result, exclusion, audit == null ? 0 : audit.latenessMaxNanos(),
         audit == null ? streams.size() : audit.missing(), audit == null ? 0 : audit.frameBytes(), audit == null ? 0 : audit.frames(),
         started, ended, null);
   }

@@ -7,6 +7,7 @@ import flushlab.cluster.ClusterOutcome.RunRow;
 import flushlab.core.Build;
 import flushlab.core.HostPort;
 import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.run.Exclusion;
 import flushlab.run.ScenarioRunner;
 import flushlab.scenario.Cell;
 import flushlab.scenario.ClusterPlacement;
@@ -191,12 +192,23 @@ public final class ClusterRun {
     return m;
   }
 
-  /** One run as measured, before the clocks after it are known. */
-  /** @param exclusionReason why the run says nothing of the target (the emitter was late, a client agent's host stalled), or null */
-  record Measured(String target, Cell cell, int run, boolean excluded, double latenessMs, Map<String, String> missing,
-      ClusterClients.Outcome outcome, String exclusionReason) {
+  /**
+   * One run as measured, before the clocks after it are known.
+   *
+   * @param exclusion why the run says nothing of the target (the emitter was late, a client agent's host stalled), or null
+   */
+  record Measured(String target, Cell cell, int run, double latenessMs, Map<String, String> missing, ClusterClients.Outcome outcome,
+      Exclusion exclusion) {
     boolean partial() {
       return !missing.isEmpty();
+    }
+
+    boolean excluded() {
+      return exclusion != null;
+    }
+
+    String exclusionReason() {
+      return exclusion == null ? null : exclusion.reason();
     }
   }
 
@@ -222,21 +234,23 @@ public final class ClusterRun {
     ClusterClients.Outcome o = ClusterClients.run(self, placement.clientOn(), at, cell, scenario.requestHeaders().toSend(), deadlineMs)
         .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);
     double lateness = Double.NaN;
-    String reason = null;
+    Exclusion exclusion = null;
     Map<String, String> missing = new LinkedHashMap<>(o.missing());
     if (!o.noData()) {
       try {
         RemoteServers.Audit audit = servers.audit(placement.emitterOn(), o.merged().streamIds());
         lateness = audit.latenessMaxNanos() / 1e6;
-        if (audit.latenessMaxNanos() > scenario.guards().pacingToleranceNanos()) reason = String.format("the emitter was late by %.3f ms", lateness);
+        if (audit.latenessMaxNanos() > scenario.guards().pacingToleranceNanos()) {
+          exclusion = new Exclusion(Exclusion.Cause.EMITTER_LATE, String.format("the emitter was late by %.3f ms", lateness));
+        }
       } catch (Exception e) {
         missing.put(placement.emitterOn(), "the emitter's audit did not come back: " + e.getMessage());
-        reason = "the emitter's audit did not come back"; // a run the pacing guard cannot judge is not a finding
+        exclusion = Exclusion.missing("the emitter's audit did not come back"); // a run the pacing guard cannot judge is not a finding
       }
       // each client agent judged its own reads against its own host's stalls
-      if (reason == null && o.merged().stalls().excusedByHost()) reason = o.merged().stalls().hostStall();
+      if (exclusion == null && o.merged().stalls().excusedByHost()) exclusion = Exclusion.hostStall(o.merged().stalls().hostStall());
     }
-    return new Measured(target, cell, run, reason != null, lateness, missing, o, reason);
+    return new Measured(target, cell, run, lateness, missing, o, exclusion);
   }
 
   static String line(Measured m) {
@@ -324,7 +338,7 @@ public final class ClusterRun {
       if (!m.missing().isEmpty()) return "certification run " + run + " is partial: " + m.missing();
       boolean measuredAgain = i + 1 < runs.size() && runs.get(i + 1).run() == m.run();
       if (m.excluded() && measuredAgain) continue;
-      if (m.excluded() && merged.stalls().excusedByHost()) {
+      if (m.excluded() && m.exclusion().cause() == Exclusion.Cause.HOST_STALL) {
         return "a client agent's host stalled in certification run " + run + ", measured once more: " + m.exclusionReason();
       }
       if (m.excluded()) return m.exclusionReason() + " in certification run " + run + ", measured once more";

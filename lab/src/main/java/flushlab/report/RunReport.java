@@ -12,6 +12,7 @@ import flushlab.client.RequestPlan;
 import flushlab.client.StreamResult;
 import flushlab.map.FlushTrigger;
 import flushlab.netpath.NetworkPath;
+import flushlab.run.Exclusion;
 import flushlab.run.Bisection;
 import flushlab.scenario.Cell;
 import flushlab.run.Outcome;
@@ -77,7 +78,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    * {@code upstreamBytesPerFrame} is what a frame weighed on the wire from the emitter (chunk
    * framing included; null when the emitter audited no stream): the unit of a byte threshold.
    */
-  public record RunEntry(int run, boolean excluded, String exclusionReason, double emitterMaxLatenessMs,
+  public record RunEntry(int run, boolean excluded, Exclusion.Cause exclusionCause, String exclusionReason, double emitterMaxLatenessMs,
       int unauditedStreams, Double upstreamBytesPerFrame, long startedEpochMs, long endedEpochMs, List<Hiccups> hiccups,
       BatchResult metrics) {
 
@@ -86,7 +87,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
       for (RunRecord r : runs) {
         Double perFrame = r.upstreamFrames() > 0 ? (double) r.upstreamFrameBytes() / r.upstreamFrames() : null;
         List<Hiccups> hiccups = r.stalls() == null ? List.of() : List.of(Hiccups.of("client", r.stalls()));
-        out.add(new RunEntry(r.run(), r.excluded(), r.exclusionReason(), r.maxPacingLatenessNanos() / 1e6, r.unauditedStreams(),
+        out.add(new RunEntry(r.run(), r.excluded(), r.exclusion() == null ? null : r.exclusion().cause(), r.exclusionReason(), r.maxPacingLatenessNanos() / 1e6, r.unauditedStreams(),
             perFrame, r.startedEpochMillis(), r.endedEpochMillis(), hiccups, r.result()));
       }
       return out;

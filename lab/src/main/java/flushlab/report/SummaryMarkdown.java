@@ -1,5 +1,6 @@
 package flushlab.report;
 
+import flushlab.run.Exclusion;
 import flushlab.core.Units;
 import flushlab.stream.Endpoint;
 import flushlab.stream.StreamSpec;
@@ -142,7 +143,7 @@ public final class SummaryMarkdown {
 
   private static void stallLines(List<String> lines, String run, RunReport.RunEntry e) {
     for (RunReport.Hiccups h : e.hiccups()) {
-      if (e.excluded() && h.hostStall() != null && h.hostStall().equals(e.exclusionReason())) {
+      if (e.exclusionCause() == Exclusion.Cause.HOST_STALL) {
         lines.add(run + ": excluded, " + h.hostStall());
       } else if (h.extraFramesInHostStalls() > 0) {
         lines.add(String.format("%s: kept, %d of its %d extra frames (of %d read) read in host stalls: %s", run,

@@ -4,7 +4,10 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
+import flushlab.core.StallFigures;
+import flushlab.core.StallLog;
 import flushlab.netpath.ServerSites;
 import flushlab.targets.RunningTargets;
 import flushlab.targets.Target;
@@ -25,7 +28,9 @@ import java.util.function.UnaryOperator;
  * that was cut until it is within {@link #LOCATED} of its top. Then one stream thinks twice the
  * timeout with SSE comment keep-alives every quarter of it: if it passes, comments reset the
  * timer. Each trial fits the budget or is not started; a stream that fails for another reason (an
- * error status, a refused connection) ends the probe inconclusive, never with a number.
+ * error status, a refused connection) ends the probe inconclusive, never with a number. A cut
+ * during which this host stalled is measured once more, once (a stall stops the emitter too, and
+ * lengthens the silence); cut so twice, the probe ends inconclusive, naming the stalls.
  */
 public final class IdleProbe {
   static final double FIRST_THINK_MS = 100;
@@ -63,8 +68,20 @@ public final class IdleProbe {
     this.progress = progress;
   }
 
-  /** One stream's fate after a think. */
-  private enum Fate { PASSED, CUT, FAILED, NO_TIME }
+  /** One stream's fate after a think; HOST_STALLED: cut twice, each time while this host stalled long enough to explain it. */
+  private enum Fate { PASSED, CUT, FAILED, NO_TIME, HOST_STALLED }
+
+  /** A host stall shorter than this says nothing of a cut: the meter's own floor, above a busy host's scheduling noise. */
+  static final double STALL_FLOOR_MS = 5;
+
+  /**
+   * Whether this host's stalls during a trial could alone have made a cut: they stopped the emitter
+   * too, so its silence may have been that much longer than the think. They count past the precision
+   * the probe seeks ({@link #LOCATED} of the think) and the floor. A stream that passed passed anyway.
+   */
+  static boolean spoiledByHostStall(boolean cut, double thinkMs, double stalledMs) {
+    return cut && stalledMs >= Math.max(STALL_FLOOR_MS, LOCATED * thinkMs);
+  }
 
   public Answer run() throws Exception {
     try (ServerSites sites = ServerSites.open(vertx, emitterListen, List.of(target.path()), progress);
@@ -78,6 +95,7 @@ public final class IdleProbe {
         Fate f = trial(at, tls, think, 0);
         if (f == Fate.FAILED) return answer(null, passed, null, null, "inconclusive: a stream failed for another reason than a cut "
             + "(see the trials); nothing is inferred from it");
+        if (f == Fate.HOST_STALLED) return hostStalled(passed, null);
         if (f == Fate.NO_TIME) {
           return answer(null, passed, null, null, String.format("none found within the budget: streams that thought %.0f ms passed; "
               + "give a longer --budget to try longer thinks", passed));
@@ -93,6 +111,7 @@ public final class IdleProbe {
         double mid = (passed + cut) / 2;
         Fate f = trial(at, tls, mid, 0);
         if (f == Fate.FAILED) return answer(null, passed, cut, null, "inconclusive: a stream failed for another reason than a cut");
+        if (f == Fate.HOST_STALLED) return hostStalled(passed, cut);
         if (f == Fate.NO_TIME) break;
         if (f == Fate.PASSED) {
           passed = mid;
@@ -104,13 +123,19 @@ public final class IdleProbe {
       Boolean reset = null;
       Fate kept = trial(at, tls, 2 * timeout, timeout / 4);
       if (kept == Fate.PASSED) reset = true;
-      if (kept == Fate.CUT) reset = false;
+      if (kept == Fate.CUT) reset = false; // HOST_STALLED: not known, as for the budget
       String keepAlive = reset == null ? "keep-alive comments not tried (budget)"
           : reset ? String.format("SSE comments every %.0f ms reset it (a stream thinking %.0f ms with them passed)", timeout / 4, 2 * timeout)
           : String.format("SSE comments every %.0f ms do not reset it (a stream thinking %.0f ms with them was cut)", timeout / 4, 2 * timeout);
       return answer(timeout, passed, cut, reset, String.format("idle timeout: ~%.0f ms (a think of %.0f ms passed, %.0f ms was cut); %s",
           timeout, passed, cut, keepAlive));
     }
+  }
+
+  private Answer hostStalled(double passed, Double cut) {
+    return answer(null, passed, cut, null, "inconclusive: this host stalled during a cut trial and again when it was measured once more "
+        + "(see the trials): a stall stops the emitter too and lengthens the silence, so those cuts say nothing of the target; no proxy "
+        + "is blamed for it: run it again on a quieter host");
   }
 
   private Answer answer(Double timeout, double passed, Double cut, Boolean reset, String verdict) {
@@ -122,8 +147,34 @@ public final class IdleProbe {
     return Math.round(v * 10) / 10.0;
   }
 
-  /** A stream of two frames after {@code thinkMs}, with comments every {@code keepAliveMs} (0: none). */
+  /**
+   * A trial, measured once more, once, when it was cut while this host stalled long enough to
+   * explain the cut (the rule every measured run follows); cut so twice, HOST_STALLED.
+   */
   private Fate trial(HostPort at, ClientTls tls, double thinkMs, double keepAliveMs) throws Exception {
+    for (int attempt = 0; ; attempt++) {
+      long started = System.nanoTime();
+      Fate f = once(at, tls, thinkMs, keepAliveMs);
+      double stalledMs = hostStalledMs(started, System.nanoTime());
+      if (!spoiledByHostStall(f == Fate.CUT, thinkMs, stalledMs)) return f;
+      String line = String.format("this host stalled %.0f ms in all during that trial (%s): not counted%s", stalledMs,
+          StallFigures.of(HiccupMeter.get().host().between(started, System.nanoTime()), started).describe(),
+          attempt == 0 ? "; measured once more" : "");
+      trials.add(line);
+      progress.accept(line);
+      if (attempt == 1) return Fate.HOST_STALLED;
+    }
+  }
+
+  /** How long this host's stalls (its hiccup meter's thread) covered of [from, to], in ms. */
+  private static double hostStalledMs(long from, long to) {
+    long sum = 0;
+    for (StallLog.Stall s : HiccupMeter.get().host().between(from, to)) sum += Math.min(to, s.toNanos()) - Math.max(from, s.fromNanos());
+    return sum / 1e6;
+  }
+
+  /** A stream of two frames after {@code thinkMs}, with comments every {@code keepAliveMs} (0: none). */
+  private Fate once(HostPort at, ClientTls tls, double thinkMs, double keepAliveMs) throws Exception {
     double left = (deadlineNanos - System.nanoTime()) / 1e6;
     if (thinkMs + TRIAL_OVERHEAD_MS > left) return Fate.NO_TIME;
     String query = String.format("frames=2&size=60&interval=10ms&think=%dus", Math.round(thinkMs * 1000))

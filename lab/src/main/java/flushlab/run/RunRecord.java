@@ -4,7 +4,7 @@ import flushlab.client.BatchResult;
 
 /**
  * One run of one target in one cell: its measurement, and whether a declared guard excluded it
- * (with the reason). An excluded run is counted, never silently dropped.
+ * (why, or null when kept). An excluded run is counted, never silently dropped.
  *
  * @param upstreamFrameBytes what the emitter's frames weighed on the wire, over the audited
  *     streams (chunk framing included: the bytes a proxy's buffer counts)
@@ -14,14 +14,22 @@ import flushlab.client.BatchResult;
  * @param stalls this process's stalls over the run and what they explain of its reads; null when its reads were made
  *     elsewhere (on agents)
  */
-public record RunRecord(String target, int cell, int run, BatchResult result, boolean excluded, String exclusionReason,
+public record RunRecord(String target, int cell, int run, BatchResult result, Exclusion exclusion,
     long maxPacingLatenessNanos, int unauditedStreams, long upstreamFrameBytes, long upstreamFrames, long startedEpochMillis,
     long endedEpochMillis, RunStalls stalls) {
 
+  public boolean excluded() {
+    return exclusion != null;
+  }
+
+  /** The sentence naming why the run was excluded, or null when it was kept. */
+  public String exclusionReason() {
+    return exclusion == null ? null : exclusion.reason();
+  }
+
   /** Excluded because every frame it read together was read in a stall of the reading host. */
   public boolean excludedForHostStall() {
-    return excluded && stalls != null && stalls.excusedByHost() && exclusionReason != null
-        && exclusionReason.equals(stalls.hostStall());
+    return exclusion != null && exclusion.cause() == Exclusion.Cause.HOST_STALL;
   }
 
   /**
@@ -30,7 +38,7 @@ public record RunRecord(String target, int cell, int run, BatchResult result, bo
    * late with no such stall was held by the lab's own code on its loop.
    */
   public boolean spoiledByHostStall() {
-    return excludedForHostStall() || excluded && stalls != null && maxPacingLatenessNanos > 0
+    return excludedForHostStall() || excluded() && stalls != null && maxPacingLatenessNanos > 0
         && stalls.host().maxMs() * 1e6 >= maxPacingLatenessNanos / 2.0;
   }
 }

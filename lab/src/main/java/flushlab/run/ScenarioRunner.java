@@ -576,9 +576,9 @@ public final class ScenarioRunner {
       }
       long tolerance = scenario.guards().pacingToleranceNanos();
       boolean late = maxLateness > tolerance;
-      String reason = late ? String.format("emitter late by %.3f ms (tolerance %.3f ms)", maxLateness / 1e6, tolerance / 1e6)
-          : stalls.excusedByHost() ? stalls.hostStall() : null;
-      return new RunRecord(target.name(), cellIndex, run, result, reason != null, reason, maxLateness, unaudited, frameBytes, frames,
+      Exclusion exclusion = late ? Exclusion.emitterLate(maxLateness, tolerance)
+          : stalls.excusedByHost() ? Exclusion.hostStall(stalls.hostStall()) : null;
+      return new RunRecord(target.name(), cellIndex, run, result, exclusion, maxLateness, unaudited, frameBytes, frames,
           started, ended, stalls);
     }
   }

@@ -48,6 +48,56 @@ class IdleProbeCommandTest {
     assertThat(a.get("keep_alives_reset").asBoolean()).as(a.get("verdict").asText()).isTrue();
   }
 
+  /**
+   * Runs the probe in this process against an idle-timeout relay of {@code hiddenMs}, holding the
+   * hiccup meter's thread for {@code stallMs} (a host stall as the meter sees it) at the start of
+   * each trial that follows a progress line {@code stallAfter} accepts.
+   */
+  static IdleProbe.Answer probeWithStalls(int hiddenMs, long stallMs, java.util.function.Predicate<String> stallAfter) throws Exception {
+    io.vertx.core.Vertx vertx = flushlab.core.LabVertx.create(2);
+    try {
+      flushlab.targets.Target relay = new flushlab.targets.Target.Relay("relay",
+          java.util.List.of(flushlab.relay.shaper.ShaperRegistry.parse("idle-timeout=" + hiddenMs + "ms")), false,
+          flushlab.netpath.NetworkPath.LOOPBACK);
+      IdleProbe.Answer a = new IdleProbe(vertx, relay, new flushlab.core.HostPort("127.0.0.1", 0), 30, p -> p, line -> {
+        System.out.println("IdleProbeCommandTest: " + line);
+        if (stallAfter.test(line)) flushlab.core.HiccupMeter.get().holdHostThread(stallMs * 1_000_000L);
+      }).run();
+      System.out.println("IdleProbeCommandTest: " + a.verdict() + " " + a.trials());
+      return a;
+    } finally {
+      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The first cut (a think of 800 ms, through a 500 ms timeout) came while this host stalled 60 ms:
+   * that trial is not counted but measured once more, once, and the timeout is still found.
+   */
+  @Test
+  void aCutDuringAHostStallIsMeasuredOnceMoreNotCounted() throws Exception {
+    IdleProbe.Answer a = probeWithStalls(500, 60, line -> line.startsWith("think 400 ms: passed"));
+    assertThat(a.trials()).anySatisfy(t -> assertThat(t).contains("this host stalled").endsWith("measured once more"));
+    assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
+  }
+
+  /** Stalled again when measured once more: inconclusive, naming this host, never a timeout. */
+  @Test
+  void aCutStalledTwiceInARowEndsInconclusiveNamingTheHost() throws Exception {
+    IdleProbe.Answer a = probeWithStalls(500, 60, line -> line.startsWith("think 400 ms: passed") || line.endsWith("measured once more"));
+    assertThat(a.idleTimeoutMs()).as(a.verdict()).isNull();
+    assertThat(a.verdict()).startsWith("inconclusive: this host stalled");
+  }
+
+  /** The rule itself: only a cut, only a stall past the probe's precision (2 % of the think) and the meter's floor. */
+  @Test
+  void onlyACutWithAStallPastThePrecisionIsSpoiled() {
+    assertThat(IdleProbe.spoiledByHostStall(true, 800, 60)).isTrue();
+    assertThat(IdleProbe.spoiledByHostStall(false, 800, 60)).as("a stream that passed passed anyway").isFalse();
+    assertThat(IdleProbe.spoiledByHostStall(true, 800, 10)).as("10 ms is under 2 % of 800 ms").isFalse();
+    assertThat(IdleProbe.spoiledByHostStall(true, 100, 3)).as("under the 5 ms floor").isFalse();
+  }
+
   @Test
   void aTargetWithoutATimeoutIsNeverGivenOne() throws Exception {
     JsonNode a = probe("--shape", "passthrough", "--budget", "4s");

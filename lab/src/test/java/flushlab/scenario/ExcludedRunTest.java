@@ -44,6 +44,8 @@ class ExcludedRunTest {
     System.out.println("ExcludedRunTest: first run excluded: " + first.exclusionReason() + "; second: excluded " + second.excluded() + " (" + second.exclusionReason() + ")");
     assertThat(first.excluded()).isTrue();
     assertThat(first.exclusionReason()).startsWith("emitter late by");
+    assertThat(first.exclusion().cause()).isEqualTo(flushlab.run.Exclusion.Cause.EMITTER_LATE);
+    assertThat(first.excludedForHostStall()).as("an emitter late is not a host stall, whatever the host did").isFalse();
     if (second.excluded() && second.spoiledByHostStall()) {
       org.junit.jupiter.api.Assumptions.abort("host stall, not a result: the run measured again was spoiled by this host too ("
           + second.exclusionReason() + "; host stalls " + second.stalls().host().describe() + ")");
