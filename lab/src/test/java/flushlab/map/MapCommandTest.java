@@ -123,7 +123,8 @@ class MapCommandTest {
    * host the client's reads can bunch, and then the grants do too, and stay bunched (each burst is
    * read as one, and granted as one a round trip later): the target then really releases in bursts,
    * and the map may name them, but never a grant larger than the window, nor any other mechanism.
-   * (Seen once, in a CI run on 2026-12-02: "~24447 B through per update, updates 43.1 ms apart".)
+   * (Seen in CI runs on 2026-12-02: "~24447 B through per update, updates 43.1 ms apart" and "~11487 B, 22.9 ms apart":
+   * several bursts in flight per round trip, never more than a window's worth.)
    */
   @Test
   void aWindowUpdatedAsBytesAreConsumedIsNeverGivenASizeItDidNotShow() throws Exception {
@@ -134,8 +135,13 @@ class MapCommandTest {
     if (kind.equals("inconclusive")) {
       assertThat(a.get("verdict").asText()).contains("falls behind");
     } else {
-      assertThat(a.get("threshold_bytes").asDouble()).as("a grant no larger than the window").isLessThanOrEqualTo(32 * 1024);
-      assertThat(a.get("timer_ms").asDouble()).as("bursts about one round trip apart").isBetween(25.0, 100.0);
+      double grant = a.get("threshold_bytes").asDouble();
+      double apartMs = a.get("timer_ms").asDouble();
+      assertThat(grant).as("a grant no larger than the window").isLessThanOrEqualTo(32 * 1024);
+      // bunched grants keep one window in flight per round trip, in one burst or in several (a CI run on 2026-12-02 saw
+      // ~11.5 kB every 22.9 ms): never faster than a window per round trip, and never further apart than two
+      assertThat(grant / apartMs).as("bytes per ms through the window").isLessThanOrEqualTo(32 * 1024 / 50.0 * 1.1);
+      assertThat(apartMs).as("bursts at most two round trips apart").isLessThanOrEqualTo(100.0);
     }
   }
 
