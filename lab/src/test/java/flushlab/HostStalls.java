@@ -19,10 +19,19 @@ public final class HostStalls {
   /** The words the lab uses, in a verdict or a message, when it stopped because this host stalled. */
   public static final String PHRASE = "this host stalled";
 
+  /**
+   * Skips the test with {@code message}, printed first: a skip in a class's set-up reaches the
+   * report as "0 tests run" with no message, and a skip must say why with its figures.
+   */
+  public static void skip(String message) {
+    System.out.println("SKIPPED (" + message + ")");
+    Assumptions.abort(message);
+  }
+
   /** Skips the test when this text (a map's verdict, a command's output) says this host stalled through a measurement. */
   public static void skipIfSaidIn(String text) {
     if (text != null && text.contains(PHRASE)) {
-      Assumptions.abort("host stall, not a result (" + since() + "): " + text);
+      skip("host stall, not a result (" + since() + "): " + text);
     }
   }
 
@@ -31,7 +40,7 @@ public final class HostStalls {
     skipIfSaidIn(o.certification().verdict());
     for (TargetCellResult r : o.results()) {
       if (!r.runs().isEmpty() && r.runs().stream().allMatch(RunRecord::spoiledByHostStall)) {
-        Assumptions.abort("host stall, not a result: every run of " + r.target() + " [" + r.cell().label() + "] was excluded ("
+        skip("host stall, not a result: every run of " + r.target() + " [" + r.cell().label() + "] was excluded ("
             + r.runs().get(r.runs().size() - 1).exclusionReason() + ")");
       }
     }
