@@ -116,6 +116,30 @@ class ClusterRunTest {
     }
   }
 
+  /** Four streams of 20 frames 20 ms apart from the client agents b and c, the emitter on a; the pacing guard wide (50 ms). */
+  private static Scenario stallingAgentsScenario(Path dir, int pa) throws Exception {
+    Path file = dir.resolve("stall.yaml");
+    Files.writeString(file, """
+        name: on-stalling-agents
+        emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
+        client: {requests: 4, concurrency: 4, on: [b, c]}
+        runs: 1
+        guards: {pacing_tolerance: 50ms, certify: {runs: 1}}
+        targets:
+          - {name: direct, kind: direct}
+        cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
+        """.formatted(FreePort.forALaterServer(3), pa));
+    return ScenarioLoader.load(file);
+  }
+
+  /** In 100 ms, the client agents' host stalls for 100 ms: the meter's thread and both agents' event loops held. */
+  private static void stallClientAgentsSoon(Agent b, Agent c) {
+    b.vertx().setTimer(100, t -> {
+      flushlab.core.HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
+      flushlab.core.HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
+    });
+  }
+
   /**
    * Each client agent judges its reads against its own hiccup meter: a run during which the client
    * agents' host stalled (injected here: the agents share this JVM, so its meter's thread and their
@@ -129,26 +153,12 @@ class ClusterRunTest {
     try (Agent a = agent("a", pa, List.of())) {
       List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
       try (Agent b = agent("b", FreePort.forALaterServer(3), joinA); Agent c = agent("c", FreePort.forALaterServer(3), joinA)) {
-        Path file = dir.resolve("stall.yaml");
-        Files.writeString(file, """
-            name: on-stalling-agents
-            emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
-            client: {requests: 4, concurrency: 4, on: [b, c]}
-            runs: 1
-            guards: {pacing_tolerance: 50ms, certify: {runs: 1}}
-            targets:
-              - {name: direct, kind: direct}
-            cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-            """.formatted(FreePort.forALaterServer(3), pa));
-        Scenario s = ScenarioLoader.load(file);
+        Scenario s = stallingAgentsScenario(dir, pa);
         java.util.concurrent.atomic.AtomicBoolean stalled = new java.util.concurrent.atomic.AtomicBoolean();
         ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> {
           System.out.println("ClusterRunTest: " + line);
           if (line.startsWith("cluster: measuring direct base run 1") && stalled.compareAndSet(false, true)) {
-            b.vertx().setTimer(100, t -> {
-              flushlab.core.HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
-              flushlab.core.HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
-            });
+            stallClientAgentsSoon(b, c);
           }
         });
         assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
@@ -178,24 +188,10 @@ class ClusterRunTest {
     try (Agent a = agent("a", pa, List.of())) {
       List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
       try (Agent b = agent("b", FreePort.forALaterServer(3), joinA); Agent c = agent("c", FreePort.forALaterServer(3), joinA)) {
-        Path file = dir.resolve("map-stall.yaml");
-        Files.writeString(file, """
-            name: map-on-stalling-agents
-            emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
-            client: {requests: 4, concurrency: 4, on: [b, c]}
-            runs: 1
-            guards: {pacing_tolerance: 50ms, certify: {runs: 1}}
-            targets:
-              - {name: direct, kind: direct}
-            cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-            """.formatted(FreePort.forALaterServer(3), pa));
-        Scenario s = ScenarioLoader.load(file);
+        Scenario s = stallingAgentsScenario(dir, pa);
         flushlab.targets.Target direct = new flushlab.targets.Target.Direct("direct", s.path());
         try (ClusterLab lab = ClusterLab.open(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line))) {
-          b.vertx().setTimer(100, t -> {
-            flushlab.core.HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
-            flushlab.core.HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
-          });
+          stallClientAgentsSoon(b, c);
           flushlab.run.RunRecord stalled = lab.run(direct, s.cells().get(0), 0, 0, List.of(), s.guards().pacingToleranceNanos());
           System.out.println("ClusterRunTest: map run under a stall: " + stalled.exclusionReason());
           assertThat(stalled.excludedForHostStall()).as("excluded for the agents' host stall: %s", stalled.exclusionReason()).isTrue();
