@@ -2,21 +2,16 @@ package flushlab.relay;
 
 import flushlab.relay.shaper.Chunk;
 import flushlab.relay.shaper.Stage;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.epoll.EpollChannelOption;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The last stage of every chain: writes to the client socket and carries out socket actions at
- * their place in the stream (cork, close, reset). When the client's socket is full it pauses
- * upstream through {@link FlowControl}, unless a shaper in the chain absorbs that itself.
+ * The last stage of every chain: writes to the client (its socket, or its HTTP/2 stream) and
+ * carries out socket actions at their place in the stream (cork, close, reset). When the client
+ * takes no more it pauses upstream through {@link FlowControl}, unless a shaper in the chain
+ * absorbs that itself.
  */
 final class ClientWriter implements Stage {
-  private final NetSocket client;
-  private final Channel channel;
+  private final ClientSide client;
   private final FlowControl flow;
   private final boolean passBackPressure;
   private final ConnectionContext ctx;
@@ -24,9 +19,8 @@ final class ClientWriter implements Stage {
   private long bytesTotal;
   private boolean closed;
 
-  ClientWriter(NetSocket client, Channel channel, FlowControl flow, boolean passBackPressure, ConnectionContext ctx) {
+  ClientWriter(ClientSide client, FlowControl flow, boolean passBackPressure, ConnectionContext ctx) {
     this.client = client;
-    this.channel = channel;
     this.flow = flow;
     this.passBackPressure = passBackPressure;
     this.ctx = ctx;
@@ -46,7 +40,7 @@ final class ClientWriter implements Stage {
         bytesThisResponse += c.length();
         bytesTotal += c.length();
         client.write(c.bytes);
-        if (passBackPressure && !channel.isWritable()) flow.hold(this);
+        if (passBackPressure && !client.writable()) flow.hold(this);
         return;
       case RESPONSE_START:
         bytesThisResponse = 0;
@@ -55,7 +49,9 @@ final class ClientWriter implements Stage {
         bytesThisResponse = 0; // between responses: a failure now can still be answered with a 502
         return;
       case CORK:
-        setCork(c.flag);
+        if (!client.cork(c.flag)) {
+          ctx.fail("the cork shaper needs the native epoll transport (TCP_CORK), which is not available here");
+        }
         return;
       case CLOSE:
         closed = true;
@@ -63,19 +59,10 @@ final class ClientWriter implements Stage {
         return;
       case RESET:
         closed = true;
-        channel.config().setOption(ChannelOption.SO_LINGER, 0);
-        channel.close();
+        client.reset();
         return;
       default:
         throw new IllegalStateException(c.kind.toString());
-    }
-  }
-
-  private void setCork(boolean on) {
-    if (channel instanceof EpollSocketChannel) {
-      if (channel.isActive()) channel.config().setOption(EpollChannelOption.TCP_CORK, on);
-    } else if (on) {
-      ctx.fail("the cork shaper needs the native epoll transport (TCP_CORK), which is not available here");
     }
   }
 

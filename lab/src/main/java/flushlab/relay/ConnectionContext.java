@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ConnectionContext implements ShaperContext {
   private final Channel clientChannel;
+  private final java.util.function.BooleanSupplier clientWritable;
   private final FlowControl flow;
   private final RelayLog log;
   private final String connectionName;
@@ -20,7 +21,14 @@ public final class ConnectionContext implements ShaperContext {
   private long heldHere;
 
   public ConnectionContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName, HeldBytes relayHeld) {
+    this(clientChannel, clientChannel::isWritable, flow, log, connectionName, relayHeld);
+  }
+
+  /** @param clientWritable whether the client takes more now (its socket's, or its HTTP/2 stream's, room) */
+  ConnectionContext(Channel clientChannel, java.util.function.BooleanSupplier clientWritable, FlowControl flow, RelayLog log,
+      String connectionName, HeldBytes relayHeld) {
     this.clientChannel = clientChannel;
+    this.clientWritable = clientWritable;
     this.flow = flow;
     this.log = log;
     this.connectionName = connectionName;
@@ -110,7 +118,7 @@ public final class ConnectionContext implements ShaperContext {
   /** Whether the client socket can take more bytes now (the proxy-buffer shaper pumps on this). */
   @Override
   public boolean clientWritable() {
-    return clientChannel.isWritable();
+    return clientWritable.getAsBoolean();
   }
 
   /** Called (once per change to writable) when the client socket drains. */

@@ -15,7 +15,6 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -25,15 +24,18 @@ import java.util.Set;
 
 /**
  * The relay's HTTP/2 client side, as an edge terminates h2 in front of HTTP/1.1 servers: each
- * stream of one client connection becomes one HTTP/1.1 exchange on a connection of its own to the
- * relay's own listener, where that stream's shaper chain and upstream connection live exactly as
- * for an HTTP/1.1 client (so every shaper composes unchanged, per stream). The shaped response is
- * turned back into HEADERS and DATA as its bytes arrive, within the client's stream and
- * connection windows: what a window does not let out waits here, and past
- * {@link #PAUSE_BYTES} the stream's inner connection is not read (back-pressure reaches the
- * shapers and upstream, as it does from a full socket). A response that breaks before its end
- * resets its stream (RST_STREAM), which is how HTTP/2 tells a client one response failed.
- * Confined to the client connection's event loop.
+ * stream of one client connection becomes one HTTP/1.1 exchange ({@link RelayConnection}) of its
+ * own, with that stream's shaper chain and upstream connection exactly as for an HTTP/1.1 client
+ * (so every shaper composes unchanged, per stream), run directly on this connection's loop with
+ * the stream as its client ({@link ClientSide}): no connection in between, so a reset stream lets
+ * go of everything it held at once. The shaped response is turned back into HEADERS and DATA as
+ * its bytes arrive, within the client's stream and connection windows: what a window does not let
+ * out waits here, and past {@link #PAUSE_BYTES} the stream says it takes no more (back-pressure
+ * reaches the shapers and upstream, as it does from a full socket). A request body is granted
+ * window as its exchange takes it. A response that breaks before its end resets its stream
+ * (RST_STREAM), which is how HTTP/2 tells a client one response failed. Socket shapers act on the
+ * client's one TCP connection, as in a proxy that speaks h2 (cork, nagle). Confined to the client
+ * connection's event loop.
  */
 final class H2Edge implements H2FrameParser.Listener {
   static final int MAX_STREAMS = 128;
@@ -41,7 +43,7 @@ final class H2Edge implements H2FrameParser.Listener {
   static final int RESUME_BYTES = 256 << 10;
   /** A request (its header block, its body) must be complete within this of its start, as the emitter's HTTP/1.1 head must. */
   static final long REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
-  /** Response bytes all of one connection's streams may hold for windows the client has not opened; its inner reads stop above it. */
+  /** Response bytes all of one connection's streams may hold for windows the client has not opened; its streams take no more above it. */
   static final int CONNECTION_PAUSE_BYTES = 8 << 20;
   static final int CONNECTION_RESUME_BYTES = 4 << 20;
   /** The most of a request body without Content-Length read before it goes upstream (the emitter's own body cap). */
@@ -51,14 +53,13 @@ final class H2Edge implements H2FrameParser.Listener {
       "upgrade", "te", "http2-settings");
 
   private final NetSocket client;
-  private final NetClient net;
-  private final String innerHost;
-  private final int innerPort;
+  private final SocketClient clientSocket;
+  private final java.util.function.Function<ClientSide, RelayConnection> streams;
   private final RelayLog log;
   private final String name;
   private final H2Guard guard = new H2Guard();
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME, guard);
-  /** Response bytes held over all streams, and how many streams' inner reads are stopped. */
+  /** Response bytes held over all streams, and how many streams take no more now. */
   private long heldBytes;
   private int pausedLegs;
   /** Since when a header block has waited for its CONTINUATIONs (0: none), and the request timeout's one timer. */
@@ -71,19 +72,18 @@ final class H2Edge implements H2FrameParser.Listener {
   private int initialWindow = H2.DEFAULT_WINDOW;
   private int lastStream;
   private int prefaceSeen;
-  /** Bytes from the client, to it, and from the streams' inner connections: the idle watch's progress. */
+  /** Bytes from the client, to it, and from the streams' exchanges: the idle watch's progress. */
   private long moved;
   private final IdleWatch idleWatch;
   private boolean closed;
   private boolean closedSocket;
   private Buffer out;
 
-  H2Edge(NetSocket client, NetClient net, String innerHost, int innerPort, RelayLog log, String name, Buffer first,
+  H2Edge(NetSocket client, java.util.function.Function<ClientSide, RelayConnection> streams, RelayLog log, String name, Buffer first,
       long idleTimeoutNanos) {
     this.client = client;
-    this.net = net;
-    this.innerHost = innerHost;
-    this.innerPort = innerPort;
+    this.clientSocket = new SocketClient(client);
+    this.streams = streams;
     this.log = log;
     this.name = name;
     write(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_STREAMS, H2.SETTINGS_ENABLE_PUSH, 0));
@@ -186,7 +186,7 @@ final class H2Edge implements H2FrameParser.Listener {
     else LabVertx.closeAfterFlush(ch, 1_000);
   }
 
-  /** The client's connection closed: every stream's inner connection goes with it. */
+  /** The client's connection closed: every stream's exchange goes with it. */
   void clientClosed() {
     closedSocket = true;
     closeAll();
@@ -196,7 +196,7 @@ final class H2Edge implements H2FrameParser.Listener {
     closed = true;
     if (requestTimer != null) requestTimer.cancel(false);
     idleWatch.cancel();
-    for (Leg l : legs.values()) l.close();
+    for (Leg l : legs.values()) l.abandon();
     legs.clear();
   }
 
@@ -245,12 +245,16 @@ final class H2Edge implements H2FrameParser.Listener {
 
   @Override
   public void onData(int streamId, byte[] b, int off, int len, boolean endStream) {
-    if (len > 0) {
-      // request bodies go on at once: their window is given back as they arrive
-      write(H2.windowUpdate(0, len));
-      if (!endStream) write(H2.windowUpdate(streamId, len));
-    }
     Leg leg = legs.get(streamId);
+    if (len > 0) {
+      // the connection's window is given back as bodies arrive (one stream's pause must not stop the others); a
+      // stream's own as its exchange takes them: an exchange that stops reading (upstream slow) stops its client
+      write(H2.windowUpdate(0, len));
+      if (!endStream) {
+        if (leg != null && leg.requestPaused) leg.ungranted += len;
+        else write(H2.windowUpdate(streamId, len));
+      }
+    }
     if (leg == null) return;
     leg.body(b, off, len);
     if (endStream) leg.endRequest();
@@ -291,10 +295,10 @@ final class H2Edge implements H2FrameParser.Listener {
     }
   }
 
-  /** Streams whose reading stopped only for the connection's total restart once it has drained. */
+  /** Streams that stopped taking bytes only for the connection's total take them again once it has drained. */
   private void resumeQuietLegs() {
     for (Leg l : legs.values().toArray(Leg[]::new)) {
-      if (l.paused && l.inner != null && l.pendingBytes < RESUME_BYTES) l.readInner(true);
+      if (l.paused && l.pendingBytes < RESUME_BYTES) l.takeMore(true);
     }
   }
 
@@ -317,7 +321,7 @@ final class H2Edge implements H2FrameParser.Listener {
     String flood = guard.streamReset(System.nanoTime());
     if (flood != null) throw new H2FloodException(flood);
     Leg l = legs.remove(streamId);
-    if (l != null) l.close();
+    if (l != null) l.abandon();
   }
 
   @Override
@@ -327,8 +331,8 @@ final class H2Edge implements H2FrameParser.Listener {
     client.close();
   }
 
-  /** One stream: its HTTP/1.1 exchange on an inner connection, and the response bytes its windows have not let out yet. */
-  private final class Leg implements HttpResponseParser.Listener {
+  /** One stream: its HTTP/1.1 exchange, and the response bytes its windows have not let out yet. */
+  private final class Leg implements HttpResponseParser.Listener, ClientSide {
     final int id;
     /** A body without Content-Length is read whole before it goes upstream, with its length (as nginx's proxy_request_buffering does). */
     final boolean bufferBody;
@@ -344,10 +348,15 @@ final class H2Edge implements H2FrameParser.Listener {
     boolean responseEnded;
     boolean headSent;
     boolean ended;
+    /** The stream holds over {@link #PAUSE_BYTES} (or the connection over its own): its exchange is told it takes no more. */
     boolean paused;
-    NetSocket inner;
-    /** A buffered request, complete before its inner connection was. */
-    Buffer pendingWhole;
+    /** The exchange stopped taking request bytes: the stream's window is not given back meanwhile ({@code ungranted}). */
+    boolean requestPaused;
+    int ungranted;
+    RelayConnection exchange;
+    Runnable onWritable;
+    /** The exchange's end, once: it runs after the event that ended the stream, never inside the exchange's own call. */
+    boolean exchangeGone;
 
     Leg(int id, String head, boolean bufferBody) {
       this.id = id;
@@ -356,23 +365,19 @@ final class H2Edge implements H2FrameParser.Listener {
       if (!bufferBody) early.appendString(head + "\r\n", "ISO-8859-1");
     }
 
+    /** Starts the stream's exchange, with what of the request has come. */
     void connect() {
-      net.connect(innerPort, innerHost).onComplete(ar -> {
-        if (ar.failed()) {
-          log.log(name + ": stream " + id + ": cannot reach the relay's own listener: " + ar.cause().getMessage());
-          reset(H2.INTERNAL_ERROR);
-          flush();
-          return;
-        }
-        if (ended || closed) {
-          ar.result().close();
-          return;
-        }
-        inner = ar.result();
-        inner.handler(this::fromInner);
-        inner.closeHandler(v -> innerClosed());
-        inner.write(bufferBody ? (pendingWhole == null ? Buffer.buffer() : pendingWhole) : early);
-      });
+      exchange = streams.apply(this);
+      Buffer first = bufferBody ? pendingWhole() : early;
+      if (first != null && first.length() > 0 && !ended) exchange.fromClient(first);
+    }
+
+    private Buffer whole;
+
+    private Buffer pendingWhole() {
+      Buffer w = whole;
+      whole = null;
+      return w;
     }
 
     void body(byte[] b, int off, int len) {
@@ -384,8 +389,8 @@ final class H2Edge implements H2FrameParser.Listener {
           return;
         }
         early.appendBytes(b, off, len);
-      } else if (inner != null) {
-        inner.write(Buffer.buffer(len).appendBytes(b, off, len));
+      } else if (exchange != null) {
+        exchange.fromClient(Buffer.buffer(len).appendBytes(b, off, len));
       } else {
         early.appendBytes(b, off, len);
       }
@@ -395,16 +400,31 @@ final class H2Edge implements H2FrameParser.Listener {
       if (requestEnded) return;
       requestEnded = true;
       if (!bufferBody) return;
-      Buffer whole = Buffer.buffer(head.length() + 32 + early.length()).appendString(head, "ISO-8859-1")
+      Buffer w = Buffer.buffer(head.length() + 32 + early.length()).appendString(head, "ISO-8859-1")
           .appendString("Content-Length: " + early.length() + "\r\n\r\n").appendBuffer(early);
-      if (inner != null) {
-        inner.write(whole);
+      if (exchange != null) {
+        exchange.fromClient(w);
       } else {
-        pendingWhole = whole;
+        whole = w;
       }
     }
 
-    private void fromInner(Buffer b) {
+    // ---- the stream as its exchange's client ----
+
+    @Override
+    public io.netty.channel.Channel channel() {
+      return clientSocket.channel();
+    }
+
+    @Override
+    public String describe() {
+      return client.remoteAddress() + " (HTTP/2 stream " + id + ")";
+    }
+
+    /** The exchange's response bytes (HTTP/1.1), turned into HEADERS and DATA. */
+    @Override
+    public void write(Buffer b) {
+      if (ended) return;
       int n = b.length();
       moved += n;
       if (scratch.length < n) scratch = new byte[Math.max(n, scratch.length * 2)];
@@ -417,6 +437,58 @@ final class H2Edge implements H2FrameParser.Listener {
       }
       flush();
     }
+
+    @Override
+    public boolean writable() {
+      return !paused && !ended;
+    }
+
+    @Override
+    public void onWritable(Runnable r) {
+      this.onWritable = r;
+    }
+
+    @Override
+    public void end() {
+      exchangeClosed();
+    }
+
+    @Override
+    public void close() {
+      exchangeClosed();
+    }
+
+    @Override
+    public void reset() {
+      exchangeClosed();
+    }
+
+    @Override
+    public boolean cork(boolean on) {
+      return clientSocket.cork(on);
+    }
+
+    @Override
+    public FlowControl.Valve requestValve(java.util.function.BooleanSupplier mayResume) {
+      return new FlowControl.Valve() {
+        @Override
+        public void pause() {
+          requestPaused = true;
+        }
+
+        @Override
+        public void resume() {
+          requestPaused = false;
+          if (ungranted > 0 && !ended && mayResume.getAsBoolean()) {
+            H2Edge.this.write(H2.windowUpdate(id, ungranted));
+            flush();
+          }
+          ungranted = 0;
+        }
+      };
+    }
+
+    // ---- the response ----
 
     @Override
     public void onHead(int status, String reason, Headers headers) {
@@ -438,7 +510,7 @@ final class H2Edge implements H2FrameParser.Listener {
         reset(H2.INTERNAL_ERROR);
         return;
       }
-      write(H2.frame(H2.HEADERS, H2.FLAG_END_HEADERS, id, block));
+      H2Edge.this.write(H2.frame(H2.HEADERS, H2.FLAG_END_HEADERS, id, block));
       headSent = true;
     }
 
@@ -451,17 +523,15 @@ final class H2Edge implements H2FrameParser.Listener {
       pendingBytes += len;
       heldBytes += len;
       pump();
-      if ((pendingBytes > PAUSE_BYTES || heldBytes > CONNECTION_PAUSE_BYTES) && inner != null && !paused) readInner(false);
+      if ((pendingBytes > PAUSE_BYTES || heldBytes > CONNECTION_PAUSE_BYTES) && !paused && !ended) takeMore(false);
     }
 
-    /**
-     * Stops or restarts reading the inner connection. Not NetSocket.pause(), which keeps reading
-     * into Vert.x's queue: with auto-read off, what the shapers send waits in the kernel.
-     */
-    void readInner(boolean on) {
+    /** Whether the exchange may send more: off past the pause mark, on again below the resume mark (its writer then resumes upstream). */
+    void takeMore(boolean on) {
+      if (paused == !on) return;
       paused = !on;
       pausedLegs += on ? -1 : 1;
-      LabVertx.channel(inner).config().setAutoRead(on);
+      if (on && onWritable != null) onWritable.run();
     }
 
     @Override
@@ -480,7 +550,7 @@ final class H2Edge implements H2FrameParser.Listener {
         int n = (int) Math.min(Math.min(room, H2.DEFAULT_MAX_FRAME), head.length - headOffset);
         byte[] f = new byte[H2.FRAME_HEADER_BYTES];
         H2.header(f, 0, n, H2.DATA, 0, id);
-        write(f);
+        H2Edge.this.write(f);
         out.appendBytes(head, headOffset, n);
         window -= n;
         connectionWindow -= n;
@@ -492,15 +562,16 @@ final class H2Edge implements H2FrameParser.Listener {
           headOffset = 0;
         }
       }
-      if (paused && pendingBytes < RESUME_BYTES && heldBytes < CONNECTION_RESUME_BYTES && inner != null) readInner(true);
+      if (paused && pendingBytes < RESUME_BYTES && heldBytes < CONNECTION_RESUME_BYTES) takeMore(true);
       if (pausedLegs > 0 && heldBytes < CONNECTION_RESUME_BYTES) resumeQuietLegs();
       if (pending.isEmpty() && responseEnded && headSent) {
-        write(H2.frame(H2.DATA, H2.FLAG_END_STREAM, id, new byte[0]));
+        H2Edge.this.write(H2.frame(H2.DATA, H2.FLAG_END_STREAM, id, new byte[0]));
         finish();
       }
     }
 
-    private void innerClosed() {
+    /** The exchange closed its side (the end of a close-delimited response, a failure, a reset shaper). */
+    private void exchangeClosed() {
       if (ended) return;
       if (response.connectionClosed() && headSent) {
         responseEnded = true; // a close-delimited body ends with its connection
@@ -512,7 +583,7 @@ final class H2Edge implements H2FrameParser.Listener {
       flush();
     }
 
-    /** Gives back what this stream held, when it ends: its bytes leave the connection's count, its stop on reading goes. */
+    /** Gives back what this stream held, when it ends: its bytes leave the connection's count, its stop on taking goes. */
     private void release() {
       heldBytes -= pendingBytes;
       pendingBytes = 0;
@@ -523,7 +594,7 @@ final class H2Edge implements H2FrameParser.Listener {
 
     void reset(int code) {
       if (ended) return;
-      write(H2.rstStream(id, code));
+      H2Edge.this.write(H2.rstStream(id, code));
       finish();
     }
 
@@ -531,13 +602,25 @@ final class H2Edge implements H2FrameParser.Listener {
       ended = true;
       release();
       legs.remove(id);
-      if (inner != null) inner.close();
+      endExchange();
     }
 
-    void close() {
+    /** The client reset the stream, or its connection went: the exchange goes, nothing more is sent. */
+    void abandon() {
       ended = true;
       release();
-      if (inner != null) inner.close();
+      endExchange();
+    }
+
+    /**
+     * Ends the exchange (its shapers and upstream let go) after the event at hand: a stream often
+     * ends inside its exchange's own call (the last byte written), which must finish first.
+     */
+    private void endExchange() {
+      if (exchangeGone || exchange == null) return;
+      exchangeGone = true;
+      RelayConnection x = exchange;
+      channel().eventLoop().execute(x::clientGone);
     }
   }
 }

@@ -1,6 +1,5 @@
 package flushlab.relay;
 
-import flushlab.core.HostPort;
 import flushlab.core.LoopListener;
 import flushlab.coding.NativeCodecs;
 import io.vertx.core.Future;
@@ -24,14 +23,12 @@ public final class Relay extends VerticleBase {
   /** The listener: {@code plain} without TLS, {@code server} (Vert.x's, for its TLS and ALPN) with it. */
   private LoopListener plain;
   private NetServer server;
-  /** Over TLS: the plain loopback listener an HTTP/2 client's streams come back in on. */
-  private NetServer inner;
   private Upstream upstream;
   private UpstreamPool pool;
-  /** Client connections open now; confined to the relay's event loop. */
+  /** Client connections open now, and the most at once so far; confined to the relay's event loop. */
   private int open;
+  private int peakOpen;
   private HeldBytes held;
-  private HostPort self;
   /** What each new connection gets: the options' chain unless a controller set another (the control API). */
   private volatile java.util.function.Supplier<ConnectionPlan> chain;
 
@@ -67,29 +64,16 @@ public final class Relay extends VerticleBase {
     // was cut). Each RelayConnection watches for idleness with one timer instead.
     if (options.tls() == null) {
       // accepted on the relay's own loop, where its connections and their upstreams live: no hand-off
-      return LoopListener.bind(context, listenOptions, false, this::accept).onSuccess(l -> {
-        plain = l;
-        self = new HostPort(innerHost(), l.port());
-      });
+      return LoopListener.bind(context, listenOptions, false, this::accept).onSuccess(l -> plain = l);
     }
     server = vertx.createNetServer(listenOptions);
     server.connectHandler(this::accept);
-    // an HTTP/2 client's streams come back as plain HTTP/1.1, on a loopback listener of their own
-    inner = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true));
-    inner.connectHandler(this::accept);
-    return inner.listen().compose(i -> {
-      self = new HostPort("127.0.0.1", i.actualPort());
-      return server.listen();
-    });
-  }
-
-  /** Where an HTTP/2 client's streams come back in, one HTTP/1.1 connection each, when the relay listens in plain TCP. */
-  private String innerHost() {
-    return options.host().equals("0.0.0.0") || options.host().equals("::") ? "127.0.0.1" : options.host();
+    return server.listen();
   }
 
   private void accept(io.vertx.core.net.NetSocket so) {
     open++;
+    peakOpen = Math.max(peakOpen, Math.min(open, options.maxConnections()));
     if (open > options.maxConnections()) {
       so.closeHandler(v -> open--);
       log.log("refused a connection from " + so.remoteAddress() + ": " + (open - 1) + " open, the cap is " + options.maxConnections());
@@ -98,13 +82,18 @@ public final class Relay extends VerticleBase {
       so.end();
       return;
     }
-    new RelayConnection(so, options, chain.get(), upstream, pool, log, ids.incrementAndGet(), upstreamPauses, () -> open--, held, self);
+    exchange(new SocketClient(so), () -> open--);
+  }
+
+  /** One client exchange with the chain of now: a connection's, or (from its HTTP/2 edge) one stream's, which no connection cap counts. */
+  private RelayConnection exchange(ClientSide client, Runnable onClosed) {
+    return new RelayConnection(client, options, chain.get(), upstream, pool, log, ids.incrementAndGet(), upstreamPauses, onClosed, held,
+        stream -> exchange(stream, () -> {}));
   }
 
   @Override
   public Future<?> stop() {
     if (pool != null) pool.closeAll();
-    if (inner != null) inner.close();
     if (plain != null) return plain.close();
     return server == null ? Future.succeededFuture() : server.close();
   }
@@ -121,6 +110,11 @@ public final class Relay extends VerticleBase {
   /** Bytes held in shapers and early requests over all connections right now; read on the relay's loop. */
   public Future<Long> heldBytes() {
     return onLoop(() -> held.held());
+  }
+
+  /** The most client connections open at once so far (an HTTP/2 client's streams are not connections); read on the relay's loop. */
+  public Future<Integer> peakConnections() {
+    return onLoop(() -> peakOpen);
   }
 
   /** Idle pooled upstream connections right now; read on the relay's loop. */

@@ -1,6 +1,5 @@
 package flushlab.relay;
 
-import flushlab.core.HostPort;
 import flushlab.core.IdleWatch;
 import flushlab.core.LabVertx;
 import flushlab.core.Units;
@@ -18,16 +17,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One client connection through the relay: the request bytes go upstream untouched; the response
+ * One client exchange through the relay (an HTTP/1.1 client's connection, or one stream of an
+ * HTTP/2 client's: {@link ClientSide}): the request bytes go upstream untouched; the response
  * bytes come back through the shaper chain to the {@link ClientWriter}. The response is parsed
  * only to know where responses start and end (the buffering shapers and cork need that); the bytes
- * themselves are forwarded as they came. All on the relay's event loop.
+ * themselves are forwarded as they came. All on the client connection's event loop.
  */
 final class RelayConnection {
   private static final int MAX_EARLY_REQUEST_BYTES = 1 << 20;
 
-  private final NetSocket client;
-  private final Channel clientChannel;
+  private final ClientSide client;
   private final RelayOptions options;
   private final Upstream target;
   private final UpstreamPool pool;
@@ -69,25 +68,26 @@ final class RelayConnection {
   private final long requestDelayNanos;
   /** Request bytes waiting out that delay; over the early-request cap, the client is not read. */
   private long delayedRequestBytes;
-  /** Where this relay listens, for the inner HTTP/1.1 connections of an HTTP/2 client's streams. */
-  private final HostPort self;
+  /** Makes the exchange of one stream of an HTTP/2 client: its own shapers and upstream, on this connection's loop. */
+  private final java.util.function.Function<ClientSide, RelayConnection> streams;
+  private final Runnable onClientClosed;
   /** The client spoke HTTP/2 from its first bytes: its streams are this edge's, not this connection's. */
   private H2Edge h2;
   private boolean sawClientByte;
 
-  RelayConnection(NetSocket client, RelayOptions options, ConnectionPlan plan, Upstream target, UpstreamPool pool,
+  RelayConnection(ClientSide client, RelayOptions options, ConnectionPlan plan, Upstream target, UpstreamPool pool,
       RelayLog log, long id, java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld,
-      HostPort self) {
-    this.self = self;
+      java.util.function.Function<ClientSide, RelayConnection> streams) {
+    this.streams = streams;
+    this.onClientClosed = onClientClosed;
     this.flow = new FlowControl(upstreamPauses);
     this.client = client;
-    this.clientChannel = LabVertx.channel(client);
     this.options = options;
     this.target = target;
     this.pool = pool;
     this.log = log;
-    this.name = "conn " + id + " from " + client.remoteAddress();
-    this.ctx = new ConnectionContext(clientChannel, flow, log, name, relayHeld);
+    this.name = "conn " + id + " from " + client.describe();
+    this.ctx = new ConnectionContext(client.channel(), client::writable, flow, log, name, relayHeld);
     boolean absorbed = false;
     this.requestDelayNanos = plan.requestDelayNanos();
     for (ShaperRegistry.Spec spec : plan.response()) {
@@ -96,8 +96,8 @@ final class RelayConnection {
       if (s.readsRequests()) requestReaders.add(s);
       absorbed |= s.absorbsClientBackPressure();
     }
-    this.writer = new ClientWriter(client, clientChannel, flow, !absorbed, ctx);
-    requestFlow.attach(FlowControl.Valve.autoRead(clientChannel, () -> !closed));
+    this.writer = new ClientWriter(client, flow, !absorbed, ctx);
+    requestFlow.attach(client.requestValve(() -> !closed));
     Stage nextStage = writer;
     for (int i = shapers.size() - 1; i >= 0; i--) {
       shapers.get(i).wire(nextStage, ctx);
@@ -120,26 +120,36 @@ final class RelayConnection {
         pendingEnds++;
       }
     });
-    LabVertx.onWritable(clientChannel, writer::writable);
-    client.handler(this::fromClient);
-    client.closeHandler(v -> {
-      onClientClosed.run();
-      clientClosed();
-      if (h2 != null) h2.clientClosed();
-    });
-    client.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
+    client.onWritable(writer::writable);
+    if (client instanceof SocketClient socket) {
+      NetSocket so = socket.socket();
+      so.handler(this::fromClient);
+      so.closeHandler(v -> {
+        clientGone();
+        if (h2 != null) h2.clientClosed();
+      });
+      so.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
+    } else {
+      sawClientByte = true; // a stream of an HTTP/2 client: its bytes are HTTP/1.1 its edge made
+    }
     // nothing moved in any direction: bytes a shaper holds while upstream still sends are movement
-    idleWatch = new IdleWatch(clientChannel.eventLoop(), options.idleTimeoutNanos(), () -> bytesIn + writer.bytesTotal(),
+    idleWatch = new IdleWatch(client.channel().eventLoop(), options.idleTimeoutNanos(), () -> bytesIn + writer.bytesTotal(),
         () -> {
           if (closed) return;
           log.log(name + ": nothing moved for " + Units.formatDuration(options.idleTimeoutNanos()) + "; closing");
           client.close();
         });
     connectUpstream();
-    if ("h2".equals(client.applicationLayerProtocol())) { // TLS with ALPN h2: HTTP/2 from the first byte
-      sawClientByte = true;
+    if (client instanceof SocketClient socket && "h2".equals(socket.socket().applicationLayerProtocol())) {
+      sawClientByte = true; // TLS with ALPN h2: HTTP/2 from the first byte
       becomeH2(Buffer.buffer(), "ALPN h2");
     }
+  }
+
+  /** The client went: its connection closed, or its HTTP/2 stream ended or was reset. Everything this exchange held goes. */
+  void clientGone() {
+    onClientClosed.run();
+    clientClosed();
   }
 
   private void connectUpstream() {
@@ -191,7 +201,8 @@ final class RelayConnection {
     requestFlow.release(CONNECTING);
   }
 
-  private void fromClient(Buffer b) {
+  /** Request bytes from the client (its socket, or its stream's edge as HTTP/1.1). */
+  void fromClient(Buffer b) {
     if (!sawClientByte) {
       sawClientByte = true;
       if (startsHttp2(b)) {
@@ -294,12 +305,12 @@ final class RelayConnection {
 
   /**
    * Hands the client to an HTTP/2 edge: this connection's own shapers and upstream are let go
-   * (each stream gets its own, through the relay's listener) and only its close still counts.
+   * (each stream gets its own exchange, made by {@code streams}) and only its close still counts.
    */
   private void becomeH2(Buffer first, String how) {
     log.log(name + ": HTTP/2 (" + how + "): each stream is relayed as its own HTTP/1.1 exchange");
     clientClosed();
-    h2 = new H2Edge(client, target.net(), self.host(), self.port(), log, name, first, options.idleTimeoutNanos());
+    h2 = new H2Edge(((SocketClient) client).socket(), streams, log, name, first, options.idleTimeoutNanos());
   }
 
   private void clientClosed() {

@@ -21,10 +21,12 @@ import org.junit.jupiter.api.Test;
 class H2RelayTest extends LabTest {
   private static final String PACED = "frames=41&size=60&interval=20ms";
 
+  /** A paced measurement (measured once more when the emitter was late or this host stalled; twice, a host-stall skip). */
   private BatchResult through(String query, ClientOptions options, String... shapers) throws Exception {
     Relay relay = RelayFixture.start(lab, shapers);
     try {
-      return lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query), options);
+      return lab.measurePaced(flushlab.stream.StreamSpec.fromQuery(query).intervalNanos(),
+          () -> lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query), options));
     } finally {
       lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
     }
@@ -50,7 +52,6 @@ class H2RelayTest extends LabTest {
     assertThat(h2.framesPerRead()).as(h2.oneLine()).isLessThanOrEqualTo(1.05);
     assertThat(h2.h2()).as("spoken over HTTP/2").isNotNull();
     assertThat(h2.h2().serverSettings()).containsEntry("max_concurrent_streams", 128L);
-    lab.assertEmitterOnTime(h2, 20_000_000L);
   }
 
   @Test
@@ -62,12 +63,23 @@ class H2RelayTest extends LabTest {
     assertThat(h2.burstFrames().p50()).as(h2.oneLine()).isEqualTo(h1.burstFrames().p50()).isBetween(4.0, 6.0);
   }
 
+  /**
+   * Each stream runs its own shapers and upstream connection directly, with no connection of its
+   * own into the relay: the relay never had more than the client's one connection open.
+   */
   @Test
   void twentyStreamsOnOneConnectionEachGetTheirOwnShapersAndUpstream() throws Exception {
-    BatchResult r = through("frames=30&size=60&interval=10ms", h2c().withRequests(20, 20).withStreamsPerConnection(20), "passthrough");
-    whole(r, 600);
-    assertThat(r.h2().streams()).isEqualTo(20);
-    assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
+    Relay relay = RelayFixture.start(lab, "passthrough");
+    try {
+      BatchResult r = lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?frames=30&size=60&interval=10ms"),
+          h2c().withRequests(20, 20).withStreamsPerConnection(20));
+      whole(r, 600);
+      assertThat(r.h2().streams()).isEqualTo(20);
+      assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
+      assertThat(relay.peakConnections().await(10, TimeUnit.SECONDS)).as("connections into the relay at once").isEqualTo(1);
+    } finally {
+      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test
@@ -120,7 +132,7 @@ class H2RelayTest extends LabTest {
     }
   }
 
-  /** A reset on one stream's inner connection is that stream's RST_STREAM; the client names it a reset, and nothing is counted ok. */
+  /** A reset shaper in one stream's exchange is that stream's RST_STREAM; the client names it a reset, and nothing is counted ok. */
   @Test
   void aResetShaperResetsItsStream() throws Exception {
     BatchResult r = through("frames=41&size=60&interval=10ms", h2c(), "reset,after-bytes=600B");
