@@ -244,6 +244,56 @@ class MapCommandTest {
             + a.get("compression").get("accepting").get("cells")).isEqualTo("one-late");
   }
 
+  /**
+   * `map --http h2c` against a server that floods every connection with PINGs and reads none of the
+   * answers (the issue's case ran 31 s on a 20 s budget and ended in a bare TimeoutException): the
+   * map ends within its budget, and what it says names the flood.
+   */
+  @Test
+  void aServerFloodingPingsEndsTheMapWithinItsBudgetAndSaysWhy() throws Exception {
+    try (java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      Thread acceptor = new Thread(() -> {
+        while (!server.isClosed()) {
+          try {
+            java.net.Socket s = server.accept();
+            Thread flood = new Thread(() -> {
+              try (s) {
+                java.io.OutputStream out = s.getOutputStream();
+                out.write(flushlab.http.H2.settings());
+                byte[] ping = flushlab.http.H2.frame(flushlab.http.H2.PING, 0, 0, new byte[8]);
+                byte[] batch = new byte[ping.length * 1000];
+                for (int i = 0; i < 1000; i++) System.arraycopy(ping, 0, batch, i * ping.length, ping.length);
+                for (int i = 0; i < 4000; i++) out.write(batch); // never reading
+              } catch (java.io.IOException e) {
+                // the client gave up on the connection
+              }
+            });
+            flood.setDaemon(true);
+            flood.start();
+          } catch (java.io.IOException closed) {
+            return;
+          }
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      Path json = dir.resolve("flood.json");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      long t0 = System.nanoTime();
+      int code = Main.run(new String[] {"map", "--target", "127.0.0.1:" + server.getLocalPort(), "--emitter-listen",
+          "127.0.0.1:" + flushlab.FreePort.forALaterServer(), "--http", "h2c", "--budget", "10s", "--results",
+          dir.resolve("results").toString(), "--json", json.toString()}, new PrintStream(out), new PrintStream(err));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      String said = out + "\n" + err + (java.nio.file.Files.exists(json) ? java.nio.file.Files.readString(json) : "");
+      HostStalls.skipIfSaidIn(said);
+      System.out.printf("MapCommandTest: a PING-flooding target: exit %d after %.1f s (budget 10 s)%n%s%n", code, seconds, said);
+      assertThat(seconds).as(said).isLessThan(15.0);
+      assertThat(said).contains("inconclusive: the target failed").contains("faster than it read the answers")
+          .doesNotContain("TimeoutException");
+    }
+  }
+
   /** --target: a server the user runs (here a relay the test starts), forwarding to the emitter the map starts on --emitter-listen. */
   @Test
   void aServerTheUserRunsIsMappedThroughTarget() throws Exception {
