@@ -155,21 +155,22 @@ public final class IdleProbe {
     for (int attempt = 0; ; attempt++) {
       long started = System.nanoTime();
       Fate f = once(at, tls, thinkMs, keepAliveMs);
-      double stalledMs = hostStalledMs(started, System.nanoTime());
+      long ended = System.nanoTime();
+      List<StallLog.Stall> stalls = HiccupMeter.get().host().between(started, ended);
+      double stalledMs = coveredMs(stalls, started, ended);
       if (!spoiledByHostStall(f == Fate.CUT, thinkMs, stalledMs)) return f;
       String line = String.format("this host stalled %.0f ms in all during that trial (%s): not counted%s", stalledMs,
-          StallFigures.of(HiccupMeter.get().host().between(started, System.nanoTime()), started).describe(),
-          attempt == 0 ? "; measured once more" : "");
+          StallFigures.of(stalls, started).describe(), attempt == 0 ? "; measured once more" : "");
       trials.add(line);
       progress.accept(line);
       if (attempt == 1) return Fate.HOST_STALLED;
     }
   }
 
-  /** How long this host's stalls (its hiccup meter's thread) covered of [from, to], in ms. */
-  private static double hostStalledMs(long from, long to) {
+  /** How much of [from, to] these stalls covered, in ms. */
+  private static double coveredMs(List<StallLog.Stall> stalls, long from, long to) {
     long sum = 0;
-    for (StallLog.Stall s : HiccupMeter.get().host().between(from, to)) sum += Math.min(to, s.toNanos()) - Math.max(from, s.fromNanos());
+    for (StallLog.Stall s : stalls) sum += Math.min(to, s.toNanos()) - Math.max(from, s.fromNanos());
     return sum / 1e6;
   }
 
