@@ -1,10 +1,17 @@
 package flushlab;
 
+import flushlab.cluster.ClusterOutcome;
 import flushlab.core.HiccupMeter;
+import flushlab.core.StallFigures;
+import flushlab.core.StallLog;
 import flushlab.run.Outcome;
 import flushlab.run.RunRecord;
 import flushlab.run.TargetCellResult;
 import flushlab.map.FlushTrigger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -45,6 +52,44 @@ public final class HostStalls {
       }
     }
     for (FlushTrigger t : o.triggers().values()) skipIfSaidIn(t.verdict());
+  }
+
+  /**
+   * Skips the test when a cluster run could not certify, or kept no run of a target, because an agent's host (here,
+   * this host: the test's agents share it) stalled through a run and again when it was measured once more.
+   */
+  public static void skipIfStalled(ClusterOutcome o) {
+    if (!o.certified() && !o.certification().isEmpty() && o.certification().get(o.certification().size() - 1).spoiledByHostStall()) {
+      skip("host stall, not a result (" + since() + "): not certified: " + o.certifyVerdict());
+    }
+    Map<String, List<ClusterOutcome.RunRow>> byTarget = new LinkedHashMap<>();
+    for (ClusterOutcome.RunRow r : o.rows()) byTarget.computeIfAbsent(r.target() + " [" + r.cellLabel() + "] run " + (r.run() + 1),
+        k -> new ArrayList<>()).add(r);
+    for (Map.Entry<String, List<ClusterOutcome.RunRow>> e : byTarget.entrySet()) {
+      if (e.getValue().stream().allMatch(ClusterOutcome.RunRow::spoiledByHostStall)) {
+        skip("host stall, not a result (" + since() + "): " + e.getKey() + " was excluded twice: "
+            + e.getValue().get(e.getValue().size() - 1).exclusionReason());
+      }
+    }
+  }
+
+  /** The share of a span this host may stand still (its meter's logged stalls summed) and still time a hop to the millisecond. */
+  static final double BUSY_SHARE = 0.05;
+
+  /**
+   * Skips the test when this host stood still for {@link #BUSY_SHARE} or more of the span from {@code startNanos}
+   * to {@code endNanos} (System.nanoTime): {@code result}, which the test is about to fail, is then this host's
+   * doing. Called only for a result that would fail, so a good result on a busy host still counts.
+   */
+  public static void skipIfBusy(long startNanos, long endNanos, String result) {
+    List<StallLog.Stall> stalls = HiccupMeter.get().host().between(startNanos, endNanos);
+    long stood = 0;
+    for (StallLog.Stall st : stalls) stood += st.nanos();
+    double share = stood / (double) Math.max(1, endNanos - startNanos);
+    if (share >= BUSY_SHARE) {
+      skip(String.format("host stall, not a result: this host stood still %.0f %% of the measurement (%s): %s", share * 100,
+          StallFigures.of(stalls, startNanos).describe(), result));
+    }
   }
 
   /** The process's stalls so far, for a skip message. */

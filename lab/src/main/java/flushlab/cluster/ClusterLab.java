@@ -123,13 +123,13 @@ public final class ClusterLab implements RemoteLab {
         : Exclusion.missing("the share of agent(s) " + String.join(", ", missing) + " did not come back");
     if (exclusion == null) {
       try {
-        audit = servers.audit(placement.emitterOn(), result.streamIds());
+        audit = servers.audit(placement.emitterOn(), result.streamIds(), System.currentTimeMillis() - started);
       } catch (Exception x) {
         exclusion = Exclusion.missing("the emitter's audit did not come back: " + x.getMessage());
       }
     }
     if (exclusion == null && audit.latenessMaxNanos() > pacingToleranceNanos) {
-      exclusion = Exclusion.emitterLate(audit.latenessMaxNanos(), pacingToleranceNanos);
+      exclusion = ClusterRun.emitterLate(audit, placement.emitterOn(), pacingToleranceNanos);
     }
     // each client agent judged its reads against its own host's stalls: the same rule as one host's
     AgentStalls merged = AgentStalls.merge(stalls);

@@ -1,5 +1,6 @@
 package flushlab.cluster;
 
+import flushlab.run.Exclusion;
 import java.util.List;
 import java.util.Map;
 
@@ -47,17 +48,30 @@ public record ClusterOutcome(String runId, long startedEpochMillis, double secon
   /**
    * One run of one target in one cell (or one certification run).
    *
-   * @param excluded the emitter's own audit says it wrote a frame later than the pacing tolerance, or every frame the
-   *     client agents read together was read in a stall of their own hosts: the run says nothing of the path and is
-   *     left out of findings ({@code exclusionReason} says which)
+   * @param exclusion null, or why the run says nothing of the path and is left out of findings: the emitter's own
+   *     audit says it wrote a frame later than the pacing tolerance, or every frame the client agents read together
+   *     was read in a stall of their own hosts (or the emitter was late while its agent's host stalled)
    * @param hostStalls the client agents' own host stalls over the run (the longest agent's figures) and what they
    *     explain
    * @param missing agents whose share did not come back, with why; the run is then partial
    * @param merged the agents' figures summed; null ("no data") when no share came back
    */
-  public record RunRow(String target, int cell, String cellLabel, int run, boolean excluded, String exclusionReason,
+  public record RunRow(String target, int cell, String cellLabel, int run, Exclusion exclusion,
       AgentStalls hostStalls, double emitterLatenessMaxMs,
       Map<String, String> missing, int streamsAsked, Figures merged, List<Figures> perAgent) {
+    public boolean excluded() {
+      return exclusion != null;
+    }
+
+    public String exclusionReason() {
+      return exclusion == null ? null : exclusion.reason();
+    }
+
+    /** Excluded because an agent's host stalled through it: the host, not the path, was not fit to measure. */
+    public boolean spoiledByHostStall() {
+      return exclusion != null && exclusion.cause() == Exclusion.Cause.HOST_STALL;
+    }
+
     public boolean partial() {
       return !missing.isEmpty();
     }

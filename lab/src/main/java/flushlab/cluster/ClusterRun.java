@@ -230,6 +230,7 @@ public final class ClusterRun {
 
   /** One run: the cell's load split over the client agents at {@code target}, judged by the emitter's own audit. */
   private Measured measure(Agent self, RemoteServers servers, String target, Cell cell, int run, HostPort at) throws Exception {
+    long startedNanos = System.nanoTime();
     long deadlineMs = (long) (ScenarioRunner.runSeconds(cell) * 2_000) + 10_000;
     ClusterClients.Outcome o = ClusterClients.run(self, placement.clientOn(), at, cell, scenario.requestHeaders().toSend(), deadlineMs)
         .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);
@@ -238,10 +239,10 @@ public final class ClusterRun {
     Map<String, String> missing = new LinkedHashMap<>(o.missing());
     if (!o.noData()) {
       try {
-        RemoteServers.Audit audit = servers.audit(placement.emitterOn(), o.merged().streamIds());
+        RemoteServers.Audit audit = servers.audit(placement.emitterOn(), o.merged().streamIds(), (System.nanoTime() - startedNanos) / 1_000_000);
         lateness = audit.latenessMaxNanos() / 1e6;
         if (audit.latenessMaxNanos() > scenario.guards().pacingToleranceNanos()) {
-          exclusion = new Exclusion(Exclusion.Cause.EMITTER_LATE, String.format("the emitter was late by %.3f ms", lateness));
+          exclusion = emitterLate(audit, placement.emitterOn(), scenario.guards().pacingToleranceNanos());
         }
       } catch (Exception e) {
         missing.put(placement.emitterOn(), "the emitter's audit did not come back: " + e.getMessage());
@@ -251,6 +252,17 @@ public final class ClusterRun {
       if (exclusion == null && o.merged().stalls().excusedByHost()) exclusion = Exclusion.hostStall(o.merged().stalls().hostStall());
     }
     return new Measured(target, cell, run, lateness, missing, o, exclusion);
+  }
+
+  /**
+   * The emitter on {@code agent} wrote a frame later than the tolerance: a host stall of that agent when its host
+   * stood still at least half as long (as on one host), else the lab's own fault, never the path's.
+   */
+  static Exclusion emitterLate(RemoteServers.Audit audit, String agent, long toleranceNanos) {
+    Exclusion late = Exclusion.emitterLate(audit.latenessMaxNanos(), toleranceNanos);
+    if (!audit.lateInAHostStall()) return late;
+    return Exclusion.hostStall(String.format("agent %s's host stalled %.1f ms during the run: %s", agent, audit.hostStallMaxNanos() / 1e6,
+        late.reason()));
   }
 
   static String line(Measured m) {
@@ -291,7 +303,7 @@ public final class ClusterRun {
         per.add(figures(c, oneWay(shifted, bound)));
       }
       ClientShare.Counts merged = m.outcome().merged();
-      out.add(new RunRow(m.target(), m.cell().index(), m.cell().label(), m.run(), m.excluded(), m.exclusionReason(),
+      out.add(new RunRow(m.target(), m.cell().index(), m.cell().label(), m.run(), m.exclusion(),
           m.outcome().merged() == null ? null : m.outcome().merged().stalls(), m.latenessMs(), m.missing(),
           m.cell().client().requests(),
           merged == null ? null : figures(merged, oneWay(mergedShifted, widest)), per));
@@ -339,7 +351,7 @@ public final class ClusterRun {
       boolean measuredAgain = i + 1 < runs.size() && runs.get(i + 1).run() == m.run();
       if (m.excluded() && measuredAgain) continue;
       if (m.excluded() && m.exclusion().cause() == Exclusion.Cause.HOST_STALL) {
-        return "a client agent's host stalled in certification run " + run + ", measured once more: " + m.exclusionReason();
+        return "an agent's host stalled in certification run " + run + ", measured once more: " + m.exclusionReason();
       }
       if (m.excluded()) return m.exclusionReason() + " in certification run " + run + ", measured once more";
       if (merged.failed() > 0) return merged.failed() + " stream(s) failed on the direct path in certification run " + run;

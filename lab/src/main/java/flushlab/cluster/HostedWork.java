@@ -1,5 +1,8 @@
 package flushlab.cluster;
 
+import flushlab.core.HiccupMeter;
+import flushlab.core.StallLog;
+
 import flushlab.core.HostPort;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
@@ -45,6 +48,8 @@ final class HostedWork {
   static final int MAX_TEMPLATE_CHARS = 256 * 1024;
   /** Stream ids one audit request may name. */
   static final int MAX_AUDIT_IDS = 100_000;
+  /** The longest span an audit looks back over for this agent's host stalls: a run's deadline is minutes at most. */
+  static final long MAX_AUDIT_SPAN_MS = 3_600_000L;
 
   private final Vertx vertx;
   private final String agent;
@@ -261,8 +266,14 @@ final class HostedWork {
       frameBytes += s.frameBytes();
       frames += s.framesWritten();
     }
+    // this agent's longest host stall over the run (the last span_ms, as long as the coordinator waited for it, capped):
+    // an emitter late while its own host stalled was stopped by the host, not held by the lab's code
+    long spanNanos = Math.min(Math.max(0, m.body().getLong("span_ms", 0L)), MAX_AUDIT_SPAN_MS) * 1_000_000L;
+    long now = System.nanoTime();
+    long stallMax = 0;
+    for (StallLog.Stall st : HiccupMeter.get().host().between(now - spanNanos, now)) stallMax = Math.max(stallMax, st.nanos());
     m.reply(new JsonObject().put("paced", paced).put("missing", missing).put("lateness_max_ns", worst).put("frame_bytes", frameBytes)
-        .put("frames", frames));
+        .put("frames", frames).put("host_stall_max_ns", stallMax));
   }
 
   private synchronized void renew(Message<JsonObject> m) {

