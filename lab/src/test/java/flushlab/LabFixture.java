@@ -92,6 +92,11 @@ public final class LabFixture implements AutoCloseable {
     return worst;
   }
 
+  /** {@link #measure(RequestPlan, ClientOptions)} of frames {@code intervalNanos} apart, under the pacing guard and the meter. */
+  public BatchResult measurePaced(long intervalNanos, RequestPlan plan, ClientOptions options) throws Exception {
+    return measurePaced(intervalNanos, () -> measure(plan, options));
+  }
+
   /** One measurement of a paced stream, for {@link #measurePaced}. */
   public interface Measurement {
     BatchResult run() throws Exception;

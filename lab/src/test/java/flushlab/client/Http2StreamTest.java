@@ -36,13 +36,18 @@ class Http2StreamTest extends LabTest {
     return lab.measure(plan, ClientOptions.single().withHttp(http));
   }
 
+  /** A paced read of {@link #PACED}: under the pacing guard and the meter, whose frames per read the tests judge. */
+  private BatchResult readPaced(HttpVersion http, RequestPlan plan) throws Exception {
+    return lab.measurePaced(20_000_000L, plan, ClientOptions.single().withHttp(http));
+  }
+
   @Test
   void pacedFramesArriveOnePerReadOverH2cAndH2AsOverHttp11() throws Exception {
     BatchResult h1 = lab.measure(lab.sseUrl(PACED));
-    BatchResult h2c = read(null, HttpVersion.H2C, RequestPlan.get(lab.sseUrl(PACED)));
+    BatchResult h2c = readPaced(HttpVersion.H2C, RequestPlan.get(lab.sseUrl(PACED)));
     int tlsPort = lab.emitter.listenTls("127.0.0.1", 0, ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
     RequestPlan https = RequestPlan.get("https://127.0.0.1:" + tlsPort + "/sse?" + PACED).withTls(ServerTls.selfSigned().pinnedByClients());
-    BatchResult h2 = read(null, HttpVersion.H2, https);
+    BatchResult h2 = readPaced(HttpVersion.H2, https);
     BatchResult tls11 = lab.measure(https, ClientOptions.single());
     System.out.printf("Http2StreamTest: frames per read HTTP/1.1 %.3f, h2c %.3f, TLS HTTP/1.1 %.3f, h2 %.3f; emit->recv p50 %.3f / %.3f / %.3f / %.3f ms%n",
         h1.framesPerRead(), h2c.framesPerRead(), tls11.framesPerRead(), h2.framesPerRead(), h1.emitToRecvMs().p50(),

@@ -53,7 +53,7 @@ class ToxiproxyApiTest {
       assertThat(client.getProxies()).extracting(Proxy::getName).containsExactly("emitter");
       String stream = "frames=20&size=60&interval=10ms";
 
-      BatchResult clean = lab.measure(url(proxy, stream));
+      BatchResult clean = lab.measurePaced(10_000_000L, RequestPlan.get(url(proxy, stream)), ClientOptions.single());
       assertThat(clean.errorCount()).isZero();
       assertThat(clean.framesPerRead()).isLessThan(1.2);
 
@@ -86,7 +86,7 @@ class ToxiproxyApiTest {
 
       // removed: back to the direct path's figures
       assertThat(http("DELETE", control.port(), "/proxies/emitter/toxics/buffer", null).status()).isEqualTo(204);
-      BatchResult again = lab.measure(url(proxy, stream));
+      BatchResult again = lab.measurePaced(10_000_000L, RequestPlan.get(url(proxy, stream)), ClientOptions.single());
       assertThat(again.framesPerRead()).isLessThan(1.2);
       assertThat(again.ttftMs().p50()).isLessThan(clean.ttftMs().p50() + 50);
 

@@ -23,7 +23,8 @@ class EmitterCompressionTest extends LabTest {
   private static final String STREAM = "frames=40&size=60&interval=10ms";
 
   private BatchResult read(String query, ClientProfile profile) throws Exception {
-    return lab.measure(RequestPlan.get(lab.sseUrl(query)).withProfile(profile), ClientOptions.single());
+    // every stream here is 10 ms apart or unpaced (the guard skips streams without a deadline)
+    return lab.measurePaced(10_000_000L, RequestPlan.get(lab.sseUrl(query)).withProfile(profile), ClientOptions.single());
   }
 
   @Test

@@ -180,7 +180,7 @@ class OpenAiStreamFormatTest {
   void theMeteredClientTimesEveryResponsesDelta() throws Exception {
     RequestPlan plan = RequestPlan.responses("127.0.0.1", lab.emitter.port(), 30, 0, 5, "gpt-test")
         .withHeaders(List.<String[]>of(new String[] {"Authorization", "Bearer " + KEY}));
-    BatchResult r = lab.measure(plan, ClientOptions.single());
+    BatchResult r = lab.measurePaced(5_000_000L, plan, ClientOptions.single());
     assertThat(r.firstError()).isNull();
     assertThat(r.frames()).isEqualTo(30);
     assertThat(r.uncheckedFrames() + r.corruptFrames() + r.lostFrames()).isZero();

@@ -63,7 +63,7 @@ class ResponseShapeTest extends LabTest {
     for (String shape : List.of("content_type=text/event-stream;%20charset=utf-8", "content_type=application/x-ndjson",
         "content_type=text/plain&transfer=length", "transfer=close", "transfer=length")) {
       for (HttpVersion v : List.of(HttpVersion.HTTP_1_1, HttpVersion.H2C)) {
-        BatchResult r = lab.measure(RequestPlan.get(lab.sseUrl("frames=20&size=60&interval=10ms&" + shape)),
+        BatchResult r = lab.measurePaced(10_000_000L, RequestPlan.get(lab.sseUrl("frames=20&size=60&interval=10ms&" + shape)),
             ClientOptions.single().withHttp(v));
         assertThat(r.errorCount()).as(shape + " over " + v.text() + ": " + r.oneLine()).isZero();
         assertThat(r.frames()).as(shape).isEqualTo(20);

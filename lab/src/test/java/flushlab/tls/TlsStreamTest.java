@@ -41,8 +41,8 @@ class TlsStreamTest extends flushlab.LabTest {
 
   @Test
   void directTlsCarriesTheStreamByteExactOneFramePerRead() throws Exception {
-    BatchResult plain = lab.measure(lab.sseUrl(QUERY));
-    BatchResult tls = lab.measure(pinned(tlsPort), ClientOptions.single());
+    BatchResult plain = lab.measurePaced(10_000_000L, RequestPlan.get(lab.sseUrl(QUERY)), ClientOptions.single());
+    BatchResult tls = lab.measurePaced(10_000_000L, pinned(tlsPort), ClientOptions.single());
     assertWhole(plain);
     assertWhole(tls);
     // the same response bytes arrive, decrypted; only the framing underneath differs
@@ -57,7 +57,7 @@ class TlsStreamTest extends flushlab.LabTest {
   void aTlsRelayCarriesTheStreamByteExact() throws Exception {
     Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of()).withTls(ServerTls.selfSigned()));
     try {
-      BatchResult r = lab.measure(pinned(relay.port()), ClientOptions.single());
+      BatchResult r = lab.measurePaced(10_000_000L, pinned(relay.port()), ClientOptions.single());
       assertWhole(r);
       assertThat(r.bytes()).isEqualTo(lab.measure(lab.sseUrl(QUERY)).bytes());
       assertThat(r.framesPerRead()).isLessThan(1.2);
