@@ -259,7 +259,7 @@ class ReportPagesTest {
         "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--virtual-time-budget=10000",
         "--user-data-dir=" + profile));
     cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process p = new ProcessBuilder(flushlab.Cdp.niced(cmd)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     byte[] out = p.getInputStream().readAllBytes();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium finished").isTrue();
     return new String(out, StandardCharsets.UTF_8);
