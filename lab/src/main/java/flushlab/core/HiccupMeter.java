@@ -15,7 +15,10 @@ import org.HdrHistogram.Recorder;
  * when it wakes late the host or the JVM stopped it (the scheduler gave the core away, a GC or
  * safepoint paused every thread): a read that merged frames then says nothing of a proxy. An event
  * loop's tick also waits behind whatever the lab itself runs on that loop, so a loop stall with no
- * host stall is the lab's own fault, never an excuse.
+ * host stall is the lab's own fault, never an excuse. One exception, read from the kernel: a loop
+ * that spent most of its stall runnable but waiting for a core was preempted by the host's other
+ * work (a busy thread is, where the sleeping watcher thread is favoured on wake-up and may not be),
+ * so that stall is logged as the host's too.
  *
  * <p>One meter per JVM, started by {@link LabVertx#create} (and the agent's clustered Vert.x);
  * the ticks cost one timer each and allocate nothing.
@@ -120,16 +123,36 @@ public final class HiccupMeter {
     });
   }
 
-  /** One loop's tick: a gap between two runs longer than the tick is a stall of that loop. */
+  /**
+   * A loop stall was the host's when the loop spent at least half of it runnable but off the CPU
+   * (waiting in the run queue while other work ran): the host preempted the lab's code, whatever
+   * that code was doing. Less than half, the loop was busy with the lab's own work, or blocked in it.
+   */
+  static boolean keptOffCpuByTheHost(long stallNanos, long runQueueWaitNanos) {
+    return runQueueWaitNanos >= 0 && 2 * runQueueWaitNanos >= stallNanos;
+  }
+
+  /**
+   * One loop's tick: a gap between two runs longer than the tick is a stall of that loop, logged
+   * as a host stall too when the loop waited in the run queue for most of it ({@link RunQueueWait}).
+   */
   private final class LoopTick implements Runnable {
     private long last = System.nanoTime();
+    private final RunQueueWait waited = new RunQueueWait();
+    private long waitedBefore = -1;
 
     @Override
     public void run() {
       long now = System.nanoTime();
+      long waitedNow = waited.nanos();
       // a fixed-rate task catches up after a stall with runs close together: only the first gap counts
-      if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) loops.add(last + LOOP_TICK_NANOS, now);
+      if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
+        long from = last + LOOP_TICK_NANOS;
+        loops.add(from, now);
+        if (waitedBefore >= 0 && waitedNow >= 0 && keptOffCpuByTheHost(now - from, waitedNow - waitedBefore)) host.add(from, now);
+      }
       last = now;
+      waitedBefore = waitedNow;
     }
   }
 }
