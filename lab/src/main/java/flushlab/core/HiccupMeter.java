@@ -16,9 +16,9 @@ import org.HdrHistogram.Recorder;
  * safepoint paused every thread): a read that merged frames then says nothing of a proxy. An event
  * loop's tick also waits behind whatever the lab itself runs on that loop, so a loop stall with no
  * host stall is the lab's own fault, never an excuse. One exception, read from the kernel: a loop
- * that spent most of its stall runnable but waiting for a core was preempted by the host's other
- * work (a busy thread is, where the sleeping watcher thread is favoured on wake-up and may not be),
- * so that stall is logged as the host's too.
+ * that would not have stalled but for the time it spent runnable, waiting for a core, was kept off
+ * the CPU by the host's other work (a busy thread is, where the sleeping watcher thread is favoured
+ * on wake-up and may not be), so that stall is logged as the host's too.
  *
  * <p>One meter per JVM, started by {@link LabVertx#create} (and the agent's clustered Vert.x);
  * the ticks cost one timer each and allocate nothing.
@@ -124,12 +124,13 @@ public final class HiccupMeter {
   }
 
   /**
-   * A loop stall was the host's when the loop spent at least half of it runnable but off the CPU
-   * (waiting in the run queue while other work ran): the host preempted the lab's code, whatever
-   * that code was doing. Less than half, the loop was busy with the lab's own work, or blocked in it.
+   * A loop stall was the host's when, without the time the loop spent runnable but off the CPU
+   * (waiting in the run queue while other work ran), it would not have been a stall: what is left
+   * is under {@link #LOGGED_NANOS}. Otherwise the lab's own code held the loop (ran, or blocked)
+   * long enough to stall it anyway, however much the host added.
    */
   static boolean keptOffCpuByTheHost(long stallNanos, long runQueueWaitNanos) {
-    return runQueueWaitNanos >= 0 && 2 * runQueueWaitNanos >= stallNanos;
+    return runQueueWaitNanos >= 0 && stallNanos - runQueueWaitNanos < LOGGED_NANOS;
   }
 
   /**

@@ -69,10 +69,13 @@ class PacingAuditTest {
       assertThat(lab.emitterLatenessMaxNanos(r)).isLessThanOrEqualTo(LabFixture.pacingToleranceNanos(10_000_000L));
 
       int[] stalled = {0};
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> lab.measurePaced(10_000_000L, () -> {
+      Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> lab.measurePaced(10_000_000L, () -> {
         stalled[0]++;
         return stream(lab, true);
-      })).isInstanceOf(AssertionError.class).hasMessageContaining("the host stalled it");
+      }));
+      // the lab's own code held the loop both times: a failure, unless this host really stalled as long beside it (a skip, said)
+      if (thrown instanceof org.opentest4j.TestAbortedException aborted) throw aborted;
+      assertThat(thrown).isInstanceOf(AssertionError.class).hasMessageContaining("the host stalled it");
       assertThat(stalled[0]).isEqualTo(2);
     }
   }

@@ -47,6 +47,21 @@ class HostStallTest {
     };
   }
 
+  /**
+   * A passthrough relay merges nothing, so every merged read of its run should be the injected
+   * stall's. One outside every stall the meter logged (the host preempted the client for less than
+   * a tick, beside other test classes) breaks the test's premise, not the rule: skipped, with the
+   * figures. All of them inside the stall and the run kept is the rule broken: the test fails.
+   */
+  private static void skipUnlessTheOnlyMergesWereInStalls(RunRecord first) {
+    int outside = first.stalls().extraFrames() - first.stalls().extraInHostStalls();
+    if (outside > 0 && first.stalls().extraInHostStalls() > 0) { // none in the stall at all would be the judge broken: that fails
+      flushlab.HostStalls.skip(String.format("the test's premise, not a result: %d of the %d frames read together through a passthrough relay "
+          + "were read outside any stall this host logged (host stalls %s)", outside, first.stalls().extraFrames(),
+          first.stalls().host().describe()));
+    }
+  }
+
   /** 60 frames of 60 B every 5 ms through a passthrough relay, one run, the pacing guard wide (200 ms). */
   private static Scenario passthroughRelay(String name) throws ScenarioError {
     return ScenarioFixture.parse("""
@@ -68,10 +83,12 @@ class HostStallTest {
     Outcome o = ScenarioFixture.runAsMeasured(s, (target, cell, run, loop) -> {
       if (cell == 0 && calls.getAndIncrement() == 0) hostStall(100, 70, c -> true, new AtomicInteger()).beforeRun(target, cell, run, loop);
     });
+    flushlab.HostStalls.skipIfStalled(o);
     assertThat(o.certified()).as(o.certification().verdict()).isTrue();
     TargetCellResult relay = o.results().get(0);
-    assertThat(relay.runs()).hasSize(2);
     RunRecord first = relay.runs().get(0);
+    skipUnlessTheOnlyMergesWereInStalls(first);
+    assertThat(relay.runs()).hasSize(2);
     System.out.println("HostStallTest: first run: " + first.exclusionReason() + "; host stalls " + first.stalls().host().describe());
     assertThat(first.excluded()).isTrue();
     assertThat(first.excludedForHostStall()).isTrue();
@@ -134,6 +151,23 @@ class HostStallTest {
     RunRecord first = o.results().get(0).runs().get(0);
     System.out.println("HostStallTest: drain under a stall: " + first.stalls().hostStall() + "; extra frames " + first.stalls().extraFrames()
         + ", in host stalls " + first.stalls().extraInHostStalls());
+    // the premise, checked apart from the judge: the release (the read with the most frames) came within the injected stall
+    flushlab.client.StreamResult stream = first.result().streamResults().get(0);
+    long releaseAt = 0;
+    long most = 0;
+    for (int i = 0; i < stream.reads().framesPerFramedRead().size(); i++) {
+      if (stream.reads().framesPerFramedRead().get(i) > most) {
+        most = stream.reads().framesPerFramedRead().get(i);
+        releaseAt = stream.reads().framedReadAt().get(i);
+      }
+    }
+    long at = releaseAt;
+    boolean inTheStall = HiccupMeter.get().host().between(at - 1_000_000_000L, at).stream()
+        .anyMatch(st -> st.nanos() >= 70_000_000L && st.fromNanos() <= at && at <= st.toNanos() + 5_000_000L);
+    if (!inTheStall) {
+      flushlab.HostStalls.skip("the test's premise, not a result: the held stream's release was read after its injected stall had ended ("
+          + first.stalls().host().describe() + "; setting the run up took long), so there is nothing for the rule to bound");
+    }
     assertThat(first.stalls().extraFrames()).as("the held stream came in one or two reads").isGreaterThanOrEqualTo(39);
     int bound = (int) (first.stalls().host().maxMs() / 10) + 1;
     assertThat(first.stalls().extraInHostStalls()).as("the release was read in the stall, which explains at most its length over the "
