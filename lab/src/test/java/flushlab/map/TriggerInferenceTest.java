@@ -111,6 +111,24 @@ class TriggerInferenceTest {
     assertThat(t.thresholdBytes()).isBetween(396.0, 468.0);
   }
 
+  /**
+   * A 367 ms hold on a busy host (a CI run of 2026-12-03, three cells of it): the oldest frames of
+   * the 2 ms cells waited up to 376 ms, so a release carried 187 frames, more than 367 / 2 + 2. What
+   * arrived within the cell's own longest wait is the bound: a timer, not "inconclusive".
+   */
+  @Test
+  void aHoldTimersReleaseMayCarryWhatArrivedWithinItsCellsLongestWait() {
+    CellEvidence small = new CellEvidence("f=66 i=2", 66, 60, 2, 600, 1, 150, 2, 187, 370.6, 371.0, 376.4, 370.9, 371.0, 376.7, 367.8,
+        false);
+    CellEvidence large = new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 15.39, 2, 184, 367.8, 368.0, 375.4, 368.3, 368.3, 368.3,
+        375.4, false);
+    CellEvidence slow = new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 6.25, 2, 8, 367.5, 367.6, 368.5, 399.2, 400.0, 401.1, 367.5,
+        false);
+    FlushTrigger t = TriggerInference.infer("x", List.of(small, large, slow));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.TIMER);
+    assertThat(t.timerMs()).isBetween(360.0, 380.0);
+  }
+
   /** A gzip cell: r events per release of mean compressed size f, its p50 release b bytes, the oldest waiting (r - 1) intervals. */
   static CellEvidence gzipHeld(double f, double i, double r, double b) {
     double w = (r - 1) * i;
