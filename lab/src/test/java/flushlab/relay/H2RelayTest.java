@@ -71,7 +71,7 @@ class H2RelayTest extends LabTest {
   void twentyStreamsOnOneConnectionEachGetTheirOwnShapersAndUpstream() throws Exception {
     Relay relay = RelayFixture.start(lab, "passthrough");
     try {
-      BatchResult r = lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?frames=30&size=60&interval=10ms"),
+      BatchResult r = lab.measurePaced(10_000_000L, RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?frames=30&size=60&interval=10ms"),
           h2c().withRequests(20, 20).withStreamsPerConnection(20));
       whole(r, 600);
       assertThat(r.h2().streams()).isEqualTo(20);
