@@ -118,15 +118,10 @@ class TriggerInferenceTest {
    */
   @Test
   void aHoldTimersReleaseMayCarryWhatArrivedWithinItsCellsLongestWait() {
-    CellEvidence small = new CellEvidence("f=66 i=2", 66, 60, 2, 600, 1, 150, 2, 187, 370.6, 371.0, 376.4, 370.9, 371.0, 376.7, 367.8,
-        false);
-    CellEvidence large = new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 15.39, 2, 184, 367.8, 368.0, 375.4, 368.3, 368.3, 368.3,
-        375.4, false);
-    CellEvidence slow = new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 6.25, 2, 8, 367.5, 367.6, 368.5, 399.2, 400.0, 401.1, 367.5,
-        false);
-    FlushTrigger t = TriggerInference.infer("x", List.of(small, large, slow));
-    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.TIMER);
-    assertThat(t.timerMs()).isBetween(360.0, 380.0);
+    assertInferred(TriggerKind.TIMER, 360, 380,
+        busy(66, 60, 2, 600, 150, 2, 187, 370.6, 371.0, 376.4, 370.9, 371.0, 376.7, 367.8),
+        busy(4104, 4096, 2, 600, 15.39, 2, 184, 367.8, 368.0, 375.4, 368.3, 368.3, 368.3, 375.4),
+        busy(66, 60, 50, 25, 6.25, 2, 8, 367.5, 367.6, 368.5, 399.2, 400.0, 401.1, 367.5));
   }
 
   /**
@@ -136,15 +131,25 @@ class TriggerInferenceTest {
    */
   @Test
   void aPeriodicTimersLargeReleasesDoNotTimeTheClock() {
-    CellEvidence small = new CellEvidence("f=66 i=2", 66, 60, 2, 600, 1, 120, 3, 134, 267.6, 267.8, 269.2, 268.3, 268.3, 268.4, 269.2,
-        false);
-    CellEvidence large = new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 14.63, 3, 134, 267.4, 267.9, 292.8, 268.4, 268.7, 268.7,
-        292.5, false);
-    CellEvidence slow = new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 5, 3, 5, 223.2, 236.8, 255.0, 268.2, 268.3, 268.7, 268.4, false);
-    CellEvidence mid = new CellEvidence("f=66 i=10", 66, 60, 10, 120, 1, 24, 3, 27, 262.4, 264.2, 266.0, 268.2, 268.2, 268.3, 268.0, false);
-    FlushTrigger t = TriggerInference.infer("x", List.of(small, large, slow, mid));
-    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.PERIODIC_TIMER);
-    assertThat(t.timerMs()).isBetween(265.0, 271.0);
+    assertInferred(TriggerKind.PERIODIC_TIMER, 265, 271,
+        busy(66, 60, 2, 600, 120, 3, 134, 267.6, 267.8, 269.2, 268.3, 268.3, 268.4, 269.2),
+        busy(4104, 4096, 2, 600, 14.63, 3, 134, 267.4, 267.9, 292.8, 268.4, 268.7, 268.7, 292.5),
+        busy(66, 60, 50, 25, 5, 3, 5, 223.2, 236.8, 255.0, 268.2, 268.3, 268.7, 268.4),
+        busy(66, 60, 10, 120, 24, 3, 27, 262.4, 264.2, 266.0, 268.2, 268.2, 268.3, 268.0));
+  }
+
+  /** A held cell of one stream, as a busy host's map printed it: f B frames (b B of body) every i ms. */
+  static CellEvidence busy(double f, double b, double i, int frames, double framesPerRead, double releases, double releaseFrames,
+      double w10, double w50, double w90, double g10, double g50, double g90, double firstWait) {
+    return new CellEvidence(String.format("f=%.0f i=%.0f", f, i), f, b, i, frames, 1, framesPerRead, releases, releaseFrames, w10, w50,
+        w90, g10, g50, g90, firstWait, false);
+  }
+
+  /** The cells' answer is {@code kind}, its timer between {@code lo} and {@code hi} ms. */
+  static void assertInferred(TriggerKind kind, double lo, double hi, CellEvidence... cells) {
+    FlushTrigger t = TriggerInference.infer("x", List.of(cells));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(kind);
+    assertThat(t.timerMs()).isBetween(lo, hi);
   }
 
   /** A gzip cell: r events per release of mean compressed size f, its p50 release b bytes, the oldest waiting (r - 1) intervals. */
