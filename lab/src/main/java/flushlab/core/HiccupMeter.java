@@ -96,7 +96,10 @@ public final class HiccupMeter {
   /** Ticks every event loop of {@code vertx} until it closes. */
   public void watchLoops(Vertx vertx) {
     for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) {
-      loop.scheduleAtFixedRate(new LoopTick(), LOOP_TICK_NANOS, LOOP_TICK_NANOS, TimeUnit.NANOSECONDS);
+      LoopTick tick = new LoopTick();
+      // opened now, before anything of the lab's runs on the loop: a fresh process's first request never waits on it
+      loop.execute(tick::prime);
+      loop.scheduleAtFixedRate(tick, LOOP_TICK_NANOS, LOOP_TICK_NANOS, TimeUnit.NANOSECONDS);
     }
   }
 
@@ -141,6 +144,11 @@ public final class HiccupMeter {
     private long last = System.nanoTime();
     private final RunQueueWait waited = new RunQueueWait();
     private long waitedBefore = -1;
+
+    /** Opens the loop thread's schedstat and takes the first reading (on the loop). */
+    void prime() {
+      waitedBefore = waited.nanos();
+    }
 
     @Override
     public void run() {
