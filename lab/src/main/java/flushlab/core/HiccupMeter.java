@@ -127,13 +127,18 @@ public final class HiccupMeter {
   }
 
   /**
-   * A loop stall was the host's when, without the time the loop spent runnable but off the CPU
-   * (waiting in the run queue while other work ran), it would not have been a stall: what is left
-   * is under {@link #LOGGED_NANOS}. Otherwise the lab's own code held the loop (ran, or blocked)
-   * long enough to stall it anyway, however much the host added.
+   * A loop stall was the host's when, without the time the host demonstrably took from the loop,
+   * it would not have been a stall: what is left is under {@link #LOGGED_NANOS}. The host takes
+   * time two ways the meter can see: the loop's thread waited in the run queue while other work ran
+   * ({@code runQueueWaitNanos}, from the kernel), and every thread of the JVM stood still, the
+   * watcher thread included ({@code watcherStalledNanos}: the part of the loop stall the watcher's
+   * own stalls cover). The second is what the run queue does not show: a safepoint or a GC holds
+   * the loop's thread blocked, not runnable, and a hypervisor that takes the virtual CPU away
+   * leaves the thread "running" as far as this kernel knows. Otherwise the lab's own code held the
+   * loop (ran, or blocked) long enough to stall it anyway, however much the host added.
    */
-  static boolean keptOffCpuByTheHost(long stallNanos, long runQueueWaitNanos) {
-    return runQueueWaitNanos >= 0 && stallNanos - runQueueWaitNanos < LOGGED_NANOS;
+  static boolean keptOffCpuByTheHost(long stallNanos, long runQueueWaitNanos, long watcherStalledNanos) {
+    return runQueueWaitNanos >= 0 && stallNanos - runQueueWaitNanos - watcherStalledNanos < LOGGED_NANOS;
   }
 
   /**
@@ -158,9 +163,15 @@ public final class HiccupMeter {
       if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
         long from = last + LOOP_TICK_NANOS;
         loops.add(from, now);
-        if (waitedBefore >= 0 && waitedNow >= 0 && keptOffCpuByTheHost(now - from, waitedNow - waitedBefore)) host.add(from, now);
+        if (waitedBefore >= 0 && waitedNow >= 0
+            && keptOffCpuByTheHost(now - from, waitedNow - waitedBefore, host.coveredNanos(from, now))) {
+          host.add(from, now);
+        }
       }
-      last = now;
+      // the next gap starts after this reading: reading schedstat is a system call, and a thread
+      // the host has kept waiting is preempted on its way back from one; that wait is in this
+      // reading, so counted from before it, it would lengthen the next gap with no wait to show for it
+      last = System.nanoTime();
       waitedBefore = waitedNow;
     }
   }

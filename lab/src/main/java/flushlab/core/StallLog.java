@@ -37,6 +37,28 @@ public final class StallLog {
     return out;
   }
 
+  /**
+   * How much of [fromNanos, toNanos] the logged stalls cover, each instant once (stalls may
+   * overlap: a loop's stall logged as the host's lies inside the watcher's own). Allocates nothing.
+   */
+  public synchronized long coveredNanos(long fromNanos, long toNanos) {
+    long covered = 0;
+    // stalls are logged as they end, so nearly in the order they start: only what lies past the
+    // last one counted is counted; one that began earlier than a stall logged before it is counted
+    // short, never twice (short is the safe side: less of a loop stall is put down to the host)
+    long reached = fromNanos;
+    for (long k = Math.max(0, written - KEPT); k < written; k++) {
+      int i = (int) (k % KEPT);
+      long a = Math.max(Math.max(from[i], fromNanos), reached);
+      long b = Math.min(to[i], toNanos);
+      if (b > a) {
+        covered += b - a;
+        reached = b;
+      }
+    }
+    return covered;
+  }
+
   /** How many stalls were ever logged. */
   public synchronized long count() {
     return written;
