@@ -106,7 +106,12 @@ class HiccupMeterTest {
       System.out.println("HiccupMeterTest: " + n + " spinners beside a loop at nice 19: loop stalls " + loopStalls.size() + ", of them the host's "
           + loopStalls.stream().filter(hostStalls::contains).count());
       assertThat(loopStalls).as("the idle loop's ticks came late").isNotEmpty();
-      assertThat(loopStalls).as("each kept off the CPU by the spinners").allSatisfy(st -> assertThat(hostStalls).contains(st));
+      // the meter cannot name the cause of a stall shorter than its own resolution: the watcher thread
+      // sleeps 2 ms and logs lateness over 2 ms, so a 2.6 ms safepoint that began mid-sleep leaves it
+      // 1 ms late and unlogged (a suite beside this one saw such a 2.58 ms loop stall with no wait)
+      long judged = HiccupMeter.LOGGED_NANOS + HiccupMeter.TICK_NANOS;
+      assertThat(loopStalls).as("each longer than %d ms kept off the CPU by the spinners", judged / 1_000_000)
+          .filteredOn(st -> st.nanos() > judged).isNotEmpty().allSatisfy(st -> assertThat(hostStalls).contains(st));
     } finally {
       for (Thread t : spinners) t.join(5_000);
       vertx.close().await(10, TimeUnit.SECONDS);
