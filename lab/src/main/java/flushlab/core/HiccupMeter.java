@@ -42,6 +42,12 @@ public final class HiccupMeter {
 
   private final StallLog host = new StallLog();
   private final StallLog loops = new StallLog();
+  /**
+   * The watcher thread's own stalls, which {@link #host} also holds beside the loop stalls judged
+   * the host's: only these say every thread of the JVM stood still, so only these count as
+   * evidence when a loop stall is judged (another loop kept waiting says nothing of this one).
+   */
+  private final StallLog watcher = new StallLog();
   /** Every lateness of the host thread, for the console's live figure. */
   private final Recorder hostLateness = new Recorder(3);
   private volatile boolean started;
@@ -87,7 +93,10 @@ public final class HiccupMeter {
       while (System.nanoTime() - held < 0) LockSupport.parkNanos(held - System.nanoTime());
       long now = System.nanoTime();
       long late = now - last - TICK_NANOS;
-      if (late >= LOGGED_NANOS) host.add(last + TICK_NANOS, now);
+      if (late >= LOGGED_NANOS) {
+        host.add(last + TICK_NANOS, now);
+        watcher.add(last + TICK_NANOS, now);
+      }
       hostLateness.recordValue(Math.max(0, Math.min(late, 3_600_000_000_000L)));
       last = now;
     }
@@ -164,7 +173,7 @@ public final class HiccupMeter {
         long from = last + LOOP_TICK_NANOS;
         loops.add(from, now);
         if (waitedBefore >= 0 && waitedNow >= 0
-            && keptOffCpuByTheHost(now - from, waitedNow - waitedBefore, host.coveredNanos(from, now))) {
+            && keptOffCpuByTheHost(now - from, waitedNow - waitedBefore, watcher.coveredNanos(from, now))) {
           host.add(from, now);
         }
       }

@@ -38,23 +38,17 @@ public final class StallLog {
   }
 
   /**
-   * How much of [fromNanos, toNanos] the logged stalls cover, each instant once (stalls may
-   * overlap: a loop's stall logged as the host's lies inside the watcher's own). Allocates nothing.
+   * How much of [fromNanos, toNanos] the logged stalls cover, for a log that one thread writes as
+   * its stalls end (the meter's watcher): its stalls follow one another without overlapping, so
+   * they add up, and the newest first, the walk stops at the first that ended before the span.
+   * Allocates nothing.
    */
   public synchronized long coveredNanos(long fromNanos, long toNanos) {
     long covered = 0;
-    // stalls are logged as they end, so nearly in the order they start: only what lies past the
-    // last one counted is counted; one that began earlier than a stall logged before it is counted
-    // short, never twice (short is the safe side: less of a loop stall is put down to the host)
-    long reached = fromNanos;
-    for (long k = Math.max(0, written - KEPT); k < written; k++) {
+    for (long k = written - 1; k >= Math.max(0, written - KEPT); k--) {
       int i = (int) (k % KEPT);
-      long a = Math.max(Math.max(from[i], fromNanos), reached);
-      long b = Math.min(to[i], toNanos);
-      if (b > a) {
-        covered += b - a;
-        reached = b;
-      }
+      if (to[i] < fromNanos) break;
+      covered += Math.max(0, Math.min(to[i], toNanos) - Math.max(from[i], fromNanos));
     }
     return covered;
   }
