@@ -238,10 +238,14 @@ public final class ScenarioRunner {
             + "B")).with(Setting.INTERVAL, Units.formatDuration(COMPRESSION_PROBE.intervalNanos()))
             .with(Setting.FRAMES, Integer.toString(COMPRESSION_PROBE.frames())).withIndex(results.size());
         RunRecord rec = interrupted.get() || secondsLeft(deadline) < 2 ? null : measure.run(target, probe, probe.index(), 0);
-        if (rec != null) {
-          TargetCellResult r = TargetCellResult.of(target.name(), probe, List.of(rec));
-          results.add(r);
-          ContentCoding seen = r.included().dominantCoding();
+        if (rec != null) results.add(TargetCellResult.of(target.name(), probe, List.of(rec)));
+        // the coding from every run, one the pacing guard excluded too: the response head said it, whatever the pacing
+        BatchResult answered = rec == null ? null : results.get(results.size() - 1).everyStream();
+        if (answered != null && answered.streamsOk() == 0) {
+          // no answer, no finding: "without compression" would be a fact read from nothing
+          announce.accept("map: asked as " + client + ": no stream was answered (" + answered.firstError() + "); compression not checked");
+        } else if (answered != null) {
+          ContentCoding seen = answered.dominantCoding();
           announce.accept("map: asked as " + client + ": " + (seen == null ? "answered without compression"
               : "answered in " + seen.text() + "; mapping it as that client"));
           if (seen == null) {
@@ -292,7 +296,7 @@ public final class ScenarioRunner {
   private static String codingSeen(List<TargetCellResult> results) {
     Map<String, Integer> n = new LinkedHashMap<>();
     for (TargetCellResult r : results) {
-      ContentCoding c = r.included().dominantCoding();
+      ContentCoding c = r.everyStream().dominantCoding();
       if (c != null) n.merge(c.text(), 1, Integer::sum);
     }
     return n.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);

@@ -23,6 +23,17 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
     return new TargetCellResult(target, cell, List.copyOf(runs), new BatchResult(kept), null);
   }
 
+  /**
+   * Every stream this cell's runs read, excluded runs included: for what does not depend on the
+   * pacing a guard judged, such as the Content-Encoding the target answered with. A run excluded
+   * because the emitter was late still read the target's response head.
+   */
+  public BatchResult everyStream() {
+    List<StreamResult> all = new ArrayList<>();
+    for (RunRecord r : runs) all.addAll(r.result().streamResults());
+    return new BatchResult(all);
+  }
+
   public TargetCellResult withRequestHeaders(List<String[]> headers) {
     return new TargetCellResult(target, cell, runs, included, headers);
   }
