@@ -86,6 +86,19 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
     return !drained && streams > 0 && releasesPerStream > 0 && (releaseFrames >= 2 || waitP50 >= HELD_MS);
   }
 
+  /** Bytes a release may carry before its timing stops saying much about the mechanism's clock. */
+  static final double LARGE_RELEASE_BYTES = 65536;
+
+  /**
+   * Its releases carry more than 64 KiB: writing one takes milliseconds, and on a busy host the
+   * proxy stops reading its upstream while its downstream drains, so the next frames queue in
+   * the kernel before the proxy sees them. Their gaps and the oldest frame's wait then run late
+   * of the mechanism's own clock (a 398 ms hold's 800 KB releases: the oldest frame waited 508 ms).
+   */
+  public boolean largeReleases() {
+    return releaseFrames * frameBytes > LARGE_RELEASE_BYTES;
+  }
+
   /**
    * The oldest frame's wait was the same in most releases (a hold counted from it), not spread over
    * the interval. The lower half decides (p10 to p50): a kernel cork holds ~210 ms most of the time

@@ -22,7 +22,7 @@ final class PeriodicTimerFit {
     for (CellEvidence c : cells) {
       if (c.streamed()) return null;
       // a release of more than 64 KiB takes milliseconds to write: its timing says little about the clock
-      if (c.held() && c.releaseFrames() >= 2 && c.gapP50() > 0 && c.releaseFrames() * c.frameBytes() <= 65536) {
+      if (c.held() && c.releaseFrames() >= 2 && c.gapP50() > 0 && !c.largeReleases()) {
         if (c.gapP90() - c.gapP10() > Math.max(2, 0.1 * c.gapP50())) return null; // a clock ticks regularly
         gaps.add(c.gapP50());
       }
@@ -40,7 +40,7 @@ final class PeriodicTimerFit {
       }
       if (!c.held()) continue;
       // nor its waits: a 550 KB release on a busy host once reached the client 25 ms after its tick
-      if (c.releaseFrames() * c.frameBytes() > 65536) continue;
+      if (c.largeReleases()) continue;
       double window = Math.min(c.intervalMs(), p);
       if (c.waitP10() < p - window - slack || c.waitP90() > p + slack) return null;
       if (window >= 10) longInterval = true;

@@ -138,6 +138,42 @@ class TriggerInferenceTest {
         busy(66, 60, 10, 120, 24, 3, 27, 262.4, 264.2, 266.0, 268.2, 268.2, 268.3, 268.0));
   }
 
+  /**
+   * A 398 ms hold on a busy host (a suite run of 2026-12-03, two classes at once): the large-frame
+   * cell's 800 KB releases backed the path up, and its oldest frame waited 508 ms. The smaller
+   * releases time the hold; the large ones only have to have waited as long. Those cells fit a
+   * 398 ms clock too (the 50 ms interval nearly divides it), so the answer asks for a phase probe
+   * rather than naming the clock, as that run did; the probe's cell then decides.
+   */
+  @Test
+  void aHoldTimersLargeReleasesMayWaitLongerAndDoNotRuleTheHoldOut() {
+    List<CellEvidence> cells = new ArrayList<>(List.of(
+        busy(66, 60, 2, 600, 150, 2, 199, 396.3, 396.5, 397.1, 396.1, 396.5, 397.1, 399.4),
+        busy(4104, 4096, 2, 600, 15, 1, 255, 508.5, 508.5, 508.5, 401.1, 401.1, 401.1, 506.4),
+        busy(66, 60, 50, 25, 6.25, 2, 8, 396.8, 396.8, 396.8, 400.0, 400.1, 400.3, 396.0)));
+    FlushTrigger t = TriggerInference.infer("x", cells);
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    assertThat(t.verdict()).contains("a hold timer and a periodic timer");
+    assertThat(t.next()).singleElement().asString().startsWith("frame_size=60B interval=");
+    // the probe's interval is out of step with the clock: a hold releases whole intervals apart, waiting 396 ms each time
+    double interval = Double.parseDouble(t.next().get(0).replaceAll(".*interval=([0-9.]+)ms.*", "$1"));
+    double gap = Math.ceil(396.5 / interval) * interval;
+    cells.add(busy(66, 60, interval, 16, 1, 4, Math.ceil(396.5 / interval), 396.4, 396.6, 397.0, gap, gap, gap + 0.2, 396.5));
+    assertInferred(TriggerKind.TIMER, 390, 402, cells.toArray(CellEvidence[]::new));
+  }
+
+  /**
+   * A hold's large releases can wait longer, never shorter: large frames released well before the
+   * smaller cells' wait are a threshold or a window filling, not a hold.
+   */
+  @Test
+  void largeReleasesThatLeaveEarlyAreNoHoldTimer() {
+    List<String> evidence = new ArrayList<>();
+    assertThat(HoldTimerFit.fit(List.of(
+        busy(66, 60, 2, 600, 150, 2, 199, 396.3, 396.5, 397.1, 396.1, 396.5, 397.1, 399.4),
+        busy(4104, 4096, 2, 600, 15, 6, 40, 78.0, 78.2, 78.5, 80.0, 80.1, 80.3, 78.1)), evidence)).isNull();
+  }
+
   /** A held cell of one stream, as a busy host's map printed it: f B frames (b B of body) every i ms. */
   static CellEvidence busy(double f, double b, double i, int frames, double framesPerRead, double releases, double releaseFrames,
       double w10, double w50, double w90, double g10, double g50, double g90, double firstWait) {
