@@ -65,21 +65,28 @@ class H2RelayTest extends LabTest {
 
   /**
    * Each stream runs its own shapers and upstream connection directly, with no connection of its
-   * own into the relay: the relay never had more than the client's one connection open.
+   * own into the relay: the relay never had more than the client's one connection open. Each
+   * measurement gets a relay of its own, so a run measured once more (the emitter late) is not
+   * counted with the connection of the run before it.
    */
   @Test
   void twentyStreamsOnOneConnectionEachGetTheirOwnShapersAndUpstream() throws Exception {
-    Relay relay = RelayFixture.start(lab, "passthrough");
-    try {
-      BatchResult r = lab.measurePaced(10_000_000L, RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?frames=30&size=60&interval=10ms"),
-          h2c().withRequests(20, 20).withStreamsPerConnection(20));
-      whole(r, 600);
-      assertThat(r.h2().streams()).isEqualTo(20);
-      assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
-      assertThat(relay.peakConnections().await(10, TimeUnit.SECONDS)).as("connections into the relay at once").isEqualTo(1);
-    } finally {
-      lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
-    }
+    int[] peak = {-1};
+    BatchResult r = lab.measurePaced(10_000_000L, () -> {
+      Relay relay = RelayFixture.start(lab, "passthrough");
+      try {
+        BatchResult b = lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?frames=30&size=60&interval=10ms"),
+            h2c().withRequests(20, 20).withStreamsPerConnection(20));
+        peak[0] = relay.peakConnections().await(10, TimeUnit.SECONDS);
+        return b;
+      } finally {
+        lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+      }
+    });
+    whole(r, 600);
+    assertThat(r.h2().streams()).isEqualTo(20);
+    assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
+    assertThat(peak[0]).as("connections into the relay at once").isEqualTo(1);
   }
 
   @Test
