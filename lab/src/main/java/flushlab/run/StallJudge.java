@@ -71,11 +71,21 @@ public final class StallJudge {
     return (int) Math.min(frames - 1, stall.nanos() / intervalNanos + 1);
   }
 
-  private static StallLog.Stall covering(List<StallLog.Stall> stalls, long readNanos) {
+  /**
+   * The longest stall a read at {@code readNanos} falls in (or just after), or null. The host's
+   * log holds the watcher thread's stalls and the loop stalls the host caused, which overlap: a
+   * 107 ms stall of the watcher and a 2 ms one of a loop that resumed late inside it. The longest
+   * is what let the most frames pile up; the first found once explained 1 of a read's 4 extra
+   * frames, and a run whose reader's host stalled for 100 ms was kept as the path's.
+   */
+  static StallLog.Stall covering(List<StallLog.Stall> stalls, long readNanos) {
+    StallLog.Stall longest = null;
     for (StallLog.Stall s : stalls) {
-      if (readNanos - s.fromNanos() >= 0 && readNanos - s.toNanos() <= AFTER_STALL_NANOS) return s;
+      if (readNanos - s.fromNanos() >= 0 && readNanos - s.toNanos() <= AFTER_STALL_NANOS && (longest == null || s.nanos() > longest.nanos())) {
+        longest = s;
+      }
     }
-    return null;
+    return longest;
   }
 
   /** The longest stall that merged reads, with the most frames one of its reads took together. */
