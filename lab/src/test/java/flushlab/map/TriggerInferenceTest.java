@@ -174,6 +174,23 @@ class TriggerInferenceTest {
         busy(4104, 4096, 2, 600, 15, 6, 40, 78.0, 78.2, 78.5, 80.0, 80.1, 80.3, 78.1)), evidence)).isNull();
   }
 
+  /**
+   * A 989 B threshold on a busy host (a suite run of 2026-12-03): the relay read several 66 B frames
+   * at once now and then, so the 1 ms cell's p50 release carried 19 frames where 15 reach the
+   * threshold; its smallest releases still carried 15. Those place N, and agree with the 150 B
+   * cell's 7 frames: a byte threshold, not "no single threshold fits".
+   */
+  @Test
+  void aByteThresholdIsPlacedByItsLeastOvershotReleases() {
+    CellEvidence small = new CellEvidence("f=66 i=1", 66, 60, 1, 83, 1, 16.6, 3, 19, 15.7, 18.1, 20.3, 15.4, 20.2, 20.2, 12.1, false,
+        null, 990, 1288, 1320);
+    CellEvidence large = new CellEvidence("f=156 i=1", 156, 150, 1, 83, 1, 6.92, 10, 7, 4.4, 6.8, 7.9, 5.0, 6.8, 8.8, 6.8, false,
+        null, 1092, 1092, 1092);
+    FlushTrigger t = TriggerInference.infer("x", List.of(small, large));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).isBetween(936.0, 990.0);
+  }
+
   /** A held cell of one stream, as a busy host's map printed it: f B frames (b B of body) every i ms. */
   static CellEvidence busy(double f, double b, double i, int frames, double framesPerRead, double releases, double releaseFrames,
       double w10, double w50, double w90, double g10, double g50, double g90, double firstWait) {
