@@ -106,7 +106,7 @@ final class Converters {
     java.util.List<ShaperRegistry.Spec> specs = new java.util.ArrayList<>();
     for (String s : values) {
       try {
-        specs.add(ShaperRegistry.parse(s));
+        specs.addAll(ShaperRegistry.parseChain(s));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--shape " + s + ": " + e.getMessage());
       }

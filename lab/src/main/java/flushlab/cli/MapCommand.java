@@ -9,6 +9,7 @@ import flushlab.core.IoErrors;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.map.FlushTrigger;
+import flushlab.map.ShaperModel;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
@@ -133,6 +134,9 @@ final class MapCommand implements Command {
       out.println();
       out.println(trigger.verdict());
       for (String e : trigger.evidence()) out.println("  " + e);
+      ShaperModel model = ShaperModel.of(trigger);
+      out.println(model.chain() != null ? "model: " + model.chain() + " (not replayed against the target yet; flushlab map --shape '"
+          + model.chain() + "' maps a built-in relay that does it)" : "model: none (" + model.note() + ")");
       out.printf("answered in %.1f s from %d cell(s)%n", seconds, o.results().size());
     }
     out.println("results: " + written.folder());

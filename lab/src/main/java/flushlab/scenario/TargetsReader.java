@@ -124,7 +124,7 @@ final class TargetsReader {
         String spec = errors.scalar(item, p + ".shapers");
         if (spec == null) continue;
         try {
-          specs.add(ShaperRegistry.parse(spec));
+          specs.addAll(ShaperRegistry.parseChain(spec));
         } catch (IllegalArgumentException e) {
           errors.error(item, p + ".shapers", e.getMessage());
         }

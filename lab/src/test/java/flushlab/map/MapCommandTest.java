@@ -8,6 +8,7 @@ import flushlab.proxy.ProxyKind;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
+import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.RealProxiesTest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -15,6 +16,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,6 +73,22 @@ class MapCommandTest {
     return answer;
   }
 
+  /**
+   * The answer's model is a chain `--shape` takes, matching {@code pattern}; each number it
+   * captures within 10 % of the hidden value in the same place of {@code expected}.
+   */
+  static void modelIs(JsonNode answer, String pattern, double... expected) {
+    JsonNode model = answer.get("model");
+    assertThat(model.get("chain").isTextual()).as("a model for " + answer.get("verdict").asText() + ": " + model).isTrue();
+    String chain = model.get("chain").asText();
+    assertThat(ShaperRegistry.parseChain(chain)).as(chain).isNotEmpty();
+    Matcher m = Pattern.compile(pattern).matcher(chain);
+    assertThat(m.matches()).as(chain + " matches " + pattern).isTrue();
+    for (int i = 0; i < expected.length; i++) {
+      assertThat(Double.parseDouble(m.group(i + 1))).as("value %d of %s", i + 1, chain).isBetween(expected[i] * 0.9, expected[i] * 1.1);
+    }
+  }
+
   static void within10Percent(JsonNode answer, String field, double expected) {
     assertThat(answer.get(field).isNumber()).as(field + " in " + answer).isTrue();
     assertThat(answer.get(field).asDouble()).as(field + " (expected %s): %s", expected, answer.get("verdict").asText())
@@ -80,6 +99,7 @@ class MapCommandTest {
   void none() throws Exception {
     JsonNode a = map("passthrough");
     assertThat(a.get("kind").asText()).isEqualTo("none");
+    modelIs(a, "passthrough");
     assertThat(a.get("threshold_bytes").isNull()).isTrue();
     assertThat(a.get("timer_ms").isNull()).isTrue();
   }
@@ -88,6 +108,7 @@ class MapCommandTest {
   void drain() throws Exception {
     JsonNode a = map("drain-and-flush");
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("drain");
+    modelIs(a, "drain-and-flush");
   }
 
   /** The relay counts the bytes it receives from upstream: chunk framing included, as threshold_bytes does. */
@@ -98,6 +119,12 @@ class MapCommandTest {
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
     within10Percent(a, "threshold_bytes", n);
     assertThat(a.get("threshold_body_bytes").asDouble()).isLessThan(a.get("threshold_bytes").asDouble());
+    modelIs(a, "byte-threshold=(\\d+)B", n);
+    // the model, given to --shape as printed, is mapped as the same mechanism at the same size
+    String model = a.get("model").get("chain").asText();
+    JsonNode again = map(model);
+    assertThat(again.get("kind").asText()).as("the model " + model + ": " + again.get("verdict").asText()).isEqualTo("byte-threshold");
+    within10Percent(again, "threshold_bytes", n);
     assertThat(a.get("timer_ms").isNull()).isTrue();
   }
 
@@ -115,6 +142,7 @@ class MapCommandTest {
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("window");
     within10Percent(a, "threshold_bytes", window);
     within10Percent(a, "timer_ms", after);
+    modelIs(a, "window=(\\d+)B,update=timer,after=([0-9.]+)ms", window, after);
   }
 
   /**
@@ -155,6 +183,7 @@ class MapCommandTest {
     JsonNode a = latency == 0 ? map("one-late") : map("latency=" + latency + "ms", "one-late");
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("one-late");
     assertThat(a.get("timer_ms").isNull()).isTrue();
+    modelIs(a, "one-late");
   }
 
   /** Frames stream, but the comments sent through a think arrive only with the first frame: first-content, not none. */
@@ -162,6 +191,7 @@ class MapCommandTest {
   void holdingEverythingBeforeTheFirstFrameIsNamedFirstContent() throws Exception {
     JsonNode a = map("first-content=any");
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("first-content");
+    modelIs(a, "first-content=any");
   }
 
   @Test
@@ -170,6 +200,7 @@ class MapCommandTest {
     JsonNode a = map("timer=" + t + "ms");
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("timer");
     within10Percent(a, "timer_ms", t);
+    modelIs(a, "timer=([0-9.]+)ms", t);
   }
 
   /**
@@ -197,6 +228,7 @@ class MapCommandTest {
     JsonNode a = map("timer=" + p + "ms,periodic=true");
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("periodic-timer");
     within10Percent(a, "timer_ms", p);
+    modelIs(a, "timer=([0-9.]+)ms,periodic=true", p);
   }
 
   @Test
@@ -207,6 +239,7 @@ class MapCommandTest {
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("threshold-or-timer");
     within10Percent(a, "threshold_bytes", n);
     within10Percent(a, "timer_ms", t);
+    modelIs(a, "threshold-or-timer,bytes=(\\d+)B,after=([0-9.]+)ms", n, t);
   }
 
   /** The kernel's TCP_CORK: a ~200 ms hold, and full segments (64 KiB on loopback) at once. */
@@ -214,6 +247,7 @@ class MapCommandTest {
   void cork() throws Exception {
     JsonNode a = map("cork");
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("cork");
+    modelIs(a, "cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 215.0);
   }
 
@@ -248,6 +282,9 @@ class MapCommandTest {
     assertThat(a.get("compression").get("accepting").get("kind").asText())
         .as(a.get("verdict").asText() + "; evidence: " + a.get("compression").get("accepting").get("evidence") + "; cells: "
             + a.get("compression").get("accepting").get("cells")).isEqualTo("one-late");
+    // no flush policy of the lab's compressor holds each event until the next: no model, and the answer says why
+    assertThat(a.get("model").get("chain").isNull()).as(a.get("model").toString()).isTrue();
+    assertThat(a.get("model").get("note").asText()).contains("one-late");
   }
 
   /**
@@ -340,6 +377,8 @@ class MapCommandTest {
     assertThat(accepting.get("threshold_body_bytes").asDouble()).as("in event bytes, more than compressed")
         .isGreaterThan(accepting.get("threshold_bytes").asDouble());
     assertThat(a.get("verdict").asText()).startsWith("compression is the cause");
+    // the model is the compressor: it holds the stream for clients that accept gzip only
+    modelIs(a, "compress=gzip,flush=bytes,bytes=(\\d+)B", n);
   }
 
   /** Asked as a browser, the same relay's threshold is the answer itself, and the other client kind streams. */
@@ -350,6 +389,7 @@ class MapCommandTest {
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
     within10Percent(a, "threshold_bytes", n);
     assertThat(a.get("compression").get("others").get("kind").asText()).isEqualTo("none");
+    modelIs(a, "compress=gzip,flush=bytes,bytes=(\\d+)B", n);
   }
 
   /**

@@ -35,4 +35,15 @@ class ShaperSpecTest {
       assertThat(ShaperRegistry.parse(type.example()).type()).isEqualTo(type);
     }
   }
+
+  /** A chain on one line, as the map writes its models: each stage parsed in order, an error naming its stage. */
+  @Test
+  void aChainOnOneLineParsesStageByStage() {
+    var chain = ShaperRegistry.parseChain("byte-threshold=4KiB -> nagle");
+    assertThat(chain).extracting(s -> s.type().name()).containsExactly("byte-threshold", "nagle");
+    assertThat(ShaperRegistry.parseChain("timer=120.5ms,periodic=true")).singleElement().extracting(s -> s.type().name()).isEqualTo("timer");
+    assertThatThrownBy(() -> ShaperRegistry.parseChain("byte-threshold=4KiB -> nagel"))
+        .isInstanceOf(ShaperSpecException.class).hasMessageContaining("stage 2 of 2").hasMessageContaining("unknown shaper 'nagel'");
+    assertThatThrownBy(() -> ShaperRegistry.parseChain("byte-threshold=4KiB ->")).hasMessageContaining("stage 2 of 2: empty shaper spec");
+  }
 }

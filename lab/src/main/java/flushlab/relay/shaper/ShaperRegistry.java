@@ -74,6 +74,26 @@ public final class ShaperRegistry {
     }
   }
 
+  /** What joins the stages of a chain written on one line: {@code byte-threshold=4KiB -> nagle}. */
+  public static final String CHAIN_ARROW = "->";
+
+  /**
+   * One spec, or several joined by {@link #CHAIN_ARROW} (the map writes its models so), in the
+   * order the stages run.
+   */
+  public static List<Spec> parseChain(String text) {
+    List<Spec> chain = new ArrayList<>();
+    String[] stages = (text == null ? "" : text).split(CHAIN_ARROW, -1);
+    for (int i = 0; i < stages.length; i++) {
+      try {
+        chain.add(parse(stages[i]));
+      } catch (ShaperSpecException e) {
+        throw stages.length == 1 ? e : new ShaperSpecException("stage " + (i + 1) + " of " + stages.length + ": " + e.getMessage());
+      }
+    }
+    return chain;
+  }
+
   public static Spec parse(String text) {
     String t = text == null ? "" : text.trim();
     if (t.isEmpty()) throw new ShaperSpecException("empty shaper spec (known: " + String.join(", ", TYPES.keySet()) + ")");

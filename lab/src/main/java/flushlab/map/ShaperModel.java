@@ -1,0 +1,86 @@
+package flushlab.map;
+
+import java.util.Locale;
+
+/**
+ * A map answer as a chain of the lab's own shapers, in the syntax `--shape` takes ({@code
+ * byte-threshold=2048B}, stages joined by {@code " -> "}): a relay that should do what the target
+ * did. Null {@code chain} when no built-in relay does it, and {@code note} says why. The chain is
+ * what the answer claims, not yet checked by replaying it against the target's cells.
+ *
+ * @param chain the shapers, in order, or null
+ * @param note why there is no chain, or null when there is one
+ */
+public record ShaperModel(String chain, String note) {
+
+  static ShaperModel of(String chain) {
+    return new ShaperModel(chain, null);
+  }
+
+  public static ShaperModel none(String why) {
+    return new ShaperModel(null, why);
+  }
+
+  /**
+   * The model of a whole answer: for a target that compressed for clients that accept it, the
+   * compressor (and its flush policy, from that client's answer), which leaves other clients'
+   * streams as they are; otherwise the one mechanism named.
+   */
+  public static ShaperModel of(FlushTrigger t) {
+    CompressionFinding c = t.compression();
+    if (c == null || c.coding() == null) return uncompressed(t);
+    if (c.accepting() == null || c.others() == null) return none("one of the two kinds of client was not measured (budget)");
+    if (c.others().kind() != TriggerKind.NONE) {
+      return none("the target holds the stream for clients that do not accept " + c.coding() + " too (" + c.others().kind().text()
+          + "): a holding stage and a compressor together are not modelled yet");
+    }
+    return compressor(c.coding(), c.accepting());
+  }
+
+  /** The shaper that does what a target did to a stream it sent as it came. */
+  static ShaperModel uncompressed(FlushTrigger t) {
+    switch (t.kind()) {
+      case NONE: return of("passthrough");
+      case DRAIN: return of("drain-and-flush");
+      case BYTE_THRESHOLD: return of("byte-threshold=" + bytes(t.thresholdBytes()));
+      case TIMER: return of("timer=" + ms(t.timerMs()));
+      case PERIODIC_TIMER: return of("timer=" + ms(t.timerMs()) + ",periodic=true");
+      case THRESHOLD_OR_TIMER: return of("threshold-or-timer,bytes=" + bytes(t.thresholdBytes()) + ",after=" + ms(t.timerMs()));
+      case CORK: return of("cork");
+      case ONE_LATE: return of("one-late");
+      // the map's think cell sends plain SSE: what is held is everything before the first data event
+      case FIRST_CONTENT: return of("first-content=any");
+      case WINDOW: return of("window=" + bytes(t.thresholdBytes()) + ",update=timer,after=" + ms(t.timerMs()));
+      case EVENT_COUNT: return none("an event count is recognised, not modelled: no built-in relay releases every K events");
+      case ENCODER: return none("an encoder's holding needs a compressing target, and this answer came without a coding");
+      case INCONCLUSIVE: return none("the answer is inconclusive");
+      default: return none("no built-in relay is known for " + t.kind().text());
+    }
+  }
+
+  /** A compressor for clients that accept {@code coding}, flushed as {@code accepting} (that client's answer, in compressed bytes) says. */
+  static ShaperModel compressor(String coding, FlushTrigger accepting) {
+    String algo = coding.toLowerCase(Locale.ROOT);
+    if (!algo.matches("gzip|deflate|br|zstd")) return none("the target's coding " + coding + " is not one the lab compresses with");
+    String head = "compress=" + algo;
+    switch (accepting.kind()) {
+      case NONE: return of(head + ",flush=each");
+      case ENCODER: return of(head + ",flush=none");
+      case BYTE_THRESHOLD: return of(head + ",flush=bytes,bytes=" + bytes(accepting.thresholdBytes()));
+      case TIMER: return of(head + ",flush=timer,after=" + ms(accepting.timerMs()));
+      default:
+        return none("clients that accept " + coding + " see " + accepting.kind().text() + ", which no compressor flush policy of "
+            + "the lab's does yet");
+    }
+  }
+
+  private static String bytes(Double b) {
+    return Math.round(b) + "B";
+  }
+
+  /** To a tenth of a millisecond, as the answer gives it (the shaper parses decimals). */
+  private static String ms(Double t) {
+    double r = Math.round(t * 10) / 10.0;
+    return (r == Math.rint(r) ? String.valueOf((long) r) : String.valueOf(r)) + "ms";
+  }
+}
