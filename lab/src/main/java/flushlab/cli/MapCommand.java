@@ -9,6 +9,7 @@ import flushlab.core.IoErrors;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.map.FlushTrigger;
+import flushlab.map.ModelExpectation;
 import flushlab.map.ShaperModel;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
@@ -54,6 +55,13 @@ final class MapCommand implements Command {
   @ParametersDelegate
   RequestFlags request = new RequestFlags();
 
+  @Parameter(names = "--expect", description = "Exit 1 unless the answer is this: a kind (none, byte-threshold, ...) or a model as "
+      + "--shape takes it (byte-threshold=4KiB), its given numbers within --expect-tolerance")
+  String expect;
+
+  @Parameter(names = "--expect-tolerance", description = "How far a number of the answer's model may be from --expect's, e.g. 10%")
+  String expectTolerance = "10%";
+
   @Parameter(names = "--json", description = "Also write the answer as JSON to this file")
   String json;
 
@@ -73,6 +81,7 @@ final class MapCommand implements Command {
     Target t = targets.target(path.path(), request, err);
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
     Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
+    ModelExpectation expected = expectation();
     HostPort listen = targets.emitterListen();
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
     if (json != null) {
@@ -116,12 +125,46 @@ final class MapCommand implements Command {
           return code;
         }
         code = report(scenario, o, vertx, root, started, out, err);
+        if (code == EXIT_OK && expected != null) code = checkExpected(expected, o, out, err);
       } finally {
         vertx.close().await(10, TimeUnit.SECONDS);
         signal.done(code);
       }
       return code;
     }
+  }
+
+  /** --expect and its tolerance, checked before anything starts; null when not given. */
+  private ModelExpectation expectation() {
+    String t = expectTolerance == null ? "" : expectTolerance.trim();
+    double tolerance;
+    try {
+      if (!t.endsWith("%")) throw new NumberFormatException();
+      tolerance = Double.parseDouble(t.substring(0, t.length() - 1).trim()) / 100;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--expect-tolerance " + expectTolerance + ": a percentage from 0% to 100%, e.g. 10%");
+    }
+    if (!(tolerance >= 0 && tolerance <= 1)) {
+      throw new IllegalArgumentException("--expect-tolerance " + expectTolerance + ": a percentage from 0% to 100%, e.g. 10%");
+    }
+    if (expect == null) return null;
+    try {
+      return ModelExpectation.parse(expect, tolerance);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--expect: " + e.getMessage());
+    }
+  }
+
+  /** The published answer held against --expect: 0 when it is what was expected, 1 with the difference printed. */
+  private static int checkExpected(ModelExpectation expected, Outcome o, PrintStream out, PrintStream err) {
+    FlushTrigger trigger = o.triggers().values().stream().findFirst().orElse(null);
+    String difference = trigger == null ? "there is no answer" : expected.difference(trigger);
+    if (difference == null) {
+      out.println("expect: met: " + expected.describe());
+      return EXIT_OK;
+    }
+    err.println("flushlab map: --expect " + expected.describe() + ": not met: " + difference);
+    return EXIT_FAILED;
   }
 
   private int report(Scenario scenario, Outcome o, Vertx vertx, Path root, long started, PrintStream out, PrintStream err)

@@ -231,6 +231,17 @@ class CliTest {
     assertThat(r.err()).contains("--endpoint").contains("sse").contains("chat");
   }
 
+  /** An --expect that is neither a kind nor a model, and a tolerance that is not a percentage, are refused before anything runs. */
+  @Test
+  void mapRefusesAnExpectationItCannotRead() {
+    Ran r = run("map", "--shape", "cork", "--expect", "byte-threshold=4KB -> nagel");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--expect").contains("stage 2 of 2: unknown shaper 'nagel'").doesNotContain("certification");
+    r = run("map", "--shape", "cork", "--expect", "none", "--expect-tolerance", "10");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--expect-tolerance 10: a percentage");
+  }
+
   /** A --target that is down, or answers but does not forward to the emitter, is reported plainly with exit 1, not mapped. */
   @Test
   void mapReportsATargetThatIsDownOrDoesNotForward(@TempDir Path dir) throws Exception {

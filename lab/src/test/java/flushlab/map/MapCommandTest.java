@@ -97,18 +97,26 @@ class MapCommandTest {
 
   @Test
   void none() throws Exception {
-    JsonNode a = map("passthrough");
+    JsonNode a = mapWith(List.of("--shape", "passthrough", "--expect", "none"));
     assertThat(a.get("kind").asText()).isEqualTo("none");
     modelIs(a, "passthrough");
     assertThat(a.get("threshold_bytes").isNull()).isTrue();
     assertThat(a.get("timer_ms").isNull()).isTrue();
   }
 
+  /** Asked to expect `none` (as a CI pipeline would), a target that drains fails the command with the difference; the answer is still written. */
   @Test
   void drain() throws Exception {
-    JsonNode a = map("drain-and-flush");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(new String[] {"map", "--shape", "drain-and-flush", "--expect", "none", "--results", dir.resolve("results").toString(),
+        "--json", dir.resolve("map.json").toString()}, new PrintStream(out), new PrintStream(err));
+    HostStalls.skipIfSaidIn(err.toString());
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("drain");
     modelIs(a, "drain-and-flush");
+    assertThat(code).as(out + "\n" + err).isEqualTo(1);
+    assertThat(err.toString()).contains("--expect none: not met: the answer is drain, not none");
   }
 
   /** The relay counts the bytes it receives from upstream: chunk framing included, as threshold_bytes does. */

@@ -71,7 +71,7 @@ public record Param(String key, Kind kind, boolean required, String defaultValue
   }
 
   /** A value in this parameter's base unit as a spec writes it (it parses back to the same value). */
-  String format(long v) {
+  public String format(long v) {
     switch (kind) {
       case DURATION: return Units.formatDuration(v);
       case SIZE: return v + "B";

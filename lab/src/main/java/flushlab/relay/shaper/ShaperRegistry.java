@@ -33,8 +33,12 @@ public final class ShaperRegistry {
     return new ArrayList<>(TYPES.values());
   }
 
-  /** A validated spec, ready to make one shaper per connection. */
-  public record Spec(String text, ShaperType type, Supplier<Shaper> factory) {
+  /**
+   * A validated spec, ready to make one shaper per connection; {@code values} holds every
+   * parameter's value in its base unit (ns, bytes, bytes/s, 0/1, a choice's index), defaults
+   * included, and {@code given} the keys the text set itself.
+   */
+  public record Spec(String text, ShaperType type, Supplier<Shaper> factory, Map<String, Long> values, java.util.Set<String> given) {
     public Shaper create() {
       return factory.get();
     }
@@ -148,7 +152,9 @@ public final class ShaperRegistry {
     Params params = new Params(name, values);
     Supplier<Shaper> factory = type.factory().apply(params);
     factory.get(); // fail now, not per connection, on combinations the constructor refuses
-    return new Spec(t, type, factory);
+    Map<String, Long> byKey = new LinkedHashMap<>();
+    for (Param p : type.params()) if (values.containsKey(p)) byKey.put(p.key(), values.get(p));
+    return new Spec(t, type, factory, java.util.Collections.unmodifiableMap(byKey), java.util.Set.copyOf(given.keySet()));
   }
 
   private static String keys(ShaperType type) {

@@ -1,0 +1,76 @@
+package flushlab.map;
+
+import flushlab.core.Named;
+import flushlab.relay.shaper.Param;
+import flushlab.relay.shaper.ShaperRegistry;
+import java.util.List;
+
+/**
+ * What `flushlab map --expect` asks the answer to be, for a CI pipeline that fails when a proxy's
+ * buffering changes: a kind ({@code none}, {@code byte-threshold}, ...), or a model in `--shape`
+ * syntax whose stages and whose given parameters the answer's model must match, numbers within a
+ * tolerance ({@code byte-threshold=4KiB} is met by {@code byte-threshold=4079B} at 10 %).
+ */
+public final class ModelExpectation {
+  private final String text;
+  private final TriggerKind kind;
+  private final List<ShaperRegistry.Spec> chain;
+  private final double tolerance;
+
+  private ModelExpectation(String text, TriggerKind kind, List<ShaperRegistry.Spec> chain, double tolerance) {
+    this.text = text;
+    this.kind = kind;
+    this.chain = chain;
+    this.tolerance = tolerance;
+  }
+
+  /**
+   * A kind's name, else a model; {@code tolerance} a fraction (0.1 for 10 %). Throws, naming what
+   * is valid, when the text is neither.
+   */
+  public static ModelExpectation parse(String text, double tolerance) {
+    TriggerKind k = Named.parse(TriggerKind.class, text);
+    if (k != null) return new ModelExpectation(text.trim(), k, null, tolerance);
+    try {
+      return new ModelExpectation(text.trim(), null, ShaperRegistry.parseChain(text), tolerance);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'" + text + "' is neither an answer's kind (" + String.join(", ", Named.texts(TriggerKind.class))
+          + ") nor a model as --shape takes it (" + e.getMessage() + ")");
+    }
+  }
+
+  /** What was expected, with the tolerance when numbers are compared: "byte-threshold=4KiB (within 10 %)". */
+  public String describe() {
+    return chain == null ? text : String.format("%s (numbers within %.0f %%)", text, tolerance * 100);
+  }
+
+  /** Null when {@code answer} is what was expected; otherwise what differs, in one sentence. */
+  public String difference(FlushTrigger answer) {
+    if (kind != null) {
+      return answer.kind() == kind ? null : "the answer is " + answer.kind().text() + ", not " + kind.text() + " (" + answer.verdict() + ")";
+    }
+    ShaperModel model = ShaperModel.of(answer);
+    if (model.chain() == null) return "the answer (" + answer.kind().text() + ") has no model: " + model.note();
+    List<ShaperRegistry.Spec> got = ShaperRegistry.parseChain(model.chain());
+    if (got.size() != chain.size()) return "the answer's model is " + model.chain() + ": " + got.size() + " stage(s), not " + chain.size();
+    for (int i = 0; i < chain.size(); i++) {
+      String d = stageDifference(chain.get(i), got.get(i));
+      if (d != null) return "the answer's model is " + model.chain() + (chain.size() > 1 ? "; stage " + (i + 1) : "") + ": " + d;
+    }
+    return null;
+  }
+
+  private String stageDifference(ShaperRegistry.Spec want, ShaperRegistry.Spec got) {
+    if (want.type() != got.type()) return got.type().name() + ", not " + want.type().name();
+    for (String key : want.given()) {
+      Param p = want.type().param(key);
+      long w = want.values().get(key);
+      Long g = got.values().get(key);
+      if (g == null) return key + " is not set, expected " + p.format(w);
+      boolean number = p.kind() == Param.Kind.DURATION || p.kind() == Param.Kind.SIZE || p.kind() == Param.Kind.RATE;
+      boolean same = number ? Math.abs(g - w) <= tolerance * Math.abs(w) : g == w;
+      if (!same) return key + "=" + p.format(g) + ", expected " + p.format(w) + (number ? String.format(" within %.0f %%", tolerance * 100) : "");
+    }
+    return null;
+  }
+}
