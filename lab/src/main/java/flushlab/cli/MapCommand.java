@@ -10,6 +10,7 @@ import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.map.FlushTrigger;
 import flushlab.map.ModelExpectation;
+import flushlab.stream.ResponseShape;
 import flushlab.map.ShaperModel;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
@@ -55,6 +56,10 @@ final class MapCommand implements Command {
   @ParametersDelegate
   RequestFlags request = new RequestFlags();
 
+  @Parameter(names = "--response", description = "The shape of every measured response, where a target decides by it: "
+      + "content_type=TYPE,transfer=chunked|close|chunked-always|length (default: an event stream, chunked)")
+  String response;
+
   @Parameter(names = "--expect", description = "Exit 1 unless the answer is this: a kind (none, byte-threshold, ...) or a model as "
       + "--shape takes it (byte-threshold=4KiB), its given numbers within --expect-tolerance")
   String expect;
@@ -82,6 +87,7 @@ final class MapCommand implements Command {
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
     Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
     ModelExpectation expected = expectation();
+    ResponseShape shape = responseShape(streamEndpoint);
     HostPort listen = targets.emitterListen();
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
     if (json != null) {
@@ -98,14 +104,15 @@ final class MapCommand implements Command {
       throw new IllegalArgumentException("--results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e) + ")");
     }
     Scenario scenario = MapScenario.of(t, streamEndpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()),
-        request.profile(), request.http(t.speaksTls()));
+        request.profile(), request.http(t.speaksTls()), shape);
     ClusterPlacement placed = cluster.placement(t, err);
     byte[] secret = placed == null ? null : cluster.secret();
     if (placed != null) {
       scenario = scenario.withCluster(placed);
       if (t.speaksTls()) throw new IllegalArgumentException("--cluster maps targets that speak plain TCP so far; this template terminates TLS");
     }
-    out.printf("flushlab map: %s; %s frames; budget %s%s%n", t.describe(), endpoint, budget, placed == null ? ""
+    out.printf("flushlab map: %s; %s frames%s; budget %s%s%n", t.describe(), endpoint,
+        shape.equals(ResponseShape.EVENT_STREAM) ? "" : " as " + shape.text(), budget, placed == null ? ""
         : "; on lab '" + placed.name() + "': emitter on " + placed.emitterOn() + ", client on " + String.join(", ", placed.clientOn())
             + (placed.targetOn().isEmpty() ? "" : ", target on " + placed.targetOn().values().iterator().next()));
     Vertx vertx = LabVertx.create(3);
@@ -131,6 +138,17 @@ final class MapCommand implements Command {
         signal.done(code);
       }
       return code;
+    }
+  }
+
+  /** --response, checked before anything starts: the sse endpoint's frames in that shape. */
+  private ResponseShape responseShape(Endpoint streamEndpoint) {
+    if (response == null) return ResponseShape.EVENT_STREAM;
+    if (streamEndpoint != Endpoint.SSE) throw new IllegalArgumentException("--response: shapes the sse endpoint's responses (--endpoint sse)");
+    try {
+      return ResponseShape.parse(response);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--response " + response + ": " + e.getMessage());
     }
   }
 

@@ -29,15 +29,20 @@ public final class MapProber {
   private final long deadlineNanos;
   private final Consumer<String> progress;
   private final boolean chat;
+  private final boolean eventStream;
   private final List<CellEvidence> cells = new ArrayList<>();
   private final Set<String> measured = new HashSet<>();
   private boolean stopped;
 
-  /** @param chat the target is measured with OpenAI chat streams (the event size is not the map's to choose) */
-  public MapProber(String target, NetworkPath path, boolean chat, CellProbe probe, double budgetSeconds,
+  /**
+   * @param chat the target is measured with OpenAI chat streams (the event size is not the map's to choose)
+   * @param eventStream the responses are SSE streams (the think cell's comments mean something only in one)
+   */
+  public MapProber(String target, NetworkPath path, boolean chat, boolean eventStream, CellProbe probe, double budgetSeconds,
       Consumer<String> progress) {
     this.path = path;
     this.chat = chat;
+    this.eventStream = eventStream;
     this.target = target;
     this.probe = probe;
     this.deadlineNanos = System.nanoTime() + (long) (budgetSeconds * 1e9);
@@ -67,7 +72,7 @@ public final class MapProber {
       t = TriggerInference.infer(target, cells, path);
     }
     // everything streamed: does anything reach the client before the first frame, through a think?
-    if (!chat && !stopped && t.kind() == TriggerKind.NONE && measureAll(List.of(Discovery.thinkCell()))) {
+    if (!chat && eventStream && !stopped && t.kind() == TriggerKind.NONE && measureAll(List.of(Discovery.thinkCell()))) {
       t = TriggerInference.infer(target, cells, path);
     }
     // halving works by choosing a frame's wire size; a compressing target's output per frame is not the map's to choose

@@ -25,6 +25,7 @@ import flushlab.run.Warmup;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.Setting;
+import flushlab.stream.ResponseShape;
 import flushlab.targets.RunningTargets;
 import flushlab.targets.Target;
 import flushlab.targets.TargetContext;
@@ -326,7 +327,8 @@ public final class ScenarioRunner {
     // an OpenAI stream's events are sized by their JSON: the map varies only the interval
     boolean openAi = base.stream().endpoint().isOpenAi();
     String who = base.profile() == ClientProfile.DEFAULT && !identity ? "" : " as " + base.profile().text();
-    MapProber prober = new MapProber(target.name(), target.path(), openAi, plan -> {
+    boolean eventStream = new ResponseShape(base.stream().contentType(), base.stream().transfer()).eventStream();
+    MapProber prober = new MapProber(target.name(), target.path(), openAi, eventStream, plan -> {
       Cell cell = openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
       cell = cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
           .with(Setting.FRAMES, Integer.toString(plan.frames()));

@@ -6,6 +6,7 @@ import flushlab.client.RequestPlan;
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.stream.Endpoint;
+import flushlab.stream.ResponseShape;
 import flushlab.stream.StreamSpec;
 import flushlab.targets.Target;
 import java.nio.file.Path;
@@ -34,8 +35,14 @@ public final class MapScenario {
   /** The same, the target read over {@code http} (the direct path is certified over HTTP/1.1, the instrument's own floor). */
   public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine, String model,
       RequestHeaders headers, ClientProfile profile, HttpVersion http) {
+    return of(target, endpoint, emitterListen, commandLine, model, headers, profile, http, ResponseShape.EVENT_STREAM);
+  }
+
+  /** The same, every measured response of this shape (--response); the direct path is certified with an event stream. */
+  public static Scenario of(Target target, Endpoint endpoint, HostPort emitterListen, String commandLine, String model,
+      RequestHeaders headers, ClientProfile profile, HttpVersion http, ResponseShape response) {
     Cell plain = Cell.DEFAULTS.withStream(StreamSpec.DEFAULT.withEndpoint(endpoint)).withModel(Keys.MODEL.check(model)).withProfile(profile);
-    Cell base = plain.withClient(plain.client().withHttp(http));
+    Cell base = plain.withClient(plain.client().withHttp(http)).withStream(response.applyTo(plain.stream()));
     Cell cert = plain.withIndex(-1).withStream(StreamSpec.DEFAULT.withIntervalNanos(10_000_000L));
     Scenario.Guards guards = new Scenario.Guards(20_000_000L, 2, 1.10, cert);
     String name = ("map-" + target.name()).replaceAll("[^A-Za-z0-9._-]", "_");

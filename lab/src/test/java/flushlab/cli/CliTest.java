@@ -242,6 +242,22 @@ class CliTest {
     assertThat(r.err()).contains("--expect-tolerance 10: a percentage");
   }
 
+  @Test
+  void mapRefusesAResponseShapeItCannotSend() {
+    Ran r = run("map", "--shape", "cork", "--response", "content_type=application/x-ndjson,framing=length");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--response").contains("unknown key 'framing' (keys: content_type, transfer)");
+    r = run("map", "--shape", "cork", "--response", "transfer=gzip");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("transfer=").contains("chunked, close, chunked-always, length");
+    r = run("map", "--shape", "cork", "--response", "content_type=not a type");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("is not a media type");
+    r = run("map", "--shape", "cork", "--endpoint", "chat", "--response", "transfer=length");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--response: shapes the sse endpoint's responses");
+  }
+
   /** A --target that is down, or answers but does not forward to the emitter, is reported plainly with exit 1, not mapped. */
   @Test
   void mapReportsATargetThatIsDownOrDoesNotForward(@TempDir Path dir) throws Exception {

@@ -365,6 +365,19 @@ class MapCommandTest {
   }
 
   /**
+   * Go's ReverseProxy streams an event stream but holds a body with a Content-Length in its 4 KiB
+   * buffer (the stream-if relay follows its rule): mapped with such responses (--response), the
+   * map finds the buffer, where event streams would have answered none (StreamIfTest).
+   */
+  @Test
+  void aProxyThatStreamsOnlyEventStreamsIsMappedWithTheResponseShapeItHolds() throws Exception {
+    JsonNode a = mapWith(List.of("--shape", "stream-if,preset=go", "--response", "content_type=application/x-ndjson,transfer=length",
+        "--expect", "byte-threshold=4KiB"));
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
+    within10Percent(a, "threshold_bytes", 4096);
+  }
+
+  /**
    * A compressing relay that sends its output once N compressed bytes wait, N hidden: the lab's
    * own client (no Accept-Encoding) sees it stream; the map asks once more as a browser, is
    * answered in gzip, and locates N in compressed bytes.
