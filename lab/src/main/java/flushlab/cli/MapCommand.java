@@ -10,6 +10,7 @@ import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.map.FlushTrigger;
 import flushlab.map.ModelExpectation;
+import flushlab.report.ReproBundle;
 import flushlab.stream.ResponseShape;
 import flushlab.map.ShaperModel;
 import flushlab.report.Environment;
@@ -67,6 +68,10 @@ final class MapCommand implements Command {
   @Parameter(names = "--expect-tolerance", description = "How far a number of the answer's model may be from --expect's, e.g. 10%")
   String expectTolerance = "10%";
 
+  @Parameter(names = "--repro", description = "Also write a bundle for a bug report into this new folder: the model as a scenario "
+      + "beside the direct path, the answer, a README")
+  String repro;
+
   @Parameter(names = "--json", description = "Also write the answer as JSON to this file")
   String json;
 
@@ -95,6 +100,13 @@ final class MapCommand implements Command {
         ResultsFolder.checkWritable(Path.of(json));
       } catch (java.io.IOException e) {
         throw new IllegalArgumentException("--json " + json + ": cannot write there (" + IoErrors.describe(e) + "); nothing was measured");
+      }
+    }
+    if (repro != null) {
+      try {
+        ReproBundle.checkWritable(Path.of(repro));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--repro " + repro + ": cannot write the bundle there (" + e.getMessage() + "); nothing was measured");
       }
     }
     Path root = Path.of(resultsDir);
@@ -208,6 +220,10 @@ final class MapCommand implements Command {
       Files.writeString(tmp, Json.pretty(a), StandardCharsets.UTF_8);
       Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       out.println("json: " + file);
+    }
+    if (repro != null && trigger != null && o.certified() && !o.interrupted()) {
+      String wrote = ReproBundle.write(Path.of(repro), scenario, MapAnswer.of(scenario.targets().get(0).name(), o, seconds), o.processes());
+      out.println("repro: " + repro + " (" + wrote + ")");
     }
     if (written.fallbackReason() != null) {
       err.println("flushlab map: " + written.fallbackReason() + "; the results were written to " + written.folder() + " instead");

@@ -242,6 +242,16 @@ class CliTest {
     assertThat(r.err()).contains("--expect-tolerance 10: a percentage");
   }
 
+  /** A --repro folder that already holds something is refused before anything runs: a bundle never mixes with other files. */
+  @Test
+  void mapRefusesAReproFolderThatIsNotEmpty(@TempDir Path dir) throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("notes.txt"), "mine");
+    Ran r = run("map", "--shape", "cork", "--repro", dir.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--repro " + dir).contains("exists and is not empty").contains("nothing was measured");
+    assertThat(java.nio.file.Files.readString(dir.resolve("notes.txt"))).isEqualTo("mine");
+  }
+
   @Test
   void mapRefusesAResponseShapeItCannotSend() {
     Ran r = run("map", "--shape", "cork", "--response", "content_type=application/x-ndjson,framing=length");

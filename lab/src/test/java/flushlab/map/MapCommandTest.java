@@ -275,9 +275,44 @@ class MapCommandTest {
   @Test
   void stockHaproxyIsACork() throws Exception {
     RealProxiesTest.need(ProxyKind.HAPROXY);
-    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg"));
+    Path bundle = dir.resolve("bundle");
+    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg", "--repro", bundle.toString()));
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
+    reproducesWithoutTheProxy(bundle, "cork");
+  }
+
+  /**
+   * The --repro bundle of a lab-started proxy: its README names the proxy's version, its config
+   * is beside it, and its scenario runs the model as a built-in relay (no proxy) that holds the
+   * stream as the proxy did while the direct path streams.
+   */
+  void reproducesWithoutTheProxy(Path bundle, String model) throws Exception {
+    String readme = java.nio.file.Files.readString(bundle.resolve("README.md"));
+    assertThat(readme).contains("a haproxy the lab started").contains("HAProxy version").contains("`" + model + "`");
+    assertThat(bundle.resolve("proxy-config.txt")).exists();
+    assertThat(Json.MAPPER.readTree(bundle.resolve("map.json").toFile()).get("model").get("chain").asText()).isEqualTo(model);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Path results = dir.resolve("bundle-results");
+    int code = Main.run(new String[] {"run", bundle.resolve("scenario.yaml").toString(), "--results", results.toString()},
+        new PrintStream(out), new PrintStream(err));
+    if (code != 0) HostStalls.skipIfSaidIn(err.toString());
+    assertThat(code).as(out + "\n" + err).isZero();
+    Path folder;
+    try (var l = java.nio.file.Files.list(results)) {
+      folder = l.findFirst().orElseThrow();
+    }
+    double direct = 0;
+    double relay = 0;
+    for (JsonNode cell : Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("cells")) {
+      double fpr = cell.get("metrics").get("frames_per_read").asDouble();
+      if (cell.get("target").asText().equals("direct")) direct = fpr;
+      if (cell.get("target").asText().equals("model")) relay = fpr;
+    }
+    System.out.printf("MapCommandTest: the bundle's scenario: direct %.2f, the model %s %.2f frames per read%n", direct, model, relay);
+    assertThat(direct).as("the direct path").isLessThanOrEqualTo(1.10);
+    assertThat(relay).as("the model, as the proxy held the stream").isGreaterThan(10);
   }
 
   /** HAProxy compressing event streams holds each one until the next: one-late for a client that accepts gzip, none for one that does not. */
