@@ -68,6 +68,10 @@ final class MapCommand implements Command {
   @Parameter(names = "--expect-tolerance", description = "How far a number of the answer's model may be from --expect's, e.g. 10%")
   String expectTolerance = "10%";
 
+  @Parameter(names = "--verify", description = "Replay the answer's model on a built-in relay, cell by cell, within --budget; an answer "
+      + "whose model does not reproduce the target is given as inconclusive")
+  boolean verify;
+
   @Parameter(names = "--repro", description = "Also write a bundle for a bug report into this new folder: the model as a scenario "
       + "beside the direct path, the answer, a README")
   String repro;
@@ -128,7 +132,7 @@ final class MapCommand implements Command {
         : "; on lab '" + placed.name() + "': emitter on " + placed.emitterOn() + ", client on " + String.join(", ", placed.clientOn())
             + (placed.targetOn().isEmpty() ? "" : ", target on " + placed.targetOn().values().iterator().next()));
     Vertx vertx = LabVertx.create(3);
-    ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
+    ScenarioRunner runner = new ScenarioRunner(scenario, vertx).verifyByReplay(verify);
     if (placed != null) {
       runner.onRemoteLab(ClusterLab.opener(secret));
       Arrays.fill(secret, (byte) 0);
@@ -208,8 +212,10 @@ final class MapCommand implements Command {
       out.println(trigger.verdict());
       for (String e : trigger.evidence()) out.println("  " + e);
       ShaperModel model = ShaperModel.of(trigger);
-      out.println(model.chain() != null ? "model: " + model.chain() + " (not replayed against the target yet; flushlab map --shape '"
-          + model.chain() + "' maps a built-in relay that does it)" : "model: none (" + model.note() + ")");
+      boolean replayed = trigger.replay() != null;
+      out.println(model.chain() != null ? "model: " + model.chain() + (replayed ? "" : " (not replayed against the target: --verify does; "
+          + "flushlab map --shape '" + model.chain() + "' maps a built-in relay that does it)") : "model: none (" + model.note() + ")");
+      if (replayed) out.println("replay: " + trigger.replay());
       out.printf("answered in %.1f s from %d cell(s)%n", seconds, o.results().size());
     }
     out.println("results: " + written.folder());

@@ -19,7 +19,27 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-    Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression) {
+    Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay) {
+
+  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression) {
+    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, null);
+  }
+
+  /**
+   * The answer after its model was replayed ({@code map --verify}): kept, with the replay's
+   * sentence, when the model reproduced every cell; otherwise inconclusive, saying which cell differed.
+   */
+  public FlushTrigger withReplay(Replay.Verdict v) {
+    if (v.verified()) {
+      return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, v.text());
+    }
+    List<String> more = new java.util.ArrayList<>(evidence);
+    more.add("was: " + verdict);
+    for (Replay.CellMatch c : v.cells()) more.add("replay of " + c.label() + ": " + (c.difference() == null ? "agrees" : c.difference()));
+    return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null, "inconclusive: " + v.text()
+        + " (a mechanism the map does not model, or two at once)", List.copyOf(more), next, compression, v.text());
+  }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
       Integer events, String verdict, List<String> evidence, List<String> next) {

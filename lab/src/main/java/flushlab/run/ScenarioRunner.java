@@ -15,6 +15,8 @@ import flushlab.map.CellPlan;
 import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
 import flushlab.map.MapProber;
+import flushlab.map.Replay;
+import flushlab.map.ShaperModel;
 import flushlab.map.TriggerInference;
 import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
@@ -24,6 +26,7 @@ import flushlab.netpath.VethLink;
 import flushlab.run.Warmup;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Scenario;
+import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.Setting;
 import flushlab.stream.ResponseShape;
 import flushlab.targets.RunningTargets;
@@ -55,6 +58,9 @@ public final class ScenarioRunner {
   private volatile MeteredClient currentClient;
   /** The map's pass as a client that does not accept compression: Accept-Encoding: identity replaces the user's. */
   private volatile boolean identityPass;
+  /** The local lab's sites while it runs (a replay starts its model relay there); null on a remote lab. */
+  private volatile ServerSites localSites;
+  private boolean verify;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
   /** When a budget ends (System.nanoTime), for `flushlab map`: no request waits past it; Long.MAX_VALUE: none. */
   private volatile long deadlineNanos = Long.MAX_VALUE;
@@ -72,6 +78,12 @@ public final class ScenarioRunner {
   }
 
   /** Runs the scenario's servers and clients on a lab's agents instead of this host. */
+  /** `map --verify`: the answer's model is replayed on a built-in relay, cell by cell, before it is given. */
+  public ScenarioRunner verifyByReplay(boolean on) {
+    this.verify = on;
+    return this;
+  }
+
   public ScenarioRunner onRemoteLab(RemoteLab.Opener opener) {
     this.remote = opener;
     return this;
@@ -187,6 +199,7 @@ public final class ScenarioRunner {
     try (ServerSites sites = openSites(announce);
         RunningTargets targets = RunningTargets.start(scenario.targets(), t -> new TargetContext(vertx, sites.site(t.path()), announce))) {
       Measurer measure = new Measurer(sites, targets);
+      localSites = sites;
       warmUp(announce);
       Certification cert = certify(measure, announce);
       Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
@@ -260,8 +273,54 @@ public final class ScenarioRunner {
           }
         }
       }
+      if (verify && !interrupted.get() && localSites != null && answer.kind() != TriggerKind.INCONCLUSIVE) {
+        answer = replayed(target, answer, results, cert, announce, deadline);
+      }
       return new Measured(results, Map.of(target.name(), answer), null);
     });
+  }
+
+  /**
+   * `map --verify`: the answer's model runs as a built-in relay on the target's path, and every
+   * cell measured on the target is measured once on it (as the same client), then compared
+   * ({@link Replay}). An answer whose model differs in a cell becomes inconclusive, saying where;
+   * cells the budget leaves no room for are not replayed, and the sentence says how many were.
+   */
+  private FlushTrigger replayed(Target target, FlushTrigger answer, List<TargetCellResult> results, Certification cert,
+      Consumer<String> announce, long deadline) throws Exception {
+    ShaperModel model = ShaperModel.of(answer);
+    if (model.chain() == null) {
+      announce.accept("replay: nothing to replay, the answer has no model (" + model.note() + ")");
+      return answer;
+    }
+    Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(model.chain()), false, target.path());
+    List<CellEvidence> seen = new ArrayList<>();
+    List<CellEvidence> again = new ArrayList<>();
+    try (RunningTargets running = RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce))) {
+      Measurer onModel = new Measurer(localSites, running);
+      for (TargetCellResult r : results) {
+        if (interrupted.get() || secondsLeft(deadline) < r.cell().stream().streamNanos() / 1e9 + 1) {
+          announce.accept("replay: the budget leaves no room for " + (results.size() - seen.size()) + " more cell(s)");
+          break;
+        }
+        progress = "map: replaying " + r.cell().label() + " on the model " + model.chain();
+        List<RunRecord> runs = new ArrayList<>();
+        identityPass = r.requestHeaders() != null;
+        boolean done;
+        try {
+          done = onModel.runOnceMoreIfExcluded(replica, r.cell(), r.cell().index(), 0, "replay of " + r.cell().label(), runs, announce);
+        } finally {
+          identityPass = false;
+        }
+        if (!done) break;
+        seen.add(r.evidence(cert.emitToRecvMs()));
+        again.add(TargetCellResult.of(replica.name(), r.cell(), runs).evidence(cert.emitToRecvMs()));
+      }
+    }
+    if (seen.isEmpty()) return answer;
+    Replay.Verdict v = Replay.compare(model.chain(), seen, again);
+    announce.accept("replay: " + v.text() + (seen.size() < results.size() ? " (" + (results.size() - seen.size()) + " not replayed: budget)" : ""));
+    return answer.withReplay(v);
   }
 
   /**

@@ -243,11 +243,13 @@ class MapCommandTest {
   void thresholdOrTimer() throws Exception {
     int n = between(1000, 4000);
     int t = between(60, 300);
-    JsonNode a = map("threshold-or-timer,bytes=" + n + "B,after=" + t + "ms");
+    // replayed (--verify): the model, a relay with both, reproduces every cell the target showed
+    JsonNode a = mapWith(List.of("--shape", "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms", "--verify"));
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("threshold-or-timer");
     within10Percent(a, "threshold_bytes", n);
     within10Percent(a, "timer_ms", t);
     modelIs(a, "threshold-or-timer,bytes=(\\d+)B,after=([0-9.]+)ms", n, t);
+    assertThat(a.get("replay").asText()).startsWith("verified: the model threshold-or-timer,bytes=");
   }
 
   /** The kernel's TCP_CORK: a ~200 ms hold, and full segments (64 KiB on loopback) at once. */

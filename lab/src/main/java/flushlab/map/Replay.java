@@ -1,0 +1,80 @@
+package flushlab.map;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A model held against the target it was read from: each cell the map measured on the target,
+ * measured again on a built-in relay running the model, compared by its signature (drained or
+ * not, frames per read, frames per release, the oldest frame's wait, the first frame's wait).
+ * A cell agrees when each figure is within its tolerance: frames per read and per release within
+ * 25 % (or half a frame, or one frame), the oldest frame's wait within 15 % or 5 ms, whichever is
+ * wider, the first frame's within 15 % or 10 ms, and only where a cell held frames. The
+ * tolerances are those two runs of one relay differ by on this 2-core machine, with room; they
+ * are fixed, not yet drawn from the direct path's own spread.
+ */
+public final class Replay {
+  static final double FRAMES_SHARE = 0.25;
+  static final double WAIT_SHARE = 0.15;
+  static final double WAIT_FLOOR_MS = 5;
+  /** The first frame is one sample a stream, on a fresh connection: a streamed 4 KiB cell's once took 8.6 ms on a relay, 0.1 on its twin. */
+  static final double FIRST_WAIT_FLOOR_MS = 10;
+
+  private Replay() {}
+
+  /** One cell on the target and on the model; {@code difference} null when they agree. */
+  public record CellMatch(String label, String difference) {}
+
+  /** The comparison of every cell: {@code verified} when all agree. */
+  public record Verdict(String model, List<CellMatch> cells) {
+    public boolean verified() {
+      return !cells.isEmpty() && cells.stream().allMatch(c -> c.difference() == null);
+    }
+
+    /** "the model byte-threshold=3003B reproduces 4 of 4 cells" or names the first cell that differs and how. */
+    public String text() {
+      long agree = cells.stream().filter(c -> c.difference() == null).count();
+      if (verified()) return "verified: the model " + model + " reproduces " + agree + " of " + cells.size() + " cells";
+      CellMatch first = cells.stream().filter(c -> c.difference() != null).findFirst().orElse(null);
+      return "not verified: the model " + model + " reproduces " + agree + " of " + cells.size() + " cells"
+          + (first == null ? "" : "; " + first.label() + ": " + first.difference());
+    }
+  }
+
+  /** Compares each target cell with the model's replay of it, in order. */
+  public static Verdict compare(String model, List<CellEvidence> target, List<CellEvidence> replayed) {
+    List<CellMatch> out = new ArrayList<>();
+    for (int i = 0; i < target.size() && i < replayed.size(); i++) {
+      out.add(new CellMatch(target.get(i).label(), difference(target.get(i), replayed.get(i))));
+    }
+    return new Verdict(model, List.copyOf(out));
+  }
+
+  /** What differs between a cell on the target ({@code t}) and on the model ({@code m}), or null. */
+  static String difference(CellEvidence t, CellEvidence m) {
+    if (t.drained() != m.drained()) {
+      return t.drained() ? "the target held every stream to its end, the model did not" : "the model held every stream to its end, the target did not";
+    }
+    if (t.drained()) return null;
+    List<String> d = new ArrayList<>();
+    if (!close(t.framesPerRead(), m.framesPerRead(), FRAMES_SHARE, 0.5)) {
+      d.add(String.format("frames per read %.2f on the target, %.2f on the model", t.framesPerRead(), m.framesPerRead()));
+    }
+    if (t.held() && m.held() && !close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1)) {
+      d.add(String.format("frames per release %.0f and %.0f", t.releaseFrames(), m.releaseFrames()));
+    }
+    if (t.held() != m.held()) d.add(t.held() ? "the target held frames, the model streamed them" : "the model held frames, the target streamed them");
+    if (t.held() && m.held() && !close(t.waitP50(), m.waitP50(), WAIT_SHARE, WAIT_FLOOR_MS)) {
+      d.add(String.format("oldest frame's wait %.1f and %.1f ms", t.waitP50(), m.waitP50()));
+    }
+    // one sample per stream, on a fresh connection: compared where something held it, not in a cell that streamed
+    if ((t.held() || m.held()) && !close(t.firstWaitMs(), m.firstWaitMs(), WAIT_SHARE, FIRST_WAIT_FLOOR_MS)) {
+      d.add(String.format("first frame's wait %.1f and %.1f ms", t.firstWaitMs(), m.firstWaitMs()));
+    }
+    return d.isEmpty() ? null : String.join("; ", d);
+  }
+
+  private static boolean close(double a, double b, double share, double floor) {
+    return Math.abs(a - b) <= Math.max(floor, share * Math.max(Math.abs(a), Math.abs(b)));
+  }
+}

@@ -1,0 +1,57 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReplayTest {
+  /** A held cell: f B frames every i ms, r frames a release, the oldest waiting w ms, the first w1 ms. */
+  static CellEvidence held(String label, double fpr, double r, double w, double w1) {
+    return new CellEvidence(label, 66, 60, 2, 600, 1, fpr, 10, r, w - 0.2, w, w + 0.3, 2 * r - 0.1, 2 * r, 2 * r + 0.1, w1, false);
+  }
+
+  static CellEvidence streamed(String label, double w1) {
+    return new CellEvidence(label, 4104, 4096, 2, 600, 1, 1.0, 598, 1, 0.1, 0.1, 0.3, 1.9, 2.0, 2.1, w1, false);
+  }
+
+  static CellEvidence drained(String label) {
+    return new CellEvidence(label, 66, 60, 50, 25, 1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 1200, true);
+  }
+
+  @Test
+  void cellsThatAgreeWithinTheTolerancesVerifyTheModel() {
+    Replay.Verdict v = Replay.compare("byte-threshold=3003B",
+        List.of(held("a", 42.9, 46, 90.0, 86.8), streamed("b", 8.6), drained("c")),
+        List.of(held("a", 40.0, 45, 88.0, 85.0), streamed("b", 0.1), drained("c")));
+    assertThat(v.verified()).as(v.text()).isTrue();
+    assertThat(v.text()).isEqualTo("verified: the model byte-threshold=3003B reproduces 3 of 3 cells");
+  }
+
+  @Test
+  void theFirstCellThatDiffersIsNamedWithWhatDiffers() {
+    Replay.Verdict v = Replay.compare("timer=100ms",
+        List.of(held("a", 50, 50, 100, 100), drained("c")),
+        List.of(held("a", 12, 12, 24, 24), held("c", 25, 25, 1200, 1200)));
+    assertThat(v.verified()).isFalse();
+    assertThat(v.text()).startsWith("not verified: the model timer=100ms reproduces 0 of 2 cells; a: frames per read 50.00 on the target, "
+        + "12.00 on the model; frames per release 50 and 12; oldest frame's wait 100.0 and 24.0 ms");
+    assertThat(v.cells().get(1).difference()).isEqualTo("the target held every stream to its end, the model did not");
+  }
+
+  /** An answer its model does not reproduce is not given: inconclusive, with every cell's comparison, and no model. */
+  @Test
+  void anAnswerWhoseModelDiffersBecomesInconclusiveWithoutAModel() {
+    FlushTrigger answer = new FlushTrigger("x", TriggerKind.TIMER, null, null, 100.0, null, "timer: 100 ms", List.of("hold-timer check"),
+        List.of());
+    Replay.Verdict v = Replay.compare("timer=100ms", List.of(held("a", 50, 50, 100, 100)), List.of(held("a", 12, 12, 24, 24)));
+    FlushTrigger after = answer.withReplay(v);
+    assertThat(after.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    assertThat(after.verdict()).startsWith("inconclusive: not verified: the model timer=100ms");
+    assertThat(after.evidence()).contains("was: timer: 100 ms").anyMatch(e -> e.startsWith("replay of a: frames per read"));
+    assertThat(ShaperModel.of(after).chain()).isNull();
+    FlushTrigger kept = answer.withReplay(Replay.compare("timer=100ms", List.of(held("a", 50, 50, 100, 100)), List.of(held("a", 49, 50, 101, 99))));
+    assertThat(kept.kind()).isEqualTo(TriggerKind.TIMER);
+    assertThat(kept.replay()).isEqualTo("verified: the model timer=100ms reproduces 1 of 1 cells");
+  }
+}
