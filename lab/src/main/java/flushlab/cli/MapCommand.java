@@ -61,20 +61,8 @@ final class MapCommand implements Command {
       + "content_type=TYPE,transfer=chunked|close|chunked-always|length (default: an event stream, chunked)")
   String response;
 
-  @Parameter(names = "--expect", description = "Exit 1 unless the answer is this: a kind (none, byte-threshold, ...) or a model as "
-      + "--shape takes it (byte-threshold=4KiB), its given numbers within --expect-tolerance")
-  String expect;
-
-  @Parameter(names = "--expect-tolerance", description = "How far a number of the answer's model may be from --expect's, e.g. 10%")
-  String expectTolerance = "10%";
-
-  @Parameter(names = "--verify", description = "Replay the answer's model on a built-in relay, cell by cell, within --budget; an answer "
-      + "whose model does not reproduce the target is given as inconclusive")
-  boolean verify;
-
-  @Parameter(names = "--repro", description = "Also write a bundle for a bug report into this new folder: the model as a scenario "
-      + "beside the direct path, the answer, a README")
-  String repro;
+  @ParametersDelegate
+  MapAnswerFlags answerFlags = new MapAnswerFlags();
 
   @Parameter(names = "--json", description = "Also write the answer as JSON to this file")
   String json;
@@ -95,7 +83,7 @@ final class MapCommand implements Command {
     Target t = targets.target(path.path(), request, err);
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
     Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
-    ModelExpectation expected = expectation();
+    ModelExpectation expected = answerFlags.expectation();
     ResponseShape shape = responseShape(streamEndpoint);
     HostPort listen = targets.emitterListen();
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
@@ -106,13 +94,7 @@ final class MapCommand implements Command {
         throw new IllegalArgumentException("--json " + json + ": cannot write there (" + IoErrors.describe(e) + "); nothing was measured");
       }
     }
-    if (repro != null) {
-      try {
-        ReproBundle.checkWritable(Path.of(repro));
-      } catch (IOException e) {
-        throw new IllegalArgumentException("--repro " + repro + ": cannot write the bundle there (" + e.getMessage() + "); nothing was measured");
-      }
-    }
+    answerFlags.checkRepro();
     Path root = Path.of(resultsDir);
     try {
       ResultsWriter.checkWritable(root);
@@ -132,7 +114,7 @@ final class MapCommand implements Command {
         : "; on lab '" + placed.name() + "': emitter on " + placed.emitterOn() + ", client on " + String.join(", ", placed.clientOn())
             + (placed.targetOn().isEmpty() ? "" : ", target on " + placed.targetOn().values().iterator().next()));
     Vertx vertx = LabVertx.create(3);
-    ScenarioRunner runner = new ScenarioRunner(scenario, vertx).verifyByReplay(verify);
+    ScenarioRunner runner = new ScenarioRunner(scenario, vertx).verifyByReplay(answerFlags.verify);
     if (placed != null) {
       runner.onRemoteLab(ClusterLab.opener(secret));
       Arrays.fill(secret, (byte) 0);
@@ -148,7 +130,7 @@ final class MapCommand implements Command {
           return code;
         }
         code = report(scenario, o, vertx, root, started, out, err);
-        if (code == EXIT_OK && expected != null) code = checkExpected(expected, o, out, err);
+        if (code == EXIT_OK && expected != null) code = MapAnswerFlags.checkExpected(expected, o, out, err);
       } finally {
         vertx.close().await(10, TimeUnit.SECONDS);
         signal.done(code);
@@ -166,39 +148,6 @@ final class MapCommand implements Command {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--response " + response + ": " + e.getMessage());
     }
-  }
-
-  /** --expect and its tolerance, checked before anything starts; null when not given. */
-  private ModelExpectation expectation() {
-    String t = expectTolerance == null ? "" : expectTolerance.trim();
-    double tolerance;
-    try {
-      if (!t.endsWith("%")) throw new NumberFormatException();
-      tolerance = Double.parseDouble(t.substring(0, t.length() - 1).trim()) / 100;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--expect-tolerance " + expectTolerance + ": a percentage from 0% to 100%, e.g. 10%");
-    }
-    if (!(tolerance >= 0 && tolerance <= 1)) {
-      throw new IllegalArgumentException("--expect-tolerance " + expectTolerance + ": a percentage from 0% to 100%, e.g. 10%");
-    }
-    if (expect == null) return null;
-    try {
-      return ModelExpectation.parse(expect, tolerance);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--expect: " + e.getMessage());
-    }
-  }
-
-  /** The published answer held against --expect: 0 when it is what was expected, 1 with the difference printed. */
-  private static int checkExpected(ModelExpectation expected, Outcome o, PrintStream out, PrintStream err) {
-    FlushTrigger trigger = o.triggers().values().stream().findFirst().orElse(null);
-    String difference = trigger == null ? "there is no answer" : expected.difference(trigger);
-    if (difference == null) {
-      out.println("expect: met: " + expected.describe());
-      return EXIT_OK;
-    }
-    err.println("flushlab map: --expect " + expected.describe() + ": not met: " + difference);
-    return EXIT_FAILED;
   }
 
   private int report(Scenario scenario, Outcome o, Vertx vertx, Path root, long started, PrintStream out, PrintStream err)
@@ -227,9 +176,10 @@ final class MapCommand implements Command {
       Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       out.println("json: " + file);
     }
-    if (repro != null && trigger != null && o.certified() && !o.interrupted()) {
-      String wrote = ReproBundle.write(Path.of(repro), scenario, MapAnswer.of(scenario.targets().get(0).name(), o, seconds), o.processes());
-      out.println("repro: " + repro + " (" + wrote + ")");
+    if (answerFlags.repro != null && trigger != null && o.certified() && !o.interrupted()) {
+      String wrote = ReproBundle.write(Path.of(answerFlags.repro), scenario, MapAnswer.of(scenario.targets().get(0).name(), o, seconds),
+          o.processes());
+      out.println("repro: " + answerFlags.repro + " (" + wrote + ")");
     }
     if (written.fallbackReason() != null) {
       err.println("flushlab map: " + written.fallbackReason() + "; the results were written to " + written.folder() + " instead");
