@@ -273,8 +273,9 @@ public final class ScenarioRunner {
           }
         }
       }
-      if (verify && !interrupted.get() && localSites != null && answer.kind() != TriggerKind.INCONCLUSIVE) {
-        answer = replayed(target, answer, results, cert, announce, deadline);
+      if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE) {
+        if (remote != null) announce.accept("replay: not done: --verify replays on a lab on this host, not yet on a cluster's agents");
+        else answer = replayed(target, answer, results, cert, announce, deadline);
       }
       return new Measured(results, Map.of(target.name(), answer), null);
     });
