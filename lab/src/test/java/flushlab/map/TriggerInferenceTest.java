@@ -191,6 +191,23 @@ class TriggerInferenceTest {
     assertThat(t.thresholdBytes()).isBetween(936.0, 990.0);
   }
 
+  /**
+   * A ~3.45 kB threshold under an injected 100 ms stall (HostStallTest in a suite run of
+   * 2026-12-03): the stall split a release of the 1 ms cell, so its p10 release is small, while
+   * its median release (53 frames) and the 150 B cell's 23 agree. The median places N whenever it
+   * can; the least overshot release is read only when it cannot.
+   */
+  @Test
+  void aReleaseSplitByAStallDoesNotMoveTheThresholdTheMedianPlaces() {
+    CellEvidence small = new CellEvidence("f=66 i=1", 66, 60, 1, 290, 1, 50, 4, 53, 15.2, 52.1, 98.7, 5.3, 53.1, 99.3, 49.6, false,
+        null, 990, 3473, 3500);
+    CellEvidence large = new CellEvidence("f=156 i=1", 156, 150, 1, 290, 1, 23.08, 10, 23, 21.9, 22.0, 22.1, 22.8, 23.0, 23.1, 21.2, false,
+        null, 3589, 3589, 3589);
+    FlushTrigger t = TriggerInference.infer("x", List.of(small, large));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).isBetween(3432.0, 3498.0);
+  }
+
   /** A held cell of one stream, as a busy host's map printed it: f B frames (b B of body) every i ms. */
   static CellEvidence busy(double f, double b, double i, int frames, double framesPerRead, double releases, double releaseFrames,
       double w10, double w50, double w90, double g10, double g50, double g90, double firstWait) {
