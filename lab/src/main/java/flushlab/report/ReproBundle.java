@@ -107,7 +107,11 @@ public final class ReproBundle {
         .append("  - {name: direct, kind: direct}\n")
         .append("  - {name: model, kind: relay, shapers: [").append(Json.write(answer.model().chain())).append("]}\n")
         .append("runs: 3\n")
-        .append("guards:\n  certify: {runs: 2, frames: 41, interval: 10ms}\n");
+        // the map's own guards: at a 2 ms interval a 5 ms pacing tolerance excludes most runs on a busy host
+        .append("guards:\n  pacing_tolerance: ").append(trimmed(scenario.guards().pacingToleranceNanos() / 1e6)).append("ms\n")
+        .append("  certify: {runs: ").append(scenario.guards().certifyRuns()).append(", frames: ")
+        .append(scenario.guards().certifyCell().stream().frames()).append(", interval: ")
+        .append(trimmed(scenario.guards().certifyCell().stream().intervalNanos() / 1e6)).append("ms}\n");
     return y.toString();
   }
 
