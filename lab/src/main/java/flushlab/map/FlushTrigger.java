@@ -27,6 +27,17 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   }
 
   /**
+   * The answer when its model's replay has no result to compare (both runs of a cell excluded, or
+   * no frame read): not given, as a pass that ended so is not; {@code why} says which cell and why.
+   */
+  public FlushTrigger withReplayUnfinished(String why, String tryNext) {
+    List<String> more = new java.util.ArrayList<>(evidence);
+    more.add("was: " + verdict);
+    return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null, "inconclusive: not verified: " + why, List.copyOf(more),
+        List.of(tryNext), compression, "not verified: " + why);
+  }
+
+  /**
    * The answer after its model was replayed ({@code map --verify}): kept, with the replay's
    * sentence, when the model reproduced every cell; otherwise inconclusive, saying which cell differed.
    */

@@ -314,8 +314,23 @@ public final class ScenarioRunner {
           identityPass = false;
         }
         if (!done) break;
+        String label = r.cell().label();
+        if (runs.stream().allMatch(RunRecord::excluded)) {
+          String why = runs.get(runs.size() - 1).exclusionReason();
+          String unfinished = runs.stream().allMatch(RunRecord::spoiledByHostStall)
+              ? "this host stalled in both runs of the replay of " + label + " (" + why + "); nothing is compared from it"
+              : "both runs of the replay of " + label + " were excluded (" + why + "); nothing is compared from it";
+          announce.accept("replay: " + unfinished);
+          return answer.withReplayUnfinished(unfinished, "map again with --verify on a quieter host");
+        }
+        TargetCellResult onIt = TargetCellResult.of(replica.name(), r.cell(), runs);
+        if (onIt.included().frames() == 0) {
+          String unfinished = "the replay of " + label + " read no frame from the model (" + onIt.included().firstError() + ")";
+          announce.accept("replay: " + unfinished);
+          return answer.withReplayUnfinished(unfinished, "map again with --verify; a built-in relay that answers no stream is worth reporting");
+        }
         seen.add(r.evidence(cert.emitToRecvMs()));
-        again.add(TargetCellResult.of(replica.name(), r.cell(), runs).evidence(cert.emitToRecvMs()));
+        again.add(onIt.evidence(cert.emitToRecvMs()));
       }
     }
     if (seen.isEmpty()) return answer;

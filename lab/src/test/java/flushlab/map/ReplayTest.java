@@ -54,4 +54,15 @@ class ReplayTest {
     assertThat(kept.kind()).isEqualTo(TriggerKind.TIMER);
     assertThat(kept.replay()).isEqualTo("verified: the model timer=100ms reproduces 1 of 1 cells");
   }
+
+  /** A replay with nothing to compare (both runs of a cell spoiled by this host) is no verification either way: not given, and it says why. */
+  @Test
+  void aReplayWithoutAResultLeavesTheAnswerUngivenAndSaysWhy() {
+    FlushTrigger answer = new FlushTrigger("x", TriggerKind.NONE, null, null, null, null, "none: streams", List.of(), List.of());
+    FlushTrigger after = answer.withReplayUnfinished("this host stalled in both runs of the replay of c (...)", "map again");
+    assertThat(after.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    assertThat(after.verdict()).isEqualTo("inconclusive: not verified: this host stalled in both runs of the replay of c (...)");
+    assertThat(after.evidence()).containsExactly("was: none: streams");
+    assertThat(ShaperModel.of(after).chain()).isNull();
+  }
 }
