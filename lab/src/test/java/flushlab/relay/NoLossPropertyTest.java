@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -58,6 +59,31 @@ class NoLossPropertyTest extends LabTest {
         } finally {
           lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
         }
+      }
+    }
+  }
+
+  /**
+   * The head split right inside its blank line ("\r\n\r" | "\n..."), the second part 20 ms later:
+   * the relay marks the response's start only with the piece that completes the head, after the
+   * first piece has gone by. head-on-first-byte once let that first piece through and looked for
+   * the head's end again in the body (a suite run of 2026-12-03: "a response head over 65536
+   * bytes" for a 92 KB binary body).
+   */
+  @Test
+  void aHeadSplitInsideItsBlankLineIsHeldWholeAndTheBodyFollows() throws Exception {
+    byte[] body = new byte[90_000];
+    new Random(7).nextBytes(body);
+    byte[] response = response(body, true, new Random(7));
+    int blank = new String(response, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("\r\n\r\n") + 3;
+    byte[] first = java.util.Arrays.copyOfRange(response, 0, blank);
+    byte[] rest = java.util.Arrays.copyOfRange(response, blank, response.length);
+    try (ScriptedServer upstream = ScriptedServer.playing(lab.vertx, List.of(new Step(0, () -> first), new Step(20, () -> rest)))) {
+      Relay relay = RelayFixture.start(lab, RelayOptions.loopback(upstream.port(), List.of("head-on-first-byte")));
+      try {
+        assertThat(fetch(relay.port())).isEqualTo(response);
+      } finally {
+        lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
       }
     }
   }

@@ -19,14 +19,21 @@ public final class HeadOnFirstByte extends Shaper {
   private Buffer heldHead;
   private long heldSince;
 
+  /**
+   * A response's head begins with the first byte after the one before it ended (or the
+   * connection's first). The relay marks a response's start only with the piece that completes
+   * its head, after any earlier piece of it went by: the start mark neither releases nor restarts
+   * the head being held (a head split inside its blank line was once let through in part, and its
+   * end then looked for in the body).
+   */
+  public HeadOnFirstByte() {
+    head.start();
+  }
+
   @Override
   public void accept(Chunk c) {
     switch (c.kind) {
-      case RESPONSE_START -> {
-        releaseHead();
-        head.start();
-        next.accept(c);
-      }
+      case RESPONSE_START -> next.accept(c);
       case DATA -> {
         if (!head.inHead() && heldHead == null) {
           next.accept(c);
@@ -51,6 +58,7 @@ public final class HeadOnFirstByte extends Shaper {
       }
       case RESPONSE_END, CLOSE, RESET -> {
         releaseHead();
+        head.start(); // the next response's head, on a kept-alive connection
         next.accept(c);
       }
       default -> next.accept(c);
