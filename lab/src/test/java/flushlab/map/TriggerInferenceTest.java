@@ -182,13 +182,9 @@ class TriggerInferenceTest {
    */
   @Test
   void aByteThresholdIsPlacedByItsLeastOvershotReleases() {
-    CellEvidence small = new CellEvidence("f=66 i=1", 66, 60, 1, 83, 1, 16.6, 3, 19, 15.7, 18.1, 20.3, 15.4, 20.2, 20.2, 12.1, false,
-        null, 990, 1288, 1320);
-    CellEvidence large = new CellEvidence("f=156 i=1", 156, 150, 1, 83, 1, 6.92, 10, 7, 4.4, 6.8, 7.9, 5.0, 6.8, 8.8, 6.8, false,
-        null, 1092, 1092, 1092);
-    FlushTrigger t = TriggerInference.infer("x", List.of(small, large));
-    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
-    assertThat(t.thresholdBytes()).isBetween(936.0, 990.0);
+    assertThresholdBetween(936, 990,
+        releasing(66, 83, 16.6, 3, 19, new double[] {15.7, 18.1, 20.3}, new double[] {15.4, 20.2, 20.2}, 12.1, 990, 1288, 1320),
+        releasing(156, 83, 6.92, 10, 7, new double[] {4.4, 6.8, 7.9}, new double[] {5.0, 6.8, 8.8}, 6.8, 1092, 1092, 1092));
   }
 
   /**
@@ -199,13 +195,26 @@ class TriggerInferenceTest {
    */
   @Test
   void aReleaseSplitByAStallDoesNotMoveTheThresholdTheMedianPlaces() {
-    CellEvidence small = new CellEvidence("f=66 i=1", 66, 60, 1, 290, 1, 50, 4, 53, 15.2, 52.1, 98.7, 5.3, 53.1, 99.3, 49.6, false,
-        null, 990, 3473, 3500);
-    CellEvidence large = new CellEvidence("f=156 i=1", 156, 150, 1, 290, 1, 23.08, 10, 23, 21.9, 22.0, 22.1, 22.8, 23.0, 23.1, 21.2, false,
-        null, 3589, 3589, 3589);
-    FlushTrigger t = TriggerInference.infer("x", List.of(small, large));
+    assertThresholdBetween(3432, 3498,
+        releasing(66, 290, 50, 4, 53, new double[] {15.2, 52.1, 98.7}, new double[] {5.3, 53.1, 99.3}, 49.6, 990, 3473, 3500),
+        releasing(156, 290, 23.08, 10, 23, new double[] {21.9, 22.0, 22.1}, new double[] {22.8, 23.0, 23.1}, 21.2, 3589, 3589, 3589));
+  }
+
+  /**
+   * A held cell of one stream of f-byte frames (6 of framing) every 1 ms, as a suite run printed it:
+   * waits and gaps as p10, p50, p90; its releases' bytes at p10, p50, p90.
+   */
+  static CellEvidence releasing(double f, int frames, double framesPerRead, double releases, double releaseFrames, double[] wait,
+      double[] gap, double firstWait, double b10, double b50, double b90) {
+    return new CellEvidence(String.format("f=%.0f i=1", f), f, f - 6, 1, frames, 1, framesPerRead, releases, releaseFrames, wait[0], wait[1],
+        wait[2], gap[0], gap[1], gap[2], firstWait, false, null, b10, b50, b90);
+  }
+
+  /** The cells' answer is a byte threshold between {@code lo} and {@code hi} B. */
+  static void assertThresholdBetween(double lo, double hi, CellEvidence... cells) {
+    FlushTrigger t = TriggerInference.infer("x", List.of(cells));
     assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
-    assertThat(t.thresholdBytes()).isBetween(3432.0, 3498.0);
+    assertThat(t.thresholdBytes()).isBetween(lo, hi);
   }
 
   /** A held cell of one stream, as a busy host's map printed it: f B frames (b B of body) every i ms. */
