@@ -168,8 +168,8 @@ final class MapCommand implements Command {
       out.printf("answered in %.1f s from %d cell(s)%n", seconds, o.results().size());
     }
     out.println("results: " + written.folder());
+    MapAnswer a = MapAnswer.of(scenario.targets().get(0).name(), o, seconds);
     if (json != null) {
-      MapAnswer a = MapAnswer.of(scenario.targets().get(0).name(), o, seconds);
       Path file = Path.of(json);
       Path tmp = file.resolveSibling(file.getFileName() + ".partial");
       Files.writeString(tmp, Json.pretty(a), StandardCharsets.UTF_8);
@@ -177,8 +177,7 @@ final class MapCommand implements Command {
       out.println("json: " + file);
     }
     if (answerFlags.repro != null && trigger != null && o.certified() && !o.interrupted()) {
-      String wrote = ReproBundle.write(Path.of(answerFlags.repro), scenario, MapAnswer.of(scenario.targets().get(0).name(), o, seconds),
-          o.processes());
+      String wrote = ReproBundle.write(Path.of(answerFlags.repro), scenario, a, o.processes());
       out.println("repro: " + answerFlags.repro + " (" + wrote + ")");
     }
     if (written.fallbackReason() != null) {
