@@ -16,10 +16,25 @@ import java.util.List;
  * @param next cells that would decide (or locate) what these cells could not, as "frame_size=… interval=…"
  * @param compression what the target did for clients that accept compression and for those that do
  *     not, when the map asked as both; null when it did not (a target that was never asked)
+ * @param replay what replaying the answer's model against the target's cells showed, or null when it was not replayed
+ * @param then a second mechanism after the one {@code kind} names (the client socket's Nagle after a
+ *     proxy's buffer), or null: given only when the model of both, replayed, reproduced every cell
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-    Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay) {
+    Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
+    TriggerKind then) {
+
+  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay) {
+    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, null);
+  }
+
+  /** This answer followed by {@code second} (a socket stage), with the verdict that names both. */
+  public FlushTrigger followedBy(TriggerKind second, String bothVerdict) {
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, bothVerdict, evidence, next, compression,
+        replay, second);
+  }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
       Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression) {
@@ -43,7 +58,8 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
    */
   public FlushTrigger withReplay(Replay.Verdict v) {
     if (v.verified()) {
-      return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, v.text());
+      return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, v.text(),
+          then);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("was: " + verdict);
@@ -62,10 +78,25 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
    * what it does for each kind of client; when it did not, the verdict stays and the evidence says so.
    */
   public FlushTrigger withCompression(CompressionFinding c) {
-    if (c.coding() != null) return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, c.verdict(), evidence, next, c);
+    if (c.coding() != null) {
+      return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, c.verdict(), evidence, next, c, replay, then);
+    }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("compression: none; asked as " + c.acceptingClient() + ", the target answered without a Content-Encoding");
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, List.copyOf(more), next, c);
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, List.copyOf(more), next, c, replay,
+        then);
+  }
+
+  /**
+   * An inconclusive answer that also says which models of two mechanisms were replayed against the
+   * target and how each differed ({@code tried}: one sentence each); none is given as the answer.
+   */
+  public FlushTrigger withUnverifiedModels(List<String> tried) {
+    if (tried.isEmpty()) return this;
+    List<String> more = new java.util.ArrayList<>(evidence);
+    for (String t : tried) more.add("two mechanisms: " + t);
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; two mechanisms at once were "
+        + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then);
   }
 
   public static FlushTrigger inconclusive(String target, String why, List<String> evidence, List<String> next) {

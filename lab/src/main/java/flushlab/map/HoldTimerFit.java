@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,5 +57,16 @@ final class HoldTimerFit {
     evidence.add(String.format("hold-timer check: the oldest frame waited %.1f ms in every held cell%s", t,
         lengthened.isEmpty() ? "" : " (at least that in the cells of releases over 64 KiB)"));
     return t;
+  }
+
+  /** The answer for a hold of {@code hold} ms, saying when a kernel cork (which also holds ~200 ms) is not yet ruled out. */
+  static FlushTrigger answer(String target, double hold, List<CellEvidence> measured, List<String> evidence, NetworkPath path) {
+    double segment = path.isVeth() ? path.mss() : 65536;
+    boolean fastLarge = measured.stream().anyMatch(c -> c.frameBytes() * c.releaseFrames() > 2 * segment);
+    String cork = hold >= ThresholdOrTimerFit.CORK_MIN_MS && hold <= ThresholdOrTimerFit.CORK_MAX_MS && !fastLarge
+        ? "; a kernel cork holds ~200 ms too, and differs only once more than a segment (" + (path.isVeth() ? path.mss() + " B"
+            : "64 KiB") + ") is held: a cell of large frames at a short interval tells them apart" : "";
+    return new FlushTrigger(target, TriggerKind.TIMER, null, null, Fits.round1(hold), null, String.format("timer: releases %.1f ms after "
+        + "the first byte it holds, in every cell that released before its end (%s)%s", hold, Fits.across(measured), cork), evidence, List.of());
   }
 }

@@ -58,4 +58,11 @@ final class PeriodicTimerFit {
         + "oldest frame waiting what was left of the period", p));
     return p;
   }
+
+  /** The answer for a clock of {@code period} ms. */
+  static FlushTrigger answer(String target, double period, List<CellEvidence> measured, List<String> evidence) {
+    return new FlushTrigger(target, TriggerKind.PERIODIC_TIMER, null, null, Fits.round1(period), null, String.format("periodic timer: releases "
+        + "every %.1f ms on its own clock, whenever the frames arrived (%s; a hold timer would release a whole number of "
+        + "intervals after the first frame, and give every release the same wait)", period, Fits.across(measured)), evidence, List.of());
+  }
 }

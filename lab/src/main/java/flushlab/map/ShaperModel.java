@@ -38,8 +38,15 @@ public record ShaperModel(String chain, String note) {
     return compressor(c.coding(), c.accepting());
   }
 
-  /** The shaper that does what a target did to a stream it sent as it came. */
+  /** The shapers that do what a target did to a stream it sent as it came: its mechanism, then Nagle's where one followed it. */
   static ShaperModel uncompressed(FlushTrigger t) {
+    ShaperModel first = single(t);
+    if (t.then() != TriggerKind.NAGLE || first.chain() == null) return first;
+    return of(first.chain() + " -> nagle");
+  }
+
+  /** The shaper of the one mechanism {@code t.kind()} names. */
+  static ShaperModel single(FlushTrigger t) {
     switch (t.kind()) {
       case NONE: return of("passthrough");
       case DRAIN: return of("drain-and-flush");
@@ -49,6 +56,7 @@ public record ShaperModel(String chain, String note) {
       case THRESHOLD_OR_TIMER: return of("threshold-or-timer,bytes=" + bytes(t.thresholdBytes()) + ",after=" + ms(t.timerMs()));
       case CORK: return of("cork");
       case ONE_LATE: return of("one-late");
+      case NAGLE: return of("nagle");
       // the map's think cell sends plain SSE: what is held is everything before the first data event
       case FIRST_CONTENT: return of("first-content=any");
       case WINDOW: return of("window=" + bytes(t.thresholdBytes()) + ",update=timer,after=" + ms(t.timerMs()));

@@ -79,20 +79,8 @@ public final class TriggerInference {
           nextPlans(measured).stream().map(CellPlan::toString).toList());
     }
     if (bytes != null) return ByteThresholdFit.answer(target, bytes, measured, evidence);
-    if (hold != null) {
-      double segment = path.isVeth() ? path.mss() : 65536;
-      boolean fastLarge = measured.stream().anyMatch(c -> c.frameBytes() * c.releaseFrames() > 2 * segment);
-      String cork = hold >= ThresholdOrTimerFit.CORK_MIN_MS && hold <= ThresholdOrTimerFit.CORK_MAX_MS && !fastLarge
-          ? "; a kernel cork holds ~200 ms too, and differs only once more than a segment (" + (path.isVeth() ? path.mss() + " B"
-              : "64 KiB") + ") is held: a cell of large frames at a short interval tells them apart" : "";
-      return new FlushTrigger(target, TriggerKind.TIMER, null, null, Fits.round1(hold), null, String.format("timer: releases %.1f ms after "
-          + "the first byte it holds, in every cell that released before its end (%s)%s", hold, Fits.across(measured), cork), evidence, List.of());
-    }
-    if (period != null) {
-      return new FlushTrigger(target, TriggerKind.PERIODIC_TIMER, null, null, Fits.round1(period), null, String.format("periodic timer: releases "
-          + "every %.1f ms on its own clock, whenever the frames arrived (%s; a hold timer would release a whole number of "
-          + "intervals after the first frame, and give every release the same wait)", period, Fits.across(measured)), evidence, List.of());
-    }
+    if (hold != null) return HoldTimerFit.answer(target, hold, measured, evidence, path);
+    if (period != null) return PeriodicTimerFit.answer(target, period, measured, evidence);
     if (count != null) {
       return new FlushTrigger(target, TriggerKind.EVENT_COUNT, null, null, null, count, String.format("event count: releases every %d "
           + "frames whatever their size and interval (%s); flushlab does not model this mechanism, it only recognises it", count,

@@ -35,6 +35,12 @@ public enum TriggerKind implements Named {
   ONE_LATE,
   /** Frames stream, but nothing before the first of them (announcements, keep-alive comments) arrives before it. */
   FIRST_CONTENT,
+  /**
+   * Nagle's algorithm on the client socket (no TCP_NODELAY): a write smaller than a segment waits
+   * while an earlier one is unacknowledged, so writes faster than the peer's delayed ACK leave a
+   * segment at a time. Named alone, or as the stage after a holding one ({@link FlushTrigger#then}).
+   */
+  NAGLE,
   /** The cells measured cannot tell. */
   INCONCLUSIVE;
 }

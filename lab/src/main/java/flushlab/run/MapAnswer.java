@@ -12,12 +12,13 @@ import java.util.List;
  * What `flushlab map --json` writes: the answer (for the client the map was asked to be), how long
  * it took, and the cells it rests on; {@code compression} holds what the target did for clients
  * that accept compression and for those that do not; {@code model} the answer as the lab's own
- * shapers (a chain `--shape` takes), or why there is none; {@code replay} what replaying the model said (--verify), or null. A host that was not certified has no answer:
- * kind inconclusive, and it says why.
+ * shapers (a chain `--shape` takes), or why there is none; {@code replay} what replaying the model
+ * said (--verify, or an answer of two mechanisms), or null; {@code then} the second mechanism after
+ * {@code kind} (nagle), or null. A host that was not certified has no answer: kind inconclusive, and it says why.
  */
 public record MapAnswer(String target, boolean certified, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes,
     Double timerMs, Integer events, String verdict, double seconds, int cellCount, List<CellEvidence> cells, List<String> evidence,
-    List<String> next, CompressionFinding compression, ShaperModel model, String replay) {
+    List<String> next, CompressionFinding compression, ShaperModel model, String replay, TriggerKind then) {
 
   /** The answer of a map's outcome for its one target, which took {@code seconds}. */
   public static MapAnswer of(String target, Outcome o, double seconds) {
@@ -26,9 +27,9 @@ public record MapAnswer(String target, boolean certified, TriggerKind kind, Doub
     for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
     return trigger == null
         ? new MapAnswer(target, o.certified(), TriggerKind.INCONCLUSIVE, null, null, null, null, "the host is not certified", seconds, 0,
-            cells, List.of(), List.of(), null, ShaperModel.none("the host is not certified"), null)
+            cells, List.of(), List.of(), null, ShaperModel.none("the host is not certified"), null, null)
         : new MapAnswer(target, o.certified(), trigger.kind(), trigger.thresholdBytes(), trigger.thresholdBodyBytes(),
             trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next(),
-            trigger.compression(), ShaperModel.of(trigger), trigger.replay());
+            trigger.compression(), ShaperModel.of(trigger), trigger.replay(), trigger.then());
   }
 }

@@ -17,6 +17,7 @@ import flushlab.map.FlushTrigger;
 import flushlab.map.MapProber;
 import flushlab.map.Replay;
 import flushlab.map.ShaperModel;
+import flushlab.map.SocketStageFit;
 import flushlab.map.TriggerInference;
 import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
@@ -227,6 +228,7 @@ public final class ScenarioRunner {
       if (interrupted.get() || mine.kind() == TriggerKind.INCONCLUSIVE && mine.verdict().contains("the target failed")) {
         return new Measured(results, Map.of(target.name(), mine), null);
       }
+      List<TargetCellResult> firstPass = List.copyOf(results);
       // the compression step: the same target asked as the other kind of client
       String coding = codingSeen(results);
       FlushTrigger answer = mine;
@@ -273,7 +275,17 @@ public final class ScenarioRunner {
           }
         }
       }
-      if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE) {
+      if (!interrupted.get() && answer.kind() == TriggerKind.INCONCLUSIVE && coding == null && wholePass(firstPass)) {
+        List<SocketStageFit.Candidate> two = SocketStageFit.candidates(target.name(),
+            firstPass.stream().map(r -> r.evidence(cert.emitToRecvMs())).toList(), target.path());
+        if (!two.isEmpty() && remote != null) {
+          announce.accept("map: two mechanisms at once (" + two.get(0).chain() + ") may explain the cells; not tried: models are replayed on "
+              + "a lab on this host, not yet on a cluster's agents");
+        } else if (!two.isEmpty()) {
+          answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
+        }
+      }
+      if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE && answer.replay() == null) {
         if (remote != null) announce.accept("replay: not done: --verify replays on a lab on this host, not yet on a cluster's agents");
         else answer = replayed(target, answer, results, cert, announce, deadline);
       }
@@ -294,7 +306,77 @@ public final class ScenarioRunner {
       announce.accept("replay: nothing to replay, the answer has no model (" + model.note() + ")");
       return answer;
     }
-    Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(model.chain()), false, target.path());
+    ReplayOutcome o = replay(target, model.chain(), results, cert, announce, deadline);
+    if (o.unfinished() != null) return answer.withReplayUnfinished(o.unfinished(), o.tryNext());
+    if (o.verdict() == null) return answer;
+    announce.accept("replay: " + o.text());
+    return answer.withReplay(o.verdict());
+  }
+
+  /**
+   * No one mechanism explained every cell, but one did with the client socket's Nagle after it
+   * ({@link SocketStageFit}): each such model is replayed on every cell, and the one that
+   * reproduces them all, alone, is the answer. Two that both do are named, neither given; none
+   * leaves the answer inconclusive, saying how each differed. A model the budget cut short is not given.
+   */
+  private FlushTrigger twoMechanisms(Target target, FlushTrigger answer, List<SocketStageFit.Candidate> candidates,
+      List<TargetCellResult> results, Certification cert, Consumer<String> announce, long deadline) throws Exception {
+    List<String> tried = new ArrayList<>();
+    List<SocketStageFit.Candidate> reproduced = new ArrayList<>();
+    Replay.Verdict last = null;
+    for (SocketStageFit.Candidate c : candidates) {
+      announce.accept("map: no one mechanism explains every cell; replaying two at once: " + c.chain());
+      ReplayOutcome o = replay(target, c.chain(), results, cert, announce, deadline);
+      if (o.unfinished() != null) {
+        tried.add(c.chain() + ": not verified: " + o.unfinished());
+      } else if (o.verdict() == null || o.notReplayed() > 0) {
+        tried.add(c.chain() + ": not replayed on every cell (budget)");
+      } else if (o.verdict().verified()) {
+        announce.accept("replay: " + o.text());
+        reproduced.add(c);
+        last = o.verdict();
+      } else {
+        announce.accept("replay: " + o.text());
+        tried.add(o.verdict().text().replaceFirst("^not verified: the model ", ""));
+      }
+    }
+    if (reproduced.size() == 1) {
+      FlushTrigger both = reproduced.get(0).answer();
+      if (answer.compression() != null) both = both.withCompression(answer.compression());
+      return both.withReplay(last);
+    }
+    if (reproduced.size() > 1) {
+      List<String> chains = reproduced.stream().map(SocketStageFit.Candidate::chain).toList();
+      FlushTrigger alike = FlushTrigger.inconclusive(target.name(), "two models of two mechanisms each reproduce every cell alike: "
+          + String.join(" and ", chains), answer.evidence(), List.of());
+      return answer.compression() == null ? alike : alike.withCompression(answer.compression());
+    }
+    return answer.withUnverifiedModels(tried);
+  }
+
+  /** Whether every cell of a pass was read whole: the cells a model is fitted to must be data, not a pass that ended early. */
+  private static boolean wholePass(List<TargetCellResult> pass) {
+    return !pass.isEmpty() && pass.stream().allMatch(r -> r.included().frames() > 0 && r.included().lostFrames() == 0);
+  }
+
+  /**
+   * A model's replay: its verdict, or why it has none ({@code unfinished}, with what to try), and
+   * how many cells the budget left out.
+   */
+  private record ReplayOutcome(Replay.Verdict verdict, String unfinished, String tryNext, int notReplayed) {
+    String text() {
+      return verdict.text() + (notReplayed > 0 ? " (" + notReplayed + " not replayed: budget)" : "");
+    }
+  }
+
+  /**
+   * The model {@code chain} runs as a built-in relay on the target's path, and every cell measured
+   * on the target is measured once on it (as the same client), then compared ({@link Replay});
+   * cells the budget leaves no room for are not replayed.
+   */
+  private ReplayOutcome replay(Target target, String chain, List<TargetCellResult> results, Certification cert,
+      Consumer<String> announce, long deadline) throws Exception {
+    Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
     List<CellEvidence> seen = new ArrayList<>();
     List<CellEvidence> again = new ArrayList<>();
     try (RunningTargets running = RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce))) {
@@ -304,7 +386,7 @@ public final class ScenarioRunner {
           announce.accept("replay: the budget leaves no room for " + (results.size() - seen.size()) + " more cell(s)");
           break;
         }
-        progress = "map: replaying " + r.cell().label() + " on the model " + model.chain();
+        progress = "map: replaying " + r.cell().label() + " on the model " + chain;
         List<RunRecord> runs = new ArrayList<>();
         identityPass = r.requestHeaders() != null;
         boolean done;
@@ -321,22 +403,20 @@ public final class ScenarioRunner {
               ? "this host stalled in both runs of the replay of " + label + " (" + why + "); nothing is compared from it"
               : "both runs of the replay of " + label + " were excluded (" + why + "); nothing is compared from it";
           announce.accept("replay: " + unfinished);
-          return answer.withReplayUnfinished(unfinished, "map again with --verify on a quieter host");
+          return new ReplayOutcome(null, unfinished, "map again with --verify on a quieter host", 0);
         }
         TargetCellResult onIt = TargetCellResult.of(replica.name(), r.cell(), runs);
         if (onIt.included().frames() == 0) {
           String unfinished = "the replay of " + label + " read no frame from the model (" + onIt.included().firstError() + ")";
           announce.accept("replay: " + unfinished);
-          return answer.withReplayUnfinished(unfinished, "map again with --verify; a built-in relay that answers no stream is worth reporting");
+          return new ReplayOutcome(null, unfinished, "map again with --verify; a built-in relay that answers no stream is worth reporting", 0);
         }
         seen.add(r.evidence(cert.emitToRecvMs()));
         again.add(onIt.evidence(cert.emitToRecvMs()));
       }
     }
-    if (seen.isEmpty()) return answer;
-    Replay.Verdict v = Replay.compare(model.chain(), seen, again);
-    announce.accept("replay: " + v.text() + (seen.size() < results.size() ? " (" + (results.size() - seen.size()) + " not replayed: budget)" : ""));
-    return answer.withReplay(v);
+    if (seen.isEmpty()) return new ReplayOutcome(null, null, null, results.size());
+    return new ReplayOutcome(Replay.compare(chain, seen, again), null, null, results.size() - seen.size());
   }
 
   /**

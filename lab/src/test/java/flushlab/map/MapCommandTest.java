@@ -239,6 +239,23 @@ class MapCommandTest {
     modelIs(a, "timer=([0-9.]+)ms,periodic=true", p);
   }
 
+  /**
+   * Two mechanisms at once: a buffer of N bytes, then the relay's client socket with Nagle on. No
+   * one mechanism explains the cells (4 KiB frames every 2 ms pass the buffer and leave 16 to a
+   * segment), so the map replays the buffer followed by Nagle and gives it only as it reproduced
+   * every cell. N is drawn where the buffer's releases of 60 B frames come slower than a delayed ACK.
+   */
+  @Test
+  void aBufferThenNagleIsNamedAsBothOnceItsReplayReproducesTheTarget() throws Exception {
+    int n = between(2500, 6000);
+    JsonNode a = map("byte-threshold=" + n + "B -> nagle");
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
+    assertThat(a.get("then").asText()).isEqualTo("nagle");
+    within10Percent(a, "threshold_bytes", n);
+    modelIs(a, "byte-threshold=(\\d+)B -> nagle", n);
+    assertThat(a.get("replay").asText()).startsWith("verified: the model byte-threshold=").contains("-> nagle reproduces");
+  }
+
   @Test
   void thresholdOrTimer() throws Exception {
     int n = between(1000, 4000);

@@ -32,6 +32,18 @@ class ShaperModelTest {
     assertThat(chain(TriggerKind.ONE_LATE, null, null)).isEqualTo("one-late");
     assertThat(chain(TriggerKind.FIRST_CONTENT, null, null)).isEqualTo("first-content=any");
     assertThat(chain(TriggerKind.WINDOW, 32768.0, 50.2)).isEqualTo("window=32768B,update=timer,after=50.2ms");
+    assertThat(chain(TriggerKind.NAGLE, null, null)).isEqualTo("nagle");
+  }
+
+  /** A mechanism followed by the client socket's Nagle is a chain of two, which `--shape` runs as a relay of two stages. */
+  @Test
+  void aSecondMechanismIsTheChainsSecondStage() {
+    FlushTrigger both = answer(TriggerKind.BYTE_THRESHOLD, 4079.6, null).followedBy(TriggerKind.NAGLE, "byte threshold; then Nagle");
+    ShaperModel m = ShaperModel.of(both);
+    assertThat(m.chain()).isEqualTo("byte-threshold=4080B -> nagle");
+    assertThat(ShaperRegistry.parseChain(m.chain())).hasSize(2);
+    assertThat(ModelExpectation.parse("byte-threshold=4KiB -> nagle", 0.1).difference(both)).isNull();
+    assertThat(ModelExpectation.parse("byte-threshold=4KiB", 0.1).difference(both)).contains("2 stage(s), not 1");
   }
 
   @Test

@@ -1,0 +1,86 @@
+package flushlab.map;
+
+import flushlab.netpath.NetworkPath;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Two mechanisms on one path: a holding stage (a proxy's buffer or timer) whose writes then meet
+ * the client socket's Nagle algorithm (a write smaller than a segment waits while an earlier one is
+ * unacknowledged). Where the holding stage writes less often than the peer acknowledges (its
+ * releases of small frames), Nagle adds nothing and the cells show the holding stage alone; where
+ * it writes faster (large frames at a short interval, each of which a buffer lets through), the
+ * writes leave a segment at a time. Stock nginx in front of an HTTP/1.0 upstream does this: 4 KiB
+ * releases of 60 B frames, but 4 KiB frames sent every 2 ms arriving 16 at a time, 64 KiB.
+ *
+ * <p>What this gives are candidates, not answers: a single mechanism fitted to the cells Nagle
+ * left alone, followed by Nagle. The map names one only after a relay running it, replayed on the
+ * target's path, reproduced every cell the target showed ({@link Replay}); that is what tells a
+ * socket stage from noise in one cell. The kernel's cork after a buffer, and a holding stage
+ * whose every cell writes faster than the peer acknowledges, are not candidates yet.
+ */
+public final class SocketStageFit {
+
+  /** A model of two stages, and the answer it stands for once its replay reproduced the target. */
+  public record Candidate(String chain, FlushTrigger answer) {}
+
+  /** A release of at least this share of a segment, carrying several frames, is the socket's: a segment filled before the ACK came. */
+  static final double SEGMENT_SHARE = 0.5;
+
+  private SocketStageFit() {}
+
+  /**
+   * The candidates these cells allow, simplest first; empty when none (a cell compressed, no cell
+   * left a segment at a time, or a path other than loopback: on a 1500 B path one buffer's release
+   * is several segments already, and what Nagle then holds is only each release's last one, a
+   * signature these cells do not separate yet).
+   */
+  public static List<Candidate> candidates(String target, List<CellEvidence> cells, NetworkPath path) {
+    if (!path.equals(NetworkPath.LOOPBACK)) return List.of();
+    double segment = NetworkPath.LOOPBACK_MTU;
+    List<CellEvidence> measured = cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
+    if (measured.isEmpty() || measured.stream().anyMatch(CellEvidence::compressed)) return List.of();
+    List<CellEvidence> segments = measured.stream().filter(c -> segmentAtATime(c, segment)).toList();
+    List<CellEvidence> rest = measured.stream().filter(c -> !segmentAtATime(c, segment)).toList();
+    if (segments.isEmpty() || rest.isEmpty()) return List.of();
+    List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
+    String socket = "then the client socket's Nagle algorithm (no TCP_NODELAY): where those writes came faster than the peer "
+        + "acknowledges, they left a segment at a time (" + segmentsText(segments, segment) + ")";
+    List<Candidate> out = new ArrayList<>();
+    if (rest.stream().allMatch(CellEvidence::streamed)) {
+      FlushTrigger alone = new FlushTrigger(target, TriggerKind.NAGLE, null, null, null, null, "nagle: each frame left at once ("
+          + Fits.across(rest) + "), but " + socket.substring("then ".length()), evidence, List.of());
+      out.add(new Candidate("nagle", alone));
+      return out;
+    }
+    List<String> scratch = new ArrayList<>();
+    Span bytes = ByteThresholdFit.fit(rest, scratch);
+    if (bytes != null) out.add(followedByNagle(ByteThresholdFit.answer(target, bytes, rest, evidence), socket));
+    Double hold = HoldTimerFit.fit(rest, scratch);
+    if (hold != null) out.add(followedByNagle(HoldTimerFit.answer(target, hold, rest, evidence, path), socket));
+    Double period = PeriodicTimerFit.fit(rest, scratch);
+    if (period != null) out.add(followedByNagle(PeriodicTimerFit.answer(target, period, rest, evidence), socket));
+    return out;
+  }
+
+  private static Candidate followedByNagle(FlushTrigger holding, String socket) {
+    FlushTrigger both = new FlushTrigger(holding.target(), holding.kind(), holding.thresholdBytes(), holding.thresholdBodyBytes(),
+        holding.timerMs(), holding.events(), holding.verdict(), holding.evidence(), List.of()).followedBy(TriggerKind.NAGLE,
+        holding.verdict() + "; " + socket);
+    return new Candidate(ShaperModel.uncompressed(both).chain(), both);
+  }
+
+  /** Released several frames at a time, at least half a segment each (and a frame is well under one). */
+  static boolean segmentAtATime(CellEvidence c, double segment) {
+    return c.held() && c.releaseFrames() >= 2 && c.releaseBytesP50() >= SEGMENT_SHARE * segment && 2 * c.frameBytes() <= segment;
+  }
+
+  private static String segmentsText(List<CellEvidence> cells, double segment) {
+    List<String> parts = new ArrayList<>();
+    for (CellEvidence c : cells) {
+      parts.add(String.format("%s: %.0f frames, %.0f B, per release, %.1f ms apart", c.label(), c.releaseFrames(), c.releaseBytesP50(),
+          c.gapP50()));
+    }
+    return String.join("; ", parts) + String.format("; a segment here is %.0f B", segment);
+  }
+}
