@@ -42,6 +42,8 @@ public final class HiccupMeter {
 
   private final StallLog host = new StallLog();
   private final StallLog loops = new StallLog();
+  /** The loops' run-queue waits, tick by tick, stall or not. */
+  private final WaitLog loopWaits = new WaitLog();
   /**
    * The watcher thread's own stalls, which {@link #host} also holds beside the loop stalls judged
    * the host's: only these say every thread of the JVM stood still, so only these count as
@@ -70,6 +72,11 @@ public final class HiccupMeter {
   /** Stalls of the event loops' ticks: the host's, the JVM's or the lab's own code on a loop. */
   public StallLog loops() {
     return loops;
+  }
+
+  /** How long the event loops waited for a core, tick by tick: the host's contention, below a stall's size too. */
+  public WaitLog loopWaits() {
+    return loopWaits;
   }
 
   /** The host thread's lateness since the last call (ns), for a live figure. */
@@ -168,6 +175,7 @@ public final class HiccupMeter {
     public void run() {
       long now = System.nanoTime();
       long waitedNow = waited.nanos();
+      if (waitedBefore >= 0 && waitedNow >= 0) loopWaits.add(now, waitedNow - waitedBefore);
       // a fixed-rate task catches up after a stall with runs close together: only the first gap counts
       if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
         long from = last + LOOP_TICK_NANOS;

@@ -59,10 +59,32 @@ public final class StallJudge {
       }
     }
     String hostText = hostWorst.describe("the " + who + "'s host stalled", startNanos, inHost);
+    // what no stall explains, the loops' run-queue wait over the run may: each stream piles up at most that wait over the interval
+    int unexplained = extra - inHost - inLoopOnly;
+    long waited = meter.loopWaits().totalNanos(startNanos, endNanos);
+    int inContention = unexplained <= 0 ? 0 : (int) Math.min(unexplained, contentionAllowance(waited, intervalNanos,
+        result.streamResults().size()));
+    if (inContention > 0) {
+      String contention = String.format("the %s's host kept its event loops waiting for a core %.0f ms in all over the run (run-queue "
+          + "wait, no stall long enough to log): %d extra frames read together then", who, waited / 1e6, inContention);
+      hostText = hostText == null ? contention : hostText + "; " + contention;
+      inHost += inContention;
+    }
     String loopText = loopWorst.describe("an event loop of the " + who + " stalled", startNanos, inLoopOnly);
     if (loopText != null) loopText += "; its host did not stall then: the lab's own code held the loop, and the run is kept";
     return new RunStalls(StallFigures.of(host, startNanos), StallFigures.of(loops, startNanos), read, extra, inHost, inLoopOnly, hostText,
         loopText, List.copyOf(host));
+  }
+
+  /**
+   * The extra frames a run's loops' run-queue wait of {@code waitedNanos} (every loop's together:
+   * the emitter's, the relay's and the reader's delays add up along a path) can have piled up in
+   * {@code streams} streams: the wait over the interval, in each stream. Frames sent back to back
+   * pile up anyway, so no wait explains them.
+   */
+  static long contentionAllowance(long waitedNanos, long intervalNanos, int streams) {
+    if (intervalNanos <= 0) return 0;
+    return (waitedNanos / intervalNanos) * streams;
   }
 
   /** The extra frames of a read of {@code frames} that a stall can have piled up: at most its length over the interval, plus one. */

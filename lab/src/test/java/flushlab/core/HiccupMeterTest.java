@@ -103,8 +103,12 @@ class HiccupMeterTest {
       long to = System.nanoTime();
       List<StallLog.Stall> loopStalls = HiccupMeter.get().loops().between(from, to);
       List<StallLog.Stall> hostStalls = HiccupMeter.get().host().between(from, to);
+      long waited = HiccupMeter.get().loopWaits().totalNanos(from, to);
       System.out.println("HiccupMeterTest: " + n + " spinners beside a loop at nice 19: loop stalls " + loopStalls.size() + ", of them the host's "
-          + loopStalls.stream().filter(hostStalls::contains).count());
+          + loopStalls.stream().filter(hostStalls::contains).count() + "; the loop waited for a core " + waited / 1_000_000 + " ms of "
+          + (to - from) / 1_000_000);
+      // every tick of the idle loop waited in the run queue behind the spinners: the log holds it, stall or not
+      assertThat(waited).as("run-queue wait logged over the spinners' %d ms", (to - from) / 1_000_000).isGreaterThan(100_000_000L);
       assertThat(loopStalls).as("the idle loop's ticks came late").isNotEmpty();
       // the meter cannot name the cause of a stall shorter than its own resolution: the watcher thread
       // sleeps 2 ms and logs lateness over 2 ms, so a 2.6 ms safepoint that began mid-sleep leaves it
