@@ -51,6 +51,7 @@ public record ShaperModel(String chain, String note) {
       case NONE: return of("passthrough");
       case DRAIN: return of("drain-and-flush");
       case BYTE_THRESHOLD: return of("byte-threshold=" + bytes(t.thresholdBytes()));
+      case SPLIT_BUFFER: return of("byte-threshold=" + bytes(t.thresholdBytes()) + ",split=true");
       case TIMER: return of("timer=" + ms(t.timerMs()));
       case PERIODIC_TIMER: return of("timer=" + ms(t.timerMs()) + ",periodic=true");
       case THRESHOLD_OR_TIMER: return of("threshold-or-timer,bytes=" + bytes(t.thresholdBytes()) + ",after=" + ms(t.timerMs()));

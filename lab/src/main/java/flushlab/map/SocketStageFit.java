@@ -14,8 +14,8 @@ import java.util.List;
  * releases of 60 B frames, but 4 KiB frames sent every 2 ms arriving 16 at a time, 64 KiB.
  *
  * <p>What this gives are candidates, not answers: a single mechanism fitted to the cells Nagle
- * left alone, followed by Nagle. The map names one only after a relay running it, replayed on the
- * target's path, reproduced every cell the target showed ({@link Replay}); that is what tells a
+ * left alone (a byte threshold, a buffer written N bytes at a time, a hold or periodic timer),
+ * followed by Nagle. The map names one only after a relay running it, replayed on the target's path, reproduced every cell the target showed ({@link Replay}); that is what tells a
  * socket stage from noise in one cell. The kernel's cork after a buffer, and a holding stage
  * whose every cell writes faster than the peer acknowledges, are not candidates yet.
  */
@@ -56,6 +56,8 @@ public final class SocketStageFit {
     List<String> scratch = new ArrayList<>();
     Span bytes = ByteThresholdFit.fit(rest, scratch);
     if (bytes != null) out.add(followedByNagle(ByteThresholdFit.answer(target, bytes, rest, evidence), socket));
+    Span split = bytes == null ? SplitBufferFit.fit(rest, scratch) : null;
+    if (split != null) out.add(followedByNagle(SplitBufferFit.answer(target, split, rest, evidence), socket));
     Double hold = HoldTimerFit.fit(rest, scratch);
     if (hold != null) out.add(followedByNagle(HoldTimerFit.answer(target, hold, rest, evidence, path), socket));
     Double period = PeriodicTimerFit.fit(rest, scratch);

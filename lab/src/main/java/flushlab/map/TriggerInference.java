@@ -88,6 +88,8 @@ public final class TriggerInference {
     }
     ThresholdOrTimerFit.BothFit both = ThresholdOrTimerFit.fit(measured, path);
     if (both != null) return ThresholdOrTimerFit.answer(target, both, measured, evidence, path);
+    Span split = SplitBufferFit.fit(measured, evidence);
+    if (split != null) return SplitBufferFit.answer(target, split, measured, evidence);
     WindowFit.Window window = WindowFit.fit(measured, evidence);
     if (window != null) return WindowFit.answer(target, window, measured, evidence);
     FlushTrigger encoder = encoderHeld(target, measured, evidence);

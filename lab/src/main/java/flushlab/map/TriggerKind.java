@@ -10,6 +10,12 @@ public enum TriggerKind implements Named {
   DRAIN,
   /** A buffer released when it holds N bytes. */
   BYTE_THRESHOLD,
+  /**
+   * A buffer written N bytes at a time, whatever the frames: the frame that fills it is split
+   * across two writes (nginx's proxy buffers). Its releases all weigh N, and the split frame's
+   * tail waits for the next write.
+   */
+  SPLIT_BUFFER,
   /** Held for T from the first held byte. */
   TIMER,
   /** Released every P, whatever arrives. */

@@ -30,6 +30,7 @@ import flushlab.scenario.Scenario;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.Setting;
 import flushlab.stream.ResponseShape;
+import flushlab.stream.Transfer;
 import flushlab.targets.RunningTargets;
 import flushlab.targets.Target;
 import flushlab.targets.TargetContext;
@@ -354,6 +355,18 @@ public final class ScenarioRunner {
     return answer.withUnverifiedModels(tried);
   }
 
+  /**
+   * The cell as the model's relay should receive it: a target whose upstream request got frames
+   * without chunk framing (an HTTP/1.0 request, as nginx sends by default, gets a close-delimited
+   * body) counted its buffer in those bytes, so the relay, which asks in HTTP/1.1, is sent the
+   * body close-delimited too; a 4080 B buffer then holds 68 frames of 60 B on both, not 68 on the
+   * target and 62 of 66 B on the model.
+   */
+  private static Cell asTheTargetsUpstreamReadIt(Cell cell, CellEvidence onTarget) {
+    boolean unframed = onTarget.coding() == null && onTarget.frameBytes() > 0 && onTarget.frameBytes() == onTarget.bodyBytes();
+    return unframed && cell.stream().transfer() == Transfer.CHUNKED ? cell.with(Setting.TRANSFER, Transfer.CLOSE.text()) : cell;
+  }
+
   /** Whether every cell of a pass was read whole: the cells a model is fitted to must be data, not a pass that ended early. */
   private static boolean wholePass(List<TargetCellResult> pass) {
     return !pass.isEmpty() && pass.stream().allMatch(r -> r.included().frames() > 0 && r.included().lostFrames() == 0);
@@ -387,11 +400,13 @@ public final class ScenarioRunner {
           break;
         }
         progress = "map: replaying " + r.cell().label() + " on the model " + chain;
+        CellEvidence onTarget = r.evidence(cert.emitToRecvMs());
+        Cell cell = asTheTargetsUpstreamReadIt(r.cell(), onTarget);
         List<RunRecord> runs = new ArrayList<>();
         identityPass = r.requestHeaders() != null;
         boolean done;
         try {
-          done = onModel.runOnceMoreIfExcluded(replica, r.cell(), r.cell().index(), 0, "replay of " + r.cell().label(), runs, announce);
+          done = onModel.runOnceMoreIfExcluded(replica, cell, cell.index(), 0, "replay of " + r.cell().label(), runs, announce);
         } finally {
           identityPass = false;
         }
@@ -405,13 +420,13 @@ public final class ScenarioRunner {
           announce.accept("replay: " + unfinished);
           return new ReplayOutcome(null, unfinished, "map again with --verify on a quieter host", 0);
         }
-        TargetCellResult onIt = TargetCellResult.of(replica.name(), r.cell(), runs);
+        TargetCellResult onIt = TargetCellResult.of(replica.name(), cell, runs);
         if (onIt.included().frames() == 0) {
           String unfinished = "the replay of " + label + " read no frame from the model (" + onIt.included().firstError() + ")";
           announce.accept("replay: " + unfinished);
           return new ReplayOutcome(null, unfinished, "map again with --verify; a built-in relay that answers no stream is worth reporting", 0);
         }
-        seen.add(r.evidence(cert.emitToRecvMs()));
+        seen.add(onTarget);
         again.add(onIt.evidence(cert.emitToRecvMs()));
       }
     }

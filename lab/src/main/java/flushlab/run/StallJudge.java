@@ -59,16 +59,17 @@ public final class StallJudge {
       }
     }
     String hostText = hostWorst.describe("the " + who + "'s host stalled", startNanos, inHost);
-    // what no stall explains, the loops' run-queue wait over the run may: each stream piles up at most that wait over the interval
+    // What no stall explains, the loops' run-queue wait over the run may: each stream piles up at
+    // most that wait over the interval. It is counted only when it explains all of the rest, so it
+    // can exclude a run the host spoiled but never lends a stall's excuse to part of a target's
+    // release (a relay's 40-frame release at a stall stays the relay's, less what the stall piled up).
     int unexplained = extra - inHost - inLoopOnly;
     long waited = meter.loopWaits().totalNanos(startNanos, endNanos);
-    int inContention = unexplained <= 0 ? 0 : (int) Math.min(unexplained, contentionAllowance(waited, intervalNanos,
-        result.streamResults().size()));
-    if (inContention > 0) {
+    if (unexplained > 0 && unexplained <= contentionAllowance(waited, intervalNanos, result.streamResults().size())) {
       String contention = String.format("the %s's host kept its event loops waiting for a core %.0f ms in all over the run (run-queue "
-          + "wait, no stall long enough to log): %d extra frames read together then", who, waited / 1e6, inContention);
+          + "wait, no stall long enough to log): %d extra frames read together then", who, waited / 1e6, unexplained);
       hostText = hostText == null ? contention : hostText + "; " + contention;
-      inHost += inContention;
+      inHost += unexplained;
     }
     String loopText = loopWorst.describe("an event loop of the " + who + " stalled", startNanos, inLoopOnly);
     if (loopText != null) loopText += "; its host did not stall then: the lab's own code held the loop, and the run is kept";

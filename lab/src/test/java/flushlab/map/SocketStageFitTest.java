@@ -67,4 +67,47 @@ class SocketStageFitTest {
     assertThat(SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.veth(1500))).isEmpty();
     assertThat(SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.HOST_ROUTE)).isEmpty();
   }
+
+  /** A cell of stock nginx as `flushlab map --proxy nginx --config scenarios/proxies/nginx-stock.conf` printed it (60 B frames on its HTTP/1.0 upstream). */
+  static CellEvidence nginx(double f, double i, int frames, double fpr, double releases, double r, double w10, double w50, double w90,
+      double g10, double g50, double g90, double first, double releaseBytes) {
+    return new CellEvidence(String.format("frame_size=%.0fB interval=%.0fms frames=%d", f, i, frames), f, f, i, frames, 1, fpr, releases, r,
+        w10, w50, w90, g10, g50, g90, first, false, null, releaseBytes, releaseBytes, releaseBytes);
+  }
+
+  /**
+   * Stock nginx: 4096 B writes whatever the frame size (60 B frames 68 at a time, 1024 B frames 4 at
+   * a time, the split one's tail waiting five intervals), then Nagle on 4 KiB frames every 2 ms.
+   * No one mechanism fits; the candidate is a split buffer of ~4 KiB followed by Nagle.
+   */
+  @Test
+  void stockNginxIsABufferWrittenFourKibAtATimeThenNagle() {
+    List<CellEvidence> cells = List.of(
+        nginx(60, 2, 600, 66.67, 7, 68, 135.6, 136.2, 139.2, 135.0, 136.1, 139.2, 132.3, 4107),
+        nginx(4096, 2, 600, 15.0, 38, 16, 32.0, 32.1, 32.2, 31.9, 32.0, 32.1, 16.1, 65727),
+        drained(60, 50, 25),
+        new CellEvidence("frame_size=60B interval=10ms frames=120", 60, 60, 10, 120, 1, 60, 0, 0, 0, 0, 0, 0, 0, 0, 660.1, false),
+        nginx(1024, 20, 60, 4.0, 13, 4, 80.1, 80.1, 80.2, 79.9, 80.0, 80.2, 60.1, 4107),
+        nginx(60, 2, 1800, 66.67, 25, 68, 136.2, 136.2, 138.1, 135.9, 136.1, 138.1, 132.2, 4107));
+    FlushTrigger single = TriggerInference.infer("nginx", cells);
+    assertThat(single.kind()).as(single.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    List<SocketStageFit.Candidate> two = SocketStageFit.candidates("nginx", cells, NetworkPath.LOOPBACK);
+    assertThat(two).extracting(SocketStageFit.Candidate::chain).hasSize(1);
+    Matcher m = Pattern.compile("byte-threshold=(\\d+)B,split=true -> nagle").matcher(two.get(0).chain());
+    assertThat(m.matches()).as(two.get(0).chain()).isTrue();
+    assertThat(Integer.parseInt(m.group(1))).isBetween(67 * 60, 69 * 60);
+    assertThat(two.get(0).answer().kind()).isEqualTo(TriggerKind.SPLIT_BUFFER);
+  }
+
+  /** A buffer written N bytes at a time, with no socket stage after it, is named alone: the same weight at 60 B and 1 KiB frames, the split frame waiting one interval more. */
+  @Test
+  void aSplitBufferAloneIsNamed() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(
+        nginx(66, 2, 600, 60, 8, 62, 123.6, 124.1, 124.5, 123.8, 124.1, 124.4, 120, 4096),
+        nginx(1031, 20, 60, 4.0, 13, 4, 79.9, 80.1, 80.2, 79.9, 80.0, 80.2, 60.1, 4124),
+        drained(66, 50, 25)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.SPLIT_BUFFER);
+    assertThat(t.thresholdBytes()).isBetween(61 * 66.0, 63 * 66.0);
+    assertThat(ShaperModel.of(t).chain()).matches("byte-threshold=\\d+B,split=true");
+  }
 }

@@ -22,6 +22,8 @@ abstract class HoldingShaper extends Shaper {
   private final boolean honorXAccel;
   private Buffer held;
   private long heldSinceNanos;
+  /** When the newest held chunk arrived: what a split keeps began with it. */
+  private long lastArrivalNanos;
   private boolean bypass;
   private boolean failed;
 
@@ -89,6 +91,7 @@ abstract class HoldingShaper extends Shaper {
       return;
     }
     held.appendBuffer(c.bytes);
+    lastArrivalNanos = c.arrivalNanos;
     afterHold(held.length());
   }
 
@@ -107,6 +110,26 @@ abstract class HoldingShaper extends Shaper {
     held = null;
     ctx.releaseBytes(b.length());
     next.accept(Chunk.data(b, heldSinceNanos));
+  }
+
+  /**
+   * Sends the first {@code n} bytes held as one write and keeps the rest, whose oldest byte arrived
+   * with the chunk that filled the buffer (the frame it split). Timers are left running: what is
+   * kept is still held.
+   */
+  protected final void releaseFirst(int n) {
+    if (held == null || n <= 0) return;
+    if (n >= held.length()) {
+      release("threshold");
+      return;
+    }
+    Buffer first = held.getBuffer(0, n);
+    Buffer rest = Buffer.buffer(Math.max(256, held.length() - n)).appendBuffer(held, n, held.length() - n);
+    long since = heldSinceNanos;
+    held = rest;
+    heldSinceNanos = lastArrivalNanos;
+    ctx.releaseBytes(n);
+    next.accept(Chunk.data(first, since));
   }
 
   protected final boolean holding() {

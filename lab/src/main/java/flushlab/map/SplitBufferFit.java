@@ -1,0 +1,58 @@
+package flushlab.map;
+
+import java.util.List;
+
+/**
+ * A buffer written N bytes at a time, whatever the frames: the frame that fills it is split, its
+ * head leaving with this write and its tail with the next (nginx's proxy buffers). Its releases
+ * weigh the same at every frame size, like a threshold's; what tells it from one is the wait: a
+ * threshold's oldest frame waited for the rest of its release, (r - 1) intervals, where here the
+ * oldest complete frame is often the split one, which waited r.
+ */
+final class SplitBufferFit {
+  /** Releases of every held cell weigh this close to one another. */
+  static final double SAME_WEIGHT = 0.05;
+  /** The held cells' frame sizes differ at least this much: one size alone cannot tell a buffer's weight from a frame count's. */
+  static final double SIZES_APART = 4;
+
+  private SplitBufferFit() {}
+
+  /**
+   * N, located by each held cell (r frames per release: N between (r - 1) and (r + 1) frames, as
+   * a split release completes one frame more or less than its share), each drained cell (N above
+   * all it sent) and each streamed one (N at most a frame); null when the cells do not show it.
+   */
+  static Span fit(List<CellEvidence> cells, List<String> evidence) {
+    List<CellEvidence> held = cells.stream().filter(CellEvidence::held).toList();
+    if (held.size() < 2 || cells.stream().anyMatch(CellEvidence::compressed)) return null;
+    double smallest = held.stream().mapToDouble(CellEvidence::frameBytes).min().orElse(0);
+    double largest = held.stream().mapToDouble(CellEvidence::frameBytes).max().orElse(0);
+    if (smallest <= 0 || largest < SIZES_APART * smallest) return null;
+    double weight = Fits.median(held.stream().map(CellEvidence::releaseBytesP50).toList());
+    Span n = Span.ANY;
+    for (CellEvidence c : cells) {
+      if (c.drained()) {
+        n = n.above(c.totalBytes());
+      } else if (c.streamed()) {
+        n = n.atMost(c.frameBytes());
+      } else if (c.held()) {
+        if (Math.abs(c.releaseBytesP50() - weight) > SAME_WEIGHT * weight) return null;
+        double r = c.releaseFrames();
+        double expected = r * c.intervalMs();
+        if (c.waitP50() < (r - 1) * c.intervalMs() - 3 || c.waitP50() > expected + Math.max(6, 0.15 * expected)) return null;
+        n = n.above((r - 1) * c.frameBytes()).atMost((r + 1) * c.frameBytes());
+      }
+    }
+    if (n.empty() || !n.bounded()) return null;
+    evidence.add(String.format("split-buffer check: every held cell's releases weigh ~%.0f B whatever the frame size, a buffer of %s",
+        weight, n.text("B")));
+    return n;
+  }
+
+  static FlushTrigger answer(String target, Span n, List<CellEvidence> cells, List<String> evidence) {
+    double ratio = Fits.bodyRatio(cells.stream().filter(CellEvidence::held).toList());
+    return new FlushTrigger(target, TriggerKind.SPLIT_BUFFER, Fits.round1(n.mid()), Fits.round1(n.mid() * ratio), null, null, String.format(
+        "split buffer: writes ~%.0f B at a time whatever the frames, splitting the frame that fills it (between %s; %s); the "
+            + "split frame's tail waits for the next write", n.mid(), n.text("B"), Fits.across(cells)), evidence, List.of());
+  }
+}
