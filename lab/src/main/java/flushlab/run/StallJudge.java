@@ -59,13 +59,14 @@ public final class StallJudge {
       }
     }
     String hostText = hostWorst.describe("the " + who + "'s host stalled", startNanos, inHost);
-    // What no stall explains, the loops' run-queue wait over the run may: each stream piles up at
-    // most that wait over the interval. It is counted only when it explains all of the rest, so it
+    // What no stall explains, the loops' run-queue waits over the run may: each stream piles up at
+    // most each wait's whole intervals. It is counted only when it explains all of the rest, so it
     // can exclude a run the host spoiled but never lends a stall's excuse to part of a target's
     // release (a relay's 40-frame release at a stall stays the relay's, less what the stall piled up).
     int unexplained = extra - inHost - inLoopOnly;
     long waited = meter.loopWaits().totalNanos(startNanos, endNanos);
-    if (unexplained > 0 && unexplained <= contentionAllowance(waited, intervalNanos, result.streamResults().size())) {
+    long perStream = meter.loopWaits().framesPiledUp(startNanos, endNanos, intervalNanos);
+    if (unexplained > 0 && unexplained <= contentionAllowance(perStream, result.streamResults().size())) {
       String contention = String.format("the %s's host kept its event loops waiting for a core %.0f ms in all over the run (run-queue "
           + "wait, no stall long enough to log): %d extra frames read together then", who, waited / 1e6, unexplained);
       hostText = hostText == null ? contention : hostText + "; " + contention;
@@ -78,14 +79,13 @@ public final class StallJudge {
   }
 
   /**
-   * The extra frames a run's loops' run-queue wait of {@code waitedNanos} (every loop's together:
-   * the emitter's, the relay's and the reader's delays add up along a path) can have piled up in
-   * {@code streams} streams: the wait over the interval, in each stream. Frames sent back to back
-   * pile up anyway, so no wait explains them.
+   * The extra frames the loops' run-queue waits can have piled up in {@code streams} streams:
+   * {@code perStream} (each tick's wait over the interval, whole intervals: {@link
+   * flushlab.core.WaitLog#framesPiledUp}) in each, as any stream may be on any loop. The waits of
+   * every loop count: the emitter's, the relay's and the reader's delays add up along a path.
    */
-  static long contentionAllowance(long waitedNanos, long intervalNanos, int streams) {
-    if (intervalNanos <= 0) return 0;
-    return (waitedNanos / intervalNanos) * streams;
+  static long contentionAllowance(long perStream, int streams) {
+    return perStream * streams;
   }
 
   /** The extra frames of a read of {@code frames} that a stall can have piled up: at most its length over the interval, plus one. */

@@ -27,4 +27,19 @@ class WaitLogTest {
     log.add(20 * MS, WaitLog.KEPT_FROM_NANOS);
     assertThat(log.totalNanos(0, 30 * MS)).isEqualTo(WaitLog.KEPT_FROM_NANOS);
   }
+
+  /**
+   * A wait shorter than the interval reads each frame as it comes: 31 ms of waits under a
+   * millisecond pile up no frame of 2 ms; a tick's 5 ms wait piles up at most two.
+   */
+  @Test
+  void onlyWholeIntervalsOfATicksWaitPileFramesUp() {
+    WaitLog log = new WaitLog();
+    for (int t = 1; t <= 62; t++) log.add(t * 10 * MS, MS / 2);
+    assertThat(log.totalNanos(0, 700 * MS)).isEqualTo(31 * MS);
+    assertThat(log.framesPiledUp(0, 700 * MS, 2 * MS)).isZero();
+    log.add(710 * MS, 5 * MS);
+    assertThat(log.framesPiledUp(0, 710 * MS, 2 * MS)).isEqualTo(2);
+    assertThat(log.framesPiledUp(0, 710 * MS, 0)).isZero();
+  }
 }

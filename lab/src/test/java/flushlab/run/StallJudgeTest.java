@@ -30,16 +30,11 @@ class StallJudgeTest {
     assertThat(StallJudge.covering(List.of(s), 200 * MS + StallJudge.AFTER_STALL_NANOS + 1)).isNull();
   }
 
-  /**
-   * Loops kept waiting for a core 243 ms in all over a run of frames every 2 ms (as three maps at
-   * once on two cores did) can have piled up 121 extra frames in each stream, and no more; frames
-   * sent back to back pile up whatever the host did.
-   */
+  /** Frames a stream can have piled up while its loop waited count in every stream: any stream may be on any loop. */
   @Test
-  void aRunQueueWaitExplainsAtMostItsLengthOverTheIntervalInEachStream() {
-    assertThat(StallJudge.contentionAllowance(243 * MS, 2 * MS, 1)).isEqualTo(121);
-    assertThat(StallJudge.contentionAllowance(243 * MS, 2 * MS, 3)).isEqualTo(363);
-    assertThat(StallJudge.contentionAllowance(1 * MS, 2 * MS, 1)).isZero();
-    assertThat(StallJudge.contentionAllowance(243 * MS, 0, 1)).isZero();
+  void aRunQueueWaitExplainsItsFramesInEachStream() {
+    assertThat(StallJudge.contentionAllowance(12, 1)).isEqualTo(12);
+    assertThat(StallJudge.contentionAllowance(12, 3)).isEqualTo(36);
+    assertThat(StallJudge.contentionAllowance(0, 3)).isZero();
   }
 }
