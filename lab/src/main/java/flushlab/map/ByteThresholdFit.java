@@ -35,10 +35,9 @@ final class ByteThresholdFit {
     Span n = Span.ANY;
     boolean anyHeld = false;
     for (CellEvidence c : cells) {
-      if (c.drained()) {
-        n = n.above(c.totalBytes());
-      } else if (c.streamed()) {
-        n = n.atMost(c.frameBytes());
+      Span unheld = Fits.boundByUnheld(n, c);
+      if (unheld != null) {
+        n = unheld;
       } else if (c.held()) {
         long r = Math.round(c.releaseFrames());
         if (r < 2 || !Fits.waitedForFrames(c, r)) return null;

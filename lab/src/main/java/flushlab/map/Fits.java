@@ -28,6 +28,16 @@ final class Fits {
         .orElse(null);
     return smallest == null ? 1 : Math.min(1, smallest.bodyBytes() / smallest.frameBytes());
   }
+  /**
+   * What a cell that held nothing says of a buffer's size N: a drained one sent less than N in
+   * all, a streamed one's every frame reached it. Null for a cell that held frames: the fit reads those.
+   */
+  static Span boundByUnheld(Span n, CellEvidence c) {
+    if (c.drained()) return n.above(c.totalBytes());
+    if (c.streamed()) return n.atMost(c.frameBytes());
+    return null;
+  }
+
   /** "at frame sizes 66, 4102 B and intervals 2, 50 ms": what the answer rests on. */
   static String across(List<CellEvidence> cells) {
     Set<String> sizes = new LinkedHashSet<>();

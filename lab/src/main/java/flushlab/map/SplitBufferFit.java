@@ -31,17 +31,17 @@ final class SplitBufferFit {
     double weight = Fits.median(held.stream().map(CellEvidence::releaseBytesP50).toList());
     Span n = Span.ANY;
     for (CellEvidence c : cells) {
-      if (c.drained()) {
-        n = n.above(c.totalBytes());
-      } else if (c.streamed()) {
-        n = n.atMost(c.frameBytes());
-      } else if (c.held()) {
-        if (Math.abs(c.releaseBytesP50() - weight) > SAME_WEIGHT * weight) return null;
-        double r = c.releaseFrames();
-        double expected = r * c.intervalMs();
-        if (c.waitP50() < (r - 1) * c.intervalMs() - 3 || c.waitP50() > expected + Math.max(6, 0.15 * expected)) return null;
-        n = n.above((r - 1) * c.frameBytes()).atMost((r + 1) * c.frameBytes());
+      Span unheld = Fits.boundByUnheld(n, c);
+      if (unheld != null) {
+        n = unheld;
+        continue;
       }
+      if (!c.held()) continue;
+      if (Math.abs(c.releaseBytesP50() - weight) > SAME_WEIGHT * weight) return null;
+      double r = c.releaseFrames();
+      double expected = r * c.intervalMs();
+      if (c.waitP50() < (r - 1) * c.intervalMs() - 3 || c.waitP50() > expected + Math.max(6, 0.15 * expected)) return null;
+      n = n.above((r - 1) * c.frameBytes()).atMost((r + 1) * c.frameBytes());
     }
     if (n.empty() || !n.bounded()) return null;
     evidence.add(String.format("split-buffer check: every held cell's releases weigh ~%.0f B whatever the frame size, a buffer of %s",
