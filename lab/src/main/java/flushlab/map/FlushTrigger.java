@@ -89,12 +89,14 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
 
   /**
    * An inconclusive answer that also says which models of two mechanisms were replayed against the
-   * target and how each differed ({@code tried}: one sentence each); none is given as the answer.
+   * target and how each differed ({@code tried}: one sentence each; {@code cells}: each replayed
+   * cell's comparison, for the evidence); none is given as the answer.
    */
-  public FlushTrigger withUnverifiedModels(List<String> tried) {
+  public FlushTrigger withUnverifiedModels(List<String> tried, List<String> cells) {
     if (tried.isEmpty()) return this;
     List<String> more = new java.util.ArrayList<>(evidence);
     for (String t : tried) more.add("two mechanisms: " + t);
+    more.addAll(cells);
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; two mechanisms at once were "
         + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then);
   }

@@ -323,6 +323,7 @@ public final class ScenarioRunner {
   private FlushTrigger twoMechanisms(Target target, FlushTrigger answer, List<SocketStageFit.Candidate> candidates,
       List<TargetCellResult> results, Certification cert, Consumer<String> announce, long deadline) throws Exception {
     List<String> tried = new ArrayList<>();
+    List<String> cells = new ArrayList<>();
     List<SocketStageFit.Candidate> reproduced = new ArrayList<>();
     Replay.Verdict last = null;
     for (SocketStageFit.Candidate c : candidates) {
@@ -339,6 +340,9 @@ public final class ScenarioRunner {
       } else {
         announce.accept("replay: " + o.text());
         tried.add(o.verdict().text().replaceFirst("^not verified: the model ", ""));
+        for (Replay.CellMatch m : o.verdict().cells()) {
+          cells.add("replay of " + m.label() + " on " + c.chain() + ": " + (m.difference() == null ? "agrees" : m.difference()));
+        }
       }
     }
     if (reproduced.size() == 1) {
@@ -352,7 +356,7 @@ public final class ScenarioRunner {
           + String.join(" and ", chains), answer.evidence(), List.of());
       return answer.compression() == null ? alike : alike.withCompression(answer.compression());
     }
-    return answer.withUnverifiedModels(tried);
+    return answer.withUnverifiedModels(tried, cells);
   }
 
   /**
