@@ -39,9 +39,13 @@ public record CompressionFinding(String coding, String acceptingClient, FlushTri
     return new CompressionFinding(coding, acceptingClient, accepting, othersClient, others, cause, v);
   }
 
-  /** Different mechanisms, or the same one at a clearly different value; two inconclusive answers do not say. */
-  private static boolean differ(FlushTrigger a, FlushTrigger b) {
-    if (a.kind() == TriggerKind.INCONCLUSIVE && b.kind() == TriggerKind.INCONCLUSIVE) return false;
+  /**
+   * Different mechanisms, or the same one at a clearly different value. An inconclusive answer
+   * says nothing to differ from: a pass this host stalled through, beside one that streamed, once
+   * made compression "the cause" of a difference nobody measured.
+   */
+  static boolean differ(FlushTrigger a, FlushTrigger b) {
+    if (a.kind() == TriggerKind.INCONCLUSIVE || b.kind() == TriggerKind.INCONCLUSIVE) return false;
     if (a.kind() != b.kind()) return true;
     return farApart(a.thresholdBodyBytes(), b.thresholdBodyBytes()) || farApart(a.timerMs(), b.timerMs());
   }

@@ -31,6 +31,9 @@ public record ShaperModel(String chain, String note) {
     CompressionFinding c = t.compression();
     if (c == null || c.coding() == null) return uncompressed(t);
     if (c.accepting() == null || c.others() == null) return none("one of the two kinds of client was not measured (budget)");
+    if (c.others().kind() == TriggerKind.INCONCLUSIVE) {
+      return none("the pass as a client that does not accept " + c.coding() + " was inconclusive, so what the compressor alone does is not known");
+    }
     if (c.others().kind() != TriggerKind.NONE) {
       return none("the target holds the stream for clients that do not accept " + c.coding() + " too (" + c.others().kind().text()
           + "): a holding stage and a compressor together are not modelled yet");

@@ -75,4 +75,17 @@ class ShaperModelTest {
     if (m.chain() != null) assertThat(ShaperRegistry.parseChain(m.chain())).isNotEmpty();
     return m;
   }
+
+  /** A pass this host stalled through is no answer: beside one that streamed, it makes nothing "the cause". */
+  @Test
+  void anInconclusivePassDiffersFromNothing() {
+    FlushTrigger streamed = answer(TriggerKind.NONE, null, null);
+    FlushTrigger stalled = answer(TriggerKind.INCONCLUSIVE, null, null);
+    assertThat(CompressionFinding.differ(streamed, stalled)).isFalse();
+    assertThat(CompressionFinding.differ(stalled, streamed)).isFalse();
+    assertThat(CompressionFinding.differ(streamed, answer(TriggerKind.DRAIN, null, null))).isTrue();
+    CompressionFinding f = CompressionFinding.of("gzip", "browser", streamed, "bare", stalled, null);
+    assertThat(f.cause()).isFalse();
+    assertThat(f.verdict()).startsWith("compression (gzip) seen");
+  }
 }

@@ -100,6 +100,7 @@ class CompressingProxiesTest extends LabTest {
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
     System.out.println("map nginx " + template + " --client browser -> " + a.get("verdict").asText());
+    flushlab.HostStalls.skipIfSaidIn(a.get("verdict").asText());
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo(kind);
     JsonNode c = a.get("compression");
     assertThat(c.get("coding").asText()).isEqualTo("gzip");
