@@ -8,8 +8,9 @@ import java.util.List;
  * measured again on a built-in relay running the model, compared by its signature (drained or
  * not, frames per read, frames per release, the oldest frame's wait, the first frame's wait).
  * A cell agrees when each figure is within its tolerance: frames per read and per release within
- * 25 % (or half a frame, or one frame), the oldest frame's wait within 15 % or 5 ms, whichever is
- * wider, the first frame's within 15 % or 10 ms, and only where a cell held frames. The
+ * 25 % (or half a frame, or one frame), the oldest frame's wait within 15 %, 5 ms or one interval
+ * and 2 ms, whichever is widest, the first frame's within 15 %, 10 ms or one interval and 2 ms, and only where a cell
+ * held frames. The
  * tolerances are those two runs of one relay differ by on this 2-core machine, with room; they
  * are fixed, not yet drawn from the direct path's own spread.
  */
@@ -64,11 +65,16 @@ public final class Replay {
       d.add(String.format("frames per release %.0f and %.0f", t.releaseFrames(), m.releaseFrames()));
     }
     if (t.held() != m.held()) d.add(t.held() ? "the target held frames, the model streamed them" : "the model held frames, the target streamed them");
-    if (t.held() && m.held() && !close(t.waitP50(), m.waitP50(), WAIT_SHARE, WAIT_FLOOR_MS)) {
+    // a value anywhere in the span the map located (a threshold to within 5 %) can move a release
+    // by one frame, and its waits by one interval: 5313 B against a hidden threshold that 5 frames
+    // of 1031 B and a 150 B preamble reached, the first frame waited 100.3 ms on the model, 80.1 on
+    // the target (one interval, and 2 ms for the timing either side)
+    double oneFrame = t.intervalMs() + 2;
+    if (t.held() && m.held() && !close(t.waitP50(), m.waitP50(), WAIT_SHARE, Math.max(WAIT_FLOOR_MS, oneFrame))) {
       d.add(String.format("oldest frame's wait %.1f and %.1f ms", t.waitP50(), m.waitP50()));
     }
     // one sample per stream, on a fresh connection: compared where something held it, not in a cell that streamed
-    if ((t.held() || m.held()) && !close(t.firstWaitMs(), m.firstWaitMs(), WAIT_SHARE, FIRST_WAIT_FLOOR_MS)) {
+    if ((t.held() || m.held()) && !close(t.firstWaitMs(), m.firstWaitMs(), WAIT_SHARE, Math.max(FIRST_WAIT_FLOOR_MS, oneFrame))) {
       d.add(String.format("first frame's wait %.1f and %.1f ms", t.firstWaitMs(), m.firstWaitMs()));
     }
     return d.isEmpty() ? null : String.join("; ", d);

@@ -65,4 +65,14 @@ class ReplayTest {
     assertThat(after.evidence()).containsExactly("was: none: streams");
     assertThat(ShaperModel.of(after).chain()).isNull();
   }
+
+  /** A cell of 1031 B frames every 20 ms: a threshold located within 5 % can move its release by one frame, so one interval apart agrees, two do not. */
+  @Test
+  void waitsOneIntervalApartAgreeAndTwoDoNot() {
+    CellEvidence target = new CellEvidence("f=1031 i=20", 1031, 1024, 20, 60, 1, 5, 10, 5, 79.8, 80.0, 80.3, 99.9, 100, 100.1, 80.1, false);
+    CellEvidence oneLater = new CellEvidence("f=1031 i=20", 1031, 1024, 20, 60, 1, 6, 8, 6, 99.8, 100.0, 100.3, 119.9, 120, 120.1, 100.3, false);
+    CellEvidence twoLater = new CellEvidence("f=1031 i=20", 1031, 1024, 20, 60, 1, 6, 8, 6, 119.8, 120.0, 120.3, 119.9, 120, 120.1, 120.3, false);
+    assertThat(Replay.difference(target, oneLater)).isNull();
+    assertThat(Replay.difference(target, twoLater)).contains("oldest frame's wait 80.0 and 120.0 ms").contains("first frame's wait 80.1 and 120.3 ms");
+  }
 }
