@@ -165,6 +165,7 @@ class VethPathTest {
         dir.resolve("map.json").toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
     assertThat(rc).as(out.toString()).isZero();
     com.fasterxml.jackson.databind.JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    flushlab.HostStalls.skipIfSaidIn(a.path("verdict").asText());
     assertThat(a.path("kind").asText()).as(out.toString()).isEqualTo("cork");
     assertThat(a.path("threshold_bytes").asDouble()).isBetween(1448 * 0.95, 1448 * 1.05);
     assertThat(out.toString()).contains("one TCP segment on this path is 1448 B").contains("over veth, MTU 1500");
