@@ -243,18 +243,31 @@ class MapCommandTest {
   }
 
   /**
-   * Two mechanisms at once: a buffer of N bytes, then the relay's client socket with Nagle on. No
-   * one mechanism explains the cells (4 KiB frames every 2 ms pass the buffer and leave 16 to a
-   * segment), so the map replays the buffer followed by Nagle and gives it only as it reproduced
-   * every cell. N is drawn where the buffer's releases of 60 B frames come slower than a delayed ACK.
+   * Two mechanisms at once: a buffer of N bytes, then the relay's client socket with Nagle on. When
+   * Nagle shows (4 KiB frames every 2 ms pass the buffer and leave 16 to a segment), no one
+   * mechanism explains the cells, so the map replays the buffer followed by Nagle and gives it only
+   * as it reproduced every cell. Nagle shows only while the client delays its ACKs: in one suite
+   * run of five the kernel acknowledged each 4 KiB frame before the next was written, the cell
+   * streamed, and the map rightly named the buffer alone. N is drawn where the buffer's releases of
+   * 60 B frames come slower than a delayed ACK.
    */
   @Test
   void aBufferThenNagleIsNamedAsBothOnceItsReplayReproducesTheTarget() throws Exception {
     int n = between(2500, 6000);
     JsonNode a = map("byte-threshold=" + n + "B -> nagle");
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
-    assertThat(a.get("then").asText()).isEqualTo("nagle");
     within10Percent(a, "threshold_bytes", n);
+    JsonNode large = null;
+    for (JsonNode c : a.get("cells")) if (c.get("label").asText().startsWith("frame_size=4096B interval=2ms")) large = c;
+    assertThat(large).as("the 4 KiB cell").isNotNull();
+    if (a.get("then").isNull()) {
+      System.out.println("MapCommandTest: Nagle held nothing this run (the 4 KiB cell: " + large.get("release_frames") + " frames per release)");
+      assertThat(large.get("release_frames").asDouble()).as("named the buffer alone: the 4 KiB frames left one by one").isLessThan(2);
+      modelIs(a, "byte-threshold=(\\d+)B", n);
+      return;
+    }
+    assertThat(a.get("then").asText()).isEqualTo("nagle");
+    assertThat(large.get("release_bytes_p50").asDouble()).as("a segment at a time").isGreaterThan(32768);
     modelIs(a, "byte-threshold=(\\d+)B -> nagle", n);
     assertThat(a.get("replay").asText()).startsWith("verified: the model byte-threshold=").contains("-> nagle reproduces");
   }
