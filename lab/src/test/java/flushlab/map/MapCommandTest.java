@@ -91,6 +91,11 @@ class MapCommandTest {
     }
   }
 
+  /** The answer names {@code kind}; otherwise the failure shows its verdict and evidence. */
+  static void kindIs(JsonNode answer, String kind) {
+    assertThat(answer.get("kind").asText()).as(answer.get("verdict").asText() + "; evidence: " + answer.get("evidence")).isEqualTo(kind);
+  }
+
   static void within10Percent(JsonNode answer, String field, double expected) {
     assertThat(answer.get(field).isNumber()).as(field + " in " + answer).isTrue();
     assertThat(answer.get(field).asDouble()).as(field + " (expected %s): %s", expected, answer.get("verdict").asText())
@@ -116,7 +121,7 @@ class MapCommandTest {
     HostStalls.skipIfSaidIn(err.toString());
     JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
     HostStalls.skipIfSaidIn(a.get("verdict").asText());
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("drain");
+    kindIs(a, "drain");
     modelIs(a, "drain-and-flush");
     assertThat(code).as(out + "\n" + err).isEqualTo(1);
     assertThat(err.toString()).contains("--expect none: not met: the answer is drain, not none");
@@ -127,7 +132,7 @@ class MapCommandTest {
   void byteThreshold() throws Exception {
     int n = between(300, 8000);
     JsonNode a = map("byte-threshold=" + n + "B");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
+    kindIs(a, "byte-threshold");
     within10Percent(a, "threshold_bytes", n);
     assertThat(a.get("threshold_body_bytes").asDouble()).isLessThan(a.get("threshold_bytes").asDouble());
     modelIs(a, "byte-threshold=(\\d+)B", n);
@@ -150,7 +155,7 @@ class MapCommandTest {
     int after = between(40, 80);
     int window = between(Math.max(16 * 1024, after * 512), after * 1229);
     JsonNode a = map("window=" + window + "B,update=timer,after=" + after + "ms");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("window");
+    kindIs(a, "window");
     within10Percent(a, "threshold_bytes", window);
     within10Percent(a, "timer_ms", after);
     modelIs(a, "window=(\\d+)B,update=timer,after=([0-9.]+)ms", window, after);
@@ -192,7 +197,7 @@ class MapCommandTest {
   void oneEventLateIsNamedNotATimer() throws Exception {
     int latency = between(0, 20);
     JsonNode a = latency == 0 ? map("one-late") : map("latency=" + latency + "ms", "one-late");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("one-late");
+    kindIs(a, "one-late");
     assertThat(a.get("timer_ms").isNull()).isTrue();
     modelIs(a, "one-late");
   }
@@ -201,7 +206,7 @@ class MapCommandTest {
   @Test
   void holdingEverythingBeforeTheFirstFrameIsNamedFirstContent() throws Exception {
     JsonNode a = map("first-content=any");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("first-content");
+    kindIs(a, "first-content");
     modelIs(a, "first-content=any");
   }
 
@@ -209,7 +214,7 @@ class MapCommandTest {
   void holdTimer() throws Exception {
     int t = between(30, 400);
     JsonNode a = map("timer=" + t + "ms");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("timer");
+    kindIs(a, "timer");
     within10Percent(a, "timer_ms", t);
     modelIs(a, "timer=([0-9.]+)ms", t);
   }
@@ -225,7 +230,7 @@ class MapCommandTest {
   void holdTimerWithReleasesOver64KiB() throws Exception {
     int t = between(150, 300);
     JsonNode a = map("timer=" + t + "ms");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("timer");
+    kindIs(a, "timer");
     within10Percent(a, "timer_ms", t);
     assertThat(a.get("threshold_bytes").isNull()).isTrue();
     double largest = 0;
@@ -237,7 +242,7 @@ class MapCommandTest {
   void periodicTimer() throws Exception {
     int p = between(60, 300);
     JsonNode a = map("timer=" + p + "ms,periodic=true");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("periodic-timer");
+    kindIs(a, "periodic-timer");
     within10Percent(a, "timer_ms", p);
     modelIs(a, "timer=([0-9.]+)ms,periodic=true", p);
   }
@@ -255,7 +260,7 @@ class MapCommandTest {
   void aBufferThenNagleIsNamedAsBothOnceItsReplayReproducesTheTarget() throws Exception {
     int n = between(2500, 6000);
     JsonNode a = map("byte-threshold=" + n + "B -> nagle");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
+    kindIs(a, "byte-threshold");
     within10Percent(a, "threshold_bytes", n);
     JsonNode large = null;
     for (JsonNode c : a.get("cells")) if (c.get("label").asText().startsWith("frame_size=4096B interval=2ms")) large = c;
@@ -278,7 +283,7 @@ class MapCommandTest {
     int t = between(60, 300);
     // replayed (--verify): the model, a relay with both, reproduces every cell the target showed
     JsonNode a = mapWith(List.of("--shape", "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms", "--verify"));
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("threshold-or-timer");
+    kindIs(a, "threshold-or-timer");
     within10Percent(a, "threshold_bytes", n);
     within10Percent(a, "timer_ms", t);
     modelIs(a, "threshold-or-timer,bytes=(\\d+)B,after=([0-9.]+)ms", n, t);
@@ -289,7 +294,7 @@ class MapCommandTest {
   @Test
   void cork() throws Exception {
     JsonNode a = map("cork");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("cork");
+    kindIs(a, "cork");
     modelIs(a, "cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 215.0);
   }
@@ -299,7 +304,7 @@ class MapCommandTest {
   void byteThresholdBehindLatencyWithJitter() throws Exception {
     int n = between(1000, 6000);
     JsonNode a = map("latency=3ms,jitter=1ms", "byte-threshold=" + n + "B");
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
+    kindIs(a, "byte-threshold");
     within10Percent(a, "threshold_bytes", n);
   }
 
@@ -312,7 +317,7 @@ class MapCommandTest {
     RealProxiesTest.need(ProxyKind.HAPROXY);
     Path bundle = dir.resolve("bundle");
     JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg", "--repro", bundle.toString()));
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("cork");
+    kindIs(a, "cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
     reproducesWithoutTheProxy(bundle, "cork");
   }
@@ -376,7 +381,7 @@ class MapCommandTest {
     RealProxiesTest.need(ProxyKind.HAPROXY);
     JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-compression.cfg"));
     // the top-level answer is the client the map was (the bare one, accepting no compression); the browser's is under compression
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("none");
+    kindIs(a, "none");
     assertThat(a.get("compression").get("accepting").get("kind").asText())
         .as(a.get("verdict").asText() + "; evidence: " + a.get("compression").get("accepting").get("evidence") + "; cells: "
             + a.get("compression").get("accepting").get("cells")).isEqualTo("one-late");
@@ -447,7 +452,7 @@ class MapCommandTest {
           List.of("byte-threshold=" + n + "B")), RelayLog.SILENT);
       vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
       JsonNode a = mapWith(List.of("--target", "127.0.0.1:" + relay.port(), "--emitter-listen", "127.0.0.1:" + emitterPort));
-      assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
+      kindIs(a, "byte-threshold");
       within10Percent(a, "threshold_bytes", n);
     } finally {
       vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
@@ -463,7 +468,7 @@ class MapCommandTest {
   void aProxyThatStreamsOnlyEventStreamsIsMappedWithTheResponseShapeItHolds() throws Exception {
     JsonNode a = mapWith(List.of("--shape", "stream-if,preset=go", "--response", "content_type=application/x-ndjson,transfer=length",
         "--expect", "byte-threshold=4KiB"));
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
+    kindIs(a, "byte-threshold");
     within10Percent(a, "threshold_bytes", 4096);
   }
 
@@ -497,7 +502,7 @@ class MapCommandTest {
   void askedAsABrowserTheAnswerIsTheCompressedThresholdAndOthersStream() throws Exception {
     int n = between(800, 4000);
     JsonNode a = mapWith(List.of("--shape", "compress=gzip,flush=bytes,bytes=" + n + "B", "--client", "browser"));
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText() + "; evidence: " + a.get("evidence")).isEqualTo("byte-threshold");
+    kindIs(a, "byte-threshold");
     within10Percent(a, "threshold_bytes", n);
     assertThat(a.get("compression").get("others").get("kind").asText()).isEqualTo("none");
     modelIs(a, "compress=gzip,flush=bytes,bytes=(\\d+)B", n);
