@@ -44,6 +44,8 @@ public final class HiccupMeter {
   private final StallLog loops = new StallLog();
   /** The loops' run-queue waits, tick by tick, stall or not. */
   private final WaitLog loopWaits = new WaitLog();
+  /** The loops' stalls, loop by loop, with what each loop's thread did over them. */
+  private final LoopStallLedger loopLedger = new LoopStallLedger();
   /**
    * The watcher thread's own stalls, which {@link #host} also holds beside the loop stalls judged
    * the host's: only these say every thread of the JVM stood still, so only these count as
@@ -79,6 +81,11 @@ public final class HiccupMeter {
     return loopWaits;
   }
 
+  /** The loops' stalls, loop by loop, with what each thread did then: why a loop's write was late. */
+  public LoopStallLedger loopLedger() {
+    return loopLedger;
+  }
+
   /** The host thread's lateness since the last call (ns), for a live figure. */
   public synchronized org.HdrHistogram.Histogram hostLatenessSinceLast() {
     return hostLateness.getIntervalHistogram();
@@ -112,7 +119,7 @@ public final class HiccupMeter {
   /** Ticks every event loop of {@code vertx} until it closes. */
   public void watchLoops(Vertx vertx) {
     for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) {
-      LoopTick tick = new LoopTick();
+      LoopTick tick = new LoopTick(loop);
       // opened now, before anything of the lab's runs on the loop: a fresh process's first request never waits on it
       loop.execute(tick::prime);
       loop.scheduleAtFixedRate(tick, LOOP_TICK_NANOS, LOOP_TICK_NANOS, TimeUnit.NANOSECONDS);
@@ -159,37 +166,49 @@ public final class HiccupMeter {
 
   /**
    * One loop's tick: a gap between two runs longer than the tick is a stall of that loop, logged
-   * as a host stall too when the loop waited in the run queue for most of it ({@link RunQueueWait}).
+   * as a host stall too when the loop waited in the run queue for most of it ({@link SchedStat}).
    */
   private final class LoopTick implements Runnable {
+    private final EventExecutor loop;
     private long last = System.nanoTime();
-    private final RunQueueWait waited = new RunQueueWait();
+    private final SchedStat sched = new SchedStat();
     private long waitedBefore = -1;
+    private long ranBefore = -1;
+
+    LoopTick(EventExecutor loop) {
+      this.loop = loop;
+    }
 
     /** Opens the loop thread's schedstat and takes the first reading (on the loop). */
     void prime() {
-      waitedBefore = waited.nanos();
+      sched.read();
+      waitedBefore = sched.waitedNanos();
+      ranBefore = sched.ranNanos();
     }
 
     @Override
     public void run() {
       long now = System.nanoTime();
-      long waitedNow = waited.nanos();
-      if (waitedBefore >= 0 && waitedNow >= 0) loopWaits.add(now, waitedNow - waitedBefore);
+      sched.read();
+      long waitedNow = sched.waitedNanos();
+      long ranNow = sched.ranNanos();
+      boolean known = waitedBefore >= 0 && waitedNow >= 0;
+      if (known) loopWaits.add(now, waitedNow - waitedBefore);
       // a fixed-rate task catches up after a stall with runs close together: only the first gap counts
       if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
         long from = last + LOOP_TICK_NANOS;
         loops.add(from, now);
-        if (waitedBefore >= 0 && waitedNow >= 0
-            && keptOffCpuByTheHost(now - from, waitedNow - waitedBefore, watcher.coveredNanos(from, now))) {
-          host.add(from, now);
-        }
+        long jvmStopped = watcher.coveredNanos(from, now);
+        long waited = known ? waitedNow - waitedBefore : -1;
+        loopLedger.add(loop, last, from, now, known ? ranNow - ranBefore : -1, waited, jvmStopped);
+        if (known && keptOffCpuByTheHost(now - from, waited, jvmStopped)) host.add(from, now);
       }
       // the next gap starts after this reading: reading schedstat is a system call, and a thread
       // the host has kept waiting is preempted on its way back from one; that wait is in this
       // reading, so counted from before it, it would lengthen the next gap with no wait to show for it
       last = System.nanoTime();
       waitedBefore = waitedNow;
+      ranBefore = ranNow;
     }
   }
 }

@@ -26,9 +26,9 @@ public final class AuditRegistry {
   };
   private Histogram latenessPool;
 
-  /** Starts the audit of a new stream. */
-  synchronized PacingAudit start(long streamId, int frames, boolean paced) {
-    PacingAudit a = new PacingAudit(streamId, frames, paced, this);
+  /** Starts the audit of a new stream, written on {@code loop}. */
+  synchronized PacingAudit start(long streamId, int frames, boolean paced, Object loop) {
+    PacingAudit a = new PacingAudit(streamId, frames, paced, loop, this);
     running.put(streamId, a);
     return a;
   }

@@ -461,7 +461,7 @@ final class EmitterConnection {
       head.append(new String(preamble, StandardCharsets.ISO_8859_1)); // bytes kept as they are (UTF-8 inside)
       if (chunked) head.append("\r\n");
     }
-    PacingAudit audit = audits.start(id, source.frames(), paced);
+    PacingAudit audit = audits.start(id, source.frames(), paced, channel.eventLoop());
     channel.writeAndFlush(Unpooled.wrappedBuffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
     StreamCompressor compressor = compress ? new StreamCompressor(coding, compression.flush()) : null;
     stream = new PacedStream(channel, source, audit, chunked, compressor, start, think, interval, complete -> {
@@ -501,7 +501,7 @@ final class EmitterConnection {
       h2.data(both, streamId, preamble, 0, preamble.length, false); // sent at once with the head, as on HTTP/1.1
       head = both;
     }
-    PacingAudit audit = audits.start(id, source.frames(), paced);
+    PacingAudit audit = audits.start(id, source.frames(), paced, channel.eventLoop());
     channel.writeAndFlush(head);
     StreamCompressor compressor = compress ? new StreamCompressor(coding, compression.flush()) : null;
     PacedStream p = new PacedStream(channel, source, audit, false, compressor, h2, streamId, start, think, interval,

@@ -66,6 +66,8 @@ final class PacedStream implements Runnable {
   private final Done done;
   private int next;
   private boolean waitingForWritable;
+  /** The stream waited for the socket (or the window) since its last frame was audited: that frame was held by the path behind it. */
+  private boolean waitedForSocket;
   /**
    * HTTP/2: when the client's flow-control window last let this stream write again after holding
    * it (-1: never held). A frame due before then was held by the peer, not late by the emitter: the
@@ -195,6 +197,7 @@ final class PacedStream implements Runnable {
       boolean windowShut = h2 != null && channel.isWritable() && !h2.canSend(h2StreamId, nextPieceBound());
       if (!channel.isWritable() || windowShut) {
         audit.recordBackpressureWait(); // the socket, or HTTP/2's flow-control window, is full: wait for it
+        waitedForSocket = true;
         if (windowShut && windowHeldSince < 0) windowHeldSince = System.nanoTime();
         waitingForWritable = true;
         return;
@@ -438,7 +441,8 @@ final class PacedStream implements Runnable {
     channel.writeAndFlush(buf, channel.voidPromise());
     ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
     if (queued != null && queued.totalPendingWriteBytes() == 0 && channel.isActive()) {
-      audit.recordWritten(index, due, System.nanoTime());
+      audit.recordWritten(index, due, System.nanoTime(), waitedForSocket);
+      waitedForSocket = false;
       if (last) finish(true);
       return;
     }
@@ -446,8 +450,9 @@ final class PacedStream implements Runnable {
       finish(false);
       return;
     }
+    waitedForSocket = false;
     channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(x -> {
-      audit.recordWritten(index, due, System.nanoTime());
+      audit.recordWritten(index, due, System.nanoTime(), true);
       if (last) finish(x.isSuccess());
     });
   }

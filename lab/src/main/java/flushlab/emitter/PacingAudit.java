@@ -21,9 +21,13 @@ public final class PacingAudit {
   private final long streamId;
   private final boolean paced;
   private final int framesPlanned;
+  /** The event loop writing the stream (its ticks say what held a late frame). */
+  private final Object loop;
   private final AuditRegistry registry;
   private final IntCountsHistogram lateness = latenessHistogram();
   private long maxLatenessNanos;
+  private long latestDueNanos;
+  private boolean latestAfterFullSocket;
   private int written;
   private int backpressureWaits;
   private long frameBytes;
@@ -40,8 +44,9 @@ public final class PacingAudit {
     return h;
   }
 
-  PacingAudit(long streamId, int framesPlanned, boolean paced, AuditRegistry registry) {
+  PacingAudit(long streamId, int framesPlanned, boolean paced, Object loop, AuditRegistry registry) {
     this.streamId = streamId;
+    this.loop = loop;
     this.paced = paced;
     this.framesPlanned = framesPlanned;
     this.registry = registry;
@@ -51,10 +56,18 @@ public final class PacingAudit {
     return streamId;
   }
 
-  void recordWritten(int index, long due, long writtenAt) {
+  /**
+   * Frame {@code index}, due at {@code due}, was all in the kernel at {@code writtenAt}; {@code
+   * afterFullSocket} when its send was partial and it left only as the reader drained the socket.
+   */
+  void recordWritten(int index, long due, long writtenAt, boolean afterFullSocket) {
     long late = Math.max(0, writtenAt - due);
     lateness.recordValue(Math.min(HIGHEST_NANOS, late));
-    if (late > maxLatenessNanos) maxLatenessNanos = late;
+    if (late > maxLatenessNanos) {
+      maxLatenessNanos = late;
+      latestDueNanos = due;
+      latestAfterFullSocket = afterFullSocket;
+    }
     written = Math.max(written, index + 1);
   }
 
@@ -80,7 +93,8 @@ public final class PacingAudit {
     finished = true;
     boolean any = lateness.getTotalCount() > 0;
     Summary s = new Summary(streamId, paced, complete, framesPlanned, written, frameBytes, backpressureWaits,
-        any ? lateness.getValueAtPercentile(50) : 0, any ? lateness.getValueAtPercentile(99) : 0, maxLatenessNanos, keepAlives);
+        any ? lateness.getValueAtPercentile(50) : 0, any ? lateness.getValueAtPercentile(99) : 0, maxLatenessNanos, keepAlives,
+        new Latest(latestDueNanos, latestAfterFullSocket, loop));
     registry.finished(this, s);
   }
 
@@ -92,11 +106,12 @@ public final class PacingAudit {
   /**
    * Lateness of a finished stream, in nanoseconds; JSON in milliseconds. {@code frameBytes} is
    * what its frames weighed on the wire from the emitter (chunk framing included): the bytes a
-   * proxy's buffer counts.
+   * proxy's buffer counts. {@code latest} is the latest frame's due time and how it left, in this
+   * process only (null from another process: its clock is not this one's).
    */
   public record Summary(long streamId, boolean paced, boolean complete, int framesPlanned, int framesWritten, long frameBytes,
       int backpressureWaits, @JsonIgnore long latenessP50Nanos, @JsonIgnore long latenessP99Nanos,
-      @JsonIgnore long latenessMaxNanos, int keepAlives) {
+      @JsonIgnore long latenessMaxNanos, int keepAlives, @JsonIgnore Latest latest) {
 
     @JsonProperty("lateness_ms")
     public Map<String, Double> latenessMs() {
@@ -107,4 +122,11 @@ public final class PacingAudit {
       return m;
     }
   }
+
+  /**
+   * The frame written latest against its due time: when it was due (System.nanoTime of the
+   * emitter's process) and whether it left only as the reader drained a full socket (the path
+   * behind it, not the emitter's loop, held it), and the loop that wrote it.
+   */
+  public record Latest(long dueNanos, boolean afterFullSocket, Object loop) {}
 }

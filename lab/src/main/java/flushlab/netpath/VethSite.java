@@ -112,7 +112,7 @@ public final class VethSite implements ServerSite {
     return new PacingAudit.Summary(n.path("stream_id").asLong(), n.path("paced").asBoolean(), n.path("complete").asBoolean(),
         n.path("frames_planned").asInt(), n.path("frames_written").asInt(), n.path("frame_bytes").asLong(),
         n.path("backpressure_waits").asInt(), millisToNanos(late.path("p50")), millisToNanos(late.path("p99")),
-        millisToNanos(late.path("max")), n.path("keep_alives").asInt());
+        millisToNanos(late.path("max")), n.path("keep_alives").asInt(), null);
   }
 
   private static long millisToNanos(JsonNode ms) {

@@ -142,6 +142,7 @@ public final class SummaryMarkdown {
   }
 
   private static void stallLines(List<String> lines, String run, RunReport.RunEntry e) {
+    if (e.exclusionCause() == Exclusion.Cause.EMITTER_HELD_BY_HOST) lines.add(run + ": excluded, " + e.exclusionReason());
     for (RunReport.Hiccups h : e.hiccups()) {
       if (e.exclusionCause() == Exclusion.Cause.HOST_STALL) {
         lines.add(run + ": excluded, " + h.hostStall());

@@ -33,12 +33,14 @@ public record RunRecord(String target, int cell, int run, BatchResult result, Ex
   }
 
   /**
-   * Excluded, and this host's stalls account for it: its merged reads all fell in host stalls, or
-   * the emitter (in this process) was late while the host stalled at least half as long. An emitter
-   * late with no such stall was held by the lab's own code on its loop.
+   * Excluded, and this host's stalls account for it: its merged reads all fell in host stalls, the
+   * loop stall that held the emitter's latest frame was the host's, or the emitter (in this
+   * process) was late while the host stalled at least half as long. An emitter late with no such
+   * stall was held by the lab's own code on its loop.
    */
   public boolean spoiledByHostStall() {
-    return excludedForHostStall() || excluded() && stalls != null && maxPacingLatenessNanos > 0
+    return excludedForHostStall() || excluded() && exclusion.cause() == Exclusion.Cause.EMITTER_HELD_BY_HOST
+        || excluded() && stalls != null && maxPacingLatenessNanos > 0
         && stalls.host().maxMs() * 1e6 >= maxPacingLatenessNanos / 2.0;
   }
 }

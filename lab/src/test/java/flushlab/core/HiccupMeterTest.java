@@ -19,11 +19,13 @@ import org.junit.jupiter.api.Test;
 class HiccupMeterTest {
 
   @Test
-  void theRunQueueWaitIsTheSchedstatsSecondField() {
+  void theRunTimeAndTheRunQueueWaitAreTheSchedstatsFirstTwoFields() {
     byte[] line = "3342458 1200345 17\n".getBytes(StandardCharsets.US_ASCII);
-    assertThat(RunQueueWait.secondField(line, line.length)).isEqualTo(1_200_345L);
+    long[] f = new long[2];
+    assertThat(SchedStat.firstTwoFields(line, line.length, f)).isTrue();
+    assertThat(f).containsExactly(3_342_458L, 1_200_345L);
     byte[] one = "3342458".getBytes(StandardCharsets.US_ASCII);
-    assertThat(RunQueueWait.secondField(one, one.length)).isEqualTo(-1L);
+    assertThat(SchedStat.firstTwoFields(one, one.length, f)).isFalse();
   }
 
   @Test

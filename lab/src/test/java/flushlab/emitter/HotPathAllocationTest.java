@@ -44,14 +44,14 @@ class HotPathAllocationTest {
   void aStreamsAuditStartsSmallAndStillMeasuresLateLateness() {
     var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     AuditRegistry registry = new AuditRegistry();
-    new PacingAudit(0, 10, true, registry); // loads the classes
+    new PacingAudit(0, 10, true, null, registry); // loads the classes
     long before = threads.getCurrentThreadAllocatedBytes();
-    PacingAudit audit = new PacingAudit(1, 10, true, registry);
+    PacingAudit audit = new PacingAudit(1, 10, true, null, registry);
     long used = threads.getCurrentThreadAllocatedBytes() - before;
     System.out.println("a new stream's audit: " + used + " B");
     assertThat(used).as("bytes a stream's audit allocates up front (a thousand streams set up at once)").isLessThan(4096);
-    for (int i = 0; i < 9; i++) audit.recordWritten(i, 0, 20_000L); // 20 us late
-    audit.recordWritten(9, 0, 3_000_000_000L); // one frame 3 s late: the histogram grows to hold it
+    for (int i = 0; i < 9; i++) audit.recordWritten(i, 0, 20_000L, false); // 20 us late
+    audit.recordWritten(9, 0, 3_000_000_000L, false); // one frame 3 s late: the histogram grows to hold it
     audit.finish(true);
     PacingAudit.Summary s = registry.summary(1);
     assertThat(s.latenessP50Nanos()).isBetween(19_000L, 21_000L);

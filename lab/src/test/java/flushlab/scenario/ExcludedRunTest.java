@@ -44,7 +44,8 @@ class ExcludedRunTest {
     System.out.println("ExcludedRunTest: first run excluded: " + first.exclusionReason() + "; second: excluded " + second.excluded() + " (" + second.exclusionReason() + ")");
     assertThat(first.excluded()).isTrue();
     assertThat(first.exclusionReason()).startsWith("emitter late by");
-    assertThat(first.exclusion().cause()).isEqualTo(flushlab.run.Exclusion.Cause.EMITTER_LATE);
+    assertThat(first.exclusion().cause()).as("its loop ran the lab's own code").isEqualTo(flushlab.run.Exclusion.Cause.EMITTER_LATE);
+    assertThat(first.exclusionReason()).as("what held the frame, from its loop's ticks").containsPattern("; its loop stalled \\d+\\.\\d ms \\(over the .* its thread ran");
     assertThat(first.excludedForHostStall()).as("an emitter late is not a host stall, whatever the host did").isFalse();
     if (second.excluded() && second.spoiledByHostStall()) {
       flushlab.HostStalls.skip("host stall, not a result: the run measured again was spoiled by this host too ("
