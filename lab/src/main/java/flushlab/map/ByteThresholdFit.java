@@ -49,12 +49,24 @@ final class ByteThresholdFit {
           n = n.above(c.releaseBytesP50() - 2 * c.frameBytes()).atMost(c.releaseBytesP50());
         } else {
           long k = leastOvershot && c.releaseBytesP10() > 0 ? Math.max(2, Math.min(r, Math.round(c.releaseBytesP10() / c.frameBytes()))) : r;
+          if (r > mostOvershot(k)) return null;
           n = n.above((k - 1) * c.frameBytes()).atMost(k * c.frameBytes());
         }
         anyHeld = true;
       }
     }
     return anyHeld ? n : null;
+  }
+
+  /**
+   * The most frames a median release can carry when {@code k} reach the threshold and the rest are
+   * overshoot: a relay that read a few frames at once, or a short stall of the reader (the 989 B
+   * case: 15 reach it, 19 at p50). Far beyond that, the median release is another mechanism's: a
+   * buffer of ~5.8 kB behind Nagle released 4 KiB frames 12 at a time at p50 (a segment), 2 at p10,
+   * and read by its p10 alone the cell passed for the buffer, hiding the second mechanism.
+   */
+  static long mostOvershot(long k) {
+    return k + Math.max(2, k / 2);
   }
 
   static FlushTrigger answer(String target, Span n, List<CellEvidence> cells, List<String> evidence) {

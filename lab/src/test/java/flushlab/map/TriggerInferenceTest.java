@@ -188,6 +188,33 @@ class TriggerInferenceTest {
   }
 
   /**
+   * A ~5.8 kB buffer behind Nagle, beside a second suite (MapCommandTest of 2026-12-03): the 60 B
+   * cells overshot the buffer a little, so no median placed it and the least overshot releases
+   * did; the 4 KiB cell released a segment's worth (12 frames) at p50 and 2 frames at p10. Its p10
+   * agrees with the buffer, its median does not by six times: that is not overshoot, and no single
+   * threshold is given (the map then tries a buffer followed by the socket).
+   */
+  @Test
+  void aMedianReleaseFarBeyondItsLeastOvershotOneIsAnotherMechanism() {
+    CellEvidence small = twoMs(66, 600, 92, 6.3, new double[] {182, 188, 192}, 5874, 6072, 6270);
+    CellEvidence slow = new CellEvidence("f=66 i=50", 66, 60, 50, 120, 1, 89, 1, 89, 4398, 4400, 4402, 4450, 4450, 4450, 4400, false,
+        null, 5874, 5874, 5874);
+    CellEvidence nagle = twoMs(4104, 600, 12, 50, new double[] {21, 22, 23}, 8208, 49248, 61560);
+    assertThat(ByteThresholdFit.fit(List.of(small, slow, nagle), new ArrayList<>())).isNull();
+    // the same cells without the segment-sized releases: the least overshot releases place the buffer
+    CellEvidence passed = twoMs(4104, 600, 2, 300, new double[] {1.9, 2.0, 2.2}, 8208, 8208, 8208);
+    Span n = ByteThresholdFit.fit(List.of(small, slow, passed), new ArrayList<>());
+    assertThat(n).isNotNull();
+    assertThat(n.mid()).isBetween(5808.0, 5874.0);
+  }
+
+  /** A held cell of one stream of f-byte frames every 2 ms: r frames per release, its oldest waits at p10, p50, p90 and its releases' bytes. */
+  static CellEvidence twoMs(double f, int frames, double r, double releases, double[] wait, double b10, double b50, double b90) {
+    return new CellEvidence(String.format("f=%.0f i=2", f), f, f - 6, 2, frames, 1, r, releases, r, wait[0], wait[1], wait[2],
+        2 * r - 0.2, 2 * r, 2 * r + 0.2, wait[1], false, null, b10, b50, b90);
+  }
+
+  /**
    * A ~3.45 kB threshold under an injected 100 ms stall (HostStallTest in a suite run of
    * 2026-12-03): the stall split a release of the 1 ms cell, so its p10 release is small, while
    * its median release (53 frames) and the 150 B cell's 23 agree. The median places N whenever it
