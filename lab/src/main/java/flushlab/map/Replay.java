@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +13,8 @@ import java.util.List;
  * and 2 ms, whichever is widest, the first frame's within 15 %, 10 ms or one interval and 2 ms, and only where a cell
  * held frames. The
  * tolerances are those two runs of one relay differ by on this 2-core machine, with room; they
- * are fixed, not yet drawn from the direct path's own spread.
+ * are fixed, not yet drawn from the direct path's own spread. A model ending with Nagle is not
+ * held to the frames of each segment the client's ACKs let out ({@link #heldForTheAck}).
  */
 public final class Replay {
   static final double FRAMES_SHARE = 0.25;
@@ -44,11 +46,43 @@ public final class Replay {
 
   /** Compares each target cell with the model's replay of it, in order. */
   public static Verdict compare(String model, List<CellEvidence> target, List<CellEvidence> replayed) {
+    return compare(model, target, replayed, false);
+  }
+
+  /**
+   * As {@link #compare(String, List, List)}; {@code socketStage} when the model ends with the
+   * client socket's Nagle: a cell the target released a segment at a time agrees when the model
+   * too held it for the client's ACK ({@link #heldForTheAck}), however many frames each release
+   * carried.
+   */
+  public static Verdict compare(String model, List<CellEvidence> target, List<CellEvidence> replayed, boolean socketStage) {
     List<CellMatch> out = new ArrayList<>();
     for (int i = 0; i < target.size() && i < replayed.size(); i++) {
-      out.add(new CellMatch(target.get(i).label(), difference(target.get(i), replayed.get(i))));
+      CellEvidence t = target.get(i);
+      CellEvidence m = replayed.get(i);
+      boolean bothForTheAck = socketStage && SocketStageFit.segmentAtATime(t, NetworkPath.LOOPBACK_MTU) && heldForTheAck(m);
+      out.add(new CellMatch(t.label(), bothForTheAck ? null : difference(t, m)));
     }
     return new Verdict(model, List.copyOf(out));
+  }
+
+  /**
+   * The longest a Linux receiver delays an ACK (TCP_DELACK_MAX, 200 ms): Nagle holds a write no
+   * longer, as the ACK of what went before releases it.
+   */
+  static final double DELAYED_ACK_MAX_MS = 200;
+
+  /**
+   * A cell Nagle held: several frames a release, no release over one segment (and the frame that
+   * tipped it), the oldest frame waiting no longer than a delayed ACK. How many frames a release
+   * carries is then the client's kernel's choice (when it acknowledges: on its delayed-ACK timer,
+   * or at once when the reader frees enough of its window), not the target's: beside a second
+   * suite, stock Nagle after a 4.8 kB buffer released 4 KiB frames 15 at a time on the target's
+   * relay and 8 at a time on its model's, which the same stage on two runs does.
+   */
+  static boolean heldForTheAck(CellEvidence c) {
+    return c.held() && !c.drained() && c.releaseFrames() >= 2 && c.releaseBytesP90() <= NetworkPath.LOOPBACK_MTU + c.frameBytes()
+        && c.waitP50() <= DELAYED_ACK_MAX_MS + c.intervalMs();
   }
 
   /** What differs between a cell on the target ({@code t}) and on the model ({@code m}), or null. */

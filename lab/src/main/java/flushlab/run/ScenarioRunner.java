@@ -308,7 +308,8 @@ public final class ScenarioRunner {
       announce.accept("replay: nothing to replay, the answer has no model (" + model.note() + ")");
       return answer;
     }
-    ReplayOutcome o = replay(target, model.chain(), results, cert, announce, deadline);
+    boolean socketStage = answer.kind() == TriggerKind.NAGLE || answer.then() == TriggerKind.NAGLE;
+    ReplayOutcome o = replay(target, model.chain(), socketStage, results, cert, announce, deadline);
     if (o.unfinished() != null) return answer.withReplayUnfinished(o.unfinished(), o.tryNext());
     if (o.verdict() == null) return answer;
     announce.accept("replay: " + o.text());
@@ -329,7 +330,7 @@ public final class ScenarioRunner {
     Replay.Verdict last = null;
     for (SocketStageFit.Candidate c : candidates) {
       announce.accept("map: no one mechanism explains every cell; replaying two at once: " + c.chain());
-      ReplayOutcome o = replay(target, c.chain(), results, cert, announce, deadline);
+      ReplayOutcome o = replay(target, c.chain(), true, results, cert, announce, deadline);
       if (o.unfinished() != null) {
         tried.add(c.chain() + ": not verified: " + o.unfinished());
       } else if (o.verdict() == null || o.notReplayed() > 0) {
@@ -389,20 +390,28 @@ public final class ScenarioRunner {
 
   /**
    * The model {@code chain} runs as a built-in relay on the target's path, and every cell measured
-   * on the target is measured once on it (as the same client), then compared ({@link Replay});
-   * cells the budget leaves no room for are not replayed.
+   * on the target is measured once on it (as the same client), then compared ({@link Replay}, its
+   * socket-stage rule when {@code socketStage}); cells the budget leaves no room for are not
+   * replayed, and a cell with no frame kept on the target (every run excluded) is no data to
+   * compare with.
    */
-  private ReplayOutcome replay(Target target, String chain, List<TargetCellResult> results, Certification cert,
+  private ReplayOutcome replay(Target target, String chain, boolean socketStage, List<TargetCellResult> results, Certification cert,
       Consumer<String> announce, long deadline) throws Exception {
     Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
     List<CellEvidence> seen = new ArrayList<>();
     List<CellEvidence> again = new ArrayList<>();
+    int noData = 0;
     try (RunningTargets running = RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce))) {
       Measurer onModel = new Measurer(localSites, running);
       for (TargetCellResult r : results) {
         if (interrupted.get() || secondsLeft(deadline) < r.cell().stream().streamNanos() / 1e9 + 1) {
-          announce.accept("replay: the budget leaves no room for " + (results.size() - seen.size()) + " more cell(s)");
+          announce.accept("replay: the budget leaves no room for " + (results.size() - seen.size() - noData) + " more cell(s)");
           break;
+        }
+        if (r.included().frames() == 0) {
+          announce.accept("replay: " + r.cell().label() + " kept no frame on the target (every run excluded): no data, not compared");
+          noData++;
+          continue;
         }
         progress = "map: replaying " + r.cell().label() + " on the model " + chain;
         CellEvidence onTarget = r.evidence(cert.emitToRecvMs());
@@ -435,8 +444,11 @@ public final class ScenarioRunner {
         again.add(onIt.evidence(cert.emitToRecvMs()));
       }
     }
-    if (seen.isEmpty()) return new ReplayOutcome(null, null, null, results.size());
-    return new ReplayOutcome(Replay.compare(chain, seen, again), null, null, results.size() - seen.size());
+    if (seen.isEmpty() && noData == results.size()) {
+      return new ReplayOutcome(null, "no cell kept a frame on the target: nothing to compare", "map again on a quieter host", 0);
+    }
+    if (seen.isEmpty()) return new ReplayOutcome(null, null, null, results.size() - noData);
+    return new ReplayOutcome(Replay.compare(chain, seen, again, socketStage), null, null, results.size() - seen.size() - noData);
   }
 
   /**

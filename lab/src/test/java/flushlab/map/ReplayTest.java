@@ -39,6 +39,30 @@ class ReplayTest {
     assertThat(v.cells().get(1).difference()).isEqualTo("the target held every stream to its end, the model did not");
   }
 
+  /**
+   * 4 KiB frames every 2 ms behind a buffer and Nagle, as a map beside a second suite printed them:
+   * 15 frames a release (a segment) on the target, 8 on the model (the client's ACKs came sooner).
+   * A model ending with Nagle agrees where both held the cell for the ACK; one that released more
+   * than a segment at once, or any model without the socket stage, does not.
+   */
+  @Test
+  void segmentsTheClientsAcksLetOutAgreeHoweverManyFramesEachCarried() {
+    CellEvidence target = segments(13.33, 15, 27.9, 61567, 61567);
+    CellEvidence model = segments(8.33, 8, 14.2, 32832, 49248);
+    assertThat(Replay.compare("byte-threshold=4785B -> nagle", List.of(target), List.of(model), true).verified()).isTrue();
+    assertThat(Replay.compare("byte-threshold=4785B", List.of(target), List.of(model), false).verified()).isFalse();
+    CellEvidence twoSegments = segments(32, 32, 62, 131328, 131328);
+    Replay.Verdict v = Replay.compare("byte-threshold=4785B -> nagle", List.of(target), List.of(twoSegments), true);
+    assertThat(v.verified()).as("a release of two segments is no Nagle").isFalse();
+    assertThat(v.text()).contains("frames per release 15 and 32");
+  }
+
+  /** The 4 KiB cell: r frames a release, the oldest waiting w ms, releases of b50 and b90 B. */
+  static CellEvidence segments(double fpr, double r, double w, double b50, double b90) {
+    return new CellEvidence("frame_size=4096B interval=2ms frames=600", 4104, 4096, 2, 600, 1, fpr, 600 / r, r, w - 2, w, w + 2,
+        2 * r - 1, 2 * r, 2 * r + 1, 11.9, false, null, 4104 * 2, b50, b90);
+  }
+
   /** An answer its model does not reproduce is not given: inconclusive, with every cell's comparison, and no model. */
   @Test
   void anAnswerWhoseModelDiffersBecomesInconclusiveWithoutAModel() {
