@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.coding.ContentCoding;
 import flushlab.coding.StreamCompressor;
+import flushlab.core.HiccupMeter;
 import flushlab.core.IdleWatch;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
@@ -368,7 +369,8 @@ final class EmitterConnection {
       }
       PacingAudit.Summary summary = audits.summary(id);
       if (summary != null) {
-        respond(r, 200, "application/json", toJson(summary));
+        // judged here: only this process's meter saw the loop that wrote the stream
+        respond(r, 200, "application/json", toJson(summary.judged(HiccupMeter.get().loopLedger())));
       } else if (audits.isRunning(id)) {
         respond(r, 409, "text/plain", "stream " + id + " is still running\n");
       } else {

@@ -2,6 +2,7 @@ package flushlab.emitter;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import flushlab.core.LoopStallLedger;
 import flushlab.core.Units;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +28,7 @@ public final class PacingAudit {
   private final IntCountsHistogram lateness = latenessHistogram();
   private long maxLatenessNanos;
   private long latestDueNanos;
+  private long firstDueNanos;
   private boolean latestAfterFullSocket;
   private int written;
   private int backpressureWaits;
@@ -61,6 +63,7 @@ public final class PacingAudit {
    * afterFullSocket} when its send was partial and it left only as the reader drained the socket.
    */
   void recordWritten(int index, long due, long writtenAt, boolean afterFullSocket) {
+    if (index == 0) firstDueNanos = due;
     long late = Math.max(0, writtenAt - due);
     lateness.recordValue(Math.min(HIGHEST_NANOS, late));
     if (late > maxLatenessNanos) {
@@ -94,7 +97,7 @@ public final class PacingAudit {
     boolean any = lateness.getTotalCount() > 0;
     Summary s = new Summary(streamId, paced, complete, framesPlanned, written, frameBytes, backpressureWaits,
         any ? lateness.getValueAtPercentile(50) : 0, any ? lateness.getValueAtPercentile(99) : 0, maxLatenessNanos, keepAlives,
-        new Latest(latestDueNanos, latestAfterFullSocket, loop));
+        new Latest(firstDueNanos, latestDueNanos, latestAfterFullSocket, loop), null);
     registry.finished(this, s);
   }
 
@@ -107,11 +110,12 @@ public final class PacingAudit {
    * Lateness of a finished stream, in nanoseconds; JSON in milliseconds. {@code frameBytes} is
    * what its frames weighed on the wire from the emitter (chunk framing included): the bytes a
    * proxy's buffer counts. {@code latest} is the latest frame's due time and how it left, in this
-   * process only (null from another process: its clock is not this one's).
+   * process only (null from another process: its clock is not this one's); {@code held} what held
+   * that frame, as the emitter's process judged it ({@link #judged}), null until judged.
    */
   public record Summary(long streamId, boolean paced, boolean complete, int framesPlanned, int framesWritten, long frameBytes,
       int backpressureWaits, @JsonIgnore long latenessP50Nanos, @JsonIgnore long latenessP99Nanos,
-      @JsonIgnore long latenessMaxNanos, int keepAlives, @JsonIgnore Latest latest) {
+      @JsonIgnore long latenessMaxNanos, int keepAlives, @JsonIgnore Latest latest, @JsonProperty("latest_held") LateFrame.Held held) {
 
     @JsonProperty("lateness_ms")
     public Map<String, Double> latenessMs() {
@@ -121,12 +125,20 @@ public final class PacingAudit {
       m.put("max", Units.nanosToMillis(latenessMaxNanos));
       return m;
     }
+
+    /** This summary with what held its latest frame, judged against this process's loop stalls (kept when judged already). */
+    public Summary judged(LoopStallLedger ledger) {
+      if (held != null) return this;
+      return new Summary(streamId, paced, complete, framesPlanned, framesWritten, frameBytes, backpressureWaits, latenessP50Nanos,
+          latenessP99Nanos, latenessMaxNanos, keepAlives, latest, LateFrame.of(latest, latenessMaxNanos, ledger));
+    }
   }
 
   /**
    * The frame written latest against its due time: when it was due (System.nanoTime of the
    * emitter's process) and whether it left only as the reader drained a full socket (the path
-   * behind it, not the emitter's loop, held it), and the loop that wrote it.
+   * behind it, not the emitter's loop, held it), the loop that wrote it, and when the stream's
+   * first frame was due.
    */
-  public record Latest(long dueNanos, boolean afterFullSocket, Object loop) {}
+  public record Latest(long streamDueNanos, long dueNanos, boolean afterFullSocket, Object loop) {}
 }

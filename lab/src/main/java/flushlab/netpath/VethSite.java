@@ -3,6 +3,7 @@ package flushlab.netpath;
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.core.HostPort;
 import flushlab.core.Json;
+import flushlab.emitter.LateFrame;
 import flushlab.emitter.PacingAudit;
 import java.io.IOException;
 import java.net.URI;
@@ -112,7 +113,12 @@ public final class VethSite implements ServerSite {
     return new PacingAudit.Summary(n.path("stream_id").asLong(), n.path("paced").asBoolean(), n.path("complete").asBoolean(),
         n.path("frames_planned").asInt(), n.path("frames_written").asInt(), n.path("frame_bytes").asLong(),
         n.path("backpressure_waits").asInt(), millisToNanos(late.path("p50")), millisToNanos(late.path("p99")),
-        millisToNanos(late.path("max")), n.path("keep_alives").asInt(), null);
+        millisToNanos(late.path("max")), n.path("keep_alives").asInt(), null, held(n.path("latest_held")));
+  }
+
+  /** What the emitter's own process judged held its latest frame (null from an emitter that did not say). */
+  private static LateFrame.Held held(JsonNode h) {
+    return h.isObject() ? new LateFrame.Held(h.path("why").asText(""), h.path("by_host").asBoolean()) : null;
   }
 
   private static long millisToNanos(JsonNode ms) {

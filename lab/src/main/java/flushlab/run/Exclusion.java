@@ -1,6 +1,7 @@
 package flushlab.run;
 
 import flushlab.core.Named;
+import flushlab.emitter.LateFrame;
 
 /**
  * Why a run says nothing of the target: its cause, compared where a decision depends on it, and
@@ -20,11 +21,11 @@ public record Exclusion(Cause cause, String reason) {
   }
 
   public static Exclusion emitterLate(long latenessNanos, long toleranceNanos) {
-    return emitterLate(latenessNanos, toleranceNanos, new LateWrite("", false));
+    return emitterLate(latenessNanos, toleranceNanos, LateFrame.Held.UNKNOWN);
   }
 
   /** Late, and what held the frame (", at 0.83 s; its loop stalled ...", or nothing known), the host or not. */
-  static Exclusion emitterLate(long latenessNanos, long toleranceNanos, LateWrite held) {
+  public static Exclusion emitterLate(long latenessNanos, long toleranceNanos, LateFrame.Held held) {
     return new Exclusion(held.byHost() ? Cause.EMITTER_HELD_BY_HOST : Cause.EMITTER_LATE, String.format("emitter late by %.3f ms "
         + "(tolerance %.3f ms)%s", latenessNanos / 1e6, toleranceNanos / 1e6, held.why()));
   }

@@ -743,7 +743,7 @@ public final class ScenarioRunner {
       }
       if (client.aborted()) return null;
       RunStalls stalls = StallJudge.judge(result, startedNanos, System.nanoTime(), "client", cell.stream().intervalNanos());
-      return guard(target, site, cellIndex, run, result, started, startedNanos, System.currentTimeMillis(), stalls);
+      return guard(target, site, cellIndex, run, result, started, System.currentTimeMillis(), stalls);
     }
 
     /**
@@ -751,10 +751,10 @@ public final class ScenarioRunner {
      * if every frame it read together was read in a stall of this host (the reader stopped, not the
      * target: {@link StallJudge}).
      */
-    private RunRecord guard(Target target, ServerSite site, int cellIndex, int run, BatchResult result, long started, long startedNanos,
-        long ended, RunStalls stalls) {
+    private RunRecord guard(Target target, ServerSite site, int cellIndex, int run, BatchResult result, long started, long ended,
+        RunStalls stalls) {
       long maxLateness = 0;
-      PacingAudit.Latest latest = null;
+      PacingAudit.Summary latest = null;
       int unaudited = 0;
       long frameBytes = 0;
       long frames = 0;
@@ -766,15 +766,14 @@ public final class ScenarioRunner {
         }
         if (s.paced() && s.latenessMaxNanos() > maxLateness) {
           maxLateness = s.latenessMaxNanos();
-          latest = s.latest();
+          latest = s;
         }
         frameBytes += s.frameBytes();
         frames += s.framesWritten();
       }
       long tolerance = scenario.guards().pacingToleranceNanos();
       boolean late = maxLateness > tolerance;
-      Exclusion exclusion = late ? Exclusion.emitterLate(maxLateness, tolerance,
-          LateWrite.of(latest, maxLateness, startedNanos, HiccupMeter.get().loopLedger()))
+      Exclusion exclusion = late ? Exclusion.emitterLate(maxLateness, tolerance, latest.judged(HiccupMeter.get().loopLedger()).held())
           : stalls.excusedByHost() ? Exclusion.hostStall(stalls.hostStall()) : null;
       return new RunRecord(target.name(), cellIndex, run, result, exclusion, maxLateness, unaudited, frameBytes, frames,
           started, ended, stalls);

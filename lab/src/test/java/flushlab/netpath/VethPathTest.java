@@ -87,6 +87,7 @@ class VethPathTest {
       assertThat(audit).as("the audit read across the link").isNotNull();
       assertThat(audit.complete()).isTrue();
       assertThat(audit.framesWritten()).isEqualTo(200);
+      assertThat(audit.held()).as("what held its latest frame, judged in the emitter's own process").isNotNull();
     }
     assertThat(IpCommand.run("netns", "list")).doesNotContain(namespace);
     assertThat(IpCommand.run("-o", "link", "show")).doesNotContain(hostSide);

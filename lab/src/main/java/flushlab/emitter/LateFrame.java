@@ -1,0 +1,44 @@
+package flushlab.emitter;
+
+import flushlab.core.LoopStallLedger;
+
+/**
+ * What held a stream's latest frame, judged in the emitter's own process from the ticks of the loop
+ * that wrote it: the loop stalled (and what its thread did then), or the socket was full and the
+ * frame left only as the path behind it read. An emitter in another process (on a veth path)
+ * judges its own frames and sends the judgement with its audit: only its meter saw its loops.
+ */
+public final class LateFrame {
+  private LateFrame() {}
+
+  /**
+   * The judgement.
+   *
+   * @param why " at 0.83 s into the stream; its loop stalled 36 ms (...)" or similar; empty when nothing is known of the frame
+   * @param byHost the stall that held it was the host's ({@link LoopStallLedger.LoopStall#hosts}) and
+   *     long enough to account for at least half the lateness
+   */
+  public record Held(String why, boolean byHost) {
+    public static final Held UNKNOWN = new Held("", false);
+  }
+
+  /** The latest frame of a stream late by {@code latenessNanos}, against {@code ledger}. */
+  public static Held of(PacingAudit.Latest latest, long latenessNanos, LoopStallLedger ledger) {
+    if (latest == null || latest.loop() == null || latenessNanos <= 0) return Held.UNKNOWN;
+    long due = latest.dueNanos();
+    long written = due + latenessNanos;
+    String at = String.format(" at %.2f s into the stream", (due - latest.streamDueNanos()) / 1e9);
+    if (latest.afterFullSocket()) {
+      LoopStallLedger.LoopStall any = ledger.longest(null, due, written);
+      return new Held(at + ", waiting for a full socket to drain: the path behind it read late"
+          + (any == null ? " (no loop of the emitter's process stalled then)" : " (the longest loop stall then: "
+              + (any.loop() == latest.loop() ? "its own, " : "") + any.describe() + ")"), accounts(any, latenessNanos));
+    }
+    LoopStallLedger.LoopStall own = ledger.longest(latest.loop(), due, written);
+    return new Held(at + (own == null ? "; its loop logged no stall then" : "; its loop " + own.describe()), accounts(own, latenessNanos));
+  }
+
+  private static boolean accounts(LoopStallLedger.LoopStall stall, long latenessNanos) {
+    return stall != null && stall.hosts() && stall.nanos() >= latenessNanos / 2;
+  }
+}

@@ -1,0 +1,61 @@
+package flushlab.emitter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.core.Json;
+import flushlab.core.LoopStallLedger;
+import org.junit.jupiter.api.Test;
+
+/** What held a stream's latest frame, read from its own loop's ticks in the emitter's process. */
+class LateFrameTest {
+  private static final long MS = 1_000_000L;
+  private final Object emitterLoop = new Object();
+  private final Object readerLoop = new Object();
+  private final LoopStallLedger ledger = new LoopStallLedger();
+
+  private PacingAudit.Latest latest(long dueMs, boolean afterFullSocket) {
+    return new PacingAudit.Latest(0, dueMs * MS, afterFullSocket, emitterLoop);
+  }
+
+  @Test
+  void aLoopKeptWaitingForACoreIsTheHostsAndNamedWithWhatItsThreadDid() {
+    ledger.add(readerLoop, 0, 500 * MS, 560 * MS, 55 * MS, 1 * MS, 0);
+    ledger.add(emitterLoop, 490 * MS, 500 * MS, 530 * MS, 2 * MS, 30 * MS, 0);
+    LateFrame.Held held = LateFrame.of(latest(505, false), 25 * MS, ledger);
+    assertThat(held.byHost()).isTrue();
+    assertThat(held.why()).isEqualTo(" at 0.51 s into the stream; its loop stalled 30.0 ms (over the 40.0 ms between its ticks its thread "
+        + "ran 2.0 ms, waited for a core 30.0 ms, stood with the JVM 0.0 ms, neither 8.0 ms)");
+    assertThat(ledger.longest(readerLoop, 505 * MS, 530 * MS).hosts()).as("55 ms running: the lab's own code").isFalse();
+    assertThat(LateFrame.of(latest(505, false), 70 * MS, ledger).byHost()).as("a 30 ms stall does not account for a frame 70 ms late")
+        .isFalse();
+  }
+
+  @Test
+  void aFrameThatWaitedForAFullSocketPointsAtThePathBehindIt() {
+    ledger.add(readerLoop, 0, 500 * MS, 560 * MS, 55 * MS, 1 * MS, 0);
+    LateFrame.Held held = LateFrame.of(latest(505, true), 25 * MS, ledger);
+    assertThat(held.byHost()).as("the reader's loop ran the lab's own code").isFalse();
+    assertThat(held.why()).startsWith(" at 0.51 s into the stream, waiting for a full socket to drain: the path behind it read late "
+        + "(the longest loop stall then: stalled 60.0 ms").contains("ran 55.0 ms");
+  }
+
+  @Test
+  void aLoopThatLoggedNoStallSaysSoAndAFrameNotLateSaysNothing() {
+    LateFrame.Held held = LateFrame.of(latest(505, false), 25 * MS, ledger);
+    assertThat(held.why()).isEqualTo(" at 0.51 s into the stream; its loop logged no stall then");
+    assertThat(held.byHost()).isFalse();
+    assertThat(LateFrame.of(null, 25 * MS, ledger)).isEqualTo(LateFrame.Held.UNKNOWN);
+    assertThat(LateFrame.of(latest(505, false), 0, ledger)).isEqualTo(LateFrame.Held.UNKNOWN);
+  }
+
+  /** An emitter in another process sends its own judgement with the audit: only its meter saw its loops. */
+  @Test
+  void theJudgementTravelsWithTheAudit() throws Exception {
+    ledger.add(emitterLoop, 490 * MS, 500 * MS, 530 * MS, 2 * MS, 30 * MS, 0);
+    PacingAudit.Summary s = new PacingAudit.Summary(7, true, true, 600, 600, 39600, 0, 10_000, 20_000, 25 * MS, 0, latest(505, false), null);
+    String json = Json.MAPPER.writeValueAsString(s.judged(ledger));
+    assertThat(Json.MAPPER.readTree(json).path("latest_held").path("by_host").asBoolean()).as(json).isTrue();
+    assertThat(Json.MAPPER.readTree(json).path("latest_held").path("why").asText()).contains("waited for a core 30.0 ms");
+    assertThat(json).doesNotContain("stream_due_nanos");
+  }
+}
