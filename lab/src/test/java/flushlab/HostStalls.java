@@ -42,7 +42,7 @@ public final class HostStalls {
     }
   }
 
-  /** Skips the test when certification, a cell or a map's answer of {@code o} was spoiled by this host's stalls twice. */
+  /** Skips the test when certification, a cell, a map's answer or a bisection's step of {@code o} was spoiled by this host's stalls twice. */
   public static void skipIfStalled(Outcome o) {
     skipIfSaidIn(o.certification().verdict());
     for (TargetCellResult r : o.results()) {
@@ -52,6 +52,7 @@ public final class HostStalls {
       }
     }
     for (FlushTrigger t : o.triggers().values()) skipIfSaidIn(t.verdict());
+    if (o.bisection() != null) skipIfSaidIn(o.bisection().verdict());
   }
 
   /**

@@ -89,7 +89,9 @@ final class Bisector {
     if (res == null) return Double.NaN;
     if (res.included().frames() == 0) {
       RunRecord last = res.runs().get(res.runs().size() - 1);
-      noData = v + " (" + (last.excluded() ? "every run excluded: " + last.exclusionReason() : "no frame was read") + ")";
+      // a step this host spoiled says so in the words every command uses: the host, not the target, left it empty
+      String excluded = res.runs().stream().allMatch(RunRecord::spoiledByHostStall) ? "this host stalled in every run: " : "every run excluded: ";
+      noData = v + " (" + (last.excluded() ? excluded + last.exclusionReason() : "no frame was read") + ")";
       return Double.NaN;
     }
     double fpr = res.included().framesPerRead();

@@ -103,6 +103,7 @@ class Http2StreamTest extends LabTest {
   void streamsSharingOneConnectionStallOnItsWindowBehindASlowReader() throws Exception {
     String query = "frames=40&size=60&interval=10ms";
     ClientOptions slow = ClientOptions.single().withRequests(60, 60).withSlowReaderPauseNanos(200_000_000L).withHttp(HttpVersion.H2C);
+    long t0 = System.nanoTime();
     BatchResult shared = lab.measure(RequestPlan.get(lab.sseUrl(query)), slow.withStreamsPerConnection(60));
     BatchResult apart = lab.measure(RequestPlan.get(lab.sseUrl(query)), slow);
     System.out.printf("Http2StreamTest: 60 streams x 40 frames, reading every 200 ms: emit->recv p50 %.1f ms, p99 %.1f ms on one "
@@ -114,6 +115,11 @@ class Http2StreamTest extends LabTest {
       assertThat(r.lostFrames()).isZero();
     }
     assertThat(shared.h2().streams()).isEqualTo(60);
+    if (shared.emitToRecvMs().p99() <= 1.4 * apart.emitToRecvMs().p99()) {
+      // under a CPU hog, p99 rose on 60 connections to 282 ms (a read is 200 ms): a host that stood still is no result
+      flushlab.HostStalls.skipIfBusy(t0, System.nanoTime(), String.format("p99 %.1f ms shared, %.1f ms apart",
+          shared.emitToRecvMs().p99(), apart.emitToRecvMs().p99()));
+    }
     assertThat(shared.emitToRecvMs().p99()).as("the shared window makes frames wait a read longer")
         .isGreaterThan(1.4 * apart.emitToRecvMs().p99());
     // the wait for the window is the path's: the emitter's own lateness stays far below it (it would be ~200 ms counted as its own)
