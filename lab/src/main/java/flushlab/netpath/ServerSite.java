@@ -26,6 +26,11 @@ public sealed interface ServerSite extends AutoCloseable permits LoopbackSite, V
   /** The pacing audit of a stream the emitter served (waiting a moment for one it is still filing), or null when it has none; never on an event loop. */
   PacingAudit.Summary audit(long streamId);
 
+  /** The emitter's process when it runs in another one (a namespace's), else -1. */
+  default long emitterPid() {
+    return -1;
+  }
+
   /** The emitter's event loop, when it runs in this process (tests disturb it on purpose); else null. */
   io.vertx.core.Context emitterLoop();
 

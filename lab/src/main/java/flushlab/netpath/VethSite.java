@@ -126,6 +126,11 @@ public final class VethSite implements ServerSite {
   }
 
   @Override
+  public long emitterPid() {
+    return emitter.pid();
+  }
+
+  @Override
   public io.vertx.core.Context emitterLoop() {
     return null;
   }

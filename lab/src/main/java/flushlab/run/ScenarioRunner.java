@@ -9,6 +9,7 @@ import flushlab.client.StreamResult;
 import flushlab.coding.ContentCoding;
 import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
+import flushlab.core.ThreadWaits;
 import flushlab.core.Units;
 import flushlab.emitter.PacingAudit;
 import flushlab.map.CellEvidence;
@@ -724,6 +725,8 @@ public final class ScenarioRunner {
       beforeRun.beforeRun(target.name(), cellIndex, run, site.emitterLoop());
       MeteredClient client = new MeteredClient(vertx, options);
       currentClient = client;
+      List<Long> pathPids = pathProcesses(target, site, plainDirect);
+      ThreadWaits waitsBefore = ThreadWaits.of(pathPids);
       BatchResult result;
       long started = System.currentTimeMillis();
       long startedNanos = System.nanoTime();
@@ -742,8 +745,27 @@ public final class ScenarioRunner {
         client.close();
       }
       if (client.aborted()) return null;
-      RunStalls stalls = StallJudge.judge(result, startedNanos, System.nanoTime(), "client", cell.stream().intervalNanos());
+      long endedNanos = System.nanoTime();
+      StallJudge.PathWait pathWait = pathPids.isEmpty() ? StallJudge.PathWait.NONE
+          : new StallJudge.PathWait(pathName(target, site, plainDirect), ThreadWaits.of(pathPids).longestSince(waitsBefore));
+      RunStalls stalls = StallJudge.judge(result, startedNanos, endedNanos, "client", cell.stream().intervalNanos(), pathWait);
       return guard(target, site, cellIndex, run, result, started, System.currentTimeMillis(), stalls);
+    }
+
+    /** The processes of the path other than this one: the proxy the lab started for the target, a namespace's emitter. */
+    private List<Long> pathProcesses(Target target, ServerSite site, boolean plainDirect) {
+      List<Long> pids = new ArrayList<>();
+      long proxy = plainDirect ? -1 : targets.pid(target);
+      if (proxy > 0) pids.add(proxy);
+      if (site.emitterPid() > 0) pids.add(site.emitterPid());
+      return pids;
+    }
+
+    private String pathName(Target target, ServerSite site, boolean plainDirect) {
+      long proxy = plainDirect ? -1 : targets.pid(target);
+      String t = proxy > 0 ? target.name() + "'s process" : "";
+      String e = site.emitterPid() > 0 ? "the namespace's emitter" : "";
+      return t.isEmpty() ? e : e.isEmpty() ? t : t + " and " + e;
     }
 
     /**

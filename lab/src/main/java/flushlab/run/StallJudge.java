@@ -28,6 +28,22 @@ public final class StallJudge {
    * anyway, so no stall explains them.
    */
   public static RunStalls judge(BatchResult result, long startNanos, long endNanos, String who, long intervalNanos) {
+    return judge(result, startNanos, endNanos, who, intervalNanos, PathWait.NONE);
+  }
+
+  /**
+   * What the path's other processes waited for a core over the run (a proxy the lab started, a
+   * namespace's emitter): the longest wait of any one of their threads, with who they are.
+   */
+  public record PathWait(String who, long longestThreadWaitNanos) {
+    public static final PathWait NONE = new PathWait("", 0);
+  }
+
+  /**
+   * As above, with the path's other processes: frames the host held there (their busiest thread
+   * waiting for a core) are the host's too, on the same terms as the reader's own loops' waits.
+   */
+  public static RunStalls judge(BatchResult result, long startNanos, long endNanos, String who, long intervalNanos, PathWait path) {
     HiccupMeter meter = HiccupMeter.get();
     List<StallLog.Stall> host = meter.host().between(startNanos, endNanos);
     List<StallLog.Stall> loops = meter.loops().between(startNanos, endNanos);
@@ -65,10 +81,12 @@ public final class StallJudge {
     // release (a relay's 40-frame release at a stall stays the relay's, less what the stall piled up).
     int unexplained = extra - inHost - inLoopOnly;
     long waited = meter.loopWaits().totalNanos(startNanos, endNanos);
-    long perStream = meter.loopWaits().framesPiledUp(startNanos, endNanos, intervalNanos);
+    long perStream = meter.loopWaits().framesPiledUp(startNanos, endNanos, intervalNanos) + pathFrames(path, intervalNanos);
     if (unexplained > 0 && unexplained <= contentionAllowance(perStream, result.streamResults().size())) {
-      String contention = String.format("the %s's host kept its event loops waiting for a core %.0f ms in all over the run (run-queue "
-          + "wait, no stall long enough to log): %d extra frames read together then", who, waited / 1e6, unexplained);
+      String onPath = path.longestThreadWaitNanos() >= intervalNanos && intervalNanos > 0 ? String.format(" and %s a thread %.0f ms",
+          path.who(), path.longestThreadWaitNanos() / 1e6) : "";
+      String contention = String.format("the %s's host kept its event loops waiting for a core %.0f ms in all over the run%s (run-queue "
+          + "wait, no stall long enough to log): %d extra frames read together then", who, waited / 1e6, onPath, unexplained);
       hostText = hostText == null ? contention : hostText + "; " + contention;
       inHost += unexplained;
     }
@@ -86,6 +104,14 @@ public final class StallJudge {
    */
   static long contentionAllowance(long perStream, int streams) {
     return perStream * streams;
+  }
+
+  /**
+   * The frames one stream can have piled up behind the path's busiest thread: its wait taken as one
+   * unbroken slice, whole intervals only (as {@link flushlab.core.WaitLog#framesPiledUp} counts a tick's).
+   */
+  static long pathFrames(PathWait path, long intervalNanos) {
+    return intervalNanos <= 0 ? 0 : path.longestThreadWaitNanos() / intervalNanos;
   }
 
   /** The extra frames of a read of {@code frames} that a stall can have piled up: at most its length over the interval, plus one. */

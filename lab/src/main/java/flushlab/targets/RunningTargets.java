@@ -35,6 +35,11 @@ public final class RunningTargets implements AutoCloseable {
     return started.get(t.name()).address();
   }
 
+  /** The process the lab started for this target, or -1 (a relay in this process, a target it did not start). */
+  public long pid(Target t) {
+    return started.get(t.name()).pid();
+  }
+
   /** How the client checks this target's TLS; null for plain TCP. */
   public ClientTls tls(Target t) {
     return started.get(t.name()).tls();

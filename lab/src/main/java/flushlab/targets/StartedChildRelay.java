@@ -25,6 +25,11 @@ final class StartedChildRelay implements StartedTarget {
   }
 
   @Override
+  public long pid() {
+    return child.pid();
+  }
+
+  @Override
   public HostPort address() {
     return child.address();
   }

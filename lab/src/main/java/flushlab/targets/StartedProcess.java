@@ -37,6 +37,11 @@ final class StartedProcess implements StartedTarget {
   }
 
   @Override
+  public long pid() {
+    return proc.pid();
+  }
+
+  @Override
   public HostPort address() {
     return new HostPort(proc.host(), proc.port());
   }

@@ -12,6 +12,11 @@ public interface StartedTarget extends AutoCloseable {
     return null;
   }
 
+  /** The process the lab started for it (its workers are its descendants), or -1 when it runs in this process or elsewhere. */
+  default long pid() {
+    return -1;
+  }
+
   /** How the client checks the target's TLS, or null when it speaks plain TCP. */
   default ClientTls tls() {
     return null;

@@ -37,4 +37,16 @@ class StallJudgeTest {
     assertThat(StallJudge.contentionAllowance(12, 3)).isEqualTo(36);
     assertThat(StallJudge.contentionAllowance(0, 3)).isZero();
   }
+
+  /**
+   * A proxy's busiest thread waited for a core: one unbroken slice at best, so whole intervals of it
+   * pile up in a stream; a wait shorter than the interval piles up none.
+   */
+  @Test
+  void aPathThreadsWaitPilesUpItsWholeIntervals() {
+    assertThat(StallJudge.pathFrames(new StallJudge.PathWait("trafficserver's process", 85 * MS), 20 * MS)).isEqualTo(4);
+    assertThat(StallJudge.pathFrames(new StallJudge.PathWait("trafficserver's process", 19 * MS), 20 * MS)).isZero();
+    assertThat(StallJudge.pathFrames(StallJudge.PathWait.NONE, 2 * MS)).isZero();
+    assertThat(StallJudge.pathFrames(new StallJudge.PathWait("x", 85 * MS), 0)).as("frames sent back to back").isZero();
+  }
 }
