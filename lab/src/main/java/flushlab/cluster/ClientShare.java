@@ -226,8 +226,15 @@ public final class ClientShare {
       client.close();
       if (answered[0]) return;
       answered[0] = true;
-      if (ar.failed()) m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
-      else m.reply(answer.apply(ar.result()));
+      if (ar.failed()) {
+        m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
+        return;
+      }
+      // judged off the loop: the judge waits for the meter's thread to log a stall the run ended in
+      vertx.executeBlocking(() -> answer.apply(ar.result()), false).onComplete(j -> {
+        if (j.succeeded()) m.reply(j.result());
+        else m.fail(500, "agent " + agent.spec().agent() + ": " + j.cause().getMessage());
+      });
     });
   }
 

@@ -18,6 +18,9 @@ public final class StallJudge {
   /** How long after a stall's end a read still counts as the stall's: the reader's own wake-up after the watcher's. */
   static final long AFTER_STALL_NANOS = 5_000_000L;
 
+  /** How long the judge waits for the meter's thread to log a stall the run ended in: it wakes every 2 ms unless stalled itself. */
+  static final long WATCHER_WAIT_NANOS = 200_000_000L;
+
   private StallJudge() {}
 
   /**
@@ -45,6 +48,7 @@ public final class StallJudge {
    */
   public static RunStalls judge(BatchResult result, long startNanos, long endNanos, String who, long intervalNanos, PathWait path) {
     HiccupMeter meter = HiccupMeter.get();
+    if (!io.vertx.core.Context.isOnEventLoopThread()) meter.awaitWatcherPast(endNanos, WATCHER_WAIT_NANOS);
     List<StallLog.Stall> host = meter.host().between(startNanos, endNanos);
     List<StallLog.Stall> loops = meter.loops().between(startNanos, endNanos);
     int read = 0;

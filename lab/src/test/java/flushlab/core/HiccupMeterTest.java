@@ -28,6 +28,22 @@ class HiccupMeterTest {
     assertThat(SchedStat.firstTwoFields(one, one.length, f)).isFalse();
   }
 
+  /**
+   * A judge that waits for the host thread to have woken past a run's end finds a stall the run
+   * ended in already logged: the thread logs a stall only when it wakes, and a reader resumed by
+   * the same host may finish first.
+   */
+  @Test
+  void afterTheThreadWokePastAMomentEveryStallThatEndedBeforeItIsLogged() {
+    HiccupMeter meter = HiccupMeter.get();
+    long from = System.nanoTime();
+    meter.holdHostThread(60_000_000L);
+    long end = from + 60_000_000L;
+    meter.awaitWatcherPast(end, 2_000_000_000L);
+    assertThat(System.nanoTime()).as("returned only once the thread woke past the stall").isGreaterThanOrEqualTo(end);
+    assertThat(meter.host().between(from, end)).as("the held thread's stall").anyMatch(st -> st.nanos() >= 50_000_000L);
+  }
+
   @Test
   void aStallIsTheHostsWhenItWouldNotHaveBeenOneWithoutTheTimeTheHostTook() {
     assertThat(HiccupMeter.keptOffCpuByTheHost(20_000_000L, 18_500_000L, 0)).isTrue();
