@@ -41,13 +41,13 @@ final class H2Edge implements H2FrameParser.Listener {
   static final int MAX_STREAMS = 128;
   static final int PAUSE_BYTES = 1 << 20;
   static final int RESUME_BYTES = 256 << 10;
-  /** A request (its header block, its body) must be complete within this of its start, as the emitter's HTTP/1.1 head must. */
-  static final long REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
   /** Response bytes all of one connection's streams may hold for windows the client has not opened; its streams take no more above it. */
   static final int CONNECTION_PAUSE_BYTES = 8 << 20;
   static final int CONNECTION_RESUME_BYTES = 4 << 20;
   /** The most of a request body without Content-Length read before it goes upstream (the emitter's own body cap). */
   static final int MAX_BUFFERED_BODY = 1 << 20;
+  /** A request (its header block, its body) must be complete within this of its start, as the emitter's HTTP/1.1 head must. */
+  private final long requestTimeoutNanos;
   /** Request and response headers HTTP/2 does not carry (RFC 9113 8.2.2), and HTTP/1.1 framing this edge sets itself. */
   private static final Set<String> CONNECTION_SPECIFIC = Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding",
       "upgrade", "te", "http2-settings");
@@ -80,7 +80,8 @@ final class H2Edge implements H2FrameParser.Listener {
   private Buffer out;
 
   H2Edge(NetSocket client, java.util.function.Function<ClientSide, RelayConnection> streams, RelayLog log, String name, Buffer first,
-      long idleTimeoutNanos) {
+      long idleTimeoutNanos, long requestTimeoutNanos) {
+    this.requestTimeoutNanos = requestTimeoutNanos;
     this.client = client;
     this.clientSocket = new SocketClient(client);
     this.streams = streams;
@@ -137,18 +138,18 @@ final class H2Edge implements H2FrameParser.Listener {
   private void scheduleRequestTimeout() {
     long oldest = oldestIncomplete();
     if (closed || requestTimer != null || oldest == Long.MAX_VALUE) return;
-    long delay = Math.max(0, oldest + REQUEST_TIMEOUT_NANOS - System.nanoTime()) + 1;
+    long delay = Math.max(0, oldest + requestTimeoutNanos - System.nanoTime()) + 1;
     requestTimer = LabVertx.channel(client).eventLoop().schedule(() -> {
       requestTimer = null;
       if (closed) return;
-      long deadline = System.nanoTime() - REQUEST_TIMEOUT_NANOS;
+      long deadline = System.nanoTime() - requestTimeoutNanos;
       if (blockOpenSince != 0 && blockOpenSince - deadline <= 0) {
-        goAway(H2.PROTOCOL_ERROR, "a header block was not complete within " + Units.formatDuration(REQUEST_TIMEOUT_NANOS));
+        goAway(H2.PROTOCOL_ERROR, "a header block was not complete within " + Units.formatDuration(requestTimeoutNanos));
         return;
       }
       for (Leg l : legs.values().toArray(Leg[]::new)) {
         if (!l.requestEnded && l.openedNanos - deadline <= 0) {
-          log.log(name + ": stream " + l.id + ": the request was not complete within " + Units.formatDuration(REQUEST_TIMEOUT_NANOS)
+          log.log(name + ": stream " + l.id + ": the request was not complete within " + Units.formatDuration(requestTimeoutNanos)
               + "; RST_STREAM");
           l.reset(H2.CANCEL);
         }

@@ -310,7 +310,8 @@ final class RelayConnection {
   private void becomeH2(Buffer first, String how) {
     log.log(name + ": HTTP/2 (" + how + "): each stream is relayed as its own HTTP/1.1 exchange");
     clientClosed();
-    h2 = new H2Edge(((SocketClient) client).socket(), streams, log, name, first, options.idleTimeoutNanos());
+    h2 = new H2Edge(((SocketClient) client).socket(), streams, log, name, first, options.idleTimeoutNanos(),
+        options.requestTimeoutNanos());
   }
 
   private void clientClosed() {

@@ -14,7 +14,20 @@ import java.util.List;
  */
 public record RelayOptions(String host, int port, String upstreamHost, int upstreamPort,
     List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos,
-    ServerTls tls) {
+    ServerTls tls, long requestTimeoutNanos) {
+
+  /**
+   * An HTTP/2 stream whose request (header block or body) is not complete this long after it
+   * began is reset, and a header block left unfinished ends its connection: the relay's edge
+   * holds no request open for a client that trickles it.
+   */
+  public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
+
+  public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
+      boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos, ServerTls tls) {
+    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, idleTimeoutNanos, tls,
+        DEFAULT_REQUEST_TIMEOUT_NANOS);
+  }
 
   /** Without TLS on the client side (tls null), as every relay was before TLS. */
   public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
@@ -49,16 +62,18 @@ public record RelayOptions(String host, int port, String upstreamHost, int upstr
   }
 
   public RelayOptions withPoolUpstream(boolean on) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections, maxHeldBytes, idleTimeoutNanos, tls);
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections, maxHeldBytes, idleTimeoutNanos, tls,
+        requestTimeoutNanos);
   }
 
   public RelayOptions withLimits(int maxConnections, long maxHeldBytes) {
     return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
-        idleTimeoutNanos, tls);
+        idleTimeoutNanos, tls, requestTimeoutNanos);
   }
 
   public RelayOptions withIdleTimeout(long nanos) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, nanos, tls);
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, nanos, tls,
+        requestTimeoutNanos);
   }
 
   /**
@@ -67,7 +82,14 @@ public record RelayOptions(String host, int port, String upstreamHost, int upstr
    */
   public RelayOptions withTls(ServerTls t) {
     return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
-        idleTimeoutNanos, t);
+        idleTimeoutNanos, t, requestTimeoutNanos);
+  }
+
+  /** A request timeout other than {@link #DEFAULT_REQUEST_TIMEOUT_NANOS} (tests of the timeout itself use a short one). */
+  public RelayOptions withRequestTimeout(long nanos) {
+    if (nanos <= 0) throw new IllegalArgumentException("a request timeout must be positive, not " + nanos + " ns");
+    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
+        idleTimeoutNanos, tls, nanos);
   }
 
   public String describe() {
