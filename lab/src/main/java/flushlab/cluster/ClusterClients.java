@@ -12,7 +12,7 @@ import java.util.Map;
  * A cell's client load (its requests and concurrency) split over named agents: each runs its share at once, and the answer is every
  * share that came back, their exact merge, and the agents whose share did not come back (one that
  * died or left, or answered an error), by name, with why. A run with any missing is partial; none
- * waits longer than the shares' deadline and a second.
+ * waits longer than a ping's timeout, the shares' deadline and a second.
  */
 public final class ClusterClients {
   private ClusterClients() {}
@@ -49,20 +49,35 @@ public final class ClusterClients {
     return out;
   }
 
-  /** Runs {@code cell}'s load split over {@code agents} (see {@link #split}) at {@code at}, with these request headers. */
+  /**
+   * Runs {@code cell}'s load split over {@code agents} (see {@link #split}) at {@code at}, with these request headers.
+   * Every agent is pinged first, and the shares are asked for once all have answered: an answer
+   * then travels on the connection its pong opened. Without it, an agent's first message to the
+   * coordinator looks the coordinator up in the cluster's map, and a member that died mid-run
+   * (killed, not yet removed) can hold the partition that entry is on for seconds, so a live
+   * agent's share timed out beside a dead one.
+   */
   public static Future<Outcome> run(Agent coordinator, List<String> agents, HostPort at, Cell cell, List<String[]> headers, long deadlineMs) {
-    Map<String, Future<ClientShare.Counts>> asked = new LinkedHashMap<>();
-    for (Share sh : split(cell.client().requests(), cell.client().concurrency(), agents)) {
-      asked.put(sh.agent(), ClientShare.ask(coordinator, sh.agent(), at, cell, headers, sh.requests(), sh.concurrency(), deadlineMs));
-    }
-    return Future.join(new ArrayList<>(asked.values())).transform(ignored -> {
-      Map<String, ClientShare.Counts> got = new LinkedHashMap<>();
-      Map<String, String> missing = new LinkedHashMap<>();
-      asked.forEach((agent, f) -> {
-        if (f.succeeded()) got.put(agent, f.result());
-        else missing.put(agent, f.cause().getMessage());
+    List<Share> shares = split(cell.client().requests(), cell.client().concurrency(), agents);
+    Map<String, Future<?>> pinged = new LinkedHashMap<>();
+    for (Share sh : shares) pinged.put(sh.agent(), coordinator.ping(sh.agent()));
+    return Future.join(new ArrayList<>(pinged.values())).transform(ignoredPings -> {
+      Map<String, Future<ClientShare.Counts>> asked = new LinkedHashMap<>();
+      for (Share sh : shares) {
+        Future<?> pong = pinged.get(sh.agent());
+        asked.put(sh.agent(), pong.succeeded()
+            ? ClientShare.ask(coordinator, sh.agent(), at, cell, headers, sh.requests(), sh.concurrency(), deadlineMs)
+            : Future.failedFuture("agent " + sh.agent() + " did not answer its ping: " + pong.cause().getMessage()));
+      }
+      return Future.join(new ArrayList<>(asked.values())).transform(ignored -> {
+        Map<String, ClientShare.Counts> got = new LinkedHashMap<>();
+        Map<String, String> missing = new LinkedHashMap<>();
+        asked.forEach((agent, f) -> {
+          if (f.succeeded()) got.put(agent, f.result());
+          else missing.put(agent, f.cause().getMessage());
+        });
+        return Future.succeededFuture(new Outcome(got, ClientShare.Counts.merge(List.copyOf(got.values())), missing));
       });
-      return Future.succeededFuture(new Outcome(got, ClientShare.Counts.merge(List.copyOf(got.values())), missing));
     });
   }
 }
