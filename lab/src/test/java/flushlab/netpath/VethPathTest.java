@@ -180,13 +180,15 @@ class VethPathTest {
     Path template = dir.resolve("literal.cfg");
     java.nio.file.Files.writeString(template, java.nio.file.Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
         .replace("{{listen_host}}", "127.0.0.1"));
-    String before = IpCommand.run("netns", "list");
+    // only this process's namespaces ("flushlab-<pid in base 36>x..."): other test classes, in other forks, make and remove theirs meanwhile
+    String mine = "flushlab-" + Long.toString(ProcessHandle.current().pid(), 36) + "x";
+    List<String> before = namespacesStartingWith(mine);
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     int rc = Main.run(new String[] {"map", "--proxy", "haproxy", "--config", template.toString(), "--path", "veth",
         "--results", dir.toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
     assertThat(rc).as(out.toString()).isEqualTo(1);
     assertThat(out.toString()).contains("has no {{listen_host}}");
-    assertThat(IpCommand.run("netns", "list")).as("no namespace left by the failed start").isEqualTo(before);
+    assertThat(namespacesStartingWith(mine)).as("no namespace left by the failed start").isEqualTo(before);
     long pid = ProcessHandle.current().pid();
     try (var dirs = java.nio.file.Files.newDirectoryStream(WorkFolders.root(), "flushlab-haproxy-*")) {
       for (Path d : dirs) {
@@ -206,6 +208,10 @@ class VethPathTest {
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> NetworkPath.of("--path", "loopback", 1500)))
         .hasMessageContaining("needs path veth");
     assertThat(NetworkPath.veth(1500).mss()).isEqualTo(1448);
+  }
+
+  private static List<String> namespacesStartingWith(String prefix) throws IOException {
+    return IpCommand.run("netns", "list").lines().map(l -> l.split(" ")[0]).filter(n -> n.startsWith(prefix)).sorted().toList();
   }
 
   private static List<ProcessHandle> pidsIn(String namespace) throws IOException {
