@@ -39,6 +39,13 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
         Double.NaN, Double.NaN);
   }
 
+  /** The same evidence under another label (a cell read only outside this host's stalls says so). */
+  public CellEvidence withLabel(String other) {
+    return new CellEvidence(other, frameBytes, bodyBytes, intervalMs, framesPerStream, streams, framesPerRead, releasesPerStream,
+        releaseFrames, waitP10, waitP50, waitP90, gapP10, gapP50, gapP90, firstWaitMs, drained, coding, releaseBytesP10,
+        releaseBytesP50, releaseBytesP90, thinkMs, keepAliveMs, firstBodyMs, ttftMs);
+  }
+
   /** The think cell: frames after a think with comments through it. */
   public boolean thinks() {
     return thinkMs > 0;

@@ -504,6 +504,24 @@ public final class ScenarioRunner {
   }
 
   /**
+   * A cell whose runs were both excluded because every frame read together was read in a stall of
+   * this host: outside the stalls each frame came alone, which is what a streamed cell shows. When
+   * the runs' reads together also pass as streamed (one frame per release at the median, the oldest
+   * waiting under 5 ms, at most 1.25 frames per read, stalls and all), the cell is evidence that
+   * the target streams it, labelled as such; otherwise (a target that held frames, which a host's
+   * run-queue waits could have hidden) null, and nothing is inferred from the cell.
+   */
+  static CellEvidence streamedOutsideStalls(TargetCellResult r, List<RunRecord> runs, double baselineMs) {
+    if (runs.isEmpty() || !runs.stream().allMatch(RunRecord::excludedForHostStall)) return null;
+    List<StreamResult> read = new ArrayList<>();
+    for (RunRecord run : runs) read.addAll(run.result().streamResults());
+    BatchResult b = new BatchResult(read);
+    if (b.streamsOk() == 0 || b.lostFrames() > 0 || b.frames() == 0) return null;
+    CellEvidence e = new TargetCellResult(r.target(), r.cell(), r.runs(), b, r.requestHeaders()).evidence(baselineMs);
+    return e.streamed() ? e.withLabel(e.label() + " (streamed outside this host's stalls)") : null;
+  }
+
+  /**
    * One pass of the prober as one kind of client: the cells it chooses, one run each (a run the
    * pacing guard excluded is measured once more, and both are kept). A cell whose every stream
    * failed, or in which frames were lost, ends the pass inconclusive: the map infers nothing from
@@ -541,6 +559,12 @@ public final class ScenarioRunner {
       BatchResult b = r.included();
       if (runs.stream().allMatch(RunRecord::excluded)) {
         String why = runs.get(runs.size() - 1).exclusionReason();
+        CellEvidence outside = streamedOutsideStalls(r, runs, cert.emitToRecvMs());
+        if (outside != null) {
+          announce.accept("map: " + plan + who + ": both runs' merged reads all fell in this host's stalls, and outside them each "
+              + "frame came alone: the cell streamed (" + why + ")");
+          return outside;
+        }
         failed[0] = runs.stream().allMatch(RunRecord::spoiledByHostStall)
             ? new PassEnd("this host stalled in both runs of " + plan + who + " (" + why + "); nothing is inferred from it", PassEnd.Kind.HOST_STALLED)
             : new PassEnd("both runs of " + plan + who + " were excluded (" + why + ") with no stall of this host to account for it; "

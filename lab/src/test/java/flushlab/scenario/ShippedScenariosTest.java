@@ -49,19 +49,11 @@ class ShippedScenariosTest {
   void quickstartRunsAndWritesAResultsFolderAPersonCanRead(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    // the shipped file, but one run per target and one certifying run instead of three each: what is
-    // asserted here is the folder and the ratios each run shows, not a median of three (30 s -> 10 s)
-    String shipped = Files.readString(Path.of("scenarios/quickstart.yaml"));
-    String once = shipped.replace("\nruns: 3\n", "\nruns: 1\n").replace("certify: {runs: 3,", "certify: {runs: 1,");
-    assertThat(once).as("quickstart.yaml still says runs: 3 and certify: {runs: 3, ...}").contains("\nruns: 1\n", "certify: {runs: 1,");
-    Path copy = Files.createDirectories(dir.resolve("scenario")).resolve("quickstart.yaml");
-    Files.writeString(copy, once);
-    Path results = Files.createDirectories(dir.resolve("results"));
-    int rc = Main.run(new String[] {"run", copy.toString(), "--results", results.toString()},
+    int rc = Main.run(new String[] {"run", "scenarios/quickstart.yaml", "--results", dir.toString()},
         new PrintStream(out), new PrintStream(err));
     assertThat(rc).as(out + "\n" + err).isZero();
     Path folder;
-    try (Stream<Path> l = Files.list(results)) {
+    try (Stream<Path> l = Files.list(dir)) {
       folder = l.filter(p -> p.getFileName().toString().endsWith("-quickstart")).findFirst().orElseThrow();
     }
     assertThat(folder.resolve("results.json")).exists();
@@ -88,12 +80,13 @@ class ShippedScenariosTest {
         default: break;
       }
     }
-    assertThat(direct).isLessThanOrEqualTo(1.10);
-    assertThat(drain).isGreaterThan(20);
-    assertThat(cork).isGreaterThan(2);
+    // as shipped, three runs of each (one run alone was excluded twice in a row, a host stall, in one suite of five)
+    assertThat(direct).as(out.toString()).isLessThanOrEqualTo(1.10);
+    assertThat(drain).as(out.toString()).isGreaterThan(20);
+    assertThat(cork).as(out.toString()).isGreaterThan(2);
     assertThat(root.get("schema_version").asInt()).isEqualTo(2);
     assertThat(root.get("environment").get("kernel_tcp").has("tcp_autocorking")).isTrue();
-    try (Stream<Path> l = Files.list(results)) {
+    try (Stream<Path> l = Files.list(dir)) {
       assertThat(l.filter(p -> p.getFileName().toString().endsWith(".partial"))).isEmpty();
     }
   }
