@@ -4,9 +4,11 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.core.HiccupMeter;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
+import flushlab.emitter.LateFrame;
 import flushlab.emitter.PacingAudit;
 import flushlab.run.RunStalls;
 import flushlab.run.StallJudge;
@@ -92,6 +94,22 @@ public final class LabFixture implements AutoCloseable {
     return worst;
   }
 
+  /**
+   * What held the latest of {@code r}'s late frames (over {@code tolerance}), judged as the lab's
+   * emitter judges it against its own loop's stalls ({@link LateFrame}); null when no frame was late.
+   */
+  public LateFrame.Held lateFrameHeld(BatchResult r, long tolerance) throws InterruptedException {
+    PacingAudit.Summary worst = null;
+    for (long id : r.streamIds()) {
+      if (id < 0) continue;
+      PacingAudit.Summary audit = auditOf(id);
+      if (audit.paced() && audit.latenessMaxNanos() > tolerance && (worst == null || audit.latenessMaxNanos() > worst.latenessMaxNanos())) {
+        worst = audit;
+      }
+    }
+    return worst == null ? null : worst.judged(HiccupMeter.get().loopLedger()).held();
+  }
+
   /** {@link #measure(RequestPlan, ClientOptions)} of frames {@code intervalNanos} apart, under the pacing guard and the meter. */
   public BatchResult measurePaced(long intervalNanos, RequestPlan plan, ClientOptions options) throws Exception {
     return measurePaced(intervalNanos, () -> measure(plan, options));
@@ -118,12 +136,14 @@ public final class LabFixture implements AutoCloseable {
       r = m.run();
       RunStalls stalls = StallJudge.judge(r, from, System.nanoTime(), "test", intervalNanos);
       long late = emitterLatenessMaxNanos(r);
-      String spoiled = late > tolerance ? String.format("the emitter wrote a frame %.3f ms late (tolerance %.1f ms)", late / 1e6,
-          tolerance / 1e6) : stalls.excusedByHost() ? stalls.hostStall() : null;
+      LateFrame.Held held = late > tolerance ? lateFrameHeld(r, tolerance) : null;
+      String spoiled = late > tolerance ? String.format("the emitter wrote a frame %.3f ms late (tolerance %.1f ms)%s", late / 1e6,
+          tolerance / 1e6, held == null ? "" : held.why()) : stalls.excusedByHost() ? stalls.hostStall() : null;
       if (spoiled == null) break;
       System.out.println("run excluded: " + spoiled + (attempt == 0 ? "; measured once more, as the map does" : ""));
-      // the host, not the lab's own code on the emitter's loop, made the emitter late: it stalled at least half as long
-      boolean hostMadeItLate = late > tolerance && stalls.host().maxMs() * 1e6 >= late / 2.0;
+      // the host, not the lab's own code on the emitter's loop, made the emitter late: it stalled at least half as long, or
+      // the loop stall that held the late frame was the host's (its thread waited for a core, or stood with the JVM), as the lab judges it
+      boolean hostMadeItLate = late > tolerance && (stalls.host().maxMs() * 1e6 >= late / 2.0 || held != null && held.byHost());
       if (attempt == 1 && (stalls.excusedByHost() || hostMadeItLate)) {
         HostStalls.skip("host stall, not a result: two runs in a row were spoiled; the second: " + spoiled + " (host stalls "
             + stalls.host().describe() + ")");
