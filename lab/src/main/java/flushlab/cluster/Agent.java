@@ -174,6 +174,10 @@ public final class Agent implements AutoCloseable {
     c.setProperty("hazelcast.phone.home.enabled", "false");
     c.setProperty("hazelcast.logging.type", "none");
     c.setProperty("hazelcast.wait.seconds.before.join", "0");
+    // A lab is a handful of agents sharing a few small maps (Vert.x's subscriptions and node
+    // infos): Hazelcast's default of 271 partitions made every join and leave migrate 271 of them.
+    // Every member of a lab runs this same code, so all agree on the count, as Hazelcast requires.
+    c.setProperty("hazelcast.partition.count", "17");
     c.getNetworkConfig().setPort(spec.hazelcastPort()).setPortAutoIncrement(false);
     c.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(spec.at().host());
     JoinConfig join = c.getNetworkConfig().getJoin();
