@@ -167,6 +167,9 @@ public final class Agent implements AutoCloseable {
     }
   }
 
+  /** Hazelcast partitions of a lab's cluster (why so few: {@link #hazelcastConfig}); a member with another count is refused at its join. */
+  static final int HAZELCAST_PARTITIONS = 17;
+
   private static Config hazelcastConfig(ClusterSpec spec) {
     Config c = new Config();
     c.setClusterName(spec.hazelcastClusterName());
@@ -177,7 +180,7 @@ public final class Agent implements AutoCloseable {
     // A lab is a handful of agents sharing a few small maps (Vert.x's subscriptions and node
     // infos): Hazelcast's default of 271 partitions made every join and leave migrate 271 of them.
     // Every member of a lab runs this same code, so all agree on the count, as Hazelcast requires.
-    c.setProperty("hazelcast.partition.count", "17");
+    c.setProperty("hazelcast.partition.count", Integer.toString(HAZELCAST_PARTITIONS));
     c.getNetworkConfig().setPort(spec.hazelcastPort()).setPortAutoIncrement(false);
     c.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(spec.at().host());
     JoinConfig join = c.getNetworkConfig().getJoin();
