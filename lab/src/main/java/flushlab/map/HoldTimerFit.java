@@ -49,8 +49,10 @@ final class HoldTimerFit {
     // a byte count whose frames came bunched (a CI run on 2026-12-02 was called inconclusive so).
     // Or what arrived within the cell's own longest wait (p90), W / I + 1, when that is more: a 367 ms
     // hold whose oldest frames waited up to 376 ms on a busy host released 187 frames of 2 ms.
+    // Not the cells of large releases: like their waits, what they carry is only bounded from below
+    // (a 376 ms hold's 940 KB release carried 229 frames of 2 ms whose oldest waited 455 ms).
     for (CellEvidence c : cells) {
-      if (c.held() && c.intervalMs() > 0
+      if (c.held() && c.intervalMs() > 0 && !lengthened.contains(c)
           && c.releaseFrames() > Math.max(t / c.intervalMs() + 2, c.waitP90() / c.intervalMs() + 1)) return null;
     }
     for (CellEvidence c : cells) if (c.drained() && c.streamMs() >= t) return null;

@@ -163,6 +163,22 @@ class TriggerInferenceTest {
   }
 
   /**
+   * A 376 ms hold's large-frame cell, as a suite printed it (seed 91820471058450): one release of 229
+   * frames (940 KB) whose oldest frame waited 455 ms. Its waits only bound the hold from below, and
+   * so do its release sizes: one frame more than arrived within its longest wait (228.5) ruled the
+   * hold out and the map said inconclusive.
+   */
+  @Test
+  void aHoldTimersLargeReleasesAreNotCountedAgainstTheFramesItsWaitAllows() {
+    assertInferred(TriggerKind.TIMER, 370, 383,
+        busy(66, 60, 2, 600, 150, 2, 189, 376.2, 376.2, 376.2, 377.7, 377.7, 378.5, 376.8),
+        busy(4104, 4096, 2, 600, 15.39, 1, 229, 455.1, 455.1, 455.1, 382.2, 382.2, 382.2, 450.7),
+        busy(66, 60, 50, 25, 6.25, 2, 8, 377.0, 377.0, 377.3, 399.8, 400.0, 400.6, 377.3),
+        busy(66, 60, 10, 120, 30, 2, 38, 376.2, 376.5, 377.0, 379.3, 379.5, 380.9, 377.0),
+        busy(1031, 1024, 20, 60, 15, 2, 19, 376.5, 377.0, 378.1, 376.4, 377.0, 381.7, 378.6));
+  }
+
+  /**
    * A hold's large releases can wait longer, never shorter: large frames released well before the
    * smaller cells' wait are a threshold or a window filling, not a hold.
    */
