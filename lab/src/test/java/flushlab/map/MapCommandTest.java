@@ -564,6 +564,8 @@ class MapCommandTest {
       int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
       JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
       System.out.println("a target that loses frames -> " + a.get("verdict").asText());
+      // both runs spoiled by this host (a CPU hog's run-queue waits) end the pass before its losses are read: a host stall, not a result
+      HostStalls.skipIfSaidIn(a.get("verdict").asText());
       assertThat(a.get("kind").asText()).as(out.toString()).isEqualTo("inconclusive");
       assertThat(a.get("verdict").asText()).contains("frames of frame_size=60B interval=2ms frames=600 were lost")
           .contains("nothing is inferred from it");
