@@ -14,7 +14,9 @@ import java.util.List;
  * held frames. The
  * tolerances are those two runs of one relay differ by on this 2-core machine, with room; they
  * are fixed, not yet drawn from the direct path's own spread. A model ending with Nagle is not
- * held to the frames of each segment the client's ACKs let out ({@link #heldForTheAck}).
+ * held to the frames of each segment the client's ACKs let out ({@link #heldForTheAck}), and a
+ * cell where Nagle engaged on one side only is measured on the model once more, once
+ * ({@link #nagleEngagedOnOneOnly}).
  */
 public final class Replay {
   static final double FRAMES_SHARE = 0.25;
@@ -83,6 +85,21 @@ public final class Replay {
   static boolean heldForTheAck(CellEvidence c) {
     return c.held() && !c.drained() && c.releaseFrames() >= 2 && c.releaseBytesP90() <= NetworkPath.LOOPBACK_MTU + c.frameBytes()
         && c.waitP50() <= DELAYED_ACK_MAX_MS + c.intervalMs();
+  }
+
+  /**
+   * The target and the model differ in this cell only by whether the client socket's Nagle held
+   * anything: one released it a segment at a time for the client's ACKs, the other streamed it.
+   * Whether Nagle engages on a connection is the client's kernel's choice, made as its first
+   * segments arrive (it acknowledges at once in quick-ACK mode and when its reader frees window,
+   * and delays otherwise), so two runs of one relay can fall either side: a suite run on
+   * 2026-12-03 saw a 3240 B buffer then Nagle release 4 KiB frames 16 at a time, 32 ms apart, on
+   * the target, and stream them (1.82 frames per read) on its model.
+   */
+  public static boolean nagleEngagedOnOneOnly(CellEvidence target, CellEvidence model) {
+    if (target.drained() || model.drained()) return false;
+    return SocketStageFit.segmentAtATime(target, NetworkPath.LOOPBACK_MTU) && !model.held()
+        || !target.held() && heldForTheAck(model);
   }
 
   /** What differs between a cell on the target ({@code t}) and on the model ({@code m}), or null. */

@@ -441,8 +441,20 @@ public final class ScenarioRunner {
           announce.accept("replay: " + unfinished);
           return new ReplayOutcome(null, unfinished, "map again with --verify; a built-in relay that answers no stream is worth reporting", 0);
         }
+        CellEvidence replayedCell = onIt.evidence(cert.emitToRecvMs());
+        if (socketStage && Replay.nagleEngagedOnOneOnly(onTarget, replayedCell) && secondsLeft(deadline) >= r.cell().stream().streamNanos() / 1e9 + 1) {
+          // the client's kernel decides per connection whether Nagle engages: a second connection, once
+          announce.accept("replay: " + label + ": Nagle " + (replayedCell.held() ? "held on the model, not on the target" : "held on the target, not on the model")
+              + " (whether it engages is the client kernel's choice, per connection); measured on the model once more");
+          List<RunRecord> more = new ArrayList<>();
+          if (onModel.runOnceMoreIfExcluded(replica, cell, cell.index(), 1, "replay of " + label, more, announce)
+              && !more.stream().allMatch(RunRecord::excluded)) {
+            TargetCellResult second = TargetCellResult.of(replica.name(), cell, more);
+            if (second.included().frames() > 0) replayedCell = second.evidence(cert.emitToRecvMs());
+          }
+        }
         seen.add(onTarget);
-        again.add(onIt.evidence(cert.emitToRecvMs()));
+        again.add(replayedCell);
       }
     }
     if (seen.isEmpty() && noData == results.size()) {

@@ -57,6 +57,24 @@ class ReplayTest {
     assertThat(v.text()).contains("frames per release 15 and 32");
   }
 
+  /**
+   * The suite run of 2026-12-03: behind a 3240 B buffer and Nagle, the target released 4 KiB frames
+   * 16 at a time (a segment, 32 ms apart), and the model streamed them: Nagle engaged on one side
+   * only, which sends the cell to the model once more. Two cells that differ otherwise (a release
+   * of two segments, or both streaming) are not Nagle's choice.
+   */
+  @Test
+  void aCellWhereNagleEngagedOnOneSideOnlyIsKnownAsSuch() {
+    CellEvidence target = segments(7.69, 16, 30.0, 65727, 65727);
+    CellEvidence streamedModel = streamed("frame_size=4096B interval=2ms frames=600", 0.2);
+    assertThat(Replay.nagleEngagedOnOneOnly(target, streamedModel)).isTrue();
+    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, target)).as("the other way round").isTrue();
+    assertThat(Replay.nagleEngagedOnOneOnly(target, segments(8.33, 8, 14.2, 32832, 49248))).as("both held").isFalse();
+    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, segments(32, 32, 62, 131328, 131328))).as("two segments at once").isFalse();
+    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, streamedModel)).as("both streamed").isFalse();
+    assertThat(Replay.nagleEngagedOnOneOnly(held("a", 50, 50, 100, 100), drained("a"))).isFalse();
+  }
+
   /** The 4 KiB cell: r frames a release, the oldest waiting w ms, releases of b50 and b90 B. */
   static CellEvidence segments(double fpr, double r, double w, double b50, double b90) {
     return new CellEvidence("frame_size=4096B interval=2ms frames=600", 4104, 4096, 2, 600, 1, fpr, 600 / r, r, w - 2, w, w + 2,

@@ -57,6 +57,22 @@ class TriggerInferenceTest {
     assertThat(t.timerMs()).isEqualTo(50.4);
   }
 
+  /**
+   * A 32 KiB window granted as bytes are consumed, 50 ms later (at most 655 B/ms): the suite run of
+   * 2026-12-03 read its p90 release as 27439 B and its p90 gap as 36.9 ms, 744 B/ms together,
+   * while its backlog grew as if 655 B/ms passed. The answer's grant and period never state a rate
+   * above the one that passed.
+   */
+  @Test
+  void aWindowsGrantAndPeriodNeverStateMoreThanPassed() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(streamed(66, 2, 600), behindAWindow(27439, 36.9, 2305),
+        streamed(66, 50, 25)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.WINDOW);
+    assertThat(t.thresholdBytes()).isEqualTo(27439.0);
+    double passed = 0.9 * 600 * 4104 / (2305 + 0.9 * 1198);
+    assertThat(t.thresholdBytes() / t.timerMs()).as(t.verdict()).isLessThanOrEqualTo(passed * 1.001).isGreaterThan(passed * 0.99);
+  }
+
   /** Grants of 12 kB every 42 ms are 0.29 kB/ms, but the backlog grew as if 0.64 kB/ms passed: no burst size explains it, and none is given. */
   @Test
   void aCellThatFellBehindWithoutBurstsOfItsRateIsNotAWindow() {
