@@ -155,6 +155,21 @@ class TriggerInferenceTest {
   }
 
   /**
+   * A 162 ms periodic timer beside two other test classes (a suite run of 2026-12-03): the 60 B
+   * cell's first release came 9 ms after its tick (the first frame waited 171.9 ms), and its gaps
+   * spread 161.0-165.9 ms. A late tick is allowed what the cell's own gaps spread by.
+   */
+  @Test
+  void aPeriodicTimersLateTickIsAllowedWhatItsGapsSpread() {
+    assertInferred(TriggerKind.PERIODIC_TIMER, 160, 165,
+        busy(66, 60, 2, 600, 75, 6, 81, 159.3, 161.1, 171.8, 161.0, 162.7, 165.9, 171.9),
+        busy(4104, 4096, 2, 600, 13.33, 6, 81, 160.3, 161.2, 162.9, 161.6, 162.5, 163.1, 161.4),
+        busy(66, 60, 50, 25, 3.13, 6, 3, 123.5, 136.1, 161.6, 161.9, 162.4, 163.4, 160.9),
+        busy(66, 60, 10, 120, 15, 6, 16, 154.2, 158.2, 161.2, 162.1, 162.5, 166.7, 161.6),
+        busy(1031, 1024, 20, 60, 7.5, 6, 8, 147.4, 150.4, 160.9, 162.1, 162.3, 167.0, 161.6));
+  }
+
+  /**
    * A 398 ms hold on a busy host (a suite run of 2026-12-03, two classes at once): the large-frame
    * cell's 800 KB releases backed the path up, and its oldest frame waited 508 ms. The smaller
    * releases time the hold; the large ones only have to have waited as long. Those cells fit a
