@@ -5,6 +5,7 @@ import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.HiccupMeter;
+import flushlab.core.HostQuiet;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
@@ -140,10 +141,12 @@ public final class LabFixture implements AutoCloseable {
       String spoiled = late > tolerance ? String.format("the emitter wrote a frame %.3f ms late (tolerance %.1f ms)%s", late / 1e6,
           tolerance / 1e6, held == null ? "" : held.why()) : stalls.excusedByHost() ? stalls.hostStall() : null;
       if (spoiled == null) break;
-      System.out.println("run excluded: " + spoiled + (attempt == 0 ? "; measured once more, as the map does" : ""));
       // the host, not the lab's own code on the emitter's loop, made the emitter late: it stalled at least half as long, or
       // the loop stall that held the late frame was the host's (its thread waited for a core, or stood with the JVM), as the lab judges it
       boolean hostMadeItLate = late > tolerance && (stalls.host().maxMs() * 1e6 >= late / 2.0 || held != null && held.byHost());
+      String again = attempt == 1 ? "" : "; measured once more, as the map does"
+          + (stalls.excusedByHost() || hostMadeItLate ? " " + HostQuiet.await(HiccupMeter.get()).text() : "");
+      System.out.println("run excluded: " + spoiled + again);
       if (attempt == 1 && (stalls.excusedByHost() || hostMadeItLate)) {
         HostStalls.skip("host stall, not a result: two runs in a row were spoiled; the second: " + spoiled + " (host stalls "
             + stalls.host().describe() + ")");

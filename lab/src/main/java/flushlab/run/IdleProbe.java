@@ -5,6 +5,7 @@ import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.HiccupMeter;
+import flushlab.core.HostQuiet;
 import flushlab.core.HostPort;
 import flushlab.core.StallFigures;
 import flushlab.core.StallLog;
@@ -160,7 +161,7 @@ public final class IdleProbe {
       double stalledMs = coveredMs(stalls, started, ended);
       if (!spoiledByHostStall(f == Fate.CUT, thinkMs, stalledMs)) return f;
       String line = String.format("this host stalled %.0f ms in all during that trial (%s): not counted%s", stalledMs,
-          StallFigures.of(stalls, started).describe(), attempt == 0 ? "; measured once more" : "");
+          StallFigures.of(stalls, started).describe(), attempt == 0 ? "; measured once more " + HostQuiet.await(HiccupMeter.get()).text() : "");
       trials.add(line);
       progress.accept(line);
       if (attempt == 1) return Fate.HOST_STALLED;

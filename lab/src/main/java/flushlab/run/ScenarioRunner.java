@@ -8,6 +8,7 @@ import flushlab.client.RequestPlan;
 import flushlab.client.StreamResult;
 import flushlab.coding.ContentCoding;
 import flushlab.core.HiccupMeter;
+import flushlab.core.HostQuiet;
 import flushlab.core.HostPort;
 import flushlab.core.ThreadWaits;
 import flushlab.core.Units;
@@ -177,7 +178,14 @@ public final class ScenarioRunner {
         if (rec == null) return false;
         into.add(rec);
         if (!rec.excluded()) return true;
-        announce.accept(label + ": excluded (" + rec.exclusionReason() + ")" + (attempt == 0 ? "; measured again" : ""));
+        if (attempt == 1) {
+          announce.accept(label + ": excluded (" + rec.exclusionReason() + ")");
+        } else if (rec.spoiledByHostStall()) {
+          // measured once more all the same; only not in the same burst of this host's other work
+          announce.accept(label + ": excluded (" + rec.exclusionReason() + "); measured again " + HostQuiet.await(HiccupMeter.get()).text());
+        } else {
+          announce.accept(label + ": excluded (" + rec.exclusionReason() + "); measured again");
+        }
       }
       return true;
     }
