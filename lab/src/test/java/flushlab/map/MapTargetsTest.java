@@ -1,0 +1,221 @@
+package flushlab.map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.cli.Main;
+import flushlab.HostStalls;
+import flushlab.core.Json;
+import flushlab.proxy.ProxyKind;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayLog;
+import flushlab.relay.RelayOptions;
+import flushlab.scenario.RealProxiesTest;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * `flushlab map` against what is not a built-in relay: real proxies the lab starts, a server the
+ * user runs, one that floods PINGs, one that streams only event streams, and a target that loses
+ * frames.
+ */
+class MapTargetsTest extends MapTestBase {
+  /**
+   * Stock HAProxy sends each frame with MSG_MORE (strace shows one send per frame), so the kernel
+   * corks it: the map must say cork, with the kernel's ~200 ms (RTO_MIN on loopback) as the hold.
+   */
+  @Test
+  void stockHaproxyIsACork() throws Exception {
+    RealProxiesTest.need(ProxyKind.HAPROXY);
+    Path bundle = dir.resolve("bundle");
+    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg", "--repro", bundle.toString()));
+    kindIs(a, "cork");
+    assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
+    reproducesWithoutTheProxy(bundle, "cork");
+  }
+
+  /** HAProxy compressing event streams holds each one until the next: one-late for a client that accepts gzip, none for one that does not. */
+  @Test
+  void haproxyCompressionIsOneLateForClientsThatAcceptGzip() throws Exception {
+    RealProxiesTest.need(ProxyKind.HAPROXY);
+    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-compression.cfg"));
+    // the top-level answer is the client the map was (the bare one, accepting no compression); the browser's is under compression
+    kindIs(a, "none");
+    assertThat(a.get("compression").get("accepting").get("kind").asText())
+        .as(a.get("verdict").asText() + "; evidence: " + a.get("compression").get("accepting").get("evidence") + "; cells: "
+            + a.get("compression").get("accepting").get("cells")).isEqualTo("one-late");
+    // no flush policy of the lab's compressor holds each event until the next: no model, and the answer says why
+    assertThat(a.get("model").get("chain").isNull()).as(a.get("model").toString()).isTrue();
+    assertThat(a.get("model").get("note").asText()).contains("one-late");
+  }
+
+  /**
+   * `map --http h2c` against a server that floods every connection with PINGs and reads none of the
+   * answers (the issue's case ran 31 s on a 20 s budget and ended in a bare TimeoutException): the
+   * map ends within its budget, and what it says names the flood.
+   */
+  @Test
+  void aServerFloodingPingsEndsTheMapWithinItsBudgetAndSaysWhy() throws Exception {
+    try (java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      Thread acceptor = new Thread(() -> {
+        while (!server.isClosed()) {
+          try {
+            java.net.Socket s = server.accept();
+            Thread flood = new Thread(() -> {
+              try (s) {
+                java.io.OutputStream out = s.getOutputStream();
+                out.write(flushlab.http.H2.settings());
+                byte[] ping = flushlab.http.H2.frame(flushlab.http.H2.PING, 0, 0, new byte[8]);
+                byte[] batch = new byte[ping.length * 1000];
+                for (int i = 0; i < 1000; i++) System.arraycopy(ping, 0, batch, i * ping.length, ping.length);
+                for (int i = 0; i < 4000; i++) out.write(batch); // never reading
+              } catch (java.io.IOException e) {
+                // the client gave up on the connection
+              }
+            });
+            flood.setDaemon(true);
+            flood.start();
+          } catch (java.io.IOException closed) {
+            return;
+          }
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      Path json = dir.resolve("flood.json");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      long t0 = System.nanoTime();
+      int code = Main.run(new String[] {"map", "--target", "127.0.0.1:" + server.getLocalPort(), "--emitter-listen",
+          "127.0.0.1:" + flushlab.FreePort.forALaterServer(), "--http", "h2c", "--budget", "10s", "--results",
+          dir.resolve("results").toString(), "--json", json.toString()}, new PrintStream(out), new PrintStream(err));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      String said = out + "\n" + err + (java.nio.file.Files.exists(json) ? java.nio.file.Files.readString(json) : "");
+      HostStalls.skipIfSaidIn(said);
+      System.out.printf("MapCommandTest: a PING-flooding target: exit %d after %.1f s (budget 10 s)%n%s%n", code, seconds, said);
+      assertThat(seconds).as(said).isLessThan(15.0);
+      assertThat(said).contains("inconclusive: the target failed").contains("faster than it read the answers")
+          .doesNotContain("TimeoutException");
+    }
+  }
+
+  /** --target: a server the user runs (here a relay the test starts), forwarding to the emitter the map starts on --emitter-listen. */
+  @Test
+  void aServerTheUserRunsIsMappedThroughTarget() throws Exception {
+    int n = between(1000, 6000);
+    int emitterPort;
+    emitterPort = flushlab.FreePort.forALaterServer();
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      Relay relay = new Relay(RelayOptions.loopback(emitterPort,
+          List.of("byte-threshold=" + n + "B")), RelayLog.SILENT);
+      vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      JsonNode a = mapWith(List.of("--target", "127.0.0.1:" + relay.port(), "--emitter-listen", "127.0.0.1:" + emitterPort));
+      kindIs(a, "byte-threshold");
+      within10Percent(a, "threshold_bytes", n);
+    } finally {
+      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Go's ReverseProxy streams an event stream but holds a body with a Content-Length in its 4 KiB
+   * buffer (the stream-if relay follows its rule): mapped with such responses (--response), the
+   * map finds the buffer, where event streams would have answered none (StreamIfTest).
+   */
+  @Test
+  void aProxyThatStreamsOnlyEventStreamsIsMappedWithTheResponseShapeItHolds() throws Exception {
+    JsonNode a = mapWith(List.of("--shape", "stream-if,preset=go", "--response", "content_type=application/x-ndjson,transfer=length",
+        "--expect", "byte-threshold=4KiB"));
+    kindIs(a, "byte-threshold");
+    within10Percent(a, "threshold_bytes", 4096);
+  }
+
+  /**
+   * A server that ends every response cleanly after three frames, whatever was asked: each stream
+   * is complete as HTTP but lost most of its frames; the map infers nothing from such a cell.
+   */
+  @Test
+  void aCellThatLostFramesMakesTheMapInconclusive() throws Exception {
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      flushlab.ScriptedServer server = flushlab.ScriptedServer.playing(vertx, List.of(new flushlab.ScriptedServer.Step(0, () -> head),
+          new flushlab.ScriptedServer.Step(2, () -> flushlab.ScriptedServer.frames(66, 0, 1, 2))));
+      List<String> args = List.of("map", "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString(),
+          "--target", "127.0.0.1:" + server.port(), "--emitter-listen", "127.0.0.1:" + flushlab.FreePort.forALaterServer());
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
+      JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+      System.out.println("a target that loses frames -> " + a.get("verdict").asText());
+      // both runs spoiled by this host (a CPU hog's run-queue waits) end the pass before its losses are read: a host stall, not a result
+      HostStalls.skipIfSaidIn(a.get("verdict").asText());
+      assertThat(a.get("kind").asText()).as(out.toString()).isEqualTo("inconclusive");
+      assertThat(a.get("verdict").asText()).contains("frames of frame_size=60B interval=2ms frames=600 were lost")
+          .contains("nothing is inferred from it");
+      assertThat(code).isZero(); // answered: inconclusive, saying why
+    } finally {
+      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * A row of a results.json whose every run was excluded has no figures: when each run was spoiled
+   * by this host (a host stall, an emitter its loop's host stall held, or one late by at most twice the longest stall), the test
+   * has no result to judge, as {@link HostStalls} says; otherwise the row is judged, and fails.
+   */
+  static void skipIfEveryRunWasSpoiledByThisHost(JsonNode row) {
+    List<String> reasons = new ArrayList<>();
+    for (JsonNode run : row.get("runs")) {
+      if (!run.get("excluded").asBoolean()) return;
+      double hostMaxMs = 0;
+      for (JsonNode h : run.path("hiccups")) hostMaxMs = Math.max(hostMaxMs, h.path("host").path("max_ms").asDouble());
+      boolean spoiled = run.get("exclusion_cause").asText().equals("host-stall") || run.get("exclusion_cause").asText().equals("emitter-held-by-host")
+          || run.get("exclusion_cause").asText().equals("emitter-late") && hostMaxMs >= run.get("emitter_max_lateness_ms").asDouble() / 2;
+      if (!spoiled) return;
+      reasons.add(run.get("exclusion_reason").asText() + " (host stalled up to " + hostMaxMs + " ms)");
+    }
+    if (!reasons.isEmpty()) HostStalls.skip("host stall, not a result: every run of " + row.get("target").asText() + " was excluded: " + reasons);
+  }
+
+  /**
+   * The --repro bundle of a lab-started proxy: its README names the proxy's version, its config
+   * is beside it, and its scenario runs the model as a built-in relay (no proxy) that holds the
+   * stream as the proxy did while the direct path streams.
+   */
+  void reproducesWithoutTheProxy(Path bundle, String model) throws Exception {
+    String readme = java.nio.file.Files.readString(bundle.resolve("README.md"));
+    assertThat(readme).contains("a haproxy the lab started").contains("HAProxy version").contains("`" + model + "`");
+    assertThat(bundle.resolve("proxy-config.txt")).exists();
+    assertThat(Json.MAPPER.readTree(bundle.resolve("map.json").toFile()).get("model").get("chain").asText()).isEqualTo(model);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Path results = dir.resolve("bundle-results");
+    int code = Main.run(new String[] {"run", bundle.resolve("scenario.yaml").toString(), "--results", results.toString()},
+        new PrintStream(out), new PrintStream(err));
+    if (code != 0) HostStalls.skipIfSaidIn(err.toString());
+    assertThat(code).as(out + "\n" + err).isZero();
+    Path folder;
+    try (var l = java.nio.file.Files.list(results)) {
+      folder = l.findFirst().orElseThrow();
+    }
+    double direct = 0;
+    double relay = 0;
+    for (JsonNode cell : Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("cells")) {
+      skipIfEveryRunWasSpoiledByThisHost(cell);
+      double fpr = cell.get("metrics").get("frames_per_read").asDouble();
+      if (cell.get("target").asText().equals("direct")) direct = fpr;
+      if (cell.get("target").asText().equals("model")) relay = fpr;
+    }
+    System.out.printf("MapCommandTest: the bundle's scenario: direct %.2f, the model %s %.2f frames per read%n", direct, model, relay);
+    assertThat(direct).as("the direct path").isLessThanOrEqualTo(1.10);
+    assertThat(relay).as("the model, as the proxy held the stream").isGreaterThan(10);
+  }
+
+
+}

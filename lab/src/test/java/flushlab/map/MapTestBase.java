@@ -1,0 +1,104 @@
+package flushlab.map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.cli.Main;
+import flushlab.HostStalls;
+import flushlab.core.Json;
+import flushlab.relay.shaper.ShaperRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the `flushlab map` tests share: a seed drawn per class (printed; -Dflushlab.seed=N replays
+ * it) for the hidden values, a results folder per test, and the checks an answer is held to (its
+ * kind, and each value within 10 % of the hidden one). The tests are split by what they map so
+ * that no one class of them outlasts the rest of the suite: built-in single mechanisms
+ * ({@link MapCommandTest}), windows, pairs and compression ({@link MapWindowsAndPairsTest}), and
+ * real proxies and the user's own targets ({@link MapTargetsTest}).
+ */
+abstract class MapTestBase {
+  static Random random;
+
+  @BeforeAll
+  static void seed(TestInfo info) {
+    long seed = Long.getLong("flushlab.seed", System.nanoTime());
+    String name = info.getTestClass().map(Class::getSimpleName).orElse("a map test");
+    System.out.println(name + " seed " + seed + " (replay with -Dflushlab.seed=" + seed + ")");
+    random = new Random(seed);
+  }
+
+  @TempDir
+  Path dir;
+
+  static int between(int lo, int hi) {
+    return lo + random.nextInt(hi - lo + 1);
+  }
+
+  /** Runs `flushlab map --shape ...` and returns its JSON answer. */
+  JsonNode map(String... shapes) throws Exception {
+    List<String> target = new ArrayList<>();
+    for (String s : shapes) {
+      target.add("--shape");
+      target.add(s);
+    }
+    return mapWith(target);
+  }
+
+  /** Runs `flushlab map` with these target flags and returns its JSON answer. */
+  JsonNode mapWith(List<String> targetFlags) throws Exception {
+    List<String> args = new ArrayList<>(List.of("map", "--results", dir.resolve("results").toString(), "--json",
+        dir.resolve("map.json").toString()));
+    args.addAll(targetFlags);
+    String shapes = String.join(" ", targetFlags);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
+    if (code != 0) HostStalls.skipIfSaidIn(err.toString());
+    // an answer this host's stalls left inconclusive fails an --expect too: the stall is what to report
+    if (Files.exists(dir.resolve("map.json"))) HostStalls.skipIfSaidIn(Json.MAPPER.readTree(dir.resolve("map.json").toFile()).get("verdict").asText());
+    assertThat(code).as(out + "\n" + err).isZero();
+    JsonNode answer = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    System.out.println("map " + shapes + " -> " + answer.get("verdict").asText() + " ("
+        + answer.get("seconds").asDouble() + " s, " + answer.get("cell_count").asInt() + " cells)");
+    return answer;
+  }
+
+  /**
+   * The answer's model is a chain `--shape` takes, matching {@code pattern}; each number it
+   * captures within 10 % of the hidden value in the same place of {@code expected}.
+   */
+  static void modelIs(JsonNode answer, String pattern, double... expected) {
+    JsonNode model = answer.get("model");
+    assertThat(model.get("chain").isTextual()).as("a model for " + answer.get("verdict").asText() + ": " + model).isTrue();
+    String chain = model.get("chain").asText();
+    assertThat(ShaperRegistry.parseChain(chain)).as(chain).isNotEmpty();
+    Matcher m = Pattern.compile(pattern).matcher(chain);
+    assertThat(m.matches()).as(chain + " matches " + pattern).isTrue();
+    for (int i = 0; i < expected.length; i++) {
+      assertThat(Double.parseDouble(m.group(i + 1))).as("value %d of %s", i + 1, chain).isBetween(expected[i] * 0.9, expected[i] * 1.1);
+    }
+  }
+
+  /** The answer names {@code kind}; otherwise the failure shows its verdict and evidence. */
+  static void kindIs(JsonNode answer, String kind) {
+    assertThat(answer.get("kind").asText()).as(answer.get("verdict").asText() + "; evidence: " + answer.get("evidence")).isEqualTo(kind);
+  }
+
+  static void within10Percent(JsonNode answer, String field, double expected) {
+    assertThat(answer.get(field).isNumber()).as(field + " in " + answer).isTrue();
+    assertThat(answer.get(field).asDouble()).as(field + " (expected %s): %s", expected, answer.get("verdict").asText())
+        .isBetween(expected * 0.9, expected * 1.1);
+  }
+
+}
