@@ -105,16 +105,21 @@ class VethPathTest {
     needVeth();
     try (VethSite site = VethSite.open(1500)) {
       LabChild relay = site.startRelay("cork", List.of("cork"), false);
+      long t0 = System.nanoTime();
       BatchResult r = stream("http://" + relay.address() + "/sse?frames=400&size=60&interval=2ms");
+      long t1 = System.nanoTime();
       StreamResult s = r.streamResults().get(0);
       assertThat(s.ok()).as(r.oneLine()).isTrue();
       long[] bytes = values(s.releases().bytes());
-      assertThat(bytes.length).as("releases between the first and the last").isGreaterThan(10);
       int mss = site.path().mss();
       assertThat(mss).isEqualTo(1448);
-      long median = bytes[bytes.length / 2];
+      long median = bytes.length == 0 ? 0 : bytes[bytes.length / 2];
       long k = Math.max(1, Math.round((double) median / mss));
-      System.out.println("VethPathTest: cork relay over MTU 1500, bytes per release p50 " + median + " (" + k + " x MSS " + mss + ")");
+      String seen = bytes.length + " releases, p50 " + median + " B (" + k + " x MSS " + mss + ")";
+      System.out.println("VethPathTest: cork relay over MTU 1500: " + seen);
+      // a reader this host stopped reads two segments as one: under a CPU hog, 10 releases where ~17 come
+      if (bytes.length <= 10 || k > 2) flushlab.HostStalls.skipIfBusy(t0, t1, seen);
+      assertThat(bytes.length).as("releases between the first and the last").isGreaterThan(10);
       assertThat((double) median).isBetween(k * mss * 0.95, k * mss * 1.05);
       assertThat(k).as("a segment or two, not a 200 ms batch (~6.6 KB)").isLessThanOrEqualTo(2);
     }
@@ -164,6 +169,8 @@ class VethPathTest {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     int rc = Main.run(new String[] {"map", "--shape", "cork", "--path", "veth", "--results", dir.toString(), "--json",
         dir.resolve("map.json").toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
+    // a direct path this host stalled through twice is not certified (exit 3), and says so: no result, as for any map
+    if (rc != 0) flushlab.HostStalls.skipIfSaidIn(out.toString());
     assertThat(rc).as(out.toString()).isZero();
     com.fasterxml.jackson.databind.JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
     flushlab.HostStalls.skipIfSaidIn(a.path("verdict").asText());

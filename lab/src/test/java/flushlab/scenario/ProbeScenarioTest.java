@@ -69,6 +69,7 @@ class ProbeScenarioTest {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       int rc = Main.run(new String[] {"run", dir.resolve(f).toString(), "--results", dir.resolve("out").toString()},
           new PrintStream(out), new PrintStream(out));
+      if (rc != 0) flushlab.HostStalls.skipIfSaidIn(out.toString()); // not certified because this host stalled: no result
       assertThat(rc).as(out.toString()).isZero();
     }
     JsonNode up = results(dir.resolve("out"), "up");

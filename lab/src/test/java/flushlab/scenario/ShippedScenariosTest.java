@@ -51,6 +51,7 @@ class ShippedScenariosTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int rc = Main.run(new String[] {"run", "scenarios/quickstart.yaml", "--results", dir.toString()},
         new PrintStream(out), new PrintStream(err));
+    if (rc != 0) flushlab.HostStalls.skipIfSaidIn(out + "\n" + err); // not certified because this host stalled: no result
     assertThat(rc).as(out + "\n" + err).isZero();
     Path folder;
     try (Stream<Path> l = Files.list(dir)) {
