@@ -59,8 +59,8 @@ class CompressingProxiesTest extends LabTest {
       RequestPlan plan = RequestPlan.get("http://127.0.0.1:" + p.port() + "/sse?frames=" + FRAMES + "&size=60&interval=" + INTERVAL_MS + "ms");
       // under the pacing guard and the hiccup meter: a run this host's stalls or contention merged is measured once more
       long interval = INTERVAL_MS * 1_000_000L;
-      BatchResult curl = whole(lab.measurePaced(interval, plan.withProfile(ClientProfile.CURL), ClientOptions.single()));
-      BatchResult browser = whole(lab.measurePaced(interval, plan.withProfile(ClientProfile.BROWSER), ClientOptions.single()));
+      BatchResult curl = whole(lab.measurePaced(interval, template + "'s process", List.of(p.pid()), plan.withProfile(ClientProfile.CURL), ClientOptions.single()));
+      BatchResult browser = whole(lab.measurePaced(interval, template + "'s process", List.of(p.pid()), plan.withProfile(ClientProfile.BROWSER), ClientOptions.single()));
       System.out.printf("CompressingProxiesTest: %s as curl: %s%n  as a browser: %s%n", template, curl.oneLine(), browser.oneLine());
       assertThat(curl.contentCodings()).as("curl sends no Accept-Encoding").isEqualTo(Map.of("identity", 1));
       assertThat(curl.framesPerRead()).isLessThanOrEqualTo(1.1);

@@ -9,6 +9,7 @@ import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
 import flushlab.tls.ServerTls;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,8 +36,8 @@ class Http2ProxiesTest extends LabTest {
       RequestPlan plan = RequestPlan.get("https://127.0.0.1:" + p.port() + "/sse?frames=" + FRAMES + "&size=60&interval=20ms")
           .withTls(ServerTls.selfSigned().pinnedByClients());
       // under the pacing guard and the hiccup meter: a run this host's stalls or contention merged is measured once more
-      BatchResult h1 = whole(lab.measurePaced(INTERVAL, plan, ClientOptions.single()));
-      BatchResult h2 = whole(lab.measurePaced(INTERVAL, plan, ClientOptions.single().withHttp(HttpVersion.H2)));
+      BatchResult h1 = whole(lab.measurePaced(INTERVAL, template + "'s process", List.of(p.pid()), plan, ClientOptions.single()));
+      BatchResult h2 = whole(lab.measurePaced(INTERVAL, template + "'s process", List.of(p.pid()), plan, ClientOptions.single().withHttp(HttpVersion.H2)));
       System.out.printf("Http2ProxiesTest: %s frames per read %.2f over HTTP/1.1, %.2f over h2 (its SETTINGS %s)%n", template,
           h1.framesPerRead(), h2.framesPerRead(), h2.h2().serverSettings());
       assertThat(h1.h2()).isNull();
@@ -60,7 +61,7 @@ class Http2ProxiesTest extends LabTest {
     Assumptions.assumeTrue(installed, kind.binaryName + " is not installed");
     try (ProxyProcess p = ProxyProcess.start(kind, Path.of("scenarios/proxies", template), "127.0.0.1", lab.emitter.port())) {
       RequestPlan plan = RequestPlan.get("http://127.0.0.1:" + p.port() + "/sse?frames=" + FRAMES + "&size=60&interval=20ms");
-      BatchResult h2c = whole(lab.measurePaced(INTERVAL, plan, ClientOptions.single().withHttp(HttpVersion.H2C)));
+      BatchResult h2c = whole(lab.measurePaced(INTERVAL, template + "'s process", List.of(p.pid()), plan, ClientOptions.single().withHttp(HttpVersion.H2C)));
       System.out.printf("Http2ProxiesTest: %s over h2c frames per read %.2f (its SETTINGS %s)%n", template, h2c.framesPerRead(),
           h2c.h2().serverSettings());
       assertThat(h2c.framesPerRead()).as(h2c.oneLine()).isLessThanOrEqualTo(1.1);
