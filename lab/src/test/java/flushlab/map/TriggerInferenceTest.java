@@ -155,6 +155,23 @@ class TriggerInferenceTest {
   }
 
   /**
+   * A 2634 B gzip buffer as a browser sees it, under a CPU hog (a suite run of 2026-12-03): the
+   * 60 B cell's median release carried 96 events while its oldest waited 186.3 ms, 93 intervals,
+   * two events read past the threshold with it. Still a byte threshold, located by its releases.
+   */
+  @Test
+  void aReleaseReadWithTwoFramesPastTheThresholdIsStillAThreshold() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(
+        new CellEvidence("f=28 i=2", 28, 60, 2, 600, 1, 85.71, 5, 96, 184.1, 186.3, 198.2, 186.0, 188.1, 200.1, 172.0, false, "gzip",
+            2600, 2655, 2700),
+        new CellEvidence("f=64 i=2", 64, 4096, 2, 600, 1, 40.0, 13, 41, 80.0, 80.0, 82.1, 82.0, 82.1, 84.1, 79.4, false, "gzip",
+            2600, 2661, 2700),
+        new CellEvidence("f=34 i=50", 34, 60, 50, 25, 1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 1200, true, "gzip", 0, 0, 0)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).as(t.verdict()).isBetween(2634 * 0.9, 2634 * 1.1);
+  }
+
+  /**
    * A 162 ms periodic timer beside two other test classes (a suite run of 2026-12-03): the 60 B
    * cell's first release came 9 ms after its tick (the first frame waited 171.9 ms), and its gaps
    * spread 161.0-165.9 ms. A late tick is allowed what the cell's own gaps spread by.
