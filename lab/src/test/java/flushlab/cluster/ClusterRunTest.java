@@ -199,7 +199,10 @@ class ClusterRunTest {
    * The map's lab on agents (`flushlab map --cluster`) applies the same rule: each client agent
    * judges the streams it ran whole against its own hiccup meter, and a run whose merged reads all
    * fell in the agents' host stalls is excluded as a host stall (which the runner measures once
-   * more), not read as the target's coalescing. The stall is injected as above; the next run is kept.
+   * more), not read as the target's coalescing. The client agents' host stalls 100 ms in every 250
+   * while the run is measured, so the stalls meet its reads however late the run starts (a single
+   * stall armed 100 ms before the call missed a run a CPU hog had slowed, and the run was kept); the
+   * next run, after the last stall has ended, is kept.
    */
   @Test
   void theMapsLabOnAgentsExcludesARunTheClientAgentsHostStalledThrough(@TempDir Path dir) throws Exception {
@@ -210,8 +213,24 @@ class ClusterRunTest {
         Scenario s = stallingAgentsScenario(dir, pa);
         flushlab.targets.Target direct = new flushlab.targets.Target.Direct("direct", s.path());
         try (ClusterLab lab = ClusterLab.open(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line))) {
-          stallClientAgentsSoon(b, c);
-          flushlab.run.RunRecord stalled = lab.run(direct, s.cells().get(0), 0, 0, List.of(), s.guards().pacingToleranceNanos());
+          java.util.concurrent.atomic.AtomicLong lastStallEnds = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+          long stalling = b.vertx().setPeriodic(0, 250, t -> {
+            lastStallEnds.set(System.nanoTime() + 100_000_000L);
+            flushlab.core.HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
+            flushlab.core.HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
+          });
+          flushlab.run.RunRecord stalled;
+          try {
+            stalled = lab.run(direct, s.cells().get(0), 0, 0, List.of(), s.guards().pacingToleranceNanos());
+          } finally {
+            b.vertx().cancelTimer(stalling);
+          }
+          // the meter's thread is held with the loops: once it has woken past the last stall's end, no stall is left (a
+          // tick already under way when the timer was cancelled may arm one more: wait until the last end stops moving)
+          for (long seen = -1; seen != lastStallEnds.get(); ) {
+            seen = lastStallEnds.get();
+            flushlab.core.HiccupMeter.get().awaitWatcherPast(seen, 2_000_000_000L);
+          }
           System.out.println("ClusterRunTest: map run under a stall: " + stalled.exclusionReason());
           assertThat(stalled.excludedForHostStall()).as("excluded for the agents' host stall: %s", stalled.exclusionReason()).isTrue();
           assertThat(stalled.exclusionReason()).startsWith("the client agent ").contains("'s host stalled").contains("read together");
