@@ -150,9 +150,13 @@ final class MapCommand implements Command {
     }
   }
 
+  private static double seconds(long started) {
+    return Math.round((System.nanoTime() - started) / 1e7) / 100.0;
+  }
+
   private int report(Scenario scenario, Outcome o, Vertx vertx, Path root, long started, PrintStream out, PrintStream err)
       throws IOException {
-    double seconds = Math.round((System.nanoTime() - started) / 1e7) / 100.0;
+    double seconds = seconds(started);
     RunReport report = RunReport.of(scenario, o, commandLine, Environment.capture(vertx.isNativeTransportEnabled()));
     ResultsWriter.Written written = ResultsWriter.write(root, report);
     FlushTrigger trigger = o.triggers().values().stream().findFirst().orElse(null);
@@ -187,6 +191,13 @@ final class MapCommand implements Command {
     if (!o.certified()) {
       err.println("flushlab map: this host is " + o.certification().verdict() + "; no answer is published");
       return EXIT_UNCERTIFIED;
+    }
+    // no answer from missing data: a map that read no stream at all (the budget ran out before its
+    // first cell, e.g. a slow warm-up on a busy host) has measured nothing, and says so
+    if (o.results().stream().allMatch(r -> r.everyStream().streams() == 0)) {
+      err.println("flushlab map: " + scenario.targets().get(0).name() + ": no stream was measured within the budget (" + budget
+          + ", " + seconds(started) + " s spent); give the map a longer --budget");
+      return EXIT_FAILED;
     }
     TargetCellResult last = o.results().isEmpty() ? null : o.results().get(o.results().size() - 1);
     if (last != null && last.included().streamsOk() == 0 && last.included().errorCount() > 0) {

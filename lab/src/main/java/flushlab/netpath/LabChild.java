@@ -41,6 +41,9 @@ public final class LabChild implements AutoCloseable {
     Path log = link.folder().resolve(what.replaceAll("[^A-Za-z0-9_.-]", "_") + ".log");
     List<String> java = new ArrayList<>();
     java.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    // the options lab/jvm.options gives every JVM the lab runs: C1 only, so no C2 compiles in the middle
+    // of what this child serves (and it is ready in about half the time on two cores)
+    java.add("-XX:TieredStopAtLevel=1");
     java.add("-Xmx256m");
     java.add("-XX:+UseSerialGC"); // one small heap per child; no GC threads competing for the lab's two cores
     java.add(LabClock.anchorProperty());
