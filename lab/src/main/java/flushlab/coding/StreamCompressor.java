@@ -18,6 +18,10 @@ public final class StreamCompressor {
   private int outLen;
   /** Input written since the encoder was last flushed (ms:T arms its timer on the first). */
   private boolean unflushed;
+  /** Uncompressed bytes written since the encoder was last flushed (what input:N counts). */
+  private long inputSinceFlush;
+  /** A write has begun and not yet ended (under next, a flush comes only before a new one). */
+  private boolean writeOpen;
   private boolean finished;
   private final ByteSink append = this::append;
 
@@ -37,25 +41,40 @@ public final class StreamCompressor {
 
   /** Compresses one write; {@code endsEvent} is where a per-event flush may happen (each large event's last piece). */
   public void write(byte[] b, int off, int len, boolean endsEvent) {
+    // next: what the last write left in the encoder goes out as this one begins
+    if (policy.kind() == FlushPolicy.Kind.NEXT && !writeOpen && unflushed && !finished) flush();
+    writeOpen = true;
     encoder.write(b, off, len, append);
     unflushed = true;
+    inputSinceFlush += len;
     if (endsEvent) endOfWrite();
   }
 
-  /** One write is complete (an event, or one read from upstream): each and bytes:N flush the encoder here. */
+  /** One write is complete (an event, or one read from upstream): each and bytes:N flush the encoder here, input:N once N came in. */
   public void endOfWrite() {
+    writeOpen = false;
     if (finished || !unflushed) return;
-    if (policy.kind() == FlushPolicy.Kind.EACH || policy.kind() == FlushPolicy.Kind.BYTES) {
-      encoder.flush(append);
-      unflushed = false;
+    switch (policy.kind()) {
+      case EACH, BYTES -> flush();
+      case INPUT -> {
+        if (inputSinceFlush >= policy.value()) flush();
+      }
+      default -> {
+        // none waits for the encoder, ms:T for its timer, next for the next write
+      }
     }
   }
 
   /** The ms:T timer fired: everything written so far becomes ready. */
   public void timerFired() {
     if (finished) return;
+    flush();
+  }
+
+  private void flush() {
     encoder.flush(append);
     unflushed = false;
+    inputSinceFlush = 0;
   }
 
   /** Under ms:T, input waits for a flush: the writer should have a timer armed. */

@@ -46,6 +46,17 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
         releaseBytesP50, releaseBytesP90, thinkMs, keepAliveMs, firstBodyMs, ttftMs);
   }
 
+  /**
+   * The cell as its decoded body: each frame weighs its event bytes (what a compressor's input
+   * counts), and a release the events it carried, as if the bodies had come as sent.
+   */
+  public CellEvidence asDecoded() {
+    double released = releaseFrames * bodyBytes;
+    return new CellEvidence(label, bodyBytes, bodyBytes, intervalMs, framesPerStream, streams, framesPerRead, releasesPerStream,
+        releaseFrames, waitP10, waitP50, waitP90, gapP10, gapP50, gapP90, firstWaitMs, drained, null, released, released, released,
+        thinkMs, keepAliveMs, firstBodyMs, ttftMs);
+  }
+
   /** The think cell: frames after a think with comments through it. */
   public boolean thinks() {
     return thinkMs > 0;

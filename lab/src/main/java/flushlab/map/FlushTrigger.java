@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param kind the mechanism named, or inconclusive
  * @param thresholdBytes the byte threshold as a proxy's buffer counts it (wire bytes from upstream,
- *     chunk framing included), or a window's bytes per update, or null
+ *     chunk framing included), or a window's bytes per update, or a decoded threshold's bytes of
+ *     events before compression, or null
  * @param thresholdBodyBytes the same in event bytes (what users configure), or null
  * @param timerMs the hold time from the first held byte, or a periodic timer's period, or a window's update period, or null
  * @param events the frames per release of an event-count trigger, or null

@@ -17,6 +17,8 @@ final class HoldTimerFit {
   static Double fit(List<CellEvidence> cells, List<String> evidence) {
     boolean smallReleases = cells.stream().anyMatch(c -> c.held() && !c.largeReleases() || !c.held() && c.heldOnce());
     List<Double> waits = new ArrayList<>();
+    /** Each wait's own noise (p90 - p10; 0 for a cell held once): what may lift it above the hold. */
+    List<Double> spreads = new ArrayList<>();
     List<CellEvidence> timing = new ArrayList<>();
     List<CellEvidence> lengthened = new ArrayList<>();
     for (CellEvidence c : cells) {
@@ -28,9 +30,11 @@ final class HoldTimerFit {
         }
         if (!c.steadyWait()) return null;
         waits.add(c.waitP10());
+        spreads.add(c.waitP90() - c.waitP10());
         timing.add(c);
       } else if (c.heldOnce()) {
         waits.add(c.firstWaitMs());
+        spreads.add(0.0);
       }
     }
     if (waits.isEmpty()) return null;
@@ -42,6 +46,15 @@ final class HoldTimerFit {
     double spread = timing.stream().mapToDouble(c -> c.waitP90() - c.waitP10()).max().orElse(0);
     double tolerance = Math.max(Math.max(1, 0.03 * t), Math.min(3, 2 * spread));
     for (double w : waits) if (Math.abs(w - t) > tolerance) return null;
+    // And measured from the lowest wait, each cell lifted above it by no more than its own noise
+    // allows: noise only adds to a hold, so a steady cell far above the lowest is held by something
+    // else. Against the median with the noisiest cell's room, a 60 B cell waiting 5.8 ms (p90 7.0,
+    // beside two other classes) and a 150 B one waiting 1.9 ms (p90 2.0), both at 1 ms, passed for
+    // one 3.9 ms hold: they are two byte counts (a suite run of 2026-12-03).
+    double lowest = waits.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+    for (int i = 0; i < waits.size(); i++) {
+      if (waits.get(i) - lowest > Math.max(1, 0.03 * lowest) + Math.min(3, 2 * spreads.get(i))) return null;
+    }
     // a threshold or a window releases large frames early; a hold never does
     for (CellEvidence c : lengthened) if (c.waitP10() < t - tolerance) return null;
     // A hold of T releases what arrived within T of its oldest frame: about T / I + 1 frames, one

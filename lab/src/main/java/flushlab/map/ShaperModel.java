@@ -66,6 +66,7 @@ public record ShaperModel(String chain, String note) {
       case WINDOW: return of("window=" + bytes(t.thresholdBytes()) + ",update=timer,after=" + ms(t.timerMs()));
       case EVENT_COUNT: return none("an event count is recognised, not modelled: no built-in relay releases every K events");
       case ENCODER: return none("an encoder's holding needs a compressing target, and this answer came without a coding");
+      case DECODED_THRESHOLD: return none("a threshold of decoded bytes needs a compressing target, and this answer came without a coding");
       case INCONCLUSIVE: return none("the answer is inconclusive");
       default: return none("no built-in relay is known for " + t.kind().text());
     }
@@ -81,6 +82,8 @@ public record ShaperModel(String chain, String note) {
       case ENCODER: return of(head + ",flush=none");
       case BYTE_THRESHOLD: return of(head + ",flush=bytes,bytes=" + bytes(accepting.thresholdBytes()));
       case TIMER: return of(head + ",flush=timer,after=" + ms(accepting.timerMs()));
+      case DECODED_THRESHOLD: return of(head + ",flush=input,bytes=" + bytes(accepting.thresholdBytes()));
+      case ONE_LATE: return of(head + ",flush=next");
       default:
         return none("clients that accept " + coding + " see " + accepting.kind().text() + ", which no compressor flush policy of "
             + "the lab's does yet");

@@ -23,6 +23,8 @@ import java.util.List;
  *   <li>one event late: r = 1, W = I in every cell, whatever I (each write waits for the next);
  *   <li>first content: every cell streams, but after a think nothing (not the comments sent through
  *       it) arrives before the first frame;
+ *   <li>decoded threshold N (a compressor flushed by its input's size): a byte threshold counted in
+ *       the events' own bytes, not in the compressed ones a client receives;
  *   <li>flow-control window W, updated every P: cells sending less than W per P stream; faster
  *       ones release about W bytes (any part of a frame) P apart, their backlog growing.
  * </ul>
@@ -94,6 +96,8 @@ public final class TriggerInference {
     if (window != null) return WindowFit.answer(target, window, measured, evidence);
     FlushTrigger encoder = encoderHeld(target, measured, evidence);
     if (encoder != null) return encoder;
+    FlushTrigger decoded = decodedThreshold(target, measured, evidence);
+    if (decoded != null) return decoded;
     List<String> next = nextPlans(measured).stream().map(CellPlan::toString).toList();
     String behind = WindowFit.behind(measured);
     return FlushTrigger.inconclusive(target, "neither one byte threshold, one hold timer, one periodic timer, one event count, "
@@ -120,6 +124,24 @@ public final class TriggerInference {
         + "whole at their end%s; %s); a proxy that flushes its compressor per upstream write would stream them", coding, drained,
         cells.size(), mostEvents > 0 ? String.format(", the others in releases of up to %.0f events", mostEvents) : "",
         Fits.across(cells)), evidence, List.of());
+  }
+
+  /**
+   * Every cell compressed, no threshold of compressed bytes fitting, and one of the events' own
+   * bytes (what went into the compressor) fitting every cell: a compressor flushed by its input's
+   * size. Null when that is not what the cells show.
+   */
+  private static FlushTrigger decodedThreshold(String target, List<CellEvidence> cells, List<String> evidence) {
+    if (cells.isEmpty() || !cells.stream().allMatch(CellEvidence::compressed)) return null;
+    Span n = ByteThresholdFit.fit(cells.stream().map(CellEvidence::asDecoded).toList(), new ArrayList<>());
+    evidence.add("decoded-threshold check: " + (n == null ? "no single threshold of the events' own bytes fits every cell"
+        : "every cell fits a threshold of " + n.text("B") + " of events before compression"));
+    if (n == null) return null;
+    List<String> next = n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
+    return new FlushTrigger(target, TriggerKind.DECODED_THRESHOLD, Fits.round1(n.mid()), Fits.round1(n.mid()), null, null,
+        String.format("decoded threshold: the %s output leaves once ~%.0f B of events went into the compressor since it last let "
+            + "output go, however small they compress (between %s, counted before compression; %s)", cells.get(0).coding(), n.mid(),
+            n.text("B"), Fits.across(cells)), evidence, next);
   }
 
   /** Events a release must carry to count as held by an encoder rather than by a small buffer. */

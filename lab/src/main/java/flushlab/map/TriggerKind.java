@@ -33,6 +33,12 @@ public enum TriggerKind implements Named {
    */
   ENCODER,
   /**
+   * A compressor flushed once N bytes of events went into it since its last flush (a framework
+   * flushing its encoder by input size): every release decodes to about N bytes, however small
+   * they compress, so no threshold of the compressed bytes fits and one of the decoded bytes does.
+   */
+  DECODED_THRESHOLD,
+  /**
    * A flow-control window (HTTP/2's): a stream faster than the window per update falls behind
    * and leaves in bursts of what each update grants; a slower one is not held at all.
    */

@@ -80,6 +80,55 @@ class CodecTest {
     assertThat(sends).hasSizeGreaterThan(3).allMatch(n -> n >= 300 && n < 300 + 2 * EVENT.length);
   }
 
+  /** input:N: each release decodes to N uncompressed bytes or a little more (the write that reached N), however well they compress. */
+  @Test
+  void anInputPolicyFlushesOnceNUncompressedBytesCameIn() throws Exception {
+    for (ContentCoding coding : ContentCoding.values()) {
+      StreamCompressor c = new StreamCompressor(coding, FlushPolicy.input(500));
+      BodyDecoder d = BodyDecoder.of(coding);
+      List<Long> decodedPerRelease = new ArrayList<>();
+      long[] decoded = {0};
+      for (int i = 0; i < 60; i++) {
+        c.write(EVENT, 0, EVENT.length, true);
+        if (c.ready() > 0) {
+          long before = decoded[0];
+          d.feed(c.buffer(), 0, c.ready(), (b, o, l) -> decoded[0] += l);
+          c.sent();
+          if (decoded[0] > before) decodedPerRelease.add(decoded[0] - before);
+        }
+      }
+      c.close();
+      d.close();
+      // 60 events of EVENT.length bytes: a flush every ceil(500 / EVENT.length) events
+      int perFlush = (500 + EVENT.length - 1) / EVENT.length;
+      assertThat(decodedPerRelease).as(coding.text()).hasSize(60 / perFlush)
+          .allMatch(n -> n == (long) perFlush * EVENT.length);
+    }
+  }
+
+  /** next: an event's bytes leave as the next event is written, never between the pieces of one event, the last at the end. */
+  @Test
+  void aNextPolicyReleasesEachEventWhenTheNextOneIsWritten() throws Exception {
+    for (ContentCoding coding : ContentCoding.values()) {
+      StreamCompressor c = new StreamCompressor(coding, FlushPolicy.NEXT);
+      BodyDecoder d = BodyDecoder.of(coding);
+      long[] decoded = {0};
+      int half = EVENT.length / 2;
+      for (int i = 0; i < 8; i++) {
+        c.write(EVENT, 0, half, false); // one event in two pieces: the second piece does not flush the first
+        c.write(EVENT, half, EVENT.length - half, true);
+        d.feed(c.buffer(), 0, c.ready(), (b, o, l) -> decoded[0] += l);
+        c.sent();
+        assertThat(decoded[0]).as("%s: decoded once event %d was written", coding, i).isEqualTo((long) i * EVENT.length);
+      }
+      c.finish();
+      d.feed(c.buffer(), 0, c.ready(), (b, o, l) -> decoded[0] += l);
+      d.finish();
+      assertThat(decoded[0]).as("%s: the last event at the end", coding).isEqualTo(8L * EVENT.length);
+      c.close();
+    }
+  }
+
   @Test
   void aCorruptOrCutBrOrZstdBodyIsRefused() throws Exception {
     for (ContentCoding c : new ContentCoding[] {ContentCoding.BR, ContentCoding.ZSTD}) {
@@ -106,8 +155,11 @@ class CodecTest {
     assertThat(FlushPolicy.parse("ms:200")).isEqualTo(FlushPolicy.millis(200));
     assertThat(FlushPolicy.parse("ms:1s")).isEqualTo(FlushPolicy.millis(1000));
     assertThat(FlushPolicy.parse("ms:200").text()).isEqualTo("ms:200");
-    for (String bad : new String[] {"", "sometimes", "bytes:", "bytes:0", "bytes:1GiB", "ms:0", "ms:2m"}) {
-      assertThatThrownBy(() -> FlushPolicy.parse(bad)).as(bad).hasMessageContaining("valid: each, none, bytes:N");
+    assertThat(FlushPolicy.parse("input:4KiB")).isEqualTo(FlushPolicy.input(4096));
+    assertThat(FlushPolicy.parse("input:4KiB").text()).isEqualTo("input:4096");
+    assertThat(FlushPolicy.parse("Next")).isEqualTo(FlushPolicy.NEXT);
+    for (String bad : new String[] {"", "sometimes", "bytes:", "bytes:0", "bytes:1GiB", "ms:0", "ms:2m", "input:0", "next:1"}) {
+      assertThatThrownBy(() -> FlushPolicy.parse(bad)).as(bad).hasMessageContaining("valid: each, none, next, bytes:N or input:N");
     }
   }
 

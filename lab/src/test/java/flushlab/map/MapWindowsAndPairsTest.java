@@ -117,6 +117,19 @@ class MapWindowsAndPairsTest extends MapTestBase {
     modelIs(a, "compress=gzip,flush=bytes,bytes=(\\d+)B", n);
   }
 
+  /**
+   * A compressor flushed by its input's size (every N bytes of events, however small they compress),
+   * asked as a browser: a decoded threshold of N, and the compressor that counts so as its model.
+   */
+  @Test
+  void aCompressorFlushedEveryNBytesOfInputIsADecodedThreshold() throws Exception {
+    int n = between(800, 3500);
+    JsonNode a = mapWith(List.of("--shape", "compress=gzip,flush=input,bytes=" + n + "B", "--client", "browser"));
+    kindIs(a, "decoded-threshold");
+    within10Percent(a, "threshold_bytes", n);
+    modelIs(a, "compress=gzip,flush=input,bytes=(\\d+)B", n);
+  }
+
   /** Asked as a browser, the same relay's threshold is the answer itself, and the other client kind streams. */
   @Test
   void askedAsABrowserTheAnswerIsTheCompressedThresholdAndOthersStream() throws Exception {

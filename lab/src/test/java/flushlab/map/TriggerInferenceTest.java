@@ -330,6 +330,49 @@ class TriggerInferenceTest {
   }
 
   /**
+   * A compressor flushed every 1200 B of events (compress flush=input): 60 B events leave 20 at a
+   * time, compressed to ~560 B, while 4 KiB events, each past 1200 B, leave one by one compressed to
+   * 64 B. No threshold of compressed bytes holds 560 B and lets 64 B pass; one of 1141..1200 B of
+   * events before compression explains both, and its model is that compressor.
+   */
+  @Test
+  void aCompressorFlushedByItsInputSizeIsADecodedThreshold() {
+    CellEvidence small = new CellEvidence("gz f=28 i=2", 28, 60, 2, 600, 1, 20, 30, 20, 37.8, 38, 38.3, 39.8, 40, 40.2, 38, false,
+        "gzip", 540, 560, 580);
+    CellEvidence large = new CellEvidence("gz f=64 i=2", 64, 4096, 2, 600, 1, 1.0, 598, 1, 0.1, 0.2, 0.4, 1.9, 2.0, 2.1, 0.3, false,
+        "gzip", 60, 64, 70);
+    FlushTrigger t = TriggerInference.infer("x", List.of(small, large));
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.DECODED_THRESHOLD);
+    assertThat(t.thresholdBytes()).as(t.verdict()).isBetween(1140.0, 1200.0);
+    assertThat(t.verdict()).contains("counted before compression");
+    assertThat(ShaperModel.compressor("gzip", t).chain()).matches("compress=gzip,flush=input,bytes=11[4-9]\\dB|compress=gzip,flush=input,bytes=1200B");
+    // uncompressed, the same releases are an ordinary threshold: the decoded one is only for compressed cells
+    assertThat(TriggerInference.infer("x", List.of(small.asDecoded(), large.asDecoded())).kind()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+  }
+
+  /**
+   * A 396..462 B threshold at 1 ms beside two other test classes (HostStallTest, a suite run of
+   * 2026-12-03): the 60 B cell's oldest frame waited 5.8 ms (p10; p90 7.0), the 150 B cell's 1.9
+   * (p90 2.0). Their median, 3.9 ms, within the noisier cell's room of each, passed for a hold: the
+   * steady cell 3.9 ms above the lowest is not one.
+   */
+  @Test
+  void twoByteCountsAtOneMillisecondAreNotOneHoldBecauseOneCellIsNoisy() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(
+        new CellEvidence("f=66 i=1", 66, 60, 1, 300, 1, 8.11, 35, 7, 5.8, 6.0, 7.0, 6.5, 7.0, 7.5, 4.1, false, null, 462, 462, 462),
+        new CellEvidence("f=156 i=1", 156, 150, 1, 300, 1, 3.70, 78, 3, 1.9, 1.9, 2.0, 3.0, 3.0, 3.1, 1.0, false, null, 468, 468, 468)));
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).isBetween(396.0, 462.0);
+  }
+
+  /** A compressor that lets each event go as the next is written is one-late for clients that accept it: its model is flush=next. */
+  @Test
+  void aOneLateAnswerBehindACompressorIsModelledAsFlushNext() {
+    FlushTrigger oneLate = new FlushTrigger("x", TriggerKind.ONE_LATE, null, null, null, null, "one-late", List.of(), List.of());
+    assertThat(ShaperModel.compressor("br", oneLate).chain()).isEqualTo("compress=br,flush=next");
+  }
+
+  /**
    * A compressed threshold of ~1094 B: 40 events of a 28 B mean and 17 of a 64 B mean do not agree
    * on one (their spans (1092, 1120] and (1024, 1088] miss each other, as a compressor's changing
    * bytes per event makes them), but each cell's p50 release (1100 and 1120 B) does: the threshold

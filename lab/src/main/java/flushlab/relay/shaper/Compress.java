@@ -20,8 +20,9 @@ import java.util.Locale;
  * a response whose request accepted the coding, of a type it compresses, not already encoded and
  * not marked no-transform, leaves with Content-Encoding, chunked, its body re-encoded; the others
  * pass as they came. Output leaves under the flush policy: each upstream read (flush=each), the
- * encoder's own blocks and the end (none), once N compressed bytes wait (bytes), or T after the
- * first unflushed byte (timer). With min-length, the body is held until that many bytes arrived
+ * encoder's own blocks and the end (none), once N compressed bytes wait (bytes), T after the
+ * first unflushed byte (timer), once N uncompressed bytes came in (input), or as the next read
+ * comes (next: one read late). With min-length, the body is held until that many bytes arrived
  * before deciding, as Caddy does: a shorter response is sent as it was. HTTP/1.0 requests are not
  * compressed (nginx's gzip_http_version). The decoded body is the upstream's, byte for byte; a
  * response that passes keeps its head, and a chunked one is re-chunked as its pieces arrive (as a
@@ -29,11 +30,12 @@ import java.util.Locale;
  */
 public final class Compress extends Shaper {
   public static final Param ALGO = Param.choice("algo", "gzip", List.of("gzip", "deflate", "br", "zstd"), "the content coding");
-  public static final Param FLUSH = Param.choice("flush", "each", List.of("each", "none", "bytes", "timer"),
+  public static final Param FLUSH = Param.choice("flush", "each", List.of("each", "none", "bytes", "timer", "input", "next"),
       "each: flush per upstream read; none: the encoder's own blocks and the end; bytes: send once bytes= compressed bytes "
-          + "wait; timer: flush after= after the first unflushed byte");
-  public static final Param BYTES = Param.size("bytes", null, 1, 16L << 20, "flush=bytes: compressed bytes held before they leave")
-      .optional();
+          + "wait; timer: flush after= after the first unflushed byte; input: flush once bytes= uncompressed bytes came in since "
+          + "the last flush; next: flush what is held when the next read comes (each read leaves one read late)");
+  public static final Param BYTES = Param.size("bytes", null, 1, 16L << 20,
+      "flush=bytes: compressed bytes held before they leave; flush=input: uncompressed bytes between flushes").optional();
   public static final Param AFTER = Param.duration("after", null, 1_000_000L, 60_000_000_000L,
       "flush=timer: the flush timer, from the first unflushed byte").optional();
   public static final Param MIN_LENGTH = Param.size("min-length", "0B", 0, 16L << 20,
@@ -89,11 +91,17 @@ public final class Compress extends Shaper {
         if (after == null) throw new ShaperSpecException("shaper 'compress': flush=timer needs after= (" + AFTER.rangeText() + ")");
         yield new FlushPolicy(FlushPolicy.Kind.MS, after);
       }
+      case "input" -> {
+        if (bytes == null) throw new ShaperSpecException("shaper 'compress': flush=input needs bytes= (" + BYTES.rangeText() + ")");
+        yield FlushPolicy.input(bytes);
+      }
       case "none" -> FlushPolicy.NONE;
+      case "next" -> FlushPolicy.NEXT;
       default -> FlushPolicy.EACH;
     };
-    if (bytes != null && !flush.equals("bytes") || after != null && !flush.equals("timer")) {
-      throw new ShaperSpecException("shaper 'compress': bytes= goes with flush=bytes and after= with flush=timer");
+    boolean countsBytes = flush.equals("bytes") || flush.equals("input");
+    if (bytes != null && !countsBytes || after != null && !flush.equals("timer")) {
+      throw new ShaperSpecException("shaper 'compress': bytes= goes with flush=bytes or flush=input, and after= with flush=timer");
     }
     this.minLength = p.get(MIN_LENGTH);
     this.types = (int) p.get(TYPES);

@@ -69,6 +69,23 @@ class CompressTest extends ShaperTestBase {
     assertThat(timer.releaseFrames().p50()).as("~10 frames of 10 ms per 100 ms flush").isBetween(7.0, 12.0);
   }
 
+  /**
+   * input=N counts what came in, not what goes out: 60 B events, flushed every 600 B of them, leave
+   * ten at a time however small they compress; next holds each event until the next one is read,
+   * so each release's one frame waited about one interval.
+   */
+  @Test
+  void inputAndNextPoliciesReleaseByUncompressedSizeAndOneReadLate() throws Exception {
+    BatchResult input = whole(as(ClientProfile.BROWSER, "frames=120&size=60&interval=4ms", "compress=gzip,flush=input,bytes=600B"), 120);
+    System.out.println("compress flush=input,bytes=600B: " + input.oneLine() + " release_frames p50 " + input.releaseFrames().p50());
+    assertThat(input.contentCodings()).isEqualTo(Map.of("gzip", 1));
+    assertThat(input.releaseFrames().p50()).as("600 B of 60 B events per flush").isEqualTo(10.0);
+    BatchResult next = whole(as(ClientProfile.BROWSER, STREAM, "compress=gzip,flush=next"), 60);
+    System.out.println("compress flush=next: " + next.oneLine() + " release_wait_ms p50 " + next.releaseWaitMs().p50());
+    assertThat(next.framesPerRead()).as("one frame a release").isLessThan(1.25);
+    assertThat(next.releaseWaitMs().p50()).as("each frame held for the next, 10 ms later").isBetween(8.0, 15.0);
+  }
+
   @Test
   void aShortResponseUnderMinLengthPassesAsItCameAndALongerOneIsHeldUntilIt() throws Exception {
     BatchResult shortOne = whole(as(ClientProfile.BROWSER, "frames=5&size=60&interval=10ms", "compress=gzip,min-length=1KiB"), 5);
@@ -85,7 +102,10 @@ class CompressTest extends ShaperTestBase {
   void policyParametersGoTogether() {
     assertThatThrownBy(() -> ShaperRegistry.parse("compress,flush=bytes")).hasMessageContaining("flush=bytes needs bytes=");
     assertThatThrownBy(() -> ShaperRegistry.parse("compress,flush=timer")).hasMessageContaining("flush=timer needs after=");
-    assertThatThrownBy(() -> ShaperRegistry.parse("compress,bytes=1KiB")).hasMessageContaining("bytes= goes with flush=bytes");
+    assertThatThrownBy(() -> ShaperRegistry.parse("compress,bytes=1KiB")).hasMessageContaining("bytes= goes with flush=bytes or flush=input");
+    assertThatThrownBy(() -> ShaperRegistry.parse("compress,flush=input")).hasMessageContaining("flush=input needs bytes=");
+    assertThat(ShaperRegistry.parseChain("compress=br,flush=input,bytes=2KiB")).hasSize(1);
+    assertThat(ShaperRegistry.parseChain("compress,flush=next")).hasSize(1);
     assertThatThrownBy(() -> ShaperRegistry.parse("compress=lz4")).hasMessageContaining("gzip, deflate, br, zstd");
   }
 }
