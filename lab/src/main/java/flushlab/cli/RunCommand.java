@@ -16,6 +16,7 @@ import flushlab.report.ProbeReport;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
 import flushlab.report.SummaryMarkdown;
+import flushlab.scenario.Expectations;
 import flushlab.run.Outcome;
 import flushlab.scenario.ProbeScenario;
 import flushlab.scenario.Scenario;
@@ -112,6 +113,15 @@ final class RunCommand implements Command {
     if (!o.certified()) {
       err.println("flushlab run: this host is " + o.certification().verdict() + "; no finding is published");
       return EXIT_UNCERTIFIED;
+    }
+    // the scenario's expect: block, as map --expect: a CI pipeline's check that a proxy's buffering did not change
+    for (Expectations.Checked c : scenario.expect().check(o.triggers())) {
+      if (c.met()) {
+        out.println("expect: " + c.target() + ": met: " + c.expected());
+      } else {
+        err.println("flushlab run: expect " + c.target() + ": " + c.expected() + ": not met: " + c.difference());
+        code = EXIT_FAILED;
+      }
     }
     return code;
   }

@@ -63,6 +63,13 @@ public final class Keys {
       .shape("map (below)").shownDefault("defaults below");
   public static final Key FLUSH_TRIGGER_MAP = Key.of("flush_trigger_map", TOP, Type.BOOL, null,
       "infer each target's flush trigger from the sweep").shownDefault("true when there is more than one cell");
+  public static final Key EXPECT = Key.of("expect", TOP, Type.STRUCTURED, null,
+      "what `flushlab run` requires a target's flush-trigger answer to be: a kind (`none`, `byte-threshold`, ...) or a model as "
+          + "`map --shape` takes it (`byte-threshold=4KiB`, its numbers within `expect_tolerance`); an answer that differs makes the "
+          + "run exit 1 and prints the difference; needs the flush-trigger map")
+      .shape("map of target name -> kind or model").shownDefault("none");
+  public static final Key EXPECT_TOLERANCE = Key.of("expect_tolerance", TOP, Type.FRACTION, "0.1",
+      "how far a number of an answer's model may be from the one `expect` gives").range(0, 1).shownDefault("`10%`");
   public static final Key PATH = Key.of("path", TOP, Type.CHOICE, "loopback",
       "the network between the client and the servers the lab starts: `loopback` (this host's, MTU 65536), or `veth` (the "
           + "servers in a network namespace of the lab's own, across a veth link of `mtu`; needs Linux, root and iproute2); "
@@ -122,8 +129,9 @@ public final class Keys {
           + "it is, with Vary: Accept-Encoding): identity (never), gzip, deflate, br or zstd; sweepable").choices(StreamSpec.ENCODINGS);
   public static final Key FLUSH = Key.of("flush", EMITTER, Type.FLUSH_POLICY, FlushPolicy.EACH.text(),
       "when the emitter's compressor lets output go: each (flushed per event, a well-behaved server), none (never: the encoder's "
-          + "own blocks and the end, as Express's compression without res.flush()), bytes:N (sent once N compressed bytes wait) or "
-          + "ms:T (flushed T after the first unflushed event); with encoding; sweepable");
+          + "own blocks and the end, as Express's compression without res.flush()), bytes:N (sent once N compressed bytes wait), "
+          + "ms:T (flushed T after the first unflushed event), input:N (flushed once N uncompressed bytes were written since the "
+          + "last flush) or next (flushed as the next event is written: each event one late); with encoding; sweepable");
   public static final Key CACHE_CONTROL = Key.of("cache_control", EMITTER, Type.CHOICE, CacheControl.NO_CACHE.text(),
       "the Cache-Control the emitter answers with: no-cache, or no-transform (\"no-cache, no-transform\": asks intermediaries not "
           + "to alter the body, the usual escape from a proxy's compression); sweepable").choices(CacheControl.settingNames());
@@ -310,11 +318,12 @@ public final class Keys {
 
   /** The top-level keys only a stream scenario takes, and those only a probe scenario takes. */
   public static final List<String> STREAM_ONLY = List.of("emitter", "client", "targets", "sweep", "runs", "guards",
-      "flush_trigger_map", "adaptive", "cluster");
+      "flush_trigger_map", "expect", "expect_tolerance", "adaptive", "cluster");
   public static final List<String> PROBE_ONLY = List.of("upload", "keepalive", "servers");
 
   public static final List<Key> ALL = List.of(
-      NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, PATH, MTU,
+      NAME, DESCRIPTION, EMITTER_SECTION, CLIENT_SECTION, TARGETS, SWEEP, RUNS, GUARDS_SECTION, FLUSH_TRIGGER_MAP, EXPECT, EXPECT_TOLERANCE,
+      PATH, MTU,
       ADAPTIVE_SECTION, PROBE, UPLOAD_SECTION, KEEPALIVE_SECTION, SERVERS, CLUSTER_SECTION,
       ENDPOINT, FRAMES, FRAME_SIZE, INTERVAL, THINK, TRANSFER, CONTENT_TYPE, SSE_KEEPALIVE, METHOD, TOTAL, X_ACCEL_BUFFERING, ENCODING, FLUSH, CACHE_CONTROL, HEADERS,
       LISTEN, EMITTER_ON,

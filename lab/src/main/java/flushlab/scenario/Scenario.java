@@ -10,18 +10,19 @@ import java.util.Map;
 /**
  * A validated scenario: what to measure (cells of a sweep), across which targets, how many runs
  * per cell, under which guards; {@code cluster} (null on one host) places its roles on a lab's
- * agents. Immutable; made only by {@link ScenarioLoader}.
+ * agents; {@code expect} is what its flush-trigger answers must be. Immutable; made only by {@link ScenarioLoader}.
  */
 public record Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
     List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
-    HostPort emitterListen, NetworkPath path, RequestHeaders requestHeaders, ClusterPlacement cluster) implements ScenarioFile {
+    HostPort emitterListen, NetworkPath path, RequestHeaders requestHeaders, ClusterPlacement cluster, Expectations expect)
+    implements ScenarioFile {
 
   /** On this host only (no cluster: section). */
   public Scenario(String name, String description, Path file, String text, Resolved resolved, List<Cell> cells,
       List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
       HostPort emitterListen, NetworkPath path, RequestHeaders requestHeaders) {
     this(name, description, file, text, resolved, cells, sweptKeys, targets, runs, guards, flushTriggerMap, adaptive, emitterListen,
-        path, requestHeaders, null);
+        path, requestHeaders, null, Expectations.NONE);
   }
 
   /** Without client.headers (the map's scenario, older callers). */
@@ -29,7 +30,7 @@ public record Scenario(String name, String description, Path file, String text, 
       List<String> sweptKeys, List<Target> targets, int runs, Guards guards, boolean flushTriggerMap, Adaptive adaptive,
       HostPort emitterListen, NetworkPath path) {
     this(name, description, file, text, resolved, cells, sweptKeys, targets, runs, guards, flushTriggerMap, adaptive, emitterListen,
-        path, RequestHeaders.none(), null);
+        path, RequestHeaders.none(), null, Expectations.NONE);
   }
 
   /**
@@ -61,7 +62,7 @@ public record Scenario(String name, String description, Path file, String text, 
   /** This scenario placed on a lab's agents (what `flushlab map --cluster` makes of its flags). */
   public Scenario withCluster(ClusterPlacement c) {
     return new Scenario(name, description, file, text, resolved, cells, sweptKeys, targets, runs, guards, flushTriggerMap, adaptive,
-        emitterListen, path, requestHeaders, c);
+        emitterListen, path, requestHeaders, c, expect);
   }
 
   public Target target(String name) {

@@ -121,13 +121,15 @@ public final class ScenarioLoader {
     boolean flushTriggerMap = map == null ? sweep.cells.size() > 1 : map.equals("true");
     Scenario.Adaptive adaptive = new AdaptiveReader(root, targets, sweep.cells, errors).adaptive;
     ClusterPlacement cluster = new ClusterReader(root, path, targets, adaptive, targetsReader.path, errors).placement;
+    Expectations expect = new ExpectReader(root, targets, flushTriggerMap, root.map.containsKey(Keys.CLUSTER_SECTION.name()), errors)
+        .expectations;
     if (errors.any()) return null;
     // the text kept with the results shows <redacted> where a request header's value was written
     return new Scenario(name, description == null ? "" : description, path, settings.requestHeaders.redact(text),
         new Scenario.Resolved(settings.base.settingsByName(), headerMap(settings.base), sweep.byName(), runs,
             settings.requestHeaders.redacted()), sweep.cells,
         new ArrayList<>(sweep.byName().keySet()), targets, runs, guards, flushTriggerMap, adaptive, settings.emitterListen,
-        targetsReader.path, settings.requestHeaders, cluster);
+        targetsReader.path, settings.requestHeaders, cluster, expect);
   }
 
   /** emitter.headers by name, as results record them. */

@@ -32,6 +32,21 @@ class RunCommandTest {
     assertThat(r.out()).doesNotContain("certification");
   }
 
+  /** The scenario's expect: block, as CI uses it: an answer other than the one expected exits 1 and says what it was. */
+  @Test
+  void anExpectationTheAnswerDoesNotMeetExits1WithTheDifference(@TempDir Path dir) throws Exception {
+    Path scenario = Files.writeString(dir.resolve("tiny.yaml"), TINY + """
+        flush_trigger_map: true
+        expect: {direct: byte-threshold}
+        """);
+    CliTest.Ran r = CliTest.run("run", "--results", dir.resolve("out").toString(), scenario.toString());
+    if (r.code() == Command.EXIT_UNCERTIFIED) flushlab.HostStalls.skipIfSaidIn(r.err());
+    assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
+    // the direct path holds nothing: its answer is none (inconclusive when this host stalled through the cell), never a threshold
+    assertThat(r.err()).as(r.out() + r.err()).contains("flushlab run: expect direct: byte-threshold: not met: the answer is ");
+    assertThat(r.out()).doesNotContain("expect: direct: met");
+  }
+
   @Test
   void resultsRecordTheCommandThatWasRunWithItsFlags(@TempDir Path dir) throws Exception {
     Path scenario = Files.writeString(dir.resolve("tiny.yaml"), TINY);

@@ -5,6 +5,7 @@ import flushlab.Seeds;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
 import flushlab.run.Outcome;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,9 +70,18 @@ class FlushTriggerMapTest {
           - {name: drain, kind: relay, shapers: [drain-and-flush]}
         runs: 1
         guards: {pacing_tolerance: 20ms, certify: {runs: 3, frames: 11, interval: 20ms}}
+        expect:
+          passthrough: none
+          drain: timer=100ms
         """);
     Outcome o = ScenarioFixture.run(s);
     assertThat(o.triggers().get("passthrough").kind()).isEqualTo(TriggerKind.NONE);
     assertThat(o.triggers().get("drain").kind()).isEqualTo(TriggerKind.DRAIN);
+    // the expect: block held against those answers: the first met, the second names what differs
+    List<Expectations.Checked> checked = s.expect().check(o.triggers());
+    assertThat(checked).extracting(Expectations.Checked::target).containsExactly("passthrough", "drain");
+    assertThat(checked.get(0).met()).as(checked.get(0).difference()).isTrue();
+    assertThat(checked.get(1).met()).isFalse();
+    assertThat(checked.get(1).difference()).contains("drain-and-flush").contains("not timer");
   }
 }
