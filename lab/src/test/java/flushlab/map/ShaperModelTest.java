@@ -60,9 +60,13 @@ class ShaperModelTest {
     assertThat(compressed(answer(TriggerKind.ENCODER, null, null), others).chain()).isEqualTo("compress=gzip,flush=none");
     assertThat(compressed(answer(TriggerKind.NONE, null, null), others).chain()).isEqualTo("compress=gzip,flush=each");
     assertThat(compressed(answer(TriggerKind.TIMER, null, 100.0), others).chain()).isEqualTo("compress=gzip,flush=timer,after=100ms");
-    ShaperModel oneLate = compressed(answer(TriggerKind.ONE_LATE, null, null), others);
-    assertThat(oneLate.chain()).isNull();
-    assertThat(oneLate.note()).contains("one-late");
+    // each event held until the next is written: the compressor flushed as the next write comes
+    assertThat(compressed(answer(TriggerKind.ONE_LATE, null, null), others).chain()).isEqualTo("compress=gzip,flush=next");
+    assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null), others).chain())
+        .isEqualTo("compress=gzip,flush=input,bytes=3000B");
+    ShaperModel count = compressed(answer(TriggerKind.EVENT_COUNT, null, null), others);
+    assertThat(count.chain()).isNull();
+    assertThat(count.note()).contains("event-count");
     // held for the other clients too: two stages, which this model does not compose yet
     ShaperModel both = compressed(answer(TriggerKind.BYTE_THRESHOLD, 2048.0, null), answer(TriggerKind.BYTE_THRESHOLD, 4096.0, null));
     assertThat(both.chain()).isNull();
