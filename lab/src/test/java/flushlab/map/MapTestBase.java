@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it) for the hidden values, a results folder per test, and the checks an answer is held to (its
  * kind, and each value within 10 % of the hidden one). The tests are split by what they map so
  * that no one class of them outlasts the rest of the suite: built-in single mechanisms
- * ({@link MapCommandTest}), windows, pairs and compression ({@link MapWindowsAndPairsTest}), and
- * real proxies and the user's own targets ({@link MapTargetsTest}).
+ * ({@link MapCommandTest}), the timers ({@link MapTimersTest}), windows and pairs
+ * ({@link MapWindowsAndPairsTest}), compressors ({@link MapCompressionTest}), and real proxies and the
+ * user's own targets ({@link MapTargetsTest}).
  */
 abstract class MapTestBase {
   static Random random;

@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Real compressing proxies read as curl (no Accept-Encoding) and as a browser (gzip, deflate, br,
  * zstd): each passes curl's stream as it came, and treats the browser's as its compression does.
- * Every stream is read whole: the client decodes what it asked for as it arrives. And the map,
- * asked as a browser, says when compression is the cause.
+ * Every stream is read whole: the client decodes what it asked for as it arrives. The map of the
+ * same proxies is {@link CompressingProxiesMapTest}.
  */
 class CompressingProxiesTest extends LabTest {
   private static final int FRAMES = 30;
@@ -89,29 +89,7 @@ class CompressingProxiesTest extends LabTest {
     }
   }
 
-  /** `flushlab map --client browser`: nginx gzip with buffering on is an encoder nobody flushes, and compression is the cause; off, both stream. */
-  @ParameterizedTest
-  @CsvSource({"nginx-gzip.conf, encoder, true", "nginx-gzip-buffering-off.conf, none, false"})
-  void theMapAskedAsABrowserSaysWhenCompressionIsTheCause(String template, String kind, boolean cause) throws Exception {
-    assumeInstalled(ProxyKind.NGINX);
-    List<String> args = List.of("map", "--proxy", "nginx", "--config", "scenarios/proxies/" + template, "--client", "browser",
-        "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString());
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
-    assertThat(code).as(out + "\n" + err).isZero();
-    JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
-    System.out.println("map nginx " + template + " --client browser -> " + a.get("verdict").asText());
-    flushlab.HostStalls.skipIfSaidIn(a.get("verdict").asText());
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo(kind);
-    JsonNode c = a.get("compression");
-    assertThat(c.get("coding").asText()).isEqualTo("gzip");
-    assertThat(c.get("cause").asBoolean()).as(a.get("verdict").asText()).isEqualTo(cause);
-    if (cause) assertThat(a.get("verdict").asText()).startsWith("compression is the cause");
-    if (!cause) assertThat(c.get("others").get("kind").asText()).isEqualTo("none");
-  }
-
-  private static void assumeInstalled(ProxyKind kind) {
+  static void assumeInstalled(ProxyKind kind) {
     boolean installed = ProxyProcess.locate(kind.binaryName) != null;
     if (!installed) System.out.println("SKIPPED (CompressingProxiesTest): " + kind.binaryName + " is not installed");
     Assumptions.assumeTrue(installed, kind.binaryName + " is not installed");

@@ -1,0 +1,74 @@
+package flushlab.map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * `flushlab map` against built-in relays that hold for a time (a hold timer, a periodic clock, a
+ * threshold or a timer, the kernel's cork), their settings drawn at random on every run (the seed
+ * is printed; -Dflushlab.seed=N replays it): the map must name the kind and recover each value
+ * within 10 %. Apart from {@link MapCommandTest} so that no one class of maps outlasts the rest of
+ * the suite's tail (docs/TESTING.md).
+ */
+class MapTimersTest extends MapTestBase {
+  @Test
+  void holdTimer() throws Exception {
+    int t = between(30, 400);
+    JsonNode a = map("timer=" + t + "ms");
+    kindIs(a, "timer");
+    within10Percent(a, "timer_ms", t);
+    modelIs(a, "timer=([0-9.]+)ms", t);
+  }
+
+  /**
+   * Its releases carry several hundred KB (the large-frame cell), read in many reads: still one
+   * release each, and no threshold. Timers up to 300 ms (releases up to ~600 KB): with the suite's
+   * three classes at once a 390 ms timer's ~800 KB releases reached the client in parts a few ms
+   * apart, which no single mechanism fits (the map said inconclusive). Releases split on their way
+   * are the map's to learn (issue 35), not this test's to hide by retrying.
+   */
+  @Test
+  void holdTimerWithReleasesOver64KiB() throws Exception {
+    int t = between(150, 300);
+    JsonNode a = map("timer=" + t + "ms");
+    kindIs(a, "timer");
+    within10Percent(a, "timer_ms", t);
+    assertThat(a.get("threshold_bytes").isNull()).isTrue();
+    double largest = 0;
+    for (JsonNode c : a.get("cells")) largest = Math.max(largest, c.get("release_frames").asDouble() * c.get("frame_bytes").asDouble());
+    assertThat(largest).as("bytes per release in the large-frame cell").isGreaterThan(64 * 1024);
+  }
+
+  @Test
+  void periodicTimer() throws Exception {
+    int p = between(60, 300);
+    JsonNode a = map("timer=" + p + "ms,periodic=true");
+    kindIs(a, "periodic-timer");
+    within10Percent(a, "timer_ms", p);
+    modelIs(a, "timer=([0-9.]+)ms,periodic=true", p);
+  }
+
+  @Test
+  void thresholdOrTimer() throws Exception {
+    int n = between(1000, 4000);
+    int t = between(60, 300);
+    // replayed (--verify): the model, a relay with both, reproduces every cell the target showed
+    JsonNode a = mapWith(List.of("--shape", "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms", "--verify"));
+    kindIs(a, "threshold-or-timer");
+    within10Percent(a, "threshold_bytes", n);
+    within10Percent(a, "timer_ms", t);
+    modelIs(a, "threshold-or-timer,bytes=(\\d+)B,after=([0-9.]+)ms", n, t);
+    assertThat(a.get("replay").asText()).startsWith("verified: the model threshold-or-timer,bytes=");
+  }
+
+  /** The kernel's TCP_CORK: a ~200 ms hold, and full segments (64 KiB on loopback) at once. */
+  @Test
+  void cork() throws Exception {
+    JsonNode a = map("cork");
+    kindIs(a, "cork");
+    modelIs(a, "cork");
+    assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 215.0);
+  }
+}

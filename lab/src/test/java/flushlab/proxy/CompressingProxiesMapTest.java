@@ -1,0 +1,46 @@
+package flushlab.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.cli.Main;
+import flushlab.core.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * `flushlab map --client browser` of a real compressing proxy says when compression is the cause.
+ * Apart from {@link CompressingProxiesTest} (the same proxies read by curl and a browser) so that
+ * neither class runs alone at the end of the suite (docs/TESTING.md).
+ */
+class CompressingProxiesMapTest {
+  @TempDir
+  Path dir;
+
+  /** `flushlab map --client browser`: nginx gzip with buffering on is an encoder nobody flushes, and compression is the cause; off, both stream. */
+  @ParameterizedTest
+  @CsvSource({"nginx-gzip.conf, encoder, true", "nginx-gzip-buffering-off.conf, none, false"})
+  void theMapAskedAsABrowserSaysWhenCompressionIsTheCause(String template, String kind, boolean cause) throws Exception {
+    CompressingProxiesTest.assumeInstalled(ProxyKind.NGINX);
+    List<String> args = List.of("map", "--proxy", "nginx", "--config", "scenarios/proxies/" + template, "--client", "browser",
+        "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
+    assertThat(code).as(out + "\n" + err).isZero();
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    System.out.println("map nginx " + template + " --client browser -> " + a.get("verdict").asText());
+    flushlab.HostStalls.skipIfSaidIn(a.get("verdict").asText());
+    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo(kind);
+    JsonNode c = a.get("compression");
+    assertThat(c.get("coding").asText()).isEqualTo("gzip");
+    assertThat(c.get("cause").asBoolean()).as(a.get("verdict").asText()).isEqualTo(cause);
+    if (cause) assertThat(a.get("verdict").asText()).startsWith("compression is the cause");
+    if (!cause) assertThat(c.get("others").get("kind").asText()).isEqualTo("none");
+  }
+}
