@@ -9,7 +9,7 @@ import java.util.List;
  * measured again on a built-in relay running the model, compared by its signature (drained or
  * not, frames per read, frames per release, the oldest frame's wait, the first frame's wait).
  * A cell agrees when each figure is within its tolerance: frames per read and per release within
- * 25 % (or half a frame, or one frame), the oldest frame's wait within 15 %, 5 ms or one interval
+ * 25 % (or half a frame, or one frame, or one read of a stream read in a few), the oldest frame's wait within 15 %, 5 ms or one interval
  * and 2 ms, whichever is widest, the first frame's within 15 %, 10 ms or one interval and 2 ms, and only where a cell
  * held frames. The
  * tolerances are those two runs of one relay differ by on this 2-core machine, with room; they
@@ -109,13 +109,18 @@ public final class Replay {
     }
     if (t.drained()) return null;
     List<String> d = new ArrayList<>();
-    if (!close(t.framesPerRead(), m.framesPerRead(), FRAMES_SHARE, 0.5)) {
+    // a stream read in a few reads: one read more or less is where a release's split fell (the
+    // response head apart, or not), not the mechanism, and moves frames per read by half: 120 frames
+    // behind a 4 KiB buffer came in 3 reads on the target and 2 on its model (40 and 60 frames per read)
+    boolean oneReadApart = Math.abs(readsPerStream(t) - readsPerStream(m)) <= 1;
+    if (!oneReadApart && !close(t.framesPerRead(), m.framesPerRead(), FRAMES_SHARE, 0.5)) {
       d.add(String.format("frames per read %.2f on the target, %.2f on the model", t.framesPerRead(), m.framesPerRead()));
     }
     if (t.held() && m.held() && !close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1)) {
       d.add(String.format("frames per release %.0f and %.0f", t.releaseFrames(), m.releaseFrames()));
     }
-    if (t.held() != m.held()) d.add(t.held() ? "the target held frames, the model streamed them" : "the model held frames, the target streamed them");
+    // held once (one release, then the end) is held: which of the two a stream shows is again where a read fell
+    if (holds(t) != holds(m)) d.add(holds(t) ? "the target held frames, the model streamed them" : "the model held frames, the target streamed them");
     // a value anywhere in the span the map located (a threshold to within 5 %) can move a release
     // by one frame, and its waits by one interval: 5313 B against a hidden threshold that 5 frames
     // of 1031 B and a 150 B preamble reached, the first frame waited 100.3 ms on the model, 80.1 on
@@ -129,6 +134,14 @@ public final class Replay {
       d.add(String.format("first frame's wait %.1f and %.1f ms", t.firstWaitMs(), m.firstWaitMs()));
     }
     return d.isEmpty() ? null : String.join("; ", d);
+  }
+
+  private static boolean holds(CellEvidence c) {
+    return c.held() || c.heldOnce();
+  }
+
+  private static double readsPerStream(CellEvidence c) {
+    return c.framesPerRead() > 0 ? c.framesPerStream() / c.framesPerRead() : 0;
   }
 
   private static boolean close(double a, double b, double share, double floor) {

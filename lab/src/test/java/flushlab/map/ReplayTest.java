@@ -75,6 +75,27 @@ class ReplayTest {
     assertThat(Replay.nagleEngagedOnOneOnly(held("a", 50, 50, 100, 100), drained("a"))).isFalse();
   }
 
+  /**
+   * A buffer of 3993 B then Nagle, 120 frames of 60 B every 10 ms (a suite run of 2026-12-03): the
+   * target's stream came in 3 reads, one release of 61 frames between the first and the end; the
+   * model's in 2, that release and the end, so it held once. Both held for ~600 ms: they agree.
+   * Held against a model that streamed the cell, or read it in many more reads, they do not.
+   */
+  @Test
+  void aStreamOfAFewReadsAgreesWhereOneReadFellElsewhere() {
+    CellEvidence target = new CellEvidence("frame_size=60B interval=10ms frames=120", 66, 60, 10, 120, 1, 40.0, 1, 61, 600.3, 600.3,
+        600.3, 610.3, 610.3, 610.3, 570.4, false, null, 4027, 4027, 4027);
+    CellEvidence heldOnce = new CellEvidence("frame_size=60B interval=10ms frames=120", 66, 60, 10, 120, 1, 60.0, 0, 0, 0, 0, 0, 0, 0,
+        0, 600.2, false, null, 0, 0, 0);
+    assertThat(heldOnce.heldOnce()).isTrue();
+    assertThat(Replay.compare("byte-threshold=3993B -> nagle", List.of(target), List.of(heldOnce), true).verified()).isTrue();
+    CellEvidence streamedModel = new CellEvidence("frame_size=60B interval=10ms frames=120", 66, 60, 10, 120, 1, 1.0, 118, 1, 0.1,
+        0.1, 0.2, 9.9, 10.0, 10.1, 0.2, false);
+    Replay.Verdict v = Replay.compare("passthrough", List.of(target), List.of(streamedModel));
+    assertThat(v.verified()).isFalse();
+    assertThat(v.text()).contains("frames per read 40.00 on the target, 1.00 on the model").contains("the model streamed them");
+  }
+
   /** The 4 KiB cell: r frames a release, the oldest waiting w ms, releases of b50 and b90 B. */
   static CellEvidence segments(double fpr, double r, double w, double b50, double b90) {
     return new CellEvidence("frame_size=4096B interval=2ms frames=600", 4104, 4096, 2, 600, 1, fpr, 600 / r, r, w - 2, w, w + 2,
