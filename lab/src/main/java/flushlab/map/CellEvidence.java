@@ -99,6 +99,16 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
     return !drained && streams > 0 && releaseFrames < 2 && waitP50 < HELD_MS && framesPerRead <= 1.25;
   }
 
+  /**
+   * Every frame left on its own and none waited: whatever buffer the target has, a frame of this
+   * size does not stay in it. {@link #streamed} and more: a short stream's reader may read two such
+   * frames together now and then (24 frames of 1 KiB in 18 reads), which says nothing of the target.
+   */
+  public boolean passedAtOnce() {
+    // releases between the first and the last, each of one frame: a stream held once has none (and no figures for them)
+    return !drained && streams > 0 && releasesPerStream > 0 && releaseFrames >= 1 && releaseFrames < 2 && waitP50 < HELD_MS;
+  }
+
   /** Frames were held before some release (not counting a drain at the end). */
   public boolean held() {
     return !drained && streams > 0 && releasesPerStream > 0 && (releaseFrames >= 2 || waitP50 >= HELD_MS);

@@ -38,7 +38,7 @@ final class Fits {
    */
   static Span boundByUnheld(Span n, CellEvidence c) {
     if (c.drained()) return n.above(c.totalBytes());
-    if (c.streamed()) return n.atMost(c.frameBytes());
+    if (c.passedAtOnce()) return n.atMost(c.frameBytes());
     return null;
   }
 

@@ -88,7 +88,7 @@ final class ThresholdOrTimerFit {
         if (c.streamMs() >= t) return null;
         continue;
       }
-      if (c.streamed()) {
+      if (c.passedAtOnce()) {
         n = n.atMost(c.frameBytes());
         byBytes++;
         continue;

@@ -365,6 +365,28 @@ class TriggerInferenceTest {
     assertThat(t.thresholdBytes()).isBetween(396.0, 462.0);
   }
 
+  /**
+   * A hidden threshold of 1057 B or 139 ms (MapTimersTest, a suite run of 2026-12-03): the map's
+   * locating cell of 1088 B frames passed each frame at once, but its short stream (24 frames) was
+   * read 1.33 frames a read, so it did not count as streamed and did not bound the threshold; the
+   * model's 1089 B then held that cell. A cell whose frames each left at once bounds it.
+   */
+  @Test
+  void aLocatingCellWhoseFramesLeftAtOnceBoundsTheThresholdThoughTwoWereReadTogether() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(
+        new CellEvidence("f=66 i=2", 66, 60, 2, 600, 1, 16.67, 34, 17, 32.0, 32.1, 32.1, 33.8, 34.0, 34.1, 26.3, false, null, 1122, 1122,
+            1122),
+        new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 1.03, 571.5, 1, 0.0, 0.0, 0.1, 1.9, 2.0, 2.1, 0.0, false, null, 4107, 4107,
+            4107),
+        new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 2.78, 7, 3, 139.3, 139.4, 140.4, 148.9, 150.1, 151.1, 139.6, false, null, 198, 198,
+            198),
+        new CellEvidence("f=1088 i=2", 1088, 1081, 2, 24, 1, 1.33, 16, 1, 0.0, 0.0, 0.1, 1.9, 2.0, 2.1, 0.1, false, null, 1088, 1088,
+            1088)));
+    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.THRESHOLD_OR_TIMER);
+    assertThat(t.thresholdBytes()).as(t.verdict()).isLessThanOrEqualTo(1088.0);
+    assertThat(ShaperModel.of(t).chain()).matches("threshold-or-timer,bytes=(\\d+)B,after=.*").doesNotContain("bytes=1089B");
+  }
+
   /** A compressor that lets each event go as the next is written is one-late for clients that accept it: its model is flush=next. */
   @Test
   void aOneLateAnswerBehindACompressorIsModelledAsFlushNext() {
