@@ -132,8 +132,14 @@ class HiccupMeterTest {
       // sleeps 2 ms and logs lateness over 2 ms, so a 2.6 ms safepoint that began mid-sleep leaves it
       // 1 ms late and unlogged (a suite beside this one saw such a 2.58 ms loop stall with no wait)
       long judged = HiccupMeter.LOGGED_NANOS + HiccupMeter.TICK_NANOS;
+      // covered by the host's log: the loop's stall itself, or the watcher's own over the same time
+      // (when the host resumes the loop before the watcher, the loop's tick judges before the watcher
+      // has logged: a 47 ms loop stall inside a watcher stall 0.1 ms longer, in a suite run of 2026-12-03)
+      StallLog host = HiccupMeter.get().host();
       assertThat(loopStalls).as("each longer than %d ms kept off the CPU by the spinners", judged / 1_000_000)
-          .filteredOn(st -> st.nanos() > judged).isNotEmpty().allSatisfy(st -> assertThat(hostStalls).contains(st));
+          .filteredOn(st -> st.nanos() > judged).isNotEmpty()
+          .allSatisfy(st -> assertThat(host.coveredNanos(st.fromNanos(), st.toNanos())).as("%s covered by %s", st, hostStalls)
+              .isGreaterThanOrEqualTo(st.nanos() - HiccupMeter.LOGGED_NANOS));
     } finally {
       for (Thread t : spinners) t.join(5_000);
       vertx.close().await(10, TimeUnit.SECONDS);
