@@ -93,6 +93,29 @@ public final class HostStalls {
     }
   }
 
+  /**
+   * Skips the test when a target's first token came {@code excessMs} later than the test allows and
+   * the host can account for all of it in every kept run of {@code r}: the reader's longest host
+   * stall plus the longest wait for a core of a thread of the path's processes (the proxy the lab
+   * started). The lab judges merged reads against stalls, not a late first token, so a test that
+   * times the first token judges it here. Called only for a result that would fail; a late start
+   * the host cannot account for still fails (a cork adds its 200 ms on an idle host too).
+   */
+  public static void skipIfLateStartIsTheHosts(TargetCellResult r, double excessMs) {
+    List<RunRecord> kept = r.runs().stream().filter(run -> !run.excluded() && run.stalls() != null).toList();
+    if (kept.isEmpty() || excessMs <= 0) return;
+    StringBuilder figures = new StringBuilder();
+    for (RunRecord run : kept) {
+      double hostMs = run.stalls().host().maxMs();
+      double pathMs = run.stalls().path().longestThreadWaitNanos() / 1e6;
+      if (hostMs + pathMs < excessMs) return;
+      figures.append(String.format("; run %d: the client's host stalled up to %.0f ms, %s waited for a core up to %.0f ms", run.run() + 1,
+          hostMs, run.stalls().path().who().isEmpty() ? "the path" : run.stalls().path().who(), pathMs));
+    }
+    skip(String.format("host stall, not a result: %s [%s]'s first token came %.0f ms past what the test allows, all of which this host "
+        + "took from the path%s", r.target(), r.cell().label(), excessMs, figures));
+  }
+
   /** The process's stalls so far, for a skip message. */
   public static String since() {
     HiccupMeter m = HiccupMeter.get();

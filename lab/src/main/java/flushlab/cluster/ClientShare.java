@@ -8,6 +8,8 @@ import flushlab.client.StreamResult;
 import flushlab.core.Json;
 import com.fasterxml.jackson.core.type.TypeReference;
 import flushlab.core.HostPort;
+import flushlab.core.ThreadWaits;
+import flushlab.proxy.ProxyProcess;
 import flushlab.run.CellRequest;
 import flushlab.run.RunStalls;
 import flushlab.run.StallJudge;
@@ -81,9 +83,9 @@ public final class ClientShare {
       }
     }
 
-    /** What {@code agent} read between {@code startNanos} and now, judged against its own host's stalls. */
-    static Counts of(String agent, BatchResult r, long startNanos, long intervalNanos) {
-      RunStalls s = StallJudge.judge(r, startNanos, System.nanoTime(), "client agent " + agent, intervalNanos);
+    /** What {@code agent} read between {@code startNanos} and now, judged against its own host's stalls and the path's waits. */
+    static Counts of(String agent, BatchResult r, long startNanos, long intervalNanos, HostedPath path) {
+      RunStalls s = StallJudge.judge(r, startNanos, System.nanoTime(), "client agent " + agent, intervalNanos, path.since());
       return new Counts(agent, r.streams(), r.streamsOk(), r.errorCount(), r.frames(), r.reads(), r.readsWithFrames(),
           r.lostFrames() + r.duplicateFrames() + r.reorderedFrames() + r.corruptFrames(), r.emitToRecvHistogram(),
           r.ttftHistogram(), r.gapHistogram(), r.streamIds(), AgentStalls.of(s));
@@ -124,6 +126,24 @@ public final class ClientShare {
         ids.addAll(c.streamIds);
       }
       return new Counts("merged", streams, ok, failed, frames, reads, withFrames, damaged, e2r, ttft, gap, ids, AgentStalls.merge(stalls));
+    }
+  }
+
+  /**
+   * The proxies this JVM hosts (an agent that runs a target beside its clients, or beside the agent
+   * that does), read before a run: what the host took from them over the run is the host's, as a
+   * one-host run counts its target's. A proxy on another host is out of reach and counts nothing.
+   * A few /proc reads before the run and after it, none while it runs, and none with no proxy here.
+   */
+  record HostedPath(List<Long> pids, ThreadWaits before) {
+    static HostedPath now() {
+      List<Long> pids = ProxyProcess.livePids();
+      return new HostedPath(pids, ThreadWaits.of(pids));
+    }
+
+    StallJudge.PathWait since() {
+      if (pids.isEmpty()) return StallJudge.PathWait.NONE;
+      return new StallJudge.PathWait("the proxy this host runs", ThreadWaits.of(pids).longestSince(before));
     }
   }
 
@@ -171,12 +191,13 @@ public final class ClientShare {
         m.fail(400, "a cell run whole asks at most " + MAX_WHOLE_STREAMS + " streams and a deadline of 1.." + MAX_DEADLINE_MS + " ms");
         return;
       }
+      HostedPath path = HostedPath.now();
       long started = System.nanoTime();
       // the agent judges its own reads against its own host's stalls, as for a share of counts
       runUntilDeadline(agent, m, "cell", cell.client(), plan, deadlineMs,
           r -> new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(r.streamResults()))
               .put("stalls", new JsonObject(Json.write(AgentStalls.of(StallJudge.judge(r, started, System.nanoTime(),
-                  "client agent " + agent.spec().agent(), cell.stream().intervalNanos()))))));
+                  "client agent " + agent.spec().agent(), cell.stream().intervalNanos(), path.since()))))));
     });
   }
 
@@ -253,9 +274,10 @@ public final class ClientShare {
       }
       Asked a = asked(agent, m);
       if (a == null) return;
+      HostedPath path = HostedPath.now();
       long started = System.nanoTime();
       runUntilDeadline(agent, m, "share", a.cell().client().withRequests(requests, Math.min(concurrency, requests)), a.plan(), deadlineMs,
-          r -> Counts.of(agent.spec().agent(), r, started, a.cell().stream().intervalNanos()).toJson());
+          r -> Counts.of(agent.spec().agent(), r, started, a.cell().stream().intervalNanos(), path).toJson());
     });
   }
 

@@ -12,8 +12,11 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,6 +38,8 @@ public final class ProxyProcess implements AutoCloseable {
   private final String effectiveConfig;
   private final Path log;
   private final Path workdir;
+  /** Every proxy this JVM started and has not stopped: the path's processes a reader on this host can see. */
+  private static final Set<ProxyProcess> LIVE = ConcurrentHashMap.newKeySet();
 
   private ProxyProcess(ProxyKind kind, Process process, String host, int port, String version, String configText,
       String effectiveConfig, Path log, Path workdir, boolean tls) {
@@ -172,6 +177,7 @@ public final class ProxyProcess implements AutoCloseable {
       throw new StartFailure("cannot start " + binary + ": " + IoErrors.describe(e));
     }
     ProxyProcess proxy = new ProxyProcess(kind, p, listenHost, port, version, filled, effective, log, workdir, tls);
+    LIVE.add(proxy);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
     while (true) {
       if (!p.isAlive()) {
@@ -237,6 +243,17 @@ public final class ProxyProcess implements AutoCloseable {
   }
 
   /** The proxy's own pid (under the guard, the guard's child). */
+  /**
+   * The pids of the proxies this JVM started and has not stopped: a cluster agent whose clients
+   * read through a proxy it (or an agent beside it in this JVM) hosts judges their reads with that
+   * proxy's waits for a core, as a one-host run does with its target's.
+   */
+  public static List<Long> livePids() {
+    List<Long> pids = new ArrayList<>();
+    for (ProxyProcess p : LIVE) pids.add(p.pid());
+    return pids;
+  }
+
   public long pid() {
     if (!ProcessGuard.guarded()) return process.pid();
     return process.children().findFirst().map(ProcessHandle::pid).orElse(process.pid());
@@ -275,6 +292,7 @@ public final class ProxyProcess implements AutoCloseable {
    */
   @Override
   public void close() {
+    LIVE.remove(this);
     ProcessGuard.stop(process);
     WorkFolders.delete(workdir);
   }

@@ -17,9 +17,12 @@ import java.util.List;
  * @param hostStall how the host stalls explain the merged reads ("the client's host stalled ..."), or null
  * @param loopStall how a loop's stalls alone merged reads, or null
  * @param hostSpans the host stalls themselves (System.nanoTime spans), for drawing them beside the reads
+ * @param path the longest wait for a core of a thread of the path's other processes over the run
+ *     (the proxy the lab started, a namespace's emitter): what the host took from them, which no
+ *     stall of this process shows
  */
 public record RunStalls(StallFigures host, StallFigures loops, int frames, int extraFrames, int extraInHostStalls, int extraInLoopStallsOnly,
-    String hostStall, String loopStall, List<StallLog.Stall> hostSpans) {
+    String hostStall, String loopStall, List<StallLog.Stall> hostSpans, StallJudge.PathWait path) {
 
   /**
    * Below this share of the frames read, frames read together in host stalls change no figure the

@@ -97,7 +97,7 @@ public final class StallJudge {
     String loopText = loopWorst.describe("an event loop of the " + who + " stalled", startNanos, inLoopOnly);
     if (loopText != null) loopText += "; its host did not stall then: the lab's own code held the loop, and the run is kept";
     return new RunStalls(StallFigures.of(host, startNanos), StallFigures.of(loops, startNanos), read, extra, inHost, inLoopOnly, hostText,
-        loopText, List.copyOf(host));
+        loopText, List.copyOf(host), path);
   }
 
   /**

@@ -1,10 +1,12 @@
 package flushlab.scenario;
 
+import flushlab.HostStalls;
 import flushlab.client.BatchResult;
 import flushlab.core.Json;
 import flushlab.proxy.ProxyKind;
 import flushlab.proxy.ProxyProcess;
 import flushlab.run.Outcome;
+import flushlab.run.TargetCellResult;
 import flushlab.targets.ProcessInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,8 +32,11 @@ public class RealProxiesTest {
   }
 
   static BatchResult row(Outcome o, String target, int cell) {
-    return o.results().stream().filter(r -> r.target().equals(target) && r.cell().index() == cell).findFirst().orElseThrow()
-        .included();
+    return result(o, target, cell).included();
+  }
+
+  static TargetCellResult result(Outcome o, String target, int cell) {
+    return o.results().stream().filter(r -> r.target().equals(target) && r.cell().index() == cell).findFirst().orElseThrow();
   }
 
   static Scenario scenario(String yaml) throws Exception {
@@ -63,6 +68,8 @@ public class RealProxiesTest {
       assertThat(stock.ttftMs().p50()).isGreaterThan(direct.ttftMs().p50() + 100);
       // http-no-delay: like the direct path
       assertThat(noDelay.framesPerRead()).isLessThanOrEqualTo(1.2);
+      // under a CPU hog, HAProxy's threads once waited for a core long enough to start 635 ms late
+      HostStalls.skipIfLateStartIsTheHosts(result(o, "no-delay", cell), noDelay.ttftMs().p50() - (direct.ttftMs().p50() + 50));
       assertThat(noDelay.ttftMs().p50()).isLessThan(direct.ttftMs().p50() + 50);
     }
     // X-Accel-Buffering: no (cell 1) leaves stock HAProxy coalescing as much as without it (cell 0)
