@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.HostStalls;
 import flushlab.core.HiccupMeter;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
@@ -202,28 +203,34 @@ class HostStallTest {
   void aLoopHeldByTheLabsOwnCodeIsNamedAndNeverExcusesTheRun() throws Exception {
     Scenario s = passthroughRelay("loop-stall");
     AtomicInteger calls = new AtomicInteger();
-    // the longest any one loop was held: the hold ends at one moment for all, and starts when each loop gets to it
-    AtomicLong longestHeld = new AtomicLong();
+    // how late the last loop got to its hold after the timer asked for it: a host that keeps the loops that long
+    // from the lab's code (under a CPU hog, h16) leaves no hold inside the 300 ms stream, and nothing to judge
+    AtomicLong latestStart = new AtomicLong();
     Outcome o = ScenarioFixture.runAsMeasured(s, (target, cell, run, loop) -> {
       if (cell != 0 || calls.getAndIncrement() > 0) return;
       Vertx v = loop.owner();
-      // 100 ms in, every event loop blocks until 60 ms later (parked: the cores stay free, so the host does not stall)
+      // 100 ms in, every event loop blocks for 60 ms from when it gets to it (parked: the cores stay free, so the
+      // host does not stall); one end for all once made a loop that got there late hold less (s35: 59.4 ms)
       loop.runOnContext(x -> v.setTimer(100, t -> {
-        long until = System.nanoTime() + 60_000_000L;
+        long asked = System.nanoTime();
         for (EventExecutor e : ((VertxInternal) v).nettyEventLoopGroup()) {
           e.execute(() -> {
-            longestHeld.accumulateAndGet(until - System.nanoTime(), Math::max);
-            while (System.nanoTime() - until < 0) LockSupport.parkNanos(until - System.nanoTime());
+            long from = System.nanoTime();
+            latestStart.accumulateAndGet(from - asked, Math::max);
+            while (System.nanoTime() - from < 60_000_000L) LockSupport.parkNanos(from + 60_000_000L - System.nanoTime());
           });
         }
       }));
     });
+    if (latestStart.get() > 100_000_000L) {
+      HostStalls.skip(String.format("host stall, not a result: this host kept an event loop %.0f ms from the hold the test asked for",
+          latestStart.get() / 1e6));
+    }
     TargetCellResult relay = o.results().get(0);
     RunRecord first = relay.runs().get(0);
     System.out.println("HostStallTest: loop stall: " + first.stalls().loopStall() + "; host " + first.stalls().host().describe());
-    // a loop's tick is 10 ms: a stall that began mid-tick is seen short by up to that (s35: a loop that got to
-    // its hold 0.6 ms after the 60 ms were set was held 59.4 ms and logged a 49.4 ms stall)
-    assertThat(first.stalls().loops().maxMs()).as("the loops' stall").isGreaterThanOrEqualTo((longestHeld.get() - HiccupMeter.LOOP_TICK_NANOS) / 1e6);
+    // a loop's tick is 10 ms: a stall that began mid-tick is seen short by up to that
+    assertThat(first.stalls().loops().maxMs()).as("the loops' stall").isGreaterThanOrEqualTo(60 - HiccupMeter.LOOP_TICK_NANOS / 1e6);
     assertThat(first.stalls().extraInLoopStallsOnly()).as("frames read together when the loops ran again").isPositive();
     assertThat(first.stalls().loopStall()).contains("the lab's own code held the loop");
     assertThat(first.excluded()).as("a loop stall is the lab's fault, never an excuse: %s", first.exclusionReason()).isFalse();
