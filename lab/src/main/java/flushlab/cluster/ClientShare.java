@@ -15,6 +15,7 @@ import flushlab.run.RunStalls;
 import flushlab.run.StallJudge;
 import flushlab.scenario.Cell;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
@@ -23,6 +24,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -133,9 +135,21 @@ public final class ClientShare {
    * The proxies this JVM hosts (an agent that runs a target beside its clients, or beside the agent
    * that does), read before a run: what the host took from them over the run is the host's, as a
    * one-host run counts its target's. A proxy on another host is out of reach and counts nothing.
-   * A few /proc reads before the run and after it, none while it runs, and none with no proxy here.
+   * A scan of /proc before the run and after it, off the event loop, none while it runs, and none
+   * with no proxy here.
    */
   record HostedPath(List<Long> pids, ThreadWaits before) {
+    static final HostedPath NONE = new HostedPath(List.of(), null);
+
+    /** Takes the first reading off the event loop, then runs {@code run} with it on the caller's context. */
+    static void read(Vertx vertx, Consumer<HostedPath> run) {
+      if (ProxyProcess.livePids().isEmpty()) {
+        run.accept(NONE);
+        return;
+      }
+      vertx.executeBlocking(HostedPath::now, false).onComplete(ar -> run.accept(ar.succeeded() ? ar.result() : NONE));
+    }
+
     static HostedPath now() {
       List<Long> pids = ProxyProcess.livePids();
       return new HostedPath(pids, ThreadWaits.of(pids));
@@ -191,13 +205,14 @@ public final class ClientShare {
         m.fail(400, "a cell run whole asks at most " + MAX_WHOLE_STREAMS + " streams and a deadline of 1.." + MAX_DEADLINE_MS + " ms");
         return;
       }
-      HostedPath path = HostedPath.now();
-      long started = System.nanoTime();
-      // the agent judges its own reads against its own host's stalls, as for a share of counts
-      runUntilDeadline(agent, m, "cell", cell.client(), plan, deadlineMs,
-          r -> new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(r.streamResults()))
-              .put("stalls", new JsonObject(Json.write(AgentStalls.of(StallJudge.judge(r, started, System.nanoTime(),
-                  "client agent " + agent.spec().agent(), cell.stream().intervalNanos(), path.since()))))));
+      HostedPath.read(vertx, path -> {
+        long started = System.nanoTime();
+        // the agent judges its own reads against its own host's stalls, as for a share of counts
+        runUntilDeadline(agent, m, "cell", cell.client(), plan, deadlineMs,
+            r -> new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(r.streamResults()))
+                .put("stalls", new JsonObject(Json.write(AgentStalls.of(StallJudge.judge(r, started, System.nanoTime(),
+                    "client agent " + agent.spec().agent(), cell.stream().intervalNanos(), path.since()))))));
+      });
     });
   }
 
@@ -274,10 +289,11 @@ public final class ClientShare {
       }
       Asked a = asked(agent, m);
       if (a == null) return;
-      HostedPath path = HostedPath.now();
-      long started = System.nanoTime();
-      runUntilDeadline(agent, m, "share", a.cell().client().withRequests(requests, Math.min(concurrency, requests)), a.plan(), deadlineMs,
-          r -> Counts.of(agent.spec().agent(), r, started, a.cell().stream().intervalNanos(), path).toJson());
+      HostedPath.read(agent.vertx(), path -> {
+        long started = System.nanoTime();
+        runUntilDeadline(agent, m, "share", a.cell().client().withRequests(requests, Math.min(concurrency, requests)), a.plan(),
+            deadlineMs, r -> Counts.of(agent.spec().agent(), r, started, a.cell().stream().intervalNanos(), path).toJson());
+      });
     });
   }
 
