@@ -231,8 +231,10 @@ class ClusterRunTest {
             seen = lastStallEnds.get();
             flushlab.core.HiccupMeter.get().awaitWatcherPast(seen, 2_000_000_000L);
           }
-          System.out.println("ClusterRunTest: map run under a stall: " + stalled.exclusionReason());
-          assertThat(stalled.excludedForHostStall()).as("excluded for the agents' host stall: %s", stalled.exclusionReason()).isTrue();
+          String read = String.format("%d frames in %d reads, frames/read %.2f", stalled.result().frames(), stalled.result().reads(),
+              stalled.result().framesPerRead());
+          System.out.println("ClusterRunTest: map run under a stall (" + read + "): " + stalled.exclusionReason());
+          assertThat(stalled.excludedForHostStall()).as("excluded for the agents' host stall (%s): %s", read, stalled.exclusionReason()).isTrue();
           assertThat(stalled.exclusionReason()).startsWith("the client agent ").contains("'s host stalled").contains("read together");
           flushlab.run.RunRecord next = lab.run(direct, s.cells().get(0), 0, 1, List.of(), s.guards().pacingToleranceNanos());
           // the injected stalls are over: a stall of this host now is a real one (a CPU hog spoiled it so in one suite run)
