@@ -1,5 +1,6 @@
 package flushlab;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.cluster.ClusterOutcome;
 import flushlab.core.HiccupMeter;
 import flushlab.core.StallFigures;
@@ -116,6 +117,25 @@ public final class HostStalls {
         + "took from the path%s", r.target(), r.cell().label(), excessMs, figures));
   }
 
+  /**
+   * A row of a results.json whose every run was excluded has no figures (its metrics read 0: no
+   * data, never a result to compare): when each run was spoiled
+   * by this host (a host stall, an emitter its loop's host stall held, or one late by at most twice the longest stall), the test
+   * has no result to judge, as {@link HostStalls} says; otherwise the row is judged, and fails.
+   */
+  public static void skipIfEveryRunWasSpoiledByThisHost(JsonNode row) {
+    List<String> reasons = new ArrayList<>();
+    for (JsonNode run : row.get("runs")) {
+      if (!run.get("excluded").asBoolean()) return;
+      double hostMaxMs = 0;
+      for (JsonNode h : run.path("hiccups")) hostMaxMs = Math.max(hostMaxMs, h.path("host").path("max_ms").asDouble());
+      boolean spoiled = run.get("exclusion_cause").asText().equals("host-stall") || run.get("exclusion_cause").asText().equals("emitter-held-by-host")
+          || run.get("exclusion_cause").asText().equals("emitter-late") && hostMaxMs >= run.get("emitter_max_lateness_ms").asDouble() / 2;
+      if (!spoiled) return;
+      reasons.add(run.get("exclusion_reason").asText() + " (host stalled up to " + hostMaxMs + " ms)");
+    }
+    if (!reasons.isEmpty()) skip("host stall, not a result: every run of " + row.get("target").asText() + " was excluded: " + reasons);
+  }
   /** The process's stalls so far, for a skip message. */
   public static String since() {
     HiccupMeter m = HiccupMeter.get();

@@ -13,7 +13,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -164,25 +163,6 @@ class MapTargetsTest extends MapTestBase {
   }
 
   /**
-   * A row of a results.json whose every run was excluded has no figures: when each run was spoiled
-   * by this host (a host stall, an emitter its loop's host stall held, or one late by at most twice the longest stall), the test
-   * has no result to judge, as {@link HostStalls} says; otherwise the row is judged, and fails.
-   */
-  static void skipIfEveryRunWasSpoiledByThisHost(JsonNode row) {
-    List<String> reasons = new ArrayList<>();
-    for (JsonNode run : row.get("runs")) {
-      if (!run.get("excluded").asBoolean()) return;
-      double hostMaxMs = 0;
-      for (JsonNode h : run.path("hiccups")) hostMaxMs = Math.max(hostMaxMs, h.path("host").path("max_ms").asDouble());
-      boolean spoiled = run.get("exclusion_cause").asText().equals("host-stall") || run.get("exclusion_cause").asText().equals("emitter-held-by-host")
-          || run.get("exclusion_cause").asText().equals("emitter-late") && hostMaxMs >= run.get("emitter_max_lateness_ms").asDouble() / 2;
-      if (!spoiled) return;
-      reasons.add(run.get("exclusion_reason").asText() + " (host stalled up to " + hostMaxMs + " ms)");
-    }
-    if (!reasons.isEmpty()) HostStalls.skip("host stall, not a result: every run of " + row.get("target").asText() + " was excluded: " + reasons);
-  }
-
-  /**
    * The --repro bundle of a lab-started proxy: its README names the proxy's version, its config
    * is beside it, and its scenario runs the model as a built-in relay (no proxy) that holds the
    * stream as the proxy did while the direct path streams.
@@ -206,7 +186,7 @@ class MapTargetsTest extends MapTestBase {
     double direct = 0;
     double relay = 0;
     for (JsonNode cell : Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("cells")) {
-      skipIfEveryRunWasSpoiledByThisHost(cell);
+      HostStalls.skipIfEveryRunWasSpoiledByThisHost(cell);
       double fpr = cell.get("metrics").get("frames_per_read").asDouble();
       if (cell.get("target").asText().equals("direct")) direct = fpr;
       if (cell.get("target").asText().equals("model")) relay = fpr;

@@ -73,6 +73,8 @@ class ShippedScenariosTest {
     double drain = 0;
     double cork = 0;
     for (var cell : root.get("cells")) {
+      // a row every run of which was excluded has no figures (h21, under a CPU hog: cork's six runs, its emitter late by 6-16 ms)
+      if (!cell.get("target").asText().equals("passthrough")) flushlab.HostStalls.skipIfEveryRunWasSpoiledByThisHost(cell);
       double fpr = cell.get("metrics").get("frames_per_read").asDouble();
       switch (cell.get("target").asText()) {
         case "direct": direct = fpr; break;
