@@ -121,7 +121,7 @@ public final class HostStalls {
    * A row of a results.json whose every run was excluded has no figures (its metrics read 0: no
    * data, never a result to compare): when each run was spoiled
    * by this host (a host stall, an emitter its loop's host stall held, or one late by at most twice the longest stall), the test
-   * has no result to judge, as {@link HostStalls} says; otherwise the row is judged, and fails.
+   * has no result to judge (see the class comment); otherwise the row is judged, and fails.
    */
   public static void skipIfEveryRunWasSpoiledByThisHost(JsonNode row) {
     List<String> reasons = new ArrayList<>();
