@@ -409,6 +409,32 @@ class TriggerInferenceTest {
     assertThat(t.thresholdBytes()).isBetween(1056.0, 1100.0);
   }
 
+  /**
+   * A hidden gzip threshold just under what the slow cell sent in all (a CI run of 2026-12-04):
+   * releases of 835 and 846 B place it at most 835 B, and the 25-event stream of 869 B that
+   * arrived whole at its end held less than N only before its last event and gzip's end, which
+   * left together. Read as "above 869 B", no threshold fitted and the map said "encoder".
+   */
+  @Test
+  void aDrainedCellBoundsTheThresholdByWhatItHeldBeforeItsLastEvent() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(
+        new CellEvidence("f=28 i=2", 28, 60, 2, 600, 1, 28.57, 19, 29, 54.1, 56.2, 59.0, 55.9, 58.1, 61.0, 46.2, false, "gzip",
+            820, 835, 850),
+        new CellEvidence("f=64 i=2", 64, 4096, 2, 600, 1, 13.04, 44, 13, 24.0, 24.1, 24.4, 25.8, 26.0, 26.3, 22.2, false, "gzip",
+            830, 846, 860),
+        new CellEvidence("f=35 i=50", 34.76, 60, 50, 25, 1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 1200, true, "gzip", 0, 0, 0)));
+    assertThat(t.kind()).as(t.verdict() + " " + t.evidence()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).as(t.verdict()).isBetween(799.0, 835.0);
+  }
+
+  /** Uncompressed, a drained cell of 25 frames of 66 B bounds N above 24 frames: the 25th may be the one that reached it. */
+  @Test
+  void anUncompressedDrainedCellBoundsTheThresholdAboveAllButItsLastFrame() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 25, 48, 50), drained(66, 50, 25)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes()).as(t.verdict()).isBetween(24 * 66.0, 25 * 66.0);
+  }
+
   static CellEvidence thinkCell(double firstBodyMs, double ttftMs) {
     return new CellEvidence("think", 66, 60, 10, 5, 1, 1.0, 3, 1, 0.1, 0.1, 0.2, 9.9, 10, 10.1, 0.1, false, null, 66, 66, 66, 400, 50,
         firstBodyMs, ttftMs);
