@@ -4,37 +4,41 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 
 /**
- * How long the calling thread has run on a core and how long it has waited, runnable, for one:
- * the first two fields of Linux's {@code /proc/thread-self/schedstat} (nanoseconds, updated each
- * time the thread is switched in or out).
+ * How long the calling thread has run on a core, how long it has waited, runnable, for one, and
+ * how many times it was switched in: the three fields of Linux's {@code /proc/thread-self/schedstat}
+ * (nanoseconds, nanoseconds, a count; updated each time the thread is switched in or out).
  *
  * <p>The wait tells a loop kept off the CPU by the rest of the host (other processes, other
  * threads) from a loop busy with the lab's own code, which an event loop's late tick alone cannot:
  * a busy loop that other work preempts is late by the host, yet the sleeping watcher thread, which
  * the scheduler favours on wake-up, may not see it. The run time tells the lab's own code running
- * on the loop from the loop not running at all (blocked, or stopped with the JVM). Opened by the
+ * on the loop from the loop not running at all (blocked, or stopped with the JVM). The count tells
+ * a loop that woke only for its meter's tick from one that had work. Opened by the
  * thread it measures, read in place (no allocation); where the file does not exist both read -1.
  */
 final class SchedStat implements AutoCloseable {
   private final byte[] buf = new byte[96];
-  private final long[] fields = new long[2];
+  private final long[] fields = new long[3];
   private RandomAccessFile file;
   private boolean unavailable;
   private long ranNanos = -1;
   private long waitedNanos = -1;
+  private long switchedIn = -1;
 
   /** Reads the calling thread's totals; false where the kernel does not say. The same thread must call it each time. */
   boolean read() {
     ranNanos = -1;
     waitedNanos = -1;
+    switchedIn = -1;
     if (unavailable) return false;
     try {
       if (file == null) file = new RandomAccessFile("/proc/thread-self/schedstat", "r");
       file.seek(0);
       int n = file.read(buf, 0, buf.length);
-      if (n <= 0 || !firstTwoFields(buf, n, fields)) return false;
+      if (n <= 0 || !leadingFields(buf, n, fields)) return false;
       ranNanos = fields[0];
       waitedNanos = fields[1];
+      switchedIn = fields[2];
       return true;
     } catch (IOException | SecurityException e) {
       unavailable = true;
@@ -53,10 +57,15 @@ final class SchedStat implements AutoCloseable {
     return waitedNanos;
   }
 
-  /** "run_ns wait_ns slices": the first two numbers into {@code out}; false when either is missing. */
-  static boolean firstTwoFields(byte[] b, int n, long[] out) {
+  /** How many times the thread was switched in, at the last {@link #read}, or -1. */
+  long switchedIn() {
+    return switchedIn;
+  }
+
+  /** "run_ns wait_ns slices": the first {@code out.length} numbers into {@code out}; false when any is missing. */
+  static boolean leadingFields(byte[] b, int n, long[] out) {
     int i = 0;
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < out.length; f++) {
       while (i < n && b[i] == ' ') i++;
       long v = 0;
       int digits = 0;

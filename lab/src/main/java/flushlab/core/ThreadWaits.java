@@ -55,7 +55,7 @@ public final class ThreadWaits {
     try {
       byte[] b = Files.readAllBytes(schedstat);
       long[] f = new long[2];
-      return SchedStat.firstTwoFields(b, b.length, f) ? f[1] : -1;
+      return SchedStat.leadingFields(b, b.length, f) ? f[1] : -1;
     } catch (IOException e) {
       return -1;
     }

@@ -19,13 +19,13 @@ import org.junit.jupiter.api.Test;
 class HiccupMeterTest {
 
   @Test
-  void theRunTimeAndTheRunQueueWaitAreTheSchedstatsFirstTwoFields() {
+  void theRunTimeTheRunQueueWaitAndTheSwitchesInAreTheSchedstatsThreeFields() {
     byte[] line = "3342458 1200345 17\n".getBytes(StandardCharsets.US_ASCII);
-    long[] f = new long[2];
-    assertThat(SchedStat.firstTwoFields(line, line.length, f)).isTrue();
-    assertThat(f).containsExactly(3_342_458L, 1_200_345L);
-    byte[] one = "3342458".getBytes(StandardCharsets.US_ASCII);
-    assertThat(SchedStat.firstTwoFields(one, one.length, f)).isFalse();
+    long[] f = new long[3];
+    assertThat(SchedStat.leadingFields(line, line.length, f)).isTrue();
+    assertThat(f).containsExactly(3_342_458L, 1_200_345L, 17L);
+    byte[] two = "3342458 1200345".getBytes(StandardCharsets.US_ASCII);
+    assertThat(SchedStat.leadingFields(two, two.length, f)).isFalse();
   }
 
   /**
