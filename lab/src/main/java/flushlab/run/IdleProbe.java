@@ -79,6 +79,7 @@ public final class IdleProbe {
    * Whether this host's stalls during a trial could alone have made a cut: they stopped the emitter
    * too, so its silence may have been that much longer than the think. They count past the precision
    * the probe seeks ({@link #LOCATED} of the think) and the floor. A stream that passed passed anyway.
+   * {@code stalledMs} is only what could lengthen a silence ({@link #silenceWindowStart}).
    */
   static boolean spoiledByHostStall(boolean cut, double thinkMs, double stalledMs) {
     return cut && stalledMs >= Math.max(STALL_FLOOR_MS, LOCATED * thinkMs);
@@ -149,6 +150,21 @@ public final class IdleProbe {
   }
 
   /**
+   * Where this host's stalls begin to count against a trial that started at {@code startedNanos}.
+   * A stall lengthens the silence only by holding the write that ends it, so without comments only
+   * the time from the think's earliest end counts: a cut before then came from the target alone
+   * (a trial of 1500 ms through a 1495 ms timeout was thrown out for 51 ms of stalls, none over
+   * 7.5 ms, scattered through the think, and the suite's two probe tests were skipped in every
+   * run). With comments every write ends a silence, so the whole trial counts.
+   */
+  static long silenceWindowStart(long startedNanos, double thinkMs, double keepAliveMs) {
+    return keepAliveMs > 0 ? startedNanos : startedNanos + (long) (thinkMs * 1e6);
+  }
+
+  /** How long the probe waits for the meter's thread to have woken past a trial's end before judging it. */
+  private static final long WATCHER_WAIT_NANOS = 200_000_000L;
+
+  /**
    * A trial, measured once more, once, when it was cut while this host stalled long enough to
    * explain the cut (the rule every measured run follows); cut so twice, HOST_STALLED.
    */
@@ -157,10 +173,13 @@ public final class IdleProbe {
       long started = System.nanoTime();
       Fate f = once(at, tls, thinkMs, keepAliveMs);
       long ended = System.nanoTime();
-      List<StallLog.Stall> stalls = HiccupMeter.get().host().between(started, ended);
-      double stalledMs = coveredMs(stalls, started, ended);
+      long from = silenceWindowStart(started, thinkMs, keepAliveMs);
+      if (f == Fate.CUT && ended - from > 0) HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
+      List<StallLog.Stall> stalls = ended - from > 0 ? HiccupMeter.get().host().between(from, ended) : List.of();
+      double stalledMs = coveredMs(stalls, from, ended);
       if (!spoiledByHostStall(f == Fate.CUT, thinkMs, stalledMs)) return f;
-      String line = String.format("this host stalled %.0f ms in all during that trial (%s): not counted%s", stalledMs,
+      String line = String.format("this host stalled %.0f ms in all %s (%s): not counted%s", stalledMs,
+          keepAliveMs > 0 ? "during that trial" : "after the think was due to end",
           StallFigures.of(stalls, started).describe(), attempt == 0 ? "; measured once more " + HostQuiet.await(HiccupMeter.get()).text() : "");
       trials.add(line);
       progress.accept(line);
@@ -168,10 +187,24 @@ public final class IdleProbe {
     }
   }
 
-  /** How much of [from, to] these stalls covered, in ms. */
-  private static double coveredMs(List<StallLog.Stall> stalls, long from, long to) {
+  /**
+   * How much of [from, to] these stalls covered, in ms, each moment once: the host's log holds the
+   * watcher's stalls and the loop stalls judged the host's, which overlap when one stall stopped both
+   * (summed, a 400 ms stall read as 751 ms).
+   */
+  static double coveredMs(List<StallLog.Stall> stalls, long from, long to) {
+    List<StallLog.Stall> byStart = new ArrayList<>(stalls);
+    byStart.sort(java.util.Comparator.comparingLong(StallLog.Stall::fromNanos));
     long sum = 0;
-    for (StallLog.Stall s : stalls) sum += Math.min(to, s.toNanos()) - Math.max(from, s.fromNanos());
+    long reached = from;
+    for (StallLog.Stall s : byStart) {
+      long a = Math.max(reached, s.fromNanos());
+      long b = Math.min(to, s.toNanos());
+      if (b > a) {
+        sum += b - a;
+        reached = b;
+      }
+    }
     return sum / 1e6;
   }
 

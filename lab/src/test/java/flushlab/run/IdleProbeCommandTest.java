@@ -51,35 +51,51 @@ class IdleProbeCommandTest {
   }
 
   /**
-   * Runs the probe in this process against an idle-timeout relay of {@code hiddenMs}, holding the
-   * hiccup meter's thread for {@code stallMs} (a host stall as the meter sees it) at the start of
-   * each trial that follows a progress line {@code stallAfter} accepts.
+   * Runs the probe in this process against an idle-timeout relay of {@code hiddenMs} in another
+   * Vert.x (so that its timer keeps time while this process stands still), and stops this process
+   * as a host stall would ({@link flushlab.core.HiccupMeter#injectHostStall}: the meter's thread
+   * and the emitter's loops) for {@code stallMs}, starting {@code afterMs} after each progress line
+   * {@code stallAfter} accepts: the trial that follows has its first frame held past the timeout.
    */
-  static IdleProbe.Answer probeWithStalls(int hiddenMs, long stallMs, java.util.function.Predicate<String> stallAfter) throws Exception {
+  static IdleProbe.Answer probeWithStalls(int hiddenMs, long afterMs, long stallMs, java.util.function.Predicate<String> stallAfter)
+      throws Exception {
+    int emitterPort = flushlab.FreePort.forALaterServer();
+    io.vertx.core.Vertx other = flushlab.core.LabVertx.create(1);
     io.vertx.core.Vertx vertx = flushlab.core.LabVertx.create(2);
+    java.util.concurrent.ScheduledExecutorService stalls = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
     try {
-      flushlab.targets.Target relay = new flushlab.targets.Target.Relay("relay",
-          java.util.List.of(flushlab.relay.shaper.ShaperRegistry.parse("idle-timeout=" + hiddenMs + "ms")), false,
-          flushlab.netpath.NetworkPath.LOOPBACK);
-      IdleProbe.Answer a = new IdleProbe(vertx, relay, new flushlab.core.HostPort("127.0.0.1", 0), 30, p -> p, line -> {
+      flushlab.relay.Relay relay = new flushlab.relay.Relay(flushlab.relay.RelayOptions.loopback(emitterPort,
+          java.util.List.of("idle-timeout=" + hiddenMs + "ms")), flushlab.relay.RelayLog.SILENT);
+      other.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      flushlab.targets.Target target = new flushlab.targets.Target.External("gateway",
+          new flushlab.core.HostPort("127.0.0.1", relay.port()), "an idle-timeout relay in another Vert.x");
+      IdleProbe.Answer a = new IdleProbe(vertx, target, new flushlab.core.HostPort("127.0.0.1", emitterPort), 30, p -> p, line -> {
         System.out.println("IdleProbeCommandTest: " + line);
-        if (stallAfter.test(line)) flushlab.core.HiccupMeter.get().holdHostThread(stallMs * 1_000_000L);
+        if (stallAfter.test(line)) {
+          stalls.schedule(() -> flushlab.core.HiccupMeter.get().injectHostStall(vertx, stallMs * 1_000_000L), afterMs,
+              java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
       }).run();
       System.out.println("IdleProbeCommandTest: " + a.verdict() + " " + a.trials());
       return a;
     } finally {
+      stalls.shutdownNow();
       vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+      other.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
 
   /**
-   * The first cut (a think of 800 ms, through a 500 ms timeout) came while this host stalled 60 ms:
-   * that trial is not counted but measured once more, once, and the timeout is still found.
+   * A think of 400 ms through a 500 ms timeout passes, unless this host stops the emitter from 250
+   * to 650 ms into it: its first frame leaves after the timeout and the relay cuts the stream. That
+   * cut is not counted but measured once more, once, and the timeout is still found.
    */
   @Test
   void aCutDuringAHostStallIsMeasuredOnceMoreNotCounted() throws Exception {
-    IdleProbe.Answer a = probeWithStalls(500, 60, line -> line.startsWith("think 400 ms: passed"));
-    assertThat(a.trials()).anySatisfy(t -> assertThat(t).contains("this host stalled").containsPattern("; measured once more (once this host had been quiet|though this host was not quiet)"));
+    IdleProbe.Answer a = probeWithStalls(500, 250, 400, line -> line.startsWith("think 200 ms: passed"));
+    assertThat(a.trials()).as(a.verdict()).anySatisfy(t -> assertThat(t).startsWith("think 400 ms: cut"));
+    assertThat(a.trials()).anySatisfy(t -> assertThat(t).contains("this host stalled").contains("after the think was due to end")
+        .containsPattern("; measured once more (once this host had been quiet|though this host was not quiet)"));
     // the stall injected once; had this host really stalled through the trial measured once more, the rule says so
     flushlab.HostStalls.skipIfSaidIn(a.verdict());
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
@@ -88,9 +104,22 @@ class IdleProbeCommandTest {
   /** Stalled again when measured once more: inconclusive, naming this host, never a timeout. */
   @Test
   void aCutStalledTwiceInARowEndsInconclusiveNamingTheHost() throws Exception {
-    IdleProbe.Answer a = probeWithStalls(500, 60, line -> line.startsWith("think 400 ms: passed") || line.contains("; measured once more"));
+    IdleProbe.Answer a = probeWithStalls(500, 250, 400, line -> line.startsWith("think 200 ms: passed") || line.contains("; measured once more"));
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isNull();
     assertThat(a.verdict()).startsWith("inconclusive: this host stalled");
+  }
+
+  /**
+   * A cut that came before the think was due to end was the target's, whatever this host did
+   * before it: a stall early in a think of 800 ms through a 500 ms timeout excuses nothing.
+   */
+  @Test
+  void aStallBeforeTheThinksEndExcusesNoCut() throws Exception {
+    IdleProbe.Answer a = probeWithStalls(500, 50, 100, line -> line.startsWith("think 400 ms: passed"));
+    assertThat(a.trials()).as(a.verdict()).noneSatisfy(t -> assertThat(t).contains("this host stalled"));
+    assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
+    assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 0)).isEqualTo(800_001_000L);
+    assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 200)).as("with comments, every write ends a silence").isEqualTo(1_000L);
   }
 
   /** The rule itself: only a cut, only a stall past the probe's precision (2 % of the think) and the meter's floor. */
@@ -100,6 +129,14 @@ class IdleProbeCommandTest {
     assertThat(IdleProbe.spoiledByHostStall(false, 800, 60)).as("a stream that passed passed anyway").isFalse();
     assertThat(IdleProbe.spoiledByHostStall(true, 800, 10)).as("10 ms is under 2 % of 800 ms").isFalse();
     assertThat(IdleProbe.spoiledByHostStall(true, 100, 3)).as("under the 5 ms floor").isFalse();
+  }
+
+  @Test
+  void overlappingStallsCoverEachMomentOnce() {
+    var stalls = java.util.List.of(new flushlab.core.StallLog.Stall(100, 500), new flushlab.core.StallLog.Stall(200, 450),
+        new flushlab.core.StallLog.Stall(400, 700), new flushlab.core.StallLog.Stall(900, 1_000));
+    assertThat(IdleProbe.coveredMs(stalls, 0, 2_000)).isEqualTo(0.0007);
+    assertThat(IdleProbe.coveredMs(stalls, 300, 950)).as("clipped to the span").isEqualTo(0.00045);
   }
 
   @Test
