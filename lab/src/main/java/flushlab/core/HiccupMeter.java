@@ -125,7 +125,7 @@ public final class HiccupMeter {
   private void watchHost() {
     long last = System.nanoTime();
     while (true) {
-      long tick = busyUntilNanos - last > 0 ? TICK_NANOS : QUIET_TICK_NANOS;
+      long tick = hostTick(busyUntilNanos, last);
       LockSupport.parkNanos(tick); // woken early by busy(): the gap is then shorter than the tick, no stall
       long held = heldUntilNanos;
       while (System.nanoTime() - held < 0) LockSupport.parkNanos(held - System.nanoTime());
@@ -192,6 +192,19 @@ public final class HiccupMeter {
     if (wasQuiet && t != null) LockSupport.unpark(t);
   }
 
+  /** The host thread's next tick after waking at {@code lastNanos}: fine while a loop had work lately, quiet after. */
+  static long hostTick(long busyUntilNanos, long lastNanos) {
+    return busyUntilNanos - lastNanos > 0 ? TICK_NANOS : QUIET_TICK_NANOS;
+  }
+
+  /**
+   * Whether a loop had work between two of its ticks: its thread was switched in more than once
+   * (once is the tick's own wake), or the kernel does not say (then it is taken as working).
+   */
+  static boolean hadWork(long switchedInBefore, long switchedInNow) {
+    return switchedInBefore < 0 || switchedInNow < 0 || switchedInNow - switchedInBefore > 1;
+  }
+
   /** Whether the host thread ticks at {@link #TICK_NANOS} now (a loop had work lately). */
   public boolean ticksFinely() {
     return busyUntilNanos - System.nanoTime() > 0;
@@ -254,7 +267,7 @@ public final class HiccupMeter {
       boolean known = waitedBefore >= 0 && waitedNow >= 0;
       // switched in more than once since the last tick (or the kernel does not say): the loop woke
       // for something besides this tick, so the process has work and the host thread ticks finely
-      if (switchedInBefore < 0 || switchedInNow < 0 || switchedInNow - switchedInBefore > 1) busy(now);
+      if (hadWork(switchedInBefore, switchedInNow)) busy(now);
       if (known) loopWaits.add(now, waitedNow - waitedBefore);
       // a fixed-rate task catches up after a stall with runs close together: only the first gap counts
       if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {

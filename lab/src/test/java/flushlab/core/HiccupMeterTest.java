@@ -44,6 +44,19 @@ class HiccupMeterTest {
     assertThat(meter.host().between(from, end)).as("the held thread's stall").anyMatch(st -> st.nanos() >= 50_000_000L);
   }
 
+  /** A loop woken only for its tick leaves the process quiet; anything more (or a kernel that does not say) is work. */
+  @Test
+  void theHostThreadTicksFinelyOnlyWhileALoopHadWorkLately() {
+    assertThat(HiccupMeter.hadWork(500, 501)).as("the tick's own wake").isFalse();
+    assertThat(HiccupMeter.hadWork(500, 503)).as("woken twice more: I/O or a timer").isTrue();
+    assertThat(HiccupMeter.hadWork(-1, 503)).as("a kernel that does not say").isTrue();
+    long busyUntil = 1_000_000_000L;
+    assertThat(HiccupMeter.hostTick(busyUntil, busyUntil - 1)).isEqualTo(HiccupMeter.TICK_NANOS);
+    assertThat(HiccupMeter.hostTick(busyUntil, busyUntil)).isEqualTo(HiccupMeter.QUIET_TICK_NANOS);
+    HiccupMeter.get().awaitWatcherPast(System.nanoTime(), 100_000_000L);
+    assertThat(HiccupMeter.get().ticksFinely()).as("a judge waiting on the thread makes it tick finely").isTrue();
+  }
+
   @Test
   void aStallIsTheHostsWhenItWouldNotHaveBeenOneWithoutTheTimeTheHostTook() {
     assertThat(HiccupMeter.keptOffCpuByTheHost(20_000_000L, 18_500_000L, 0)).isTrue();
