@@ -256,10 +256,11 @@ public final class ClusterRun {
 
   /**
    * The emitter on {@code agent} wrote a frame later than the tolerance: a host stall of that agent when its host
-   * stood still at least half as long (as on one host), else the lab's own fault, never the path's.
+   * stood still at least half as long (as on one host), else late with what the agent's own loop ticks say held
+   * the frame (its host, or the lab's own code), never the path's.
    */
   static Exclusion emitterLate(RemoteServers.Audit audit, String agent, long toleranceNanos) {
-    Exclusion late = Exclusion.emitterLate(audit.latenessMaxNanos(), toleranceNanos);
+    Exclusion late = Exclusion.emitterLate(audit.latenessMaxNanos(), toleranceNanos, audit.held());
     if (!audit.lateInAHostStall()) return late;
     return Exclusion.hostStall(String.format("agent %s's host stalled %.1f ms during the run: %s", agent, audit.hostStallMaxNanos() / 1e6,
         late.reason()));

@@ -6,6 +6,7 @@ import flushlab.core.StallLog;
 import flushlab.core.HostPort;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
+import flushlab.emitter.LateFrame;
 import flushlab.emitter.PacingAudit;
 import flushlab.proxy.ProxyKind;
 import flushlab.proxy.ProxyProcess;
@@ -250,6 +251,7 @@ final class HostedWork {
     int paced = 0;
     int missing = 0;
     long worst = 0;
+    PacingAudit.Summary worstStream = null;
     long frameBytes = 0;
     long frames = 0;
     for (int i = 0; i < ids.size(); i++) {
@@ -261,6 +263,7 @@ final class HostedWork {
       }
       if (s.paced()) {
         paced++;
+        if (worstStream == null || s.latenessMaxNanos() > worst) worstStream = s;
         worst = Math.max(worst, s.latenessMaxNanos());
       }
       frameBytes += s.frameBytes();
@@ -272,8 +275,10 @@ final class HostedWork {
     long now = System.nanoTime();
     long stallMax = 0;
     for (StallLog.Stall st : HiccupMeter.get().host().between(now - spanNanos, now)) stallMax = Math.max(stallMax, st.nanos());
+    // what held the latest stream's latest frame, judged here: only this agent's meter saw the loop that wrote it
+    LateFrame.Held held = worstStream == null ? LateFrame.Held.UNKNOWN : worstStream.judged(HiccupMeter.get().loopLedger()).held();
     m.reply(new JsonObject().put("paced", paced).put("missing", missing).put("lateness_max_ns", worst).put("frame_bytes", frameBytes)
-        .put("frames", frames).put("host_stall_max_ns", stallMax));
+        .put("frames", frames).put("host_stall_max_ns", stallMax).put("late_why", held.why()).put("late_by_host", held.byHost()));
   }
 
   private synchronized void renew(Message<JsonObject> m) {

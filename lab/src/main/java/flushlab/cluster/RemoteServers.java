@@ -2,6 +2,7 @@ package flushlab.cluster;
 
 import flushlab.core.HostPort;
 import flushlab.core.UserFiles;
+import flushlab.emitter.LateFrame;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
@@ -82,8 +83,17 @@ public final class RemoteServers implements AutoCloseable {
    * What the emitter on {@code agent} audited of these streams: how many were paced, how many it
    * has no audit of, the latest frame, and the frames and their wire bytes it wrote.
    */
-  /** The emitter's audit of a run's streams, with its agent's longest host stall over the run. */
-  public record Audit(int paced, int missing, long latenessMaxNanos, long frameBytes, long frames, long hostStallMaxNanos) {
+  /**
+   * The emitter's audit of a run's streams, with its agent's longest host stall over the run and
+   * what held the latest frame, judged on that agent against its own loops' ticks.
+   */
+  public record Audit(int paced, int missing, long latenessMaxNanos, long frameBytes, long frames, long hostStallMaxNanos,
+      LateFrame.Held held) {
+    /** An audit with nothing known of what held the latest frame. */
+    public Audit(int paced, int missing, long latenessMaxNanos, long frameBytes, long frames, long hostStallMaxNanos) {
+      this(paced, missing, latenessMaxNanos, frameBytes, frames, hostStallMaxNanos, LateFrame.Held.UNKNOWN);
+    }
+
     /** The emitter was late while its host stood still at least half as long (the rule on one host: RunRecord). */
     public boolean lateInAHostStall() {
       return latenessMaxNanos > 0 && hostStallMaxNanos >= latenessMaxNanos / 2;
@@ -95,7 +105,8 @@ public final class RemoteServers implements AutoCloseable {
     JsonObject a = request(agent, "audit", new JsonObject().put("run", run).put("ids", new JsonArray(List.copyOf(streamIds)))
         .put("span_ms", spanMs)).await(Agent.REQUEST_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
     return new Audit(a.getInteger("paced"), a.getInteger("missing"), a.getLong("lateness_max_ns"), a.getLong("frame_bytes"),
-        a.getLong("frames"), a.getLong("host_stall_max_ns", 0L));
+        a.getLong("frames"), a.getLong("host_stall_max_ns", 0L), new LateFrame.Held(a.getString("late_why", ""),
+            a.getBoolean("late_by_host", false)));
   }
 
   private Future<JsonObject> request(String agent, String what, JsonObject body) {

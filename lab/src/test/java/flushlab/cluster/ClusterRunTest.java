@@ -50,6 +50,11 @@ class ClusterRunTest {
     assertThat(stalled.reason()).isEqualTo("agent a's host stalled 20.0 ms during the run: emitter late by 30.000 ms (tolerance 10.000 ms)");
     Exclusion quiet = ClusterRun.emitterLate(new RemoteServers.Audit(4, 0, 30_000_000L, 0, 0, 14_000_000L), "a", 10_000_000L);
     assertThat(quiet.cause()).as("a stall under half the lateness explains none of it").isEqualTo(Exclusion.Cause.EMITTER_LATE);
+    // the agent judged its own frame: its loop waited for a core, so the host held it, and the reason says so
+    Exclusion held = ClusterRun.emitterLate(new RemoteServers.Audit(4, 0, 30_000_000L, 0, 0, 14_000_000L,
+        new flushlab.emitter.LateFrame.Held(" at 0.40 s into the stream; its loop stalled 29.0 ms (...)", true)), "a", 10_000_000L);
+    assertThat(held.cause()).isEqualTo(Exclusion.Cause.EMITTER_HELD_BY_HOST);
+    assertThat(held.reason()).endsWith("at 0.40 s into the stream; its loop stalled 29.0 ms (...)");
   }
 
   @Test
