@@ -80,13 +80,18 @@ class PacingAuditTest {
     }
   }
 
+  /**
+   * A stream nothing stalls is paced and on time. Measured under the tests' pacing guard: a run
+   * this host stalled is measured once more, and a host that stalls both is a skip with its
+   * figures (s72, beside another class: one frame 222 ms late, the emitter's loop waiting for a core).
+   */
   @Test
   void anUnstalledStreamIsOnTime() throws Exception {
     try (LabFixture lab = new LabFixture()) {
-      BatchResult r = lab.measure(lab.sseUrl("frames=30&size=60&interval=10ms"));
+      BatchResult r = lab.measurePaced(10_000_000L, () -> lab.measure(lab.sseUrl("frames=30&size=60&interval=10ms")));
       PacingAudit.Summary audit = lab.auditOf(r.streamIds().get(0));
-      assertThat(audit.latenessMaxNanos()).isLessThan(100_000_000L);
       assertThat(audit.paced()).isTrue();
+      assertThat(audit.latenessMaxNanos()).isLessThanOrEqualTo(LabFixture.pacingToleranceNanos(10_000_000L));
     }
   }
 }
