@@ -48,7 +48,8 @@ public final class HiccupMeter {
    * thread costs ~26 us of CPU on this VM: an idle emitter's thread ran 122 ms over 10 s in 4681
    * wakes, its schedstat before and after). The first loop tick that finds work (at most one loop
    * tick after the work began) wakes the thread and brings its tick back to {@link #TICK_NANOS};
-   * a stall in those first milliseconds is seen to within this tick instead.
+   * a stall in those first milliseconds is seen to within this tick instead. A loop that waited
+   * for a core or ticked late counts as work too: a contended host ticks finely, busy or not.
    */
   public static final long QUIET_TICK_NANOS = 20_000_000L;
   public static final long QUIET_AFTER_NANOS = 200_000_000L;
@@ -266,8 +267,14 @@ public final class HiccupMeter {
       long switchedInNow = sched.switchedIn();
       boolean known = waitedBefore >= 0 && waitedNow >= 0;
       // switched in more than once since the last tick (or the kernel does not say): the loop woke
-      // for something besides this tick, so the process has work and the host thread ticks finely
-      if (hadWork(switchedInBefore, switchedInNow)) busy(now);
+      // for something besides this tick, so the process has work and the host thread ticks finely;
+      // or the host is contended: the loop waited for a core, or its tick came late. A quiet process
+      // then ticks finely too, so a stall that follows is logged whole (h29: under a CPU hog, an idle
+      // loop's 69 ms stall was covered by a watcher ticking every 20 ms only in part)
+      if (hadWork(switchedInBefore, switchedInNow) || known && waitedNow - waitedBefore >= LOGGED_NANOS / 2
+          || now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
+        busy(now);
+      }
       if (known) loopWaits.add(now, waitedNow - waitedBefore);
       // a fixed-rate task catches up after a stall with runs close together: only the first gap counts
       if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
