@@ -250,8 +250,7 @@ final class HostedWork {
     }
     int paced = 0;
     int missing = 0;
-    long worst = 0;
-    PacingAudit.Summary worstStream = null;
+    PacingAudit.Summary latest = null; // the paced stream with the latest frame
     long frameBytes = 0;
     long frames = 0;
     for (int i = 0; i < ids.size(); i++) {
@@ -263,8 +262,7 @@ final class HostedWork {
       }
       if (s.paced()) {
         paced++;
-        if (worstStream == null || s.latenessMaxNanos() > worst) worstStream = s;
-        worst = Math.max(worst, s.latenessMaxNanos());
+        if (latest == null || s.latenessMaxNanos() > latest.latenessMaxNanos()) latest = s;
       }
       frameBytes += s.frameBytes();
       frames += s.framesWritten();
@@ -276,8 +274,8 @@ final class HostedWork {
     long stallMax = 0;
     for (StallLog.Stall st : HiccupMeter.get().host().between(now - spanNanos, now)) stallMax = Math.max(stallMax, st.nanos());
     // what held the latest stream's latest frame, judged here: only this agent's meter saw the loop that wrote it
-    LateFrame.Held held = worstStream == null ? LateFrame.Held.UNKNOWN : worstStream.judged(HiccupMeter.get().loopLedger()).held();
-    m.reply(new JsonObject().put("paced", paced).put("missing", missing).put("lateness_max_ns", worst).put("frame_bytes", frameBytes)
+    LateFrame.Held held = latest == null ? LateFrame.Held.UNKNOWN : latest.judged(HiccupMeter.get().loopLedger()).held();
+    m.reply(new JsonObject().put("paced", paced).put("missing", missing).put("lateness_max_ns", latest == null ? 0 : latest.latenessMaxNanos()).put("frame_bytes", frameBytes)
         .put("frames", frames).put("host_stall_max_ns", stallMax).put("late_why", held.why()).put("late_by_host", held.byHost()));
   }
 

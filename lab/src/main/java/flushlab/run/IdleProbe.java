@@ -174,8 +174,9 @@ public final class IdleProbe {
       Fate f = once(at, tls, thinkMs, keepAliveMs);
       long ended = System.nanoTime();
       long from = silenceWindowStart(started, thinkMs, keepAliveMs);
-      if (f == Fate.CUT && ended - from > 0) HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
-      List<StallLog.Stall> stalls = ended - from > 0 ? HiccupMeter.get().host().between(from, ended) : List.of();
+      boolean silenceMayHaveRunLong = ended - from > 0; // else the cut came before the think was due to end
+      if (f == Fate.CUT && silenceMayHaveRunLong) HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
+      List<StallLog.Stall> stalls = silenceMayHaveRunLong ? HiccupMeter.get().host().between(from, ended) : List.of();
       double stalledMs = coveredMs(stalls, from, ended);
       if (!spoiledByHostStall(f == Fate.CUT, thinkMs, stalledMs)) return f;
       String line = String.format("this host stalled %.0f ms in all %s (%s): not counted%s", stalledMs,
