@@ -49,4 +49,25 @@ class StallJudgeTest {
     assertThat(StallJudge.pathFrames(StallJudge.PathWait.NONE, 2 * MS)).isZero();
     assertThat(StallJudge.pathFrames(new StallJudge.PathWait("x", 85 * MS), 0)).as("frames sent back to back").isZero();
   }
+
+  /**
+   * s80: every loop held 100 to 160 ms by the lab's own code, and a 9 ms host stall at its end. A read
+   * of 13 frames every 5 ms then: the host's 9 ms piles up 2 of its 12 extra frames, the loops' hold the
+   * other 10, which are the lab's.
+   */
+  @Test
+  void aLongerLoopStallOverAHostStallExplainsWhatTheHostsCannot() {
+    StallLog.Stall host = new StallLog.Stall(150 * MS, 159 * MS);
+    StallLog.Stall hold = new StallLog.Stall(100 * MS, 160 * MS);
+    assertThat(StallJudge.share(host, hold, 5 * MS, 13)).isEqualTo(new StallJudge.Share(2, 10));
+    assertThat(StallJudge.share(null, hold, 5 * MS, 13)).isEqualTo(new StallJudge.Share(0, 12));
+  }
+
+  /** A loop stall the host caused is in the host's log whole: it leaves the loop nothing to explain. */
+  @Test
+  void aLoopStallTheHostCausedIsTheHostsAlone() {
+    StallLog.Stall same = new StallLog.Stall(100 * MS, 160 * MS);
+    assertThat(StallJudge.share(same, same, 5 * MS, 13)).isEqualTo(new StallJudge.Share(12, 0));
+    assertThat(StallJudge.share(same, new StallLog.Stall(110 * MS, 140 * MS), 5 * MS, 13)).isEqualTo(new StallJudge.Share(12, 0));
+  }
 }
