@@ -82,13 +82,13 @@ public final class ScenarioRunner {
     this.vertx = vertx;
   }
 
-  /** Runs the scenario's servers and clients on a lab's agents instead of this host. */
   /** `map --verify`: the answer's model is replayed on a built-in relay, cell by cell, before it is given. */
   public ScenarioRunner verifyByReplay(boolean on) {
     this.verify = on;
     return this;
   }
 
+  /** Runs the scenario's servers and clients on a lab's agents instead of this host. */
   public ScenarioRunner onRemoteLab(RemoteLab.Opener opener) {
     this.remote = opener;
     return this;
