@@ -3,6 +3,7 @@ package flushlab.core;
 import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Recorder;
@@ -80,6 +81,8 @@ public final class HiccupMeter {
   /** Until this System.nanoTime some loop had work lately: the host thread ticks at {@link #TICK_NANOS}. */
   private volatile long busyUntilNanos = System.nanoTime() + QUIET_AFTER_NANOS;
   private volatile Thread watcherThread;
+  /** Every loop's tick, which the host thread looks in on: a loop overdue and asleep in its poller is the host's. */
+  private volatile LoopTick[] ticks = new LoopTick[0];
 
   private HiccupMeter() {}
 
@@ -144,9 +147,37 @@ public final class HiccupMeter {
         watcher.add(last + tick, now);
       }
       hostLateness.recordValue(Math.max(0, Math.min(late, 3_600_000_000_000L)));
+      lookInOnLoops(now);
       last = now;
       watcherWokeNanos = now;
     }
+  }
+
+  /**
+   * Notes each loop seen asleep in its poller after its tick was due ({@link PollerWait}); drops
+   * the ticks of loops that closed. Costs a comparison a loop unless a tick is overdue.
+   */
+  private void lookInOnLoops(long now) {
+    LoopTick[] all = ticks;
+    boolean closed = false;
+    for (LoopTick t : all) {
+      if (t.loop.isShutdown()) {
+        closed = true;
+      } else if (now - t.last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
+        t.lookIn(now);
+      }
+    }
+    if (closed) dropClosedLoops();
+  }
+
+  private synchronized void dropClosedLoops() {
+    ticks = Arrays.stream(ticks).filter(t -> !t.loop.isShutdown()).toArray(LoopTick[]::new);
+  }
+
+  private synchronized void addTick(LoopTick t) {
+    LoopTick[] more = Arrays.copyOf(ticks, ticks.length + 1);
+    more[ticks.length] = t;
+    ticks = more;
   }
 
   /**
@@ -168,6 +199,7 @@ public final class HiccupMeter {
       LoopTick tick = new LoopTick(loop);
       // opened now, before anything of the lab's runs on the loop: a fresh process's first request never waits on it
       loop.execute(tick::prime);
+      addTick(tick);
       loop.scheduleAtFixedRate(tick, LOOP_TICK_NANOS, LOOP_TICK_NANOS, TimeUnit.NANOSECONDS);
     }
   }
@@ -229,16 +261,22 @@ public final class HiccupMeter {
   /**
    * A loop stall was the host's when, without the time the host demonstrably took from the loop,
    * it would not have been a stall: what is left is under {@link #LOGGED_NANOS}. The host takes
-   * time two ways the meter can see: the loop's thread waited in the run queue while other work ran
+   * time three ways the meter can see: the loop's thread waited in the run queue while other work ran
    * ({@code runQueueWaitNanos}, from the kernel), and every thread of the JVM stood still, the
    * watcher thread included ({@code watcherStalledNanos}: the part of the loop stall the watcher's
    * own stalls cover). The second is what the run queue does not show: a safepoint or a GC holds
    * the loop's thread blocked, not runnable, and a hypervisor that takes the virtual CPU away
    * leaves the thread "running" as far as this kernel knows. Otherwise the lab's own code held the
-   * loop (ran, or blocked) long enough to stall it anyway, however much the host added.
+   * loop (ran, or blocked) long enough to stall it anyway, however much the host added. The third
+   * ({@code oversleptNanos}): the thread was still asleep in its poller after its tick was due, so
+   * the kernel woke it late (its timer interrupt waited for a virtual CPU the hypervisor had taken;
+   * a lock or a park of the lab's own is a futex, not the poller). The host thread sees that at its
+   * own ticks, so the last sighting may come up to one of them before the wake.
    */
-  static boolean keptOffCpuByTheHost(long stallNanos, long runQueueWaitNanos, long watcherStalledNanos) {
-    return runQueueWaitNanos >= 0 && stallNanos - runQueueWaitNanos - watcherStalledNanos < LOGGED_NANOS;
+  static boolean keptOffCpuByTheHost(long stallNanos, long runQueueWaitNanos, long watcherStalledNanos, long oversleptNanos) {
+    if (runQueueWaitNanos < 0) return false;
+    long left = stallNanos - runQueueWaitNanos - watcherStalledNanos;
+    return left < LOGGED_NANOS || oversleptNanos > 0 && left - oversleptNanos < LOGGED_NANOS + TICK_NANOS;
   }
 
   /**
@@ -247,7 +285,11 @@ public final class HiccupMeter {
    */
   private final class LoopTick implements Runnable {
     private final EventExecutor loop;
-    private long last = System.nanoTime();
+    /** When this tick last ran; read by the host thread too. */
+    private volatile long last = System.nanoTime();
+    /** The last time the host thread saw this loop asleep in its poller with its tick overdue. */
+    private volatile long pollerSeenNanos;
+    private volatile PollerWait poller;
     private final SchedStat sched = new SchedStat();
     private long waitedBefore = -1;
     private long ranBefore = -1;
@@ -259,10 +301,17 @@ public final class HiccupMeter {
 
     /** Opens the loop thread's schedstat and takes the first reading (on the loop). */
     void prime() {
+      poller = PollerWait.ofCallingThread();
       sched.read();
       waitedBefore = sched.waitedNanos();
       ranBefore = sched.ranNanos();
       switchedInBefore = sched.switchedIn();
+    }
+
+    /** On the host thread: this loop's tick is overdue; is its thread still asleep in its poller? */
+    void lookIn(long now) {
+      PollerWait p = poller;
+      if (p != null && p.asleep()) pollerSeenNanos = now;
     }
 
     @Override
@@ -289,8 +338,10 @@ public final class HiccupMeter {
         loops.add(from, now);
         long jvmStopped = watcher.coveredNanos(from, now);
         long waited = known ? waitedNow - waitedBefore : -1;
-        loopLedger.add(loop, last, from, now, known ? ranNow - ranBefore : -1, waited, jvmStopped);
-        if (known && keptOffCpuByTheHost(now - from, waited, jvmStopped)) host.add(from, now);
+        long seen = pollerSeenNanos;
+        long overslept = seen - from > 0 ? seen - from : 0;
+        loopLedger.add(loop, last, from, now, known ? ranNow - ranBefore : -1, waited, jvmStopped, overslept);
+        if (known && keptOffCpuByTheHost(now - from, waited, jvmStopped, overslept)) host.add(from, now);
       }
       // the next gap starts after this reading: reading schedstat is a system call, and a thread
       // the host has kept waiting is preempted on its way back from one; that wait is in this

@@ -3,7 +3,8 @@ package flushlab.core;
 /**
  * The event loops' stalls with what each loop's thread did over them, newest 4096 kept: how long
  * it ran (the lab's own code on the loop), how long it waited for a core (the host's other work),
- * and how much of it the watcher thread stalled too (the JVM or the host stopped every thread).
+ * how much of it the watcher thread stalled too (the JVM or the host stopped every thread), and how
+ * long it slept in its poller past its tick (the kernel woke it late: {@link PollerWait}).
  * What is left, neither running nor runnable, is the thread blocked or the core taken from the
  * whole VM. Kept by loop, so that a late write can be set against its own loop's ticks: an emitter
  * late by 35 ms with no host stall logged said nothing of why until this. Written by the loops'
@@ -15,14 +16,15 @@ public final class LoopStallLedger {
    * figures cover the whole gap between the two ticks ({@code sinceNanos} to {@code toNanos}), each
    * -1 where the kernel does not say.
    */
-  public record LoopStall(Object loop, long sinceNanos, long fromNanos, long toNanos, long ranNanos, long waitedNanos, long jvmStoppedNanos) {
+  public record LoopStall(Object loop, long sinceNanos, long fromNanos, long toNanos, long ranNanos, long waitedNanos, long jvmStoppedNanos,
+      long oversleptNanos) {
     public long nanos() {
       return toNanos - fromNanos;
     }
 
     /** Stalled only for the time the host took from it: {@link HiccupMeter#keptOffCpuByTheHost}. */
     public boolean hosts() {
-      return HiccupMeter.keptOffCpuByTheHost(nanos(), waitedNanos, jvmStoppedNanos);
+      return HiccupMeter.keptOffCpuByTheHost(nanos(), waitedNanos, jvmStoppedNanos, oversleptNanos);
     }
 
     /** "stalled 36 ms (over the 46 ms between its ticks it ran 2 ms, waited for a core 30 ms, stood with the JVM 0 ms, neither 14 ms)". */
@@ -30,9 +32,11 @@ public final class LoopStallLedger {
       long gap = toNanos - sinceNanos;
       if (ranNanos < 0 || waitedNanos < 0) return String.format("stalled %.1f ms (the kernel does not say what its thread did)", nanos() / 1e6);
       long neither = Math.max(0, gap - ranNanos - waitedNanos - jvmStoppedNanos);
+      String late = oversleptNanos <= 0 ? "" : String.format(", of which asleep in its poller %.1f ms past its tick (the kernel woke it "
+          + "late)", oversleptNanos / 1e6);
       return String.format("stalled %.1f ms (over the %.1f ms between its ticks its thread ran %.1f ms, waited for a core %.1f ms, "
-          + "stood with the JVM %.1f ms, neither %.1f ms)", nanos() / 1e6, gap / 1e6, ranNanos / 1e6, waitedNanos / 1e6,
-          jvmStoppedNanos / 1e6, neither / 1e6);
+          + "stood with the JVM %.1f ms, neither %.1f ms%s)", nanos() / 1e6, gap / 1e6, ranNanos / 1e6, waitedNanos / 1e6,
+          jvmStoppedNanos / 1e6, neither / 1e6, late);
     }
   }
 
@@ -44,10 +48,12 @@ public final class LoopStallLedger {
   private final long[] ran = new long[KEPT];
   private final long[] waited = new long[KEPT];
   private final long[] jvm = new long[KEPT];
+  private final long[] overslept = new long[KEPT];
   private long written;
 
   /** Logs a stall of {@code onLoop} (the meter does; tests too). */
-  public synchronized void add(Object onLoop, long sinceNanos, long fromNanos, long toNanos, long ranNanos, long waitedNanos, long jvmStoppedNanos) {
+  public synchronized void add(Object onLoop, long sinceNanos, long fromNanos, long toNanos, long ranNanos, long waitedNanos, long jvmStoppedNanos,
+      long oversleptNanos) {
     int i = (int) (written++ % KEPT);
     loop[i] = onLoop;
     since[i] = sinceNanos;
@@ -56,6 +62,7 @@ public final class LoopStallLedger {
     ran[i] = ranNanos;
     waited[i] = waitedNanos;
     jvm[i] = jvmStoppedNanos;
+    overslept[i] = oversleptNanos;
   }
 
   /** The longest stall of {@code onLoop} (any loop when null) overlapping [fromNanos, toNanos], or null. */
@@ -67,6 +74,6 @@ public final class LoopStallLedger {
         best = i;
       }
     }
-    return best < 0 ? null : new LoopStall(loop[best], since[best], from[best], to[best], ran[best], waited[best], jvm[best]);
+    return best < 0 ? null : new LoopStall(loop[best], since[best], from[best], to[best], ran[best], waited[best], jvm[best], overslept[best]);
   }
 }

@@ -59,14 +59,20 @@ class HiccupMeterTest {
 
   @Test
   void aStallIsTheHostsWhenItWouldNotHaveBeenOneWithoutTheTimeTheHostTook() {
-    assertThat(HiccupMeter.keptOffCpuByTheHost(20_000_000L, 18_500_000L, 0)).isTrue();
-    assertThat(HiccupMeter.keptOffCpuByTheHost(20_000_000L, 10_000_000L, 0)).as("the lab's code held it 10 ms anyway").isFalse();
-    assertThat(HiccupMeter.keptOffCpuByTheHost(20_000_000L, -1, 0)).as("a kernel that does not say").isFalse();
+    assertThat(HiccupMeter.keptOffCpuByTheHost(20_000_000L, 18_500_000L, 0, 0)).isTrue();
+    assertThat(HiccupMeter.keptOffCpuByTheHost(20_000_000L, 10_000_000L, 0, 0)).as("the lab's code held it 10 ms anyway").isFalse();
+    assertThat(HiccupMeter.keptOffCpuByTheHost(20_000_000L, -1, 0, 0)).as("a kernel that does not say").isFalse();
     // measured beside a second suite: a 16 ms loop stall, 5.8 ms of it in the run queue, 10.2 ms of it inside a stall of
     // the watcher thread (every thread of the JVM stood still: not runnable, so not in the run queue)
-    assertThat(HiccupMeter.keptOffCpuByTheHost(15_960_000L, 5_760_000L, 10_160_000L)).isTrue();
-    assertThat(HiccupMeter.keptOffCpuByTheHost(300_000_000L, 150_000_000L, 20_000_000L)).as("a loop the lab kept busy on a busy host")
+    assertThat(HiccupMeter.keptOffCpuByTheHost(15_960_000L, 5_760_000L, 10_160_000L, 0)).isTrue();
+    assertThat(HiccupMeter.keptOffCpuByTheHost(300_000_000L, 150_000_000L, 20_000_000L, 0)).as("a loop the lab kept busy on a busy host")
         .isFalse();
+    // s84: an idle emitter loop's tick came 19.2 ms late, its thread "ran 0.0 ms, waited for a core 0.1 ms, stood with the
+    // JVM 0.0 ms, neither 29.1 ms": asleep in its poller past its tick (seen so up to one host tick before it woke), the host's
+    assertThat(HiccupMeter.keptOffCpuByTheHost(19_200_000L, 100_000L, 0, 17_400_000L)).isTrue();
+    assertThat(HiccupMeter.keptOffCpuByTheHost(19_200_000L, 100_000L, 0, 0)).as("never seen in its poller: blocked by the lab").isFalse();
+    assertThat(HiccupMeter.keptOffCpuByTheHost(30_000_000L, 0, 0, 10_000_000L)).as("woke late, then the lab held it 20 ms").isFalse();
+    assertThat(HiccupMeter.keptOffCpuByTheHost(19_200_000L, -1, 0, 17_400_000L)).as("a kernel that does not say").isFalse();
   }
 
   @Test

@@ -19,8 +19,8 @@ class LateFrameTest {
 
   @Test
   void aLoopKeptWaitingForACoreIsTheHostsAndNamedWithWhatItsThreadDid() {
-    ledger.add(readerLoop, 0, 500 * MS, 560 * MS, 55 * MS, 1 * MS, 0);
-    ledger.add(emitterLoop, 490 * MS, 500 * MS, 530 * MS, 2 * MS, 30 * MS, 0);
+    ledger.add(readerLoop, 0, 500 * MS, 560 * MS, 55 * MS, 1 * MS, 0, 0);
+    ledger.add(emitterLoop, 490 * MS, 500 * MS, 530 * MS, 2 * MS, 30 * MS, 0, 0);
     LateFrame.Held held = LateFrame.of(latest(505, false), 25 * MS, ledger);
     assertThat(held.byHost()).isTrue();
     assertThat(held.why()).isEqualTo(" at 0.51 s into the stream; its loop stalled 30.0 ms (over the 40.0 ms between its ticks its thread "
@@ -38,16 +38,32 @@ class LateFrameTest {
   @Test
   void aWaitForACoreLongerThanTheStallTheTicksSawStillAccountsForTheFrame() {
     long us = MS / 1000;
-    ledger.add(emitterLoop, 490 * MS, 500 * MS, 509_300 * us, 2_700 * us, 15_900 * us, 0);
+    ledger.add(emitterLoop, 490 * MS, 500 * MS, 509_300 * us, 2_700 * us, 15_900 * us, 0, 0);
     assertThat(LateFrame.of(latest(501, false), 21_200 * us, ledger).byHost()).isTrue();
-    ledger.add(readerLoop, 490 * MS, 500 * MS, 509_300 * us, 15_000 * us, 4_000 * us, 0);
+    ledger.add(readerLoop, 490 * MS, 500 * MS, 509_300 * us, 15_000 * us, 4_000 * us, 0, 0);
     LateFrame.Held lab = LateFrame.of(new PacingAudit.Latest(0, 501 * MS, false, readerLoop), 21_200 * us, ledger);
     assertThat(lab.byHost()).as("15 ms of the lab's own code on the loop: %s", lab.why()).isFalse();
   }
 
+  /**
+   * s84: an idle emitter loop's thread slept in its poller 17 ms past its tick (the kernel woke it
+   * late), then wrote its frame 23.6 ms late. Neither running nor runnable, it was the host's.
+   */
+  @Test
+  void aLoopTheKernelWokeLateIsTheHostsAndSaysSo() {
+    long us = MS / 1000;
+    ledger.add(emitterLoop, 480 * MS, 490 * MS, 509_200 * us, 0, 100 * us, 0, 17_400 * us);
+    LateFrame.Held held = LateFrame.of(latest(490, false), 23_620 * us, ledger);
+    assertThat(held.byHost()).as(held.why()).isTrue();
+    assertThat(held.why()).contains("neither 29.1 ms, of which asleep in its poller 17.4 ms past its tick (the kernel woke it late)");
+    ledger.add(readerLoop, 480 * MS, 490 * MS, 509_200 * us, 0, 100 * us, 0, 0);
+    assertThat(LateFrame.of(new PacingAudit.Latest(0, 490 * MS, false, readerLoop), 23_620 * us, ledger).byHost())
+        .as("the same stall, never seen in its poller: blocked by the lab's own code").isFalse();
+  }
+
   @Test
   void aFrameThatWaitedForAFullSocketPointsAtThePathBehindIt() {
-    ledger.add(readerLoop, 0, 500 * MS, 560 * MS, 55 * MS, 1 * MS, 0);
+    ledger.add(readerLoop, 0, 500 * MS, 560 * MS, 55 * MS, 1 * MS, 0, 0);
     LateFrame.Held held = LateFrame.of(latest(505, true), 25 * MS, ledger);
     assertThat(held.byHost()).as("the reader's loop ran the lab's own code").isFalse();
     assertThat(held.why()).startsWith(" at 0.51 s into the stream, waiting for a full socket to drain: the path behind it read late "
@@ -66,7 +82,7 @@ class LateFrameTest {
   /** An emitter in another process sends its own judgement with the audit: only its meter saw its loops. */
   @Test
   void theJudgementTravelsWithTheAudit() throws Exception {
-    ledger.add(emitterLoop, 490 * MS, 500 * MS, 530 * MS, 2 * MS, 30 * MS, 0);
+    ledger.add(emitterLoop, 490 * MS, 500 * MS, 530 * MS, 2 * MS, 30 * MS, 0, 0);
     PacingAudit.Summary s = new PacingAudit.Summary(7, true, true, 600, 600, 39600, 0, 10_000, 20_000, 25 * MS, 0, latest(505, false), null);
     String json = Json.MAPPER.writeValueAsString(s.judged(ledger));
     assertThat(Json.MAPPER.readTree(json).path("latest_held").path("by_host").asBoolean()).as(json).isTrue();
