@@ -31,7 +31,9 @@ import java.util.function.UnaryOperator;
  * timer. Each trial fits the budget or is not started; a stream that fails for another reason (an
  * error status, a refused connection) ends the probe inconclusive, never with a number. A cut
  * during which this host stalled is measured once more, once (a stall stops the emitter too, and
- * lengthens the silence); cut so twice, the probe ends inconclusive, naming the stalls.
+ * lengthens the silence); cut so twice, the probe ends inconclusive, naming the stalls. So is a
+ * stream that passed a target on this host while this host stalled: the stall held the target's
+ * own timer too.
  */
 public final class IdleProbe {
   static final double FIRST_THINK_MS = 100;
@@ -70,26 +72,34 @@ public final class IdleProbe {
   }
 
   /** One stream's fate after a think; HOST_STALLED: cut twice, each time while this host stalled long enough to explain it. */
-  private enum Fate { PASSED, CUT, FAILED, NO_TIME, HOST_STALLED }
+  enum Fate { PASSED, CUT, FAILED, NO_TIME, HOST_STALLED }
 
   /** A host stall shorter than this says nothing of a cut: the meter's own floor, above a busy host's scheduling noise. */
   static final double STALL_FLOOR_MS = 5;
 
   /**
-   * Whether this host's stalls during a trial could alone have made a cut: they stopped the emitter
-   * too, so its silence may have been that much longer than the think. They count past the precision
-   * the probe seeks ({@link #LOCATED} of the think) and the floor. A stream that passed passed anyway.
-   * {@code stalledMs} is only what could lengthen a silence ({@link #silenceWindowStart}).
+   * Whether this host's stalls during a trial could alone have decided it. A cut: they stopped the
+   * emitter too, so its silence may have been that much longer than the think ({@code stalledMs}
+   * is only what could lengthen a silence, {@link #silenceWindowStart}). A pass, when the target
+   * runs on this host (a lab relay, a proxy the lab started): they stopped the target's timer too,
+   * so it may have fired late, after the frame that ended the silence (s85: a 500 ms relay let a
+   * think of 525 ms pass, and the probe answered 528 ms). A pass through a target elsewhere passed
+   * anyway. They count past the precision the probe seeks ({@link #LOCATED} of the think) and the floor.
    */
-  static boolean spoiledByHostStall(boolean cut, double thinkMs, double stalledMs) {
-    return cut && stalledMs >= Math.max(STALL_FLOOR_MS, LOCATED * thinkMs);
+  static boolean spoiledByHostStall(Fate fate, boolean targetOnThisHost, double thinkMs, double stalledMs) {
+    boolean couldDecide = fate == Fate.CUT || fate == Fate.PASSED && targetOnThisHost;
+    return couldDecide && stalledMs >= Math.max(STALL_FLOOR_MS, LOCATED * thinkMs);
   }
+
+  /** Whether the target listens on this host's loopback (a lab relay, a proxy the lab started): this host's stalls hold its timer too. */
+  private boolean targetOnThisHost;
 
   public Answer run() throws Exception {
     try (ServerSites sites = ServerSites.open(vertx, emitterListen, List.of(target.path()), progress);
         RunningTargets targets = RunningTargets.start(List.of(target), t -> new TargetContext(vertx, sites.site(t.path()), progress))) {
       HostPort at = targets.address(target);
       ClientTls tls = targets.tls(target);
+      targetOnThisHost = at.isLoopback();
       double passed = 0;
       double cut = Double.NaN;
       double think = FIRST_THINK_MS;
@@ -135,8 +145,9 @@ public final class IdleProbe {
   }
 
   private Answer hostStalled(double passed, Double cut) {
-    return answer(null, passed, cut, null, "inconclusive: this host stalled during a cut trial and again when it was measured once more "
-        + "(see the trials): a stall stops the emitter too and lengthens the silence, so those cuts say nothing of the target; no proxy "
+    return answer(null, passed, cut, null, "inconclusive: this host stalled during a trial and again when it was measured once more "
+        + "(see the trials): a stall stops the emitter too and lengthens the silence (and the timer of a target on this host), so those "
+        + "trials say nothing of the target; no proxy "
         + "is blamed for it: run it again on a quieter host");
   }
 
@@ -173,19 +184,32 @@ public final class IdleProbe {
       long started = System.nanoTime();
       Fate f = once(at, tls, thinkMs, keepAliveMs);
       long ended = System.nanoTime();
-      long from = silenceWindowStart(started, thinkMs, keepAliveMs);
-      boolean silenceMayHaveRunLong = ended - from > 0; // else the cut came before the think was due to end
-      if (f == Fate.CUT && silenceMayHaveRunLong) HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
-      List<StallLog.Stall> stalls = silenceMayHaveRunLong ? HiccupMeter.get().host().between(from, ended) : List.of();
-      double stalledMs = coveredMs(stalls, from, ended);
-      if (!spoiledByHostStall(f == Fate.CUT, thinkMs, stalledMs)) return f;
-      String line = String.format("this host stalled %.0f ms in all %s (%s): not counted%s", stalledMs,
-          keepAliveMs > 0 ? "during that trial" : "after the think was due to end",
+      boolean passedHere = f == Fate.PASSED && targetOnThisHost;
+      // a cut counts stalls that could lengthen the silence; a pass here, those that could delay the target's timer:
+      // any during the think, when the timer fell due
+      long from = passedHere ? started : silenceWindowStart(started, thinkMs, keepAliveMs);
+      long to = passedHere ? Math.min(ended, started + (long) (thinkMs * 1e6)) : ended;
+      boolean mayCount = (f == Fate.CUT || passedHere) && to - from > 0; // else a cut came before the think was due to end
+      if (mayCount) HiccupMeter.get().awaitWatcherPast(to, WATCHER_WAIT_NANOS);
+      List<StallLog.Stall> stalls = mayCount ? HiccupMeter.get().host().between(from, to) : List.of();
+      // a timer is late by the one stall it fell due in, not by short ones scattered through the think (a 100 ms trial
+      // with 8 ms of stalls, none over 3.7 ms, was thrown out); a silence, by every stall after the think was due to end
+      double stalledMs = passedHere ? longestMs(stalls) : coveredMs(stalls, from, to);
+      if (!spoiledByHostStall(f, targetOnThisHost, thinkMs, stalledMs)) return f;
+      String line = String.format("this host stalled %.0f ms %s (%s): not counted%s", stalledMs,
+          passedHere ? "at once while the target, on this host too, timed the silence" : keepAliveMs > 0 ? "in all during that trial"
+              : "in all after the think was due to end",
           StallFigures.of(stalls, started).describe(), attempt == 0 ? "; measured once more " + HostQuiet.await(HiccupMeter.get()).text() : "");
       trials.add(line);
       progress.accept(line);
       if (attempt == 1) return Fate.HOST_STALLED;
     }
+  }
+
+  private static double longestMs(List<StallLog.Stall> stalls) {
+    long longest = 0;
+    for (StallLog.Stall st : stalls) longest = Math.max(longest, st.nanos());
+    return longest / 1e6;
   }
 
   /**
