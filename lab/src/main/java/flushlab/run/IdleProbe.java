@@ -81,10 +81,11 @@ public final class IdleProbe {
    * Whether this host's stalls during a trial could alone have decided it. A cut: they stopped the
    * emitter too, so its silence may have been that much longer than the think ({@code stalledMs}
    * is only what could lengthen a silence, {@link #silenceWindowStart}). A pass, when the target
-   * runs on this host (a lab relay, a proxy the lab started): they stopped the target's timer too,
-   * so it may have fired late, after the frame that ended the silence (s85: a 500 ms relay let a
-   * think of 525 ms pass, and the probe answered 528 ms). A pass through a target elsewhere passed
-   * anyway. They count past the precision the probe seeks ({@link #LOCATED} of the think) and the floor.
+   * runs on this host (a lab relay, a proxy the lab started): a stall over the think's end held the
+   * target's timer too, so it may have fired after the frame that ended the silence (s85: a 500 ms
+   * relay let a think of 525 ms pass, and the probe answered 528 ms). A pass through a target
+   * elsewhere, or one that sent comments, passed anyway. They count past the precision the probe
+   * seeks ({@link #LOCATED} of the think) and the floor.
    */
   static boolean spoiledByHostStall(Fate fate, boolean targetOnThisHost, double thinkMs, double stalledMs) {
     boolean couldDecide = fate == Fate.CUT || fate == Fate.PASSED && targetOnThisHost;
@@ -184,20 +185,28 @@ public final class IdleProbe {
       long started = System.nanoTime();
       Fate f = once(at, tls, thinkMs, keepAliveMs);
       long ended = System.nanoTime();
-      boolean passedHere = f == Fate.PASSED && targetOnThisHost;
-      // a cut counts stalls that could lengthen the silence; a pass here, those that could delay the target's timer:
-      // any during the think, when the timer fell due
-      long from = passedHere ? started : silenceWindowStart(started, thinkMs, keepAliveMs);
-      long to = passedHere ? Math.min(ended, started + (long) (thinkMs * 1e6)) : ended;
-      boolean mayCount = (f == Fate.CUT || passedHere) && to - from > 0; // else a cut came before the think was due to end
-      if (mayCount) HiccupMeter.get().awaitWatcherPast(to, WATCHER_WAIT_NANOS);
-      List<StallLog.Stall> stalls = mayCount ? HiccupMeter.get().host().between(from, to) : List.of();
-      // a timer is late by the one stall it fell due in, not by short ones scattered through the think (a 100 ms trial
-      // with 8 ms of stalls, none over 3.7 ms, was thrown out); a silence, by every stall after the think was due to end
-      double stalledMs = passedHere ? longestMs(stalls) : coveredMs(stalls, from, to);
+      boolean passedHere = f == Fate.PASSED && targetOnThisHost && keepAliveMs == 0;
+      List<StallLog.Stall> stalls;
+      double stalledMs;
+      if (passedHere) {
+        // the target's timer was late only by a stall that held it past the write ending the silence: one covering the
+        // think's end (one ending before it would have let the timer cut the stream then; s91: a 6.4 ms stall early in a
+        // 200 ms think threw out a pass that no stall could have made)
+        long thinkEnd = started + (long) (thinkMs * 1e6);
+        HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
+        stalls = HiccupMeter.get().host().between(started, ended).stream()
+            .filter(st -> st.fromNanos() - thinkEnd <= 0 && st.toNanos() - thinkEnd >= 0).toList();
+        stalledMs = longestMs(stalls);
+      } else {
+        long from = silenceWindowStart(started, thinkMs, keepAliveMs);
+        boolean mayCount = f == Fate.CUT && ended - from > 0; // else a cut came before the think was due to end
+        if (mayCount) HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
+        stalls = mayCount ? HiccupMeter.get().host().between(from, ended) : List.of();
+        stalledMs = coveredMs(stalls, from, ended);
+      }
       if (!spoiledByHostStall(f, targetOnThisHost, thinkMs, stalledMs)) return f;
       String line = String.format("this host stalled %.0f ms %s (%s): not counted%s", stalledMs,
-          passedHere ? "at once while the target, on this host too, timed the silence" : keepAliveMs > 0 ? "in all during that trial"
+          passedHere ? "over the think's end while the target, on this host too, timed the silence" : keepAliveMs > 0 ? "in all during that trial"
               : "in all after the think was due to end",
           StallFigures.of(stalls, started).describe(), attempt == 0 ? "; measured once more " + HostQuiet.await(HiccupMeter.get()).text() : "");
       trials.add(line);
