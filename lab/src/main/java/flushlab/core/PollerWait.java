@@ -1,7 +1,6 @@
 package flushlab.core;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -26,14 +25,11 @@ final class PollerWait implements AutoCloseable {
   /** The same on aarch64, which has no epoll_wait: epoll_pwait, epoll_pwait2, io_uring_enter. */
   private static final int[] AARCH64 = {22, 441, 426};
 
-  private final String path;
+  private final ProcReading file;
   private final int[] pollerCalls;
-  private final byte[] buf = new byte[32];
-  private RandomAccessFile file;
-  private boolean unavailable;
 
   private PollerWait(String path, int[] pollerCalls) {
-    this.path = path;
+    this.file = new ProcReading(path, 32);
     this.pollerCalls = pollerCalls;
   }
 
@@ -61,18 +57,9 @@ final class PollerWait implements AutoCloseable {
 
   /** Whether the thread is blocked in its poller now; false when it runs, is blocked elsewhere, or the file cannot be read. */
   boolean asleep() {
-    if (unavailable) return false;
-    try {
-      if (file == null) file = new RandomAccessFile(path, "r");
-      file.seek(0);
-      int n = file.read(buf, 0, buf.length);
-      return n > 0 && inPoller(buf, n, pollerCalls);
-    } catch (IOException | SecurityException e) {
-      // the thread ended (its loop closed) or /proc says nothing: no answer from now on
-      unavailable = true;
-      close();
-      return false;
-    }
+    // -1 from then on once the thread ended (its loop closed) or /proc says nothing
+    int n = file.read();
+    return n > 0 && inPoller(file.buffer(), n, pollerCalls);
   }
 
   /** "441 0x5 0x7f..." is in a poller call; "running", "-1 ..." (blocked outside a system call) and others are not. */
@@ -87,11 +74,6 @@ final class PollerWait implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      if (file != null) file.close();
-    } catch (IOException ignored) {
-      // a /proc file: nothing was written
-    }
-    file = null;
+    file.close();
   }
 }

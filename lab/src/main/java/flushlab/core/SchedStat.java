@@ -1,8 +1,5 @@
 package flushlab.core;
 
-import java.io.IOException;
-import java.io.RandomAccessFile;
-
 /**
  * How long the calling thread has run on a core, how long it has waited, runnable, for one, and
  * how many times it was switched in: the three fields of Linux's {@code /proc/thread-self/schedstat}
@@ -17,10 +14,8 @@ import java.io.RandomAccessFile;
  * thread it measures, read in place (no allocation); where the file does not exist both read -1.
  */
 final class SchedStat implements AutoCloseable {
-  private final byte[] buf = new byte[96];
+  private final ProcReading file = new ProcReading("/proc/thread-self/schedstat", 96);
   private final long[] fields = new long[3];
-  private RandomAccessFile file;
-  private boolean unavailable;
   private long ranNanos = -1;
   private long waitedNanos = -1;
   private long switchedIn = -1;
@@ -30,21 +25,12 @@ final class SchedStat implements AutoCloseable {
     ranNanos = -1;
     waitedNanos = -1;
     switchedIn = -1;
-    if (unavailable) return false;
-    try {
-      if (file == null) file = new RandomAccessFile("/proc/thread-self/schedstat", "r");
-      file.seek(0);
-      int n = file.read(buf, 0, buf.length);
-      if (n <= 0 || !leadingFields(buf, n, fields)) return false;
-      ranNanos = fields[0];
-      waitedNanos = fields[1];
-      switchedIn = fields[2];
-      return true;
-    } catch (IOException | SecurityException e) {
-      unavailable = true;
-      close();
-      return false;
-    }
+    int n = file.read();
+    if (n <= 0 || !leadingFields(file.buffer(), n, fields)) return false;
+    ranNanos = fields[0];
+    waitedNanos = fields[1];
+    switchedIn = fields[2];
+    return true;
   }
 
   /** The thread's time on a core at the last {@link #read}, or -1. */
@@ -78,11 +64,6 @@ final class SchedStat implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      if (file != null) file.close();
-    } catch (IOException ignored) {
-      // a /proc file: nothing was written
-    }
-    file = null;
+    file.close();
   }
 }
