@@ -186,33 +186,42 @@ public final class IdleProbe {
       Fate f = once(at, tls, thinkMs, keepAliveMs);
       long ended = System.nanoTime();
       boolean passedHere = f == Fate.PASSED && targetOnThisHost && keepAliveMs == 0;
-      List<StallLog.Stall> stalls;
-      double stalledMs;
-      if (passedHere) {
-        // the target's timer was late only by a stall that held it past the write ending the silence: one covering the
-        // think's end (one ending before it would have let the timer cut the stream then; s91: a 6.4 ms stall early in a
-        // 200 ms think threw out a pass that no stall could have made)
-        long thinkEnd = started + (long) (thinkMs * 1e6);
-        HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
-        stalls = HiccupMeter.get().host().between(started, ended).stream()
-            .filter(st -> st.fromNanos() - thinkEnd <= 0 && st.toNanos() - thinkEnd >= 0).toList();
-        stalledMs = longestMs(stalls);
-      } else {
-        long from = silenceWindowStart(started, thinkMs, keepAliveMs);
-        boolean mayCount = f == Fate.CUT && ended - from > 0; // else a cut came before the think was due to end
-        if (mayCount) HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
-        stalls = mayCount ? HiccupMeter.get().host().between(from, ended) : List.of();
-        stalledMs = coveredMs(stalls, from, ended);
-      }
-      if (!spoiledByHostStall(f, targetOnThisHost, thinkMs, stalledMs)) return f;
-      String line = String.format("this host stalled %.0f ms %s (%s): not counted%s", stalledMs,
+      StallsThatCount counted = passedHere ? overThinksEnd(started, ended, thinkMs) : afterSilenceBegan(f, started, ended, thinkMs, keepAliveMs);
+      if (!spoiledByHostStall(f, targetOnThisHost, thinkMs, counted.ms())) return f;
+      String line = String.format("this host stalled %.0f ms %s (%s): not counted%s", counted.ms(),
           passedHere ? "over the think's end while the target, on this host too, timed the silence" : keepAliveMs > 0 ? "in all during that trial"
               : "in all after the think was due to end",
-          StallFigures.of(stalls, started).describe(), attempt == 0 ? "; measured once more " + HostQuiet.await(HiccupMeter.get()).text() : "");
+          StallFigures.of(counted.stalls(), started).describe(), attempt == 0 ? "; measured once more " + HostQuiet.await(HiccupMeter.get()).text() : "");
       trials.add(line);
       progress.accept(line);
       if (attempt == 1) return Fate.HOST_STALLED;
     }
+  }
+
+  /** The stalls that could have decided a trial, and how long they count for. */
+  private record StallsThatCount(List<StallLog.Stall> stalls, double ms) {}
+
+  /**
+   * A pass through a target on this host: the target's timer was late only by a stall that held it
+   * past the write ending the silence, one covering the think's end (one ending before it would have
+   * let the timer cut the stream then; s91: a 6.4 ms stall early in a 200 ms think threw out a pass
+   * no stall could have made). It counts for its own length.
+   */
+  private static StallsThatCount overThinksEnd(long started, long ended, double thinkMs) {
+    long thinkEnd = started + (long) (thinkMs * 1e6);
+    HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
+    List<StallLog.Stall> over = HiccupMeter.get().host().between(started, ended).stream()
+        .filter(st -> st.fromNanos() - thinkEnd <= 0 && st.toNanos() - thinkEnd >= 0).toList();
+    return new StallsThatCount(over, longestMs(over));
+  }
+
+  /** A cut: every stall that could lengthen the silence ({@link #silenceWindowStart}), each moment once. */
+  private static StallsThatCount afterSilenceBegan(Fate f, long started, long ended, double thinkMs, double keepAliveMs) {
+    long from = silenceWindowStart(started, thinkMs, keepAliveMs);
+    if (f != Fate.CUT || ended - from <= 0) return new StallsThatCount(List.of(), 0); // a cut before the think was due to end
+    HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
+    List<StallLog.Stall> stalls = HiccupMeter.get().host().between(from, ended);
+    return new StallsThatCount(stalls, coveredMs(stalls, from, ended));
   }
 
   private static double longestMs(List<StallLog.Stall> stalls) {
