@@ -170,7 +170,12 @@ public final class HiccupMeter {
     if (closed) dropClosedLoops();
   }
 
+  /** On the host thread, the only one that reads the pollers' files: each closed loop's file is closed with it. */
   private synchronized void dropClosedLoops() {
+    for (LoopTick t : ticks) {
+      PollerWait p = t.poller;
+      if (t.loop.isShutdown() && p != null) p.close();
+    }
     ticks = Arrays.stream(ticks).filter(t -> !t.loop.isShutdown()).toArray(LoopTick[]::new);
   }
 

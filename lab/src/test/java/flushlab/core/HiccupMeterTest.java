@@ -183,4 +183,42 @@ class HiccupMeterTest {
     loop.schedule(ticked::countDown, 2 * HiccupMeter.LOOP_TICK_NANOS + 1_000_000L, TimeUnit.NANOSECONDS);
     assertThat(ticked.await(10, TimeUnit.SECONDS)).isTrue();
   }
+
+  /**
+   * A loop the host thread looked in on (its tick overdue: held here) has its /proc syscall file
+   * open; once its Vert.x closes, the file is closed with it: tests and agents close many.
+   */
+  @Test
+  void aClosedLoopsSyscallFileIsClosed() throws Exception {
+    Vertx vertx = LabVertx.create(1);
+    EventExecutor loop = ((VertxInternal) vertx).nettyEventLoopGroup().iterator().next();
+    String tid = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, loop).get(10, TimeUnit.SECONDS);
+    HiccupMeter.hold(loop, 40_000_000L);
+    HiccupMeter.get().awaitWatcherPast(System.nanoTime() + 40_000_000L, 2_000_000_000L);
+    // the host thread opens the file when it looks in on the overdue loop; a host that stopped it for the whole hold
+    // leaves nothing to close: a host stall, not a result
+    assumeTrue(syscallFilesOpen(tid) > 0, "host stall, not a result: the host thread never looked in on the held loop");
+    vertx.close().await(10, TimeUnit.SECONDS);
+    long past = System.nanoTime() + 10_000_000L;
+    HiccupMeter.get().awaitWatcherPast(past, 2_000_000_000L);
+    assertThat(syscallFilesOpen(tid)).as("closed with its loop").isZero();
+  }
+
+  private static long syscallFilesOpen(String tid) throws Exception {
+    try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.filter(fd -> {
+        try {
+          return Files.readSymbolicLink(fd).toString().endsWith("/task/" + tid + "/syscall");
+        } catch (Exception e) {
+          return false;
+        }
+      }).count();
+    }
+  }
 }
