@@ -84,7 +84,23 @@ public final class WorkFolders {
 
   private static boolean ownerAlive(long pid, String start) {
     Optional<ProcessHandle> h = ProcessHandle.of(pid);
-    return h.isPresent() && h.get().isAlive() && startOf(h.get()).equals(start);
+    return h.isPresent() && h.get().isAlive() && sameStart(start, startOf(h.get()));
+  }
+
+  /**
+   * Whether two readings of a process's start (epoch seconds) are the same start. Java derives it
+   * from the kernel's boot time, whole seconds that move by one when the clock is slewed across a
+   * second (here the boot time sat at 1796321497.99x, and /proc/stat's btime read 497 or 498): read
+   * exactly, a live lab looked dead to another lab's sweep, which killed its proxy and deleted its
+   * folder mid-test (s103). A pid reused within a second of the same start stays out of reach.
+   */
+  static boolean sameStart(String recorded, String now) {
+    if (recorded.equals(now)) return true;
+    try {
+      return Math.abs(Long.parseLong(recorded) - Long.parseLong(now)) <= 1;
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 
   private static String startOf(ProcessHandle h) {
