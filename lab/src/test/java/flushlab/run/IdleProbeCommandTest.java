@@ -119,6 +119,8 @@ class IdleProbeCommandTest {
     // the trial the stall fell in; another trial may meet a real stall of this host after its think (s72: one did)
     int stalledTrial = a.trials().indexOf(a.trials().stream().filter(t -> t.startsWith("think 800 ms: cut")).findFirst().orElseThrow());
     assertThat(a.trials().get(stalledTrial + 1)).as(a.trials().toString()).doesNotContain("this host stalled");
+    // a real stall of this host in another trial and again when it was measured once more is the host's, not a result (s105)
+    flushlab.HostStalls.skipIfSaidIn(a.verdict());
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
     assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 0)).isEqualTo(800_001_000L);
     assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 200)).as("with comments, every write ends a silence").isEqualTo(1_000L);
