@@ -5,6 +5,7 @@ import flushlab.core.Json;
 import flushlab.map.CellEvidence;
 import flushlab.map.ShaperModel;
 import flushlab.netpath.NetworkPath;
+import flushlab.report.page.ReplayPage;
 import flushlab.run.MapAnswer;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Scenario;
@@ -25,7 +26,8 @@ import java.util.Map;
  * where the target held the most; {@code map.json} is the answer with every cell the target
  * showed; {@code README.md} says what was mapped, what a streaming proxy would have done, what
  * this one did, and the commands; a proxy the lab started adds its version and its config as
- * written and as it parsed it. Written into a sibling folder and moved into place whole.
+ * written and as it parsed it; a model that was replayed adds {@code report.html}, each cell's
+ * stream through the target and through the model overlaid ({@link ReplayPage}). Written into a sibling folder and moved into place whole.
  */
 public final class ReproBundle {
   private ReproBundle() {}
@@ -61,10 +63,13 @@ public final class ReproBundle {
           Files.writeString(tmp.resolve("proxy-effective-config.txt"), proxy.effectiveConfig(), StandardCharsets.UTF_8);
         }
       }
+      String page = ReplayPage.render(answer);
+      if (page != null) Files.writeString(tmp.resolve("report.html"), page, StandardCharsets.UTF_8);
       Files.writeString(tmp.resolve("README.md"), readme(dir, scenario, answer, cell, proxy, runnable), StandardCharsets.UTF_8);
       if (Files.exists(dir)) Files.delete(dir); // checked empty before the map ran
       Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-      return runnable ? "scenario.yaml, map.json, README.md" : "map.json, README.md (no scenario: " + (model == null || model.note() == null
+      String files = "map.json, " + (page != null ? "report.html, " : "") + "README.md";
+      return runnable ? "scenario.yaml, " + files : files + " (no scenario: " + (model == null || model.note() == null
           ? "no cell was measured" : model.note()) + ")";
     } catch (IOException | RuntimeException e) {
       deleteQuietly(tmp);
@@ -134,10 +139,15 @@ public final class ReproBundle {
           .append("the direct path, at the cell where the target held the most (")
           .append(cell.label()).append("), no proxy needed:\n\n```\n./run-scenario.sh ").append(dir).append("/scenario.yaml\n")
           .append("java @lab/jvm.options -jar target/flushlab-all.jar map --shape '").append(answer.model().chain()).append("'\n```\n\n")
-          .append("The first shows the relay's rows beside the direct path's; the second maps the relay as the target was mapped. ")
-          .append("The model restates the answer: it was not replayed against the target's cells.\n");
+          .append("The first shows the relay's rows beside the direct path's; the second maps the relay as the target was mapped. ");
+      r.append(answer.replay() == null ? "The model restates the answer: it was not replayed against the target's cells (`map --verify` replays it).\n"
+          : "Replayed on the target's path, cell by cell, as the same client: " + answer.replay() + ".\n");
     } else {
       r.append("None: ").append(answer.model() == null ? "the map has no answer" : answer.model().note()).append(".\n");
+    }
+    if (!answer.replayedCells().isEmpty()) {
+      r.append("\n`report.html` draws each replayed cell's stream through the target and through the model on the same axes ")
+          .append("(open it in a browser; it needs no network).\n");
     }
     return r.toString();
   }

@@ -9,6 +9,7 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientProfile;
 import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
+import flushlab.client.Staircase;
 import flushlab.client.StreamResult;
 import flushlab.map.FlushTrigger;
 import flushlab.netpath.NetworkPath;
@@ -122,20 +123,11 @@ public record RunReport(int schemaVersion, String scenario, String description, 
 
     /** @param stalls this host's stalls over the kept runs (System.nanoTime spans), placed on the stream's own time axis */
     static Arrivals of(BatchResult kept, List<StallLog.Stall> stalls) {
+      Staircase stairs = Staircase.of(kept, MAX_FRAMES);
+      if (stairs == null) return null;
       for (StreamResult s : kept.streamResults()) {
-        if (!s.ok() || s.timing().ttftNanos() < 0) continue;
-        var gaps = s.timing().gapNanos();
-        var e2r = s.timing().emitToRecvNanos();
-        int n = Math.min(MAX_FRAMES, gaps.size() + 1);
-        List<Double> recv = new ArrayList<>(n);
-        List<Double> emit = new ArrayList<>(n);
-        long t = s.timing().ttftNanos();
-        boolean timed = e2r.size() == gaps.size() + 1; // every arrival carried its emit time
-        for (int i = 0; i < n; i++) {
-          if (i > 0) t += gaps.get(i - 1);
-          recv.add(round3(t / 1e6));
-          if (timed) emit.add(round3((t - e2r.get(i)) / 1e6));
-        }
+        if (!s.ok() || s.timing().ttftNanos() < 0) continue; // the stream the staircase is of
+        List<Double> recv = stairs.recvMs();
         var rel = s.releases();
         List<Double> relGaps = new ArrayList<>();
         List<Long> relBytes = new ArrayList<>();
@@ -152,7 +144,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
           double to = (st.toNanos() - request) / 1e6;
           if (to >= 0 && from <= end) stalled.add(new double[] {round3(Math.max(0, from)), round3(to)});
         }
-        return new Arrivals(recv, emit, relGaps, relBytes, stalled);
+        return new Arrivals(recv, stairs.emitMs(), relGaps, relBytes, stalled);
       }
       return null;
     }

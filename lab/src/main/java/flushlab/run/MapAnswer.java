@@ -1,5 +1,6 @@
 package flushlab.run;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import flushlab.map.CellEvidence;
 import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
@@ -18,7 +19,8 @@ import java.util.List;
  */
 public record MapAnswer(String target, boolean certified, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes,
     Double timerMs, Integer events, String verdict, double seconds, int cellCount, List<CellEvidence> cells, List<String> evidence,
-    List<String> next, CompressionFinding compression, ShaperModel model, String replay, TriggerKind then) {
+    List<String> next, CompressionFinding compression, ShaperModel model, String replay, TriggerKind then,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ReplayedCell> replayedCells) {
 
   /** The answer of a map's outcome for its one target, which took {@code seconds}. */
   public static MapAnswer of(String target, Outcome o, double seconds) {
@@ -27,9 +29,9 @@ public record MapAnswer(String target, boolean certified, TriggerKind kind, Doub
     for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
     return trigger == null
         ? new MapAnswer(target, o.certified(), TriggerKind.INCONCLUSIVE, null, null, null, null, "the host is not certified", seconds, 0,
-            cells, List.of(), List.of(), null, ShaperModel.none("the host is not certified"), null, null)
+            cells, List.of(), List.of(), null, ShaperModel.none("the host is not certified"), null, null, List.of())
         : new MapAnswer(target, o.certified(), trigger.kind(), trigger.thresholdBytes(), trigger.thresholdBodyBytes(),
             trigger.timerMs(), trigger.events(), trigger.verdict(), seconds, cells.size(), cells, trigger.evidence(), trigger.next(),
-            trigger.compression(), ShaperModel.of(trigger), trigger.replay(), trigger.then());
+            trigger.compression(), ShaperModel.of(trigger), trigger.replay(), trigger.then(), o.replayedCells());
   }
 }

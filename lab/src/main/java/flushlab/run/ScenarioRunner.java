@@ -5,6 +5,7 @@ import flushlab.client.ClientOptions;
 import flushlab.client.ClientProfile;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.client.Staircase;
 import flushlab.client.StreamResult;
 import flushlab.coding.ContentCoding;
 import flushlab.core.HiccupMeter;
@@ -65,6 +66,8 @@ public final class ScenarioRunner {
   private volatile boolean identityPass;
   /** The local lab's sites while it runs (a replay starts its model relay there); null on a remote lab. */
   private volatile ServerSites localSites;
+  /** The replay of the model a map's answer gives, cell by cell (set once that replay is attached to the answer). */
+  private volatile List<ReplayedCell> replayedCells = List.of();
   private boolean verify;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
   /** When a budget ends (System.nanoTime), for `flushlab map`: no request waits past it; Long.MAX_VALUE: none. */
@@ -216,7 +219,7 @@ public final class ScenarioRunner {
       Certification cert = certify(measure, announce);
       Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
       return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
-          System.nanoTime() - started, targets.processes());
+          System.nanoTime() - started, targets.processes(), replayedCells);
     }
   }
 
@@ -322,6 +325,7 @@ public final class ScenarioRunner {
     if (o.unfinished() != null) return answer.withReplayUnfinished(o.unfinished(), o.tryNext());
     if (o.verdict() == null) return answer;
     announce.accept("replay: " + o.text());
+    replayedCells = o.cells();
     return answer.withReplay(o.verdict());
   }
 
@@ -337,6 +341,7 @@ public final class ScenarioRunner {
     List<String> cells = new ArrayList<>();
     List<SocketStageFit.Candidate> reproduced = new ArrayList<>();
     Replay.Verdict last = null;
+    List<ReplayedCell> lastCells = List.of();
     for (SocketStageFit.Candidate c : candidates) {
       announce.accept("map: no one mechanism explains every cell; replaying two at once: " + c.chain());
       ReplayOutcome o = replay(target, c.chain(), true, results, cert, announce, deadline);
@@ -348,6 +353,7 @@ public final class ScenarioRunner {
         announce.accept("replay: " + o.text());
         reproduced.add(c);
         last = o.verdict();
+        lastCells = o.cells();
       } else {
         announce.accept("replay: " + o.text());
         tried.add(o.verdict().text().replaceFirst("^not verified: the model ", ""));
@@ -359,6 +365,7 @@ public final class ScenarioRunner {
     if (reproduced.size() == 1) {
       FlushTrigger both = reproduced.get(0).answer();
       if (answer.compression() != null) both = both.withCompression(answer.compression());
+      replayedCells = lastCells;
       return both.withReplay(last);
     }
     if (reproduced.size() > 1) {
@@ -389,9 +396,13 @@ public final class ScenarioRunner {
 
   /**
    * A model's replay: its verdict, or why it has none ({@code unfinished}, with what to try), and
-   * how many cells the budget left out.
+   * how many cells the budget left out; with a verdict, each compared cell's stream on both sides.
    */
-  private record ReplayOutcome(Replay.Verdict verdict, String unfinished, String tryNext, int notReplayed) {
+  private record ReplayOutcome(Replay.Verdict verdict, String unfinished, String tryNext, int notReplayed, List<ReplayedCell> cells) {
+    ReplayOutcome(Replay.Verdict verdict, String unfinished, String tryNext, int notReplayed) {
+      this(verdict, unfinished, tryNext, notReplayed, List.of());
+    }
+
     String text() {
       return verdict.text() + (notReplayed > 0 ? " (" + notReplayed + " not replayed: budget)" : "");
     }
@@ -409,6 +420,8 @@ public final class ScenarioRunner {
     Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
     List<CellEvidence> seen = new ArrayList<>();
     List<CellEvidence> again = new ArrayList<>();
+    List<Staircase> seenStairs = new ArrayList<>();
+    List<Staircase> againStairs = new ArrayList<>();
     int noData = 0;
     try (RunningTargets running = RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce))) {
       Measurer onModel = new Measurer(localSites, running);
@@ -444,6 +457,7 @@ public final class ScenarioRunner {
           return new ReplayOutcome(null, unfinished, "map again with --verify on a quieter host", 0);
         }
         TargetCellResult onIt = TargetCellResult.of(replica.name(), cell, runs);
+        Staircase onItStairs = Staircase.of(onIt.included(), ReplayedCell.MAX_FRAMES);
         if (onIt.included().frames() == 0) {
           String unfinished = "the replay of " + label + " read no frame from the model (" + onIt.included().firstError() + ")";
           announce.accept("replay: " + unfinished);
@@ -458,18 +472,29 @@ public final class ScenarioRunner {
           if (onModel.runOnceMoreIfExcluded(replica, cell, cell.index(), 1, "replay of " + label, more, announce)
               && !more.stream().allMatch(RunRecord::excluded)) {
             TargetCellResult second = TargetCellResult.of(replica.name(), cell, more);
-            if (second.included().frames() > 0) replayedCell = second.evidence(cert.emitToRecvMs());
+            if (second.included().frames() > 0) {
+              replayedCell = second.evidence(cert.emitToRecvMs());
+              onItStairs = Staircase.of(second.included(), ReplayedCell.MAX_FRAMES);
+            }
           }
         }
         seen.add(onTarget);
         again.add(replayedCell);
+        seenStairs.add(Staircase.of(r.included(), ReplayedCell.MAX_FRAMES));
+        againStairs.add(onItStairs);
       }
     }
     if (seen.isEmpty() && noData == results.size()) {
       return new ReplayOutcome(null, "no cell kept a frame on the target: nothing to compare", "map again on a quieter host", 0);
     }
     if (seen.isEmpty()) return new ReplayOutcome(null, null, null, results.size() - noData);
-    return new ReplayOutcome(Replay.compare(chain, seen, again, socketStage), null, null, results.size() - seen.size() - noData);
+    Replay.Verdict verdict = Replay.compare(chain, seen, again, socketStage);
+    List<ReplayedCell> cells = new ArrayList<>();
+    for (int i = 0; i < verdict.cells().size(); i++) {
+      Replay.CellMatch m = verdict.cells().get(i);
+      cells.add(new ReplayedCell(m.label(), m.difference(), seenStairs.get(i), againStairs.get(i)));
+    }
+    return new ReplayOutcome(verdict, null, null, results.size() - seen.size() - noData, List.copyOf(cells));
   }
 
   /**

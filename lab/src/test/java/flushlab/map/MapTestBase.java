@@ -76,6 +76,29 @@ abstract class MapTestBase {
   }
 
   /**
+   * A replayed answer's bundle (`--verify --repro`): every replayed cell carries one stream through
+   * the target and one through the model, of the same frames, and report.html draws one chart a
+   * cell; the README says the model was replayed and how it went.
+   */
+  static void replayIsInTheBundle(JsonNode answer, Path bundle) throws Exception {
+    Matcher m = Pattern.compile("reproduces (\\d+) of (\\d+) cells").matcher(answer.get("replay").asText());
+    assertThat(m.find()).as(answer.get("replay").asText()).isTrue();
+    JsonNode cells = answer.get("replayed_cells");
+    assertThat(cells).as("replayed_cells in map.json").isNotNull();
+    assertThat(cells.size()).isEqualTo(Integer.parseInt(m.group(2)));
+    for (JsonNode c : cells) {
+      int onTarget = c.at("/target/recv_ms").size();
+      assertThat(onTarget).as("the target's stream of %s", c.get("label").asText()).isPositive();
+      assertThat(c.at("/model/recv_ms").size()).as("the model's stream of %s, as long as the target's", c.get("label").asText()).isEqualTo(onTarget);
+      assertThat(c.path("difference").isNull() || c.path("difference").isMissingNode()).as("a verified replay's cell %s: %s", c.get("label").asText(),
+          c.path("difference")).isTrue();
+    }
+    String page = Files.readString(bundle.resolve("report.html"));
+    assertThat(Pattern.compile("<div class=\"chart\" id=").matcher(page).results().count()).isEqualTo(cells.size());
+    assertThat(Files.readString(bundle.resolve("README.md"))).contains("Replayed on the target's path").contains("`report.html`");
+  }
+
+  /**
    * The answer's model is a chain `--shape` takes, matching {@code pattern}; each number it
    * captures within 10 % of the hidden value in the same place of {@code expected}.
    */

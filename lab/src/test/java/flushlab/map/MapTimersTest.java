@@ -1,6 +1,7 @@
 package flushlab.map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,12 +56,14 @@ class MapTimersTest extends MapTestBase {
     int n = between(1000, 4000);
     int t = between(60, 300);
     // replayed (--verify): the model, a relay with both, reproduces every cell the target showed
-    JsonNode a = mapWith(List.of("--shape", "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms", "--verify"));
+    Path bundle = dir.resolve("bundle");
+    JsonNode a = mapWith(List.of("--shape", "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms", "--verify", "--repro", bundle.toString()));
     kindIs(a, "threshold-or-timer");
     within10Percent(a, "threshold_bytes", n);
     within10Percent(a, "timer_ms", t);
     modelIs(a, "threshold-or-timer,bytes=(\\d+)B,after=([0-9.]+)ms", n, t);
     assertThat(a.get("replay").asText()).startsWith("verified: the model threshold-or-timer,bytes=");
+    replayIsInTheBundle(a, bundle);
   }
 
   /** The kernel's TCP_CORK: a ~200 ms hold, and full segments (64 KiB on loopback) at once. */

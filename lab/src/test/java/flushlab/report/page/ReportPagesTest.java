@@ -8,6 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.client.Staircase;
+import flushlab.map.ShaperModel;
+import flushlab.map.TriggerKind;
+import flushlab.run.MapAnswer;
+import flushlab.run.ReplayedCell;
 import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -209,6 +214,47 @@ class ReportPagesTest {
     Path page = tmp.resolve("compare-browser.html");
     assertThat(flushlab("compare", before.toString(), after.toString(), "--out", page.toString()).code()).isZero();
     checkInBrowser(page, "compare");
+  }
+
+  /**
+   * A map's replay, as `map --repro` writes it: one staircase a cell with the target's stream and
+   * the model's on the same axes (a cell the model reproduced, and one it did not, which the
+   * chart's subtitle names), the emitted frames beside them, drawn in headless Chromium.
+   */
+  @Test
+  void theReplayPageOverlaysTheTargetAndItsModelCellByCell() throws Exception {
+    // a 200 ms hold: four frames every 50 ms leave together; the model holds the same way in the first cell, not in the second
+    List<Double> emitted = List.of(50.0, 100.0, 150.0, 200.0, 250.0, 300.0, 350.0, 400.0);
+    List<Double> held = List.of(201.0, 201.0, 201.0, 201.0, 401.0, 401.0, 401.0, 401.0);
+    List<Double> streamed = List.of(50.2, 100.2, 150.2, 200.2, 250.2, 300.2, 350.2, 400.2);
+    MapAnswer answer = new MapAnswer("relay timer=200ms", true, TriggerKind.TIMER, null, null, 200.0, null, "timer ~200 ms", 9.5, 2,
+        List.of(), List.of(), List.of(), null, new ShaperModel("timer=200ms", null), "not verified: the model timer=200ms reproduces 1 of 2 cells",
+        null, List.of(new ReplayedCell("frame_size=60B interval=50ms", null, new Staircase(held, emitted), new Staircase(held, emitted)),
+            new ReplayedCell("frame_size=4096B interval=50ms", "frames per read 4.00 on the target, 1.00 on the model",
+                new Staircase(held, emitted), new Staircase(streamed, emitted))));
+    List<Chart> charts = ReplayPage.charts(answer);
+    assertThat(charts).extracting(Chart::title).containsExactly("frame_size=60B interval=50ms", "frame_size=4096B interval=50ms");
+    for (Chart c : charts) assertThat(c.seriesWithData()).containsExactly("target received", "model received", "emitted");
+    assertThat(charts.get(0).option().at("/title/subtext").asText()).isEqualTo("the model agrees");
+    assertThat(charts.get(1).option().at("/title/subtext").asText()).isEqualTo("differs: frames per read 4.00 on the target, 1.00 on the model");
+    // the model's second stream is drawn where it arrived, not where the target's did
+    assertThat(charts.get(1).option().at("/series/1/data/0/0").asDouble()).isEqualTo(50.2);
+    assertThat(charts.get(1).option().at("/series/0/data/0/0").asDouble()).isEqualTo(201.0);
+    String html = ReplayPage.render(answer);
+    assertThat(html).contains("the model <code>timer=200ms</code>").contains("reproduces 1 of 2 cells")
+        .doesNotContainPattern("(src|href)\\s*=\\s*[\"']?(https?:)?//");
+    Path page = tmp.resolve("replay.html");
+    Files.writeString(page, html);
+    assumeTrue(Files.isExecutable(Path.of(CHROMIUM)), "no " + CHROMIUM + " here (.ci/run installs Debian's chromium)");
+    checkInBrowser(page, "replay");
+  }
+
+  /** Nothing replayed, no page. */
+  @Test
+  void aMapThatReplayedNothingHasNoReplayPage() {
+    MapAnswer answer = new MapAnswer("relay", true, TriggerKind.NONE, null, null, null, null, "none", 9.5, 0, List.of(), List.of(),
+        List.of(), null, ShaperModel.none("streams"), null, null, List.of());
+    assertThat(ReplayPage.render(answer)).isNull();
   }
 
   /**
