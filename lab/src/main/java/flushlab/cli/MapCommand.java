@@ -21,6 +21,7 @@ import flushlab.scenario.MapScenario;
 import flushlab.scenario.ClusterPlacement;
 import flushlab.cluster.ClusterLab;
 import flushlab.run.MapAnswer;
+import flushlab.run.ShapesAnswer;
 import flushlab.run.Outcome;
 import flushlab.scenario.Scenario;
 import flushlab.run.ScenarioRunner;
@@ -34,7 +35,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "map", commandDescription = "Find what makes one target release held bytes, and at what size or time")
@@ -61,6 +64,11 @@ final class MapCommand implements Command {
       + "content_type=TYPE,transfer=chunked|close|chunked-always|length (default: an event stream, chunked)")
   String response;
 
+  @Parameter(names = "--shapes", description = "Map the target once per response shape, where it may decide by the response's headers: "
+      + "'matrix' (an event stream and NDJSON, chunked; NDJSON and a JSON body with a Content-Length) or shapes as --response takes them, "
+      + "separated by ';' (at most 8); --budget bounds each shape's map")
+  String shapes;
+
   @ParametersDelegate
   MapAnswerFlags answerFlags = new MapAnswerFlags();
 
@@ -85,6 +93,7 @@ final class MapCommand implements Command {
     Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
     ModelExpectation expected = answerFlags.expectation();
     ResponseShape shape = responseShape(streamEndpoint);
+    List<ResponseShape> shapeList = shapeList(streamEndpoint, expected);
     HostPort listen = targets.emitterListen();
     Exposure.warnIfNotLoopback(err, "--emitter-listen", listen, "the emitter");
     if (json != null) {
@@ -101,9 +110,25 @@ final class MapCommand implements Command {
     } catch (IOException e) {
       throw new IllegalArgumentException("--results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e) + ")");
     }
+    ClusterPlacement placed = cluster.placement(t, err);
+    if (shapeList != null) {
+      if (placed != null) throw new IllegalArgumentException("--shapes maps on this host; map one shape at a time with --response on a cluster");
+      return mapShapes(t, streamEndpoint, listen, shapeList, root, out, err);
+    }
+    return mapOnce(t, streamEndpoint, listen, shape, placed, expected, root, started, true, out, err).code();
+  }
+
+  /** One map's exit code and answer (null when the map could not start its target). */
+  private record Mapped(int code, MapAnswer answer) {}
+
+  /**
+   * The map of one response shape: start, certify, measure, report (and, mapping a single shape,
+   * write --json and --repro and check --expect).
+   */
+  private Mapped mapOnce(Target t, Endpoint streamEndpoint, HostPort listen, ResponseShape shape, ClusterPlacement placed,
+      ModelExpectation expected, Path root, long started, boolean single, PrintStream out, PrintStream err) throws Exception {
     Scenario scenario = MapScenario.of(t, streamEndpoint, listen, commandLine, request.model(), request.resolvedHeaders(System.getenv()),
         request.profile(), request.http(t.speaksTls()), shape);
-    ClusterPlacement placed = cluster.placement(t, err);
     byte[] secret = placed == null ? null : cluster.secret();
     if (placed != null) {
       scenario = scenario.withCluster(placed);
@@ -120,6 +145,7 @@ final class MapCommand implements Command {
       Arrays.fill(secret, (byte) 0);
     }
     int code = EXIT_FAILED;
+    MapAnswer answer = null;
     try (Interruption signal = new Interruption(runner::interrupt)) {
       try {
         Outcome o;
@@ -127,16 +153,72 @@ final class MapCommand implements Command {
           o = runner.map(out::println, budget.nanos() / 1e9 - (System.nanoTime() - started) / 1e9);
         } catch (TargetStartFailure e) {
           err.println("flushlab map: " + e.getMessage());
-          return code;
+          return new Mapped(code, null);
         }
-        code = report(scenario, o, vertx, root, started, out, err);
+        answer = MapAnswer.of(scenario.targets().get(0).name(), o, seconds(started));
+        code = report(scenario, o, answer, vertx, root, single, out, err);
         if (code == EXIT_OK && expected != null) code = MapAnswerFlags.checkExpected(expected, o, out, err);
       } finally {
         vertx.close().await(10, TimeUnit.SECONDS);
         signal.done(code);
       }
-      return code;
+      return new Mapped(code, answer);
     }
+  }
+
+  /**
+   * `--shapes`: one map a shape, each within --budget, then each shape's answer in one line and
+   * whether the target decides by the shape. Stops at a shape that was interrupted or could not
+   * start the target; the exit code is the first shape's that was not 0.
+   */
+  private int mapShapes(Target t, Endpoint streamEndpoint, HostPort listen, List<ResponseShape> list, Path root, PrintStream out,
+      PrintStream err) throws Exception {
+    List<ShapesAnswer.ShapeAnswer> answers = new ArrayList<>();
+    int code = EXIT_OK;
+    for (int i = 0; i < list.size(); i++) {
+      ResponseShape shape = list.get(i);
+      out.printf("%nshape %d of %d: %s (--response %s)%n", i + 1, list.size(), shape.describe(), shape.text());
+      Mapped m = mapOnce(t, streamEndpoint, listen, shape, null, null, root, System.nanoTime(), false, out, err);
+      if (m.code() != EXIT_OK && code == EXIT_OK) code = m.code();
+      if (m.answer() == null || m.code() == EXIT_INTERRUPTED) break;
+      answers.add(new ShapesAnswer.ShapeAnswer(shape, m.answer()));
+    }
+    ShapesAnswer all = ShapesAnswer.of(t.name(), answers);
+    out.println();
+    out.println("per response shape:");
+    for (ShapesAnswer.ShapeAnswer a : answers) {
+      String chain = a.answer().model() == null ? null : a.answer().model().chain();
+      out.println("  " + a.response().describe() + ": " + a.answer().kind().text() + (chain == null ? "" : " (model " + chain + ")"));
+    }
+    if (answers.size() < list.size()) out.println("  (" + (list.size() - answers.size()) + " shape(s) not mapped)");
+    out.println(all.verdict());
+    if (json != null) writeJson(all, out);
+    return code;
+  }
+
+  /** --shapes, checked before anything starts: null when not given. */
+  private List<ResponseShape> shapeList(Endpoint streamEndpoint, ModelExpectation expected) {
+    if (shapes == null) return null;
+    if (response != null) throw new IllegalArgumentException("--shapes and --response: one or the other (--response maps one shape)");
+    if (streamEndpoint != Endpoint.SSE) throw new IllegalArgumentException("--shapes: shapes the sse endpoint's responses (--endpoint sse)");
+    if (expected != null || answerFlags.repro != null) {
+      throw new IllegalArgumentException("--shapes gives an answer per shape; --expect and --repro take one: map that shape with --response");
+    }
+    try {
+      return ResponseShape.parseList(shapes);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--shapes " + shapes + ": " + e.getMessage() + " (give 'matrix', or shapes as --response takes "
+          + "them separated by ';')");
+    }
+  }
+
+  /** Writes {@code answer} to --json whole (a sibling file moved into place). */
+  private void writeJson(Object answer, PrintStream out) throws IOException {
+    Path file = Path.of(json);
+    Path tmp = file.resolveSibling(file.getFileName() + ".partial");
+    Files.writeString(tmp, Json.pretty(answer), StandardCharsets.UTF_8);
+    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    out.println("json: " + file);
   }
 
   /** --response, checked before anything starts: the sse endpoint's frames in that shape. */
@@ -154,9 +236,9 @@ final class MapCommand implements Command {
     return Math.round((System.nanoTime() - started) / 1e7) / 100.0;
   }
 
-  private int report(Scenario scenario, Outcome o, Vertx vertx, Path root, long started, PrintStream out, PrintStream err)
+  private int report(Scenario scenario, Outcome o, MapAnswer a, Vertx vertx, Path root, boolean single, PrintStream out, PrintStream err)
       throws IOException {
-    double seconds = seconds(started);
+    double seconds = a.seconds();
     RunReport report = RunReport.of(scenario, o, commandLine, Environment.capture(vertx.isNativeTransportEnabled()));
     ResultsWriter.Written written = ResultsWriter.write(root, report);
     FlushTrigger trigger = o.triggers().values().stream().findFirst().orElse(null);
@@ -172,15 +254,8 @@ final class MapCommand implements Command {
       out.printf("answered in %.1f s from %d cell(s)%n", seconds, o.results().size());
     }
     out.println("results: " + written.folder());
-    MapAnswer a = MapAnswer.of(scenario.targets().get(0).name(), o, seconds);
-    if (json != null) {
-      Path file = Path.of(json);
-      Path tmp = file.resolveSibling(file.getFileName() + ".partial");
-      Files.writeString(tmp, Json.pretty(a), StandardCharsets.UTF_8);
-      Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-      out.println("json: " + file);
-    }
-    if (answerFlags.repro != null && trigger != null && o.certified() && !o.interrupted()) {
+    if (single && json != null) writeJson(a, out);
+    if (single && answerFlags.repro != null && trigger != null && o.certified() && !o.interrupted()) {
       String wrote = ReproBundle.write(Path.of(answerFlags.repro), scenario, a, o.processes());
       out.println("repro: " + answerFlags.repro + " (" + wrote + ")");
     }
@@ -196,7 +271,7 @@ final class MapCommand implements Command {
     // first cell, e.g. a slow warm-up on a busy host) has measured nothing, and says so
     if (o.results().stream().allMatch(r -> r.everyStream().streams() == 0)) {
       err.println("flushlab map: " + scenario.targets().get(0).name() + ": no stream was measured within the budget (" + budget
-          + ", " + seconds(started) + " s spent); give the map a longer --budget");
+          + ", " + seconds + " s spent); give the map a longer --budget");
       return EXIT_FAILED;
     }
     TargetCellResult last = o.results().isEmpty() ? null : o.results().get(o.results().size() - 1);

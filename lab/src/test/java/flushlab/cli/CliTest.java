@@ -268,6 +268,21 @@ class CliTest {
     assertThat(r.err()).contains("--response: shapes the sse endpoint's responses");
   }
 
+  /** --shapes is checked before anything runs: its list, and the flags that take one answer. */
+  @Test
+  void badShapesAreRefusedBeforeAnythingRuns() throws Exception {
+    Ran r = run("map", "--shape", "cork", "--shapes", "content_type=application/x-ndjson;transfer=gzip");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--shapes").contains("'transfer=gzip'").contains("give 'matrix'");
+    r = run("map", "--shape", "cork", "--shapes", "matrix", "--response", "transfer=length");
+    assertThat(r.err()).contains("--shapes and --response: one or the other");
+    r = run("map", "--shape", "cork", "--shapes", "matrix", "--expect", "none");
+    assertThat(r.err()).contains("--expect and --repro take one");
+    r = run("map", "--shape", "cork", "--shapes", "transfer=length;transfer=length");
+    assertThat(r.err()).contains("'transfer=length' is given twice");
+    assertThat(r.out()).doesNotContain("certification");
+  }
+
   /** A --target that is down, or answers but does not forward to the emitter, is reported plainly with exit 1, not mapped. */
   @Test
   void mapReportsATargetThatIsDownOrDoesNotForward(@TempDir Path dir) throws Exception {

@@ -122,15 +122,34 @@ class MapTargetsTest extends MapTestBase {
 
   /**
    * Go's ReverseProxy streams an event stream but holds a body with a Content-Length in its 4 KiB
-   * buffer (the stream-if relay follows its rule): mapped with such responses (--response), the
-   * map finds the buffer, where event streams would have answered none (StreamIfTest).
+   * buffer (the stream-if relay follows its rule): mapped per response shape (--shapes, each shape
+   * as --response sends it), the map finds the buffer for the NDJSON body with a length and none for
+   * the event stream, and says the target decides by the shape.
    */
   @Test
-  void aProxyThatStreamsOnlyEventStreamsIsMappedWithTheResponseShapeItHolds() throws Exception {
-    JsonNode a = mapWith(List.of("--shape", "stream-if,preset=go", "--response", "content_type=application/x-ndjson,transfer=length",
-        "--expect", "byte-threshold=4KiB"));
-    kindIs(a, "byte-threshold");
-    within10Percent(a, "threshold_bytes", 4096);
+  void aProxyThatStreamsOnlyEventStreamsIsMappedPerResponseShape() throws Exception {
+    Path json = dir.resolve("shapes.json");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(new String[] {"map", "--shape", "stream-if,preset=go", "--shapes",
+        "content_type=text/event-stream;content_type=application/x-ndjson,transfer=length", "--results", dir.resolve("results").toString(),
+        "--json", json.toString()}, new PrintStream(out), new PrintStream(err));
+    if (code != 0) HostStalls.skipIfSaidIn(out + "\n" + err);
+    assertThat(code).as(out + "\n" + err).isZero();
+    JsonNode a = Json.MAPPER.readTree(json.toFile());
+    System.out.println("map --shape stream-if,preset=go --shapes ... -> " + a.get("verdict").asText());
+    for (JsonNode s : a.get("shapes")) HostStalls.skipIfSaidIn(s.get("answer").get("verdict").asText());
+    assertThat(a.get("shapes")).hasSize(2);
+    JsonNode eventStream = a.get("shapes").get(0);
+    JsonNode withLength = a.get("shapes").get(1);
+    assertThat(withLength.get("response").get("transfer").asText()).isEqualTo("length");
+    kindIs(eventStream.get("answer"), "none");
+    kindIs(withLength.get("answer"), "byte-threshold");
+    within10Percent(withLength.get("answer"), "threshold_bytes", 4096);
+    assertThat(a.get("decides_by_shape").asBoolean()).as(a.get("verdict").asText()).isTrue();
+    assertThat(a.get("verdict").asText()).startsWith("decides by the response's shape: text/event-stream, chunked: none")
+        .contains("application/x-ndjson with a Content-Length: byte-threshold (byte-threshold=");
+    assertThat(out.toString()).contains("shape 2 of 2: application/x-ndjson with a Content-Length");
   }
 
   /**
