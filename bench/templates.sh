@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every shipped proxy template (scenarios/proxies/*), or those named, mapped by `flushlab map --proxy
+# KIND --config TEMPLATE --verify` as the default client: one table row each with the answer's
+# kind, its model and what replaying the model said, and the seconds it took; a map that fails
+# says how (its exit code and last line). The proxy's kind is the template's name up to its first
+# '-'. About 20 s a template; a proxy that is not installed is a row saying so.
+#
+#   bench/templates.sh                     bench/templates.sh nginx-stock.conf haproxy-stock.cfg
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jar=${FLUSHLAB_JAR:-target/flushlab-all.jar}
+if [ -z "${FLUSHLAB_JAR:-}" ] && { [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; }; then
+  mvn -q -B -ntp package -DskipTests
+fi
+fl=(java @lab/jvm.options -jar "$jar")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+if [ $# -gt 0 ]; then templates=("$@"); else
+  templates=()
+  for f in scenarios/proxies/*; do templates+=("$(basename "$f")"); done
+fi
+echo "flushlab map --verify of each template ($jar; $(date -u +%Y-%m-%d))"
+echo
+echo "| template | answer | model, replayed | s |"
+echo "|---|---|---|---:|"
+for t in "${templates[@]}"; do
+  file=scenarios/proxies/$t
+  [ -f "$file" ] || { echo "| \`$t\` | no such template in scenarios/proxies | - | - |"; continue; }
+  kind=${t%%-*}
+  log="$tmp/$t.log"
+  rc=0
+  "${fl[@]}" map --proxy "$kind" --config "$file" --verify --results "$tmp/results" >"$log" 2>&1 || rc=$?
+  # the answer: the first line after the blank one that ends the measuring; then "model:", "replay:", "answered in"
+  verdict=$(awk 'found && NF { print; exit } /^$/ { found = 1 }' "$log" | cut -c1-220 | tr '|' '/')
+  model=$(sed -n 's/^model: //p' "$log" | head -1 | sed 's/ (not replayed against the target.*//' | tr '|' '/')
+  replay=$(sed -n 's/^replay: //p' "$log" | tail -1 | cut -c1-160 | tr '|' '/')
+  secs=$(sed -nE 's/^answered in ([0-9.]+) s.*/\1/p' "$log" | head -1)
+  if [ $rc -ne 0 ] && [ -z "$secs" ]; then
+    echo "| \`$t\` | map failed (exit $rc): $(grep -v '^\s*$' "$log" | tail -1 | cut -c1-200 | tr '|' '/') | - | - |"
+  else
+    echo "| \`$t\` | ${verdict:--} | ${model:--}${replay:+; $replay} | ${secs:--} |"
+  fi
+done
