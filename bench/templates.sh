@@ -3,7 +3,9 @@
 # KIND --config TEMPLATE --verify` as the default client: one table row each with the answer's
 # kind, its model and what replaying the model said, and the seconds it took; a map that fails
 # says how (its exit code and last line). The proxy's kind is the template's name up to its first
-# '-'. About 20 s a template; a proxy that is not installed is a row saying so.
+# '-'; a template for h2c (its name says so) is mapped over HTTP/2 by prior knowledge (--http h2c), as
+# a gateway's next hop would speak to it. About 20 s a template; a proxy that is not installed is a
+# row saying so.
 #
 #   bench/templates.sh                     bench/templates.sh nginx-stock.conf haproxy-stock.cfg
 set -euo pipefail
@@ -29,8 +31,10 @@ for t in "${templates[@]}"; do
   [ -f "$file" ] || { echo "| \`$t\` | no such template in scenarios/proxies | - | - |"; continue; }
   kind=${t%%-*}
   log="$tmp/$t.log"
+  http=()
+  case "$t" in *h2c*) http=(--http h2c);; esac
   rc=0
-  "${fl[@]}" map --proxy "$kind" --config "$file" --verify --results "$tmp/results" >"$log" 2>&1 || rc=$?
+  "${fl[@]}" map --proxy "$kind" --config "$file" "${http[@]}" --verify --results "$tmp/results" >"$log" 2>&1 || rc=$?
   # the answer: the first line after the blank one that ends the measuring; then "model:", "replay:", "answered in"
   verdict=$(awk 'found && NF { print; exit } /^$/ { found = 1 }' "$log" | cut -c1-220 | tr '|' '/')
   model=$(sed -n 's/^model: //p' "$log" | head -1 | sed 's/ (not replayed against the target.*//' | tr '|' '/')
