@@ -405,6 +405,12 @@ public final class BatchResult {
     return null;
   }
 
+  /** Whether any stream failed for {@code kind}. */
+  @JsonIgnore
+  public boolean failedWith(StreamError kind) {
+    return errorCounts.containsKey(kind);
+  }
+
   @JsonIgnore
   public int errorCount() {
     return streams.size() - ok;

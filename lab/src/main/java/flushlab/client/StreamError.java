@@ -4,6 +4,7 @@ package flushlab.client;
 public enum StreamError {
   CONNECT_FAILED("could not connect"),
   NOT_HTTP("the peer does not speak HTTP"),
+  HTTP2_ONLY("the peer speaks HTTP/2 only"),
   HTTP_STATUS("the response status is not 200"),
   NOT_SSE("the response is not an SSE stream"),
   RESET("the connection was reset"),

@@ -202,7 +202,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     try {
       http.feed(b, off, len);
     } catch (HttpParseException e) {
-      fail(e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL, e.getMessage());
+      fail(e.speaksHttp2Only() ? StreamError.HTTP2_ONLY : e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL, e.getMessage());
     }
     long decodedNow = bodyBytes() - decodedBefore;
     long bodyNow = wireBodyBytes - bodyBefore;

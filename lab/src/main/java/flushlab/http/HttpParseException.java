@@ -5,6 +5,7 @@ public final class HttpParseException extends RuntimeException {
   private static final long serialVersionUID = 1L;
   private final boolean notHttp;
   private final int status;
+  private boolean http2Only;
 
   public HttpParseException(String message, boolean notHttp) {
     this(message, notHttp, 400);
@@ -14,6 +15,17 @@ public final class HttpParseException extends RuntimeException {
     super(message);
     this.notHttp = notHttp;
     this.status = status;
+  }
+
+  /** This one, marked as the peer answering HTTP/1.x with HTTP/2's frames (an h2c-only listener). */
+  HttpParseException http2Only() {
+    this.http2Only = true;
+    return this;
+  }
+
+  /** True when the peer answered with HTTP/2's frames: it speaks HTTP/2 by prior knowledge only. */
+  public boolean speaksHttp2Only() {
+    return http2Only;
   }
 
   /** True when the peer does not speak HTTP at all (as opposed to speaking it badly). */

@@ -144,9 +144,30 @@ public final class HttpResponseParser {
           byte c = head.byteAt(j);
           first.append(c >= 32 && c < 127 ? (char) c : '.');
         }
+        String h2 = http2ControlFrame();
+        if (h2 != null) {
+          throw new HttpParseException("an HTTP/2 " + h2 + " frame where an HTTP/1.x response was due: the peer speaks HTTP/2 by prior "
+              + "knowledge (h2c) only", true).http2Only();
+        }
         throw new HttpParseException("not an HTTP response (first bytes: \"" + first + "\")", true);
       }
     }
+  }
+
+  /**
+   * "SETTINGS" or "GOAWAY" when the bytes so far begin with such an HTTP/2 frame on stream 0 (what
+   * an h2c-only server answers an HTTP/1.1 request with), else null: a frame header is a 24-bit
+   * length, a type, flags and a stream id.
+   */
+  private String http2ControlFrame() {
+    if (head.length() < 9) return null;
+    int length = (head.byteAt(0) & 0xff) << 16 | (head.byteAt(1) & 0xff) << 8 | head.byteAt(2) & 0xff;
+    int type = head.byteAt(3) & 0xff;
+    boolean streamZero = (head.byteAt(5) & 0x7f) == 0 && head.byteAt(6) == 0 && head.byteAt(7) == 0 && head.byteAt(8) == 0;
+    if (!streamZero) return null;
+    if (type == 0x4 && length % 6 == 0 && length <= 16384) return "SETTINGS";
+    if (type == 0x7 && length >= 8 && length <= 16384) return "GOAWAY";
+    return null;
   }
 
   private void headComplete() {

@@ -7,6 +7,7 @@ import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.client.Staircase;
 import flushlab.client.StreamResult;
+import flushlab.client.StreamError;
 import flushlab.coding.ContentCoding;
 import flushlab.core.HiccupMeter;
 import flushlab.core.HostQuiet;
@@ -617,7 +618,8 @@ public final class ScenarioRunner {
         return null;
       }
       if (b.streamsOk() == 0 && b.errorCount() > 0) {
-        failed[0] = new PassEnd("every stream of " + plan + who + " failed: " + b.firstError(), PassEnd.Kind.TARGET_FAILED);
+        failed[0] = new PassEnd("every stream of " + plan + who + " failed: " + b.firstError(),
+            b.failedWith(StreamError.HTTP2_ONLY) ? PassEnd.Kind.SPEAKS_HTTP2_ONLY : PassEnd.Kind.TARGET_FAILED);
         return null; // a target that answers no stream has no trigger to map: stop here
       }
       if (b.lostFrames() > 0 || b.frames() == 0) {
@@ -635,15 +637,17 @@ public final class ScenarioRunner {
       trigger = FlushTrigger.inconclusive(target.name(), failed[0].why(), List.of(),
           List.of("map again; an emitter late with no stall of this host was held by the lab's own code on its loop (worth reporting)"));
     } else if (failed[0] != null) {
-      trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0].why(), List.of(),
-          List.of("check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)"));
+      // a peer that answered an HTTP/1.1 request with HTTP/2's frames (an h2c-only listener) is asked the way it speaks
+      String next = failed[0].kind() == PassEnd.Kind.SPEAKS_HTTP2_ONLY ? "map it over HTTP/2 by prior knowledge: --http h2c"
+          : "check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)";
+      trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0].why(), List.of(), List.of(next));
     }
     return trigger;
   }
 
   /** Why a pass of the map stopped before its prober was done: the target failed it, this host stalled, or a guard excluded both runs. */
   private record PassEnd(String why, Kind kind) {
-    enum Kind { TARGET_FAILED, HOST_STALLED, EXCLUDED }
+    enum Kind { TARGET_FAILED, SPEAKS_HTTP2_ONLY, HOST_STALLED, EXCLUDED }
   }
 
   /** The emitter (and namespace) of every network path this scenario's targets use, the scenario's own first. */

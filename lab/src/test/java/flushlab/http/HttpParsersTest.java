@@ -95,6 +95,24 @@ class HttpParsersTest {
         .matches(e -> ((HttpParseException) e).notHttp());
   }
 
+  /** An h2c-only server answers an HTTP/1.1 request with its SETTINGS: said as such, not as bytes that are not HTTP. */
+  @Test
+  void anHttp2FrameIsNamedAsTheWayThePeerSpeaks() {
+    // SETTINGS with two settings (12 B) on stream 0, as nginx's h2c listener sends first
+    byte[] settings = {0, 0, 12, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, (byte) 128, 0, 4, 0, 1, 0, 0};
+    assertThatThrownBy(() -> new HttpResponseParser(new Recorder()).feed(settings, 0, settings.length))
+        .isInstanceOf(HttpParseException.class)
+        .hasMessage("an HTTP/2 SETTINGS frame where an HTTP/1.x response was due: the peer speaks HTTP/2 by prior knowledge (h2c) only")
+        .matches(e -> ((HttpParseException) e).notHttp() && ((HttpParseException) e).speaksHttp2Only());
+    byte[] goaway = {0, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    assertThatThrownBy(() -> new HttpResponseParser(new Recorder()).feed(goaway, 0, goaway.length)).hasMessageStartingWith("an HTTP/2 GOAWAY frame");
+    // a frame on a stream, or too few bytes to tell, is only not HTTP
+    byte[] data = {0, 0, 1, 0, 0, 0, 0, 0, 1, 'x'};
+    assertThatThrownBy(() -> new HttpResponseParser(new Recorder()).feed(data, 0, data.length)).hasMessageStartingWith("not an HTTP response")
+        .matches(e -> !((HttpParseException) e).speaksHttp2Only());
+    assertThatThrownBy(() -> new HttpResponseParser(new Recorder()).feed(settings, 0, 5)).hasMessageStartingWith("not an HTTP response");
+  }
+
   @Test
   void requestBodyIsReadByContentLengthAcrossReads() {
     String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":3}";

@@ -182,6 +182,34 @@ class MapTargetsTest extends MapTestBase {
   }
 
   /**
+   * An h2c-only listener answers an HTTP/1.1 request with HTTP/2's SETTINGS frame (nginx's
+   * `nginx-h2c.conf` does): the map says the target speaks HTTP/2 by prior knowledge and to ask
+   * with --http h2c, not that it lost bytes.
+   */
+  @Test
+  void aTargetThatSpeaksOnlyH2cIsToldToBeAskedThatWay() throws Exception {
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      byte[] settings = {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, (byte) 128};
+      flushlab.ScriptedServer server = flushlab.ScriptedServer.playing(vertx, List.of(new flushlab.ScriptedServer.Step(0, () -> settings)));
+      List<String> args = List.of("map", "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString(),
+          "--target", "127.0.0.1:" + server.port(), "--emitter-listen", "127.0.0.1:" + flushlab.FreePort.forALaterServer());
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
+      JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+      System.out.println("an h2c-only target -> " + a.get("verdict").asText());
+      HostStalls.skipIfSaidIn(a.get("verdict").asText());
+      assertThat(a.get("kind").asText()).as(out.toString()).isEqualTo("inconclusive");
+      assertThat(a.get("verdict").asText()).contains("the peer speaks HTTP/2 only (an HTTP/2 SETTINGS frame where an HTTP/1.x response was due");
+      assertThat(a.get("next").get(0).asText()).isEqualTo("map it over HTTP/2 by prior knowledge: --http h2c");
+      assertThat(code).as("every stream failed: %s", err).isEqualTo(1);
+    } finally {
+      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
+
+  /**
    * The --repro bundle of a lab-started proxy: its README names the proxy's version, its config
    * is beside it, and its scenario runs the model as a built-in relay (no proxy) that holds the
    * stream as the proxy did while the direct path streams.
