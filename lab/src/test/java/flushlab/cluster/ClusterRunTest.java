@@ -240,6 +240,12 @@ class ClusterRunTest {
               stalled.result().framesPerRead());
           System.out.println("ClusterRunTest: map run under a stall (" + read + "): " + stalled.exclusionReason());
           assertThat(stalled.excludedForHostStall()).as("excluded for the agents' host stall (%s): %s", read, stalled.exclusionReason()).isTrue();
+          // the emitter's agent really stalled first (s110: its loop waited 180 ms for a core), so the run was excluded for its
+          // late frame before the client's reads were judged: a host stall, and nothing said of what this test is about
+          if (stalled.exclusionReason().startsWith("agent ") && stalled.exclusionReason().contains("emitter late")) {
+            HostStalls.skip("host stall, not a result: the emitter's agent stalled before the client's reads were judged: "
+                + stalled.exclusionReason());
+          }
           assertThat(stalled.exclusionReason()).startsWith("the client agent ").contains("'s host stalled").contains("read together");
           flushlab.run.RunRecord next = lab.run(direct, s.cells().get(0), 0, 1, List.of(), s.guards().pacingToleranceNanos());
           // the injected stalls are over: a stall of this host now is a real one (a CPU hog spoiled it so in one suite run)
