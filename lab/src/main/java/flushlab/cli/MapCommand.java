@@ -186,10 +186,7 @@ final class MapCommand implements Command {
     ShapesAnswer all = ShapesAnswer.of(t.name(), answers);
     out.println();
     out.println("per response shape:");
-    for (ShapesAnswer.ShapeAnswer a : answers) {
-      String chain = a.answer().model() == null ? null : a.answer().model().chain();
-      out.println("  " + a.response().describe() + ": " + a.answer().kind().text() + (chain == null ? "" : " (model " + chain + ")"));
-    }
+    for (ShapesAnswer.ShapeAnswer a : answers) out.println("  " + a.response().describe() + ": " + a.brief());
     if (answers.size() < list.size()) out.println("  (" + (list.size() - answers.size()) + " shape(s) not mapped)");
     out.println(all.verdict());
     if (json != null) writeJson(all, out);

@@ -12,25 +12,29 @@ import java.util.List;
  */
 public record Staircase(List<Double> recvMs, List<Double> emitMs) {
 
+  /** The stream a staircase is drawn from: the batch's first complete one that read a frame, or null. */
+  public static StreamResult firstComplete(BatchResult batch) {
+    for (StreamResult s : batch.streamResults()) if (s.ok() && s.timing().ttftNanos() >= 0) return s;
+    return null;
+  }
+
   /** The first complete stream of {@code batch}, or null when none read a frame. */
   public static Staircase of(BatchResult batch, int maxFrames) {
-    for (StreamResult s : batch.streamResults()) {
-      if (!s.ok() || s.timing().ttftNanos() < 0) continue;
-      var gaps = s.timing().gapNanos();
-      var e2r = s.timing().emitToRecvNanos();
-      int n = Math.min(maxFrames, gaps.size() + 1);
-      List<Double> recv = new ArrayList<>(n);
-      List<Double> emit = new ArrayList<>(n);
-      long t = s.timing().ttftNanos();
-      boolean timed = e2r.size() == gaps.size() + 1; // every arrival carried its emit time
-      for (int i = 0; i < n; i++) {
-        if (i > 0) t += gaps.get(i - 1);
-        recv.add(ms3(t));
-        if (timed) emit.add(ms3(t - e2r.get(i)));
-      }
-      return new Staircase(List.copyOf(recv), List.copyOf(emit));
+    StreamResult s = firstComplete(batch);
+    if (s == null) return null;
+    var gaps = s.timing().gapNanos();
+    var e2r = s.timing().emitToRecvNanos();
+    int n = Math.min(maxFrames, gaps.size() + 1);
+    List<Double> recv = new ArrayList<>(n);
+    List<Double> emit = new ArrayList<>(n);
+    long t = s.timing().ttftNanos();
+    boolean timed = e2r.size() == gaps.size() + 1; // every arrival carried its emit time
+    for (int i = 0; i < n; i++) {
+      if (i > 0) t += gaps.get(i - 1);
+      recv.add(ms3(t));
+      if (timed) emit.add(ms3(t - e2r.get(i)));
     }
-    return null;
+    return new Staircase(List.copyOf(recv), List.copyOf(emit));
   }
 
   /** Nanoseconds as milliseconds to three places (a microsecond: what the page can show). */

@@ -125,28 +125,25 @@ public record RunReport(int schemaVersion, String scenario, String description, 
     static Arrivals of(BatchResult kept, List<StallLog.Stall> stalls) {
       Staircase stairs = Staircase.of(kept, MAX_FRAMES);
       if (stairs == null) return null;
-      for (StreamResult s : kept.streamResults()) {
-        if (!s.ok() || s.timing().ttftNanos() < 0) continue; // the stream the staircase is of
-        List<Double> recv = stairs.recvMs();
-        var rel = s.releases();
-        List<Double> relGaps = new ArrayList<>();
-        List<Long> relBytes = new ArrayList<>();
-        for (int i = 0; i < Math.min(MAX_FRAMES, rel.gapNanos().size()); i++) {
-          relGaps.add(round3(rel.gapNanos().get(i) / 1e6));
-          relBytes.add(rel.bytes().get(i));
-        }
-        List<double[]> stalled = new ArrayList<>();
-        long request = s.timing().requestNanos();
-        double end = recv.isEmpty() ? 0 : recv.get(recv.size() - 1);
-        for (StallLog.Stall st : stalls) {
-          if (request < 0) break;
-          double from = (st.fromNanos() - request) / 1e6;
-          double to = (st.toNanos() - request) / 1e6;
-          if (to >= 0 && from <= end) stalled.add(new double[] {round3(Math.max(0, from)), round3(to)});
-        }
-        return new Arrivals(recv, stairs.emitMs(), relGaps, relBytes, stalled);
+      StreamResult s = Staircase.firstComplete(kept); // the stream the staircase is of
+      List<Double> recv = stairs.recvMs();
+      var rel = s.releases();
+      List<Double> relGaps = new ArrayList<>();
+      List<Long> relBytes = new ArrayList<>();
+      for (int i = 0; i < Math.min(MAX_FRAMES, rel.gapNanos().size()); i++) {
+        relGaps.add(round3(rel.gapNanos().get(i) / 1e6));
+        relBytes.add(rel.bytes().get(i));
       }
-      return null;
+      List<double[]> stalled = new ArrayList<>();
+      long request = s.timing().requestNanos();
+      double end = recv.isEmpty() ? 0 : recv.get(recv.size() - 1);
+      for (StallLog.Stall st : stalls) {
+        if (request < 0) break;
+        double from = (st.fromNanos() - request) / 1e6;
+        double to = (st.toNanos() - request) / 1e6;
+        if (to >= 0 && from <= end) stalled.add(new double[] {round3(Math.max(0, from)), round3(to)});
+      }
+      return new Arrivals(recv, stairs.emitMs(), relGaps, relBytes, stalled);
     }
 
     private static double round3(double v) {

@@ -21,7 +21,7 @@ public record ShapesAnswer(String target, List<ShapeAnswer> shapes, boolean deci
   /** One shape and the map's answer for it. */
   public record ShapeAnswer(ResponseShape response, MapAnswer answer) {
     /** "byte-threshold (byte-threshold=4096B)", or the kind alone when there is no model. */
-    String brief() {
+    public String brief() {
       String chain = answer.model() == null ? null : answer.model().chain();
       return answer.kind().text() + (chain == null ? "" : " (" + chain + ")");
     }
