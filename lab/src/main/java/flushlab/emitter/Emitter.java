@@ -2,6 +2,7 @@ package flushlab.emitter;
 
 import flushlab.coding.NativeCodecs;
 import flushlab.core.LoopListener;
+import flushlab.core.LoopPlacement;
 import flushlab.stream.StreamSpec;
 import flushlab.tls.ServerTls;
 import io.vertx.core.Future;
@@ -23,6 +24,8 @@ public final class Emitter extends VerticleBase {
   private final AtomicLong streamIds = new AtomicLong();
   private final Admission admission;
   private LoopListener server;
+  /** The loop the first listener accepts and serves on: one no relay of this process writes on, where there is one. */
+  private io.vertx.core.Context loop;
   private final java.util.List<java.util.concurrent.atomic.AtomicLong> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Emitter(EmitterOptions options) {
@@ -44,7 +47,11 @@ public final class Emitter extends VerticleBase {
         return Future.failedFuture(e);
       }
     }
-    return listenOnLoop(context, options.port(), sharePort).compose(first -> {
+    // one listener: on a loop of its own (LoopPlacement); one per loop: on every loop, so no placing
+    loop = sharePort ? context : LoopPlacement.place(context, LoopPlacement.Role.EMITTER);
+    return listenOnLoop(loop, options.port(), sharePort).onFailure(e -> {
+      if (!sharePort) LoopPlacement.release(loop, LoopPlacement.Role.EMITTER);
+    }).compose(first -> {
       server = first;
       if (!sharePort) return Future.succeededFuture();
       // One more listener per event loop, on the same port (SO_REUSEPORT): each accepts and serves
@@ -118,6 +125,7 @@ public final class Emitter extends VerticleBase {
   public Future<?> stop() {
     // the extra listeners were deployed from this verticle's start: Vert.x undeploys them with it
     for (NetServer s : tlsServers) s.close();
+    if (loop != null && options.listeners() <= 1) LoopPlacement.release(loop, LoopPlacement.Role.EMITTER);
     return server == null ? Future.succeededFuture() : server.close();
   }
 
@@ -133,7 +141,7 @@ public final class Emitter extends VerticleBase {
 
   /** The event-loop context the emitter's connections run on. */
   public io.vertx.core.Context loop() {
-    return context;
+    return loop;
   }
 
   /** Connections open right now (those refused over the cap included, until they close). */

@@ -1,6 +1,7 @@
 package flushlab.relay;
 
 import flushlab.core.LoopListener;
+import flushlab.core.LoopPlacement;
 import flushlab.coding.NativeCodecs;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -29,6 +30,8 @@ public final class Relay extends VerticleBase {
   private int open;
   private int peakOpen;
   private HeldBytes held;
+  /** The loop every connection of this relay runs on: one no emitter of this process writes on, where there is one. */
+  private io.vertx.core.Context loop;
   /** What each new connection gets: the options' chain unless a controller set another (the control API). */
   private volatile java.util.function.Supplier<ConnectionPlan> chain;
 
@@ -64,8 +67,11 @@ public final class Relay extends VerticleBase {
     // was cut). Each RelayConnection watches for idleness with one timer instead.
     if (options.tls() == null) {
       // accepted on the relay's own loop, where its connections and their upstreams live: no hand-off
-      return LoopListener.bind(context, listenOptions, false, this::accept).onSuccess(l -> plain = l);
+      loop = LoopPlacement.place(context, LoopPlacement.Role.RELAY);
+      return LoopListener.bind(loop, listenOptions, false, this::accept).onSuccess(l -> plain = l)
+          .onFailure(e -> LoopPlacement.release(loop, LoopPlacement.Role.RELAY));
     }
+    loop = context; // Vert.x's TLS server hands connections to loops of its choosing: not placed
     server = vertx.createNetServer(listenOptions);
     server.connectHandler(this::accept);
     return server.listen();
@@ -93,13 +99,22 @@ public final class Relay extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    if (pool != null) pool.closeAll();
-    if (plain != null) return plain.close();
-    return server == null ? Future.succeededFuture() : server.close();
+    if (loop == null) return Future.succeededFuture();
+    if (plain != null) LoopPlacement.release(loop, LoopPlacement.Role.RELAY);
+    // the pool is the loop's: closed there, then the listener
+    return onLoop(() -> {
+      if (pool != null) pool.closeAll();
+      return null;
+    }).compose(v -> plain != null ? plain.close() : server == null ? Future.succeededFuture() : server.close());
   }
 
   public int port() {
     return plain != null ? plain.port() : server.actualPort();
+  }
+
+  /** The event-loop context this relay's connections run on. */
+  public io.vertx.core.Context loop() {
+    return loop;
   }
 
   /** Upstream connections taken from the pool instead of opened (pooling on); read on the relay's loop. */
@@ -125,7 +140,7 @@ public final class Relay extends VerticleBase {
   /** The pool is confined to the relay's event loop: read it there. */
   private <T> Future<T> onLoop(java.util.function.Supplier<T> read) {
     io.vertx.core.Promise<T> p = io.vertx.core.Promise.promise();
-    context.runOnContext(v -> p.complete(read.get()));
+    loop.runOnContext(v -> p.complete(read.get()));
     return p.future();
   }
 

@@ -25,15 +25,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MapTargetsTest extends MapTestBase {
   /**
    * Stock HAProxy sends each frame with MSG_MORE (strace shows one send per frame), so the kernel
-   * corks it: the map must say cork, with the kernel's ~200 ms (RTO_MIN on loopback) as the hold.
+   * corks it: the map must say cork, with the kernel's ~200 ms (RTO_MIN on loopback) as the hold,
+   * and the lab's cork relay, replayed, must hold every cell as HAProxy did (it released 17 frames
+   * every 34 ms instead while its loop was the emitter's: {@link flushlab.core.LoopPlacement}).
    */
   @Test
-  void stockHaproxyIsACork() throws Exception {
+  void stockHaproxyIsAVerifiedCork() throws Exception {
     RealProxiesTest.need(ProxyKind.HAPROXY);
     Path bundle = dir.resolve("bundle");
-    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg", "--repro", bundle.toString()));
+    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg", "--verify", "--repro", bundle.toString()));
     kindIs(a, "cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
+    assertThat(a.get("replay").asText()).as(a.get("verdict").asText()).startsWith("verified: the model cork reproduces");
+    replayIsInTheBundle(a, bundle);
     reproducesWithoutTheProxy(bundle, "cork");
   }
 

@@ -138,4 +138,23 @@ class ReplayTest {
     assertThat(Replay.difference(target, oneLater)).isNull();
     assertThat(Replay.difference(target, twoLater)).contains("oldest frame's wait 80.0 and 120.0 ms").contains("first frame's wait 80.1 and 120.3 ms");
   }
+
+  /**
+   * Stock HAProxy and its cork model, 4 KiB frames every 2 ms (`map --proxy haproxy --verify`,
+   * 2026-12-04): 16 frames a release on both, 65727 B read in two reads on HAProxy (7.79 frames
+   * per read) and 65503 B in one on the model (15.39). A release over the read buffer read in two
+   * is the buffer's doing; the same split in releases well under the buffer is a difference, and
+   * so are releases of other sizes.
+   */
+  @Test
+  void aReleaseOverTheReadBufferReadInTwoAgreesWithOneReadInOne() {
+    CellEvidence haproxy = segments(7.79, 16, 30.1, 65727, 65727);
+    CellEvidence model = segments(15.39, 16, 32.0, 65503, 65503);
+    assertThat(Replay.difference(haproxy, model)).isNull();
+    CellEvidence smallReleases = segments(7.79, 16, 30.1, 32000, 32000);
+    CellEvidence smallInOne = segments(15.39, 16, 32.0, 32000, 32000);
+    assertThat(Replay.difference(smallReleases, smallInOne)).contains("frames per read 7.79 on the target, 15.39 on the model");
+    CellEvidence fourReads = segments(3.9, 16, 30.1, 65727, 65727);
+    assertThat(Replay.difference(fourReads, model)).as("four reads a release is no buffer's split").contains("frames per read");
+  }
 }
