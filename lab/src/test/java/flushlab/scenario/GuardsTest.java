@@ -45,8 +45,11 @@ class GuardsTest {
     // host stalled through (a suite run beside two other classes saw run 2 excluded so, "the client's
     // host stalled 16 ms at 0.04 s") is excluded too, and says it was the host
     List<RunRecord> late = r.runs().stream().filter(x -> x.excluded() && x.exclusion().cause() == Exclusion.Cause.EMITTER_LATE).toList();
-    assertThat(late).as("runs excluded for a late emitter").isNotEmpty().allMatch(x -> x.run() % 2 == 1)
+    assertThat(late).as("runs excluded for a late emitter").anyMatch(x -> x.run() % 2 == 1)
         .allMatch(x -> x.exclusionReason().contains("emitter late"));
+    // a run the test did not stall is late only in a stall of this host (s115: run 0's emitter wrote 20.8 ms late at the
+    // stream's start, its loop asleep past its tick 36 ms, while this host stalled 29 ms)
+    assertThat(late).filteredOn(x -> x.run() % 2 == 0).as("late runs the test did not stall").allMatch(RunRecord::spoiledByHostStall);
     assertThat(r.runs()).filteredOn(x -> x.excluded() && !late.contains(x)).as("other exclusions").allMatch(RunRecord::spoiledByHostStall);
     // an excluded run is measured once more, once (stalled again here, it may be excluded again): at most two records a run,
     // and a second only after an excluded first
