@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Chains of two shapers drawn at random, each mapped blind: what the map answers for a stack it was
+# not told about. Each pair is two of {byte-threshold, timer, periodic timer, cork, nagle, one-late,
+# compress with a flush policy, idle-timeout, first-content} with random parameters; `flushlab map
+# --shape A --shape B --verify --expect 'A -> B' --expect-tolerance 5%` maps it, and the row says:
+#   right         the answer's model is the hidden chain, parameters within 5 %, and replays
+#   inconclusive  the map gave no model (it says why: its answer column)
+#   other model   a model that is not the hidden chain reproduced every cell the map measured (a
+#                 stack that, on those cells, behaves as something simpler: read the two)
+#   not certified / failed (exit N): this host or the map, not the stack
+# A verified model is only given when its replay matched; so "other model" is the row to read.
+# The seed is printed; the same seed draws the same chains. About 20 s a chain.
+#
+#   bench/chains.sh [CHAINS [SEED]]        (defaults: 8 chains, a seed from the clock)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+n=${1:-8}
+seed=${2:-$(date +%s)}
+case "$n$seed" in *[!0-9]*) echo "bench/chains.sh: CHAINS and SEED are whole numbers (got '$n' '$seed')" >&2; exit 1;; esac
+jar=${FLUSHLAB_JAR:-target/flushlab-all.jar}
+if [ -z "${FLUSHLAB_JAR:-}" ] && { [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; }; then
+  mvn -q -B -ntp package -DskipTests
+fi
+fl=(java @lab/jvm.options -jar "$jar")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+RANDOM=$seed
+
+between() { echo $(( $1 + RANDOM % ($2 - $1 + 1) )); }
+draw() {
+  case $(( RANDOM % 9 )) in
+    0) echo "byte-threshold=$(between 1024 8192)B" ;;
+    1) echo "timer=$(between 40 300)ms" ;;
+    2) echo "timer=$(between 60 300)ms,periodic=true" ;;
+    3) echo "cork" ;;
+    4) echo "nagle" ;;
+    5) echo "one-late" ;;
+    6) local flush=(each none "bytes,bytes=$(between 512 4096)B" "timer,after=$(between 40 200)ms" "input,bytes=$(between 1024 8192)B" next)
+       echo "compress=gzip,flush=${flush[$(( RANDOM % 6 ))]}" ;;
+    7) echo "idle-timeout=$(between 2 5)s" ;;
+    8) echo "first-content=any" ;;
+  esac
+}
+
+echo "bench/chains.sh: $n chains of two, seed $seed (bench/chains.sh $n $seed draws them again); $jar; $(date -u +%Y-%m-%d)"
+echo
+echo "| hidden chain | answer | model, replayed | row | s |"
+echo "|---|---|---|---|---:|"
+for i in $(seq 1 "$n"); do
+  a=$(draw); b=$(draw)
+  hidden="$a -> $b"
+  log="$tmp/$i.log"
+  rc=0
+  "${fl[@]}" map --shape "$a" --shape "$b" --verify --expect "$hidden" --expect-tolerance 5% --results "$tmp/results" >"$log" 2>&1 || rc=$?
+  # as bench/templates.sh reads a map's output: the answer after the blank line, then model:, replay:, answered in
+  verdict=$(awk 'found && NF { print; exit } /^$/ { found = 1 }' "$log" | cut -c1-200 | tr '|' '/')
+  model=$(sed -n 's/^model: //p' "$log" | head -1 | cut -c1-100 | tr '|' '/')
+  replay=$(sed -n 's/^replay: //p' "$log" | tail -1 | cut -c1-120 | tr '|' '/')
+  secs=$(sed -nE 's/^answered in ([0-9.]+) s.*/\1/p' "$log" | head -1)
+  case "$rc" in
+    0) row="right" ;;
+    3) row="not certified" ;;
+    1) case "$model" in ''|none*) row="inconclusive" ;; *) row="other model" ;; esac ;;
+    *) row="failed (exit $rc)"; verdict=$(grep -v '^\s*$' "$log" | tail -1 | cut -c1-200 | tr '|' '/') ;;
+  esac
+  echo "| \`$hidden\` | ${verdict:--} | ${model:--}${replay:+; $replay} | $row | ${secs:--} |"
+done
