@@ -39,6 +39,19 @@ class TriggerInferenceTest {
   }
 
   /**
+   * The same frames a release at two sizes but one interval, the long interval's short stream held
+   * to its end: a hold timer in front of a byte threshold does that too (bench/chains.sh, seed
+   * 20261204: timer=110ms -> byte-threshold=1809B), so no event count is claimed.
+   */
+  @Test
+  void anEventCountSeenAtOneIntervalOnlyIsNotClaimed() {
+    FlushTrigger t = TriggerInference.infer("x", List.of(held(66, 2, 600, 56, 110, 112), held(4102, 2, 600, 56, 110, 112),
+        drained(66, 50, 25)));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    assertThat(t.next()).as("cells that would tell them apart").isNotEmpty();
+  }
+
+  /**
    * A cell that fell behind a window of 40 kB granted every 50 ms (0.8 kB/ms against the 2 kB/ms it
    * sent): the first window's frames left one by one, the rest in grants of 40 kB; its p90 wait is
    * what a backlog growing at that rate gives. The small-frame cells stream.
