@@ -27,19 +27,27 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 RANDOM=$seed
 
-between() { echo $(( $1 + RANDOM % ($2 - $1 + 1) )); }
+# draws into $pick, in this shell: a subshell ($(...)) would reseed RANDOM and lose the seed
 draw() {
+  local flush
   case $(( RANDOM % 9 )) in
-    0) echo "byte-threshold=$(between 1024 8192)B" ;;
-    1) echo "timer=$(between 40 300)ms" ;;
-    2) echo "timer=$(between 60 300)ms,periodic=true" ;;
-    3) echo "cork" ;;
-    4) echo "nagle" ;;
-    5) echo "one-late" ;;
-    6) local flush=(each none "bytes,bytes=$(between 512 4096)B" "timer,after=$(between 40 200)ms" "input,bytes=$(between 1024 8192)B" next)
-       echo "compress=gzip,flush=${flush[$(( RANDOM % 6 ))]}" ;;
-    7) echo "idle-timeout=$(between 2 5)s" ;;
-    8) echo "first-content=any" ;;
+    0) pick="byte-threshold=$(( 1024 + RANDOM % 7169 ))B" ;;
+    1) pick="timer=$(( 40 + RANDOM % 261 ))ms" ;;
+    2) pick="timer=$(( 60 + RANDOM % 241 ))ms,periodic=true" ;;
+    3) pick="cork" ;;
+    4) pick="nagle" ;;
+    5) pick="one-late" ;;
+    6) case $(( RANDOM % 6 )) in
+         0) flush=each ;;
+         1) flush=none ;;
+         2) flush="bytes,bytes=$(( 512 + RANDOM % 3585 ))B" ;;
+         3) flush="timer,after=$(( 40 + RANDOM % 161 ))ms" ;;
+         4) flush="input,bytes=$(( 1024 + RANDOM % 7169 ))B" ;;
+         5) flush=next ;;
+       esac
+       pick="compress=gzip,flush=$flush" ;;
+    7) pick="idle-timeout=$(( 2 + RANDOM % 4 ))s" ;;
+    8) pick="first-content=any" ;;
   esac
 }
 
@@ -48,7 +56,7 @@ echo
 echo "| hidden chain | answer | model, replayed | row | s |"
 echo "|---|---|---|---|---:|"
 for i in $(seq 1 "$n"); do
-  a=$(draw); b=$(draw)
+  draw; a=$pick; draw; b=$pick
   hidden="$a -> $b"
   log="$tmp/$i.log"
   rc=0
