@@ -489,7 +489,9 @@ public final class ScenarioRunner {
       return new ReplayOutcome(null, "no cell kept a frame on the target: nothing to compare", "map again on a quieter host", 0);
     }
     if (seen.isEmpty()) return new ReplayOutcome(null, null, null, results.size() - noData);
-    Replay.Verdict verdict = Replay.compare(chain, seen, again, socketStage);
+    Replay.Tolerance tolerance = Replay.Tolerance.fromDirectPath(cert.spreadMs());
+    if (tolerance.widened()) announce.accept("replay: " + tolerance.describe());
+    Replay.Verdict verdict = Replay.compare(chain, seen, again, socketStage, tolerance);
     List<ReplayedCell> cells = new ArrayList<>();
     for (int i = 0; i < verdict.cells().size(); i++) {
       Replay.CellMatch m = verdict.cells().get(i);
@@ -709,7 +711,7 @@ public final class ScenarioRunner {
     }
     announce.accept(String.format("certification: direct path %.3f frames per read over %d kept runs (ceiling %.2f, %d excluded): %s",
         all.framesPerRead(), runs.size() - excluded, scenario.guards().certifyMaxFramesPerRead(), excluded, verdict));
-    return new Certification(certified, all.framesPerRead(), all.emitToRecvMs().p50(), List.copyOf(runs), verdict);
+    return new Certification(certified, all.framesPerRead(), all.emitToRecvMs().p50(), all.emitToRecvMs().p99(), List.copyOf(runs), verdict);
   }
 
   /** The host stalls of the runs excluded for them: "2 over 20 ms; longest 48.2 ms". */

@@ -157,4 +157,40 @@ class ReplayTest {
     CellEvidence fourReads = segments(3.9, 16, 30.1, 65727, 65727);
     assertThat(Replay.difference(fourReads, model)).as("four reads a release is no buffer's split").contains("frames per read");
   }
+
+  /**
+   * A path that strays (a veth pair, a cluster's agents) widens the waits' floor to twice its own
+   * spread, the direct path's emit->recv p99 less p50; on a quiet loopback, where it is a fraction
+   * of a millisecond, the fixed floors stay.
+   */
+  @Test
+  void theWaitsFloorWidensToTwiceTheDirectPathsSpread() {
+    CellEvidence target = held("a", 15, 15, 30, 30);
+    CellEvidence model = held("a", 15, 15, 38, 38);
+    assertThat(Replay.difference(target, model, Replay.Tolerance.fromDirectPath(0.3))).contains("oldest frame's wait 30.0 and 38.0 ms");
+    assertThat(Replay.Tolerance.fromDirectPath(0.3).widened()).isFalse();
+    Replay.Tolerance stray = Replay.Tolerance.fromDirectPath(4.5);
+    assertThat(stray.widened()).isTrue();
+    assertThat(stray.waitFloorMs()).isEqualTo(9.0);
+    assertThat(Replay.difference(target, model, stray)).isNull();
+    assertThat(Replay.difference(target, held("a", 15, 15, 41, 41), stray)).as("beyond twice the spread").contains("oldest frame's wait");
+    assertThat(stray.describe()).contains("9.0 ms").contains("4.50 ms");
+  }
+
+  /**
+   * Behind Nagle the first release waits for the client's ACK of the response head when that ACK
+   * was delayed, and not when it came at once: the first frame's wait may differ by a delayed ACK
+   * for a model ending with Nagle (s117: 3.2 ms on the target, 23.7 on its model), not for others.
+   */
+  @Test
+  void behindNagleTheFirstFramesWaitMayDifferByADelayedAck() {
+    CellEvidence target = held("a", 15, 15, 30, 3.2);
+    CellEvidence model = held("a", 15, 15, 30, 23.7);
+    assertThat(Replay.compare("byte-threshold=5185B -> nagle", List.of(target), List.of(model), true).verified()).isTrue();
+    assertThat(Replay.compare("byte-threshold=5185B", List.of(target), List.of(model), false).text())
+        .contains("first frame's wait 3.2 and 23.7 ms");
+    assertThat(Replay.compare("byte-threshold=5185B -> nagle", List.of(target), List.of(held("a", 15, 15, 30, 60)), true).verified())
+        .as("more than a delayed ACK apart").isFalse();
+  }
 }
+
