@@ -16,15 +16,16 @@ import java.util.WeakHashMap;
  * Keeps a lab process's emitters and relays on event loops of their own, so that no thread writes
  * for both.
  *
- * <p>Why it matters: the kernel appends each send() to the socket's last packet buffer from a page
- * fragment it keeps per thread. When one thread writes to two sockets in turn (the emitter's
- * frame, then the relay passing it on), the relay's next bytes no longer follow its previous ones
- * in that fragment, so each write becomes a fragment of its own, and a buffer holds at most 17.
- * A corked socket (or one under Nagle) then lets a buffer go every 17 writes, which is not what
- * the cork does: measured with `flushlab map --target` on a cork relay (2026-12-04), the model
- * replayed in the map's process, its loop shared with the emitter, released 17 frames of 66 B
- * every 34 ms where the relay alone held 106 frames for 211 ms; with `--shape cork`, whose relay
- * had landed on a loop of its own, it held 106. Vert.x hands out loops in turn, so which case a
+ * <p>Why it matters: a corked socket written by a thread that also writes another socket in turn
+ * (the emitter's frame, then the relay passing it on) let its bytes go every 17 writes, which is
+ * not what the cork does. The likeliest reading, from the kernel's source: Linux appends each
+ * send() to the socket's last packet buffer from a page fragment it keeps per thread, so with the
+ * other socket's writes in between, each write becomes a fragment of its own, and a packet buffer
+ * holds at most 17 (MAX_SKB_FRAGS); a full buffer that is not the last in the queue is sent, cork
+ * or not (Nagle likewise). Measured with `flushlab map --target` on a cork relay (2026-12-04):
+ * the model replayed in the map's process, its loop shared with the emitter (strace: one thread
+ * sending on both sockets), released 17 frames of 66 B every 34 ms where the relay alone held 106
+ * frames for 211 ms; with `--shape cork`, whose model had landed on a loop of its own, it held 106. Vert.x hands out loops in turn, so which case a
  * run got depended on how many contexts had been made before it.
  *
  * <p>A relay's connections all write on its loop, as a proxy's worker thread does for its
