@@ -18,11 +18,8 @@ cd "$(dirname "$0")/.."
 n=${1:-8}
 seed=${2:-$(date +%s)}
 case "$n$seed" in *[!0-9]*) echo "bench/chains.sh: CHAINS and SEED are whole numbers (got '$n' '$seed')" >&2; exit 1;; esac
-jar=${FLUSHLAB_JAR:-target/flushlab-all.jar}
-if [ -z "${FLUSHLAB_JAR:-}" ] && { [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; }; then
-  mvn -q -B -ntp package -DskipTests
-fi
-fl=(java @lab/jvm.options -jar "$jar")
+. bench/lib.sh
+flushlab_jar bench/chains.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 RANDOM=$seed

@@ -10,11 +10,8 @@
 #   bench/templates.sh                     bench/templates.sh nginx-stock.conf haproxy-stock.cfg
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jar=${FLUSHLAB_JAR:-target/flushlab-all.jar}
-if [ -z "${FLUSHLAB_JAR:-}" ] && { [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; }; then
-  mvn -q -B -ntp package -DskipTests
-fi
-fl=(java @lab/jvm.options -jar "$jar")
+. bench/lib.sh
+flushlab_jar bench/templates.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

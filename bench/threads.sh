@@ -18,13 +18,8 @@ cd "$(dirname "$0")/.."
 streams=${1:-100}
 runs=${2:-3}
 case "$streams$runs" in *[!0-9]*) echo "bench/threads.sh: STREAMS and RUNS are whole numbers (got '$streams' '$runs')" >&2; exit 1;; esac
-jar=${FLUSHLAB_JAR:-target/flushlab-all.jar}
-if [ -n "${FLUSHLAB_JAR:-}" ]; then
-  [ -f "$jar" ] || { echo "bench/threads.sh: FLUSHLAB_JAR=$jar: no such file" >&2; exit 1; }
-elif [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; then
-  mvn -q -B -ntp package -DskipTests
-fi
-fl=(java @lab/jvm.options -jar "$jar")
+. bench/lib.sh
+flushlab_jar bench/threads.sh
 port=18197
 if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then echo "bench/threads.sh: port $port is in use; free it and run again" >&2; exit 1; fi
 
