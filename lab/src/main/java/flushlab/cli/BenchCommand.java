@@ -44,6 +44,9 @@ final class BenchCommand implements Command {
   @Parameter(names = "--no-sweep", description = "map: skip the 21-cell sweep beside each map (about 90 s per relay)")
   boolean noSweep;
 
+  @Parameter(names = "--verify", description = "map: each map replays its model on a built-in relay, as `map --verify` (the row says how the replay went)")
+  boolean verify;
+
   private Vertx vertx;
   private Emitter emitter;
 
@@ -71,7 +74,7 @@ final class BenchCommand implements Command {
           relay(out);
           return EXIT_OK;
         case "map":
-          return new MapBench(vertx, out).run(!noSweep) ? EXIT_OK : EXIT_FAILED;
+          return new MapBench(vertx, out).run(!noSweep, verify) ? EXIT_OK : EXIT_FAILED;
         default:
           return new SoakBench(vertx, emitter, out).run(shortStreams, longStreams, longSeconds) ? EXIT_OK : EXIT_FAILED;
       }

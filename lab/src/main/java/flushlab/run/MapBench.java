@@ -50,11 +50,14 @@ public final class MapBench {
     this.out = out;
   }
 
-  /** Prints the table; true when every map answer was right and within the 60 s budget. */
-  public boolean run(boolean withSweep) throws Exception {
+  /**
+   * Prints the table; true when every map answer was right and within the 60 s budget (and, with
+   * {@code verify}, its model reproduced every cell: an answer whose replay differed is not given).
+   */
+  public boolean run(boolean withSweep, boolean verify) throws Exception {
     Scenario sweep = withSweep ? ScenarioLoader.load(SWEEP) : null;
-    out.println("flushlab map (budget 60 s) vs the shipped sweep " + (withSweep ? SWEEP + " (21 cells of 48 frames)" : "(skipped: --no-sweep)")
-        + ", on the same built-in relay:");
+    out.println("flushlab map" + (verify ? " --verify" : "") + " (budget 60 s) vs the shipped sweep "
+        + (withSweep ? SWEEP + " (21 cells of 48 frames)" : "(skipped: --no-sweep)") + ", on the same built-in relay:");
     out.println("| relay | map answer | map s | map cells | sweep answer | sweep s | sweep / map |");
     out.println("|---|---|---:|---:|---|---:|---:|");
     boolean allRight = true;
@@ -65,7 +68,7 @@ public final class MapBench {
           NetworkPath.LOOPBACK);
       long t0 = System.nanoTime();
       Outcome m = new ScenarioRunner(MapScenario.of(relay, Endpoint.SSE, new HostPort("127.0.0.1", 0), "flushlab bench map"), vertx)
-          .map(line -> {}, 60);
+          .verifyByReplay(verify).map(line -> {}, 60);
       double mapSeconds = (System.nanoTime() - t0) / 1e9;
       FlushTrigger mapAnswer = m.triggers().get("relay");
       boolean right = judge(c, mapAnswer) && mapSeconds <= 60;
@@ -85,7 +88,8 @@ public final class MapBench {
       } else {
         sweepCells = " - | - | - |";
       }
-      out.printf("| %s | %s | %.1f | %d |%s%n", c.shaper, answer(c, mapAnswer), mapSeconds, m.results().size(), sweepCells);
+      out.printf("| %s | %s%s | %.1f | %d |%s%n", c.shaper, answer(c, mapAnswer), verify ? replayed(mapAnswer) : "", mapSeconds,
+          m.results().size(), sweepCells);
     }
     out.printf("%nmap: %s right within 60 s, %d of %d within 20 s (target: every kind right in 60 s or less, most in 20 s)%n",
         allRight ? "every kind" : "NOT every kind", within20, CASES.size());
@@ -108,6 +112,14 @@ public final class MapBench {
       s.append(" (WRONG)");
     }
     return s.toString();
+  }
+
+  /** "; replayed: 5 of 5 cells", "; not replayed (...)" or nothing: how the model's replay went. */
+  private static String replayed(FlushTrigger t) {
+    if (t == null) return "";
+    if (t.replay() == null) return "; not replayed";
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("reproduces (\\d+) of (\\d+) cells").matcher(t.replay());
+    return m.find() ? "; replayed: " + m.group(1) + " of " + m.group(2) + " cells" : "; replay: " + t.replay();
   }
 
   static boolean judge(Case c, FlushTrigger t) {
