@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Chains of two shapers drawn at random, each mapped blind: what the map answers for a stack it was
-# not told about. Each pair is two of {byte-threshold, timer, periodic timer, cork, nagle, one-late,
+# Chains of shapers drawn at random, each mapped blind: what the map answers for a stack it was
+# not told about. Each chain is LENGTH (1 or 2, default 2) of {byte-threshold, timer, periodic timer, cork, nagle, one-late,
 # compress with a flush policy, idle-timeout, first-content} with random parameters; `flushlab map
-# --shape A --shape B --verify --expect 'A -> B' --expect-tolerance 5%` maps it, and the row says:
+# --shape A --shape B --verify --expect 'A -> B' --expect-tolerance 5%` maps it (as CLIENT, a
+# --client profile, when set: CLIENT=browser), and the row says:
 #   right         the answer's model is the hidden chain, parameters within 5 %, and replays
 #   inconclusive  the map gave no model (it says why: its answer column)
 #   other model   a model that is not the hidden chain reproduced every cell the map measured (a
@@ -11,13 +12,17 @@
 # A verified model is only given when its replay matched; so "other model" is the row to read.
 # The seed is printed; the same seed draws the same chains. About 20 s a chain.
 #
-#   bench/chains.sh [CHAINS [SEED]]        (defaults: 8 chains, a seed from the clock)
+#   bench/chains.sh [CHAINS [SEED [LENGTH]]]   (defaults: 8 chains, a seed from the clock, 2 shapers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 n=${1:-8}
 seed=${2:-$(date +%s)}
+length=${3:-2}
 case "$n$seed" in *[!0-9]*) echo "bench/chains.sh: CHAINS and SEED are whole numbers (got '$n' '$seed')" >&2; exit 1;; esac
+case "$length" in 1|2) ;; *) echo "bench/chains.sh: LENGTH is 1 or 2 (got '$length')" >&2; exit 1;; esac
+client=()
+[ -n "${CLIENT:-}" ] && client=(--client "$CLIENT")
 . bench/lib.sh
 flushlab_jar bench/chains.sh
 tmp=$(mktemp -d)
@@ -48,16 +53,16 @@ draw() {
   esac
 }
 
-echo "bench/chains.sh: $n chains of two, seed $seed (bench/chains.sh $n $seed draws them again); $jar; $(date -u +%Y-%m-%d)"
+echo "bench/chains.sh: $n chains of $length, seed $seed (bench/chains.sh $n $seed $length draws them again)${CLIENT:+, as $CLIENT}; $jar; $(date -u +%Y-%m-%d)"
 echo
 echo "| hidden chain | answer | model, replayed | row | s |"
 echo "|---|---|---|---|---:|"
 for i in $(seq 1 "$n"); do
-  draw; a=$pick; draw; b=$pick
-  hidden="$a -> $b"
+  draw; shapes=(--shape "$pick"); hidden=$pick
+  if [ "$length" = 2 ]; then draw; shapes+=(--shape "$pick"); hidden="$hidden -> $pick"; fi
   log="$tmp/$i.log"
   rc=0
-  "${fl[@]}" map --shape "$a" --shape "$b" --verify --expect "$hidden" --expect-tolerance 5% --results "$tmp/results" >"$log" 2>&1 || rc=$?
+  "${fl[@]}" map "${shapes[@]}" "${client[@]}" --verify --expect "$hidden" --expect-tolerance 5% --results "$tmp/results" >"$log" 2>&1 || rc=$?
   # as bench/templates.sh reads a map's output: the answer after the blank line, then model:, replay:, answered in
   verdict=$(awk 'found && NF { print; exit } /^$/ { found = 1 }' "$log" | cut -c1-200 | tr '|' '/')
   model=$(sed -n 's/^model: //p' "$log" | head -1 | cut -c1-100 | tr '|' '/')
