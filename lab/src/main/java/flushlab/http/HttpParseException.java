@@ -5,22 +5,26 @@ public final class HttpParseException extends RuntimeException {
   private static final long serialVersionUID = 1L;
   private final boolean notHttp;
   private final int status;
-  private boolean http2Only;
+  private final boolean http2Only;
 
   public HttpParseException(String message, boolean notHttp) {
     this(message, notHttp, 400);
   }
 
   public HttpParseException(String message, boolean notHttp, int status) {
+    this(message, notHttp, status, false);
+  }
+
+  private HttpParseException(String message, boolean notHttp, int status, boolean http2Only) {
     super(message);
     this.notHttp = notHttp;
     this.status = status;
+    this.http2Only = http2Only;
   }
 
-  /** This one, marked as the peer answering HTTP/1.x with HTTP/2's frames (an h2c-only listener). */
-  HttpParseException http2Only() {
-    this.http2Only = true;
-    return this;
+  /** The peer answered HTTP/1.x with HTTP/2's frames (an h2c-only listener): not HTTP/1.x at all. */
+  static HttpParseException speakingHttp2Only(String message) {
+    return new HttpParseException(message, true, 400, true);
   }
 
   /** True when the peer answered with HTTP/2's frames: it speaks HTTP/2 by prior knowledge only. */

@@ -146,8 +146,8 @@ public final class HttpResponseParser {
         }
         String h2 = http2ControlFrame();
         if (h2 != null) {
-          throw new HttpParseException("an HTTP/2 " + h2 + " frame where an HTTP/1.x response was due: the peer speaks HTTP/2 by prior "
-              + "knowledge (h2c) only", true).http2Only();
+          throw HttpParseException.speakingHttp2Only("an HTTP/2 " + h2 + " frame where an HTTP/1.x response was due: the peer speaks "
+              + "HTTP/2 by prior knowledge (h2c) only");
         }
         throw new HttpParseException("not an HTTP response (first bytes: \"" + first + "\")", true);
       }

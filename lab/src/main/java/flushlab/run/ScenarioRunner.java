@@ -419,16 +419,13 @@ public final class ScenarioRunner {
   private ReplayOutcome replay(Target target, String chain, boolean socketStage, List<TargetCellResult> results, Certification cert,
       Consumer<String> announce, long deadline) throws Exception {
     Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
-    List<CellEvidence> seen = new ArrayList<>();
-    List<CellEvidence> again = new ArrayList<>();
-    List<Staircase> seenStairs = new ArrayList<>();
-    List<Staircase> againStairs = new ArrayList<>();
+    List<ComparedCell> compared = new ArrayList<>();
     int noData = 0;
     try (RunningTargets running = RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce))) {
       Measurer onModel = new Measurer(localSites, running);
       for (TargetCellResult r : results) {
         if (interrupted.get() || secondsLeft(deadline) < r.cell().stream().streamNanos() / 1e9 + 1) {
-          announce.accept("replay: the budget leaves no room for " + (results.size() - seen.size() - noData) + " more cell(s)");
+          announce.accept("replay: the budget leaves no room for " + (results.size() - compared.size() - noData) + " more cell(s)");
           break;
         }
         if (r.included().frames() == 0) {
@@ -479,26 +476,27 @@ public final class ScenarioRunner {
             }
           }
         }
-        seen.add(onTarget);
-        again.add(replayedCell);
-        seenStairs.add(Staircase.of(r.included(), ReplayedCell.MAX_FRAMES));
-        againStairs.add(onItStairs);
+        compared.add(new ComparedCell(onTarget, replayedCell, Staircase.of(r.included(), ReplayedCell.MAX_FRAMES), onItStairs));
       }
     }
-    if (seen.isEmpty() && noData == results.size()) {
+    if (compared.isEmpty() && noData == results.size()) {
       return new ReplayOutcome(null, "no cell kept a frame on the target: nothing to compare", "map again on a quieter host", 0);
     }
-    if (seen.isEmpty()) return new ReplayOutcome(null, null, null, results.size() - noData);
+    if (compared.isEmpty()) return new ReplayOutcome(null, null, null, results.size() - noData);
     Replay.Tolerance tolerance = Replay.Tolerance.fromDirectPath(cert.spreadMs());
     if (tolerance.widened()) announce.accept("replay: " + tolerance.describe());
-    Replay.Verdict verdict = Replay.compare(chain, seen, again, socketStage, tolerance);
+    Replay.Verdict verdict = Replay.compare(chain, compared.stream().map(ComparedCell::onTarget).toList(),
+        compared.stream().map(ComparedCell::onModel).toList(), socketStage, tolerance);
     List<ReplayedCell> cells = new ArrayList<>();
     for (int i = 0; i < verdict.cells().size(); i++) {
       Replay.CellMatch m = verdict.cells().get(i);
-      cells.add(new ReplayedCell(m.label(), m.difference(), seenStairs.get(i), againStairs.get(i)));
+      cells.add(new ReplayedCell(m.label(), m.difference(), compared.get(i).targetStairs(), compared.get(i).modelStairs()));
     }
-    return new ReplayOutcome(verdict, null, null, results.size() - seen.size() - noData, List.copyOf(cells));
+    return new ReplayOutcome(verdict, null, null, results.size() - compared.size() - noData, List.copyOf(cells));
   }
+
+  /** One cell measured on the target and again on the model: its signature and its stream on each. */
+  private record ComparedCell(CellEvidence onTarget, CellEvidence onModel, Staircase targetStairs, Staircase modelStairs) {}
 
   /**
    * A stream both kinds of client read (same frames, size, interval) that came compressed and held
