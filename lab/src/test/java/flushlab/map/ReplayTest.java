@@ -192,5 +192,21 @@ class ReplayTest {
     assertThat(Replay.compare("byte-threshold=5185B -> nagle", List.of(target), List.of(held("a", 15, 15, 30, 60)), true).verified())
         .as("more than a delayed ACK apart").isFalse();
   }
+
+  /**
+   * A compressor whose 767 B of output came with the 22nd event of 25 (every 50 ms): the stream
+   * left in one release 1100.8 ms in, then its end, on the target, and was held likewise on the model.
+   * It was read as streamed ("the target streamed them"), as a stream held once counted only when
+   * it released within the first 90 % of the stream.
+   */
+  @Test
+  void aStreamHeldOnceLateInItsSpanIsHeld() {
+    CellEvidence late = new CellEvidence("frame_size=60B interval=50ms frames=25", 35, 60, 50, 25, 1, 12.5, 0, 0, 0, 0, 0, 0, 0, 0,
+        1100.8, false);
+    assertThat(late.heldOnce()).isTrue();
+    CellEvidence onModel = new CellEvidence("frame_size=60B interval=50ms frames=25", 35, 60, 50, 25, 1, 12.5, 1, 21, 1050, 1050, 1050,
+        0, 0, 0, 1050.4, false);
+    assertThat(Replay.difference(late, onModel)).isNull();
+  }
 }
 
