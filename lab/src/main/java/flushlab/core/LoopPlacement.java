@@ -49,26 +49,52 @@ public final class LoopPlacement {
   private LoopPlacement() {}
 
   /**
+   * Where a listener of {@code role} runs: its {@link #context}, until {@link #release}d (once; a
+   * second release does nothing). An unplaced one ({@link #unplaced}) releases nothing.
+   */
+  public static final class Placed {
+    private final Context context;
+    private Role role;
+
+    private Placed(Context context, Role role) {
+      this.context = context;
+      this.role = role;
+    }
+
+    public Context context() {
+      return context;
+    }
+
+    /** {@code role} no longer writes on this loop. */
+    public void release() {
+      synchronized (LoopPlacement.class) {
+        if (role == null) return;
+        Map<EventLoop, int[]> counts = PLACED.get(((ContextInternal) context).owner());
+        int[] c = counts == null ? null : counts.get(((ContextInternal) context).nettyEventLoop());
+        if (c != null && c[role.ordinal()] > 0) c[role.ordinal()]--;
+        role = null;
+      }
+    }
+  }
+
+  /**
    * The context {@code role} should run on: {@code given} when no one of the other role writes on
    * its loop, else a new context on the loop of this process that carries none of the other role
    * and the fewest of this one (the first such, in the group's order); {@code given} when every
-   * loop carries the other role. Counted until {@link #release}.
+   * loop carries the other role. Counted until released.
    */
-  public static synchronized Context place(Context given, Role role) {
+  public static synchronized Placed place(Context given, Role role) {
     ContextInternal ctx = (ContextInternal) given;
     VertxInternal vertx = ctx.owner();
     Map<EventLoop, int[]> counts = PLACED.computeIfAbsent(vertx, v -> new HashMap<>());
     EventLoop chosen = choose(loops(vertx), ctx.nettyEventLoop(), role, counts);
     counts.computeIfAbsent(chosen, l -> new int[2])[role.ordinal()]++;
-    return chosen == ctx.nettyEventLoop() ? given : vertx.contextBuilder().withEventLoop(chosen).build();
+    return new Placed(chosen == ctx.nettyEventLoop() ? given : vertx.contextBuilder().withEventLoop(chosen).build(), role);
   }
 
-  /** {@code role} no longer writes on {@code placed}'s loop. */
-  public static synchronized void release(Context placed, Role role) {
-    ContextInternal ctx = (ContextInternal) placed;
-    Map<EventLoop, int[]> counts = PLACED.get(ctx.owner());
-    int[] c = counts == null ? null : counts.get(ctx.nettyEventLoop());
-    if (c != null && c[role.ordinal()] > 0) c[role.ordinal()]--;
+  /** {@code context} as it is, counted nowhere: for listeners on every loop, or Vert.x's own TLS server. */
+  public static Placed unplaced(Context context) {
+    return new Placed(context, null);
   }
 
   /** The loop for {@code role}: {@code given} unless the other role writes there and some loop has none of it. */

@@ -25,7 +25,7 @@ public final class Emitter extends VerticleBase {
   private final Admission admission;
   private LoopListener server;
   /** The loop the first listener accepts and serves on: one no relay of this process writes on, where there is one. */
-  private io.vertx.core.Context loop;
+  private LoopPlacement.Placed loop;
   private final java.util.List<java.util.concurrent.atomic.AtomicLong> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Emitter(EmitterOptions options) {
@@ -48,10 +48,8 @@ public final class Emitter extends VerticleBase {
       }
     }
     // one listener: on a loop of its own (LoopPlacement); one per loop: on every loop, so no placing
-    loop = sharePort ? context : LoopPlacement.place(context, LoopPlacement.Role.EMITTER);
-    return listenOnLoop(loop, options.port(), sharePort).onFailure(e -> {
-      if (!sharePort) LoopPlacement.release(loop, LoopPlacement.Role.EMITTER);
-    }).compose(first -> {
+    loop = sharePort ? LoopPlacement.unplaced(context) : LoopPlacement.place(context, LoopPlacement.Role.EMITTER);
+    return listenOnLoop(loop.context(), options.port(), sharePort).onFailure(e -> loop.release()).compose(first -> {
       server = first;
       if (!sharePort) return Future.succeededFuture();
       // One more listener per event loop, on the same port (SO_REUSEPORT): each accepts and serves
@@ -125,7 +123,7 @@ public final class Emitter extends VerticleBase {
   public Future<?> stop() {
     // the extra listeners were deployed from this verticle's start: Vert.x undeploys them with it
     for (NetServer s : tlsServers) s.close();
-    if (loop != null && options.listeners() <= 1) LoopPlacement.release(loop, LoopPlacement.Role.EMITTER);
+    if (loop != null) loop.release();
     return server == null ? Future.succeededFuture() : server.close();
   }
 
@@ -141,7 +139,7 @@ public final class Emitter extends VerticleBase {
 
   /** The event-loop context the emitter's connections run on. */
   public io.vertx.core.Context loop() {
-    return loop;
+    return loop.context();
   }
 
   /** Connections open right now (those refused over the cap included, until they close). */

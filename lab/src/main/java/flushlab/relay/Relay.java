@@ -31,7 +31,7 @@ public final class Relay extends VerticleBase {
   private int peakOpen;
   private HeldBytes held;
   /** The loop every connection of this relay runs on: one no emitter of this process writes on, where there is one. */
-  private io.vertx.core.Context loop;
+  private LoopPlacement.Placed loop;
   /** What each new connection gets: the options' chain unless a controller set another (the control API). */
   private volatile java.util.function.Supplier<ConnectionPlan> chain;
 
@@ -68,10 +68,9 @@ public final class Relay extends VerticleBase {
     if (options.tls() == null) {
       // accepted on the relay's own loop, where its connections and their upstreams live: no hand-off
       loop = LoopPlacement.place(context, LoopPlacement.Role.RELAY);
-      return LoopListener.bind(loop, listenOptions, false, this::accept).onSuccess(l -> plain = l)
-          .onFailure(e -> LoopPlacement.release(loop, LoopPlacement.Role.RELAY));
+      return LoopListener.bind(loop.context(), listenOptions, false, this::accept).onSuccess(l -> plain = l).onFailure(e -> loop.release());
     }
-    loop = context; // Vert.x's TLS server hands connections to loops of its choosing: not placed
+    loop = LoopPlacement.unplaced(context); // Vert.x's TLS server hands connections to loops of its choosing
     server = vertx.createNetServer(listenOptions);
     server.connectHandler(this::accept);
     return server.listen();
@@ -100,7 +99,7 @@ public final class Relay extends VerticleBase {
   @Override
   public Future<?> stop() {
     if (loop == null) return Future.succeededFuture();
-    if (plain != null) LoopPlacement.release(loop, LoopPlacement.Role.RELAY);
+    loop.release();
     // the pool is the loop's: closed there, then the listener
     return onLoop(() -> {
       if (pool != null) pool.closeAll();
@@ -114,7 +113,7 @@ public final class Relay extends VerticleBase {
 
   /** The event-loop context this relay's connections run on. */
   public io.vertx.core.Context loop() {
-    return loop;
+    return loop.context();
   }
 
   /** Upstream connections taken from the pool instead of opened (pooling on); read on the relay's loop. */
@@ -140,7 +139,7 @@ public final class Relay extends VerticleBase {
   /** The pool is confined to the relay's event loop: read it there. */
   private <T> Future<T> onLoop(java.util.function.Supplier<T> read) {
     io.vertx.core.Promise<T> p = io.vertx.core.Promise.promise();
-    loop.runOnContext(v -> p.complete(read.get()));
+    loop.context().runOnContext(v -> p.complete(read.get()));
     return p.future();
   }
 
