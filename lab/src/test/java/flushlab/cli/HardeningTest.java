@@ -119,6 +119,8 @@ class HardeningTest {
           "--results", dir.toString());
       double seconds = (System.nanoTime() - start) / 1e9;
       System.out.printf("HardeningTest: a map of a silent target with --budget 6s ended after %.1f s, exit %d%n", seconds, r.code());
+      // this host's stalls can spend the budget on certification: not certified (exit 3), and it says so (s119)
+      if (r.code() == 3) flushlab.HostStalls.skipIfSaidIn(r.out() + r.err());
       assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
       assertThat(seconds).as("the budget, and a little to stop").isLessThan(6 + 5.0);
       for (Socket s : held) s.close();

@@ -1,0 +1,40 @@
+package flushlab.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.core.HostPort;
+import flushlab.core.LabVertx;
+import flushlab.netpath.NetworkPath;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.scenario.MapScenario;
+import flushlab.stream.Endpoint;
+import flushlab.targets.Target;
+import io.vertx.core.Vertx;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A map whose budget runs out while it certifies the direct path: each request's timeout is what
+ * is left of the budget, so the last one is cut at the budget's end, which says nothing of the
+ * path. The verdict names the budget, not the direct path (s119 said "the direct path's streams
+ * failed" after this host's stalls had spent a 6 s budget).
+ */
+class CertificationBudgetTest {
+  @Test
+  void aBudgetSpentDuringCertificationIsNamedNotTheDirectPath() throws Exception {
+    Vertx vertx = LabVertx.create(3);
+    try {
+      Warmup.runOnce(vertx, false); // the warm-up is not what this budget is for
+      Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse("passthrough")), false, NetworkPath.LOOPBACK);
+      Outcome o = new ScenarioRunner(MapScenario.of(relay, Endpoint.SSE, new HostPort("127.0.0.1", 0), "certification budget test"), vertx)
+          .map(line -> {}, 0.15);
+      String verdict = o.certification().verdict();
+      System.out.println("CertificationBudgetTest: " + verdict);
+      assertThat(o.certification().certified()).isFalse();
+      assertThat(verdict).startsWith("not certified: --budget ran out during certification").doesNotContain("the direct path's streams failed");
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+}
