@@ -696,18 +696,22 @@ public final class ScenarioRunner {
     String verdict;
     if (certified) {
       verdict = "certified";
-    } else if (kept.isEmpty() && runs.stream().allMatch(RunRecord::spoiledByHostStall)) {
+    } else if ((kept.isEmpty() || all.errorCount() > 0 || all.streamsOk() == 0) && budgetSpent()) {
+      // a request's timeout is what is left of the budget: one cut at the budget's end says nothing of the direct path
+      // (s119: two runs excluded for this host's stalls, the third cut after 319 ms, and the path was blamed); a budget
+      // spent before the first run began leaves no run at all, which says nothing of this host either (CI at f41475e)
+      boolean stalled = runs.stream().anyMatch(RunRecord::spoiledByHostStall);
+      String cut = runs.isEmpty() ? "before its first run began"
+          : kept.isEmpty() ? "its last run cut at the budget's end (" + runs.get(runs.size() - 1).exclusionReason() + ")"
+          : "its last request cut at the budget's end (" + all.firstError() + ")";
+      verdict = "not certified: --budget ran out during certification, " + cut
+          + (stalled ? "; this host stalled during certification, " + hostStalls(runs) + ", and each run it excluded was measured "
+          + "once more" : "") + ": map again with a longer --budget" + (stalled ? " or on a quieter host" : "");
+    } else if (kept.isEmpty() && !runs.isEmpty() && runs.stream().allMatch(RunRecord::spoiledByHostStall)) {
       verdict = "not certified: this host stalled during certification, " + hostStalls(runs) + "; every run it excluded was "
           + "measured once more and stalled again (no proxy is involved in the direct path: try again on a quieter host)";
     } else if (kept.isEmpty()) {
       verdict = "not certified: no run was kept (" + (runs.isEmpty() ? "none finished" : runs.get(runs.size() - 1).exclusionReason()) + ")";
-    } else if ((all.errorCount() > 0 || all.streamsOk() == 0) && budgetSpent()) {
-      // a request's timeout is what is left of the budget: one cut at the budget's end says nothing of the direct path
-      // (s119: two runs excluded for this host's stalls, the third cut after 319 ms, and the path was blamed)
-      boolean stalled = runs.stream().anyMatch(RunRecord::spoiledByHostStall);
-      verdict = "not certified: --budget ran out during certification, its last request cut at the budget's end (" + all.firstError()
-          + ")" + (stalled ? "; this host stalled during certification, " + hostStalls(runs) + ", and each run it excluded was measured "
-          + "once more" : "") + ": map again with a longer --budget" + (stalled ? " or on a quieter host" : "");
     } else if (all.errorCount() > 0 || all.streamsOk() == 0) {
       verdict = "not certified: the direct path's streams failed (" + all.firstError() + ")";
     } else {
