@@ -247,6 +247,9 @@ final class MapCommand implements Command {
       boolean replayed = trigger.replay() != null;
       out.println(model.chain() != null ? "model: " + model.chain() + (replayed ? "" : " (not replayed against the target: --verify does; "
           + "flushlab map --shape '" + model.chain() + "' maps a built-in relay that does it)") : "model: none (" + model.note() + ")");
+      if (!model.alike().isEmpty()) {
+        out.println("alike: " + String.join(", ", model.alike()) + " (the same stages in another order: no cell the map measures tells them apart)");
+      }
       if (replayed) out.println("replay: " + trigger.replay());
       out.printf("answered in %.1f s from %d cell(s)%n", seconds, o.results().size());
     }

@@ -51,11 +51,19 @@ public final class ModelExpectation {
     }
     ShaperModel model = ShaperModel.of(answer);
     if (model.chain() == null) return "the answer (" + answer.kind().text() + ") has no model: " + model.note();
-    List<ShaperRegistry.Spec> got = ShaperRegistry.parseChain(model.chain());
-    if (got.size() != chain.size()) return "the answer's model is " + model.chain() + ": " + got.size() + " stage(s), not " + chain.size();
+    String d = chainDifference(model.chain());
+    if (d == null) return null;
+    // a model no measurement tells apart from the one given (the same stages in another order) meets it as well
+    for (String other : model.alike()) if (chainDifference(other) == null) return null;
+    return d + (model.alike().isEmpty() ? "" : " (nor is " + String.join(" or ", model.alike()) + ", which it cannot be told apart from)");
+  }
+
+  private String chainDifference(String modelChain) {
+    List<ShaperRegistry.Spec> got = ShaperRegistry.parseChain(modelChain);
+    if (got.size() != chain.size()) return "the answer's model is " + modelChain + ": " + got.size() + " stage(s), not " + chain.size();
     for (int i = 0; i < chain.size(); i++) {
       String d = stageDifference(chain.get(i), got.get(i));
-      if (d != null) return "the answer's model is " + model.chain() + (chain.size() > 1 ? "; stage " + (i + 1) : "") + ": " + d;
+      if (d != null) return "the answer's model is " + modelChain + (chain.size() > 1 ? "; stage " + (i + 1) : "") + ": " + d;
     }
     return null;
   }

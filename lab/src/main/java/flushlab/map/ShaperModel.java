@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -10,8 +11,18 @@ import java.util.Locale;
  *
  * @param chain the shapers, in order, or null
  * @param note why there is no chain, or null when there is one
+ * @param alike other chains that do to every cell the map measures exactly what {@code chain} does
+ *     (the same stages in another order), so no measurement tells them apart; empty for most
  */
-public record ShaperModel(String chain, String note) {
+public record ShaperModel(String chain, String note, List<String> alike) {
+
+  public ShaperModel {
+    alike = alike == null ? List.of() : List.copyOf(alike);
+  }
+
+  public ShaperModel(String chain, String note) {
+    this(chain, note, List.of());
+  }
 
   static ShaperModel of(String chain) {
     return new ShaperModel(chain, null);
@@ -34,11 +45,67 @@ public record ShaperModel(String chain, String note) {
     if (c.others().kind() == TriggerKind.INCONCLUSIVE) {
       return none("the pass as a client that does not accept " + c.coding() + " was inconclusive, so what the compressor alone does is not known");
     }
-    if (c.others().kind() != TriggerKind.NONE) {
-      return none("the target holds the stream for clients that do not accept " + c.coding() + " too (" + c.others().kind().text()
-          + "): a holding stage and a compressor together are not modelled yet");
-    }
+    if (c.others().kind() != TriggerKind.NONE) return holdAndCompressor(c.coding(), c.accepting(), c.others());
     return compressor(c.coding(), c.accepting());
+  }
+
+  /**
+   * A target that held the stream for clients that do not accept {@code coding} as well
+   * ({@code others}) and compressed it for those that do: two stages. Where both kinds of client saw
+   * the same mechanism, the compressor flushed every write and the holding stage did the rest:
+   * before the compressor when a threshold counted bytes before compression ({@code
+   * byte-threshold=N -> compress=...,flush=each}), after it when the threshold counted what the
+   * compressor wrote, and for a mechanism that counts no bytes (a timer, one-late, a cork) either
+   * way alike, both named. Otherwise the holding stage comes first and the compressor flushes as the
+   * accepting client's answer says; the replay (`--verify`) is what checks it.
+   */
+  static ShaperModel holdAndCompressor(String coding, FlushTrigger accepting, FlushTrigger others) {
+    ShaperModel hold = single(others);
+    if (hold.chain() == null) {
+      return none("the target holds the stream for clients that do not accept " + coding + " too, as " + others.kind().text()
+          + ", and " + hold.note());
+    }
+    String algo = coding.toLowerCase(Locale.ROOT);
+    if (!algo.matches("gzip|deflate|br|zstd")) return none("the target's coding " + coding + " is not one the lab compresses with");
+    String each = "compress=" + algo + ",flush=each";
+    String nagle = others.then() == TriggerKind.NAGLE ? " -> nagle" : "";
+    if (accepting.kind() == TriggerKind.DECODED_THRESHOLD && others.kind() == TriggerKind.BYTE_THRESHOLD
+        && sameBytes(accepting.thresholdBytes(), others.thresholdBytes())) {
+      return of(hold.chain() + " -> " + each + nagle);
+    }
+    if (sameMechanism(accepting, others)) {
+      String compressedFirst = each + " -> " + hold.chain() + nagle;
+      if (countsBytes(others.kind())) return of(compressedFirst);
+      return new ShaperModel(compressedFirst, null, List.of(hold.chain() + " -> " + each + nagle));
+    }
+    ShaperModel compressor = compressor(coding, accepting);
+    if (compressor.chain() == null) return compressor;
+    return of(hold.chain() + " -> " + compressor.chain() + nagle);
+  }
+
+  private static boolean countsBytes(TriggerKind k) {
+    return k == TriggerKind.BYTE_THRESHOLD || k == TriggerKind.SPLIT_BUFFER || k == TriggerKind.THRESHOLD_OR_TIMER || k == TriggerKind.WINDOW;
+  }
+
+  /**
+   * One stage seen by both kinds of client: the same kind, its numbers within 10 %; or a cork, which
+   * a compressed stream too small to fill a segment sees only as its ceiling, a hold timer of the
+   * same length (`cork -> compress=gzip,flush=each` read as a timer of 211.6 ms by a browser and a
+   * cork of 209.8 ms by curl).
+   */
+  private static boolean sameMechanism(FlushTrigger accepting, FlushTrigger others) {
+    if (others.kind() == TriggerKind.CORK && accepting.kind() == TriggerKind.TIMER) return sameBytes(accepting.timerMs(), others.timerMs());
+    return accepting.kind() == others.kind() && sameParameters(accepting, others);
+  }
+
+  /** The two answers' numbers agree within 10 %. */
+  private static boolean sameParameters(FlushTrigger a, FlushTrigger b) {
+    return sameBytes(a.thresholdBytes(), b.thresholdBytes()) && sameBytes(a.timerMs(), b.timerMs());
+  }
+
+  private static boolean sameBytes(Double a, Double b) {
+    if (a == null || b == null) return a == b;
+    return Math.abs(a - b) <= 0.1 * Math.max(Math.abs(a), Math.abs(b));
   }
 
   /** The shapers that do what a target did to a stream it sent as it came: its mechanism, then Nagle's where one followed it. */

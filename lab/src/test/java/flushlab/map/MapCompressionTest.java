@@ -51,18 +51,33 @@ class MapCompressionTest extends MapTestBase {
     JsonNode a = mapWith(List.of("--shape", "compress=gzip,flush=input,bytes=" + n + "B", "--client", "browser"));
     kindIs(a, "decoded-threshold");
     within10Percent(a, "threshold_bytes", n);
+    // asked as a browser first, the other kind of client is asked too, and streams
+    assertThat(a.get("compression").get("others").get("kind").asText()).isEqualTo("none");
     modelIs(a, "compress=gzip,flush=input,bytes=(\\d+)B", n);
   }
 
-  /** Asked as a browser, the same relay's threshold is the answer itself, and the other client kind streams. */
+  /**
+   * A byte threshold and a compressor flushing every write, in an order drawn at random, asked as a
+   * browser and replayed (`--verify`): both kinds of client see the threshold, so the model is both
+   * stages, in the order the accepting client's count gives (compressed bytes: the compressor came
+   * first; event bytes: the threshold did), and it reproduces every cell.
+   */
   @Test
-  void askedAsABrowserTheAnswerIsTheCompressedThresholdAndOthersStream() throws Exception {
-    int n = between(800, 4000);
-    JsonNode a = mapWith(List.of("--shape", "compress=gzip,flush=bytes,bytes=" + n + "B", "--client", "browser"));
-    kindIs(a, "byte-threshold");
-    within10Percent(a, "threshold_bytes", n);
-    assertThat(a.get("compression").get("others").get("kind").asText()).isEqualTo("none");
-    modelIs(a, "compress=gzip,flush=bytes,bytes=(\\d+)B", n);
+  void aThresholdBesideACompressorIsModelledAsBothStagesInTheirOrder() throws Exception {
+    int n = between(1200, 3500);
+    boolean compressorFirst = between(0, 1) == 1;
+    String each = "compress=gzip,flush=each";
+    String hidden = compressorFirst ? each + " -> byte-threshold=" + n + "B" : "byte-threshold=" + n + "B -> " + each;
+    JsonNode a = mapWith(List.of("--shape", hidden, "--client", "browser", "--verify"));
+    assertThat(a.get("compression").get("others").get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("byte-threshold");
+    within10Percent(a.get("compression").get("others"), "threshold_bytes", n);
+    if (compressorFirst) {
+      modelIs(a, "compress=gzip,flush=each -> byte-threshold=(\\d+)B", n);
+    } else {
+      kindIs(a, "decoded-threshold");
+      modelIs(a, "byte-threshold=(\\d+)B -> compress=gzip,flush=each", n);
+    }
+    assertThat(a.get("replay").asText()).as(hidden).startsWith("verified: the model ");
   }
 
   /**

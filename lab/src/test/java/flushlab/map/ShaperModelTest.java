@@ -67,10 +67,58 @@ class ShaperModelTest {
     ShaperModel count = compressed(answer(TriggerKind.EVENT_COUNT, null, null), others);
     assertThat(count.chain()).isNull();
     assertThat(count.note()).contains("event-count");
-    // held for the other clients too: two stages, which this model does not compose yet
-    ShaperModel both = compressed(answer(TriggerKind.BYTE_THRESHOLD, 2048.0, null), answer(TriggerKind.BYTE_THRESHOLD, 4096.0, null));
-    assertThat(both.chain()).isNull();
-    assertThat(both.note()).contains("byte-threshold");
+  }
+
+  /**
+   * Held for clients that do not accept the coding too: a holding stage and a compressor. Each
+   * chain here was mapped blind as a browser with `--verify` and answered as written, replayed 6 of
+   * 6 cells (2026-12-04, the commit that added these models).
+   */
+  @Test
+  void aTargetThatHoldsForBothClientsIsAHoldingStageAndACompressor() {
+    // the threshold counted the compressor's output: the compressor first, flushing every write
+    ShaperModel after = compressed(answer(TriggerKind.BYTE_THRESHOLD, 1484.0, null), answer(TriggerKind.BYTE_THRESHOLD, 1485.0, null));
+    assertThat(after.chain()).isEqualTo("compress=gzip,flush=each -> byte-threshold=1485B");
+    assertThat(after.alike()).isEmpty();
+    // counted before compression: the threshold first
+    ShaperModel before = compressed(answer(TriggerKind.DECODED_THRESHOLD, 2730.0, null), answer(TriggerKind.BYTE_THRESHOLD, 3003.0, null));
+    assertThat(before.chain()).isEqualTo("byte-threshold=3003B -> compress=gzip,flush=each");
+    // a stage that counts no bytes does the same on either side of a compressor flushing every write: both named
+    ShaperModel timer = compressed(answer(TriggerKind.TIMER, null, 150.6), answer(TriggerKind.TIMER, null, 150.3));
+    assertThat(timer.chain()).isEqualTo("compress=gzip,flush=each -> timer=150.3ms");
+    assertThat(timer.alike()).containsExactly("timer=150.3ms -> compress=gzip,flush=each");
+    ShaperModel oneLate = compressed(answer(TriggerKind.ONE_LATE, null, null), answer(TriggerKind.ONE_LATE, null, null));
+    assertThat(oneLate.alike()).containsExactly("one-late -> compress=gzip,flush=each");
+    // a cork on a compressed stream too small to fill a segment shows only its ceiling, a timer
+    ShaperModel cork = compressed(answer(TriggerKind.TIMER, null, 207.7), answer(TriggerKind.CORK, 62573.0, 210.3));
+    assertThat(cork.chain()).isEqualTo("compress=gzip,flush=each -> cork");
+    assertThat(compressed(answer(TriggerKind.TIMER, null, 100.0), answer(TriggerKind.CORK, 62573.0, 210.3)).chain())
+        .isEqualTo("cork -> compress=gzip,flush=timer,after=100ms");
+    // different mechanisms: the holding stage, then the compressor as the accepting client saw it
+    assertThat(compressed(answer(TriggerKind.ENCODER, null, null), answer(TriggerKind.TIMER, null, 120.3)).chain())
+        .isEqualTo("timer=120.3ms -> compress=gzip,flush=none");
+    assertThat(compressed(answer(TriggerKind.BYTE_THRESHOLD, 2048.0, null), answer(TriggerKind.BYTE_THRESHOLD, 4096.0, null)).chain())
+        .isEqualTo("byte-threshold=4096B -> compress=gzip,flush=bytes,bytes=2048B");
+    // Nagle stays the last stage: it is the client socket's
+    FlushTrigger bufferThenNagle = answer(TriggerKind.BYTE_THRESHOLD, 4080.0, null).followedBy(TriggerKind.NAGLE, "then Nagle");
+    assertThat(compressed(answer(TriggerKind.ENCODER, null, null), bufferThenNagle).chain())
+        .isEqualTo("byte-threshold=4080B -> compress=gzip,flush=none -> nagle");
+    // a holding stage with no built-in relay leaves the whole without a model, and says which
+    ShaperModel count = compressed(answer(TriggerKind.TIMER, null, 100.0), answer(TriggerKind.EVENT_COUNT, null, null));
+    assertThat(count.chain()).isNull();
+    assertThat(count.note()).contains("event count");
+  }
+
+  /** `--expect` is met by a model the answer cannot be told apart from, and says so when neither is it. */
+  @Test
+  void anExpectationIsMetByAModelThatReplaysAlike() {
+    CompressionFinding c = CompressionFinding.of("gzip", "browser", answer(TriggerKind.TIMER, null, 150.6), "bare",
+        answer(TriggerKind.TIMER, null, 150.3), null);
+    FlushTrigger t = answer(TriggerKind.TIMER, null, 150.3).withCompression(c);
+    assertThat(ModelExpectation.parse("timer=150ms -> compress=gzip,flush=each", 0.05).difference(t)).isNull();
+    assertThat(ModelExpectation.parse("compress=gzip,flush=each -> timer=150ms", 0.05).difference(t)).isNull();
+    assertThat(ModelExpectation.parse("timer=200ms -> compress=gzip,flush=each", 0.05).difference(t))
+        .contains("nor is timer=150.3ms -> compress=gzip,flush=each");
   }
 
   static ShaperModel compressed(FlushTrigger accepting, FlushTrigger others) {
