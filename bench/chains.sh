@@ -63,11 +63,7 @@ for i in $(seq 1 "$n"); do
   log="$tmp/$i.log"
   rc=0
   "${fl[@]}" map "${shapes[@]}" "${client[@]}" --verify --expect "$hidden" --expect-tolerance 5% --results "$tmp/results" >"$log" 2>&1 || rc=$?
-  # as bench/templates.sh reads a map's output: the answer after the blank line, then model:, replay:, answered in
-  verdict=$(awk 'found && NF { print; exit } /^$/ { found = 1 }' "$log" | cut -c1-200 | tr '|' '/')
-  model=$(sed -n 's/^model: //p' "$log" | head -1 | cut -c1-100 | tr '|' '/')
-  replay=$(sed -n 's/^replay: //p' "$log" | tail -1 | cut -c1-120 | tr '|' '/')
-  secs=$(sed -nE 's/^answered in ([0-9.]+) s.*/\1/p' "$log" | head -1)
+  map_answer "$log" 200
   case "$rc" in
     0) row="right" ;;
     3) row="not certified" ;;

@@ -11,3 +11,15 @@ flushlab_jar() {
   fi
   fl=(java @lab/jvm.options -jar "$jar")
 }
+
+#   map_answer LOG WIDTH  reads what `flushlab map` printed into LOG: sets verdict (the answer, the
+#                         first line after the blank one that ends the measuring, cut to WIDTH),
+#                         model (the "model:" line without its not-replayed advice), replay (the
+#                         last "replay:" line) and secs ("answered in"); each with | made / for a
+#                         table cell, empty when the map printed none.
+map_answer() {
+  verdict=$(awk 'found && NF { print; exit } /^$/ { found = 1 }' "$1" | cut -c1-"$2" | tr '|' '/')
+  model=$(sed -n 's/^model: //p' "$1" | head -1 | sed 's/ (not replayed against the target.*//' | cut -c1-"$2" | tr '|' '/')
+  replay=$(sed -n 's/^replay: //p' "$1" | tail -1 | cut -c1-"$2" | tr '|' '/')
+  secs=$(sed -nE 's/^answered in ([0-9.]+) s.*/\1/p' "$1" | head -1)
+}

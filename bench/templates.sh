@@ -32,11 +32,7 @@ for t in "${templates[@]}"; do
   case "$t" in *h2c*) http=(--http h2c);; esac
   rc=0
   "${fl[@]}" map --proxy "$kind" --config "$file" "${http[@]}" --verify --results "$tmp/results" >"$log" 2>&1 || rc=$?
-  # the answer: the first line after the blank one that ends the measuring; then "model:", "replay:", "answered in"
-  verdict=$(awk 'found && NF { print; exit } /^$/ { found = 1 }' "$log" | cut -c1-220 | tr '|' '/')
-  model=$(sed -n 's/^model: //p' "$log" | head -1 | sed 's/ (not replayed against the target.*//' | tr '|' '/')
-  replay=$(sed -n 's/^replay: //p' "$log" | tail -1 | cut -c1-160 | tr '|' '/')
-  secs=$(sed -nE 's/^answered in ([0-9.]+) s.*/\1/p' "$log" | head -1)
+  map_answer "$log" 220
   if [ $rc -ne 0 ] && [ -z "$secs" ]; then
     echo "| \`$t\` | map failed (exit $rc): $(grep -v '^\s*$' "$log" | tail -1 | cut -c1-200 | tr '|' '/') | - | - |"
   else

@@ -38,7 +38,7 @@ public record ShaperModel(String chain, String note, List<String> alike) {
    * streams as they are; otherwise the one mechanism named.
    */
   public static ShaperModel of(FlushTrigger t) {
-    if (t.replay() != null && t.kind() == TriggerKind.INCONCLUSIVE) return none("the model was not verified: " + t.replay());
+    if (t.replay() != null && t.kind() == TriggerKind.INCONCLUSIVE) return none("the model was not verified: " + t.replay().replaceFirst("^not verified: ", ""));
     CompressionFinding c = t.compression();
     if (c == null || c.coding() == null) return uncompressed(t);
     if (c.accepting() == null || c.others() == null) return none("one of the two kinds of client was not measured (budget)");

@@ -88,7 +88,7 @@ public final class MapBench {
       } else {
         sweepCells = " - | - | - |";
       }
-      out.printf("| %s | %s%s | %.1f | %d |%s%n", c.shaper, answer(c, mapAnswer), verify ? replayed(mapAnswer) : "", mapSeconds,
+      out.printf("| %s | %s%s | %.1f | %d |%s%n", c.shaper, answer(c, mapAnswer), verify ? replayed(mapAnswer, m.replayedCells()) : "", mapSeconds,
           m.results().size(), sweepCells);
     }
     out.printf("%nmap: %s right within 60 s, %d of %d within 20 s (target: every kind right in 60 s or less, most in 20 s)%n",
@@ -114,12 +114,13 @@ public final class MapBench {
     return s.toString();
   }
 
-  /** "; replayed: 5 of 5 cells", "; not replayed (...)" or nothing: how the model's replay went. */
-  private static String replayed(FlushTrigger t) {
+  /** "; replayed: 5 of 5 cells", "; not replayed" or the replay's sentence where no cell was compared: how the model's replay went. */
+  private static String replayed(FlushTrigger t, List<ReplayedCell> cells) {
     if (t == null) return "";
     if (t.replay() == null) return "; not replayed";
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("reproduces (\\d+) of (\\d+) cells").matcher(t.replay());
-    return m.find() ? "; replayed: " + m.group(1) + " of " + m.group(2) + " cells" : "; replay: " + t.replay();
+    if (cells.isEmpty()) return "; replay: " + t.replay();
+    long agree = cells.stream().filter(c -> c.difference() == null).count();
+    return "; replayed: " + agree + " of " + cells.size() + " cells";
   }
 
   static boolean judge(Case c, FlushTrigger t) {
