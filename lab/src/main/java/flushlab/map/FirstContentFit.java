@@ -32,4 +32,42 @@ final class FirstContentFit {
     }
     return null;
   }
+
+  /**
+   * A holding stage that lets what it holds go on its own clock (a hold or periodic timer, one-late),
+   * then first-content: alone, such a stage would have let the think's first comments go well
+   * before the think ended; if nothing arrived before the first frame, something after it (or
+   * before it) held them for the first content. Either order does the same to every cell (both
+   * hold the comments until the first frame, then the timer or one-late holds that), so the model
+   * names one and the other as alike. A stage that would have held the comments through the think
+   * anyway (a timer longer than it) leaves the think cell unable to tell, and the answer is the
+   * stage alone.
+   *
+   * @param holding the answer the other cells gave
+   * @param firstReleaseMs when that stage alone would have let the first comment go, from the think's start
+   */
+  static FlushTrigger after(FlushTrigger holding, double firstReleaseMs, List<CellEvidence> thinking, List<String> evidence) {
+    for (CellEvidence c : thinking) {
+      if (Double.isNaN(c.firstBodyMs()) || Double.isNaN(c.ttftMs()) || c.keepAliveMs() <= 0) continue;
+      double couldTell = 0.8 * c.thinkMs();
+      boolean nothingBefore = c.firstBodyMs() >= couldTell && c.ttftMs() - c.firstBodyMs() <= Math.max(5, 0.05 * c.thinkMs());
+      if (!nothingBefore) {
+        evidence.add(String.format("first-content check: through a %.0f ms think the first body byte came after %.1f ms, before the first "
+            + "frame (%.1f ms): nothing held the comments for the first content", c.thinkMs(), c.firstBodyMs(), c.ttftMs()));
+        return holding;
+      }
+      if (c.keepAliveMs() + firstReleaseMs >= couldTell) {
+        evidence.add(String.format("first-content check: through a %.0f ms think nothing arrived before the first frame (%.1f ms), as "
+            + "%s alone would hold it too: this cell cannot tell whether first-content follows", c.thinkMs(), c.ttftMs(), holding.kind().text()));
+        return holding;
+      }
+      evidence.add(String.format("first-content check: through a %.0f ms think with comments every %.0f ms, nothing arrived before the "
+          + "first frame (first body byte %.1f ms, first frame %.1f ms), where %s alone lets the first comment go after ~%.0f ms",
+          c.thinkMs(), c.keepAliveMs(), c.firstBodyMs(), c.ttftMs(), holding.kind().text(), c.keepAliveMs() + firstReleaseMs));
+      return holding.followedBy(TriggerKind.FIRST_CONTENT, holding.verdict() + "; then first-content: nothing sent before the first "
+          + String.format("frame arrives before it (through a %.0f ms think the comments came with the first frame, %.1f ms)", c.thinkMs(),
+          c.ttftMs()));
+    }
+    return holding;
+  }
 }

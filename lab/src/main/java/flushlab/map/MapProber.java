@@ -71,12 +71,14 @@ public final class MapProber {
       if (next.isEmpty() || !measureAll(next)) break;
       t = TriggerInference.infer(target, cells, path);
     }
-    // everything streamed: does anything reach the client before the first frame, through a think?
-    if (!chat && eventStream && !stopped && t.kind() == TriggerKind.NONE && measureAll(List.of(Discovery.thinkCell()))) {
+    // everything streamed, or a stage that lets what it holds go on its own clock soon enough: does anything reach the
+    // client before the first frame, through a think? (first-content alone, or after such a stage)
+    boolean compressed = cells.stream().anyMatch(CellEvidence::compressed);
+    if (!chat && eventStream && !stopped && (t.kind() == TriggerKind.NONE || !compressed && thinkCellCanTell(t))
+        && measureAll(List.of(Discovery.thinkCell()))) {
       t = TriggerInference.infer(target, cells, path);
     }
     // halving works by choosing a frame's wire size; a compressing target's output per frame is not the map's to choose
-    boolean compressed = cells.stream().anyMatch(CellEvidence::compressed);
     while (!stopped && !chat && !compressed && t.thresholdBytes() != null && !t.next().isEmpty()) {
       Span n = located(t);
       if (n == null || n.width() <= LOCATED_WIDTH) break;
@@ -85,6 +87,21 @@ public final class MapProber {
       t = TriggerInference.infer(target, cells, path);
     }
     return t;
+  }
+
+  /**
+   * Whether the think cell tells {@code t} alone from {@code t} then first-content: a hold or
+   * periodic timer, or one-late, lets the think's first comments go long before the think ends
+   * (a timer over ~270 ms would hold them through most of its 400 ms anyway).
+   */
+  static boolean thinkCellCanTell(FlushTrigger t) {
+    CellPlan think = Discovery.thinkCell();
+    double couldTellMs = 0.8 * think.thinkNanos() / 1e6 - think.keepAliveNanos() / 1e6;
+    return switch (t.kind()) {
+      case ONE_LATE -> true;
+      case TIMER, PERIODIC_TIMER -> t.timerMs() != null && t.timerMs() < couldTellMs;
+      default -> false;
+    };
   }
 
   /** The byte threshold's current range, from the same fit the inference made. */

@@ -108,11 +108,19 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     return Math.abs(a - b) <= 0.1 * Math.max(Math.abs(a), Math.abs(b));
   }
 
-  /** The shapers that do what a target did to a stream it sent as it came: its mechanism, then Nagle's where one followed it. */
+  /**
+   * The shapers that do what a target did to a stream it sent as it came: its mechanism, then
+   * Nagle's where one followed it, or first-content, which does the same on either side of a stage
+   * that lets what it holds go on its own clock (both orders are named).
+   */
   static ShaperModel uncompressed(FlushTrigger t) {
     ShaperModel first = single(t);
-    if (t.then() != TriggerKind.NAGLE || first.chain() == null) return first;
-    return of(first.chain() + " -> nagle");
+    if (first.chain() == null) return first;
+    if (t.then() == TriggerKind.NAGLE) return of(first.chain() + " -> nagle");
+    if (t.then() == TriggerKind.FIRST_CONTENT) {
+      return new ShaperModel(first.chain() + " -> first-content=any", null, List.of("first-content=any -> " + first.chain()));
+    }
+    return first;
   }
 
   /** The shaper of the one mechanism {@code t.kind()} names. */

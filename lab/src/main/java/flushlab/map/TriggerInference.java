@@ -66,7 +66,8 @@ public final class TriggerInference {
     }
     // before the timers: a one-late hold's wait is one interval, which at one interval alone looks like a timer
     Double late = OneLateFit.fit(measured, evidence);
-    if (late != null) return OneLateFit.answer(target, late, measured, evidence);
+    // one-late lets each comment go as the next is sent: the first one interval of comments in
+    if (late != null) return FirstContentFit.after(OneLateFit.answer(target, late, measured, evidence), 0, thinking, evidence);
     Span bytes = ByteThresholdFit.fit(measured, evidence);
     Double hold = HoldTimerFit.fit(measured, evidence);
     Double period = PeriodicTimerFit.fit(measured, evidence);
@@ -81,8 +82,8 @@ public final class TriggerInference {
           nextPlans(measured).stream().map(CellPlan::toString).toList());
     }
     if (bytes != null) return ByteThresholdFit.answer(target, bytes, measured, evidence);
-    if (hold != null) return HoldTimerFit.answer(target, hold, measured, evidence, path);
-    if (period != null) return PeriodicTimerFit.answer(target, period, measured, evidence);
+    if (hold != null) return FirstContentFit.after(HoldTimerFit.answer(target, hold, measured, evidence, path), hold, thinking, evidence);
+    if (period != null) return FirstContentFit.after(PeriodicTimerFit.answer(target, period, measured, evidence), period, thinking, evidence);
     if (count != null) {
       return new FlushTrigger(target, TriggerKind.EVENT_COUNT, null, null, null, count, String.format("event count: releases every %d "
           + "frames whatever their size and interval (%s); flushlab does not model this mechanism, it only recognises it", count,

@@ -14,13 +14,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the suite's tail (docs/TESTING.md).
  */
 class MapTimersTest extends MapTestBase {
+  /**
+   * A hold, and half the time first-content after it (a gateway that holds until the first token,
+   * behind a buffer with a timer): a hold short enough lets a think's comments go before the think
+   * ends, so the think cell tells the two apart, and the model is the chain.
+   */
   @Test
   void holdTimer() throws Exception {
-    int t = between(30, 400);
-    JsonNode a = map("timer=" + t + "ms");
+    boolean thenFirstContent = between(0, 1) == 1;
+    int t = thenFirstContent ? between(30, 260) : between(30, 400);
+    JsonNode a = map("timer=" + t + "ms" + (thenFirstContent ? " -> first-content=any" : ""));
     kindIs(a, "timer");
     within10Percent(a, "timer_ms", t);
-    modelIs(a, "timer=([0-9.]+)ms", t);
+    if (thenFirstContent) {
+      assertThat(a.path("then").asText()).as(a.get("verdict").asText()).isEqualTo("first-content");
+      modelIs(a, "timer=([0-9.]+)ms -> first-content=any", t);
+    } else {
+      assertThat(a.path("then").isNull() || a.path("then").isMissingNode()).as(a.get("verdict").asText()).isTrue();
+      modelIs(a, "timer=([0-9.]+)ms", t);
+    }
   }
 
   /**

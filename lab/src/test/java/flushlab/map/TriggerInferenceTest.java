@@ -1,5 +1,7 @@
 package flushlab.map;
 
+import flushlab.relay.shaper.ShaperRegistry;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -463,6 +465,40 @@ class TriggerInferenceTest {
     List<CellEvidence> passed = new java.util.ArrayList<>(streamed);
     passed.add(thinkCell(53.3, 402.9));
     assertThat(TriggerInference.infer("x", passed).kind()).isEqualTo(TriggerKind.NONE);
+  }
+
+  /**
+   * A 150 ms hold, then first-content: alone, the hold would let the think's first comment go
+   * ~200 ms in; the comments came with the first frame instead, so first-content follows it (both
+   * orders named). A comment before the first frame leaves the hold alone; a hold too long for the
+   * think to tell leaves it alone too, and the map does not measure that think cell at all.
+   */
+  @Test
+  void aHoldWhoseThinkCellHeldTheCommentsForTheFirstFrameIsFollowedByFirstContent() {
+    List<CellEvidence> timer = List.of(held(66, 50, 48, 3, 150, 150), held(66, 200, 48, 1, 150, 200));
+    List<CellEvidence> withThink = new java.util.ArrayList<>(timer);
+    withThink.add(thinkCell(551.2, 551.2));
+    FlushTrigger both = TriggerInference.infer("x", withThink);
+    assertThat(both.kind()).as(both.verdict()).isEqualTo(TriggerKind.TIMER);
+    assertThat(both.then()).as(both.verdict()).isEqualTo(TriggerKind.FIRST_CONTENT);
+    ShaperModel m = ShaperModel.of(both);
+    assertThat(m.chain()).matches("timer=1[45]\\d(\\.\\d)?ms -> first-content=any");
+    assertThat(m.alike()).containsExactly("first-content=any -> " + m.chain().replace(" -> first-content=any", ""));
+    assertThat(ShaperRegistry.parseChain(m.chain())).hasSize(2);
+
+    List<CellEvidence> passed = new java.util.ArrayList<>(timer);
+    passed.add(thinkCell(201.7, 551.2));
+    FlushTrigger alone = TriggerInference.infer("x", passed);
+    assertThat(alone.kind()).isEqualTo(TriggerKind.TIMER);
+    assertThat(alone.then()).isNull();
+
+    assertThat(MapProber.thinkCellCanTell(both)).isTrue();
+    FlushTrigger longHold = TriggerInference.infer("x", List.of(held(66, 50, 48, 6, 300, 300), held(66, 400, 24, 1, 300, 400)));
+    assertThat(longHold.kind()).as(longHold.verdict()).isEqualTo(TriggerKind.TIMER);
+    assertThat(MapProber.thinkCellCanTell(longHold)).as("a 300 ms hold keeps a 400 ms think's comments anyway").isFalse();
+    List<CellEvidence> longWithThink = new java.util.ArrayList<>(List.of(held(66, 50, 48, 6, 300, 300), held(66, 400, 24, 1, 300, 400)));
+    longWithThink.add(thinkCell(701.0, 701.0));
+    assertThat(TriggerInference.infer("x", longWithThink).then()).isNull();
   }
 
   /** A timer that is a whole number of intervals makes a time-released cell look byte-released; across cells only one answer fits. */
