@@ -56,11 +56,18 @@ public final class Cdp implements AutoCloseable {
   }
 
   public Cdp(String url) throws Exception {
+    this(url, List.of());
+  }
+
+  /** As above, with more of Chromium's flags (a page that must reach no network: every host resolves to nothing). */
+  public Cdp(String url, List<String> flags) throws Exception {
     profile = Files.createTempDirectory("flushlab-chromium-");
-    browser = new ProcessBuilder(niced(List.of(CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    List<String> cmd = new ArrayList<>(List.of(CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-        "--window-size=1300,1000", "--remote-debugging-port=0", "--user-data-dir=" + profile, "about:blank")))
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        "--window-size=1300,1000", "--remote-debugging-port=0", "--user-data-dir=" + profile));
+    cmd.addAll(flags);
+    cmd.add("about:blank");
+    browser = new ProcessBuilder(niced(cmd)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     int port = devtoolsPort();
     HttpClient http = HttpClient.newHttpClient();
     HttpResponse<String> target = http.send(HttpRequest.newBuilder(
@@ -140,6 +147,12 @@ public final class Cdp implements AutoCloseable {
       Thread.sleep(50); // polling the page: there is no event to wait on from outside it
     }
     return false;
+  }
+
+  /** Opens {@code url} in the page and waits (up to the timeout) until it has loaded; false when it did not. */
+  public boolean navigate(String url, long timeoutMillis) throws Exception {
+    call("Page.navigate", Json.MAPPER.createObjectNode().put("url", url));
+    return waitFor("document.URL === " + Json.write(url) + " && document.readyState === 'complete'", timeoutMillis);
   }
 
   public byte[] screenshotPng() throws Exception {

@@ -2,7 +2,9 @@ package flushlab.report.page;
 
 import static flushlab.Cli.flushlab;
 
+import flushlab.Cdp;
 import flushlab.Cli.Ran;
+import flushlab.core.Json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -14,18 +16,17 @@ import flushlab.map.TriggerKind;
 import flushlab.run.MapAnswer;
 import flushlab.run.ReplayedCell;
 import java.awt.image.BufferedImage;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -257,17 +258,30 @@ class ReportPagesTest {
     assertThat(ReplayPage.render(answer)).isNull();
   }
 
+  /** One browser for the class's pages (each launch costs seconds of two shared cores), opened by the first that needs it. */
+  private static Cdp browser;
+
+  @AfterAll
+  static void closeBrowser() throws Exception {
+    if (browser != null) browser.close();
+  }
+
   /**
    * Opens the page with the network cut off (every host resolves to nothing, every proxy is a
    * closed port): the script must have drawn every chart, reported no error, and each chart's
    * area in the screenshot must not be blank (the spread of its pixels' brightness).
    */
   private static void checkInBrowser(Path page, String name) throws Exception {
-    Path profile = Files.createTempDirectory(tmp, "chromium-");
-    String dom = chromium(profile.resolve("a"), "--dump-dom", "--window-size=1280,2000", page.toUri().toString());
-    Matcher body = Pattern.compile("<body([^>]*)>").matcher(dom);
-    assertThat(body.find()).as(dom).isTrue();
-    String attrs = body.group(1).replace("&quot;", "\"");
+    if (browser == null) {
+      browser = new Cdp("about:blank", List.of("--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9"));
+    }
+    metrics(1280, 2000);
+    String url = page.toUri().toString();
+    assertThat(browser.navigate(url, 30_000)).as("%s loaded", url).isTrue();
+    // the page's script marks its body when it ran to its end, or when it met an error
+    assertThat(browser.waitFor("document.body.dataset.ready === 'true' || document.body.hasAttribute('data-errors')", 30_000))
+        .as("the page's script finished").isTrue();
+    String attrs = browser.eval("Array.from(document.body.attributes).map(a => ' ' + a.name + '=\"' + a.value + '\"').join('')").asText();
     assertThat(attrs).as("the page's script ran to its end").contains("data-ready=\"true\"").doesNotContain("data-errors");
     int charts = countCharts(page);
     assertThat(attrs).contains("data-charts-drawn=\"" + charts + "\"");
@@ -280,8 +294,9 @@ class ReportPagesTest {
       bottom = Math.max(bottom, r[1] + r[3]);
     }
     assertThat(rects).hasSize(charts);
+    metrics(1280, bottom + 40);
     Path shot = tmp.resolve(name + ".png");
-    chromium(profile.resolve("b"), "--screenshot=" + shot, "--window-size=1280," + (bottom + 40), page.toUri().toString());
+    Files.write(shot, browser.screenshotPng());
     BufferedImage img = ImageIO.read(shot.toFile());
     System.out.println(name + ": " + charts + " charts; screenshot " + shot + " (" + img.getWidth() + "x" + img.getHeight() + ")");
     for (int[] r : rects) {
@@ -291,6 +306,12 @@ class ReportPagesTest {
     assertThat(flushlab.Pixels.brightnessSpread(img, 0, 0, 4, 4)).as("a margin is blank, as a control").isLessThan(1);
   }
 
+  /** The page's viewport, as a window of that size would give it. */
+  private static void metrics(int width, int height) throws Exception {
+    browser.call("Emulation.setDeviceMetricsOverride", Json.MAPPER.createObjectNode().put("width", width).put("height", height)
+        .put("deviceScaleFactor", 1).put("mobile", false));
+  }
+
   private static int countCharts(Path page) throws Exception {
     Matcher m = Pattern.compile("<div class=\"chart\" id=").matcher(Files.readString(page));
     int n = 0;
@@ -298,16 +319,4 @@ class ReportPagesTest {
     return n;
   }
 
-
-  private static String chromium(Path profile, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-        "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--virtual-time-budget=10000",
-        "--user-data-dir=" + profile));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(flushlab.Cdp.niced(cmd)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    byte[] out = p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium finished").isTrue();
-    return new String(out, StandardCharsets.UTF_8);
-  }
 }
