@@ -14,8 +14,8 @@ import java.util.List;
  * releases of 60 B frames, but 4 KiB frames sent every 2 ms arriving 16 at a time, 64 KiB.
  *
  * <p>What this gives are candidates, not answers: a single mechanism fitted to the cells Nagle
- * left alone (a byte threshold, a buffer written N bytes at a time, a hold or periodic timer),
- * followed by Nagle. The map names one only after a relay running it, replayed on the target's path, reproduced every cell the target showed ({@link Replay}); that is what tells a
+ * left alone (one-late, a byte threshold, a buffer written N bytes at a time, a hold or periodic
+ * timer), followed by Nagle. The map names one only after a relay running it, replayed on the target's path, reproduced every cell the target showed ({@link Replay}); that is what tells a
  * socket stage from noise in one cell. The kernel's cork after a buffer, and a holding stage
  * whose every cell writes faster than the peer acknowledges, are not candidates yet.
  */
@@ -54,6 +54,9 @@ public final class SocketStageFit {
       return out;
     }
     List<String> scratch = new ArrayList<>();
+    // one-late writes each frame as the next comes: at large frames and a short interval, faster than the peer acknowledges
+    Double late = OneLateFit.fit(rest, scratch);
+    if (late != null) out.add(followedByNagle(OneLateFit.answer(target, late, rest, evidence), socket));
     Span bytes = ByteThresholdFit.fit(rest, scratch);
     if (bytes != null) out.add(followedByNagle(ByteThresholdFit.answer(target, bytes, rest, evidence), socket));
     Span split = bytes == null ? SplitBufferFit.fit(rest, scratch) : null;

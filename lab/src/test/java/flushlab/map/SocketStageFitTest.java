@@ -40,6 +40,21 @@ class SocketStageFitTest {
     assertThat(ShaperModel.of(answer).chain()).isEqualTo(two.get(0).chain());
   }
 
+  /**
+   * One-late, then Nagle (`map --shape 'one-late -> nagle'`, and `nagle -> one-late`, which is the same relay): every
+   * cell of small frames one interval late, 4 KiB frames every 2 ms a segment at a time. Replayed,
+   * the candidate reproduced 6 of 6 cells both ways (2026-12-04).
+   */
+  @Test
+  void oneLateThenNagleIsACandidate() {
+    List<CellEvidence> cells = List.of(held(66, 2, 600, 1, 2.0, 2.0), SEGMENTS, held(66, 50, 25, 1, 50.1, 50), held(1031, 20, 60, 1, 20.1, 20));
+    assertThat(TriggerInference.infer("x", cells).kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    List<SocketStageFit.Candidate> two = SocketStageFit.candidates("x", cells, NetworkPath.LOOPBACK);
+    assertThat(two).extracting(SocketStageFit.Candidate::chain).first().isEqualTo("one-late -> nagle");
+    assertThat(two.get(0).answer().kind()).isEqualTo(TriggerKind.ONE_LATE);
+    assertThat(ShaperModel.of(two.get(0).answer()).alike()).containsExactly("nagle -> one-late");
+  }
+
   @Test
   void withoutACellThatLeftASegmentAtATimeThereIsNoCandidate() {
     assertThat(SocketStageFit.candidates("x", List.of(SMALL, SLOW), NetworkPath.LOOPBACK)).isEmpty();
