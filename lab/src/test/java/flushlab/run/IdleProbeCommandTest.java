@@ -131,6 +131,8 @@ class IdleProbeCommandTest {
   @Test
   void aCutStalledTwiceInARowEndsInconclusiveNamingTheHost() throws Exception {
     IdleProbe.Answer a = probeWithStalls(500, 250, 400, 2, line -> line.startsWith("think 200 ms: passed") || line.contains("; measured once more"));
+    // a real stall's "measured once more" spends an injection on the wrong trial (s6 of 2026-12-04: 22 ms in think 100's)
+    skipIfThisHostStalledUnasked(a, 400);
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isNull();
     assertThat(a.verdict()).startsWith("inconclusive: this host stalled");
   }
