@@ -91,15 +91,16 @@ public final class MapProber {
 
   /**
    * Whether the think cell tells {@code t} alone from {@code t} then first-content: a hold or
-   * periodic timer, or one-late, lets the think's first comments go long before the think ends
-   * (a timer over ~270 ms would hold them through most of its 400 ms anyway).
+   * periodic timer, a cork or a threshold-or-timer (the think's few comments never reach a
+   * threshold), or one-late, lets the think's first comments go long before the think ends (a
+   * timer over ~270 ms would hold them through most of its 400 ms anyway).
    */
   static boolean thinkCellCanTell(FlushTrigger t) {
     CellPlan think = Discovery.thinkCell();
     double couldTellMs = 0.8 * think.thinkNanos() / 1e6 - think.keepAliveNanos() / 1e6;
     return switch (t.kind()) {
       case ONE_LATE -> true;
-      case TIMER, PERIODIC_TIMER -> t.timerMs() != null && t.timerMs() < couldTellMs;
+      case TIMER, PERIODIC_TIMER, CORK, THRESHOLD_OR_TIMER -> t.timerMs() != null && t.timerMs() < couldTellMs;
       default -> false;
     };
   }

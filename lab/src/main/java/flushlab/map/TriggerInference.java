@@ -90,7 +90,11 @@ public final class TriggerInference {
           Fits.across(measured)), evidence, List.of());
     }
     ThresholdOrTimerFit.BothFit both = ThresholdOrTimerFit.fit(measured, path);
-    if (both != null) return ThresholdOrTimerFit.answer(target, both, measured, evidence, path);
+    if (both != null) {
+      // a cork, or a threshold-or-timer, lets a think's few comments go on its timer too
+      FlushTrigger t = ThresholdOrTimerFit.answer(target, both, measured, evidence, path);
+      return t.timerMs() == null ? t : FirstContentFit.after(t, t.timerMs(), thinking, evidence);
+    }
     Span split = SplitBufferFit.fit(measured, evidence);
     if (split != null) return SplitBufferFit.answer(target, split, measured, evidence);
     WindowFit.Window window = WindowFit.fit(measured, evidence);

@@ -493,6 +493,11 @@ class TriggerInferenceTest {
     assertThat(alone.then()).isNull();
 
     assertThat(MapProber.thinkCellCanTell(both)).isTrue();
+    // a cork's ~200 ms ceiling, and a threshold-or-timer's timer (a think's comments reach no threshold), tell as a hold's does
+    assertThat(MapProber.thinkCellCanTell(ShaperModelTest.answer(TriggerKind.CORK, 63000.0, 208.0))).isTrue();
+    assertThat(MapProber.thinkCellCanTell(ShaperModelTest.answer(TriggerKind.THRESHOLD_OR_TIMER, 3000.0, 120.0))).isTrue();
+    assertThat(MapProber.thinkCellCanTell(ShaperModelTest.answer(TriggerKind.THRESHOLD_OR_TIMER, 3000.0, 300.0))).isFalse();
+    assertThat(MapProber.thinkCellCanTell(ShaperModelTest.answer(TriggerKind.BYTE_THRESHOLD, 3000.0, null))).isFalse();
     FlushTrigger longHold = TriggerInference.infer("x", List.of(held(66, 50, 48, 6, 300, 300), held(66, 400, 24, 1, 300, 400)));
     assertThat(longHold.kind()).as(longHold.verdict()).isEqualTo(TriggerKind.TIMER);
     assertThat(MapProber.thinkCellCanTell(longHold)).as("a 300 ms hold keeps a 400 ms think's comments anyway").isFalse();
