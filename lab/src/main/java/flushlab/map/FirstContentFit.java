@@ -11,11 +11,22 @@ import java.util.List;
 final class FirstContentFit {
   private FirstContentFit() {}
 
+  /**
+   * Whether nothing of a think cell arrived before its first frame: the first body byte came late
+   * in the think (at 80 % of it or after) and with the first frame. Null when the cell cannot say
+   * (no body byte or frame seen, or no comments sent through the think).
+   */
+  static Boolean nothingBeforeTheFirstFrame(CellEvidence c) {
+    if (Double.isNaN(c.firstBodyMs()) || Double.isNaN(c.ttftMs()) || c.keepAliveMs() <= 0) return null;
+    return c.firstBodyMs() >= 0.8 * c.thinkMs() && c.ttftMs() - c.firstBodyMs() <= Math.max(5, 0.05 * c.thinkMs());
+  }
+
   static FlushTrigger answer(String target, List<CellEvidence> thinking, List<CellEvidence> streamed, List<String> evidence) {
     for (CellEvidence c : thinking) {
-      if (Double.isNaN(c.firstBodyMs()) || Double.isNaN(c.ttftMs()) || c.keepAliveMs() <= 0) continue;
+      Boolean held = nothingBeforeTheFirstFrame(c);
+      if (held == null) continue;
       boolean commentsWereDue = c.thinkMs() >= 3 * c.keepAliveMs();
-      boolean nothingBefore = c.firstBodyMs() >= 0.8 * c.thinkMs() && c.ttftMs() - c.firstBodyMs() <= Math.max(5, 0.05 * c.thinkMs());
+      boolean nothingBefore = held;
       if (!commentsWereDue || !nothingBefore) {
         evidence.add(String.format("first-content check: through a %.0f ms think the first body byte came after %.1f ms (comments every "
             + "%.0f ms), the first frame after %.1f ms: what came before it was not held", c.thinkMs(), c.firstBodyMs(), c.keepAliveMs(),
@@ -48,9 +59,10 @@ final class FirstContentFit {
    */
   static FlushTrigger after(FlushTrigger holding, double firstReleaseMs, List<CellEvidence> thinking, List<String> evidence) {
     for (CellEvidence c : thinking) {
-      if (Double.isNaN(c.firstBodyMs()) || Double.isNaN(c.ttftMs()) || c.keepAliveMs() <= 0) continue;
+      Boolean held = nothingBeforeTheFirstFrame(c);
+      if (held == null) continue;
       double couldTell = 0.8 * c.thinkMs();
-      boolean nothingBefore = c.firstBodyMs() >= couldTell && c.ttftMs() - c.firstBodyMs() <= Math.max(5, 0.05 * c.thinkMs());
+      boolean nothingBefore = held;
       if (!nothingBefore) {
         evidence.add(String.format("first-content check: through a %.0f ms think the first body byte came after %.1f ms, before the first "
             + "frame (%.1f ms): nothing held the comments for the first content", c.thinkMs(), c.firstBodyMs(), c.ttftMs()));

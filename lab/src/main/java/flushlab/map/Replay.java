@@ -157,12 +157,27 @@ public final class Replay {
         || !target.held() && heldForTheAck(model);
   }
 
+  /** A think cell's difference: only whether what was sent before the first frame came before it, on each side. */
+  static String thinkDifference(CellEvidence t, CellEvidence m) {
+    Boolean onTarget = FirstContentFit.nothingBeforeTheFirstFrame(t);
+    Boolean onModel = FirstContentFit.nothingBeforeTheFirstFrame(m);
+    if (onTarget == null || onModel == null) return onTarget == onModel ? null : "the think cell said nothing on the " + (onTarget == null
+        ? "target" : "model") + " (no first body byte or frame seen)";
+    if (onTarget.equals(onModel)) return null;
+    return onTarget ? "through the think nothing came before the first frame on the target; the comments did on the model"
+        : "through the think the comments came before the first frame on the target; nothing did on the model";
+  }
+
   /** What differs between a cell on the target ({@code t}) and on the model ({@code m}), or null. */
   static String difference(CellEvidence t, CellEvidence m) {
     return difference(t, m, Tolerance.FIXED);
   }
 
   static String difference(CellEvidence t, CellEvidence m, Tolerance tolerance) {
+    // a think cell answers one question, whether anything came before the first frame; its few frames after the think
+    // meet a timer at whatever phase its cycles through the comments reached (s11: a 89.4 ms timer's cycle ended 1 ms
+    // before the stream on the model and 1 ms after it on the target, one side "held to its end" and the other not)
+    if (t.thinks()) return thinkDifference(t, m);
     if (t.drained() != m.drained()) {
       return t.drained() ? "the target held every stream to its end, the model did not" : "the model held every stream to its end, the target did not";
     }

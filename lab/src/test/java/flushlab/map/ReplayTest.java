@@ -19,6 +19,27 @@ class ReplayTest {
     return new CellEvidence(label, 66, 60, 50, 25, 1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 1200, true);
   }
 
+  /** A think cell: 5 frames after a 400 ms think with comments every 50 ms; the first body byte and frame at these ms. */
+  static CellEvidence think(boolean drained, double firstBodyMs, double ttftMs) {
+    return new CellEvidence("think", 66, 60, 10, 5, 1, drained ? 5 : 1.0, drained ? 0 : 3, drained ? 5 : 1, 0.1, 0.1, 0.2, 9.9, 10, 10.1, 0.1,
+        drained, null, 66, 66, 66, 400, 50, firstBodyMs, ttftMs);
+  }
+
+  /**
+   * A think cell is compared on what it is for: whether the comments came before the first frame.
+   * Its five frames meet a timer at whatever phase the comments left its cycle in (s11: a threshold-
+   * or-timer of 89.4 ms held them to the stream's end on the target, and let them go 1 ms before it on
+   * the model), so held-to-the-end or not is no difference there.
+   */
+  @Test
+  void aThinkCellDiffersOnlyInWhetherTheCommentsCameBeforeTheFirstFrame() {
+    assertThat(Replay.difference(think(true, 90.0, 441.2), think(false, 90.3, 439.5))).isNull();
+    assertThat(Replay.difference(think(false, 441.0, 441.0), think(false, 140.0, 441.0)))
+        .isEqualTo("through the think nothing came before the first frame on the target; the comments did on the model");
+    assertThat(Replay.difference(think(false, 140.0, 441.0), think(false, 441.0, 441.0))).contains("the comments came before the first frame on the target");
+    assertThat(Replay.difference(think(false, 441.0, 441.0), think(false, Double.NaN, Double.NaN))).contains("said nothing on the model");
+  }
+
   @Test
   void cellsThatAgreeWithinTheTolerancesVerifyTheModel() {
     Replay.Verdict v = Replay.compare("byte-threshold=3003B",
