@@ -66,11 +66,11 @@ public record ShaperModel(String chain, String note, List<String> alike) {
           + ", and " + hold.note());
     }
     String algo = coding.toLowerCase(Locale.ROOT);
-    if (!algo.matches("gzip|deflate|br|zstd")) return none("the target's coding " + coding + " is not one the lab compresses with");
+    if (!compressible(algo)) return none("the target's coding " + coding + " is not one the lab compresses with");
     String each = "compress=" + algo + ",flush=each";
     String nagle = others.then() == TriggerKind.NAGLE ? " -> nagle" : "";
     if (accepting.kind() == TriggerKind.DECODED_THRESHOLD && others.kind() == TriggerKind.BYTE_THRESHOLD
-        && sameBytes(accepting.thresholdBytes(), others.thresholdBytes())) {
+        && within10Percent(accepting.thresholdBytes(), others.thresholdBytes())) {
       return of(hold.chain() + " -> " + each + nagle);
     }
     if (sameMechanism(accepting, others)) {
@@ -81,6 +81,11 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     ShaperModel compressor = compressor(coding, accepting);
     if (compressor.chain() == null) return compressor;
     return of(hold.chain() + " -> " + compressor.chain() + nagle);
+  }
+
+  /** A coding the lab's `compress` shaper writes. */
+  private static boolean compressible(String algo) {
+    return algo.matches("gzip|deflate|br|zstd");
   }
 
   private static boolean countsBytes(TriggerKind k) {
@@ -94,16 +99,17 @@ public record ShaperModel(String chain, String note, List<String> alike) {
    * cork of 209.8 ms by curl).
    */
   private static boolean sameMechanism(FlushTrigger accepting, FlushTrigger others) {
-    if (others.kind() == TriggerKind.CORK && accepting.kind() == TriggerKind.TIMER) return sameBytes(accepting.timerMs(), others.timerMs());
+    if (others.kind() == TriggerKind.CORK && accepting.kind() == TriggerKind.TIMER) return within10Percent(accepting.timerMs(), others.timerMs());
     return accepting.kind() == others.kind() && sameParameters(accepting, others);
   }
 
   /** The two answers' numbers agree within 10 %. */
   private static boolean sameParameters(FlushTrigger a, FlushTrigger b) {
-    return sameBytes(a.thresholdBytes(), b.thresholdBytes()) && sameBytes(a.timerMs(), b.timerMs());
+    return within10Percent(a.thresholdBytes(), b.thresholdBytes()) && within10Percent(a.timerMs(), b.timerMs());
   }
 
-  private static boolean sameBytes(Double a, Double b) {
+  /** Two of an answer's numbers (bytes or ms) agree within 10 %; two absent ones agree too. */
+  private static boolean within10Percent(Double a, Double b) {
     if (a == null || b == null) return a == b;
     return Math.abs(a - b) <= 0.1 * Math.max(Math.abs(a), Math.abs(b));
   }
@@ -151,7 +157,7 @@ public record ShaperModel(String chain, String note, List<String> alike) {
   /** A compressor for clients that accept {@code coding}, flushed as {@code accepting} (that client's answer, in compressed bytes) says. */
   static ShaperModel compressor(String coding, FlushTrigger accepting) {
     String algo = coding.toLowerCase(Locale.ROOT);
-    if (!algo.matches("gzip|deflate|br|zstd")) return none("the target's coding " + coding + " is not one the lab compresses with");
+    if (!compressible(algo)) return none("the target's coding " + coding + " is not one the lab compresses with");
     String head = "compress=" + algo;
     switch (accepting.kind()) {
       case NONE: return of(head + ",flush=each");
