@@ -69,6 +69,12 @@ final class HoldTimerFit {
           && c.releaseFrames() > Math.max(t / c.intervalMs() + 2, c.waitP90() / c.intervalMs() + 1)) return null;
     }
     for (CellEvidence c : cells) if (c.drained() && c.streamMs() >= t) return null;
+    // A hold counts from the first byte it holds, which comes after the release before: releases
+    // are at least T apart. Waits of 2T with releases T apart are a hold of T whose every release
+    // waited for the next one (a 98 ms timer then one-late read as a hold of 197.5 ms, 2026-12-04).
+    for (CellEvidence c : timing) {
+      if (c.releasesPerStream() >= 1 && c.gapP50() > 0 && c.gapP50() < 0.9 * t - tolerance) return null;
+    }
     evidence.add(String.format("hold-timer check: the oldest frame waited %.1f ms in every held cell%s", t,
         lengthened.isEmpty() ? "" : " (at least that in the cells of releases over 64 KiB)"));
     return t;

@@ -116,7 +116,7 @@ public record ShaperModel(String chain, String note, List<String> alike) {
 
   /**
    * The shapers that do what a target did to a stream it sent as it came: its mechanism, then
-   * Nagle's where one followed it (a socket option, so the chain written with it first is alike), or first-content, which does the same on either side of a stage
+   * Nagle's where one followed it (a socket option, so the chain written with it first is alike), one-late, or first-content, which does the same on either side of a stage
    * that lets what it holds go on its own clock (both orders are named).
    */
   static ShaperModel uncompressed(FlushTrigger t) {
@@ -124,6 +124,8 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     if (first.chain() == null) return first;
     // Nagle is the client socket's option wherever the chain names it: written first, it runs the same relay
     if (t.then() == TriggerKind.NAGLE) return new ShaperModel(first.chain() + " -> nagle", null, List.of("nagle -> " + first.chain()));
+    // one-late after a holding stage delays each release by the next one's gap; before it, by one interval: not alike
+    if (t.then() == TriggerKind.ONE_LATE) return of(first.chain() + " -> one-late");
     if (t.then() == TriggerKind.FIRST_CONTENT) {
       return new ShaperModel(first.chain() + " -> first-content=any", null, List.of("first-content=any -> " + first.chain()));
     }

@@ -16,13 +16,11 @@ import java.util.List;
  * <p>What this gives are candidates, not answers: a single mechanism fitted to the cells Nagle
  * left alone (one-late, a byte threshold, a buffer written N bytes at a time, a hold or periodic
  * timer), followed by Nagle. The map names one only after a relay running it, replayed on the target's path, reproduced every cell the target showed ({@link Replay}); that is what tells a
- * socket stage from noise in one cell. The kernel's cork after a buffer, and a holding stage
- * whose every cell writes faster than the peer acknowledges, are not candidates yet.
+ * socket stage from noise in one cell. A holding stage followed by one-late is {@link
+ * OneLateAfterFit}'s. The kernel's cork after a buffer, and a holding stage whose every cell writes
+ * faster than the peer acknowledges, are not candidates yet.
  */
 public final class SocketStageFit {
-
-  /** A model of two stages, and the answer it stands for once its replay reproduced the target. */
-  public record Candidate(String chain, FlushTrigger answer) {}
 
   /** A release of at least this share of a segment, carrying several frames, is the socket's: a segment filled before the ACK came. */
   static final double SEGMENT_SHARE = 0.5;
@@ -35,7 +33,7 @@ public final class SocketStageFit {
    * is several segments already, and what Nagle then holds is only each release's last one, a
    * signature these cells do not separate yet).
    */
-  public static List<Candidate> candidates(String target, List<CellEvidence> cells, NetworkPath path) {
+  public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells, NetworkPath path) {
     if (!path.equals(NetworkPath.LOOPBACK)) return List.of();
     double segment = NetworkPath.LOOPBACK_MTU;
     List<CellEvidence> measured = cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
@@ -46,11 +44,11 @@ public final class SocketStageFit {
     List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
     String socket = "then the client socket's Nagle algorithm (no TCP_NODELAY): where those writes came faster than the peer "
         + "acknowledges, they left a segment at a time (" + segmentsText(segments, segment) + ")";
-    List<Candidate> out = new ArrayList<>();
+    List<TwoStageCandidate> out = new ArrayList<>();
     if (rest.stream().allMatch(CellEvidence::streamed)) {
       FlushTrigger alone = new FlushTrigger(target, TriggerKind.NAGLE, null, null, null, null, "nagle: each frame left at once ("
           + Fits.across(rest) + "), but " + socket.substring("then ".length()), evidence, List.of());
-      out.add(new Candidate("nagle", alone));
+      out.add(new TwoStageCandidate("nagle", alone));
       return out;
     }
     List<String> scratch = new ArrayList<>();
@@ -68,11 +66,11 @@ public final class SocketStageFit {
     return out;
   }
 
-  private static Candidate followedByNagle(FlushTrigger holding, String socket) {
+  private static TwoStageCandidate followedByNagle(FlushTrigger holding, String socket) {
     FlushTrigger both = new FlushTrigger(holding.target(), holding.kind(), holding.thresholdBytes(), holding.thresholdBodyBytes(),
         holding.timerMs(), holding.events(), holding.verdict(), holding.evidence(), List.of()).followedBy(TriggerKind.NAGLE,
         holding.verdict() + "; " + socket);
-    return new Candidate(ShaperModel.uncompressed(both).chain(), both);
+    return new TwoStageCandidate(ShaperModel.uncompressed(both).chain(), both);
   }
 
   /** Released several frames at a time, at least half a segment each (and a frame is well under one). */

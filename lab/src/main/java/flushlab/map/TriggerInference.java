@@ -155,14 +155,24 @@ public final class TriggerInference {
   /**
    * The cells that would decide between the mechanisms these cells leave open: a hold timer and a
    * periodic clock part at an interval that does not divide the period (the clock's phase then
-   * moves from release to release, a hold's wait does not); anything else at the cells that vary
-   * what these held fixed.
+   * moves from release to release, a hold's wait does not), the same when the two part only as a
+   * stage in front of one-late ({@link OneLateAfterFit}: a hold of 98 ms and a clock of 100 ms, at
+   * intervals that all divide 100 ms, replayed alike); anything else at the cells that vary what
+   * these held fixed.
    */
   static List<CellPlan> nextPlans(List<CellEvidence> cells) {
     List<String> none = new ArrayList<>();
     Double hold = HoldTimerFit.fit(cells, none);
     Double period = PeriodicTimerFit.fit(cells, none);
     if (hold != null && period != null) return List.of(Discovery.phaseProbe(period));
+    List<CellEvidence> earlier = OneLateAfterFit.asTheFirstStageReleasedThem(cells);
+    Double holdFirst = earlier.isEmpty() ? null : HoldTimerFit.fit(earlier, none);
+    Double periodFirst = earlier.isEmpty() ? null : PeriodicTimerFit.fit(earlier, none);
+    if (holdFirst != null && periodFirst != null) {
+      List<CellPlan> phase = new ArrayList<>(List.of(Discovery.phaseProbe(periodFirst)));
+      phase.addAll(Discovery.separatingPlans(cells));
+      return phase;
+    }
     return Discovery.separatingPlans(cells);
   }
 

@@ -20,11 +20,13 @@ import flushlab.map.CellPlan;
 import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
 import flushlab.map.MapProber;
+import flushlab.map.OneLateAfterFit;
 import flushlab.map.Replay;
 import flushlab.map.ShaperModel;
 import flushlab.map.SocketStageFit;
 import flushlab.map.TriggerInference;
 import flushlab.map.TriggerKind;
+import flushlab.map.TwoStageCandidate;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.ServerSite;
 import flushlab.netpath.ServerSites;
@@ -291,8 +293,9 @@ public final class ScenarioRunner {
         }
       }
       if (!interrupted.get() && answer.kind() == TriggerKind.INCONCLUSIVE && coding == null && wholePass(firstPass)) {
-        List<SocketStageFit.Candidate> two = SocketStageFit.candidates(target.name(),
-            firstPass.stream().map(r -> r.evidence(cert.emitToRecvMs())).toList(), target.path());
+        List<CellEvidence> cells = firstPass.stream().map(r -> r.evidence(cert.emitToRecvMs())).toList();
+        List<TwoStageCandidate> two = new ArrayList<>(SocketStageFit.candidates(target.name(), cells, target.path()));
+        two.addAll(OneLateAfterFit.candidates(target.name(), cells));
         if (!two.isEmpty() && remote != null) {
           announce.accept("map: two mechanisms at once (" + two.get(0).chain() + ") may explain the cells; not tried: models are replayed on "
               + "a lab on this host, not yet on a cluster's agents");
@@ -331,21 +334,21 @@ public final class ScenarioRunner {
   }
 
   /**
-   * No one mechanism explained every cell, but one did with the client socket's Nagle after it
-   * ({@link SocketStageFit}): each such model is replayed on every cell, and the one that
+   * No one mechanism explained every cell, but one did with a second stage after it: the client
+   * socket's Nagle ({@link SocketStageFit}) or one-late ({@link OneLateAfterFit}): each such model is replayed on every cell, and the one that
    * reproduces them all, alone, is the answer. Two that both do are named, neither given; none
    * leaves the answer inconclusive, saying how each differed. A model the budget cut short is not given.
    */
-  private FlushTrigger twoMechanisms(Target target, FlushTrigger answer, List<SocketStageFit.Candidate> candidates,
+  private FlushTrigger twoMechanisms(Target target, FlushTrigger answer, List<TwoStageCandidate> candidates,
       List<TargetCellResult> results, Certification cert, Consumer<String> announce, long deadline) throws Exception {
     List<String> tried = new ArrayList<>();
     List<String> cells = new ArrayList<>();
-    List<SocketStageFit.Candidate> reproduced = new ArrayList<>();
+    List<TwoStageCandidate> reproduced = new ArrayList<>();
     Replay.Verdict last = null;
     List<ReplayedCell> lastCells = List.of();
-    for (SocketStageFit.Candidate c : candidates) {
+    for (TwoStageCandidate c : candidates) {
       announce.accept("map: no one mechanism explains every cell; replaying two at once: " + c.chain());
-      ReplayOutcome o = replay(target, c.chain(), true, results, cert, announce, deadline);
+      ReplayOutcome o = replay(target, c.chain(), c.socketStage(), results, cert, announce, deadline);
       if (o.unfinished() != null) {
         tried.add(c.chain() + ": not verified: " + o.unfinished());
       } else if (o.verdict() == null || o.notReplayed() > 0) {
@@ -370,7 +373,7 @@ public final class ScenarioRunner {
       return both.withReplay(last);
     }
     if (reproduced.size() > 1) {
-      List<String> chains = reproduced.stream().map(SocketStageFit.Candidate::chain).toList();
+      List<String> chains = reproduced.stream().map(TwoStageCandidate::chain).toList();
       FlushTrigger alike = FlushTrigger.inconclusive(target.name(), "two models of two mechanisms each reproduce every cell alike: "
           + String.join(" and ", chains), answer.evidence(), List.of());
       return answer.compression() == null ? alike : alike.withCompression(answer.compression());

@@ -27,7 +27,7 @@ class SocketStageFitTest {
     FlushTrigger single = TriggerInference.infer("x", List.of(SMALL, SEGMENTS, SLOW));
     assertThat(single.kind()).as(single.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
 
-    List<SocketStageFit.Candidate> two = SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.LOOPBACK);
+    List<TwoStageCandidate> two = SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.LOOPBACK);
     assertThat(two).hasSize(1);
     Matcher m = Pattern.compile("byte-threshold=(\\d+)B -> nagle").matcher(two.get(0).chain());
     assertThat(m.matches()).as(two.get(0).chain()).isTrue();
@@ -49,8 +49,8 @@ class SocketStageFitTest {
   void oneLateThenNagleIsACandidate() {
     List<CellEvidence> cells = List.of(held(66, 2, 600, 1, 2.0, 2.0), SEGMENTS, held(66, 50, 25, 1, 50.1, 50), held(1031, 20, 60, 1, 20.1, 20));
     assertThat(TriggerInference.infer("x", cells).kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
-    List<SocketStageFit.Candidate> two = SocketStageFit.candidates("x", cells, NetworkPath.LOOPBACK);
-    assertThat(two).extracting(SocketStageFit.Candidate::chain).first().isEqualTo("one-late -> nagle");
+    List<TwoStageCandidate> two = SocketStageFit.candidates("x", cells, NetworkPath.LOOPBACK);
+    assertThat(two).extracting(TwoStageCandidate::chain).first().isEqualTo("one-late -> nagle");
     assertThat(two.get(0).answer().kind()).isEqualTo(TriggerKind.ONE_LATE);
     assertThat(ShaperModel.of(two.get(0).answer()).alike()).containsExactly("nagle -> one-late");
   }
@@ -71,8 +71,8 @@ class SocketStageFitTest {
   /** Nothing held the small frames at all: Nagle alone, which merges only writes that come faster than the peer acknowledges. */
   @Test
   void framesThatStreamWhereTheyCameSlowlyAreNagleAlone() {
-    List<SocketStageFit.Candidate> two = SocketStageFit.candidates("x", List.of(streamed(66, 50, 25), SEGMENTS), NetworkPath.LOOPBACK);
-    assertThat(two).extracting(SocketStageFit.Candidate::chain).containsExactly("nagle");
+    List<TwoStageCandidate> two = SocketStageFit.candidates("x", List.of(streamed(66, 50, 25), SEGMENTS), NetworkPath.LOOPBACK);
+    assertThat(two).extracting(TwoStageCandidate::chain).containsExactly("nagle");
     assertThat(two.get(0).answer().kind()).isEqualTo(TriggerKind.NAGLE);
   }
 
@@ -106,8 +106,8 @@ class SocketStageFitTest {
         nginx(60, 2, 1800, 66.67, 25, 68, 136.2, 136.2, 138.1, 135.9, 136.1, 138.1, 132.2, 4107));
     FlushTrigger single = TriggerInference.infer("nginx", cells);
     assertThat(single.kind()).as(single.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
-    List<SocketStageFit.Candidate> two = SocketStageFit.candidates("nginx", cells, NetworkPath.LOOPBACK);
-    assertThat(two).extracting(SocketStageFit.Candidate::chain).hasSize(1);
+    List<TwoStageCandidate> two = SocketStageFit.candidates("nginx", cells, NetworkPath.LOOPBACK);
+    assertThat(two).extracting(TwoStageCandidate::chain).hasSize(1);
     Matcher m = Pattern.compile("byte-threshold=(\\d+)B,split=true -> nagle").matcher(two.get(0).chain());
     assertThat(m.matches()).as(two.get(0).chain()).isTrue();
     assertThat(Integer.parseInt(m.group(1))).isBetween(67 * 60, 69 * 60);

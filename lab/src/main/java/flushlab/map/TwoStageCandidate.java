@@ -1,0 +1,16 @@
+package flushlab.map;
+
+/**
+ * A model of two stages the cells allow where no one mechanism explains them, and the answer it
+ * stands for once its replay, run on the target's path, reproduced every cell ({@link Replay}).
+ *
+ * @param chain the model, as `--shape` takes it
+ * @param answer the answer it stands for: {@code kind} the first stage, {@code then} the second
+ */
+public record TwoStageCandidate(String chain, FlushTrigger answer) {
+
+  /** Whether the model ends with the client socket's Nagle, whose cells the replay compares by its own rule. */
+  public boolean socketStage() {
+    return answer.kind() == TriggerKind.NAGLE || answer.then() == TriggerKind.NAGLE;
+  }
+}
