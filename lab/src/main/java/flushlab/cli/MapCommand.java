@@ -92,6 +92,7 @@ final class MapCommand implements Command {
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
     Endpoint streamEndpoint = Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
     ModelExpectation expected = answerFlags.expectation();
+    answerFlags.replay(); // --verify with --no-verify is refused before anything runs
     ResponseShape shape = responseShape(streamEndpoint);
     List<ResponseShape> shapeList = shapeList(streamEndpoint, expected);
     HostPort listen = targets.emitterListen();
@@ -139,7 +140,7 @@ final class MapCommand implements Command {
         : "; on lab '" + placed.name() + "': emitter on " + placed.emitterOn() + ", client on " + String.join(", ", placed.clientOn())
             + (placed.targetOn().isEmpty() ? "" : ", target on " + placed.targetOn().values().iterator().next()));
     Vertx vertx = LabVertx.create(3);
-    ScenarioRunner runner = new ScenarioRunner(scenario, vertx).verifyByReplay(answerFlags.verify);
+    ScenarioRunner runner = new ScenarioRunner(scenario, vertx).verifyByReplay(answerFlags.replay());
     if (placed != null) {
       runner.onRemoteLab(ClusterLab.opener(secret));
       Arrays.fill(secret, (byte) 0);
@@ -245,7 +246,7 @@ final class MapCommand implements Command {
       for (String e : trigger.evidence()) out.println("  " + e);
       ShaperModel model = ShaperModel.of(trigger);
       boolean replayed = trigger.replay() != null;
-      out.println(model.chain() != null ? "model: " + model.chain() + (replayed ? "" : " (not replayed against the target: --verify does; "
+      out.println(model.chain() != null ? "model: " + model.chain() + (replayed ? "" : " (not replayed against the target; "
           + "flushlab map --shape '" + model.chain() + "' maps a built-in relay that does it)") : "model: none (" + model.note() + ")");
       if (!model.alike().isEmpty()) {
         out.println("alike: " + String.join(", ", model.alike()) + " (the same stages in another order: no cell the map measures tells them apart)");

@@ -54,7 +54,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   }
 
   /**
-   * The answer after its model was replayed ({@code map --verify}): kept, with the replay's
+   * The answer after its model was replayed (as `map` does unless --no-verify): kept, with the replay's
    * sentence, when the model reproduced every cell; otherwise inconclusive, saying which cell differed.
    */
   public FlushTrigger withReplay(Replay.Verdict v) {

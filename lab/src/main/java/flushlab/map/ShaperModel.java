@@ -57,7 +57,7 @@ public record ShaperModel(String chain, String note, List<String> alike) {
    * byte-threshold=N -> compress=...,flush=each}), after it when the threshold counted what the
    * compressor wrote, and for a mechanism that counts no bytes (a timer, one-late, a cork) either
    * way alike, both named. Otherwise the holding stage comes first and the compressor flushes as the
-   * accepting client's answer says; the replay (`--verify`) is what checks it.
+   * accepting client's answer says; the replay (the map's, unless --no-verify) is what checks it.
    */
   static ShaperModel holdAndCompressor(String coding, FlushTrigger accepting, FlushTrigger others) {
     ShaperModel hold = single(others);

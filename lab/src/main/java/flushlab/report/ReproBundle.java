@@ -140,7 +140,7 @@ public final class ReproBundle {
           .append(cell.label()).append("), no proxy needed:\n\n```\n./run-scenario.sh ").append(dir).append("/scenario.yaml\n")
           .append("java @lab/jvm.options -jar target/flushlab-all.jar map --shape '").append(answer.model().chain()).append("'\n```\n\n")
           .append("The first shows the relay's rows beside the direct path's; the second maps the relay as the target was mapped. ");
-      r.append(answer.replay() == null ? "The model restates the answer: it was not replayed against the target's cells (`map --verify` replays it).\n"
+      r.append(answer.replay() == null ? "The model restates the answer: it was not replayed against the target's cells (the map replays it unless `--no-verify`).\n"
           : "Replayed on the target's path, cell by cell, as the same client: " + answer.replay() + ".\n");
     } else {
       r.append("None: ").append(answer.model() == null ? "the map has no answer" : answer.model().note()).append(".\n");

@@ -14,7 +14,7 @@ import java.util.List;
  * it took, and the cells it rests on; {@code compression} holds what the target did for clients
  * that accept compression and for those that do not; {@code model} the answer as the lab's own
  * shapers (a chain `--shape` takes), or why there is none; {@code replay} what replaying the model
- * said (--verify, or an answer of two mechanisms), or null; {@code then} the second mechanism after
+ * said (unless --no-verify, and always for an answer of two mechanisms), or null; {@code then} the second mechanism after
  * {@code kind} (nagle), or null. A host that was not certified has no answer: kind inconclusive, and it says why.
  */
 public record MapAnswer(String target, boolean certified, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes,

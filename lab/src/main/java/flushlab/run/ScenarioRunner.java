@@ -88,7 +88,7 @@ public final class ScenarioRunner {
     this.vertx = vertx;
   }
 
-  /** `map --verify`: the answer's model is replayed on a built-in relay, cell by cell, before it is given. */
+  /** `map` (unless --no-verify): the answer's model is replayed on a built-in relay, cell by cell, before it is given. */
   public ScenarioRunner verifyByReplay(boolean on) {
     this.verify = on;
     return this;
@@ -304,7 +304,7 @@ public final class ScenarioRunner {
         }
       }
       if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE && answer.replay() == null) {
-        if (remote != null) announce.accept("replay: not done: --verify replays on a lab on this host, not yet on a cluster's agents");
+        if (remote != null) announce.accept("replay: not done: a model is replayed on a lab on this host, not yet on a cluster's agents");
         else answer = replayed(target, answer, results, cert, announce, deadline);
       }
       return new Measured(results, Map.of(target.name(), answer), null);
@@ -312,7 +312,7 @@ public final class ScenarioRunner {
   }
 
   /**
-   * `map --verify`: the answer's model runs as a built-in relay on the target's path, and every
+   * `map` (unless --no-verify): the answer's model runs as a built-in relay on the target's path, and every
    * cell measured on the target is measured once on it (as the same client), then compared
    * ({@link Replay}). An answer whose model differs in a cell becomes inconclusive, saying where;
    * cells the budget leaves no room for are not replayed, and the sentence says how many were.
@@ -455,14 +455,14 @@ public final class ScenarioRunner {
               ? "this host stalled in both runs of the replay of " + label + " (" + why + "); nothing is compared from it"
               : "both runs of the replay of " + label + " were excluded (" + why + "); nothing is compared from it";
           announce.accept("replay: " + unfinished);
-          return new ReplayOutcome(null, unfinished, "map again with --verify on a quieter host", 0);
+          return new ReplayOutcome(null, unfinished, "map again on a quieter host", 0);
         }
         TargetCellResult onIt = TargetCellResult.of(replica.name(), cell, runs);
         Staircase onItStairs = Staircase.of(onIt.included(), ReplayedCell.MAX_FRAMES);
         if (onIt.included().frames() == 0) {
           String unfinished = "the replay of " + label + " read no frame from the model (" + onIt.included().firstError() + ")";
           announce.accept("replay: " + unfinished);
-          return new ReplayOutcome(null, unfinished, "map again with --verify; a built-in relay that answers no stream is worth reporting", 0);
+          return new ReplayOutcome(null, unfinished, "map again; a built-in relay that answers no stream is worth reporting", 0);
         }
         CellEvidence replayedCell = onIt.evidence(cert.emitToRecvMs());
         if (socketStage && Replay.nagleEngagedOnOneOnly(onTarget, replayedCell) && secondsLeft(deadline) >= r.cell().stream().streamNanos() / 1e9 + 1) {

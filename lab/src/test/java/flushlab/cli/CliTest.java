@@ -242,6 +242,14 @@ class CliTest {
     assertThat(r.err()).contains("--expect-tolerance 10: a percentage");
   }
 
+  /** The map replays its answer unless --no-verify: asked for both, it refuses before anything runs. */
+  @Test
+  void mapRefusesVerifyAndNoVerifyTogether() {
+    Ran r = run("map", "--shape", "cork", "--verify", "--no-verify");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--verify and --no-verify: give one").doesNotContain("certification");
+  }
+
   /** A --repro folder that already holds something is refused before anything runs: a bundle never mixes with other files. */
   @Test
   void mapRefusesAReproFolderThatIsNotEmpty(@TempDir Path dir) throws Exception {

@@ -69,7 +69,7 @@ class MapTimersTest extends MapTestBase {
     int t = between(60, 300);
     // replayed (--verify): the model, a relay with both, reproduces every cell the target showed
     Path bundle = dir.resolve("bundle");
-    JsonNode a = mapWith(List.of("--shape", "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms", "--verify", "--repro", bundle.toString()));
+    JsonNode a = mapReplayed(List.of("--shape", "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms", "--repro", bundle.toString()));
     kindIs(a, "threshold-or-timer");
     within10Percent(a, "threshold_bytes", n);
     within10Percent(a, "timer_ms", t);
