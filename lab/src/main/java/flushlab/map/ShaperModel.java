@@ -126,6 +126,8 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     if (t.then() == TriggerKind.NAGLE) return new ShaperModel(first.chain() + " -> nagle", null, List.of("nagle -> " + first.chain()));
     // one-late after a holding stage delays each release by the next one's gap; before it, by one interval: not alike
     if (t.then() == TriggerKind.ONE_LATE) return of(first.chain() + " -> one-late");
+    // the cork, like Nagle, is the client socket's option for the whole response, wherever the chain names it
+    if (t.then() == TriggerKind.CORK) return new ShaperModel(first.chain() + " -> cork", null, List.of("cork -> " + first.chain()));
     if (t.then() == TriggerKind.FIRST_CONTENT) {
       return new ShaperModel(first.chain() + " -> first-content=any", null, List.of("first-content=any -> " + first.chain()));
     }

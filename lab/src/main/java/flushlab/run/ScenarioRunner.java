@@ -18,6 +18,7 @@ import flushlab.emitter.PacingAudit;
 import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
 import flushlab.map.CompressionFinding;
+import flushlab.map.CorkAfterFit;
 import flushlab.map.FlushTrigger;
 import flushlab.map.MapProber;
 import flushlab.map.OneLateAfterFit;
@@ -292,20 +293,24 @@ public final class ScenarioRunner {
           }
         }
       }
-      if (!interrupted.get() && answer.kind() == TriggerKind.INCONCLUSIVE && coding == null && wholePass(firstPass)) {
-        List<CellEvidence> cells = firstPass.stream().map(r -> r.evidence(cert.emitToRecvMs())).toList();
-        List<TwoStageCandidate> two = new ArrayList<>(SocketStageFit.candidates(target.name(), cells, target.path()));
-        two.addAll(OneLateAfterFit.candidates(target.name(), cells));
-        if (!two.isEmpty() && remote != null) {
+      boolean twoStages = !interrupted.get() && coding == null && wholePass(firstPass);
+      List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, firstPass, cert) : List.of();
+      if (answer.kind() == TriggerKind.INCONCLUSIVE && !two.isEmpty()) {
+        if (remote != null) {
           announce.accept("map: two mechanisms at once (" + two.get(0).chain() + ") may explain the cells; not tried: models are replayed on "
               + "a lab on this host, not yet on a cluster's agents");
-        } else if (!two.isEmpty()) {
+        } else {
           answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
+          two = List.of();
         }
       }
       if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE && answer.replay() == null) {
         if (remote != null) announce.accept("replay: not done: a model is replayed on a lab on this host, not yet on a cluster's agents");
         else answer = replayed(target, answer, results, cert, announce, deadline);
+        // the one mechanism's model did not reproduce the target: the next candidates are two at once, never the refused one
+        if (answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null && remote == null && !two.isEmpty() && !interrupted.get()) {
+          answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
+        }
       }
       return new Measured(results, Map.of(target.name(), answer), null);
     });
@@ -333,9 +338,18 @@ public final class ScenarioRunner {
     return answer.withReplay(o.verdict());
   }
 
+  /** Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle, one-late or the cork. */
+  private static List<TwoStageCandidate> twoStageCandidates(Target target, List<TargetCellResult> firstPass, Certification cert) {
+    List<CellEvidence> cells = firstPass.stream().map(r -> r.evidence(cert.emitToRecvMs())).toList();
+    List<TwoStageCandidate> two = new ArrayList<>(SocketStageFit.candidates(target.name(), cells, target.path()));
+    two.addAll(OneLateAfterFit.candidates(target.name(), cells));
+    two.addAll(CorkAfterFit.candidates(target.name(), cells, target.path()));
+    return two;
+  }
+
   /**
-   * No one mechanism explained every cell, but one did with a second stage after it: the client
-   * socket's Nagle ({@link SocketStageFit}) or one-late ({@link OneLateAfterFit}): each such model is replayed on every cell, and the one that
+   * No one mechanism explained every cell (or its model's replay did not reproduce them), but one did with a second stage after it: the client
+   * socket's Nagle ({@link SocketStageFit}), one-late ({@link OneLateAfterFit}) or the cork ({@link CorkAfterFit}): each such model is replayed on every cell, and the one that
    * reproduces them all, alone, is the answer. Two that both do are named, neither given; none
    * leaves the answer inconclusive, saying how each differed. A model the budget cut short is not given.
    */

@@ -1,0 +1,86 @@
+package flushlab.map;
+
+import flushlab.netpath.NetworkPath;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Two stages: a holding stage (a buffer, a hold timer) whose writes then meet the kernel's cork on
+ * the client socket (TCP_CORK: a partial segment waits for a full one or the ~200 ms ceiling). Where
+ * the holding stage writes less often than the ceiling, each of its releases waits the ceiling more
+ * and leaves alone: its frames and gaps are the stage's, its waits the stage's plus the ceiling
+ * (~210 ms as this kernel runs it). Where it writes more often, the cork gathers several releases
+ * (or a segment) and the cells look like a cork alone, saying nothing of the stage.
+ *
+ * <p>So the cells whose releases came well over the ceiling apart are read back as the stage let
+ * them go (each wait less the ceiling) and a byte threshold and a hold timer are fitted to those,
+ * with the cells that arrived whole at their end; the others only have to look like a cork.
+ * Candidates only: the map names one after its replay reproduced every cell. A stage that always
+ * writes faster than the ceiling leaves nothing to fit, and is not a candidate.
+ */
+public final class CorkAfterFit {
+  private CorkAfterFit() {}
+
+  /**
+   * The cork's ceiling as this kernel runs it: 200 ms and its timer's slack (releases waited 205-212
+   * ms over the stage's). Taken off at 200 ms, a hold of 300 ms was read as 308.1 ms; at 210, as 297.8.
+   */
+  static final double CEILING_MS = 210;
+  /** Releases this far apart were the stage's own, one to a cork release. */
+  static final double STAGE_GAP_MS = 270;
+
+  /** The candidates these cells allow; empty when none (another path, a cell compressed, or no cell released slower than the ceiling). */
+  public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells, NetworkPath path) {
+    if (!path.equals(NetworkPath.LOOPBACK)) return List.of();
+    List<CellEvidence> measured = cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
+    if (measured.isEmpty() || measured.stream().anyMatch(CellEvidence::compressed)) return List.of();
+    List<CellEvidence> stage = new ArrayList<>();
+    for (CellEvidence c : measured) {
+      if (c.drained()) {
+        stage.add(c);
+      } else if (c.heldOnce()) {
+        // one release before the end: when the stage let it go is not known (the cork's ceiling is not a clean constant), the replay judges it
+        continue;
+      } else if (c.held() && c.gapP50() >= STAGE_GAP_MS) {
+        stage.add(beforeTheCork(c));
+      } else if (!corkLike(c)) {
+        return List.of();
+      }
+    }
+    if (stage.stream().noneMatch(CellEvidence::held)) return List.of();
+    List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
+    List<String> scratch = new ArrayList<>();
+    List<TwoStageCandidate> out = new ArrayList<>();
+    Span bytes = ByteThresholdFit.fit(stage, scratch);
+    if (bytes != null) out.add(followedByCork(ByteThresholdFit.answer(target, bytes, stage, evidence)));
+    Double hold = HoldTimerFit.fit(stage, scratch);
+    if (hold != null) out.add(followedByCork(HoldTimerFit.answer(target, hold, stage, evidence, path)));
+    return out;
+  }
+
+  /** Held by the cork: releases about the ceiling apart (and what waited for the next stage's write), or a segment at a time. */
+  static boolean corkLike(CellEvidence c) {
+    if (!c.held()) return false;
+    boolean segment = c.releaseBytesP50() >= SocketStageFit.SEGMENT_SHARE * NetworkPath.LOOPBACK_MTU;
+    return segment || c.gapP50() >= ThresholdOrTimerFit.CORK_MIN_MS && c.gapP50() < STAGE_GAP_MS;
+  }
+
+  /** The cell as the stage released it: each wait less the ceiling. */
+  static CellEvidence beforeTheCork(CellEvidence c) {
+    return new CellEvidence(c.label(), c.frameBytes(), c.bodyBytes(), c.intervalMs(), c.framesPerStream(), c.streams(), c.framesPerRead(),
+        c.releasesPerStream(), c.releaseFrames(), less(c.waitP10()), less(c.waitP50()), less(c.waitP90()), c.gapP10(), c.gapP50(),
+        c.gapP90(), less(c.firstWaitMs()), false, c.coding(), c.releaseBytesP10(), c.releaseBytesP50(), c.releaseBytesP90(), c.thinkMs(),
+        c.keepAliveMs(), c.firstBodyMs(), c.ttftMs());
+  }
+
+  private static double less(double waitMs) {
+    return Math.max(0, waitMs - CEILING_MS);
+  }
+
+  private static TwoStageCandidate followedByCork(FlushTrigger holding) {
+    FlushTrigger both = holding.followedBy(TriggerKind.CORK, holding.verdict() + "; then the kernel's cork on the client socket "
+        + "(TCP_CORK): each of those writes waited ~" + (int) CEILING_MS + " ms more (its ceiling) for a full segment, and writes closer together than "
+        + "that left together");
+    return new TwoStageCandidate(ShaperModel.uncompressed(both).chain(), both);
+  }
+}
