@@ -57,6 +57,24 @@ public record CellEvidence(String label, double frameBytes, double bodyBytes, do
         thinkMs, keepAliveMs, firstBodyMs, ttftMs);
   }
 
+  /**
+   * The same cell with each oldest frame's wait (and the first frame's) {@code ms} shorter, none
+   * below zero: what a holding stage let go before a later stage held it that much longer.
+   */
+  public CellEvidence waitingLess(double ms) {
+    return new CellEvidence(label, frameBytes, bodyBytes, intervalMs, framesPerStream, streams, framesPerRead, releasesPerStream,
+        releaseFrames, Math.max(0, waitP10 - ms), Math.max(0, waitP50 - ms), Math.max(0, waitP90 - ms), gapP10, gapP50, gapP90,
+        Math.max(0, firstWaitMs - ms), drained, coding, releaseBytesP10, releaseBytesP50, releaseBytesP90, thinkMs, keepAliveMs,
+        firstBodyMs, ttftMs);
+  }
+
+  /** The same cell as a stream of {@code frames} that arrived in one piece at its end. */
+  public CellEvidence drainedAs(int frames) {
+    return new CellEvidence(label, frameBytes, bodyBytes, intervalMs, frames, streams, framesPerRead, releasesPerStream, releaseFrames,
+        waitP10, waitP50, waitP90, gapP10, gapP50, gapP90, firstWaitMs, true, coding, releaseBytesP10, releaseBytesP50, releaseBytesP90,
+        thinkMs, keepAliveMs, firstBodyMs, ttftMs);
+  }
+
   /** The think cell: frames after a think with comments through it. */
   public boolean thinks() {
     return thinkMs > 0;

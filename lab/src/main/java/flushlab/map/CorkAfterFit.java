@@ -42,20 +42,15 @@ public final class CorkAfterFit {
         // one release before the end: when the stage let it go is not known (the cork's ceiling is not a clean constant), the replay judges it
         continue;
       } else if (c.held() && c.gapP50() >= STAGE_GAP_MS) {
-        stage.add(beforeTheCork(c));
+        stage.add(c.waitingLess(CEILING_MS));
       } else if (!corkLike(c)) {
         return List.of();
       }
     }
     if (stage.stream().noneMatch(CellEvidence::held)) return List.of();
     List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
-    List<String> scratch = new ArrayList<>();
-    List<TwoStageCandidate> out = new ArrayList<>();
-    Span bytes = ByteThresholdFit.fit(stage, scratch);
-    if (bytes != null) out.add(followedByCork(ByteThresholdFit.answer(target, bytes, stage, evidence)));
-    Double hold = HoldTimerFit.fit(stage, scratch);
-    if (hold != null) out.add(followedByCork(HoldTimerFit.answer(target, hold, stage, evidence, path)));
-    return out;
+    // no clock: a periodic timer's releases meet the cork's ceiling at a new phase each time
+    return HoldingStageFits.of(target, stage, evidence, path, false).stream().map(CorkAfterFit::followedByCork).toList();
   }
 
   /** Held by the cork: releases about the ceiling apart (and what waited for the next stage's write), or a segment at a time. */
@@ -63,18 +58,6 @@ public final class CorkAfterFit {
     if (!c.held()) return false;
     boolean segment = c.releaseBytesP50() >= SocketStageFit.SEGMENT_SHARE * NetworkPath.LOOPBACK_MTU;
     return segment || c.gapP50() >= ThresholdOrTimerFit.CORK_MIN_MS && c.gapP50() < STAGE_GAP_MS;
-  }
-
-  /** The cell as the stage released it: each wait less the ceiling. */
-  static CellEvidence beforeTheCork(CellEvidence c) {
-    return new CellEvidence(c.label(), c.frameBytes(), c.bodyBytes(), c.intervalMs(), c.framesPerStream(), c.streams(), c.framesPerRead(),
-        c.releasesPerStream(), c.releaseFrames(), less(c.waitP10()), less(c.waitP50()), less(c.waitP90()), c.gapP10(), c.gapP50(),
-        c.gapP90(), less(c.firstWaitMs()), false, c.coding(), c.releaseBytesP10(), c.releaseBytesP50(), c.releaseBytesP90(), c.thinkMs(),
-        c.keepAliveMs(), c.firstBodyMs(), c.ttftMs());
-  }
-
-  private static double less(double waitMs) {
-    return Math.max(0, waitMs - CEILING_MS);
   }
 
   private static TwoStageCandidate followedByCork(FlushTrigger holding) {

@@ -27,15 +27,7 @@ public final class OneLateAfterFit {
     List<CellEvidence> earlier = asTheFirstStageReleasedThem(cells);
     if (earlier.isEmpty()) return List.of();
     List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
-    List<String> scratch = new ArrayList<>();
-    List<TwoStageCandidate> out = new ArrayList<>();
-    Span bytes = ByteThresholdFit.fit(earlier, scratch);
-    if (bytes != null) out.add(followedByOneLate(ByteThresholdFit.answer(target, bytes, earlier, evidence)));
-    Double hold = HoldTimerFit.fit(earlier, scratch);
-    if (hold != null) out.add(followedByOneLate(HoldTimerFit.answer(target, hold, earlier, evidence, NetworkPath.LOOPBACK)));
-    Double period = PeriodicTimerFit.fit(earlier, scratch);
-    if (period != null) out.add(followedByOneLate(PeriodicTimerFit.answer(target, period, earlier, evidence)));
-    return out;
+    return HoldingStageFits.of(target, earlier, evidence, NetworkPath.LOOPBACK, true).stream().map(OneLateAfterFit::followedByOneLate).toList();
   }
 
   /**
@@ -57,21 +49,7 @@ public final class OneLateAfterFit {
    * end was released at most once before it, so it counts as a stream half as long that was never released.
    */
   static CellEvidence asTheFirstStageReleasedIt(CellEvidence c) {
-    if (c.drained()) {
-      return new CellEvidence(c.label(), c.frameBytes(), c.bodyBytes(), c.intervalMs(), Math.max(1, c.framesPerStream() / 2), c.streams(),
-          c.framesPerRead(), c.releasesPerStream(), c.releaseFrames(), c.waitP10(), c.waitP50(), c.waitP90(), c.gapP10(), c.gapP50(),
-          c.gapP90(), c.firstWaitMs(), true, c.coding(), c.releaseBytesP10(), c.releaseBytesP50(), c.releaseBytesP90(), c.thinkMs(),
-          c.keepAliveMs(), c.firstBodyMs(), c.ttftMs());
-    }
-    double g = c.gapP50();
-    return new CellEvidence(c.label(), c.frameBytes(), c.bodyBytes(), c.intervalMs(), c.framesPerStream(), c.streams(), c.framesPerRead(),
-        c.releasesPerStream(), c.releaseFrames(), earlier(c.waitP10(), g), earlier(c.waitP50(), g), earlier(c.waitP90(), g), c.gapP10(),
-        c.gapP50(), c.gapP90(), earlier(c.firstWaitMs(), g), false, c.coding(), c.releaseBytesP10(), c.releaseBytesP50(),
-        c.releaseBytesP90(), c.thinkMs(), c.keepAliveMs(), c.firstBodyMs(), c.ttftMs());
-  }
-
-  private static double earlier(double waitMs, double gapMs) {
-    return Math.max(0, waitMs - gapMs);
+    return c.drained() ? c.drainedAs(Math.max(1, c.framesPerStream() / 2)) : c.waitingLess(c.gapP50());
   }
 
   private static TwoStageCandidate followedByOneLate(FlushTrigger holding) {

@@ -1,0 +1,26 @@
+package flushlab.map;
+
+import flushlab.netpath.NetworkPath;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The holding stages a model of two stages may start with (a byte threshold, a hold timer and, where
+ * the second stage keeps the first one's clock, a periodic timer), each fitted to cells read back as
+ * that stage released them: every one that fits, simplest first.
+ */
+final class HoldingStageFits {
+  private HoldingStageFits() {}
+
+  static List<FlushTrigger> of(String target, List<CellEvidence> released, List<String> evidence, NetworkPath path, boolean withClock) {
+    List<String> scratch = new ArrayList<>();
+    List<FlushTrigger> out = new ArrayList<>();
+    Span bytes = ByteThresholdFit.fit(released, scratch);
+    if (bytes != null) out.add(ByteThresholdFit.answer(target, bytes, released, evidence));
+    Double hold = HoldTimerFit.fit(released, scratch);
+    if (hold != null) out.add(HoldTimerFit.answer(target, hold, released, evidence, path));
+    Double period = withClock ? PeriodicTimerFit.fit(released, scratch) : null;
+    if (period != null) out.add(PeriodicTimerFit.answer(target, period, released, evidence));
+    return out;
+  }
+}
