@@ -70,8 +70,27 @@ final class Discovery {
       next.add(new CellPlan(1024, 20_000_000L, 60));
     }
     if (measured.stream().anyMatch(CellEvidence::drained)) next.addAll(longer());
+    for (CellEvidence c : measured) {
+      CellPlan longer = longerThanOneRelease(c);
+      if (longer != null) next.add(longer);
+    }
     next.removeIf(p -> measured.stream().anyMatch(c -> covers(c, p)));
     return next;
+  }
+
+  /** The longest stream a cell is made longer to: as long as {@link #longer}'s. */
+  static final double LONGEST_MS = 3600;
+
+  /**
+   * A cell released once before its end shows one release, and no gap to time it by: the same cell
+   * three times longer (at most {@link #LONGEST_MS}) shows the next ones (a 3398 B buffer then the
+   * kernel's cork released 60 B frames every 10 ms once in 120 frames, and no model could be fitted).
+   * Null for any other cell, or one already that long.
+   */
+  static CellPlan longerThanOneRelease(CellEvidence c) {
+    if (!c.heldOnce() || c.thinks() || c.intervalMs() <= 0 || c.bodyBytes() <= 0) return null;
+    int frames = (int) Math.min(3L * c.framesPerStream(), (long) Math.floor(LONGEST_MS / c.intervalMs()) + 1);
+    return frames > c.framesPerStream() ? new CellPlan(Math.round(c.bodyBytes()), Math.round(c.intervalMs() * 1e6), frames) : null;
   }
 
   /** A measured cell already answers this plan: same frame size (any, for chat) and interval, at least as many frames. */

@@ -53,6 +53,20 @@ class CorkAfterFitTest {
     assertThat(CorkAfterFit.candidates("x", cells, NetworkPath.LOOPBACK)).isEmpty();
   }
 
+  /**
+   * A larger buffer (3398 B) released the 10 ms cell only once before its end, which says nothing of
+   * the gap between its releases: no candidate, and the cell is measured three times longer next.
+   */
+  @Test
+  void aCellReleasedOnceIsMeasuredLongerNotGuessedFrom() {
+    CellEvidence once = new CellEvidence("f=66 i=10", 66, 60, 10, 120, 1, 40, 0, 0, 0, 0, 0, 0, 0, 0, 1099.9, false);
+    assertThat(once.heldOnce()).isTrue();
+    List<CellEvidence> cells = BUFFER_THEN_CORK.stream().map(c -> c == SLOW_BUFFER ? once : c).toList();
+    assertThat(CorkAfterFit.candidates("x", cells, NetworkPath.LOOPBACK)).isEmpty();
+    assertThat(TriggerInference.nextPlans(cells)).contains(new CellPlan(60, 10_000_000L, 360));
+    assertThat(Discovery.longerThanOneRelease(SLOW_BUFFER)).as("a cell released many times").isNull();
+  }
+
   /** A cell that streamed is no cork's: no candidate; nor on a path other than loopback, whose segments are not 64 KiB. */
   @Test
   void aStreamedCellOrAnotherPathGivesNoCandidate() {
