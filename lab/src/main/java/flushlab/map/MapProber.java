@@ -105,10 +105,15 @@ public final class MapProber {
     };
   }
 
-  /** The byte threshold's current range, from the same fit the inference made. */
+  /**
+   * The byte threshold's current range, from the same fit the inference made: on the cells it fitted,
+   * without the think cell (whose stream, held whole by a timer's first-content check, is no
+   * threshold's evidence: a threshold-or-timer of 3685 B and 73 ms went unlocated at 2376..4104 B).
+   */
   private Span located(FlushTrigger t) {
-    if (t.kind() == TriggerKind.BYTE_THRESHOLD) return ByteThresholdFit.fit(cells, new ArrayList<>());
-    ThresholdOrTimerFit.BothFit fit = t.timerMs() == null ? null : ThresholdOrTimerFit.fit(cells, path);
+    List<CellEvidence> fitted = cells.stream().filter(c -> !c.thinks()).toList();
+    if (t.kind() == TriggerKind.BYTE_THRESHOLD) return ByteThresholdFit.fit(fitted, new ArrayList<>());
+    ThresholdOrTimerFit.BothFit fit = t.timerMs() == null ? null : ThresholdOrTimerFit.fit(fitted, path);
     return fit == null ? null : fit.bytes();
   }
 
