@@ -34,6 +34,9 @@ public final class CorkAfterFit {
     if (!path.equals(NetworkPath.LOOPBACK)) return List.of();
     List<CellEvidence> measured = cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
     if (measured.isEmpty() || measured.stream().anyMatch(CellEvidence::compressed)) return List.of();
+    List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
+    TwoStageCandidate oneLate = oneLateThenCork(target, measured, path, evidence);
+    if (oneLate != null) return List.of(oneLate);
     List<CellEvidence> stage = new ArrayList<>();
     for (CellEvidence c : measured) {
       if (c.drained()) {
@@ -48,9 +51,28 @@ public final class CorkAfterFit {
       }
     }
     if (stage.stream().noneMatch(CellEvidence::held)) return List.of();
-    List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
     // no clock: a periodic timer's releases meet the cork's ceiling at a new phase each time
     return HoldingStageFits.of(target, stage, evidence, path, false).stream().map(CorkAfterFit::followedByCork).toList();
+  }
+
+  /**
+   * One-late in front of the cork: every cell the cork's, each oldest frame one interval later
+   * than the cork alone holds it (one-late passed each frame on as the next came). A cork alone
+   * fits badly where the interval is long (60 B every 50 ms waited 260.8 ms, every 2 ms 213.4);
+   * read one interval earlier, every cell waits the cork's ~210 ms. Null when the cells do not read so.
+   */
+  private static TwoStageCandidate oneLateThenCork(String target, List<CellEvidence> measured, NetworkPath path, List<String> evidence) {
+    if (measured.stream().anyMatch(c -> !c.held() || !corkLike(c))) return null;
+    List<CellEvidence> earlier = measured.stream().map(c -> c.waitingLess(c.intervalMs())).toList();
+    ThresholdOrTimerFit.BothFit fit = ThresholdOrTimerFit.fit(earlier, path);
+    if (fit == null) return null;
+    FlushTrigger cork = ThresholdOrTimerFit.answer(target, fit, earlier, evidence, path);
+    if (cork.kind() != TriggerKind.CORK) return null;
+    String verdict = "one-late: each event is held until the next one arrives; then " + cork.verdict() + " (every oldest frame one "
+        + "interval later than the cork alone holds it: one-late passed each frame on as the next came)";
+    FlushTrigger both = new FlushTrigger(target, TriggerKind.ONE_LATE, null, null, null, null, verdict, evidence, List.of())
+        .followedBy(TriggerKind.CORK, verdict);
+    return new TwoStageCandidate(ShaperModel.uncompressed(both).chain(), both);
   }
 
   /** Held by the cork: releases about the ceiling apart (and what waited for the next stage's write), or a segment at a time. */

@@ -67,6 +67,33 @@ class CorkAfterFitTest {
     assertThat(Discovery.longerThanOneRelease(SLOW_BUFFER)).as("a cell released many times").isNull();
   }
 
+  /** One cell as measured: the oldest frame's wait and the gap between releases at p10, p50, p90. */
+  static CellEvidence measured(double f, double i, int frames, double r, double[] w, double[] g, double releaseBytes) {
+    return new CellEvidence(String.format("f=%.0f i=%.0f", f, i), f, f - 6, i, frames, 1, r, frames / r - 2, r, w[0], w[1], w[2], g[0], g[1],
+        g[2], w[1], false, null, releaseBytes, releaseBytes, releaseBytes);
+  }
+
+  /**
+   * One-late, then the cork, as `map --shape 'one-late -> cork'` measured it (2026-12-04): every
+   * cell the cork's, but each oldest frame one interval later (60 B every 50 ms waited 260.8 ms,
+   * every 2 ms 213.4), which no cork alone does. Replayed, the candidate reproduced 6 of 6 cells.
+   */
+  @Test
+  void cellsACorkHoldsOneIntervalLongerAreOneLateThenTheCork() {
+    List<CellEvidence> cells = List.of(measured(66, 2, 600, 106, new double[] {209.5, 213.4, 257.5}, new double[] {208.0, 212.2, 256.1}, 6999),
+        measured(4104, 2, 600, 16, new double[] {32.0, 34.0, 34.1}, new double[] {30.1, 32.0, 32.1}, 65503),
+        measured(66, 50, 25, 5, new double[] {258.7, 260.8, 278.7}, new double[] {232.1, 248.0, 256.1}, 330),
+        measured(66, 10, 120, 22, new double[] {217.4, 221.2, 259.2}, new double[] {212.1, 216.3, 256.0}, 1452),
+        measured(1031, 20, 60, 11, new double[] {226.4, 230.4, 262.3}, new double[] {216.1, 219.9, 256.0}, 11343));
+    FlushTrigger single = TriggerInference.infer("x", cells);
+    assertThat(single.kind()).as(single.verdict()).isNotEqualTo(TriggerKind.CORK);
+    List<TwoStageCandidate> two = CorkAfterFit.candidates("x", cells, NetworkPath.LOOPBACK);
+    assertThat(two).extracting(TwoStageCandidate::chain).containsExactly("one-late -> cork");
+    assertThat(two.get(0).answer().kind()).isEqualTo(TriggerKind.ONE_LATE);
+    assertThat(two.get(0).answer().then()).isEqualTo(TriggerKind.CORK);
+    assertThat(ShaperModel.of(two.get(0).answer()).alike()).containsExactly("cork -> one-late");
+  }
+
   /** A cell that streamed is no cork's: no candidate; nor on a path other than loopback, whose segments are not 64 KiB. */
   @Test
   void aStreamedCellOrAnotherPathGivesNoCandidate() {
