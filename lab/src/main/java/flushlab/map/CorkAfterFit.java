@@ -14,7 +14,8 @@ import java.util.List;
  *
  * <p>So the cells whose releases came well over the ceiling apart are read back as the stage let
  * them go (each wait less the ceiling) and a byte threshold and a hold timer are fitted to those,
- * with the cells that arrived whole at their end; the others only have to look like a cork.
+ * with the cells that arrived whole at their end; the others only have to look like a cork. One-late
+ * in front of the cork is read the other way: every cell the cork's, each wait one interval longer.
  * Candidates only: the map names one after its replay reproduced every cell. A stage that always
  * writes faster than the ceiling leaves nothing to fit, and is not a candidate.
  */
