@@ -26,7 +26,9 @@ final class MapAnswerFlags {
    * 197.5 ms, which no replay would have passed).
    */
   boolean replay() {
-    if (verify && noVerify) throw new IllegalArgumentException("--verify and --no-verify: give one (the map replays its answer unless --no-verify)");
+    if (verify && noVerify) {
+      throw new IllegalArgumentException("--verify and --no-verify: give one (the map replays its answer unless --no-verify)");
+    }
     return !noVerify;
   }
 

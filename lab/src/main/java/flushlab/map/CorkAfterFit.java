@@ -33,9 +33,9 @@ public final class CorkAfterFit {
   /** The candidates these cells allow; empty when none (another path, a cell compressed, or no cell released slower than the ceiling). */
   public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells, NetworkPath path) {
     if (!path.equals(NetworkPath.LOOPBACK)) return List.of();
-    List<CellEvidence> measured = cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
+    List<CellEvidence> measured = HoldingStageFits.fittable(cells);
     if (measured.isEmpty() || measured.stream().anyMatch(CellEvidence::compressed)) return List.of();
-    List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
+    List<String> evidence = HoldingStageFits.described(measured);
     TwoStageCandidate oneLate = oneLateThenCork(target, measured, path, evidence);
     if (oneLate != null) return List.of(oneLate);
     List<CellEvidence> stage = new ArrayList<>();
@@ -43,7 +43,8 @@ public final class CorkAfterFit {
       if (c.drained()) {
         stage.add(c);
       } else if (c.heldOnce()) {
-        // one release before the end: when the stage let it go is not known (the cork's ceiling is not a clean constant), the replay judges it
+        // one release before the end: when the stage let it go is not known (the cork's ceiling is not a
+        // clean constant), so the replay judges it
         continue;
       } else if (c.held() && c.gapP50() >= STAGE_GAP_MS) {
         stage.add(c.waitingLess(CEILING_MS));
@@ -85,8 +86,8 @@ public final class CorkAfterFit {
 
   private static TwoStageCandidate followedByCork(FlushTrigger holding) {
     FlushTrigger both = holding.followedBy(TriggerKind.CORK, holding.verdict() + "; then the kernel's cork on the client socket "
-        + "(TCP_CORK): each of those writes waited ~" + (int) CEILING_MS + " ms more (its ceiling) for a full segment, and writes closer together than "
-        + "that left together");
+        + "(TCP_CORK): each of those writes waited ~" + (int) CEILING_MS + " ms more (its ceiling) for a full segment, and writes "
+        + "closer together than that left together");
     return new TwoStageCandidate(ShaperModel.uncompressed(both).chain(), both);
   }
 }

@@ -12,6 +12,16 @@ import java.util.List;
 final class HoldingStageFits {
   private HoldingStageFits() {}
 
+  /** The cells a two-stage fit reads: those with a stream, without the think cell (whose stream is held whole by a timer's check). */
+  static List<CellEvidence> fittable(List<CellEvidence> cells) {
+    return cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
+  }
+
+  /** One line of evidence per cell. */
+  static List<String> described(List<CellEvidence> cells) {
+    return new ArrayList<>(cells.stream().map(CellEvidence::describe).toList());
+  }
+
   static List<FlushTrigger> of(String target, List<CellEvidence> released, List<String> evidence, NetworkPath path, boolean withClock) {
     List<String> scratch = new ArrayList<>();
     List<FlushTrigger> out = new ArrayList<>();

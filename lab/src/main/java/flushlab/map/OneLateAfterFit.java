@@ -1,7 +1,6 @@
 package flushlab.map;
 
 import flushlab.netpath.NetworkPath;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,11 +22,11 @@ public final class OneLateAfterFit {
 
   /** The candidates these cells allow, simplest first; empty when none (a cell compressed, or nothing the first stage held). */
   public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells) {
-    List<CellEvidence> measured = cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
     List<CellEvidence> earlier = asTheFirstStageReleasedThem(cells);
     if (earlier.isEmpty()) return List.of();
-    List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
-    return HoldingStageFits.of(target, earlier, evidence, NetworkPath.LOOPBACK, true).stream().map(OneLateAfterFit::followedByOneLate).toList();
+    List<String> evidence = HoldingStageFits.described(HoldingStageFits.fittable(cells));
+    return HoldingStageFits.of(target, earlier, evidence, NetworkPath.LOOPBACK, true).stream().map(OneLateAfterFit::followedByOneLate)
+        .toList();
   }
 
   /**
@@ -37,7 +36,7 @@ public final class OneLateAfterFit {
    * when the second came.
    */
   static List<CellEvidence> asTheFirstStageReleasedThem(List<CellEvidence> cells) {
-    List<CellEvidence> measured = cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
+    List<CellEvidence> measured = HoldingStageFits.fittable(cells);
     if (measured.isEmpty() || measured.stream().anyMatch(CellEvidence::compressed)) return List.of();
     List<CellEvidence> earlier = measured.stream().filter(c -> !c.heldOnce()).map(OneLateAfterFit::asTheFirstStageReleasedIt).toList();
     return earlier.stream().anyMatch(CellEvidence::held) ? earlier : List.of();
@@ -53,8 +52,9 @@ public final class OneLateAfterFit {
   }
 
   private static TwoStageCandidate followedByOneLate(FlushTrigger holding) {
-    FlushTrigger both = holding.followedBy(TriggerKind.ONE_LATE, holding.verdict() + "; then one-late: each of those releases is written only when the next one comes, so every frame waited one release "
-        + "longer than the holding stage alone holds it, and the last release arrives with the end of the response");
+    FlushTrigger both = holding.followedBy(TriggerKind.ONE_LATE, holding.verdict() + "; then one-late: each of those releases is "
+        + "written only when the next one comes, so every frame waited one release longer than the holding stage alone holds it, "
+        + "and the last release arrives with the end of the response");
     return new TwoStageCandidate(ShaperModel.uncompressed(both).chain(), both);
   }
 }

@@ -293,7 +293,9 @@ public final class ScenarioRunner {
           }
         }
       }
-      boolean twoStages = !interrupted.get() && coding == null && wholePass(firstPass);
+      // tried when no one mechanism explained the cells, or (below) when its model failed its replay
+      boolean twoStages = !interrupted.get() && coding == null && wholePass(firstPass)
+          && (verify || answer.kind() == TriggerKind.INCONCLUSIVE);
       List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, firstPass, cert) : List.of();
       if (answer.kind() == TriggerKind.INCONCLUSIVE && !two.isEmpty()) {
         if (remote != null) {
@@ -308,7 +310,8 @@ public final class ScenarioRunner {
         if (remote != null) announce.accept("replay: not done: a model is replayed on a lab on this host, not yet on a cluster's agents");
         else answer = replayed(target, answer, results, cert, announce, deadline);
         // the one mechanism's model did not reproduce the target: the next candidates are two at once, never the refused one
-        if (answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null && remote == null && !two.isEmpty() && !interrupted.get()) {
+        boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
+        if (refused && remote == null && !two.isEmpty() && !interrupted.get()) {
           answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
         }
       }
@@ -348,8 +351,9 @@ public final class ScenarioRunner {
   }
 
   /**
-   * No one mechanism explained every cell (or its model's replay did not reproduce them), but one did with a second stage after it: the client
-   * socket's Nagle ({@link SocketStageFit}), one-late ({@link OneLateAfterFit}) or the cork ({@link CorkAfterFit}): each such model is replayed on every cell, and the one that
+   * No one mechanism explained every cell (or its model's replay did not reproduce them), but one
+   * did with a second stage after it: the client socket's Nagle ({@link SocketStageFit}), one-late
+   * ({@link OneLateAfterFit}) or the cork ({@link CorkAfterFit}): each such model is replayed on every cell, and the one that
    * reproduces them all, alone, is the answer. Two that both do are named, neither given; none
    * leaves the answer inconclusive, saying how each differed. A model the budget cut short is not given.
    */

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,18 +24,10 @@ class OneLateAfterFitTest {
     assertThat(single.kind()).as(single.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
 
     List<TwoStageCandidate> two = OneLateAfterFit.candidates("x", BUFFER_THEN_ONE_LATE);
-    assertThat(two).extracting(TwoStageCandidate::chain).hasSize(1);
-    Matcher m = Pattern.compile("byte-threshold=(\\d+)B -> one-late").matcher(two.get(0).chain());
-    assertThat(m.matches()).as(two.get(0).chain()).isTrue();
     // 32 frames of 66 B reach it and 31 do not; 2 frames of 1031 B do not either
-    assertThat(Integer.parseInt(m.group(1))).isBetween(2 * 1031 + 1, 32 * 66);
-    FlushTrigger answer = two.get(0).answer();
-    assertThat(answer.kind()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
-    assertThat(answer.then()).isEqualTo(TriggerKind.ONE_LATE);
+    assertThat(SocketStageFitTest.thresholdThen(two, TriggerKind.ONE_LATE)).isBetween(2 * 1031 + 1, 32 * 66);
     assertThat(two.get(0).socketStage()).isFalse();
-    ShaperModel model = ShaperModel.of(answer);
-    assertThat(model.chain()).isEqualTo(two.get(0).chain());
-    assertThat(model.alike()).as("one-late first would delay each release by one interval, not one release").isEmpty();
+    assertThat(ShaperModel.of(two.get(0).answer()).alike()).as("one-late first would delay each release by one interval, not one release").isEmpty();
   }
 
   /**

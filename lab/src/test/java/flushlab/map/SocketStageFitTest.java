@@ -22,22 +22,30 @@ class SocketStageFitTest {
   static final CellEvidence SEGMENTS = held(4104, 2, 600, 16, 30, 32);
   static final CellEvidence SLOW = drained(66, 50, 25);
 
+  /**
+   * The one candidate is a byte threshold then {@code second}, its model the candidate's chain:
+   * returns the threshold's bytes.
+   */
+  static int thresholdThen(List<TwoStageCandidate> two, TriggerKind second) {
+    assertThat(two).extracting(TwoStageCandidate::chain).hasSize(1);
+    Matcher m = Pattern.compile("byte-threshold=(\\d+)B -> " + second.text()).matcher(two.get(0).chain());
+    assertThat(m.matches()).as(two.get(0).chain()).isTrue();
+    FlushTrigger answer = two.get(0).answer();
+    assertThat(answer.kind()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(answer.then()).isEqualTo(second);
+    assertThat(ShaperModel.of(answer).chain()).isEqualTo(two.get(0).chain());
+    return Integer.parseInt(m.group(1));
+  }
+
   @Test
   void noOneMechanismExplainsABufferThenNagleAndTheCandidateIsTheBufferFollowedByNagle() {
     FlushTrigger single = TriggerInference.infer("x", List.of(SMALL, SEGMENTS, SLOW));
     assertThat(single.kind()).as(single.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
 
     List<TwoStageCandidate> two = SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.LOOPBACK);
-    assertThat(two).hasSize(1);
-    Matcher m = Pattern.compile("byte-threshold=(\\d+)B -> nagle").matcher(two.get(0).chain());
-    assertThat(m.matches()).as(two.get(0).chain()).isTrue();
     // 46 frames of 66 B: more than 45 of them, at most 46
-    assertThat(Integer.parseInt(m.group(1))).isBetween(45 * 66 + 1, 46 * 66);
-    FlushTrigger answer = two.get(0).answer();
-    assertThat(answer.kind()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
-    assertThat(answer.then()).isEqualTo(TriggerKind.NAGLE);
-    assertThat(answer.verdict()).contains("Nagle").contains(SEGMENTS.label() + ": 16 frames");
-    assertThat(ShaperModel.of(answer).chain()).isEqualTo(two.get(0).chain());
+    assertThat(thresholdThen(two, TriggerKind.NAGLE)).isBetween(45 * 66 + 1, 46 * 66);
+    assertThat(two.get(0).answer().verdict()).contains("Nagle").contains(SEGMENTS.label() + ": 16 frames");
   }
 
   /**
