@@ -294,9 +294,10 @@ public final class ScenarioRunner {
         }
       }
       // tried when no one mechanism explained the cells, or (below) when its model failed its replay
-      boolean twoStages = !interrupted.get() && coding == null && wholePass(firstPass)
+      List<CellEvidence> probed = firstPass.stream().map(r -> asProbed(r, cert.emitToRecvMs())).toList();
+      boolean twoStages = !interrupted.get() && coding == null && !probed.isEmpty() && !probed.contains(null)
           && (verify || answer.kind() == TriggerKind.INCONCLUSIVE);
-      List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, firstPass, cert) : List.of();
+      List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
       if (answer.kind() == TriggerKind.INCONCLUSIVE && !two.isEmpty()) {
         if (remote != null) {
           announce.accept("map: two mechanisms at once (" + two.get(0).chain() + ") may explain the cells; not tried: models are replayed on "
@@ -342,8 +343,7 @@ public final class ScenarioRunner {
   }
 
   /** Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle, one-late or the cork. */
-  private static List<TwoStageCandidate> twoStageCandidates(Target target, List<TargetCellResult> firstPass, Certification cert) {
-    List<CellEvidence> cells = firstPass.stream().map(r -> r.evidence(cert.emitToRecvMs())).toList();
+  private static List<TwoStageCandidate> twoStageCandidates(Target target, List<CellEvidence> cells) {
     List<TwoStageCandidate> two = new ArrayList<>(SocketStageFit.candidates(target.name(), cells, target.path()));
     two.addAll(OneLateAfterFit.candidates(target.name(), cells));
     two.addAll(CorkAfterFit.candidates(target.name(), cells, target.path()));
@@ -411,9 +411,18 @@ public final class ScenarioRunner {
     return unframed && cell.stream().transfer() == Transfer.CHUNKED ? cell.with(Setting.TRANSFER, Transfer.CLOSE.text()) : cell;
   }
 
-  /** Whether every cell of a pass was read whole: the cells a model is fitted to must be data, not a pass that ended early. */
-  private static boolean wholePass(List<TargetCellResult> pass) {
-    return !pass.isEmpty() && pass.stream().allMatch(r -> r.included().frames() > 0 && r.included().lostFrames() == 0);
+  /**
+   * A cell as the prober read it: its kept runs, or, when both runs were excluded because this
+   * host stalled and outside the stalls each frame came alone, those streams ({@link
+   * #streamedOutsideStalls}); null for a cell that is no data (frames lost, or nothing kept). A
+   * model of two stages is fitted only to a pass whose every cell is data, and to the same cells
+   * the single fits read: a cell streamed outside the stalls once left the pass without its
+   * two-stage candidates (CI, 2026-12-04: a byte threshold of ~3.7 KB then one-late was answered inconclusive).
+   */
+  static CellEvidence asProbed(TargetCellResult r, double baselineMs) {
+    BatchResult kept = r.included();
+    if (kept.frames() > 0) return kept.lostFrames() == 0 ? r.evidence(baselineMs) : null;
+    return streamedOutsideStalls(r, r.runs(), baselineMs);
   }
 
   /**

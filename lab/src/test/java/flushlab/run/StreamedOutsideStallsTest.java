@@ -62,4 +62,27 @@ class StreamedOutsideStallsTest {
     assertThat(judged(null, StreamedOutsideStallsTest::alone, stall(), StreamedOutsideStallsTest::stalledOnce))
         .as("a kept run is the cell's evidence already").isNull();
   }
+  /**
+   * The two-stage fits read the pass as the prober did: a cell streamed outside this host's stalls
+   * is data there too (it once ended a pass's two-stage candidates), a kept run is its own evidence,
+   * and a cell held in the stalls is none.
+   */
+  @Test
+  void aPassReadsACellStreamedOutsideTheStallsAsTheProberDid() {
+    List<RunRecord> stalled = List.of(run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()),
+        run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()));
+    CellEvidence outside = ScenarioRunner.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, stalled), 0);
+    assertThat(outside).isNotNull();
+    assertThat(outside.label()).endsWith("(streamed outside this host's stalls)");
+    assertThat(outside.streamed()).isTrue();
+
+    List<RunRecord> kept = List.of(run(DrainedCellTest.stream(StreamedOutsideStallsTest::alone), null));
+    CellEvidence own = ScenarioRunner.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, kept), 0);
+    assertThat(own).isNotNull();
+    assertThat(own.label()).doesNotContain("stalls");
+
+    LongUnaryOperator pairs = i -> alone(i | 1);
+    List<RunRecord> held = List.of(run(DrainedCellTest.stream(pairs), stall()), run(DrainedCellTest.stream(pairs), stall()));
+    assertThat(ScenarioRunner.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, held), 0)).isNull();
+  }
 }
