@@ -18,21 +18,28 @@ import java.util.Locale;
  *       every release decodes to about N bytes however well they compress;
  *   <li>{@code next}: flushed just before the next write begins (a middleware that flushes what
  *       it holds when the next event is written): each write leaves one write late, the last at
- *       the end.
+ *       the end;
+ *   <li>{@code end}: nothing leaves before the body ends, then all of it (a proxy that compresses
+ *       the whole response once it has it, as Traffic Server's compress plugin without {@code
+ *       flush true}): the client sees the head at once and the body as one drain. Held output is
+ *       capped ({@link #END_HELD_CAP}); past it what is held leaves, as a full buffer's would.
  * </ul>
  *
- * @param kind which of the six
- * @param value N bytes or T in nanoseconds; 0 for each, none and next
+ * @param kind which of the seven
+ * @param value N bytes or T in nanoseconds; 0 for each, none, next and end
  */
 public record FlushPolicy(Kind kind, long value) {
-  public enum Kind { EACH, NONE, BYTES, MS, INPUT, NEXT }
+  public enum Kind { EACH, NONE, BYTES, MS, INPUT, NEXT, END }
 
   public static final FlushPolicy EACH = new FlushPolicy(Kind.EACH, 0);
   public static final FlushPolicy NONE = new FlushPolicy(Kind.NONE, 0);
   public static final FlushPolicy NEXT = new FlushPolicy(Kind.NEXT, 0);
+  public static final FlushPolicy END = new FlushPolicy(Kind.END, 0);
+  /** The most compressed bytes {@code end} holds before they leave: 16 MiB, a holding shaper's default cap. */
+  public static final int END_HELD_CAP = 16 << 20;
   public static final long MAX_BYTES = 64L * 1024 * 1024;
   public static final long MAX_NANOS = 60_000_000_000L;
-  public static final String VALID = "each, none, next, bytes:N or input:N (1 B .. 64 MiB, e.g. bytes:4KiB) or ms:T (e.g. ms:200; up "
+  public static final String VALID = "each, none, next, end, bytes:N or input:N (1 B .. 64 MiB, e.g. bytes:4KiB) or ms:T (e.g. ms:200; up "
       + "to 60 s)";
 
   public FlushPolicy {
@@ -54,13 +61,14 @@ public record FlushPolicy(Kind kind, long value) {
     return new FlushPolicy(Kind.MS, ms * 1_000_000L);
   }
 
-  /** Reads each, none, next, bytes:N, input:N or ms:T; anything else is refused with what is valid. */
+  /** Reads each, none, next, end, bytes:N, input:N or ms:T; anything else is refused with what is valid. */
   public static FlushPolicy parse(String text) {
     String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
     try {
       if (t.equals("each")) return EACH;
       if (t.equals("none")) return NONE;
       if (t.equals("next")) return NEXT;
+      if (t.equals("end")) return END;
       if (t.startsWith("input:")) return input(Units.parseBytes(bare(t.substring(6), "B")));
       if (t.startsWith("bytes:")) return bytes(Units.parseBytes(bare(t.substring(6), "B")));
       if (t.startsWith("ms:")) return new FlushPolicy(Kind.MS, Units.parseDurationNanos(bare(t.substring(3), "ms")));
@@ -80,6 +88,7 @@ public record FlushPolicy(Kind kind, long value) {
       case EACH -> "each";
       case NONE -> "none";
       case NEXT -> "next";
+      case END -> "end";
       case BYTES -> "bytes:" + value;
       case INPUT -> "input:" + value;
       case MS -> "ms:" + (value % 1_000_000L == 0 ? Long.toString(value / 1_000_000L) : value / 1e6);

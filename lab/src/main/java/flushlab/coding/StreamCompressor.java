@@ -6,7 +6,8 @@ import java.util.Arrays;
  * One compressed body under a {@link FlushPolicy}: the writer gives it each write (and says
  * whether the write ends an event), then sends {@link #ready()} bytes from {@link #buffer()} and
  * calls {@link #sent()}. Output waits here only as long as the policy says (bytes:N holds up to N
- * compressed bytes; everything else is ready as soon as the encoder releases it). Under ms:T the
+ * compressed bytes, end all of them until the body ends; everything else is ready as soon as the
+ * encoder releases it). Under ms:T the
  * writer arms a timer when {@link #wantsTimer()} and calls {@link #timerFired()} when it fires.
  * Confined to one thread; {@link #close} releases the encoder's native memory.
  */
@@ -89,9 +90,10 @@ public final class StreamCompressor {
     encoder.finish(append);
   }
 
-  /** Bytes to send now (0 while a bytes:N buffer is below N). */
+  /** Bytes to send now (0 while a bytes:N buffer is below N, and under end until the body ends or the held output reaches its cap). */
   public int ready() {
     if (policy.kind() == FlushPolicy.Kind.BYTES && !finished && outLen < policy.value()) return 0;
+    if (policy.kind() == FlushPolicy.Kind.END && !finished && outLen < FlushPolicy.END_HELD_CAP) return 0;
     return outLen;
   }
 

@@ -170,6 +170,8 @@ public record ShaperModel(String chain, String note, List<String> alike) {
       case TIMER: return of(head + ",flush=timer,after=" + ms(accepting.timerMs()));
       case DECODED_THRESHOLD: return of(head + ",flush=input,bytes=" + bytes(accepting.thresholdBytes()));
       case ONE_LATE: return of(head + ",flush=next");
+      // the whole compressed body at its end, for these clients only (the others' pass streamed or held on its own)
+      case DRAIN: return of(head + ",flush=end");
       default:
         return none("clients that accept " + coding + " see " + accepting.kind().text() + ", which no compressor flush policy of "
             + "the lab's does yet");

@@ -129,6 +129,40 @@ class CodecTest {
     }
   }
 
+  /**
+   * end: nothing is ready before the body ends, then the whole body, which decodes to every event;
+   * output that reaches the cap leaves then, so what it holds is bounded.
+   */
+  @Test
+  void anEndPolicyReleasesTheWholeBodyAtItsEndAndNoMoreThanItsCapBefore() throws Exception {
+    for (ContentCoding coding : ContentCoding.values()) {
+      StreamCompressor c = new StreamCompressor(coding, FlushPolicy.END);
+      for (int i = 0; i < 50; i++) {
+        c.write(EVENT, 0, EVENT.length, true);
+        assertThat(c.ready()).as("%s: ready after event %d", coding, i).isZero();
+      }
+      c.finish();
+      BodyDecoder d = BodyDecoder.of(coding);
+      long[] decoded = {0};
+      d.feed(c.buffer(), 0, c.ready(), (b, o, l) -> decoded[0] += l);
+      d.finish();
+      assertThat(decoded[0]).as("%s: the whole body at the end", coding).isEqualTo(50L * EVENT.length);
+      c.close();
+    }
+    // random bytes do not compress: 17 MiB of them pass the 16 MiB cap before the body ends
+    StreamCompressor c = new StreamCompressor(ContentCoding.GZIP, FlushPolicy.END);
+    byte[] noise = new byte[1 << 20];
+    new java.util.Random(7).nextBytes(noise);
+    int writes = 0;
+    while (c.ready() == 0 && writes < 40) {
+      c.write(noise, 0, noise.length, true);
+      writes++;
+    }
+    assertThat(c.ready()).as("released at the cap, before the end").isGreaterThanOrEqualTo(FlushPolicy.END_HELD_CAP);
+    assertThat(writes).isBetween(16, 18);
+    c.close();
+  }
+
   @Test
   void aCorruptOrCutBrOrZstdBodyIsRefused() throws Exception {
     for (ContentCoding c : new ContentCoding[] {ContentCoding.BR, ContentCoding.ZSTD}) {
@@ -158,8 +192,10 @@ class CodecTest {
     assertThat(FlushPolicy.parse("input:4KiB")).isEqualTo(FlushPolicy.input(4096));
     assertThat(FlushPolicy.parse("input:4KiB").text()).isEqualTo("input:4096");
     assertThat(FlushPolicy.parse("Next")).isEqualTo(FlushPolicy.NEXT);
-    for (String bad : new String[] {"", "sometimes", "bytes:", "bytes:0", "bytes:1GiB", "ms:0", "ms:2m", "input:0", "next:1"}) {
-      assertThatThrownBy(() -> FlushPolicy.parse(bad)).as(bad).hasMessageContaining("valid: each, none, next, bytes:N or input:N");
+    assertThat(FlushPolicy.parse("end")).isEqualTo(FlushPolicy.END);
+    assertThat(FlushPolicy.END.text()).isEqualTo("end");
+    for (String bad : new String[] {"", "sometimes", "bytes:", "bytes:0", "bytes:1GiB", "ms:0", "ms:2m", "input:0", "next:1", "end:1"}) {
+      assertThatThrownBy(() -> FlushPolicy.parse(bad)).as(bad).hasMessageContaining("valid: each, none, next, end, bytes:N or input:N");
     }
   }
 

@@ -65,6 +65,8 @@ class ShaperModelTest {
     assertThat(compressed(answer(TriggerKind.TIMER, null, 100.0), others).chain()).isEqualTo("compress=gzip,flush=timer,after=100ms");
     // each event held until the next is written: the compressor flushed as the next write comes
     assertThat(compressed(answer(TriggerKind.ONE_LATE, null, null), others).chain()).isEqualTo("compress=gzip,flush=next");
+    // the whole body at its end for accepting clients only (Traffic Server's compress plugin): compressed once it is all there
+    assertThat(compressed(answer(TriggerKind.DRAIN, null, null), others).chain()).isEqualTo("compress=gzip,flush=end");
     assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null), others).chain())
         .isEqualTo("compress=gzip,flush=input,bytes=3000B");
     ShaperModel count = compressed(answer(TriggerKind.EVENT_COUNT, null, null), others);

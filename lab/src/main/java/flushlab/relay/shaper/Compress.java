@@ -21,8 +21,9 @@ import java.util.Locale;
  * not marked no-transform, leaves with Content-Encoding, chunked, its body re-encoded; the others
  * pass as they came. Output leaves under the flush policy: each upstream read (flush=each), the
  * encoder's own blocks and the end (none), once N compressed bytes wait (bytes), T after the
- * first unflushed byte (timer), once N uncompressed bytes came in (input), or as the next read
- * comes (next: one read late). With min-length, the body is held until that many bytes arrived
+ * first unflushed byte (timer), once N uncompressed bytes came in (input), as the next read
+ * comes (next: one read late), or all at the body's end (end: Traffic Server's compress plugin
+ * without flush, which compresses the whole response once it has it, the head sent at once). With min-length, the body is held until that many bytes arrived
  * before deciding, as Caddy does: a shorter response is sent as it was. HTTP/1.0 requests are not
  * compressed (nginx's gzip_http_version). The decoded body is the upstream's, byte for byte; a
  * response that passes keeps its head, and a chunked one is re-chunked as its pieces arrive (as a
@@ -30,10 +31,11 @@ import java.util.Locale;
  */
 public final class Compress extends Shaper {
   public static final Param ALGO = Param.choice("algo", "gzip", List.of("gzip", "deflate", "br", "zstd"), "the content coding");
-  public static final Param FLUSH = Param.choice("flush", "each", List.of("each", "none", "bytes", "timer", "input", "next"),
+  public static final Param FLUSH = Param.choice("flush", "each", List.of("each", "none", "bytes", "timer", "input", "next", "end"),
       "each: flush per upstream read; none: the encoder's own blocks and the end; bytes: send once bytes= compressed bytes "
           + "wait; timer: flush after= after the first unflushed byte; input: flush once bytes= uncompressed bytes came in since "
-          + "the last flush; next: flush what is held when the next read comes (each read leaves one read late)");
+          + "the last flush; next: flush what is held when the next read comes (each read leaves one read late); end: the whole "
+          + "body at its end (the head at once; held output capped at 16 MiB)");
   public static final Param BYTES = Param.size("bytes", null, 1, 16L << 20,
       "flush=bytes: compressed bytes held before they leave; flush=input: uncompressed bytes between flushes").optional();
   public static final Param AFTER = Param.duration("after", null, 1_000_000L, 60_000_000_000L,
@@ -97,6 +99,7 @@ public final class Compress extends Shaper {
       }
       case "none" -> FlushPolicy.NONE;
       case "next" -> FlushPolicy.NEXT;
+      case "end" -> FlushPolicy.END;
       default -> FlushPolicy.EACH;
     };
     boolean countsBytes = flush.equals("bytes") || flush.equals("input");

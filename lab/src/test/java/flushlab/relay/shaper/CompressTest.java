@@ -58,6 +58,19 @@ class CompressTest extends ShaperTestBase {
     assertThat(origin.contentCodings()).isEqualTo(Map.of("zstd", 1));
   }
 
+  /** end: the head at once and the whole body at its end for a client that accepts gzip; another client is streamed. */
+  @Test
+  void anEndPolicyHoldsTheBodyToItsEndForAcceptingClientsOnly() throws Exception {
+    BatchResult held = whole(as(ClientProfile.BROWSER, STREAM, "compress=gzip,flush=end"), 60);
+    System.out.println("compress flush=end as a browser: " + held.oneLine() + " time_to_head_ms p50 " + held.timeToHeadMs().p50());
+    assertThat(held.contentCodings()).isEqualTo(Map.of("gzip", 1));
+    assertThat(held.framesPerRead()).as("the whole stream in one read").isGreaterThan(30);
+    assertThat(held.timeToHeadMs().p50()).as("the head before the body's 600 ms").isLessThan(300.0);
+    BatchResult curl = whole(as(ClientProfile.CURL, STREAM, "compress=gzip,flush=end"), 60);
+    assertThat(curl.contentCodings()).isEqualTo(Map.of("identity", 1));
+    assertThat(curl.framesPerRead()).isLessThan(1.25);
+  }
+
   @Test
   void bytesAndTimerPoliciesReleaseByCompressedSizeAndByTime() throws Exception {
     BatchResult bytes = whole(as(ClientProfile.BROWSER, "frames=150&size=60&interval=4ms", "compress=gzip,flush=bytes,bytes=500B"), 150);
