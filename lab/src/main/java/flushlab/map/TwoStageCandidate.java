@@ -9,8 +9,17 @@ package flushlab.map;
  */
 public record TwoStageCandidate(String chain, FlushTrigger answer) {
 
-  /** Whether the model ends with the client socket's Nagle, whose cells the replay compares by its own rule. */
+  /**
+   * Whether the model ends with the client socket's Nagle, whose cells the replay compares by its
+   * own rule: in the answer, or in what a compressing target did for clients that do not accept its coding.
+   */
   public boolean socketStage() {
-    return answer.kind() == TriggerKind.NAGLE || answer.then() == TriggerKind.NAGLE;
+    CompressionFinding c = answer.compression();
+    FlushTrigger others = c == null ? null : c.others();
+    return nagle(answer) || others != null && nagle(others);
+  }
+
+  private static boolean nagle(FlushTrigger t) {
+    return t.kind() == TriggerKind.NAGLE || t.then() == TriggerKind.NAGLE;
   }
 }

@@ -250,6 +250,10 @@ public final class ScenarioRunner {
       // the compression step: the same target asked as the other kind of client
       String coding = codingSeen(results);
       FlushTrigger answer = mine;
+      // the pass of the client the target sent the stream as it is (to which a model of two stages is fitted), and its answer
+      List<TargetCellResult> asItIs = coding == null ? firstPass : List.of();
+      FlushTrigger asItIsAnswer = coding == null ? mine : null;
+      String heldOnly = null;
       if (accepts) {
         String client = clientText(base, false);
         if (coding == null) {
@@ -261,8 +265,10 @@ public final class ScenarioRunner {
           FlushTrigger plain = mapAs(target, base.withProfile(ClientProfile.BARE), true, measure, cert, results, announce,
               secondsLeft(deadline));
           if (results.size() == before) plain = null;
-          answer = mine.withCompression(CompressionFinding.of(coding, client, mine, ClientProfile.BARE.text(), plain,
-              heldOnlyCompressed(results.subList(0, before), results.subList(before, results.size()))));
+          heldOnly = heldOnlyCompressed(results.subList(0, before), results.subList(before, results.size()));
+          answer = mine.withCompression(CompressionFinding.of(coding, client, mine, ClientProfile.BARE.text(), plain, heldOnly));
+          asItIs = List.copyOf(results.subList(before, results.size()));
+          asItIsAnswer = plain;
         }
       } else {
         Cell asBrowser = base.withProfile(ClientProfile.BROWSER);
@@ -288,17 +294,21 @@ public final class ScenarioRunner {
             int before = results.size();
             FlushTrigger accepting = mapAs(target, asBrowser, false, measure, cert, results, announce, secondsLeft(deadline));
             if (results.size() == before) accepting = null;
-            answer = mine.withCompression(CompressionFinding.of(seen.text(), client, accepting, clientText(base, false), mine,
-                heldOnlyCompressed(results.subList(before - 1, results.size()), results.subList(0, before - 1))));
+            heldOnly = heldOnlyCompressed(results.subList(before - 1, results.size()), results.subList(0, before - 1));
+            answer = mine.withCompression(CompressionFinding.of(seen.text(), client, accepting, clientText(base, false), mine, heldOnly));
           }
         }
       }
-      // tried when no one mechanism explained the cells, or (below) when its model failed its replay
-      List<CellEvidence> probed = firstPass.stream().map(r -> asProbed(r, cert.emitToRecvMs())).toList();
-      boolean twoStages = !interrupted.get() && coding == null && !probed.isEmpty() && !probed.contains(null)
-          && (verify || answer.kind() == TriggerKind.INCONCLUSIVE);
+      // tried when no one mechanism explained the stream as it is, or (below) when the answer's model failed its replay;
+      // for a target that compressed for the other client, each candidate joins the compressor that client saw
+      List<CellEvidence> probed = asItIs.stream().map(r -> asProbed(r, cert.emitToRecvMs())).toList();
+      boolean unexplained = asItIsAnswer != null && asItIsAnswer.kind() == TriggerKind.INCONCLUSIVE;
+      boolean twoStages = !interrupted.get() && asItIsAnswer != null && !probed.isEmpty() && !probed.contains(null) && (verify || unexplained);
       List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
-      if (answer.kind() == TriggerKind.INCONCLUSIVE && !two.isEmpty()) {
+      if (twoStages && answer.compression() != null && answer.compression().coding() != null) {
+        two = besideTheCompressor(two, answer, asItIsAnswer == mine, heldOnly);
+      }
+      if (unexplained && !two.isEmpty()) {
         if (remote != null) {
           announce.accept("map: two mechanisms at once (" + two.get(0).chain() + ") may explain the cells; not tried: models are replayed on "
               + "a lab on this host, not yet on a cluster's agents");
@@ -351,6 +361,26 @@ public final class ScenarioRunner {
   }
 
   /**
+   * Candidates fitted to the pass of the client a compressing target sent the stream as it is,
+   * each joined with what the other client saw: the answer that candidate would make, the
+   * compressor and the candidate together ({@link ShaperModel#of(FlushTrigger)}), since the replay
+   * runs every cell, both clients' (nginx with gzip: Nagle for curl, replayed alone, left the
+   * browser's cells unheld). A candidate no built-in relay models beside that compressor is dropped.
+   */
+  static List<TwoStageCandidate> besideTheCompressor(List<TwoStageCandidate> two, FlushTrigger answer, boolean asItIsFirst,
+      String heldOnly) {
+    CompressionFinding f = answer.compression();
+    List<TwoStageCandidate> out = new ArrayList<>();
+    for (TwoStageCandidate c : two) {
+      CompressionFinding joined = CompressionFinding.of(f.coding(), f.acceptingClient(), f.accepting(), f.othersClient(), c.answer(), heldOnly);
+      FlushTrigger both = (asItIsFirst ? c.answer() : answer).withCompression(joined);
+      String chain = ShaperModel.of(both).chain();
+      if (chain != null) out.add(new TwoStageCandidate(chain, both));
+    }
+    return out;
+  }
+
+  /**
    * No one mechanism explained every cell (or its model's replay did not reproduce them), but one
    * did with a second stage after it: the client socket's Nagle ({@link SocketStageFit}), one-late
    * ({@link OneLateAfterFit}) or the cork ({@link CorkAfterFit}): each such model is replayed on every cell, and the one that
@@ -386,7 +416,8 @@ public final class ScenarioRunner {
     }
     if (reproduced.size() == 1) {
       FlushTrigger both = reproduced.get(0).answer();
-      if (answer.compression() != null) both = both.withCompression(answer.compression());
+      // a candidate beside a compressor carries its finding already; the others say what compression showed
+      if (both.compression() == null && answer.compression() != null) both = both.withCompression(answer.compression());
       replayedCells = lastCells;
       return both.withReplay(last);
     }

@@ -1,0 +1,71 @@
+package flushlab.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.map.CompressionFinding;
+import flushlab.map.FlushTrigger;
+import flushlab.map.ShaperModel;
+import flushlab.map.TriggerKind;
+import flushlab.map.TwoStageCandidate;
+import flushlab.relay.shaper.ShaperRegistry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A target that compressed for one kind of client and, for the other, did what no one mechanism
+ * explains (nginx with gzip on: an encoder for a browser, Nagle for curl): a model of two stages
+ * fitted to the plain client's cells is replayed on every cell, both clients', so it is tried
+ * joined with the compressor the other client saw. Alone, `nagle` left the browser's cells unheld
+ * and was refused (`map --proxy nginx --config scenarios/proxies/nginx-gzip.conf`, 2026-12-04).
+ */
+class BesideTheCompressorTest {
+  static FlushTrigger answer(TriggerKind kind) {
+    return new FlushTrigger("x", kind, null, null, null, null, kind.text(), List.of(), List.of());
+  }
+
+  static TwoStageCandidate nagleAlone() {
+    FlushTrigger nagle = answer(TriggerKind.NAGLE);
+    return new TwoStageCandidate(ShaperModel.of(nagle).chain(), nagle);
+  }
+
+  @Test
+  void aCandidateForThePlainClientIsJoinedWithTheCompressorTheOtherClientSaw() {
+    FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
+    FlushTrigger encoder = answer(TriggerKind.ENCODER);
+    // the plain client asked first (the default client sends no Accept-Encoding): the candidate is the top-level answer
+    FlushTrigger mapped = plain.withCompression(CompressionFinding.of("gzip", "browser", encoder, "bare", plain, "held only compressed"));
+    assertThat(ShaperModel.of(mapped).chain()).as("no model while the plain pass is inconclusive").isNull();
+
+    List<TwoStageCandidate> joined = ScenarioRunner.besideTheCompressor(List.of(nagleAlone()), mapped, true, "held only compressed");
+    assertThat(joined).singleElement().satisfies(c -> {
+      assertThat(c.chain()).isEqualTo("nagle -> compress=gzip,flush=none");
+      assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(2);
+      assertThat(c.answer().kind()).isEqualTo(TriggerKind.NAGLE);
+      assertThat(c.answer().compression().others().kind()).isEqualTo(TriggerKind.NAGLE);
+      assertThat(c.answer().compression().accepting().kind()).isEqualTo(TriggerKind.ENCODER);
+      assertThat(c.answer().verdict()).contains("compression is the cause").contains("clients that do not: nagle");
+      assertThat(ShaperModel.of(c.answer()).chain()).as("the answer given once verified has the model replayed").isEqualTo(c.chain());
+      assertThat(c.socketStage()).as("Nagle for the plain client: the replay's socket-stage rule").isTrue();
+    });
+  }
+
+  @Test
+  void asTheAcceptingClientFirstTheAnswerStaysItsAndOnlyThePlainPassChanges() {
+    FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
+    FlushTrigger encoder = answer(TriggerKind.ENCODER);
+    FlushTrigger mapped = encoder.withCompression(CompressionFinding.of("gzip", "browser", encoder, "bare", plain, null));
+    List<TwoStageCandidate> joined = ScenarioRunner.besideTheCompressor(List.of(nagleAlone()), mapped, false, null);
+    assertThat(joined).singleElement().satisfies(c -> {
+      assertThat(c.answer().kind()).isEqualTo(TriggerKind.ENCODER);
+      assertThat(c.chain()).isEqualTo("nagle -> compress=gzip,flush=none");
+    });
+  }
+
+  /** A compressor the lab cannot write (an unknown coding) leaves no model to replay: the candidate is dropped, not replayed alone. */
+  @Test
+  void aCandidateNoBuiltInRelayJoinsIsDropped() {
+    FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
+    FlushTrigger mapped = plain.withCompression(CompressionFinding.of("compress", "browser", answer(TriggerKind.ENCODER), "bare", plain, "x"));
+    assertThat(ScenarioRunner.besideTheCompressor(List.of(nagleAlone()), mapped, true, "x")).isEmpty();
+  }
+}
