@@ -45,6 +45,10 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     if (c.others().kind() == TriggerKind.INCONCLUSIVE) {
       return none("the pass as a client that does not accept " + c.coding() + " was inconclusive, so what the compressor alone does is not known");
     }
+    if (decodedOnDelivery(c.accepting(), c.others())) {
+      ShaperModel compressor = compressor(c.coding(), c.accepting());
+      return compressor.chain() == null ? compressor : of(compressor.chain() + ",others=decoded");
+    }
     if (c.others().kind() != TriggerKind.NONE) return holdAndCompressor(c.coding(), c.accepting(), c.others());
     return compressor(c.coding(), c.accepting());
   }
@@ -81,6 +85,16 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     ShaperModel compressor = compressor(coding, accepting);
     if (compressor.chain() == null) return compressor;
     return of(hold.chain() + " -> " + compressor.chain() + nagle);
+  }
+
+  /**
+   * Clients that do not accept the coding saw what only a compressor does (an encoder's holding, a
+   * threshold of decoded bytes), as the accepting ones did: the same compressed stream, decoded on
+   * delivery for them.
+   */
+  private static boolean decodedOnDelivery(FlushTrigger accepting, FlushTrigger others) {
+    boolean compressorOnly = others.kind() == TriggerKind.ENCODER || others.kind() == TriggerKind.DECODED_THRESHOLD;
+    return compressorOnly && accepting.kind() == others.kind() && sameParameters(accepting, others);
   }
 
   /** A coding the lab's `compress` shaper writes. */

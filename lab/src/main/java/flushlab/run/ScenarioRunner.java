@@ -306,7 +306,9 @@ public final class ScenarioRunner {
       boolean twoStages = !interrupted.get() && asItIsAnswer != null && !probed.isEmpty() && !probed.contains(null) && (verify || unexplained);
       List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
       if (twoStages && answer.compression() != null && answer.compression().coding() != null) {
-        two = besideTheCompressor(two, answer, asItIsAnswer == mine, heldOnly);
+        two = new ArrayList<>(besideTheCompressor(two, answer, asItIsAnswer == mine, heldOnly));
+        TwoStageCandidate decoded = decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
+        if (decoded != null) two.add(decoded);
       }
       if (unexplained && !two.isEmpty()) {
         if (remote != null) {
@@ -378,6 +380,25 @@ public final class ScenarioRunner {
       if (chain != null) out.add(new TwoStageCandidate(chain, both));
     }
     return out;
+  }
+
+  /**
+   * The other candidate for a compressing target whose plain client's pass no mechanism explains:
+   * that client got the same encoder's output, decoded on delivery (Varnish with do_gzip stores the
+   * gzip and gunzips it for a client that does not accept it), so it saw the encoder's holding in
+   * plain bytes. Only for an encoder or a threshold of decoded bytes, which only a compressor
+   * does; null otherwise, or when no built-in relay does it.
+   */
+  static TwoStageCandidate decodedOnDelivery(FlushTrigger answer, FlushTrigger asItIs, boolean asItIsFirst, String heldOnly) {
+    CompressionFinding f = answer.compression();
+    FlushTrigger a = f.accepting();
+    if (a == null || a.kind() != TriggerKind.ENCODER && a.kind() != TriggerKind.DECODED_THRESHOLD) return null;
+    FlushTrigger plain = new FlushTrigger(asItIs.target(), a.kind(), a.thresholdBytes(), a.thresholdBodyBytes(), a.timerMs(), a.events(),
+        "the stream as clients that accept " + f.coding() + " get it, decoded on delivery: " + a.verdict(), asItIs.evidence(), List.of());
+    CompressionFinding joined = CompressionFinding.of(f.coding(), f.acceptingClient(), a, f.othersClient(), plain, heldOnly);
+    FlushTrigger both = (asItIsFirst ? plain : answer).withCompression(joined);
+    String chain = ShaperModel.of(both).chain();
+    return chain == null ? null : new TwoStageCandidate(chain, both);
   }
 
   /**

@@ -131,7 +131,8 @@ public final class Keys {
       "when the emitter's compressor lets output go: each (flushed per event, a well-behaved server), none (never: the encoder's "
           + "own blocks and the end, as Express's compression without res.flush()), bytes:N (sent once N compressed bytes wait), "
           + "ms:T (flushed T after the first unflushed event), input:N (flushed once N uncompressed bytes were written since the "
-          + "last flush) or next (flushed as the next event is written: each event one late); with encoding; sweepable");
+          + "last flush), next (flushed as the next event is written: each event one late) or end (the whole body at its end, the "
+          + "head at once); with encoding; sweepable");
   public static final Key CACHE_CONTROL = Key.of("cache_control", EMITTER, Type.CHOICE, CacheControl.NO_CACHE.text(),
       "the Cache-Control the emitter answers with: no-cache, or no-transform (\"no-cache, no-transform\": asks intermediaries not "
           + "to alter the body, the usual escape from a proxy's compression); sweepable").choices(CacheControl.settingNames());

@@ -69,6 +69,13 @@ class ShaperModelTest {
     assertThat(compressed(answer(TriggerKind.DRAIN, null, null), others).chain()).isEqualTo("compress=gzip,flush=end");
     assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null), others).chain())
         .isEqualTo("compress=gzip,flush=input,bytes=3000B");
+    // what only a compressor does, seen by both kinds of client alike: the same encoder, decoded on delivery for the others
+    assertThat(compressed(answer(TriggerKind.ENCODER, null, null), answer(TriggerKind.ENCODER, null, null)).chain())
+        .isEqualTo("compress=gzip,flush=none,others=decoded");
+    assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null), answer(TriggerKind.DECODED_THRESHOLD, 2990.0, null)).chain())
+        .isEqualTo("compress=gzip,flush=input,bytes=3000B,others=decoded");
+    assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null), answer(TriggerKind.DECODED_THRESHOLD, 1500.0, null)).chain())
+        .as("two different counts are not one encoder").isNull();
     ShaperModel count = compressed(answer(TriggerKind.EVENT_COUNT, null, null), others);
     assertThat(count.chain()).isNull();
     assertThat(count.note()).contains("event-count");

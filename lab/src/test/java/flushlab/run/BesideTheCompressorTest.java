@@ -68,4 +68,23 @@ class BesideTheCompressorTest {
     FlushTrigger mapped = plain.withCompression(CompressionFinding.of("compress", "browser", answer(TriggerKind.ENCODER), "bare", plain, "x"));
     assertThat(ScenarioRunner.besideTheCompressor(List.of(nagleAlone()), mapped, true, "x")).isEmpty();
   }
+  /**
+   * Varnish with do_gzip: an encoder for a browser, and for curl holds no single mechanism explains
+   * (`map --proxy varnish --config scenarios/proxies/varnish-gzip.vcl`, 2026-12-04): the other
+   * candidate is the same encoder, decoded on delivery.
+   */
+  @Test
+  void anEncoderSeenByTheAcceptingClientIsAlsoTriedDecodedOnDeliveryForThePlainOne() {
+    FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
+    FlushTrigger mapped = plain.withCompression(CompressionFinding.of("gzip", "browser", answer(TriggerKind.ENCODER), "bare", plain, null));
+    TwoStageCandidate c = ScenarioRunner.decodedOnDelivery(mapped, plain, true, null);
+    assertThat(c).isNotNull();
+    assertThat(c.chain()).isEqualTo("compress=gzip,flush=none,others=decoded");
+    assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(1);
+    assertThat(c.answer().compression().others().verdict()).startsWith("the stream as clients that accept gzip get it, decoded on delivery");
+    assertThat(c.socketStage()).isFalse();
+
+    FlushTrigger streamed = plain.withCompression(CompressionFinding.of("gzip", "browser", answer(TriggerKind.NONE), "bare", plain, null));
+    assertThat(ScenarioRunner.decodedOnDelivery(streamed, plain, true, null)).as("streamed for a browser: nothing only a compressor does").isNull();
+  }
 }

@@ -28,7 +28,7 @@ class MalformedScenarioTest {
         Arguments.of("unknown encoding", HEAD + "emitter:\n  encoding: lz4\n" + TARGETS, 3, "emitter.encoding",
             "'lz4' is not one of identity, gzip, deflate, br, zstd"),
         Arguments.of("bad flush policy in a sweep", HEAD + "emitter:\n  encoding: gzip\nsweep:\n  flush: [each, sometimes]\n" + TARGETS, 5,
-            "sweep.flush", "valid: each, none, next, bytes:N or input:N"),
+            "sweep.flush", "valid: each, none, next, end, bytes:N or input:N"),
         Arguments.of("sweep of an unknown setting", HEAD + "sweep:\n  payload: [60B]\n" + TARGETS, 3, "sweep.payload", "unknown key"),
         Arguments.of("sweep value that is not a list", HEAD + "sweep:\n  interval: 5ms\n" + TARGETS, 3, "sweep.interval", "non-empty list"),
         Arguments.of("bad value inside a sweep", HEAD + "sweep:\n  interval: [5ms, fast]\n" + TARGETS, 3, "sweep.interval", "'fast' is not a duration"),

@@ -1,5 +1,7 @@
 package flushlab.relay.shaper;
 
+import flushlab.coding.BodyDecoder;
+import flushlab.coding.ByteSink;
 import flushlab.coding.ContentCoding;
 import flushlab.coding.FlushPolicy;
 import flushlab.coding.StreamCompressor;
@@ -27,7 +29,10 @@ import java.util.Locale;
  * before deciding, as Caddy does: a shorter response is sent as it was. HTTP/1.0 requests are not
  * compressed (nginx's gzip_http_version). The decoded body is the upstream's, byte for byte; a
  * response that passes keeps its head, and a chunked one is re-chunked as its pieces arrive (as a
- * proxy that parses the body does). A HEAD request's answer is not modelled.
+ * proxy that parses the body does). With others=decoded, a client that does not accept the coding
+ * gets the body compressed anyway and decoded as it leaves (Varnish with beresp.do_gzip stores the
+ * gzip and gunzips it on delivery): plain bytes, released when the encoder released them. A HEAD
+ * request's answer is not modelled.
  */
 public final class Compress extends Shaper {
   public static final Param ALGO = Param.choice("algo", "gzip", List.of("gzip", "deflate", "br", "zstd"), "the content coding");
@@ -44,11 +49,14 @@ public final class Compress extends Shaper {
       "body bytes held before deciding to compress (Caddy's minimum_length); a shorter response is sent as it was");
   public static final Param TYPES = Param.choice("types", "event-stream", List.of("event-stream", "text", "any"),
       "which responses: text/event-stream only, any text/*, or any type");
+  public static final Param OTHERS = Param.choice("others", "as-is", List.of("as-is", "decoded"),
+      "clients that do not accept the coding: as-is, the body as it came; decoded, compressed anyway and decoded on delivery "
+          + "(Varnish's do_gzip), so they get plain bytes when the encoder lets them go");
 
   public static final ShaperType TYPE = new ShaperType("compress", false,
       "a compressing proxy: re-encodes the body (gzip, deflate, br or zstd) for requests that accept it, releasing output "
           + "per read, at the encoder's will, by compressed size or by timer",
-      List.of(ALGO, FLUSH, BYTES, AFTER, MIN_LENGTH, TYPES),
+      List.of(ALGO, FLUSH, BYTES, AFTER, MIN_LENGTH, TYPES, OTHERS),
       "compress=gzip,flush=bytes,bytes=2KiB", p -> () -> new Compress(p));
 
   /** Pipelined requests remembered; more than this and the oldest answers are treated as not accepting. */
@@ -67,6 +75,8 @@ public final class Compress extends Shaper {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   /** The response being re-encoded (null: it passes as it came). */
   private StreamCompressor compressor;
+  /** The response under way goes to a client that does not accept the coding, compressed and decoded (others=decoded). */
+  private boolean decodeOnDelivery;
   /** Deciding on min-length: the head and body bytes held, raw, and the body so far. */
   private boolean deciding;
   private final ByteArrayOutputStream rawHeld = new ByteArrayOutputStream();
@@ -78,6 +88,11 @@ public final class Compress extends Shaper {
   private boolean passChunked;
   private boolean opaque;
   private ScheduledFuture<?> flushTimer;
+  /** others=decoded: a client that does not accept the coding gets the compressed body decoded as it leaves. */
+  private final boolean decodeForOthers;
+  /** The response being re-encoded is decoded again on its way out (null: it leaves encoded). */
+  private BodyDecoder decoder;
+  private final ByteSink chunkDecoded = this::chunk;
 
   Compress(Params p) {
     this.coding = ContentCoding.named(ALGO.choices().get((int) p.get(ALGO)));
@@ -108,6 +123,7 @@ public final class Compress extends Shaper {
     }
     this.minLength = p.get(MIN_LENGTH);
     this.types = (int) p.get(TYPES);
+    this.decodeForOthers = p.get(OTHERS) == 1;
     this.requests = new HttpRequestParser(r -> {
       if (accepts.size() == MAX_PENDING_REQUESTS) accepts.poll();
       accepts.add(!"HTTP/1.0".equals(r.version()) && ContentCoding.accepted(r.headers().get("Accept-Encoding")).contains(coding));
@@ -171,7 +187,8 @@ public final class Compress extends Shaper {
 
   private void head(int status, String reason, Headers headers) {
     boolean accepted = Boolean.TRUE.equals(accepts.poll());
-    if (!accepted || !compressible(status, headers)) {
+    decodeOnDelivery = !accepted && decodeForOthers;
+    if (!accepted && !decodeForOthers || !compressible(status, headers)) {
       // passes as it came: the same head; the body in its own framing (a chunked one re-chunked as it arrives)
       passChunked = headers.has("Transfer-Encoding", "chunked");
       out.writeBytes(headAsParsed(status, reason, headers));
@@ -207,7 +224,8 @@ public final class Compress extends Shaper {
 
   private void start(int status, String reason, Headers headers) {
     compressor = new StreamCompressor(coding, policy);
-    out.writeBytes(rebuiltHead(status, reason, headers, true));
+    if (decodeOnDelivery) decoder = BodyDecoder.of(coding);
+    out.writeBytes(rebuiltHead(status, reason, headers, !decodeOnDelivery));
   }
 
   private void body(byte[] b, int off, int len) {
@@ -255,13 +273,26 @@ public final class Compress extends Shaper {
     out.writeBytes(LAST_CHUNK);
     compressor.close();
     compressor = null;
+    if (decoder != null) {
+      decoder.close();
+      decoder = null;
+    }
   }
 
-  /** The compressor's ready bytes as one chunk into {@link #out}. */
+  /** The compressor's ready bytes as one chunk into {@link #out}; decoded first for a client that does not accept the coding. */
   private void take() {
     int n = compressor.ready();
     if (n == 0) return;
-    chunk(compressor.buffer(), 0, n);
+    if (decoder == null) {
+      chunk(compressor.buffer(), 0, n);
+    } else {
+      try {
+        decoder.feed(compressor.buffer(), 0, n, chunkDecoded);
+      } catch (BodyDecoder.Corrupt e) {
+        // the lab's own encoder's output: a decoder that refuses it is a bug, never a stream to pass on half-decoded
+        throw new IllegalStateException("compress others=decoded: the lab's own " + coding.text() + " output did not decode", e);
+      }
+    }
     compressor.sent();
   }
 
@@ -305,6 +336,10 @@ public final class Compress extends Shaper {
     if (compressor != null) {
       compressor.close();
       compressor = null;
+    }
+    if (decoder != null) {
+      decoder.close();
+      decoder = null;
     }
   }
 

@@ -71,6 +71,23 @@ class CompressTest extends ShaperTestBase {
     assertThat(curl.framesPerRead()).isLessThan(1.25);
   }
 
+  /**
+   * others=decoded (Varnish's do_gzip): a client that does not accept gzip gets plain bytes, whole,
+   * when the encoder lets them go: held to the end under flush=none, streamed under flush=each.
+   */
+  @Test
+  void decodedOnDeliveryAClientThatDoesNotAcceptGetsPlainBytesWhenTheEncoderLetsThemGo() throws Exception {
+    BatchResult held = whole(as(ClientProfile.CURL, STREAM, "compress=gzip,flush=none,others=decoded"), 60);
+    System.out.println("compress flush=none,others=decoded as curl: " + held.oneLine());
+    assertThat(held.contentCodings()).isEqualTo(Map.of("identity", 1));
+    assertThat(held.framesPerRead()).as("held as the encoder held it").isGreaterThan(30);
+    BatchResult streamed = whole(as(ClientProfile.CURL, STREAM, "compress=gzip,flush=each,others=decoded"), 60);
+    assertThat(streamed.contentCodings()).isEqualTo(Map.of("identity", 1));
+    assertThat(streamed.framesPerRead()).as("decoded read by read").isLessThan(1.25);
+    BatchResult browser = whole(as(ClientProfile.BROWSER, STREAM, "compress=gzip,flush=each,others=decoded"), 60);
+    assertThat(browser.contentCodings()).as("an accepting client still gets gzip").isEqualTo(Map.of("gzip", 1));
+  }
+
   @Test
   void bytesAndTimerPoliciesReleaseByCompressedSizeAndByTime() throws Exception {
     BatchResult bytes = whole(as(ClientProfile.BROWSER, "frames=150&size=60&interval=4ms", "compress=gzip,flush=bytes,bytes=500B"), 150);
