@@ -307,10 +307,7 @@ public final class ScenarioRunner {
       List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
       if (twoStages && answer.compression() != null && answer.compression().coding() != null) {
         two = new ArrayList<>(besideTheCompressor(two, answer, asItIsAnswer == mine, heldOnly));
-        // only where no one mechanism explained the plain pass: a byte threshold there, before a compressor flushing each
-        // write, replays exactly as a compressor flushing every N bytes of input decoded for that client (a fresh-clone suite, 2026-12-04:
-        // the second was given in place of the first when the first's replay was refused once)
-        TwoStageCandidate decoded = unexplained ? decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly) : null;
+        TwoStageCandidate decoded = decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
         if (decoded != null) two.add(decoded);
       }
       if (unexplained && !two.isEmpty()) {
@@ -390,9 +387,13 @@ public final class ScenarioRunner {
    * that client got the same encoder's output, decoded on delivery (Varnish with do_gzip stores the
    * gzip and gunzips it for a client that does not accept it), so it saw the encoder's holding in
    * plain bytes. Only for an encoder or a threshold of decoded bytes, which only a compressor
-   * does; null otherwise, or when no built-in relay does it.
+   * does, and only where no one mechanism explained the plain pass: a byte threshold there, before
+   * a compressor flushing each write, replays exactly as a compressor flushing every N bytes of
+   * input decoded for that client (a fresh-clone suite, 2026-12-04, gave the second in place of the
+   * first when the first's replay was refused once). Null otherwise, or when no built-in relay does it.
    */
   static TwoStageCandidate decodedOnDelivery(FlushTrigger answer, FlushTrigger asItIs, boolean asItIsFirst, String heldOnly) {
+    if (asItIs.kind() != TriggerKind.INCONCLUSIVE) return null;
     CompressionFinding f = answer.compression();
     FlushTrigger a = f.accepting();
     if (a == null || a.kind() != TriggerKind.ENCODER && a.kind() != TriggerKind.DECODED_THRESHOLD) return null;

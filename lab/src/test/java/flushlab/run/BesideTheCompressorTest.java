@@ -87,4 +87,19 @@ class BesideTheCompressorTest {
     FlushTrigger streamed = plain.withCompression(CompressionFinding.of("gzip", "browser", answer(TriggerKind.NONE), "bare", plain, null));
     assertThat(ScenarioRunner.decodedOnDelivery(streamed, plain, true, null)).as("streamed for a browser: nothing only a compressor does").isNull();
   }
+
+  /**
+   * A plain pass one mechanism explained (a byte threshold) is not offered decoded on delivery: a
+   * threshold before a compressor flushing each write replays exactly as a compressor flushing
+   * every N bytes of input decoded for that client, and once took the threshold's place.
+   */
+  @Test
+  void aPlainPassOneMechanismExplainedIsNotOfferedDecodedOnDelivery() {
+    FlushTrigger threshold = new FlushTrigger("x", TriggerKind.BYTE_THRESHOLD, 2541.0, 2310.0, null, null, "byte threshold", List.of(),
+        List.of());
+    FlushTrigger decoded = new FlushTrigger("x", TriggerKind.DECODED_THRESHOLD, 2310.0, 2310.0, null, null, "decoded threshold", List.of(),
+        List.of());
+    FlushTrigger mapped = decoded.withCompression(CompressionFinding.of("gzip", "browser", decoded, "bare", threshold, null));
+    assertThat(ScenarioRunner.decodedOnDelivery(mapped, threshold, false, null)).isNull();
+  }
 }
