@@ -69,6 +69,14 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
         + " (a mechanism the map does not model, or two at once)", List.copyOf(more), next, compression, v.text());
   }
 
+  /** A refused answer whose replay parted two kinds of client: the verdict says so, and what to measure next. */
+  public FlushTrigger withClientsApart(String sentence, String tryNext) {
+    List<String> more = new java.util.ArrayList<>(next);
+    more.add(tryNext);
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + sentence, evidence,
+        List.copyOf(more), compression, replay, then);
+  }
+
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
       Integer events, String verdict, List<String> evidence, List<String> next) {
     this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, null);

@@ -351,7 +351,8 @@ public final class ScenarioRunner {
     if (o.verdict() == null) return answer;
     announce.accept("replay: " + o.text());
     replayedCells = o.cells();
-    return answer.withReplay(o.verdict());
+    FlushTrigger replayedAnswer = answer.withReplay(o.verdict());
+    return o.clientsApart() == null ? replayedAnswer : replayedAnswer.withClientsApart(o.clientsApart().sentence(), o.clientsApart().tryNext());
   }
 
   /** Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle, one-late or the cork. */
@@ -485,9 +486,10 @@ public final class ScenarioRunner {
    * A model's replay: its verdict, or why it has none ({@code unfinished}, with what to try), and
    * how many cells the budget left out; with a verdict, each compared cell's stream on both sides.
    */
-  private record ReplayOutcome(Replay.Verdict verdict, String unfinished, String tryNext, int notReplayed, List<ReplayedCell> cells) {
+  private record ReplayOutcome(Replay.Verdict verdict, String unfinished, String tryNext, int notReplayed, List<ReplayedCell> cells,
+      ClientsApart clientsApart) {
     ReplayOutcome(Replay.Verdict verdict, String unfinished, String tryNext, int notReplayed) {
-      this(verdict, unfinished, tryNext, notReplayed, List.of());
+      this(verdict, unfinished, tryNext, notReplayed, List.of(), null);
     }
 
     String text() {
@@ -562,7 +564,8 @@ public final class ScenarioRunner {
             }
           }
         }
-        compared.add(new ComparedCell(onTarget, replayedCell, Staircase.of(r.included(), ReplayedCell.MAX_FRAMES), onItStairs));
+        compared.add(new ComparedCell(onTarget, replayedCell, Staircase.of(r.included(), ReplayedCell.MAX_FRAMES), onItStairs,
+            new AskedAs(r.cell().profile(), r.included().h2() != null)));
       }
     }
     if (compared.isEmpty() && noData == results.size()) {
@@ -578,11 +581,43 @@ public final class ScenarioRunner {
       Replay.CellMatch m = verdict.cells().get(i);
       cells.add(new ReplayedCell(m.label(), m.difference(), compared.get(i).targetStairs(), compared.get(i).modelStairs()));
     }
-    return new ReplayOutcome(verdict, null, null, results.size() - compared.size() - noData, List.copyOf(cells));
+    ClientsApart apart = verdict.verified() ? null : clientsApart(verdict.cells(), compared.stream().map(ComparedCell::asked).toList());
+    return new ReplayOutcome(verdict, null, null, results.size() - compared.size() - noData, List.copyOf(cells), apart);
   }
 
   /** One cell measured on the target and again on the model: its signature and its stream on each. */
-  private record ComparedCell(CellEvidence onTarget, CellEvidence onModel, Staircase targetStairs, Staircase modelStairs) {}
+  private record ComparedCell(CellEvidence onTarget, CellEvidence onModel, Staircase targetStairs, Staircase modelStairs, AskedAs asked) {}
+
+  /** Which client a cell was asked as, and whether the target answered it over HTTP/2. */
+  record AskedAs(ClientProfile profile, boolean h2) {
+    String text() {
+      return profile.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + " over " + (h2 ? "HTTP/2" : "HTTP/1.1");
+    }
+  }
+
+  /**
+   * When every cell a model's replay refused was asked as one client (or over one protocol) and
+   * every cell it reproduced as another, the target holds differently for the two, which no one
+   * relay does: a sentence saying so, or null. Over TLS the map's compression probe asks as a
+   * browser, which speaks HTTP/2 where the lab's own request speaks HTTP/1.1: stock nginx over TLS
+   * held 16 KiB with the head for the one (likely its TLS buffer, ssl_buffer_size, 16k by default)
+   * and 4 KiB for the other (2026-12-04).
+   */
+  static ClientsApart clientsApart(List<Replay.CellMatch> matches, List<AskedAs> asked) {
+    java.util.Set<AskedAs> differ = new java.util.LinkedHashSet<>();
+    java.util.Set<AskedAs> agree = new java.util.LinkedHashSet<>();
+    for (int i = 0; i < matches.size(); i++) (matches.get(i).difference() == null ? agree : differ).add(asked.get(i));
+    if (differ.size() != 1 || agree.size() != 1 || differ.equals(agree)) return null;
+    AskedAs d = differ.iterator().next();
+    AskedAs a = agree.iterator().next();
+    String client = d.profile().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    return new ClientsApart("every cell that differs was asked as " + d.text() + ", every cell it reproduced as " + a.text()
+        + ": the target holds differently for the two, which one relay does not",
+        "map each client on its own: --client " + client + (d.h2() != a.h2() ? " (which speaks " + (d.h2() ? "HTTP/2" : "HTTP/1.1") + " here)" : ""));
+  }
+
+  /** What a refused replay's cells say when they part two kinds of client: the sentence, and what to measure next. */
+  record ClientsApart(String sentence, String tryNext) {}
 
   /**
    * A stream both kinds of client read (same frames, size, interval) that came compressed and held

@@ -1,0 +1,48 @@
+package flushlab.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.client.ClientProfile;
+import flushlab.map.Replay;
+import flushlab.run.ScenarioRunner.AskedAs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A replay whose refused cells were all asked as one client, and whose reproduced cells as another,
+ * says so: stock nginx over TLS (`map --proxy nginx --config scenarios/proxies/nginx-h2.conf`,
+ * 2026-12-04) held 16 KiB, the response head with it, for the lab's own request over HTTP/1.1, and
+ * 4 KiB for the compression probe's browser over HTTP/2; its model reproduced the first three cells
+ * and not the probe's.
+ */
+class ClientsApartTest {
+  static final AskedAs BARE = new AskedAs(ClientProfile.BARE, false);
+  static final AskedAs BROWSER = new AskedAs(ClientProfile.BROWSER, true);
+
+  static Replay.CellMatch agrees(String label) {
+    return new Replay.CellMatch(label, null);
+  }
+
+  static Replay.CellMatch differs(String label) {
+    return new Replay.CellMatch(label, "the model held every stream to its end, the target did not");
+  }
+
+  @Test
+  void refusedCellsAllOfAnotherClientNameBothClientsAndWhatToMapNext() {
+    ScenarioRunner.ClientsApart apart = ScenarioRunner.clientsApart(List.of(agrees("a"), agrees("b"), agrees("c"), differs("probe")),
+        List.of(BARE, BARE, BARE, BROWSER));
+    assertThat(apart).isNotNull();
+    assertThat(apart.sentence()).isEqualTo("every cell that differs was asked as browser over HTTP/2, every cell it reproduced as bare over "
+        + "HTTP/1.1: the target holds differently for the two, which one relay does not");
+    assertThat(apart.tryNext()).isEqualTo("map each client on its own: --client browser (which speaks HTTP/2 here)");
+  }
+
+  @Test
+  void aRefusalWithinOneClientOrAcrossBothSaysNothingOfClients() {
+    assertThat(ScenarioRunner.clientsApart(List.of(agrees("a"), differs("b"), agrees("probe")), List.of(BARE, BARE, BROWSER)))
+        .as("a cell of the first client differs too").isNull();
+    assertThat(ScenarioRunner.clientsApart(List.of(agrees("a"), differs("b")), List.of(BARE, BARE))).as("one client only").isNull();
+    assertThat(ScenarioRunner.clientsApart(List.of(differs("a"), differs("probe")), List.of(BARE, BROWSER)))
+        .as("nothing reproduced").isNull();
+  }
+}
