@@ -70,10 +70,10 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   }
 
   /** A refused answer whose replay parted two kinds of client: the verdict says so, and what to measure next. */
-  public FlushTrigger withClientsApart(String sentence, String tryNext) {
+  public FlushTrigger withClientsApart(ClientsApart apart) {
     List<String> more = new java.util.ArrayList<>(next);
-    more.add(tryNext);
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + sentence, evidence,
+    more.add(apart.tryNext());
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + apart.sentence(), evidence,
         List.copyOf(more), compression, replay, then);
   }
 

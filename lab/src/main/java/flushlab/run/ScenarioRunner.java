@@ -17,6 +17,8 @@ import flushlab.core.Units;
 import flushlab.emitter.PacingAudit;
 import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
+import flushlab.map.BesideACompressor;
+import flushlab.map.ClientsApart;
 import flushlab.map.CompressionFinding;
 import flushlab.map.CorkAfterFit;
 import flushlab.map.FlushTrigger;
@@ -306,8 +308,8 @@ public final class ScenarioRunner {
       boolean twoStages = !interrupted.get() && asItIsAnswer != null && !probed.isEmpty() && !probed.contains(null) && (verify || unexplained);
       List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
       if (twoStages && answer.compression() != null && answer.compression().coding() != null) {
-        two = new ArrayList<>(besideTheCompressor(two, answer, asItIsAnswer == mine, heldOnly));
-        TwoStageCandidate decoded = decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
+        two = new ArrayList<>(BesideACompressor.joined(two, answer, asItIsAnswer == mine, heldOnly));
+        TwoStageCandidate decoded = BesideACompressor.decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
         if (decoded != null) two.add(decoded);
       }
       if (unexplained && !two.isEmpty()) {
@@ -352,7 +354,7 @@ public final class ScenarioRunner {
     announce.accept("replay: " + o.text());
     replayedCells = o.cells();
     FlushTrigger replayedAnswer = answer.withReplay(o.verdict());
-    return o.clientsApart() == null ? replayedAnswer : replayedAnswer.withClientsApart(o.clientsApart().sentence(), o.clientsApart().tryNext());
+    return o.clientsApart() == null ? replayedAnswer : replayedAnswer.withClientsApart(o.clientsApart());
   }
 
   /** Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle, one-late or the cork. */
@@ -361,49 +363,6 @@ public final class ScenarioRunner {
     two.addAll(OneLateAfterFit.candidates(target.name(), cells));
     two.addAll(CorkAfterFit.candidates(target.name(), cells, target.path()));
     return two;
-  }
-
-  /**
-   * Candidates fitted to the pass of the client a compressing target sent the stream as it is,
-   * each joined with what the other client saw: the answer that candidate would make, the
-   * compressor and the candidate together ({@link ShaperModel#of(FlushTrigger)}), since the replay
-   * runs every cell, both clients' (nginx with gzip: Nagle for curl, replayed alone, left the
-   * browser's cells unheld). A candidate no built-in relay models beside that compressor is dropped.
-   */
-  static List<TwoStageCandidate> besideTheCompressor(List<TwoStageCandidate> two, FlushTrigger answer, boolean asItIsFirst,
-      String heldOnly) {
-    CompressionFinding f = answer.compression();
-    List<TwoStageCandidate> out = new ArrayList<>();
-    for (TwoStageCandidate c : two) {
-      CompressionFinding joined = CompressionFinding.of(f.coding(), f.acceptingClient(), f.accepting(), f.othersClient(), c.answer(), heldOnly);
-      FlushTrigger both = (asItIsFirst ? c.answer() : answer).withCompression(joined);
-      String chain = ShaperModel.of(both).chain();
-      if (chain != null) out.add(new TwoStageCandidate(chain, both));
-    }
-    return out;
-  }
-
-  /**
-   * The other candidate for a compressing target whose plain client's pass no mechanism explains:
-   * that client got the same encoder's output, decoded on delivery (Varnish with do_gzip stores the
-   * gzip and gunzips it for a client that does not accept it), so it saw the encoder's holding in
-   * plain bytes. Only for an encoder or a threshold of decoded bytes, which only a compressor
-   * does, and only where no one mechanism explained the plain pass: a byte threshold there, before
-   * a compressor flushing each write, replays exactly as a compressor flushing every N bytes of
-   * input decoded for that client (a fresh-clone suite, 2026-12-04, gave the second in place of the
-   * first when the first's replay was refused once). Null otherwise, or when no built-in relay does it.
-   */
-  static TwoStageCandidate decodedOnDelivery(FlushTrigger answer, FlushTrigger asItIs, boolean asItIsFirst, String heldOnly) {
-    if (asItIs.kind() != TriggerKind.INCONCLUSIVE) return null;
-    CompressionFinding f = answer.compression();
-    FlushTrigger a = f.accepting();
-    if (a == null || a.kind() != TriggerKind.ENCODER && a.kind() != TriggerKind.DECODED_THRESHOLD) return null;
-    FlushTrigger plain = new FlushTrigger(asItIs.target(), a.kind(), a.thresholdBytes(), a.thresholdBodyBytes(), a.timerMs(), a.events(),
-        "the stream as clients that accept " + f.coding() + " get it, decoded on delivery: " + a.verdict(), asItIs.evidence(), List.of());
-    CompressionFinding joined = CompressionFinding.of(f.coding(), f.acceptingClient(), a, f.othersClient(), plain, heldOnly);
-    FlushTrigger both = (asItIsFirst ? plain : answer).withCompression(joined);
-    String chain = ShaperModel.of(both).chain();
-    return chain == null ? null : new TwoStageCandidate(chain, both);
   }
 
   /**
@@ -565,7 +524,7 @@ public final class ScenarioRunner {
           }
         }
         compared.add(new ComparedCell(onTarget, replayedCell, Staircase.of(r.included(), ReplayedCell.MAX_FRAMES), onItStairs,
-            new AskedAs(r.cell().profile(), r.included().h2() != null)));
+            new ClientsApart.AskedAs(r.cell().profile(), r.included().h2() != null)));
       }
     }
     if (compared.isEmpty() && noData == results.size()) {
@@ -581,43 +540,14 @@ public final class ScenarioRunner {
       Replay.CellMatch m = verdict.cells().get(i);
       cells.add(new ReplayedCell(m.label(), m.difference(), compared.get(i).targetStairs(), compared.get(i).modelStairs()));
     }
-    ClientsApart apart = verdict.verified() ? null : clientsApart(verdict.cells(), compared.stream().map(ComparedCell::asked).toList());
+    ClientsApart apart = verdict.verified() ? null : ClientsApart.of(verdict.cells(), compared.stream().map(ComparedCell::asked).toList());
     return new ReplayOutcome(verdict, null, null, results.size() - compared.size() - noData, List.copyOf(cells), apart);
   }
 
   /** One cell measured on the target and again on the model: its signature and its stream on each. */
-  private record ComparedCell(CellEvidence onTarget, CellEvidence onModel, Staircase targetStairs, Staircase modelStairs, AskedAs asked) {}
+  private record ComparedCell(CellEvidence onTarget, CellEvidence onModel, Staircase targetStairs, Staircase modelStairs,
+      ClientsApart.AskedAs asked) {}
 
-  /** Which client a cell was asked as, and whether the target answered it over HTTP/2. */
-  record AskedAs(ClientProfile profile, boolean h2) {
-    String text() {
-      return profile.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + " over " + (h2 ? "HTTP/2" : "HTTP/1.1");
-    }
-  }
-
-  /**
-   * When every cell a model's replay refused was asked as one client (or over one protocol) and
-   * every cell it reproduced as another, the target holds differently for the two, which no one
-   * relay does: a sentence saying so, or null. Over TLS the map's compression probe asks as a
-   * browser, which speaks HTTP/2 where the lab's own request speaks HTTP/1.1: stock nginx over TLS
-   * held 16 KiB with the head for the one (likely its TLS buffer, ssl_buffer_size, 16k by default)
-   * and 4 KiB for the other (2026-12-04).
-   */
-  static ClientsApart clientsApart(List<Replay.CellMatch> matches, List<AskedAs> asked) {
-    java.util.Set<AskedAs> differ = new java.util.LinkedHashSet<>();
-    java.util.Set<AskedAs> agree = new java.util.LinkedHashSet<>();
-    for (int i = 0; i < matches.size(); i++) (matches.get(i).difference() == null ? agree : differ).add(asked.get(i));
-    if (differ.size() != 1 || agree.size() != 1 || differ.equals(agree)) return null;
-    AskedAs d = differ.iterator().next();
-    AskedAs a = agree.iterator().next();
-    String client = d.profile().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-    return new ClientsApart("every cell that differs was asked as " + d.text() + ", every cell it reproduced as " + a.text()
-        + ": the target holds differently for the two, which one relay does not",
-        "map each client on its own: --client " + client + (d.h2() != a.h2() ? " (which speaks " + (d.h2() ? "HTTP/2" : "HTTP/1.1") + " here)" : ""));
-  }
-
-  /** What a refused replay's cells say when they part two kinds of client: the sentence, and what to measure next. */
-  record ClientsApart(String sentence, String tryNext) {}
 
   /**
    * A stream both kinds of client read (same frames, size, interval) that came compressed and held

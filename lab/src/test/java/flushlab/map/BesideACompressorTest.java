@@ -1,12 +1,7 @@
-package flushlab.run;
+package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.map.CompressionFinding;
-import flushlab.map.FlushTrigger;
-import flushlab.map.ShaperModel;
-import flushlab.map.TriggerKind;
-import flushlab.map.TwoStageCandidate;
 import flushlab.relay.shaper.ShaperRegistry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * joined with the compressor the other client saw. Alone, `nagle` left the browser's cells unheld
  * and was refused (`map --proxy nginx --config scenarios/proxies/nginx-gzip.conf`, 2026-12-04).
  */
-class BesideTheCompressorTest {
+class BesideACompressorTest {
   static FlushTrigger answer(TriggerKind kind) {
     return new FlushTrigger("x", kind, null, null, null, null, kind.text(), List.of(), List.of());
   }
@@ -36,7 +31,7 @@ class BesideTheCompressorTest {
     FlushTrigger mapped = plain.withCompression(CompressionFinding.of("gzip", "browser", encoder, "bare", plain, "held only compressed"));
     assertThat(ShaperModel.of(mapped).chain()).as("no model while the plain pass is inconclusive").isNull();
 
-    List<TwoStageCandidate> joined = ScenarioRunner.besideTheCompressor(List.of(nagleAlone()), mapped, true, "held only compressed");
+    List<TwoStageCandidate> joined = BesideACompressor.joined(List.of(nagleAlone()), mapped, true, "held only compressed");
     assertThat(joined).singleElement().satisfies(c -> {
       assertThat(c.chain()).isEqualTo("nagle -> compress=gzip,flush=none");
       assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(2);
@@ -54,7 +49,7 @@ class BesideTheCompressorTest {
     FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
     FlushTrigger encoder = answer(TriggerKind.ENCODER);
     FlushTrigger mapped = encoder.withCompression(CompressionFinding.of("gzip", "browser", encoder, "bare", plain, null));
-    List<TwoStageCandidate> joined = ScenarioRunner.besideTheCompressor(List.of(nagleAlone()), mapped, false, null);
+    List<TwoStageCandidate> joined = BesideACompressor.joined(List.of(nagleAlone()), mapped, false, null);
     assertThat(joined).singleElement().satisfies(c -> {
       assertThat(c.answer().kind()).isEqualTo(TriggerKind.ENCODER);
       assertThat(c.chain()).isEqualTo("nagle -> compress=gzip,flush=none");
@@ -66,7 +61,7 @@ class BesideTheCompressorTest {
   void aCandidateNoBuiltInRelayJoinsIsDropped() {
     FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
     FlushTrigger mapped = plain.withCompression(CompressionFinding.of("compress", "browser", answer(TriggerKind.ENCODER), "bare", plain, "x"));
-    assertThat(ScenarioRunner.besideTheCompressor(List.of(nagleAlone()), mapped, true, "x")).isEmpty();
+    assertThat(BesideACompressor.joined(List.of(nagleAlone()), mapped, true, "x")).isEmpty();
   }
   /**
    * Varnish with do_gzip: an encoder for a browser, and for curl holds no single mechanism explains
@@ -77,7 +72,7 @@ class BesideTheCompressorTest {
   void anEncoderSeenByTheAcceptingClientIsAlsoTriedDecodedOnDeliveryForThePlainOne() {
     FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
     FlushTrigger mapped = plain.withCompression(CompressionFinding.of("gzip", "browser", answer(TriggerKind.ENCODER), "bare", plain, null));
-    TwoStageCandidate c = ScenarioRunner.decodedOnDelivery(mapped, plain, true, null);
+    TwoStageCandidate c = BesideACompressor.decodedOnDelivery(mapped, plain, true, null);
     assertThat(c).isNotNull();
     assertThat(c.chain()).isEqualTo("compress=gzip,flush=none,others=decoded");
     assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(1);
@@ -85,7 +80,7 @@ class BesideTheCompressorTest {
     assertThat(c.socketStage()).isFalse();
 
     FlushTrigger streamed = plain.withCompression(CompressionFinding.of("gzip", "browser", answer(TriggerKind.NONE), "bare", plain, null));
-    assertThat(ScenarioRunner.decodedOnDelivery(streamed, plain, true, null)).as("streamed for a browser: nothing only a compressor does").isNull();
+    assertThat(BesideACompressor.decodedOnDelivery(streamed, plain, true, null)).as("streamed for a browser: nothing only a compressor does").isNull();
   }
 
   /**
@@ -100,6 +95,6 @@ class BesideTheCompressorTest {
     FlushTrigger decoded = new FlushTrigger("x", TriggerKind.DECODED_THRESHOLD, 2310.0, 2310.0, null, null, "decoded threshold", List.of(),
         List.of());
     FlushTrigger mapped = decoded.withCompression(CompressionFinding.of("gzip", "browser", decoded, "bare", threshold, null));
-    assertThat(ScenarioRunner.decodedOnDelivery(mapped, threshold, false, null)).isNull();
+    assertThat(BesideACompressor.decodedOnDelivery(mapped, threshold, false, null)).isNull();
   }
 }

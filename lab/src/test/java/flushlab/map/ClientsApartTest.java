@@ -1,10 +1,9 @@
-package flushlab.run;
+package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.client.ClientProfile;
-import flushlab.map.Replay;
-import flushlab.run.ScenarioRunner.AskedAs;
+import flushlab.map.ClientsApart.AskedAs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +28,7 @@ class ClientsApartTest {
 
   @Test
   void refusedCellsAllOfAnotherClientNameBothClientsAndWhatToMapNext() {
-    ScenarioRunner.ClientsApart apart = ScenarioRunner.clientsApart(List.of(agrees("a"), agrees("b"), agrees("c"), differs("probe")),
+    ClientsApart apart = ClientsApart.of(List.of(agrees("a"), agrees("b"), agrees("c"), differs("probe")),
         List.of(BARE, BARE, BARE, BROWSER));
     assertThat(apart).isNotNull();
     assertThat(apart.sentence()).isEqualTo("every cell that differs was asked as browser over HTTP/2, every cell it reproduced as bare over "
@@ -39,10 +38,10 @@ class ClientsApartTest {
 
   @Test
   void aRefusalWithinOneClientOrAcrossBothSaysNothingOfClients() {
-    assertThat(ScenarioRunner.clientsApart(List.of(agrees("a"), differs("b"), agrees("probe")), List.of(BARE, BARE, BROWSER)))
+    assertThat(ClientsApart.of(List.of(agrees("a"), differs("b"), agrees("probe")), List.of(BARE, BARE, BROWSER)))
         .as("a cell of the first client differs too").isNull();
-    assertThat(ScenarioRunner.clientsApart(List.of(agrees("a"), differs("b")), List.of(BARE, BARE))).as("one client only").isNull();
-    assertThat(ScenarioRunner.clientsApart(List.of(differs("a"), differs("probe")), List.of(BARE, BROWSER)))
+    assertThat(ClientsApart.of(List.of(agrees("a"), differs("b")), List.of(BARE, BARE))).as("one client only").isNull();
+    assertThat(ClientsApart.of(List.of(differs("a"), differs("probe")), List.of(BARE, BROWSER)))
         .as("nothing reproduced").isNull();
   }
 }
