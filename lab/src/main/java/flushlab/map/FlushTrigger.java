@@ -69,6 +69,18 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
         + " (a mechanism the map does not model, or two at once)", List.copyOf(more), next, compression, v.text());
   }
 
+  /**
+   * An answer no one mechanism gave while this host stalled during its cells ({@code where}: the
+   * cell and the stall's figures): the verdict says the spread may be the host's, and to map again.
+   */
+  public FlushTrigger withHostStalls(String where) {
+    List<String> more = new java.util.ArrayList<>(next);
+    more.add("map again on a quieter host");
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; this host stalled while the "
+        + "cells were measured (" + where + "): the spread that no one mechanism explains may be the host's, not the target's", evidence,
+        List.copyOf(more), compression, replay, then);
+  }
+
   /** A refused answer whose replay parted two kinds of client: the verdict says so, and what to measure next. */
   public FlushTrigger withClientsApart(ClientsApart apart) {
     List<String> more = new java.util.ArrayList<>(next);

@@ -330,8 +330,39 @@ public final class ScenarioRunner {
           answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
         }
       }
+      if (!interrupted.get() && answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() == null
+          && !answer.verdict().contains("this host stalled")) {
+        String stalled = hostStallsDuring(firstPass);
+        if (stalled != null) answer = answer.withHostStalls(stalled);
+      }
       return new Measured(results, Map.of(target.name(), answer), null);
     });
+  }
+
+  /** A host stall this long in a kept run moves a held cell's waits by as much, past what a fit allows of one mechanism. */
+  static final double NOISY_STALL_MS = 10;
+
+  /**
+   * The longest host stall during a kept run of the pass, where one reached {@link #NOISY_STALL_MS}:
+   * the cell and the figures; null otherwise. A pass that no one mechanism explained under such a
+   * stall may have been spread by the host, not the target: under a CPU hog a hold of 102 ms then
+   * one-late, whose cells fit it 6 of 6 on a quiet host, was answered inconclusive from three cells,
+   * one with waits spread 206-217 ms (a fresh-clone suite with a hog, 2026-12-04).
+   */
+  static String hostStallsDuring(List<TargetCellResult> pass) {
+    String worst = null;
+    double longest = 0;
+    for (TargetCellResult r : pass) {
+      for (RunRecord run : r.runs()) {
+        if (run.excluded() || run.stalls() == null) continue;
+        double ms = run.stalls().host().maxMs();
+        if (ms >= NOISY_STALL_MS && ms > longest) {
+          longest = ms;
+          worst = r.cell().label() + ": " + run.stalls().host().describe();
+        }
+      }
+    }
+    return worst;
   }
 
   /**
