@@ -74,18 +74,20 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
    * cell and the stall's figures): the verdict says the spread may be the host's, and to map again.
    */
   public FlushTrigger withHostStalls(String where) {
-    List<String> more = new java.util.ArrayList<>(next);
-    more.add("map again on a quieter host");
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; this host stalled while the "
-        + "cells were measured (" + where + "): the spread that no one mechanism explains may be the host's, not the target's", evidence,
-        List.copyOf(more), compression, replay, then);
+    return withNote("this host stalled while the cells were measured (" + where + "): the spread that no one mechanism explains may "
+        + "be the host's, not the target's", "map again on a quieter host");
   }
 
   /** A refused answer whose replay parted two kinds of client: the verdict says so, and what to measure next. */
   public FlushTrigger withClientsApart(ClientsApart apart) {
+    return withNote(apart.sentence(), apart.tryNext());
+  }
+
+  /** The same answer, its verdict ending with {@code sentence} and {@code tryNext} added to what to measure next. */
+  private FlushTrigger withNote(String sentence, String tryNext) {
     List<String> more = new java.util.ArrayList<>(next);
-    more.add(apart.tryNext());
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + apart.sentence(), evidence,
+    more.add(tryNext);
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + sentence, evidence,
         List.copyOf(more), compression, replay, then);
   }
 

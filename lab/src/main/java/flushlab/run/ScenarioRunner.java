@@ -459,17 +459,18 @@ public final class ScenarioRunner {
   }
 
   /**
-   * A cell as the prober read it: its kept runs, or, when both runs were excluded because this
-   * host stalled and outside the stalls each frame came alone, those streams ({@link
-   * #streamedOutsideStalls}); null for a cell that is no data (frames lost, or nothing kept). A
-   * model of two stages is fitted only to a pass whose every cell is data, and to the same cells
-   * the single fits read: a cell streamed outside the stalls once left the pass without its
-   * two-stage candidates (CI, 2026-12-04: a byte threshold of ~3.7 KB then one-late was answered inconclusive).
+   * A cell as the prober reads it, the one rule for the prober and the two-stage fits: its kept
+   * runs, or, when both runs were excluded because this host stalled and outside the stalls each
+   * frame came alone, those streams ({@link #streamedOutsideStalls}); null for a cell that is no
+   * data (every stream failed, frames lost, nothing read or kept). The two-stage fits once read
+   * such a streamed cell from its kept runs alone, found none, and left the pass without its
+   * candidates (CI, 2026-12-04: a byte threshold of ~3.7 KB then one-late was answered inconclusive).
    */
   static CellEvidence asProbed(TargetCellResult r, double baselineMs) {
+    if (r.runs().stream().allMatch(RunRecord::excluded)) return streamedOutsideStalls(r, r.runs(), baselineMs);
     BatchResult kept = r.included();
-    if (kept.frames() > 0) return kept.lostFrames() == 0 ? r.evidence(baselineMs) : null;
-    return streamedOutsideStalls(r, r.runs(), baselineMs);
+    if (kept.streamsOk() == 0 && kept.errorCount() > 0 || kept.lostFrames() > 0 || kept.frames() == 0) return null;
+    return r.evidence(baselineMs);
   }
 
   /**
@@ -685,14 +686,18 @@ public final class ScenarioRunner {
       if (identity) r = r.withRequestHeaders(headersFor(true));
       results.add(r);
       BatchResult b = r.included();
-      if (runs.stream().allMatch(RunRecord::excluded)) {
-        String why = runs.get(runs.size() - 1).exclusionReason();
-        CellEvidence outside = streamedOutsideStalls(r, runs, cert.emitToRecvMs());
-        if (outside != null) {
+      boolean bothExcluded = runs.stream().allMatch(RunRecord::excluded);
+      CellEvidence probed = asProbed(r, cert.emitToRecvMs());
+      if (probed != null) {
+        if (bothExcluded) {
           announce.accept("map: " + plan + who + ": both runs' merged reads all fell in this host's stalls, and outside them each "
-              + "frame came alone: the cell streamed (" + why + ")");
-          return outside;
+              + "frame came alone: the cell streamed (" + runs.get(runs.size() - 1).exclusionReason() + ")");
         }
+        return probed;
+      }
+      // no data: why
+      if (bothExcluded) {
+        String why = runs.get(runs.size() - 1).exclusionReason();
         failed[0] = runs.stream().allMatch(RunRecord::spoiledByHostStall)
             ? new PassEnd("this host stalled in both runs of " + plan + who + " (" + why + "); nothing is inferred from it", PassEnd.Kind.HOST_STALLED)
             : new PassEnd("both runs of " + plan + who + " were excluded (" + why + ") with no stall of this host to account for it; "
@@ -704,12 +709,9 @@ public final class ScenarioRunner {
             b.failedWith(StreamError.HTTP2_ONLY) ? PassEnd.Kind.SPEAKS_HTTP2_ONLY : PassEnd.Kind.TARGET_FAILED);
         return null; // a target that answers no stream has no trigger to map: stop here
       }
-      if (b.lostFrames() > 0 || b.frames() == 0) {
-        failed[0] = new PassEnd((b.frames() == 0 ? "no frame of " + plan + who + " was read" : b.lostFrames() + " frames of " + plan
-            + who + " were lost") + "; nothing is inferred from it", PassEnd.Kind.TARGET_FAILED);
-        return null;
-      }
-      return r.evidence(cert.emitToRecvMs());
+      failed[0] = new PassEnd((b.frames() == 0 ? "no frame of " + plan + who + " was read" : b.lostFrames() + " frames of " + plan
+          + who + " were lost") + "; nothing is inferred from it", PassEnd.Kind.TARGET_FAILED);
+      return null;
     }, budgetSeconds, announce);
     FlushTrigger trigger = prober.run();
     if (failed[0] != null && failed[0].kind() == PassEnd.Kind.HOST_STALLED) {
