@@ -95,6 +95,11 @@ class ShaperModelTest {
     // counted before compression: the threshold first
     ShaperModel before = compressed(answer(TriggerKind.DECODED_THRESHOLD, 2730.0, null), answer(TriggerKind.BYTE_THRESHOLD, 3003.0, null));
     assertThat(before.chain()).isEqualTo("byte-threshold=3003B -> compress=gzip,flush=each");
+    // compared as event bytes: 2220 B decoded against 2475 B on the wire (2250 B of events) is one threshold, though the
+    // wire count is 11 % more (chunk framing, 6 B an event of 60)
+    FlushTrigger wire = new FlushTrigger("x", TriggerKind.BYTE_THRESHOLD, 2475.0, 2250.0, null, null, "byte threshold", List.of(), List.of());
+    assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 2220.0, null), wire).chain())
+        .isEqualTo("byte-threshold=2475B -> compress=gzip,flush=each");
     // a stage that counts no bytes does the same on either side of a compressor flushing every write: both named
     ShaperModel timer = compressed(answer(TriggerKind.TIMER, null, 150.6), answer(TriggerKind.TIMER, null, 150.3));
     assertThat(timer.chain()).isEqualTo("compress=gzip,flush=each -> timer=150.3ms");
