@@ -26,7 +26,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +42,33 @@ class ClusterRunTest {
 
   private static Agent agent(String name, int port, List<HostPort> join) throws Exception {
     return Agent.start(new ClusterSpec("lab-one", SECRET, Build.version(), name, new HostPort("127.0.0.1", port), join), line -> {});
+  }
+
+  /**
+   * One lab of three agents serves every test of this class, in turn, as a lab's agents serve one
+   * run after another: an agent outlives its runs (a test that needs an agent to leave starts one of
+   * its own). Each test used to start and stop its own three, 4 s of its 8-10.
+   */
+  private static Agent a;
+  private static Agent b;
+  private static Agent c;
+  private static int pa;
+  private static List<HostPort> joinA;
+
+  @BeforeAll
+  static void startAgents() throws Exception {
+    pa = FreePort.forALaterServer(3);
+    a = agent("a", pa, List.of());
+    joinA = List.of(new HostPort("127.0.0.1", pa));
+    b = agent("b", FreePort.forALaterServer(3), joinA);
+    c = agent("c", FreePort.forALaterServer(3), joinA);
+  }
+
+  @AfterAll
+  static void stopAgents() throws Exception {
+    for (Agent x : new Agent[] {c, b, a}) {
+      if (x != null) x.close();
+    }
   }
 
   /** The emitter's agent says how long its own host stood still over the run: a late emitter is then the host's doing, not the lab's. */
@@ -59,79 +88,73 @@ class ClusterRunTest {
 
   @Test
   void aScenarioOnThreeAgentsMergesExactlyAndRecordsTheClocks(@TempDir Path dir) throws Exception {
-    int pa = FreePort.forALaterServer(3);
-    try (Agent a = agent("a", pa, List.of())) {
-      List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
-      try (Agent b = agent("b", FreePort.forALaterServer(3), joinA); Agent c = agent("c", FreePort.forALaterServer(3), joinA)) {
-        Path file = dir.resolve("cluster.yaml");
-        Files.writeString(file, """
-            name: on-agents
-            emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
-            client: {requests: 5, concurrency: 5, on: [b, c]}
-            runs: 1
-            guards: {pacing_tolerance: 10ms, certify: {runs: 1}}
-            targets:
-              - {name: direct, kind: direct}
-              - {name: timer, kind: relay, shapers: ["timer=100ms"], on: b}
-            cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-            """.formatted(FreePort.forALaterServer(3), pa));
-        Scenario s = ScenarioLoader.load(file);
-        ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
+    Path file = dir.resolve("cluster.yaml");
+    Files.writeString(file, """
+        name: on-agents
+        emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
+        client: {requests: 5, concurrency: 5, on: [b, c]}
+        runs: 1
+        guards: {pacing_tolerance: 10ms, certify: {runs: 1}}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: timer, kind: relay, shapers: ["timer=100ms"], on: b}
+        cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
+        """.formatted(FreePort.forALaterServer(3), pa));
+    Scenario s = ScenarioLoader.load(file);
+    ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
 
-        HostStalls.skipIfStalled(o);
-        assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
-        // one certification run kept; one a guard excluded (the emitter late: it shares this JVM) was measured once more
-        List<RunRow> certifiedBy = o.certification().stream().filter(r -> !r.excluded()).toList();
-        assertThat(certifiedBy).hasSize(1);
-        assertThat(o.certification()).hasSizeBetween(1, 2);
-        assertThat(certifiedBy.get(0).perAgent()).as("each client agent's path certified").extracting(Figures::agent)
-            .containsExactly("b", "c");
-        assertThat(o.partial()).isFalse();
-        assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::agent).containsExactly("a", "b", "c");
-        for (ClusterOutcome.AgentClock clock : o.clocks()) {
-          // one JVM, one clock: the true offset is 0, and each estimate must hold it within its bound
-          assertThat(Math.abs(clock.offsetBeforeNs())).as("%s", clock).isLessThanOrEqualTo(clock.boundBeforeNs());
-          assertThat(Math.abs(clock.offsetAfterNs())).as("%s", clock).isLessThanOrEqualTo(clock.boundAfterNs());
-          assertThat(clock.samples()).isEqualTo(2 * ClusterRun.CLOCK_ROUNDS);
-        }
-        // a run a guard excluded (a host stall of the agents, the emitter late) was measured once more: the kept ones are judged
-        List<RunRow> kept = o.rows().stream().filter(r -> !r.excluded()).toList();
-        assertThat(kept).extracting(RunRow::target).containsExactly("direct", "timer");
-        for (RunRow r : kept) {
-          assertThat(r.perAgent()).extracting(Figures::agent).containsExactly("b", "c");
-          Figures m = r.merged();
-          assertThat(m.streamsOk()).isEqualTo(5);
-          assertThat(r.perAgent()).extracting(Figures::streams).containsExactly(3, 2); // 5 split over two, the first taking one more
-          assertThat(m.frames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::frames).sum()).isEqualTo(5 * 20);
-          assertThat(m.reads()).isEqualTo(r.perAgent().stream().mapToLong(Figures::reads).sum());
-          assertThat(m.damaged()).isZero();
-          assertThat(m.readsWithFrames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::readsWithFrames).sum());
-          // as on one host: frames over the reads that completed one, never below 1
-          assertThat(m.framesPerRead()).isEqualTo((double) m.frames() / m.readsWithFrames()).isGreaterThanOrEqualTo(1.0);
-        }
-        RunRow direct = kept.get(0);
-        RunRow timer = kept.get(1);
-        assertThat(direct.merged().framesPerRead()).as("the direct path").isLessThan(1.2);
-        assertThat(timer.merged().framesPerRead()).as("a 100 ms timer over frames 20 ms apart").isGreaterThan(3.0);
-        ClusterOutcome.OneWay held = timer.merged().emitToRecv();
-        assertThat(held.withheld()).as("held frames wait tens of ms, far over the clocks' bound").isNull();
-        assertThat(held.p50Ms()).isGreaterThan(held.boundMs()).isGreaterThan(0.0);
-        // one kernel: the offsets are exact (bound 0), so even a sub-millisecond one-way figure is shown
-        assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::basis).containsOnly(ClockOffset.Basis.SHARED_MONOTONIC);
-        ClusterOutcome.OneWay fast = direct.merged().emitToRecv();
-        assertThat(fast.withheld()).isNull();
-        assertThat(fast.boundMs()).isZero();
-        assertThat(fast.p50Ms()).isPositive();
-
-        ResultsWriter.Written w = ResultsWriter.write(dir.resolve("results"), ClusterReport.of(s, o, "flushlab run cluster.yaml",
-            Environment.capture(true)));
-        JsonNode json = Json.MAPPER.readTree(w.folder().resolve("results.json").toFile());
-        assertThat(json.path("kind").asText()).isEqualTo("cluster");
-        assertThat(json.path("outcome").path("rows").get(1).path("per_agent").size()).isEqualTo(2);
-        String md = Files.readString(w.folder().resolve("summary.md"));
-        assertThat(md).contains("| timer | ").contains("| merged | 5/5 | 100 |").contains("| b | 3/3 | 60 |").contains("| c | 2/2 | 40 |");
-      }
+    HostStalls.skipIfStalled(o);
+    assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+    // one certification run kept; one a guard excluded (the emitter late: it shares this JVM) was measured once more
+    List<RunRow> certifiedBy = o.certification().stream().filter(r -> !r.excluded()).toList();
+    assertThat(certifiedBy).hasSize(1);
+    assertThat(o.certification()).hasSizeBetween(1, 2);
+    assertThat(certifiedBy.get(0).perAgent()).as("each client agent's path certified").extracting(Figures::agent)
+        .containsExactly("b", "c");
+    assertThat(o.partial()).isFalse();
+    assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::agent).containsExactly("a", "b", "c");
+    for (ClusterOutcome.AgentClock clock : o.clocks()) {
+      // one JVM, one clock: the true offset is 0, and each estimate must hold it within its bound
+      assertThat(Math.abs(clock.offsetBeforeNs())).as("%s", clock).isLessThanOrEqualTo(clock.boundBeforeNs());
+      assertThat(Math.abs(clock.offsetAfterNs())).as("%s", clock).isLessThanOrEqualTo(clock.boundAfterNs());
+      assertThat(clock.samples()).isEqualTo(2 * ClusterRun.CLOCK_ROUNDS);
     }
+    // a run a guard excluded (a host stall of the agents, the emitter late) was measured once more: the kept ones are judged
+    List<RunRow> kept = o.rows().stream().filter(r -> !r.excluded()).toList();
+    assertThat(kept).extracting(RunRow::target).containsExactly("direct", "timer");
+    for (RunRow r : kept) {
+      assertThat(r.perAgent()).extracting(Figures::agent).containsExactly("b", "c");
+      Figures m = r.merged();
+      assertThat(m.streamsOk()).isEqualTo(5);
+      assertThat(r.perAgent()).extracting(Figures::streams).containsExactly(3, 2); // 5 split over two, the first taking one more
+      assertThat(m.frames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::frames).sum()).isEqualTo(5 * 20);
+      assertThat(m.reads()).isEqualTo(r.perAgent().stream().mapToLong(Figures::reads).sum());
+      assertThat(m.damaged()).isZero();
+      assertThat(m.readsWithFrames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::readsWithFrames).sum());
+      // as on one host: frames over the reads that completed one, never below 1
+      assertThat(m.framesPerRead()).isEqualTo((double) m.frames() / m.readsWithFrames()).isGreaterThanOrEqualTo(1.0);
+    }
+    RunRow direct = kept.get(0);
+    RunRow timer = kept.get(1);
+    assertThat(direct.merged().framesPerRead()).as("the direct path").isLessThan(1.2);
+    assertThat(timer.merged().framesPerRead()).as("a 100 ms timer over frames 20 ms apart").isGreaterThan(3.0);
+    ClusterOutcome.OneWay held = timer.merged().emitToRecv();
+    assertThat(held.withheld()).as("held frames wait tens of ms, far over the clocks' bound").isNull();
+    assertThat(held.p50Ms()).isGreaterThan(held.boundMs()).isGreaterThan(0.0);
+    // one kernel: the offsets are exact (bound 0), so even a sub-millisecond one-way figure is shown
+    assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::basis).containsOnly(ClockOffset.Basis.SHARED_MONOTONIC);
+    ClusterOutcome.OneWay fast = direct.merged().emitToRecv();
+    assertThat(fast.withheld()).isNull();
+    assertThat(fast.boundMs()).isZero();
+    assertThat(fast.p50Ms()).isPositive();
+
+    ResultsWriter.Written w = ResultsWriter.write(dir.resolve("results"), ClusterReport.of(s, o, "flushlab run cluster.yaml",
+        Environment.capture(true)));
+    JsonNode json = Json.MAPPER.readTree(w.folder().resolve("results.json").toFile());
+    assertThat(json.path("kind").asText()).isEqualTo("cluster");
+    assertThat(json.path("outcome").path("rows").get(1).path("per_agent").size()).isEqualTo(2);
+    String md = Files.readString(w.folder().resolve("summary.md"));
+    assertThat(md).contains("| timer | ").contains("| merged | 5/5 | 100 |").contains("| b | 3/3 | 60 |").contains("| c | 2/2 | 40 |");
   }
 
   /**
@@ -172,32 +195,26 @@ class ClusterRunTest {
    */
   @Test
   void aRunDuringWhichTheClientAgentsHostStalledIsExcludedNamedAndMeasuredOnceMore(@TempDir Path dir) throws Exception {
-    int pa = FreePort.forALaterServer(3);
-    try (Agent a = agent("a", pa, List.of())) {
-      List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
-      try (Agent b = agent("b", FreePort.forALaterServer(3), joinA); Agent c = agent("c", FreePort.forALaterServer(3), joinA)) {
-        Scenario s = stallingAgentsScenario(dir, pa);
-        java.util.concurrent.atomic.AtomicBoolean stalled = new java.util.concurrent.atomic.AtomicBoolean();
-        ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> {
-          System.out.println("ClusterRunTest: " + line);
-          if (line.startsWith("cluster: measuring direct base run 1") && stalled.compareAndSet(false, true)) {
-            stallClientAgentsSoon(b, c);
-          }
-        });
-        HostStalls.skipIfStalled(o);
-        assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
-        assertThat(o.rows()).hasSize(2);
-        RunRow first = o.rows().get(0);
-        RunRow again = o.rows().get(1);
-        System.out.println("ClusterRunTest: first run: " + first.exclusionReason() + "; " + first.hostStalls());
-        assertThat(first.excluded()).isTrue();
-        assertThat(first.exclusionReason()).startsWith("the client agent ").contains("'s host stalled").contains("read together");
-        assertThat(first.hostStalls().host().maxMs()).as("the injected stall").isGreaterThanOrEqualTo(90);
-        assertThat(again.run()).isEqualTo(first.run());
-        assertThat(again.excluded()).as("measured once more: %s", again.exclusionReason()).isFalse();
-        assertThat(again.merged().frames()).isEqualTo(4 * 20);
+    Scenario s = stallingAgentsScenario(dir, pa);
+    java.util.concurrent.atomic.AtomicBoolean stalled = new java.util.concurrent.atomic.AtomicBoolean();
+    ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> {
+      System.out.println("ClusterRunTest: " + line);
+      if (line.startsWith("cluster: measuring direct base run 1") && stalled.compareAndSet(false, true)) {
+        stallClientAgentsSoon(b, c);
       }
-    }
+    });
+    HostStalls.skipIfStalled(o);
+    assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+    assertThat(o.rows()).hasSize(2);
+    RunRow first = o.rows().get(0);
+    RunRow again = o.rows().get(1);
+    System.out.println("ClusterRunTest: first run: " + first.exclusionReason() + "; " + first.hostStalls());
+    assertThat(first.excluded()).isTrue();
+    assertThat(first.exclusionReason()).startsWith("the client agent ").contains("'s host stalled").contains("read together");
+    assertThat(first.hostStalls().host().maxMs()).as("the injected stall").isGreaterThanOrEqualTo(90);
+    assertThat(again.run()).isEqualTo(first.run());
+    assertThat(again.excluded()).as("measured once more: %s", again.exclusionReason()).isFalse();
+    assertThat(again.merged().frames()).isEqualTo(4 * 20);
   }
 
   /**
@@ -211,49 +228,43 @@ class ClusterRunTest {
    */
   @Test
   void theMapsLabOnAgentsExcludesARunTheClientAgentsHostStalledThrough(@TempDir Path dir) throws Exception {
-    int pa = FreePort.forALaterServer(3);
-    try (Agent a = agent("a", pa, List.of())) {
-      List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
-      try (Agent b = agent("b", FreePort.forALaterServer(3), joinA); Agent c = agent("c", FreePort.forALaterServer(3), joinA)) {
-        Scenario s = stallingAgentsScenario(dir, pa);
-        flushlab.targets.Target direct = new flushlab.targets.Target.Direct("direct", s.path());
-        try (ClusterLab lab = ClusterLab.open(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line))) {
-          java.util.concurrent.atomic.AtomicLong lastStallEnds = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
-          long stalling = b.vertx().setPeriodic(0, 250, t -> {
-            lastStallEnds.set(System.nanoTime() + 100_000_000L);
-            flushlab.core.HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
-            flushlab.core.HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
-          });
-          flushlab.run.RunRecord stalled;
-          try {
-            stalled = lab.run(direct, s.cells().get(0), 0, 0, List.of(), s.guards().pacingToleranceNanos());
-          } finally {
-            b.vertx().cancelTimer(stalling);
-          }
-          // the meter's thread is held with the loops: once it has woken past the last stall's end, no stall is left (a
-          // tick already under way when the timer was cancelled may arm one more: wait until the last end stops moving)
-          for (long seen = -1; seen != lastStallEnds.get(); ) {
-            seen = lastStallEnds.get();
-            flushlab.core.HiccupMeter.get().awaitWatcherPast(seen, 2_000_000_000L);
-          }
-          String read = String.format("%d frames in %d reads, frames/read %.2f", stalled.result().frames(), stalled.result().reads(),
-              stalled.result().framesPerRead());
-          System.out.println("ClusterRunTest: map run under a stall (" + read + "): " + stalled.exclusionReason());
-          assertThat(stalled.excludedForHostStall()).as("excluded for the agents' host stall (%s): %s", read, stalled.exclusionReason()).isTrue();
-          // the emitter's agent really stalled first (s110: its loop waited 180 ms for a core), so the run was excluded for its
-          // late frame before the client's reads were judged: a host stall, and nothing said of what this test is about
-          if (stalled.exclusionReason().startsWith("agent ") && stalled.exclusionReason().contains("emitter late")) {
-            HostStalls.skip("host stall, not a result: the emitter's agent stalled before the client's reads were judged: "
-                + stalled.exclusionReason());
-          }
-          assertThat(stalled.exclusionReason()).startsWith("the client agent ").contains("'s host stalled").contains("read together");
-          flushlab.run.RunRecord next = lab.run(direct, s.cells().get(0), 0, 1, List.of(), s.guards().pacingToleranceNanos());
-          // the injected stalls are over: a stall of this host now is a real one (a CPU hog spoiled it so in one suite run)
-          if (next.excludedForHostStall()) HostStalls.skip("host stall, not a result: the run after the injected stalls: " + next.exclusionReason());
-          assertThat(next.excluded()).as("the next run, unstalled: %s", next.exclusionReason()).isFalse();
-          assertThat(next.result().frames()).isEqualTo(4 * 20);
-        }
+    Scenario s = stallingAgentsScenario(dir, pa);
+    flushlab.targets.Target direct = new flushlab.targets.Target.Direct("direct", s.path());
+    try (ClusterLab lab = ClusterLab.open(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line))) {
+      java.util.concurrent.atomic.AtomicLong lastStallEnds = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+      long stalling = b.vertx().setPeriodic(0, 250, t -> {
+        lastStallEnds.set(System.nanoTime() + 100_000_000L);
+        flushlab.core.HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
+        flushlab.core.HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
+      });
+      flushlab.run.RunRecord stalled;
+      try {
+        stalled = lab.run(direct, s.cells().get(0), 0, 0, List.of(), s.guards().pacingToleranceNanos());
+      } finally {
+        b.vertx().cancelTimer(stalling);
       }
+      // the meter's thread is held with the loops: once it has woken past the last stall's end, no stall is left (a
+      // tick already under way when the timer was cancelled may arm one more: wait until the last end stops moving)
+      for (long seen = -1; seen != lastStallEnds.get(); ) {
+        seen = lastStallEnds.get();
+        flushlab.core.HiccupMeter.get().awaitWatcherPast(seen, 2_000_000_000L);
+      }
+      String read = String.format("%d frames in %d reads, frames/read %.2f", stalled.result().frames(), stalled.result().reads(),
+          stalled.result().framesPerRead());
+      System.out.println("ClusterRunTest: map run under a stall (" + read + "): " + stalled.exclusionReason());
+      assertThat(stalled.excludedForHostStall()).as("excluded for the agents' host stall (%s): %s", read, stalled.exclusionReason()).isTrue();
+      // the emitter's agent really stalled first (s110: its loop waited 180 ms for a core), so the run was excluded for its
+      // late frame before the client's reads were judged: a host stall, and nothing said of what this test is about
+      if (stalled.exclusionReason().startsWith("agent ") && stalled.exclusionReason().contains("emitter late")) {
+        HostStalls.skip("host stall, not a result: the emitter's agent stalled before the client's reads were judged: "
+            + stalled.exclusionReason());
+      }
+      assertThat(stalled.exclusionReason()).startsWith("the client agent ").contains("'s host stalled").contains("read together");
+      flushlab.run.RunRecord next = lab.run(direct, s.cells().get(0), 0, 1, List.of(), s.guards().pacingToleranceNanos());
+      // the injected stalls are over: a stall of this host now is a real one (a CPU hog spoiled it so in one suite run)
+      if (next.excludedForHostStall()) HostStalls.skip("host stall, not a result: the run after the injected stalls: " + next.exclusionReason());
+      assertThat(next.excluded()).as("the next run, unstalled: %s", next.exclusionReason()).isFalse();
+      assertThat(next.result().frames()).isEqualTo(4 * 20);
     }
   }
 
@@ -266,30 +277,27 @@ class ClusterRunTest {
     String nginx = flushlab.process.Executables.locate("nginx");
     Assumptions.assumeTrue(nginx != null && Files.isExecutable(Path.of(nginx)), "nginx is not installed (.ci/run installs it)");
     Files.copy(Path.of("scenarios/proxies/nginx-buffering-off.conf"), dir.resolve("nginx.conf"));
-    int pa = FreePort.forALaterServer(3);
-    try (Agent a = agent("a", pa, List.of()); Agent c = agent("c", FreePort.forALaterServer(3), List.of(new HostPort("127.0.0.1", pa)))) {
-      Path file = dir.resolve("proxy.yaml");
-      Files.writeString(file, """
-          name: proxy-on-agent
-          emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
-          client: {requests: 2, concurrency: 2, on: [a]}
-          runs: 1
-          guards: {pacing_tolerance: 10ms, certify: {runs: 1}}
-          targets:
-            - {name: nginx, kind: process, proxy: nginx, config: nginx.conf, on: c}
-          cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-          """.formatted(FreePort.forALaterServer(3), pa));
-      ClusterOutcome o = new ClusterRun(ScenarioLoader.load(file)).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
-      HostStalls.skipIfStalled(o);
-      assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
-      assertThat(o.placement().get("nginx")).startsWith("c (127.0.0.1:");
-      RunRow r = o.rows().stream().filter(x -> !x.excluded()).findFirst().orElseThrow();
-      assertThat(r.merged().streamsOk()).isEqualTo(2);
-      assertThat(r.merged().frames()).isEqualTo(2 * 20);
-      assertThat(r.merged().framesPerRead()).as("nginx with proxy_buffering off").isLessThan(1.3);
-      int port = Integer.parseInt(o.placement().get("nginx").replaceAll(".*:(\\d+)\\)$", "$1"));
-      Await.until("the agent stopped nginx when the run ended", 15_000, () -> !connects(port));
-    }
+    Path file = dir.resolve("proxy.yaml");
+    Files.writeString(file, """
+        name: proxy-on-agent
+        emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
+        client: {requests: 2, concurrency: 2, on: [a]}
+        runs: 1
+        guards: {pacing_tolerance: 10ms, certify: {runs: 1}}
+        targets:
+          - {name: nginx, kind: process, proxy: nginx, config: nginx.conf, on: c}
+        cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
+        """.formatted(FreePort.forALaterServer(3), pa));
+    ClusterOutcome o = new ClusterRun(ScenarioLoader.load(file)).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
+    HostStalls.skipIfStalled(o);
+    assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+    assertThat(o.placement().get("nginx")).startsWith("c (127.0.0.1:");
+    RunRow r = o.rows().stream().filter(x -> !x.excluded()).findFirst().orElseThrow();
+    assertThat(r.merged().streamsOk()).isEqualTo(2);
+    assertThat(r.merged().frames()).isEqualTo(2 * 20);
+    assertThat(r.merged().framesPerRead()).as("nginx with proxy_buffering off").isLessThan(1.3);
+    int port = Integer.parseInt(o.placement().get("nginx").replaceAll(".*:(\\d+)\\)$", "$1"));
+    Await.until("the agent stopped nginx when the run ended", 15_000, () -> !connects(port));
   }
 
   /**
@@ -299,69 +307,65 @@ class ClusterRunTest {
    */
   @Test
   void anAgentThatLeavesMidRunIsNamedWithItsLostStreamsAndNoLaterRunGoesToIt(@TempDir Path dir) throws Exception {
-    int pa = FreePort.forALaterServer(3);
-    try (Agent a = agent("a", pa, List.of())) {
-      List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
-      try (Agent b = agent("b", FreePort.forALaterServer(3), joinA)) {
-        Agent c = agent("c", FreePort.forALaterServer(3), joinA);
-        Path file = dir.resolve("leaving.yaml");
-        Files.writeString(file, """
-            name: leaving
-            emitter: {frames: 40, frame_size: 60B, interval: 50ms, on: a}
-            client: {requests: 4, concurrency: 4, on: [b, c]}
-            runs: 3
-            guards: {pacing_tolerance: 25ms, certify: {runs: 1}}
-            targets:
-              - {name: direct, kind: direct}
-            cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-            """.formatted(FreePort.forALaterServer(3), pa));
-        Thread[] closing = {null};
-        ClusterOutcome o = new ClusterRun(ScenarioLoader.load(file)).run(SECRET.clone(), line -> {
-          System.out.println("ClusterRunTest: " + line);
-          if (closing[0] == null && line.startsWith("cluster: measuring direct") && line.contains(" run 1 ")) {
-            closing[0] = new Thread(() -> {
-              try {
-                c.close(); // leaves the lab while its share of run 1 is asked of it or under way
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-            closing[0].start();
-          }
-        });
-        HostStalls.skipIfStalled(o);
-        assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
-        closing[0].join(60_000);
-
-        assertThat(o.rows()).as("runs 2 and 3 were not sent to a lab without c").hasSize(1);
-        RunRow r = o.rows().get(0);
-        assertThat(r.partial()).isTrue();
-        assertThat(r.missing()).containsOnlyKeys("c");
-        assertThat(r.streamsAsked()).isEqualTo(4);
-        assertThat(r.streamsLost()).as("c's two streams").isEqualTo(2);
-        ClusterOutcome.AgentClock cClock = o.clocks().stream().filter(k -> k.agent().equals("c")).findFirst().orElseThrow();
-        assertThat(cClock.measuredAfter()).as("%s", cClock).isFalse();
-        assertThat(cClock.offsetAfterNs()).isNull();
-        assertThat(o.clocks().stream().filter(k -> !k.agent().equals("c"))).allMatch(ClusterOutcome.AgentClock::measuredAfter);
-      }
+    Agent d = agent("d", FreePort.forALaterServer(3), joinA); // this test's own: it leaves
+    Path file = dir.resolve("leaving.yaml");
+    Files.writeString(file, """
+        name: leaving
+        emitter: {frames: 40, frame_size: 60B, interval: 50ms, on: a}
+        client: {requests: 4, concurrency: 4, on: [b, d]}
+        runs: 3
+        guards: {pacing_tolerance: 25ms, certify: {runs: 1}}
+        targets:
+          - {name: direct, kind: direct}
+        cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
+        """.formatted(FreePort.forALaterServer(3), pa));
+    Thread[] closing = {null};
+    ClusterOutcome o;
+    try {
+      o = new ClusterRun(ScenarioLoader.load(file)).run(SECRET.clone(), line -> {
+        System.out.println("ClusterRunTest: " + line);
+        if (closing[0] == null && line.startsWith("cluster: measuring direct") && line.contains(" run 1 ")) {
+          closing[0] = new Thread(() -> {
+            try {
+              d.close(); // leaves the lab while its share of run 1 is asked of it or under way
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
+          closing[0].start();
+        }
+      });
+    } finally {
+      if (closing[0] == null) d.close(); // the run ended before it measured: d leaves the shared lab all the same
     }
+    HostStalls.skipIfStalled(o);
+    assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+    closing[0].join(60_000);
+
+    assertThat(o.rows()).as("runs 2 and 3 were not sent to a lab without d").hasSize(1);
+    RunRow r = o.rows().get(0);
+    assertThat(r.partial()).isTrue();
+    assertThat(r.missing()).containsOnlyKeys("d");
+    assertThat(r.streamsAsked()).isEqualTo(4);
+    assertThat(r.streamsLost()).as("d's two streams").isEqualTo(2);
+    ClusterOutcome.AgentClock dClock = o.clocks().stream().filter(k -> k.agent().equals("d")).findFirst().orElseThrow();
+    assertThat(dClock.measuredAfter()).as("%s", dClock).isFalse();
+    assertThat(dClock.offsetAfterNs()).isNull();
+    assertThat(o.clocks().stream().filter(k -> !k.agent().equals("d"))).allMatch(ClusterOutcome.AgentClock::measuredAfter);
   }
 
   /** An emitter an agent runs for a coordinator that stops renewing its lease (killed, cut off) is stopped by the agent. */
   @Test
   void anAgentStopsTheServersOfARunWhoseLeaseRanOut() throws Exception {
-    int pa = FreePort.forALaterServer(3);
-    try (Agent a = agent("a", pa, List.of()); Agent b = agent("b", FreePort.forALaterServer(3), List.of(new HostPort("127.0.0.1", pa)))) {
-      // a lease that outlasts the answer's way back on a busy host: at 1 s, s7 of 2026-12-04 found the emitter stopped already
-      long leaseMs = 2_500;
-      long asked = System.nanoTime();
-      JsonObject answer = b.vertx().eventBus().<JsonObject>request(HostedWork.address("a", "emitter"),
-          new JsonObject().put("run", "run-orphan").put("lease_ms", leaseMs)).await(10, TimeUnit.SECONDS).body();
-      int port = answer.getInteger("port");
-      assertThat(connects(port)).as("the emitter is up %.2f s after it was asked for", (System.nanoTime() - asked) / 1e9).isTrue();
-      Await.until("the agent stopped the orphaned emitter", 10_000, () -> !connects(port));
-      assertThat((System.nanoTime() - asked) / 1e9).as("stopped about when the lease ran out, not long after").isLessThan(leaseMs / 1e3 + 4);
-    }
+    // a lease that outlasts the answer's way back on a busy host: at 1 s, s7 of 2026-12-04 found the emitter stopped already
+    long leaseMs = 2_500;
+    long asked = System.nanoTime();
+    JsonObject answer = b.vertx().eventBus().<JsonObject>request(HostedWork.address("a", "emitter"),
+        new JsonObject().put("run", "run-orphan").put("lease_ms", leaseMs)).await(10, TimeUnit.SECONDS).body();
+    int port = answer.getInteger("port");
+    assertThat(connects(port)).as("the emitter is up %.2f s after it was asked for", (System.nanoTime() - asked) / 1e9).isTrue();
+    Await.until("the agent stopped the orphaned emitter", 10_000, () -> !connects(port));
+    assertThat((System.nanoTime() - asked) / 1e9).as("stopped about when the lease ran out, not long after").isLessThan(leaseMs / 1e3 + 4);
   }
 
   /** A client agent's clock ahead of the emitter's by delta: every one-way time it measured is delta too long, and is moved back. */

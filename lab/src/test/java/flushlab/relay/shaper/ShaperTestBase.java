@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One emitter per test class; each test measures through a fresh relay, and every stream it reads
  * passes the pacing guard (the emitter's own audit), so a stalled emitter never reads as a shaper's
  * doing (a run the guard excludes is measured once more, as the map does: {@link
- * flushlab.LabFixture#measurePaced}). {@link #timing} is the direct path of this class's emitter, certified before any test.
+ * flushlab.LabFixture#measurePaced}). {@link #timing} is the direct path of this fork's lab, certified before any test
+ * of this class or, by an earlier class of this fork, under a minute before ({@link Timing#recent}).
  */
 abstract class ShaperTestBase extends LabTest {
   static Timing timing;
@@ -34,7 +35,7 @@ abstract class ShaperTestBase extends LabTest {
     Warmup.runOnce(lab.vertx, false);
     skipped = null;
     try {
-      timing = Timing.certify(lab);
+      timing = Timing.recent(lab);
     } catch (TestAbortedException e) {
       skipped = e.getMessage(); // each test says so below: a class skipped in its set-up reports "0 tests run" and no reason
     }
@@ -50,7 +51,7 @@ abstract class ShaperTestBase extends LabTest {
   void certifiedBeforeThisTest() throws Exception {
     if (skipped == null) return;
     try {
-      timing = Timing.certify(lab);
+      timing = Timing.recent(lab);
       skipped = null;
     } catch (TestAbortedException e) {
       Assumptions.abort(e.getMessage() + " (the class's own certification: " + skipped + ")");
