@@ -88,7 +88,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
    * client had not been waiting for it, that is, when it returned less than
    * {@link #RELEASE_MERGE_NANOS} after the client finished with the read before (the data was
    * already there), or when that read filled the whole receive buffer (the kernel had more
-   * waiting). A 1 MiB burst is 16 reads that can be milliseconds apart while the client parses
+   * waiting), or when it carries frames that were held back with the read before's and came in
+   * parts ({@link #RELEASE_PART_GAP_NANOS}). A 1 MiB burst is 16 reads that can be milliseconds apart while the client parses
    * them; it is still one release.
    */
   private final LongSamples releaseStarts;
@@ -104,6 +105,19 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private int burst;
   private int releaseBurst = -1;
   public static final long RELEASE_MERGE_NANOS = 1_000_000L;
+  /**
+   * A read that came up to this long after the client finished with the one before continues that
+   * one's release when it carries frames the path had held back together with it: frames the emitter
+   * wrote over a span more than {@link #HELD_SPAN_FACTOR} times that gap (and over
+   * {@link #HELD_SPAN_MIN_NANOS}). On a path that streams, a read carries what was written since the
+   * read before, over about the time between them; 80 ms of frames 2 ms after the last piece were
+   * waiting together and reached the client in parts (a proxy writing one release in pieces, TCP
+   * sending a large one as its window opens). Read as releases of their own, the parts made one
+   * release of a hold look like several, 1-4 ms apart.
+   */
+  public static final long RELEASE_PART_GAP_NANOS = 5_000_000L;
+  static final int HELD_SPAN_FACTOR = 4;
+  static final long HELD_SPAN_MIN_NANOS = 2_000_000L;
 
   /** @param expectedFrames frames the request asked for, or -1 when unknown */
   public StreamMeter(int expectedFrames) {
@@ -190,7 +204,9 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     }
     readNanos = nowNanos;
     framesThisRead = 0;
-    if (reads > 0 && nowNanos - lastReadDoneNanos >= RELEASE_MERGE_NANOS && !lastReadFull) burst++;
+    long sinceLastRead = nowNanos - lastReadDoneNanos;
+    boolean apart = reads > 0 && sinceLastRead >= RELEASE_MERGE_NANOS && !lastReadFull;
+    if (apart) burst++;
     lastReadDoneNanos = nowNanos; // until readDone() says when the client finished with this read
     lastReadFull = socketReadFull;
     reads++;
@@ -208,6 +224,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     long bodyNow = wireBodyBytes - bodyBefore;
     decodedPerRead.add(decodedNow);
     if (framesThisRead > 0) {
+      if (apart && releaseBurst == burst - 1 && partOfTheReleaseBefore(sinceLastRead, timedBefore)) burst = releaseBurst;
       if (releaseBurst != burst) {
         releaseBurst = burst;
         releaseStarts.add(nowNanos);
@@ -234,6 +251,25 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       releaseDecoded.set(last, releaseDecoded.get(last) + decodedNow);
       releaseBody.set(last, releaseBody.get(last) + bodyNow);
     }
+  }
+
+  /**
+   * Whether this read, {@code sinceLastRead} after the client finished with the read before, is a
+   * part of that read's release (see {@link #RELEASE_PART_GAP_NANOS}): the frames it timed (from
+   * index {@code timedFrom} of the emit-to-receive series) were written over a span much longer
+   * than the gap. Frames without the emitter's stamp cannot say, and leave the read a release.
+   */
+  private boolean partOfTheReleaseBefore(long sinceLastRead, int timedFrom) {
+    int timed = emitToRecv.size() - timedFrom;
+    if (sinceLastRead >= RELEASE_PART_GAP_NANOS || timed < 2) return false;
+    long least = Long.MAX_VALUE;
+    long most = Long.MIN_VALUE;
+    for (int i = timedFrom; i < emitToRecv.size(); i++) {
+      long waited = emitToRecv.get(i);
+      least = Math.min(least, waited);
+      most = Math.max(most, waited);
+    }
+    return most - least > Math.max(HELD_SPAN_FACTOR * sinceLastRead, HELD_SPAN_MIN_NANOS);
   }
 
   /** The client has finished with the last read (parsed it): from now on it waits for the next. */
