@@ -22,10 +22,15 @@ class ReleasePartsTest {
   static final long INTERVAL = 2 * MS;
 
   /**
-   * One stream: frame {@code i} written at {@code i * INTERVAL} after t0 and read at {@code readAt(i)}
+   * One stream: frame {@code i} written at {@code i * INTERVAL} (and 0.2 ms) after t0 and read at {@code readAt(i)}
    * after t0 (frames read at the same time share a read); the client is done with each read 20 us after it.
    */
   static StreamResult.Releases releases(IntToLongFunction readAt) {
+    return releases(INTERVAL, readAt);
+  }
+
+  /** The same, frames written {@code interval} apart. */
+  static StreamResult.Releases releases(long interval, IntToLongFunction readAt) {
     long t0 = System.nanoTime();
     StreamMeter m = new StreamMeter(FRAMES);
     m.requestWritten(t0);
@@ -40,7 +45,7 @@ class ReleasePartsTest {
       while (i + n < FRAMES && readAt.applyAsLong(i + n) == at) n++;
       byte[] b = new byte[n * SIZE];
       for (int k = 0; k < n; k++) {
-        FrameCodec.encode(i + k, LabClock.toEpochNanos(t0 + 200_000 + (i + k) * INTERVAL), SIZE, b, k * SIZE, crc);
+        FrameCodec.encode(i + k, LabClock.toEpochNanos(t0 + 200_000 + (i + k) * interval), SIZE, b, k * SIZE, crc);
       }
       m.onRead(t0 + at, b, 0, b.length, false);
       m.readDone(t0 + at + 20_000);
@@ -71,5 +76,12 @@ class ReleasePartsTest {
     assertThat(releases(i -> i * INTERVAL + 50 * MS).count()).isEqualTo(FRAMES);
     // two frames a read, 4 ms apart (a socket that sends once the last segment is acknowledged)
     assertThat(releases(i -> (i / 2) * 2 * INTERVAL + 3 * MS).count()).isEqualTo(FRAMES / 2);
+    // frames 1 ms apart read every 3 ms, four and then two a read (the reader's jitter): each read
+    // carries what was written since the one before, over as long as the gap, and is its own release
+    StreamResult.Releases jittered = releases(MS, i -> {
+      int group = i / 6;
+      return group * 6 * MS + (i % 6 < 4 ? 3_500_000L : 6_500_000L);
+    });
+    assertThat(jittered.count()).isEqualTo(FRAMES / 6 * 2 + (FRAMES % 6 > 4 ? 2 : FRAMES % 6 > 0 ? 1 : 0));
   }
 }
