@@ -105,16 +105,16 @@ class ClusterOnNamespacesTest {
 
         // flushlab map on the agents: a relay with a hidden timer on agent c, the emitter on a, the client on b
         // the seed from -Dflushlab.seed when given, to replay a run (as MapCommandTest's). Hidden timers
-        // of 40-70 ms: what the map decides through agents on this 2-core host. Its 4096 B cell's
-        // releases grow with the timer (about 2 KB per ms of hold), and large ones reach the client
-        // across the namespaces in parts 1-4 ms apart (TCP's window on a fresh connection is smaller
-        // than the release, and the relay's loop waits its turn to send the rest), which no single
-        // mechanism fits: the map said inconclusive. Measured: from about 330 KB (timers of 173 ms
-        // and up) one class at a time, 320 KB (155 ms) with three at once, 250 KB (120 ms) with two at
-        // once. Up to 70 ms the releases stay under 150 KB. Releases that TCP splits are the map's to
-        // learn (issue 35), not this test's to hide by retrying.
+        // of 40-310 ms. Its 4096 B cell's releases grow with the timer (about 2 KB per ms of hold),
+        // and large ones reached the client across the namespaces in parts 1-4 ms apart (TCP's window
+        // on a fresh connection is smaller than the release, and the relay's loop waits its turn to
+        // send the rest), which the map read as several releases and answered inconclusive: from
+        // about 330 KB (timers of 173 ms and up) one class at a time, 320 KB (155 ms) with three at
+        // once, so this test drew 40-70 ms. The meter now reads such parts as one release
+        // (StreamMeter.RELEASE_PART_GAP_NANOS), and the range covers the 307 ms of issue 35 (302 and
+        // 306 ms were answered so, run alone; 306 ms once without the rule too: not every run splits).
         long seed = Seeds.seed("ClusterOnNamespacesTest");
-        int timerMs = 40 + new java.util.Random(seed).nextInt(31);
+        int timerMs = 40 + new java.util.Random(seed).nextInt(271);
         System.out.println("ClusterOnNamespacesTest: seed " + seed + ", hidden timer " + timerMs + " ms");
         Target relay = new Target.Relay("relay", List.of(ShaperRegistry.parse("timer=" + timerMs + "ms")), false, NetworkPath.LOOPBACK);
         Scenario map = MapScenario.of(relay, Endpoint.SSE, HostPort.parse("-", "127.0.0.1:0", true), "flushlab map (test)")
