@@ -2,11 +2,8 @@ package flushlab.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.ScriptedServer;
-import flushlab.core.FrameCodec;
-import flushlab.core.LabClock;
-import java.util.function.IntToLongFunction;
-import java.util.zip.CRC32C;
+import flushlab.ReadByRead;
+import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,38 +18,13 @@ class ReleasePartsTest {
   static final long MS = 1_000_000L;
   static final long INTERVAL = 2 * MS;
 
-  /**
-   * One stream: frame {@code i} written at {@code i * INTERVAL} (and 0.2 ms) after t0 and read at {@code readAt(i)}
-   * after t0 (frames read at the same time share a read); the client is done with each read 20 us after it.
-   */
-  static StreamResult.Releases releases(IntToLongFunction readAt) {
+  static StreamResult.Releases releases(LongUnaryOperator readAt) {
     return releases(INTERVAL, readAt);
   }
 
-  /** The same, frames written {@code interval} apart. */
-  static StreamResult.Releases releases(long interval, IntToLongFunction readAt) {
-    long t0 = System.nanoTime();
-    StreamMeter m = new StreamMeter(FRAMES);
-    m.requestWritten(t0);
-    byte[] head = ScriptedServer.sseHead();
-    m.onRead(t0 + 100_000, head, 0, head.length);
-    m.readDone(t0 + 100_000);
-    CRC32C crc = new CRC32C();
-    int i = 0;
-    while (i < FRAMES) {
-      long at = readAt.applyAsLong(i);
-      int n = 0;
-      while (i + n < FRAMES && readAt.applyAsLong(i + n) == at) n++;
-      byte[] b = new byte[n * SIZE];
-      for (int k = 0; k < n; k++) {
-        FrameCodec.encode(i + k, LabClock.toEpochNanos(t0 + 200_000 + (i + k) * interval), SIZE, b, k * SIZE, crc);
-      }
-      m.onRead(t0 + at, b, 0, b.length, false);
-      m.readDone(t0 + at + 20_000);
-      i += n;
-    }
-    m.connectionClosed();
-    return m.result().releases();
+  /** The releases of one stream whose frames were written {@code interval} apart and read at {@code readAt(i)} ({@link ReadByRead}). */
+  static StreamResult.Releases releases(long interval, LongUnaryOperator readAt) {
+    return ReadByRead.stream(FRAMES, SIZE, interval, readAt).releases();
   }
 
   @Test
@@ -79,7 +51,7 @@ class ReleasePartsTest {
     // frames 1 ms apart read every 3 ms, four and then two a read (the reader's jitter): each read
     // carries what was written since the one before, over as long as the gap, and is its own release
     StreamResult.Releases jittered = releases(MS, i -> {
-      int group = i / 6;
+      long group = i / 6;
       return group * 6 * MS + (i % 6 < 4 ? 3_500_000L : 6_500_000L);
     });
     assertThat(jittered.count()).isEqualTo(FRAMES / 6 * 2 + (FRAMES % 6 > 4 ? 2 : FRAMES % 6 > 0 ? 1 : 0));

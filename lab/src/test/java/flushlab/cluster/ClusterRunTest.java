@@ -71,6 +71,14 @@ class ClusterRunTest {
     }
   }
 
+  /** A scenario file of these lines in {@code dir}, run as a coordinator joining this class's lab (at agent a). */
+  private static Scenario onTheLab(Path dir, String name, String lines) throws Exception {
+    Path file = dir.resolve(name + ".yaml");
+    Files.writeString(file, lines + "cluster: {name: lab-one, at: \"127.0.0.1:%d\", join: [\"127.0.0.1:%d\"], lease: 3s}\n"
+        .formatted(FreePort.forALaterServer(3), pa));
+    return ScenarioLoader.load(file);
+  }
+
   /** The emitter's agent says how long its own host stood still over the run: a late emitter is then the host's doing, not the lab's. */
   @Test
   void anEmitterLateWhileItsAgentsHostStalledIsAHostStallAndOtherwiseTheLabs() {
@@ -88,8 +96,7 @@ class ClusterRunTest {
 
   @Test
   void aScenarioOnThreeAgentsMergesExactlyAndRecordsTheClocks(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("cluster.yaml");
-    Files.writeString(file, """
+    Scenario s = onTheLab(dir, "cluster", """
         name: on-agents
         emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
         client: {requests: 5, concurrency: 5, on: [b, c]}
@@ -98,9 +105,7 @@ class ClusterRunTest {
         targets:
           - {name: direct, kind: direct}
           - {name: timer, kind: relay, shapers: ["timer=100ms"], on: b}
-        cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-        """.formatted(FreePort.forALaterServer(3), pa));
-    Scenario s = ScenarioLoader.load(file);
+        """);
     ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
 
     HostStalls.skipIfStalled(o);
@@ -163,9 +168,8 @@ class ClusterRunTest {
    * the injection holds, and a suite run of 2026-12-03 saw it 56 ms late inside that stall, which
    * excluded the run for the emitter before the client agents' meters were asked.
    */
-  private static Scenario stallingAgentsScenario(Path dir, int pa) throws Exception {
-    Path file = dir.resolve("stall.yaml");
-    Files.writeString(file, """
+  private static Scenario stallingAgentsScenario(Path dir) throws Exception {
+    return onTheLab(dir, "stall", """
         name: on-stalling-agents
         emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
         client: {requests: 4, concurrency: 4, on: [b, c]}
@@ -173,9 +177,7 @@ class ClusterRunTest {
         guards: {pacing_tolerance: 150ms, certify: {runs: 1}}
         targets:
           - {name: direct, kind: direct}
-        cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-        """.formatted(FreePort.forALaterServer(3), pa));
-    return ScenarioLoader.load(file);
+        """);
   }
 
   /** In 100 ms, the client agents' host stalls for 100 ms: the meter's thread and both agents' event loops held. */
@@ -195,7 +197,7 @@ class ClusterRunTest {
    */
   @Test
   void aRunDuringWhichTheClientAgentsHostStalledIsExcludedNamedAndMeasuredOnceMore(@TempDir Path dir) throws Exception {
-    Scenario s = stallingAgentsScenario(dir, pa);
+    Scenario s = stallingAgentsScenario(dir);
     java.util.concurrent.atomic.AtomicBoolean stalled = new java.util.concurrent.atomic.AtomicBoolean();
     ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> {
       System.out.println("ClusterRunTest: " + line);
@@ -228,7 +230,7 @@ class ClusterRunTest {
    */
   @Test
   void theMapsLabOnAgentsExcludesARunTheClientAgentsHostStalledThrough(@TempDir Path dir) throws Exception {
-    Scenario s = stallingAgentsScenario(dir, pa);
+    Scenario s = stallingAgentsScenario(dir);
     flushlab.targets.Target direct = new flushlab.targets.Target.Direct("direct", s.path());
     try (ClusterLab lab = ClusterLab.open(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line))) {
       java.util.concurrent.atomic.AtomicLong lastStallEnds = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
@@ -277,8 +279,7 @@ class ClusterRunTest {
     String nginx = flushlab.process.Executables.locate("nginx");
     Assumptions.assumeTrue(nginx != null && Files.isExecutable(Path.of(nginx)), "nginx is not installed (.ci/run installs it)");
     Files.copy(Path.of("scenarios/proxies/nginx-buffering-off.conf"), dir.resolve("nginx.conf"));
-    Path file = dir.resolve("proxy.yaml");
-    Files.writeString(file, """
+    Scenario scenario = onTheLab(dir, "proxy", """
         name: proxy-on-agent
         emitter: {frames: 20, frame_size: 60B, interval: 20ms, on: a}
         client: {requests: 2, concurrency: 2, on: [a]}
@@ -286,9 +287,8 @@ class ClusterRunTest {
         guards: {pacing_tolerance: 10ms, certify: {runs: 1}}
         targets:
           - {name: nginx, kind: process, proxy: nginx, config: nginx.conf, on: c}
-        cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-        """.formatted(FreePort.forALaterServer(3), pa));
-    ClusterOutcome o = new ClusterRun(ScenarioLoader.load(file)).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
+        """);
+    ClusterOutcome o = new ClusterRun(scenario).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
     HostStalls.skipIfStalled(o);
     assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
     assertThat(o.placement().get("nginx")).startsWith("c (127.0.0.1:");
@@ -308,8 +308,7 @@ class ClusterRunTest {
   @Test
   void anAgentThatLeavesMidRunIsNamedWithItsLostStreamsAndNoLaterRunGoesToIt(@TempDir Path dir) throws Exception {
     Agent d = agent("d", FreePort.forALaterServer(3), joinA); // this test's own: it leaves
-    Path file = dir.resolve("leaving.yaml");
-    Files.writeString(file, """
+    Scenario scenario = onTheLab(dir, "leaving", """
         name: leaving
         emitter: {frames: 40, frame_size: 60B, interval: 50ms, on: a}
         client: {requests: 4, concurrency: 4, on: [b, d]}
@@ -317,12 +316,11 @@ class ClusterRunTest {
         guards: {pacing_tolerance: 25ms, certify: {runs: 1}}
         targets:
           - {name: direct, kind: direct}
-        cluster: {name: lab-one, at: "127.0.0.1:%d", join: ["127.0.0.1:%d"], lease: 3s}
-        """.formatted(FreePort.forALaterServer(3), pa));
+        """);
     Thread[] closing = {null};
     ClusterOutcome o;
     try {
-      o = new ClusterRun(ScenarioLoader.load(file)).run(SECRET.clone(), line -> {
+      o = new ClusterRun(scenario).run(SECRET.clone(), line -> {
         System.out.println("ClusterRunTest: " + line);
         if (closing[0] == null && line.startsWith("cluster: measuring direct") && line.contains(" run 1 ")) {
           closing[0] = new Thread(() -> {

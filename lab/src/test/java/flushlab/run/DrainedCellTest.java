@@ -2,17 +2,13 @@ package flushlab.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.ScriptedServer;
+import flushlab.ReadByRead;
 import flushlab.client.BatchResult;
-import flushlab.client.StreamMeter;
 import flushlab.client.StreamResult;
-import flushlab.core.LabClock;
-import flushlab.core.FrameCodec;
 import flushlab.map.CellEvidence;
 import flushlab.scenario.Cell;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,35 +21,9 @@ class DrainedCellTest {
   static final long INTERVAL = 2_000_000L;
   static final Cell CELL = Cell.fromSettings(Map.of("frames", Integer.toString(FRAMES), "frame_size", SIZE + "B", "interval", "2ms"));
 
-  /**
-   * One stream whose frames were emitted INTERVAL apart from t0 and read at {@code readAt(i)}
-   * (nanoTime; frames with the same read time share a read), reads of one 64 KiB buffer at most.
-   */
+  /** One stream of the cell's frames, read at {@code readAt(i)} ({@link ReadByRead}). */
   static StreamResult stream(java.util.function.LongUnaryOperator readAt) {
-    long t0 = System.nanoTime();
-    StreamMeter m = new StreamMeter(FRAMES);
-    m.requestWritten(t0);
-    byte[] head = ScriptedServer.sseHead();
-    m.onRead(t0 + 100_000, head, 0, head.length);
-    m.readDone(t0 + 100_000);
-    CRC32C crc = new CRC32C();
-    int perRead = 65536 / SIZE;
-    int i = 0;
-    while (i < FRAMES) {
-      long at = readAt.applyAsLong(i);
-      int n = 0;
-      while (i + n < FRAMES && n < perRead && readAt.applyAsLong(i + n) == at) n++;
-      byte[] b = new byte[n * SIZE];
-      for (int k = 0; k < n; k++) {
-        long emitMono = t0 + 200_000 + (i + k) * INTERVAL;
-        FrameCodec.encode(i + k, LabClock.toEpochNanos(emitMono), SIZE, b, k * SIZE, crc);
-      }
-      m.onRead(t0 + at, b, 0, b.length, n == perRead);
-      m.readDone(t0 + at + 20_000);
-      i += n;
-    }
-    m.connectionClosed();
-    return m.result();
+    return ReadByRead.stream(FRAMES, SIZE, INTERVAL, readAt);
   }
 
   static CellEvidence evidence(StreamResult s) {
