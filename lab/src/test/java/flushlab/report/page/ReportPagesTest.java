@@ -54,7 +54,7 @@ class ReportPagesTest {
       runs: 2
       guards:
         pacing_tolerance: 20ms
-        certify: {runs: 2, max_frames_per_read: 1.10}
+        certify: {runs: 2, frames: 11, interval: 20ms, max_frames_per_read: 1.10}
       """;
 
 
