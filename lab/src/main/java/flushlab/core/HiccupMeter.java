@@ -63,14 +63,14 @@ public final class HiccupMeter {
   private final StallLog loops = new StallLog();
   /** The loops' run-queue waits, tick by tick, stall or not. */
   private final WaitLog loopWaits = new WaitLog();
-  /** The loops' stalls, loop by loop, with what each loop's thread did over them. */
-  private final LoopStallLedger loopLedger = new LoopStallLedger();
   /**
    * The watcher thread's own stalls, which {@link #host} also holds beside the loop stalls judged
    * the host's: only these say every thread of the JVM stood still, so only these count as
    * evidence when a loop stall is judged (another loop kept waiting says nothing of this one).
    */
   private final StallLog watcher = new StallLog();
+  /** The loops' stalls, loop by loop, with what each loop's thread did over them (and the watcher's, read when asked). */
+  private final LoopStallLedger loopLedger = new LoopStallLedger(watcher);
   /** Every lateness of the host thread, for the console's live figure. */
   private final Recorder hostLateness = new Recorder(3);
   private volatile boolean started;

@@ -9,6 +9,13 @@ package flushlab.core;
  * whole VM. Kept by loop, so that a late write can be set against its own loop's ticks: an emitter
  * late by 35 ms with no host stall logged said nothing of why until this. Written by the loops'
  * ticks (rarely: only stalls), read by whoever judges a run.
+ *
+ * <p>How long the JVM stood over a stall is read from the watcher's log when the stall is asked
+ * for, not only when the tick logged it: a loop released from a safepoint often runs its tick
+ * before the watcher, released with it, has woken to log its own stall. A map's replay saw a GC
+ * pause of 21 ms hold an emitter's loop (perf: the loop blocked in SafepointSynchronize::block,
+ * the watcher woke 0.1 ms after it), logged "stood with the JVM 0.0 ms, neither 25.3 ms", and the
+ * late frame was blamed on the lab.
  */
 public final class LoopStallLedger {
   /**
@@ -50,6 +57,18 @@ public final class LoopStallLedger {
   private final long[] jvm = new long[KEPT];
   private final long[] overslept = new long[KEPT];
   private long written;
+  /** The watcher thread's stalls (the JVM or the host stopped every thread); null: only what each tick logged. */
+  private final StallLog watcher;
+
+  /** A ledger whose stalls carry only the JVM's standing each tick saw (tests). */
+  public LoopStallLedger() {
+    this(null);
+  }
+
+  /** A ledger that reads, when asked, how much of each stall {@code watcher} logged as its own. */
+  public LoopStallLedger(StallLog watcher) {
+    this.watcher = watcher;
+  }
 
   /** Logs a stall of {@code onLoop} (the meter does; tests too). */
   public synchronized void add(Object onLoop, long sinceNanos, long fromNanos, long toNanos, long ranNanos, long waitedNanos, long jvmStoppedNanos,
@@ -74,6 +93,8 @@ public final class LoopStallLedger {
         best = i;
       }
     }
-    return best < 0 ? null : new LoopStall(loop[best], since[best], from[best], to[best], ran[best], waited[best], jvm[best], overslept[best]);
+    if (best < 0) return null;
+    long stood = watcher == null ? jvm[best] : Math.max(jvm[best], watcher.coveredNanos(from[best], to[best]));
+    return new LoopStall(loop[best], since[best], from[best], to[best], ran[best], waited[best], stood, overslept[best]);
   }
 }
