@@ -27,6 +27,8 @@ public final class CorkAfterFit {
    * ms over the stage's). Taken off at 200 ms, a hold of 300 ms was read as 308.1 ms; at 210, as 297.8.
    */
   static final double CEILING_MS = 210;
+  /** How much less the ceiling may have been: 200 ms, its nominal value. */
+  static final double CEILING_SLACK_MS = CEILING_MS - 200;
   /** Releases this far apart were the stage's own, one to a cork release. */
   static final double STAGE_GAP_MS = 270;
 
@@ -54,7 +56,7 @@ public final class CorkAfterFit {
     }
     if (stage.stream().noneMatch(CellEvidence::held)) return List.of();
     // no clock: a periodic timer's releases meet the cork's ceiling at a new phase each time
-    return HoldingStageFits.of(target, stage, evidence, path, false).stream().map(CorkAfterFit::followedByCork).toList();
+    return HoldingStageFits.of(target, stage, evidence, path, false, CEILING_SLACK_MS).stream().map(CorkAfterFit::followedByCork).toList();
   }
 
   /**

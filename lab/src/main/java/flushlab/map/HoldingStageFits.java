@@ -22,12 +22,18 @@ final class HoldingStageFits {
     return new ArrayList<>(cells.stream().map(CellEvidence::describe).toList());
   }
 
-  static List<FlushTrigger> of(String target, List<CellEvidence> released, List<String> evidence, NetworkPath path, boolean withClock) {
+  /**
+   * Every stage that fits {@code released}: the cells as the stage let them go, their waits read back
+   * by taking off the second stage's delay, which is known to within {@code readShortMs} ({@link
+   * HoldTimerFit#fit(List, List, double)}); with a periodic timer only {@code withClock}.
+   */
+  static List<FlushTrigger> of(String target, List<CellEvidence> released, List<String> evidence, NetworkPath path, boolean withClock,
+      double readShortMs) {
     List<String> scratch = new ArrayList<>();
     List<FlushTrigger> out = new ArrayList<>();
     Span bytes = ByteThresholdFit.fit(released, scratch);
     if (bytes != null) out.add(ByteThresholdFit.answer(target, bytes, released, evidence));
-    Double hold = HoldTimerFit.fit(released, scratch);
+    Double hold = HoldTimerFit.fit(released, scratch, readShortMs);
     if (hold != null) out.add(HoldTimerFit.answer(target, hold, released, evidence, path));
     Double period = withClock ? PeriodicTimerFit.fit(released, scratch) : null;
     if (period != null) out.add(PeriodicTimerFit.answer(target, period, released, evidence));

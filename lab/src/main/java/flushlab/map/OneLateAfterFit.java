@@ -25,7 +25,7 @@ public final class OneLateAfterFit {
     List<CellEvidence> earlier = asTheFirstStageReleasedThem(cells);
     if (earlier.isEmpty()) return List.of();
     List<String> evidence = HoldingStageFits.described(HoldingStageFits.fittable(cells));
-    return HoldingStageFits.of(target, earlier, evidence, NetworkPath.LOOPBACK, true).stream().map(OneLateAfterFit::followedByOneLate)
+    return HoldingStageFits.of(target, earlier, evidence, NetworkPath.LOOPBACK, true, 0).stream().map(OneLateAfterFit::followedByOneLate)
         .toList();
   }
 

@@ -87,6 +87,33 @@ class CorkAfterFitTest {
     assertThat(ShaperModel.of(two.get(0).answer()).alike()).containsExactly("cork -> one-late");
   }
 
+  /**
+   * A hold timer of 298 ms, then the cork, as one `map --shape 'timer=298ms -> cork'` of three
+   * measured it (2026-12-05): its slow cells' waits, less the ceiling's 210 ms, read 292.7-296.9 ms,
+   * but the 60 B cell every 2 ms released 150 frames, the frames of a 298 ms hold. The ceiling is
+   * 200 ms at least, so the stage is read as up to 10 ms longer where it counts frames, and fitted.
+   */
+  @Test
+  void aTimerReadBackShortByTheCeilingsSlackIsStillTheStage() {
+    List<CellEvidence> cells = List.of(cell(66, 2, 600, 150, new double[] {502.7, 502.7, 506.9}, new double[] {295.9, 296.0, 304.1}, 505.9),
+        new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 15, 5, 15, 212.9, 298.5, 323.9, 45.0, 204.1, 254.3, 324.7, false, null,
+            10023, 58751, 654847),
+        cell(66, 50, 25, 6, new double[] {506.9, 506.9, 510.1}, new double[] {296.2, 296.2, 308.3}, 502.7),
+        cell(66, 10, 120, 30, new double[] {506.9, 506.9, 510.9}, new double[] {296.0, 296.0, 312.2}, 499.1),
+        cell(1031, 20, 60, 15, new double[] {502.7, 502.7, 506.7}, new double[] {296.2, 296.2, 304.1}, 506.7));
+    List<TwoStageCandidate> two = CorkAfterFit.candidates("x", cells, NetworkPath.LOOPBACK);
+    assertThat(two).extracting(TwoStageCandidate::chain).hasSize(1).first().asString().matches("timer=[0-9.]+ms -> cork");
+    assertThat(two.get(0).answer().timerMs()).isBetween(0.95 * 298, 1.05 * 298);
+  }
+
+  /** A cell held twice per stream, each release of {@code frames} frames, with its waits and gaps (p10, p50, p90). */
+  private static CellEvidence cell(int frameBytes, double intervalMs, int perStream, int frames, double[] waits, double[] gaps,
+      double firstWaitMs) {
+    double bytes = frames * frameBytes;
+    return new CellEvidence("f=" + frameBytes + " i=" + intervalMs, frameBytes, frameBytes - 6, intervalMs, perStream, 1, frames, 2, frames,
+        waits[0], waits[1], waits[2], gaps[0], gaps[1], gaps[2], firstWaitMs, false, null, bytes, bytes, bytes);
+  }
+
   /** A cell that streamed is no cork's: no candidate; nor on a path other than loopback, whose segments are not 64 KiB. */
   @Test
   void aStreamedCellOrAnotherPathGivesNoCandidate() {
