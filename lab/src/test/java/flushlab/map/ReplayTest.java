@@ -229,5 +229,26 @@ class ReplayTest {
         0, 0, 0, 1050.4, false);
     assertThat(Replay.difference(late, onModel)).isNull();
   }
-}
+  /**
+   * 4 KiB frames every 2 ms behind a 298 ms timer and the cork: 5 releases a stream, some gathered by
+   * the cork and some not, so their waits spread 212-322 ms and their median falls on either. As
+   * `map --shape 'timer=298ms -> cork'` printed the target (p10 212.1, p50 298.3, p90 322.4) and `map
+   * --shape 'timer=296.4ms -> cork'` its model (211.2, 261.2, 322.1), both 2026-12-05: they agree. A
+   * side whose waits do not spread so has one wait to match, and is held to it.
+   */
+  @Test
+  void cellsWhoseWaitsSpreadAgreeWhenEachMedianLiesInTheOthersSpread() {
+    CellEvidence target = corked(212.1, 298.3, 322.4);
+    assertThat(Replay.difference(target, corked(211.2, 261.2, 322.1))).isNull();
+    assertThat(Replay.difference(target, corked(211.2, 235.1, 322.1))).isNull();
+    assertThat(Replay.difference(target, corked(233.0, 235.1, 237.0))).as("the model's waits do not spread")
+        .isEqualTo("oldest frame's wait 298.3 and 235.1 ms");
+    assertThat(Replay.difference(target, corked(150.0, 170.0, 205.0))).as("its median below the target's spread")
+        .isEqualTo("oldest frame's wait 298.3 and 170.0 ms");
+  }
 
+  private static CellEvidence corked(double w10, double w50, double w90) {
+    return new CellEvidence("frame_size=4096B interval=2ms frames=600", 4104, 4096, 2, 600, 1, 15, 5, 15, w10, w50, w90, 44.3, 207.7, 254.8,
+        323.5, false, null, 10023, 58751, 654847);
+  }
+}
