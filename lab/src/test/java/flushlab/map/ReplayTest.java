@@ -229,6 +229,7 @@ class ReplayTest {
         0, 0, 0, 1050.4, false);
     assertThat(Replay.difference(late, onModel)).isNull();
   }
+
   /**
    * 4 KiB frames every 2 ms behind a 298 ms timer and the cork: 5 releases a stream, some gathered by
    * the cork and some not, so their waits spread 212-322 ms and their median falls on either. As
