@@ -20,10 +20,12 @@ final class HoldTimerFit {
 
   /**
    * The same, for waits read back by taking a later stage's delay off them, a delay known only to
-   * within {@code readShortMs} (the kernel's cork: 200 ms, up to 210 as this kernel runs it): the
-   * hold may be that much longer than the waits say, and its releases carry that many more frames.
-   * A 298 ms timer before the cork, its waits read back as 294.8 ms, released 150 frames of 2 ms,
-   * one more than a hold of 294.8 ms lets in, and the stage was not fitted (one map in three).
+   * within {@code readShortMs} for each release (the kernel's cork: 200 ms, up to 210 as this kernel
+   * runs it). The hold may be that much longer than the waits say, so its releases may carry that
+   * many more frames; and one cell's wait may stray from another's by that much more. Two maps of
+   * `timer=298ms -> cork` in sixteen were not fitted without it: one read the stage as 294.8 ms and
+   * its 60 B cell every 2 ms released 150 frames, one more than such a hold lets in; in the other,
+   * a cell of two releases waited 303.3 ms and the lowest 294.4, 0.07 ms past the room a cell gets.
    */
   static Double fit(List<CellEvidence> cells, List<String> evidence, double readShortMs) {
     boolean smallReleases = cells.stream().anyMatch(c -> c.held() && !c.largeReleases() || !c.held() && c.heldOnce());
@@ -56,7 +58,7 @@ final class HoldTimerFit {
     // spread over an interval within a cell, gets no more room than the old 3 ms.
     double spread = timing.stream().mapToDouble(c -> c.waitP90() - c.waitP10()).max().orElse(0);
     double tolerance = Math.max(Math.max(1, 0.03 * t), Math.min(3, 2 * spread));
-    for (double w : waits) if (Math.abs(w - t) > tolerance) return null;
+    for (double w : waits) if (Math.abs(w - t) > tolerance + readShortMs) return null;
     // And measured from the lowest wait, each cell lifted above it by no more than its own noise
     // allows: noise only adds to a hold, so a steady cell far above the lowest is held by something
     // else. Against the median with the noisiest cell's room, a 60 B cell waiting 5.8 ms (p90 7.0,
@@ -64,7 +66,7 @@ final class HoldTimerFit {
     // one 3.9 ms hold: they are two byte counts (a suite run of 2026-12-03).
     double lowest = waits.stream().mapToDouble(Double::doubleValue).min().orElse(0);
     for (int i = 0; i < waits.size(); i++) {
-      if (waits.get(i) - lowest > Math.max(1, 0.03 * lowest) + Math.min(3, 2 * spreads.get(i))) return null;
+      if (waits.get(i) - lowest > Math.max(1, 0.03 * lowest) + Math.min(3, 2 * spreads.get(i)) + readShortMs) return null;
     }
     // a threshold or a window releases large frames early; a hold never does
     for (CellEvidence c : lengthened) if (c.waitP10() < t - tolerance) return null;
