@@ -86,4 +86,24 @@ class MapTimersTest extends MapTestBase {
     modelIs(a, "cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 215.0);
   }
+
+  /**
+   * A hold slower than the cork's ceiling, then the cork, mapped as a user would (every answer
+   * replayed): no one mechanism's model reproduces the cells (the map often reads a threshold or a
+   * timer of ~650 KB or ~545 ms first, and its replay refuses that), so the map replays the hold
+   * then the cork and gives it only as it reproduced every cell. 300-340 ms: releases farther apart
+   * than the ceiling, each leaving alone ~210 ms later. Not longer yet: a 360 ms hold's 4 KiB cell
+   * releases ~720 KB at a time, which one map read whole on the target and in parts of ~16 KB on
+   * the model (175 frames a release against 4), and refused the right model (docs/MAP.md).
+   */
+  @Test
+  void aHoldThenTheCorkIsNamedAsBothOnceItsReplayReproducesTheTarget() throws Exception {
+    int t = between(300, 340);
+    JsonNode a = mapReplayed(List.of("--shape", "timer=" + t + "ms -> cork"));
+    kindIs(a, "timer");
+    assertThat(a.path("then").asText()).as(a.get("verdict").asText()).isEqualTo("cork");
+    assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(0.95 * t, 1.05 * t);
+    modelIs(a, "timer=([0-9.]+)ms -> cork", t);
+    assertThat(a.get("replay").asText()).startsWith("verified: the model timer=").contains("-> cork reproduces");
+  }
 }
