@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Real compressing proxies read as curl (no Accept-Encoding) and as a browser (gzip, deflate, br,
  * zstd): each passes curl's stream as it came, and treats the browser's as its compression does.
  * Every stream is read whole: the client decodes what it asked for as it arrives. The map of the
- * same proxies is {@link CompressingProxiesMapTest}.
+ * same proxies is `map.MapCompressingProxiesTest`.
  */
 class CompressingProxiesTest extends LabTest {
   private static final int FRAMES = 30;
