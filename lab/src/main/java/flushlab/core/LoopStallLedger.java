@@ -57,13 +57,8 @@ public final class LoopStallLedger {
   private final long[] jvm = new long[KEPT];
   private final long[] overslept = new long[KEPT];
   private long written;
-  /** The watcher thread's stalls (the JVM or the host stopped every thread); null: only what each tick logged. */
+  /** The watcher thread's stalls: the JVM or the host stopped every thread. */
   private final StallLog watcher;
-
-  /** A ledger whose stalls carry only the JVM's standing each tick saw (tests). */
-  public LoopStallLedger() {
-    this(null);
-  }
 
   /** A ledger that reads, when asked, how much of each stall {@code watcher} logged as its own. */
   public LoopStallLedger(StallLog watcher) {
@@ -94,7 +89,7 @@ public final class LoopStallLedger {
       }
     }
     if (best < 0) return null;
-    long stood = watcher == null ? jvm[best] : Math.max(jvm[best], watcher.coveredNanos(from[best], to[best]));
+    long stood = Math.max(jvm[best], watcher.coveredNanos(from[best], to[best]));
     return new LoopStall(loop[best], since[best], from[best], to[best], ran[best], waited[best], stood, overslept[best]);
   }
 }

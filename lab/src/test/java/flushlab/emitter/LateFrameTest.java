@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.core.Json;
 import flushlab.core.LoopStallLedger;
+import flushlab.core.StallLog;
 import org.junit.jupiter.api.Test;
 
 /** What held a stream's latest frame, read from its own loop's ticks in the emitter's process. */
@@ -11,7 +12,7 @@ class LateFrameTest {
   private static final long MS = 1_000_000L;
   private final Object emitterLoop = new Object();
   private final Object readerLoop = new Object();
-  private final LoopStallLedger ledger = new LoopStallLedger();
+  private final LoopStallLedger ledger = new LoopStallLedger(new StallLog());
 
   private PacingAudit.Latest latest(long dueMs, boolean afterFullSocket) {
     return new PacingAudit.Latest(0, dueMs * MS, afterFullSocket, emitterLoop);
