@@ -43,6 +43,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private final BitSet seen = new BitSet();
 
   private long requestWrittenNanos = -1;
+  /** When the stream ended, cleanly or not (System.nanoTime), or -1 while it runs. */
+  private long endedAtNanos = -1;
   private long readNanos;
   private int framesThisRead;
   private int reads;
@@ -377,6 +379,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       return;
     }
     complete = true;
+    endedAtNanos = System.nanoTime();
   }
 
   /** Body bytes as the SSE parser saw them (decoded, when the body had a content coding). */
@@ -463,6 +466,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     if (error == null && !complete) {
       error = kind;
       errorMessage = message;
+      endedAtNanos = System.nanoTime();
       if (bodyDecoder != null) bodyDecoder.close(); // its native memory, at once
     }
   }
@@ -521,7 +525,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
             framedReadAt),
         new StreamResult.Timing(ttft, gaps, emitToRecv,
             headReadNanos >= 0 && requestWrittenNanos >= 0 ? headReadNanos - requestWrittenNanos : -1,
-            bodyReadNanos >= 0 && requestWrittenNanos >= 0 ? bodyReadNanos - requestWrittenNanos : -1, requestWrittenNanos),
+            bodyReadNanos >= 0 && requestWrittenNanos >= 0 ? bodyReadNanos - requestWrittenNanos : -1, requestWrittenNanos,
+            endedAtNanos >= 0 && requestWrittenNanos >= 0 ? endedAtNanos - requestWrittenNanos : -1),
         new StreamResult.Releases(releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits), null);
   }
 }

@@ -48,9 +48,11 @@ public record StreamResult(long streamId, int status, StreamError error, String 
   /**
    * @param requestNanos when the request was written (this host's System.nanoTime; -1 when it never was): where the
    *     other times start, and what the host's stalls are placed against
+   * @param endNanos from the request to when the stream ended, cleanly or not (-1 when it was never requested): a
+   *     target's idle timeout is read from when it cut a silent stream
    */
   public record Timing(long ttftNanos, LongSamples gapNanos, LongSamples emitToRecvNanos, long headNanos, long firstBodyNanos,
-      long requestNanos) {}
+      long requestNanos, long endNanos) {}
 
   /**
    * Releases: bursts from the sender, however many reads each took (see {@link StreamMeter}).

@@ -147,7 +147,7 @@ public final class ClusterLab implements RemoteLab {
     StreamResult.Releases r = s.releases();
     return new StreamResult(s.streamId(), s.status(), s.error(), s.errorMessage(), s.complete(), s.sawDone(), s.coding(), s.integrity(),
         s.reads(), new StreamResult.Timing(t.ttftNanos(), t.gapNanos(), minus(t.emitToRecvNanos(), delta), t.headNanos(), t.firstBodyNanos(),
-            t.requestNanos()),
+            t.requestNanos(), t.endNanos()),
         new StreamResult.Releases(r.count(), r.bytes(), r.bodyBytes(), r.decodedBytes(), r.frames(), r.gapNanos(), minus(r.waitNanos(), delta)),
         s.h2());
   }

@@ -20,11 +20,31 @@ import java.util.List;
  * @param replay what replaying the answer's model against the target's cells showed, or null when it was not replayed
  * @param then a second mechanism after the one {@code kind} names (the client socket's Nagle after a
  *     proxy's buffer), or null: given only when the model of both, replayed, reproduced every cell
+ * @param idle what a silent stream beside the cells showed (cut by an idle timeout or not), or null when none was watched
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
     Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
-    TriggerKind then) {
+    TriggerKind then, IdleCut idle) {
+
+  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
+      TriggerKind then) {
+    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, then, null);
+  }
+
+  /**
+   * The same answer with what a silent stream beside its cells showed: the evidence says it, and a
+   * cut (an idle timeout) ends the verdict and joins the model ({@link IdleCut#appliedTo}).
+   */
+  public FlushTrigger withIdle(IdleCut cut) {
+    if (cut == null) return this;
+    List<String> more = new java.util.ArrayList<>(evidence);
+    more.add(cut.describe());
+    String v = cut.verdictNote() == null ? verdict : verdict + "; " + cut.verdictNote();
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, v, List.copyOf(more), next, compression,
+        replay, then, cut);
+  }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
       Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay) {
@@ -34,7 +54,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   /** This answer followed by {@code second} (a socket stage), with the verdict that names both. */
   public FlushTrigger followedBy(TriggerKind second, String bothVerdict) {
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, bothVerdict, evidence, next, compression,
-        replay, second);
+        replay, second, idle);
   }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
@@ -50,7 +70,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("was: " + verdict);
     return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null, "inconclusive: not verified: " + why, List.copyOf(more),
-        List.of(tryNext), compression, "not verified: " + why);
+        List.of(tryNext), compression, "not verified: " + why, null, idle);
   }
 
   /**
@@ -60,13 +80,13 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   public FlushTrigger withReplay(Replay.Verdict v) {
     if (v.verified()) {
       return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, v.text(),
-          then);
+          then, idle);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("was: " + verdict);
     for (Replay.CellMatch c : v.cells()) more.add("replay of " + c.label() + ": " + (c.difference() == null ? "agrees" : c.difference()));
     return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null, "inconclusive: " + v.text()
-        + " (a mechanism the map does not model, or two at once)", List.copyOf(more), next, compression, v.text());
+        + " (a mechanism the map does not model, or two at once)", List.copyOf(more), next, compression, v.text(), null, idle);
   }
 
   /**
@@ -88,7 +108,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     List<String> more = new java.util.ArrayList<>(next);
     more.add(tryNext);
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + sentence, evidence,
-        List.copyOf(more), compression, replay, then);
+        List.copyOf(more), compression, replay, then, idle);
   }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
@@ -102,12 +122,13 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
    */
   public FlushTrigger withCompression(CompressionFinding c) {
     if (c.coding() != null) {
-      return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, c.verdict(), evidence, next, c, replay, then);
+      return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, c.verdict(), evidence, next, c, replay, then,
+          idle);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("compression: none; asked as " + c.acceptingClient() + ", the target answered without a Content-Encoding");
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, List.copyOf(more), next, c, replay,
-        then);
+        then, idle);
   }
 
   /**
@@ -121,7 +142,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     for (String t : tried) more.add("two mechanisms: " + t);
     more.addAll(cells);
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; two mechanisms at once were "
-        + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then);
+        + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then, idle);
   }
 
   public static FlushTrigger inconclusive(String target, String why, List<String> evidence, List<String> next) {

@@ -80,6 +80,13 @@ public final class Replay {
 
   /** The comparison of every cell: {@code verified} when all agree. */
   public record Verdict(String model, List<CellMatch> cells) {
+    /** The same comparison with one more cell's (the silent stream's, compared apart from the measured cells). */
+    public Verdict with(CellMatch more) {
+      List<CellMatch> all = new ArrayList<>(cells);
+      all.add(more);
+      return new Verdict(model, List.copyOf(all));
+    }
+
     public boolean verified() {
       return !cells.isEmpty() && cells.stream().allMatch(c -> c.difference() == null);
     }

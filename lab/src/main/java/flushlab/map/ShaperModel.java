@@ -35,9 +35,15 @@ public record ShaperModel(String chain, String note, List<String> alike) {
   /**
    * The model of a whole answer: for a target that compressed for clients that accept it, the
    * compressor (and its flush policy, from that client's answer), which leaves other clients'
-   * streams as they are; otherwise the one mechanism named.
+   * streams as they are; otherwise the one mechanism named. A silent stream the target cut adds its
+   * idle stage ({@link IdleCut#appliedTo}).
    */
   public static ShaperModel of(FlushTrigger t) {
+    ShaperModel m = withoutIdle(t);
+    return t.idle() == null ? m : t.idle().appliedTo(m);
+  }
+
+  private static ShaperModel withoutIdle(FlushTrigger t) {
     if (t.replay() != null && t.kind() == TriggerKind.INCONCLUSIVE) return none("the model was not verified: " + t.replay().replaceFirst("^not verified: ", ""));
     CompressionFinding c = t.compression();
     if (c == null || c.coding() == null) return uncompressed(t);

@@ -22,6 +22,7 @@ import flushlab.map.ClientsApart;
 import flushlab.map.CompressionFinding;
 import flushlab.map.CorkAfterFit;
 import flushlab.map.FlushTrigger;
+import flushlab.map.IdleCut;
 import flushlab.map.MapProber;
 import flushlab.map.OneLateAfterFit;
 import flushlab.map.Replay;
@@ -40,6 +41,7 @@ import flushlab.scenario.Scenario;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.Setting;
 import flushlab.stream.ResponseShape;
+import flushlab.stream.StreamSpec;
 import flushlab.stream.Transfer;
 import flushlab.targets.RunningTargets;
 import flushlab.targets.Target;
@@ -74,6 +76,8 @@ public final class ScenarioRunner {
   private volatile ServerSites localSites;
   /** The replay of the model a map's answer gives, cell by cell (set once that replay is attached to the answer). */
   private volatile List<ReplayedCell> replayedCells = List.of();
+  /** The replay that verified the answer's model, while a map runs: what a silent stream replayed later adds to. */
+  private Replay.Verdict givenVerdict;
   private boolean verify;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
   /** When a budget ends (System.nanoTime), for `flushlab map`: no request waits past it; Long.MAX_VALUE: none. */
@@ -240,103 +244,134 @@ public final class ScenarioRunner {
     long deadline = System.nanoTime() + (long) (budgetSeconds * 1e9);
     deadlineNanos = deadline;
     return certifiedThen(announce, (measure, cert) -> {
-      List<TargetCellResult> results = new ArrayList<>();
-      Cell base = scenario.cells().get(0);
-      boolean accepts = !CellRequest.plan(base, HostPort.parse("-", "127.0.0.1:1", false), null, scenario.requestHeaders().toSend())
-          .acceptedCodings().isEmpty();
-      FlushTrigger mine = mapAs(target, base, false, measure, cert, results, announce, secondsLeft(deadline));
-      if (interrupted.get() || mine.kind() == TriggerKind.INCONCLUSIVE && mine.verdict().contains("the target failed")) {
-        return new Measured(results, Map.of(target.name(), mine), null);
+      // beside every cell, one stream that says nothing for as long as the map measures: an idle timeout cuts it
+      SilentStream silent = measure instanceof Measurer m ? m.silentStream(target, scenario.cells().get(0), deadline) : null;
+      if (silent == null) announce.accept("map: no silent stream beside the cells (" + (remote != null ? "not yet on a cluster's agents"
+          : "the target is the emitter itself") + "): an idle timeout is not looked for");
+      try {
+        return mapMeasured(target, measure, cert, silent, announce, deadline);
+      } finally {
+        if (silent != null) silent.close();
       }
-      List<TargetCellResult> firstPass = List.copyOf(results);
-      // the compression step: the same target asked as the other kind of client
-      String coding = codingSeen(results);
-      FlushTrigger answer = mine;
-      // the pass of the client the target sent the stream as it is (to which a model of two stages is fitted), and its answer
-      List<TargetCellResult> asItIs = coding == null ? firstPass : List.of();
-      FlushTrigger asItIsAnswer = coding == null ? mine : null;
-      String heldOnly = null;
-      if (accepts) {
-        String client = clientText(base, false);
-        if (coding == null) {
-          answer = mine.withCompression(CompressionFinding.of(null, client, mine, null, null, null));
-        } else {
-          announce.accept("map: " + target.name() + " answered " + client + " in " + coding + "; now as a client that does not "
-              + "accept compression (" + ClientProfile.BARE.text() + ")");
-          int before = results.size();
-          FlushTrigger plain = mapAs(target, base.withProfile(ClientProfile.BARE), true, measure, cert, results, announce,
-              secondsLeft(deadline));
-          if (results.size() == before) plain = null;
-          heldOnly = heldOnlyCompressed(results.subList(0, before), results.subList(before, results.size()));
-          answer = mine.withCompression(CompressionFinding.of(coding, client, mine, ClientProfile.BARE.text(), plain, heldOnly));
-          asItIs = List.copyOf(results.subList(before, results.size()));
-          asItIsAnswer = plain;
-        }
-      } else {
-        Cell asBrowser = base.withProfile(ClientProfile.BROWSER);
-        String client = clientText(asBrowser, false);
-        // one short cell first: a target that does not compress for this client costs the map half a second, not a second pass
-        Cell probe = (base.stream().endpoint().isOpenAi() ? asBrowser : asBrowser.with(Setting.FRAME_SIZE, COMPRESSION_PROBE.frameSizeBytes()
-            + "B")).with(Setting.INTERVAL, Units.formatDuration(COMPRESSION_PROBE.intervalNanos()))
-            .with(Setting.FRAMES, Integer.toString(COMPRESSION_PROBE.frames())).withIndex(results.size());
-        RunRecord rec = interrupted.get() || secondsLeft(deadline) < 2 ? null : measure.run(target, probe, probe.index(), 0);
-        if (rec != null) results.add(TargetCellResult.of(target.name(), probe, List.of(rec)));
-        // the coding from every run, one the pacing guard excluded too: the response head said it, whatever the pacing
-        BatchResult answered = rec == null ? null : results.get(results.size() - 1).everyStream();
-        if (answered != null && answered.streamsOk() == 0) {
-          // no answer, no finding: "without compression" would be a fact read from nothing
-          announce.accept("map: asked as " + client + ": no stream was answered (" + answered.firstError() + "); compression not checked");
-        } else if (answered != null) {
-          ContentCoding seen = answered.dominantCoding();
-          announce.accept("map: asked as " + client + ": " + (seen == null ? "answered without compression"
-              : "answered in " + seen.text() + "; mapping it as that client"));
-          if (seen == null) {
-            answer = mine.withCompression(CompressionFinding.of(null, client, null, clientText(base, false), mine, null));
-          } else {
-            int before = results.size();
-            FlushTrigger accepting = mapAs(target, asBrowser, false, measure, cert, results, announce, secondsLeft(deadline));
-            if (results.size() == before) accepting = null;
-            heldOnly = heldOnlyCompressed(results.subList(before - 1, results.size()), results.subList(0, before - 1));
-            answer = mine.withCompression(CompressionFinding.of(seen.text(), client, accepting, clientText(base, false), mine, heldOnly));
-          }
-        }
-      }
-      // tried when no one mechanism explained the stream as it is, or (below) when the answer's model failed its replay;
-      // for a target that compressed for the other client, each candidate joins the compressor that client saw
-      List<CellEvidence> probed = asItIs.stream().map(r -> asProbed(r, cert.emitToRecvMs())).toList();
-      boolean unexplained = asItIsAnswer != null && asItIsAnswer.kind() == TriggerKind.INCONCLUSIVE;
-      boolean twoStages = !interrupted.get() && asItIsAnswer != null && !probed.isEmpty() && !probed.contains(null) && (verify || unexplained);
-      List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
-      if (twoStages && answer.compression() != null && answer.compression().coding() != null) {
-        two = new ArrayList<>(BesideACompressor.joined(two, answer, asItIsAnswer == mine, heldOnly));
-        TwoStageCandidate decoded = BesideACompressor.decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
-        if (decoded != null) two.add(decoded);
-      }
-      if (unexplained && !two.isEmpty()) {
-        if (remote != null) {
-          announce.accept("map: two mechanisms at once (" + two.get(0).chain() + ") may explain the cells; not tried: models are replayed on "
-              + "a lab on this host, not yet on a cluster's agents");
-        } else {
-          answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
-          two = List.of();
-        }
-      }
-      if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE && answer.replay() == null) {
-        if (remote != null) announce.accept("replay: not done: a model is replayed on a lab on this host, not yet on a cluster's agents");
-        else answer = replayed(target, answer, results, cert, announce, deadline);
-        // the one mechanism's model did not reproduce the target: the next candidates are two at once, never the refused one
-        boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
-        if (refused && remote == null && !two.isEmpty() && !interrupted.get()) {
-          answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
-        }
-      }
-      if (!interrupted.get() && answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() == null
-          && !answer.verdict().contains("this host stalled")) {
-        String stalled = hostStallsDuring(firstPass);
-        if (stalled != null) answer = answer.withHostStalls(stalled);
-      }
-      return new Measured(results, Map.of(target.name(), answer), null);
     });
+  }
+
+  /** The map once the host is certified: the passes, the silent stream's finding, the models of two stages, the replay. */
+  private Measured mapMeasured(Target target, Measure measure, Certification cert, SilentStream silent, Consumer<String> announce,
+      long deadline) throws Exception {
+    List<TargetCellResult> results = new ArrayList<>();
+    Cell base = scenario.cells().get(0);
+    boolean accepts = !CellRequest.plan(base, HostPort.parse("-", "127.0.0.1:1", false), null, scenario.requestHeaders().toSend())
+        .acceptedCodings().isEmpty();
+    FlushTrigger mine = mapAs(target, base, false, measure, cert, results, announce, secondsLeft(deadline));
+    if (interrupted.get() || mine.kind() == TriggerKind.INCONCLUSIVE && mine.verdict().contains("the target failed")) {
+      return new Measured(results, Map.of(target.name(), mine), null);
+    }
+    List<TargetCellResult> firstPass = List.copyOf(results);
+    // the compression step: the same target asked as the other kind of client
+    String coding = codingSeen(results);
+    FlushTrigger answer = mine;
+    // the pass of the client the target sent the stream as it is (to which a model of two stages is fitted), and its answer
+    List<TargetCellResult> asItIs = coding == null ? firstPass : List.of();
+    FlushTrigger asItIsAnswer = coding == null ? mine : null;
+    String heldOnly = null;
+    if (accepts) {
+      String client = clientText(base, false);
+      if (coding == null) {
+        answer = mine.withCompression(CompressionFinding.of(null, client, mine, null, null, null));
+      } else {
+        announce.accept("map: " + target.name() + " answered " + client + " in " + coding + "; now as a client that does not "
+            + "accept compression (" + ClientProfile.BARE.text() + ")");
+        int before = results.size();
+        FlushTrigger plain = mapAs(target, base.withProfile(ClientProfile.BARE), true, measure, cert, results, announce,
+            secondsLeft(deadline));
+        if (results.size() == before) plain = null;
+        heldOnly = heldOnlyCompressed(results.subList(0, before), results.subList(before, results.size()));
+        answer = mine.withCompression(CompressionFinding.of(coding, client, mine, ClientProfile.BARE.text(), plain, heldOnly));
+        asItIs = List.copyOf(results.subList(before, results.size()));
+        asItIsAnswer = plain;
+      }
+    } else {
+      Cell asBrowser = base.withProfile(ClientProfile.BROWSER);
+      String client = clientText(asBrowser, false);
+      // one short cell first: a target that does not compress for this client costs the map half a second, not a second pass
+      Cell probe = (base.stream().endpoint().isOpenAi() ? asBrowser : asBrowser.with(Setting.FRAME_SIZE, COMPRESSION_PROBE.frameSizeBytes()
+          + "B")).with(Setting.INTERVAL, Units.formatDuration(COMPRESSION_PROBE.intervalNanos()))
+          .with(Setting.FRAMES, Integer.toString(COMPRESSION_PROBE.frames())).withIndex(results.size());
+      RunRecord rec = interrupted.get() || secondsLeft(deadline) < 2 ? null : measure.run(target, probe, probe.index(), 0);
+      if (rec != null) results.add(TargetCellResult.of(target.name(), probe, List.of(rec)));
+      // the coding from every run, one the pacing guard excluded too: the response head said it, whatever the pacing
+      BatchResult answered = rec == null ? null : results.get(results.size() - 1).everyStream();
+      if (answered != null && answered.streamsOk() == 0) {
+        // no answer, no finding: "without compression" would be a fact read from nothing
+        announce.accept("map: asked as " + client + ": no stream was answered (" + answered.firstError() + "); compression not checked");
+      } else if (answered != null) {
+        ContentCoding seen = answered.dominantCoding();
+        announce.accept("map: asked as " + client + ": " + (seen == null ? "answered without compression"
+            : "answered in " + seen.text() + "; mapping it as that client"));
+        if (seen == null) {
+          answer = mine.withCompression(CompressionFinding.of(null, client, null, clientText(base, false), mine, null));
+        } else {
+          int before = results.size();
+          FlushTrigger accepting = mapAs(target, asBrowser, false, measure, cert, results, announce, secondsLeft(deadline));
+          if (results.size() == before) accepting = null;
+          heldOnly = heldOnlyCompressed(results.subList(before - 1, results.size()), results.subList(0, before - 1));
+          answer = mine.withCompression(CompressionFinding.of(seen.text(), client, accepting, clientText(base, false), mine, heldOnly));
+        }
+      }
+    }
+    // a silent stream already cut joins the answer, and its model's replay; one still open is watched through the replay too
+    IdleCut idle = silent == null ? null : silent.endedSoFar();
+    if (idle != null) {
+      announce.accept("map: " + idle.describe());
+      answer = answer.withIdle(idle);
+    }
+    givenVerdict = null;
+    // tried when no one mechanism explained the stream as it is, or (below) when the answer's model failed its replay;
+    // for a target that compressed for the other client, each candidate joins the compressor that client saw
+    List<CellEvidence> probed = asItIs.stream().map(r -> asProbed(r, cert.emitToRecvMs())).toList();
+    boolean unexplained = asItIsAnswer != null && asItIsAnswer.kind() == TriggerKind.INCONCLUSIVE;
+    boolean twoStages = !interrupted.get() && asItIsAnswer != null && !probed.isEmpty() && !probed.contains(null) && (verify || unexplained);
+    List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
+    if (twoStages && answer.compression() != null && answer.compression().coding() != null) {
+      two = new ArrayList<>(BesideACompressor.joined(two, answer, asItIsAnswer == mine, heldOnly));
+      TwoStageCandidate decoded = BesideACompressor.decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
+      if (decoded != null) two.add(decoded);
+    }
+    if (unexplained && !two.isEmpty()) {
+      if (remote != null) {
+        announce.accept("map: two mechanisms at once (" + two.get(0).chain() + ") may explain the cells; not tried: models are replayed on "
+            + "a lab on this host, not yet on a cluster's agents");
+      } else {
+        answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
+        two = List.of();
+      }
+    }
+    if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE && answer.replay() == null) {
+      if (remote != null) announce.accept("replay: not done: a model is replayed on a lab on this host, not yet on a cluster's agents");
+      else answer = replayed(target, answer, results, cert, announce, deadline);
+      // the one mechanism's model did not reproduce the target: the next candidates are two at once, never the refused one
+      boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
+      if (refused && remote == null && !two.isEmpty() && !interrupted.get()) {
+        answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
+      }
+    }
+    if (silent != null && idle == null) {
+      idle = silent.stop(0);
+      boolean replayedWithoutIt = givenVerdict != null && answer.kind() != TriggerKind.INCONCLUSIVE;
+      if (idle.isCut() && replayedWithoutIt && !interrupted.get()) {
+        answer = silentStreamReplayed(target, answer, idle, announce, deadline);
+      } else {
+        announce.accept("map: " + idle.describe());
+        answer = answer.withIdle(idle);
+      }
+    }
+    if (!interrupted.get() && answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() == null
+        && !answer.verdict().contains("this host stalled")) {
+      String stalled = hostStallsDuring(firstPass);
+      if (stalled != null) answer = answer.withHostStalls(stalled);
+    }
+    return new Measured(results, Map.of(target.name(), answer), null);
   }
 
   /** A host stall this long in a kept run moves a held cell's waits by as much, past what a fit allows of one mechanism. */
@@ -379,13 +414,45 @@ public final class ScenarioRunner {
       return answer;
     }
     boolean socketStage = answer.kind() == TriggerKind.NAGLE || answer.then() == TriggerKind.NAGLE;
-    ReplayOutcome o = replay(target, model.chain(), socketStage, results, cert, announce, deadline);
+    ReplayOutcome o = replay(target, model.chain(), socketStage, answer.idle(), results, cert, announce, deadline);
     if (o.unfinished() != null) return answer.withReplayUnfinished(o.unfinished(), o.tryNext());
     if (o.verdict() == null) return answer;
     announce.accept("replay: " + o.text());
     replayedCells = o.cells();
+    if (o.verdict().verified()) givenVerdict = o.verdict();
     FlushTrigger replayedAnswer = answer.withReplay(o.verdict());
     return o.clientsApart() == null ? replayedAnswer : replayedAnswer.withClientsApart(o.clientsApart());
+  }
+
+  /**
+   * An answer whose model reproduced every cell before its silent stream was cut on the target:
+   * the model with its idle stage runs as a relay once more, for the silent stream alone, which
+   * must be cut as long after its request; the replay's verdict gains that comparison. The budget
+   * too short for it leaves the answer not verified, saying so.
+   */
+  private FlushTrigger silentStreamReplayed(Target target, FlushTrigger answer, IdleCut idle, Consumer<String> announce, long deadline)
+      throws Exception {
+    String chain = ShaperModel.of(answer.withIdle(idle)).chain();
+    double needMs = idle.cutMs() * 1.1 + 1000;
+    if (secondsLeft(deadline) * 1000 < needMs) {
+      // the cells' model stands, replayed; the cut is said, not modelled unreplayed
+      IdleCut said = idle.leftOutOfTheModel(String.format(java.util.Locale.ROOT, "it came after the cells' replay had begun, and the "
+          + "budget leaves no room to replay a silent stream of %.1f s on the model (a longer --budget, or `flushlab probe idle`)",
+          idle.cutMs() / 1000));
+      announce.accept("map: " + said.describe());
+      return answer.withIdle(said);
+    }
+    announce.accept("map: " + idle.describe() + "; replaying it on the model " + chain);
+    Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
+    IdleCut onModel;
+    try (RunningTargets running = RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce));
+        SilentStream silent = new Measurer(localSites, running).silentStream(replica, scenario.cells().get(0), deadline)) {
+      onModel = silent.stop(idle.cutMs() * 1.1 + 200);
+    }
+    Replay.Verdict v = new Replay.Verdict(chain, givenVerdict.cells()).with(new Replay.CellMatch(IdleCut.LABEL, IdleCut.difference(idle, onModel)));
+    announce.accept("replay: " + v.text());
+    givenVerdict = v;
+    return answer.withIdle(idle).withReplay(v);
   }
 
   /** Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle, one-late or the cork. */
@@ -411,8 +478,9 @@ public final class ScenarioRunner {
     Replay.Verdict last = null;
     List<ReplayedCell> lastCells = List.of();
     for (TwoStageCandidate c : candidates) {
-      announce.accept("map: no one mechanism explains every cell; replaying two at once: " + c.chain());
-      ReplayOutcome o = replay(target, c.chain(), c.socketStage(), results, cert, announce, deadline);
+      String chain = answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain());
+      announce.accept("map: no one mechanism explains every cell; replaying two at once: " + chain);
+      ReplayOutcome o = replay(target, chain, c.socketStage(), answer.idle(), results, cert, announce, deadline);
       if (o.unfinished() != null) {
         tried.add(c.chain() + ": not verified: " + o.unfinished());
       } else if (o.verdict() == null || o.notReplayed() > 0) {
@@ -431,14 +499,15 @@ public final class ScenarioRunner {
       }
     }
     if (reproduced.size() == 1) {
-      FlushTrigger both = reproduced.get(0).answer();
+      FlushTrigger both = reproduced.get(0).answer().withIdle(answer.idle());
       // a candidate beside a compressor carries its finding already; the others say what compression showed
       if (both.compression() == null && answer.compression() != null) both = both.withCompression(answer.compression());
       replayedCells = lastCells;
+      givenVerdict = last;
       return both.withReplay(last);
     }
     if (reproduced.size() > 1) {
-      List<String> chains = reproduced.stream().map(TwoStageCandidate::chain).toList();
+      List<String> chains = reproduced.stream().map(c -> answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain())).toList();
       FlushTrigger alike = FlushTrigger.inconclusive(target.name(), "two models of two mechanisms each reproduce every cell alike: "
           + String.join(" and ", chains), answer.evidence(), List.of());
       return answer.compression() == null ? alike : alike.withCompression(answer.compression());
@@ -495,13 +564,16 @@ public final class ScenarioRunner {
    * replayed, and a cell with no frame kept on the target (every run excluded) is no data to
    * compare with.
    */
-  private ReplayOutcome replay(Target target, String chain, boolean socketStage, List<TargetCellResult> results, Certification cert,
-      Consumer<String> announce, long deadline) throws Exception {
+  private ReplayOutcome replay(Target target, String chain, boolean socketStage, IdleCut idle, List<TargetCellResult> results,
+      Certification cert, Consumer<String> announce, long deadline) throws Exception {
     Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
     List<ComparedCell> compared = new ArrayList<>();
     int noData = 0;
+    IdleCut idleOnModel = null;
     try (RunningTargets running = RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce))) {
       Measurer onModel = new Measurer(localSites, running);
+      // the target cut its silent stream: so must the model, as long after its request
+      try (SilentStream silent = idle != null && idle.isCut() ? onModel.silentStream(replica, results.get(0).cell(), deadline) : null) {
       for (TargetCellResult r : results) {
         if (interrupted.get() || secondsLeft(deadline) < r.cell().stream().streamNanos() / 1e9 + 1) {
           announce.accept("replay: the budget leaves no room for " + (results.size() - compared.size() - noData) + " more cell(s)");
@@ -558,6 +630,12 @@ public final class ScenarioRunner {
         compared.add(new ComparedCell(onTarget, replayedCell, Staircase.of(r.included(), ReplayedCell.MAX_FRAMES), onItStairs,
             new ClientsApart.AskedAs(r.cell().profile(), r.included().h2() != null)));
       }
+      if (silent != null) {
+        double allowedMs = Math.min(idle.cutMs() * 1.1 + 200, secondsLeft(deadline) * 1000 - 500);
+        progress = "map: watching the silent stream on the model " + chain;
+        idleOnModel = silent.stop(allowedMs);
+      }
+      }
     }
     if (compared.isEmpty() && noData == results.size()) {
       return new ReplayOutcome(null, "no cell kept a frame on the target: nothing to compare", "map again on a quieter host", 0);
@@ -572,6 +650,7 @@ public final class ScenarioRunner {
       Replay.CellMatch m = verdict.cells().get(i);
       cells.add(new ReplayedCell(m.label(), m.difference(), compared.get(i).targetStairs(), compared.get(i).modelStairs()));
     }
+    if (idleOnModel != null) verdict = verdict.with(new Replay.CellMatch(IdleCut.LABEL, IdleCut.difference(idle, idleOnModel)));
     ClientsApart apart = verdict.verified() ? null : ClientsApart.of(verdict.cells(), compared.stream().map(ComparedCell::asked).toList());
     return new ReplayOutcome(verdict, null, null, results.size() - compared.size() - noData, List.copyOf(cells), apart);
   }
@@ -918,6 +997,20 @@ public final class ScenarioRunner {
           : new StallJudge.PathWait(pathName(target, site, plainDirect), ThreadWaits.of(pathPids).longestSince(waitsBefore));
       RunStalls stalls = StallJudge.judge(result, startedNanos, endedNanos, "client", cell.stream().intervalNanos(), pathWait);
       return guard(target, site, cellIndex, run, result, started, System.currentTimeMillis(), stalls);
+    }
+
+    /**
+     * A silent stream through {@code target} as {@code base}'s client asks (its profile and headers,
+     * the first pass's): the head, then a think past the map's {@code deadline}, then two frames;
+     * null for the emitter itself, which has no idle timeout to find.
+     */
+    SilentStream silentStream(Target target, Cell base, long deadline) {
+      if (target instanceof Target.Direct) return null;
+      // the emitter thinks at most a minute: a longer map watches it for that long, and says so
+      long thinkNanos = Math.min(StreamSpec.MAX_THINK_NANOS, Math.max(0, deadline - System.nanoTime()) + 10_000_000_000L);
+      Cell silent = base.with(Setting.FRAMES, "2").with(Setting.THINK, Units.formatDuration(thinkNanos));
+      RequestPlan plan = CellRequest.plan(silent, targets.address(target), targets.tls(target), headersFor(false));
+      return SilentStream.start(vertx, plan, base.client(), thinkNanos);
     }
 
     /** The processes of the path other than this one: the proxy the lab started for the target, a namespace's emitter. */

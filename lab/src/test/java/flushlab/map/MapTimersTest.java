@@ -123,4 +123,32 @@ class MapTimersTest extends MapTestBase {
     modelIs(a, "timer=([0-9.]+)ms -> cork", t);
     assertThat(a.get("replay").asText()).startsWith("verified: the model timer=").contains("-> cork reproduces");
   }
+
+  /**
+   * A load balancer's idle timeout, alone or behind a hold: no cell pauses long enough to show it,
+   * so only the silent stream beside the cells can. The model puts it first, its silence counted
+   * from the request; behind a hold, the other order (its silence from the head the hold let go) is
+   * named alike, and either meets the hidden chain within 5 %. The silent stream is replayed on the
+   * model with the cells, and cut there as long after its request.
+   */
+  @Test
+  void anIdleTimeoutIsFoundBesideTheCellsAndReplayed() throws Exception {
+    int idle = between(2000, 3500);
+    int hold = between(0, 1) == 1 ? between(60, 200) : 0;
+    String hidden = hold == 0 ? "idle-timeout=" + idle + "ms" : "timer=" + hold + "ms -> idle-timeout=" + idle + "ms";
+    JsonNode a = mapReplayed(List.of("--shape", hidden, "--expect", hidden, "--expect-tolerance", "5%"));
+    JsonNode cut = a.get("idle");
+    assertThat(cut.get("cut_ms").isNumber()).as("the silent stream was cut: " + cut).isTrue();
+    assertThat(cut.get("cut_ms").asDouble()).as(cut.toString()).isBetween(idle + 0.95 * hold, 1.05 * (idle + hold));
+    if (hold == 0) {
+      kindIs(a, "none");
+      modelIs(a, "idle-timeout=([0-9.]+)ms", idle);
+    } else {
+      kindIs(a, "timer");
+      modelIs(a, "idle-timeout=([0-9.]+)ms -> timer=([0-9.]+)ms", idle + hold, hold);
+      assertThat(a.at("/model/alike").toString()).as("the other order, its silence from the head").contains("timer=").contains("-> idle-timeout=");
+    }
+    assertThat(a.get("replay").asText()).as("the replay compares the silent stream too").startsWith("verified: the model idle-timeout=");
+    assertThat(a.get("evidence").toString()).contains("silent stream: cut");
+  }
 }
