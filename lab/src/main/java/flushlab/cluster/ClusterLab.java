@@ -94,6 +94,14 @@ public final class ClusterLab implements RemoteLab {
   }
 
   @Override
+  public void placeModel(Target.Relay model, Target like) throws Exception {
+    String agent = placement.targetOn().get(like.name());
+    if (agent == null) throw new IllegalArgumentException("target " + like.name() + " is on no agent: its model has nowhere to run beside it");
+    HostPort at = servers.relay(agent, emitter, model.shapers().stream().map(ShaperRegistry.Spec::text).toList(), model.poolUpstream());
+    targets.put(model.name(), at);
+  }
+
+  @Override
   public RunRecord run(Target target, Cell cell, int cellIndex, int run, List<String[]> headers, long pacingToleranceNanos) throws Exception {
     HostPort at = target instanceof Target.Direct ? emitter : targets.get(target.name());
     long started = System.currentTimeMillis();

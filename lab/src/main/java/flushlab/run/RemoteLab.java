@@ -18,6 +18,13 @@ public interface RemoteLab extends AutoCloseable {
    */
   RunRecord run(Target target, Cell cell, int cellIndex, int run, List<String[]> headers, long pacingToleranceNanos) throws Exception;
 
+  /**
+   * Starts {@code model} (a map's model, to be replayed) where {@code like} runs, in front of the
+   * lab's emitter: later runs of {@code model} go to it, until another model of that name is placed.
+   * It stops with the lab.
+   */
+  void placeModel(Target.Relay model, Target like) throws Exception;
+
   /** Stops what was started for the scenario; never throws. */
   @Override
   void close();

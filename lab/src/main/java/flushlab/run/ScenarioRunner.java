@@ -84,6 +84,9 @@ public final class ScenarioRunner {
   private volatile long deadlineNanos = Long.MAX_VALUE;
   /** Non-null: the servers and the client run on a lab's agents, opened by this. */
   private RemoteLab.Opener remote;
+  /** The remote lab while a run or map measures through it (a replay places its model relay there), and how it measures. */
+  private RemoteLab remoteLab;
+  private Measure remoteMeasure;
 
   /** Called before each measured run (tests use it to disturb a run on purpose). */
   public interface RunHook {
@@ -215,10 +218,15 @@ public final class ScenarioRunner {
       try (RemoteLab lab = remote.open(scenario, announce)) {
         Measure measure = (target, cell, cellIndex, run) -> interrupted.get() || budgetSpent() ? null
             : lab.run(target, withinBudget(cell), cellIndex, run, headersFor(identityPass), scenario.guards().pacingToleranceNanos());
+        remoteLab = lab;
+        remoteMeasure = measure;
         Certification cert = certify(measure, announce);
         Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
         return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
-            System.nanoTime() - started, Map.of());
+            System.nanoTime() - started, Map.of(), replayedCells);
+      } finally {
+        remoteLab = null;
+        remoteMeasure = null;
       }
     }
     try (ServerSites sites = openSites(announce);
@@ -339,20 +347,14 @@ public final class ScenarioRunner {
       if (decoded != null) two.add(decoded);
     }
     if (unexplained && !two.isEmpty()) {
-      if (remote != null) {
-        announce.accept("map: two mechanisms at once (" + two.get(0).chain() + ") may explain the cells; not tried: models are replayed on "
-            + "a lab on this host, not yet on a cluster's agents");
-      } else {
-        answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
-        two = List.of();
-      }
+      answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
+      two = List.of();
     }
     if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE && answer.replay() == null) {
-      if (remote != null) announce.accept("replay: not done: a model is replayed on a lab on this host, not yet on a cluster's agents");
-      else answer = replayed(target, answer, results, cert, announce, deadline);
+      answer = replayed(target, answer, results, cert, announce, deadline);
       // the one mechanism's model did not reproduce the target: the next candidates are two at once, never the refused one
       boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
-      if (refused && remote == null && !two.isEmpty() && !interrupted.get()) {
+      if (refused && !two.isEmpty() && !interrupted.get()) {
         answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
       }
     }
@@ -570,10 +572,19 @@ public final class ScenarioRunner {
     List<ComparedCell> compared = new ArrayList<>();
     int noData = 0;
     IdleCut idleOnModel = null;
-    try (RunningTargets running = RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce))) {
-      Measurer onModel = new Measurer(localSites, running);
+    // the model's relay runs where the target did: on this host, or on the agent that runs the target
+    try (RunningTargets running = remoteLab != null ? null
+        : RunningTargets.start(List.of(replica), t -> new TargetContext(vertx, localSites.site(t.path()), announce))) {
+      Measure onModel;
+      if (running == null) {
+        remoteLab.placeModel(replica, target);
+        onModel = remoteMeasure;
+      } else {
+        onModel = new Measurer(localSites, running);
+      }
       // the target cut its silent stream: so must the model, as long after its request
-      try (SilentStream silent = idle != null && idle.isCut() ? onModel.silentStream(replica, results.get(0).cell(), deadline) : null) {
+      try (SilentStream silent = idle != null && idle.isCut() && onModel instanceof Measurer m
+          ? m.silentStream(replica, results.get(0).cell(), deadline) : null) {
       for (TargetCellResult r : results) {
         if (interrupted.get() || secondsLeft(deadline) < r.cell().stream().streamNanos() / 1e9 + 1) {
           announce.accept("replay: the budget leaves no room for " + (results.size() - compared.size() - noData) + " more cell(s)");
