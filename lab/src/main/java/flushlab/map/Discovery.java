@@ -37,6 +37,33 @@ final class Discovery {
     return new CellPlan(SMALL, 10_000_000L, 5, 400_000_000L, 50_000_000L);
   }
 
+  /** The longest think the map asks for, to tell a stage's own holding from first-content's. */
+  static final long LONGEST_THINK_NANOS = 2_000_000_000L;
+
+  /**
+   * The think cell, with a think long enough for a timer of {@code timerMs} to let its first
+   * comment go well before the think ends ({@link MapProber#thinkCellFor}); null past the longest.
+   */
+  static CellPlan thinkCellOutlasting(double timerMs) {
+    long think = Math.max(400_000_000L, Math.round(1.5 * (timerMs + 50) * 1e6));
+    return think > LONGEST_THINK_NANOS ? null : new CellPlan(SMALL, 10_000_000L, 5, think, 50_000_000L);
+  }
+
+  /** Body bytes of one SSE comment keep-alive (": keep-alive" and its blank line), before any framing. */
+  static final double COMMENT_BYTES = 14;
+
+  /**
+   * The think cell for a byte threshold of {@code thresholdBytes}: comments every millisecond, for
+   * long enough that they pass the threshold well before the think ends (a threshold alone lets
+   * them go then; first-content holds them until the first frame); null for a threshold the
+   * longest think's comments do not pass with room.
+   */
+  static CellPlan thinkCellPassing(double thresholdBytes) {
+    double passedMs = thresholdBytes / COMMENT_BYTES;
+    long think = Math.max(400_000_000L, Math.round((1.5 * passedMs + 100) * 1e6));
+    return think > LONGEST_THINK_NANOS ? null : new CellPlan(SMALL, 10_000_000L, 5, think, 1_000_000L);
+  }
+
   static List<CellPlan> chatCells() {
     return List.of(new CellPlan(0, SHORT_NANOS, 600), new CellPlan(0, LONG_NANOS, 25), new CellPlan(0, 10_000_000L, 120));
   }

@@ -82,4 +82,43 @@ final class FirstContentFit {
     }
     return holding;
   }
+
+  /**
+   * A byte threshold and first-content: through a think with comments every millisecond, which pass
+   * the threshold long before the think ends, a threshold alone lets them go; if nothing arrived
+   * before the first frame, first-content held them. Which one is in front shows in when the first
+   * frame came: in front, first-content lets the held comments and the frame go together, past the
+   * threshold, at once; behind the threshold, the frame waits in the threshold until it fills, or the
+   * stream ends. So the answer names the order, and nothing is alike. A think whose comments do not
+   * pass the threshold with room cannot tell, and the answer is the threshold alone.
+   */
+  static FlushTrigger aroundThreshold(FlushTrigger threshold, List<CellEvidence> thinking, List<String> evidence) {
+    for (CellEvidence c : thinking) {
+      Boolean held = nothingBeforeTheFirstFrame(c);
+      if (held == null || c.keepAliveMs() > 1) continue;
+      double passedMs = threshold.thresholdBytes() / Discovery.COMMENT_BYTES + c.keepAliveMs();
+      if (!held) {
+        evidence.add(String.format("first-content check: through a %.0f ms think with comments every %.0f ms the first body byte came after "
+            + "%.1f ms, before the first frame (%.1f ms): nothing held the comments for the first content", c.thinkMs(), c.keepAliveMs(),
+            c.firstBodyMs(), c.ttftMs()));
+        return threshold;
+      }
+      if (passedMs >= 0.8 * c.thinkMs()) {
+        evidence.add(String.format("first-content check: through a %.0f ms think nothing arrived before the first frame, but its comments "
+            + "pass %.0f B only after ~%.0f ms: this cell cannot tell whether first-content is there", c.thinkMs(), threshold.thresholdBytes(),
+            passedMs));
+        return threshold;
+      }
+      boolean inFront = c.ttftMs() - c.thinkMs() < c.intervalMs();
+      String seen = String.format("through a %.0f ms think with comments every %.0f ms (past %.0f B after ~%.0f ms), nothing arrived before the "
+          + "first frame, which came %.1f ms after the think", c.thinkMs(), c.keepAliveMs(), threshold.thresholdBytes(), passedMs,
+          c.ttftMs() - c.thinkMs());
+      evidence.add("first-content check: " + seen + (inFront ? ", with the comments: first-content in front of the threshold"
+          : ", held in the threshold: first-content behind it"));
+      String both = threshold.verdict() + (inFront ? "; before it, first-content: " : "; then first-content: ")
+          + "nothing sent before the first frame arrives before it (" + seen + ")";
+      return inFront ? threshold.precededBy(TriggerKind.FIRST_CONTENT, both) : threshold.followedBy(TriggerKind.FIRST_CONTENT, both);
+    }
+    return threshold;
+  }
 }

@@ -21,16 +21,29 @@ import java.util.List;
  * @param then a second mechanism after the one {@code kind} names (the client socket's Nagle after a
  *     proxy's buffer), or null: given only when the model of both, replayed, reproduced every cell
  * @param idle what a silent stream beside the cells showed (cut by an idle timeout or not), or null when none was watched
+ * @param before a mechanism in front of the one {@code kind} names (first-content before a byte threshold), or null
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
     Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
-    TriggerKind then, IdleCut idle) {
+    TriggerKind then, IdleCut idle, TriggerKind before) {
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
       Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
       TriggerKind then) {
-    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, then, null);
+    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, then, null, null);
+  }
+
+  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
+      TriggerKind then, IdleCut idle) {
+    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, then, idle, null);
+  }
+
+  /** This answer with {@code first} in front of it (first-content before a threshold), with the verdict that names both. */
+  public FlushTrigger precededBy(TriggerKind first, String bothVerdict) {
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, bothVerdict, evidence, next, compression,
+        replay, then, idle, first);
   }
 
   /**
@@ -43,7 +56,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     more.add(cut.describe());
     String v = cut.verdictNote() == null ? verdict : verdict + "; " + cut.verdictNote();
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, v, List.copyOf(more), next, compression,
-        replay, then, cut);
+        replay, then, cut, before);
   }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
@@ -54,7 +67,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   /** This answer followed by {@code second} (a socket stage), with the verdict that names both. */
   public FlushTrigger followedBy(TriggerKind second, String bothVerdict) {
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, bothVerdict, evidence, next, compression,
-        replay, second, idle);
+        replay, second, idle, before);
   }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
@@ -80,7 +93,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   public FlushTrigger withReplay(Replay.Verdict v) {
     if (v.verified()) {
       return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, v.text(),
-          then, idle);
+          then, idle, before);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("was: " + verdict);
@@ -108,7 +121,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     List<String> more = new java.util.ArrayList<>(next);
     more.add(tryNext);
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + sentence, evidence,
-        List.copyOf(more), compression, replay, then, idle);
+        List.copyOf(more), compression, replay, then, idle, before);
   }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
@@ -123,12 +136,12 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   public FlushTrigger withCompression(CompressionFinding c) {
     if (c.coding() != null) {
       return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, c.verdict(), evidence, next, c, replay, then,
-          idle);
+          idle, before);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("compression: none; asked as " + c.acceptingClient() + ", the target answered without a Content-Encoding");
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, List.copyOf(more), next, c, replay,
-        then, idle);
+        then, idle, before);
   }
 
   /**
@@ -142,7 +155,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     for (String t : tried) more.add("two mechanisms: " + t);
     more.addAll(cells);
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; two mechanisms at once were "
-        + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then, idle);
+        + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then, idle, before);
   }
 
   public static FlushTrigger inconclusive(String target, String why, List<String> evidence, List<String> next) {

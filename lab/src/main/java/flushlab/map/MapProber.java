@@ -74,8 +74,8 @@ public final class MapProber {
     // everything streamed, or a stage that lets what it holds go on its own clock soon enough: does anything reach the
     // client before the first frame, through a think? (first-content alone, or after such a stage)
     boolean compressed = cells.stream().anyMatch(CellEvidence::compressed);
-    if (!chat && eventStream && !stopped && (t.kind() == TriggerKind.NONE || !compressed && thinkCellCanTell(t))
-        && measureAll(List.of(Discovery.thinkCell()))) {
+    CellPlan think = t.kind() == TriggerKind.NONE ? Discovery.thinkCell() : compressed ? null : thinkCellFor(t);
+    if (!chat && eventStream && !stopped && think != null && measureAll(List.of(think))) {
       t = TriggerInference.infer(target, cells, path);
     }
     // halving works by choosing a frame's wire size; a compressing target's output per frame is not the map's to choose
@@ -102,6 +102,22 @@ public final class MapProber {
       case ONE_LATE -> true;
       case TIMER, PERIODIC_TIMER, CORK, THRESHOLD_OR_TIMER -> t.timerMs() != null && t.timerMs() < couldTellMs;
       default -> false;
+    };
+  }
+
+  /**
+   * The think cell that tells {@code t} alone from {@code t} with first-content, or null when none
+   * does within the longest think: the 400 ms one for a stage that lets the think's first comments
+   * go early enough ({@link #thinkCellCanTell}); a longer think for a longer timer; comments every
+   * millisecond for a byte threshold, which they pass before the think ends (first-content alone in
+   * front of a 4193 B threshold was answered as the threshold: its few comments never reached it).
+   */
+  static CellPlan thinkCellFor(FlushTrigger t) {
+    if (thinkCellCanTell(t)) return Discovery.thinkCell();
+    return switch (t.kind()) {
+      case TIMER, PERIODIC_TIMER, CORK, THRESHOLD_OR_TIMER -> t.timerMs() == null ? null : Discovery.thinkCellOutlasting(t.timerMs());
+      case BYTE_THRESHOLD -> t.thresholdBytes() == null ? null : Discovery.thinkCellPassing(t.thresholdBytes());
+      default -> null;
     };
   }
 

@@ -147,6 +147,8 @@ public record ShaperModel(String chain, String note, List<String> alike) {
   static ShaperModel uncompressed(FlushTrigger t) {
     ShaperModel first = single(t);
     if (first.chain() == null) return first;
+    // first-content in front of a threshold let the first frame go with the held comments; behind it, the frame waited for the threshold
+    if (t.before() == TriggerKind.FIRST_CONTENT) return of("first-content=any -> " + first.chain());
     // Nagle is the client socket's option wherever the chain names it: written first, it runs the same relay
     if (t.then() == TriggerKind.NAGLE) return new ShaperModel(first.chain() + " -> nagle", null, List.of("nagle -> " + first.chain()));
     // one-late after a holding stage delays each release by the next one's gap; before it, by one interval: not alike
@@ -154,6 +156,8 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     // the cork, like Nagle, is the client socket's option for the whole response, wherever the chain names it
     if (t.then() == TriggerKind.CORK) return new ShaperModel(first.chain() + " -> cork", null, List.of("cork -> " + first.chain()));
     if (t.then() == TriggerKind.FIRST_CONTENT) {
+      // behind a threshold the first frame waited in it, where first-content in front lets it go with the comments: not alike
+      if (t.kind() == TriggerKind.BYTE_THRESHOLD) return of(first.chain() + " -> first-content=any");
       return new ShaperModel(first.chain() + " -> first-content=any", null, List.of("first-content=any -> " + first.chain()));
     }
     return first;

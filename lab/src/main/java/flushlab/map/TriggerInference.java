@@ -81,7 +81,7 @@ public final class TriggerInference {
       return FlushTrigger.inconclusive(target, "these cells fit " + String.join(" and ", fits) + " alike", evidence,
           nextPlans(measured).stream().map(CellPlan::toString).toList());
     }
-    if (bytes != null) return ByteThresholdFit.answer(target, bytes, measured, evidence);
+    if (bytes != null) return FirstContentFit.aroundThreshold(ByteThresholdFit.answer(target, bytes, measured, evidence), thinking, evidence);
     if (hold != null) return FirstContentFit.after(HoldTimerFit.answer(target, hold, measured, evidence, path), hold, thinking, evidence);
     if (period != null) return FirstContentFit.after(PeriodicTimerFit.answer(target, period, measured, evidence), period, thinking, evidence);
     if (count != null) {

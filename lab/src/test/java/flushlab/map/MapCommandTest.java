@@ -41,15 +41,25 @@ class MapCommandTest extends MapTestBase {
     assertThat(err.toString()).contains("--expect none: not met: the answer is drain, not none");
   }
 
-  /** The relay counts the bytes it receives from upstream: chunk framing included, as threshold_bytes does. */
+  /**
+   * The relay counts the bytes it receives from upstream: chunk framing included, as threshold_bytes
+   * does. A third of the time first-content is in front of it, a third behind: the think cell's
+   * comments every millisecond pass the threshold before the think ends, so the map sees whether
+   * something held them for the first frame, and the first frame's time says on which side.
+   */
   @Test
   void byteThreshold() throws Exception {
     int n = between(300, 8000);
-    JsonNode a = map("byte-threshold=" + n + "B");
+    int firstContent = between(0, 2); // 0 none, 1 in front, 2 behind
+    String threshold = "byte-threshold=" + n + "B";
+    JsonNode a = firstContent == 0 ? map(threshold) : firstContent == 1 ? map("first-content=any", threshold) : map(threshold, "first-content=any");
     kindIs(a, "byte-threshold");
     within10Percent(a, "threshold_bytes", n);
     assertThat(a.get("threshold_body_bytes").asDouble()).isLessThan(a.get("threshold_bytes").asDouble());
-    modelIs(a, "byte-threshold=(\\d+)B", n);
+    modelIs(a, firstContent == 0 ? "byte-threshold=(\\d+)B" : firstContent == 1 ? "first-content=any -> byte-threshold=(\\d+)B"
+        : "byte-threshold=(\\d+)B -> first-content=any", n);
+    assertThat(a.get("before").asText(null)).as(a.get("verdict").asText()).isEqualTo(firstContent == 1 ? "first-content" : null);
+    assertThat(a.get("then").asText(null)).as(a.get("verdict").asText()).isEqualTo(firstContent == 2 ? "first-content" : null);
     // the model, given to --shape as printed, is mapped as the same mechanism at the same size
     String model = a.get("model").get("chain").asText();
     JsonNode again = map(model);

@@ -455,6 +455,50 @@ class TriggerInferenceTest {
         firstBodyMs, ttftMs);
   }
 
+  /** A think of {@code thinkMs} with comments every millisecond, as the map asks of a byte threshold. */
+  static CellEvidence commentsEveryMs(double thinkMs, double firstBodyMs, double ttftMs) {
+    return new CellEvidence("think", 66, 60, 10, 5, 1, 1.0, 3, 1, 0.1, 0.1, 0.2, 9.9, 10, 10.1, 0.1, false, null, 66, 66, 66, thinkMs, 1,
+        firstBodyMs, ttftMs);
+  }
+
+  /**
+   * A byte threshold's think: comments every millisecond pass it before the think ends. Let go
+   * then, no first-content; held to the first frame, first-content, in front when the first frame
+   * came with the think's end (`first-content=any -> byte-threshold=4193B`: 2.0 ms after it), behind
+   * when it waited in the threshold (`byte-threshold=3000B -> first-content=any`: 40.9 ms, the
+   * stream's end). A threshold the comments pass only late in the think cannot tell.
+   */
+  @Test
+  void aThresholdsThinkCellTellsFirstContentInFrontFromBehind() {
+    FlushTrigger threshold = ShaperModelTest.answer(TriggerKind.BYTE_THRESHOLD, 3003.0, null);
+    List<String> evidence = new java.util.ArrayList<>();
+    FlushTrigger alone = FirstContentFit.aroundThreshold(threshold, List.of(commentsEveryMs(422, 170.9, 463.5)), evidence);
+    assertThat(alone.before()).isNull();
+    assertThat(alone.then()).isNull();
+    assertThat(evidence).anyMatch(e -> e.contains("nothing held the comments"));
+    FlushTrigger behind = FirstContentFit.aroundThreshold(threshold, List.of(commentsEveryMs(422, 462.9, 462.9)), new java.util.ArrayList<>());
+    assertThat(behind.then()).isEqualTo(TriggerKind.FIRST_CONTENT);
+    assertThat(ShaperModel.of(behind).chain()).isEqualTo("byte-threshold=3003B -> first-content=any");
+    assertThat(ShaperModel.of(behind).alike()).isEmpty();
+    FlushTrigger inFront = FirstContentFit.aroundThreshold(threshold, List.of(commentsEveryMs(422, 424.0, 424.0)), new java.util.ArrayList<>());
+    assertThat(inFront.before()).isEqualTo(TriggerKind.FIRST_CONTENT);
+    assertThat(inFront.then()).isNull();
+    assertThat(ShaperModel.of(inFront).chain()).isEqualTo("first-content=any -> byte-threshold=3003B");
+    List<String> late = new java.util.ArrayList<>();
+    assertThat(FirstContentFit.aroundThreshold(threshold, List.of(commentsEveryMs(250, 251, 251)), late).before()).isNull();
+    assertThat(late).anyMatch(e -> e.contains("cannot tell"));
+
+    // the plans: comments every ms for a threshold they pass in time; a longer think for a longer timer; none past 2 s
+    CellPlan forThreshold = MapProber.thinkCellFor(threshold);
+    assertThat(forThreshold.keepAliveNanos()).isEqualTo(1_000_000L);
+    assertThat(forThreshold.thinkNanos() / 1e6).isBetween(1.5 * 3003 / 14, 2.0 * 3003 / 14 + 100);
+    assertThat(MapProber.thinkCellFor(ShaperModelTest.answer(TriggerKind.BYTE_THRESHOLD, 30000.0, null))).as("30 kB of comments take 2 s").isNull();
+    CellPlan forLongHold = MapProber.thinkCellFor(ShaperModelTest.answer(TriggerKind.TIMER, null, 350.0));
+    assertThat(forLongHold.thinkNanos() / 1e6).isEqualTo(600.0);
+    assertThat(MapProber.thinkCellFor(ShaperModelTest.answer(TriggerKind.TIMER, null, 120.0))).isEqualTo(Discovery.thinkCell());
+    assertThat(MapProber.thinkCellFor(ShaperModelTest.answer(TriggerKind.TIMER, null, 1500.0))).isNull();
+  }
+
   /** Every cell streamed; after a 400 ms think with comments every 50 ms, the first body byte came with the first frame: first-content. */
   @Test
   void nothingBeforeTheFirstFrameIsFirstContentAndACommentBeforeItIsNone() {

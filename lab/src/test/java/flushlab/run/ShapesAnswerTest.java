@@ -17,7 +17,7 @@ class ShapesAnswerTest {
 
   static MapAnswer answer(boolean certified, TriggerKind kind, String chain) {
     return new MapAnswer("relay", certified, kind, null, null, null, null, kind.text() + " ...", 5, 4, List.of(), List.of(), List.of(), null,
-        chain == null ? ShaperModel.none("no model") : new ShaperModel(chain, null), null, null, null, List.of());
+        chain == null ? ShaperModel.none("no model") : new ShaperModel(chain, null), null, null, null, null, List.of());
   }
 
   static ShapesAnswer.ShapeAnswer shape(ResponseShape s, TriggerKind kind, String chain) {

@@ -230,7 +230,7 @@ class ReportPagesTest {
     List<Double> streamed = List.of(50.2, 100.2, 150.2, 200.2, 250.2, 300.2, 350.2, 400.2);
     MapAnswer answer = new MapAnswer("relay timer=200ms", true, TriggerKind.TIMER, null, null, 200.0, null, "timer ~200 ms", 9.5, 2,
         List.of(), List.of(), List.of(), null, new ShaperModel("timer=200ms", null), "not verified: the model timer=200ms reproduces 1 of 2 cells",
-        null, null, List.of(new ReplayedCell("frame_size=60B interval=50ms", null, new Staircase(held, emitted), new Staircase(held, emitted)),
+        null, null, null, List.of(new ReplayedCell("frame_size=60B interval=50ms", null, new Staircase(held, emitted), new Staircase(held, emitted)),
             new ReplayedCell("frame_size=4096B interval=50ms", "frames per read 4.00 on the target, 1.00 on the model",
                 new Staircase(held, emitted), new Staircase(streamed, emitted))));
     List<Chart> charts = ReplayPage.charts(answer);
@@ -254,7 +254,7 @@ class ReportPagesTest {
   @Test
   void aMapThatReplayedNothingHasNoReplayPage() {
     MapAnswer answer = new MapAnswer("relay", true, TriggerKind.NONE, null, null, null, null, "none", 9.5, 0, List.of(), List.of(),
-        List.of(), null, ShaperModel.none("streams"), null, null, null, List.of());
+        List.of(), null, ShaperModel.none("streams"), null, null, null, null, List.of());
     assertThat(ReplayPage.render(answer)).isNull();
   }
 
