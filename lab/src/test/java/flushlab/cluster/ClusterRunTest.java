@@ -301,35 +301,6 @@ class ClusterRunTest {
   }
 
   /**
-   * `flushlab map --cluster`: the answer's model runs as a relay on the agent that runs the target,
-   * every cell is replayed on it by the client agent, and the answer is given only once its replay
-   * reproduced the target (before, a map on agents gave its answer unreplayed). A hold of 307 ms is
-   * the one a user's blind map on agents once answered inconclusive (two releases a stream).
-   */
-  @Test
-  void theMapOnAgentsReplaysItsModelOnTheTargetsAgent(@TempDir Path dir) throws Exception {
-    Path secret = dir.resolve("lab.secret");
-    Files.write(secret, SECRET);
-    Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    int code = flushlab.cli.Main.run(new String[] {"map", "--shape", "timer=307ms", "--cluster", "lab-one", "--join", "127.0.0.1:" + pa,
-        "--cluster-host", "127.0.0.1:" + FreePort.forALaterServer(3), "--emitter-on", "a", "--client-on", "b", "--target-on", "c",
-        "--secret-file", secret.toString(), "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString()},
-        new java.io.PrintStream(out), new java.io.PrintStream(err));
-    System.out.println("ClusterRunTest: map on agents: " + out.toString().lines().filter(l -> l.startsWith("replay") || l.startsWith("model"))
-        .toList());
-    if (code != 0) HostStalls.skipIfSaidIn(err.toString());
-    assertThat(code).as(out + "\n" + err).isZero();
-    JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
-    HostStalls.skipIfSaidIn(a.get("verdict").asText());
-    assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo("timer");
-    assertThat(a.get("timer_ms").asDouble()).isBetween(0.95 * 307, 1.05 * 307);
-    assertThat(a.get("replay").asText()).startsWith("verified: the model timer=");
-    assertThat(out.toString()).contains("cluster: target relay (relay timer=307ms) runs on agent c");
-  }
-
-  /**
    * A client agent that leaves mid-run: its run is partial with its lost streams counted and the
    * agent named, its clock after the run is "not measured" (never its clock before, shown again),
    * and no later run is sent to it.
