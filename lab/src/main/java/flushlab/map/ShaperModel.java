@@ -155,6 +155,10 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     if (t.then() == TriggerKind.ONE_LATE) return of(first.chain() + " -> one-late");
     // the cork, like Nagle, is the client socket's option for the whole response, wherever the chain names it
     if (t.then() == TriggerKind.CORK) return new ShaperModel(first.chain() + " -> cork", null, List.of("cork -> " + first.chain()));
+    // two holding stages in series (HoldingPairFit): one counts bytes, the other time, so the answer holds both values
+    if (t.then() == TriggerKind.BYTE_THRESHOLD) return of(first.chain() + " -> byte-threshold=" + bytes(t.thresholdBytes()));
+    if (t.then() == TriggerKind.TIMER) return of(first.chain() + " -> timer=" + ms(t.timerMs()));
+    if (t.then() == TriggerKind.PERIODIC_TIMER) return of(first.chain() + " -> timer=" + ms(t.timerMs()) + ",periodic=true");
     if (t.then() == TriggerKind.FIRST_CONTENT) {
       // behind a threshold the first frame waited in it, where first-content in front lets it go with the comments: not alike
       if (t.kind() == TriggerKind.BYTE_THRESHOLD) return of(first.chain() + " -> first-content=any");

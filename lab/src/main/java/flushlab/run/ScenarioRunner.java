@@ -22,6 +22,7 @@ import flushlab.map.ClientsApart;
 import flushlab.map.CompressionFinding;
 import flushlab.map.CorkAfterFit;
 import flushlab.map.FlushTrigger;
+import flushlab.map.HoldingPairFit;
 import flushlab.map.IdleCut;
 import flushlab.map.MapProber;
 import flushlab.map.OneLateAfterFit;
@@ -341,21 +342,25 @@ public final class ScenarioRunner {
     boolean unexplained = asItIsAnswer != null && asItIsAnswer.kind() == TriggerKind.INCONCLUSIVE;
     boolean twoStages = !interrupted.get() && asItIsAnswer != null && !probed.isEmpty() && !probed.contains(null) && (verify || unexplained);
     List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
+    // a threshold and a timer in series, simulated on the stream as it is (never beside a compressor: its cells are another client's)
+    List<CellEvidence> pairCells = twoStages && (answer.compression() == null || answer.compression().coding() == null) ? probed : List.of();
     if (twoStages && answer.compression() != null && answer.compression().coding() != null) {
       two = new ArrayList<>(BesideACompressor.joined(two, answer, asItIsAnswer == mine, heldOnly));
       TwoStageCandidate decoded = BesideACompressor.decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
       if (decoded != null) two.add(decoded);
     }
-    if (unexplained && !two.isEmpty()) {
-      answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
+    if (unexplained && !(two.isEmpty() && pairCells.isEmpty())) {
+      answer = twoMechanisms(target, answer, two, pairCells, results, cert, announce, deadline);
       two = List.of();
+      pairCells = List.of();
     }
     if (verify && !interrupted.get() && answer.kind() != TriggerKind.INCONCLUSIVE && answer.replay() == null) {
       answer = replayed(target, answer, results, cert, announce, deadline);
       // the one mechanism's model did not reproduce the target: the next candidates are two at once, never the refused one
       boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
+      // (not two holding stages in series: those are simulated only for cells no one mechanism explained)
       if (refused && !two.isEmpty() && !interrupted.get()) {
-        answer = twoMechanisms(target, answer, two, results, cert, announce, deadline);
+        answer = twoMechanisms(target, answer, two, List.of(), results, cert, announce, deadline);
       }
     }
     if (silent != null && idle == null) {
@@ -472,14 +477,21 @@ public final class ScenarioRunner {
    * reproduces them all, alone, is the answer. Two that both do are named, neither given; none
    * leaves the answer inconclusive, saying how each differed. A model the budget cut short is not given.
    */
-  private FlushTrigger twoMechanisms(Target target, FlushTrigger answer, List<TwoStageCandidate> candidates,
+  private FlushTrigger twoMechanisms(Target target, FlushTrigger answer, List<TwoStageCandidate> candidates, List<CellEvidence> pairCells,
       List<TargetCellResult> results, Certification cert, Consumer<String> announce, long deadline) throws Exception {
     List<String> tried = new ArrayList<>();
     List<String> cells = new ArrayList<>();
     List<TwoStageCandidate> reproduced = new ArrayList<>();
     Replay.Verdict last = null;
     List<ReplayedCell> lastCells = List.of();
-    for (TwoStageCandidate c : candidates) {
+    // two holding stages in series, found by simulation, come last, and only when no simpler pair reproduced the target
+    List<TwoStageCandidate> all = new ArrayList<>(candidates);
+    for (int i = 0; i < all.size() || i == candidates.size() && reproduced.isEmpty() && !pairCells.isEmpty(); i++) {
+      if (i == candidates.size()) {
+        all.addAll(HoldingPairFit.candidates(target.name(), pairCells));
+        if (i == all.size()) break;
+      }
+      TwoStageCandidate c = all.get(i);
       String chain = answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain());
       announce.accept("map: no one mechanism explains every cell; replaying two at once: " + chain);
       ReplayOutcome o = replay(target, chain, c.socketStage(), answer.idle(), results, cert, announce, deadline);

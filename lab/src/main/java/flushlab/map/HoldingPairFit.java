@@ -1,0 +1,216 @@
+package flushlab.map;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A byte threshold and a timer in series (a proxy's hold timer in front of a framework's buffer, a
+ * buffer in front of a clock): no reading back of the cells names them, since each cell shows
+ * whichever stage last held it, so each ordered pair is simulated on the frames every cell sent,
+ * over a grid of values (4 % apart), and of the values whose simulated releases match every cell
+ * (frames a release, the oldest frame's wait) the closest to what the cells showed is a candidate.
+ * Like every candidate it is the answer only once its relay, replayed on the target's path,
+ * reproduced every cell.
+ */
+public final class HoldingPairFit {
+  private HoldingPairFit() {}
+
+  /** A holding stage the simulation runs: a byte threshold (bytes), a hold timer or a periodic timer (ms). */
+  enum Kind { THRESHOLD, HOLD, PERIODIC }
+
+  record Stage(Kind kind, double value) {}
+
+  /** The pairs tried: one counts bytes, the other time, so the answer's two fields hold both values. */
+  private static final Kind[][] PAIRS = {{Kind.HOLD, Kind.THRESHOLD}, {Kind.THRESHOLD, Kind.HOLD}, {Kind.PERIODIC, Kind.THRESHOLD},
+      {Kind.THRESHOLD, Kind.PERIODIC}};
+  static final double STEP = 1.04;
+  static final double[] MS = grid(20, 600);
+  static final double[] BYTES = grid(200, 65536);
+
+  private static double[] grid(double lo, double hi) {
+    List<Double> v = new ArrayList<>();
+    for (double x = lo; x <= hi; x *= STEP) v.add(x);
+    return v.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  /** One candidate for each ordered pair some values of which match every cell; empty when no pair does. */
+  public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells) {
+    List<CellEvidence> fitted = HoldingStageFits.fittable(cells);
+    if (fitted.isEmpty() || fitted.stream().anyMatch(CellEvidence::compressed) || fitted.stream().noneMatch(CellEvidence::held)) return List.of();
+    // the shortest streams first: most values fail on them at once
+    List<CellEvidence> order = new ArrayList<>(fitted);
+    order.sort((a, b) -> Integer.compare(a.framesPerStream(), b.framesPerStream()));
+    List<TwoStageCandidate> out = new ArrayList<>();
+    for (Kind[] pair : PAIRS) {
+      int matching = 0;
+      double best = Double.MAX_VALUE;
+      Stage[] chosen = null;
+      double[] as = pair[0] == Kind.THRESHOLD ? BYTES : MS;
+      double[] bs = pair[1] == Kind.THRESHOLD ? BYTES : MS;
+      for (double a : as) {
+        for (double b : bs) {
+          Stage first = new Stage(pair[0], a);
+          Stage second = new Stage(pair[1], b);
+          double score = 0;
+          for (CellEvidence c : order) {
+            Simulated sim = simulate(c, first, second);
+            if (!matches(c, sim)) {
+              score = Double.NaN;
+              break;
+            }
+            score += misfit(c, sim);
+          }
+          if (Double.isNaN(score)) continue;
+          matching++;
+          // of the values every cell allows, the closest to what the cells showed
+          if (score < best) {
+            best = score;
+            chosen = new Stage[] {first, second};
+          }
+        }
+      }
+      if (chosen == null) continue;
+      out.add(candidate(target, chosen[0], chosen[1], fitted, matching));
+    }
+    return out;
+  }
+
+  /** How far the simulated cell lies from the measured one: its frames a release and its oldest frame's wait, relatively. */
+  private static double misfit(CellEvidence c, Simulated s) {
+    if (c.drained() || c.releasesPerStream() <= 0) return c.heldOnce() ? sq((s.firstWaitMs() - c.firstWaitMs()) / Math.max(1, c.firstWaitMs())) : 0;
+    return sq((s.framesP50() - c.releaseFrames()) / Math.max(1, c.releaseFrames())) + sq((s.waitP50() - c.waitP50()) / Math.max(1, c.waitP50()));
+  }
+
+  private static double sq(double x) {
+    return x * x;
+  }
+
+  private static TwoStageCandidate candidate(String target, Stage first, Stage second, List<CellEvidence> cells, int matching) {
+    Double bytes = first.kind() == Kind.THRESHOLD ? (Double) first.value() : (Double) second.value();
+    Double ms = first.kind() == Kind.THRESHOLD ? (Double) second.value() : (Double) first.value();
+    TriggerKind k1 = kind(first.kind());
+    TriggerKind k2 = kind(second.kind());
+    String verdict = String.format("%s then %s: the frames every cell sent, run through %s, release as the cells did (%d values "
+        + "on a %.0f %% grid match every cell: %s)", describe(first), describe(second), "both in that order", matching, (STEP - 1) * 100,
+        Fits.across(cells));
+    FlushTrigger both = new FlushTrigger(target, k1, bytes, null, ms, null, verdict, List.of(), List.of()).followedBy(k2, verdict);
+    return new TwoStageCandidate(ShaperModel.uncompressed(both).chain(), both);
+  }
+
+  private static TriggerKind kind(Kind k) {
+    return switch (k) {
+      case THRESHOLD -> TriggerKind.BYTE_THRESHOLD;
+      case HOLD -> TriggerKind.TIMER;
+      case PERIODIC -> TriggerKind.PERIODIC_TIMER;
+    };
+  }
+
+  private static String describe(Stage s) {
+    return switch (s.kind()) {
+      case THRESHOLD -> String.format("a byte threshold of ~%.0f B", s.value());
+      case HOLD -> String.format("a hold timer of ~%.1f ms", s.value());
+      case PERIODIC -> String.format("a periodic timer of ~%.1f ms", s.value());
+    };
+  }
+
+  /** What the simulation says a cell shows, as the meter counts it (the first release and the end's flush left out). */
+  record Simulated(int releases, double framesP50, double waitP50, double firstWaitMs, boolean drained) {}
+
+  /**
+   * The cell's frames (emitted every interval from 0, each of its wire size) through both stages:
+   * each holds what it got until its trigger, then passes all of it on at once; the response's end
+   * flushes both. A periodic timer ticks from the stream's start.
+   */
+  static Simulated simulate(CellEvidence c, Stage first, Stage second) {
+    int n = c.framesPerStream();
+    double interval = c.intervalMs();
+    double end = (n - 1) * interval;
+    double[] t = new double[n];
+    int[] lastFrame = new int[n];
+    for (int i = 0; i < n; i++) {
+      t[i] = i * interval;
+      lastFrame[i] = i;
+    }
+    Batches one = run(first, t, lastFrame, n, c.frameBytes(), end);
+    Batches two = run(second, one.t, one.last, one.size, c.frameBytes(), end);
+    // releases: the first carries the head, the last is the end's flush
+    int releases = Math.max(0, two.size - 2);
+    double[] frames = new double[Math.max(1, releases)];
+    double[] waits = new double[Math.max(1, releases)];
+    for (int i = 1; i < two.size - 1; i++) {
+      int from = two.last[i - 1] + 1;
+      frames[i - 1] = two.last[i] - from + 1;
+      waits[i - 1] = two.t[i] - from * interval;
+    }
+    double firstWait = two.size == 0 ? 0 : two.t[0];
+    boolean drained = two.size <= 1 || two.size == 2 && two.t[0] >= end;
+    Arrays.sort(frames, 0, Math.max(1, releases));
+    Arrays.sort(waits, 0, Math.max(1, releases));
+    return new Simulated(releases, releases == 0 ? 0 : frames[releases / 2], releases == 0 ? 0 : waits[releases / 2], firstWait, drained);
+  }
+
+  /** Batches in time order: when each left, and the last frame it carried. */
+  private record Batches(double[] t, int[] last, int size) {}
+
+  private static Batches run(Stage s, double[] inT, int[] inLast, int inSize, double frameBytes, double end) {
+    double[] t = new double[inSize + 1];
+    int[] last = new int[inSize + 1];
+    int size = 0;
+    double heldBytes = 0;
+    int heldLast = -1;
+    double due = Double.NaN; // a hold timer's release or a clock's next tick, once it holds something
+    int prevLast = -1;
+    for (int i = 0; i < inSize; i++) {
+      double at = inT[i];
+      // what the stage's clock released before this batch came
+      if (heldLast >= 0) {
+        double release = releaseBefore(s, due, at);
+        if (!Double.isNaN(release)) {
+          t[size] = release;
+          last[size++] = heldLast;
+          heldLast = -1;
+          heldBytes = 0;
+        }
+      }
+      int frames = inLast[i] - prevLast;
+      prevLast = inLast[i];
+      if (heldLast < 0 && s.kind() == Kind.HOLD) due = at + s.value();
+      if (heldLast < 0 && s.kind() == Kind.PERIODIC) due = (Math.floor(at / s.value()) + 1) * s.value();
+      heldLast = inLast[i];
+      heldBytes += frames * frameBytes;
+      if (s.kind() == Kind.THRESHOLD && heldBytes >= s.value()) {
+        t[size] = at;
+        last[size++] = heldLast;
+        heldLast = -1;
+        heldBytes = 0;
+      }
+    }
+    if (heldLast >= 0) {
+      double release = releaseBefore(s, due, end + 1e-9);
+      t[size] = Double.isNaN(release) ? end : release;
+      last[size++] = heldLast;
+    }
+    return new Batches(t, last, size);
+  }
+
+  /** When the stage's clock lets what it holds go before {@code at}, or NaN: a hold's due time, a clock's next tick. */
+  private static double releaseBefore(Stage s, double due, double at) {
+    return s.kind() != Kind.THRESHOLD && due < at ? due : Double.NaN;
+  }
+
+  /** Whether the simulated cell looks as the measured one did, within what the replay allows between two runs. */
+  static boolean matches(CellEvidence c, Simulated s) {
+    if (c.drained()) return s.drained();
+    if (s.drained()) return false;
+    if (c.heldOnce()) return s.releases() == 0 && near(s.firstWaitMs(), c.firstWaitMs(), 0.15, 10);
+    if (c.releasesPerStream() <= 0) return s.releases() == 0;
+    if (s.releases() == 0) return false;
+    boolean frames = Math.abs(s.framesP50() - c.releaseFrames()) <= Math.max(1, 0.25 * c.releaseFrames());
+    return frames && near(s.waitP50(), c.waitP50(), 0.15, Math.max(5, c.intervalMs() + 2));
+  }
+
+  private static boolean near(double a, double b, double share, double floorMs) {
+    return Math.abs(a - b) <= Math.max(floorMs, share * Math.max(Math.abs(a), Math.abs(b)));
+  }
+}

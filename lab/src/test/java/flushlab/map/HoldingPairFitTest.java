@@ -1,0 +1,70 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.map.HoldingPairFit.Kind;
+import flushlab.map.HoldingPairFit.Simulated;
+import flushlab.map.HoldingPairFit.Stage;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A threshold and a timer in series, simulated on the frames each cell sent, and found again from what that shows. */
+class HoldingPairFitTest {
+  /** A cell as the meter would have read the simulated stream: its releases' frames and oldest waits at the median. */
+  private static CellEvidence measured(double frameBytes, double intervalMs, int frames, Stage first, Stage second) {
+    CellEvidence plan = TriggerInferenceTest.streamed(frameBytes, intervalMs, frames);
+    Simulated s = HoldingPairFit.simulate(plan, first, second);
+    double r = Math.max(1, s.framesP50());
+    return new CellEvidence(plan.label(), frameBytes, frameBytes - 6, intervalMs, frames, 1, r, s.releases(), r, s.waitP50() - 0.2,
+        s.waitP50(), s.waitP50() + 0.3, r * intervalMs, r * intervalMs, r * intervalMs, s.firstWaitMs(), s.drained(), null);
+  }
+
+  /**
+   * `timer=81ms -> byte-threshold=3944B` at 60 B every 2 ms: each 81 ms batch (about 41 frames, 2706 B)
+   * is short of the threshold, so two go together: about 82 frames a release, the oldest waiting two holds.
+   */
+  @Test
+  void aHoldInFrontOfAThresholdReleasesTwoOfItsBatchesAtATime() {
+    Simulated s = HoldingPairFit.simulate(TriggerInferenceTest.streamed(66, 2, 600), new Stage(Kind.HOLD, 81), new Stage(Kind.THRESHOLD, 3944));
+    assertThat(s.framesP50()).isBetween(80.0, 84.0);
+    assertThat(s.waitP50()).isBetween(160.0, 166.0);
+    Simulated large = HoldingPairFit.simulate(TriggerInferenceTest.streamed(4104, 2, 600), new Stage(Kind.HOLD, 81),
+        new Stage(Kind.THRESHOLD, 3944));
+    assertThat(large.waitP50()).as("4 KiB frames pass the threshold with each batch: the hold alone").isBetween(79.0, 83.0);
+  }
+
+  /** A clock ticking every 218 ms behind a 5211 B threshold: each release waits for the next tick after the threshold filled. */
+  @Test
+  void aThresholdInFrontOfAClockWaitsForItsTick() {
+    Simulated s = HoldingPairFit.simulate(TriggerInferenceTest.streamed(4104, 2, 600), new Stage(Kind.THRESHOLD, 5211),
+        new Stage(Kind.PERIODIC, 218));
+    assertThat(s.framesP50()).isBetween(100.0, 115.0);
+    assertThat(s.waitP50()).isLessThanOrEqualTo(220.0);
+  }
+
+  /**
+   * The cells such a pair shows give it back as a candidate, each value within 10 %, and nothing
+   * held gives none. (A cell that holds its whole stream to the end bounds a threshold only from
+   * below: 25 frames of 66 B every 50 ms say nothing of a threshold between 1650 B and the hold's
+   * batch of the fast cell, so the slow cell here is three times longer, as the map measures one
+   * released once.)
+   */
+  @Test
+  void thePairIsFoundFromTheCellsItShows() {
+    Stage hold = new Stage(Kind.HOLD, 120);
+    Stage threshold = new Stage(Kind.THRESHOLD, 3000);
+    List<CellEvidence> cells = List.of(measured(66, 2, 600, hold, threshold), measured(4104, 2, 600, hold, threshold),
+        measured(66, 50, 75, hold, threshold), measured(1024, 10, 120, hold, threshold));
+    List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells);
+    assertThat(found).extracting(TwoStageCandidate::chain).anyMatch(c -> c.matches("timer=([0-9.]+)ms -> byte-threshold=(\\d+)B"));
+    TwoStageCandidate pair = found.stream().filter(c -> c.chain().startsWith("timer=") && !c.chain().contains("periodic")).findFirst()
+        .orElseThrow();
+    assertThat(pair.answer().timerMs()).isBetween(108.0, 132.0);
+    assertThat(pair.answer().thresholdBytes()).isBetween(2700.0, 3300.0);
+    assertThat(pair.answer().kind()).isEqualTo(TriggerKind.TIMER);
+    assertThat(pair.answer().then()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
+
+    List<CellEvidence> streamed = List.of(TriggerInferenceTest.streamed(66, 2, 600), TriggerInferenceTest.streamed(66, 50, 25));
+    assertThat(HoldingPairFit.candidates("x", streamed)).as("nothing held, no pair").isEmpty();
+  }
+}
