@@ -91,12 +91,19 @@ public final class Replay {
       return !cells.isEmpty() && cells.stream().allMatch(c -> c.difference() == null);
     }
 
-    /** "the model byte-threshold=3003B reproduces 4 of 4 cells" or names the first cell that differs and how. */
+    /**
+     * "the model byte-threshold=3003B reproduces 4 of 4 cells" or names the first cell that differs
+     * and how. The silent stream ({@link IdleCut}) is compared apart from the measured cells and said
+     * after them.
+     */
     public String text() {
-      long agree = cells.stream().filter(c -> c.difference() == null).count();
-      if (verified()) return "verified: the model " + model + " reproduces " + agree + " of " + cells.size() + " cells";
+      List<CellMatch> measured = cells.stream().filter(c -> !c.label().equals(IdleCut.LABEL)).toList();
+      CellMatch silent = cells.stream().filter(c -> c.label().equals(IdleCut.LABEL)).findFirst().orElse(null);
+      long agree = measured.stream().filter(c -> c.difference() == null).count();
+      String counted = "the model " + model + " reproduces " + agree + " of " + measured.size() + " cells";
+      if (verified()) return "verified: " + counted + (silent == null ? "" : ", and its silent stream was cut as the target's was");
       CellMatch first = cells.stream().filter(c -> c.difference() != null).findFirst().orElse(null);
-      return "not verified: the model " + model + " reproduces " + agree + " of " + cells.size() + " cells"
+      return "not verified: " + counted + (silent != null && silent.difference() == null ? ", its silent stream cut as the target's" : "")
           + (first == null ? "" : "; " + first.label() + ": " + first.difference());
     }
   }
