@@ -22,11 +22,25 @@ import java.util.List;
  *     proxy's buffer), or null: given only when the model of both, replayed, reproduced every cell
  * @param idle what a silent stream beside the cells showed (cut by an idle timeout or not), or null when none was watched
  * @param before a mechanism in front of the one {@code kind} names (first-content before a byte threshold), or null
+ * @param stages the model as a chain where the fields above cannot hold it (two timers in series), or null
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
     Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
-    TriggerKind then, IdleCut idle, TriggerKind before) {
+    TriggerKind then, IdleCut idle, TriggerKind before, String stages) {
+
+  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
+      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
+      TriggerKind then, IdleCut idle, TriggerKind before) {
+    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, then, idle, before,
+        null);
+  }
+
+  /** This answer, its model the chain {@code stages} (two stages whose values the fields above cannot both hold). */
+  public FlushTrigger withStages(String chain) {
+    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay,
+        then, idle, before, chain);
+  }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
       Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
@@ -56,7 +70,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     more.add(cut.describe());
     String v = cut.verdictNote() == null ? verdict : verdict + "; " + cut.verdictNote();
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, v, List.copyOf(more), next, compression,
-        replay, then, cut, before);
+        replay, then, cut, before, stages);
   }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
@@ -67,7 +81,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   /** This answer followed by {@code second} (a socket stage), with the verdict that names both. */
   public FlushTrigger followedBy(TriggerKind second, String bothVerdict) {
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, bothVerdict, evidence, next, compression,
-        replay, second, idle, before);
+        replay, second, idle, before, stages);
   }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
@@ -93,7 +107,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   public FlushTrigger withReplay(Replay.Verdict v) {
     if (v.verified()) {
       return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, v.text(),
-          then, idle, before);
+          then, idle, before, stages);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("was: " + verdict);
@@ -121,7 +135,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     List<String> more = new java.util.ArrayList<>(next);
     more.add(tryNext);
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + sentence, evidence,
-        List.copyOf(more), compression, replay, then, idle, before);
+        List.copyOf(more), compression, replay, then, idle, before, stages);
   }
 
   public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
@@ -136,12 +150,12 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   public FlushTrigger withCompression(CompressionFinding c) {
     if (c.coding() != null) {
       return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, c.verdict(), evidence, next, c, replay, then,
-          idle, before);
+          idle, before, stages);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("compression: none; asked as " + c.acceptingClient() + ", the target answered without a Content-Encoding");
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, List.copyOf(more), next, c, replay,
-        then, idle, before);
+        then, idle, before, stages);
   }
 
   /**
@@ -155,7 +169,7 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     for (String t : tried) more.add("two mechanisms: " + t);
     more.addAll(cells);
     return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; two mechanisms at once were "
-        + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then, idle, before);
+        + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then, idle, before, stages);
   }
 
   public static FlushTrigger inconclusive(String target, String why, List<String> evidence, List<String> next) {

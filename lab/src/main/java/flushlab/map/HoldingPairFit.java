@@ -5,9 +5,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A byte threshold and a timer in series (a proxy's hold timer in front of a framework's buffer, a
- * buffer in front of a clock): no reading back of the cells names them, since each cell shows
- * whichever stage last held it, so each ordered pair is simulated on the frames every cell sent,
+ * Two holding stages in series, a byte threshold with a timer either way round or two timers (a
+ * proxy's hold timer in front of a framework's buffer, a buffer in front of a clock): no reading
+ * back of the cells names them, since each cell shows whichever stage last held it, so each
+ * ordered pair is simulated on the frames every cell sent, as the lab's relay runs a chain (a hold
+ * counts from when its first byte came from upstream, so delays in series are not counted twice),
  * over a grid of values (4 % apart), and of the values whose simulated releases match every cell
  * (frames a release, the oldest frame's wait) the closest to what the cells showed is a candidate.
  * Like every candidate it is the answer only once its relay, replayed on the target's path,
@@ -21,9 +23,9 @@ public final class HoldingPairFit {
 
   record Stage(Kind kind, double value) {}
 
-  /** The pairs tried: one counts bytes, the other time, so the answer's two fields hold both values. */
+  /** The pairs tried: a threshold with a timer either way round, and two timers (a clock and a hold, or two holds). */
   private static final Kind[][] PAIRS = {{Kind.HOLD, Kind.THRESHOLD}, {Kind.THRESHOLD, Kind.HOLD}, {Kind.PERIODIC, Kind.THRESHOLD},
-      {Kind.THRESHOLD, Kind.PERIODIC}};
+      {Kind.THRESHOLD, Kind.PERIODIC}, {Kind.PERIODIC, Kind.HOLD}, {Kind.HOLD, Kind.PERIODIC}, {Kind.HOLD, Kind.HOLD}};
   static final double STEP = 1.04;
   static final double[] MS = grid(20, 600);
   static final double[] BYTES = grid(200, 65536);
@@ -87,15 +89,29 @@ public final class HoldingPairFit {
   }
 
   private static TwoStageCandidate candidate(String target, Stage first, Stage second, List<CellEvidence> cells, int matching) {
-    Double bytes = first.kind() == Kind.THRESHOLD ? (Double) first.value() : (Double) second.value();
-    Double ms = first.kind() == Kind.THRESHOLD ? (Double) second.value() : (Double) first.value();
     TriggerKind k1 = kind(first.kind());
     TriggerKind k2 = kind(second.kind());
-    String verdict = String.format("%s then %s: the frames every cell sent, run through %s, release as the cells did (%d values "
-        + "on a %.0f %% grid match every cell: %s)", describe(first), describe(second), "both in that order", matching, (STEP - 1) * 100,
+    String verdict = String.format("%s then %s: the frames every cell sent, run through both in that order, release as the cells did "
+        + "(%d pairs of values on a %.0f %% grid match every cell: %s)", describe(first), describe(second), matching, (STEP - 1) * 100,
         Fits.across(cells));
-    FlushTrigger both = new FlushTrigger(target, k1, bytes, null, ms, null, verdict, List.of(), List.of()).followedBy(k2, verdict);
-    return new TwoStageCandidate(ShaperModel.uncompressed(both).chain(), both);
+    String chain = shaper(first) + " -> " + shaper(second);
+    Double bytes = first.kind() == Kind.THRESHOLD ? (Double) first.value() : second.kind() == Kind.THRESHOLD ? (Double) second.value() : null;
+    // the answer's timer is the first stage's that keeps time; with two, the model's chain holds both
+    Double ms = first.kind() != Kind.THRESHOLD ? (Double) first.value() : (Double) second.value();
+    FlushTrigger both = new FlushTrigger(target, k1, bytes, null, ms, null, verdict, List.of(), List.of()).followedBy(k2, verdict)
+        .withStages(chain);
+    return new TwoStageCandidate(chain, both);
+  }
+
+  /** The stage as `--shape` takes it, its value rounded as an answer gives it. */
+  static String shaper(Stage s) {
+    double ms = Math.round(s.value() * 10) / 10.0;
+    String t = (ms == Math.rint(ms) ? String.valueOf((long) ms) : String.valueOf(ms)) + "ms";
+    return switch (s.kind()) {
+      case THRESHOLD -> "byte-threshold=" + Math.round(s.value()) + "B";
+      case HOLD -> "timer=" + t;
+      case PERIODIC -> "timer=" + t + ",periodic=true";
+    };
   }
 
   private static TriggerKind kind(Kind k) {
@@ -132,8 +148,8 @@ public final class HoldingPairFit {
       t[i] = i * interval;
       lastFrame[i] = i;
     }
-    Batches one = run(first, t, lastFrame, n, c.frameBytes(), end);
-    Batches two = run(second, one.t, one.last, one.size, c.frameBytes(), end);
+    Batches one = run(first, t, lastFrame, n, c.frameBytes(), interval, end);
+    Batches two = run(second, one.t, one.last, one.size, c.frameBytes(), interval, end);
     // releases: the first carries the head, the last is the end's flush
     int releases = Math.max(0, two.size - 2);
     double[] frames = new double[Math.max(1, releases)];
@@ -153,7 +169,7 @@ public final class HoldingPairFit {
   /** Batches in time order: when each left, and the last frame it carried. */
   private record Batches(double[] t, int[] last, int size) {}
 
-  private static Batches run(Stage s, double[] inT, int[] inLast, int inSize, double frameBytes, double end) {
+  private static Batches run(Stage s, double[] inT, int[] inLast, int inSize, double frameBytes, double interval, double end) {
     double[] t = new double[inSize + 1];
     int[] last = new int[inSize + 1];
     int size = 0;
@@ -174,9 +190,11 @@ public final class HoldingPairFit {
         }
       }
       int frames = inLast[i] - prevLast;
-      prevLast = inLast[i];
-      if (heldLast < 0 && s.kind() == Kind.HOLD) due = at + s.value();
+      // a hold counts from when its first byte came from upstream (the lab's relay carries that time along a chain, so
+      // delays in series are not counted twice): its first frame's emit time, or at once if that is past
+      if (heldLast < 0 && s.kind() == Kind.HOLD) due = Math.max(at, (prevLast + 1) * interval + s.value());
       if (heldLast < 0 && s.kind() == Kind.PERIODIC) due = (Math.floor(at / s.value()) + 1) * s.value();
+      prevLast = inLast[i];
       heldLast = inLast[i];
       heldBytes += frames * frameBytes;
       if (s.kind() == Kind.THRESHOLD && heldBytes >= s.value()) {

@@ -145,6 +145,7 @@ public record ShaperModel(String chain, String note, List<String> alike) {
    * that lets what it holds go on its own clock (both orders are named).
    */
   static ShaperModel uncompressed(FlushTrigger t) {
+    if (t.stages() != null) return of(t.stages());
     ShaperModel first = single(t);
     if (first.chain() == null) return first;
     // first-content in front of a threshold let the first frame go with the held comments; behind it, the frame waited for the threshold

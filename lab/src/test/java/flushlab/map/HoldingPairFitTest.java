@@ -43,6 +43,19 @@ class HoldingPairFitTest {
   }
 
   /**
+   * A hold behind a clock counts from when its first byte came from upstream, as the lab's relay runs
+   * a chain: at 60 B every 2 ms, each tick's batch began ~106 ms before it reached a 97 ms hold, so it
+   * leaves with the tick (the oldest frame waits one period, not a period and the hold).
+   */
+  @Test
+  void aHoldBehindAClockCountsFromTheFirstBytesArrival() {
+    Simulated s = HoldingPairFit.simulate(TriggerInferenceTest.streamed(66, 2, 600), new Stage(Kind.PERIODIC, 108), new Stage(Kind.HOLD, 97));
+    assertThat(s.waitP50()).isBetween(104.0, 110.0);
+    assertThat(HoldingPairFit.shaper(new Stage(Kind.PERIODIC, 108))).isEqualTo("timer=108ms,periodic=true");
+    assertThat(HoldingPairFit.shaper(new Stage(Kind.HOLD, 99.94))).isEqualTo("timer=99.9ms");
+  }
+
+  /**
    * The cells such a pair shows give it back as a candidate, each value within 10 %, and nothing
    * held gives none. (A cell that holds its whole stream to the end bounds a threshold only from
    * below: 25 frames of 66 B every 50 ms say nothing of a threshold between 1650 B and the hold's
