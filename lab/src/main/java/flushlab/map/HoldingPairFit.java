@@ -231,4 +231,61 @@ public final class HoldingPairFit {
   private static boolean near(double a, double b, double share, double floorMs) {
     return Math.abs(a - b) <= Math.max(floorMs, share * Math.max(Math.abs(a), Math.abs(b)));
   }
+
+  /** The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or null for any other chain. */
+  static Stage[] stagesOf(String chain) {
+    String[] parts = chain.split(" -> ");
+    if (parts.length != 2) return null;
+    Stage[] out = new Stage[2];
+    for (int i = 0; i < 2; i++) {
+      String p = parts[i];
+      try {
+        if (p.matches("byte-threshold=\\d+B")) {
+          out[i] = new Stage(Kind.THRESHOLD, Double.parseDouble(p.substring("byte-threshold=".length(), p.length() - 1)));
+        } else if (p.matches("timer=[0-9.]+ms,periodic=true")) {
+          out[i] = new Stage(Kind.PERIODIC, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
+        } else if (p.matches("timer=[0-9.]+ms")) {
+          out[i] = new Stage(Kind.HOLD, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
+        } else {
+          return null;
+        }
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A cell that two chains of this fit, which reproduced every measured cell alike, would show
+   * differently: of small to large frames at 2 to 100 ms, streams of about 1.2 s, the one where
+   * their simulations lie furthest apart (frames a release or the oldest frame's wait, past what a
+   * replay allows); null when none does, or a chain is not one of this fit's.
+   */
+  public static CellPlan tellingCell(String chainA, String chainB) {
+    Stage[] a = stagesOf(chainA);
+    Stage[] b = stagesOf(chainB);
+    if (a == null || b == null) return null;
+    CellPlan best = null;
+    double widest = 0;
+    for (long size : new long[] {60, 256, 1024, 4096}) {
+      for (long ms : new long[] {2, 5, 10, 20, 50, 100}) {
+        int frames = (int) Math.max(25, Math.min(600, 1200 / ms + 1));
+        CellEvidence plan = new CellEvidence("plan", size + 6, size, ms, frames, 1, 1.0, frames - 2, 1, 0, 0, 0, ms, ms, ms, 0, false, null);
+        Simulated x = simulate(plan, a[0], a[1]);
+        Simulated y = simulate(plan, b[0], b[1]);
+        if (x.drained() || y.drained() || x.releases() == 0 || y.releases() == 0) continue;
+        double frameGap = Math.abs(x.framesP50() - y.framesP50()) / Math.max(1, Math.max(x.framesP50(), y.framesP50()));
+        double waitGap = Math.abs(x.waitP50() - y.waitP50()) / Math.max(5, Math.max(x.waitP50(), y.waitP50()));
+        boolean tells = Math.abs(x.framesP50() - y.framesP50()) > Math.max(1, 0.25 * Math.max(x.framesP50(), y.framesP50()))
+            || Math.abs(x.waitP50() - y.waitP50()) > Math.max(5, 0.15 * Math.max(x.waitP50(), y.waitP50()));
+        double gap = Math.max(frameGap, waitGap);
+        if (tells && gap > widest) {
+          widest = gap;
+          best = new CellPlan(size, ms * 1_000_000L, frames);
+        }
+      }
+    }
+    return best;
+  }
 }

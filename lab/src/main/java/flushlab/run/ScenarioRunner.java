@@ -522,8 +522,11 @@ public final class ScenarioRunner {
     }
     if (reproduced.size() > 1) {
       List<String> chains = reproduced.stream().map(c -> answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain())).toList();
+      // two holding stages in series can be simulated on a cell not measured: the one that would tell them apart
+      CellPlan telling = reproduced.size() == 2 ? HoldingPairFit.tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain()) : null;
       FlushTrigger alike = FlushTrigger.inconclusive(target.name(), "two models of two mechanisms each reproduce every cell alike: "
-          + String.join(" and ", chains), answer.evidence(), List.of());
+          + String.join(" and ", chains) + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)"), answer.evidence(),
+          telling == null ? List.of() : List.of(telling.toString()));
       return answer.compression() == null ? alike : alike.withCompression(answer.compression());
     }
     return answer.withUnverifiedModels(tried, cells);

@@ -80,4 +80,21 @@ class HoldingPairFitTest {
     List<CellEvidence> streamed = List.of(TriggerInferenceTest.streamed(66, 2, 600), TriggerInferenceTest.streamed(66, 50, 25));
     assertThat(HoldingPairFit.candidates("x", streamed)).as("nothing held, no pair").isEmpty();
   }
+
+  /**
+   * Two models that reproduced every measured cell alike (`timer=81ms -> byte-threshold=3944B` was
+   * answered so): the simulation names a cell on which they part, which the answer asks to measure;
+   * none for one chain against itself or a chain this fit does not give.
+   */
+  @Test
+  void twoPairsThatReplayedAlikeAreToldApartByASimulatedCell() {
+    CellPlan telling = HoldingPairFit.tellingCell("timer=82.1ms -> byte-threshold=3643B", "timer=85.4ms,periodic=true -> byte-threshold=3941B");
+    assertThat(telling).isNotNull();
+    CellEvidence cell = TriggerInferenceTest.streamed(telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
+    Simulated a = HoldingPairFit.simulate(cell, new Stage(Kind.HOLD, 82.1), new Stage(Kind.THRESHOLD, 3643));
+    Simulated b = HoldingPairFit.simulate(cell, new Stage(Kind.PERIODIC, 85.4), new Stage(Kind.THRESHOLD, 3941));
+    assertThat(Math.abs(a.waitP50() - b.waitP50()) > 5 || Math.abs(a.framesP50() - b.framesP50()) > 1).as(telling + ": " + a + " / " + b).isTrue();
+    assertThat(HoldingPairFit.tellingCell("timer=82.1ms -> byte-threshold=3643B", "timer=82.1ms -> byte-threshold=3643B")).isNull();
+    assertThat(HoldingPairFit.tellingCell("byte-threshold=3003B -> nagle", "timer=82.1ms -> byte-threshold=3643B")).isNull();
+  }
 }
