@@ -89,8 +89,10 @@ final class FirstContentFit {
    * before the first frame, first-content held them. Which one is in front shows in when the first
    * frame came: in front, first-content lets the held comments and the frame go together, past the
    * threshold, at once; behind the threshold, the frame waits in the threshold until it fills, or the
-   * stream ends. So the answer names the order, and nothing is alike. A think whose comments do not
-   * pass the threshold with room cannot tell, and the answer is the threshold alone.
+   * stream ends. A late first frame names first-content behind; one at once names it in front, and
+   * the model names the other order alike, since a threshold the comments had nearly filled lets its
+   * first frame go at once too. A think whose comments do not pass the threshold with room cannot
+   * tell, and the answer is the threshold alone.
    */
   static FlushTrigger aroundThreshold(FlushTrigger threshold, List<CellEvidence> thinking, List<String> evidence) {
     for (CellEvidence c : thinking) {
@@ -113,8 +115,8 @@ final class FirstContentFit {
       String seen = String.format("through a %.0f ms think with comments every %.0f ms (past %.0f B after ~%.0f ms), nothing arrived before the "
           + "first frame, which came %.1f ms after the think", c.thinkMs(), c.keepAliveMs(), threshold.thresholdBytes(), passedMs,
           c.ttftMs() - c.thinkMs());
-      evidence.add("first-content check: " + seen + (inFront ? ", with the comments: first-content in front of the threshold"
-          : ", held in the threshold: first-content behind it"));
+      evidence.add("first-content check: " + seen + (inFront ? ", with the comments: first-content in front of the threshold (or behind it, "
+          + "if the comments had nearly filled it)" : ", held in the threshold: first-content behind it"));
       String both = threshold.verdict() + (inFront ? "; before it, first-content: " : "; then first-content: ")
           + "nothing sent before the first frame arrives before it (" + seen + ")";
       return inFront ? threshold.precededBy(TriggerKind.FIRST_CONTENT, both) : threshold.followedBy(TriggerKind.FIRST_CONTENT, both);

@@ -484,6 +484,8 @@ class TriggerInferenceTest {
     assertThat(inFront.before()).isEqualTo(TriggerKind.FIRST_CONTENT);
     assertThat(inFront.then()).isNull();
     assertThat(ShaperModel.of(inFront).chain()).isEqualTo("first-content=any -> byte-threshold=3003B");
+    assertThat(ShaperModel.of(inFront).alike()).as("a threshold nearly filled by the comments lets the frame go at once too")
+        .containsExactly("byte-threshold=3003B -> first-content=any");
     List<String> late = new java.util.ArrayList<>();
     assertThat(FirstContentFit.aroundThreshold(threshold, List.of(commentsEveryMs(250, 251, 251)), late).before()).isNull();
     assertThat(late).anyMatch(e -> e.contains("cannot tell"));
