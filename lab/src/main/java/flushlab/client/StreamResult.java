@@ -69,6 +69,15 @@ public record StreamResult(long streamId, int status, StreamError error, String 
     return error == null;
   }
 
+  /**
+   * The peer ended the stream before its frames: closed, reset, or answered 502/504, as a proxy does
+   * for an upstream it cut (what an idle timeout does to a stream that sat silent).
+   */
+  public boolean cutByThePeer() {
+    return error == StreamError.TRUNCATED || error == StreamError.RESET || error == StreamError.NO_FRAMES
+        || error == StreamError.HTTP_STATUS && (status == 502 || status == 504);
+  }
+
   /** Frames divided by the reads that completed at least one frame; 0 when no frame arrived. */
   public double framesPerRead() {
     return reads.withFrames() == 0 ? 0 : (double) integrity.frames() / reads.withFrames();

@@ -105,8 +105,7 @@ public final class HoldingPairFit {
 
   /** The stage as `--shape` takes it, its value rounded as an answer gives it. */
   static String shaper(Stage s) {
-    double ms = Math.round(s.value() * 10) / 10.0;
-    String t = (ms == Math.rint(ms) ? String.valueOf((long) ms) : String.valueOf(ms)) + "ms";
+    String t = ShaperModel.ms(s.value());
     return switch (s.kind()) {
       case THRESHOLD -> "byte-threshold=" + Math.round(s.value()) + "B";
       case HOLD -> "timer=" + t;

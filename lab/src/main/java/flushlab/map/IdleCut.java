@@ -98,7 +98,7 @@ public record IdleCut(double watchedMs, Double cutMs, Double headMs, String fail
    */
   public ShaperModel appliedTo(ShaperModel m) {
     if (!isCut() || leftOut != null || m.chain() == null) return m;
-    String front = "idle-timeout=" + ms(stageMs());
+    String front = "idle-timeout=" + ShaperModel.ms(stageMs());
     if (m.chain().equals("passthrough")) return ShaperModel.of(front);
     String chain = front + " -> " + m.chain();
     List<String> alike = new ArrayList<>();
@@ -137,7 +137,7 @@ public record IdleCut(double watchedMs, Double cutMs, Double headMs, String fail
     } else {
       silence = cutMs - headMs;
     }
-    return chain + " -> idle-timeout=" + ms(silence);
+    return chain + " -> idle-timeout=" + ShaperModel.ms(silence);
   }
 
   private static boolean isSocketOption(String stage) {
@@ -162,11 +162,5 @@ public record IdleCut(double watchedMs, Double cutMs, Double headMs, String fail
     double allowed = Math.max(AGREE_FLOOR_MS, AGREE_SHARE * target.cutMs());
     return apart <= allowed ? null : String.format(Locale.ROOT, "cut after %.0f ms on the target, %.0f ms on the model (allowed: %.0f ms)",
         target.cutMs(), model.cutMs(), allowed);
-  }
-
-  /** To a tenth of a millisecond, as the answer gives a timer. */
-  private static String ms(double t) {
-    double r = Math.round(t * 10) / 10.0;
-    return (r == Math.rint(r) ? String.valueOf((long) r) : String.valueOf(r)) + "ms";
   }
 }

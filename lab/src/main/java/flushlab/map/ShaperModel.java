@@ -221,7 +221,7 @@ public record ShaperModel(String chain, String note, List<String> alike) {
   }
 
   /** To a tenth of a millisecond, as the answer gives it (the shaper parses decimals). */
-  private static String ms(Double t) {
+  static String ms(double t) {
     double r = Math.round(t * 10) / 10.0;
     return (r == Math.rint(r) ? String.valueOf((long) r) : String.valueOf(r)) + "ms";
   }

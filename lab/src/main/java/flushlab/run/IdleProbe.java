@@ -4,6 +4,7 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.client.StreamResult;
 import flushlab.core.HiccupMeter;
 import flushlab.core.HostQuiet;
 import flushlab.core.HostPort;
@@ -267,7 +268,7 @@ public final class IdleProbe {
     } finally {
       client.close();
     }
-    Fate f = r.streamsOk() == 1 && r.frames() == 2 ? Fate.PASSED : cutByTarget(r) ? Fate.CUT : Fate.FAILED;
+    Fate f = r.streamsOk() == 1 && r.frames() == 2 ? Fate.PASSED : cutByThePeer(r) ? Fate.CUT : Fate.FAILED;
     String line = String.format("think %.0f ms%s: %s", thinkMs, keepAliveMs > 0 ? String.format(" with comments every %.0f ms", keepAliveMs)
         : "", f == Fate.PASSED ? "passed" : f == Fate.CUT ? "cut (" + r.firstError() + ")" : "failed (" + r.firstError() + ")");
     trials.add(line);
@@ -275,13 +276,8 @@ public final class IdleProbe {
     return f;
   }
 
-  /** The target ended the stream before its frames: closed, reset, or answered 502/504 for a cut upstream. */
-  private static boolean cutByTarget(BatchResult r) {
-    if (r.errors().isEmpty()) return false;
-    Object kind = r.errors().get(0).get("kind");
-    String k = kind == null ? "" : kind.toString();
-    String example = String.valueOf(r.errors().get(0).get("example"));
-    return k.equals("truncated") || k.equals("reset") || k.equals("no_frames")
-        || (k.equals("http_status") && (example.contains(" 502") || example.contains(" 504")));
+  /** The one stream of a trial ended by the target before its frames ({@link StreamResult#cutByThePeer}). */
+  private static boolean cutByThePeer(BatchResult r) {
+    return !r.streamResults().isEmpty() && r.streamResults().get(0).cutByThePeer();
   }
 }

@@ -4,7 +4,6 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
-import flushlab.client.StreamError;
 import flushlab.client.StreamResult;
 import flushlab.map.IdleCut;
 import io.vertx.core.Future;
@@ -96,14 +95,7 @@ final class SilentStream implements AutoCloseable {
     Double headMs = t.headNanos() >= 0 ? t.headNanos() / 1e6 : null;
     long requested = t.requestNanos() >= 0 ? t.requestNanos() : startedNanos;
     if (!endedBefore || s.ok()) return IdleCut.notCut((stopAsked - requested) / 1e6, headMs);
-    if (!cutByTarget(s)) return IdleCut.failed((stopAsked - requested) / 1e6, s.error().meaning() + ": " + s.errorMessage());
+    if (!s.cutByThePeer()) return IdleCut.failed((stopAsked - requested) / 1e6, s.error().meaning() + ": " + s.errorMessage());
     return IdleCut.cut(t.endNanos() / 1e6, headMs);
-  }
-
-  /** The target ended the stream before its frames: closed, reset, or answered 502/504 for an upstream it cut. */
-  private static boolean cutByTarget(StreamResult s) {
-    StreamError e = s.error();
-    return e == StreamError.TRUNCATED || e == StreamError.RESET || e == StreamError.NO_FRAMES
-        || e == StreamError.HTTP_STATUS && (s.status() == 502 || s.status() == 504);
   }
 }
