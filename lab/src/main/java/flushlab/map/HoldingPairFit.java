@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,14 +19,25 @@ import java.util.List;
 public final class HoldingPairFit {
   private HoldingPairFit() {}
 
-  /** A holding stage the simulation runs: a byte threshold (bytes), a hold timer or a periodic timer (ms). */
-  enum Kind { THRESHOLD, HOLD, PERIODIC }
+  /**
+   * A holding stage the simulation runs: a byte threshold (bytes), a hold timer or a periodic timer
+   * (ms), or the kernel's cork on the client socket (its ceiling, counted from when a write first
+   * met the corked socket, not from the byte's upstream arrival: the kernel knows no earlier time).
+   */
+  enum Kind { THRESHOLD, HOLD, PERIODIC, CORK }
 
   record Stage(Kind kind, double value) {}
 
   /** The pairs tried: a threshold with a timer either way round, and two timers (a clock and a hold, or two holds). */
   private static final Kind[][] PAIRS = {{Kind.HOLD, Kind.THRESHOLD}, {Kind.THRESHOLD, Kind.HOLD}, {Kind.PERIODIC, Kind.THRESHOLD},
       {Kind.THRESHOLD, Kind.PERIODIC}, {Kind.PERIODIC, Kind.HOLD}, {Kind.HOLD, Kind.PERIODIC}, {Kind.HOLD, Kind.HOLD}};
+  /**
+   * A stage writing into the cork more often than its ceiling (`timer=126ms -> cork`: every other
+   * write meets a socket still corked, so releases come two writes apart and wait a write and the
+   * ceiling), which {@link CorkAfterFit} leaves alone: the cork is the socket's, so it is only ever
+   * second, and only on loopback, whose segment the simulation knows.
+   */
+  private static final Kind[][] CORKED = {{Kind.HOLD, Kind.CORK}, {Kind.PERIODIC, Kind.CORK}, {Kind.THRESHOLD, Kind.CORK}};
   static final double STEP = 1.04;
   static final double[] MS = grid(20, 600);
   static final double[] BYTES = grid(200, 65536);
@@ -37,19 +49,21 @@ public final class HoldingPairFit {
   }
 
   /** One candidate for each ordered pair some values of which match every cell; empty when no pair does. */
-  public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells) {
+  public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells, NetworkPath path) {
     List<CellEvidence> fitted = HoldingStageFits.fittable(cells);
     if (fitted.isEmpty() || fitted.stream().anyMatch(CellEvidence::compressed) || fitted.stream().noneMatch(CellEvidence::held)) return List.of();
     // the shortest streams first: most values fail on them at once
     List<CellEvidence> order = new ArrayList<>(fitted);
     order.sort((a, b) -> Integer.compare(a.framesPerStream(), b.framesPerStream()));
     List<TwoStageCandidate> out = new ArrayList<>();
-    for (Kind[] pair : PAIRS) {
+    List<Kind[]> pairs = new ArrayList<>(Arrays.asList(PAIRS));
+    if (path.equals(NetworkPath.LOOPBACK)) pairs.addAll(Arrays.asList(CORKED));
+    for (Kind[] pair : pairs) {
       int matching = 0;
       double best = Double.MAX_VALUE;
       Stage[] chosen = null;
-      double[] as = pair[0] == Kind.THRESHOLD ? BYTES : MS;
-      double[] bs = pair[1] == Kind.THRESHOLD ? BYTES : MS;
+      double[] as = values(pair[0]);
+      double[] bs = values(pair[1]);
       for (double a : as) {
         for (double b : bs) {
           Stage first = new Stage(pair[0], a);
@@ -78,6 +92,15 @@ public final class HoldingPairFit {
     return out;
   }
 
+  private static double[] values(Kind k) {
+    return switch (k) {
+      case THRESHOLD -> BYTES;
+      case HOLD, PERIODIC -> MS;
+      // the ceiling as this kernel runs it: not a value to fit
+      case CORK -> new double[] {CorkAfterFit.CEILING_MS};
+    };
+  }
+
   /** How far the simulated cell lies from the measured one: its frames a release and its oldest frame's wait, relatively. */
   private static double misfit(CellEvidence c, Simulated s) {
     if (c.drained() || c.releasesPerStream() <= 0) return c.heldOnce() ? sq((s.firstWaitMs() - c.firstWaitMs()) / Math.max(1, c.firstWaitMs())) : 0;
@@ -97,10 +120,11 @@ public final class HoldingPairFit {
     String chain = shaper(first) + " -> " + shaper(second);
     Double bytes = first.kind() == Kind.THRESHOLD ? (Double) first.value() : second.kind() == Kind.THRESHOLD ? (Double) second.value() : null;
     // the answer's timer is the first stage's that keeps time; with two, the model's chain holds both
-    Double ms = first.kind() != Kind.THRESHOLD ? (Double) first.value() : (Double) second.value();
-    FlushTrigger both = new FlushTrigger(target, k1, bytes, null, ms, null, verdict, List.of(), List.of()).followedBy(k2, verdict)
-        .withStages(chain);
-    return new TwoStageCandidate(chain, both);
+    Double ms = first.kind() != Kind.THRESHOLD ? (Double) first.value() : second.kind() == Kind.CORK ? null : (Double) second.value();
+    FlushTrigger both = new FlushTrigger(target, k1, bytes, null, ms, null, verdict, List.of(), List.of()).followedBy(k2, verdict);
+    // the cork is the socket's whatever the chain's order (ShaperModel says the other order alike); two stages of the relay
+    // keep their order, and their values, in the chain
+    return new TwoStageCandidate(chain, second.kind() == Kind.CORK ? both : both.withStages(chain));
   }
 
   /** The stage as `--shape` takes it, its value rounded as an answer gives it. */
@@ -110,6 +134,7 @@ public final class HoldingPairFit {
       case THRESHOLD -> "byte-threshold=" + Math.round(s.value()) + "B";
       case HOLD -> "timer=" + t;
       case PERIODIC -> "timer=" + t + ",periodic=true";
+      case CORK -> "cork";
     };
   }
 
@@ -118,6 +143,7 @@ public final class HoldingPairFit {
       case THRESHOLD -> TriggerKind.BYTE_THRESHOLD;
       case HOLD -> TriggerKind.TIMER;
       case PERIODIC -> TriggerKind.PERIODIC_TIMER;
+      case CORK -> TriggerKind.CORK;
     };
   }
 
@@ -126,6 +152,7 @@ public final class HoldingPairFit {
       case THRESHOLD -> String.format("a byte threshold of ~%.0f B", s.value());
       case HOLD -> String.format("a hold timer of ~%.1f ms", s.value());
       case PERIODIC -> String.format("a periodic timer of ~%.1f ms", s.value());
+      case CORK -> String.format("the kernel's cork on the client socket (~%.0f ms from a write, or a full segment)", s.value());
     };
   }
 
@@ -193,10 +220,12 @@ public final class HoldingPairFit {
       // delays in series are not counted twice): its first frame's emit time, or at once if that is past
       if (heldLast < 0 && s.kind() == Kind.HOLD) due = Math.max(at, (prevLast + 1) * interval + s.value());
       if (heldLast < 0 && s.kind() == Kind.PERIODIC) due = (Math.floor(at / s.value()) + 1) * s.value();
+      if (heldLast < 0 && s.kind() == Kind.CORK) due = at + s.value();
       prevLast = inLast[i];
       heldLast = inLast[i];
       heldBytes += frames * frameBytes;
-      if (s.kind() == Kind.THRESHOLD && heldBytes >= s.value()) {
+      // a full segment leaves the cork at once (with what is held: the tail it keeps is under a segment, small beside it)
+      if (s.kind() == Kind.THRESHOLD && heldBytes >= s.value() || s.kind() == Kind.CORK && heldBytes >= NetworkPath.LOOPBACK_MTU) {
         t[size] = at;
         last[size++] = heldLast;
         heldLast = -1;
@@ -245,6 +274,8 @@ public final class HoldingPairFit {
           out[i] = new Stage(Kind.PERIODIC, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
         } else if (p.matches("timer=[0-9.]+ms")) {
           out[i] = new Stage(Kind.HOLD, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
+        } else if (p.equals("cork") && i == 1) {
+          out[i] = new Stage(Kind.CORK, CorkAfterFit.CEILING_MS);
         } else {
           return null;
         }

@@ -488,7 +488,7 @@ public final class ScenarioRunner {
     List<TwoStageCandidate> all = new ArrayList<>(candidates);
     for (int i = 0; i < all.size() || i == candidates.size() && reproduced.isEmpty() && !pairCells.isEmpty(); i++) {
       if (i == candidates.size()) {
-        all.addAll(HoldingPairFit.candidates(target.name(), pairCells));
+        all.addAll(HoldingPairFit.candidates(target.name(), pairCells, target.path()));
         if (i == all.size()) break;
       }
       TwoStageCandidate c = all.get(i);
