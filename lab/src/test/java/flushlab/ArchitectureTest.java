@@ -114,6 +114,18 @@ class ArchitectureTest {
     DEPENDS.forEach((p, deps) -> assertThat(deps).as(p + " depends on").doesNotContain("flushlab.cli"));
   }
 
+  /**
+   * One run pipeline for one host and many: the runner measures through {@code run.RemoteLab}, which
+   * the cluster provides, and the reports render the one outcome; only the command line, which opens
+   * a lab's agents, reaches into {@code cluster}.
+   */
+  @Test
+  void onlyTheCommandLineKnowsTheCluster() {
+    DEPENDS.forEach((p, deps) -> {
+      if (!p.equals("flushlab.cli") && !p.equals("flushlab.cluster")) assertThat(deps).as(p + " depends on").doesNotContain("flushlab.cluster");
+    });
+  }
+
   @Test
   void dependenciesAreImportedNotSpelledOutInCode() {
     assertThat(QUALIFIED).as("qualified flushlab names in method bodies (import them)").isEmpty();

@@ -1,7 +1,6 @@
 package flushlab;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import flushlab.cluster.ClusterOutcome;
 import flushlab.core.HiccupMeter;
 import flushlab.core.StallFigures;
 import flushlab.core.StallLog;
@@ -54,25 +53,6 @@ public final class HostStalls {
     }
     for (FlushTrigger t : o.triggers().values()) skipIfSaidIn(t.verdict());
     if (o.bisection() != null) skipIfSaidIn(o.bisection().verdict());
-  }
-
-  /**
-   * Skips the test when a cluster run could not certify, or kept no run of a target, because an agent's host (here,
-   * this host: the test's agents share it) stalled through a run and again when it was measured once more.
-   */
-  public static void skipIfStalled(ClusterOutcome o) {
-    if (!o.certified() && !o.certification().isEmpty() && o.certification().get(o.certification().size() - 1).spoiledByHostStall()) {
-      skip("host stall, not a result (" + since() + "): not certified: " + o.certifyVerdict());
-    }
-    Map<String, List<ClusterOutcome.RunRow>> byTarget = new LinkedHashMap<>();
-    for (ClusterOutcome.RunRow r : o.rows()) byTarget.computeIfAbsent(r.target() + " [" + r.cellLabel() + "] run " + (r.run() + 1),
-        k -> new ArrayList<>()).add(r);
-    for (Map.Entry<String, List<ClusterOutcome.RunRow>> e : byTarget.entrySet()) {
-      if (e.getValue().stream().allMatch(ClusterOutcome.RunRow::spoiledByHostStall)) {
-        skip("host stall, not a result (" + since() + "): " + e.getKey() + " was excluded twice: "
-            + e.getValue().get(e.getValue().size() - 1).exclusionReason());
-      }
-    }
   }
 
   /** The share of a span this host may stand still (its meter's logged stalls summed) and still time a hop to the millisecond. */

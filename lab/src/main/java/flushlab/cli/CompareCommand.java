@@ -43,9 +43,8 @@ final class CompareCommand implements Command {
       JsonNode rb = ResultsFolder.read(b);
       for (JsonNode r : new JsonNode[] {ra, rb}) {
         String kind = r.path("kind").asText();
-        if ("probe".equals(kind) || "cluster".equals(kind)) {
-          err.println("flushlab compare: compares run and map folders; a " + kind + " folder's " + ("probe".equals(kind) ? "report.html"
-              : "summary.md") + " has its figures");
+        if ("probe".equals(kind)) {
+          err.println("flushlab compare: compares run and map folders; a probe folder's report.html has its figures");
           return EXIT_USAGE;
         }
       }

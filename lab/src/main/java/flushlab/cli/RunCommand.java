@@ -4,10 +4,8 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import flushlab.client.StreamError;
 import flushlab.cluster.Agent;
-import flushlab.cluster.ClusterOutcome;
-import flushlab.cluster.ClusterRun;
+import flushlab.cluster.ClusterLab;
 import flushlab.cluster.ClusterSecret;
-import flushlab.report.ClusterReport;
 import flushlab.scenario.ClusterPlacement;
 import flushlab.core.IoErrors;
 import flushlab.core.LabVertx;
@@ -65,12 +63,23 @@ final class RunCommand implements Command {
     if (!resultsWritable(root, err)) return EXIT_USAGE;
     if (file instanceof ProbeScenario probe) return runProbe(probe, root, out, err);
     Scenario scenario = (Scenario) file;
-    if (scenario.cluster() != null) return runOnAgents(scenario, root, out, err);
-    Exposure.warnIfNotLoopback(err, "emitter.listen", scenario.emitterListen(), "the emitter");
-    out.printf("flushlab run %s: %d cell(s) x %d target(s) x %d run(s); expected duration about %.0fs%n", scenario.name(),
-        scenario.cells().size(), scenario.targets().size(), scenario.runs(), ScenarioRunner.expectedSeconds(scenario));
+    ClusterPlacement placed = scenario.cluster();
+    if (placed == null) {
+      Exposure.warnIfNotLoopback(err, "emitter.listen", scenario.emitterListen(), "the emitter");
+    } else {
+      Exposure.warnIfNotLoopback(err, "cluster.at", placed.at(), "the coordinator's handshake, Hazelcast and event-bus ports");
+    }
+    out.printf("flushlab run %s: %d cell(s) x %d target(s) x %d run(s); expected duration about %.0fs%s%n", scenario.name(),
+        scenario.cells().size(), scenario.targets().size(), scenario.runs(), ScenarioRunner.expectedSeconds(scenario), placed == null ? ""
+        : "; on lab '" + placed.name() + "': emitter on " + placed.emitterOn() + ", clients on " + String.join(", ", placed.clientOn()));
     Vertx vertx = LabVertx.create(3);
+    // on a lab's agents the same runner measures through them: one pipeline, one results folder
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
+    if (placed != null) {
+      byte[] secret = ClusterSecret.read(placed.secretFile(), "cluster.secret_file");
+      runner.onRemoteLab(ClusterLab.opener(secret));
+      Arrays.fill(secret, (byte) 0);
+    }
     int code = EXIT_FAILED;
     try (Interruption signal = new Interruption(runner::interrupt)) {
       try {
@@ -88,7 +97,12 @@ final class RunCommand implements Command {
     Outcome o;
     try (Progress p = new Progress(out, runner::progress)) {
       o = runner.run(out::println);
-    } catch (TargetStartFailure e) {
+    } catch (TargetStartFailure | Agent.JoinFailure e) {
+      err.println("flushlab run: " + e.getMessage());
+      return EXIT_FAILED;
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      // on a lab's agents: an agent not in the lab, a cell too large for a share, a clock not answered
+      if (scenario.cluster() == null) throw e;
       err.println("flushlab run: " + e.getMessage());
       return EXIT_FAILED;
     }
@@ -109,6 +123,14 @@ final class RunCommand implements Command {
         code = EXIT_FAILED;
       }
     }
+    if (o.partial()) {
+      err.println("flushlab run: partial: an agent's share did not come back (the runs name it); what arrived is kept");
+      code = EXIT_FAILED;
+    }
+    if (o.stoppedEarly() != null) {
+      err.println("flushlab run: stopped early: " + o.stoppedEarly() + "; the runs after it were not measured");
+      code = EXIT_FAILED;
+    }
     if (o.interrupted()) return EXIT_INTERRUPTED;
     if (!o.certified()) {
       err.println("flushlab run: this host is " + o.certification().verdict() + "; no finding is published");
@@ -124,54 +146,6 @@ final class RunCommand implements Command {
       }
     }
     return code;
-  }
-
-  /**
-   * A scenario with a cluster: section: this process joins the lab's agents as the coordinator and
-   * the agents run the emitter, the relays and the clients; the results folder has the merged
-   * figures and each agent's.
-   */
-  private int runOnAgents(Scenario scenario, Path root, PrintStream out, PrintStream err) throws Exception {
-    ClusterPlacement c = scenario.cluster();
-    Exposure.warnIfNotLoopback(err, "cluster.at", c.at(), "the coordinator's handshake, Hazelcast and event-bus ports");
-    byte[] secret = ClusterSecret.read(c.secretFile(), "cluster.secret_file");
-    out.printf("flushlab run %s on lab '%s': %d cell(s) x %d target(s) x %d run(s); emitter on %s, clients on %s%n", scenario.name(),
-        c.name(), scenario.cells().size(), scenario.targets().size(), scenario.runs(), c.emitterOn(), String.join(", ", c.clientOn()));
-    ClusterRun runner = new ClusterRun(scenario);
-    int code = EXIT_FAILED;
-    try (Interruption signal = new Interruption(runner::interrupt)) {
-      try {
-        ClusterOutcome o;
-        try {
-          o = runner.run(secret, out::println);
-        } catch (Agent.JoinFailure | IllegalStateException e) {
-          err.println("flushlab run: " + e.getMessage());
-          return code;
-        } finally {
-          Arrays.fill(secret, (byte) 0);
-        }
-        ClusterReport report = ClusterReport.of(scenario, o, commandLine, Environment.capture(true));
-        ResultsWriter.Written written = ResultsWriter.write(root, report);
-        out.println("results: " + written.folder());
-        code = EXIT_OK;
-        if (written.fallbackReason() != null) {
-          err.println("flushlab run: " + written.fallbackReason() + "; the results were written to " + written.folder() + " instead");
-          code = EXIT_FAILED;
-        }
-        if (o.partial()) {
-          err.println("flushlab run: partial: an agent's share did not come back (the runs name it); what arrived is kept");
-          code = EXIT_FAILED;
-        }
-        if (o.interrupted()) code = EXIT_INTERRUPTED;
-        else if (!o.certified()) {
-          err.println("flushlab run: the direct path from the client agents is not certified (" + o.certifyVerdict() + "); no finding is published");
-          code = EXIT_UNCERTIFIED;
-        }
-        return code;
-      } finally {
-        signal.done(code);
-      }
-    }
   }
 
   /** Checked before anything is measured: a run must not be lost to an unwritable folder at its end. */

@@ -9,27 +9,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A cell's client load (its requests and concurrency) split over named agents: each runs its share at once, and the answer is every
- * share that came back, their exact merge, and the agents whose share did not come back (one that
- * died or left, or answered an error), by name, with why. A run with any missing is partial; none
- * waits longer than a ping's timeout, the shares' deadline and a second.
+ * A cell's client load (its requests and concurrency) split over named agents: each runs its share
+ * at once and sends back every stream it read; the answer is each share that came back and the agents
+ * whose share did not (one that died or left, or answered an error), by name, with why. None waits
+ * longer than a ping's timeout, the shares' deadline and a second.
  */
 public final class ClusterClients {
   private ClusterClients() {}
 
-  /**
-   * What came back: each agent's counts, the merge of those, and the missing agents with the
-   * reason. {@code merged} is null ("no data") when no agent's share came back.
-   */
-  public record Outcome(Map<String, ClientShare.Counts> perAgent, ClientShare.Counts merged, Map<String, String> missing) {
-    public boolean partial() {
-      return !missing.isEmpty();
-    }
-
-    public boolean noData() {
-      return merged == null;
-    }
-  }
+  /** What came back: each agent's streams, and the agents missing with the reason. */
+  public record Outcome(Map<String, ClientShare.Streams> perAgent, Map<String, String> missing) {}
 
   /** One agent's part of a cell's load. */
   public record Share(String agent, int requests, int concurrency) {}
@@ -62,21 +51,22 @@ public final class ClusterClients {
     Map<String, Future<?>> pinged = new LinkedHashMap<>();
     for (Share sh : shares) pinged.put(sh.agent(), coordinator.ping(sh.agent()));
     return Future.join(new ArrayList<>(pinged.values())).transform(ignoredPings -> {
-      Map<String, Future<ClientShare.Counts>> asked = new LinkedHashMap<>();
+      Map<String, Future<ClientShare.Streams>> asked = new LinkedHashMap<>();
       for (Share sh : shares) {
         Future<?> pong = pinged.get(sh.agent());
+        Cell share = cell.withClient(cell.client().withRequests(sh.requests(), sh.concurrency()));
         asked.put(sh.agent(), pong.succeeded()
-            ? ClientShare.ask(coordinator, sh.agent(), at, cell, headers, sh.requests(), sh.concurrency(), deadlineMs)
+            ? ClientShare.askStreams(coordinator, sh.agent(), at, share, headers, deadlineMs)
             : Future.failedFuture("agent " + sh.agent() + " did not answer its ping: " + pong.cause().getMessage()));
       }
       return Future.join(new ArrayList<>(asked.values())).transform(ignored -> {
-        Map<String, ClientShare.Counts> got = new LinkedHashMap<>();
+        Map<String, ClientShare.Streams> got = new LinkedHashMap<>();
         Map<String, String> missing = new LinkedHashMap<>();
         asked.forEach((agent, f) -> {
           if (f.succeeded()) got.put(agent, f.result());
           else missing.put(agent, f.cause().getMessage());
         });
-        return Future.succeededFuture(new Outcome(got, ClientShare.Counts.merge(List.copyOf(got.values())), missing));
+        return Future.succeededFuture(new Outcome(got, missing));
       });
     });
   }

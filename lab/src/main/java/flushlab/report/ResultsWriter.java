@@ -90,23 +90,6 @@ public final class ResultsWriter {
     }
   }
 
-  /** A cluster run's folder: results.json (merged and per-agent figures, clocks) and summary.md, with the same guarantees. */
-  public static Written write(Path resultsRoot, ClusterReport r) throws IOException {
-    String base = stamp(r.outcome().startedEpochMillis()) + "-" + r.scenario() + (r.outcome().interrupted() ? "-interrupted" : "")
-        + (r.partial() ? "-partial" : "");
-    FolderContent content = partial -> {
-      Files.writeString(partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
-      Files.writeString(partial.resolve("summary.md"), ClusterSummaryMarkdown.render(r), StandardCharsets.UTF_8);
-      Files.writeString(partial.resolve("scenario.yaml"), r.scenarioText(), StandardCharsets.UTF_8);
-    };
-    try {
-      return new Written(writeFolder(resultsRoot, base, content), null);
-    } catch (IOException e) {
-      Path fallback = Path.of(System.getProperty("java.io.tmpdir"), "flushlab-results");
-      return new Written(writeFolder(fallback, base, content), "could not write under " + resultsRoot + " (" + IoErrors.describe(e) + ")");
-    }
-  }
-
   private static String stamp(long epochMillis) {
     return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(epochMillis));
   }

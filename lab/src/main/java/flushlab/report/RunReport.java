@@ -13,7 +13,9 @@ import flushlab.client.Staircase;
 import flushlab.client.StreamResult;
 import flushlab.map.FlushTrigger;
 import flushlab.netpath.NetworkPath;
+import flushlab.run.AgentShare;
 import flushlab.run.Exclusion;
+import flushlab.run.OnAgents;
 import flushlab.run.Bisection;
 import flushlab.scenario.Cell;
 import flushlab.run.Outcome;
@@ -40,7 +42,8 @@ public record RunReport(int schemaVersion, String scenario, String description, 
     @JsonIgnore long startedEpochMillis, @JsonProperty("elapsed_s") double elapsedSeconds, String command,
     Environment environment, String scenarioFile, String scenarioText, Scenario.Resolved scenarioResolved,
     List<TargetReport> targets, Guards guards, CertificationReport certification, List<CellReport> cells,
-    Map<String, FlushTrigger> flushTriggerMap, Bisection adaptive) {
+    Map<String, FlushTrigger> flushTriggerMap, Bisection adaptive, @JsonInclude(JsonInclude.Include.NON_NULL) OnAgents onAgents,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String stoppedEarly) {
 
   public static final int SCHEMA_VERSION = ResultsFolder.SCHEMA_VERSION;
 
@@ -81,7 +84,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
    */
   public record RunEntry(int run, boolean excluded, Exclusion.Cause exclusionCause, String exclusionReason, double emitterMaxLatenessMs,
       int unauditedStreams, Double upstreamBytesPerFrame, long startedEpochMs, long endedEpochMs, List<Hiccups> hiccups,
-      BatchResult metrics) {
+      BatchResult metrics, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AgentShare> agents) {
 
     static List<RunEntry> of(List<RunRecord> runs) {
       List<RunEntry> out = new ArrayList<>();
@@ -89,7 +92,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
         Double perFrame = r.upstreamFrames() > 0 ? (double) r.upstreamFrameBytes() / r.upstreamFrames() : null;
         List<Hiccups> hiccups = r.stalls() == null ? List.of() : List.of(Hiccups.of("client", r.stalls()));
         out.add(new RunEntry(r.run(), r.excluded(), r.exclusion() == null ? null : r.exclusion().cause(), r.exclusionReason(), r.maxPacingLatenessNanos() / 1e6, r.unauditedStreams(),
-            perFrame, r.startedEpochMillis(), r.endedEpochMillis(), hiccups, r.result()));
+            perFrame, r.startedEpochMillis(), r.endedEpochMillis(), hiccups, r.result(), r.agents()));
       }
       return out;
     }
@@ -204,7 +207,7 @@ public record RunReport(int schemaVersion, String scenario, String description, 
         new Guards(s.guards().pacingToleranceNanos() / 1e6, s.guards().certifyRuns(), s.guards().certifyMaxFramesPerRead()),
         new CertificationReport(o.certified(), o.certification().verdict(), o.certification().framesPerRead(), s.path().kind().text, s.path().mtu(),
             RunEntry.of(o.certification().runs())),
-        cells, o.triggers(), o.bisection());
+        cells, o.triggers(), o.bisection(), o.onAgents(), o.stoppedEarly());
   }
 
   @JsonIgnore

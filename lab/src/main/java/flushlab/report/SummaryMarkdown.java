@@ -1,6 +1,8 @@
 package flushlab.report;
 
+import flushlab.run.AgentShare;
 import flushlab.run.Exclusion;
+import flushlab.run.OnAgents;
 import flushlab.core.Units;
 import flushlab.stream.Endpoint;
 import flushlab.stream.StreamSpec;
@@ -11,6 +13,7 @@ import flushlab.map.FlushTrigger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The tables a person pastes into a bug report, and how to reproduce them, rendered from a {@link RunReport}. */
@@ -39,6 +42,7 @@ public final class SummaryMarkdown {
         + "every frame it read together was read while this host was stalled (its hiccup meter); an excluded run is measured once "
         + "more, once, and both are kept. %d run(s) per cell.%n%n", r.guards().pacingToleranceMs(), r.scenarioResolved().runs()));
     hostStalls(md, r);
+    if (r.onAgents() != null) onAgents(md, r);
     md.append("Targets (network path: ").append(pathText(r.certification().path(), r.certification().mtu()))
         .append(" unless a target names its own):\n\n");
     for (RunReport.TargetReport t : r.targets()) {
@@ -90,6 +94,43 @@ public final class SummaryMarkdown {
       md.append('\n');
     }
     return md.toString();
+  }
+
+  /**
+   * A run on a lab's agents: where each role ran, the agents' clocks, and each client agent's share
+   * of every run beside the merged figures above (which are those shares' streams together).
+   */
+  private static void onAgents(StringBuilder md, RunReport r) {
+    OnAgents a = r.onAgents();
+    md.append("## On lab '").append(a.lab()).append("'\n\n");
+    if (r.stoppedEarly() != null) md.append("**Stopped early:** ").append(r.stoppedEarly()).append("; the runs after it were not measured.\n\n");
+    md.append("| role | agent |\n|---|---|\n");
+    a.placement().entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .forEach(e -> md.append("| ").append(e.getKey()).append(" | ").append(e.getValue()).append(" |\n"));
+    md.append("\nClocks (agent minus coordinator):\n\n| agent | before | after | round trips | from |\n|---|---|---|---:|---|\n");
+    for (OnAgents.AgentClock c : a.clocks()) {
+      String after = c.afterMs() == null ? "not measured (the agent was gone)" : String.format(Locale.ROOT, "%+.3f ms +- %.3f", c.afterMs(),
+          c.boundAfterMs());
+      md.append(String.format(Locale.ROOT, "| %s | %+.3f ms +- %.3f | %s | %d | %s |%n", c.agent(), c.beforeMs(), c.boundBeforeMs(), after,
+          c.samples(), c.oneKernel() ? "one kernel's monotonic clock (exact)" : "round trips"));
+    }
+    md.append("\nEach client agent's share (emit->recv moved by its clock's offset to the emitter's agent, plus or minus its bound):\n\n")
+        .append("| target | cell | run | agent | streams ok | frames | reads | frames/read | emit->recv p50 | emit->recv p99 | note |\n")
+        .append("|---|---|---:|---|---:|---:|---:|---:|---|---|---|\n");
+    for (RunReport.CellReport cell : r.cells()) {
+      for (RunReport.RunEntry run : cell.runs()) {
+        for (AgentShare s : run.agents()) {
+          String p50 = s.withheld() != null ? "withheld" : String.format(Locale.ROOT, "%.3f ms +- %.3f", s.emitToRecvP50Ms(), s.clockBoundMs());
+          String p99 = s.withheld() != null ? "withheld" : String.format(Locale.ROOT, "%.3f ms +- %.3f", s.emitToRecvP99Ms(), s.clockBoundMs());
+          String note = (run.excluded() ? "run excluded: " + run.exclusionReason() : "") + (s.withheld() == null ? ""
+              : (run.excluded() ? "; " : "") + "emit->recv withheld: " + s.withheld());
+          md.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %d/%d | %d | %d | %.2f | %s | %s | %s |%n", cell.target(),
+              cell.cellLabel(), run.run() + 1, s.agent(), s.streamsOk(), s.streams(), s.frames(), s.reads(), s.framesPerRead(), p50, p99,
+              note));
+        }
+      }
+    }
+    md.append('\n');
   }
 
   private static String pathText(String path, int mtu) {

@@ -25,6 +25,18 @@ public interface RemoteLab extends AutoCloseable {
    */
   void placeModel(Target.Relay model, Target like) throws Exception;
 
+  /**
+   * The certification cell as this lab runs it: at least one stream for each client agent, so each
+   * agent's own path to the emitter is certified.
+   */
+  Cell certifying(Cell cell);
+
+  /** Why no more runs can be what the scenario asked (an agent left the lab: a split over fewer is another run), or null. */
+  String lost();
+
+  /** Where the runs ran and how the agents' clocks stood, their clocks measured once more now, after the runs. */
+  OnAgents onAgents();
+
   /** Stops what was started for the scenario; never throws. */
   @Override
   void close();

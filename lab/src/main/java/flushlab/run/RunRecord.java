@@ -1,6 +1,7 @@
 package flushlab.run;
 
 import flushlab.client.BatchResult;
+import java.util.List;
 
 /**
  * One run of one target in one cell: its measurement, and whether a declared guard excluded it
@@ -13,10 +14,18 @@ import flushlab.client.BatchResult;
  * @param endedEpochMillis when its last stream ended
  * @param stalls this process's stalls over the run and what they explain of its reads; null when its reads were made
  *     elsewhere (on agents)
+ * @param agents on a lab's agents, each client agent's share of the run (empty on this host)
  */
 public record RunRecord(String target, int cell, int run, BatchResult result, Exclusion exclusion,
     long maxPacingLatenessNanos, int unauditedStreams, long upstreamFrameBytes, long upstreamFrames, long startedEpochMillis,
-    long endedEpochMillis, RunStalls stalls) {
+    long endedEpochMillis, RunStalls stalls, List<AgentShare> agents) {
+
+  /** A run read on this host: no agents' shares. */
+  public RunRecord(String target, int cell, int run, BatchResult result, Exclusion exclusion, long maxPacingLatenessNanos,
+      int unauditedStreams, long upstreamFrameBytes, long upstreamFrames, long startedEpochMillis, long endedEpochMillis, RunStalls stalls) {
+    this(target, cell, run, result, exclusion, maxPacingLatenessNanos, unauditedStreams, upstreamFrameBytes, upstreamFrames,
+        startedEpochMillis, endedEpochMillis, stalls, List.of());
+  }
 
   public boolean excluded() {
     return exclusion != null;

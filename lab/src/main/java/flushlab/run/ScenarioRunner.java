@@ -89,7 +89,7 @@ public final class ScenarioRunner {
   private RemoteLab remoteLab;
   private Measure remoteMeasure;
 
-  /** Called before each measured run (tests use it to disturb a run on purpose). */
+  /** Called before each measured run (tests use it to disturb a run on purpose); the emitter's loop is null on a lab's agents. */
   public interface RunHook {
     void beforeRun(String target, int cell, int run, io.vertx.core.Context emitterLoop);
   }
@@ -217,14 +217,20 @@ public final class ScenarioRunner {
     long startedMillis = System.currentTimeMillis();
     if (remote != null) {
       try (RemoteLab lab = remote.open(scenario, announce)) {
-        Measure measure = (target, cell, cellIndex, run) -> interrupted.get() || budgetSpent() ? null
-            : lab.run(target, withinBudget(cell), cellIndex, run, headersFor(identityPass), scenario.guards().pacingToleranceNanos());
+        Measure measure = (target, cell, cellIndex, run) -> {
+          if (interrupted.get() || budgetSpent() || lab.lost() != null) return null;
+          beforeRun.beforeRun(target.name(), cellIndex, run, null);
+          return lab.run(target, withinBudget(cell), cellIndex, run, headersFor(identityPass), scenario.guards().pacingToleranceNanos());
+        };
         remoteLab = lab;
         remoteMeasure = measure;
-        Certification cert = certify(measure, announce);
+        Certification cert = certify(measure, lab::certifying, announce);
         Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
+        String lost = lab.lost();
+        if (lost != null) announce.accept("cluster: " + lost + "; the runs after it are not measured (a split of the load over fewer "
+            + "agents would not be the run the scenario asked for)");
         return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
-            System.nanoTime() - started, Map.of(), replayedCells);
+            System.nanoTime() - started, Map.of(), replayedCells, lab.onAgents(), lost);
       } finally {
         remoteLab = null;
         remoteMeasure = null;
@@ -235,10 +241,10 @@ public final class ScenarioRunner {
       Measurer measure = new Measurer(sites, targets);
       localSites = sites;
       warmUp(announce);
-      Certification cert = certify(measure, announce);
+      Certification cert = certify(measure, c -> c, announce);
       Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
       return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
-          System.nanoTime() - started, targets.processes(), replayedCells);
+          System.nanoTime() - started, targets.processes(), replayedCells, null, null);
     }
   }
 
@@ -867,12 +873,14 @@ public final class ScenarioRunner {
    * more, once. Failing only inside host stalls (no run kept) is named as such: the host, not the
    * path, was not fit to measure.
    */
-  private Certification certify(Measure measure, Consumer<String> announce) throws Exception {
+  private Certification certify(Measure measure, java.util.function.UnaryOperator<Cell> asRun, Consumer<String> announce)
+      throws Exception {
     List<RunRecord> runs = new ArrayList<>();
     Target direct = new Target.Direct("direct", scenario.path());
+    Cell certifying = asRun.apply(scenario.guards().certifyCell());
     for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
       progress = "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
-      if (!measure.runOnceMoreIfExcluded(direct, scenario.guards().certifyCell(), -1, i, "certification run " + (i + 1), runs, announce)) {
+      if (!measure.runOnceMoreIfExcluded(direct, certifying, -1, i, "certification run " + (i + 1), runs, announce)) {
         break;
       }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import flushlab.LabFixture;
+import flushlab.client.BatchResult;
 import flushlab.core.HostPort;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -70,9 +71,14 @@ class AgentTest {
     }
   }
 
+  /** {@code cell} with {@code n} requests, all at once. */
+  private static Cell share(Cell cell, int n) {
+    return cell.withClient(cell.client().withRequests(n, n));
+  }
+
   /**
-   * A coordinator splits a client load over two agents: each runs its share and answers with its
-   * counts and encoded histograms, and the merge is their exact sum. A share past its deadline is
+   * A coordinator splits a client load over two agents: each runs its share and answers with every
+   * stream it read, and the merge is their exact sum. A share past its deadline is
    * stopped by the agent that runs it, its connection closed.
    */
   @Test
@@ -85,22 +91,22 @@ class AgentTest {
       try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
         int pb = threeFreePorts();
         try (Agent b = Agent.start(spec("lab-one", SECRET, "1.0", "b", pb, List.of(new HostPort("127.0.0.1", pa))), line -> {})) {
-          ClientShare.Counts fromA = ClientShare.ask(a, "a", at, cell, List.of(), 3, 3, 30_000).await(40, TimeUnit.SECONDS);
-          ClientShare.Counts fromB = ClientShare.ask(a, "b", at, cell, List.of(), 4, 4, 30_000).await(40, TimeUnit.SECONDS);
-          assertThat(fromA.agent()).isEqualTo("a");
-          assertThat(fromB.agent()).isEqualTo("b");
-          assertThat(fromA.streamsOk()).isEqualTo(3);
-          assertThat(fromB.streamsOk()).isEqualTo(4);
-          ClientShare.Counts merged = ClientShare.Counts.merge(List.of(fromA, fromB));
-          assertThat(merged.frames()).isEqualTo(fromA.frames() + fromB.frames()).isEqualTo(7 * 20);
-          assertThat(merged.reads()).isEqualTo(fromA.reads() + fromB.reads());
-          assertThat(merged.emitToRecv().getTotalCount())
-              .isEqualTo(fromA.emitToRecv().getTotalCount() + fromB.emitToRecv().getTotalCount()).isEqualTo(7 * 20);
-          assertThat(merged.ttft().getTotalCount()).isEqualTo(7);
-          assertThat(merged.emitToRecv().getMaxValue()).isEqualTo(Math.max(fromA.emitToRecv().getMaxValue(), fromB.emitToRecv().getMaxValue()));
+          ClientShare.Streams fromA = ClientShare.askStreams(a, "a", at, share(cell, 3), List.of(), 30_000).await(40, TimeUnit.SECONDS);
+          ClientShare.Streams fromB = ClientShare.askStreams(a, "b", at, share(cell, 4), List.of(), 30_000).await(40, TimeUnit.SECONDS);
+          BatchResult a3 = new BatchResult(fromA.results());
+          BatchResult b4 = new BatchResult(fromB.results());
+          assertThat(a3.streamsOk()).isEqualTo(3);
+          assertThat(b4.streamsOk()).isEqualTo(4);
+          List<flushlab.client.StreamResult> both = new java.util.ArrayList<>(fromA.results());
+          both.addAll(fromB.results());
+          BatchResult merged = new BatchResult(both);
+          assertThat(merged.frames()).isEqualTo(a3.frames() + b4.frames()).isEqualTo(7 * 20);
+          assertThat(merged.reads()).isEqualTo(a3.reads() + b4.reads());
+          assertThat(merged.emitToRecvHistogram().getTotalCount()).isEqualTo(7 * 20);
+          assertThat(merged.ttftHistogram().getTotalCount()).isEqualTo(7);
 
           Cell slow = cell("100", "100ms"); // 10 s
-          assertThatThrownBy(() -> ClientShare.ask(a, "b", at, slow, List.of(), 1, 1, 400).await(10, TimeUnit.SECONDS))
+          assertThatThrownBy(() -> ClientShare.askStreams(a, "b", at, share(slow, 1), List.of(), 400).await(10, TimeUnit.SECONDS))
               .hasMessageContaining("agent b stopped its share at its deadline of 400 ms");
           flushlab.Await.until("the emitter saw the stopped share's connection close", 5000, () -> emitter.openConnections() == 0);
         }
@@ -137,11 +143,11 @@ class AgentTest {
             c.process().destroyForcibly(); // SIGKILL: no goodbye, no reply
             ClusterClients.Outcome o = run.await(15, TimeUnit.SECONDS);
             double seconds = (System.nanoTime() - start) / 1e9;
-            assertThat(o.partial()).as("missing %s", o.missing()).isTrue();
             assertThat(o.missing()).containsOnlyKeys("c");
             assertThat(o.perAgent()).containsOnlyKeys("b");
-            assertThat(o.merged().streamsOk()).isEqualTo(2);
-            assertThat(o.merged().frames()).isEqualTo(2 * 15);
+            BatchResult kept = new BatchResult(o.perAgent().get("b").results());
+            assertThat(kept.streamsOk()).isEqualTo(2);
+            assertThat(kept.frames()).isEqualTo(2 * 15);
             assertThat(seconds).as("ended within the deadline and a second (and this machine's slack)").isLessThan(3.0 + 1.0 + 2.0);
           }
         }
@@ -157,12 +163,13 @@ class AgentTest {
       Cell chat = Cell.fromSettings(Map.of("endpoint", "chat", "frames", "5", "interval", "5ms"));
       int pa = threeFreePorts();
       try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
-        ClientShare.Counts with = ClientShare.ask(a, "a", at, chat, List.<String[]>of(new String[] {"Authorization", "Bearer sk-lab-test"}),
-            1, 1, 30_000).await(40, TimeUnit.SECONDS);
+        BatchResult with = new BatchResult(ClientShare.askStreams(a, "a", at, share(chat, 1),
+            List.<String[]>of(new String[] {"Authorization", "Bearer sk-lab-test"}), 30_000).await(40, TimeUnit.SECONDS).results());
         assertThat(with.streamsOk()).as("with the key").isEqualTo(1);
-        ClientShare.Counts without = ClientShare.ask(a, "a", at, chat, List.of(), 1, 1, 30_000).await(40, TimeUnit.SECONDS);
+        BatchResult without = new BatchResult(ClientShare.askStreams(a, "a", at, share(chat, 1), List.of(), 30_000)
+            .await(40, TimeUnit.SECONDS).results());
         assertThat(without.streamsOk()).as("without it: the emitter's 401").isZero();
-        assertThat(without.failed()).isEqualTo(1);
+        assertThat(without.errorCount()).isEqualTo(1);
       }
     }
   }

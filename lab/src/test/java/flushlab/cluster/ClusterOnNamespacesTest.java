@@ -8,15 +8,18 @@ import flushlab.FreePort;
 import flushlab.HostStalls;
 import flushlab.ForkedLab;
 import flushlab.NamespaceLan;
-import flushlab.cluster.ClusterOutcome.Figures;
-import flushlab.cluster.ClusterOutcome.RunRow;
 import flushlab.core.HostPort;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
 import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.run.AgentShare;
+import flushlab.run.Exclusion;
+import flushlab.run.OnAgents;
 import flushlab.run.Outcome;
+import flushlab.run.RunRecord;
+import flushlab.run.TargetCellResult;
 import flushlab.scenario.ClusterPlacement;
 import flushlab.scenario.MapScenario;
 import flushlab.stream.Endpoint;
@@ -71,37 +74,40 @@ class ClusterOnNamespacesTest {
 
         Scenario s = scenario(dir, "placed", lan, "frames: 20, frame_size: 60B, interval: 50ms", 1,
             "  - {name: direct, kind: direct}\n  - {name: timer, kind: relay, shapers: [\"timer=200ms\"], on: b}\n");
-        ClusterOutcome o = new ClusterRun(s).run(SECRET.getBytes(StandardCharsets.UTF_8), line -> System.out.println("ClusterOnNamespacesTest: " + line));
+        Outcome o = ClusterRunTest.runOnTheLab(s, SECRET.getBytes(StandardCharsets.UTF_8),
+            line -> System.out.println("ClusterOnNamespacesTest: " + line), null);
         flushlab.HostStalls.skipIfStalled(o);
-        assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+        assertThat(o.certified()).as(o.certification().verdict()).isTrue();
         assertThat(o.partial()).isFalse();
-        assertThat(o.placement().get("emitter")).startsWith("a (" + lan.address(0) + ":");
-        assertThat(o.placement().get("timer")).startsWith("b (" + lan.address(1) + ":");
-        for (ClusterOutcome.AgentClock clock : o.clocks()) {
+        assertThat(o.onAgents().placement().get("emitter")).startsWith("a (" + lan.address(0) + ":");
+        assertThat(o.onAgents().placement().get("timer")).startsWith("b (" + lan.address(1) + ":");
+        for (OnAgents.AgentClock clock : o.onAgents().clocks()) {
           System.out.println("ClusterOnNamespacesTest: clock " + clock);
           // separate JVMs in separate namespaces, one kernel: their lab clocks count from one monotonic clock, so the
           // offset is their anchors' difference, exact, and the round trips agreed with it (else the basis would be theirs)
-          assertThat(clock.basis()).as("%s", clock).isEqualTo(ClockOffset.Basis.SHARED_MONOTONIC);
-          assertThat(clock.boundBeforeNs()).isZero();
-          assertThat(clock.offsetAfterNs()).isEqualTo(clock.offsetBeforeNs());
+          assertThat(clock.oneKernel()).as("%s", clock).isTrue();
+          assertThat(clock.boundBeforeMs()).isZero();
+          assertThat(clock.afterMs()).isEqualTo(clock.beforeMs());
           // each JVM anchors its lab clock on the wall clock when it starts: two anchors agree to well under a millisecond
           // unless the wall clock was stepped between the starts (a full suite once saw 3.8 s), which this process's own
           // anchor, older than the agents', sees as its wall-clock drift since
           long stepped = Math.abs(flushlab.core.LabClock.epochNanos() - java.time.Instant.now().getEpochSecond() * 1_000_000_000L
               - java.time.Instant.now().getNano());
-          assertThat(Math.abs(clock.offsetBeforeNs())).as("two anchors on one wall clock (this process's wall clock moved %d ns since "
-              + "it anchored)", stepped).isLessThan(1_000_000L + stepped);
+          assertThat(Math.abs(clock.beforeMs())).as("two anchors on one wall clock (this process's wall clock moved %d ns since "
+              + "it anchored)", stepped).isLessThan(1.0 + stepped / 1e6);
         }
-        for (RunRow r : o.rows()) {
-          assertThat(r.perAgent()).extracting(Figures::agent).containsExactly("b", "c");
-          assertThat(r.merged().frames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::frames).sum()).isEqualTo(4 * 20);
-          assertThat(r.merged().reads()).isEqualTo(r.perAgent().stream().mapToLong(Figures::reads).sum());
-          assertThat(r.merged().streamsOk()).isEqualTo(r.perAgent().stream().mapToInt(Figures::streamsOk).sum()).isEqualTo(4);
-          assertThat(r.merged().damaged()).isZero();
+        for (TargetCellResult t : o.results()) {
+          for (RunRecord r : t.runs()) {
+            assertThat(r.agents()).extracting(AgentShare::agent).containsExactly("b", "c");
+            assertThat(r.result().frames()).isEqualTo(r.agents().stream().mapToLong(AgentShare::frames).sum()).isEqualTo(4 * 20);
+            assertThat(r.result().reads()).isEqualTo(r.agents().stream().mapToLong(AgentShare::reads).sum());
+            assertThat(r.result().streamsOk()).isEqualTo(r.agents().stream().mapToInt(AgentShare::streamsOk).sum()).isEqualTo(4);
+            assertThat(r.result().lostFrames() + r.result().corruptFrames()).isZero();
+          }
         }
         // by target, the kept run: a run a guard excluded comes before the one measured once more in its place
-        assertThat(kept(o, "direct").merged().framesPerRead()).as("direct, across the LAN").isLessThan(1.2);
-        assertThat(kept(o, "timer").merged().framesPerRead()).as("a 200 ms timer on agent b").isGreaterThan(3.0);
+        assertThat(ClusterRunTest.kept(o, "direct").result().framesPerRead()).as("direct, across the LAN").isLessThan(1.2);
+        assertThat(ClusterRunTest.kept(o, "timer").result().framesPerRead()).as("a 200 ms timer on agent b").isGreaterThan(3.0);
 
         // flushlab map on the agents: a relay with a hidden timer on agent c, the emitter on a, the client on b
         // the seed from -Dflushlab.seed when given, to replay a run (as MapCommandTest's). Hidden timers
@@ -136,12 +142,12 @@ class ClusterOnNamespacesTest {
         Scenario longer = scenario(dir, "killed", lan, "frames: 60, frame_size: 60B, interval: 50ms", 1,
             "  - {name: direct, kind: direct}\n");
         CompletableFuture<Void> measuring = new CompletableFuture<>();
-        CompletableFuture<ClusterOutcome> running = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> {
           try {
-            return new ClusterRun(longer).run(SECRET.getBytes(StandardCharsets.UTF_8), line -> {
-              System.out.println("ClusterOnNamespacesTest: " + line);
-              if (line.startsWith("cluster: measuring direct")) measuring.complete(null);
-            });
+            return ClusterRunTest.runOnTheLab(longer, SECRET.getBytes(StandardCharsets.UTF_8),
+                line -> System.out.println("ClusterOnNamespacesTest: " + line), (target, cell, run, loop) -> {
+                  if (cell >= 0) measuring.complete(null);
+                });
           } catch (Exception e) {
             throw new IllegalStateException(e);
           }
@@ -150,23 +156,26 @@ class ClusterOnNamespacesTest {
         // 120 s here for a run that had ended "not certified" at once)
         CompletableFuture.anyOf(measuring, running).get(120, TimeUnit.SECONDS);
         if (!measuring.isDone()) {
-          ClusterOutcome early = running.get();
+          Outcome early = running.get();
           HostStalls.skipIfStalled(early);
-          throw new AssertionError("the run ended before it measured: " + early.certifyVerdict());
+          throw new AssertionError("the run ended before it measured: " + early.certification().verdict());
         }
         long killed = System.nanoTime();
         agents.get(2).process().destroyForcibly();
-        ClusterOutcome k = running.get(120, TimeUnit.SECONDS);
+        Outcome k = running.get(120, TimeUnit.SECONDS);
         double seconds = (System.nanoTime() - killed) / 1e9;
-        double bound = ScenarioRunner.runSeconds(longer.cells().get(0)) * 2 + 10 + 1 + 5; // a share's deadline, a second, the audit's timeout
+        // a share's deadline, a second, the audit's timeout; twice when the agent had not yet left the lab's view and the run was
+        // measured once more
+        double bound = 2 * (ScenarioRunner.runSeconds(longer.cells().get(0)) * 2 + 10 + 1 + 5);
         System.out.printf("ClusterOnNamespacesTest: the run ended %.1f s after agent c was killed (bound %.1f s)%n", seconds, bound);
         assertThat(seconds).isLessThan(bound);
         assertThat(k.partial()).isTrue();
-        RunRow row = k.rows().get(0);
-        assertThat(row.missing()).containsOnlyKeys("c");
-        assertThat(row.perAgent()).extracting(Figures::agent).containsExactly("b");
-        assertThat(row.merged().streamsOk()).isEqualTo(2);
-        assertThat(row.merged().frames()).isEqualTo(2 * 60);
+        RunRecord row = k.results().get(0).runs().get(0);
+        assertThat(row.exclusion().cause()).isEqualTo(Exclusion.Cause.MISSING_SHARE);
+        assertThat(row.exclusionReason()).contains("c (");
+        assertThat(row.agents()).extracting(AgentShare::agent).containsExactly("b");
+        assertThat(row.result().streamsOk()).isEqualTo(2);
+        assertThat(row.result().frames()).isEqualTo(2 * 60);
       } finally {
         for (ForkedLab a : agents) a.close();
       }
@@ -176,12 +185,6 @@ class ClusterOnNamespacesTest {
     }
     String listed = NamespaceLan.listed();
     for (String ns : made) assertThat(listed).as("namespaces left").doesNotContain(ns);
-  }
-
-  /** The run of {@code target} that a guard kept; a cluster run measures an excluded run once more, once. */
-  private static RunRow kept(ClusterOutcome o, String target) {
-    return o.rows().stream().filter(r -> r.target().equals(target) && !r.excluded()).findFirst()
-        .orElseThrow(() -> new AssertionError("no kept run of " + target + " in " + o.rows()));
   }
 
   private static Scenario scenario(Path dir, String name, NamespaceLan lan, String emitter, int runs, String targets) throws Exception {

@@ -6,17 +6,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.Await;
 import flushlab.HostStalls;
 import flushlab.FreePort;
-import flushlab.cluster.ClusterOutcome.Figures;
-import flushlab.cluster.ClusterOutcome.RunRow;
 import flushlab.core.Build;
 import flushlab.core.HostPort;
-import flushlab.run.Exclusion;
 import flushlab.core.Json;
-import flushlab.report.ClusterReport;
+import flushlab.core.LabVertx;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
+import flushlab.report.RunReport;
+import flushlab.report.page.ComparePage;
+import flushlab.report.page.ResultsFolder;
+import flushlab.run.AgentShare;
+import flushlab.run.Exclusion;
+import flushlab.run.OnAgents;
+import flushlab.run.Outcome;
+import flushlab.run.RunRecord;
+import flushlab.run.ScenarioRunner;
+import flushlab.run.TargetCellResult;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -34,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A scenario run on three agents (one JVM, loopback): the emitter on a, a relay on b, the clients
- * on b and c, this test the coordinator. The merged figures are the exact sums of the agents' own,
- * the relay's coalescing shows through, and every agent's clock offset is recorded with its bound.
+ * on b and c, this test the coordinator, through the one runner every run takes. The merged figures
+ * are the exact sums of the agents' own, the relay's coalescing shows through, every agent's clock
+ * offset is recorded with its bound, and the results folder is a run's like any other.
  */
 class ClusterRunTest {
   private static final byte[] SECRET = "correct horse battery staple".getBytes(StandardCharsets.UTF_8);
@@ -71,6 +80,29 @@ class ClusterRunTest {
     }
   }
 
+  /** {@code s} run as `flushlab run` runs a scenario with a cluster: section: the one runner, measuring through the lab. */
+  static Outcome runOnTheLab(Scenario s, byte[] secret, java.util.function.Consumer<String> announce, ScenarioRunner.RunHook hook)
+      throws Exception {
+    Vertx vertx = LabVertx.create(1);
+    try {
+      ScenarioRunner runner = new ScenarioRunner(s, vertx).onRemoteLab(ClusterLab.opener(secret));
+      if (hook != null) runner.beforeRun(hook);
+      return runner.run(announce);
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static Outcome runOnTheLab(Scenario s) throws Exception {
+    return runOnTheLab(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line), null);
+  }
+
+  /** The run of {@code target} a guard kept (an excluded one is measured once more, once, before it). */
+  static RunRecord kept(Outcome o, String target) {
+    return o.results().stream().filter(r -> r.target().equals(target)).flatMap(r -> r.runs().stream()).filter(r -> !r.excluded())
+        .findFirst().orElseThrow(() -> new AssertionError("no kept run of " + target));
+  }
+
   /** A scenario file of these lines in {@code dir}, run as a coordinator joining this class's lab (at agent a). */
   private static Scenario onTheLab(Path dir, String name, String lines) throws Exception {
     Path file = dir.resolve(name + ".yaml");
@@ -82,13 +114,13 @@ class ClusterRunTest {
   /** The emitter's agent says how long its own host stood still over the run: a late emitter is then the host's doing, not the lab's. */
   @Test
   void anEmitterLateWhileItsAgentsHostStalledIsAHostStallAndOtherwiseTheLabs() {
-    Exclusion stalled = ClusterRun.emitterLate(new RemoteServers.Audit(4, 0, 30_000_000L, 0, 0, 20_000_000L), "a", 10_000_000L);
+    Exclusion stalled = ClusterLab.emitterLate(new RemoteServers.Audit(4, 0, 30_000_000L, 0, 0, 20_000_000L), "a", 10_000_000L);
     assertThat(stalled.cause()).isEqualTo(Exclusion.Cause.HOST_STALL);
     assertThat(stalled.reason()).isEqualTo("agent a's host stalled 20.0 ms during the run: emitter late by 30.000 ms (tolerance 10.000 ms)");
-    Exclusion quiet = ClusterRun.emitterLate(new RemoteServers.Audit(4, 0, 30_000_000L, 0, 0, 14_000_000L), "a", 10_000_000L);
+    Exclusion quiet = ClusterLab.emitterLate(new RemoteServers.Audit(4, 0, 30_000_000L, 0, 0, 14_000_000L), "a", 10_000_000L);
     assertThat(quiet.cause()).as("a stall under half the lateness explains none of it").isEqualTo(Exclusion.Cause.EMITTER_LATE);
     // the agent judged its own frame: its loop waited for a core, so the host held it, and the reason says so
-    Exclusion held = ClusterRun.emitterLate(new RemoteServers.Audit(4, 0, 30_000_000L, 0, 0, 14_000_000L,
+    Exclusion held = ClusterLab.emitterLate(new RemoteServers.Audit(4, 0, 30_000_000L, 0, 0, 14_000_000L,
         new flushlab.emitter.LateFrame.Held(" at 0.40 s into the stream; its loop stalled 29.0 ms (...)", true)), "a", 10_000_000L);
     assertThat(held.cause()).isEqualTo(Exclusion.Cause.EMITTER_HELD_BY_HOST);
     assertThat(held.reason()).endsWith("at 0.40 s into the stream; its loop stalled 29.0 ms (...)");
@@ -106,60 +138,91 @@ class ClusterRunTest {
           - {name: direct, kind: direct}
           - {name: timer, kind: relay, shapers: ["timer=100ms"], on: b}
         """);
-    ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
+    Outcome o = runOnTheLab(s);
 
     HostStalls.skipIfStalled(o);
-    assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+    assertThat(o.certified()).as(o.certification().verdict()).isTrue();
     // one certification run kept; one a guard excluded (the emitter late: it shares this JVM) was measured once more
-    List<RunRow> certifiedBy = o.certification().stream().filter(r -> !r.excluded()).toList();
+    List<RunRecord> certifiedBy = o.certification().runs().stream().filter(r -> !r.excluded()).toList();
     assertThat(certifiedBy).hasSize(1);
-    assertThat(o.certification()).hasSizeBetween(1, 2);
-    assertThat(certifiedBy.get(0).perAgent()).as("each client agent's path certified").extracting(Figures::agent)
+    assertThat(certifiedBy.get(0).agents()).as("each client agent's path certified").extracting(AgentShare::agent)
         .containsExactly("b", "c");
     assertThat(o.partial()).isFalse();
-    assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::agent).containsExactly("a", "b", "c");
-    for (ClusterOutcome.AgentClock clock : o.clocks()) {
+    assertThat(o.stoppedEarly()).isNull();
+    OnAgents where = o.onAgents();
+    assertThat(where.lab()).isEqualTo("lab-one");
+    assertThat(where.placement().get("timer")).startsWith("b (127.0.0.1:");
+    assertThat(where.clocks()).extracting(OnAgents.AgentClock::agent).containsExactly("a", "b", "c");
+    for (OnAgents.AgentClock clock : where.clocks()) {
       // one JVM, one clock: the true offset is 0, and each estimate must hold it within its bound
-      assertThat(Math.abs(clock.offsetBeforeNs())).as("%s", clock).isLessThanOrEqualTo(clock.boundBeforeNs());
-      assertThat(Math.abs(clock.offsetAfterNs())).as("%s", clock).isLessThanOrEqualTo(clock.boundAfterNs());
-      assertThat(clock.samples()).isEqualTo(2 * ClusterRun.CLOCK_ROUNDS);
+      assertThat(Math.abs(clock.beforeMs())).as("%s", clock).isLessThanOrEqualTo(clock.boundBeforeMs());
+      assertThat(Math.abs(clock.afterMs())).as("%s", clock).isLessThanOrEqualTo(clock.boundAfterMs());
+      assertThat(clock.samples()).isEqualTo(2 * ClusterLab.CLOCK_ROUNDS);
+      // one kernel: the offsets are exact (bound 0), so even a sub-millisecond one-way figure is shown
+      assertThat(clock.oneKernel()).as("%s", clock).isTrue();
     }
     // a run a guard excluded (a host stall of the agents, the emitter late) was measured once more: the kept ones are judged
-    List<RunRow> kept = o.rows().stream().filter(r -> !r.excluded()).toList();
-    assertThat(kept).extracting(RunRow::target).containsExactly("direct", "timer");
-    for (RunRow r : kept) {
-      assertThat(r.perAgent()).extracting(Figures::agent).containsExactly("b", "c");
-      Figures m = r.merged();
-      assertThat(m.streamsOk()).isEqualTo(5);
-      assertThat(r.perAgent()).extracting(Figures::streams).containsExactly(3, 2); // 5 split over two, the first taking one more
-      assertThat(m.frames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::frames).sum()).isEqualTo(5 * 20);
-      assertThat(m.reads()).isEqualTo(r.perAgent().stream().mapToLong(Figures::reads).sum());
-      assertThat(m.damaged()).isZero();
-      assertThat(m.readsWithFrames()).isEqualTo(r.perAgent().stream().mapToLong(Figures::readsWithFrames).sum());
-      // as on one host: frames over the reads that completed one, never below 1
-      assertThat(m.framesPerRead()).isEqualTo((double) m.frames() / m.readsWithFrames()).isGreaterThanOrEqualTo(1.0);
+    assertThat(o.results()).extracting(TargetCellResult::target).containsExactly("direct", "timer");
+    for (String target : List.of("direct", "timer")) {
+      RunRecord r = kept(o, target);
+      assertThat(r.agents()).extracting(AgentShare::agent).containsExactly("b", "c");
+      assertThat(r.result().streamsOk()).isEqualTo(5);
+      assertThat(r.agents()).extracting(AgentShare::streams).containsExactly(3, 2); // 5 split over two, the first taking one more
+      assertThat(r.result().frames()).isEqualTo(r.agents().stream().mapToLong(AgentShare::frames).sum()).isEqualTo(5 * 20);
+      assertThat(r.result().reads()).isEqualTo(r.agents().stream().mapToLong(AgentShare::reads).sum());
+      assertThat(r.result().readsWithFrames()).isEqualTo(r.agents().stream().mapToLong(AgentShare::readsWithFrames).sum());
+      assertThat(r.result().lostFrames() + r.result().corruptFrames()).isZero();
     }
-    RunRow direct = kept.get(0);
-    RunRow timer = kept.get(1);
-    assertThat(direct.merged().framesPerRead()).as("the direct path").isLessThan(1.2);
-    assertThat(timer.merged().framesPerRead()).as("a 100 ms timer over frames 20 ms apart").isGreaterThan(3.0);
-    ClusterOutcome.OneWay held = timer.merged().emitToRecv();
-    assertThat(held.withheld()).as("held frames wait tens of ms, far over the clocks' bound").isNull();
-    assertThat(held.p50Ms()).isGreaterThan(held.boundMs()).isGreaterThan(0.0);
-    // one kernel: the offsets are exact (bound 0), so even a sub-millisecond one-way figure is shown
-    assertThat(o.clocks()).extracting(ClusterOutcome.AgentClock::basis).containsOnly(ClockOffset.Basis.SHARED_MONOTONIC);
-    ClusterOutcome.OneWay fast = direct.merged().emitToRecv();
-    assertThat(fast.withheld()).isNull();
-    assertThat(fast.boundMs()).isZero();
-    assertThat(fast.p50Ms()).isPositive();
+    RunRecord direct = kept(o, "direct");
+    RunRecord timer = kept(o, "timer");
+    assertThat(direct.result().framesPerRead()).as("the direct path").isLessThan(1.2);
+    assertThat(timer.result().framesPerRead()).as("a 100 ms timer over frames 20 ms apart").isGreaterThan(3.0);
+    for (AgentShare held : timer.agents()) {
+      assertThat(held.withheld()).as("held frames wait tens of ms, far over the clocks' bound").isNull();
+      assertThat(held.emitToRecvP50Ms()).isGreaterThan(10.0);
+    }
+    for (AgentShare fast : direct.agents()) {
+      assertThat(fast.withheld()).isNull();
+      assertThat(fast.clockBoundMs()).isZero();
+      assertThat(fast.emitToRecvP50Ms()).isPositive();
+    }
 
-    ResultsWriter.Written w = ResultsWriter.write(dir.resolve("results"), ClusterReport.of(s, o, "flushlab run cluster.yaml",
+    // the results folder of any run: results.json, results.csv, summary.md, report.html, and compare against a one-host run
+    ResultsWriter.Written w = ResultsWriter.write(dir.resolve("results"), RunReport.of(s, o, "flushlab run cluster.yaml",
         Environment.capture(true)));
+    for (String f : List.of("results.json", "results.csv", "summary.md", "report.html")) assertThat(w.folder().resolve(f)).exists();
     JsonNode json = Json.MAPPER.readTree(w.folder().resolve("results.json").toFile());
-    assertThat(json.path("kind").asText()).isEqualTo("cluster");
-    assertThat(json.path("outcome").path("rows").get(1).path("per_agent").size()).isEqualTo(2);
+    assertThat(json.path("on_agents").path("clocks").size()).isEqualTo(3);
+    assertThat(json.path("cells").get(1).path("runs").get(0).path("agents").size()).isEqualTo(2);
+    assertThat(Files.readString(w.folder().resolve("results.csv"))).contains("timer");
     String md = Files.readString(w.folder().resolve("summary.md"));
-    assertThat(md).contains("| timer | ").contains("| merged | 5/5 | 100 |").contains("| b | 3/3 | 60 |").contains("| c | 2/2 | 40 |");
+    assertThat(md).contains("## On lab 'lab-one'").contains("| timer | base | 1 | b | 3/3 | 60 |").contains("| timer | base | 1 | c | 2/2 | 40 |");
+    Path here = dir.resolve("here.yaml");
+    Files.writeString(here, """
+        name: on-agents
+        emitter: {frames: 20, frame_size: 60B, interval: 20ms}
+        client: {requests: 5, concurrency: 5}
+        runs: 1
+        guards: {pacing_tolerance: 10ms, certify: {runs: 1}}
+        targets:
+          - {name: direct, kind: direct}
+          - {name: timer, kind: relay, shapers: ["timer=100ms"]}
+        """);
+    Scenario oneHost = ScenarioLoader.load(here);
+    Vertx vertx = LabVertx.create(1);
+    Outcome local;
+    try {
+      local = new ScenarioRunner(oneHost, vertx).run(line -> System.out.println("ClusterRunTest: one host: " + line));
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+    HostStalls.skipIfStalled(local);
+    ResultsWriter.Written l = ResultsWriter.write(dir.resolve("results-here"), RunReport.of(oneHost, local, "flushlab run here.yaml",
+        Environment.capture(true)));
+    List<ComparePage.Difference> diffs = ComparePage.differences(ResultsFolder.read(l.folder()), ResultsFolder.read(w.folder()));
+    System.out.println("ClusterRunTest: one host against the agents: " + diffs);
+    assertThat(diffs).as("every cell and target compared").extracting(ComparePage.Difference::target).contains("direct", "timer");
+    assertThat(ComparePage.render("here", ResultsFolder.read(l.folder()), "agents", ResultsFolder.read(w.folder()))).contains("timer");
   }
 
   /**
@@ -199,24 +262,21 @@ class ClusterRunTest {
   void aRunDuringWhichTheClientAgentsHostStalledIsExcludedNamedAndMeasuredOnceMore(@TempDir Path dir) throws Exception {
     Scenario s = stallingAgentsScenario(dir);
     java.util.concurrent.atomic.AtomicBoolean stalled = new java.util.concurrent.atomic.AtomicBoolean();
-    ClusterOutcome o = new ClusterRun(s).run(SECRET.clone(), line -> {
-      System.out.println("ClusterRunTest: " + line);
-      if (line.startsWith("cluster: measuring direct base run 1") && stalled.compareAndSet(false, true)) {
-        stallClientAgentsSoon(b, c);
-      }
+    Outcome o = runOnTheLab(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line), (target, cell, run, loop) -> {
+      if (cell >= 0 && stalled.compareAndSet(false, true)) stallClientAgentsSoon(b, c);
     });
     HostStalls.skipIfStalled(o);
-    assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
-    assertThat(o.rows()).hasSize(2);
-    RunRow first = o.rows().get(0);
-    RunRow again = o.rows().get(1);
-    System.out.println("ClusterRunTest: first run: " + first.exclusionReason() + "; " + first.hostStalls());
+    assertThat(o.certified()).as(o.certification().verdict()).isTrue();
+    List<RunRecord> runs = o.results().get(0).runs();
+    assertThat(runs).hasSize(2);
+    RunRecord first = runs.get(0);
+    RunRecord again = runs.get(1);
+    System.out.println("ClusterRunTest: first run: " + first.exclusionReason());
     assertThat(first.excluded()).isTrue();
     assertThat(first.exclusionReason()).startsWith("the client agent ").contains("'s host stalled").contains("read together");
-    assertThat(first.hostStalls().host().maxMs()).as("the injected stall").isGreaterThanOrEqualTo(90);
     assertThat(again.run()).isEqualTo(first.run());
     assertThat(again.excluded()).as("measured once more: %s", again.exclusionReason()).isFalse();
-    assertThat(again.merged().frames()).isEqualTo(4 * 20);
+    assertThat(again.result().frames()).isEqualTo(4 * 20);
   }
 
   /**
@@ -288,15 +348,16 @@ class ClusterRunTest {
         targets:
           - {name: nginx, kind: process, proxy: nginx, config: nginx.conf, on: c}
         """);
-    ClusterOutcome o = new ClusterRun(scenario).run(SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line));
+    Outcome o = runOnTheLab(scenario);
     HostStalls.skipIfStalled(o);
-    assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
-    assertThat(o.placement().get("nginx")).startsWith("c (127.0.0.1:");
-    RunRow r = o.rows().stream().filter(x -> !x.excluded()).findFirst().orElseThrow();
-    assertThat(r.merged().streamsOk()).isEqualTo(2);
-    assertThat(r.merged().frames()).isEqualTo(2 * 20);
-    assertThat(r.merged().framesPerRead()).as("nginx with proxy_buffering off").isLessThan(1.3);
-    int port = Integer.parseInt(o.placement().get("nginx").replaceAll(".*:(\\d+)\\)$", "$1"));
+    assertThat(o.certified()).as(o.certification().verdict()).isTrue();
+    String placed = o.onAgents().placement().get("nginx");
+    assertThat(placed).startsWith("c (127.0.0.1:");
+    RunRecord r = kept(o, "nginx");
+    assertThat(r.result().streamsOk()).isEqualTo(2);
+    assertThat(r.result().frames()).isEqualTo(2 * 20);
+    assertThat(r.result().framesPerRead()).as("nginx with proxy_buffering off").isLessThan(1.3);
+    int port = Integer.parseInt(placed.replaceAll(".*:(\\d+)\\)$", "$1"));
     Await.until("the agent stopped nginx when the run ended", 15_000, () -> !connects(port));
   }
 
@@ -318,11 +379,10 @@ class ClusterRunTest {
           - {name: direct, kind: direct}
         """);
     Thread[] closing = {null};
-    ClusterOutcome o;
+    Outcome o;
     try {
-      o = new ClusterRun(scenario).run(SECRET.clone(), line -> {
-        System.out.println("ClusterRunTest: " + line);
-        if (closing[0] == null && line.startsWith("cluster: measuring direct") && line.contains(" run 1 ")) {
+      o = runOnTheLab(scenario, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line), (target, cell, run, loop) -> {
+        if (closing[0] == null && cell >= 0 && run == 0) {
           closing[0] = new Thread(() -> {
             try {
               d.close(); // leaves the lab while its share of run 1 is asked of it or under way
@@ -337,19 +397,21 @@ class ClusterRunTest {
       if (closing[0] == null) d.close(); // the run ended before it measured: d leaves the shared lab all the same
     }
     HostStalls.skipIfStalled(o);
-    assertThat(o.certified()).as(o.certifyVerdict()).isTrue();
+    assertThat(o.certified()).as(o.certification().verdict()).isTrue();
     closing[0].join(60_000);
 
-    assertThat(o.rows()).as("runs 2 and 3 were not sent to a lab without d").hasSize(1);
-    RunRow r = o.rows().get(0);
-    assertThat(r.partial()).isTrue();
-    assertThat(r.missing()).containsOnlyKeys("d");
-    assertThat(r.streamsAsked()).isEqualTo(4);
-    assertThat(r.streamsLost()).as("d's two streams").isEqualTo(2);
-    ClusterOutcome.AgentClock dClock = o.clocks().stream().filter(k -> k.agent().equals("d")).findFirst().orElseThrow();
-    assertThat(dClock.measuredAfter()).as("%s", dClock).isFalse();
-    assertThat(dClock.offsetAfterNs()).isNull();
-    assertThat(o.clocks().stream().filter(k -> !k.agent().equals("d"))).allMatch(ClusterOutcome.AgentClock::measuredAfter);
+    assertThat(o.partial()).isTrue();
+    assertThat(o.stoppedEarly()).isEqualTo("agent d has left the lab");
+    List<RunRecord> runs = o.results().get(0).runs();
+    assertThat(runs).as("runs 2 and 3 were not sent to a lab without d, nor run 1 again").hasSize(1);
+    RunRecord r = runs.get(0);
+    assertThat(r.exclusion().cause()).isEqualTo(Exclusion.Cause.MISSING_SHARE);
+    assertThat(r.exclusionReason()).contains("d (");
+    assertThat(r.agents()).extracting(AgentShare::agent).containsExactly("b");
+    assertThat(r.result().streams()).as("b's two streams came back, d's two did not").isEqualTo(2);
+    OnAgents.AgentClock dClock = o.onAgents().clocks().stream().filter(k -> k.agent().equals("d")).findFirst().orElseThrow();
+    assertThat(dClock.afterMs()).as("%s", dClock).isNull();
+    assertThat(o.onAgents().clocks().stream().filter(k -> !k.agent().equals("d"))).allMatch(k -> k.afterMs() != null);
   }
 
   /** An emitter an agent runs for a coordinator that stops renewing its lease (killed, cut off) is stopped by the agent. */
