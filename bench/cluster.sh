@@ -69,7 +69,9 @@ r = json.load(open(sys.argv[1]))
 n = int(sys.argv[2])
 if not r["certification"]["certified"] or not r["cells"] or not r["cells"][0]["runs"]:
     print("uncertified-or-no-data"); sys.exit()
-run = r["cells"][0]["runs"][0]
+runs = r["cells"][0]["runs"]
+# a run a guard excluded was measured once more, as the lab does: the kept one is the measurement
+run = next((x for x in runs if not x["excluded"]), runs[-1])
 m = run["metrics"]; e = m["emit_to_recv_ms"]
 damaged = m["lost_frames"] + m["duplicate_frames"] + m["reordered_frames"] + m["corrupt_frames"]
 whole = m["streams_ok"] == n and damaged == 0 and not run["excluded"]
