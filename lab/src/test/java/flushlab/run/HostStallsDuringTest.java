@@ -28,7 +28,7 @@ class HostStallsDuringTest {
 
   @Test
   void theLongestStallOfAKeptRunIsNamedFromTenMilliseconds() {
-    String where = ScenarioRunner.hostStallsDuring(List.of(cell(run(4.0, null)), cell(run(11.5, null)), cell(run(10.2, null))));
+    String where = MapSession.hostStallsDuring(List.of(cell(run(4.0, null)), cell(run(11.5, null)), cell(run(10.2, null))));
     assertThat(where).isEqualTo(DrainedCellTest.CELL.label() + ": 1 over 5 ms, 0 over 20 ms, 0 over 50 ms, longest 11.5 ms at 0.40 s");
     FlushTrigger named = FlushTrigger.inconclusive("t", "neither ...", List.of(), List.of()).withHostStalls(where);
     assertThat(named.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
@@ -38,8 +38,8 @@ class HostStallsDuringTest {
 
   @Test
   void shortStallsAndStallsOfExcludedRunsAreNotNamed() {
-    assertThat(ScenarioRunner.hostStallsDuring(List.of(cell(run(9.9, null))))).isNull();
+    assertThat(MapSession.hostStallsDuring(List.of(cell(run(9.9, null))))).isNull();
     // an excluded run is not evidence: its stall spread nothing the fits read
-    assertThat(ScenarioRunner.hostStallsDuring(List.of(cell(run(40.0, Exclusion.hostStall("stalled")), run(3.0, null))))).isNull();
+    assertThat(MapSession.hostStallsDuring(List.of(cell(run(40.0, Exclusion.hostStall("stalled")), run(3.0, null))))).isNull();
   }
 }

@@ -32,7 +32,7 @@ class StreamedOutsideStallsTest {
 
   static CellEvidence judged(Exclusion first, LongUnaryOperator firstReads, Exclusion second, LongUnaryOperator secondReads) {
     List<RunRecord> runs = List.of(run(DrainedCellTest.stream(firstReads), first), run(DrainedCellTest.stream(secondReads), second));
-    return ScenarioRunner.streamedOutsideStalls(TargetCellResult.of("t", DrainedCellTest.CELL, runs), runs, 0);
+    return MapSession.streamedOutsideStalls(TargetCellResult.of("t", DrainedCellTest.CELL, runs), runs, 0);
   }
 
   static Exclusion stall() {
@@ -71,18 +71,18 @@ class StreamedOutsideStallsTest {
   void aPassReadsACellStreamedOutsideTheStallsAsTheProberDid() {
     List<RunRecord> stalled = List.of(run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()),
         run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()));
-    CellEvidence outside = ScenarioRunner.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, stalled), 0);
+    CellEvidence outside = MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, stalled), 0);
     assertThat(outside).isNotNull();
     assertThat(outside.label()).endsWith("(streamed outside this host's stalls)");
     assertThat(outside.streamed()).isTrue();
 
     List<RunRecord> kept = List.of(run(DrainedCellTest.stream(StreamedOutsideStallsTest::alone), null));
-    CellEvidence own = ScenarioRunner.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, kept), 0);
+    CellEvidence own = MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, kept), 0);
     assertThat(own).isNotNull();
     assertThat(own.label()).doesNotContain("stalls");
 
     LongUnaryOperator pairs = i -> alone(i | 1);
     List<RunRecord> held = List.of(run(DrainedCellTest.stream(pairs), stall()), run(DrainedCellTest.stream(pairs), stall()));
-    assertThat(ScenarioRunner.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, held), 0)).isNull();
+    assertThat(MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, held), 0)).isNull();
   }
 }
