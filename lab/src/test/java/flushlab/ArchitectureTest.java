@@ -19,16 +19,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering docs/ARCHITECTURE.md draws, checked on the sources: no package imports another
- * that imports it back (directly or around a loop), the lower layers never reach up, and a
- * dependency is declared in the import block, not hidden as a qualified name in a method body.
+ * The layering docs/ARCHITECTURE.md draws, checked on the sources: no package imports another that
+ * imports it back (directly or around a loop), the lower layers never reach up, and a dependency is
+ * declared in the import block, not hidden as a qualified name in a method body.
  */
 class ArchitectureTest {
   private static final Path SOURCES = Path.of("lab/src/main/java");
   private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+);");
-  private static final Pattern REFERENCE = Pattern.compile("\\bflushlab((?:\\.[a-z]\\w*)+)\\.[A-Z]");
+  private static final Pattern REFERENCE =
+      Pattern.compile("\\bflushlab((?:\\.[a-z]\\w*)+)\\.[A-Z]");
+
   /** package -> the flushlab packages its code refers to (imports and qualified names alike). */
   private static final Map<String, Set<String>> DEPENDS = new TreeMap<>();
+
   /** file -> the qualified flushlab names its code (not its import block) spells out. */
   private static final Map<Path, List<String>> QUALIFIED = new TreeMap<>();
 
@@ -63,7 +66,10 @@ class ArchitectureTest {
     if (!other.equals(pkg)) deps.add(other);
   }
 
-  /** The source without comments and string literals (a class name in a message is not a dependency). */
+  /**
+   * The source without comments and string literals (a class name in a message is not a
+   * dependency).
+   */
   private static String codeOnly(String src) {
     String s = src.replaceAll("(?s)/\\*.*?\\*/", " ");
     s = s.replaceAll("//[^\n]*", " ");
@@ -78,7 +84,8 @@ class ArchitectureTest {
     assertThat(cycles).as("package dependencies: " + DEPENDS).isEmpty();
   }
 
-  private static void findCycle(String p, List<String> path, Map<String, Integer> state, List<List<String>> cycles) {
+  private static void findCycle(
+      String p, List<String> path, Map<String, Integer> state, List<List<String>> cycles) {
     Integer st = state.get(p);
     if (st != null && st == 2) return;
     if (st != null && st == 1) {
@@ -94,36 +101,71 @@ class ArchitectureTest {
 
   @Test
   void theLowerLayersNeverReachUp() {
-    // the foundation knows nothing of the lab; the instruments know nothing of how they are orchestrated or shown
-    for (String low : List.of("flushlab.core", "flushlab.http", "flushlab.stream", "flushlab.coding", "flushlab.tls", "flushlab.process")) {
-      assertThat(DEPENDS.getOrDefault(low, Set.of())).as(low + " depends on")
+    // the foundation knows nothing of the lab; the instruments know nothing of how they are
+    // orchestrated or shown
+    for (String low :
+        List.of(
+            "flushlab.core",
+            "flushlab.http",
+            "flushlab.stream",
+            "flushlab.coding",
+            "flushlab.tls",
+            "flushlab.process")) {
+      assertThat(DEPENDS.getOrDefault(low, Set.of()))
+          .as(low + " depends on")
           .allMatch(d -> Set.of("flushlab.core", "flushlab.http", "flushlab.coding").contains(d));
     }
-    Set<String> orchestration = Set.of("flushlab.run", "flushlab.scenario", "flushlab.cli", "flushlab.control", "flushlab.report",
-        "flushlab.report.page", "flushlab.targets");
-    for (String instrument : List.of("flushlab.emitter", "flushlab.client", "flushlab.relay", "flushlab.relay.shaper",
-        "flushlab.proxy", "flushlab.netpath", "flushlab.map", "flushlab.tcpprobe")) {
-      assertThat(DEPENDS.getOrDefault(instrument, Set.of())).as(instrument + " depends on").noneMatch(orchestration::contains);
+    Set<String> orchestration =
+        Set.of(
+            "flushlab.run",
+            "flushlab.scenario",
+            "flushlab.cli",
+            "flushlab.control",
+            "flushlab.report",
+            "flushlab.report.page",
+            "flushlab.targets");
+    for (String instrument :
+        List.of(
+            "flushlab.emitter",
+            "flushlab.client",
+            "flushlab.relay",
+            "flushlab.relay.shaper",
+            "flushlab.proxy",
+            "flushlab.netpath",
+            "flushlab.map",
+            "flushlab.tcpprobe")) {
+      assertThat(DEPENDS.getOrDefault(instrument, Set.of()))
+          .as(instrument + " depends on")
+          .noneMatch(orchestration::contains);
     }
-    assertThat(DEPENDS.getOrDefault("flushlab.client", Set.of())).as("the metered client depends on")
+    assertThat(DEPENDS.getOrDefault("flushlab.client", Set.of()))
+        .as("the metered client depends on")
         .doesNotContain("flushlab.emitter", "flushlab.relay");
-    assertThat(DEPENDS.getOrDefault("flushlab.relay.shaper", Set.of())).as("the shaper contract depends on")
+    assertThat(DEPENDS.getOrDefault("flushlab.relay.shaper", Set.of()))
+        .as("the shaper contract depends on")
         .doesNotContain("flushlab.relay");
-    assertThat(DEPENDS.getOrDefault("flushlab.scenario", Set.of())).as("reading scenarios depends on").doesNotContain("flushlab.run");
-    assertThat(DEPENDS.getOrDefault("flushlab.run", Set.of())).as("running depends on").doesNotContain("flushlab.report");
-    DEPENDS.forEach((p, deps) -> assertThat(deps).as(p + " depends on").doesNotContain("flushlab.cli"));
+    assertThat(DEPENDS.getOrDefault("flushlab.scenario", Set.of()))
+        .as("reading scenarios depends on")
+        .doesNotContain("flushlab.run");
+    assertThat(DEPENDS.getOrDefault("flushlab.run", Set.of()))
+        .as("running depends on")
+        .doesNotContain("flushlab.report");
+    DEPENDS.forEach(
+        (p, deps) -> assertThat(deps).as(p + " depends on").doesNotContain("flushlab.cli"));
   }
 
   /**
-   * One run pipeline for one host and many: the runner measures through {@code run.RemoteLab}, which
-   * the cluster provides, and the reports render the one outcome; only the command line, which opens
-   * a lab's agents, reaches into {@code cluster}.
+   * One run pipeline for one host and many: the runner measures through {@code run.RemoteLab},
+   * which the cluster provides, and the reports render the one outcome; only the command line,
+   * which opens a lab's agents, reaches into {@code cluster}.
    */
   @Test
   void onlyTheCommandLineKnowsTheCluster() {
-    DEPENDS.forEach((p, deps) -> {
-      if (!p.equals("flushlab.cli") && !p.equals("flushlab.cluster")) assertThat(deps).as(p + " depends on").doesNotContain("flushlab.cluster");
-    });
+    DEPENDS.forEach(
+        (p, deps) -> {
+          if (!p.equals("flushlab.cli") && !p.equals("flushlab.cluster"))
+            assertThat(deps).as(p + " depends on").doesNotContain("flushlab.cluster");
+        });
   }
 
   @Test

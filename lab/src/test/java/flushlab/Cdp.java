@@ -41,8 +41,9 @@ public final class Cdp implements AutoCloseable {
   private final Map<Integer, CompletableFuture<JsonNode>> waiting = new ConcurrentHashMap<>();
 
   /**
-   * {@code command} at the lowest CPU priority (nice 19, which execs it: the process is the browser's own). Chromium
-   * drawing a page takes seconds of CPU on two cores; the timing classes running beside it (docs/TESTING.md) come first.
+   * {@code command} at the lowest CPU priority (nice 19, which execs it: the process is the
+   * browser's own). Chromium drawing a page takes seconds of CPU on two cores; the timing classes
+   * running beside it (docs/TESTING.md) come first.
    */
   public static List<String> niced(List<String> command) {
     if (!Files.isExecutable(Path.of("/usr/bin/nice"))) return command;
@@ -59,60 +60,93 @@ public final class Cdp implements AutoCloseable {
     this(url, List.of());
   }
 
-  /** As above, with more of Chromium's flags (a page that must reach no network: every host resolves to nothing). */
+  /**
+   * As above, with more of Chromium's flags (a page that must reach no network: every host resolves
+   * to nothing).
+   */
   public Cdp(String url, List<String> flags) throws Exception {
     profile = Files.createTempDirectory("flushlab-chromium-");
-    List<String> cmd = new ArrayList<>(List.of(CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-        "--window-size=1300,1000", "--remote-debugging-port=0", "--user-data-dir=" + profile));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--window-size=1300,1000",
+                "--remote-debugging-port=0",
+                "--user-data-dir=" + profile));
     cmd.addAll(flags);
     cmd.add("about:blank");
-    browser = new ProcessBuilder(niced(cmd)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    browser =
+        new ProcessBuilder(niced(cmd)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     int port = devtoolsPort();
     HttpClient http = HttpClient.newHttpClient();
-    HttpResponse<String> target = http.send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + port + "/json/new?" + URLEncoder.encode(url, StandardCharsets.UTF_8)))
-        .PUT(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> target =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        "http://127.0.0.1:"
+                            + port
+                            + "/json/new?"
+                            + URLEncoder.encode(url, StandardCharsets.UTF_8)))
+                .PUT(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     String ws = Json.MAPPER.readTree(target.body()).path("webSocketDebuggerUrl").asText();
-    socket = http.newWebSocketBuilder().buildAsync(URI.create(ws), new WebSocket.Listener() {
-      private final StringBuilder text = new StringBuilder();
+    socket =
+        http.newWebSocketBuilder()
+            .buildAsync(
+                URI.create(ws),
+                new WebSocket.Listener() {
+                  private final StringBuilder text = new StringBuilder();
 
-      @Override
-      public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-        text.append(data);
-        if (last) {
-          try {
-            JsonNode m = Json.MAPPER.readTree(text.toString());
-            CompletableFuture<JsonNode> f = waiting.remove(m.path("id").asInt(-1));
-            if (f != null) f.complete(m);
-          } catch (Exception ignored) {
-            // events we did not ask about
-          }
-          text.setLength(0);
-        }
-        w.request(1);
-        return null;
-      }
-    }).get(10, TimeUnit.SECONDS);
+                  @Override
+                  public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+                    text.append(data);
+                    if (last) {
+                      try {
+                        JsonNode m = Json.MAPPER.readTree(text.toString());
+                        CompletableFuture<JsonNode> f = waiting.remove(m.path("id").asInt(-1));
+                        if (f != null) f.complete(m);
+                      } catch (Exception ignored) {
+                        // events we did not ask about
+                      }
+                      text.setLength(0);
+                    }
+                    w.request(1);
+                    return null;
+                  }
+                })
+            .get(10, TimeUnit.SECONDS);
   }
 
   /** The port from Chromium's "DevTools listening on ws://127.0.0.1:PORT/..." line. */
   private int devtoolsPort() throws Exception {
-    BufferedReader err = new BufferedReader(new InputStreamReader(browser.getErrorStream(), StandardCharsets.UTF_8));
+    BufferedReader err =
+        new BufferedReader(new InputStreamReader(browser.getErrorStream(), StandardCharsets.UTF_8));
     Pattern p = Pattern.compile("DevTools listening on ws://[^:]+:(\\d+)/");
     long deadline = System.nanoTime() + 20_000_000_000L;
     for (String line; System.nanoTime() < deadline && (line = err.readLine()) != null; ) {
       Matcher m = p.matcher(line);
       if (m.find()) {
-        Thread drain = new Thread(() -> {
-          try {
-            while (err.readLine() != null) {
-              // keep the pipe empty
-            }
-          } catch (Exception ignored) {
-            // the browser went away
-          }
-        });
+        Thread drain =
+            new Thread(
+                () -> {
+                  try {
+                    while (err.readLine() != null) {
+                      // keep the pipe empty
+                    }
+                  } catch (Exception ignored) {
+                    // the browser went away
+                  }
+                });
         drain.setDaemon(true);
         drain.start();
         return Integer.parseInt(m.group(1));
@@ -135,7 +169,8 @@ public final class Cdp implements AutoCloseable {
 
   /** The value of a JavaScript expression in the page. */
   public JsonNode eval(String expression) throws Exception {
-    ObjectNode p = Json.MAPPER.createObjectNode().put("expression", expression).put("returnByValue", true);
+    ObjectNode p =
+        Json.MAPPER.createObjectNode().put("expression", expression).put("returnByValue", true);
     return call("Runtime.evaluate", p).path("result").path("value");
   }
 
@@ -149,10 +184,15 @@ public final class Cdp implements AutoCloseable {
     return false;
   }
 
-  /** Opens {@code url} in the page and waits (up to the timeout) until it has loaded; false when it did not. */
+  /**
+   * Opens {@code url} in the page and waits (up to the timeout) until it has loaded; false when it
+   * did not.
+   */
   public boolean navigate(String url, long timeoutMillis) throws Exception {
     call("Page.navigate", Json.MAPPER.createObjectNode().put("url", url));
-    return waitFor("document.URL === " + Json.write(url) + " && document.readyState === 'complete'", timeoutMillis);
+    return waitFor(
+        "document.URL === " + Json.write(url) + " && document.readyState === 'complete'",
+        timeoutMillis);
   }
 
   public byte[] screenshotPng() throws Exception {
@@ -167,29 +207,34 @@ public final class Cdp implements AutoCloseable {
       // the browser's helpers (zygote, renderers, GPU) first, so none writes into the profile after
       for (ProcessHandle child : browser.descendants().toList()) child.destroyForcibly();
       browser.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      for (ProcessHandle child : browser.descendants().toList()) child.onExit().get(10, TimeUnit.SECONDS);
+      for (ProcessHandle child : browser.descendants().toList())
+        child.onExit().get(10, TimeUnit.SECONDS);
       deleteTree(profile);
     }
   }
 
   private static void deleteTree(Path root) throws java.io.IOException {
-    Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
-      @Override
-      public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) throws java.io.IOException {
-        Files.deleteIfExists(f);
-        return java.nio.file.FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        root,
+        new java.nio.file.SimpleFileVisitor<>() {
+          @Override
+          public java.nio.file.FileVisitResult visitFile(
+              Path f, java.nio.file.attribute.BasicFileAttributes a) throws java.io.IOException {
+            Files.deleteIfExists(f);
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public java.nio.file.FileVisitResult visitFileFailed(Path f, java.io.IOException e) {
-        return java.nio.file.FileVisitResult.CONTINUE; // gone already
-      }
+          @Override
+          public java.nio.file.FileVisitResult visitFileFailed(Path f, java.io.IOException e) {
+            return java.nio.file.FileVisitResult.CONTINUE; // gone already
+          }
 
-      @Override
-      public java.nio.file.FileVisitResult postVisitDirectory(Path d, java.io.IOException e) throws java.io.IOException {
-        Files.deleteIfExists(d);
-        return java.nio.file.FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public java.nio.file.FileVisitResult postVisitDirectory(Path d, java.io.IOException e)
+              throws java.io.IOException {
+            Files.deleteIfExists(d);
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
+        });
   }
 }

@@ -13,7 +13,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The docs' generated sections are in step with the code, the README stays a short front door, and no link is broken. */
+/**
+ * The docs' generated sections are in step with the code, the README stays a short front door, and
+ * no link is broken.
+ */
 class DocsTest {
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)#\\s]+)(#[^)]*)?\\)");
 
@@ -31,7 +34,8 @@ class DocsTest {
 
   @Test
   void everyRelativeLinkInTheDocsNamesAFileThatExists() throws Exception {
-    List<Path> pages = new ArrayList<>(List.of(Path.of("README.md"), Path.of("scenarios/README.md")));
+    List<Path> pages =
+        new ArrayList<>(List.of(Path.of("README.md"), Path.of("scenarios/README.md")));
     try (Stream<Path> docs = Files.list(Path.of("docs"))) {
       docs.filter(p -> p.toString().endsWith(".md")).forEach(pages::add);
     }

@@ -20,29 +20,39 @@ public final class ForkedLab implements AutoCloseable {
 
   private ForkedLab(Process process) {
     this.process = process;
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line; (line = r.readLine()) != null; ) {
-          synchronized (lines) {
-            lines.add(line);
-            lines.notifyAll();
-          }
-        }
-      } catch (IOException ignored) {
-        // the process ended
-      }
-    }, "forked-lab-output");
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                  synchronized (lines) {
+                    lines.add(line);
+                    lines.notifyAll();
+                  }
+                }
+              } catch (IOException ignored) {
+                // the process ended
+              }
+            },
+            "forked-lab-output");
     reader.setDaemon(true);
     reader.start();
   }
 
-  /** Starts {@code java <the lab's options> JVM_ARGS -cp <this test classpath> flushlab.cli.Main ARGS} in {@code dir}, stderr merged. */
+  /**
+   * Starts {@code java <the lab's options> JVM_ARGS -cp <this test classpath> flushlab.cli.Main
+   * ARGS} in {@code dir}, stderr merged.
+   */
   public static ForkedLab start(Path dir, List<String> jvmArgs, String... args) throws IOException {
     return start(dir, java.util.Map.of(), jvmArgs, args);
   }
 
   /** The same, with these variables added to its environment. */
-  public static ForkedLab start(Path dir, java.util.Map<String, String> env, List<String> jvmArgs, String... args) throws IOException {
+  public static ForkedLab start(
+      Path dir, java.util.Map<String, String> env, List<String> jvmArgs, String... args)
+      throws IOException {
     return startInside(List.of(), dir, env, jvmArgs, args);
   }
 
@@ -50,7 +60,12 @@ public final class ForkedLab implements AutoCloseable {
    * The same, run through {@code prefix} (e.g. {@code ip netns exec NS}, which execs the JVM in its
    * place, so a kill of this process is a kill of the JVM).
    */
-  public static ForkedLab startInside(List<String> prefix, Path dir, java.util.Map<String, String> env, List<String> jvmArgs, String... args)
+  public static ForkedLab startInside(
+      List<String> prefix,
+      Path dir,
+      java.util.Map<String, String> env,
+      List<String> jvmArgs,
+      String... args)
       throws IOException {
     List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -80,7 +95,8 @@ public final class ForkedLab implements AutoCloseable {
         }
         long left = deadline - System.currentTimeMillis();
         if (left <= 0 || (!process.isAlive() && seen == lines.size())) {
-          throw new AssertionError("no line matching /" + regex + "/; output:\n" + String.join("\n", lines));
+          throw new AssertionError(
+              "no line matching /" + regex + "/; output:\n" + String.join("\n", lines));
         }
         lines.wait(Math.min(left, 200));
       }

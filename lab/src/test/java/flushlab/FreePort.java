@@ -4,7 +4,6 @@ import flushlab.core.ProcFiles;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -20,12 +19,20 @@ public final class FreePort {
     return forALaterServer(1);
   }
 
-  /** The first of {@code count} consecutive free ports (a lab agent takes three: handshake, Hazelcast, event bus). */
+  /**
+   * The first of {@code count} consecutive free ports (a lab agent takes three: handshake,
+   * Hazelcast, event bus).
+   */
   public static int forALaterServer(int count) throws IOException {
     int ephemeralStart = 32768;
     try {
-      // procfs files report a size of 0, and Files.readString then reads one byte: ProcFiles reads them whole
-      ephemeralStart = Integer.parseInt(ProcFiles.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+      // procfs files report a size of 0, and Files.readString then reads one byte: ProcFiles reads
+      // them whole
+      ephemeralStart =
+          Integer.parseInt(
+              ProcFiles.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                  .trim()
+                  .split("\\s+")[0]);
     } catch (IOException | RuntimeException unknown) {
       // keep Linux's default start
     }

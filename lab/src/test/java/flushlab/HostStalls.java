@@ -4,26 +4,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.core.HiccupMeter;
 import flushlab.core.StallFigures;
 import flushlab.core.StallLog;
+import flushlab.map.FlushTrigger;
 import flushlab.run.Outcome;
 import flushlab.run.RunRecord;
 import flushlab.run.TargetCellResult;
-import flushlab.map.FlushTrigger;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * What a timing test does when this host stalled twice in a row under it: the lab measured the
- * run once more, as it must, and the host stalled again, so the test has no result to judge. It is
+ * What a timing test does when this host stalled twice in a row under it: the lab measured the run
+ * once more, as it must, and the host stalled again, so the test has no result to judge. It is
  * reported as a host stall (an assumption that skips the test, with the figures the lab printed),
  * never as a wrong result and never retried further. A stall of the lab's own loops is no excuse.
  */
 public final class HostStalls {
   private HostStalls() {}
 
-  /** The words the lab uses, in a verdict or a message, when it stopped because this host stalled. */
+  /**
+   * The words the lab uses, in a verdict or a message, when it stopped because this host stalled.
+   */
   public static final String PHRASE = "this host stalled";
 
   /**
@@ -35,33 +35,49 @@ public final class HostStalls {
     Assumptions.abort(message);
   }
 
-  /** Skips the test when this text (a map's verdict, a command's output) says this host stalled through a measurement. */
+  /**
+   * Skips the test when this text (a map's verdict, a command's output) says this host stalled
+   * through a measurement.
+   */
   public static void skipIfSaidIn(String text) {
     if (text != null && text.contains(PHRASE)) {
       skip("host stall, not a result (" + since() + "): " + text);
     }
   }
 
-  /** Skips the test when certification, a cell, a map's answer or a bisection's step of {@code o} was spoiled by this host's stalls twice. */
+  /**
+   * Skips the test when certification, a cell, a map's answer or a bisection's step of {@code o}
+   * was spoiled by this host's stalls twice.
+   */
   public static void skipIfStalled(Outcome o) {
     skipIfSaidIn(o.certification().verdict());
     for (TargetCellResult r : o.results()) {
       if (!r.runs().isEmpty() && r.runs().stream().allMatch(RunRecord::spoiledByHostStall)) {
-        skip("host stall, not a result: every run of " + r.target() + " [" + r.cell().label() + "] was excluded ("
-            + r.runs().get(r.runs().size() - 1).exclusionReason() + ")");
+        skip(
+            "host stall, not a result: every run of "
+                + r.target()
+                + " ["
+                + r.cell().label()
+                + "] was excluded ("
+                + r.runs().get(r.runs().size() - 1).exclusionReason()
+                + ")");
       }
     }
     for (FlushTrigger t : o.triggers().values()) skipIfSaidIn(t.verdict());
     if (o.bisection() != null) skipIfSaidIn(o.bisection().verdict());
   }
 
-  /** The share of a span this host may stand still (its meter's logged stalls summed) and still time a hop to the millisecond. */
+  /**
+   * The share of a span this host may stand still (its meter's logged stalls summed) and still time
+   * a hop to the millisecond.
+   */
   static final double BUSY_SHARE = 0.05;
 
   /**
-   * Skips the test when this host stood still for {@link #BUSY_SHARE} or more of the span from {@code startNanos}
-   * to {@code endNanos} (System.nanoTime): {@code result}, which the test is about to fail, is then this host's
-   * doing. Called only for a result that would fail, so a good result on a busy host still counts.
+   * Skips the test when this host stood still for {@link #BUSY_SHARE} or more of the span from
+   * {@code startNanos} to {@code endNanos} (System.nanoTime): {@code result}, which the test is
+   * about to fail, is then this host's doing. Called only for a result that would fail, so a good
+   * result on a busy host still counts.
    */
   public static void skipIfBusy(long startNanos, long endNanos, String result) {
     List<StallLog.Stall> stalls = HiccupMeter.get().host().between(startNanos, endNanos);
@@ -69,8 +85,10 @@ public final class HostStalls {
     for (StallLog.Stall st : stalls) stood += st.nanos();
     double share = stood / (double) Math.max(1, endNanos - startNanos);
     if (share >= BUSY_SHARE) {
-      skip(String.format("host stall, not a result: this host stood still %.0f %% of the measurement (%s): %s", share * 100,
-          StallFigures.of(stalls, startNanos).describe(), result));
+      skip(
+          String.format(
+              "host stall, not a result: this host stood still %.0f %% of the measurement (%s): %s",
+              share * 100, StallFigures.of(stalls, startNanos).describe(), result));
     }
   }
 
@@ -83,24 +101,33 @@ public final class HostStalls {
    * the host cannot account for still fails (a cork adds its 200 ms on an idle host too).
    */
   public static void skipIfLateStartIsTheHosts(TargetCellResult r, double excessMs) {
-    List<RunRecord> kept = r.runs().stream().filter(run -> !run.excluded() && run.stalls() != null).toList();
+    List<RunRecord> kept =
+        r.runs().stream().filter(run -> !run.excluded() && run.stalls() != null).toList();
     if (kept.isEmpty() || excessMs <= 0) return;
     StringBuilder figures = new StringBuilder();
     for (RunRecord run : kept) {
       double hostMs = run.stalls().host().maxMs();
       double pathMs = run.stalls().path().longestThreadWaitNanos() / 1e6;
       if (hostMs + pathMs < excessMs) return;
-      figures.append(String.format("; run %d: the client's host stalled up to %.0f ms, %s waited for a core up to %.0f ms", run.run() + 1,
-          hostMs, run.stalls().path().who().isEmpty() ? "the path" : run.stalls().path().who(), pathMs));
+      figures.append(
+          String.format(
+              "; run %d: the client's host stalled up to %.0f ms, %s waited for a core up to %.0f ms",
+              run.run() + 1,
+              hostMs,
+              run.stalls().path().who().isEmpty() ? "the path" : run.stalls().path().who(),
+              pathMs));
     }
-    skip(String.format("host stall, not a result: %s [%s]'s first token came %.0f ms past what the test allows, all of which this host "
-        + "took from the path%s", r.target(), r.cell().label(), excessMs, figures));
+    skip(
+        String.format(
+            "host stall, not a result: %s [%s]'s first token came %.0f ms past what the test allows, all of which this host "
+                + "took from the path%s",
+            r.target(), r.cell().label(), excessMs, figures));
   }
 
   /**
    * A row of a results.json whose every run was excluded has no figures (its metrics read 0: no
-   * data, never a result to compare): when each run was spoiled
-   * by this host (a host stall, an emitter its loop's host stall held, or one late by at most twice the longest stall), the test
+   * data, never a result to compare): when each run was spoiled by this host (a host stall, an
+   * emitter its loop's host stall held, or one late by at most twice the longest stall), the test
    * has no result to judge (see the class comment); otherwise the row is judged, and fails.
    */
   public static void skipIfEveryRunWasSpoiledByThisHost(JsonNode row) {
@@ -108,17 +135,31 @@ public final class HostStalls {
     for (JsonNode run : row.get("runs")) {
       if (!run.get("excluded").asBoolean()) return;
       double hostMaxMs = 0;
-      for (JsonNode h : run.path("hiccups")) hostMaxMs = Math.max(hostMaxMs, h.path("host").path("max_ms").asDouble());
-      boolean spoiled = run.get("exclusion_cause").asText().equals("host-stall") || run.get("exclusion_cause").asText().equals("emitter-held-by-host")
-          || run.get("exclusion_cause").asText().equals("emitter-late") && hostMaxMs >= run.get("emitter_max_lateness_ms").asDouble() / 2;
+      for (JsonNode h : run.path("hiccups"))
+        hostMaxMs = Math.max(hostMaxMs, h.path("host").path("max_ms").asDouble());
+      boolean spoiled =
+          run.get("exclusion_cause").asText().equals("host-stall")
+              || run.get("exclusion_cause").asText().equals("emitter-held-by-host")
+              || run.get("exclusion_cause").asText().equals("emitter-late")
+                  && hostMaxMs >= run.get("emitter_max_lateness_ms").asDouble() / 2;
       if (!spoiled) return;
-      reasons.add(run.get("exclusion_reason").asText() + " (host stalled up to " + hostMaxMs + " ms)");
+      reasons.add(
+          run.get("exclusion_reason").asText() + " (host stalled up to " + hostMaxMs + " ms)");
     }
-    if (!reasons.isEmpty()) skip("host stall, not a result: every run of " + row.get("target").asText() + " was excluded: " + reasons);
+    if (!reasons.isEmpty())
+      skip(
+          "host stall, not a result: every run of "
+              + row.get("target").asText()
+              + " was excluded: "
+              + reasons);
   }
+
   /** The process's stalls so far, for a skip message. */
   public static String since() {
     HiccupMeter m = HiccupMeter.get();
-    return "host stalls logged by this process: " + m.host().count() + ", loop stalls: " + m.loops().count();
+    return "host stalls logged by this process: "
+        + m.host().count()
+        + ", loop stalls: "
+        + m.loops().count();
   }
 }

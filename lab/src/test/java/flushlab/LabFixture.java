@@ -1,13 +1,15 @@
 package flushlab;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.HiccupMeter;
 import flushlab.core.HostQuiet;
-import flushlab.core.ThreadWaits;
 import flushlab.core.LabVertx;
+import flushlab.core.ThreadWaits;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.LateFrame;
@@ -17,8 +19,6 @@ import flushlab.run.StallJudge;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A Vert.x on epoll with an emitter on an ephemeral loopback port, for tests. */
 public final class LabFixture implements AutoCloseable {
@@ -53,12 +53,15 @@ public final class LabFixture implements AutoCloseable {
   }
 
   /**
-   * A finished stream's audit. The emitter files it on its event loop right after the stream's
-   * last send(), so a client on another loop can have read the whole stream a moment before: wait
-   * for it (up to 5 s) rather than read a missing audit as a failure.
+   * A finished stream's audit. The emitter files it on its event loop right after the stream's last
+   * send(), so a client on another loop can have read the whole stream a moment before: wait for it
+   * (up to 5 s) rather than read a missing audit as a failure.
    */
   public PacingAudit.Summary auditOf(long streamId) throws InterruptedException {
-    Await.until("the emitter filed the audit of stream " + streamId, 5000, () -> emitter.audits().summary(streamId) != null);
+    Await.until(
+        "the emitter filed the audit of stream " + streamId,
+        5000,
+        () -> emitter.audits().summary(streamId) != null);
     return emitter.audits().summary(streamId);
   }
 
@@ -81,12 +84,15 @@ public final class LabFixture implements AutoCloseable {
   }
 
   /**
-   * The pacing guard, as a scenario applies it: every paced stream of {@code r} (frames
-   * {@code intervalNanos} apart) was written on time by the emitter (its own audit), so what the
-   * test reads is the path's doing, not a stalled emitter. A response without the emitter's
-   * stream id (a relay's own 502) has no audit to read.
+   * The pacing guard, as a scenario applies it: every paced stream of {@code r} (frames {@code
+   * intervalNanos} apart) was written on time by the emitter (its own audit), so what the test
+   * reads is the path's doing, not a stalled emitter. A response without the emitter's stream id (a
+   * relay's own 502) has no audit to read.
    */
-  /** The latest the emitter wrote any frame of {@code r}'s paced streams (its own audit), in ns; 0 when none was paced. */
+  /**
+   * The latest the emitter wrote any frame of {@code r}'s paced streams (its own audit), in ns; 0
+   * when none was paced.
+   */
   public long emitterLatenessMaxNanos(BatchResult r) throws InterruptedException {
     long worst = 0;
     for (long id : r.streamIds()) {
@@ -99,22 +105,29 @@ public final class LabFixture implements AutoCloseable {
 
   /**
    * What held the latest of {@code r}'s late frames (over {@code tolerance}), judged as the lab's
-   * emitter judges it against its own loop's stalls ({@link LateFrame}); null when no frame was late.
+   * emitter judges it against its own loop's stalls ({@link LateFrame}); null when no frame was
+   * late.
    */
   public LateFrame.Held lateFrameHeld(BatchResult r, long tolerance) throws InterruptedException {
     PacingAudit.Summary worst = null;
     for (long id : r.streamIds()) {
       if (id < 0) continue;
       PacingAudit.Summary audit = auditOf(id);
-      if (audit.paced() && audit.latenessMaxNanos() > tolerance && (worst == null || audit.latenessMaxNanos() > worst.latenessMaxNanos())) {
+      if (audit.paced()
+          && audit.latenessMaxNanos() > tolerance
+          && (worst == null || audit.latenessMaxNanos() > worst.latenessMaxNanos())) {
         worst = audit;
       }
     }
     return worst == null ? null : worst.judged(HiccupMeter.get().loopLedger()).held();
   }
 
-  /** {@link #measure(RequestPlan, ClientOptions)} of frames {@code intervalNanos} apart, under the pacing guard and the meter. */
-  public BatchResult measurePaced(long intervalNanos, RequestPlan plan, ClientOptions options) throws Exception {
+  /**
+   * {@link #measure(RequestPlan, ClientOptions)} of frames {@code intervalNanos} apart, under the
+   * pacing guard and the meter.
+   */
+  public BatchResult measurePaced(long intervalNanos, RequestPlan plan, ClientOptions options)
+      throws Exception {
     return measurePaced(intervalNanos, () -> measure(plan, options));
   }
 
@@ -126,10 +139,10 @@ public final class LabFixture implements AutoCloseable {
   /**
    * A measurement under the pacing guard and the hiccup meter, as the map applies them: when the
    * emitter's own audit says it wrote a frame later than the tolerance, or every frame read
-   * together was read in a stall of this host, that run says nothing of the path; it is printed
-   * and measured once more, once. When the second run is spoiled too and this host stalled in it,
-   * the test is skipped as a host stall with the figures ({@link HostStalls}); an emitter late with
-   * no host stall (the lab's own code held its loop) fails the test.
+   * together was read in a stall of this host, that run says nothing of the path; it is printed and
+   * measured once more, once. When the second run is spoiled too and this host stalled in it, the
+   * test is skipped as a host stall with the figures ({@link HostStalls}); an emitter late with no
+   * host stall (the lab's own code held its loop) fails the test.
    */
   public BatchResult measurePaced(long intervalNanos, Measurement m) throws Exception {
     return measurePaced(intervalNanos, "", List.of(), m);
@@ -139,38 +152,64 @@ public final class LabFixture implements AutoCloseable {
    * As {@link #measurePaced(long, Measurement)} through a process of the path ({@code pathName},
    * {@code pathPids}: a real proxy the test started, with the processes it starts): frames it held
    * while its busiest thread waited for a core are the host's, as the lab judges them (under a CPU
-   * hog, a proxy over h2c read 20 frames in 18 reads with a gap of 80 ms, and the test knew only its
-   * own threads' waits).
+   * hog, a proxy over h2c read 20 frames in 18 reads with a gap of 80 ms, and the test knew only
+   * its own threads' waits).
    */
-  public BatchResult measurePaced(long intervalNanos, String pathName, List<Long> pathPids, RequestPlan plan, ClientOptions options)
+  public BatchResult measurePaced(
+      long intervalNanos,
+      String pathName,
+      List<Long> pathPids,
+      RequestPlan plan,
+      ClientOptions options)
       throws Exception {
     return measurePaced(intervalNanos, pathName, pathPids, () -> measure(plan, options));
   }
 
-  private BatchResult measurePaced(long intervalNanos, String pathName, List<Long> pathPids, Measurement m) throws Exception {
+  private BatchResult measurePaced(
+      long intervalNanos, String pathName, List<Long> pathPids, Measurement m) throws Exception {
     long tolerance = pacingToleranceNanos(intervalNanos);
     BatchResult r = null;
     for (int attempt = 0; attempt < 2; attempt++) {
       long from = System.nanoTime();
       ThreadWaits waitsBefore = ThreadWaits.of(pathPids);
       r = m.run();
-      StallJudge.PathWait path = pathPids.isEmpty() ? StallJudge.PathWait.NONE
-          : new StallJudge.PathWait(pathName, ThreadWaits.of(pathPids).longestSince(waitsBefore));
+      StallJudge.PathWait path =
+          pathPids.isEmpty()
+              ? StallJudge.PathWait.NONE
+              : new StallJudge.PathWait(
+                  pathName, ThreadWaits.of(pathPids).longestSince(waitsBefore));
       RunStalls stalls = StallJudge.judge(r, from, System.nanoTime(), "test", intervalNanos, path);
       long late = emitterLatenessMaxNanos(r);
       LateFrame.Held held = late > tolerance ? lateFrameHeld(r, tolerance) : null;
-      String spoiled = late > tolerance ? String.format("the emitter wrote a frame %.3f ms late (tolerance %.1f ms)%s", late / 1e6,
-          tolerance / 1e6, held == null ? "" : held.why()) : stalls.excusedByHost() ? stalls.hostStall() : null;
+      String spoiled =
+          late > tolerance
+              ? String.format(
+                  "the emitter wrote a frame %.3f ms late (tolerance %.1f ms)%s",
+                  late / 1e6, tolerance / 1e6, held == null ? "" : held.why())
+              : stalls.excusedByHost() ? stalls.hostStall() : null;
       if (spoiled == null) break;
-      // the host, not the lab's own code on the emitter's loop, made the emitter late: it stalled at least half as long, or
-      // the loop stall that held the late frame was the host's (its thread waited for a core, or stood with the JVM), as the lab judges it
-      boolean hostMadeItLate = late > tolerance && (stalls.host().maxMs() * 1e6 >= late / 2.0 || held != null && held.byHost());
-      String again = attempt == 1 ? "" : "; measured once more, as the map does"
-          + (stalls.excusedByHost() || hostMadeItLate ? " " + HostQuiet.await(HiccupMeter.get()).text() : "");
+      // the host, not the lab's own code on the emitter's loop, made the emitter late: it stalled
+      // at least half as long, or
+      // the loop stall that held the late frame was the host's (its thread waited for a core, or
+      // stood with the JVM), as the lab judges it
+      boolean hostMadeItLate =
+          late > tolerance
+              && (stalls.host().maxMs() * 1e6 >= late / 2.0 || held != null && held.byHost());
+      String again =
+          attempt == 1
+              ? ""
+              : "; measured once more, as the map does"
+                  + (stalls.excusedByHost() || hostMadeItLate
+                      ? " " + HostQuiet.await(HiccupMeter.get()).text()
+                      : "");
       System.out.println("run excluded: " + spoiled + again);
       if (attempt == 1 && (stalls.excusedByHost() || hostMadeItLate)) {
-        HostStalls.skip("host stall, not a result: two runs in a row were spoiled; the second: " + spoiled + " (host stalls "
-            + stalls.host().describe() + ")");
+        HostStalls.skip(
+            "host stall, not a result: two runs in a row were spoiled; the second: "
+                + spoiled
+                + " (host stalls "
+                + stalls.host().describe()
+                + ")");
       }
     }
     assertEmitterOnTime(r, intervalNanos);
@@ -182,10 +221,14 @@ public final class LabFixture implements AutoCloseable {
     for (long id : r.streamIds()) {
       if (id < 0) continue;
       PacingAudit.Summary audit = auditOf(id);
-      if (!audit.paced()) continue; // frames as fast as the socket takes them have no deadline to be late for
-      assertThat(audit.latenessMaxNanos()).as("the emitter's own audit of stream %d: it wrote a frame %.3f ms late, over the "
-          + "pacing tolerance, and this host's stalls do not account for it (the lab's own code held a loop, or contention the "
-          + "meter does not see)", id, audit.latenessMaxNanos() / 1e6)
+      if (!audit.paced())
+        continue; // frames as fast as the socket takes them have no deadline to be late for
+      assertThat(audit.latenessMaxNanos())
+          .as(
+              "the emitter's own audit of stream %d: it wrote a frame %.3f ms late, over the "
+                  + "pacing tolerance, and this host's stalls do not account for it (the lab's own code held a loop, or contention the "
+                  + "meter does not see)",
+              id, audit.latenessMaxNanos() / 1e6)
           .isLessThanOrEqualTo(tolerance);
     }
   }

@@ -10,10 +10,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A small LAN of network namespaces on this machine, for tests of a lab on several hosts: a hub
  * namespace holding a bridge, and one namespace per member, each joined to the bridge by a veth
- * pair, on one /24 of 10.251.0.0/16 that no address here uses. This test's own namespace joins
- * too, as {@link #rootAddress()}. Nothing of the host changes (no forwarding, no routes outside
- * the namespaces); {@link #close()} kills what runs inside and deletes every namespace, which
- * takes the veth pairs with them.
+ * pair, on one /24 of 10.251.0.0/16 that no address here uses. This test's own namespace joins too,
+ * as {@link #rootAddress()}. Nothing of the host changes (no forwarding, no routes outside the
+ * namespaces); {@link #close()} kills what runs inside and deletes every namespace, which takes the
+ * veth pairs with them.
  */
 public final class NamespaceLan implements AutoCloseable {
   private final String hub;
@@ -49,7 +49,9 @@ public final class NamespaceLan implements AutoCloseable {
         String ns = "flm" + i + "-" + tag;
         lan.members.add(ns);
         ip("netns", "add", ns);
-        ip("-n", lan.hub, "link", "add", "h" + i, "type", "veth", "peer", "name", "e0", "netns", ns);
+        ip(
+            "-n", lan.hub, "link", "add", "h" + i, "type", "veth", "peer", "name", "e0", "netns",
+            ns);
         ip("-n", lan.hub, "link", "set", "h" + i, "master", "br0", "up");
         ip("-n", ns, "addr", "add", lan.subnet + (i + 1) + "/24", "dev", "e0");
         ip("-n", ns, "link", "set", "e0", "up");
@@ -89,13 +91,17 @@ public final class NamespaceLan implements AutoCloseable {
     return ip("netns", "list");
   }
 
-  /** Kills every process still inside a member and deletes every namespace (their veth pairs go with them). */
+  /**
+   * Kills every process still inside a member and deletes every namespace (their veth pairs go with
+   * them).
+   */
   @Override
   public void close() {
     for (String ns : namespaces()) {
       try {
         for (String pid : ip("netns", "pids", ns).split("\\s+")) {
-          if (!pid.isBlank()) ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+          if (!pid.isBlank())
+            ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
         }
       } catch (IOException | RuntimeException e) {
         // not made, or already gone

@@ -6,7 +6,10 @@ import java.awt.image.BufferedImage;
 public final class Pixels {
   private Pixels() {}
 
-  /** The standard deviation of the pixels' brightness (0..255) in the rectangle, clipped to the image. */
+  /**
+   * The standard deviation of the pixels' brightness (0..255) in the rectangle, clipped to the
+   * image.
+   */
   public static double brightnessSpread(BufferedImage img, int x0, int y0, int w, int h) {
     double sum = 0;
     double sq = 0;

@@ -7,7 +7,10 @@ import flushlab.core.LabClock;
 import java.util.function.LongUnaryOperator;
 import java.util.zip.CRC32C;
 
-/** A stream built read by read and fed to the meter, no socket: each frame written and read when the test says. */
+/**
+ * A stream built read by read and fed to the meter, no socket: each frame written and read when the
+ * test says.
+ */
 public final class ReadByRead {
   private ReadByRead() {}
 
@@ -15,8 +18,8 @@ public final class ReadByRead {
   static final int BUFFER = 65536;
 
   /**
-   * Frame {@code i} of {@code frames} ({@code size} B each) written {@code i * interval} after 0.2 ms
-   * past t0 and read at {@code readAt(i)} past t0; frames read at the same time share a read, of
+   * Frame {@code i} of {@code frames} ({@code size} B each) written {@code i * interval} after 0.2
+   * ms past t0 and read at {@code readAt(i)} past t0; frames read at the same time share a read, of
    * one {@link #BUFFER} at most. The response head is read at 0.1 ms, and the client is done with
    * each read 20 us after it.
    */
@@ -36,7 +39,13 @@ public final class ReadByRead {
       while (i + n < frames && n < perRead && readAt.applyAsLong(i + n) == at) n++;
       byte[] b = new byte[n * size];
       for (int k = 0; k < n; k++) {
-        FrameCodec.encode(i + k, LabClock.toEpochNanos(t0 + 200_000 + (i + k) * interval), size, b, k * size, crc);
+        FrameCodec.encode(
+            i + k,
+            LabClock.toEpochNanos(t0 + 200_000 + (i + k) * interval),
+            size,
+            b,
+            k * size,
+            crc);
       }
       m.onRead(t0 + at, b, 0, b.length, n == perRead);
       m.readDone(t0 + at + 20_000);

@@ -24,16 +24,19 @@ public final class RelayFixture {
   }
 
   /** Measures one request of the given /sse query through a fresh relay with these shapers. */
-  public static BatchResult through(LabFixture lab, String query, ClientOptions options, String... shapers) throws Exception {
+  public static BatchResult through(
+      LabFixture lab, String query, ClientOptions options, String... shapers) throws Exception {
     Relay relay = start(lab, shapers);
     try {
-      return lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query), options);
+      return lab.measure(
+          RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query), options);
     } finally {
       lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
     }
   }
 
-  public static BatchResult through(LabFixture lab, String query, String... shapers) throws Exception {
+  public static BatchResult through(LabFixture lab, String query, String... shapers)
+      throws Exception {
     return through(lab, query, ClientOptions.single(), shapers);
   }
 }

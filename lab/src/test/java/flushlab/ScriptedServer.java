@@ -20,25 +20,31 @@ public final class ScriptedServer implements AutoCloseable {
   /** One write of the script: bytes produced at write time, sent delayMs after the previous one. */
   public record Step(long delayMs, java.util.function.Supplier<byte[]> bytes) {}
 
-  public ScriptedServer(Vertx vertx, BiConsumer<NetSocket, ScriptedServer> onConnect) throws Exception {
-    server = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true));
+  public ScriptedServer(Vertx vertx, BiConsumer<NetSocket, ScriptedServer> onConnect)
+      throws Exception {
+    server =
+        vertx.createNetServer(
+            new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true));
     server.connectHandler(so -> onConnect.accept(so, this));
     server.listen().await(5, TimeUnit.SECONDS);
   }
 
   /** A server that waits for the request head, then plays the steps and closes. */
   public static ScriptedServer playing(Vertx vertx, List<Step> steps) throws Exception {
-    return new ScriptedServer(vertx, (so, self) -> {
-      StringBuilder head = new StringBuilder();
-      boolean[] started = {false};
-      so.handler(b -> {
-        head.append(b.toString(StandardCharsets.ISO_8859_1));
-        if (!started[0] && head.indexOf("\r\n\r\n") >= 0) {
-          started[0] = true;
-          play(vertx, so, steps, 0);
-        }
-      });
-    });
+    return new ScriptedServer(
+        vertx,
+        (so, self) -> {
+          StringBuilder head = new StringBuilder();
+          boolean[] started = {false};
+          so.handler(
+              b -> {
+                head.append(b.toString(StandardCharsets.ISO_8859_1));
+                if (!started[0] && head.indexOf("\r\n\r\n") >= 0) {
+                  started[0] = true;
+                  play(vertx, so, steps, 0);
+                }
+              });
+        });
   }
 
   private static void play(Vertx vertx, NetSocket so, List<Step> steps, int i) {
@@ -47,10 +53,11 @@ public final class ScriptedServer implements AutoCloseable {
       return;
     }
     Step s = steps.get(i);
-    Runnable write = () -> {
-      so.write(Buffer.buffer(s.bytes().get()));
-      play(vertx, so, steps, i + 1);
-    };
+    Runnable write =
+        () -> {
+          so.write(Buffer.buffer(s.bytes().get()));
+          play(vertx, so, steps, i + 1);
+        };
     if (s.delayMs() <= 0) {
       write.run();
     } else {
@@ -63,7 +70,8 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   public static byte[] sseHead() {
-    return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+        .getBytes(StandardCharsets.US_ASCII);
   }
 
   /** Plain flushlab frames with the given sequence numbers, concatenated, stamped now. */

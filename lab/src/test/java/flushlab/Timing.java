@@ -8,29 +8,32 @@ import flushlab.run.StallJudge;
 
 /**
  * Named tolerances for timing assertions, derived from the direct path measured by the same test
- * class on this host now (as a scenario's certification is), never absolute figures: on two
- * shared cores what "at once" means is what the direct path shows.
+ * class on this host now (as a scenario's certification is), never absolute figures: on two shared
+ * cores what "at once" means is what the direct path shows.
  *
- * <p>Example: the direct path delivers frames 0.3 ms after they were written (p50), 0.9 ms at
- * p99; {@link #notHeldMs()} is then 0.3 + max(2, 3 x 0.9) = 3.0 ms: a frame later than that
- * through a relay was held by it, not delayed by the host.
+ * <p>Example: the direct path delivers frames 0.3 ms after they were written (p50), 0.9 ms at p99;
+ * {@link #notHeldMs()} is then 0.3 + max(2, 3 x 0.9) = 3.0 ms: a frame later than that through a
+ * relay was held by it, not delayed by the host.
  */
 public record Timing(double directEmitToRecvP50Ms, double directEmitToRecvP99Ms) {
   /** The least slack a frame gets on top of the direct path: a scheduler tick and a wake-up. */
   public static final double SLACK_FLOOR_MS = 2.0;
-  /** The direct path must read at or under this, as a scenario's certification requires by default. */
+
+  /**
+   * The direct path must read at or under this, as a scenario's certification requires by default.
+   */
   public static final double CERTIFY_MAX_FRAMES_PER_READ = 1.10;
 
   /** Direct runs a class's certification always makes (a fixed number, never more: not a retry). */
   public static final int CERTIFY_RUNS = 2;
 
   /**
-   * The direct path of {@code lab}'s emitter: {@link #CERTIFY_RUNS} streams of 41 frames every
-   * 20 ms, judged as a scenario's certification judges its runs: a run in which the emitter wrote
-   * a frame later than the pacing guard allows, or whose frames read together were all read in a
+   * The direct path of {@code lab}'s emitter: {@link #CERTIFY_RUNS} streams of 41 frames every 20
+   * ms, judged as a scenario's certification judges its runs: a run in which the emitter wrote a
+   * frame later than the pacing guard allows, or whose frames read together were all read in a
    * stall of this host (its hiccup meter), is excluded (and said); every kept run must read clean,
-   * and at least one must be kept (none kept for host stalls skips the class as a host stall). The slack comes from the first
-   * kept run's p50 and p99.
+   * and at least one must be kept (none kept for host stalls skips the class as a host stall). The
+   * slack comes from the first kept run's p50 and p99.
    */
   /**
    * How long a fork's certification stands for the shaper classes that run after it: a class of
@@ -51,8 +54,9 @@ public record Timing(double directEmitToRecvP50Ms, double directEmitToRecvP99Ms)
   public static synchronized Timing recent(LabFixture lab) throws Exception {
     long now = System.nanoTime();
     if (shared != null && now - sharedAt < SHARED_FOR_NANOS) {
-      System.out.printf("Timing: this fork's certification of %.1f s ago stands (p50 %.3f ms, p99 %.3f ms)%n", (now - sharedAt) / 1e9,
-          shared.directEmitToRecvP50Ms, shared.directEmitToRecvP99Ms);
+      System.out.printf(
+          "Timing: this fork's certification of %.1f s ago stands (p50 %.3f ms, p99 %.3f ms)%n",
+          (now - sharedAt) / 1e9, shared.directEmitToRecvP50Ms, shared.directEmitToRecvP99Ms);
       return shared;
     }
     shared = null;
@@ -77,26 +81,43 @@ public record Timing(double directEmitToRecvP50Ms, double directEmitToRecvP99Ms)
       long late = lab.emitterLatenessMaxNanos(direct);
       if (late > tolerance || stalls.excusedByHost()) {
         hostStalled |= stalls.excusedByHost() || stalls.host().maxMs() * 1e6 >= late / 2.0;
-        excluded.append(String.format(" run %d excluded: %s;", run + 1, late > tolerance
-            ? String.format("the emitter wrote a frame %.3f ms late", late / 1e6) : stalls.hostStall()));
+        excluded.append(
+            String.format(
+                " run %d excluded: %s;",
+                run + 1,
+                late > tolerance
+                    ? String.format("the emitter wrote a frame %.3f ms late", late / 1e6)
+                    : stalls.hostStall()));
         continue;
       }
-      assertThat(direct.framesPerRead()).as("the direct path reads clean (certified): " + direct.oneLine())
+      assertThat(direct.framesPerRead())
+          .as("the direct path reads clean (certified): " + direct.oneLine())
           .isLessThanOrEqualTo(CERTIFY_MAX_FRAMES_PER_READ);
-      if (kept++ == 0) { // the first kept run sets the slack, as the one run did before runs could be excluded
+      if (kept++
+          == 0) { // the first kept run sets the slack, as the one run did before runs could be
+        // excluded
         p50 = direct.emitToRecvMs().p50();
         p99 = direct.emitToRecvMs().p99();
       }
     }
-    if (kept == 0 && hostStalled) HostStalls.skip("host stall, not a result: this host stalled every certification run:" + excluded);
-    assertThat(kept).as("every certification run was excluded, so no timing can be derived:" + excluded).isPositive();
+    if (kept == 0 && hostStalled)
+      HostStalls.skip(
+          "host stall, not a result: this host stalled every certification run:" + excluded);
+    assertThat(kept)
+        .as("every certification run was excluded, so no timing can be derived:" + excluded)
+        .isPositive();
     Timing t = new Timing(p50, p99);
-    System.out.printf("Timing: direct path emit->recv p50 %.3f ms, p99 %.3f ms over %d kept run(s):%s a frame not held arrives "
-        + "within %.3f ms%n", t.directEmitToRecvP50Ms, t.directEmitToRecvP99Ms, kept, excluded, t.notHeldMs());
+    System.out.printf(
+        "Timing: direct path emit->recv p50 %.3f ms, p99 %.3f ms over %d kept run(s):%s a frame not held arrives "
+            + "within %.3f ms%n",
+        t.directEmitToRecvP50Ms, t.directEmitToRecvP99Ms, kept, excluded, t.notHeldMs());
     return t;
   }
 
-  /** What the host adds to a frame's delivery now: three times the direct path's p99, at least the floor. */
+  /**
+   * What the host adds to a frame's delivery now: three times the direct path's p99, at least the
+   * floor.
+   */
   public double slackMs() {
     return Math.max(SLACK_FLOOR_MS, 3 * directEmitToRecvP99Ms);
   }

@@ -24,10 +24,13 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * The speed targets live here, not in tests: what the instrument and the passthrough relay cost
- * on this machine, printed as tables. Run by bench/instrument.sh and bench/relay.sh.
+ * The speed targets live here, not in tests: what the instrument and the passthrough relay cost on
+ * this machine, printed as tables. Run by bench/instrument.sh and bench/relay.sh.
  */
-@Parameters(commandNames = "bench", commandDescription = "Print the instrument's or the relay's cost on this machine, soak them, or time the map (instrument | relay | soak | map)")
+@Parameters(
+    commandNames = "bench",
+    commandDescription =
+        "Print the instrument's or the relay's cost on this machine, soak them, or time the map (instrument | relay | soak | map)")
 final class BenchCommand implements Command {
   @Parameter(description = "instrument | relay | soak | map")
   List<String> what = new java.util.ArrayList<>();
@@ -41,10 +44,15 @@ final class BenchCommand implements Command {
   @Parameter(names = "--long-seconds", description = "soak: how long each long stream lasts")
   int longSeconds = 60;
 
-  @Parameter(names = "--no-sweep", description = "map: skip the 21-cell sweep beside each map (about 90 s per relay)")
+  @Parameter(
+      names = "--no-sweep",
+      description = "map: skip the 21-cell sweep beside each map (about 90 s per relay)")
   boolean noSweep;
 
-  @Parameter(names = "--verify", description = "map: each map replays its model on a built-in relay, as `map --verify` (the row says how the replay went)")
+  @Parameter(
+      names = "--verify",
+      description =
+          "map: each map replays its model on a built-in relay, as `map --verify` (the row says how the replay went)")
   boolean verify;
 
   private Vertx vertx;
@@ -59,13 +67,20 @@ final class BenchCommand implements Command {
     Converters.range("--short-streams", shortStreams, 1, 100_000);
     Converters.range("--long-streams", longStreams, 1, 300);
     Converters.range("--long-seconds", longSeconds, 1, 600);
-    vertx = LabVertx.create(what.get(0).equals("map") ? 3 : 2); // map: as many loops as `flushlab map` uses
+    vertx =
+        LabVertx.create(
+            what.get(0).equals("map") ? 3 : 2); // map: as many loops as `flushlab map` uses
     try {
       emitter = new Emitter(EmitterOptions.loopback(0));
       vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
       Warmup.run(vertx);
-      out.println("machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, " + System.getProperty("java.runtime.version")
-          + ", native transport " + (vertx.isNativeTransportEnabled() ? "epoll" : "off"));
+      out.println(
+          "machine: "
+              + Runtime.getRuntime().availableProcessors()
+              + " CPUs, "
+              + System.getProperty("java.runtime.version")
+              + ", native transport "
+              + (vertx.isNativeTransportEnabled() ? "epoll" : "off"));
       switch (what.get(0)) {
         case "instrument":
           instrument(out);
@@ -76,7 +91,9 @@ final class BenchCommand implements Command {
         case "map":
           return new MapBench(vertx, out).run(!noSweep, verify) ? EXIT_OK : EXIT_FAILED;
         default:
-          return new SoakBench(vertx, emitter, out).run(shortStreams, longStreams, longSeconds) ? EXIT_OK : EXIT_FAILED;
+          return new SoakBench(vertx, emitter, out).run(shortStreams, longStreams, longSeconds)
+              ? EXIT_OK
+              : EXIT_FAILED;
       }
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
@@ -84,23 +101,29 @@ final class BenchCommand implements Command {
   }
 
   private BatchResult batch(int port, String query, int streams) throws Exception {
-    MeteredClient c = new MeteredClient(vertx, ClientOptions.single().withRequests(streams, streams));
+    MeteredClient c =
+        new MeteredClient(vertx, ClientOptions.single().withRequests(streams, streams));
     try {
-      return c.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?" + query)).await(10, TimeUnit.MINUTES);
+      return c.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?" + query))
+          .await(10, TimeUnit.MINUTES);
     } finally {
       c.close();
     }
   }
 
-  /** Streams started one by one, spread evenly over one interval, each its own single-request batch. */
-  private BatchResult staggered(int port, String query, int streams, long intervalNanos) throws Exception {
+  /**
+   * Streams started one by one, spread evenly over one interval, each its own single-request batch.
+   */
+  private BatchResult staggered(int port, String query, int streams, long intervalNanos)
+      throws Exception {
     MeteredClient c = new MeteredClient(vertx, ClientOptions.single());
     List<io.vertx.core.Future<BatchResult>> running = new java.util.ArrayList<>();
     try {
       long start = System.nanoTime();
       for (int i = 0; i < streams; i++) {
         long due = start + intervalNanos * i / streams;
-        while (System.nanoTime() < due) Thread.onSpinWait(); // the bench thread only, never an event loop
+        while (System.nanoTime() < due)
+          Thread.onSpinWait(); // the bench thread only, never an event loop
         running.add(c.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?" + query)));
       }
       List<StreamResult> all = new java.util.ArrayList<>();
@@ -112,7 +135,8 @@ final class BenchCommand implements Command {
   }
 
   private void instrument(PrintStream out) throws Exception {
-    out.println("direct path, 41 frames of 60 B every 50 ms, 10 runs (target: 1.00 frames per read):");
+    out.println(
+        "direct path, 41 frames of 60 B every 50 ms, 10 runs (target: 1.00 frames per read):");
     StringBuilder runs = new StringBuilder();
     double sum = 0;
     for (int i = 0; i < 10; i++) {
@@ -128,13 +152,15 @@ final class BenchCommand implements Command {
       }
     }
     out.println();
-    out.println("100 streams whose starts are spread over one interval (as independent clients arrive), instead of aligned:");
+    out.println(
+        "100 streams whose starts are spread over one interval (as independent clients arrive), instead of aligned:");
     latenessHeader(out);
     for (String interval : new String[] {"5ms", "50ms"}) {
       long intervalNanos = Units.parseDurationNanos(interval);
       latenessRow(out, interval, 100, q -> staggered(emitter.port(), q, 100, intervalNanos));
     }
-    out.println("\ntargets: frames per read 1.00 at 50 ms; pacing p99 under 1 ms at 100 streams; emit->recv p50 under 0.1 ms");
+    out.println(
+        "\ntargets: frames per read 1.00 at 50 ms; pacing p99 under 1 ms at 100 streams; emit->recv p50 under 0.1 ms");
   }
 
   /** A batch of streams for the query given. */
@@ -143,42 +169,69 @@ final class BenchCommand implements Command {
   }
 
   private static void latenessHeader(PrintStream out) {
-    out.println("| interval | streams | frames/read | emit->recv p50 | emit->recv p99 | pacing lateness p50 | p99 | max |");
+    out.println(
+        "| interval | streams | frames/read | emit->recv p50 | emit->recv p99 | pacing lateness p50 | p99 | max |");
     out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
   }
 
-  /** One row: the batch's delivery, and the emitter's own pacing over every stream it served for it. */
-  private void latenessRow(PrintStream out, String interval, int streams, Batch batch) throws Exception {
+  /**
+   * One row: the batch's delivery, and the emitter's own pacing over every stream it served for it.
+   */
+  private void latenessRow(PrintStream out, String interval, int streams, Batch batch)
+      throws Exception {
     int frames = interval.equals("5ms") ? 400 : 41;
     Histogram lateness = new Histogram(3_600_000_000_000L, 3);
     emitter.audits().poolLatenessInto(lateness);
     BatchResult r = batch.run("frames=" + frames + "&size=60&interval=" + interval);
     emitter.audits().poolLatenessInto(null);
-    out.printf("| %s | %d | %.3f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms |%n", interval, streams, r.framesPerRead(),
-        r.emitToRecvMs().p50(), r.emitToRecvMs().p99(), lateness.getValueAtPercentile(50) / 1e6,
-        lateness.getValueAtPercentile(99) / 1e6, lateness.getMaxValue() / 1e6);
+    out.printf(
+        "| %s | %d | %.3f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms |%n",
+        interval,
+        streams,
+        r.framesPerRead(),
+        r.emitToRecvMs().p50(),
+        r.emitToRecvMs().p99(),
+        lateness.getValueAtPercentile(50) / 1e6,
+        lateness.getValueAtPercentile(99) / 1e6,
+        lateness.getMaxValue() / 1e6);
   }
 
   private void relay(PrintStream out) throws Exception {
-    Relay relay = new Relay(RelayOptions.loopback(emitter.port(), List.of("passthrough")), RelayLog.SILENT);
+    Relay relay =
+        new Relay(RelayOptions.loopback(emitter.port(), List.of("passthrough")), RelayLog.SILENT);
     vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
     out.println("passthrough relay vs direct, 200 frames of 60 B every 5 ms per stream:");
-    out.println("| streams | direct e2r p50 | relay e2r p50 | added p50 | direct e2r p99 | relay e2r p99 | added p99 |");
+    out.println(
+        "| streams | direct e2r p50 | relay e2r p50 | added p50 | direct e2r p99 | relay e2r p99 | added p99 |");
     out.println("|---:|---:|---:|---:|---:|---:|---:|");
     for (int streams : new int[] {1, 100}) {
       String q = "frames=200&size=60&interval=5ms";
       BatchResult d = batch(emitter.port(), q, streams);
       BatchResult r = batch(relay.port(), q, streams);
-      out.printf("| %d | %.3f ms | %.3f ms | %+.1f us | %.3f ms | %.3f ms | %+.1f us |%n", streams, d.emitToRecvMs().p50(),
-          r.emitToRecvMs().p50(), (r.emitToRecvMs().p50() - d.emitToRecvMs().p50()) * 1000, d.emitToRecvMs().p99(),
-          r.emitToRecvMs().p99(), (r.emitToRecvMs().p99() - d.emitToRecvMs().p99()) * 1000);
+      out.printf(
+          "| %d | %.3f ms | %.3f ms | %+.1f us | %.3f ms | %.3f ms | %+.1f us |%n",
+          streams,
+          d.emitToRecvMs().p50(),
+          r.emitToRecvMs().p50(),
+          (r.emitToRecvMs().p50() - d.emitToRecvMs().p50()) * 1000,
+          d.emitToRecvMs().p99(),
+          r.emitToRecvMs().p99(),
+          (r.emitToRecvMs().p99() - d.emitToRecvMs().p99()) * 1000);
     }
     out.println("\nbulk throughput, 512 MiB in 64 KiB frames as fast as the sockets take them:");
-    for (String[] t : new String[][] {{"direct", Integer.toString(emitter.port())}, {"passthrough relay", Integer.toString(relay.port())}}) {
+    for (String[] t :
+        new String[][] {
+          {"direct", Integer.toString(emitter.port())},
+          {"passthrough relay", Integer.toString(relay.port())}
+        }) {
       long start = System.nanoTime();
       BatchResult r = batch(Integer.parseInt(t[1]), "total=512MiB&size=64KiB&interval=0ms", 1);
       double secs = (System.nanoTime() - start) / 1e9;
-      out.printf("  %-18s %.0f MB/s (%d frames, %s)%n", t[0], r.bytes() / 1e6 / secs, r.frames(),
+      out.printf(
+          "  %-18s %.0f MB/s (%d frames, %s)%n",
+          t[0],
+          r.bytes() / 1e6 / secs,
+          r.frames(),
           r.errorCount() == 0 ? "ok" : r.errors().toString());
     }
     out.println("\ntarget: added p50 under 50 us");

@@ -8,14 +8,21 @@ import flushlab.scenario.Keys;
  * between tokens, checked as the scenario settings they are (frames, think, interval).
  */
 final class ChatFlags {
-  @Parameter(names = {"-n", "--tokens"}, description = "Chat requests: tokens per response (pi_tokens)")
+  @Parameter(
+      names = {"-n", "--tokens"},
+      description = "Chat requests: tokens per response (pi_tokens)")
   int tokens;
 
-  @Parameter(names = "--think", description = "Chat requests: delay before the first token (pi_think_ms)",
+  @Parameter(
+      names = "--think",
+      description = "Chat requests: delay before the first token (pi_think_ms)",
       converter = Converters.Duration.class)
   Converters.DurationArg think = Converters.DurationArg.of("0ms");
 
-  @Parameter(names = "--delay", description = "Chat requests: delay between tokens, fractions allowed, e.g. 0.5ms (pi_delay_ms)",
+  @Parameter(
+      names = "--delay",
+      description =
+          "Chat requests: delay between tokens, fractions allowed, e.g. 0.5ms (pi_delay_ms)",
       converter = Converters.Duration.class)
   Converters.DurationArg delay = Converters.DurationArg.of("5ms");
 

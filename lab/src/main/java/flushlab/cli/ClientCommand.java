@@ -25,17 +25,22 @@ import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "client", commandDescription = "Meter an SSE stream read by read")
 final class ClientCommand implements Command {
-  @Parameter(names = "--target", required = true,
-      description = "http(s)://host:port/path?query; a path of /v1/chat/completions sends a streaming chat request, "
-          + "/v1/responses a streaming Responses API request. With --path veth "
-          + "only /path?query: the lab starts the server across the link")
+  @Parameter(
+      names = "--target",
+      required = true,
+      description =
+          "http(s)://host:port/path?query; a path of /v1/chat/completions sends a streaming chat request, "
+              + "/v1/responses a streaming Responses API request. With --path veth "
+              + "only /path?query: the lab starts the server across the link")
   String target;
 
-  @ParametersDelegate
-  PathFlags path = new PathFlags();
+  @ParametersDelegate PathFlags path = new PathFlags();
 
-  @Parameter(names = "--shape", splitter = Converters.WholeValue.class,
-      description = "With --path veth: a shaper of a relay the lab starts in front of its emitter across the link (repeatable)")
+  @Parameter(
+      names = "--shape",
+      splitter = Converters.WholeValue.class,
+      description =
+          "With --path veth: a shaper of a relay the lab starts in front of its emitter across the link (repeatable)")
   java.util.List<String> shapes = new java.util.ArrayList<>();
 
   // These mirror the scenario's client settings: description, default and range come from Keys.
@@ -48,26 +53,39 @@ final class ClientCommand implements Command {
   @Parameter(names = "--keep-alive", descriptionKey = "client.keep_alive")
   boolean keepAlive = Boolean.parseBoolean(Keys.KEEP_ALIVE.defaultValue());
 
-  @Parameter(names = "--timeout", descriptionKey = "client.timeout", converter = Converters.Duration.class)
+  @Parameter(
+      names = "--timeout",
+      descriptionKey = "client.timeout",
+      converter = Converters.Duration.class)
   Converters.DurationArg timeout = Converters.DurationArg.of(Keys.TIMEOUT.defaultValue());
 
-  @Parameter(names = "--slow-reader", descriptionKey = "client.slow_reader", converter = Converters.Duration.class)
+  @Parameter(
+      names = "--slow-reader",
+      descriptionKey = "client.slow_reader",
+      converter = Converters.Duration.class)
   Converters.DurationArg slowReader = Converters.DurationArg.of(Keys.SLOW_READER.defaultValue());
 
-  @Parameter(names = "--recv-buffer", description = "Most bytes one read may return", converter = Converters.Size.class)
+  @Parameter(
+      names = "--recv-buffer",
+      description = "Most bytes one read may return",
+      converter = Converters.Size.class)
   Converters.SizeArg recvBuffer = Converters.SizeArg.of("64KiB");
 
-  @ParametersDelegate
-  ChatFlags chat = new ChatFlags(100);
+  @ParametersDelegate ChatFlags chat = new ChatFlags(100);
 
-  @ParametersDelegate
-  RequestFlags request = new RequestFlags();
+  @ParametersDelegate RequestFlags request = new RequestFlags();
 
-  @Parameter(names = "--streams-per-connection", description = "HTTP/2: requests in flight on one connection at once (1..128; "
-      + "--concurrency counts them all), as a browser multiplexes its streams")
+  @Parameter(
+      names = "--streams-per-connection",
+      description =
+          "HTTP/2: requests in flight on one connection at once (1..128; "
+              + "--concurrency counts them all), as a browser multiplexes its streams")
   int streamsPerConnection = 1;
 
-  @Parameter(names = "--h2-window", descriptionKey = "client.h2_window", converter = Converters.Size.class)
+  @Parameter(
+      names = "--h2-window",
+      descriptionKey = "client.h2_window",
+      converter = Converters.Size.class)
   Converters.SizeArg h2Window;
 
   @Parameter(names = "--json", description = "Print the result as JSON instead of one line")
@@ -77,11 +95,15 @@ final class ClientCommand implements Command {
   public int run(PrintStream out, PrintStream err) throws Exception {
     NetworkPath where = path.path();
     if (!where.isVeth() && !shapes.isEmpty()) {
-      throw new IllegalArgumentException("--shape: only with --path veth (on loopback, start a relay with 'flushlab relay')");
+      throw new IllegalArgumentException(
+          "--shape: only with --path veth (on loopback, start a relay with 'flushlab relay')");
     }
     if (where.isVeth() && !target.startsWith("/")) {
-      throw new IllegalArgumentException("--target: with --path veth give only the path and query (e.g. /sse?frames=100&interval=5ms), "
-          + "not '" + target + "': the lab starts the server across the link itself");
+      throw new IllegalArgumentException(
+          "--target: with --path veth give only the path and query (e.g. /sse?frames=100&interval=5ms), "
+              + "not '"
+              + target
+              + "': the lab starts the server across the link itself");
     }
     Converters.shapes(shapes); // checked before anything starts
     ClientOptions options = options();
@@ -89,21 +111,39 @@ final class ClientCommand implements Command {
       RequestPlan plan = plan(target, err);
       ClientOptions o = options.withHttp(request.http(plan.tls() != null));
       if (streamsPerConnection != 1) {
-        if (!o.http().h2()) throw new IllegalArgumentException("--streams-per-connection: only with --http h2, h2c or h2c-upgrade");
-        o = o.withStreamsPerConnection(Converters.range("--streams-per-connection", streamsPerConnection, 1,
-            ClientOptions.MAX_STREAMS_PER_CONNECTION));
+        if (!o.http().h2())
+          throw new IllegalArgumentException(
+              "--streams-per-connection: only with --http h2, h2c or h2c-upgrade");
+        o =
+            o.withStreamsPerConnection(
+                Converters.range(
+                    "--streams-per-connection",
+                    streamsPerConnection,
+                    1,
+                    ClientOptions.MAX_STREAMS_PER_CONNECTION));
       }
       if (h2Window != null) {
-        if (!o.http().h2()) throw new IllegalArgumentException("--h2-window: only with --http h2, h2c or h2c-upgrade");
-        o = o.withH2Window(Converters.range("--h2-window", h2Window.bytes(), 1, ClientOptions.MAX_H2_WINDOW));
+        if (!o.http().h2())
+          throw new IllegalArgumentException(
+              "--h2-window: only with --http h2, h2c or h2c-upgrade");
+        o =
+            o.withH2Window(
+                Converters.range("--h2-window", h2Window.bytes(), 1, ClientOptions.MAX_H2_WINDOW));
       }
       return measure(plan, o, out, err);
     }
     try (VethSite site = VethSite.open(where.mtu())) {
       HostPort at = site.emitter();
       if (!shapes.isEmpty()) at = site.startRelay("relay", shapes, false).address();
-      out.println("flushlab client: " + where.describe() + ": " + site.link() + "; measuring " + (shapes.isEmpty() ? "the emitter"
-          : "relay " + String.join(" -> ", shapes)) + " at " + at);
+      out.println(
+          "flushlab client: "
+              + where.describe()
+              + ": "
+              + site.link()
+              + "; measuring "
+              + (shapes.isEmpty() ? "the emitter" : "relay " + String.join(" -> ", shapes))
+              + " at "
+              + at);
       return measure(plan("http://" + at + target, err), options, out, err);
     } catch (VethLink.Unavailable e) {
       err.println("flushlab client: " + e.getMessage());
@@ -111,16 +151,23 @@ final class ClientCommand implements Command {
     }
   }
 
-  private int measure(RequestPlan plan, ClientOptions options, PrintStream out, PrintStream err) throws Exception {
+  private int measure(RequestPlan plan, ClientOptions options, PrintStream out, PrintStream err)
+      throws Exception {
     Vertx vertx = LabVertx.create(1);
     MeteredClient client = new MeteredClient(vertx, options);
     try {
       Warmup.runOnce(vertx, plan.tls() != null);
       long started = System.nanoTime();
-      BatchResult r = client.run(plan).await(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, TimeUnit.MILLISECONDS);
+      BatchResult r =
+          client
+              .run(plan)
+              .await(
+                  options.timeoutNanos() / 1_000_000 * options.requests() + 10_000,
+                  TimeUnit.MILLISECONDS);
       double seconds = (System.nanoTime() - started) / 1e9;
       if (json) {
-        // the result, with which client it was and the exact head it sent (the user's header values hidden)
+        // the result, with which client it was and the exact head it sent (the user's header values
+        // hidden)
         ObjectNode tree = Json.MAPPER.valueToTree(r);
         tree.put("client_profile", plan.profile().text());
         tree.put("http", options.http().text());
@@ -128,17 +175,40 @@ final class ClientCommand implements Command {
         plan.headLines(options.keepAlive(), true).forEach(sent::add);
         out.println(Json.pretty(tree));
       } else {
-        if (r.h2() != null) out.println("over HTTP/2 (" + (options.http() == HttpVersion.AUTO ? "h2, as the server picked by ALPN" : options.http().text()) + ")");
+        if (r.h2() != null)
+          out.println(
+              "over HTTP/2 ("
+                  + (options.http() == HttpVersion.AUTO
+                      ? "h2, as the server picked by ALPN"
+                      : options.http().text())
+                  + ")");
         if (!plan.acceptedCodings().isEmpty() || plan.profile() != ClientProfile.BARE) {
-          out.println("as " + plan.profile().text() + (plan.acceptedCodings().isEmpty() ? ", no Accept-Encoding"
-              : ", accepting " + String.join(", ", plan.acceptedCodings().stream().map(c -> c.text()).toList())));
+          out.println(
+              "as "
+                  + plan.profile().text()
+                  + (plan.acceptedCodings().isEmpty()
+                      ? ", no Accept-Encoding"
+                      : ", accepting "
+                          + String.join(
+                              ", ", plan.acceptedCodings().stream().map(c -> c.text()).toList())));
         }
         out.println(r.oneLine());
-        out.printf(java.util.Locale.ROOT, "batch %.3f s, %.1f MB/s read%n", seconds, r.bytes() / 1e6 / seconds);
+        out.printf(
+            java.util.Locale.ROOT,
+            "batch %.3f s, %.1f MB/s read%n",
+            seconds,
+            r.bytes() / 1e6 / seconds);
       }
       if (r.errorCount() > 0) {
-        err.println("flushlab client: " + r.errorCount() + " of " + r.streams() + " requests to " + plan.url()
-            + " failed: " + r.firstError());
+        err.println(
+            "flushlab client: "
+                + r.errorCount()
+                + " of "
+                + r.streams()
+                + " requests to "
+                + plan.url()
+                + " failed: "
+                + r.firstError());
         return EXIT_FAILED;
       }
       return EXIT_OK;
@@ -157,11 +227,26 @@ final class ClientCommand implements Command {
     }
     if (p.pathAndQuery().startsWith("/v1/chat/completions")) {
       chat.check();
-      p = RequestPlan.chat(p.host(), p.port(), chat.tokens, chat.think.millis(), chat.delay.millis(), request.model()).withTls(p.tls());
+      p =
+          RequestPlan.chat(
+                  p.host(),
+                  p.port(),
+                  chat.tokens,
+                  chat.think.millis(),
+                  chat.delay.millis(),
+                  request.model())
+              .withTls(p.tls());
     } else if (p.pathAndQuery().startsWith("/v1/responses")) {
       chat.check();
-      p = RequestPlan.responses(p.host(), p.port(), chat.tokens, chat.think.millis(), chat.delay.millis(), request.model())
-          .withTls(p.tls());
+      p =
+          RequestPlan.responses(
+                  p.host(),
+                  p.port(),
+                  chat.tokens,
+                  chat.think.millis(),
+                  chat.delay.millis(),
+                  request.model())
+              .withTls(p.tls());
     }
     return request.apply(p, err);
   }

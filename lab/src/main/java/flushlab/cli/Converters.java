@@ -9,8 +9,8 @@ import flushlab.relay.shaper.ShaperRegistry;
 import java.util.List;
 
 /**
- * JCommander converters for unit-bearing flags; a bad value names the flag and the form. The
- * values keep the text the user wrote, so {@code --help} shows a default as "60s", never as the
+ * JCommander converters for unit-bearing flags; a bad value names the flag and the form. The values
+ * keep the text the user wrote, so {@code --help} shows a default as "60s", never as the
  * nanoseconds it stands for.
  */
 final class Converters {
@@ -45,7 +45,8 @@ final class Converters {
   }
 
   /** A unit-bearing flag: a parse error names the flag and the form it wants. */
-  private abstract static class UnitConverter<T> extends BaseConverter<T> implements IStringConverter<T> {
+  private abstract static class UnitConverter<T> extends BaseConverter<T>
+      implements IStringConverter<T> {
     private final java.util.function.Function<String, T> parse;
 
     UnitConverter(String optionName, java.util.function.Function<String, T> parse) {
@@ -76,8 +77,8 @@ final class Converters {
   }
 
   /**
-   * For repeatable flags whose values contain commas (shaper specs such as
-   * {@code latency=50ms,jitter=10ms}): JCommander would otherwise split each value at its commas.
+   * For repeatable flags whose values contain commas (shaper specs such as {@code
+   * latency=50ms,jitter=10ms}): JCommander would otherwise split each value at its commas.
    */
   public static final class WholeValue implements IParameterSplitter {
     @Override
@@ -88,20 +89,31 @@ final class Converters {
 
   static int range(String flag, long value, long min, long max) {
     if (value < min || value > max) {
-      throw new ParameterException(flag + ": " + value + " is out of range (allowed: " + min + ".." + max + ")");
+      throw new ParameterException(
+          flag + ": " + value + " is out of range (allowed: " + min + ".." + max + ")");
     }
     return (int) value;
   }
 
   static long durationRange(String flag, DurationArg value, long minNanos, long maxNanos) {
     if (value.nanos() < minNanos || value.nanos() > maxNanos) {
-      throw new ParameterException(flag + ": " + value + " is out of range (allowed: " + Units.formatDuration(minNanos)
-          + ".." + Units.formatDuration(maxNanos) + ")");
+      throw new ParameterException(
+          flag
+              + ": "
+              + value
+              + " is out of range (allowed: "
+              + Units.formatDuration(minNanos)
+              + ".."
+              + Units.formatDuration(maxNanos)
+              + ")");
     }
     return value.nanos();
   }
 
-  /** Each {@code --shape} value parsed as a shaper spec; a bad one names the flag, the value and what is wrong. */
+  /**
+   * Each {@code --shape} value parsed as a shaper spec; a bad one names the flag, the value and
+   * what is wrong.
+   */
   static java.util.List<ShaperRegistry.Spec> shapes(java.util.List<String> values) {
     java.util.List<ShaperRegistry.Spec> specs = new java.util.ArrayList<>();
     for (String s : values) {

@@ -1,13 +1,13 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
-import flushlab.core.IoErrors;
-import flushlab.report.page.ResultsFolder;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.HostPort;
+import flushlab.core.IoErrors;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
+import flushlab.report.page.ResultsFolder;
 import flushlab.run.IdleProbe;
 import flushlab.targets.Target;
 import flushlab.targets.TargetStartFailure;
@@ -19,23 +19,28 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 
-@Parameters(commandNames = "idle", commandDescription = "Find a target's idle timeout (how long a stream may think before it is "
-    + "cut) with think times, and whether SSE comment keep-alives reset it")
+@Parameters(
+    commandNames = "idle",
+    commandDescription =
+        "Find a target's idle timeout (how long a stream may think before it is "
+            + "cut) with think times, and whether SSE comment keep-alives reset it")
 final class IdleProbeCommand implements Command {
-  @ParametersDelegate
-  TargetFlags targets = new TargetFlags();
+  @ParametersDelegate TargetFlags targets = new TargetFlags();
 
-  @ParametersDelegate
-  PathFlags path = new PathFlags();
+  @ParametersDelegate PathFlags path = new PathFlags();
 
-  @Parameter(names = "--budget", description = "The most the probe may take: every think fits it or is not tried",
+  @Parameter(
+      names = "--budget",
+      description = "The most the probe may take: every think fits it or is not tried",
       converter = Converters.Duration.class)
   Converters.DurationArg budget = Converters.DurationArg.of("120s");
 
-  @ParametersDelegate
-  RequestFlags request = new RequestFlags();
+  @ParametersDelegate RequestFlags request = new RequestFlags();
 
-  @Parameter(names = "--json", description = "Also write the answer as JSON to this file (idle_timeout_ms, keep_alives_reset, trials)")
+  @Parameter(
+      names = "--json",
+      description =
+          "Also write the answer as JSON to this file (idle_timeout_ms, keep_alives_reset, trials)")
   String json;
 
   @Override
@@ -44,7 +49,12 @@ final class IdleProbeCommand implements Command {
       try {
         ResultsFolder.checkWritable(Path.of(json));
       } catch (java.io.IOException e) {
-        throw new IllegalArgumentException("--json " + json + ": cannot write there (" + IoErrors.describe(e) + "); nothing was measured");
+        throw new IllegalArgumentException(
+            "--json "
+                + json
+                + ": cannot write there ("
+                + IoErrors.describe(e)
+                + "); nothing was measured");
       }
     }
     Target t = targets.target(path.path(), request, err);
@@ -58,7 +68,15 @@ final class IdleProbeCommand implements Command {
       try {
         var headers = request.resolvedHeaders(System.getenv()).toSend();
         var profile = request.profile();
-        a = new IdleProbe(vertx, t, listen, budget.nanos() / 1e9, plan -> plan.withHeaders(headers).withProfile(profile), out::println).run();
+        a =
+            new IdleProbe(
+                    vertx,
+                    t,
+                    listen,
+                    budget.nanos() / 1e9,
+                    plan -> plan.withHeaders(headers).withProfile(profile),
+                    out::println)
+                .run();
       } catch (TargetStartFailure e) {
         err.println("flushlab probe idle: " + e.getMessage());
         return EXIT_FAILED;
@@ -73,7 +91,9 @@ final class IdleProbeCommand implements Command {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         out.println("json: " + file);
       }
-      return a.idleTimeoutMs() != null || a.verdict().startsWith("none found") ? EXIT_OK : EXIT_FAILED;
+      return a.idleTimeoutMs() != null || a.verdict().startsWith("none found")
+          ? EXIT_OK
+          : EXIT_FAILED;
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }

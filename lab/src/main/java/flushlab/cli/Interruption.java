@@ -5,10 +5,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ctrl-C and SIGTERM for a command that must finish cleanly: the signal calls {@code onSignal}
- * (stop measuring), then the JVM waits for the command to say it is done (results written,
- * proxies stopped) and exits with the code the command returned, 130 for an interrupted run.
- * Without this the JVM would exit 143 on SIGTERM, whatever the command returned, because a
- * signal starts the JVM's shutdown and System.exit cannot change its status afterwards.
+ * (stop measuring), then the JVM waits for the command to say it is done (results written, proxies
+ * stopped) and exits with the code the command returned, 130 for an interrupted run. Without this
+ * the JVM would exit 143 on SIGTERM, whatever the command returned, because a signal starts the
+ * JVM's shutdown and System.exit cannot change its status afterwards.
  */
 final class Interruption implements AutoCloseable {
   private static final long GRACE_SECONDS = 60;
@@ -18,17 +18,20 @@ final class Interruption implements AutoCloseable {
   private volatile int exitCode = Command.EXIT_INTERRUPTED;
 
   Interruption(Runnable onSignal) {
-    hook = new Thread(() -> {
-      onSignal.run();
-      try {
-        done.await(GRACE_SECONDS, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      System.out.flush();
-      System.err.flush();
-      Runtime.getRuntime().halt(exitCode);
-    }, "flushlab-interruption");
+    hook =
+        new Thread(
+            () -> {
+              onSignal.run();
+              try {
+                done.await(GRACE_SECONDS, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              System.out.flush();
+              System.err.flush();
+              Runtime.getRuntime().halt(exitCode);
+            },
+            "flushlab-interruption");
     Runtime.getRuntime().addShutdownHook(hook);
   }
 

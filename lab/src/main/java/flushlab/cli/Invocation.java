@@ -8,10 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The command line that reproduces this one, for results meant for bug reports:
- * {@code ./run-scenario.sh FILE ARGS} when run-scenario.sh started it (it says so in
- * FLUSHLAB_LAUNCHER), otherwise {@code java OPTIONS -jar JAR ARGS} with the JVM's options and the
- * arguments as given.
+ * The command line that reproduces this one, for results meant for bug reports: {@code
+ * ./run-scenario.sh FILE ARGS} when run-scenario.sh started it (it says so in FLUSHLAB_LAUNCHER),
+ * otherwise {@code java OPTIONS -jar JAR ARGS} with the JVM's options and the arguments as given.
  */
 final class Invocation {
   static final String LAUNCHER_ENV = "FLUSHLAB_LAUNCHER";
@@ -51,13 +50,16 @@ final class Invocation {
   static List<String> jvmOptions() {
     List<String> out = new ArrayList<>();
     for (String o : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (o.startsWith("-D" + LabClock.ANCHOR_PROPERTY + "=")) continue; // a child's clock anchor: not the user's
+      if (o.startsWith("-D" + LabClock.ANCHOR_PROPERTY + "="))
+        continue; // a child's clock anchor: not the user's
       out.add(o);
     }
     return out;
   }
 
-  /** A --header's value may hold a secret (the shell may have expanded one): only its name is kept. */
+  /**
+   * A --header's value may hold a secret (the shell may have expanded one): only its name is kept.
+   */
   static void redactHeaderValues(List<String> words) {
     for (int i = 0; i < words.size(); i++) {
       String w = words.get(i);
@@ -70,7 +72,10 @@ final class Invocation {
     }
   }
 
-  /** The jar this code runs from, relative to the working directory when it is below it; null outside a jar. */
+  /**
+   * The jar this code runs from, relative to the working directory when it is below it; null
+   * outside a jar.
+   */
   private static Path jar() {
     try {
       Path p = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());

@@ -6,7 +6,10 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The {@code flushlab} entry point: parses the subcommand, runs it, and is the only place that exits. */
+/**
+ * The {@code flushlab} entry point: parses the subcommand, runs it, and is the only place that
+ * exits.
+ */
 public final class Main {
   private Main() {}
 
@@ -29,7 +32,11 @@ public final class Main {
     commands.put("compare", new CompareCommand());
     commands.put("bench", new BenchCommand());
     commands.put("agent", new AgentCommand());
-    JCommander jc = JCommander.newBuilder().programName("flushlab").resourceBundle(SettingFlags.bundle()).build();
+    JCommander jc =
+        JCommander.newBuilder()
+            .programName("flushlab")
+            .resourceBundle(SettingFlags.bundle())
+            .build();
     commands.forEach(jc::addCommand);
     // probe's own subcommands: the TCP-layer probes (probe --gateway ... stays the gateway probe)
     Map<String, Command> probes = new LinkedHashMap<>();
@@ -44,13 +51,18 @@ public final class Main {
       out.print(sb);
       return args.length == 0 ? Command.EXIT_USAGE : Command.EXIT_OK;
     }
-    if (args.length >= 3 && args[0].equals("probe") && probes.containsKey(args[1]) && ("--help".equals(args[2]) || "-h".equals(args[2]))) {
+    if (args.length >= 3
+        && args[0].equals("probe")
+        && probes.containsKey(args[1])
+        && ("--help".equals(args[2]) || "-h".equals(args[2]))) {
       StringBuilder sb = new StringBuilder();
       probe.getUsageFormatter().usage(args[1], sb);
       out.print(sb);
       return Command.EXIT_OK;
     }
-    if (args.length >= 2 && commands.containsKey(args[0]) && ("--help".equals(args[1]) || "-h".equals(args[1]))) {
+    if (args.length >= 2
+        && commands.containsKey(args[0])
+        && ("--help".equals(args[1]) || "-h".equals(args[1]))) {
       StringBuilder sb = new StringBuilder();
       jc.getUsageFormatter().usage(args[0], sb);
       out.print(sb);

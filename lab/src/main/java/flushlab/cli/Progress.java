@@ -18,13 +18,18 @@ final class Progress implements AutoCloseable {
       return;
     }
     long start = System.nanoTime();
-    timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "flushlab-progress");
-      t.setDaemon(true);
-      return t;
-    });
-    timer.scheduleAtFixedRate(() -> out.printf("\r  %s  (%.0fs)   ", line.get(), (System.nanoTime() - start) / 1e9),
-        1, 1, TimeUnit.SECONDS);
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "flushlab-progress");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.scheduleAtFixedRate(
+        () -> out.printf("\r  %s  (%.0fs)   ", line.get(), (System.nanoTime() - start) / 1e9),
+        1,
+        1,
+        TimeUnit.SECONDS);
   }
 
   @Override

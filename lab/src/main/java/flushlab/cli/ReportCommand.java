@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** `flushlab report DIR`: (re)writes DIR/report.html from DIR/results.json. */
-@Parameters(commandNames = "report", commandDescription = "Write report.html, the self-contained page of a results folder, from its results.json")
+@Parameters(
+    commandNames = "report",
+    commandDescription =
+        "Write report.html, the self-contained page of a results folder, from its results.json")
 final class ReportCommand implements Command {
   @Parameter(description = "DIR (a results folder)")
   List<String> folders = new ArrayList<>();
@@ -18,7 +21,9 @@ final class ReportCommand implements Command {
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
     if (folders.size() != 1) {
-      err.println("flushlab report: give one results folder (the one holding results.json); got " + folders.size());
+      err.println(
+          "flushlab report: give one results folder (the one holding results.json); got "
+              + folders.size());
       return EXIT_USAGE;
     }
     Path dir = Path.of(folders.get(0));

@@ -4,8 +4,8 @@ import com.beust.jcommander.Parameter;
 import flushlab.client.ClientProfile;
 import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
-import flushlab.core.Named;
 import flushlab.core.HostPort;
+import flushlab.core.Named;
 import flushlab.scenario.RequestHeaders;
 import flushlab.tls.ClientTls;
 import java.nio.file.Path;
@@ -19,31 +19,48 @@ import java.util.Map;
  * server's certificate is checked.
  */
 final class RequestFlags {
-  @Parameter(names = "--header", splitter = Converters.WholeValue.class,
-      description = "An extra request header 'Name: value' (repeatable); ${VAR} in the value is read from the environment, "
-          + "e.g. --header 'Authorization: Bearer ${OPENAI_API_KEY}' (single quotes, so the shell leaves it). Values are never "
-          + "written to results or logs")
+  @Parameter(
+      names = "--header",
+      splitter = Converters.WholeValue.class,
+      description =
+          "An extra request header 'Name: value' (repeatable); ${VAR} in the value is read from the environment, "
+              + "e.g. --header 'Authorization: Bearer ${OPENAI_API_KEY}' (single quotes, so the shell leaves it). Values are never "
+              + "written to results or logs")
   List<String> headers = new ArrayList<>();
 
-  @Parameter(names = "--client", description = "Which client the request looks like: bare (the lab's own, no Accept-Encoding), "
-      + "curl, browser (Chromium's EventSource, accepting gzip, deflate, br, zstd), openai-python or openai-node (each accepting "
-      + "gzip, deflate): the headers that client sends, captured from it (docs/PROXIES.md)")
+  @Parameter(
+      names = "--client",
+      description =
+          "Which client the request looks like: bare (the lab's own, no Accept-Encoding), "
+              + "curl, browser (Chromium's EventSource, accepting gzip, deflate, br, zstd), openai-python or openai-node (each accepting "
+              + "gzip, deflate): the headers that client sends, captured from it (docs/PROXIES.md)")
   String client = ClientProfile.DEFAULT.text();
 
-  @Parameter(names = "--http", description = "Which HTTP the client speaks: auto (as its --client would: over https a browser and "
-      + "curl offer h2 and http/1.1 by ALPN, the others speak HTTP/1.1), 1.1, h2 (HTTP/2 over TLS by ALPN: an https target), "
-      + "h2c (HTTP/2 over plain TCP by prior knowledge: an http target) or h2c-upgrade (an HTTP/1.1 request with Upgrade: h2c; "
-      + "read as HTTP/1.1 if the server does not switch)")
+  @Parameter(
+      names = "--http",
+      description =
+          "Which HTTP the client speaks: auto (as its --client would: over https a browser and "
+              + "curl offer h2 and http/1.1 by ALPN, the others speak HTTP/1.1), 1.1, h2 (HTTP/2 over TLS by ALPN: an https target), "
+              + "h2c (HTTP/2 over plain TCP by prior knowledge: an http target) or h2c-upgrade (an HTTP/1.1 request with Upgrade: h2c; "
+              + "read as HTTP/1.1 if the server does not switch)")
   String http = HttpVersion.AUTO.text();
 
-  @Parameter(names = "--model", description = "Chat and Responses requests: the model name to ask for")
+  @Parameter(
+      names = "--model",
+      description = "Chat and Responses requests: the model name to ask for")
   String model = RequestPlan.DEFAULT_MODEL;
 
-  @Parameter(names = "--ca-file", description = "https targets: check the server's certificate against the CAs in this PEM file "
-      + "(default: the system's CAs); the host name is checked either way")
+  @Parameter(
+      names = "--ca-file",
+      description =
+          "https targets: check the server's certificate against the CAs in this PEM file "
+              + "(default: the system's CAs); the host name is checked either way")
   Path caFile;
 
-  @Parameter(names = "--insecure", description = "https targets: do not check the server's certificate at all (prints a warning)")
+  @Parameter(
+      names = "--insecure",
+      description =
+          "https targets: do not check the server's certificate at all (prints a warning)")
   boolean insecure;
 
   /** The headers, checked now (before anything starts) and resolved from {@code env}. */
@@ -51,7 +68,10 @@ final class RequestFlags {
     return RequestHeaders.of("--header", headers, env);
   }
 
-  /** A server given as host:port, http://host:port or https://host:port (a trailing / allowed), and its TLS check. */
+  /**
+   * A server given as host:port, http://host:port or https://host:port (a trailing / allowed), and
+   * its TLS check.
+   */
   record Server(HostPort address, ClientTls tls) {
     String describe() {
       return (tls == null ? "" : "https://") + address;
@@ -60,15 +80,20 @@ final class RequestFlags {
 
   /**
    * Parses {@code text} given with {@code flag}: https:// means TLS, checked as --ca-file and
-   * --insecure say (which are refused for a server without it); warns on {@code err} when unchecked.
+   * --insecure say (which are refused for a server without it); warns on {@code err} when
+   * unchecked.
    */
   Server server(String flag, String text, java.io.PrintStream err) {
     boolean https = text.startsWith("https://");
-    String hostPort = https ? text.substring("https://".length()) : text.startsWith("http://") ? text.substring("http://".length()) : text;
+    String hostPort =
+        https
+            ? text.substring("https://".length())
+            : text.startsWith("http://") ? text.substring("http://".length()) : text;
     if (hostPort.endsWith("/")) hostPort = hostPort.substring(0, hostPort.length() - 1);
     HostPort at = HostPort.parse(flag, hostPort, false);
     if (!https && (caFile != null || insecure)) {
-      throw new IllegalArgumentException((insecure ? "--insecure" : "--ca-file") + ": only with an https:// " + flag);
+      throw new IllegalArgumentException(
+          (insecure ? "--insecure" : "--ca-file") + ": only with an https:// " + flag);
     }
     return new Server(at, https ? tls(err) : null);
   }
@@ -77,7 +102,11 @@ final class RequestFlags {
   ClientProfile profile() {
     ClientProfile p = Named.parse(ClientProfile.class, client);
     if (p == null) {
-      throw new IllegalArgumentException("--client: '" + client + "' is not one of " + String.join(", ", Named.texts(ClientProfile.class)));
+      throw new IllegalArgumentException(
+          "--client: '"
+              + client
+              + "' is not one of "
+              + String.join(", ", Named.texts(ClientProfile.class)));
     }
     return p;
   }
@@ -85,17 +114,28 @@ final class RequestFlags {
   /** The HTTP --http names, checked against whether the target speaks TLS. */
   HttpVersion http(boolean tls) {
     HttpVersion v = Named.parse(HttpVersion.class, http);
-    if (v == null) throw new IllegalArgumentException("--http: '" + http + "' is not one of " + String.join(", ", Named.texts(HttpVersion.class)));
-    if (v == HttpVersion.H2 && !tls) throw new IllegalArgumentException("--http h2: HTTP/2 by ALPN needs an https:// target; for http:// use --http h2c");
+    if (v == null)
+      throw new IllegalArgumentException(
+          "--http: '"
+              + http
+              + "' is not one of "
+              + String.join(", ", Named.texts(HttpVersion.class)));
+    if (v == HttpVersion.H2 && !tls)
+      throw new IllegalArgumentException(
+          "--http h2: HTTP/2 by ALPN needs an https:// target; for http:// use --http h2c");
     if ((v == HttpVersion.H2C || v == HttpVersion.H2C_UPGRADE) && tls) {
-      throw new IllegalArgumentException("--http " + v.text() + ": HTTP/2 over plain TCP needs an http:// target; for https:// use --http h2");
+      throw new IllegalArgumentException(
+          "--http "
+              + v.text()
+              + ": HTTP/2 over plain TCP needs an http:// target; for https:// use --http h2");
     }
     return v;
   }
 
   String model() {
     if (model == null || model.isBlank() || model.length() > 256) {
-      throw new IllegalArgumentException("--model: '" + model + "' (allowed: a name of 1..256 characters)");
+      throw new IllegalArgumentException(
+          "--model: '" + model + "' (allowed: a name of 1..256 characters)");
     }
     return model;
   }
@@ -109,7 +149,8 @@ final class RequestFlags {
 
   /** {@code plan} with these headers, and, when it is https, this certificate check. */
   RequestPlan apply(RequestPlan plan, java.io.PrintStream err) {
-    RequestPlan p = plan.withHeaders(resolvedHeaders(System.getenv()).toSend()).withProfile(profile());
+    RequestPlan p =
+        plan.withHeaders(resolvedHeaders(System.getenv()).toSend()).withProfile(profile());
     return p.tls() == null ? p : p.withTls(tls(err));
   }
 }

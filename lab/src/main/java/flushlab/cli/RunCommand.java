@@ -6,7 +6,6 @@ import flushlab.client.StreamError;
 import flushlab.cluster.Agent;
 import flushlab.cluster.ClusterLab;
 import flushlab.cluster.ClusterSecret;
-import flushlab.scenario.ClusterPlacement;
 import flushlab.core.IoErrors;
 import flushlab.core.LabVertx;
 import flushlab.report.Environment;
@@ -14,17 +13,18 @@ import flushlab.report.ProbeReport;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
 import flushlab.report.SummaryMarkdown;
-import flushlab.scenario.Expectations;
 import flushlab.run.Outcome;
+import flushlab.run.ProbeScenarioRunner;
+import flushlab.run.ScenarioRunner;
+import flushlab.run.TargetCellResult;
+import flushlab.scenario.ClusterPlacement;
+import flushlab.scenario.Expectations;
 import flushlab.scenario.ProbeScenario;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioError;
 import flushlab.scenario.ScenarioFile;
 import flushlab.scenario.ScenarioLoader;
-import flushlab.run.ScenarioRunner;
-import flushlab.run.TargetCellResult;
 import flushlab.targets.TargetStartFailure;
-import flushlab.run.ProbeScenarioRunner;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -34,7 +34,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-@Parameters(commandNames = "run", commandDescription = "Run a scenario and write results/<timestamp>-<name>/")
+@Parameters(
+    commandNames = "run",
+    commandDescription = "Run a scenario and write results/<timestamp>-<name>/")
 final class RunCommand implements Command {
   @Parameter(description = "SCENARIO.yaml")
   List<String> files = new ArrayList<>();
@@ -51,7 +53,9 @@ final class RunCommand implements Command {
 
   @Override
   public int run(PrintStream out, PrintStream err) throws Exception {
-    if (files.size() != 1) throw new IllegalArgumentException("give exactly one scenario file, e.g. scenarios/quickstart.yaml");
+    if (files.size() != 1)
+      throw new IllegalArgumentException(
+          "give exactly one scenario file, e.g. scenarios/quickstart.yaml");
     ScenarioFile file;
     try {
       file = ScenarioLoader.loadAny(Path.of(files.get(0)));
@@ -67,11 +71,27 @@ final class RunCommand implements Command {
     if (placed == null) {
       Exposure.warnIfNotLoopback(err, "emitter.listen", scenario.emitterListen(), "the emitter");
     } else {
-      Exposure.warnIfNotLoopback(err, "cluster.at", placed.at(), "the coordinator's handshake, Hazelcast and event-bus ports");
+      Exposure.warnIfNotLoopback(
+          err,
+          "cluster.at",
+          placed.at(),
+          "the coordinator's handshake, Hazelcast and event-bus ports");
     }
-    out.printf("flushlab run %s: %d cell(s) x %d target(s) x %d run(s); expected duration about %.0fs%s%n", scenario.name(),
-        scenario.cells().size(), scenario.targets().size(), scenario.runs(), ScenarioRunner.expectedSeconds(scenario), placed == null ? ""
-        : "; on lab '" + placed.name() + "': emitter on " + placed.emitterOn() + ", clients on " + String.join(", ", placed.clientOn()));
+    out.printf(
+        "flushlab run %s: %d cell(s) x %d target(s) x %d run(s); expected duration about %.0fs%s%n",
+        scenario.name(),
+        scenario.cells().size(),
+        scenario.targets().size(),
+        scenario.runs(),
+        ScenarioRunner.expectedSeconds(scenario),
+        placed == null
+            ? ""
+            : "; on lab '"
+                + placed.name()
+                + "': emitter on "
+                + placed.emitterOn()
+                + ", clients on "
+                + String.join(", ", placed.clientOn()));
     Vertx vertx = LabVertx.create(3);
     // on a lab's agents the same runner measures through them: one pipeline, one results folder
     ScenarioRunner runner = new ScenarioRunner(scenario, vertx);
@@ -92,7 +112,13 @@ final class RunCommand implements Command {
     }
   }
 
-  private int measureAndWrite(Scenario scenario, ScenarioRunner runner, Vertx vertx, Path root, PrintStream out, PrintStream err)
+  private int measureAndWrite(
+      Scenario scenario,
+      ScenarioRunner runner,
+      Vertx vertx,
+      Path root,
+      PrintStream out,
+      PrintStream err)
       throws Exception {
     Outcome o;
     try (Progress p = new Progress(out, runner::progress)) {
@@ -101,80 +127,127 @@ final class RunCommand implements Command {
       err.println("flushlab run: " + e.getMessage());
       return EXIT_FAILED;
     } catch (IllegalStateException | IllegalArgumentException e) {
-      // on a lab's agents: an agent not in the lab, a cell too large for a share, a clock not answered
+      // on a lab's agents: an agent not in the lab, a cell too large for a share, a clock not
+      // answered
       if (scenario.cluster() == null) throw e;
       err.println("flushlab run: " + e.getMessage());
       return EXIT_FAILED;
     }
-    RunReport report = RunReport.of(scenario, o, commandLine, Environment.capture(vertx.isNativeTransportEnabled()));
+    RunReport report =
+        RunReport.of(
+            scenario, o, commandLine, Environment.capture(vertx.isNativeTransportEnabled()));
     ResultsWriter.Written written = ResultsWriter.write(root, report);
     out.println();
     out.print(SummaryMarkdown.findings(report));
     out.println("results: " + written.folder());
     int code = EXIT_OK;
     if (written.fallbackReason() != null) {
-      err.println("flushlab run: " + written.fallbackReason() + "; the results were written to " + written.folder() + " instead");
+      err.println(
+          "flushlab run: "
+              + written.fallbackReason()
+              + "; the results were written to "
+              + written.folder()
+              + " instead");
       code = EXIT_FAILED;
     }
     for (TargetCellResult r : o.results()) {
       if (neverConnected(r)) {
-        err.println("flushlab run: target " + r.target() + " could not be reached in cell " + r.cell().label() + ": "
-            + r.runs().get(0).result().errors().get(0).get("example"));
+        err.println(
+            "flushlab run: target "
+                + r.target()
+                + " could not be reached in cell "
+                + r.cell().label()
+                + ": "
+                + r.runs().get(0).result().errors().get(0).get("example"));
         code = EXIT_FAILED;
       }
     }
     if (o.partial()) {
-      err.println("flushlab run: partial: an agent's share did not come back (the runs name it); what arrived is kept");
+      err.println(
+          "flushlab run: partial: an agent's share did not come back (the runs name it); what arrived is kept");
       code = EXIT_FAILED;
     }
     if (o.stoppedEarly() != null) {
-      err.println("flushlab run: stopped early: " + o.stoppedEarly() + "; the runs after it were not measured");
+      err.println(
+          "flushlab run: stopped early: "
+              + o.stoppedEarly()
+              + "; the runs after it were not measured");
       code = EXIT_FAILED;
     }
     if (o.interrupted()) return EXIT_INTERRUPTED;
     if (!o.certified()) {
-      err.println("flushlab run: this host is " + o.certification().verdict() + "; no finding is published");
+      err.println(
+          "flushlab run: this host is "
+              + o.certification().verdict()
+              + "; no finding is published");
       return EXIT_UNCERTIFIED;
     }
-    // the scenario's expect: block, as map --expect: a CI pipeline's check that a proxy's buffering did not change
+    // the scenario's expect: block, as map --expect: a CI pipeline's check that a proxy's buffering
+    // did not change
     for (Expectations.Checked c : scenario.expect().check(o.triggers())) {
       if (c.met()) {
         out.println("expect: " + c.target() + ": met: " + c.expected());
       } else {
-        err.println("flushlab run: expect " + c.target() + ": " + c.expected() + ": not met: " + c.difference());
+        err.println(
+            "flushlab run: expect "
+                + c.target()
+                + ": "
+                + c.expected()
+                + ": not met: "
+                + c.difference());
         code = EXIT_FAILED;
       }
     }
     return code;
   }
 
-  /** Checked before anything is measured: a run must not be lost to an unwritable folder at its end. */
+  /**
+   * Checked before anything is measured: a run must not be lost to an unwritable folder at its end.
+   */
   private boolean resultsWritable(Path root, PrintStream err) {
     try {
       ResultsWriter.checkWritable(root);
       return true;
     } catch (IOException e) {
-      err.println("flushlab run: --results " + resultsDir + ": cannot write results there (" + IoErrors.describe(e)
-          + "); nothing was run");
+      err.println(
+          "flushlab run: --results "
+              + resultsDir
+              + ": cannot write results there ("
+              + IoErrors.describe(e)
+              + "); nothing was run");
       return false;
     }
   }
 
   /** A probe scenario: its servers in order, then a results folder like a run's. */
-  private int runProbe(ProbeScenario scenario, Path root, PrintStream out, PrintStream err) throws Exception {
-    out.printf("flushlab run %s: probe %s, %d server(s)%n", scenario.name(), scenario.probe().text(), scenario.servers().size());
+  private int runProbe(ProbeScenario scenario, Path root, PrintStream out, PrintStream err)
+      throws Exception {
+    out.printf(
+        "flushlab run %s: probe %s, %d server(s)%n",
+        scenario.name(), scenario.probe().text(), scenario.servers().size());
     Vertx vertx = LabVertx.create(1);
     ProbeScenarioRunner runner = new ProbeScenarioRunner(scenario, vertx);
     int code = EXIT_FAILED;
     try (Interruption signal = new Interruption(runner::interrupt)) {
       try {
-        ProbeReport report = ProbeReport.of(scenario, runner.run(out::println), commandLine,
-            Environment.capture(vertx.isNativeTransportEnabled()));
-        ResultsWriter.Written written = ResultsWriter.write(root, report, java.time.Instant.parse(report.started()).toEpochMilli());
+        ProbeReport report =
+            ProbeReport.of(
+                scenario,
+                runner.run(out::println),
+                commandLine,
+                Environment.capture(vertx.isNativeTransportEnabled()));
+        ResultsWriter.Written written =
+            ResultsWriter.write(
+                root, report, java.time.Instant.parse(report.started()).toEpochMilli());
         out.println("results: " + written.folder());
         code = EXIT_OK;
         if (written.fallbackReason() != null) {
-          err.println("flushlab run: " + written.fallbackReason() + "; the results were written to " + written.folder() + " instead");
+          err.println(
+              "flushlab run: "
+                  + written.fallbackReason()
+                  + "; the results were written to "
+                  + written.folder()
+                  + " instead");
           code = EXIT_FAILED;
         }
         for (var s : report.servers()) {
@@ -192,7 +265,10 @@ final class RunCommand implements Command {
     }
   }
 
-  /** Every stream of every run failed to connect: the target was not there, which is not a measurement. */
+  /**
+   * Every stream of every run failed to connect: the target was not there, which is not a
+   * measurement.
+   */
   private static boolean neverConnected(TargetCellResult r) {
     if (r.runs().isEmpty()) return false;
     for (var run : r.runs()) {

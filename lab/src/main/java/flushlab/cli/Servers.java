@@ -1,7 +1,7 @@
 package flushlab.cli;
 
-import flushlab.run.Warmup;
 import flushlab.core.HostPort;
+import flushlab.run.Warmup;
 import io.vertx.core.Deployable;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
@@ -12,15 +12,29 @@ final class Servers {
   private Servers() {}
 
   /**
-   * Deploys the server; true when it listens. Otherwise prints "cannot listen on ADDRESS: why"
-   * (a port in use, an address not on this machine), closes Vert.x, and returns false.
+   * Deploys the server; true when it listens. Otherwise prints "cannot listen on ADDRESS: why" (a
+   * port in use, an address not on this machine), closes Vert.x, and returns false.
    */
-  static boolean listen(Vertx vertx, Deployable server, String command, HostPort at, PrintStream err, Warmup.Focus focus) throws Exception {
+  static boolean listen(
+      Vertx vertx,
+      Deployable server,
+      String command,
+      HostPort at,
+      PrintStream err,
+      Warmup.Focus focus)
+      throws Exception {
     return listen(vertx, server, command, at, err, focus, false);
   }
 
   /** The same; with {@code tls}, the warm-up also runs the TLS paths the server will serve. */
-  static boolean listen(Vertx vertx, Deployable server, String command, HostPort at, PrintStream err, Warmup.Focus focus, boolean tls)
+  static boolean listen(
+      Vertx vertx,
+      Deployable server,
+      String command,
+      HostPort at,
+      PrintStream err,
+      Warmup.Focus focus,
+      boolean tls)
       throws Exception {
     try {
       vertx.deployVerticle(server).await(10, TimeUnit.SECONDS);
@@ -29,7 +43,8 @@ final class Servers {
       vertx.close();
       return false;
     }
-    // A cold JVM answers its first requests 100+ ms late; pay that here, not in someone's measurement.
+    // A cold JVM answers its first requests 100+ ms late; pay that here, not in someone's
+    // measurement.
     Warmup.run(vertx, focus, tls);
     return true;
   }

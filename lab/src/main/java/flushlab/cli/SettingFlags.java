@@ -8,17 +8,29 @@ import java.util.ResourceBundle;
 
 /**
  * CLI flags that mirror scenario settings ({@code client --requests} is {@code client.requests})
- * take their description and their range from the same registry the scenario validator uses:
- * a flag's {@code descriptionKey} is the setting's path, and its value is checked by the setting.
+ * take their description and their range from the same registry the scenario validator uses: a
+ * flag's {@code descriptionKey} is the setting's path, and its value is checked by the setting.
  */
 final class SettingFlags {
   private SettingFlags() {}
 
   /** Descriptions by setting path ("client.requests"), for JCommander's descriptionKey. */
   static ResourceBundle bundle() {
-    Object[][] entries = Keys.ALL.stream().filter(k -> k.section().isSetting())
-        .map(k -> new Object[] {k.path(), capitalized(k.meaning()) + " (scenario key " + k.path() + ": " + k.allowed() + ")"})
-        .toArray(Object[][]::new);
+    Object[][] entries =
+        Keys.ALL.stream()
+            .filter(k -> k.section().isSetting())
+            .map(
+                k ->
+                    new Object[] {
+                      k.path(),
+                      capitalized(k.meaning())
+                          + " (scenario key "
+                          + k.path()
+                          + ": "
+                          + k.allowed()
+                          + ")"
+                    })
+            .toArray(Object[][]::new);
     return new ListResourceBundle() {
       @Override
       protected Object[][] getContents() {
@@ -27,12 +39,16 @@ final class SettingFlags {
     };
   }
 
-  /** The flag's value checked as the setting it mirrors; a bad one names the flag and what is allowed. */
+  /**
+   * The flag's value checked as the setting it mirrors; a bad one names the flag and what is
+   * allowed.
+   */
   static String check(String flag, Key setting, String value) {
     try {
       return setting.check(value);
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(flag + ": " + e.getMessage() + "; expected " + setting.allowed());
+      throw new ParameterException(
+          flag + ": " + e.getMessage() + "; expected " + setting.allowed());
     }
   }
 

@@ -4,7 +4,9 @@ import io.vertx.core.Vertx;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** For the server commands: serve until Ctrl-C (or SIGTERM), then close Vert.x cleanly and exit 130. */
+/**
+ * For the server commands: serve until Ctrl-C (or SIGTERM), then close Vert.x cleanly and exit 130.
+ */
 final class UntilInterrupted {
   private UntilInterrupted() {}
 

@@ -20,34 +20,49 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-@Parameters(commandNames = "upload", commandDescription = "Time a request burst (head and body in one write) to the response "
-    + "head, over a sweep of body sizes, and bisect the size where the time jumps")
+@Parameters(
+    commandNames = "upload",
+    commandDescription =
+        "Time a request burst (head and body in one write) to the response "
+            + "head, over a sweep of body sizes, and bisect the size where the time jumps")
 final class UploadProbeCommand implements Command {
-  @Parameter(names = "--target", description = "host:port of a server that answers POST /upload (or any path) once it has read "
-      + "the body; without it the lab starts its own upload server (see --rcvbuf, --read-delay)")
+  @Parameter(
+      names = "--target",
+      description =
+          "host:port of a server that answers POST /upload (or any path) once it has read "
+              + "the body; without it the lab starts its own upload server (see --rcvbuf, --read-delay)")
   String target;
 
-  @ParametersDelegate
-  PathFlags path = new PathFlags();
+  @ParametersDelegate PathFlags path = new PathFlags();
 
-  @ParametersDelegate
-  UploadFlags server = new UploadFlags();
+  @ParametersDelegate UploadFlags server = new UploadFlags();
 
-  @Parameter(names = "--sizes", splitter = Converters.WholeValue.class, description = "Body sizes to sweep, comma-separated "
-      + "(default 16KiB,32KiB,64KiB,128KiB,256KiB,512KiB,1MiB)")
+  @Parameter(
+      names = "--sizes",
+      splitter = Converters.WholeValue.class,
+      description =
+          "Body sizes to sweep, comma-separated "
+              + "(default 16KiB,32KiB,64KiB,128KiB,256KiB,512KiB,1MiB)")
   String sizes = "16KiB,32KiB,64KiB,128KiB,256KiB,512KiB,1MiB";
 
   @Parameter(names = "--attempts", description = "Fresh connections per size; the median counts")
   int attempts = 3;
 
-  @Parameter(names = "--stall-over", description = "A size stalls when its median is over the smallest size's by more than this",
+  @Parameter(
+      names = "--stall-over",
+      description = "A size stalls when its median is over the smallest size's by more than this",
       converter = Converters.Duration.class)
   Converters.DurationArg stallOver = Converters.DurationArg.of("20ms");
 
-  @Parameter(names = "--tolerance", description = "Bisect until the sizes either side of the jump are this close (a fraction)")
+  @Parameter(
+      names = "--tolerance",
+      description = "Bisect until the sizes either side of the jump are this close (a fraction)")
   double tolerance = 0.02;
 
-  @Parameter(names = "--timeout", description = "Most one attempt may wait for the response head", converter = Converters.Duration.class)
+  @Parameter(
+      names = "--timeout",
+      description = "Most one attempt may wait for the response head",
+      converter = Converters.Duration.class)
   Converters.DurationArg timeout = Converters.DurationArg.of("10s");
 
   static final long MAX_SIZE = 64L << 20;
@@ -56,7 +71,8 @@ final class UploadProbeCommand implements Command {
   public int run(PrintStream out, PrintStream err) throws Exception {
     NetworkPath where = path.path();
     List<Integer> sweep = parseSizes();
-    // ranges as the probe scenario keys these mirror (upload.attempts, stall_over, tolerance, timeout)
+    // ranges as the probe scenario keys these mirror (upload.attempts, stall_over, tolerance,
+    // timeout)
     SettingFlags.intValue("--attempts", Keys.ATTEMPTS, attempts);
     SettingFlags.check("--stall-over", Keys.STALL_OVER, stallOver.text());
     SettingFlags.check("--tolerance", Keys.BISECT_TOLERANCE, Double.toString(tolerance));
@@ -66,13 +82,16 @@ final class UploadProbeCommand implements Command {
     HostPort at;
     if (target != null) {
       server.refuseWithout("no --target (the lab's own upload server)");
-      if (where.isVeth()) throw new IllegalArgumentException("--path veth: only the lab's own upload server runs across the link; drop --target");
+      if (where.isVeth())
+        throw new IllegalArgumentException(
+            "--path veth: only the lab's own upload server runs across the link; drop --target");
       at = HostPort.parse("--target", target, false);
     } else {
       at = null;
     }
     Vertx vertx = LabVertx.create(1);
-    NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(5000));
+    NetClient client =
+        vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(5000));
     try (ProbeSite site = ProbeSite.open(where)) {
       HostPort to = at;
       if (to == null) {
@@ -80,14 +99,27 @@ final class UploadProbeCommand implements Command {
         to = s.address();
         out.println("flushlab probe upload: " + s.description());
       }
-      out.println("flushlab probe upload: " + to + " over " + where.describe() + (site.link() != null ? " (" + site.link() + ")" : "")
-          + "; " + attempts + " fresh connection(s) per size; native transport " + (vertx.isNativeTransportEnabled() ? "epoll (TCP_INFO read)"
-          : "off (no TCP_INFO)"));
+      out.println(
+          "flushlab probe upload: "
+              + to
+              + " over "
+              + where.describe()
+              + (site.link() != null ? " (" + site.link() + ")" : "")
+              + "; "
+              + attempts
+              + " fresh connection(s) per size; native transport "
+              + (vertx.isNativeTransportEnabled() ? "epoll (TCP_INFO read)" : "off (no TCP_INFO)"));
       out.println(UploadProbe.HEADER);
       HostPort dest = to;
-      UploadProbe probe = new UploadProbe(attempts, stallMs, tolerance,
-          bytes -> UploadAttempt.run(vertx, client, dest, bytes, timeoutNanos).await(timeoutNanos / 1_000_000 + 10_000, TimeUnit.MILLISECONDS),
-          out::println);
+      UploadProbe probe =
+          new UploadProbe(
+              attempts,
+              stallMs,
+              tolerance,
+              bytes ->
+                  UploadAttempt.run(vertx, client, dest, bytes, timeoutNanos)
+                      .await(timeoutNanos / 1_000_000 + 10_000, TimeUnit.MILLISECONDS),
+              out::println);
       UploadProbe.Answer a = probe.run(sweep);
       out.println();
       out.println(a.verdict());
@@ -111,12 +143,17 @@ final class UploadProbeCommand implements Command {
       try {
         b = Units.parseBytes(s.trim());
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--sizes: '" + s.trim() + "' is not a size (e.g. 16KiB, 1MiB, 390000B)");
+        throw new IllegalArgumentException(
+            "--sizes: '" + s.trim() + "' is not a size (e.g. 16KiB, 1MiB, 390000B)");
       }
-      if (b < 1 || b > MAX_SIZE) throw new IllegalArgumentException("--sizes: " + s.trim() + " is out of range (allowed: 1 B..64 MiB)");
+      if (b < 1 || b > MAX_SIZE)
+        throw new IllegalArgumentException(
+            "--sizes: " + s.trim() + " is out of range (allowed: 1 B..64 MiB)");
       out.add((int) b);
     }
-    if (out.size() < 2) throw new IllegalArgumentException("--sizes: give at least two sizes (the smallest is the baseline)");
+    if (out.size() < 2)
+      throw new IllegalArgumentException(
+          "--sizes: give at least two sizes (the smallest is the baseline)");
     return out;
   }
 }

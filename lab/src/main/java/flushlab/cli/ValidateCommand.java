@@ -2,24 +2,28 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import flushlab.run.ScenarioRunner;
 import flushlab.scenario.ProbeScenario;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioError;
 import flushlab.scenario.ScenarioFile;
 import flushlab.scenario.ScenarioLoader;
 import flushlab.scenario.ScenarioReference;
-import flushlab.run.ScenarioRunner;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-@Parameters(commandNames = "validate", commandDescription = "Check scenario files without running them (exit 2 on a mistake)")
+@Parameters(
+    commandNames = "validate",
+    commandDescription = "Check scenario files without running them (exit 2 on a mistake)")
 final class ValidateCommand implements Command {
   @Parameter(description = "FILE...")
   List<String> files = new ArrayList<>();
 
-  @Parameter(names = "--reference", description = "Print the scenario key reference (Markdown) and exit")
+  @Parameter(
+      names = "--reference",
+      description = "Print the scenario key reference (Markdown) and exit")
   boolean reference;
 
   @Override
@@ -38,8 +42,9 @@ final class ValidateCommand implements Command {
           continue;
         }
         Scenario s = (Scenario) any;
-        out.printf("%s: ok (%d cells x %d targets x %d runs, about %.0fs)%n", f, s.cells().size(), s.targets().size(), s.runs(),
-            ScenarioRunner.expectedSeconds(s));
+        out.printf(
+            "%s: ok (%d cells x %d targets x %d runs, about %.0fs)%n",
+            f, s.cells().size(), s.targets().size(), s.runs(), ScenarioRunner.expectedSeconds(s));
       } catch (ScenarioError e) {
         for (String m : e.messages()) err.println(m);
         rc = EXIT_USAGE;

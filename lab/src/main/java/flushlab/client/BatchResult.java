@@ -14,13 +14,45 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A batch of streams, aggregated. Only streams without an error are measurements; errored streams
- * are counted by kind with one example message each. Distributions live in HdrHistograms (values
- * in nanoseconds, 3 significant digits). Field names are the documented JSON schema
- * (docs/RESULTS.md).
+ * are counted by kind with one example message each. Distributions live in HdrHistograms (values in
+ * nanoseconds, 3 significant digits). Field names are the documented JSON schema (docs/RESULTS.md).
  */
-@JsonPropertyOrder({"streams", "streams_ok", "frames_per_read", "frames", "reads", "reads_with_frames", "bytes", "body_bytes", "decoded_body_bytes",
-    "time_to_head_ms", "first_body_byte_ms", "ttft_ms", "gap_ms", "emit_to_recv_ms", "first_emit_to_recv_ms", "bytes_per_read", "decoded_bytes_per_read", "burst_frames", "burst_bytes", "releases", "release_gap_ms", "release_bytes", "release_decoded_bytes", "release_frames", "release_wait_ms",
-    "lost_frames", "duplicate_frames", "reordered_frames", "corrupt_frames", "unchecked_frames", "errors", "content_codings", "h2", "stream_ids"})
+@JsonPropertyOrder({
+  "streams",
+  "streams_ok",
+  "frames_per_read",
+  "frames",
+  "reads",
+  "reads_with_frames",
+  "bytes",
+  "body_bytes",
+  "decoded_body_bytes",
+  "time_to_head_ms",
+  "first_body_byte_ms",
+  "ttft_ms",
+  "gap_ms",
+  "emit_to_recv_ms",
+  "first_emit_to_recv_ms",
+  "bytes_per_read",
+  "decoded_bytes_per_read",
+  "burst_frames",
+  "burst_bytes",
+  "releases",
+  "release_gap_ms",
+  "release_bytes",
+  "release_decoded_bytes",
+  "release_frames",
+  "release_wait_ms",
+  "lost_frames",
+  "duplicate_frames",
+  "reordered_frames",
+  "corrupt_frames",
+  "unchecked_frames",
+  "errors",
+  "content_codings",
+  "h2",
+  "stream_ids"
+})
 public final class BatchResult {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
@@ -76,10 +108,15 @@ public final class BatchResult {
   private enum Dist {
     TTFT(s -> s.timing().ttftNanos() >= 0 ? LongSamples.of(s.timing().ttftNanos()) : null),
     TIME_TO_HEAD(s -> s.timing().headNanos() >= 0 ? LongSamples.of(s.timing().headNanos()) : null),
-    FIRST_BODY(s -> s.timing().firstBodyNanos() >= 0 ? LongSamples.of(s.timing().firstBodyNanos()) : null),
+    FIRST_BODY(
+        s -> s.timing().firstBodyNanos() >= 0 ? LongSamples.of(s.timing().firstBodyNanos()) : null),
     GAP(s -> s.timing().gapNanos()),
     EMIT_TO_RECV(s -> s.timing().emitToRecvNanos()),
-    FIRST_EMIT_TO_RECV(s -> s.timing().emitToRecvNanos().size() > 0 ? LongSamples.of(s.timing().emitToRecvNanos().get(0)) : null),
+    FIRST_EMIT_TO_RECV(
+        s ->
+            s.timing().emitToRecvNanos().size() > 0
+                ? LongSamples.of(s.timing().emitToRecvNanos().get(0))
+                : null),
     RELEASE_GAP(s -> s.releases().gapNanos()),
     RELEASE_WAIT(s -> s.releases().waitNanos()),
     BYTES_PER_READ(s -> s.reads().bytesPerRead()),
@@ -99,14 +136,17 @@ public final class BatchResult {
 
   /** A distribution over the complete streams, built the first time it is asked for. */
   private synchronized Histogram hist(Dist d) {
-    return built.computeIfAbsent(d, k -> {
-      Histogram h = new Histogram(3); // three significant digits (a zero gap stays zero), auto-resizing
-      for (StreamResult s : streams) {
-        LongSamples v = s.ok() ? k.samples.apply(s) : null;
-        if (v != null) recordAll(h, v);
-      }
-      return h;
-    });
+    return built.computeIfAbsent(
+        d,
+        k -> {
+          Histogram h =
+              new Histogram(3); // three significant digits (a zero gap stays zero), auto-resizing
+          for (StreamResult s : streams) {
+            LongSamples v = s.ok() ? k.samples.apply(s) : null;
+            if (v != null) recordAll(h, v);
+          }
+          return h;
+        });
   }
 
   private static void recordAll(Histogram h, LongSamples samples) {
@@ -117,7 +157,8 @@ public final class BatchResult {
   }
 
   /** Percentile curves as [percentile, ms] pairs, for drawing on a log scale of 1/(1-p). */
-  public record PercentileCurves(List<double[]> ttftMs, List<double[]> gapMs, List<double[]> emitToRecvMs) {}
+  public record PercentileCurves(
+      List<double[]> ttftMs, List<double[]> gapMs, List<double[]> emitToRecvMs) {}
 
   /**
    * TTFT, gaps and emit-to-receive as percentile curves, the points HdrHistogram's own plotter
@@ -125,7 +166,8 @@ public final class BatchResult {
    */
   @JsonProperty("percentile_curves")
   public PercentileCurves percentileCurves() {
-    return new PercentileCurves(curve(hist(Dist.TTFT)), curve(hist(Dist.GAP)), curve(hist(Dist.EMIT_TO_RECV)));
+    return new PercentileCurves(
+        curve(hist(Dist.TTFT)), curve(hist(Dist.GAP)), curve(hist(Dist.EMIT_TO_RECV)));
   }
 
   private static List<double[]> curve(Histogram h) {
@@ -133,7 +175,10 @@ public final class BatchResult {
     if (h.getTotalCount() == 0) return points;
     for (org.HdrHistogram.HistogramIterationValue v : h.percentiles(2)) {
       double p = v.getPercentileLevelIteratedTo();
-      points.add(new double[] {Math.round(p * 10000) / 10000.0, Math.round(v.getValueIteratedTo() / 1e3) / 1e3});
+      points.add(
+          new double[] {
+            Math.round(p * 10000) / 10000.0, Math.round(v.getValueIteratedTo() / 1e3) / 1e3
+          });
       if (p >= 100.0) break;
     }
     return points;
@@ -160,7 +205,9 @@ public final class BatchResult {
     return readsWithFrames == 0 ? 0 : Math.round((double) frames / readsWithFrames * 1000) / 1000.0;
   }
 
-  /** Wire bytes per frame (body framing included), from what the client received; 0 without frames. */
+  /**
+   * Wire bytes per frame (body framing included), from what the client received; 0 without frames.
+   */
   @JsonIgnore
   public double wireBytesPerFrame() {
     return frames == 0 ? 0 : (double) bytes / frames;
@@ -186,8 +233,14 @@ public final class BatchResult {
     return bytes;
   }
 
-  /** The body as the SSE parser saw it, after any content coding was undone (with none: the body bytes as sent). */
-  /** Body bytes as they came over the complete streams: chunk framing removed, still compressed when they were. */
+  /**
+   * The body as the SSE parser saw it, after any content coding was undone (with none: the body
+   * bytes as sent).
+   */
+  /**
+   * Body bytes as they came over the complete streams: chunk framing removed, still compressed when
+   * they were.
+   */
   @JsonProperty("body_bytes")
   public long bodyBytes() {
     return bodyBytes;
@@ -198,13 +251,19 @@ public final class BatchResult {
     return decodedBodyBytes;
   }
 
-  /** From the request written to the response head: a server's answer, or (behind a proxy that withholds it) its first token's. */
+  /**
+   * From the request written to the response head: a server's answer, or (behind a proxy that
+   * withholds it) its first token's.
+   */
   @JsonProperty("time_to_head_ms")
   public Distribution timeToHeadMs() {
     return Distribution.ofNanos(hist(Dist.TIME_TO_HEAD));
   }
 
-  /** From the request written to the first body byte of any kind (a comment, an announcing event, a frame). */
+  /**
+   * From the request written to the first body byte of any kind (a comment, an announcing event, a
+   * frame).
+   */
   @JsonProperty("first_body_byte_ms")
   public Distribution firstBodyByteMs() {
     return Distribution.ofNanos(hist(Dist.FIRST_BODY));
@@ -235,17 +294,24 @@ public final class BatchResult {
     return Distribution.ofCounts(hist(Dist.BYTES_PER_READ));
   }
 
-  /** What each read's wire bytes let the decoder release (the body bytes of the read when it has no coding). */
+  /**
+   * What each read's wire bytes let the decoder release (the body bytes of the read when it has no
+   * coding).
+   */
   @JsonProperty("decoded_bytes_per_read")
   public Distribution decodedBytesPerRead() {
     return Distribution.ofCounts(hist(Dist.DECODED_PER_READ));
   }
 
-  /** Content codings the complete streams' bodies arrived in, with how many streams each ("identity" for none). */
+  /**
+   * Content codings the complete streams' bodies arrived in, with how many streams each ("identity"
+   * for none).
+   */
   @JsonProperty("content_codings")
   public Map<String, Integer> contentCodings() {
     Map<String, Integer> out = new java.util.TreeMap<>();
-    for (StreamResult s : streams) if (s.ok()) out.merge(s.coding() == null ? "identity" : s.coding().text(), 1, Integer::sum);
+    for (StreamResult s : streams)
+      if (s.ok()) out.merge(s.coding() == null ? "identity" : s.coding().text(), 1, Integer::sum);
     return out;
   }
 
@@ -269,9 +335,18 @@ public final class BatchResult {
     return n == 0 ? 0 : (double) body / n;
   }
 
-  /** HTTP/2, over the complete streams: the server's SETTINGS (of the first), WINDOW_UPDATEs each way and DATA bytes summed; null over HTTP/1.x. */
-  public record H2Summary(int streams, Map<String, Long> serverSettings, long windowUpdatesSent, long windowUpdatesReceived,
-      long dataBytes, int clientInitialWindow, int clientConnectionWindow) {}
+  /**
+   * HTTP/2, over the complete streams: the server's SETTINGS (of the first), WINDOW_UPDATEs each
+   * way and DATA bytes summed; null over HTTP/1.x.
+   */
+  public record H2Summary(
+      int streams,
+      Map<String, Long> serverSettings,
+      long windowUpdatesSent,
+      long windowUpdatesReceived,
+      long dataBytes,
+      int clientInitialWindow,
+      int clientConnectionWindow) {}
 
   @JsonProperty("h2")
   public H2Summary h2() {
@@ -279,17 +354,32 @@ public final class BatchResult {
     for (StreamResult s : streams) {
       if (!s.ok() || s.h2() == null) continue;
       H2Stats h = s.h2();
-      sum = sum == null
-          ? new H2Summary(1, h.serverSettings(), h.windowUpdatesSent(), h.windowUpdatesReceived(), h.dataBytes(), h.clientInitialWindow(),
-              h.clientConnectionWindow())
-          : new H2Summary(sum.streams() + 1, sum.serverSettings(), sum.windowUpdatesSent() + h.windowUpdatesSent(),
-              sum.windowUpdatesReceived() + h.windowUpdatesReceived(), sum.dataBytes() + h.dataBytes(), sum.clientInitialWindow(),
-              sum.clientConnectionWindow());
+      sum =
+          sum == null
+              ? new H2Summary(
+                  1,
+                  h.serverSettings(),
+                  h.windowUpdatesSent(),
+                  h.windowUpdatesReceived(),
+                  h.dataBytes(),
+                  h.clientInitialWindow(),
+                  h.clientConnectionWindow())
+              : new H2Summary(
+                  sum.streams() + 1,
+                  sum.serverSettings(),
+                  sum.windowUpdatesSent() + h.windowUpdatesSent(),
+                  sum.windowUpdatesReceived() + h.windowUpdatesReceived(),
+                  sum.dataBytes() + h.dataBytes(),
+                  sum.clientInitialWindow(),
+                  sum.clientConnectionWindow());
     }
     return sum;
   }
 
-  /** The coding most complete streams arrived in, or null when none was compressed (or none was complete). */
+  /**
+   * The coding most complete streams arrived in, or null when none was compressed (or none was
+   * complete).
+   */
   @JsonIgnore
   public ContentCoding dominantCoding() {
     Map<ContentCoding, Integer> n = new EnumMap<>(ContentCoding.class);
@@ -323,8 +413,8 @@ public final class BatchResult {
 
   /**
    * Releases: bursts from the sender, however many reads the client needed (see StreamMeter),
-   * counted in full here. Each stream's first release (it carries the response head) and last
-   * (the end-of-stream flush) are left out of the release distributions below.
+   * counted in full here. Each stream's first release (it carries the response head) and last (the
+   * end-of-stream flush) are left out of the release distributions below.
    */
   @JsonProperty("releases")
   public long releases() {
@@ -342,7 +432,10 @@ public final class BatchResult {
     return Distribution.ofCounts(hist(Dist.RELEASE_BYTES));
   }
 
-  /** The body bytes each release carried once decoded (equal to release_bytes less the framing when the body has no coding). */
+  /**
+   * The body bytes each release carried once decoded (equal to release_bytes less the framing when
+   * the body has no coding).
+   */
   @JsonProperty("release_decoded_bytes")
   public Distribution releaseDecodedBytes() {
     return Distribution.ofCounts(hist(Dist.RELEASE_DECODED));
@@ -353,7 +446,10 @@ public final class BatchResult {
     return Distribution.ofCounts(hist(Dist.RELEASE_FRAMES));
   }
 
-  /** How long each release's oldest frame waited (emit to receive): a hold timer's value, read directly. */
+  /**
+   * How long each release's oldest frame waited (emit to receive): a hold timer's value, read
+   * directly.
+   */
   @JsonProperty("release_wait_ms")
   public Distribution releaseWaitMs() {
     return Distribution.ofNanos(hist(Dist.RELEASE_WAIT));
@@ -387,18 +483,21 @@ public final class BatchResult {
   @JsonProperty("errors")
   public List<Map<String, Object>> errors() {
     List<Map<String, Object>> out = new ArrayList<>();
-    errorCounts.forEach((kind, count) -> {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("kind", kind.name().toLowerCase());
-      m.put("meaning", kind.meaning());
-      m.put("count", count);
-      m.put("example", errorExamples.get(kind));
-      out.add(m);
-    });
+    errorCounts.forEach(
+        (kind, count) -> {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("kind", kind.name().toLowerCase());
+          m.put("meaning", kind.meaning());
+          m.put("count", count);
+          m.put("example", errorExamples.get(kind));
+          out.add(m);
+        });
     return out;
   }
 
-  /** The first error kind in words with an example ("meaning (example)"), or null when none failed. */
+  /**
+   * The first error kind in words with an example ("meaning (example)"), or null when none failed.
+   */
   @JsonIgnore
   public String firstError() {
     for (var e : errorCounts.keySet()) return e.meaning() + " (" + errorExamples.get(e) + ")";
@@ -467,18 +566,44 @@ public final class BatchResult {
     StringBuilder sb = new StringBuilder();
     if (frames == 0) {
       // nothing was measured: no ratio or time is printed as if it had been
-      sb.append(String.format("streams %d/%d ok  no data: no frame was measured", ok, streams.size()));
+      sb.append(
+          String.format("streams %d/%d ok  no data: no frame was measured", ok, streams.size()));
     } else {
-      sb.append(String.format("streams %d/%d ok  frames/read %.2f  frames %d  reads %d  head p50 %.3fms  ttft p50 %.3fms  gap p50 %.3fms max %.3fms  "
-          + "emit->recv p50 %.3fms p99 %.3fms  lost %d corrupt %d", ok, streams.size(), framesPerRead(), frames, reads, timeToHeadMs().p50(), ttftMs().p50(),
-          gapMs().p50(), gapMs().max(), emitToRecvMs().p50(), emitToRecvMs().p99(), lost, corrupt));
-      // a gateway that dropped the pi_* fields: those tokens are counted, not timed from their emission
-      if (unchecked > 0) sb.append(String.format("  %d tokens without pi_* fields (counted, not timed)", unchecked));
+      sb.append(
+          String.format(
+              "streams %d/%d ok  frames/read %.2f  frames %d  reads %d  head p50 %.3fms  ttft p50 %.3fms  gap p50 %.3fms max %.3fms  "
+                  + "emit->recv p50 %.3fms p99 %.3fms  lost %d corrupt %d",
+              ok,
+              streams.size(),
+              framesPerRead(),
+              frames,
+              reads,
+              timeToHeadMs().p50(),
+              ttftMs().p50(),
+              gapMs().p50(),
+              gapMs().max(),
+              emitToRecvMs().p50(),
+              emitToRecvMs().p99(),
+              lost,
+              corrupt));
+      // a gateway that dropped the pi_* fields: those tokens are counted, not timed from their
+      // emission
+      if (unchecked > 0)
+        sb.append(String.format("  %d tokens without pi_* fields (counted, not timed)", unchecked));
       ContentCoding coding = dominantCoding();
-      if (coding != null) sb.append(String.format("  %s: %d wire B for %d decoded", coding.text(), bytes, decodedBodyBytes));
+      if (coding != null)
+        sb.append(
+            String.format(
+                "  %s: %d wire B for %d decoded", coding.text(), bytes, decodedBodyBytes));
     }
-    errorCounts.forEach((k, v) -> sb.append("  ").append(k.name().toLowerCase()).append(" x").append(v)
-        .append(": ").append(errorExamples.get(k)));
+    errorCounts.forEach(
+        (k, v) ->
+            sb.append("  ")
+                .append(k.name().toLowerCase())
+                .append(" x")
+                .append(v)
+                .append(": ")
+                .append(errorExamples.get(k)));
     return sb.toString();
   }
 }

@@ -10,7 +10,8 @@ public record Distribution(long count, double p50, double mean, double p99, doub
 
   public static Distribution ofNanos(Histogram h) {
     if (h.getTotalCount() == 0) return EMPTY;
-    return new Distribution(h.getTotalCount(),
+    return new Distribution(
+        h.getTotalCount(),
         Units.nanosToMillis(h.getValueAtPercentile(50)),
         Units.nanosToMillis(Math.round(h.getMean())),
         Units.nanosToMillis(h.getValueAtPercentile(99)),
@@ -20,7 +21,11 @@ public record Distribution(long count, double p50, double mean, double p99, doub
   /** For counts (bytes, frames): values as recorded, means to two decimals. */
   public static Distribution ofCounts(Histogram h) {
     if (h.getTotalCount() == 0) return EMPTY;
-    return new Distribution(h.getTotalCount(), h.getValueAtPercentile(50),
-        Math.round(h.getMean() * 100) / 100.0, h.getValueAtPercentile(99), h.getMaxValue());
+    return new Distribution(
+        h.getTotalCount(),
+        h.getValueAtPercentile(50),
+        Math.round(h.getMean() * 100) / 100.0,
+        h.getValueAtPercentile(99),
+        h.getMaxValue());
   }
 }

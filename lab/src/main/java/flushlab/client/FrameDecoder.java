@@ -11,17 +11,21 @@ import java.util.zip.CRC32C;
  * Recognises the data of one SSE event: a plain flushlab frame, an OpenAI chat chunk or Responses
  * API event (with or without flushlab's pi_seq/pi_ts; parsed as JSON), a finish chunk, or [DONE].
  *
- * <p>One decoder reads one stream, and its JSON events go through one non-blocking parser fed
- * event by event, so a frame allocates next to nothing. A parser made per event cost about 850 B
- * of garbage per frame (a client reading 100 streams of 200 OpenAI chunks: 17 of the 28 MB it
+ * <p>One decoder reads one stream, and its JSON events go through one non-blocking parser fed event
+ * by event, so a frame allocates next to nothing. A parser made per event cost about 850 B of
+ * garbage per frame (a client reading 100 streams of 200 OpenAI chunks: 17 of the 28 MB it
  * allocated over the measured second), which put a young collection of 30-47 ms in the middle of
  * most such runs: a stall of the lab's own reader, merging frames as a proxy would.
  */
 final class FrameDecoder {
   private static final JsonFactory JSON = new JsonFactory();
 
-  /** Fed one event at a time; replaced after an event it could not read to its end (its state is then mid-value). */
+  /**
+   * Fed one event at a time; replaced after an event it could not read to its end (its state is
+   * then mid-value).
+   */
   private JsonParser json;
+
   private final CRC32C crc = new CRC32C();
   private final FrameCodec.Decoded decoded = new FrameCodec.Decoded();
   long seq;
@@ -37,7 +41,13 @@ final class FrameDecoder {
       emitEpochNanos = decoded.emitEpochNanos;
       return FrameKind.FRAME;
     }
-    if (first == '[' && len == 6 && data[1] == 'D' && data[2] == 'O' && data[3] == 'N' && data[4] == 'E' && data[5] == ']') {
+    if (first == '['
+        && len == 6
+        && data[1] == 'D'
+        && data[2] == 'O'
+        && data[3] == 'N'
+        && data[4] == 'E'
+        && data[5] == ']') {
       return FrameKind.DONE;
     }
     if (first == '{') return decodeJson(data, len);
@@ -66,16 +76,20 @@ final class FrameDecoder {
         JsonToken v = p.nextToken();
         switch (name) {
           case "pi_seq":
-            if (v == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) s = p.getLongValue(); else piMangled = true;
+            if (v == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) s = p.getLongValue();
+            else piMangled = true;
             break;
           case "pi_ts":
-            if (v == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) t = p.getLongValue(); else piMangled = true;
+            if (v == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) t = p.getLongValue();
+            else piMangled = true;
             break;
           case "choices":
-            if (v == JsonToken.START_ARRAY) token |= choicesCarryContent(p); else p.skipChildren();
+            if (v == JsonToken.START_ARRAY) token |= choicesCarryContent(p);
+            else p.skipChildren();
             break;
           case "delta": // the Responses API: a text delta is a string at the top level
-            if (v == JsonToken.VALUE_STRING && p.getTextLength() > 0) textDelta = true; else p.skipChildren();
+            if (v == JsonToken.VALUE_STRING && p.getTextLength() > 0) textDelta = true;
+            else p.skipChildren();
             break;
           case "type":
             if (v == JsonToken.VALUE_STRING) type = p.getText();
@@ -85,7 +99,8 @@ final class FrameDecoder {
         }
       }
       // the event's object must have closed (an event cut short leaves the parser waiting for more)
-      if (p.currentToken() != JsonToken.END_OBJECT || !p.getParsingContext().inRoot()) return corrupt();
+      if (p.currentToken() != JsonToken.END_OBJECT || !p.getParsingContext().inRoot())
+        return corrupt();
       dropUnlessConsumed(p);
     } catch (java.io.IOException | RuntimeException e) {
       return corrupt(); // not JSON
@@ -96,7 +111,8 @@ final class FrameDecoder {
       emitEpochNanos = t;
       return FrameKind.FRAME;
     }
-    if (s >= 0 || t >= 0 || piMangled) return FrameKind.CORRUPT; // one of the pair is missing or mangled
+    if (s >= 0 || t >= 0 || piMangled)
+      return FrameKind.CORRUPT; // one of the pair is missing or mangled
     return token ? FrameKind.UNCHECKED_FRAME : FrameKind.CONTROL;
   }
 
@@ -129,7 +145,8 @@ final class FrameDecoder {
           while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken dv = p.nextToken();
-            if (field.equals("content") && dv == JsonToken.VALUE_STRING && p.getTextLength() > 0) content = true;
+            if (field.equals("content") && dv == JsonToken.VALUE_STRING && p.getTextLength() > 0)
+              content = true;
             else p.skipChildren();
           }
         } else {

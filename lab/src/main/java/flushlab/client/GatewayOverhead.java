@@ -8,14 +8,13 @@ import java.util.function.Function;
 /**
  * A gateway's cost against the loopback path, from interleaved rounds: each round measures the
  * loopback and the gateway with the same requests, one right after the other, so drift on the
- * machine (another process, the JIT, a frequency change) lands on both sides of a round. A
- * metric's overhead is the median over rounds of the two sides' difference; its noise is the
- * spread of those per-round differences, their interquartile range (so one round that met a
- * pause does not hide a steady difference; with three rounds it is half their range). An
- * overhead no larger than the spread is not
- * reported as a finding: it is "within noise", and more rounds or requests are what to measure
- * next. One calibration batch before the gateway batch, as before, once gave a negative overhead
- * and ranged 0.99-5.7 ms for a sub-millisecond hop.
+ * machine (another process, the JIT, a frequency change) lands on both sides of a round. A metric's
+ * overhead is the median over rounds of the two sides' difference; its noise is the spread of those
+ * per-round differences, their interquartile range (so one round that met a pause does not hide a
+ * steady difference; with three rounds it is half their range). An overhead no larger than the
+ * spread is not reported as a finding: it is "within noise", and more rounds or requests are what
+ * to measure next. One calibration batch before the gateway batch, as before, once gave a negative
+ * overhead and ranged 0.99-5.7 ms for a sub-millisecond hop.
  */
 public final class GatewayOverhead {
 
@@ -42,8 +41,12 @@ public final class GatewayOverhead {
   /** The metrics whose resolution decides whether more rounds are needed. */
   public static final List<Metric> DECIDING = List.of(Metric.TTFT, Metric.EMIT_TO_RECV);
 
-  /** One metric's answer: median per-round p50 difference, its spread, and pooled mean and p99 differences. */
-  public record Difference(Metric metric, double p50Ms, double spreadMs, double meanMs, double p99Ms, int rounds) {
+  /**
+   * One metric's answer: median per-round p50 difference, its spread, and pooled mean and p99
+   * differences.
+   */
+  public record Difference(
+      Metric metric, double p50Ms, double spreadMs, double meanMs, double p99Ms, int rounds) {
     /** The difference stands out of the rounds' noise: it is larger than their spread. */
     public boolean resolved() {
       return rounds >= 2 && Math.abs(p50Ms) > spreadMs;

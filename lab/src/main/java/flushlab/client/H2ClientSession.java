@@ -22,13 +22,21 @@ import java.util.Set;
  * END_STREAM). So frames per read, releases, content decoding and every error keep one meaning
  * across HTTP versions. Flow control: the client gives back what it read, at once, with
  * WINDOW_UPDATEs for each stream and for the connection, written right after the read; a client
- * that reads slowly therefore grants slowly, as a real one does. Confined to the connection's
- * event loop.
+ * that reads slowly therefore grants slowly, as a real one does. Confined to the connection's event
+ * loop.
  */
 final class H2ClientSession implements H2FrameParser.Listener {
   /** Headers HTTP/2 forbids (connection-specific); a request's are dropped, as clients do. */
-  private static final Set<String> CONNECTION_HEADERS = Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding",
-      "upgrade", "host", "content-length");
+  private static final Set<String> CONNECTION_HEADERS =
+      Set.of(
+          "connection",
+          "keep-alive",
+          "proxy-connection",
+          "transfer-encoding",
+          "upgrade",
+          "host",
+          "content-length");
+
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -41,10 +49,13 @@ final class H2ClientSession implements H2FrameParser.Listener {
     boolean ended;
     String failure;
     boolean reset;
+
     /** DATA bytes this read (to give back, and the stream's share of the read's wire bytes). */
     int consumed;
+
     /** DATA bytes read and not yet given back with a WINDOW_UPDATE. */
     long unacked;
+
     long windowUpdatesSent;
     long dataBytes;
 
@@ -55,22 +66,43 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   private final boolean tls;
   private final int initialWindow;
-  /** h2c by Upgrade: the first request goes as HTTP/1.1 asking to switch; stream 1 is its answer. */
+
+  /**
+   * h2c by Upgrade: the first request goes as HTTP/1.1 asking to switch; stream 1 is its answer.
+   */
   private final boolean upgrade;
+
   private boolean awaitingSwitch;
   private final StringBuilder switchHead = new StringBuilder();
-  /** The server did not switch: the connection is HTTP/1.1, its bytes passed on as they came (to the one stream). */
+
+  /**
+   * The server did not switch: the connection is HTTP/1.1, its bytes passed on as they came (to the
+   * one stream).
+   */
   private boolean http11;
+
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME);
   private final Hpack hpack = new Hpack();
-  /** Frames to write back after a read (acks, WINDOW_UPDATEs), built in place: a read allocates nothing for them. */
+
+  /**
+   * Frames to write back after a read (acks, WINDOW_UPDATEs), built in place: a read allocates
+   * nothing for them.
+   */
   private byte[] replies = new byte[256];
+
   private int repliesLen;
-  /** The open streams, in the order opened: at most 128, looked up by a scan (no map, no iterator per read). */
+
+  /**
+   * The open streams, in the order opened: at most 128, looked up by a scan (no map, no iterator
+   * per read).
+   */
   private final java.util.ArrayList<Out> streams = new java.util.ArrayList<>();
+
   private int nextStreamId = 1;
+
   /** The stream the single-stream calls mean: the last one requested. */
   private int current;
+
   private boolean opened;
   private final Map<String, Long> serverSettings = new LinkedHashMap<>();
   private long serverWindowUpdates;
@@ -78,7 +110,8 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   /**
    * @param initialWindow the stream window this client advertises (SETTINGS_INITIAL_WINDOW_SIZE)
-   * @param connectionWindow the connection window it raises its own to with its first WINDOW_UPDATE (never below 65,535)
+   * @param connectionWindow the connection window it raises its own to with its first WINDOW_UPDATE
+   *     (never below 65,535)
    */
   H2ClientSession(boolean tls, int initialWindow, int connectionWindow, boolean upgrade) {
     this.tls = tls;
@@ -88,17 +121,27 @@ final class H2ClientSession implements H2FrameParser.Listener {
   }
 
   private final int connectionWindow;
+
   /** DATA bytes read on the connection and not yet given back. */
   private long connectionUnacked;
 
-  /** What the connection turned out to speak: h2, h2c, or HTTP/1.1 when an Upgrade was not taken. */
+  /**
+   * What the connection turned out to speak: h2, h2c, or HTTP/1.1 when an Upgrade was not taken.
+   */
   HttpVersion spoken() {
-    return http11 ? HttpVersion.HTTP_1_1 : tls ? HttpVersion.H2 : upgrade ? HttpVersion.H2C_UPGRADE : HttpVersion.H2C;
+    return http11
+        ? HttpVersion.HTTP_1_1
+        : tls ? HttpVersion.H2 : upgrade ? HttpVersion.H2C_UPGRADE : HttpVersion.H2C;
   }
 
   private byte[] clientSettings() {
-    return H2.settings(H2.SETTINGS_ENABLE_PUSH, 0, H2.SETTINGS_INITIAL_WINDOW_SIZE, initialWindow,
-        H2.SETTINGS_MAX_FRAME_SIZE, H2.DEFAULT_MAX_FRAME);
+    return H2.settings(
+        H2.SETTINGS_ENABLE_PUSH,
+        0,
+        H2.SETTINGS_INITIAL_WINDOW_SIZE,
+        initialWindow,
+        H2.SETTINGS_MAX_FRAME_SIZE,
+        H2.DEFAULT_MAX_FRAME);
   }
 
   /** The stream id the last {@link #request} opened. */
@@ -106,7 +149,10 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return current;
   }
 
-  /** The bytes that start the next request: the preface and SETTINGS first on a new connection, then HEADERS (and DATA). */
+  /**
+   * The bytes that start the next request: the preface and SETTINGS first on a new connection, then
+   * HEADERS (and DATA).
+   */
   byte[] request(RequestPlan plan, boolean keepAlive) {
     if (http11) {
       open(); // HTTP/1.1 after an Upgrade not taken: the answer goes to this request's out
@@ -118,11 +164,16 @@ final class H2ClientSession implements H2FrameParser.Listener {
       opened = true;
       out.writeBytes(H2.PREFACE);
       out.writeBytes(clientSettings());
-      if (connectionWindow > H2.DEFAULT_WINDOW) out.writeBytes(H2.windowUpdate(0, connectionWindow - H2.DEFAULT_WINDOW));
+      if (connectionWindow > H2.DEFAULT_WINDOW)
+        out.writeBytes(H2.windowUpdate(0, connectionWindow - H2.DEFAULT_WINDOW));
     }
     int id = open();
-    Http2Headers headers = new DefaultHttp2Headers().method(plan.method()).scheme(tls ? "https" : "http")
-        .authority(authority(plan)).path(plan.pathAndQuery());
+    Http2Headers headers =
+        new DefaultHttp2Headers()
+            .method(plan.method())
+            .scheme(tls ? "https" : "http")
+            .authority(authority(plan))
+            .path(plan.pathAndQuery());
     for (String line : plan.headLines(keepAlive, false)) {
       int colon = line.indexOf(':');
       String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
@@ -138,7 +189,12 @@ final class H2ClientSession implements H2FrameParser.Listener {
     for (int off = 0; off < plan.body().length; off += H2.DEFAULT_MAX_FRAME) {
       int n = Math.min(H2.DEFAULT_MAX_FRAME, plan.body().length - off);
       boolean last = off + n == plan.body().length;
-      out.writeBytes(H2.frame(H2.DATA, last ? H2.FLAG_END_STREAM : 0, id, Arrays.copyOfRange(plan.body(), off, off + n)));
+      out.writeBytes(
+          H2.frame(
+              H2.DATA,
+              last ? H2.FLAG_END_STREAM : 0,
+              id,
+              Arrays.copyOfRange(plan.body(), off, off + n)));
     }
     return out.toByteArray();
   }
@@ -151,20 +207,32 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return id;
   }
 
-  /** The first request, as HTTP/1.1 asking to switch to h2c (RFC 7540 3.2); its answer will be stream 1. */
+  /**
+   * The first request, as HTTP/1.1 asking to switch to h2c (RFC 7540 3.2); its answer will be
+   * stream 1.
+   */
   private byte[] upgradeRequest(RequestPlan plan) {
     opened = true;
     awaitingSwitch = true;
     open();
     byte[] settings = clientSettings();
-    String payload = java.util.Base64.getUrlEncoder().withoutPadding()
-        .encodeToString(Arrays.copyOfRange(settings, H2.FRAME_HEADER_BYTES, settings.length));
-    StringBuilder sb = new StringBuilder(512).append(plan.method()).append(' ').append(plan.pathAndQuery()).append(" HTTP/1.1\r\n");
+    String payload =
+        java.util.Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(Arrays.copyOfRange(settings, H2.FRAME_HEADER_BYTES, settings.length));
+    StringBuilder sb =
+        new StringBuilder(512)
+            .append(plan.method())
+            .append(' ')
+            .append(plan.pathAndQuery())
+            .append(" HTTP/1.1\r\n");
     for (String line : plan.headLines(true, false)) {
       if (line.regionMatches(true, 0, "Connection:", 0, 11)) continue;
       sb.append(line).append("\r\n");
     }
-    sb.append("Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: ").append(payload).append("\r\n\r\n");
+    sb.append("Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: ")
+        .append(payload)
+        .append("\r\n\r\n");
     byte[] head = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     byte[] all = Arrays.copyOf(head, head.length + plan.body().length);
     System.arraycopy(plan.body(), 0, all, head.length, plan.body().length);
@@ -172,14 +240,20 @@ final class H2ClientSession implements H2FrameParser.Listener {
   }
 
   /** HEADERS, then CONTINUATIONs when the block is larger than one frame. */
-  private static void writeHeaderBlock(ByteArrayOutputStream out, int id, byte[] block, boolean endStream) {
+  private static void writeHeaderBlock(
+      ByteArrayOutputStream out, int id, byte[] block, boolean endStream) {
     int first = Math.min(block.length, H2.DEFAULT_MAX_FRAME);
-    int flags = (endStream ? H2.FLAG_END_STREAM : 0) | (first == block.length ? H2.FLAG_END_HEADERS : 0);
+    int flags =
+        (endStream ? H2.FLAG_END_STREAM : 0) | (first == block.length ? H2.FLAG_END_HEADERS : 0);
     out.writeBytes(H2.frame(H2.HEADERS, flags, id, Arrays.copyOfRange(block, 0, first)));
     for (int off = first; off < block.length; off += H2.DEFAULT_MAX_FRAME) {
       int n = Math.min(H2.DEFAULT_MAX_FRAME, block.length - off);
-      out.writeBytes(H2.frame(H2.CONTINUATION, off + n == block.length ? H2.FLAG_END_HEADERS : 0, id,
-          Arrays.copyOfRange(block, off, off + n)));
+      out.writeBytes(
+          H2.frame(
+              H2.CONTINUATION,
+              off + n == block.length ? H2.FLAG_END_HEADERS : 0,
+              id,
+              Arrays.copyOfRange(block, off, off + n)));
     }
   }
 
@@ -188,7 +262,10 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return h + ":" + plan.port();
   }
 
-  /** One socket read's bytes; afterwards each stream's {@link Out} holds what they meant for it, {@link #replyBytes} what to write back. */
+  /**
+   * One socket read's bytes; afterwards each stream's {@link Out} holds what they meant for it,
+   * {@link #replyBytes} what to write back.
+   */
   void read(byte[] b, int off, int len) {
     int total = 0;
     for (int i = 0; i < streams.size(); i++) {
@@ -225,7 +302,8 @@ final class H2ClientSession implements H2FrameParser.Listener {
     }
     connectionUnacked += total + unknownConsumed;
     unknownConsumed = 0;
-    if (connectionUnacked > 0 && connectionUnacked >= Math.max(H2.DEFAULT_WINDOW, connectionWindow) / 2) {
+    if (connectionUnacked > 0
+        && connectionUnacked >= Math.max(H2.DEFAULT_WINDOW, connectionWindow) / 2) {
       windowUpdate(0, (int) connectionUnacked);
       connectionUnacked = 0;
     }
@@ -254,10 +332,14 @@ final class H2ClientSession implements H2FrameParser.Listener {
   }
 
   private void ensureReplies(int n) {
-    if (repliesLen + n > replies.length) replies = Arrays.copyOf(replies, Math.max(replies.length * 2, repliesLen + n));
+    if (repliesLen + n > replies.length)
+      replies = Arrays.copyOf(replies, Math.max(replies.length * 2, repliesLen + n));
   }
 
-  /** DATA of streams no longer tracked (finished, or never ours) still counts against the connection window. */
+  /**
+   * DATA of streams no longer tracked (finished, or never ours) still counts against the connection
+   * window.
+   */
   private int unknownConsumed;
 
   private int switchAnswer(byte[] b, int off, int len) {
@@ -265,14 +347,16 @@ final class H2ClientSession implements H2FrameParser.Listener {
     for (int i = off; i < off + len; i++) switchHead.append((char) (b[i] & 0xff));
     int end = switchHead.indexOf("\r\n\r\n");
     if (end < 0) {
-      if (switchHead.length() > 16 * 1024) connectionFailure = "the answer to the h2c Upgrade request has no end to its head";
+      if (switchHead.length() > 16 * 1024)
+        connectionFailure = "the answer to the h2c Upgrade request has no end to its head";
       return -1;
     }
     awaitingSwitch = false;
     if (switchHead.indexOf("HTTP/1.1 101") == 0) {
       reply(H2.PREFACE);
       reply(clientSettings());
-      if (connectionWindow > H2.DEFAULT_WINDOW) reply(H2.windowUpdate(0, connectionWindow - H2.DEFAULT_WINDOW));
+      if (connectionWindow > H2.DEFAULT_WINDOW)
+        reply(H2.windowUpdate(0, connectionWindow - H2.DEFAULT_WINDOW));
       return end + 4 - before;
     }
     http11 = true; // not switched: the answer is HTTP/1.1, head and all
@@ -317,12 +401,18 @@ final class H2ClientSession implements H2FrameParser.Listener {
     return connectionFailure;
   }
 
-  /** The connection failed for a reason found outside the frames (the caller's): every stream fails with it. */
+  /**
+   * The connection failed for a reason found outside the frames (the caller's): every stream fails
+   * with it.
+   */
   void fail(String why) {
     if (connectionFailure == null) connectionFailure = why;
   }
 
-  /** Bytes of control frames to write after this read (SETTINGS and PING acks, WINDOW_UPDATEs), in {@link #replyBytes}. */
+  /**
+   * Bytes of control frames to write after this read (SETTINGS and PING acks, WINDOW_UPDATEs), in
+   * {@link #replyBytes}.
+   */
   int replyLength() {
     return repliesLen;
   }
@@ -343,12 +433,18 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   H2Stats stats(int id) {
     Out o = find(id);
-    return new H2Stats(Map.copyOf(serverSettings), o == null ? 0 : o.windowUpdatesSent, serverWindowUpdates, o == null ? 0 : o.dataBytes,
-        initialWindow, Math.max(H2.DEFAULT_WINDOW, connectionWindow));
+    return new H2Stats(
+        Map.copyOf(serverSettings),
+        o == null ? 0 : o.windowUpdatesSent,
+        serverWindowUpdates,
+        o == null ? 0 : o.dataBytes,
+        initialWindow,
+        Math.max(H2.DEFAULT_WINDOW, connectionWindow));
   }
 
   private static void append(Out o, byte[] b, int off, int len) {
-    if (o.h1Len + len > o.h1.length) o.h1 = Arrays.copyOf(o.h1, Math.max(o.h1.length * 2, o.h1Len + len));
+    if (o.h1Len + len > o.h1.length)
+      o.h1 = Arrays.copyOf(o.h1, Math.max(o.h1.length * 2, o.h1Len + len));
     System.arraycopy(b, off, o.h1, o.h1Len, len);
     o.h1Len += len;
   }
@@ -416,11 +512,14 @@ final class H2ClientSession implements H2FrameParser.Listener {
     if (status.toString().startsWith("1")) return; // an informational head: the real one follows
     o.headSeen = true;
     StringBuilder s = new StringBuilder(256).append("HTTP/1.1 ").append(status).append(" h2\r\n");
-    headers.forEach(e -> {
-      String name = e.getKey().toString();
-      if (name.startsWith(":") || name.equals("content-length") || name.equals("transfer-encoding")) return;
-      s.append(name).append(": ").append(e.getValue()).append("\r\n");
-    });
+    headers.forEach(
+        e -> {
+          String name = e.getKey().toString();
+          if (name.startsWith(":")
+              || name.equals("content-length")
+              || name.equals("transfer-encoding")) return;
+          s.append(name).append(": ").append(e.getValue()).append("\r\n");
+        });
     s.append(endStream ? "Content-Length: 0\r\n\r\n" : "Transfer-Encoding: chunked\r\n\r\n");
     byte[] head = s.toString().getBytes(StandardCharsets.ISO_8859_1);
     append(o, head, 0, head.length);
@@ -430,7 +529,8 @@ final class H2ClientSession implements H2FrameParser.Listener {
   @Override
   public void onSettings(boolean ack, int[] idValue) {
     if (ack) return;
-    for (int i = 0; i < idValue.length; i += 2) serverSettings.put(settingName(idValue[i]), idValue[i + 1] & 0xffffffffL);
+    for (int i = 0; i < idValue.length; i += 2)
+      serverSettings.put(settingName(idValue[i]), idValue[i + 1] & 0xffffffffL);
     reply(H2.settingsAck());
   }
 
@@ -469,7 +569,12 @@ final class H2ClientSession implements H2FrameParser.Listener {
   public void onGoAway(int lastStreamId, long code) {
     for (Out o : streams) {
       if (!o.ended && (o.id > lastStreamId || code != H2.NO_ERROR)) {
-        o.failure = "the server closed the connection (GOAWAY " + H2.errorName(code) + ", last stream " + lastStreamId + ")";
+        o.failure =
+            "the server closed the connection (GOAWAY "
+                + H2.errorName(code)
+                + ", last stream "
+                + lastStreamId
+                + ")";
       }
     }
   }

@@ -15,8 +15,11 @@ public record HeaderSpec(String name, String template) {
   public static final String REDACTED = "<redacted>";
   private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
   /** The lab writes these itself: another value would break how the response is framed or read. */
-  private static final List<String> LAB_OWNED = List.of("content-length", "transfer-encoding", "connection", "upgrade");
+  private static final List<String> LAB_OWNED =
+      List.of("content-length", "transfer-encoding", "connection", "upgrade");
+
   public static final int MAX_HEADERS = 32;
   public static final int MAX_VALUE_CHARS = 8192;
 
@@ -24,33 +27,57 @@ public record HeaderSpec(String name, String template) {
   public static HeaderSpec parse(String where, String text) {
     int colon = text.indexOf(':');
     if (colon <= 0) {
-      throw new IllegalArgumentException(where + ": '" + redactedText(text) + "' is not 'Name: value' (e.g. 'Authorization: Bearer ${OPENAI_API_KEY}')");
+      throw new IllegalArgumentException(
+          where
+              + ": '"
+              + redactedText(text)
+              + "' is not 'Name: value' (e.g. 'Authorization: Bearer ${OPENAI_API_KEY}')");
     }
     String name = text.substring(0, colon).trim();
     String value = text.substring(colon + 1).trim();
     if (!TOKEN.matcher(name).matches()) {
-      throw new IllegalArgumentException(where + ": '" + name + "' is not a header name (letters, digits and !#$%&'*+.^_`|~-)");
+      throw new IllegalArgumentException(
+          where + ": '" + name + "' is not a header name (letters, digits and !#$%&'*+.^_`|~-)");
     }
     if (LAB_OWNED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-      throw new IllegalArgumentException(where + ": " + name + " is written by the lab itself (it decides how the request is framed); "
-          + "give other headers");
+      throw new IllegalArgumentException(
+          where
+              + ": "
+              + name
+              + " is written by the lab itself (it decides how the request is framed); "
+              + "give other headers");
     }
     if (value.length() > MAX_VALUE_CHARS) {
-      throw new IllegalArgumentException(where + ": the value of " + name + " has " + value.length() + " characters (allowed: at most "
-          + MAX_VALUE_CHARS + ")");
+      throw new IllegalArgumentException(
+          where
+              + ": the value of "
+              + name
+              + " has "
+              + value.length()
+              + " characters (allowed: at most "
+              + MAX_VALUE_CHARS
+              + ")");
     }
     return new HeaderSpec(name, value);
   }
 
-  /** The value to send, every ${VAR} replaced from {@code env}; a variable that is not set is an error naming it. */
+  /**
+   * The value to send, every ${VAR} replaced from {@code env}; a variable that is not set is an
+   * error naming it.
+   */
   public String resolve(String where, Map<String, String> env) {
     Matcher m = VARIABLE.matcher(template);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
       String v = env.get(m.group(1));
       if (v == null) {
-        throw new IllegalArgumentException(where + ": header " + name + " names the environment variable " + m.group(1)
-            + ", which is not set (export it, or give the value another way)");
+        throw new IllegalArgumentException(
+            where
+                + ": header "
+                + name
+                + " names the environment variable "
+                + m.group(1)
+                + ", which is not set (export it, or give the value another way)");
       }
       m.appendReplacement(out, Matcher.quoteReplacement(v));
     }
@@ -59,8 +86,11 @@ public record HeaderSpec(String name, String template) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == '\r' || c == '\n' || c == 0 || c > 0xFF) {
-        throw new IllegalArgumentException(where + ": the value of header " + name
-            + " has a line break, NUL or non-Latin-1 character once expanded (a header value is one line)");
+        throw new IllegalArgumentException(
+            where
+                + ": the value of header "
+                + name
+                + " has a line break, NUL or non-Latin-1 character once expanded (a header value is one line)");
       }
     }
     return value;

@@ -1,9 +1,9 @@
 package flushlab.client;
 
-import flushlab.coding.NativeCodecs;
-import flushlab.http.HttpParseException;
 import flushlab.coding.ContentCoding;
+import flushlab.coding.NativeCodecs;
 import flushlab.core.LabVertx;
+import flushlab.http.HttpParseException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.FixedRecvByteBufAllocator;
@@ -23,17 +23,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs a batch of requests over raw TCP and meters every read. One data callback is one read
- * from the kernel (epoll: one successful recv(); see docs/ARCHITECTURE.md), each into a buffer of
- * {@link ClientOptions#recvBufferBytes()} like a recv() call with that size. A slow reader turns
- * auto-read off and asks the channel for exactly one read after each pause, so the kernel's
- * buffers fill as they would behind a slow client.
+ * Runs a batch of requests over raw TCP and meters every read. One data callback is one read from
+ * the kernel (epoll: one successful recv(); see docs/ARCHITECTURE.md), each into a buffer of {@link
+ * ClientOptions#recvBufferBytes()} like a recv() call with that size. A slow reader turns auto-read
+ * off and asks the channel for exactly one read after each pause, so the kernel's buffers fill as
+ * they would behind a slow client.
  *
  * <p>Threading: the whole batch runs on one event-loop context; no locking.
  */
 public final class MeteredClient {
-  /** HTTP/2 answers (PING and SETTINGS acks, WINDOW_UPDATEs) queued for a server that reads none: Netty's 10,000 PING acks, in bytes. */
+  /**
+   * HTTP/2 answers (PING and SETTINGS acks, WINDOW_UPDATEs) queued for a server that reads none:
+   * Netty's 10,000 PING acks, in bytes.
+   */
   static final long MAX_UNREAD_REPLY_BYTES = 10_000L * 17;
+
   private final Vertx vertx;
   private final NetClient net;
   private final ClientOptions options;
@@ -41,7 +45,10 @@ public final class MeteredClient {
   private volatile boolean aborted;
   private volatile ReadObserver observer;
 
-  /** Told of every read that completed frames, on the client's loop: for live views (the console), never for measuring. */
+  /**
+   * Told of every read that completed frames, on the client's loop: for live views (the console),
+   * never for measuring.
+   */
   public interface ReadObserver {
     /**
      * @param sinceRequestNanos the read's time from the request being written
@@ -62,10 +69,14 @@ public final class MeteredClient {
     this.options = options;
     // TLS handshakes' heavy steps (certificate checks, key agreement) on the worker pool: on the
     // client's one event loop they held the reads of every other stream for milliseconds.
-    this.net = vertx.createNetClient(new NetClientOptions()
-        .setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
-        .setTcpNoDelay(true)
-        .setConnectTimeout((int) Math.min(30_000, Math.max(1, options.timeoutNanos() / 1_000_000))));
+    this.net =
+        vertx.createNetClient(
+            new NetClientOptions()
+                .setSslEngineOptions(
+                    new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
+                .setTcpNoDelay(true)
+                .setConnectTimeout(
+                    (int) Math.min(30_000, Math.max(1, options.timeoutNanos() / 1_000_000))));
   }
 
   /** Streams finished so far in the running batch (for progress lines). */
@@ -85,8 +96,8 @@ public final class MeteredClient {
   }
 
   /**
-   * Stops the running batch now (Ctrl-C): no new request starts and open connections are closed,
-   * so the batch completes at once, its unfinished streams failed. The caller discards it.
+   * Stops the running batch now (Ctrl-C): no new request starts and open connections are closed, so
+   * the batch completes at once, its unfinished streams failed. The caller discards it.
    */
   public Future<Void> abort() {
     aborted = true;
@@ -100,8 +111,10 @@ public final class MeteredClient {
 
   private final class Batch {
     private final RequestPlan plan;
+
     /** The content codings the request accepts, read once per batch. */
     private final Set<ContentCoding> accepted;
+
     private final Promise<BatchResult> promise;
     private final List<StreamResult> results = new ArrayList<>();
     private int issued;
@@ -115,8 +128,12 @@ public final class MeteredClient {
 
     void start() {
       int inFlight = Math.min(options.concurrency(), options.requests());
-      // HTTP/2 with several streams per connection: one worker (connection) per that many streams in flight
-      int workers = options.multiplexed() ? (inFlight + options.streamsPerConnection() - 1) / options.streamsPerConnection() : inFlight;
+      // HTTP/2 with several streams per connection: one worker (connection) per that many streams
+      // in flight
+      int workers =
+          options.multiplexed()
+              ? (inFlight + options.streamsPerConnection() - 1) / options.streamsPerConnection()
+              : inFlight;
       workersRunning = workers;
       for (int i = 0; i < workers; i++) new Worker(this).next();
     }
@@ -144,19 +161,38 @@ public final class MeteredClient {
     private Channel channel;
     private StreamMeter meter;
     private long timerId = -1;
+
     /** Bytes of HTTP/2 answers written while the connection's queue held unsent bytes, in a row. */
     private long unreadReplyBytes;
+
     private byte[] scratch = new byte[options.recvBufferBytes()];
     private boolean reusable;
-    /** TLS only: plaintext bytes of the socket read in progress, and when the first of them came. */
+
+    /**
+     * TLS only: plaintext bytes of the socket read in progress, and when the first of them came.
+     */
     private int plainPending;
+
     private long plainTime;
-    /** TLS only: the socket read in progress filled the receive buffer (more was waiting in the kernel). */
+
+    /**
+     * TLS only: the socket read in progress filled the receive buffer (more was waiting in the
+     * kernel).
+     */
     private boolean socketReadFull;
-    /** HTTP/2 (h2 or h2c): the connection's session, which turns each read into what it means for the stream; null on HTTP/1.1. */
+
+    /**
+     * HTTP/2 (h2 or h2c): the connection's session, which turns each read into what it means for
+     * the stream; null on HTTP/1.1.
+     */
     private H2ClientSession h2;
-    /** HTTP/2 with several streams per connection: each open stream's meter and timeout timer, by stream id; null otherwise. */
+
+    /**
+     * HTTP/2 with several streams per connection: each open stream's meter and timeout timer, by
+     * stream id; null otherwise.
+     */
     private java.util.Map<Integer, StreamMeter> streams;
+
     private final java.util.Map<Integer, Long> streamTimers = new java.util.HashMap<>();
 
     Worker(Batch batch) {
@@ -183,58 +219,101 @@ public final class MeteredClient {
       boolean h2Tls = options.http() == HttpVersion.H2;
       // a browser or curl left to itself offers h2 and http/1.1 and speaks what the server picks
       boolean offerBoth = options.http() == HttpVersion.AUTO && plan.profile().offersH2OverTls();
-      Future<NetSocket> connecting = plan.tls() == null
-          ? net.connect(plan.port(), plan.host())
-          : net.connect(new ConnectOptions().setHost(plan.host()).setPort(plan.port()).setSsl(true)
-              .setSslOptions(h2Tls ? plan.tls().sslOptions().setUseAlpn(true).setApplicationLayerProtocols(List.of("h2"))
-                  : offerBoth ? plan.tls().sslOptions().setUseAlpn(true).setApplicationLayerProtocols(List.of("h2", "http/1.1"))
-                  : plan.tls().sslOptions())
-              .setSniServerName(plan.tls().serverName(plan.host())));
-      connecting.onComplete(ar -> {
-        if (ar.failed()) {
-          batch.record(StreamResult.connectFailed("cannot connect to " + plan.host() + ":" + plan.port()
-              + (plan.tls() == null ? "" : " over TLS (" + plan.tls().describe() + ")") + ": " + ar.cause().getMessage()));
-          socket = null;
-          next();
-          return;
-        }
-        NetSocket s = ar.result();
-        if (h2Tls && !"h2".equals(s.applicationLayerProtocol())) {
-          batch.record(StreamResult.connectFailed(plan.host() + ":" + plan.port() + " did not agree to h2 over TLS (ALPN chose "
-              + (s.applicationLayerProtocol() == null ? "nothing" : s.applicationLayerProtocol()) + "); try --http 1.1"));
-          s.close();
-          socket = null;
-          next();
-          return;
-        }
-        attach(s);
-        if (streams != null) {
-          openStream();
-          while (streams.size() < options.streamsPerConnection() && batch.takeRequest()) openStream();
-        } else {
-          send();
-        }
-      });
+      Future<NetSocket> connecting =
+          plan.tls() == null
+              ? net.connect(plan.port(), plan.host())
+              : net.connect(
+                  new ConnectOptions()
+                      .setHost(plan.host())
+                      .setPort(plan.port())
+                      .setSsl(true)
+                      .setSslOptions(
+                          h2Tls
+                              ? plan.tls()
+                                  .sslOptions()
+                                  .setUseAlpn(true)
+                                  .setApplicationLayerProtocols(List.of("h2"))
+                              : offerBoth
+                                  ? plan.tls()
+                                      .sslOptions()
+                                      .setUseAlpn(true)
+                                      .setApplicationLayerProtocols(List.of("h2", "http/1.1"))
+                                  : plan.tls().sslOptions())
+                      .setSniServerName(plan.tls().serverName(plan.host())));
+      connecting.onComplete(
+          ar -> {
+            if (ar.failed()) {
+              batch.record(
+                  StreamResult.connectFailed(
+                      "cannot connect to "
+                          + plan.host()
+                          + ":"
+                          + plan.port()
+                          + (plan.tls() == null ? "" : " over TLS (" + plan.tls().describe() + ")")
+                          + ": "
+                          + ar.cause().getMessage()));
+              socket = null;
+              next();
+              return;
+            }
+            NetSocket s = ar.result();
+            if (h2Tls && !"h2".equals(s.applicationLayerProtocol())) {
+              batch.record(
+                  StreamResult.connectFailed(
+                      plan.host()
+                          + ":"
+                          + plan.port()
+                          + " did not agree to h2 over TLS (ALPN chose "
+                          + (s.applicationLayerProtocol() == null
+                              ? "nothing"
+                              : s.applicationLayerProtocol())
+                          + "); try --http 1.1"));
+              s.close();
+              socket = null;
+              next();
+              return;
+            }
+            attach(s);
+            if (streams != null) {
+              openStream();
+              while (streams.size() < options.streamsPerConnection() && batch.takeRequest())
+                openStream();
+            } else {
+              send();
+            }
+          });
     }
 
-    /** h2 goes over TLS (an https target), h2c over plain TCP: the other pairings are refused before connecting. */
+    /**
+     * h2 goes over TLS (an https target), h2c over plain TCP: the other pairings are refused before
+     * connecting.
+     */
     private String httpMismatch(RequestPlan plan) {
       if (options.http() == HttpVersion.H2 && plan.tls() == null) {
         return "--http h2 needs an https target (ALPN over TLS); for plain http use --http h2c";
       }
-      if ((options.http() == HttpVersion.H2C || options.http() == HttpVersion.H2C_UPGRADE) && plan.tls() != null) {
-        return "--http " + options.http().text() + " is HTTP/2 over plain TCP; for an https target use --http h2";
+      if ((options.http() == HttpVersion.H2C || options.http() == HttpVersion.H2C_UPGRADE)
+          && plan.tls() != null) {
+        return "--http "
+            + options.http().text()
+            + " is HTTP/2 over plain TCP; for an https target use --http h2";
       }
       return null;
     }
 
-    /** The windows this client advertises: the option when set, else what the profile's client does. */
+    /**
+     * The windows this client advertises: the option when set, else what the profile's client does.
+     */
     private int streamWindow() {
-      return options.h2Window() > 0 ? options.h2Window() : batch.plan.profile().h2Windows().stream();
+      return options.h2Window() > 0
+          ? options.h2Window()
+          : batch.plan.profile().h2Windows().stream();
     }
 
     private int connectionWindow() {
-      return options.h2Window() > 0 ? options.h2Window() : batch.plan.profile().h2Windows().connection();
+      return options.h2Window() > 0
+          ? options.h2Window()
+          : batch.plan.profile().h2Windows().connection();
     }
 
     private void attach(NetSocket s) {
@@ -242,81 +321,112 @@ public final class MeteredClient {
       channel = LabVertx.channel(s);
       reusable = options.keepAlive();
       boolean negotiated = "h2".equals(s.applicationLayerProtocol());
-      h2 = options.http().h2() || negotiated
-          ? new H2ClientSession(options.http() == HttpVersion.H2 || negotiated, streamWindow(), connectionWindow(),
-              options.http() == HttpVersion.H2C_UPGRADE)
-          : null;
+      h2 =
+          options.http().h2() || negotiated
+              ? new H2ClientSession(
+                  options.http() == HttpVersion.H2 || negotiated,
+                  streamWindow(),
+                  connectionWindow(),
+                  options.http() == HttpVersion.H2C_UPGRADE)
+              : null;
       streams = options.multiplexed() ? new java.util.LinkedHashMap<>() : null;
-      channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
+      channel
+          .config()
+          .setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
       if (options.slowReaderPauseNanos() > 0) channel.config().setAutoRead(false);
       if (batch.plan.tls() == null) {
-        LabVertx.onRawReads(s, msg -> {
-          long now = System.nanoTime(); // first thing: the read has returned
-          try {
-            if (msg instanceof ByteBuf && s == socket) onRead(now, (ByteBuf) msg);
-          } finally {
-            ReferenceCountUtil.release(msg);
-          }
-        });
+        LabVertx.onRawReads(
+            s,
+            msg -> {
+              long now = System.nanoTime(); // first thing: the read has returned
+              try {
+                if (msg instanceof ByteBuf && s == socket) onRead(now, (ByteBuf) msg);
+              } finally {
+                ReferenceCountUtil.release(msg);
+              }
+            });
       } else {
         // Under TLS one socket read may complete several records, each decrypted on its own: a
         // read is everything one recv() made readable (docs/ARCHITECTURE.md), timed when its first
         // plaintext was handed over, so frames per read means the same as over plain TCP.
-        LabVertx.aroundSocketReads(channel, raw -> {
-          plainPending = 0;
-          socketReadFull = raw >= options.recvBufferBytes();
-        }, () -> {
-          if (plainPending > 0 && s == socket) onBytes(plainTime, plainPending, socketReadFull);
-          plainPending = 0;
-        });
-        LabVertx.onRawReads(s, msg -> {
-          long now = System.nanoTime();
-          try {
-            if (msg instanceof ByteBuf && s == socket) appendPlain(now, (ByteBuf) msg);
-          } finally {
-            ReferenceCountUtil.release(msg);
-          }
-        });
+        LabVertx.aroundSocketReads(
+            channel,
+            raw -> {
+              plainPending = 0;
+              socketReadFull = raw >= options.recvBufferBytes();
+            },
+            () -> {
+              if (plainPending > 0 && s == socket) onBytes(plainTime, plainPending, socketReadFull);
+              plainPending = 0;
+            });
+        LabVertx.onRawReads(
+            s,
+            msg -> {
+              long now = System.nanoTime();
+              try {
+                if (msg instanceof ByteBuf && s == socket) appendPlain(now, (ByteBuf) msg);
+              } finally {
+                ReferenceCountUtil.release(msg);
+              }
+            });
       }
-      s.exceptionHandler(t -> {
-        if (s != socket || meter == null) return;
-        String m = String.valueOf(t.getMessage());
-        meter.fail(m.toLowerCase().contains("reset") ? StreamError.RESET : StreamError.PROTOCOL, m);
-      });
-      s.closeHandler(v -> {
-        if (s != socket) return;
-        if (streams != null) {
-          closeMultiplexed();
-          return;
-        }
-        socket = null;
-        reusable = false;
-        if (meter != null) {
-          meter.connectionClosed();
-          finishStream();
-        }
-      });
+      s.exceptionHandler(
+          t -> {
+            if (s != socket || meter == null) return;
+            String m = String.valueOf(t.getMessage());
+            meter.fail(
+                m.toLowerCase().contains("reset") ? StreamError.RESET : StreamError.PROTOCOL, m);
+          });
+      s.closeHandler(
+          v -> {
+            if (s != socket) return;
+            if (streams != null) {
+              closeMultiplexed();
+              return;
+            }
+            socket = null;
+            reusable = false;
+            if (meter != null) {
+              meter.connectionClosed();
+              finishStream();
+            }
+          });
     }
 
     private void send() {
-      meter = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted, batch.plan.askedContentType());
+      meter =
+          new StreamMeter(
+              batch.plan.expectedFrames(),
+              options.recvBufferBytes(),
+              batch.accepted,
+              batch.plan.askedContentType());
       StreamMeter m = meter;
       long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
-      timerId = vertx.setTimer(timeoutMs, id -> {
-        if (meter == m && !m.finished()) {
-          m.fail(StreamError.TIMEOUT, "no complete response within " + timeoutMs + " ms");
-          finishStream();
-        }
-      });
-      byte[] request = h2 != null ? h2.request(batch.plan, options.keepAlive()) : batch.plan.bytes(options.keepAlive());
-      socket.write(io.vertx.core.buffer.Buffer.buffer(request)).onComplete(ar -> {
-        if (ar.succeeded()) m.requestWritten(System.nanoTime());
-      });
+      timerId =
+          vertx.setTimer(
+              timeoutMs,
+              id -> {
+                if (meter == m && !m.finished()) {
+                  m.fail(StreamError.TIMEOUT, "no complete response within " + timeoutMs + " ms");
+                  finishStream();
+                }
+              });
+      byte[] request =
+          h2 != null
+              ? h2.request(batch.plan, options.keepAlive())
+              : batch.plan.bytes(options.keepAlive());
+      socket
+          .write(io.vertx.core.buffer.Buffer.buffer(request))
+          .onComplete(
+              ar -> {
+                if (ar.succeeded()) m.requestWritten(System.nanoTime());
+              });
       if (options.slowReaderPauseNanos() > 0) channel.read();
     }
 
     private void onRead(long now, ByteBuf buf) {
-      if (meter == null && h2 == null) return; // bytes after a finished response on a closing socket
+      if (meter == null && h2 == null)
+        return; // bytes after a finished response on a closing socket
       int n = buf.readableBytes();
       if (scratch.length < n) scratch = new byte[n];
       buf.getBytes(buf.readerIndex(), scratch, 0, n);
@@ -327,19 +437,24 @@ public final class MeteredClient {
     private void appendPlain(long now, ByteBuf buf) {
       int n = buf.readableBytes();
       if (plainPending == 0) plainTime = now;
-      if (scratch.length < plainPending + n) scratch = java.util.Arrays.copyOf(scratch, Math.max(scratch.length * 2, plainPending + n));
+      if (scratch.length < plainPending + n)
+        scratch = java.util.Arrays.copyOf(scratch, Math.max(scratch.length * 2, plainPending + n));
       buf.getBytes(buf.readerIndex(), scratch, plainPending, n);
       plainPending += n;
     }
 
-    /** One read of {@code n} bytes, now in scratch, that returned at {@code now}; {@code full}: it filled the receive buffer. */
+    /**
+     * One read of {@code n} bytes, now in scratch, that returned at {@code now}; {@code full}: it
+     * filled the receive buffer.
+     */
     private void onBytes(long now, int n, boolean full) {
       if (streams != null) {
         readMultiplexed(now, n, full);
         return;
       }
       if (meter == null) {
-        // HTTP/2 between streams (or before the first: a server's SETTINGS right after the TLS handshake): the connection's frames still count
+        // HTTP/2 between streams (or before the first: a server's SETTINGS right after the TLS
+        // handshake): the connection's frames still count
         if (h2 != null) readH2Connection(n);
         return;
       }
@@ -351,27 +466,40 @@ public final class MeteredClient {
         readH2(now, n, full);
       }
       meter.readDone(System.nanoTime());
-      if (o != null && meter.framesSoFar() > before) o.onFrames(meter.sinceRequest(now), meter.framesSoFar(), meter.framesSoFar() - before);
+      if (o != null && meter.framesSoFar() > before)
+        o.onFrames(meter.sinceRequest(now), meter.framesSoFar(), meter.framesSoFar() - before);
       if (meter.finished()) {
         finishStream();
       } else if (options.slowReaderPauseNanos() > 0) {
         Channel ch = channel;
-        ch.eventLoop().schedule(() -> {
-          if (ch.isActive()) ch.read();
-        }, options.slowReaderPauseNanos(), TimeUnit.NANOSECONDS);
+        ch.eventLoop()
+            .schedule(
+                () -> {
+                  if (ch.isActive()) ch.read();
+                },
+                options.slowReaderPauseNanos(),
+                TimeUnit.NANOSECONDS);
       }
     }
 
-    /** What the HTTP/2 session owes the server after a read (acks, WINDOW_UPDATEs): one pooled buffer, written at once. */
+    /**
+     * What the HTTP/2 session owes the server after a read (acks, WINDOW_UPDATEs): one pooled
+     * buffer, written at once.
+     */
     private void writeH2Replies() {
       int n = h2.replyLength();
       if (n == 0) return;
-      // a server that sends PINGs or SETTINGS and reads none of the answers would grow this client's
-      // queue without end: past Netty's own cap for the same (in bytes of answers), the connection fails
+      // a server that sends PINGs or SETTINGS and reads none of the answers would grow this
+      // client's
+      // queue without end: past Netty's own cap for the same (in bytes of answers), the connection
+      // fails
       if (LabVertx.backedUp(channel)) {
         unreadReplyBytes += n;
         if (unreadReplyBytes > MAX_UNREAD_REPLY_BYTES) {
-          h2.fail("the server sent PINGs or SETTINGS faster than it read the answers (" + unreadReplyBytes + " bytes of them queued)");
+          h2.fail(
+              "the server sent PINGs or SETTINGS faster than it read the answers ("
+                  + unreadReplyBytes
+                  + " bytes of them queued)");
           h2.repliesSent();
           return;
         }
@@ -386,22 +514,37 @@ public final class MeteredClient {
       h2.repliesSent();
     }
 
-    /** HTTP/2, several streams at once: one more request on this connection, with its own meter and timeout. */
+    /**
+     * HTTP/2, several streams at once: one more request on this connection, with its own meter and
+     * timeout.
+     */
     private void openStream() {
-      StreamMeter m = new StreamMeter(batch.plan.expectedFrames(), options.recvBufferBytes(), batch.accepted, batch.plan.askedContentType());
+      StreamMeter m =
+          new StreamMeter(
+              batch.plan.expectedFrames(),
+              options.recvBufferBytes(),
+              batch.accepted,
+              batch.plan.askedContentType());
       byte[] request = h2.request(batch.plan, true);
       int id = h2.lastStreamId();
       streams.put(id, m);
       long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
-      streamTimers.put(id, vertx.setTimer(timeoutMs, t -> {
-        if (streams != null && streams.get(id) == m && !m.finished()) {
-          m.fail(StreamError.TIMEOUT, "no complete response within " + timeoutMs + " ms");
-          finishMultiplexed(id);
-        }
-      }));
-      socket.write(io.vertx.core.buffer.Buffer.buffer(request)).onComplete(ar -> {
-        if (ar.succeeded()) m.requestWritten(System.nanoTime());
-      });
+      streamTimers.put(
+          id,
+          vertx.setTimer(
+              timeoutMs,
+              t -> {
+                if (streams != null && streams.get(id) == m && !m.finished()) {
+                  m.fail(StreamError.TIMEOUT, "no complete response within " + timeoutMs + " ms");
+                  finishMultiplexed(id);
+                }
+              }));
+      socket
+          .write(io.vertx.core.buffer.Buffer.buffer(request))
+          .onComplete(
+              ar -> {
+                if (ar.succeeded()) m.requestWritten(System.nanoTime());
+              });
       if (options.slowReaderPauseNanos() > 0 && streams.size() == 1) channel.read();
     }
 
@@ -413,7 +556,8 @@ public final class MeteredClient {
       try {
         h2.read(scratch, 0, n);
       } catch (HttpParseException e) {
-        for (StreamMeter m : streams.values()) m.fail(StreamError.PROTOCOL, "HTTP/2: " + e.getMessage());
+        for (StreamMeter m : streams.values())
+          m.fail(StreamError.PROTOCOL, "HTTP/2: " + e.getMessage());
         for (Integer id : List.copyOf(streams.keySet())) finishMultiplexed(id);
         return;
       }
@@ -427,19 +571,28 @@ public final class MeteredClient {
           m.readDone(System.nanoTime());
         }
         if (o.failure != null || h2.connectionFailure() != null) {
-          m.fail(o.reset ? StreamError.RESET : StreamError.PROTOCOL, o.failure != null ? o.failure : h2.connectionFailure());
+          m.fail(
+              o.reset ? StreamError.RESET : StreamError.PROTOCOL,
+              o.failure != null ? o.failure : h2.connectionFailure());
         }
         if (m.finished()) finishMultiplexed(id);
       }
       if (streams != null && !streams.isEmpty() && options.slowReaderPauseNanos() > 0) {
         Channel ch = channel;
-        ch.eventLoop().schedule(() -> {
-          if (ch.isActive()) ch.read();
-        }, options.slowReaderPauseNanos(), TimeUnit.NANOSECONDS);
+        ch.eventLoop()
+            .schedule(
+                () -> {
+                  if (ch.isActive()) ch.read();
+                },
+                options.slowReaderPauseNanos(),
+                TimeUnit.NANOSECONDS);
       }
     }
 
-    /** A stream of a multiplexed connection ended: recorded; the next request takes its place, or the connection closes when none is left. */
+    /**
+     * A stream of a multiplexed connection ended: recorded; the next request takes its place, or
+     * the connection closes when none is left.
+     */
     private void finishMultiplexed(int id) {
       StreamMeter m = streams.remove(id);
       if (m == null) return;
@@ -459,7 +612,10 @@ public final class MeteredClient {
       }
     }
 
-    /** The connection closed under its streams: each is ended as the meter judges (truncated, unless complete); the rest of the batch goes on anew. */
+    /**
+     * The connection closed under its streams: each is ended as the meter judges (truncated, unless
+     * complete); the rest of the batch goes on anew.
+     */
     private void closeMultiplexed() {
       socket = null;
       for (Integer id : List.copyOf(streams.keySet())) {
@@ -468,12 +624,16 @@ public final class MeteredClient {
         if (timer != null) vertx.cancelTimer(timer);
         m.connectionClosed();
         StreamResult r = m.result();
-        batch.record(h2 != null && h2.spoken() != HttpVersion.HTTP_1_1 ? r.withH2(h2.stats(id)) : r);
+        batch.record(
+            h2 != null && h2.spoken() != HttpVersion.HTTP_1_1 ? r.withH2(h2.stats(id)) : r);
       }
       next();
     }
 
-    /** HTTP/2 frames with no stream being measured: SETTINGS, PINGs, window updates; acknowledged as always. */
+    /**
+     * HTTP/2 frames with no stream being measured: SETTINGS, PINGs, window updates; acknowledged as
+     * always.
+     */
     private void readH2Connection(int n) {
       try {
         h2.read(scratch, 0, n);
@@ -484,7 +644,10 @@ public final class MeteredClient {
       writeH2Replies();
     }
 
-    /** An HTTP/2 read: the session says what it meant for the stream; the acks and window updates it owes go out at once. */
+    /**
+     * An HTTP/2 read: the session says what it meant for the stream; the acks and window updates it
+     * owes go out at once.
+     */
     private void readH2(long now, int n, boolean full) {
       try {
         h2.read(scratch, 0, n);
@@ -494,7 +657,8 @@ public final class MeteredClient {
       }
       meter.onRead(now, h2.h1(), 0, h2.h1Length(), full, n);
       writeH2Replies();
-      if (h2.failure() != null) meter.fail(h2.reset() ? StreamError.RESET : StreamError.PROTOCOL, h2.failure());
+      if (h2.failure() != null)
+        meter.fail(h2.reset() ? StreamError.RESET : StreamError.PROTOCOL, h2.failure());
     }
 
     private void finishStream() {

@@ -4,17 +4,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One stream of a batch as it arrived: each frame's receive time and, where every frame carried
- * its emit time, its emit time, both in ms from the request on the lab's one clock, in arrival
- * order. Frame number against these times is the arrival staircase: a clean path draws a line on
- * its emitted twin, a buffering one a staircase to its right. The first complete stream of the
- * batch, at most {@code maxFrames} of its frames.
+ * One stream of a batch as it arrived: each frame's receive time and, where every frame carried its
+ * emit time, its emit time, both in ms from the request on the lab's one clock, in arrival order.
+ * Frame number against these times is the arrival staircase: a clean path draws a line on its
+ * emitted twin, a buffering one a staircase to its right. The first complete stream of the batch,
+ * at most {@code maxFrames} of its frames.
  */
 public record Staircase(List<Double> recvMs, List<Double> emitMs) {
 
-  /** The stream a staircase is drawn from: the batch's first complete one that read a frame, or null. */
+  /**
+   * The stream a staircase is drawn from: the batch's first complete one that read a frame, or
+   * null.
+   */
   public static StreamResult firstComplete(BatchResult batch) {
-    for (StreamResult s : batch.streamResults()) if (s.ok() && s.timing().ttftNanos() >= 0) return s;
+    for (StreamResult s : batch.streamResults())
+      if (s.ok() && s.timing().ttftNanos() >= 0) return s;
     return null;
   }
 

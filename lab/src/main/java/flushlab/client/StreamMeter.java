@@ -4,15 +4,15 @@ import flushlab.coding.BodyDecoder;
 import flushlab.coding.ByteSink;
 import flushlab.coding.ContentCoding;
 import flushlab.core.LabClock;
-import flushlab.core.Named;
 import flushlab.core.LongSamples;
+import flushlab.core.Named;
+import flushlab.http.EventParser;
 import flushlab.http.Headers;
-import flushlab.stream.StreamSpec;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
-import flushlab.http.EventParser;
 import flushlab.http.NdjsonParser;
 import flushlab.http.SseEventParser;
+import flushlab.stream.StreamSpec;
 import java.util.BitSet;
 import java.util.Set;
 
@@ -28,23 +28,35 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
 
   private final HttpResponseParser http = new HttpResponseParser(this);
   private final SseEventParser sse = new SseEventParser(this);
-  /** What splits the body into events: SSE, or NDJSON lines for a body labelled application/x-ndjson. */
+
+  /**
+   * What splits the body into events: SSE, or NDJSON lines for a body labelled
+   * application/x-ndjson.
+   */
   private EventParser events = sse;
+
   private final FrameDecoder decoder = new FrameDecoder();
   private final int expectedFrames;
+
   /** What the request's Accept-Encoding accepted: the codings the body may arrive in. */
   private final Set<ContentCoding> accepted;
+
   /** Undoes the body's Content-Encoding, when it has one; null for a body as sent. */
   private BodyDecoder bodyDecoder;
+
   private final ByteSink toSse = this::decoded;
   private long bodyBytes;
+
   /** Body bytes as they came (after de-chunking, before decoding). */
   private long wireBodyBytes;
+
   private final BitSet seen = new BitSet();
 
   private long requestWrittenNanos = -1;
+
   /** When the stream ended, cleanly or not (System.nanoTime), or -1 while it runs. */
   private long endedAtNanos = -1;
+
   private long readNanos;
   private int framesThisRead;
   private int reads;
@@ -57,18 +69,26 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private int reordered;
   private long maxSeq = -1;
   private long firstFrameNanos = -1;
+
   /** The read that completed the response head. */
   private long headReadNanos = -1;
-  /** The read that brought the first body byte (a comment, an announcement or a frame, whatever came first). */
+
+  /**
+   * The read that brought the first body byte (a comment, an announcement or a frame, whatever came
+   * first).
+   */
   private long bodyReadNanos = -1;
+
   private final String askedType;
   private long lastFrameNanos;
   private boolean sawDone;
   private boolean headSeen;
   private boolean complete;
   private boolean serverWillClose;
+
   /** Set for a non-200 answer: its body (first line) is collected for the error message. */
   private String badStatus;
+
   private final StringBuilder badBody = new StringBuilder();
   private int status;
   private long streamId = -1;
@@ -82,68 +102,88 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   private ContentCoding coding;
   private final LongSamples bursts;
   private final LongSamples burstBytes;
-  /** When each read that completed a frame returned (System.nanoTime), beside its frames in {@code bursts}. */
+
+  /**
+   * When each read that completed a frame returned (System.nanoTime), beside its frames in {@code
+   * bursts}.
+   */
   private final LongSamples framedReadAt;
+
   /**
    * Start time, bytes, frames and oldest wait of each release. A release is one burst from the
    * sender however many reads it takes: a read continues the burst of the read before it when the
-   * client had not been waiting for it, that is, when it returned less than
-   * {@link #RELEASE_MERGE_NANOS} after the client finished with the read before (the data was
-   * already there), or when that read filled the whole receive buffer (the kernel had more
-   * waiting), or when it carries frames that were held back with the read before's and came in
-   * parts ({@link #RELEASE_PART_GAP_NANOS}). A 1 MiB burst is 16 reads that can be milliseconds apart while the client parses
-   * them; it is still one release.
+   * client had not been waiting for it, that is, when it returned less than {@link
+   * #RELEASE_MERGE_NANOS} after the client finished with the read before (the data was already
+   * there), or when that read filled the whole receive buffer (the kernel had more waiting), or
+   * when it carries frames that were held back with the read before's and came in parts ({@link
+   * #RELEASE_PART_GAP_NANOS}). A 1 MiB burst is 16 reads that can be milliseconds apart while the
+   * client parses them; it is still one release.
    */
   private final LongSamples releaseStarts;
+
   private final LongSamples releaseBytes;
   private final LongSamples releaseDecoded;
   private final LongSamples releaseBody;
   private final LongSamples releaseFrames;
-  /** How long the oldest frame of each release waited: its emit-to-receive delay (0 when unknown). */
+
+  /**
+   * How long the oldest frame of each release waited: its emit-to-receive delay (0 when unknown).
+   */
   private final LongSamples releaseWaits;
+
   private final int fullReadBytes;
   private long lastReadDoneNanos;
   private boolean lastReadFull;
   private int burst;
   private int releaseBurst = -1;
   public static final long RELEASE_MERGE_NANOS = 1_000_000L;
+
   /**
    * A read that came up to this long after the client finished with the one before continues that
-   * one's release when it carries frames the path had held back together with it: frames the emitter
-   * wrote over a span more than {@link #HELD_SPAN_FACTOR} times that gap (and over
-   * {@link #HELD_SPAN_MIN_NANOS}). On a path that streams, a read carries what was written since the
-   * read before, over about the time between them; 80 ms of frames 2 ms after the last piece were
+   * one's release when it carries frames the path had held back together with it: frames the
+   * emitter wrote over a span more than {@link #HELD_SPAN_FACTOR} times that gap (and over {@link
+   * #HELD_SPAN_MIN_NANOS}). On a path that streams, a read carries what was written since the read
+   * before, over about the time between them; 80 ms of frames 2 ms after the last piece were
    * waiting together and reached the client in parts (a proxy writing one release in pieces, TCP
    * sending a large one as its window opens). Read as releases of their own, the parts made one
    * release of a hold look like several, 1-4 ms apart.
    */
   public static final long RELEASE_PART_GAP_NANOS = 5_000_000L;
+
   static final int HELD_SPAN_FACTOR = 4;
   static final long HELD_SPAN_MIN_NANOS = 2_000_000L;
 
-  /** @param expectedFrames frames the request asked for, or -1 when unknown */
+  /**
+   * @param expectedFrames frames the request asked for, or -1 when unknown
+   */
   public StreamMeter(int expectedFrames) {
     this(expectedFrames, 65536);
   }
 
   /**
    * @param expectedFrames frames the request asked for, or -1 when unknown
-   * @param fullReadBytes the most one read returns (the receive buffer): a read that size means more was waiting
+   * @param fullReadBytes the most one read returns (the receive buffer): a read that size means
+   *     more was waiting
    */
   public StreamMeter(int expectedFrames, int fullReadBytes) {
     this(expectedFrames, fullReadBytes, Set.of());
   }
 
-  /** @param accepted the content codings the request accepted (its Accept-Encoding): the client decodes those */
+  /**
+   * @param accepted the content codings the request accepted (its Accept-Encoding): the client
+   *     decodes those
+   */
   public StreamMeter(int expectedFrames, int fullReadBytes, Set<ContentCoding> accepted) {
     this(expectedFrames, fullReadBytes, accepted, StreamSpec.DEFAULT_CONTENT_TYPE);
   }
 
   /**
    * @param askedType the Content-Type the lab's emitter was asked to label its SSE events with
-   *     ({@code content_type=}): an answer carrying it is read as SSE, as one carrying text/event-stream is
+   *     ({@code content_type=}): an answer carrying it is read as SSE, as one carrying
+   *     text/event-stream is
    */
-  public StreamMeter(int expectedFrames, int fullReadBytes, Set<ContentCoding> accepted, String askedType) {
+  public StreamMeter(
+      int expectedFrames, int fullReadBytes, Set<ContentCoding> accepted, String askedType) {
     this.askedType = askedType;
     this.expectedFrames = expectedFrames;
     this.accepted = accepted;
@@ -152,7 +192,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     gaps = new LongSamples(cap);
     emitToRecv = new LongSamples(cap);
     // A paced stream reads about one frame per read and releases it alone: sized for that up front,
-    // the per-read and per-release series do not grow by doubling on the reading loop (that was 5 of
+    // the per-read and per-release series do not grow by doubling on the reading loop (that was 5
+    // of
     // the 11 MB a client reading 100 streams of 200 frames allocated while it measured).
     int perRead = Math.min(cap, 1024) + 4;
     bytesPerRead = new LongSamples(perRead);
@@ -182,15 +223,17 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     return requestWrittenNanos < 0 ? 0 : nanos - requestWrittenNanos;
   }
 
-  /** One read from the kernel, taken at {@code nowNanos} (System.nanoTime when the read returned). */
+  /**
+   * One read from the kernel, taken at {@code nowNanos} (System.nanoTime when the read returned).
+   */
   public void onRead(long nowNanos, byte[] b, int off, int len) {
     onRead(nowNanos, b, off, len, len >= fullReadBytes);
   }
 
   /**
    * The same, saying whether the socket read filled the receive buffer (more was waiting): under
-   * TLS that is the ciphertext read, which the plaintext length cannot tell (a record finished
-   * from the read before can make a read's plaintext longer than the buffer).
+   * TLS that is the ciphertext read, which the plaintext length cannot tell (a record finished from
+   * the read before can make a read's plaintext longer than the buffer).
    */
   public void onRead(long nowNanos, byte[] b, int off, int len, boolean socketReadFull) {
     onRead(nowNanos, b, off, len, socketReadFull, len);
@@ -200,7 +243,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
    * The same, for a read whose {@code wireBytes} came over HTTP/2: {@code b} holds what they meant
    * for this stream as HTTP/1.1 bytes (see H2ClientSession); the counts of bytes are the wire's.
    */
-  public void onRead(long nowNanos, byte[] b, int off, int len, boolean socketReadFull, int wireBytes) {
+  public void onRead(
+      long nowNanos, byte[] b, int off, int len, boolean socketReadFull, int wireBytes) {
     if (error != null || complete) {
       return; // bytes after an error or after the end do not count as measurements
     }
@@ -220,13 +264,18 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     try {
       http.feed(b, off, len);
     } catch (HttpParseException e) {
-      fail(e.speaksHttp2Only() ? StreamError.HTTP2_ONLY : e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL, e.getMessage());
+      fail(
+          e.speaksHttp2Only()
+              ? StreamError.HTTP2_ONLY
+              : e.notHttp() ? StreamError.NOT_HTTP : StreamError.PROTOCOL,
+          e.getMessage());
     }
     long decodedNow = bodyBytes() - decodedBefore;
     long bodyNow = wireBodyBytes - bodyBefore;
     decodedPerRead.add(decodedNow);
     if (framesThisRead > 0) {
-      if (apart && releaseBurst == burst - 1 && partOfTheReleaseBefore(sinceLastRead, timedBefore)) burst = releaseBurst;
+      if (apart && releaseBurst == burst - 1 && partOfTheReleaseBefore(sinceLastRead, timedBefore))
+        burst = releaseBurst;
       if (releaseBurst != burst) {
         releaseBurst = burst;
         releaseStarts.add(nowNanos);
@@ -247,7 +296,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       burstBytes.add(wireBytes);
       framedReadAt.add(nowNanos);
     } else if (releaseBurst == burst && releaseStarts.size() > 0) {
-      // a read in the middle of a burst that completed no frame (a large frame's middle): its bytes belong to the release
+      // a read in the middle of a burst that completed no frame (a large frame's middle): its bytes
+      // belong to the release
       int last = releaseStarts.size() - 1;
       releaseBytes.set(last, releaseBytes.get(last) + wireBytes);
       releaseDecoded.set(last, releaseDecoded.get(last) + decodedNow);
@@ -284,8 +334,9 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     this.status = status;
     headSeen = true;
     if (headReadNanos < 0) headReadNanos = readNanos;
-    serverWillClose = headers.has("Connection", "close")
-        || (headers.get("Content-Length") == null && headers.get("Transfer-Encoding") == null);
+    serverWillClose =
+        headers.has("Connection", "close")
+            || (headers.get("Content-Length") == null && headers.get("Transfer-Encoding") == null);
     String id = headers.get("X-Flushlab-Stream");
     if (id != null) {
       try {
@@ -303,22 +354,43 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     if (ndjson) events = new NdjsonParser(this);
     boolean asked = ndjson || type != null && type.trim().equalsIgnoreCase(askedType);
     if (!asked && (type == null || !type.toLowerCase().startsWith("text/event-stream"))) {
-      fail(StreamError.NOT_SSE, "Content-Type is " + (type == null ? "missing" : "'" + type + "'") + ", not text/event-stream"
-          + (askedType.equals(StreamSpec.DEFAULT_CONTENT_TYPE) ? "" : " nor the '" + askedType + "' asked for") + " (NDJSON is read too)");
+      fail(
+          StreamError.NOT_SSE,
+          "Content-Type is "
+              + (type == null ? "missing" : "'" + type + "'")
+              + ", not text/event-stream"
+              + (askedType.equals(StreamSpec.DEFAULT_CONTENT_TYPE)
+                  ? ""
+                  : " nor the '" + askedType + "' asked for")
+              + " (NDJSON is read too)");
     }
     String encoding = headers.get("Content-Encoding");
-    if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")) decodeAs(encoding.trim());
+    if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity"))
+      decodeAs(encoding.trim());
   }
 
-  /** The body arrives in a content coding: decode it if the request asked for it and the client can, else fail the stream. */
+  /**
+   * The body arrives in a content coding: decode it if the request asked for it and the client can,
+   * else fail the stream.
+   */
   private void decodeAs(String encoding) {
     ContentCoding coding = encoding.contains(",") ? null : ContentCoding.named(encoding);
     if (coding == null) {
-      fail(StreamError.ENCODING_UNKNOWN, "Content-Encoding is '" + encoding + "', which this client does not decode (it decodes "
-          + String.join(", ", Named.texts(ContentCoding.class)) + ")");
+      fail(
+          StreamError.ENCODING_UNKNOWN,
+          "Content-Encoding is '"
+              + encoding
+              + "', which this client does not decode (it decodes "
+              + String.join(", ", Named.texts(ContentCoding.class))
+              + ")");
     } else if (!accepted.contains(coding)) {
-      fail(StreamError.ENCODING_NOT_ASKED, "the body is " + coding.text() + ", which the request did not accept ("
-          + (accepted.isEmpty() ? "it sent no Accept-Encoding" : "it accepted " + accepted) + ")");
+      fail(
+          StreamError.ENCODING_NOT_ASKED,
+          "the body is "
+              + coding.text()
+              + ", which the request did not accept ("
+              + (accepted.isEmpty() ? "it sent no Accept-Encoding" : "it accepted " + accepted)
+              + ")");
     } else {
       bodyDecoder = BodyDecoder.of(coding);
       this.coding = coding;
@@ -334,7 +406,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   public void onBody(byte[] b, int off, int len) {
     if (error != null) return;
     if (badStatus != null) {
-      for (int i = off; i < off + len && badBody.length() < 300; i++) badBody.append((char) (b[i] & 0xff));
+      for (int i = off; i < off + len && badBody.length() < 300; i++)
+        badBody.append((char) (b[i] & 0xff));
       return;
     }
     if (bodyReadNanos < 0 && len > 0) bodyReadNanos = readNanos;
@@ -361,8 +434,8 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
   }
 
   /**
-   * The response ended cleanly as HTTP: it is complete unless its compressed body was cut short,
-   * or not one frame arrived (a stream that could not be read is an error, never a measurement).
+   * The response ended cleanly as HTTP: it is complete unless its compressed body was cut short, or
+   * not one frame arrived (a stream that could not be read is an error, never a measurement).
    */
   private void ended() {
     if (bodyDecoder != null) {
@@ -374,8 +447,12 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       }
     }
     if (frames == 0) {
-      fail(StreamError.NO_FRAMES, "the response ended after " + bodyBytes() + " body bytes without a single frame"
-          + (expectedFrames > 0 ? " of the " + expectedFrames + " asked for" : ""));
+      fail(
+          StreamError.NO_FRAMES,
+          "the response ended after "
+              + bodyBytes()
+              + " body bytes without a single frame"
+              + (expectedFrames > 0 ? " of the " + expectedFrames + " asked for" : ""));
       return;
     }
     complete = true;
@@ -458,7 +535,9 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
     } else if (!headSeen && !http.sawAnyByte()) {
       fail(StreamError.TRUNCATED, "the connection closed before any response byte arrived");
     } else {
-      fail(StreamError.TRUNCATED, "the connection closed after " + bytes + " bytes, before the response ended");
+      fail(
+          StreamError.TRUNCATED,
+          "the connection closed after " + bytes + " bytes, before the response ended");
     }
   }
 
@@ -499,7 +578,10 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       lost = (int) Math.max(0, maxSeq + 1 - distinct);
     }
     if (error != null && expectedFrames <= 0) lost = 0; // unknown how many were planned
-    long ttft = firstFrameNanos >= 0 && requestWrittenNanos >= 0 ? firstFrameNanos - requestWrittenNanos : -1;
+    long ttft =
+        firstFrameNanos >= 0 && requestWrittenNanos >= 0
+            ? firstFrameNanos - requestWrittenNanos
+            : -1;
     // The last release is the end-of-stream flush, not the trigger, and the first carries the
     // response head (a byte threshold counts it): both are left out of the release stats. The
     // gaps run from the first release's start to the last's.
@@ -519,14 +601,43 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       relWaits.add(releaseWaits.get(i));
       relGaps.add(releaseStarts.get(i) - releaseStarts.get(i - 1));
     }
-    return new StreamResult(streamId, status, error, errorMessage, complete, sawDone, coding,
-        new StreamResult.Integrity(expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
-        new StreamResult.Reads(reads, readsWithFrames, bytes, wireBodyBytes, bodyBytes(), bytesPerRead, decodedPerRead, bursts, burstBytes,
+    return new StreamResult(
+        streamId,
+        status,
+        error,
+        errorMessage,
+        complete,
+        sawDone,
+        coding,
+        new StreamResult.Integrity(
+            expectedFrames, frames, lost, duplicated, reordered, corrupt, unchecked),
+        new StreamResult.Reads(
+            reads,
+            readsWithFrames,
+            bytes,
+            wireBodyBytes,
+            bodyBytes(),
+            bytesPerRead,
+            decodedPerRead,
+            bursts,
+            burstBytes,
             framedReadAt),
-        new StreamResult.Timing(ttft, gaps, emitToRecv,
-            headReadNanos >= 0 && requestWrittenNanos >= 0 ? headReadNanos - requestWrittenNanos : -1,
-            bodyReadNanos >= 0 && requestWrittenNanos >= 0 ? bodyReadNanos - requestWrittenNanos : -1, requestWrittenNanos,
-            endedAtNanos >= 0 && requestWrittenNanos >= 0 ? endedAtNanos - requestWrittenNanos : -1),
-        new StreamResult.Releases(releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits), null);
+        new StreamResult.Timing(
+            ttft,
+            gaps,
+            emitToRecv,
+            headReadNanos >= 0 && requestWrittenNanos >= 0
+                ? headReadNanos - requestWrittenNanos
+                : -1,
+            bodyReadNanos >= 0 && requestWrittenNanos >= 0
+                ? bodyReadNanos - requestWrittenNanos
+                : -1,
+            requestWrittenNanos,
+            endedAtNanos >= 0 && requestWrittenNanos >= 0
+                ? endedAtNanos - requestWrittenNanos
+                : -1),
+        new StreamResult.Releases(
+            releaseStarts.size(), relBytes, relBody, relDecoded, relFrames, relGaps, relWaits),
+        null);
   }
 }

@@ -1,9 +1,9 @@
 package flushlab.cluster;
 
-import com.hazelcast.config.Config;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
@@ -30,10 +30,10 @@ import java.util.function.Consumer;
 
 /**
  * A lab agent: one member of a lab's cluster, on Vert.x's clustered event bus with Hazelcast for
- * membership (a fixed member list over TCP, no multicast). Before it joins, it makes the
- * {@link Hello} handshake with every member it was told to join, so that a member of another lab
- * (another cluster name, version or secret) is refused with the reason instead of never meeting it
- * in silence. Every request over the bus has a timeout.
+ * membership (a fixed member list over TCP, no multicast). Before it joins, it makes the {@link
+ * Hello} handshake with every member it was told to join, so that a member of another lab (another
+ * cluster name, version or secret) is refused with the reason instead of never meeting it in
+ * silence. Every request over the bus has a timeout.
  */
 public final class Agent implements AutoCloseable {
   /** Event loops of an agent: one per core. */
@@ -47,13 +47,24 @@ public final class Agent implements AutoCloseable {
   private final HazelcastClusterManager manager;
   private final NetServer hello;
   private final LoopListener gate;
-  /** Per agent name, completed when that agent leaves the cluster (a fresh one when it joins again). */
+
+  /**
+   * Per agent name, completed when that agent leaves the cluster (a fresh one when it joins again).
+   */
   private final Map<String, Promise<Void>> leaving = new ConcurrentHashMap<>();
 
-  /** The Hazelcast member attribute that carries an agent's name, so a member that leaves is known by name. */
+  /**
+   * The Hazelcast member attribute that carries an agent's name, so a member that leaves is known
+   * by name.
+   */
   static final String AGENT_ATTRIBUTE = "flushlab-agent";
 
-  private Agent(ClusterSpec spec, Vertx vertx, HazelcastClusterManager manager, NetServer hello, LoopListener gate) {
+  private Agent(
+      ClusterSpec spec,
+      Vertx vertx,
+      HazelcastClusterManager manager,
+      NetServer hello,
+      LoopListener gate) {
     this.spec = spec;
     this.vertx = vertx;
     this.manager = manager;
@@ -79,7 +90,14 @@ public final class Agent implements AutoCloseable {
     for (HostPort member : spec.join()) {
       try {
         String name = Hello.ask(spec, member);
-        log.accept("the member at " + member.host() + ":" + member.port() + " (agent " + name + ") let this agent in");
+        log.accept(
+            "the member at "
+                + member.host()
+                + ":"
+                + member.port()
+                + " (agent "
+                + name
+                + ") let this agent in");
         welcomed++;
       } catch (Hello.Refused e) {
         throw new JoinFailure("refused: " + e.getMessage());
@@ -88,36 +106,66 @@ public final class Agent implements AutoCloseable {
       }
     }
     if (!spec.join().isEmpty() && welcomed == 0) {
-      throw new JoinFailure("no member to join answered: " + String.join("; ", unreachable)
-          + ". Start the first agent without --join, then join it");
+      throw new JoinFailure(
+          "no member to join answered: "
+              + String.join("; ", unreachable)
+              + ". Start the first agent without --join, then join it");
     }
-    System.setProperty("hazelcast.logging.type", "none"); // its own warnings would interleave with ours
+    System.setProperty(
+        "hazelcast.logging.type", "none"); // its own warnings would interleave with ours
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(spec));
-    // as the lab's own servers run: native transport, a loop per core (the emitter takes a listener on each)
-    VertxOptions options = new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(LOOPS)
-        .setBlockedThreadCheckInterval(10_000);
-    // a connection to the event bus that carries nothing for a minute is closed (members ping every 20 s)
+    // as the lab's own servers run: native transport, a loop per core (the emitter takes a listener
+    // on each)
+    VertxOptions options =
+        new VertxOptions()
+            .setPreferNativeTransport(true)
+            .setEventLoopPoolSize(LOOPS)
+            .setBlockedThreadCheckInterval(10_000);
+    // a connection to the event bus that carries nothing for a minute is closed (members ping every
+    // 20 s)
     // the bus itself listens on loopback, with the lab's TLS on both sides; the network meets the
     // gate at the bus port, which other members are told to connect to
     BusCertificate busCert = BusCertificate.of(spec);
-    options.getEventBusOptions().setHost("127.0.0.1").setPort(0).setClusterPublicHost(spec.at().host())
-        .setClusterPublicPort(spec.eventBusPort()).setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS);
+    options
+        .getEventBusOptions()
+        .setHost("127.0.0.1")
+        .setPort(0)
+        .setClusterPublicHost(spec.at().host())
+        .setClusterPublicPort(spec.eventBusPort())
+        .setIdleTimeout(60)
+        .setIdleTimeoutUnit(TimeUnit.SECONDS);
     busCert.applyTo(options.getEventBusOptions());
-    Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered().await(60, TimeUnit.SECONDS);
+    Vertx vertx =
+        Vertx.builder()
+            .with(options)
+            .withClusterManager(manager)
+            .buildClustered()
+            .await(60, TimeUnit.SECONDS);
     HiccupMeter.get().watchLoops(vertx);
     NetServer hello;
     LoopListener gate;
     try {
-      gate = BusGate.listen(vertx, spec.at().host(), spec.eventBusPort(), busCert, busPort(vertx), log).await(10, TimeUnit.SECONDS);
+      gate =
+          BusGate.listen(vertx, spec.at().host(), spec.eventBusPort(), busCert, busPort(vertx), log)
+              .await(10, TimeUnit.SECONDS);
       hello = Hello.listen(vertx, spec, log).await(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       vertx.close();
       throw e;
     }
     String boot = bootId();
-    vertx.eventBus().<JsonObject>consumer(pingAddress(spec.agent()), m ->
-        m.reply(new JsonObject().put("agent", spec.agent()).put("version", spec.version()).put("clock", LabClock.epochNanos())
-            .put("boot", boot).put("anchor", LabClock.anchorDifference())));
+    vertx
+        .eventBus()
+        .<JsonObject>consumer(
+            pingAddress(spec.agent()),
+            m ->
+                m.reply(
+                    new JsonObject()
+                        .put("agent", spec.agent())
+                        .put("version", spec.version())
+                        .put("clock", LabClock.epochNanos())
+                        .put("boot", boot)
+                        .put("anchor", LabClock.anchorDifference())));
     Agent agent = new Agent(spec, vertx, manager, hello, gate);
     manager.getHazelcastInstance().getCluster().addMembershipListener(agent.new Membership());
     ClientShare.serve(agent);
@@ -136,7 +184,8 @@ public final class Agent implements AutoCloseable {
       f.setAccessible(true);
       return ((NetServer) f.get(vertx.eventBus())).actualPort();
     } catch (ReflectiveOperationException | ClassCastException e) {
-      throw new IllegalStateException("cannot find the port of Vert.x's event-bus server (" + e + ")", e);
+      throw new IllegalStateException(
+          "cannot find the port of Vert.x's event-bus server (" + e + ")", e);
     }
   }
 
@@ -152,13 +201,25 @@ public final class Agent implements AutoCloseable {
       try {
         LoopListener.refuseIfTaken(host, ports[i]);
       } catch (IOException e) {
-        throw new JoinFailure("port " + ports[i] + " on " + host + " (" + roles[i] + ") is not free (" + e.getMessage() + "); an agent takes "
-            + "three ports from its own, P, P+1 and P+2, so agents on one host need ports at least three apart");
+        throw new JoinFailure(
+            "port "
+                + ports[i]
+                + " on "
+                + host
+                + " ("
+                + roles[i]
+                + ") is not free ("
+                + e.getMessage()
+                + "); an agent takes "
+                + "three ports from its own, P, P+1 and P+2, so agents on one host need ports at least three apart");
       }
     }
   }
 
-  /** This kernel's boot id (processes that share it share the monotonic clock), or "" where it cannot be read. */
+  /**
+   * This kernel's boot id (processes that share it share the monotonic clock), or "" where it
+   * cannot be read.
+   */
   static String bootId() {
     try {
       return Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
@@ -167,7 +228,10 @@ public final class Agent implements AutoCloseable {
     }
   }
 
-  /** Hazelcast partitions of a lab's cluster (why so few: {@link #hazelcastConfig}); a member with another count is refused at its join. */
+  /**
+   * Hazelcast partitions of a lab's cluster (why so few: {@link #hazelcastConfig}); a member with
+   * another count is refused at its join.
+   */
   static final int HAZELCAST_PARTITIONS = 17;
 
   private static Config hazelcastConfig(ClusterSpec spec) {
@@ -200,7 +264,8 @@ public final class Agent implements AutoCloseable {
     @Override
     public void memberAdded(MembershipEvent e) {
       String name = e.getMember().getAttribute(AGENT_ATTRIBUTE);
-      if (name != null) leaving.computeIfPresent(name, (k, p) -> p.future().isComplete() ? null : p);
+      if (name != null)
+        leaving.computeIfPresent(name, (k, p) -> p.future().isComplete() ? null : p);
     }
 
     @Override
@@ -225,13 +290,17 @@ public final class Agent implements AutoCloseable {
    * once when it is not a member) instead of waiting for the request's timeout.
    */
   public <T> Future<T> untilLeft(String agent, Future<T> work) {
-    if (!agents().contains(agent)) return Future.failedFuture("agent " + agent + " is not in the lab's cluster");
+    if (!agents().contains(agent))
+      return Future.failedFuture("agent " + agent + " is not in the lab's cluster");
     Promise<T> p = Promise.promise();
-    work.onComplete(ar -> {
-      if (ar.succeeded()) p.tryComplete(ar.result());
-      else p.tryFail(ar.cause());
-    });
-    leaving.computeIfAbsent(agent, k -> Promise.promise()).future()
+    work.onComplete(
+        ar -> {
+          if (ar.succeeded()) p.tryComplete(ar.result());
+          else p.tryFail(ar.cause());
+        });
+    leaving
+        .computeIfAbsent(agent, k -> Promise.promise())
+        .future()
         .onSuccess(v -> p.tryFail("agent " + agent + " left the lab's cluster mid-request"));
     return p.future();
   }
@@ -243,7 +312,12 @@ public final class Agent implements AutoCloseable {
 
   /** Asks another agent of the lab for its name and version, with {@link #REQUEST_TIMEOUT_MS}. */
   public Future<JsonObject> ping(String agent) {
-    return vertx.eventBus().<JsonObject>request(pingAddress(agent), new JsonObject(), new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
+    return vertx
+        .eventBus()
+        .<JsonObject>request(
+            pingAddress(agent),
+            new JsonObject(),
+            new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
         .map(Message::body);
   }
 
@@ -263,7 +337,10 @@ public final class Agent implements AutoCloseable {
     }
     ClockOffset estimate = ClockOffset.estimate(samples);
     String boot = bootId();
-    if (answer != null && !boot.isEmpty() && boot.equals(answer.getString("boot")) && answer.getLong("anchor") != null) {
+    if (answer != null
+        && !boot.isEmpty()
+        && boot.equals(answer.getString("boot"))
+        && answer.getLong("anchor") != null) {
       return estimate.onOneKernel(answer.getLong("anchor") - LabClock.anchorDifference());
     }
     return estimate;

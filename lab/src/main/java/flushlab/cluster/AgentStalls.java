@@ -10,14 +10,20 @@ import java.util.List;
  * explain of the frames it read together: the same rule as on one host ({@link RunStalls}), each
  * agent judging its own reads against its own stalls, since no other process can.
  *
- * @param hostStall the sentence ("client agent b's host stalled ..."), or null; agents' joined in a merge
+ * @param hostStall the sentence ("client agent b's host stalled ..."), or null; agents' joined in a
+ *     merge
  */
-public record AgentStalls(StallFigures host, int frames, int extraFrames, int extraInHostStalls, String hostStall) {
+public record AgentStalls(
+    StallFigures host, int frames, int extraFrames, int extraInHostStalls, String hostStall) {
   static AgentStalls of(RunStalls s) {
-    return new AgentStalls(s.host(), s.frames(), s.extraFrames(), s.extraInHostStalls(), s.hostStall());
+    return new AgentStalls(
+        s.host(), s.frames(), s.extraFrames(), s.extraInHostStalls(), s.hostStall());
   }
 
-  /** Every extra frame the agents read was read in a stall of their hosts, and enough to move frames per read. */
+  /**
+   * Every extra frame the agents read was read in a stall of their hosts, and enough to move frames
+   * per read.
+   */
   public boolean excusedByHost() {
     return RunStalls.excuses(frames, extraFrames, extraInHostStalls);
   }
@@ -36,6 +42,7 @@ public record AgentStalls(StallFigures host, int frames, int extraFrames, int ex
       if (a.host.maxMs() > worst.maxMs()) worst = a.host;
       if (a.hostStall != null) said.add(a.hostStall);
     }
-    return new AgentStalls(worst, frames, extra, inHost, said.isEmpty() ? null : String.join("; ", said));
+    return new AgentStalls(
+        worst, frames, extra, inHost, said.isEmpty() ? null : String.join("; ", said));
   }
 }

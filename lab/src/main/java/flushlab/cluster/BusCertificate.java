@@ -1,26 +1,26 @@
 package flushlab.cluster;
 
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.net.NetClientOptions;
-import io.vertx.core.net.PfxOptions;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
-import java.security.cert.X509Certificate;
-import java.util.LinkedHashSet;
 import io.vertx.core.net.PemTrustOptions;
+import io.vertx.core.net.PfxOptions;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
 import java.security.spec.EdECPrivateKeySpec;
 import java.security.spec.NamedParameterSpec;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
+import java.util.LinkedHashSet;
 import java.util.List;
 import org.bouncycastle.asn1.edec.EdECObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -44,8 +44,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * refuse its certificate.
  *
  * <p>Vert.x hands the bus's options to its server and client through their JSON form, which keeps
- * PEM values and drops a trust manager given as an object; so the trust is this certificate as
- * PEM, the same on both sides.
+ * PEM values and drops a trust manager given as an object; so the trust is this certificate as PEM,
+ * the same on both sides.
  */
 public final class BusCertificate {
   private final String certPem;
@@ -65,63 +65,109 @@ public final class BusCertificate {
     return certPem;
   }
 
-  /** The in-memory PKCS#12 store's password: the store never leaves this process, and Vert.x reads no Ed25519 key as PEM. */
+  /**
+   * The in-memory PKCS#12 store's password: the store never leaves this process, and Vert.x reads
+   * no Ed25519 key as PEM.
+   */
   private static final String STORE_PASSWORD = "flushlab-bus";
 
-  /** The one subject of a lab's bus certificate; the lab's name is in it, for whoever inspects a capture. */
+  /**
+   * The one subject of a lab's bus certificate; the lab's name is in it, for whoever inspects a
+   * capture.
+   */
   static String subject(String lab) {
     return "CN=flushlab lab " + lab + " event bus";
   }
 
-  /** Derives the lab's bus certificate from its spec (name, version, secret); the same on every member. */
+  /**
+   * Derives the lab's bus certificate from its spec (name, version, secret); the same on every
+   * member.
+   */
   public static BusCertificate of(ClusterSpec spec) {
-    byte[] seed = spec.mac("event-bus-key|" + spec.name() + "|" + spec.version()); // 32 bytes: an Ed25519 private key
+    byte[] seed =
+        spec.mac(
+            "event-bus-key|"
+                + spec.name()
+                + "|"
+                + spec.version()); // 32 bytes: an Ed25519 private key
     try {
       Ed25519PrivateKeyParameters bcKey = new Ed25519PrivateKeyParameters(seed, 0);
-      SubjectPublicKeyInfo publicKey = new SubjectPublicKeyInfo(new AlgorithmIdentifier(EdECObjectIdentifiers.id_Ed25519),
-          bcKey.generatePublicKey().getEncoded());
-      PrivateKey key = KeyFactory.getInstance("Ed25519").generatePrivate(new EdECPrivateKeySpec(NamedParameterSpec.ED25519, seed));
+      SubjectPublicKeyInfo publicKey =
+          new SubjectPublicKeyInfo(
+              new AlgorithmIdentifier(EdECObjectIdentifiers.id_Ed25519),
+              bcKey.generatePublicKey().getEncoded());
+      PrivateKey key =
+          KeyFactory.getInstance("Ed25519")
+              .generatePrivate(new EdECPrivateKeySpec(NamedParameterSpec.ED25519, seed));
       X500Name name = new X500Name(subject(spec.name()));
-      // fixed serial and validity: the certificate must come out the same on every member, whenever made
-      X509CertificateHolder cert = new X509v3CertificateBuilder(name, BigInteger.ONE, Date.from(Instant.parse("2020-01-01T00:00:00Z")),
-          Date.from(Instant.parse("2099-12-31T00:00:00Z")), name, publicKey)
-          .build(new JcaContentSignerBuilder("Ed25519").build(key));
-      X509Certificate x509 = (X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
-          .generateCertificate(new java.io.ByteArrayInputStream(cert.getEncoded()));
+      // fixed serial and validity: the certificate must come out the same on every member, whenever
+      // made
+      X509CertificateHolder cert =
+          new X509v3CertificateBuilder(
+                  name,
+                  BigInteger.ONE,
+                  Date.from(Instant.parse("2020-01-01T00:00:00Z")),
+                  Date.from(Instant.parse("2099-12-31T00:00:00Z")),
+                  name,
+                  publicKey)
+              .build(new JcaContentSignerBuilder("Ed25519").build(key));
+      X509Certificate x509 =
+          (X509Certificate)
+              java.security.cert.CertificateFactory.getInstance("X.509")
+                  .generateCertificate(new java.io.ByteArrayInputStream(cert.getEncoded()));
       java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
       store.load(null, null);
       store.setKeyEntry("lab", key, STORE_PASSWORD.toCharArray(), new X509Certificate[] {x509});
       java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
       store.store(bytes, STORE_PASSWORD.toCharArray());
-      return new BusCertificate(pem("CERTIFICATE", cert.getEncoded()), bytes.toByteArray(), key, x509);
+      return new BusCertificate(
+          pem("CERTIFICATE", cert.getEncoded()), bytes.toByteArray(), key, x509);
     } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
-      throw new IllegalStateException("cannot make the lab's event-bus certificate: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot make the lab's event-bus certificate: " + e.getMessage(), e);
     } finally {
       java.util.Arrays.fill(seed, (byte) 0);
     }
   }
 
   private static String pem(String label, byte[] der) {
-    return "-----BEGIN " + label + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-        + "\n-----END " + label + "-----\n";
+    return "-----BEGIN "
+        + label
+        + "-----\n"
+        + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+        + "\n-----END "
+        + label
+        + "-----\n";
   }
 
   /**
    * The bus's own TLS (Vert.x's server and client for the bus, on loopback behind {@link BusGate}):
    * TLS 1.3 only, this certificate as the member's own and as the only one trusted, client
-   * certificates required. (No host name is checked: the certificate names the lab, not a host,
-   * and only a holder of the secret has its key.)
+   * certificates required. (No host name is checked: the certificate names the lab, not a host, and
+   * only a holder of the secret has its key.)
    */
   public EventBusOptions applyTo(EventBusOptions options) {
-    return options.setSsl(true).setKeyCertOptions(keyCert()).setTrustOptions(trust()).setTrustAll(false)
-        .setClientAuth(ClientAuth.REQUIRED).setEnabledSecureTransportProtocols(new LinkedHashSet<>(PROTOCOLS));
+    return options
+        .setSsl(true)
+        .setKeyCertOptions(keyCert())
+        .setTrustOptions(trust())
+        .setTrustAll(false)
+        .setClientAuth(ClientAuth.REQUIRED)
+        .setEnabledSecureTransportProtocols(new LinkedHashSet<>(PROTOCOLS));
   }
 
-  /** The gate's side of a peer's handshake (Netty's, so the gate sees the peer before and after it): the same certificate, the peer's required. */
+  /**
+   * The gate's side of a peer's handshake (Netty's, so the gate sees the peer before and after it):
+   * the same certificate, the peer's required.
+   */
   SslContext serverContext() {
     try {
-      return SslContextBuilder.forServer(key, cert).trustManager(cert).clientAuth(io.netty.handler.ssl.ClientAuth.REQUIRE)
-          .protocols(PROTOCOLS).sslProvider(SslProvider.JDK).build();
+      return SslContextBuilder.forServer(key, cert)
+          .trustManager(cert)
+          .clientAuth(io.netty.handler.ssl.ClientAuth.REQUIRE)
+          .protocols(PROTOCOLS)
+          .sslProvider(SslProvider.JDK)
+          .build();
     } catch (javax.net.ssl.SSLException e) {
       throw new IllegalStateException("cannot set up the event bus's TLS: " + e.getMessage(), e);
     }
@@ -129,7 +175,12 @@ public final class BusCertificate {
 
   /** The gate's connection to the bus behind it, as a member connects. */
   NetClientOptions clientOptions(NetClientOptions options) {
-    options.setSsl(true).setKeyCertOptions(keyCert()).setTrustOptions(trust()).setTrustAll(false).setHostnameVerificationAlgorithm("")
+    options
+        .setSsl(true)
+        .setKeyCertOptions(keyCert())
+        .setTrustOptions(trust())
+        .setTrustAll(false)
+        .setHostnameVerificationAlgorithm("")
         .setEnabledSecureTransportProtocols(new LinkedHashSet<>(PROTOCOLS));
     return options;
   }
@@ -141,6 +192,7 @@ public final class BusCertificate {
   }
 
   private PemTrustOptions trust() {
-    return new PemTrustOptions().addCertValue(Buffer.buffer(certPem.getBytes(StandardCharsets.US_ASCII)));
+    return new PemTrustOptions()
+        .addCertValue(Buffer.buffer(certPem.getBytes(StandardCharsets.US_ASCII)));
   }
 }

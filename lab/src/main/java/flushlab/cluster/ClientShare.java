@@ -1,17 +1,16 @@
 package flushlab.cluster;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.client.StreamResult;
-import flushlab.core.Json;
-import com.fasterxml.jackson.core.type.TypeReference;
 import flushlab.core.HostPort;
+import flushlab.core.Json;
 import flushlab.core.ThreadWaits;
 import flushlab.proxy.ProxyProcess;
 import flushlab.run.CellRequest;
-import flushlab.run.RunStalls;
 import flushlab.run.StallJudge;
 import flushlab.scenario.Cell;
 import io.vertx.core.Future;
@@ -25,12 +24,12 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * A share of a run's client load, run by one agent for another over the event bus: the asker
- * names the target's address and the cell (its settings by name, checked again by the agent's
- * keys) and a deadline; the agent runs the share with its metered client and answers with every
- * stream's results as JSON (no Java serialization) and what its own host's stalls explain of its
- * reads. Work past its deadline is stopped by the agent itself, so a coordinator that dies leaves no
- * agent running its work for longer than that.
+ * A share of a run's client load, run by one agent for another over the event bus: the asker names
+ * the target's address and the cell (its settings by name, checked again by the agent's keys) and a
+ * deadline; the agent runs the share with its metered client and answers with every stream's
+ * results as JSON (no Java serialization) and what its own host's stalls explain of its reads. Work
+ * past its deadline is stopped by the agent itself, so a coordinator that dies leaves no agent
+ * running its work for longer than that.
  */
 public final class ClientShare {
   /** The longest deadline a share may carry. */
@@ -43,27 +42,33 @@ public final class ClientShare {
     try {
       return Json.MAPPER.readValue(j.encode(), AgentStalls.class);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("an agent's stalls did not read back: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "an agent's stalls did not read back: " + e.getOriginalMessage(), e);
     }
   }
 
   /**
    * The proxies this JVM hosts (an agent that runs a target beside its clients, or beside the agent
    * that does), read before a run: what the host took from them over the run is the host's, as a
-   * one-host run counts its target's. A proxy on another host is out of reach and counts nothing.
-   * A scan of /proc before the run and after it, off the event loop, none while it runs, and none
+   * one-host run counts its target's. A proxy on another host is out of reach and counts nothing. A
+   * scan of /proc before the run and after it, off the event loop, none while it runs, and none
    * with no proxy here.
    */
   record HostedPath(List<Long> pids, ThreadWaits before) {
     static final HostedPath NONE = new HostedPath(List.of(), null);
 
-    /** Takes the first reading off the event loop, then runs {@code run} with it on the caller's context. */
+    /**
+     * Takes the first reading off the event loop, then runs {@code run} with it on the caller's
+     * context.
+     */
     static void read(Vertx vertx, Consumer<HostedPath> run) {
       if (ProxyProcess.livePids().isEmpty()) {
         run.accept(NONE);
         return;
       }
-      vertx.executeBlocking(HostedPath::now, false).onComplete(ar -> run.accept(ar.succeeded() ? ar.result() : NONE));
+      vertx
+          .executeBlocking(HostedPath::now, false)
+          .onComplete(ar -> run.accept(ar.succeeded() ? ar.result() : NONE));
     }
 
     static HostedPath now() {
@@ -73,7 +78,8 @@ public final class ClientShare {
 
     StallJudge.PathWait since() {
       if (pids.isEmpty()) return StallJudge.PathWait.NONE;
-      return new StallJudge.PathWait("the proxy this host runs", ThreadWaits.of(pids).longestSince(before));
+      return new StallJudge.PathWait(
+          "the proxy this host runs", ThreadWaits.of(pids).longestSince(before));
     }
   }
 
@@ -91,30 +97,65 @@ public final class ClientShare {
 
   /**
    * A cell run whole on this agent, answered with every stream's results (what a map's inference
-   * reads: each read, each release), as JSON. The request's headers are sent as the client sends them.
+   * reads: each read, each release), as JSON. The request's headers are sent as the client sends
+   * them.
    */
   private static void serveStreams(Agent agent) {
     io.vertx.core.Vertx vertx = agent.vertx();
-    vertx.eventBus().<JsonObject>consumer(streamsAddress(agent.spec().agent()), m -> {
-      JsonObject ask = m.body();
-      long deadlineMs = ask.getLong("deadline_ms", 0L);
-      Asked a = asked(agent, m);
-      if (a == null) return;
-      Cell cell = a.cell();
-      RequestPlan plan = a.plan();
-      if (cell.client().requests() > MAX_WHOLE_STREAMS || deadlineMs < 1 || deadlineMs > MAX_DEADLINE_MS) {
-        m.fail(400, "a cell run whole asks at most " + MAX_WHOLE_STREAMS + " streams and a deadline of 1.." + MAX_DEADLINE_MS + " ms");
-        return;
-      }
-      HostedPath.read(vertx, path -> {
-        long started = System.nanoTime();
-        // the agent judges its own reads against its own host's stalls, as a one-host run judges this host's
-        runUntilDeadline(agent, m, "share", cell.client(), plan, deadlineMs,
-            r -> new JsonObject().put("agent", agent.spec().agent()).put("streams", Json.write(r.streamResults()))
-                .put("stalls", new JsonObject(Json.write(AgentStalls.of(StallJudge.judge(r, started, System.nanoTime(),
-                    "client agent " + agent.spec().agent(), cell.stream().intervalNanos(), path.since()))))));
-      });
-    });
+    vertx
+        .eventBus()
+        .<JsonObject>consumer(
+            streamsAddress(agent.spec().agent()),
+            m -> {
+              JsonObject ask = m.body();
+              long deadlineMs = ask.getLong("deadline_ms", 0L);
+              Asked a = asked(agent, m);
+              if (a == null) return;
+              Cell cell = a.cell();
+              RequestPlan plan = a.plan();
+              if (cell.client().requests() > MAX_WHOLE_STREAMS
+                  || deadlineMs < 1
+                  || deadlineMs > MAX_DEADLINE_MS) {
+                m.fail(
+                    400,
+                    "a cell run whole asks at most "
+                        + MAX_WHOLE_STREAMS
+                        + " streams and a deadline of 1.."
+                        + MAX_DEADLINE_MS
+                        + " ms");
+                return;
+              }
+              HostedPath.read(
+                  vertx,
+                  path -> {
+                    long started = System.nanoTime();
+                    // the agent judges its own reads against its own host's stalls, as a one-host
+                    // run judges this host's
+                    runUntilDeadline(
+                        agent,
+                        m,
+                        "share",
+                        cell.client(),
+                        plan,
+                        deadlineMs,
+                        r ->
+                            new JsonObject()
+                                .put("agent", agent.spec().agent())
+                                .put("streams", Json.write(r.streamResults()))
+                                .put(
+                                    "stalls",
+                                    new JsonObject(
+                                        Json.write(
+                                            AgentStalls.of(
+                                                StallJudge.judge(
+                                                    r,
+                                                    started,
+                                                    System.nanoTime(),
+                                                    "client agent " + agent.spec().agent(),
+                                                    cell.stream().intervalNanos(),
+                                                    path.since()))))));
+                  });
+            });
   }
 
   /**
@@ -122,20 +163,37 @@ public final class ClientShare {
    * with these request headers, and answers its streams' results; fails a second after the
    * deadline, or as soon as the agent leaves.
    */
-  public static Future<Streams> askStreams(Agent from, String agent, HostPort at, Cell cell, List<String[]> headers,
-      long deadlineMs) {
+  public static Future<Streams> askStreams(
+      Agent from, String agent, HostPort at, Cell cell, List<String[]> headers, long deadlineMs) {
     JsonObject body = body(at, cell, headers).put("deadline_ms", deadlineMs);
-    return from.untilLeft(agent, from.vertx().eventBus().<JsonObject>request(streamsAddress(agent), body,
-        new DeliveryOptions().setSendTimeout(deadlineMs + 1_000)).map(msg -> {
-          try {
-            return new Streams(Json.MAPPER.readValue(msg.body().getString("streams"), STREAMS), stallsOf(msg.body().getJsonObject("stalls")));
-          } catch (java.io.IOException | IllegalArgumentException e) {
-            throw new IllegalStateException("agent " + agent + " answered streams that do not read back: " + e.getMessage());
-          }
-        }));
+    return from.untilLeft(
+        agent,
+        from.vertx()
+            .eventBus()
+            .<JsonObject>request(
+                streamsAddress(agent),
+                body,
+                new DeliveryOptions().setSendTimeout(deadlineMs + 1_000))
+            .map(
+                msg -> {
+                  try {
+                    return new Streams(
+                        Json.MAPPER.readValue(msg.body().getString("streams"), STREAMS),
+                        stallsOf(msg.body().getJsonObject("stalls")));
+                  } catch (java.io.IOException | IllegalArgumentException e) {
+                    throw new IllegalStateException(
+                        "agent "
+                            + agent
+                            + " answered streams that do not read back: "
+                            + e.getMessage());
+                  }
+                }));
   }
 
-  /** A cell run whole on one agent: every stream's results, and what its own host's stalls explain of its reads. */
+  /**
+   * A cell run whole on one agent: every stream's results, and what its own host's stalls explain
+   * of its reads.
+   */
   public record Streams(List<StreamResult> results, AgentStalls stalls) {}
 
   private static final TypeReference<List<StreamResult>> STREAMS = new TypeReference<>() {};
@@ -146,62 +204,107 @@ public final class ClientShare {
    * agent stops the work itself (the asker is gone or late: its connections close with it) and
    * answers 504, so no share outlives its deadline.
    */
-  private static void runUntilDeadline(Agent agent, Message<JsonObject> m, String what, ClientOptions options, RequestPlan plan,
-      long deadlineMs, java.util.function.Function<BatchResult, JsonObject> answer) {
+  private static void runUntilDeadline(
+      Agent agent,
+      Message<JsonObject> m,
+      String what,
+      ClientOptions options,
+      RequestPlan plan,
+      long deadlineMs,
+      java.util.function.Function<BatchResult, JsonObject> answer) {
     io.vertx.core.Vertx vertx = agent.vertx();
-    if (options.timeoutNanos() > deadlineMs * 1_000_000L) options = options.withTimeoutNanos(deadlineMs * 1_000_000L);
+    if (options.timeoutNanos() > deadlineMs * 1_000_000L)
+      options = options.withTimeoutNanos(deadlineMs * 1_000_000L);
     MeteredClient client = new MeteredClient(vertx, options);
     boolean[] answered = {false};
-    long timer = vertx.setTimer(deadlineMs, t -> {
-      if (answered[0]) return;
-      answered[0] = true;
-      client.close();
-      m.fail(504, "agent " + agent.spec().agent() + " stopped its " + what + " at its deadline of " + deadlineMs + " ms");
-    });
-    client.run(plan).onComplete(ar -> {
-      vertx.cancelTimer(timer);
-      client.close();
-      if (answered[0]) return;
-      answered[0] = true;
-      if (ar.failed()) {
-        m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
-        return;
-      }
-      // judged off the loop: the judge waits for the meter's thread to log a stall the run ended in
-      vertx.executeBlocking(() -> answer.apply(ar.result()), false).onComplete(j -> {
-        if (j.succeeded()) m.reply(j.result());
-        else m.fail(500, "agent " + agent.spec().agent() + ": " + j.cause().getMessage());
-      });
-    });
+    long timer =
+        vertx.setTimer(
+            deadlineMs,
+            t -> {
+              if (answered[0]) return;
+              answered[0] = true;
+              client.close();
+              m.fail(
+                  504,
+                  "agent "
+                      + agent.spec().agent()
+                      + " stopped its "
+                      + what
+                      + " at its deadline of "
+                      + deadlineMs
+                      + " ms");
+            });
+    client
+        .run(plan)
+        .onComplete(
+            ar -> {
+              vertx.cancelTimer(timer);
+              client.close();
+              if (answered[0]) return;
+              answered[0] = true;
+              if (ar.failed()) {
+                m.fail(500, "agent " + agent.spec().agent() + ": " + ar.cause().getMessage());
+                return;
+              }
+              // judged off the loop: the judge waits for the meter's thread to log a stall the run
+              // ended in
+              vertx
+                  .executeBlocking(() -> answer.apply(ar.result()), false)
+                  .onComplete(
+                      j -> {
+                        if (j.succeeded()) m.reply(j.result());
+                        else
+                          m.fail(
+                              500, "agent " + agent.spec().agent() + ": " + j.cause().getMessage());
+                      });
+            });
   }
 
-  /** What a request over the bus asks to run: the cell (its settings checked again here) and the request it makes. */
+  /**
+   * What a request over the bus asks to run: the cell (its settings checked again here) and the
+   * request it makes.
+   */
   private record Asked(Cell cell, RequestPlan plan) {}
 
-  /** The cell, target and request headers {@code m} names; null after failing it 400 with what is wrong. */
+  /**
+   * The cell, target and request headers {@code m} names; null after failing it 400 with what is
+   * wrong.
+   */
   private static Asked asked(Agent agent, Message<JsonObject> m) {
     JsonObject ask = m.body();
     try {
       Map<String, String> settings = new LinkedHashMap<>();
-      for (Map.Entry<String, Object> e : ask.getJsonObject("settings", new JsonObject())) settings.put(e.getKey(), String.valueOf(e.getValue()));
+      for (Map.Entry<String, Object> e : ask.getJsonObject("settings", new JsonObject()))
+        settings.put(e.getKey(), String.valueOf(e.getValue()));
       Cell cell = Cell.fromSettings(settings);
       List<String[]> headers = new java.util.ArrayList<>();
       for (Object h : ask.getJsonArray("headers", new io.vertx.core.json.JsonArray())) {
         io.vertx.core.json.JsonArray pair = (io.vertx.core.json.JsonArray) h;
         headers.add(new String[] {pair.getString(0), pair.getString(1)});
       }
-      return new Asked(cell, CellRequest.plan(cell, HostPort.parse("at", ask.getString("at", ""), false)).withHeaders(headers));
+      return new Asked(
+          cell,
+          CellRequest.plan(cell, HostPort.parse("at", ask.getString("at", ""), false))
+              .withHeaders(headers));
     } catch (RuntimeException e) {
-      m.fail(400, "agent " + agent.spec().agent() + " cannot run what it was asked: " + e.getMessage());
+      m.fail(
+          400,
+          "agent " + agent.spec().agent() + " cannot run what it was asked: " + e.getMessage());
       return null;
     }
   }
 
-  /** A request's target, cell and request headers (client.headers: the client agents send them as this process would). */
+  /**
+   * A request's target, cell and request headers (client.headers: the client agents send them as
+   * this process would).
+   */
   private static JsonObject body(HostPort at, Cell cell, List<String[]> headers) {
     io.vertx.core.json.JsonArray h = new io.vertx.core.json.JsonArray();
-    for (String[] pair : headers) h.add(new io.vertx.core.json.JsonArray().add(pair[0]).add(pair[1]));
-    return new JsonObject().put("at", at.host() + ":" + at.port()).put("settings", new JsonObject(new LinkedHashMap<>(cell.settingsByName())))
+    for (String[] pair : headers)
+      h.add(new io.vertx.core.json.JsonArray().add(pair[0]).add(pair[1]));
+    return new JsonObject()
+        .put("at", at.host() + ":" + at.port())
+        .put("settings", new JsonObject(new LinkedHashMap<>(cell.settingsByName())))
         .put("headers", h);
   }
 }

@@ -3,10 +3,10 @@ package flushlab.cluster;
 import java.util.List;
 
 /**
- * How far another agent's clock is from this one's, estimated as NTP does from round trips over
- * the event bus: for a request sent at t0 and answered at t3 by a clock that read t on the way,
- * the offset is t - (t0 + t3) / 2, and it is wrong by at most half the round trip (the answer's
- * clock reading happened somewhere inside it). The narrowest round trips bound it tightest, so the
+ * How far another agent's clock is from this one's, estimated as NTP does from round trips over the
+ * event bus: for a request sent at t0 and answered at t3 by a clock that read t on the way, the
+ * offset is t - (t0 + t3) / 2, and it is wrong by at most half the round trip (the answer's clock
+ * reading happened somewhere inside it). The narrowest round trips bound it tightest, so the
  * estimate comes from the samples whose round trip is within 10 % of the narrowest.
  *
  * <p>Two agents on one host (one kernel boot, network namespaces included) need no estimate: they
@@ -20,7 +20,8 @@ import java.util.List;
  * @param usedSamples the narrow ones the estimate came from
  * @param basis what the offset was taken from
  */
-public record ClockOffset(long offsetNanos, long boundNanos, int samples, int usedSamples, Basis basis) {
+public record ClockOffset(
+    long offsetNanos, long boundNanos, int samples, int usedSamples, Basis basis) {
   /** Where an offset comes from. */
   public enum Basis {
     /** NTP's way, from the narrowest event-bus round trips; plus or minus half of them. */
@@ -30,8 +31,8 @@ public record ClockOffset(long offsetNanos, long boundNanos, int samples, int us
   }
 
   /**
-   * This estimate replaced by the exact offset of two lab clocks on one kernel, when the round trips
-   * agree with it (a difference within their bound); else this estimate unchanged.
+   * This estimate replaced by the exact offset of two lab clocks on one kernel, when the round
+   * trips agree with it (a difference within their bound); else this estimate unchanged.
    */
   public ClockOffset onOneKernel(long anchorOffsetNanos) {
     if (Math.abs(anchorOffsetNanos - offsetNanos) > boundNanos) return this;
@@ -50,17 +51,22 @@ public record ClockOffset(long offsetNanos, long boundNanos, int samples, int us
   }
 
   public static ClockOffset estimate(List<Sample> samples) {
-    if (samples.isEmpty()) throw new IllegalArgumentException("no round trips to estimate a clock offset from");
+    if (samples.isEmpty())
+      throw new IllegalArgumentException("no round trips to estimate a clock offset from");
     long narrowest = samples.stream().mapToLong(Sample::rtt).min().orElseThrow();
     long cutoff = narrowest + narrowest / 10;
     List<Sample> narrow = samples.stream().filter(s -> s.rtt() <= cutoff).toList();
     long[] offsets = narrow.stream().mapToLong(Sample::offset).sorted().toArray();
     long median = offsets[offsets.length / 2];
     long widest = narrow.stream().mapToLong(Sample::rtt).max().orElseThrow();
-    return new ClockOffset(median, (widest + 1) / 2, samples.size(), narrow.size(), Basis.ROUND_TRIPS);
+    return new ClockOffset(
+        median, (widest + 1) / 2, samples.size(), narrow.size(), Basis.ROUND_TRIPS);
   }
 
-  /** Whether a one-way figure of {@code nanos} across these clocks means anything: its error bound is smaller than it. */
+  /**
+   * Whether a one-way figure of {@code nanos} across these clocks means anything: its error bound
+   * is smaller than it.
+   */
   public boolean resolves(long nanos) {
     return boundNanos == 0 || boundNanos < Math.abs(nanos);
   }

@@ -29,14 +29,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The runner's {@link RemoteLab} on a lab's agents, for {@code flushlab run} and {@code flushlab map}
- * alike: this process joins the lab as its coordinator, measures every agent's clock, starts the
- * emitter and the targets on the agents the placement names; each cell is run whole by the client
- * agents (its streams split over them), every stream's results sent back and its one-way times
- * corrected by the client agent's clock offset to the emitter's agent, the run judged by the
+ * The runner's {@link RemoteLab} on a lab's agents, for {@code flushlab run} and {@code flushlab
+ * map} alike: this process joins the lab as its coordinator, measures every agent's clock, starts
+ * the emitter and the targets on the agents the placement names; each cell is run whole by the
+ * client agents (its streams split over them), every stream's results sent back and its one-way
+ * times corrected by the client agent's clock offset to the emitter's agent, the run judged by the
  * emitter's own audit and by each client agent against its own host's stalls (excluded when they
- * explain every merged read). A share that does not come back excludes the run with the agent named:
- * nothing is inferred from a cell not got whole, and once an agent has left, no later run is asked.
+ * explain every merged read). A share that does not come back excludes the run with the agent
+ * named: nothing is inferred from a cell not got whole, and once an agent has left, no later run is
+ * asked.
  */
 public final class ClusterLab implements RemoteLab {
   private final Agent self;
@@ -44,22 +45,38 @@ public final class ClusterLab implements RemoteLab {
   private final ClusterPlacement placement;
   private final HostPort emitter;
   private final Map<String, HostPort> targets;
-  /** Per client agent: its offset to the emitter's agent (its clock minus the emitter's), subtracted from one-way times. */
+
+  /**
+   * Per client agent: its offset to the emitter's agent (its clock minus the emitter's), subtracted
+   * from one-way times.
+   */
   private final Map<String, Long> deltas;
+
   /** Per client agent: how far that offset may be wrong (0 on one kernel). */
   private final Map<String, Long> bounds;
+
   /** Every agent's clock against this coordinator's, before the runs. */
   private final Map<String, ClockOffset> before;
+
   /** Each role and where it runs, as the results say it. */
   private final Map<String, String> where;
+
   /** An agent that left the lab during a run, or null. */
   private volatile String lost;
 
   /** Round trips per clock estimate. */
   static final int CLOCK_ROUNDS = 20;
 
-  private ClusterLab(Agent self, RemoteServers servers, ClusterPlacement placement, HostPort emitter, Map<String, HostPort> targets,
-      Map<String, Long> deltas, Map<String, Long> bounds, Map<String, ClockOffset> before, Map<String, String> where) {
+  private ClusterLab(
+      Agent self,
+      RemoteServers servers,
+      ClusterPlacement placement,
+      HostPort emitter,
+      Map<String, HostPort> targets,
+      Map<String, Long> deltas,
+      Map<String, Long> bounds,
+      Map<String, ClockOffset> before,
+      Map<String, String> where) {
     this.self = self;
     this.servers = servers;
     this.placement = placement;
@@ -71,21 +88,34 @@ public final class ClusterLab implements RemoteLab {
     this.where = where;
   }
 
-  /** An opener that joins the scenario's lab with this secret (copied; the caller wipes its own). */
+  /**
+   * An opener that joins the scenario's lab with this secret (copied; the caller wipes its own).
+   */
   public static RemoteLab.Opener opener(byte[] secret) {
     byte[] mine = secret.clone();
     return (scenario, announce) -> open(scenario, mine, announce);
   }
 
-  static ClusterLab open(Scenario scenario, byte[] secret, Consumer<String> announce) throws Exception {
+  static ClusterLab open(Scenario scenario, byte[] secret, Consumer<String> announce)
+      throws Exception {
     ClusterPlacement p = scenario.cluster();
-    if (p == null) throw new IllegalArgumentException("scenario " + scenario.name() + " is not placed on a lab's agents");
+    if (p == null)
+      throw new IllegalArgumentException(
+          "scenario " + scenario.name() + " is not placed on a lab's agents");
     requireWholeShares(scenario, p);
     byte[] id = new byte[6];
     ThreadLocalRandom.current().nextBytes(id);
     String run = "lab-" + HexFormat.of().formatHex(id);
-    Agent self = Agent.start(new ClusterSpec(p.name(), secret, Build.version(), "coordinator-" + run.substring(4), p.at(), p.join()),
-        announce);
+    Agent self =
+        Agent.start(
+            new ClusterSpec(
+                p.name(),
+                secret,
+                Build.version(),
+                "coordinator-" + run.substring(4),
+                p.at(),
+                p.join()),
+            announce);
     RemoteServers servers = null;
     try {
       requireAgents(self, p);
@@ -95,18 +125,36 @@ public final class ClusterLab implements RemoteLab {
       Map<String, Long> bounds = new LinkedHashMap<>();
       for (String c : p.clientOn()) {
         ClockOffset x = clocks.get(c);
-        if (x == null || e == null) throw new IllegalStateException("agent " + (x == null ? c : p.emitterOn()) + " did not answer its clock pings");
+        if (x == null || e == null)
+          throw new IllegalStateException(
+              "agent " + (x == null ? c : p.emitterOn()) + " did not answer its clock pings");
         deltas.put(c, c.equals(p.emitterOn()) ? 0 : x.offsetNanos() - e.offsetNanos());
         long bound = c.equals(p.emitterOn()) ? 0 : x.boundNanos() + e.boundNanos();
         bounds.put(c, bound);
-        announce.accept(String.format("cluster: client agent %s's clock minus the emitter agent %s's: %+.3f ms +- %.3f (%s); one-way times "
-            + "are corrected by it", c, p.emitterOn(), deltas.get(c) / 1e6, bound / 1e6, x.basis() == ClockOffset.Basis.SHARED_MONOTONIC
-            && e.basis() == ClockOffset.Basis.SHARED_MONOTONIC ? "one kernel's clock, exact" : "round trips"));
+        announce.accept(
+            String.format(
+                "cluster: client agent %s's clock minus the emitter agent %s's: %+.3f ms +- %.3f (%s); one-way times "
+                    + "are corrected by it",
+                c,
+                p.emitterOn(),
+                deltas.get(c) / 1e6,
+                bound / 1e6,
+                x.basis() == ClockOffset.Basis.SHARED_MONOTONIC
+                        && e.basis() == ClockOffset.Basis.SHARED_MONOTONIC
+                    ? "one kernel's clock, exact"
+                    : "round trips"));
       }
       servers = new RemoteServers(self, run, p.leaseNanos() / 1_000_000L, announce);
       HostPort emitter = servers.emitter(p.emitterOn());
-      announce.accept("cluster: the emitter runs on agent " + p.emitterOn() + " at " + emitter.host() + ":" + emitter.port()
-          + "; the clients on " + String.join(", ", p.clientOn()));
+      announce.accept(
+          "cluster: the emitter runs on agent "
+              + p.emitterOn()
+              + " at "
+              + emitter.host()
+              + ":"
+              + emitter.port()
+              + "; the clients on "
+              + String.join(", ", p.clientOn()));
       Map<String, String> where = new LinkedHashMap<>();
       where.put("emitter", p.emitterOn() + " (" + emitter.host() + ":" + emitter.port() + ")");
       where.put("client", String.join(", ", p.clientOn()));
@@ -114,7 +162,8 @@ public final class ClusterLab implements RemoteLab {
       for (Target t : scenario.targets()) {
         HostPort a = place(servers, p, t, emitter, announce);
         at.put(t.name(), a);
-        if (t.kind() != TargetKind.DIRECT) where.put(t.name(), p.targetOn().get(t.name()) + " (" + a.host() + ":" + a.port() + ")");
+        if (t.kind() != TargetKind.DIRECT)
+          where.put(t.name(), p.targetOn().get(t.name()) + " (" + a.host() + ":" + a.port() + ")");
       }
       return new ClusterLab(self, servers, p, emitter, at, deltas, bounds, clocks, where);
     } catch (Exception | Error x) {
@@ -127,15 +176,25 @@ public final class ClusterLab implements RemoteLab {
   @Override
   public void placeModel(Target.Relay model, Target like) throws Exception {
     String agent = placement.targetOn().get(like.name());
-    if (agent == null) throw new IllegalArgumentException("target " + like.name() + " is on no agent: its model has nowhere to run beside it");
-    HostPort at = servers.relay(agent, emitter, model.shapers().stream().map(ShaperRegistry.Spec::text).toList(), model.poolUpstream());
+    if (agent == null)
+      throw new IllegalArgumentException(
+          "target " + like.name() + " is on no agent: its model has nowhere to run beside it");
+    HostPort at =
+        servers.relay(
+            agent,
+            emitter,
+            model.shapers().stream().map(ShaperRegistry.Spec::text).toList(),
+            model.poolUpstream());
     targets.put(model.name(), at);
   }
 
   @Override
   public Cell certifying(Cell cell) {
     int n = placement.clientOn().size();
-    return cell.withClient(cell.client().withRequests(Math.max(n, cell.client().requests()), Math.max(n, cell.client().concurrency())));
+    return cell.withClient(
+        cell.client()
+            .withRequests(
+                Math.max(n, cell.client().requests()), Math.max(n, cell.client().concurrency())));
   }
 
   @Override
@@ -144,32 +203,48 @@ public final class ClusterLab implements RemoteLab {
   }
 
   @Override
-  public RunRecord run(Target target, Cell cell, int cellIndex, int run, List<String[]> headers, long pacingToleranceNanos) throws Exception {
+  public RunRecord run(
+      Target target,
+      Cell cell,
+      int cellIndex,
+      int run,
+      List<String[]> headers,
+      long pacingToleranceNanos)
+      throws Exception {
     HostPort at = target.kind() == TargetKind.DIRECT ? emitter : targets.get(target.name());
     long started = System.currentTimeMillis();
     long deadlineMs = (long) (ScenarioRunner.runSeconds(cell) * 2_000) + 10_000;
-    ClusterClients.Outcome o = ClusterClients.run(self, placement.clientOn(), at, cell, headers, deadlineMs)
-        .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);
+    ClusterClients.Outcome o =
+        ClusterClients.run(self, placement.clientOn(), at, cell, headers, deadlineMs)
+            .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);
     List<StreamResult> streams = new ArrayList<>();
     List<AgentShare> shares = new ArrayList<>();
     List<AgentStalls> stalls = new ArrayList<>();
     for (Map.Entry<String, ClientShare.Streams> e : o.perAgent().entrySet()) {
       List<StreamResult> mine = new ArrayList<>();
-      for (StreamResult s : e.getValue().results()) mine.add(shifted(s, deltas.getOrDefault(e.getKey(), 0L)));
+      for (StreamResult s : e.getValue().results())
+        mine.add(shifted(s, deltas.getOrDefault(e.getKey(), 0L)));
       streams.addAll(mine);
-      shares.add(AgentShare.of(e.getKey(), new BatchResult(mine), bounds.getOrDefault(e.getKey(), 0L) / 1e6));
+      shares.add(
+          AgentShare.of(
+              e.getKey(), new BatchResult(mine), bounds.getOrDefault(e.getKey(), 0L) / 1e6));
       stalls.add(e.getValue().stalls());
     }
     List<String> missing = new ArrayList<>();
     o.missing().forEach((agent, why) -> missing.add(agent + " (" + why + ")"));
     BatchResult result = new BatchResult(streams);
     RemoteServers.Audit audit = null;
-    Exclusion exclusion = missing.isEmpty() ? null
-        : Exclusion.missing("the share of agent(s) " + String.join(", ", missing) + " did not come back");
+    Exclusion exclusion =
+        missing.isEmpty()
+            ? null
+            : Exclusion.missing(
+                "the share of agent(s) " + String.join(", ", missing) + " did not come back");
     if (!missing.isEmpty()) noteLeft(o.missing().keySet());
     if (exclusion == null) {
       try {
-        audit = servers.audit(placement.emitterOn(), result.streamIds(), System.currentTimeMillis() - started);
+        audit =
+            servers.audit(
+                placement.emitterOn(), result.streamIds(), System.currentTimeMillis() - started);
       } catch (Exception x) {
         exclusion = Exclusion.missing("the emitter's audit did not come back: " + x.getMessage());
         noteLeft(List.of());
@@ -180,14 +255,29 @@ public final class ClusterLab implements RemoteLab {
     }
     // each client agent judged its reads against its own host's stalls: the same rule as one host's
     AgentStalls merged = AgentStalls.merge(stalls);
-    if (exclusion == null && merged.excusedByHost()) exclusion = Exclusion.hostStall(merged.hostStall());
+    if (exclusion == null && merged.excusedByHost())
+      exclusion = Exclusion.hostStall(merged.hostStall());
     long ended = System.currentTimeMillis();
-    return new RunRecord(target.name(), cellIndex, run, result, exclusion, audit == null ? 0 : audit.latenessMaxNanos(),
-        audit == null ? streams.size() : audit.missing(), audit == null ? 0 : audit.frameBytes(), audit == null ? 0 : audit.frames(),
-        started, ended, null, List.copyOf(shares));
+    return new RunRecord(
+        target.name(),
+        cellIndex,
+        run,
+        result,
+        exclusion,
+        audit == null ? 0 : audit.latenessMaxNanos(),
+        audit == null ? streams.size() : audit.missing(),
+        audit == null ? 0 : audit.frameBytes(),
+        audit == null ? 0 : audit.frames(),
+        started,
+        ended,
+        null,
+        List.copyOf(shares));
   }
 
-  /** An agent among {@code missing} (or the emitter's) that is no longer in the lab: no later run is what the scenario asked. */
+  /**
+   * An agent among {@code missing} (or the emitter's) that is no longer in the lab: no later run is
+   * what the scenario asked.
+   */
   private void noteLeft(java.util.Collection<String> missing) {
     List<String> present = self.agents();
     for (String a : missing) {
@@ -196,7 +286,8 @@ public final class ClusterLab implements RemoteLab {
         return;
       }
     }
-    if (!present.contains(placement.emitterOn())) lost = "agent " + placement.emitterOn() + " (the emitter's) has left the lab";
+    if (!present.contains(placement.emitterOn()))
+      lost = "agent " + placement.emitterOn() + " (the emitter's) has left the lab";
   }
 
   @Override
@@ -206,9 +297,18 @@ public final class ClusterLab implements RemoteLab {
     for (Map.Entry<String, ClockOffset> e : before.entrySet()) {
       ClockOffset b = e.getValue();
       ClockOffset f = after.get(e.getKey()); // null: the agent was gone by the end
-      boolean oneKernel = b.basis() == ClockOffset.Basis.SHARED_MONOTONIC && (f == null || f.basis() == ClockOffset.Basis.SHARED_MONOTONIC);
-      rows.add(new OnAgents.AgentClock(e.getKey(), b.offsetNanos() / 1e6, b.boundNanos() / 1e6, f == null ? null : f.offsetNanos() / 1e6,
-          f == null ? null : f.boundNanos() / 1e6, b.samples() + (f == null ? 0 : f.samples()), oneKernel));
+      boolean oneKernel =
+          b.basis() == ClockOffset.Basis.SHARED_MONOTONIC
+              && (f == null || f.basis() == ClockOffset.Basis.SHARED_MONOTONIC);
+      rows.add(
+          new OnAgents.AgentClock(
+              e.getKey(),
+              b.offsetNanos() / 1e6,
+              b.boundNanos() / 1e6,
+              f == null ? null : f.offsetNanos() / 1e6,
+              f == null ? null : f.boundNanos() / 1e6,
+              b.samples() + (f == null ? 0 : f.samples()),
+              oneKernel));
     }
     return new OnAgents(placement.name(), Map.copyOf(where), List.copyOf(rows));
   }
@@ -218,27 +318,48 @@ public final class ClusterLab implements RemoteLab {
    * emitter and says where clients reach it; a direct target is the emitter itself, and one the lab
    * did not start cannot be placed on an agent.
    */
-  static HostPort place(RemoteServers servers, ClusterPlacement placement, Target t, HostPort emitter, Consumer<String> announce)
+  static HostPort place(
+      RemoteServers servers,
+      ClusterPlacement placement,
+      Target t,
+      HostPort emitter,
+      Consumer<String> announce)
       throws Exception {
     String agent = placement.targetOn().get(t.name());
     switch (t.kind()) {
       case DIRECT:
         return emitter;
-      case RELAY: {
-        Target.Relay r = (Target.Relay) t;
-        HostPort relay = servers.relay(agent, emitter, r.shapers().stream().map(ShaperRegistry.Spec::text).toList(), r.poolUpstream());
-        announce.accept("cluster: target " + r.name() + " (" + r.describe() + ") runs on agent " + agent);
-        return relay;
-      }
-      case PROCESS: {
-        Target.Process p = (Target.Process) t;
-        HostPort proxy = servers.proxy(agent, p.proxy().text(), p.config(), emitter);
-        announce.accept("cluster: target " + p.name() + " (" + p.proxy().text() + " from " + p.config().getFileName() + ") runs on agent "
-            + agent);
-        return proxy;
-      }
+      case RELAY:
+        {
+          Target.Relay r = (Target.Relay) t;
+          HostPort relay =
+              servers.relay(
+                  agent,
+                  emitter,
+                  r.shapers().stream().map(ShaperRegistry.Spec::text).toList(),
+                  r.poolUpstream());
+          announce.accept(
+              "cluster: target " + r.name() + " (" + r.describe() + ") runs on agent " + agent);
+          return relay;
+        }
+      case PROCESS:
+        {
+          Target.Process p = (Target.Process) t;
+          HostPort proxy = servers.proxy(agent, p.proxy().text(), p.config(), emitter);
+          announce.accept(
+              "cluster: target "
+                  + p.name()
+                  + " ("
+                  + p.proxy().text()
+                  + " from "
+                  + p.config().getFileName()
+                  + ") runs on agent "
+                  + agent);
+          return proxy;
+        }
       case EXTERNAL:
-        throw new IllegalArgumentException("target " + t.name() + " is external: the lab did not start it, so no agent runs it");
+        throw new IllegalArgumentException(
+            "target " + t.name() + " is external: the lab did not start it, so no agent runs it");
       default:
         throw new AssertionError(t.kind());
     }
@@ -253,22 +374,33 @@ public final class ClusterLab implements RemoteLab {
     List<String> present = self.agents();
     List<String> absent = named.stream().filter(a -> !present.contains(a)).toList();
     if (!absent.isEmpty()) {
-      throw new IllegalStateException("agent(s) " + String.join(", ", absent) + " are not in lab '" + placement.name()
-          + "' (its members: " + String.join(", ", present.stream().filter(a -> !a.startsWith("coordinator-")).toList()) + ")");
+      throw new IllegalStateException(
+          "agent(s) "
+              + String.join(", ", absent)
+              + " are not in lab '"
+              + placement.name()
+              + "' (its members: "
+              + String.join(
+                  ", ", present.stream().filter(a -> !a.startsWith("coordinator-")).toList())
+              + ")");
     }
   }
 
   /**
    * Each client agent sends back every stream it read, so a share is bounded: a cell whose share
-   * would pass {@link ClientShare#MAX_WHOLE_STREAMS} is refused before anything starts, saying how to fit it.
+   * would pass {@link ClientShare#MAX_WHOLE_STREAMS} is refused before anything starts, saying how
+   * to fit it.
    */
   static void requireWholeShares(Scenario scenario, ClusterPlacement p) {
     for (Cell c : scenario.cells()) {
-      for (ClusterClients.Share sh : ClusterClients.split(c.client().requests(), c.client().concurrency(), p.clientOn())) {
+      for (ClusterClients.Share sh :
+          ClusterClients.split(c.client().requests(), c.client().concurrency(), p.clientOn())) {
         if (sh.requests() > ClientShare.MAX_WHOLE_STREAMS) {
-          throw new IllegalArgumentException(String.format("cell %s asks %d streams of agent %s; a client agent reads at most %d streams "
-              + "of a run (each is sent back whole): name more agents in cluster.clients, or ask fewer client.requests", c.label(),
-              sh.requests(), sh.agent(), ClientShare.MAX_WHOLE_STREAMS));
+          throw new IllegalArgumentException(
+              String.format(
+                  "cell %s asks %d streams of agent %s; a client agent reads at most %d streams "
+                      + "of a run (each is sent back whole): name more agents in cluster.clients, or ask fewer client.requests",
+                  c.label(), sh.requests(), sh.agent(), ClientShare.MAX_WHOLE_STREAMS));
         }
       }
     }
@@ -291,26 +423,53 @@ public final class ClusterLab implements RemoteLab {
   }
 
   /**
-   * The emitter on {@code agent} wrote a frame later than the tolerance: a host stall of that agent when its host
-   * stood still at least half as long (as on one host), else late with what the agent's own loop ticks say held
-   * the frame (its host, or the lab's own code), never the path's.
+   * The emitter on {@code agent} wrote a frame later than the tolerance: a host stall of that agent
+   * when its host stood still at least half as long (as on one host), else late with what the
+   * agent's own loop ticks say held the frame (its host, or the lab's own code), never the path's.
    */
   static Exclusion emitterLate(RemoteServers.Audit audit, String agent, long toleranceNanos) {
     Exclusion late = Exclusion.emitterLate(audit.latenessMaxNanos(), toleranceNanos, audit.held());
     if (!audit.lateInAHostStall()) return late;
-    return Exclusion.hostStall(String.format("agent %s's host stalled %.1f ms during the run: %s", agent, audit.hostStallMaxNanos() / 1e6,
-        late.reason()));
+    return Exclusion.hostStall(
+        String.format(
+            "agent %s's host stalled %.1f ms during the run: %s",
+            agent, audit.hostStallMaxNanos() / 1e6, late.reason()));
   }
 
-  /** A stream's results with its one-way times (emit to receive, each release's wait) moved by the clocks' difference. */
+  /**
+   * A stream's results with its one-way times (emit to receive, each release's wait) moved by the
+   * clocks' difference.
+   */
   static StreamResult shifted(StreamResult s, long delta) {
     if (delta == 0 || !s.ok()) return s;
     StreamResult.Timing t = s.timing();
     StreamResult.Releases r = s.releases();
-    return new StreamResult(s.streamId(), s.status(), s.error(), s.errorMessage(), s.complete(), s.sawDone(), s.coding(), s.integrity(),
-        s.reads(), new StreamResult.Timing(t.ttftNanos(), t.gapNanos(), minus(t.emitToRecvNanos(), delta), t.headNanos(), t.firstBodyNanos(),
-            t.requestNanos(), t.endNanos()),
-        new StreamResult.Releases(r.count(), r.bytes(), r.bodyBytes(), r.decodedBytes(), r.frames(), r.gapNanos(), minus(r.waitNanos(), delta)),
+    return new StreamResult(
+        s.streamId(),
+        s.status(),
+        s.error(),
+        s.errorMessage(),
+        s.complete(),
+        s.sawDone(),
+        s.coding(),
+        s.integrity(),
+        s.reads(),
+        new StreamResult.Timing(
+            t.ttftNanos(),
+            t.gapNanos(),
+            minus(t.emitToRecvNanos(), delta),
+            t.headNanos(),
+            t.firstBodyNanos(),
+            t.requestNanos(),
+            t.endNanos()),
+        new StreamResult.Releases(
+            r.count(),
+            r.bytes(),
+            r.bodyBytes(),
+            r.decodedBytes(),
+            r.frames(),
+            r.gapNanos(),
+            minus(r.waitNanos(), delta)),
         s.h2());
   }
 

@@ -7,13 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 import java.util.Arrays;
+import java.util.Set;
 
 /**
- * The lab's shared secret, from a file or the environment, never from a flag (a flag shows in
- * ps). A file must be a regular file of at most {@link #MAX_FILE_BYTES}; it is read through a
- * bounded read, so a file that grows between the check and the read is refused, not read whole.
+ * The lab's shared secret, from a file or the environment, never from a flag (a flag shows in ps).
+ * A file must be a regular file of at most {@link #MAX_FILE_BYTES}; it is read through a bounded
+ * read, so a file that grows between the check and the read is refused, not read whole.
  */
 public final class ClusterSecret {
   public static final String ENV = "FLUSHLAB_CLUSTER_SECRET";
@@ -30,13 +30,15 @@ public final class ClusterSecret {
     if (file == null) {
       String env = System.getenv(ENV);
       if (env == null || env.isEmpty()) {
-        throw new IllegalArgumentException("no secret: give " + what + " or set " + ENV + " (the same on every agent of the lab)");
+        throw new IllegalArgumentException(
+            "no secret: give " + what + " or set " + ENV + " (the same on every agent of the lab)");
       }
       return env.strip().getBytes(StandardCharsets.UTF_8);
     }
     byte[] raw = UserFiles.read(file, MAX_FILE_BYTES, what);
     refuseIfOthersMayRead(file, what);
-    byte[] secret = new String(raw, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
+    byte[] secret =
+        new String(raw, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
     Arrays.fill(raw, (byte) 0);
     return secret;
   }
@@ -52,9 +54,16 @@ public final class ClusterSecret {
     } catch (UnsupportedOperationException e) {
       return; // no POSIX modes here: nothing to check
     }
-    if (mode.contains(PosixFilePermission.GROUP_READ) || mode.contains(PosixFilePermission.OTHERS_READ)) {
-      throw new IllegalArgumentException(what + " " + file + " is readable by other users (mode " + PosixFilePermissions.toString(mode)
-          + "); a lab's secret must be readable by its owner only: chmod 600 " + file);
+    if (mode.contains(PosixFilePermission.GROUP_READ)
+        || mode.contains(PosixFilePermission.OTHERS_READ)) {
+      throw new IllegalArgumentException(
+          what
+              + " "
+              + file
+              + " is readable by other users (mode "
+              + PosixFilePermissions.toString(mode)
+              + "); a lab's secret must be readable by its owner only: chmod 600 "
+              + file);
     }
   }
 }

@@ -22,10 +22,12 @@ import javax.crypto.spec.SecretKeySpec;
  * @param secret the shared secret (at least 12 bytes); never printed
  * @param version this lab's version (members of one lab run one version)
  * @param agent this agent's name (unique in the lab; the same characters as a cluster name)
- * @param at where this agent listens (its hello port; Hazelcast and the event bus take the next two)
+ * @param at where this agent listens (its hello port; Hazelcast and the event bus take the next
+ *     two)
  * @param join members to join (their hello ports); empty: this agent starts the lab's cluster
  */
-public record ClusterSpec(String name, byte[] secret, String version, String agent, HostPort at, List<HostPort> join) {
+public record ClusterSpec(
+    String name, byte[] secret, String version, String agent, HostPort at, List<HostPort> join) {
   public static final int MAX_NAME = ClusterPlacement.MAX_NAME;
   public static final int MIN_SECRET_BYTES = 12;
 
@@ -33,9 +35,15 @@ public record ClusterSpec(String name, byte[] secret, String version, String age
     requireName("cluster name", name);
     requireName("agent name", agent);
     if (secret.length < MIN_SECRET_BYTES) {
-      throw new IllegalArgumentException("the cluster secret has " + secret.length + " bytes; it needs at least " + MIN_SECRET_BYTES);
+      throw new IllegalArgumentException(
+          "the cluster secret has "
+              + secret.length
+              + " bytes; it needs at least "
+              + MIN_SECRET_BYTES);
     }
-    if (at.port() > 65533) throw new IllegalArgumentException("cluster port " + at.port() + " leaves no room for the next two (at most 65533)");
+    if (at.port() > 65533)
+      throw new IllegalArgumentException(
+          "cluster port " + at.port() + " leaves no room for the next two (at most 65533)");
     join = List.copyOf(join);
     secret = secret.clone(); // the caller wipes its copy once the spec is made
   }
@@ -59,9 +67,12 @@ public record ClusterSpec(String name, byte[] secret, String version, String age
     return at.port() + 2;
   }
 
-  /** The name Hazelcast sees: members agree on it only if they agree on name, version and secret. */
+  /**
+   * The name Hazelcast sees: members agree on it only if they agree on name, version and secret.
+   */
   public String hazelcastClusterName() {
-    return "flushlab-" + HexFormat.of().formatHex(mac("cluster|" + name + "|" + version)).substring(0, 24);
+    return "flushlab-"
+        + HexFormat.of().formatHex(mac("cluster|" + name + "|" + version)).substring(0, 24);
   }
 
   /** HMAC-SHA256 of {@code text} under the secret. */
@@ -77,6 +88,18 @@ public record ClusterSpec(String name, byte[] secret, String version, String age
 
   @Override
   public String toString() {
-    return "ClusterSpec[" + name + ", agent " + agent + ", version " + version + ", at " + at.host() + ":" + at.port() + ", join " + join + "]";
+    return "ClusterSpec["
+        + name
+        + ", agent "
+        + agent
+        + ", version "
+        + version
+        + ", at "
+        + at.host()
+        + ":"
+        + at.port()
+        + ", join "
+        + join
+        + "]";
   }
 }

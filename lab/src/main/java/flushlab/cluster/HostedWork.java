@@ -1,9 +1,8 @@
 package flushlab.cluster;
 
 import flushlab.core.HiccupMeter;
-import flushlab.core.StallLog;
-
 import flushlab.core.HostPort;
+import flushlab.core.StallLog;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.LateFrame;
@@ -32,37 +31,52 @@ import java.util.function.Consumer;
 /**
  * The servers an agent runs for a coordinator's run: an emitter, relays. Each run's work is held
  * under a lease the coordinator renews; work whose lease runs out (its coordinator was killed, or
- * lost the network) is stopped by the agent, so no agent serves an orphaned run for longer than
- * the lease. The servers listen on the agent's own address, where the other agents reach them.
+ * lost the network) is stopped by the agent, so no agent serves an orphaned run for longer than the
+ * lease. The servers listen on the agent's own address, where the other agents reach them.
  *
  * <p>Addresses, under {@code flushlab.agent.NAME.}: {@code emitter} (start one), {@code relay}
- * (start one, upstream given), {@code proxy} (a real proxy from a template's text, upstream given), {@code audit} (the emitter's pacing audits of given streams),
- * {@code renew} and {@code stop} (a run's lease).
+ * (start one, upstream given), {@code proxy} (a real proxy from a template's text, upstream given),
+ * {@code audit} (the emitter's pacing audits of given streams), {@code renew} and {@code stop} (a
+ * run's lease).
  */
 final class HostedWork {
   /** The longest lease a coordinator may ask for; it renews a third of the way through. */
   static final long MAX_LEASE_MS = 60_000;
+
   /** Runs one agent hosts at once, and servers per run. */
   static final int MAX_RUNS = 4;
+
   static final int MAX_SERVERS_PER_RUN = 32;
+
   /** The longest proxy template a coordinator may send (a scenario's template cap). */
   static final int MAX_TEMPLATE_CHARS = 256 * 1024;
+
   /** Stream ids one audit request may name. */
   static final int MAX_AUDIT_IDS = 100_000;
-  /** The longest span an audit looks back over for this agent's host stalls: a run's deadline is minutes at most. */
+
+  /**
+   * The longest span an audit looks back over for this agent's host stalls: a run's deadline is
+   * minutes at most.
+   */
   static final long MAX_AUDIT_SPAN_MS = 3_600_000L;
 
   private final Vertx vertx;
   private final String agent;
   private final String host;
   private final Consumer<String> log;
-  /** Per run id: its servers (deployment ids), its emitter if any, and when its lease ends. Guarded by this. */
+
+  /**
+   * Per run id: its servers (deployment ids), its emitter if any, and when its lease ends. Guarded
+   * by this.
+   */
   private final Map<String, Hosted> runs = new HashMap<>();
 
   private static final class Hosted {
     final List<String> deployments = new ArrayList<>();
+
     /** Proxy processes, stopped (off the event loop) with the run. */
     final List<ProxyProcess> proxies = new ArrayList<>();
+
     Emitter emitter;
     long leaseMs;
     long leaseEndsNanos;
@@ -79,30 +93,46 @@ final class HostedWork {
     return "flushlab.agent." + agent + "." + what;
   }
 
-  /** Serves a coordinator's requests for servers on this agent, and stops work whose lease ran out. */
+  /**
+   * Serves a coordinator's requests for servers on this agent, and stops work whose lease ran out.
+   */
   static void serve(Agent a, Consumer<String> log) {
     HostedWork w = new HostedWork(a.vertx(), a.spec().agent(), a.spec().at().host(), log);
-    a.vertx().getOrCreateContext().runOnContext(v -> {
-      String name = a.spec().agent();
-      w.vertx.eventBus().<JsonObject>consumer(address(name, "emitter"), w::startEmitter);
-      w.vertx.eventBus().<JsonObject>consumer(address(name, "relay"), w::startRelay);
-      w.vertx.eventBus().<JsonObject>consumer(address(name, "proxy"), w::startProxy);
-      w.vertx.eventBus().<JsonObject>consumer(address(name, "audit"), w::audit);
-      w.vertx.eventBus().<JsonObject>consumer(address(name, "renew"), w::renew);
-      w.vertx.eventBus().<JsonObject>consumer(address(name, "stop"), m -> {
-        w.stop(m.body().getString("run", ""), "its coordinator stopped it");
-        m.reply(new JsonObject());
-      });
-      w.vertx.setPeriodic(500, t -> w.stopExpired());
-    });
+    a.vertx()
+        .getOrCreateContext()
+        .runOnContext(
+            v -> {
+              String name = a.spec().agent();
+              w.vertx.eventBus().<JsonObject>consumer(address(name, "emitter"), w::startEmitter);
+              w.vertx.eventBus().<JsonObject>consumer(address(name, "relay"), w::startRelay);
+              w.vertx.eventBus().<JsonObject>consumer(address(name, "proxy"), w::startProxy);
+              w.vertx.eventBus().<JsonObject>consumer(address(name, "audit"), w::audit);
+              w.vertx.eventBus().<JsonObject>consumer(address(name, "renew"), w::renew);
+              w.vertx
+                  .eventBus()
+                  .<JsonObject>consumer(
+                      address(name, "stop"),
+                      m -> {
+                        w.stop(m.body().getString("run", ""), "its coordinator stopped it");
+                        m.reply(new JsonObject());
+                      });
+              w.vertx.setPeriodic(500, t -> w.stopExpired());
+            });
   }
 
-  /** The run a request names, with its lease renewed; null (the request failed) when it cannot be hosted. */
+  /**
+   * The run a request names, with its lease renewed; null (the request failed) when it cannot be
+   * hosted.
+   */
   private synchronized Hosted leased(Message<JsonObject> m) {
     String run = m.body().getString("run", "");
     long leaseMs = m.body().getLong("lease_ms", 0L);
     if (run.isEmpty() || run.length() > 64 || leaseMs < 1_000 || leaseMs > MAX_LEASE_MS) {
-      m.fail(400, "a request for servers names its run (1..64 characters) and a lease of 1000.." + MAX_LEASE_MS + " ms");
+      m.fail(
+          400,
+          "a request for servers names its run (1..64 characters) and a lease of 1000.."
+              + MAX_LEASE_MS
+              + " ms");
       return null;
     }
     Hosted h = runs.get(run);
@@ -115,7 +145,9 @@ final class HostedWork {
       runs.put(run, h);
     }
     if (h.deployments.size() + h.proxies.size() >= MAX_SERVERS_PER_RUN) {
-      m.fail(503, "agent " + agent + " already runs " + MAX_SERVERS_PER_RUN + " servers for run " + run);
+      m.fail(
+          503,
+          "agent " + agent + " already runs " + MAX_SERVERS_PER_RUN + " servers for run " + run);
       return null;
     }
     h.leaseMs = leaseMs;
@@ -141,8 +173,16 @@ final class HostedWork {
     try {
       HostPort upstream = HostPort.parse("upstream", m.body().getString("upstream", ""), false);
       List<ShaperRegistry.Spec> shapers = new ArrayList<>();
-      for (Object s : m.body().getJsonArray("shapers", new JsonArray())) shapers.add(ShaperRegistry.parse(String.valueOf(s)));
-      options = new RelayOptions(host, 0, upstream.host(), upstream.port(), shapers, m.body().getBoolean("pool_upstream", false));
+      for (Object s : m.body().getJsonArray("shapers", new JsonArray()))
+        shapers.add(ShaperRegistry.parse(String.valueOf(s)));
+      options =
+          new RelayOptions(
+              host,
+              0,
+              upstream.host(),
+              upstream.port(),
+              shapers,
+              m.body().getBoolean("pool_upstream", false));
     } catch (RuntimeException e) {
       m.fail(400, "agent " + agent + ": a relay it cannot start: " + e.getMessage());
       return;
@@ -169,58 +209,104 @@ final class HostedWork {
       m.fail(400, "agent " + agent + ": a proxy's upstream: " + e.getMessage());
       return;
     }
-    if (kind == null || template.isEmpty() || template.length() > MAX_TEMPLATE_CHARS || !fileName.matches("[A-Za-z0-9._-]{1,64}")) {
-      m.fail(400, "agent " + agent + ": a proxy request names a known proxy, a template of 1.." + MAX_TEMPLATE_CHARS
-          + " characters and a plain file name");
+    if (kind == null
+        || template.isEmpty()
+        || template.length() > MAX_TEMPLATE_CHARS
+        || !fileName.matches("[A-Za-z0-9._-]{1,64}")) {
+      m.fail(
+          400,
+          "agent "
+              + agent
+              + ": a proxy request names a known proxy, a template of 1.."
+              + MAX_TEMPLATE_CHARS
+              + " characters and a plain file name");
       return;
     }
     List<String> refused = TemplateVetting.problems(kind, template);
     if (!refused.isEmpty()) {
-      log.accept("refused to start " + kind.text() + " for run " + m.body().getString("run", "") + ": its template runs programs or loads code: "
-          + String.join("; ", refused));
-      m.fail(403, "agent " + agent + " starts no proxy from a template that runs programs or loads code: " + String.join("; ", refused));
+      log.accept(
+          "refused to start "
+              + kind.text()
+              + " for run "
+              + m.body().getString("run", "")
+              + ": its template runs programs or loads code: "
+              + String.join("; ", refused));
+      m.fail(
+          403,
+          "agent "
+              + agent
+              + " starts no proxy from a template that runs programs or loads code: "
+              + String.join("; ", refused));
       return;
     }
-    vertx.<ProxyProcess>executeBlocking(() -> {
-      Path dir = Files.createTempDirectory("flushlab-agent-template-");
-      try {
-        Path file = dir.resolve(fileName);
-        Files.writeString(file, template, StandardCharsets.UTF_8);
-        return ProxyProcess.start(kind, file, host, upstream.host(), upstream.port(), c -> c);
-      } finally {
-        try (var files = Files.list(dir)) {
-          for (Path f : files.toList()) Files.deleteIfExists(f);
-        }
-        Files.deleteIfExists(dir);
-      }
-    }).onComplete(ar -> {
-      synchronized (this) {
-        if (ar.failed()) {
-          m.fail(500, "agent " + agent + " could not start " + kind.text() + ": " + ar.cause().getMessage());
-        } else if (!runs.containsValue(h)) {
-          vertx.executeBlocking(() -> {
-            ar.result().close();
-            return null;
-          });
-          m.fail(410, "agent " + agent + ": the run was stopped");
-        } else {
-          ProxyProcess p = ar.result();
-          h.proxies.add(p);
-          m.reply(new JsonObject().put("host", p.host()).put("port", p.port()).put("version", p.version()).put("pid", p.pid()));
-        }
-      }
-    });
+    vertx
+        .<ProxyProcess>executeBlocking(
+            () -> {
+              Path dir = Files.createTempDirectory("flushlab-agent-template-");
+              try {
+                Path file = dir.resolve(fileName);
+                Files.writeString(file, template, StandardCharsets.UTF_8);
+                return ProxyProcess.start(
+                    kind, file, host, upstream.host(), upstream.port(), c -> c);
+              } finally {
+                try (var files = Files.list(dir)) {
+                  for (Path f : files.toList()) Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(dir);
+              }
+            })
+        .onComplete(
+            ar -> {
+              synchronized (this) {
+                if (ar.failed()) {
+                  m.fail(
+                      500,
+                      "agent "
+                          + agent
+                          + " could not start "
+                          + kind.text()
+                          + ": "
+                          + ar.cause().getMessage());
+                } else if (!runs.containsValue(h)) {
+                  vertx.executeBlocking(
+                      () -> {
+                        ar.result().close();
+                        return null;
+                      });
+                  m.fail(410, "agent " + agent + ": the run was stopped");
+                } else {
+                  ProxyProcess p = ar.result();
+                  h.proxies.add(p);
+                  m.reply(
+                      new JsonObject()
+                          .put("host", p.host())
+                          .put("port", p.port())
+                          .put("version", p.version())
+                          .put("pid", p.pid()));
+                }
+              }
+            });
   }
 
-  private void deploy(Message<JsonObject> m, Hosted h, Future<String> deployed, java.util.function.IntSupplier port, Runnable onUp) {
-    deployed.onComplete(ar -> {
-      synchronized (this) {
-        started(m, h, ar, port, onUp);
-      }
-    });
+  private void deploy(
+      Message<JsonObject> m,
+      Hosted h,
+      Future<String> deployed,
+      java.util.function.IntSupplier port,
+      Runnable onUp) {
+    deployed.onComplete(
+        ar -> {
+          synchronized (this) {
+            started(m, h, ar, port, onUp);
+          }
+        });
   }
 
-  private void started(Message<JsonObject> m, Hosted h, io.vertx.core.AsyncResult<String> ar, java.util.function.IntSupplier port,
+  private void started(
+      Message<JsonObject> m,
+      Hosted h,
+      io.vertx.core.AsyncResult<String> ar,
+      java.util.function.IntSupplier port,
       Runnable onUp) {
     if (ar.failed()) {
       m.fail(500, "agent " + agent + " could not start the server: " + ar.cause().getMessage());
@@ -236,7 +322,10 @@ final class HostedWork {
     m.reply(new JsonObject().put("host", host).put("port", port.getAsInt()));
   }
 
-  /** The emitter's audits of the named streams: how many were paced, how many it has no audit of, the latest frame. */
+  /**
+   * The emitter's audits of the named streams: how many were paced, how many it has no audit of,
+   * the latest frame.
+   */
   private synchronized void audit(Message<JsonObject> m) {
     Hosted h = runs.get(m.body().getString("run", ""));
     JsonArray ids = m.body().getJsonArray("ids", new JsonArray());
@@ -267,22 +356,42 @@ final class HostedWork {
       frameBytes += s.frameBytes();
       frames += s.framesWritten();
     }
-    // this agent's longest host stall over the run (the last span_ms, as long as the coordinator waited for it, capped):
-    // an emitter late while its own host stalled was stopped by the host, not held by the lab's code
-    long spanNanos = Math.min(Math.max(0, m.body().getLong("span_ms", 0L)), MAX_AUDIT_SPAN_MS) * 1_000_000L;
+    // this agent's longest host stall over the run (the last span_ms, as long as the coordinator
+    // waited for it, capped):
+    // an emitter late while its own host stalled was stopped by the host, not held by the lab's
+    // code
+    long spanNanos =
+        Math.min(Math.max(0, m.body().getLong("span_ms", 0L)), MAX_AUDIT_SPAN_MS) * 1_000_000L;
     long now = System.nanoTime();
     long stallMax = 0;
-    for (StallLog.Stall st : HiccupMeter.get().host().between(now - spanNanos, now)) stallMax = Math.max(stallMax, st.nanos());
-    // what held the latest stream's latest frame, judged here: only this agent's meter saw the loop that wrote it
-    LateFrame.Held held = latest == null ? LateFrame.Held.UNKNOWN : latest.judged(HiccupMeter.get().loopLedger()).held();
-    m.reply(new JsonObject().put("paced", paced).put("missing", missing).put("lateness_max_ns", latest == null ? 0 : latest.latenessMaxNanos()).put("frame_bytes", frameBytes)
-        .put("frames", frames).put("host_stall_max_ns", stallMax).put("late_why", held.why()).put("late_by_host", held.byHost()));
+    for (StallLog.Stall st : HiccupMeter.get().host().between(now - spanNanos, now))
+      stallMax = Math.max(stallMax, st.nanos());
+    // what held the latest stream's latest frame, judged here: only this agent's meter saw the loop
+    // that wrote it
+    LateFrame.Held held =
+        latest == null
+            ? LateFrame.Held.UNKNOWN
+            : latest.judged(HiccupMeter.get().loopLedger()).held();
+    m.reply(
+        new JsonObject()
+            .put("paced", paced)
+            .put("missing", missing)
+            .put("lateness_max_ns", latest == null ? 0 : latest.latenessMaxNanos())
+            .put("frame_bytes", frameBytes)
+            .put("frames", frames)
+            .put("host_stall_max_ns", stallMax)
+            .put("late_why", held.why())
+            .put("late_by_host", held.byHost()));
   }
 
   private synchronized void renew(Message<JsonObject> m) {
     Hosted h = runs.get(m.body().getString("run", ""));
     if (h == null) {
-      m.fail(404, "agent " + agent + " hosts nothing for this run (its lease ran out, or it never started)");
+      m.fail(
+          404,
+          "agent "
+              + agent
+              + " hosts nothing for this run (its lease ran out, or it never started)");
       return;
     }
     h.leaseEndsNanos = System.nanoTime() + h.leaseMs * 1_000_000L;
@@ -293,7 +402,8 @@ final class HostedWork {
     long now = System.nanoTime();
     for (String run : List.copyOf(runs.keySet())) {
       Hosted h = runs.get(run);
-      if (now - h.leaseEndsNanos > 0) stop(run, "its coordinator did not renew the lease of " + h.leaseMs + " ms");
+      if (now - h.leaseEndsNanos > 0)
+        stop(run, "its coordinator did not renew the lease of " + h.leaseMs + " ms");
     }
   }
 
@@ -303,10 +413,12 @@ final class HostedWork {
     for (String id : h.deployments) vertx.undeploy(id);
     List<ProxyProcess> proxies = List.copyOf(h.proxies);
     if (!proxies.isEmpty()) {
-      vertx.executeBlocking(() -> {
-        for (ProxyProcess p : proxies) p.close(); // TERM, then KILL after its grace: not on the event loop
-        return null;
-      });
+      vertx.executeBlocking(
+          () -> {
+            for (ProxyProcess p : proxies)
+              p.close(); // TERM, then KILL after its grace: not on the event loop
+            return null;
+          });
     }
     int n = h.deployments.size() + proxies.size();
     if (n > 0) log.accept("stopped the " + n + " server(s) of run " + run + ": " + why);

@@ -1,12 +1,12 @@
 package flushlab.coding;
 
 /**
- * Compresses a response body in one content coding as it is written, the way an origin
- * framework's or a proxy's compression filter does: {@link #write} feeds bytes and passes on
- * whatever the encoder already lets go (often nothing: encoders hold input to find matches),
- * {@link #flush} makes everything written so far decodable now (zlib's sync flush, brotli's and
- * zstd's flush), {@link #finish} ends the stream. Output goes to the sink within each call.
- * Confined to one thread; {@link #close} releases native memory.
+ * Compresses a response body in one content coding as it is written, the way an origin framework's
+ * or a proxy's compression filter does: {@link #write} feeds bytes and passes on whatever the
+ * encoder already lets go (often nothing: encoders hold input to find matches), {@link #flush}
+ * makes everything written so far decodable now (zlib's sync flush, brotli's and zstd's flush),
+ * {@link #finish} ends the stream. Output goes to the sink within each call. Confined to one
+ * thread; {@link #close} releases native memory.
  */
 public interface BodyEncoder {
   void write(byte[] b, int off, int len, ByteSink out);

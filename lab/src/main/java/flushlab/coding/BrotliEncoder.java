@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 
-/** br on brotli4j's streaming encoder: input is copied into its native buffer and pushed, output pulled until none is left. */
+/**
+ * br on brotli4j's streaming encoder: input is copied into its native buffer and pushed, output
+ * pulled until none is left.
+ */
 final class BrotliEncoder implements BodyEncoder {
   private static final int INPUT_BYTES = 64 * 1024;
   private final EncoderJNI.Wrapper encoder;
@@ -45,7 +48,10 @@ final class BrotliEncoder implements BodyEncoder {
     close();
   }
 
-  /** Pushes n input bytes with this operation, then pulls and pushes until the encoder holds no pending input or output. */
+  /**
+   * Pushes n input bytes with this operation, then pulls and pushes until the encoder holds no
+   * pending input or output.
+   */
   private void run(EncoderJNI.Operation op, int n, ByteSink sink) {
     encoder.push(op, n);
     while (true) {

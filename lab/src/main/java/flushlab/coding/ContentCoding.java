@@ -6,14 +6,20 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The content codings a response body may arrive in (Content-Encoding), and which of them a
- * request accepted (Accept-Encoding). The client decodes what it asked for; a body in a coding it
- * did not ask for is an error of that stream, as a browser would fail to read it.
+ * The content codings a response body may arrive in (Content-Encoding), and which of them a request
+ * accepted (Accept-Encoding). The client decodes what it asked for; a body in a coding it did not
+ * ask for is an error of that stream, as a browser would fail to read it.
  */
 public enum ContentCoding implements Named {
-  GZIP, DEFLATE, BR, ZSTD;
+  GZIP,
+  DEFLATE,
+  BR,
+  ZSTD;
 
-  /** The coding a Content-Encoding token names ({@code x-gzip} is gzip, as RFC 9110 allows), or null. */
+  /**
+   * The coding a Content-Encoding token names ({@code x-gzip} is gzip, as RFC 9110 allows), or
+   * null.
+   */
   public static ContentCoding named(String token) {
     String t = token == null ? "" : token.trim().toLowerCase(Locale.ROOT);
     return "x-gzip".equals(t) ? GZIP : Named.parse(ContentCoding.class, t);

@@ -11,6 +11,7 @@ import java.util.zip.Deflater;
 final class DeflatingEncoder implements BodyEncoder {
   /** No name, no time, no extra fields, OS unknown: what gzip writers send for a stream. */
   private static final byte[] GZIP_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
+
   private final boolean gzip;
   private final Deflater deflater;
   private final CRC32 crc = new CRC32();

@@ -5,12 +5,12 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /**
- * gzip (RFC 1952) and deflate (RFC 9110's zlib stream, or the raw deflate some servers send) as
- * the bytes arrive, on the JDK's {@link Inflater}. The gzip header and trailer are parsed by hand
- * because the JDK's GZIPInputStream pulls from a stream and would block or buffer; here every
- * byte a read brings is inflated at once and handed on, so a frame completes in the read whose
- * wire bytes released it. Concatenated gzip members are read one after another. One output buffer
- * per stream, reused for every read.
+ * gzip (RFC 1952) and deflate (RFC 9110's zlib stream, or the raw deflate some servers send) as the
+ * bytes arrive, on the JDK's {@link Inflater}. The gzip header and trailer are parsed by hand
+ * because the JDK's GZIPInputStream pulls from a stream and would block or buffer; here every byte
+ * a read brings is inflated at once and handed on, so a frame completes in the read whose wire
+ * bytes released it. Concatenated gzip members are read one after another. One output buffer per
+ * stream, reused for every read.
  */
 final class InflatingDecoder implements BodyDecoder {
   private static final int FTEXT_MASK = 0xE0; // reserved flag bits must be zero
@@ -19,7 +19,18 @@ final class InflatingDecoder implements BodyDecoder {
   private static final int FNAME = 8;
   private static final int FCOMMENT = 16;
 
-  private enum State { HEADER, EXTRA_LENGTH, EXTRA, NAME, COMMENT, HEADER_CRC, ZLIB_OR_RAW, BODY, TRAILER, DONE }
+  private enum State {
+    HEADER,
+    EXTRA_LENGTH,
+    EXTRA,
+    NAME,
+    COMMENT,
+    HEADER_CRC,
+    ZLIB_OR_RAW,
+    BODY,
+    TRAILER,
+    DONE
+  }
 
   private final boolean gzip;
   private Inflater inflater;
@@ -71,7 +82,8 @@ final class InflatingDecoder implements BodyDecoder {
         }
         case NAME, COMMENT -> {
           if (b[i++] == 0) {
-            state = state == State.NAME && (flags & FCOMMENT) != 0 ? State.COMMENT : State.HEADER_CRC;
+            state =
+                state == State.NAME && (flags & FCOMMENT) != 0 ? State.COMMENT : State.HEADER_CRC;
             if (state == State.HEADER_CRC && (flags & FHCRC) == 0) startBody(true);
           }
         }
@@ -80,7 +92,8 @@ final class InflatingDecoder implements BodyDecoder {
           if (++filled == 2) startBody(true);
         }
         case ZLIB_OR_RAW -> {
-          // zlib: CM 8 in the low nibble and the two header bytes a multiple of 31; anything else is raw deflate
+          // zlib: CM 8 in the low nibble and the two header bytes a multiple of 31; anything else
+          // is raw deflate
           if (firstByte < 0) {
             firstByte = b[i++] & 0xff;
             continue;
@@ -109,10 +122,13 @@ final class InflatingDecoder implements BodyDecoder {
 
   private void headerRead() throws Corrupt {
     if ((header[0] & 0xff) != 0x1f || (header[1] & 0xff) != 0x8b) {
-      throw new Corrupt("not a gzip stream (it starts " + String.format("%02x %02x", header[0] & 0xff, header[1] & 0xff)
-          + ", not 1f 8b)");
+      throw new Corrupt(
+          "not a gzip stream (it starts "
+              + String.format("%02x %02x", header[0] & 0xff, header[1] & 0xff)
+              + ", not 1f 8b)");
     }
-    if (header[2] != 8) throw new Corrupt("gzip compression method " + header[2] + " (only 8, deflate, exists)");
+    if (header[2] != 8)
+      throw new Corrupt("gzip compression method " + header[2] + " (only 8, deflate, exists)");
     flags = header[3] & 0xff;
     if ((flags & FTEXT_MASK) != 0) throw new Corrupt("gzip header with reserved flags set");
     filled = 0;
@@ -149,7 +165,10 @@ final class InflatingDecoder implements BodyDecoder {
     state = State.BODY;
   }
 
-  /** Inflates b[i, end) and hands on what it releases; returns where the compressed member ended, or end. */
+  /**
+   * Inflates b[i, end) and hands on what it releases; returns where the compressed member ended, or
+   * end.
+   */
   private int inflate(byte[] b, int i, int end, ByteSink sink) throws Corrupt {
     inflater.setInput(b, i, end - i);
     inflate(sink);
@@ -175,27 +194,37 @@ final class InflatingDecoder implements BodyDecoder {
         if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) return;
       }
     } catch (DataFormatException e) {
-      throw new Corrupt("the " + (gzip ? "gzip" : "deflate") + " data is corrupt (" + e.getMessage() + ")");
+      throw new Corrupt(
+          "the " + (gzip ? "gzip" : "deflate") + " data is corrupt (" + e.getMessage() + ")");
     }
   }
 
   private void trailerRead() throws Corrupt {
     long wantCrc = le32(trailer, 0);
     long wantSize = le32(trailer, 4);
-    if (wantCrc != crc.getValue()) throw new Corrupt("the gzip trailer's CRC does not match the data (the body was altered or mixed)");
-    if (wantSize != (memberBytes & 0xffffffffL)) throw new Corrupt("the gzip trailer's length does not match the data");
+    if (wantCrc != crc.getValue())
+      throw new Corrupt(
+          "the gzip trailer's CRC does not match the data (the body was altered or mixed)");
+    if (wantSize != (memberBytes & 0xffffffffL))
+      throw new Corrupt("the gzip trailer's length does not match the data");
     state = State.DONE;
   }
 
   private static long le32(byte[] b, int at) {
-    return (b[at] & 0xffL) | (b[at + 1] & 0xffL) << 8 | (b[at + 2] & 0xffL) << 16 | (b[at + 3] & 0xffL) << 24;
+    return (b[at] & 0xffL)
+        | (b[at + 1] & 0xffL) << 8
+        | (b[at + 2] & 0xffL) << 16
+        | (b[at + 3] & 0xffL) << 24;
   }
 
   @Override
   public void finish() throws Corrupt {
     boolean atMemberStart = gzip && state == State.HEADER && filled == 0 && inflater != null;
     if (state != State.DONE && !atMemberStart) {
-      throw new Corrupt("the " + (gzip ? "gzip" : "deflate") + " body ended before its compressed stream did (truncated)");
+      throw new Corrupt(
+          "the "
+              + (gzip ? "gzip" : "deflate")
+              + " body ended before its compressed stream did (truncated)");
     }
     close();
   }

@@ -12,7 +12,10 @@ public final class NativeCodecs {
 
   private static volatile boolean loaded;
 
-  /** Loads both libraries now (idempotent); a machine without brotli's native library is reported when br is used. */
+  /**
+   * Loads both libraries now (idempotent); a machine without brotli's native library is reported
+   * when br is used.
+   */
   public static void preload() {
     if (loaded) return;
     synchronized (NativeCodecs.class) {
@@ -27,9 +30,14 @@ public final class NativeCodecs {
   static void ensureBrotli() {
     if (!Brotli4jLoader.isAvailable()) {
       Throwable cause = Brotli4jLoader.getUnavailabilityCause();
-      throw new IllegalStateException("br needs brotli4j's native library, which did not load on this machine ("
-          + System.getProperty("os.name") + " " + System.getProperty("os.arch") + "): "
-          + (cause == null ? "no reason given" : cause.getMessage()), cause);
+      throw new IllegalStateException(
+          "br needs brotli4j's native library, which did not load on this machine ("
+              + System.getProperty("os.name")
+              + " "
+              + System.getProperty("os.arch")
+              + "): "
+              + (cause == null ? "no reason given" : cause.getMessage()),
+          cause);
     }
   }
 }

@@ -3,13 +3,13 @@ package flushlab.coding;
 import java.util.Arrays;
 
 /**
- * One compressed body under a {@link FlushPolicy}: the writer gives it each write (and says
- * whether the write ends an event), then sends {@link #ready()} bytes from {@link #buffer()} and
- * calls {@link #sent()}. Output waits here only as long as the policy says (bytes:N holds up to N
+ * One compressed body under a {@link FlushPolicy}: the writer gives it each write (and says whether
+ * the write ends an event), then sends {@link #ready()} bytes from {@link #buffer()} and calls
+ * {@link #sent()}. Output waits here only as long as the policy says (bytes:N holds up to N
  * compressed bytes, end all of them until the body ends; everything else is ready as soon as the
- * encoder releases it). Under ms:T the
- * writer arms a timer when {@link #wantsTimer()} and calls {@link #timerFired()} when it fires.
- * Confined to one thread; {@link #close} releases the encoder's native memory.
+ * encoder releases it). Under ms:T the writer arms a timer when {@link #wantsTimer()} and calls
+ * {@link #timerFired()} when it fires. Confined to one thread; {@link #close} releases the
+ * encoder's native memory.
  */
 public final class StreamCompressor {
   private final ContentCoding coding;
@@ -17,12 +17,16 @@ public final class StreamCompressor {
   private final BodyEncoder encoder;
   private byte[] out = new byte[4096];
   private int outLen;
+
   /** Input written since the encoder was last flushed (ms:T arms its timer on the first). */
   private boolean unflushed;
+
   /** Uncompressed bytes written since the encoder was last flushed (what input:N counts). */
   private long inputSinceFlush;
+
   /** A write has begun and not yet ended (under next, a flush comes only before a new one). */
   private boolean writeOpen;
+
   private boolean finished;
   private final ByteSink append = this::append;
 
@@ -40,7 +44,10 @@ public final class StreamCompressor {
     return policy;
   }
 
-  /** Compresses one write; {@code endsEvent} is where a per-event flush may happen (each large event's last piece). */
+  /**
+   * Compresses one write; {@code endsEvent} is where a per-event flush may happen (each large
+   * event's last piece).
+   */
   public void write(byte[] b, int off, int len, boolean endsEvent) {
     // next: what the last write left in the encoder goes out as this one begins
     if (policy.kind() == FlushPolicy.Kind.NEXT && !writeOpen && unflushed && !finished) flush();
@@ -51,7 +58,10 @@ public final class StreamCompressor {
     if (endsEvent) endOfWrite();
   }
 
-  /** One write is complete (an event, or one read from upstream): each and bytes:N flush the encoder here, input:N once N came in. */
+  /**
+   * One write is complete (an event, or one read from upstream): each and bytes:N flush the encoder
+   * here, input:N once N came in.
+   */
   public void endOfWrite() {
     writeOpen = false;
     if (finished || !unflushed) return;
@@ -90,10 +100,14 @@ public final class StreamCompressor {
     encoder.finish(append);
   }
 
-  /** Bytes to send now (0 while a bytes:N buffer is below N, and under end until the body ends or the held output reaches its cap). */
+  /**
+   * Bytes to send now (0 while a bytes:N buffer is below N, and under end until the body ends or
+   * the held output reaches its cap).
+   */
   public int ready() {
     if (policy.kind() == FlushPolicy.Kind.BYTES && !finished && outLen < policy.value()) return 0;
-    if (policy.kind() == FlushPolicy.Kind.END && !finished && outLen < FlushPolicy.END_HELD_CAP) return 0;
+    if (policy.kind() == FlushPolicy.Kind.END && !finished && outLen < FlushPolicy.END_HELD_CAP)
+      return 0;
     return outLen;
   }
 

@@ -6,9 +6,9 @@ import java.nio.ByteBuffer;
 
 /**
  * zstd (RFC 8878) as the bytes arrive, on zstd-jni's streaming decompression over direct buffers:
- * each read's bytes are copied in and decompressed until the library has nothing more to give,
- * all before {@link #feed} returns. Frames may follow one another. One context and two direct
- * buffers per stream.
+ * each read's bytes are copied in and decompressed until the library has nothing more to give, all
+ * before {@link #feed} returns. Frames may follow one another. One context and two direct buffers
+ * per stream.
  */
 final class ZstdDecoder implements BodyDecoder {
   private final ZstdDecompressCtx ctx = new ZstdDecompressCtx();
@@ -16,8 +16,10 @@ final class ZstdDecoder implements BodyDecoder {
   private final ByteBuffer outBuffer = ByteBuffer.allocateDirect(128 * 1024);
   private final byte[] out = new byte[128 * 1024];
   private long decoded;
+
   /** No byte of a frame is pending: the stream may end here. */
   private boolean atFrameEnd = true;
+
   private boolean closed;
 
   @Override
@@ -42,7 +44,8 @@ final class ZstdDecoder implements BodyDecoder {
           outBuffer.clear();
           atFrameEnd = ctx.decompressDirectByteBufferStream(outBuffer, in);
           outBuffer.flip();
-          outputFull = !outBuffer.hasRemaining() ? false : outBuffer.remaining() == outBuffer.capacity();
+          outputFull =
+              !outBuffer.hasRemaining() ? false : outBuffer.remaining() == outBuffer.capacity();
           int got = outBuffer.remaining();
           if (got > 0) {
             outBuffer.get(out, 0, got);
@@ -59,7 +62,8 @@ final class ZstdDecoder implements BodyDecoder {
   @Override
   public void finish() throws Corrupt {
     close();
-    if (!atFrameEnd) throw new Corrupt("the zstd body ended before its compressed stream did (truncated)");
+    if (!atFrameEnd)
+      throw new Corrupt("the zstd body ended before its compressed stream did (truncated)");
   }
 
   @Override

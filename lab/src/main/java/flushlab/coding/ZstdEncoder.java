@@ -4,7 +4,10 @@ import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.ZstdCompressCtx;
 import java.nio.ByteBuffer;
 
-/** zstd on zstd-jni's streaming compression over direct buffers: one frame per body, flushed on demand. */
+/**
+ * zstd on zstd-jni's streaming compression over direct buffers: one frame per body, flushed on
+ * demand.
+ */
 final class ZstdEncoder implements BodyEncoder {
   private final ZstdCompressCtx ctx = new ZstdCompressCtx();
   private final ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);

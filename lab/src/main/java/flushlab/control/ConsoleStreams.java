@@ -8,8 +8,8 @@ import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
-import flushlab.core.StallFigures;
 import flushlab.core.Json;
+import flushlab.core.StallFigures;
 import flushlab.emitter.ChatFrameSource;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -23,8 +23,8 @@ import java.util.List;
  * The console page's live side: on request, one OpenAI chat stream from the emitter directly and
  * one through each enabled proxy, all at once, measured by the lab's metered client; every read
  * that completes tokens, and each stream's figures at its end, pushed to the open pages as
- * server-sent events. One run at a time, bounded in tokens and pace, and at most
- * {@link #MAX_PAGES} pages listening.
+ * server-sent events. One run at a time, bounded in tokens and pace, and at most {@link #MAX_PAGES}
+ * pages listening.
  */
 final class ConsoleStreams {
   static final int MAX_PAGES = 16;
@@ -46,18 +46,35 @@ final class ConsoleStreams {
     this.context = context;
     this.emitter = emitter;
     this.api = api;
-    // once a second, to the open pages: this process's host stalls over the last 10 s (its hiccup meter)
-    context.runOnContext(v -> vertx.setPeriodic(1000, id -> {
-      if (!pages.isEmpty()) broadcast(hostStalls());
-    }));
+    // once a second, to the open pages: this process's host stalls over the last 10 s (its hiccup
+    // meter)
+    context.runOnContext(
+        v ->
+            vertx.setPeriodic(
+                1000,
+                id -> {
+                  if (!pages.isEmpty()) broadcast(hostStalls());
+                }));
   }
 
-  /** The console process's host stalls over the last {@link #STALL_WINDOW_NANOS}, as the page shows them. */
+  /**
+   * The console process's host stalls over the last {@link #STALL_WINDOW_NANOS}, as the page shows
+   * them.
+   */
   static ObjectNode hostStalls() {
     long now = System.nanoTime();
-    StallFigures f = StallFigures.of(HiccupMeter.get().host().between(now - STALL_WINDOW_NANOS, now), now - STALL_WINDOW_NANOS);
-    return Json.MAPPER.createObjectNode().put("type", "hiccups").put("window_s", STALL_WINDOW_NANOS / 1_000_000_000L)
-        .put("over_5_ms", f.over5Ms()).put("over_20_ms", f.over20Ms()).put("over_50_ms", f.over50Ms()).put("max_ms", f.maxMs());
+    StallFigures f =
+        StallFigures.of(
+            HiccupMeter.get().host().between(now - STALL_WINDOW_NANOS, now),
+            now - STALL_WINDOW_NANOS);
+    return Json.MAPPER
+        .createObjectNode()
+        .put("type", "hiccups")
+        .put("window_s", STALL_WINDOW_NANOS / 1_000_000_000L)
+        .put("over_5_ms", f.over5Ms())
+        .put("over_20_ms", f.over20Ms())
+        .put("over_50_ms", f.over50Ms())
+        .put("max_ms", f.maxMs());
   }
 
   /** GET /console/events: this page gets every event from now on. */
@@ -66,8 +83,11 @@ final class ConsoleStreams {
       ControlApi.error(rc, 503, "at most " + MAX_PAGES + " console pages at once");
       return;
     }
-    HttpServerResponse r = rc.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
-        .putHeader("Cache-Control", "no-cache");
+    HttpServerResponse r =
+        rc.response()
+            .setChunked(true)
+            .putHeader("Content-Type", "text/event-stream")
+            .putHeader("Cache-Control", "no-cache");
     r.write(": flushlab console\n\n");
     pages.add(r);
     r.closeHandler(v -> pages.remove(r));
@@ -86,7 +106,10 @@ final class ConsoleStreams {
     int tokens;
     double delayMs;
     try {
-      var body = rc.body() == null || rc.body().length() == 0 ? Json.MAPPER.createObjectNode() : Json.MAPPER.readTree(rc.body().asString());
+      var body =
+          rc.body() == null || rc.body().length() == 0
+              ? Json.MAPPER.createObjectNode()
+              : Json.MAPPER.readTree(rc.body().asString());
       tokens = body.path("tokens").asInt(60);
       delayMs = body.path("delay_ms").asDouble(20);
     } catch (Exception e) {
@@ -109,7 +132,13 @@ final class ConsoleStreams {
       HostPort at = HostPort.parse("listen", p.path("listen").asText(), true);
       targets.add(new String[] {p.path("name").asText(), at.host(), String.valueOf(at.port())});
     }
-    ObjectNode begin = Json.MAPPER.createObjectNode().put("type", "start").put("run", run).put("tokens", tokens).put("delay_ms", delayMs);
+    ObjectNode begin =
+        Json.MAPPER
+            .createObjectNode()
+            .put("type", "start")
+            .put("run", run)
+            .put("tokens", tokens)
+            .put("delay_ms", delayMs);
     ArrayNode names = begin.putArray("targets");
     targets.forEach(t -> names.add(t[0]));
     ArrayNode words = begin.putArray("words");
@@ -118,39 +147,64 @@ final class ConsoleStreams {
     running = targets.size();
     for (String[] t : targets) stream(run, t[0], t[1], Integer.parseInt(t[2]), tokens, delayMs);
     ObjectNode ok = Json.MAPPER.createObjectNode().put("run", run);
-    rc.response().setStatusCode(202).putHeader("Content-Type", "application/json").end(Json.write(ok));
+    rc.response()
+        .setStatusCode(202)
+        .putHeader("Content-Type", "application/json")
+        .end(Json.write(ok));
   }
 
   private void stream(int run, String target, String host, int port, int tokens, double delayMs) {
-    MeteredClient client = new MeteredClient(vertx, ClientOptions.single().withTimeoutNanos(120_000_000_000L));
-    client.observeReads((since, frames, thisRead) -> {
-      ObjectNode e = Json.MAPPER.createObjectNode().put("type", "read").put("run", run).put("target", target)
-          .put("t_ms", Math.round(since / 1e3) / 1e3).put("frames", frames).put("read", thisRead);
-      context.runOnContext(v -> broadcast(e));
-    });
+    MeteredClient client =
+        new MeteredClient(vertx, ClientOptions.single().withTimeoutNanos(120_000_000_000L));
+    client.observeReads(
+        (since, frames, thisRead) -> {
+          ObjectNode e =
+              Json.MAPPER
+                  .createObjectNode()
+                  .put("type", "read")
+                  .put("run", run)
+                  .put("target", target)
+                  .put("t_ms", Math.round(since / 1e3) / 1e3)
+                  .put("frames", frames)
+                  .put("read", thisRead);
+          context.runOnContext(v -> broadcast(e));
+        });
     Future<BatchResult> f = client.run(RequestPlan.chat(host, port, tokens, 0, delayMs));
-    f.onComplete(ar -> {
-      client.close();
-      ObjectNode e = Json.MAPPER.createObjectNode().put("type", "done").put("run", run).put("target", target);
-      if (ar.failed() || ar.result().errorCount() > 0) {
-        e.put("error", ar.failed() ? ar.cause().getMessage() : ar.result().firstError());
-      } else {
-        BatchResult r = ar.result();
-        e.put("frames", r.frames()).put("frames_per_read", r.framesPerRead()).put("head_ms", r.timeToHeadMs().p50()).put("ttft_ms", r.ttftMs().p50())
-            .put("gap_p50_ms", r.gapMs().p50()).put("gap_p99_ms", r.gapMs().p99()).put("emit_to_recv_p50_ms", r.emitToRecvMs().p50())
-            .put("emit_to_recv_p99_ms", r.emitToRecvMs().p99());
-      }
-      context.runOnContext(v -> {
-        running--;
-        broadcast(e);
-      });
-    });
+    f.onComplete(
+        ar -> {
+          client.close();
+          ObjectNode e =
+              Json.MAPPER
+                  .createObjectNode()
+                  .put("type", "done")
+                  .put("run", run)
+                  .put("target", target);
+          if (ar.failed() || ar.result().errorCount() > 0) {
+            e.put("error", ar.failed() ? ar.cause().getMessage() : ar.result().firstError());
+          } else {
+            BatchResult r = ar.result();
+            e.put("frames", r.frames())
+                .put("frames_per_read", r.framesPerRead())
+                .put("head_ms", r.timeToHeadMs().p50())
+                .put("ttft_ms", r.ttftMs().p50())
+                .put("gap_p50_ms", r.gapMs().p50())
+                .put("gap_p99_ms", r.gapMs().p99())
+                .put("emit_to_recv_p50_ms", r.emitToRecvMs().p50())
+                .put("emit_to_recv_p99_ms", r.emitToRecvMs().p99());
+          }
+          context.runOnContext(
+              v -> {
+                running--;
+                broadcast(e);
+              });
+        });
   }
 
   private void broadcast(ObjectNode event) {
     String frame = "data: " + Json.write(event) + "\n\n";
     for (HttpServerResponse r : List.copyOf(pages)) {
-      if (r.writeQueueFull()) continue; // a page that cannot keep up misses events rather than growing a queue
+      if (r.writeQueueFull())
+        continue; // a page that cannot keep up misses events rather than growing a queue
       r.write(frame);
     }
   }

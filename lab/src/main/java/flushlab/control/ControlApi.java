@@ -2,12 +2,12 @@ package flushlab.control;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.core.Build;
 import flushlab.core.HostPort;
 import flushlab.core.Json;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
-import flushlab.core.Build;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -18,32 +18,46 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The lab's relays behind an HTTP API that speaks Toxiproxy's: the same paths, bodies, status
- * codes and JSON error objects, so Toxiproxy's clients and test harnesses drive flushlab relays
+ * The lab's relays behind an HTTP API that speaks Toxiproxy's: the same paths, bodies, status codes
+ * and JSON error objects, so Toxiproxy's clients and test harnesses drive flushlab relays
  * unchanged. Every handler runs on the API's event loop, which owns the proxies; relays run as
  * verticles of their own and read their toxics from an immutable snapshot.
  */
 public final class ControlApi {
   /** The largest request body the API reads; a larger one is answered 413. */
   static final long MAX_BODY_BYTES = 1 << 20;
-  /** Proxies the API holds at once (each is a relay with a listening socket); one more is refused, 409. */
+
+  /**
+   * Proxies the API holds at once (each is a relay with a listening socket); one more is refused,
+   * 409.
+   */
   public static final int MAX_PROXIES = 100;
+
   /** Toxics one proxy holds at once; one more is refused, 409. */
   public static final int MAX_TOXICS = 32;
-  /** A proxy's or a toxic's name: 1..128 characters, none of them '/' or a control character (names are path segments). */
+
+  /**
+   * A proxy's or a toxic's name: 1..128 characters, none of them '/' or a control character (names
+   * are path segments).
+   */
   public static final int MAX_NAME = 128;
 
   private final Vertx vertx;
   private final RelayLog log;
   private final Map<String, LabProxy> proxies = new LinkedHashMap<>();
-  /** The lab's own listeners, by port (the API itself, the console's emitter): no proxy may listen there. */
+
+  /**
+   * The lab's own listeners, by port (the API itself, the console's emitter): no proxy may listen
+   * there.
+   */
   private final java.util.function.Supplier<Map<Integer, String>> ownListeners;
 
   public ControlApi(Vertx vertx, RelayLog log) {
     this(vertx, log, Map::of);
   }
 
-  public ControlApi(Vertx vertx, RelayLog log, java.util.function.Supplier<Map<Integer, String>> ownListeners) {
+  public ControlApi(
+      Vertx vertx, RelayLog log, java.util.function.Supplier<Map<Integer, String>> ownListeners) {
     this.vertx = vertx;
     this.log = log;
     this.ownListeners = ownListeners;
@@ -52,7 +66,8 @@ public final class ControlApi {
   /** Why a proxy's or toxic's name cannot be one, or null when it can. */
   static String badName(String name) {
     if (name.isEmpty()) return "missing required field: name";
-    if (name.length() > MAX_NAME) return "name: " + name.length() + " characters (allowed: 1.." + MAX_NAME + ")";
+    if (name.length() > MAX_NAME)
+      return "name: " + name.length() + " characters (allowed: 1.." + MAX_NAME + ")";
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (c == '/' || Character.isISOControl(c)) {
@@ -75,12 +90,25 @@ public final class ControlApi {
     }
     if (at.port() == 0) return null;
     String own = ownListeners.get().get(at.port());
-    if (own != null) return "listen " + listen + ": port " + at.port() + " is the lab's own " + own + "; choose another port";
+    if (own != null)
+      return "listen "
+          + listen
+          + ": port "
+          + at.port()
+          + " is the lab's own "
+          + own
+          + "; choose another port";
     for (LabProxy p : proxies.values()) {
       if (p == self || p.relay == null) continue;
       try {
         if (HostPort.parse("listen", p.listen, true).port() == at.port()) {
-          return "listen " + listen + ": port " + at.port() + " is proxy " + p.name + "'s; choose another port";
+          return "listen "
+              + listen
+              + ": port "
+              + at.port()
+              + " is proxy "
+              + p.name
+              + "'s; choose another port";
         }
       } catch (IllegalArgumentException e) {
         // a disabled proxy's address is whatever it was given
@@ -89,33 +117,59 @@ public final class ControlApi {
     return null;
   }
 
-  /** Mounts the API's routes on {@code router}; {@code bodyRead} hears of each request once its body is whole. */
-  public void mount(Router router, java.util.function.Consumer<io.vertx.core.http.HttpServerRequest> bodyRead) {
+  /**
+   * Mounts the API's routes on {@code router}; {@code bodyRead} hears of each request once its body
+   * is whole.
+   */
+  public void mount(
+      Router router, java.util.function.Consumer<io.vertx.core.http.HttpServerRequest> bodyRead) {
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
-    router.route().handler(rc -> {
-      bodyRead.accept(rc.request());
-      rc.next();
-    });
-    router.get("/version").handler(rc -> rc.response().putHeader("Content-Type", "text/plain")
-        .end("flushlab " + Build.version() + " (Toxiproxy-compatible API)\n"));
+    router
+        .route()
+        .handler(
+            rc -> {
+              bodyRead.accept(rc.request());
+              rc.next();
+            });
+    router
+        .get("/version")
+        .handler(
+            rc ->
+                rc.response()
+                    .putHeader("Content-Type", "text/plain")
+                    .end("flushlab " + Build.version() + " (Toxiproxy-compatible API)\n"));
     router.post("/reset").handler(this::reset);
     router.get("/proxies").handler(this::list);
     router.post("/proxies").handler(this::create);
     router.get("/proxies/:proxy").handler(rc -> withProxy(rc, p -> json(rc, 200, p.json())));
     router.post("/proxies/:proxy").handler(this::update);
     router.delete("/proxies/:proxy").handler(this::delete);
-    router.get("/proxies/:proxy/toxics").handler(rc -> withProxy(rc, p -> {
-      var arr = Json.MAPPER.createArrayNode();
-      p.toxics().forEach(t -> arr.add(t.json()));
-      json(rc, 200, arr);
-    }));
+    router
+        .get("/proxies/:proxy/toxics")
+        .handler(
+            rc ->
+                withProxy(
+                    rc,
+                    p -> {
+                      var arr = Json.MAPPER.createArrayNode();
+                      p.toxics().forEach(t -> arr.add(t.json()));
+                      json(rc, 200, arr);
+                    }));
     router.post("/proxies/:proxy/toxics").handler(this::addToxic);
-    router.get("/proxies/:proxy/toxics/:toxic").handler(rc -> withToxic(rc, (p, t) -> json(rc, 200, t.json())));
+    router
+        .get("/proxies/:proxy/toxics/:toxic")
+        .handler(rc -> withToxic(rc, (p, t) -> json(rc, 200, t.json())));
     router.post("/proxies/:proxy/toxics/:toxic").handler(this::updateToxic);
-    router.delete("/proxies/:proxy/toxics/:toxic").handler(rc -> withToxic(rc, (p, t) -> {
-      p.removeToxic(t.name());
-      rc.response().setStatusCode(204).end();
-    }));
+    router
+        .delete("/proxies/:proxy/toxics/:toxic")
+        .handler(
+            rc ->
+                withToxic(
+                    rc,
+                    (p, t) -> {
+                      p.removeToxic(t.name());
+                      rc.response().setStatusCode(204).end();
+                    }));
   }
 
   /** The proxies, for the console page's view of the same model. */
@@ -155,51 +209,67 @@ public final class ControlApi {
       error(rc, 409, taken);
       return;
     }
-    LabProxy p = new LabProxy(name, body.path("listen").asText("127.0.0.1:0"), body.path("upstream").asText(""),
-        !body.has("enabled") || body.path("enabled").asBoolean(true));
+    LabProxy p =
+        new LabProxy(
+            name,
+            body.path("listen").asText("127.0.0.1:0"),
+            body.path("upstream").asText(""),
+            !body.has("enabled") || body.path("enabled").asBoolean(true));
     proxies.put(name, p);
-    start(p).onComplete(ar -> {
-      if (ar.failed()) {
-        proxies.remove(name);
-        error(rc, status(ar.cause()), ar.cause().getMessage());
-      } else {
-        json(rc, 201, p.json());
-      }
-    });
+    start(p)
+        .onComplete(
+            ar -> {
+              if (ar.failed()) {
+                proxies.remove(name);
+                error(rc, status(ar.cause()), ar.cause().getMessage());
+              } else {
+                json(rc, 201, p.json());
+              }
+            });
   }
 
   private void update(RoutingContext rc) {
-    withProxy(rc, p -> {
-      JsonNode body = body(rc);
-      if (body == null) return;
-      String taken = body.has("listen") ? listenTaken(body.path("listen").asText(), p) : null;
-      if (taken != null) {
-        error(rc, 409, taken);
-        return;
-      }
-      boolean moved = (body.has("listen") && !body.path("listen").asText().equals(p.listen))
-          || (body.has("upstream") && !body.path("upstream").asText().equals(p.upstream));
-      if (body.has("listen")) p.listen = body.path("listen").asText();
-      if (body.has("upstream")) p.upstream = body.path("upstream").asText();
-      boolean enable = body.has("enabled") ? body.path("enabled").asBoolean() : p.enabled;
-      Future<Void> done = Future.succeededFuture();
-      if (p.relay != null && (moved || !enable)) done = stop(p);
-      p.enabled = enable;
-      done.compose(v -> p.enabled && p.relay == null ? start(p) : Future.succeededFuture()).onComplete(ar -> {
-        if (ar.failed()) {
-          error(rc, status(ar.cause()), ar.cause().getMessage());
-        } else {
-          json(rc, 200, p.json());
-        }
-      });
-    });
+    withProxy(
+        rc,
+        p -> {
+          JsonNode body = body(rc);
+          if (body == null) return;
+          String taken = body.has("listen") ? listenTaken(body.path("listen").asText(), p) : null;
+          if (taken != null) {
+            error(rc, 409, taken);
+            return;
+          }
+          boolean moved =
+              (body.has("listen") && !body.path("listen").asText().equals(p.listen))
+                  || (body.has("upstream") && !body.path("upstream").asText().equals(p.upstream));
+          if (body.has("listen")) p.listen = body.path("listen").asText();
+          if (body.has("upstream")) p.upstream = body.path("upstream").asText();
+          boolean enable = body.has("enabled") ? body.path("enabled").asBoolean() : p.enabled;
+          Future<Void> done = Future.succeededFuture();
+          if (p.relay != null && (moved || !enable)) done = stop(p);
+          p.enabled = enable;
+          done.compose(v -> p.enabled && p.relay == null ? start(p) : Future.succeededFuture())
+              .onComplete(
+                  ar -> {
+                    if (ar.failed()) {
+                      error(rc, status(ar.cause()), ar.cause().getMessage());
+                    } else {
+                      json(rc, 200, p.json());
+                    }
+                  });
+        });
   }
 
   private void delete(RoutingContext rc) {
-    withProxy(rc, p -> stop(p).onComplete(ar -> {
-      proxies.remove(p.name);
-      rc.response().setStatusCode(204).end();
-    }));
+    withProxy(
+        rc,
+        p ->
+            stop(p)
+                .onComplete(
+                    ar -> {
+                      proxies.remove(p.name);
+                      rc.response().setStatusCode(204).end();
+                    }));
   }
 
   private void reset(RoutingContext rc) {
@@ -215,46 +285,50 @@ public final class ControlApi {
   }
 
   private void addToxic(RoutingContext rc) {
-    withProxy(rc, p -> {
-      JsonNode body = body(rc);
-      if (body == null) return;
-      try {
-        Toxic t = Toxic.from(body, null);
-        String bad = badName(t.name());
-        if (bad != null) {
-          error(rc, 400, bad);
-          return;
-        }
-        if (p.toxic(t.name()) != null) {
-          error(rc, 409, "toxic already exists");
-          return;
-        }
-        if (p.toxics().size() >= MAX_TOXICS) {
-          error(rc, 409, "a proxy holds at most " + MAX_TOXICS + " toxics; delete one first");
-          return;
-        }
-        p.putToxic(t);
-        json(rc, 200, t.json());
-      } catch (Toxic.BadToxic e) {
-        error(rc, 400, e.getMessage());
-      }
-    });
+    withProxy(
+        rc,
+        p -> {
+          JsonNode body = body(rc);
+          if (body == null) return;
+          try {
+            Toxic t = Toxic.from(body, null);
+            String bad = badName(t.name());
+            if (bad != null) {
+              error(rc, 400, bad);
+              return;
+            }
+            if (p.toxic(t.name()) != null) {
+              error(rc, 409, "toxic already exists");
+              return;
+            }
+            if (p.toxics().size() >= MAX_TOXICS) {
+              error(rc, 409, "a proxy holds at most " + MAX_TOXICS + " toxics; delete one first");
+              return;
+            }
+            p.putToxic(t);
+            json(rc, 200, t.json());
+          } catch (Toxic.BadToxic e) {
+            error(rc, 400, e.getMessage());
+          }
+        });
   }
 
   private void updateToxic(RoutingContext rc) {
-    withToxic(rc, (p, current) -> {
-      JsonNode body = body(rc);
-      if (body == null) return;
-      try {
-        ObjectNode merged = ((ObjectNode) body).deepCopy();
-        merged.put("name", current.name());
-        Toxic t = Toxic.from(merged, current);
-        p.putToxic(t);
-        json(rc, 200, t.json());
-      } catch (Toxic.BadToxic e) {
-        error(rc, 400, e.getMessage());
-      }
-    });
+    withToxic(
+        rc,
+        (p, current) -> {
+          JsonNode body = body(rc);
+          if (body == null) return;
+          try {
+            ObjectNode merged = ((ObjectNode) body).deepCopy();
+            merged.put("name", current.name());
+            Toxic t = Toxic.from(merged, current);
+            p.putToxic(t);
+            json(rc, 200, t.json());
+          } catch (Toxic.BadToxic e) {
+            error(rc, 400, e.getMessage());
+          }
+        });
   }
 
   /** Starts a proxy's relay on its listen address; the listen field then says the port it got. */
@@ -268,17 +342,30 @@ public final class ControlApi {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    Relay relay = new Relay(new RelayOptions(listen.host(), listen.port(), up.host(), up.port(), List.of(), false), log);
+    Relay relay =
+        new Relay(
+            new RelayOptions(listen.host(), listen.port(), up.host(), up.port(), List.of(), false),
+            log);
     relay.chain(p::planForNewConnection);
-    return vertx.deployVerticle(relay).map(id -> {
-      p.relay = relay;
-      p.deployment = id;
-      p.listen = listen.host() + ":" + relay.port();
-      return (Void) null;
-    }).recover(t -> Future.failedFuture(new ListenFailed("cannot listen on " + p.listen + ": " + t.getMessage())));
+    return vertx
+        .deployVerticle(relay)
+        .map(
+            id -> {
+              p.relay = relay;
+              p.deployment = id;
+              p.listen = listen.host() + ":" + relay.port();
+              return (Void) null;
+            })
+        .recover(
+            t ->
+                Future.failedFuture(
+                    new ListenFailed("cannot listen on " + p.listen + ": " + t.getMessage())));
   }
 
-  /** A proxy's relay could not listen (the address is in use, or not this host's): Toxiproxy's 409 for a taken address. */
+  /**
+   * A proxy's relay could not listen (the address is in use, or not this host's): Toxiproxy's 409
+   * for a taken address.
+   */
   static final class ListenFailed extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
@@ -324,21 +411,26 @@ public final class ControlApi {
   }
 
   private void withToxic(RoutingContext rc, ToxicAction action) {
-    withProxy(rc, p -> {
-      Toxic t = p.toxic(rc.pathParam("toxic"));
-      if (t == null) {
-        error(rc, 404, "toxic not found");
-        return;
-      }
-      action.run(p, t);
-    });
+    withProxy(
+        rc,
+        p -> {
+          Toxic t = p.toxic(rc.pathParam("toxic"));
+          if (t == null) {
+            error(rc, 404, "toxic not found");
+            return;
+          }
+          action.run(p, t);
+        });
   }
 
   /** The request's JSON body, or null after answering 400. */
   private static JsonNode body(RoutingContext rc) {
     try {
       String text = rc.body() == null ? null : rc.body().asString();
-      JsonNode n = text == null || text.isBlank() ? Json.MAPPER.createObjectNode() : Json.MAPPER.readTree(text);
+      JsonNode n =
+          text == null || text.isBlank()
+              ? Json.MAPPER.createObjectNode()
+              : Json.MAPPER.readTree(text);
       if (!n.isObject()) throw new IllegalArgumentException("not a JSON object");
       return n;
     } catch (Exception e) {
@@ -348,7 +440,10 @@ public final class ControlApi {
   }
 
   private static void json(RoutingContext rc, int status, JsonNode body) {
-    rc.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(Json.write(body));
+    rc.response()
+        .setStatusCode(status)
+        .putHeader("Content-Type", "application/json")
+        .end(Json.write(body));
   }
 
   /** Errors as Toxiproxy answers them: a JSON object with the message and the status. */

@@ -73,7 +73,13 @@ final class LabProxy {
   }
 
   ObjectNode json() {
-    ObjectNode o = Json.MAPPER.createObjectNode().put("name", name).put("listen", listen).put("upstream", upstream).put("enabled", enabled);
+    ObjectNode o =
+        Json.MAPPER
+            .createObjectNode()
+            .put("name", name)
+            .put("listen", listen)
+            .put("upstream", upstream)
+            .put("enabled", enabled);
     ArrayNode list = o.putArray("toxics");
     for (Toxic t : snapshot) list.add(t.json());
     return o;

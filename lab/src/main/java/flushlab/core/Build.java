@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** The version and git commit this jar was built from, stamped into flushlab.properties at build time. */
+/**
+ * The version and git commit this jar was built from, stamped into flushlab.properties at build
+ * time.
+ */
 public final class Build {
   private Build() {}
 
@@ -31,12 +34,14 @@ public final class Build {
   }
 
   /**
-   * The git commit the running jar was built from, "-dirty" when the tree had changes then.
-   * Stamped at build time (git-commit-id-maven-plugin), never asked of git at run time: the
-   * working directory may be another repository, or none.
+   * The git commit the running jar was built from, "-dirty" when the tree had changes then. Stamped
+   * at build time (git-commit-id-maven-plugin), never asked of git at run time: the working
+   * directory may be another repository, or none.
    */
   public static String commit() {
     String commit = property("commit");
-    return "unknown".equals(commit) ? commit : commit + ("true".equals(property("dirty")) ? "-dirty" : "");
+    return "unknown".equals(commit)
+        ? commit
+        : commit + ("true".equals(property("dirty")) ? "-dirty" : "");
   }
 }

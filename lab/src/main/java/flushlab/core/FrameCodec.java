@@ -8,15 +8,16 @@ import java.util.zip.CRC32C;
  *
  * <pre>data: SEQ EMITNS CRC PAD\n\n</pre>
  *
- * SEQ is the decimal sequence number, EMITNS the emit time in epoch nanoseconds (19 digits),
- * CRC the CRC32C (8 lowercase hex digits) of "SEQ EMITNS PAD", and PAD lowercase letters that
- * depend on SEQ, so corrupted padding is caught too. A 60-byte token-sized frame carries all of
- * it: the fixed part is 38 bytes plus the digits of SEQ.
+ * SEQ is the decimal sequence number, EMITNS the emit time in epoch nanoseconds (19 digits), CRC
+ * the CRC32C (8 lowercase hex digits) of "SEQ EMITNS PAD", and PAD lowercase letters that depend on
+ * SEQ, so corrupted padding is caught too. A 60-byte token-sized frame carries all of it: the fixed
+ * part is 38 bytes plus the digits of SEQ.
  */
 public final class FrameCodec {
   private FrameCodec() {}
 
   private static final byte[] PREFIX = "data: ".getBytes(StandardCharsets.US_ASCII);
+
   /** The smallest frame any sequence number up to 10 digits fits in. */
   public static final int MIN_FRAME_BYTES = 48;
 
@@ -26,10 +27,11 @@ public final class FrameCodec {
   }
 
   /**
-   * Writes frame {@code seq} of exactly {@code size} bytes into {@code out} at {@code off}.
-   * Returns the bytes written (== size). The caller guarantees size >= fixedBytes(seq).
+   * Writes frame {@code seq} of exactly {@code size} bytes into {@code out} at {@code off}. Returns
+   * the bytes written (== size). The caller guarantees size >= fixedBytes(seq).
    */
-  public static int encode(long seq, long emitEpochNanos, int size, byte[] out, int off, CRC32C crc) {
+  public static int encode(
+      long seq, long emitEpochNanos, int size, byte[] out, int off, CRC32C crc) {
     int pad = size - fixedBytes(seq);
     if (pad < 0) {
       throw new IllegalArgumentException("frame size " + size + " B is too small for seq " + seq);
@@ -47,12 +49,13 @@ public final class FrameCodec {
   }
 
   /**
-   * Writes only the head of frame {@code seq} ("data: SEQ EMITNS CRC "), for a frame too large
-   * to build in one buffer: its checksum already covers the padding that {@link #writeTail}
-   * produces afterwards, piece by piece. Returns the bytes written; the frame's remaining
-   * {@code size - headBytes} bytes are its tail.
+   * Writes only the head of frame {@code seq} ("data: SEQ EMITNS CRC "), for a frame too large to
+   * build in one buffer: its checksum already covers the padding that {@link #writeTail} produces
+   * afterwards, piece by piece. Returns the bytes written; the frame's remaining {@code size -
+   * headBytes} bytes are its tail.
    */
-  public static int encodeHead(long seq, long emitEpochNanos, long size, byte[] out, int off, CRC32C crc) {
+  public static int encodeHead(
+      long seq, long emitEpochNanos, long size, byte[] out, int off, CRC32C crc) {
     long pad = size - fixedBytes(seq);
     if (pad < 0) {
       throw new IllegalArgumentException("frame size " + size + " B is too small for seq " + seq);
@@ -68,7 +71,10 @@ public final class FrameCodec {
     return p - off;
   }
 
-  /** Writes bytes [from, from + len) of frame seq's tail (its padding, then the blank line) into out. */
+  /**
+   * Writes bytes [from, from + len) of frame seq's tail (its padding, then the blank line) into
+   * out.
+   */
   public static void writeTail(long seq, long size, long from, int len, byte[] out, int off) {
     long pad = size - fixedBytes(seq);
     int n = (int) Math.max(0, Math.min(len, pad - from));
@@ -83,6 +89,7 @@ public final class FrameCodec {
 
   /** The padding repeats every 26 bytes; a copy long enough for any piece, at any phase. */
   private static final int PATTERN_PIECE = 64 * 1024;
+
   private static final byte[] PATTERN = new byte[PATTERN_PIECE + 26];
 
   static {
@@ -124,7 +131,10 @@ public final class FrameCodec {
     crc.update(' ');
   }
 
-  /** Where the 8 checksum digits go, given the end of the head ("… CRC " ends 9 bytes after it starts). */
+  /**
+   * Where the 8 checksum digits go, given the end of the head ("… CRC " ends 9 bytes after it
+   * starts).
+   */
   private static int crcSlot(int headEnd) {
     return headEnd - 9;
   }
@@ -137,8 +147,8 @@ public final class FrameCodec {
   }
 
   /**
-   * Decodes the data value of one event ("SEQ EMITNS CRC PAD", without "data: " and the blank
-   * line) and checks its checksum. Sets {@code valid=false} on any malformation.
+   * Decodes the data value of one event ("SEQ EMITNS CRC PAD", without "data: " and the blank line)
+   * and checks its checksum. Sets {@code valid=false} on any malformation.
    */
   public static void decode(byte[] buf, int off, int len, Decoded into, CRC32C crc) {
     into.valid = false;

@@ -9,8 +9,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Recorder;
 
 /**
- * This process's own stalls, as jHiccup sees them: a thread that asks to wake every millisecond
- * and logs how late it woke, and a tick on every event loop of the lab's Vert.x.
+ * This process's own stalls, as jHiccup sees them: a thread that asks to wake every millisecond and
+ * logs how late it woke, and a tick on every event loop of the lab's Vert.x.
  *
  * <p>The two are kept apart because they blame different things. The thread does nothing else, so
  * when it wakes late the host or the JVM stopped it (the scheduler gave the core away, a GC or
@@ -21,8 +21,8 @@ import org.HdrHistogram.Recorder;
  * the CPU by the host's other work (a busy thread is, where the sleeping watcher thread is favoured
  * on wake-up and may not be), so that stall is logged as the host's too.
  *
- * <p>One meter per JVM, started by {@link LabVertx#create} (and the agent's clustered Vert.x);
- * the ticks cost one timer each and allocate nothing.
+ * <p>One meter per JVM, started by {@link LabVertx#create} (and the agent's clustered Vert.x); the
+ * ticks cost one timer each and allocate nothing.
  */
 public final class HiccupMeter {
   /**
@@ -30,30 +30,34 @@ public final class HiccupMeter {
    * less the tick: a stall that began mid-sleep is seen short by at most the tick (its end is
    * exact), so a longer tick loses a little of each stall's length and start, never a stall, and
    * what it loses only makes a stall explain fewer frames. What it saves is the wake-ups: measured
-   * on this 2-core VM (an idle `flushlab emitter`, CPU over 10 s), 0.3 % of a core before the meter,
-   * 1.6 % with a 1 ms host thread alone, 5.3 % with a 1 ms tick on each loop too, whose CPU per
-   * frame in bench/peers.sh went from 25.5-27.5 us to 34-45 us. At these ticks (measured
+   * on this 2-core VM (an idle `flushlab emitter`, CPU over 10 s), 0.3 % of a core before the
+   * meter, 1.6 % with a 1 ms host thread alone, 5.3 % with a 1 ms tick on each loop too, whose CPU
+   * per frame in bench/peers.sh went from 25.5-27.5 us to 34-45 us. At these ticks (measured
    * 2026-12-03, an emitter serving 100 streams of 200 tokens every 5 ms, six runs each, A/B with
    * the meter taken out of a build of the same commit): 21.5-23.5 us of CPU per frame without the
    * meter, 24.5-27 with it, of which the host thread is about 1.5 us, the loop ticks 0.75 and their
    * schedstat reads 0.5; an idle emitter, 0.2 % of a core without it, 1.15-1.5 % with it.
    */
   public static final long TICK_NANOS = 2_000_000L;
+
   public static final long LOOP_TICK_NANOS = 10_000_000L;
+
   /**
    * The host thread's tick while the process is quiet: no event loop has had work (woken for
-   * anything but its own tick) for {@link #QUIET_AFTER_NANOS}. A quiet process has no read or
-   * write for a stall to delay, and the wake-ups were most of the meter's cost where it is
-   * measured: `bench/peers.sh` charges the emitter's CPU over each client run, the client JVM's
-   * start included, during which the emitter waits with nothing to do (one wake of the host
-   * thread costs ~26 us of CPU on this VM: an idle emitter's thread ran 122 ms over 10 s in 4681
-   * wakes, its schedstat before and after). The first loop tick that finds work (at most one loop
-   * tick after the work began) wakes the thread and brings its tick back to {@link #TICK_NANOS};
-   * a stall in those first milliseconds is seen to within this tick instead. A loop that waited
-   * for a core or ticked late counts as work too: a contended host ticks finely, busy or not.
+   * anything but its own tick) for {@link #QUIET_AFTER_NANOS}. A quiet process has no read or write
+   * for a stall to delay, and the wake-ups were most of the meter's cost where it is measured:
+   * `bench/peers.sh` charges the emitter's CPU over each client run, the client JVM's start
+   * included, during which the emitter waits with nothing to do (one wake of the host thread costs
+   * ~26 us of CPU on this VM: an idle emitter's thread ran 122 ms over 10 s in 4681 wakes, its
+   * schedstat before and after). The first loop tick that finds work (at most one loop tick after
+   * the work began) wakes the thread and brings its tick back to {@link #TICK_NANOS}; a stall in
+   * those first milliseconds is seen to within this tick instead. A loop that waited for a core or
+   * ticked late counts as work too: a contended host ticks finely, busy or not.
    */
   public static final long QUIET_TICK_NANOS = 20_000_000L;
+
   public static final long QUIET_AFTER_NANOS = 200_000_000L;
+
   /** A wake later than this is logged with its time (shorter ones only reach the histogram). */
   public static final long LOGGED_NANOS = 2_000_000L;
 
@@ -61,27 +65,50 @@ public final class HiccupMeter {
 
   private final StallLog host = new StallLog();
   private final StallLog loops = new StallLog();
+
   /** The loops' run-queue waits, tick by tick, stall or not. */
   private final WaitLog loopWaits = new WaitLog();
+
   /**
    * The watcher thread's own stalls, which {@link #host} also holds beside the loop stalls judged
-   * the host's: only these say every thread of the JVM stood still, so only these count as
-   * evidence when a loop stall is judged (another loop kept waiting says nothing of this one).
+   * the host's: only these say every thread of the JVM stood still, so only these count as evidence
+   * when a loop stall is judged (another loop kept waiting says nothing of this one).
    */
   private final StallLog watcher = new StallLog();
-  /** The loops' stalls, loop by loop, with what each loop's thread did over them (and the watcher's, read when asked). */
+
+  /**
+   * The loops' stalls, loop by loop, with what each loop's thread did over them (and the watcher's,
+   * read when asked).
+   */
   private final LoopStallLedger loopLedger = new LoopStallLedger(watcher);
+
   /** Every lateness of the host thread, for the console's live figure. */
   private final Recorder hostLateness = new Recorder(3);
+
   private volatile boolean started;
-  /** When the host thread last woke (System.nanoTime): every stall that ended before it is logged. */
+
+  /**
+   * When the host thread last woke (System.nanoTime): every stall that ended before it is logged.
+   */
   private volatile long watcherWokeNanos = System.nanoTime();
-  /** Test seam: until this System.nanoTime the host thread does not run (an injected host stall). */
+
+  /**
+   * Test seam: until this System.nanoTime the host thread does not run (an injected host stall).
+   */
   private volatile long heldUntilNanos;
-  /** Until this System.nanoTime some loop had work lately: the host thread ticks at {@link #TICK_NANOS}. */
+
+  /**
+   * Until this System.nanoTime some loop had work lately: the host thread ticks at {@link
+   * #TICK_NANOS}.
+   */
   private volatile long busyUntilNanos = System.nanoTime() + QUIET_AFTER_NANOS;
+
   private volatile Thread watcherThread;
-  /** Every loop's tick, which the host thread looks in on: a loop overdue and asleep in its poller is the host's. */
+
+  /**
+   * Every loop's tick, which the host thread looks in on: a loop overdue and asleep in its poller
+   * is the host's.
+   */
   private volatile LoopTick[] ticks = new LoopTick[0];
 
   private HiccupMeter() {}
@@ -102,12 +129,17 @@ public final class HiccupMeter {
     return loops;
   }
 
-  /** How long the event loops waited for a core, tick by tick: the host's contention, below a stall's size too. */
+  /**
+   * How long the event loops waited for a core, tick by tick: the host's contention, below a
+   * stall's size too.
+   */
   public WaitLog loopWaits() {
     return loopWaits;
   }
 
-  /** The loops' stalls, loop by loop, with what each thread did then: why a loop's write was late. */
+  /**
+   * The loops' stalls, loop by loop, with what each thread did then: why a loop's write was late.
+   */
   public LoopStallLedger loopLedger() {
     return loopLedger;
   }
@@ -133,8 +165,10 @@ public final class HiccupMeter {
       LockSupport.parkNanos(tick);
       long woke = System.nanoTime();
       if (woke - last < tick) {
-        // woken early by busy(): the thread ran at that moment, so a stall that follows (the test seam's
-        // hold, right after it) is measured from there, not from the end of a 20 ms quiet tick it never slept
+        // woken early by busy(): the thread ran at that moment, so a stall that follows (the test
+        // seam's
+        // hold, right after it) is measured from there, not from the end of a 20 ms quiet tick it
+        // never slept
         last = woke;
         tick = 0;
       }
@@ -170,7 +204,10 @@ public final class HiccupMeter {
     if (closed) dropClosedLoops();
   }
 
-  /** On the host thread, the only one that reads the pollers' files: each closed loop's file is closed with it. */
+  /**
+   * On the host thread, the only one that reads the pollers' files: each closed loop's file is
+   * closed with it.
+   */
   private synchronized void dropClosedLoops() {
     for (LoopTick t : ticks) {
       PollerWait p = t.poller;
@@ -188,21 +225,23 @@ public final class HiccupMeter {
   /**
    * Waits (at most {@code timeoutNanos}) until the host thread has woken after {@code nanos}, so
    * that a stall that ended just before then is in the log: the thread logs a stall when it wakes,
-   * and a host that stopped the whole process resumes the reader first as often as not (under a
-   * CPU hog, a run that ended in an 80 ms stall was judged before the thread had woken to log it,
-   * and the release read in it was counted as nobody's). Never on an event loop.
+   * and a host that stopped the whole process resumes the reader first as often as not (under a CPU
+   * hog, a run that ended in an 80 ms stall was judged before the thread had woken to log it, and
+   * the release read in it was counted as nobody's). Never on an event loop.
    */
   public void awaitWatcherPast(long nanos, long timeoutNanos) {
     busy(System.nanoTime());
     long deadline = System.nanoTime() + timeoutNanos;
-    while (watcherWokeNanos - nanos < 0 && System.nanoTime() - deadline < 0) LockSupport.parkNanos(TICK_NANOS / 2);
+    while (watcherWokeNanos - nanos < 0 && System.nanoTime() - deadline < 0)
+      LockSupport.parkNanos(TICK_NANOS / 2);
   }
 
   /** Ticks every event loop of {@code vertx} until it closes. */
   public void watchLoops(Vertx vertx) {
     for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) {
       LoopTick tick = new LoopTick(loop);
-      // opened now, before anything of the lab's runs on the loop: a fresh process's first request never waits on it
+      // opened now, before anything of the lab's runs on the loop: a fresh process's first request
+      // never waits on it
       loop.execute(tick::prime);
       addTick(tick);
       loop.scheduleAtFixedRate(tick, LOOP_TICK_NANOS, LOOP_TICK_NANOS, TimeUnit.NANOSECONDS);
@@ -219,10 +258,14 @@ public final class HiccupMeter {
     for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) hold(loop, nanos);
   }
 
-  /** Test seam: the host thread does not run for {@code nanos} from now (with {@link #hold}, a stall whose threads resume apart). */
+  /**
+   * Test seam: the host thread does not run for {@code nanos} from now (with {@link #hold}, a stall
+   * whose threads resume apart).
+   */
   public void holdHostThread(long nanos) {
     long now = System.nanoTime();
-    busy(now); // a process stopped while it works: the thread was ticking finely when the stall began
+    busy(now); // a process stopped while it works: the thread was ticking finely when the stall
+    // began
     heldUntilNanos = now + nanos;
   }
 
@@ -237,7 +280,10 @@ public final class HiccupMeter {
     if (wasQuiet && t != null) LockSupport.unpark(t);
   }
 
-  /** The host thread's next tick after waking at {@code lastNanos}: fine while a loop had work lately, quiet after. */
+  /**
+   * The host thread's next tick after waking at {@code lastNanos}: fine while a loop had work
+   * lately, quiet after.
+   */
   static long hostTick(long busyUntilNanos, long lastNanos) {
     return busyUntilNanos - lastNanos > 0 ? TICK_NANOS : QUIET_TICK_NANOS;
   }
@@ -255,18 +301,22 @@ public final class HiccupMeter {
     return busyUntilNanos - System.nanoTime() > 0;
   }
 
-  /** Test seam: {@code loop} runs nothing for {@code nanos} from now (it parks: the core stays free). */
+  /**
+   * Test seam: {@code loop} runs nothing for {@code nanos} from now (it parks: the core stays
+   * free).
+   */
   public static void hold(EventExecutor loop, long nanos) {
     long until = System.nanoTime() + nanos;
-    loop.execute(() -> {
-      while (System.nanoTime() - until < 0) LockSupport.parkNanos(until - System.nanoTime());
-    });
+    loop.execute(
+        () -> {
+          while (System.nanoTime() - until < 0) LockSupport.parkNanos(until - System.nanoTime());
+        });
   }
 
   /**
-   * A loop stall was the host's when, without the time the host demonstrably took from the loop,
-   * it would not have been a stall: what is left is under {@link #LOGGED_NANOS}. The host takes
-   * time three ways the meter can see: the loop's thread waited in the run queue while other work ran
+   * A loop stall was the host's when, without the time the host demonstrably took from the loop, it
+   * would not have been a stall: what is left is under {@link #LOGGED_NANOS}. The host takes time
+   * three ways the meter can see: the loop's thread waited in the run queue while other work ran
    * ({@code runQueueWaitNanos}, from the kernel), and every thread of the JVM stood still, the
    * watcher thread included ({@code watcherStalledNanos}: the part of the loop stall the watcher's
    * own stalls cover). The second is what the run queue does not show: a safepoint or a GC holds
@@ -278,22 +328,27 @@ public final class HiccupMeter {
    * a lock or a park of the lab's own is a futex, not the poller). The host thread sees that at its
    * own ticks, so the last sighting may come up to one of them before the wake.
    */
-  static boolean keptOffCpuByTheHost(long stallNanos, long runQueueWaitNanos, long watcherStalledNanos, long oversleptNanos) {
+  static boolean keptOffCpuByTheHost(
+      long stallNanos, long runQueueWaitNanos, long watcherStalledNanos, long oversleptNanos) {
     if (runQueueWaitNanos < 0) return false;
     long left = stallNanos - runQueueWaitNanos - watcherStalledNanos;
-    return left < LOGGED_NANOS || oversleptNanos > 0 && left - oversleptNanos < LOGGED_NANOS + TICK_NANOS;
+    return left < LOGGED_NANOS
+        || oversleptNanos > 0 && left - oversleptNanos < LOGGED_NANOS + TICK_NANOS;
   }
 
   /**
-   * One loop's tick: a gap between two runs longer than the tick is a stall of that loop, logged
-   * as a host stall too when the loop waited in the run queue for most of it ({@link SchedStat}).
+   * One loop's tick: a gap between two runs longer than the tick is a stall of that loop, logged as
+   * a host stall too when the loop waited in the run queue for most of it ({@link SchedStat}).
    */
   private final class LoopTick implements Runnable {
     private final EventExecutor loop;
+
     /** When this tick last ran; read by the host thread too. */
     private volatile long last = System.nanoTime();
+
     /** The last time the host thread saw this loop asleep in its poller with its tick overdue. */
     private volatile long pollerSeenNanos;
+
     private volatile PollerWait poller;
     private final SchedStat sched = new SchedStat();
     private long waitedBefore = -1;
@@ -313,7 +368,9 @@ public final class HiccupMeter {
       switchedInBefore = sched.switchedIn();
     }
 
-    /** On the host thread: this loop's tick is overdue; is its thread still asleep in its poller? */
+    /**
+     * On the host thread: this loop's tick is overdue; is its thread still asleep in its poller?
+     */
     void lookIn(long now) {
       PollerWait p = poller;
       if (p != null && p.asleep()) pollerSeenNanos = now;
@@ -329,15 +386,19 @@ public final class HiccupMeter {
       boolean known = waitedBefore >= 0 && waitedNow >= 0;
       // switched in more than once since the last tick (or the kernel does not say): the loop woke
       // for something besides this tick, so the process has work and the host thread ticks finely;
-      // or the host is contended: the loop waited for a core, or its tick came late. A quiet process
-      // then ticks finely too, so a stall that follows is logged whole (h29: under a CPU hog, an idle
+      // or the host is contended: the loop waited for a core, or its tick came late. A quiet
+      // process
+      // then ticks finely too, so a stall that follows is logged whole (h29: under a CPU hog, an
+      // idle
       // loop's 69 ms stall was covered by a watcher ticking every 20 ms only in part)
-      if (hadWork(switchedInBefore, switchedInNow) || known && waitedNow - waitedBefore >= LOGGED_NANOS / 2
+      if (hadWork(switchedInBefore, switchedInNow)
+          || known && waitedNow - waitedBefore >= LOGGED_NANOS / 2
           || now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
         busy(now);
       }
       if (known) loopWaits.add(now, waitedNow - waitedBefore);
-      // a fixed-rate task catches up after a stall with runs close together: only the first gap counts
+      // a fixed-rate task catches up after a stall with runs close together: only the first gap
+      // counts
       if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
         long from = last + LOOP_TICK_NANOS;
         loops.add(from, now);
@@ -345,12 +406,15 @@ public final class HiccupMeter {
         long waited = known ? waitedNow - waitedBefore : -1;
         long seen = pollerSeenNanos;
         long overslept = seen - from > 0 ? seen - from : 0;
-        loopLedger.add(loop, last, from, now, known ? ranNow - ranBefore : -1, waited, jvmStopped, overslept);
-        if (known && keptOffCpuByTheHost(now - from, waited, jvmStopped, overslept)) host.add(from, now);
+        loopLedger.add(
+            loop, last, from, now, known ? ranNow - ranBefore : -1, waited, jvmStopped, overslept);
+        if (known && keptOffCpuByTheHost(now - from, waited, jvmStopped, overslept))
+          host.add(from, now);
       }
       // the next gap starts after this reading: reading schedstat is a system call, and a thread
       // the host has kept waiting is preempted on its way back from one; that wait is in this
-      // reading, so counted from before it, it would lengthen the next gap with no wait to show for it
+      // reading, so counted from before it, it would lengthen the next gap with no wait to show for
+      // it
       last = System.nanoTime();
       waitedBefore = waitedNow;
       ranBefore = ranNow;

@@ -3,8 +3,8 @@ package flushlab.core;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * What one hop of a path speaks: the client's hop is measured (results' {@code http} and
- * {@code h2}); the hop behind a target, to the emitter, is what the lab set up or what a proxy's
+ * What one hop of a path speaks: the client's hop is measured (results' {@code http} and {@code
+ * h2}); the hop behind a target, to the emitter, is what the lab set up or what a proxy's
  * configuration asks for (each proxy reads its own, {@code ProxyKind.upstreamProtocol}). A proxy
  * that holds a stream over one and not the other is then explained by its upstream protocol, not
  * its client's (stock nginx asks HTTP/1.0 upstream).
@@ -29,5 +29,4 @@ public enum HopProtocol {
   public String text() {
     return text;
   }
-
 }

@@ -3,21 +3,24 @@ package flushlab.core;
 import java.time.Instant;
 
 /**
- * The one clock that emitter and client share. Inside one process every timestamp is
- * {@code System.nanoTime()} shifted by a single epoch anchor taken at class load, so emit and
- * receive times are comparable to the nanosecond and never jump with NTP. Across processes each
- * side anchors on {@link Instant#now()}, so cross-process one-way delays carry the anchoring
- * error of the two wall clocks (microseconds on one host), unless the child is given its parent's
- * anchor ({@link #anchorProperty()}): {@code System.nanoTime()} is the machine's CLOCK_MONOTONIC on
- * Linux, the same in every process and every network namespace, so a child that shares the anchor
- * stamps frames on exactly the parent's clock.
+ * The one clock that emitter and client share. Inside one process every timestamp is {@code
+ * System.nanoTime()} shifted by a single epoch anchor taken at class load, so emit and receive
+ * times are comparable to the nanosecond and never jump with NTP. Across processes each side
+ * anchors on {@link Instant#now()}, so cross-process one-way delays carry the anchoring error of
+ * the two wall clocks (microseconds on one host), unless the child is given its parent's anchor
+ * ({@link #anchorProperty()}): {@code System.nanoTime()} is the machine's CLOCK_MONOTONIC on Linux,
+ * the same in every process and every network namespace, so a child that shares the anchor stamps
+ * frames on exactly the parent's clock.
  */
 public final class LabClock {
-  /** The system property a child process reads its parent's anchor from: "MONO,EPOCH" nanoseconds. */
+  /**
+   * The system property a child process reads its parent's anchor from: "MONO,EPOCH" nanoseconds.
+   */
   public static final String ANCHOR_PROPERTY = "flushlab.clock.anchor";
 
   /** How many monotonic/wall pairs the anchor is chosen from. */
   private static final int ANCHOR_READINGS = 200;
+
   private static final long ANCHOR_MONO;
   private static final long ANCHOR_EPOCH;
 
@@ -38,8 +41,8 @@ public final class LabClock {
    * Pairs the monotonic clock with the wall clock (CLOCK_REALTIME) as tightly as this process can:
    * reads the wall clock between two monotonic readings, many times, and keeps the pair whose
    * bracket was narrowest, taking the bracket's midpoint. A single pair taken at class load carried
-   * whatever the first (cold) wall-clock read cost, 10 to 110 us, into every cross-process
-   * one-way delay; the narrowest bracket of many warm reads is typically under a microsecond.
+   * whatever the first (cold) wall-clock read cost, 10 to 110 us, into every cross-process one-way
+   * delay; the narrowest bracket of many warm reads is typically under a microsecond.
    */
   static long[] anchorOnWallClock(int readings) {
     long bestWidth = Long.MAX_VALUE;
@@ -82,8 +85,8 @@ public final class LabClock {
 
   /**
    * This process's clock minus {@code System.nanoTime()}: two processes on one kernel (one boot)
-   * share the monotonic clock, so the difference of their values is exactly how far apart their
-   * lab clocks read, with no round trip in it.
+   * share the monotonic clock, so the difference of their values is exactly how far apart their lab
+   * clocks read, with no round trip in it.
    */
   public static long anchorDifference() {
     return ANCHOR_EPOCH - ANCHOR_MONO;

@@ -10,26 +10,27 @@ import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
 
 /**
- * Creates the Vert.x instance every flushlab command runs on, with the native epoll transport,
- * and is the one place flushlab reaches under Vert.x's public API.
+ * Creates the Vert.x instance every flushlab command runs on, with the native epoll transport, and
+ * is the one place flushlab reaches under Vert.x's public API.
  *
- * <p>Why it must: measuring and shaping bytes needs the socket itself, which Vert.x's public
- * {@code NetSocket} does not expose. The relay sets TCP_CORK and TCP_NODELAY per connection and
- * turns auto-read off to pause upstream at once ({@code NetSocket.pause()} keeps reading into
- * Vert.x's queues, 24 more reads in a measurement); the emitter and relay react to the kernel's
- * send buffer filling (channel writability); the metered client takes each read's Netty buffer
- * as it came, one per recv(), and sizes the receive buffer like a recv() call. All of that is
- * {@code NetSocketInternal} (Vert.x 5's {@code io.vertx.core.internal}), used only here.
+ * <p>Why it must: measuring and shaping bytes needs the socket itself, which Vert.x's public {@code
+ * NetSocket} does not expose. The relay sets TCP_CORK and TCP_NODELAY per connection and turns
+ * auto-read off to pause upstream at once ({@code NetSocket.pause()} keeps reading into Vert.x's
+ * queues, 24 more reads in a measurement); the emitter and relay react to the kernel's send buffer
+ * filling (channel writability); the metered client takes each read's Netty buffer as it came, one
+ * per recv(), and sizes the receive buffer like a recv() call. All of that is {@code
+ * NetSocketInternal} (Vert.x 5's {@code io.vertx.core.internal}), used only here.
  */
 public final class LabVertx {
   private LabVertx() {}
 
   public static Vertx create(int eventLoops) {
-    VertxOptions options = new VertxOptions()
-        .setPreferNativeTransport(true)
-        .setEventLoopPoolSize(Math.max(1, eventLoops))
-        // Timing code spins on purpose in tests and benches; warnings would only add noise.
-        .setBlockedThreadCheckInterval(10_000);
+    VertxOptions options =
+        new VertxOptions()
+            .setPreferNativeTransport(true)
+            .setEventLoopPoolSize(Math.max(1, eventLoops))
+            // Timing code spins on purpose in tests and benches; warnings would only add noise.
+            .setBlockedThreadCheckInterval(10_000);
     Vertx vertx = Vertx.vertx(options);
     HiccupMeter.get().watchLoops(vertx); // every lab process knows when it stalled
     return vertx;
@@ -46,8 +47,8 @@ public final class LabVertx {
    */
   /**
    * Closes the socket now, discarding what is queued for it: for a peer that floods and reads
-   * nothing. Netty's own close goes through Vert.x's handler, whose close waits until the queue
-   * has drained, which such a peer never lets happen.
+   * nothing. Netty's own close goes through Vert.x's handler, whose close waits until the queue has
+   * drained, which such a peer never lets happen.
    */
   public static void closeNow(Channel channel) {
     channel.config().setAutoRead(false);
@@ -63,20 +64,37 @@ public final class LabVertx {
    * reads nothing) is cut off with {@link #closeNow}.
    */
   public static void closeAfterFlush(Channel channel, long graceMillis) {
-    var cut = channel.eventLoop().schedule(() -> {
-      if (channel.isOpen()) closeNow(channel);
-    }, graceMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
-    channel.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(f -> {
-      if (!f.isSuccess() || !channel.isOpen()) return;
-      cut.cancel(false);
-      if (!(channel instanceof io.netty.channel.socket.DuplexChannel d)) {
-        channel.close();
-        return;
-      }
-      d.shutdownOutput().addListener(x -> channel.eventLoop().schedule(() -> {
-        channel.close();
-      }, graceMillis, java.util.concurrent.TimeUnit.MILLISECONDS));
-    });
+    var cut =
+        channel
+            .eventLoop()
+            .schedule(
+                () -> {
+                  if (channel.isOpen()) closeNow(channel);
+                },
+                graceMillis,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+    channel
+        .writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
+        .addListener(
+            f -> {
+              if (!f.isSuccess() || !channel.isOpen()) return;
+              cut.cancel(false);
+              if (!(channel instanceof io.netty.channel.socket.DuplexChannel d)) {
+                channel.close();
+                return;
+              }
+              d.shutdownOutput()
+                  .addListener(
+                      x ->
+                          channel
+                              .eventLoop()
+                              .schedule(
+                                  () -> {
+                                    channel.close();
+                                  },
+                                  graceMillis,
+                                  java.util.concurrent.TimeUnit.MILLISECONDS));
+            });
   }
 
   /**
@@ -89,32 +107,44 @@ public final class LabVertx {
   }
 
   public static void onWritable(Channel channel, Runnable onWritable) {
-    channel.pipeline().addFirst("flushlab-writability", new ChannelInboundHandlerAdapter() {
-      @Override
-      public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable()) onWritable.run();
-        ctx.fireChannelWritabilityChanged();
-      }
-    });
+    channel
+        .pipeline()
+        .addFirst(
+            "flushlab-writability",
+            new ChannelInboundHandlerAdapter() {
+              @Override
+              public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                if (ctx.channel().isWritable()) onWritable.run();
+                ctx.fireChannelWritabilityChanged();
+              }
+            });
   }
 
   /**
    * Runs {@code before} (given the bytes the socket read returned) and {@code after} around each
-   * socket read, first in the pipeline (ahead of TLS): whatever the handlers behind it make of one recv() (a TLS handler decrypting several
-   * records) happens between the two calls.
+   * socket read, first in the pipeline (ahead of TLS): whatever the handlers behind it make of one
+   * recv() (a TLS handler decrypting several records) happens between the two calls.
    */
-  public static void aroundSocketReads(Channel channel, java.util.function.IntConsumer before, Runnable after) {
-    channel.pipeline().addFirst("flushlab-socket-reads", new ChannelInboundHandlerAdapter() {
-      @Override
-      public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        before.accept(msg instanceof io.netty.buffer.ByteBuf b ? b.readableBytes() : 0); // the socket read's own bytes
-        try {
-          ctx.fireChannelRead(msg);
-        } finally {
-          after.run();
-        }
-      }
-    });
+  public static void aroundSocketReads(
+      Channel channel, java.util.function.IntConsumer before, Runnable after) {
+    channel
+        .pipeline()
+        .addFirst(
+            "flushlab-socket-reads",
+            new ChannelInboundHandlerAdapter() {
+              @Override
+              public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                before.accept(
+                    msg instanceof io.netty.buffer.ByteBuf b
+                        ? b.readableBytes()
+                        : 0); // the socket read's own bytes
+                try {
+                  ctx.fireChannelRead(msg);
+                } finally {
+                  after.run();
+                }
+              }
+            });
   }
 
   /**

@@ -2,7 +2,6 @@ package flushlab.core;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-
 import java.util.Arrays;
 
 /** A growable array of long samples: appending allocates only when it doubles. Not thread-safe. */
@@ -10,7 +9,9 @@ public final class LongSamples {
   private long[] values;
   private int size;
 
-  /** The samples as JSON writes them: an array of numbers (a stream's results sent between agents). */
+  /**
+   * The samples as JSON writes them: an array of numbers (a stream's results sent between agents).
+   */
   @JsonValue
   public long[] toArray() {
     return Arrays.copyOf(values, size);

@@ -25,8 +25,8 @@ import java.net.StandardSocketOptions;
  * A plain-TCP listener that accepts on the event loop that serves its connections.
  *
  * <p>Why not Vert.x's {@code NetServer}: it accepts on a separate acceptor thread and hands each
- * new connection to a worker loop, which wakes that loop through an eventfd write. On this
- * 2-core machine that hand-off, twice per request through a relay (the relay's accept, then the
+ * new connection to a worker loop, which wakes that loop through an eventfd write. On this 2-core
+ * machine that hand-off, twice per request through a relay (the relay's accept, then the
  * emitter's), cost about a millisecond of a hop's first token (a packet capture: 0.7 ms from a
  * request's arrival at the relay to its upstream SYN). Here the listening socket is registered on
  * the serving loop itself, so an accepted connection is registered inline, on the thread that
@@ -34,9 +34,10 @@ import java.net.StandardSocketOptions;
  * kernel spreads connections over them.
  *
  * <p>Connections are handed over as Vert.x {@link NetSocket}s, built exactly as Vert.x's server
- * builds them (its handler, its pooled allocator, its socket options from {@link NetServerOptions}),
- * so everything above this class is unchanged. Like {@link LabVertx}, this reaches under Vert.x's
- * public API (its {@code impl} and {@code internal} packages, pinned by the BOM's 5.0.7).
+ * builds them (its handler, its pooled allocator, its socket options from {@link
+ * NetServerOptions}), so everything above this class is unchanged. Like {@link LabVertx}, this
+ * reaches under Vert.x's public API (its {@code impl} and {@code internal} packages, pinned by the
+ * BOM's 5.0.7).
  */
 public final class LoopListener {
   private final Channel channel;
@@ -46,54 +47,79 @@ public final class LoopListener {
   }
 
   /**
-   * Binds host:port on {@code context}'s event loop (port 0: any free port) and calls
-   * {@code onConnection} on that loop for each connection accepted. With {@code sharePort}, the
-   * socket takes SO_REUSEPORT so that more listeners (on other loops) can bind the same port; the
-   * caller checks first that no other process holds it ({@link #refuseIfTaken}).
+   * Binds host:port on {@code context}'s event loop (port 0: any free port) and calls {@code
+   * onConnection} on that loop for each connection accepted. With {@code sharePort}, the socket
+   * takes SO_REUSEPORT so that more listeners (on other loops) can bind the same port; the caller
+   * checks first that no other process holds it ({@link #refuseIfTaken}).
    */
-  public static Future<LoopListener> bind(Context context, NetServerOptions options, boolean sharePort, Handler<NetSocket> onConnection) {
+  public static Future<LoopListener> bind(
+      Context context,
+      NetServerOptions options,
+      boolean sharePort,
+      Handler<NetSocket> onConnection) {
     return bind(context, options, sharePort, (ch, handOver) -> handOver.run(), onConnection);
   }
 
   /**
    * What a listener does with a connection before it becomes a {@link NetSocket}: it may add
-   * handlers first in the channel's pipeline (TLS, say), close the channel, or call
-   * {@code handOver} (on the channel's loop) once the connection is to be served.
+   * handlers first in the channel's pipeline (TLS, say), close the channel, or call {@code
+   * handOver} (on the channel's loop) once the connection is to be served.
    */
   public interface Admission {
     void admit(Channel channel, Runnable handOver);
   }
 
-  /** As {@link #bind(Context, NetServerOptions, boolean, Handler)}, with each connection first passed to {@code admission}. */
-  public static Future<LoopListener> bind(Context context, NetServerOptions options, boolean sharePort, Admission admission,
+  /**
+   * As {@link #bind(Context, NetServerOptions, boolean, Handler)}, with each connection first
+   * passed to {@code admission}.
+   */
+  public static Future<LoopListener> bind(
+      Context context,
+      NetServerOptions options,
+      boolean sharePort,
+      Admission admission,
       Handler<NetSocket> onConnection) {
     ContextInternal ctx = (ContextInternal) context;
     VertxInternal vertx = ctx.owner();
     EventLoop loop = ctx.nettyEventLoop();
-    ServerBootstrap bootstrap = new ServerBootstrap()
-        .group(loop, loop) // accept and serve on one thread: no hand-off
-        .channelFactory(vertx.transport().serverChannelFactory(false))
-        .childOption(ChannelOption.ALLOCATOR, VertxByteBufAllocator.POOLED_ALLOCATOR);
-    vertx.transport().configure(options, false, bootstrap); // Vert.x's own socket options, as its NetServer applies them
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(loop, loop) // accept and serve on one thread: no hand-off
+            .channelFactory(vertx.transport().serverChannelFactory(false))
+            .childOption(ChannelOption.ALLOCATOR, VertxByteBufAllocator.POOLED_ALLOCATOR);
+    vertx
+        .transport()
+        .configure(
+            options, false,
+            bootstrap); // Vert.x's own socket options, as its NetServer applies them
     if (sharePort) {
       if (vertx.isNativeTransportEnabled()) bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
       else bootstrap.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
     }
-    bootstrap.childHandler(new ChannelInitializer<Channel>() {
-      @Override
-      protected void initChannel(Channel ch) {
-        admission.admit(ch, () -> {
-          VertxHandler<NetSocketImpl> handler = VertxHandler.create(chctx -> new NetSocketImpl(ctx, chctx, null, null, null, false));
-          handler.addHandler(socket -> ctx.emit(socket, onConnection));
-          ch.pipeline().addLast("handler", handler);
+    bootstrap.childHandler(
+        new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            admission.admit(
+                ch,
+                () -> {
+                  VertxHandler<NetSocketImpl> handler =
+                      VertxHandler.create(
+                          chctx -> new NetSocketImpl(ctx, chctx, null, null, null, false));
+                  handler.addHandler(socket -> ctx.emit(socket, onConnection));
+                  ch.pipeline().addLast("handler", handler);
+                });
+          }
         });
-      }
-    });
     Promise<LoopListener> bound = ctx.promise();
-    bootstrap.bind(new InetSocketAddress(options.getHost(), options.getPort())).addListener(f -> {
-      if (f.isSuccess()) bound.complete(new LoopListener(((io.netty.channel.ChannelFuture) f).channel()));
-      else bound.fail(f.cause());
-    });
+    bootstrap
+        .bind(new InetSocketAddress(options.getHost(), options.getPort()))
+        .addListener(
+            f -> {
+              if (f.isSuccess())
+                bound.complete(new LoopListener(((io.netty.channel.ChannelFuture) f).channel()));
+              else bound.fail(f.cause());
+            });
     return bound.future();
   }
 

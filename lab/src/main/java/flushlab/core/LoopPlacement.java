@@ -22,21 +22,23 @@ import java.util.WeakHashMap;
  * send() to the socket's last packet buffer from a page fragment it keeps per thread, so with the
  * other socket's writes in between, each write becomes a fragment of its own, and a packet buffer
  * holds at most 17 (MAX_SKB_FRAGS); a full buffer that is not the last in the queue is sent, cork
- * or not (Nagle likewise). Measured with `flushlab map --target` on a cork relay (2026-12-04):
- * the model replayed in the map's process, its loop shared with the emitter (strace: one thread
- * sending on both sockets), released 17 frames of 66 B every 34 ms where the relay alone held 106
- * frames for 211 ms; with `--shape cork`, whose model had landed on a loop of its own, it held 106. Vert.x hands out loops in turn, so which case a
- * run got depended on how many contexts had been made before it.
+ * or not (Nagle likewise). Measured with `flushlab map --target` on a cork relay (2026-12-04): the
+ * model replayed in the map's process, its loop shared with the emitter (strace: one thread sending
+ * on both sockets), released 17 frames of 66 B every 34 ms where the relay alone held 106 frames
+ * for 211 ms; with `--shape cork`, whose model had landed on a loop of its own, it held 106. Vert.x
+ * hands out loops in turn, so which case a run got depended on how many contexts had been made
+ * before it.
  *
- * <p>A relay's connections all write on its loop, as a proxy's worker thread does for its
- * clients; that stays as it is. Only the emitter (the measured source) and the relays are kept
- * apart, and only where the process has a loop to spare: a process with one loop, or an emitter
- * listening on every loop, keeps the loop it was given.
+ * <p>A relay's connections all write on its loop, as a proxy's worker thread does for its clients;
+ * that stays as it is. Only the emitter (the measured source) and the relays are kept apart, and
+ * only where the process has a loop to spare: a process with one loop, or an emitter listening on
+ * every loop, keeps the loop it was given.
  */
 public final class LoopPlacement {
   /** What writes on a loop: the measured source, or a relay passing its frames on. */
   public enum Role {
-    EMITTER, RELAY;
+    EMITTER,
+    RELAY;
 
     Role other() {
       return this == EMITTER ? RELAY : EMITTER;
@@ -89,15 +91,25 @@ public final class LoopPlacement {
     Map<EventLoop, int[]> counts = PLACED.computeIfAbsent(vertx, v -> new HashMap<>());
     EventLoop chosen = choose(loops(vertx), ctx.nettyEventLoop(), role, counts);
     counts.computeIfAbsent(chosen, l -> new int[2])[role.ordinal()]++;
-    return new Placed(chosen == ctx.nettyEventLoop() ? given : vertx.contextBuilder().withEventLoop(chosen).build(), role);
+    return new Placed(
+        chosen == ctx.nettyEventLoop()
+            ? given
+            : vertx.contextBuilder().withEventLoop(chosen).build(),
+        role);
   }
 
-  /** {@code context} as it is, counted nowhere: for listeners on every loop, or Vert.x's own TLS server. */
+  /**
+   * {@code context} as it is, counted nowhere: for listeners on every loop, or Vert.x's own TLS
+   * server.
+   */
   public static Placed unplaced(Context context) {
     return new Placed(context, null);
   }
 
-  /** The loop for {@code role}: {@code given} unless the other role writes there and some loop has none of it. */
+  /**
+   * The loop for {@code role}: {@code given} unless the other role writes there and some loop has
+   * none of it.
+   */
   static <L> L choose(List<L> loops, L given, Role role, Map<L, int[]> counts) {
     if (count(counts, given, role.other()) == 0) return given;
     L best = null;

@@ -7,8 +7,8 @@ import java.util.Locale;
 
 /**
  * An enum whose constants scenarios, flags and results name in words: {@code BYTE_THRESHOLD} is
- * {@code byte-threshold}. The text is read once where it arrives ({@link #parse}) and written
- * where it leaves ({@link #text}, also its JSON); in between the constant is compared, never a string.
+ * {@code byte-threshold}. The text is read once where it arrives ({@link #parse}) and written where
+ * it leaves ({@link #text}, also its JSON); in between the constant is compared, never a string.
  */
 public interface Named {
   /** The enum constant's name; every enum has it. */
@@ -35,7 +35,9 @@ public interface Named {
   /** As {@link #parse}, refusing an unknown text with the allowed ones. */
   static <E extends Enum<E> & Named> E parseOrThrow(Class<E> type, String text) {
     E e = parse(type, text);
-    if (e == null) throw new IllegalArgumentException("'" + text + "' is not one of " + String.join(", ", texts(type)));
+    if (e == null)
+      throw new IllegalArgumentException(
+          "'" + text + "' is not one of " + String.join(", ", texts(type)));
     return e;
   }
 }

@@ -6,8 +6,8 @@ import java.io.RandomAccessFile;
 /**
  * A /proc file that one thread reads again and again, in place: opened at its first read (so a
  * {@code /proc/thread-self} path names the thread that reads), read from its start into a fixed
- * buffer, no allocation after that. Once it cannot be opened or read (a kernel without it, a
- * thread that ended) it answers -1 from then on.
+ * buffer, no allocation after that. Once it cannot be opened or read (a kernel without it, a thread
+ * that ended) it answers -1 from then on.
  */
 final class ProcReading implements AutoCloseable {
   private final String path;

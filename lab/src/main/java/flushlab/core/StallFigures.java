@@ -22,14 +22,21 @@ public record StallFigures(int over5Ms, int over20Ms, int over50Ms, double maxMs
       if (n > 50_000_000L) o50++;
       if (longest == null || n > longest.nanos()) longest = s;
     }
-    return longest == null ? NONE
-        : new StallFigures(o5, o20, o50, longest.nanos() / 1e6, Math.max(0, longest.fromNanos() - spanStartNanos) / 1e6);
+    return longest == null
+        ? NONE
+        : new StallFigures(
+            o5,
+            o20,
+            o50,
+            longest.nanos() / 1e6,
+            Math.max(0, longest.fromNanos() - spanStartNanos) / 1e6);
   }
 
   /** "none", or "3 over 5 ms, 1 over 20 ms, longest 48.2 ms at 1.23 s". */
   public String describe() {
     if (maxAtMs < 0) return "none";
-    return String.format("%d over 5 ms, %d over 20 ms, %d over 50 ms, longest %.1f ms at %.2f s", over5Ms, over20Ms, over50Ms, maxMs,
-        maxAtMs / 1000);
+    return String.format(
+        "%d over 5 ms, %d over 20 ms, %d over 50 ms, longest %.1f ms at %.2f s",
+        over5Ms, over20Ms, over50Ms, maxMs, maxAtMs / 1000);
   }
 }

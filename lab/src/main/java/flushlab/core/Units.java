@@ -10,8 +10,10 @@ import java.util.Locale;
 public final class Units {
   private Units() {}
 
-  public static final String DURATION_FORM = "a duration with a unit: ns, us, ms, s or m (e.g. 250ms, 1.5ms, 2s)";
-  public static final String SIZE_FORM = "a size with a unit: B, KB, KiB, MB, MiB, GB or GiB (e.g. 60B, 2KiB)";
+  public static final String DURATION_FORM =
+      "a duration with a unit: ns, us, ms, s or m (e.g. 250ms, 1.5ms, 2s)";
+  public static final String SIZE_FORM =
+      "a size with a unit: B, KB, KiB, MB, MiB, GB or GiB (e.g. 60B, 2KiB)";
   public static final String RATE_FORM = "a rate: a size per second (e.g. 64KiB/s, 1MB/s)";
 
   /** Parses a duration to nanoseconds; fractional values are allowed ("0.5ms"). */
@@ -24,12 +26,25 @@ public final class Units {
     double number = number(s.substring(0, split), text, DURATION_FORM);
     double scale;
     switch (s.substring(split)) {
-      case "ns": scale = 1; break;
-      case "us": case "µs": scale = 1e3; break;
-      case "ms": scale = 1e6; break;
-      case "s": scale = 1e9; break;
-      case "m": case "min": scale = 60e9; break;
-      default: throw new IllegalArgumentException("'" + text + "' is not " + DURATION_FORM);
+      case "ns":
+        scale = 1;
+        break;
+      case "us":
+      case "µs":
+        scale = 1e3;
+        break;
+      case "ms":
+        scale = 1e6;
+        break;
+      case "s":
+        scale = 1e9;
+        break;
+      case "m":
+      case "min":
+        scale = 60e9;
+        break;
+      default:
+        throw new IllegalArgumentException("'" + text + "' is not " + DURATION_FORM);
     }
     return Math.round(number * scale);
   }
@@ -44,14 +59,29 @@ public final class Units {
     double number = number(s.substring(0, split), text, SIZE_FORM);
     double scale;
     switch (s.substring(split).toLowerCase(Locale.ROOT)) {
-      case "b": scale = 1; break;
-      case "kb": scale = 1e3; break;
-      case "kib": scale = 1024; break;
-      case "mb": scale = 1e6; break;
-      case "mib": scale = 1024 * 1024; break;
-      case "gb": scale = 1e9; break;
-      case "gib": scale = 1024.0 * 1024 * 1024; break;
-      default: throw new IllegalArgumentException("'" + text + "' is not " + SIZE_FORM);
+      case "b":
+        scale = 1;
+        break;
+      case "kb":
+        scale = 1e3;
+        break;
+      case "kib":
+        scale = 1024;
+        break;
+      case "mb":
+        scale = 1e6;
+        break;
+      case "mib":
+        scale = 1024 * 1024;
+        break;
+      case "gb":
+        scale = 1e9;
+        break;
+      case "gib":
+        scale = 1024.0 * 1024 * 1024;
+        break;
+      default:
+        throw new IllegalArgumentException("'" + text + "' is not " + SIZE_FORM);
     }
     double bytes = number * scale;
     if (bytes != Math.rint(bytes)) {
@@ -75,7 +105,10 @@ public final class Units {
 
   private static int unitStart(String s) {
     int i = 0;
-    while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.' || (i == 0 && s.charAt(i) == '-'))) {
+    while (i < s.length()
+        && (Character.isDigit(s.charAt(i))
+            || s.charAt(i) == '.'
+            || (i == 0 && s.charAt(i) == '-'))) {
       i++;
     }
     return i;
@@ -106,16 +139,20 @@ public final class Units {
   }
 
   /**
-   * A duration for people, still parseable: the largest unit that keeps the number at least 1,
-   * with at most three decimals ("331.25ms", "2s", "750us"), never a long run of digits.
+   * A duration for people, still parseable: the largest unit that keeps the number at least 1, with
+   * at most three decimals ("331.25ms", "2s", "750us"), never a long run of digits.
    */
   public static String formatDurationReadable(long nanos) {
     String[] units = {"s", "ms", "us"};
     long[] scale = {1_000_000_000L, 1_000_000L, 1_000L};
     for (int i = 0; i < units.length; i++) {
       if (Math.abs(nanos) >= scale[i]) {
-        return java.math.BigDecimal.valueOf(nanos).divide(java.math.BigDecimal.valueOf(scale[i]))
-            .setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + units[i];
+        return java.math.BigDecimal.valueOf(nanos)
+                .divide(java.math.BigDecimal.valueOf(scale[i]))
+                .setScale(3, java.math.RoundingMode.HALF_UP)
+                .stripTrailingZeros()
+                .toPlainString()
+            + units[i];
       }
     }
     return nanos + "ns";

@@ -26,11 +26,15 @@ public final class UserFiles {
     }
   }
 
-  /** Refuses, naming {@code what}, a file that is missing or not a regular file; returns it when it is one. */
+  /**
+   * Refuses, naming {@code what}, a file that is missing or not a regular file; returns it when it
+   * is one.
+   */
   public static Path regular(Path file, String what) {
     if (!Files.exists(file)) throw new Refused(what + " " + file + ": no such file");
     if (!Files.isRegularFile(file)) {
-      throw new Refused(what + " " + file + ": not a regular file (a device, a pipe or a folder is not read)");
+      throw new Refused(
+          what + " " + file + ": not a regular file (a device, a pipe or a folder is not read)");
     }
     return file;
   }
@@ -40,7 +44,14 @@ public final class UserFiles {
     regular(file, what);
     try (InputStream in = Files.newInputStream(file)) {
       byte[] b = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
-      if (b.length > maxBytes) throw new Refused(what + " " + file + ": larger than " + Units.formatBytes(maxBytes) + " (allowed: at most that)");
+      if (b.length > maxBytes)
+        throw new Refused(
+            what
+                + " "
+                + file
+                + ": larger than "
+                + Units.formatBytes(maxBytes)
+                + " (allowed: at most that)");
       return b;
     }
   }
@@ -49,19 +60,32 @@ public final class UserFiles {
   public static String readText(Path file, long maxBytes, String what) throws IOException {
     byte[] b = read(file, maxBytes, what);
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(b)).toString();
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(b))
+          .toString();
     } catch (CharacterCodingException e) {
       throw new Refused(what + " " + file + ": not UTF-8 text (" + notUtf8(b) + ")");
     }
   }
 
-  /** Where a byte array stops being UTF-8, as "line L, column C (byte B)"; UTF-16's byte-order mark named as such. */
+  /**
+   * Where a byte array stops being UTF-8, as "line L, column C (byte B)"; UTF-16's byte-order mark
+   * named as such.
+   */
   public static String notUtf8(byte[] b) {
-    if (b.length >= 2 && ((b[0] & 0xff) == 0xfe && (b[1] & 0xff) == 0xff || (b[0] & 0xff) == 0xff && (b[1] & 0xff) == 0xfe)) {
+    if (b.length >= 2
+        && ((b[0] & 0xff) == 0xfe && (b[1] & 0xff) == 0xff
+            || (b[0] & 0xff) == 0xff && (b[1] & 0xff) == 0xfe)) {
       return "it starts with a UTF-16 byte-order mark at line 1, column 1; save it as UTF-8";
     }
-    var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    var decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     int line = 1;
     int column = 1;
     int i = 0;
@@ -75,7 +99,9 @@ public final class UserFiles {
           ok = false;
         }
       }
-      if (!ok) return String.format("byte 0x%02x at line %d, column %d (byte %d)", b[i] & 0xff, line, column, i);
+      if (!ok)
+        return String.format(
+            "byte 0x%02x at line %d, column %d (byte %d)", b[i] & 0xff, line, column, i);
       if (b[i] == '\n') {
         line++;
         column = 1;

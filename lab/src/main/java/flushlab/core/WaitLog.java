@@ -4,19 +4,27 @@ package flushlab.core;
  * How long each event loop of this process waited, runnable, for a core (its run-queue wait, read
  * from the kernel at each of its ticks), newest 16384 ticks kept: the host's other work taking the
  * CPU from the lab in amounts too short or too spread to be a stall (a 2-core host running three
- * lab JVMs kept a reading loop waiting 1-3 ms at a time, which merges 2 ms frames as a proxy
- * would, with no tick late enough to log). Written by the loops' ticks, read by whoever judges a
- * run; primitive arrays under one lock, so a tick allocates nothing.
+ * lab JVMs kept a reading loop waiting 1-3 ms at a time, which merges 2 ms frames as a proxy would,
+ * with no tick late enough to log). Written by the loops' ticks, read by whoever judges a run;
+ * primitive arrays under one lock, so a tick allocates nothing.
  */
 public final class WaitLog {
   private static final int KEPT = 16384;
-  /** Ticks that waited less than this are not kept: they cannot merge a frame of any interval the lab paces. */
+
+  /**
+   * Ticks that waited less than this are not kept: they cannot merge a frame of any interval the
+   * lab paces.
+   */
   static final long KEPT_FROM_NANOS = 100_000L;
+
   private final long[] at = new long[KEPT];
   private final long[] waited = new long[KEPT];
   private long written;
 
-  /** A tick at {@code atNanos} found its loop had waited {@code waitedNanos} for a core since the tick before. */
+  /**
+   * A tick at {@code atNanos} found its loop had waited {@code waitedNanos} for a core since the
+   * tick before.
+   */
   synchronized void add(long atNanos, long waitedNanos) {
     if (waitedNanos < KEPT_FROM_NANOS) return;
     int i = (int) (written++ % KEPT);
@@ -41,8 +49,8 @@ public final class WaitLog {
 
   /**
    * The most frames a stream can have piled up over (fromNanos, toNanos] while its loop waited: a
-   * reader that waits less than the interval between two frames reads each as it comes, so a
-   * tick's wait, taken at best as one unbroken slice, piles up its length over the interval, whole
+   * reader that waits less than the interval between two frames reads each as it comes, so a tick's
+   * wait, taken at best as one unbroken slice, piles up its length over the interval, whole
    * intervals only (a run whose loops waited 31 ms in all, in slices under a millisecond, merges no
    * frame of 2 ms; summed and divided, it looked like 15).
    */

@@ -4,9 +4,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the emitter lets in, so that nothing a client sends can exhaust its memory: at most
- * {@code maxConnections} connections, and at most {@link #REQUEST_BYTES_BUDGET} bytes of
- * unfinished or queued requests held over all of them. Shared by the emitter's event loops.
+ * What the emitter lets in, so that nothing a client sends can exhaust its memory: at most {@code
+ * maxConnections} connections, and at most {@link #REQUEST_BYTES_BUDGET} bytes of unfinished or
+ * queued requests held over all of them. Shared by the emitter's event loops.
  */
 final class Admission {
   /** Request bytes held at once over all connections (heads and bodies not yet answered). */
@@ -20,7 +20,10 @@ final class Admission {
     this.maxConnections = maxConnections;
   }
 
-  /** Counts a new connection; false when it is one over the cap (it is still counted until it closes). */
+  /**
+   * Counts a new connection; false when it is one over the cap (it is still counted until it
+   * closes).
+   */
   boolean connectionOpened() {
     return open.incrementAndGet() <= maxConnections;
   }

@@ -6,24 +6,25 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * The pacing audits of running streams, and the summaries of the most recent finished ones.
- * Bounded on both sides: running audits by the emitter's connection cap (one stream per
- * connection), finished ones to {@link #MAX_SUMMARIES} summaries of a few dozen bytes each, so a
- * long-running emitter stays small however long or many its streams were. Shared by the
- * emitter's event loops, so every method is synchronized (once per stream, never per frame).
+ * The pacing audits of running streams, and the summaries of the most recent finished ones. Bounded
+ * on both sides: running audits by the emitter's connection cap (one stream per connection),
+ * finished ones to {@link #MAX_SUMMARIES} summaries of a few dozen bytes each, so a long-running
+ * emitter stays small however long or many its streams were. Shared by the emitter's event loops,
+ * so every method is synchronized (once per stream, never per frame).
  */
 public final class AuditRegistry {
   public static final int MAX_SUMMARIES = 10_000;
 
   private final Map<Long, PacingAudit> running = new HashMap<>();
-  private final Map<Long, PacingAudit.Summary> finished = new LinkedHashMap<>(256, 0.75f, false) {
-    private static final long serialVersionUID = 1L;
+  private final Map<Long, PacingAudit.Summary> finished =
+      new LinkedHashMap<>(256, 0.75f, false) {
+        private static final long serialVersionUID = 1L;
 
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Long, PacingAudit.Summary> eldest) {
-      return size() > MAX_SUMMARIES;
-    }
-  };
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, PacingAudit.Summary> eldest) {
+          return size() > MAX_SUMMARIES;
+        }
+      };
   private Histogram latenessPool;
 
   /** Starts the audit of a new stream, written on {@code loop}. */
@@ -47,7 +48,8 @@ public final class AuditRegistry {
    * Null when the stream is unknown or evicted, or still running at the timeout. Never call it on
    * an event loop.
    */
-  public synchronized PacingAudit.Summary awaitSummary(long streamId, long timeoutNanos) throws InterruptedException {
+  public synchronized PacingAudit.Summary awaitSummary(long streamId, long timeoutNanos)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeoutNanos;
     while (running.containsKey(streamId)) {
       long left = deadline - System.nanoTime();

@@ -5,10 +5,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * OpenAI {@code chat.completion.chunk} events, one short word per chunk, in the layout OpenAI
- * streams (system_fingerprint, logprobs null, usage null when the usage chunk was asked for).
- * Each carries pi_ts (emit time, epoch ns) and pi_seq (its index) as extra fields; then the finish
- * chunk, the usage chunk ({@code choices: []}) when stream_options.include_usage asked, and
- * {@code [DONE]}.
+ * streams (system_fingerprint, logprobs null, usage null when the usage chunk was asked for). Each
+ * carries pi_ts (emit time, epoch ns) and pi_seq (its index) as extra fields; then the finish
+ * chunk, the usage chunk ({@code choices: []}) when stream_options.include_usage asked, and {@code
+ * [DONE]}.
  */
 public final class ChatFrameSource implements FrameSource {
   static final String[] WORDS = {
@@ -41,26 +41,56 @@ public final class ChatFrameSource implements FrameSource {
     // Jackson's encoder escapes everything JSON requires (quotes, backslash, CR, LF, every control
     // character), so no model name can end an SSE event early or inject one.
     String safeModel = new String(JsonStringEncoder.getInstance().quoteAsString(model));
-    String common = "{\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":" + createdEpochSeconds
-        + ",\"model\":\"" + safeModel + "\",\"system_fingerprint\":\"" + SYSTEM_FINGERPRINT + "\",\"choices\":[{\"index\":0,\"delta\":{";
+    String common =
+        "{\"id\":\""
+            + id
+            + "\",\"object\":\"chat.completion.chunk\",\"created\":"
+            + createdEpochSeconds
+            + ",\"model\":\""
+            + safeModel
+            + "\",\"system_fingerprint\":\""
+            + SYSTEM_FINGERPRINT
+            + "\",\"choices\":[{\"index\":0,\"delta\":{";
     String usageNull = spec.includeUsage() ? ",\"usage\":null" : "";
     this.head = ("data: " + common).getBytes(StandardCharsets.UTF_8);
     this.firstDelta = "\"role\":\"assistant\",".getBytes(StandardCharsets.US_ASCII);
     this.middle = "\"content\":\"".getBytes(StandardCharsets.US_ASCII);
-    this.seqField = ("\"},\"logprobs\":null,\"finish_reason\":null}]" + usageNull + ",\"pi_seq\":").getBytes(StandardCharsets.US_ASCII);
+    this.seqField =
+        ("\"},\"logprobs\":null,\"finish_reason\":null}]" + usageNull + ",\"pi_seq\":")
+            .getBytes(StandardCharsets.US_ASCII);
     this.tsField = ",\"pi_ts\":".getBytes(StandardCharsets.US_ASCII);
     this.tail = "}\n\n".getBytes(StandardCharsets.US_ASCII);
     String usageChunk = "";
     if (spec.includeUsage()) {
       String usageHead = common.substring(0, common.lastIndexOf("\"choices\":"));
-      usageChunk = "data: " + usageHead + "\"choices\":[],\"usage\":{\"prompt_tokens\":" + spec.promptTokens()
-          + ",\"completion_tokens\":" + tokens + ",\"total_tokens\":" + (spec.promptTokens() + tokens) + "}}\n\n";
+      usageChunk =
+          "data: "
+              + usageHead
+              + "\"choices\":[],\"usage\":{\"prompt_tokens\":"
+              + spec.promptTokens()
+              + ",\"completion_tokens\":"
+              + tokens
+              + ",\"total_tokens\":"
+              + (spec.promptTokens() + tokens)
+              + "}}\n\n";
     }
-    this.trailer = ("data: " + common + "},\"logprobs\":null,\"finish_reason\":\"" + spec.finishReason() + "\"}]" + usageNull
-        + "}\n\n" + usageChunk + "data: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
+    this.trailer =
+        ("data: "
+                + common
+                + "},\"logprobs\":null,\"finish_reason\":\""
+                + spec.finishReason()
+                + "\"}]"
+                + usageNull
+                + "}\n\n"
+                + usageChunk
+                + "data: [DONE]\n\n")
+            .getBytes(StandardCharsets.UTF_8);
   }
 
-  /** The word the chat stream sends as token {@code index} (the console shows tokens by their count). */
+  /**
+   * The word the chat stream sends as token {@code index} (the console shows tokens by their
+   * count).
+   */
   public static String word(int index) {
     return WORDS[index % WORDS.length];
   }
@@ -72,7 +102,15 @@ public final class ChatFrameSource implements FrameSource {
 
   @Override
   public int maxEventBytes() {
-    return head.length + firstDelta.length + middle.length + 16 + seqField.length + 20 + tsField.length + 20 + tail.length;
+    return head.length
+        + firstDelta.length
+        + middle.length
+        + 16
+        + seqField.length
+        + 20
+        + tsField.length
+        + 20
+        + tail.length;
   }
 
   @Override

@@ -12,11 +12,10 @@ import io.vertx.core.net.NetServerOptions;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The paced SSE emitter, as a verticle. Routes: {@code GET /sse} (plain frames),
- * {@code POST /v1/chat/completions} (OpenAI chunks), {@code GET /v1/models},
- * {@code GET /emitter/streams/{id}} (a stream's pacing audit), {@code GET /healthz}.
- * It speaks HTTP/1.1 over a raw NetServer so that each frame is exactly one send() and the
- * body can be chunked or close-delimited.
+ * The paced SSE emitter, as a verticle. Routes: {@code GET /sse} (plain frames), {@code POST
+ * /v1/chat/completions} (OpenAI chunks), {@code GET /v1/models}, {@code GET /emitter/streams/{id}}
+ * (a stream's pacing audit), {@code GET /healthz}. It speaks HTTP/1.1 over a raw NetServer so that
+ * each frame is exactly one send() and the body can be chunked or close-delimited.
  */
 public final class Emitter extends VerticleBase {
   private final EmitterOptions options;
@@ -24,9 +23,15 @@ public final class Emitter extends VerticleBase {
   private final AtomicLong streamIds = new AtomicLong();
   private final Admission admission;
   private LoopListener server;
-  /** The loop the first listener accepts and serves on: one no relay of this process writes on, where there is one. */
+
+  /**
+   * The loop the first listener accepts and serves on: one no relay of this process writes on,
+   * where there is one.
+   */
   private LoopPlacement.Placed loop;
-  private final java.util.List<java.util.concurrent.atomic.AtomicLong> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private final java.util.List<java.util.concurrent.atomic.AtomicLong> accepted =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Emitter(EmitterOptions options) {
     NativeCodecs.preload(); // not on an event loop, at the first br or zstd stream
@@ -47,49 +52,66 @@ public final class Emitter extends VerticleBase {
         return Future.failedFuture(e);
       }
     }
-    // one listener: on a loop of its own (LoopPlacement); one per loop: on every loop, so no placing
-    loop = sharePort ? LoopPlacement.unplaced(context) : LoopPlacement.place(context, LoopPlacement.Role.EMITTER);
-    return listenOnLoop(loop.context(), options.port(), sharePort).onFailure(e -> loop.release()).compose(first -> {
-      server = first;
-      if (!sharePort) return Future.succeededFuture();
-      // One more listener per event loop, on the same port (SO_REUSEPORT): each accepts and serves
-      // its own connections, so stream set-ups and pacing spread over the loops with no hand-off.
-      int shared = first.port();
-      return vertx.deployVerticle(() -> new VerticleBase() {
-        private LoopListener extra;
+    // one listener: on a loop of its own (LoopPlacement); one per loop: on every loop, so no
+    // placing
+    loop =
+        sharePort
+            ? LoopPlacement.unplaced(context)
+            : LoopPlacement.place(context, LoopPlacement.Role.EMITTER);
+    return listenOnLoop(loop.context(), options.port(), sharePort)
+        .onFailure(e -> loop.release())
+        .compose(
+            first -> {
+              server = first;
+              if (!sharePort) return Future.succeededFuture();
+              // One more listener per event loop, on the same port (SO_REUSEPORT): each accepts and
+              // serves
+              // its own connections, so stream set-ups and pacing spread over the loops with no
+              // hand-off.
+              int shared = first.port();
+              return vertx.deployVerticle(
+                  () ->
+                      new VerticleBase() {
+                        private LoopListener extra;
 
-        @Override
-        public Future<?> start() {
-          return listenOnLoop(context, shared, true).onSuccess(l -> extra = l);
-        }
+                        @Override
+                        public Future<?> start() {
+                          return listenOnLoop(context, shared, true).onSuccess(l -> extra = l);
+                        }
 
-        @Override
-        public Future<?> stop() {
-          return extra == null ? Future.succeededFuture() : extra.close();
-        }
-      }, new io.vertx.core.DeploymentOptions().setInstances(options.listeners() - 1));
-    });
+                        @Override
+                        public Future<?> stop() {
+                          return extra == null ? Future.succeededFuture() : extra.close();
+                        }
+                      },
+                  new io.vertx.core.DeploymentOptions().setInstances(options.listeners() - 1));
+            });
   }
 
   /** A plain listener accepting on {@code loop}'s own event loop. */
-  private Future<LoopListener> listenOnLoop(io.vertx.core.Context loop, int port, boolean sharePort) {
-    return LoopListener.bind(loop, netOptions(options.host(), port, null), sharePort, connectionHandler());
+  private Future<LoopListener> listenOnLoop(
+      io.vertx.core.Context loop, int port, boolean sharePort) {
+    return LoopListener.bind(
+        loop, netOptions(options.host(), port, null), sharePort, connectionHandler());
   }
 
   /**
    * Also listens with TLS at host:port (0: any free port), serving the same routes, audits and
-   * limits as the plain listener: so one run can compare a stream with and without TLS. Each
-   * frame is still one write; TLS makes it one record. Completes with the port bound.
+   * limits as the plain listener: so one run can compare a stream with and without TLS. Each frame
+   * is still one write; TLS makes it one record. Completes with the port bound.
    */
   public Future<Integer> listenTls(String host, int port, ServerTls tls) {
     NetServer s = listen(vertx, host, port, tls);
-    return s.listen().map(bound -> {
-      tlsServers.add(bound);
-      return bound.actualPort();
-    });
+    return s.listen()
+        .map(
+            bound -> {
+              tlsServers.add(bound);
+              return bound.actualPort();
+            });
   }
 
-  private final java.util.List<NetServer> tlsServers = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final java.util.List<NetServer> tlsServers =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private NetServer listen(io.vertx.core.Vertx v, String host, int port, ServerTls tls) {
     NetServer s = v.createNetServer(netOptions(host, port, tls));
@@ -98,11 +120,10 @@ public final class Emitter extends VerticleBase {
   }
 
   private NetServerOptions netOptions(String host, int port, ServerTls tls) {
-    NetServerOptions netOptions = new NetServerOptions()
-        .setHost(host)
-        .setPort(port)
-        .setTcpNoDelay(options.tcpNoDelay());
-    if (tls != null) tls.applyToWithH2(netOptions); // h2 for a client that offers it by ALPN, else HTTP/1.1
+    NetServerOptions netOptions =
+        new NetServerOptions().setHost(host).setPort(port).setTcpNoDelay(options.tcpNoDelay());
+    if (tls != null)
+      tls.applyToWithH2(netOptions); // h2 for a client that offers it by ALPN, else HTTP/1.1
     // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener
     // (about 100 B per frame); EmitterConnection watches for idleness with one timer instead.
     if (options.sendBufferBytes() > 0) netOptions.setSendBufferSize(options.sendBufferBytes());
@@ -115,7 +136,14 @@ public final class Emitter extends VerticleBase {
     accepted.add(count);
     return socket -> {
       count.incrementAndGet(); // once per connection
-      new EmitterConnection(socket, audits, streamIds, admission, options.requestTimeoutNanos(), options.idleTimeoutNanos(), options.apiKey());
+      new EmitterConnection(
+          socket,
+          audits,
+          streamIds,
+          admission,
+          options.requestTimeoutNanos(),
+          options.idleTimeoutNanos(),
+          options.apiKey());
     };
   }
 
@@ -127,7 +155,10 @@ public final class Emitter extends VerticleBase {
     return server == null ? Future.succeededFuture() : server.close();
   }
 
-  /** Connections each listener accepted, in the order the listeners started (one unless {@code listeners} says more). */
+  /**
+   * Connections each listener accepted, in the order the listeners started (one unless {@code
+   * listeners} says more).
+   */
   public java.util.List<Long> acceptedPerListener() {
     return accepted.stream().map(java.util.concurrent.atomic.AtomicLong::get).toList();
   }

@@ -1,9 +1,9 @@
 package flushlab.emitter;
 
 /**
- * Produces the bytes of each SSE event of one stream; the pacing is not its business. An event
- * that fits one write buffer is written whole; a larger one is written as a head, then a tail
- * produced piece by piece, so a stream's memory does not grow with its frame size.
+ * Produces the bytes of each SSE event of one stream; the pacing is not its business. An event that
+ * fits one write buffer is written whole; a larger one is written as a head, then a tail produced
+ * piece by piece, so a stream's memory does not grow with its frame size.
  */
 interface FrameSource {
   int frames();
@@ -17,7 +17,10 @@ interface FrameSource {
    */
   int write(int index, long emitEpochNanos, byte[] out, int off);
 
-  /** Bytes of event {@code index} that follow what {@link #write} produced; 0 for an event written whole. */
+  /**
+   * Bytes of event {@code index} that follow what {@link #write} produced; 0 for an event written
+   * whole.
+   */
   default long tailBytes(int index) {
     return 0;
   }
@@ -27,11 +30,16 @@ interface FrameSource {
     throw new UnsupportedOperationException("this source writes every event whole");
   }
 
-  /** Events sent with the response head, before the first paced one (the Responses API's response.created and the like). */
+  /**
+   * Events sent with the response head, before the first paced one (the Responses API's
+   * response.created and the like).
+   */
   default byte[] preamble() {
     return new byte[0];
   }
 
-  /** Bytes sent after the last event in the same write (e.g. the OpenAI finish chunk and [DONE]). */
+  /**
+   * Bytes sent after the last event in the same write (e.g. the OpenAI finish chunk and [DONE]).
+   */
   byte[] trailer();
 }

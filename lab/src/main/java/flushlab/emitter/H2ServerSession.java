@@ -32,8 +32,12 @@ import java.util.Map;
  * event loop.
  */
 final class H2ServerSession implements H2FrameParser.Listener {
-  /** Frames written carry at most this much: the default SETTINGS_MAX_FRAME_SIZE, whatever the client allows. */
+  /**
+   * Frames written carry at most this much: the default SETTINGS_MAX_FRAME_SIZE, whatever the
+   * client allows.
+   */
   static final int MAX_DATA_FRAME = H2.DEFAULT_MAX_FRAME;
+
   /** Streams answered at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS). */
   static final int MAX_STREAMS = 128;
 
@@ -51,16 +55,23 @@ final class H2ServerSession implements H2FrameParser.Listener {
 
     void write(ByteBuf bytes);
 
-    /** Whether the connection's outbound buffer holds bytes the socket has not taken (the client is not reading). */
+    /**
+     * Whether the connection's outbound buffer holds bytes the socket has not taken (the client is
+     * not reading).
+     */
     boolean backedUp();
   }
 
-  /** A stream from its HEADERS to its last DATA: the request being put together, then the window it may send into. */
+  /**
+   * A stream from its HEADERS to its last DATA: the request being put together, then the window it
+   * may send into.
+   */
   private static final class Stream {
     Http2Headers headers;
     final ByteArrayOutputStream body = new ByteArrayOutputStream();
     long window;
     boolean dispatched;
+
     /** When its HEADERS arrived: the request must be complete within the request timeout of it. */
     long openedNanos;
   }
@@ -68,8 +79,10 @@ final class H2ServerSession implements H2FrameParser.Listener {
   private final Handler handler;
   private final H2Guard guard = new H2Guard();
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME, guard);
+
   /** Since when a header block has waited for its CONTINUATIONs (0: none open). */
   private long blockOpenSince;
+
   private final Hpack hpack = new Hpack();
   private final Map<Integer, Stream> streams = new HashMap<>();
   private long connectionWindow = H2.DEFAULT_WINDOW;
@@ -78,7 +91,10 @@ final class H2ServerSession implements H2FrameParser.Listener {
 
   H2ServerSession(Handler handler) {
     this.handler = handler;
-    handler.write(Unpooled.wrappedBuffer(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_STREAMS, H2.SETTINGS_ENABLE_PUSH, 0)));
+    handler.write(
+        Unpooled.wrappedBuffer(
+            H2.settings(
+                H2.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_STREAMS, H2.SETTINGS_ENABLE_PUSH, 0)));
   }
 
   /**
@@ -107,12 +123,19 @@ final class H2ServerSession implements H2FrameParser.Listener {
     int[] out = new int[p.length / 6 * 2];
     for (int i = 0; i < p.length / 6; i++) {
       out[2 * i] = ((p[i * 6] & 0xff) << 8) | (p[i * 6 + 1] & 0xff);
-      out[2 * i + 1] = ((p[i * 6 + 2] & 0xff) << 24) | ((p[i * 6 + 3] & 0xff) << 16) | ((p[i * 6 + 4] & 0xff) << 8) | (p[i * 6 + 5] & 0xff);
+      out[2 * i + 1] =
+          ((p[i * 6 + 2] & 0xff) << 24)
+              | ((p[i * 6 + 3] & 0xff) << 16)
+              | ((p[i * 6 + 4] & 0xff) << 8)
+              | (p[i * 6 + 5] & 0xff);
     }
     return out;
   }
 
-  /** Feeds the client's bytes; false when the connection is to end (GOAWAY written, the handler told why). */
+  /**
+   * Feeds the client's bytes; false when the connection is to end (GOAWAY written, the handler told
+   * why).
+   */
   boolean feed(byte[] b, int off, int len) {
     try {
       parser.feed(b, off, len);
@@ -132,14 +155,20 @@ final class H2ServerSession implements H2FrameParser.Listener {
     return false;
   }
 
-  /** Request bytes held for requests not complete yet (their bodies, an open header block): counted in the emitter's budget. */
+  /**
+   * Request bytes held for requests not complete yet (their bodies, an open header block): counted
+   * in the emitter's budget.
+   */
   long heldRequestBytes() {
     long n = parser.heldHeaderBytes();
     for (Stream s : streams.values()) if (!s.dispatched) n += s.body.size();
     return n;
   }
 
-  /** When the oldest request not complete yet began (its HEADERS, or an open header block); Long.MAX_VALUE when none. */
+  /**
+   * When the oldest request not complete yet began (its HEADERS, or an open header block);
+   * Long.MAX_VALUE when none.
+   */
   long oldestIncompleteNanos() {
     long oldest = blockOpenSince == 0 ? Long.MAX_VALUE : blockOpenSince;
     for (Stream s : streams.values()) if (!s.dispatched) oldest = Math.min(oldest, s.openedNanos);
@@ -148,11 +177,12 @@ final class H2ServerSession implements H2FrameParser.Listener {
 
   /**
    * The request timeout: every stream whose request began before {@code deadline} and is not
-   * complete is reset (CANCEL) and its body dropped; a header block still open since before it
-   * ends the connection (false), since nothing else may come on it until the block is done.
+   * complete is reset (CANCEL) and its body dropped; a header block still open since before it ends
+   * the connection (false), since nothing else may come on it until the block is done.
    */
   boolean expire(long deadline, String why) {
-    if (blockOpenSince != 0 && blockOpenSince - deadline < 0) return fail(H2.PROTOCOL_ERROR, "a header block " + why);
+    if (blockOpenSince != 0 && blockOpenSince - deadline < 0)
+      return fail(H2.PROTOCOL_ERROR, "a header block " + why);
     for (var it = streams.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
       Stream s = e.getValue();
@@ -164,13 +194,18 @@ final class H2ServerSession implements H2FrameParser.Listener {
     return true;
   }
 
-  /** Whether {@code n} bytes of DATA on {@code streamId} fit its window and the connection's now. */
+  /**
+   * Whether {@code n} bytes of DATA on {@code streamId} fit its window and the connection's now.
+   */
   boolean canSend(int streamId, int n) {
     Stream s = streams.get(streamId);
     return s != null && Math.min(s.window, connectionWindow) >= n;
   }
 
-  /** Writes {@code n} bytes of body as DATA frames of {@code streamId} into {@code out}, spending the windows; END_STREAM on the last when {@code end}. */
+  /**
+   * Writes {@code n} bytes of body as DATA frames of {@code streamId} into {@code out}, spending
+   * the windows; END_STREAM on the last when {@code end}.
+   */
   void data(ByteBuf out, int streamId, byte[] b, int off, int n, boolean end) {
     if (n == 0) header(out, 0, end ? H2.FLAG_END_STREAM : 0, streamId);
     for (int done = 0; done < n; ) {
@@ -198,12 +233,18 @@ final class H2ServerSession implements H2FrameParser.Listener {
     out.writeInt(stream);
   }
 
-  /** The response head of {@code streamId}: :status and these headers (names lower-cased, connection-specific ones dropped); END_STREAM when there is no body. */
-  ByteBuf head(int streamId, int status, List<Map.Entry<String, String>> headers, boolean endStream) {
+  /**
+   * The response head of {@code streamId}: :status and these headers (names lower-cased,
+   * connection-specific ones dropped); END_STREAM when there is no body.
+   */
+  ByteBuf head(
+      int streamId, int status, List<Map.Entry<String, String>> headers, boolean endStream) {
     Http2Headers h = new DefaultHttp2Headers().status(Integer.toString(status));
     for (Map.Entry<String, String> e : headers) {
       String name = e.getKey().toLowerCase(Locale.ROOT);
-      if (name.equals("connection") || name.equals("transfer-encoding") || name.equals("keep-alive")) continue;
+      if (name.equals("connection")
+          || name.equals("transfer-encoding")
+          || name.equals("keep-alive")) continue;
       h.add(name, e.getValue());
     }
     byte[] block;
@@ -213,7 +254,8 @@ final class H2ServerSession implements H2FrameParser.Listener {
       throw new IllegalStateException("HTTP/2 response headers: " + e.getMessage(), e);
     }
     int n = block.length;
-    if (n > MAX_DATA_FRAME) throw new IllegalStateException("HTTP/2 response headers over " + MAX_DATA_FRAME + " bytes");
+    if (n > MAX_DATA_FRAME)
+      throw new IllegalStateException("HTTP/2 response headers over " + MAX_DATA_FRAME + " bytes");
     ByteBuf out = Unpooled.buffer(H2.FRAME_HEADER_BYTES + n);
     out.writeMedium(n);
     out.writeByte(H2.HEADERS);
@@ -224,10 +266,19 @@ final class H2ServerSession implements H2FrameParser.Listener {
     return out;
   }
 
-  /** A whole answer at once (errors, JSON): HEADERS, then its body as DATA (an answer this small is not held by a window). */
+  /**
+   * A whole answer at once (errors, JSON): HEADERS, then its body as DATA (an answer this small is
+   * not held by a window).
+   */
   ByteBuf simple(int streamId, int status, String type, byte[] body) {
-    ByteBuf head = head(streamId, status, List.of(Map.entry("content-type", type), Map.entry("content-length", Integer.toString(body.length))),
-        body.length == 0);
+    ByteBuf head =
+        head(
+            streamId,
+            status,
+            List.of(
+                Map.entry("content-type", type),
+                Map.entry("content-length", Integer.toString(body.length))),
+            body.length == 0);
     if (body.length == 0) return head;
     ByteBuf out = Unpooled.buffer(head.readableBytes() + body.length + framing(body.length));
     out.writeBytes(head);
@@ -284,15 +335,18 @@ final class H2ServerSession implements H2FrameParser.Listener {
     Http2Headers h = s.headers;
     s.headers = null;
     Headers headers = new Headers();
-    h.forEach(e -> {
-      String name = e.getKey().toString();
-      if (!name.startsWith(":")) headers.add(name, e.getValue().toString());
-    });
+    h.forEach(
+        e -> {
+          String name = e.getKey().toString();
+          if (!name.startsWith(":")) headers.add(name, e.getValue().toString());
+        });
     CharSequence authority = h.authority();
     if (authority != null && headers.get("host") == null) headers.add("host", authority.toString());
     String method = h.method() == null ? "GET" : h.method().toString();
     String path = h.path() == null ? "/" : h.path().toString();
-    handler.onRequest(streamId, new HttpRequestParser.Request(method, path, "HTTP/2", headers, s.body.toByteArray()));
+    handler.onRequest(
+        streamId,
+        new HttpRequestParser.Request(method, path, "HTTP/2", headers, s.body.toByteArray()));
   }
 
   @Override
@@ -310,7 +364,8 @@ final class H2ServerSession implements H2FrameParser.Listener {
       if (idValue[i] == H2.SETTINGS_INITIAL_WINDOW_SIZE) {
         long delta = (idValue[i + 1] & 0xffffffffL) - initialWindow;
         initialWindow = idValue[i + 1];
-        for (Stream s : streams.values()) s.window += delta; // RFC 9113 6.9.2: open streams move by the difference
+        for (Stream s : streams.values())
+          s.window += delta; // RFC 9113 6.9.2: open streams move by the difference
       }
     }
   }
@@ -339,7 +394,9 @@ final class H2ServerSession implements H2FrameParser.Listener {
     String flood = guard.streamReset(System.nanoTime());
     if (flood != null) throw new H2FloodException(flood);
     if (streams.remove(streamId) == null) return;
-    handler.onStreamReset(streamId, "the client reset stream " + streamId + " (RST_STREAM " + H2.errorName(code) + ")");
+    handler.onStreamReset(
+        streamId,
+        "the client reset stream " + streamId + " (RST_STREAM " + H2.errorName(code) + ")");
   }
 
   @Override

@@ -5,8 +5,8 @@ import flushlab.core.LoopStallLedger;
 /**
  * What held a stream's latest frame, judged in the emitter's own process from the ticks of the loop
  * that wrote it: the loop stalled (and what its thread did then), or the socket was full and the
- * frame left only as the path behind it read. An emitter in another process (on a veth path)
- * judges its own frames and sends the judgement with its audit: only its meter saw its loops.
+ * frame left only as the path behind it read. An emitter in another process (on a veth path) judges
+ * its own frames and sends the judgement with its audit: only its meter saw its loops.
  */
 public final class LateFrame {
   private LateFrame() {}
@@ -14,9 +14,10 @@ public final class LateFrame {
   /**
    * The judgement.
    *
-   * @param why " at 0.83 s into the stream; its loop stalled 36 ms (...)" or similar; empty when nothing is known of the frame
-   * @param byHost the stall that held it was the host's ({@link LoopStallLedger.LoopStall#hosts}) and
-   *     the host's time then accounts for at least half the lateness
+   * @param why " at 0.83 s into the stream; its loop stalled 36 ms (...)" or similar; empty when
+   *     nothing is known of the frame
+   * @param byHost the stall that held it was the host's ({@link LoopStallLedger.LoopStall#hosts})
+   *     and the host's time then accounts for at least half the lateness
    */
   public record Held(String why, boolean byHost) {
     public static final Held UNKNOWN = new Held("", false);
@@ -30,24 +31,35 @@ public final class LateFrame {
     String at = String.format(" at %.2f s into the stream", (due - latest.streamDueNanos()) / 1e9);
     if (latest.afterFullSocket()) {
       LoopStallLedger.LoopStall any = ledger.longest(null, due, written);
-      return new Held(at + ", waiting for a full socket to drain: the path behind it read late"
-          + (any == null ? " (no loop of the emitter's process stalled then)" : " (the longest loop stall then: "
-              + (any.loop() == latest.loop() ? "its own, " : "") + any.describe() + ")"), accounts(any, latenessNanos));
+      return new Held(
+          at
+              + ", waiting for a full socket to drain: the path behind it read late"
+              + (any == null
+                  ? " (no loop of the emitter's process stalled then)"
+                  : " (the longest loop stall then: "
+                      + (any.loop() == latest.loop() ? "its own, " : "")
+                      + any.describe()
+                      + ")"),
+          accounts(any, latenessNanos));
     }
     LoopStallLedger.LoopStall own = ledger.longest(latest.loop(), due, written);
-    return new Held(at + (own == null ? "; its loop logged no stall then" : "; its loop " + own.describe()), accounts(own, latenessNanos));
+    return new Held(
+        at + (own == null ? "; its loop logged no stall then" : "; its loop " + own.describe()),
+        accounts(own, latenessNanos));
   }
 
   /**
-   * The host's stall, and the host's time over it covers half the lateness or more. The host's
-   * time is the longer of the stall and what its thread waited for a core or stood with the JVM
-   * between the loop's two ticks: a thread that woke for the frame's own timer and then waited for a
-   * core is late by that wait, which the ticks see only in part (a frame 21.2 ms late, its loop's
-   * stall 9.3 ms, the thread waiting for a core 15.9 ms of the 19.3 ms between ticks, running 2.7).
+   * The host's stall, and the host's time over it covers half the lateness or more. The host's time
+   * is the longer of the stall and what its thread waited for a core or stood with the JVM between
+   * the loop's two ticks: a thread that woke for the frame's own timer and then waited for a core
+   * is late by that wait, which the ticks see only in part (a frame 21.2 ms late, its loop's stall
+   * 9.3 ms, the thread waiting for a core 15.9 ms of the 19.3 ms between ticks, running 2.7).
    */
   private static boolean accounts(LoopStallLedger.LoopStall stall, long latenessNanos) {
     if (stall == null || !stall.hosts()) return false;
-    long hostTook = Math.max(stall.nanos(), Math.max(0, stall.waitedNanos()) + Math.max(0, stall.jvmStoppedNanos()));
+    long hostTook =
+        Math.max(
+            stall.nanos(), Math.max(0, stall.waitedNanos()) + Math.max(0, stall.jvmStoppedNanos()));
     return hostTook >= latenessNanos / 2;
   }
 }

@@ -11,8 +11,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Writes the events of one stream on absolute deadlines: frame i is due at start + think +
- * i x interval, so a late frame never pushes the later ones back (no drift accumulates).
+ * Writes the events of one stream on absolute deadlines: frame i is due at start + think + i x
+ * interval, so a late frame never pushes the later ones back (no drift accumulates).
  *
  * <p>Threading: everything here runs on the channel's event loop, so a write is a synchronous
  * non-blocking send(); no locking. The emit timestamp stamped into a frame is read right before
@@ -21,26 +21,33 @@ import java.util.concurrent.TimeUnit;
  * its bytes reached the kernel. The audit records when each write completed.
  *
  * <p>Memory: an event of up to {@link #MAX_WHOLE_EVENT_BYTES} is built in the event loop's one
- * scratch array and sent in one write; a larger one is sent as its head, then its tail in pieces
- * of that size, each only when the socket can take it. So what one stream holds is at most one
- * piece waiting in Netty's outbound buffer, whatever its frame size and however slowly its client
- * reads (a client that never reads costs the emitter a piece, not a 16 MiB frame).
+ * scratch array and sent in one write; a larger one is sent as its head, then its tail in pieces of
+ * that size, each only when the socket can take it. So what one stream holds is at most one piece
+ * waiting in Netty's outbound buffer, whatever its frame size and however slowly its client reads
+ * (a client that never reads costs the emitter a piece, not a 16 MiB frame).
  */
 final class PacedStream implements Runnable {
   /** The largest event written in one piece; larger ones are written in pieces of this size. */
   static final int MAX_WHOLE_EVENT_BYTES = 64 * 1024;
-  /** Room beside the event for the chunk framing and a trailer (the OpenAI finish chunk and [DONE]). */
+
+  /**
+   * Room beside the event for the chunk framing and a trailer (the OpenAI finish chunk and [DONE]).
+   */
   private static final int FRAMING_ROOM_BYTES = 8 * 1024;
+
   /** One scratch array per event-loop thread: an event is built and copied out within one call. */
-  private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
-    @Override
-    protected byte[] initialValue() {
-      return new byte[MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES];
-    }
-  };
+  private static final FastThreadLocal<byte[]> SCRATCH =
+      new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+          return new byte[MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES];
+        }
+      };
+
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
   private static final byte[] NONE = {};
+
   /** Unpaced (bulk) streams and large frames make at most this many writes per event-loop turn. */
   private static final int WRITES_PER_TURN = 64;
 
@@ -52,47 +59,95 @@ final class PacedStream implements Runnable {
   private final FrameSource source;
   private final PacingAudit audit;
   private final boolean chunked;
+
   /** Compresses the body (for a request that accepted the coding), or null to send it as it is. */
   private final StreamCompressor compressor;
+
   private ScheduledFuture<?> flushTimer;
-  /** HTTP/2: the connection's session, which frames each piece as DATA within the flow-control windows; null on HTTP/1.x. */
+
+  /**
+   * HTTP/2: the connection's session, which frames each piece as DATA within the flow-control
+   * windows; null on HTTP/1.x.
+   */
   private final H2ServerSession h2;
+
   /** HTTP/2: this stream's id on the connection. */
   private final int h2StreamId;
+
   /** The largest piece of a large event's tail: 64 KiB, or one DATA frame's worth on HTTP/2. */
   private final int pieceBytes;
+
   private final long intervalNanos;
   private final long firstDueNanos;
   private final Done done;
   private int next;
   private boolean waitingForWritable;
-  /** The stream waited for the socket (or the window) since its last frame was audited: that frame was held by the path behind it. */
-  private boolean waitedForSocket;
+
   /**
-   * HTTP/2: when the client's flow-control window last let this stream write again after holding
-   * it (-1: never held). A frame due before then was held by the peer, not late by the emitter: the
-   * pacing audit counts its lateness from this moment, so a run is not excluded for what the path did.
+   * The stream waited for the socket (or the window) since its last frame was audited: that frame
+   * was held by the path behind it.
+   */
+  private boolean waitedForSocket;
+
+  /**
+   * HTTP/2: when the client's flow-control window last let this stream write again after holding it
+   * (-1: never held). A frame due before then was held by the peer, not late by the emitter: the
+   * pacing audit counts its lateness from this moment, so a run is not excluded for what the path
+   * did.
    */
   private long windowHeldSince = -1;
+
   private long windowReleasedAt = Long.MIN_VALUE;
   private boolean ended;
   private ScheduledFuture<?> pending;
+
   /** A large event whose tail is still being written: which, how far, and when it was due. */
   private int tailIndex;
+
   private long tailSent;
   private long tailTotal;
   private long tailDue;
 
-  PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked, StreamCompressor compressor,
-      long startNanos, long thinkNanos, long intervalNanos, Done done) {
-    this(channel, source, audit, chunked, compressor, null, 0, startNanos, thinkNanos, intervalNanos, done);
+  PacedStream(
+      Channel channel,
+      FrameSource source,
+      PacingAudit audit,
+      boolean chunked,
+      StreamCompressor compressor,
+      long startNanos,
+      long thinkNanos,
+      long intervalNanos,
+      Done done) {
+    this(
+        channel,
+        source,
+        audit,
+        chunked,
+        compressor,
+        null,
+        0,
+        startNanos,
+        thinkNanos,
+        intervalNanos,
+        done);
   }
 
-  PacedStream(Channel channel, FrameSource source, PacingAudit audit, boolean chunked, StreamCompressor compressor,
-      H2ServerSession h2, int h2StreamId, long startNanos, long thinkNanos, long intervalNanos, Done done) {
+  PacedStream(
+      Channel channel,
+      FrameSource source,
+      PacingAudit audit,
+      boolean chunked,
+      StreamCompressor compressor,
+      H2ServerSession h2,
+      int h2StreamId,
+      long startNanos,
+      long thinkNanos,
+      long intervalNanos,
+      Done done) {
     if (16 + source.maxEventBytes() + CRLF.length + source.trailer().length + LAST_CHUNK.length
         > MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES) {
-      throw new IllegalStateException("an event of " + source.maxEventBytes() + " B does not fit the write buffer");
+      throw new IllegalStateException(
+          "an event of " + source.maxEventBytes() + " B does not fit the write buffer");
     }
     this.channel = channel;
     this.source = source;
@@ -110,7 +165,9 @@ final class PacedStream implements Runnable {
   void start() {
     lastWriteNanos = System.nanoTime(); // the head has just gone
     scheduleAt(firstDueNanos);
-    if (keepAliveNanos > 0) keepAliveTimer = channel.eventLoop().schedule(this::keepAliveTick, keepAliveNanos, TimeUnit.NANOSECONDS);
+    if (keepAliveNanos > 0)
+      keepAliveTimer =
+          channel.eventLoop().schedule(this::keepAliveTick, keepAliveNanos, TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -123,7 +180,8 @@ final class PacedStream implements Runnable {
   }
 
   /** What a keep-alive writes: an SSE comment, which every client ignores. */
-  static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  static final byte[] KEEP_ALIVE =
+      ": keep-alive\n\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   private long keepAliveNanos;
   private long lastWriteNanos;
@@ -134,14 +192,23 @@ final class PacedStream implements Runnable {
     if (ended || !channel.isActive()) return;
     long now = System.nanoTime();
     long quiet = now - lastWriteNanos;
-    // only between events, into a socket (and a window) that takes it now; otherwise the next tick tries
-    boolean room = channel.isWritable() && (h2 == null || h2.canSend(h2StreamId, KEEP_ALIVE.length + ENCODER_SLACK));
+    // only between events, into a socket (and a window) that takes it now; otherwise the next tick
+    // tries
+    boolean room =
+        channel.isWritable()
+            && (h2 == null || h2.canSend(h2StreamId, KEEP_ALIVE.length + ENCODER_SLACK));
     if (quiet >= keepAliveNanos && tailTotal == 0 && room) {
       writeKeepAlive();
       lastWriteNanos = now;
       quiet = 0;
     }
-    keepAliveTimer = channel.eventLoop().schedule(this::keepAliveTick, Math.max(1_000_000L, keepAliveNanos - quiet), TimeUnit.NANOSECONDS);
+    keepAliveTimer =
+        channel
+            .eventLoop()
+            .schedule(
+                this::keepAliveTick,
+                Math.max(1_000_000L, keepAliveNanos - quiet),
+                TimeUnit.NANOSECONDS);
   }
 
   private void writeKeepAlive() {
@@ -194,9 +261,12 @@ final class PacedStream implements Runnable {
         finish(false);
         return;
       }
-      boolean windowShut = h2 != null && channel.isWritable() && !h2.canSend(h2StreamId, nextPieceBound());
+      boolean windowShut =
+          h2 != null && channel.isWritable() && !h2.canSend(h2StreamId, nextPieceBound());
       if (!channel.isWritable() || windowShut) {
-        audit.recordBackpressureWait(); // the socket, or HTTP/2's flow-control window, is full: wait for it
+        audit
+            .recordBackpressureWait(); // the socket, or HTTP/2's flow-control window, is full: wait
+        // for it
         waitedForSocket = true;
         if (windowShut && windowHeldSince < 0) windowHeldSince = System.nanoTime();
         waitingForWritable = true;
@@ -227,15 +297,23 @@ final class PacedStream implements Runnable {
     }
   }
 
-  /** At most how many body bytes the next write carries (its event, or a piece of a large one, and the trailer). */
+  /**
+   * At most how many body bytes the next write carries (its event, or a piece of a large one, and
+   * the trailer).
+   */
   private int nextPieceBound() {
-    int body = tailTotal > 0 ? (int) Math.min(pieceBytes, tailTotal - tailSent) : source.maxEventBytes();
-    // compressed: what the encoder still holds may leave with it, and a flush adds a few bytes of its own
+    int body =
+        tailTotal > 0 ? (int) Math.min(pieceBytes, tailTotal - tailSent) : source.maxEventBytes();
+    // compressed: what the encoder still holds may leave with it, and a flush adds a few bytes of
+    // its own
     int held = compressor == null ? 0 : compressor.ready() + ENCODER_SLACK;
     return body + source.trailer().length + held;
   }
 
-  /** Bytes an encoder may add to what it was given when flushed (block headers, sync markers): far more than any adds. */
+  /**
+   * Bytes an encoder may add to what it was given when flushed (block headers, sync markers): far
+   * more than any adds.
+   */
   private static final int ENCODER_SLACK = 64;
 
   private long dueOf(int index) {
@@ -270,7 +348,10 @@ final class PacedStream implements Runnable {
       sendH2(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
       return;
     }
-    ByteBuf buf = channel.alloc().directBuffer(headLen + 16 + (tail == 0 ? trailer.length + LAST_CHUNK.length : 0));
+    ByteBuf buf =
+        channel
+            .alloc()
+            .directBuffer(headLen + 16 + (tail == 0 ? trailer.length + LAST_CHUNK.length : 0));
     if (chunked) {
       writeHex(buf, headLen + tail + trailer.length);
       buf.writeBytes(CRLF);
@@ -280,7 +361,8 @@ final class PacedStream implements Runnable {
     long due = dueOf(index);
     if (tail > 0) {
       beginTail(index, tail);
-      channel.writeAndFlush(buf, channel.voidPromise()); // a piece: only the event's last write is audited
+      channel.writeAndFlush(
+          buf, channel.voidPromise()); // a piece: only the event's last write is audited
       return;
     }
     endEvent(buf, trailer, last);
@@ -315,11 +397,15 @@ final class PacedStream implements Runnable {
       sendH2(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
       return;
     }
-    ByteBuf buf = channel.alloc().directBuffer(n + (endsEvent ? trailer.length + CRLF.length + LAST_CHUNK.length : 0));
+    ByteBuf buf =
+        channel
+            .alloc()
+            .directBuffer(n + (endsEvent ? trailer.length + CRLF.length + LAST_CHUNK.length : 0));
     buf.writeBytes(scratch, 0, n);
     tailSent += n;
     if (!endsEvent) {
-      channel.writeAndFlush(buf, channel.voidPromise()); // a piece: only the event's last write is audited
+      channel.writeAndFlush(
+          buf, channel.voidPromise()); // a piece: only the event's last write is audited
       return;
     }
     tailTotal = 0;
@@ -331,10 +417,16 @@ final class PacedStream implements Runnable {
    * HTTP/2: the event's bytes (or a piece of them, and the trailer at the end) leave as DATA frames
    * in one write, within the windows the run loop checked; the last carries END_STREAM.
    */
-  private void sendH2(byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
+  private void sendH2(
+      byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
     int n = len;
     if (endsEvent && trailer.length > 0) {
-      System.arraycopy(trailer, 0, b, len, trailer.length); // the scratch array has room for it (see the constructor's check)
+      System.arraycopy(
+          trailer,
+          0,
+          b,
+          len,
+          trailer.length); // the scratch array has room for it (see the constructor's check)
       n += trailer.length;
     }
     ByteBuf buf = channel.alloc().directBuffer(n + H2ServerSession.framing(n));
@@ -350,10 +442,11 @@ final class PacedStream implements Runnable {
   /**
    * A compressed body: the event's bytes (or a piece of them) go into the compressor, and what its
    * policy lets go now leaves as one chunk. The audit still records when the event was handed on,
-   * as an application's write into its framework's compression layer; what the layer holds back
-   * is what the lab measures downstream. Under ms:T a flush timer is armed on the event loop.
+   * as an application's write into its framework's compression layer; what the layer holds back is
+   * what the lab measures downstream. Under ms:T a flush timer is armed on the event loop.
    */
-  private void sendCompressed(byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
+  private void sendCompressed(
+      byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
     compressor.write(b, 0, len, endsEvent && trailer.length == 0);
     if (trailer.length > 0) compressor.write(trailer, 0, trailer.length, true);
     if (last) {
@@ -361,15 +454,24 @@ final class PacedStream implements Runnable {
       compressor.finish();
     }
     ByteBuf buf = compressedChunk(last);
-    if (buf != null) audit.recordFrameBytes(buf.readableBytes()); // compressed bytes on the wire, whenever they leave
+    if (buf != null)
+      audit.recordFrameBytes(
+          buf.readableBytes()); // compressed bytes on the wire, whenever they leave
     if (!endsEvent) {
       if (buf != null) channel.writeAndFlush(buf, channel.voidPromise());
       return;
     }
     if (compressor.wantsTimer() && flushTimer == null) {
-      flushTimer = channel.eventLoop().schedule(this::flushTimerFired, compressor.policy().value(), TimeUnit.NANOSECONDS);
+      flushTimer =
+          channel
+              .eventLoop()
+              .schedule(this::flushTimerFired, compressor.policy().value(), TimeUnit.NANOSECONDS);
     }
-    writeEventEnd(buf == null ? Unpooled.EMPTY_BUFFER : buf, index, h2 == null ? due : Math.max(due, windowReleasedAt), last);
+    writeEventEnd(
+        buf == null ? Unpooled.EMPTY_BUFFER : buf,
+        index,
+        h2 == null ? due : Math.max(due, windowReleasedAt),
+        last);
   }
 
   private void flushTimerFired() {
@@ -393,7 +495,8 @@ final class PacedStream implements Runnable {
   /**
    * The compressor's ready bytes as one chunk (plus the last chunk at the end), or as DATA over
    * HTTP/2; null when it holds everything, or (a timer's flush over HTTP/2) when the window does
-   * not hold them yet: they then leave with the next event, which the run loop checks the window for.
+   * not hold them yet: they then leave with the next event, which the run loop checks the window
+   * for.
    */
   private ByteBuf compressedChunk(boolean last) {
     int n = compressor.ready();
@@ -428,13 +531,13 @@ final class PacedStream implements Runnable {
   }
 
   /**
-   * Writes the bytes that complete event {@code index} and audits when the kernel had them all.
-   * The usual case allocates nothing: the write goes with the channel's void promise and, on an
-   * event loop with nothing queued before it, epoll's flush is a synchronous send(), so an empty
-   * outbound buffer right after it means the kernel has every byte now. Only when the send was
-   * partial (the socket buffer filled) does an empty write with a real promise follow, completing
-   * when the frame's last byte leaves, in order. A failed write closes the channel, which cancels
-   * the stream.
+   * Writes the bytes that complete event {@code index} and audits when the kernel had them all. The
+   * usual case allocates nothing: the write goes with the channel's void promise and, on an event
+   * loop with nothing queued before it, epoll's flush is a synchronous send(), so an empty outbound
+   * buffer right after it means the kernel has every byte now. Only when the send was partial (the
+   * socket buffer filled) does an empty write with a real promise follow, completing when the
+   * frame's last byte leaves, in order. A failed write closes the channel, which cancels the
+   * stream.
    */
   private void writeEventEnd(ByteBuf buf, int index, long due, boolean last) {
     lastWriteNanos = System.nanoTime();
@@ -451,10 +554,13 @@ final class PacedStream implements Runnable {
       return;
     }
     waitedForSocket = false;
-    channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(x -> {
-      audit.recordWritten(index, due, System.nanoTime(), true);
-      if (last) finish(x.isSuccess());
-    });
+    channel
+        .writeAndFlush(Unpooled.EMPTY_BUFFER)
+        .addListener(
+            x -> {
+              audit.recordWritten(index, due, System.nanoTime(), true);
+              if (last) finish(x.isSuccess());
+            });
   }
 
   private void finish(boolean complete) {

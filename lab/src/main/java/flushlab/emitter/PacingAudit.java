@@ -14,7 +14,8 @@ import org.HdrHistogram.IntCountsHistogram;
  * when its write completed (the kernel had taken every byte). Lateness is the difference. Its
  * memory does not grow with the stream: lateness goes into a small histogram (1 us resolution, 2
  * significant digits, as wide as the lateness seen: a few KB) and the exact maximum, and once the
- * stream ends only the {@link Summary} is kept. Only the stream's event loop writes here; readers get the Summary.
+ * stream ends only the {@link Summary} is kept. Only the stream's event loop writes here; readers
+ * get the Summary.
  */
 public final class PacingAudit {
   private static final long HIGHEST_NANOS = 3_600_000_000_000L;
@@ -22,8 +23,10 @@ public final class PacingAudit {
   private final long streamId;
   private final boolean paced;
   private final int framesPlanned;
+
   /** The event loop writing the stream (its ticks say what held a late frame). */
   private final Object loop;
+
   private final AuditRegistry registry;
   private final IntCountsHistogram lateness = latenessHistogram();
   private long maxLatenessNanos;
@@ -46,7 +49,8 @@ public final class PacingAudit {
     return h;
   }
 
-  PacingAudit(long streamId, int framesPlanned, boolean paced, Object loop, AuditRegistry registry) {
+  PacingAudit(
+      long streamId, int framesPlanned, boolean paced, Object loop, AuditRegistry registry) {
     this.streamId = streamId;
     this.loop = loop;
     this.paced = paced;
@@ -74,7 +78,10 @@ public final class PacingAudit {
     written = Math.max(written, index + 1);
   }
 
-  /** One frame's bytes as they left on the wire (chunk framing included, the end-of-body trailer not). */
+  /**
+   * One frame's bytes as they left on the wire (chunk framing included, the end-of-body trailer
+   * not).
+   */
   void recordFrameBytes(long n) {
     frameBytes += n;
   }
@@ -90,14 +97,29 @@ public final class PacingAudit {
     backpressureWaits++;
   }
 
-  /** Freezes the audit into its summary and hands it to the registry; called once by the stream's event loop. */
+  /**
+   * Freezes the audit into its summary and hands it to the registry; called once by the stream's
+   * event loop.
+   */
   void finish(boolean complete) {
     if (finished) return;
     finished = true;
     boolean any = lateness.getTotalCount() > 0;
-    Summary s = new Summary(streamId, paced, complete, framesPlanned, written, frameBytes, backpressureWaits,
-        any ? lateness.getValueAtPercentile(50) : 0, any ? lateness.getValueAtPercentile(99) : 0, maxLatenessNanos, keepAlives,
-        new Latest(firstDueNanos, latestDueNanos, latestAfterFullSocket, loop), null);
+    Summary s =
+        new Summary(
+            streamId,
+            paced,
+            complete,
+            framesPlanned,
+            written,
+            frameBytes,
+            backpressureWaits,
+            any ? lateness.getValueAtPercentile(50) : 0,
+            any ? lateness.getValueAtPercentile(99) : 0,
+            maxLatenessNanos,
+            keepAlives,
+            new Latest(firstDueNanos, latestDueNanos, latestAfterFullSocket, loop),
+            null);
     registry.finished(this, s);
   }
 
@@ -107,15 +129,26 @@ public final class PacingAudit {
   }
 
   /**
-   * Lateness of a finished stream, in nanoseconds; JSON in milliseconds. {@code frameBytes} is
-   * what its frames weighed on the wire from the emitter (chunk framing included): the bytes a
-   * proxy's buffer counts. {@code latest} is the latest frame's due time and how it left, in this
-   * process only (null from another process: its clock is not this one's); {@code held} what held
-   * that frame, as the emitter's process judged it ({@link #judged}), null until judged.
+   * Lateness of a finished stream, in nanoseconds; JSON in milliseconds. {@code frameBytes} is what
+   * its frames weighed on the wire from the emitter (chunk framing included): the bytes a proxy's
+   * buffer counts. {@code latest} is the latest frame's due time and how it left, in this process
+   * only (null from another process: its clock is not this one's); {@code held} what held that
+   * frame, as the emitter's process judged it ({@link #judged}), null until judged.
    */
-  public record Summary(long streamId, boolean paced, boolean complete, int framesPlanned, int framesWritten, long frameBytes,
-      int backpressureWaits, @JsonIgnore long latenessP50Nanos, @JsonIgnore long latenessP99Nanos,
-      @JsonIgnore long latenessMaxNanos, int keepAlives, @JsonIgnore Latest latest, @JsonProperty("latest_held") LateFrame.Held held) {
+  public record Summary(
+      long streamId,
+      boolean paced,
+      boolean complete,
+      int framesPlanned,
+      int framesWritten,
+      long frameBytes,
+      int backpressureWaits,
+      @JsonIgnore long latenessP50Nanos,
+      @JsonIgnore long latenessP99Nanos,
+      @JsonIgnore long latenessMaxNanos,
+      int keepAlives,
+      @JsonIgnore Latest latest,
+      @JsonProperty("latest_held") LateFrame.Held held) {
 
     @JsonProperty("lateness_ms")
     public Map<String, Double> latenessMs() {
@@ -126,11 +159,26 @@ public final class PacingAudit {
       return m;
     }
 
-    /** This summary with what held its latest frame, judged against this process's loop stalls (kept when judged already). */
+    /**
+     * This summary with what held its latest frame, judged against this process's loop stalls (kept
+     * when judged already).
+     */
     public Summary judged(LoopStallLedger ledger) {
       if (held != null) return this;
-      return new Summary(streamId, paced, complete, framesPlanned, framesWritten, frameBytes, backpressureWaits, latenessP50Nanos,
-          latenessP99Nanos, latenessMaxNanos, keepAlives, latest, LateFrame.of(latest, latenessMaxNanos, ledger));
+      return new Summary(
+          streamId,
+          paced,
+          complete,
+          framesPlanned,
+          framesWritten,
+          frameBytes,
+          backpressureWaits,
+          latenessP50Nanos,
+          latenessP99Nanos,
+          latenessMaxNanos,
+          keepAlives,
+          latest,
+          LateFrame.of(latest, latenessMaxNanos, ledger));
     }
   }
 

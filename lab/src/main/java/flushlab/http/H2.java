@@ -3,14 +3,19 @@ package flushlab.http;
 import java.nio.charset.StandardCharsets;
 
 /**
- * HTTP/2's wire constants (RFC 9113) and the few frames the lab writes by hand: a frame is a
- * 9-byte header (24-bit length, type, flags, 31-bit stream id) and its payload.
+ * HTTP/2's wire constants (RFC 9113) and the few frames the lab writes by hand: a frame is a 9-byte
+ * header (24-bit length, type, flags, 31-bit stream id) and its payload.
  */
 public final class H2 {
   private H2() {}
 
-  /** What a client sends first on an h2 connection (before its SETTINGS); h2c by prior knowledge starts with it too. */
-  public static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * What a client sends first on an h2 connection (before its SETTINGS); h2c by prior knowledge
+   * starts with it too.
+   */
+  public static final byte[] PREFACE =
+      "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
   public static final int FRAME_HEADER_BYTES = 9;
 
   public static final int DATA = 0;
@@ -37,8 +42,12 @@ public final class H2 {
   public static final int SETTINGS_MAX_FRAME_SIZE = 5;
   public static final int SETTINGS_MAX_HEADER_LIST_SIZE = 6;
 
-  /** The window every stream and the connection start with, and the largest frame payload, until SETTINGS say otherwise. */
+  /**
+   * The window every stream and the connection start with, and the largest frame payload, until
+   * SETTINGS say otherwise.
+   */
   public static final int DEFAULT_WINDOW = 65_535;
+
   public static final int DEFAULT_MAX_FRAME = 16_384;
   public static final int MAX_WINDOW = Integer.MAX_VALUE;
 
@@ -50,9 +59,22 @@ public final class H2 {
   public static final int CANCEL = 8;
   public static final int ENHANCE_YOUR_CALM = 11;
 
-  private static final String[] ERRORS = {"NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
-      "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM",
-      "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"};
+  private static final String[] ERRORS = {
+    "NO_ERROR",
+    "PROTOCOL_ERROR",
+    "INTERNAL_ERROR",
+    "FLOW_CONTROL_ERROR",
+    "SETTINGS_TIMEOUT",
+    "STREAM_CLOSED",
+    "FRAME_SIZE_ERROR",
+    "REFUSED_STREAM",
+    "CANCEL",
+    "COMPRESSION_ERROR",
+    "CONNECT_ERROR",
+    "ENHANCE_YOUR_CALM",
+    "INADEQUATE_SECURITY",
+    "HTTP_1_1_REQUIRED"
+  };
 
   /** An error code's RFC name ("CANCEL"), or its number. */
   public static String errorName(long code) {
@@ -130,10 +152,16 @@ public final class H2 {
   }
 
   static int read31(byte[] b, int off) {
-    return ((b[off] & 0x7f) << 24) | ((b[off + 1] & 0xff) << 16) | ((b[off + 2] & 0xff) << 8) | (b[off + 3] & 0xff);
+    return ((b[off] & 0x7f) << 24)
+        | ((b[off + 1] & 0xff) << 16)
+        | ((b[off + 2] & 0xff) << 8)
+        | (b[off + 3] & 0xff);
   }
 
   static long read32(byte[] b, int off) {
-    return ((b[off] & 0xffL) << 24) | ((b[off + 1] & 0xffL) << 16) | ((b[off + 2] & 0xffL) << 8) | (b[off + 3] & 0xffL);
+    return ((b[off] & 0xffL) << 24)
+        | ((b[off + 1] & 0xffL) << 16)
+        | ((b[off + 2] & 0xffL) << 8)
+        | (b[off + 3] & 0xffL);
   }
 }

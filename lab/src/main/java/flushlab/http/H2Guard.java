@@ -8,12 +8,12 @@ package flushlab.http;
  *
  * <ul>
  *   <li>Control answers (SETTINGS and PING acknowledgements) written while the connection's
- *       outbound buffer is backed up, because the client does not read: at most
- *       {@link #MAX_QUEUED_CONTROL_FRAMES} in a row (CVE-2019-9512, -9515: each answer queued).
- *   <li>Streams the client resets: at most {@link #MAX_RESETS_PER_WINDOW} per
- *       {@link #RESET_WINDOW_NANOS} (rapid reset, CVE-2023-44487).
- *   <li>Empty DATA frames without END_STREAM, and empty CONTINUATIONs: at most
- *       {@link #MAX_EMPTY_FRAMES} in a row (CVE-2019-9518; the CONTINUATION flood of 2024).
+ *       outbound buffer is backed up, because the client does not read: at most {@link
+ *       #MAX_QUEUED_CONTROL_FRAMES} in a row (CVE-2019-9512, -9515: each answer queued).
+ *   <li>Streams the client resets: at most {@link #MAX_RESETS_PER_WINDOW} per {@link
+ *       #RESET_WINDOW_NANOS} (rapid reset, CVE-2023-44487).
+ *   <li>Empty DATA frames without END_STREAM, and empty CONTINUATIONs: at most {@link
+ *       #MAX_EMPTY_FRAMES} in a row (CVE-2019-9518; the CONTINUATION flood of 2024).
  *   <li>CONTINUATION frames in one header block: at most {@link #MAX_CONTINUATIONS}.
  * </ul>
  *
@@ -31,14 +31,20 @@ public final class H2Guard {
   private long resetWindowStart;
   private int emptyInARow;
 
-  /** A control answer was just written; {@code backedUp}: the connection's outbound buffer holds unsent bytes. */
+  /**
+   * A control answer was just written; {@code backedUp}: the connection's outbound buffer holds
+   * unsent bytes.
+   */
   public String controlAnswered(boolean backedUp) {
     if (!backedUp) {
       queuedControl = 0;
       return null;
     }
     return ++queuedControl > MAX_QUEUED_CONTROL_FRAMES
-        ? "the client sent " + MAX_QUEUED_CONTROL_FRAMES + " PINGs or SETTINGS whose answers it does not read" : null;
+        ? "the client sent "
+            + MAX_QUEUED_CONTROL_FRAMES
+            + " PINGs or SETTINGS whose answers it does not read"
+        : null;
   }
 
   /** The client reset a stream (RST_STREAM). */
@@ -47,11 +53,18 @@ public final class H2Guard {
       resetWindowStart = nowNanos;
       resets = 0;
     }
-    return ++resets > MAX_RESETS_PER_WINDOW ? "the client reset more than " + MAX_RESETS_PER_WINDOW + " streams within "
-        + RESET_WINDOW_NANOS / 1_000_000_000L + " s (rapid reset)" : null;
+    return ++resets > MAX_RESETS_PER_WINDOW
+        ? "the client reset more than "
+            + MAX_RESETS_PER_WINDOW
+            + " streams within "
+            + RESET_WINDOW_NANOS / 1_000_000_000L
+            + " s (rapid reset)"
+        : null;
   }
 
-  /** A DATA frame of {@code length} bytes arrived whole; empty ones without END_STREAM are counted. */
+  /**
+   * A DATA frame of {@code length} bytes arrived whole; empty ones without END_STREAM are counted.
+   */
   public String dataFrame(int length, boolean endStream) {
     if (length > 0 || endStream) {
       emptyInARow = 0;
@@ -60,13 +73,19 @@ public final class H2Guard {
     return ++emptyInARow > MAX_EMPTY_FRAMES ? "the client sent empty DATA frames in a row" : null;
   }
 
-  /** A CONTINUATION of {@code length} bytes, the {@code index}-th of its header block (1 for the first). */
+  /**
+   * A CONTINUATION of {@code length} bytes, the {@code index}-th of its header block (1 for the
+   * first).
+   */
   public String continuation(int length, int index) {
-    if (index > MAX_CONTINUATIONS) return "a header block in more than " + MAX_CONTINUATIONS + " CONTINUATION frames";
+    if (index > MAX_CONTINUATIONS)
+      return "a header block in more than " + MAX_CONTINUATIONS + " CONTINUATION frames";
     if (length > 0) {
       emptyInARow = 0;
       return null;
     }
-    return ++emptyInARow > MAX_EMPTY_FRAMES ? "the client sent empty CONTINUATION frames in a row" : null;
+    return ++emptyInARow > MAX_EMPTY_FRAMES
+        ? "the client sent empty CONTINUATION frames in a row"
+        : null;
   }
 }

@@ -9,8 +9,8 @@ final class HeadBuffer {
   private int length;
 
   /**
-   * Appends bytes until the head ends. Returns how many of the given bytes belong to the head,
-   * or -1-consumed when the head is complete after consuming that many.
+   * Appends bytes until the head ends. Returns how many of the given bytes belong to the head, or
+   * -1-consumed when the head is complete after consuming that many.
    */
   int append(byte[] b, int off, int len) {
     for (int i = 0; i < len; i++) {
@@ -31,7 +31,10 @@ final class HeadBuffer {
 
   private boolean endsHead() {
     if (length >= 2 && bytes[length - 2] == '\n') return true;
-    return length >= 4 && bytes[length - 2] == '\r' && bytes[length - 3] == '\n' && bytes[length - 4] == '\r';
+    return length >= 4
+        && bytes[length - 2] == '\r'
+        && bytes[length - 3] == '\n'
+        && bytes[length - 4] == '\r';
   }
 
   int length() {

@@ -45,9 +45,9 @@ public final class Headers {
   }
 
   /**
-   * The Content-Length, or -1 without one: digits only (no sign, no list). A second
-   * Content-Length field is refused, because two parsers that pick different ones see different
-   * messages (request smuggling).
+   * The Content-Length, or -1 without one: digits only (no sign, no list). A second Content-Length
+   * field is refused, because two parsers that pick different ones see different messages (request
+   * smuggling).
    */
   public long contentLength() {
     String cl = null;
@@ -58,7 +58,8 @@ public final class Headers {
     }
     if (cl == null) return -1;
     if (cl.isEmpty() || cl.length() > 18 || !cl.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw new HttpParseException("malformed Content-Length \"" + cl + "\" (allowed: a whole number of bytes)", false);
+      throw new HttpParseException(
+          "malformed Content-Length \"" + cl + "\" (allowed: a whole number of bytes)", false);
     }
     return Long.parseLong(cl);
   }

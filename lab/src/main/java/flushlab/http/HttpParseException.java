@@ -22,7 +22,9 @@ public final class HttpParseException extends RuntimeException {
     this.http2Only = http2Only;
   }
 
-  /** The peer answered HTTP/1.x with HTTP/2's frames (an h2c-only listener): not HTTP/1.x at all. */
+  /**
+   * The peer answered HTTP/1.x with HTTP/2's frames (an h2c-only listener): not HTTP/1.x at all.
+   */
   static HttpParseException speakingHttp2Only(String message) {
     return new HttpParseException(message, true, 400, true);
   }

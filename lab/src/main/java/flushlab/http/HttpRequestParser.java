@@ -3,21 +3,25 @@ package flushlab.http;
 import java.util.Arrays;
 
 /**
- * Incremental HTTP/1.1 request parser for the emitter: request line, headers and a body read by
- * its Content-Length, however many reads the head and the body arrive in (a proxy may split them).
+ * Incremental HTTP/1.1 request parser for the emitter: request line, headers and a body read by its
+ * Content-Length, however many reads the head and the body arrive in (a proxy may split them).
  */
 public final class HttpRequestParser {
   public static final int MAX_BODY_BYTES = 1024 * 1024;
   private static final int INITIAL_BODY_BYTES = 4096;
 
   /** One complete request. */
-  public record Request(String method, String target, String version, Headers headers, byte[] body) {
+  public record Request(
+      String method, String target, String version, Headers headers, byte[] body) {
     public boolean keepAlive() {
       if (headers.has("Connection", "close")) return false;
       return !"HTTP/1.0".equals(version) || headers.has("Connection", "keep-alive");
     }
 
-    /** The same request without its body: what a response given later needs to keep (a body may be a MiB). */
+    /**
+     * The same request without its body: what a response given later needs to keep (a body may be a
+     * MiB).
+     */
     public Request withoutBody() {
       return body.length == 0 ? this : new Request(method, target, version, headers, new byte[0]);
     }
@@ -33,8 +37,10 @@ public final class HttpRequestParser {
   private String target;
   private String version;
   private Headers headers;
+
   /** Grows as body bytes arrive (a declared length is a promise, not an allocation). */
   private byte[] body;
+
   private int bodyLength;
   private int bodyFill;
   private boolean inBody;
@@ -57,7 +63,8 @@ public final class HttpRequestParser {
         }
       } else {
         int n = Math.min(bodyLength - bodyFill, end - p);
-        if (bodyFill + n > body.length) body = Arrays.copyOf(body, Math.min(bodyLength, Math.max(bodyFill + n, body.length * 2)));
+        if (bodyFill + n > body.length)
+          body = Arrays.copyOf(body, Math.min(bodyLength, Math.max(bodyFill + n, body.length * 2)));
         System.arraycopy(b, p, body, bodyFill, n);
         bodyFill += n;
         p += n;
@@ -85,11 +92,15 @@ public final class HttpRequestParser {
     }
     String te = headers.get("Transfer-Encoding");
     if (te != null && !te.equalsIgnoreCase("identity")) {
-      throw new HttpParseException("chunked request bodies are not supported; send Content-Length", false);
+      throw new HttpParseException(
+          "chunked request bodies are not supported; send Content-Length", false);
     }
     long length = Math.max(0, headers.contentLength());
     if (length > MAX_BODY_BYTES) {
-      throw new HttpParseException("request body of " + length + " bytes is over the limit of " + MAX_BODY_BYTES + " bytes", false, 413);
+      throw new HttpParseException(
+          "request body of " + length + " bytes is over the limit of " + MAX_BODY_BYTES + " bytes",
+          false,
+          413);
     }
     bodyLength = (int) length;
     body = new byte[Math.min(bodyLength, INITIAL_BODY_BYTES)];

@@ -18,7 +18,15 @@ public final class HttpResponseParser {
     void onComplete();
   }
 
-  private enum State { HEAD, LENGTH_BODY, CLOSE_BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_DATA_END, TRAILERS }
+  private enum State {
+    HEAD,
+    LENGTH_BODY,
+    CLOSE_BODY,
+    CHUNK_SIZE,
+    CHUNK_DATA,
+    CHUNK_DATA_END,
+    TRAILERS
+  }
 
   private final Listener listener;
   private final HeadBuffer head = new HeadBuffer();
@@ -42,72 +50,80 @@ public final class HttpResponseParser {
     int p = off;
     while (p < end) {
       switch (state) {
-        case HEAD: {
-          sawAnyByte = true;
-          int before = head.length();
-          int r = head.append(b, p, end - p);
-          checkLooksLikeHttp(before);
-          if (r >= 0) {
-            p += r;
-          } else {
-            p += -1 - r;
-            headComplete();
-          }
-          break;
-        }
-        case LENGTH_BODY: {
-          int n = (int) Math.min(remaining, end - p);
-          listener.onBody(b, p, n);
-          p += n;
-          remaining -= n;
-          if (remaining == 0) complete();
-          break;
-        }
-        case CLOSE_BODY: {
-          listener.onBody(b, p, end - p);
-          p = end;
-          break;
-        }
-        case CHUNK_SIZE: {
-          byte c = b[p++];
-          if (c == '\n') {
-            startChunk();
-          } else if (c != '\r') {
-            if (line.length() > 64) throw new HttpParseException("chunk size line too long", false);
-            line.append((char) c);
-          }
-          break;
-        }
-        case CHUNK_DATA: {
-          int n = (int) Math.min(remaining, end - p);
-          listener.onBody(b, p, n);
-          p += n;
-          remaining -= n;
-          if (remaining == 0) state = State.CHUNK_DATA_END;
-          break;
-        }
-        case CHUNK_DATA_END: {
-          byte c = b[p++];
-          if (c == '\n') {
-            state = State.CHUNK_SIZE;
-          } else if (c != '\r') {
-            throw new HttpParseException("chunk data not followed by CRLF", false);
-          }
-          break;
-        }
-        case TRAILERS: {
-          byte c = b[p++];
-          if (c == '\n') {
-            if (line.length() == 0) {
-              complete();
+        case HEAD:
+          {
+            sawAnyByte = true;
+            int before = head.length();
+            int r = head.append(b, p, end - p);
+            checkLooksLikeHttp(before);
+            if (r >= 0) {
+              p += r;
             } else {
-              line.setLength(0);
+              p += -1 - r;
+              headComplete();
             }
-          } else if (c != '\r') {
-            line.append((char) c);
+            break;
           }
-          break;
-        }
+        case LENGTH_BODY:
+          {
+            int n = (int) Math.min(remaining, end - p);
+            listener.onBody(b, p, n);
+            p += n;
+            remaining -= n;
+            if (remaining == 0) complete();
+            break;
+          }
+        case CLOSE_BODY:
+          {
+            listener.onBody(b, p, end - p);
+            p = end;
+            break;
+          }
+        case CHUNK_SIZE:
+          {
+            byte c = b[p++];
+            if (c == '\n') {
+              startChunk();
+            } else if (c != '\r') {
+              if (line.length() > 64)
+                throw new HttpParseException("chunk size line too long", false);
+              line.append((char) c);
+            }
+            break;
+          }
+        case CHUNK_DATA:
+          {
+            int n = (int) Math.min(remaining, end - p);
+            listener.onBody(b, p, n);
+            p += n;
+            remaining -= n;
+            if (remaining == 0) state = State.CHUNK_DATA_END;
+            break;
+          }
+        case CHUNK_DATA_END:
+          {
+            byte c = b[p++];
+            if (c == '\n') {
+              state = State.CHUNK_SIZE;
+            } else if (c != '\r') {
+              throw new HttpParseException("chunk data not followed by CRLF", false);
+            }
+            break;
+          }
+        case TRAILERS:
+          {
+            byte c = b[p++];
+            if (c == '\n') {
+              if (line.length() == 0) {
+                complete();
+              } else {
+                line.setLength(0);
+              }
+            } else if (c != '\r') {
+              line.append((char) c);
+            }
+            break;
+          }
         default:
           throw new IllegalStateException(state.toString());
       }
@@ -146,8 +162,11 @@ public final class HttpResponseParser {
         }
         String h2 = http2ControlFrame();
         if (h2 != null) {
-          throw HttpParseException.speakingHttp2Only("an HTTP/2 " + h2 + " frame where an HTTP/1.x response was due: the peer speaks "
-              + "HTTP/2 by prior knowledge (h2c) only");
+          throw HttpParseException.speakingHttp2Only(
+              "an HTTP/2 "
+                  + h2
+                  + " frame where an HTTP/1.x response was due: the peer speaks "
+                  + "HTTP/2 by prior knowledge (h2c) only");
         }
         throw new HttpParseException("not an HTTP response (first bytes: \"" + first + "\")", true);
       }
@@ -161,9 +180,14 @@ public final class HttpResponseParser {
    */
   private String http2ControlFrame() {
     if (head.length() < 9) return null;
-    int length = (head.byteAt(0) & 0xff) << 16 | (head.byteAt(1) & 0xff) << 8 | head.byteAt(2) & 0xff;
+    int length =
+        (head.byteAt(0) & 0xff) << 16 | (head.byteAt(1) & 0xff) << 8 | head.byteAt(2) & 0xff;
     int type = head.byteAt(3) & 0xff;
-    boolean streamZero = (head.byteAt(5) & 0x7f) == 0 && head.byteAt(6) == 0 && head.byteAt(7) == 0 && head.byteAt(8) == 0;
+    boolean streamZero =
+        (head.byteAt(5) & 0x7f) == 0
+            && head.byteAt(6) == 0
+            && head.byteAt(7) == 0
+            && head.byteAt(8) == 0;
     if (!streamZero) return null;
     if (type == 0x4 && length % 6 == 0 && length <= 16384) return "SETTINGS";
     if (type == 0x7 && length >= 8 && length <= 16384) return "GOAWAY";
@@ -212,8 +236,8 @@ public final class HttpResponseParser {
   }
 
   /**
-   * The chunk-size line just read: hex digits, optional spaces, then ';' and extensions. Read
-   * digit by digit: this runs once per chunk, on every read of a chunked stream, and allocates nothing.
+   * The chunk-size line just read: hex digits, optional spaces, then ';' and extensions. Read digit
+   * by digit: this runs once per chunk, on every read of a chunked stream, and allocates nothing.
    */
   private void startChunk() {
     long size = 0;
@@ -224,7 +248,9 @@ public final class HttpResponseParser {
     for (; i < n; i++) {
       int d = Character.digit(line.charAt(i), 16);
       if (d < 0) break;
-      if (++digits > 15) throw new HttpParseException("malformed chunk size \"" + line + "\" (too many digits)", false);
+      if (++digits > 15)
+        throw new HttpParseException(
+            "malformed chunk size \"" + line + "\" (too many digits)", false);
       size = size * 16 + d;
     }
     while (i < n && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) i++;

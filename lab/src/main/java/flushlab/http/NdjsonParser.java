@@ -1,13 +1,14 @@
 package flushlab.http;
 
 /**
- * Newline-delimited JSON, one event per line: the lab's emitter writes each frame as
- * <code>{"data":"SEQ EMITNS CRC PAD"}</code> and a line in that shape hands its data value on, as an SSE
+ * Newline-delimited JSON, one event per line: the lab's emitter writes each frame as <code>
+ * {"data":"SEQ EMITNS CRC PAD"}</code> and a line in that shape hands its data value on, as an SSE
  * event's data; any other non-empty line is handed on whole (the decoder judges it). A line longer
  * than the cap is an error, as an SSE event is.
  */
 public final class NdjsonParser implements EventParser {
-  private static final byte[] OPEN = "{\"data\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] OPEN =
+      "{\"data\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final byte[] CLOSE = "\"}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   private final SseEventParser.Listener listener;
@@ -33,7 +34,8 @@ public final class NdjsonParser implements EventParser {
         continue;
       }
       if (len == line.length) {
-        if (len >= maxLineBytes) throw new HttpParseException("NDJSON line larger than " + maxLineBytes + " bytes", false);
+        if (len >= maxLineBytes)
+          throw new HttpParseException("NDJSON line larger than " + maxLineBytes + " bytes", false);
         line = java.util.Arrays.copyOf(line, Math.min(maxLineBytes, len * 2));
       }
       line[len++] = x;

@@ -3,10 +3,10 @@ package flushlab.http;
 import java.util.Arrays;
 
 /**
- * Incremental Server-Sent Events parser. Lines end in LF, CRLF or CR; an event is dispatched at
- * the blank line that ends it, in the call that delivers that blank line, so a frame split across
- * reads counts in the read where its terminating blank line arrives. Only the data field matters
- * to flushlab; event, id, retry and comments are skipped. The data of one event is capped.
+ * Incremental Server-Sent Events parser. Lines end in LF, CRLF or CR; an event is dispatched at the
+ * blank line that ends it, in the call that delivers that blank line, so a frame split across reads
+ * counts in the read where its terminating blank line arrives. Only the data field matters to
+ * flushlab; event, id, retry and comments are skipped. The data of one event is capped.
  */
 public final class SseEventParser implements EventParser {
   public static final int DEFAULT_MAX_EVENT_BYTES = 32 * 1024 * 1024;
@@ -16,7 +16,12 @@ public final class SseEventParser implements EventParser {
     void onEvent(byte[] data, int len);
   }
 
-  private enum State { FIELD, DATA_VALUE_START, DATA_VALUE, SKIP_VALUE }
+  private enum State {
+    FIELD,
+    DATA_VALUE_START,
+    DATA_VALUE,
+    SKIP_VALUE
+  }
 
   private final Listener listener;
   private final int maxEventBytes;
@@ -55,7 +60,12 @@ public final class SseEventParser implements EventParser {
       switch (state) {
         case FIELD:
           if (c == ':') {
-            if (fieldLen == 4 && !fieldOverflow && field[0] == 'd' && field[1] == 'a' && field[2] == 't' && field[3] == 'a') {
+            if (fieldLen == 4
+                && !fieldOverflow
+                && field[0] == 'd'
+                && field[1] == 'a'
+                && field[2] == 't'
+                && field[3] == 'a') {
               startDataLine();
               state = State.DATA_VALUE_START;
             } else {
@@ -72,13 +82,15 @@ public final class SseEventParser implements EventParser {
           if (c == ' ') break; // one leading space is not part of the value
           appendData(c);
           break;
-        case DATA_VALUE: {
-          // The bulk of a stream's bytes: copy the rest of the line at once rather than byte by byte.
-          int eol = lineEnd(b, p + 1, end);
-          appendData(b, p, eol - p);
-          p = eol - 1;
-          break;
-        }
+        case DATA_VALUE:
+          {
+            // The bulk of a stream's bytes: copy the rest of the line at once rather than byte by
+            // byte.
+            int eol = lineEnd(b, p + 1, end);
+            appendData(b, p, eol - p);
+            p = eol - 1;
+            break;
+          }
         case SKIP_VALUE:
         default:
           break;
@@ -90,7 +102,12 @@ public final class SseEventParser implements EventParser {
     if (state == State.FIELD) {
       if (fieldLen == 0 && !fieldOverflow) {
         dispatch();
-      } else if (fieldLen == 4 && !fieldOverflow && field[0] == 'd' && field[1] == 'a' && field[2] == 't' && field[3] == 'a') {
+      } else if (fieldLen == 4
+          && !fieldOverflow
+          && field[0] == 'd'
+          && field[1] == 'a'
+          && field[2] == 't'
+          && field[3] == 'a') {
         startDataLine(); // "data" with no colon: an empty data line
       }
     }
@@ -115,7 +132,8 @@ public final class SseEventParser implements EventParser {
   }
 
   private static final java.lang.invoke.VarHandle LONGS =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
 
@@ -127,9 +145,9 @@ public final class SseEventParser implements EventParser {
   /**
    * Whether any of the word's eight bytes is CR or LF: XOR with the byte repeated turns it into a
    * zero byte, and (v - 0x01..) & ~v & 0x80.. is non-zero exactly when v holds a zero byte. The
-   * mask applies to both halves: without it on the LF half, any byte whose XOR with LF left a
-   * low bit set (0x8A, say) counted as a line end, and the scan fell back to one byte at a time
-   * for the rest of the line.
+   * mask applies to both halves: without it on the LF half, any byte whose XOR with LF left a low
+   * bit set (0x8A, say) counted as a line end, and the scan fell back to one byte at a time for the
+   * rest of the line.
    */
   static boolean holdsCrOrLf(long w) {
     long lf = w ^ (ONES * '\n');
@@ -153,7 +171,9 @@ public final class SseEventParser implements EventParser {
       if (dataLen + n > maxEventBytes) {
         throw new HttpParseException("SSE event larger than " + maxEventBytes + " bytes", false);
       }
-      data = Arrays.copyOf(data, (int) Math.min(maxEventBytes, Math.max((long) dataLen + n, 2L * data.length)));
+      data =
+          Arrays.copyOf(
+              data, (int) Math.min(maxEventBytes, Math.max((long) dataLen + n, 2L * data.length)));
     }
     System.arraycopy(b, off, data, dataLen, n);
     dataLen += n;

@@ -4,22 +4,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Candidates of two stages for a target that compressed for one kind of client: fitted to the
- * pass of the client that got the stream as it is, and each joined with what the other client saw,
- * since a replay runs every cell, both clients'. Stock nginx with gzip on is an encoder for a
- * browser and Nagle for curl: `nagle` replayed alone left the browser's cells unheld and was refused;
- * joined, `nagle -> compress=gzip,flush=none` reproduced every cell (2026-12-04).
+ * Candidates of two stages for a target that compressed for one kind of client: fitted to the pass
+ * of the client that got the stream as it is, and each joined with what the other client saw, since
+ * a replay runs every cell, both clients'. Stock nginx with gzip on is an encoder for a browser and
+ * Nagle for curl: `nagle` replayed alone left the browser's cells unheld and was refused; joined,
+ * `nagle -> compress=gzip,flush=none` reproduced every cell (2026-12-04).
  */
 public final class BesideACompressor {
   private BesideACompressor() {}
 
   /**
-   * Each candidate joined with the compressor in {@code answer}'s finding: the answer that candidate
-   * would make ({@code asItIsFirst}: the plain pass was the map's first, so the candidate's answer
-   * is the top-level one), and the model {@link ShaperModel#of(FlushTrigger)} builds from it. A
-   * candidate no built-in relay models beside that compressor is dropped.
+   * Each candidate joined with the compressor in {@code answer}'s finding: the answer that
+   * candidate would make ({@code asItIsFirst}: the plain pass was the map's first, so the
+   * candidate's answer is the top-level one), and the model {@link ShaperModel#of(FlushTrigger)}
+   * builds from it. A candidate no built-in relay models beside that compressor is dropped.
    */
-  public static List<TwoStageCandidate> joined(List<TwoStageCandidate> two, FlushTrigger answer, boolean asItIsFirst, String heldOnly) {
+  public static List<TwoStageCandidate> joined(
+      List<TwoStageCandidate> two, FlushTrigger answer, boolean asItIsFirst, String heldOnly) {
     List<TwoStageCandidate> out = new ArrayList<>();
     for (TwoStageCandidate c : two) {
       TwoStageCandidate j = joined(answer, c.answer(), asItIsFirst, heldOnly);
@@ -38,20 +39,40 @@ public final class BesideACompressor {
    * for that client (a fresh-clone suite, 2026-12-04, gave the second in place of the first when
    * the first's replay was refused once). Null otherwise, or when no built-in relay does it.
    */
-  public static TwoStageCandidate decodedOnDelivery(FlushTrigger answer, FlushTrigger asItIs, boolean asItIsFirst, String heldOnly) {
+  public static TwoStageCandidate decodedOnDelivery(
+      FlushTrigger answer, FlushTrigger asItIs, boolean asItIsFirst, String heldOnly) {
     if (asItIs.kind() != TriggerKind.INCONCLUSIVE) return null;
     CompressionFinding f = answer.compression();
     FlushTrigger a = f.accepting();
-    if (a == null || a.kind() != TriggerKind.ENCODER && a.kind() != TriggerKind.DECODED_THRESHOLD) return null;
-    FlushTrigger plain = new FlushTrigger(asItIs.target(), a.kind(), a.thresholdBytes(), a.thresholdBodyBytes(), a.timerMs(), a.events(),
-        "the stream as clients that accept " + f.coding() + " get it, decoded on delivery: " + a.verdict(), asItIs.evidence(), List.of());
+    if (a == null || a.kind() != TriggerKind.ENCODER && a.kind() != TriggerKind.DECODED_THRESHOLD)
+      return null;
+    FlushTrigger plain =
+        new FlushTrigger(
+            asItIs.target(),
+            a.kind(),
+            a.thresholdBytes(),
+            a.thresholdBodyBytes(),
+            a.timerMs(),
+            a.events(),
+            "the stream as clients that accept "
+                + f.coding()
+                + " get it, decoded on delivery: "
+                + a.verdict(),
+            asItIs.evidence(),
+            List.of());
     return joined(answer, plain, asItIsFirst, heldOnly);
   }
 
-  /** {@code others} as what clients that do not accept the coding saw, beside the compressor the others did; null without a model. */
-  private static TwoStageCandidate joined(FlushTrigger answer, FlushTrigger others, boolean asItIsFirst, String heldOnly) {
+  /**
+   * {@code others} as what clients that do not accept the coding saw, beside the compressor the
+   * others did; null without a model.
+   */
+  private static TwoStageCandidate joined(
+      FlushTrigger answer, FlushTrigger others, boolean asItIsFirst, String heldOnly) {
     CompressionFinding f = answer.compression();
-    CompressionFinding both = CompressionFinding.of(f.coding(), f.acceptingClient(), f.accepting(), f.othersClient(), others, heldOnly);
+    CompressionFinding both =
+        CompressionFinding.of(
+            f.coding(), f.acceptingClient(), f.accepting(), f.othersClient(), others, heldOnly);
     FlushTrigger joined = (asItIsFirst ? others : answer).withCompression(both);
     String chain = ShaperModel.of(joined).chain();
     return chain == null ? null : new TwoStageCandidate(chain, joined);

@@ -3,15 +3,15 @@ package flushlab.map;
 import java.util.List;
 
 /**
- * A byte threshold N: released once N bytes are held. A frame of f >= N leaves alone, at once; smaller
- * frames leave r = ceil(N / f) at a time, the oldest having waited (r - 1) intervals.
+ * A byte threshold N: released once N bytes are held. A frame of f >= N leaves alone, at once;
+ * smaller frames leave r = ceil(N / f) at a time, the oldest having waited (r - 1) intervals.
  */
 final class ByteThresholdFit {
 
   /**
    * A byte threshold N: a held cell of r frames per release puts N in ((r - 1) f, r f] and its
-   * oldest frame waited (r - 1) I (compressed, its p50 release of B bytes puts N in (B - 2f, B]);
-   * a streamed cell puts N at most f; a drained one above all it sent.
+   * oldest frame waited (r - 1) I (compressed, its p50 release of B bytes puts N in (B - 2f, B]); a
+   * streamed cell puts N at most f; a drained one above all it sent.
    */
   static Span fit(List<CellEvidence> cells, List<String> evidence) {
     Span n = fit(cells, false);
@@ -25,12 +25,18 @@ final class ByteThresholdFit {
       if (least != null && !least.empty()) n = least;
     }
     if (n == null) return null;
-    evidence.add("byte-threshold check: " + (n.empty() ? "no single threshold fits every cell" : "every cell fits a threshold of "
-        + n.text("B")));
+    evidence.add(
+        "byte-threshold check: "
+            + (n.empty()
+                ? "no single threshold fits every cell"
+                : "every cell fits a threshold of " + n.text("B")));
     return n.empty() ? null : n;
   }
 
-  /** The span every cell allows, each held cell read by its median release or, with {@code leastOvershot}, by its p10 one; null when no cell held. */
+  /**
+   * The span every cell allows, each held cell read by its median release or, with {@code
+   * leastOvershot}, by its p10 one; null when no cell held.
+   */
   private static Span fit(List<CellEvidence> cells, boolean leastOvershot) {
     Span n = Span.ANY;
     boolean anyHeld = false;
@@ -48,7 +54,10 @@ final class ByteThresholdFit {
           // plus one event more (allowed twice the mean, for the worst-compressed ones).
           n = n.above(c.releaseBytesP50() - 2 * c.frameBytes()).atMost(c.releaseBytesP50());
         } else {
-          long k = leastOvershot && c.releaseBytesP10() > 0 ? Math.max(2, Math.min(r, Math.round(c.releaseBytesP10() / c.frameBytes()))) : r;
+          long k =
+              leastOvershot && c.releaseBytesP10() > 0
+                  ? Math.max(2, Math.min(r, Math.round(c.releaseBytesP10() / c.frameBytes())))
+                  : r;
           if (r > mostOvershot(k)) return null;
           n = n.above((k - 1) * c.frameBytes()).atMost(k * c.frameBytes());
         }
@@ -69,15 +78,27 @@ final class ByteThresholdFit {
     return k + Math.max(2, k / 2);
   }
 
-  static FlushTrigger answer(String target, Span n, List<CellEvidence> cells, List<String> evidence) {
+  static FlushTrigger answer(
+      String target, Span n, List<CellEvidence> cells, List<String> evidence) {
     List<CellEvidence> held = cells.stream().filter(CellEvidence::held).toList();
-    if (cells.stream().anyMatch(CellEvidence::compressed)) return compressedAnswer(target, n, held.isEmpty() ? cells : held, evidence);
+    if (cells.stream().anyMatch(CellEvidence::compressed))
+      return compressedAnswer(target, n, held.isEmpty() ? cells : held, evidence);
     double ratio = Fits.bodyRatio(held.isEmpty() ? cells : held);
     String body = ratio < 0.999 ? String.format(" (~%.0f B of event bodies)", n.mid() * ratio) : "";
-    List<String> next = n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
-    return new FlushTrigger(target, TriggerKind.BYTE_THRESHOLD, Fits.round1(n.mid()), Fits.round1(n.mid() * ratio), null, null, String.format(
-        "byte threshold: releases once it holds ~%.0f B on the wire%s (between %s; %s)", n.mid(), body, n.text("B"),
-        Fits.across(cells)), evidence, next);
+    List<String> next =
+        n.width() > 0.05 ? List.of(Discovery.locateBytes(n.lo(), n.hi())) : List.of();
+    return new FlushTrigger(
+        target,
+        TriggerKind.BYTE_THRESHOLD,
+        Fits.round1(n.mid()),
+        Fits.round1(n.mid() * ratio),
+        null,
+        null,
+        String.format(
+            "byte threshold: releases once it holds ~%.0f B on the wire%s (between %s; %s)",
+            n.mid(), body, n.text("B"), Fits.across(cells)),
+        evidence,
+        next);
   }
 
   /**
@@ -85,23 +106,44 @@ final class ByteThresholdFit {
    * holds more events the better they compress, so the event bytes it stands for are given per
    * frame size measured (the threshold in event bytes is the one at the smallest frames).
    */
-  private static FlushTrigger compressedAnswer(String target, Span n, List<CellEvidence> held, List<String> evidence) {
-    String coding = held.stream().map(CellEvidence::coding).filter(java.util.Objects::nonNull).findFirst().orElse("compressed");
+  private static FlushTrigger compressedAnswer(
+      String target, Span n, List<CellEvidence> held, List<String> evidence) {
+    String coding =
+        held.stream()
+            .map(CellEvidence::coding)
+            .filter(java.util.Objects::nonNull)
+            .findFirst()
+            .orElse("compressed");
     StringBuilder perSize = new StringBuilder();
     double smallestBody = Double.MAX_VALUE;
     double eventBytes = 0;
     for (CellEvidence c : held) {
       if (!c.compressed() || c.frameBytes() <= 0) continue;
       double events = n.mid() * c.bodyBytes() / c.frameBytes();
-      perSize.append(perSize.length() == 0 ? "" : ", ").append(String.format("~%.0f B of %.0f B events", events, c.bodyBytes()));
+      perSize
+          .append(perSize.length() == 0 ? "" : ", ")
+          .append(String.format("~%.0f B of %.0f B events", events, c.bodyBytes()));
       if (c.bodyBytes() < smallestBody) {
         smallestBody = c.bodyBytes();
         eventBytes = events;
       }
     }
-    return new FlushTrigger(target, TriggerKind.BYTE_THRESHOLD, Fits.round1(n.mid()), eventBytes > 0 ? Fits.round1(eventBytes) : null,
-        null, null, String.format("byte threshold in compressed bytes: releases once its %s output holds ~%.0f B (between %s)%s",
-            coding, n.mid(), n.text("B"), perSize.length() == 0 ? "" : "; that is " + perSize + " (repetitive events are held longest)"),
-        evidence, List.of());
+    return new FlushTrigger(
+        target,
+        TriggerKind.BYTE_THRESHOLD,
+        Fits.round1(n.mid()),
+        eventBytes > 0 ? Fits.round1(eventBytes) : null,
+        null,
+        null,
+        String.format(
+            "byte threshold in compressed bytes: releases once its %s output holds ~%.0f B (between %s)%s",
+            coding,
+            n.mid(),
+            n.text("B"),
+            perSize.length() == 0
+                ? ""
+                : "; that is " + perSize + " (repetitive events are held longest)"),
+        evidence,
+        List.of());
   }
 }

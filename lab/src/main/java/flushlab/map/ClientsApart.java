@@ -30,17 +30,28 @@ public record ClientsApart(String sentence, String tryNext) {
     }
   }
 
-  /** From each compared cell's match and how it was asked (index by index), or null when they do not part two clients. */
+  /**
+   * From each compared cell's match and how it was asked (index by index), or null when they do not
+   * part two clients.
+   */
   public static ClientsApart of(List<Replay.CellMatch> matches, List<AskedAs> asked) {
     Set<AskedAs> differ = new LinkedHashSet<>();
     Set<AskedAs> agree = new LinkedHashSet<>();
-    for (int i = 0; i < matches.size(); i++) (matches.get(i).difference() == null ? agree : differ).add(asked.get(i));
+    for (int i = 0; i < matches.size(); i++)
+      (matches.get(i).difference() == null ? agree : differ).add(asked.get(i));
     if (differ.size() != 1 || agree.size() != 1 || differ.equals(agree)) return null;
     AskedAs d = differ.iterator().next();
     AskedAs a = agree.iterator().next();
-    return new ClientsApart("every cell that differs was asked as " + d.text() + ", every cell it reproduced as " + a.text()
-        + ": the target holds differently for the two, which one relay does not",
-        "map each client on its own: --client " + d.client() + (d.h2() != a.h2() ? " (which speaks " + (d.h2() ? "HTTP/2" : "HTTP/1.1")
-            + " here)" : ""));
+    return new ClientsApart(
+        "every cell that differs was asked as "
+            + d.text()
+            + ", every cell it reproduced as "
+            + a.text()
+            + ": the target holds differently for the two, which one relay does not",
+        "map each client on its own: --client "
+            + d.client()
+            + (d.h2() != a.h2()
+                ? " (which speaks " + (d.h2() ? "HTTP/2" : "HTTP/1.1") + " here)"
+                : ""));
   }
 }

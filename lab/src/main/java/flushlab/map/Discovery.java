@@ -7,9 +7,9 @@ import java.util.List;
  * Which cells tell the mechanisms apart, and which locate a value. Three discovery cells, each a
  * stream of about 1.2 s: small frames at a short interval (a byte threshold and a timer both
  * coalesce them), large frames at the same interval (a byte threshold lets each leave alone, a
- * timer still holds them, a cork sends its full segments), and small frames at a long interval
- * (a hold timer waits the same, a byte threshold or an event count waits many intervals, a
- * periodic clock spreads the waits).
+ * timer still holds them, a cork sends its full segments), and small frames at a long interval (a
+ * hold timer waits the same, a byte threshold or an event count waits many intervals, a periodic
+ * clock spreads the waits).
  */
 final class Discovery {
   static final long SMALL = 60;
@@ -20,7 +20,10 @@ final class Discovery {
   private Discovery() {}
 
   static List<CellPlan> cells() {
-    return List.of(new CellPlan(SMALL, SHORT_NANOS, 600), new CellPlan(LARGE, SHORT_NANOS, 600), new CellPlan(SMALL, LONG_NANOS, 25));
+    return List.of(
+        new CellPlan(SMALL, SHORT_NANOS, 600),
+        new CellPlan(LARGE, SHORT_NANOS, 600),
+        new CellPlan(SMALL, LONG_NANOS, 25));
   }
 
   /**
@@ -46,26 +49,36 @@ final class Discovery {
    */
   static CellPlan thinkCellOutlasting(double timerMs) {
     long think = Math.max(400_000_000L, Math.round(1.5 * (timerMs + 50) * 1e6));
-    return think > LONGEST_THINK_NANOS ? null : new CellPlan(SMALL, 10_000_000L, 5, think, 50_000_000L);
+    return think > LONGEST_THINK_NANOS
+        ? null
+        : new CellPlan(SMALL, 10_000_000L, 5, think, 50_000_000L);
   }
 
-  /** Body bytes of one SSE comment keep-alive (": keep-alive" and its blank line), before any framing. */
+  /**
+   * Body bytes of one SSE comment keep-alive (": keep-alive" and its blank line), before any
+   * framing.
+   */
   static final double COMMENT_BYTES = 14;
 
   /**
    * The think cell for a byte threshold of {@code thresholdBytes}: comments every millisecond, for
    * long enough that they pass the threshold well before the think ends (a threshold alone lets
-   * them go then; first-content holds them until the first frame); null for a threshold the
-   * longest think's comments do not pass with room.
+   * them go then; first-content holds them until the first frame); null for a threshold the longest
+   * think's comments do not pass with room.
    */
   static CellPlan thinkCellPassing(double thresholdBytes) {
     double passedMs = thresholdBytes / COMMENT_BYTES;
     long think = Math.max(400_000_000L, Math.round((1.5 * passedMs + 100) * 1e6));
-    return think > LONGEST_THINK_NANOS ? null : new CellPlan(SMALL, 10_000_000L, 5, think, 1_000_000L);
+    return think > LONGEST_THINK_NANOS
+        ? null
+        : new CellPlan(SMALL, 10_000_000L, 5, think, 1_000_000L);
   }
 
   static List<CellPlan> chatCells() {
-    return List.of(new CellPlan(0, SHORT_NANOS, 600), new CellPlan(0, LONG_NANOS, 25), new CellPlan(0, 10_000_000L, 120));
+    return List.of(
+        new CellPlan(0, SHORT_NANOS, 600),
+        new CellPlan(0, LONG_NANOS, 25),
+        new CellPlan(0, 10_000_000L, 120));
   }
 
   static List<CellPlan> chatLonger() {
@@ -85,11 +98,16 @@ final class Discovery {
     return List.of(new CellPlan(SMALL, SHORT_NANOS, 1800));
   }
 
-  /** Cells that vary what the measured ones held fixed: another frame size, another interval, longer streams. */
+  /**
+   * Cells that vary what the measured ones held fixed: another frame size, another interval, longer
+   * streams.
+   */
   static List<CellPlan> separatingPlans(List<CellEvidence> measured) {
     List<CellPlan> next = new ArrayList<>();
-    boolean oneSize = measured.stream().mapToDouble(CellEvidence::frameBytes).distinct().count() < 2;
-    boolean oneInterval = measured.stream().mapToDouble(CellEvidence::intervalMs).distinct().count() < 2;
+    boolean oneSize =
+        measured.stream().mapToDouble(CellEvidence::frameBytes).distinct().count() < 2;
+    boolean oneInterval =
+        measured.stream().mapToDouble(CellEvidence::intervalMs).distinct().count() < 2;
     if (oneSize) next.add(new CellPlan(LARGE, SHORT_NANOS, 600));
     if (oneInterval) next.add(new CellPlan(SMALL, LONG_NANOS, 25));
     if (!oneSize && !oneInterval) {
@@ -111,19 +129,27 @@ final class Discovery {
   /**
    * A cell released once before its end shows one release, and no gap to time it by: the same cell
    * three times longer (at most {@link #LONGEST_MS}) shows the next ones (a 3398 B buffer then the
-   * kernel's cork released 60 B frames every 10 ms once in 120 frames, and no model could be fitted).
-   * Null for any other cell, or one already that long.
+   * kernel's cork released 60 B frames every 10 ms once in 120 frames, and no model could be
+   * fitted). Null for any other cell, or one already that long.
    */
   static CellPlan longerThanOneRelease(CellEvidence c) {
     if (!c.heldOnce() || c.thinks() || c.intervalMs() <= 0 || c.bodyBytes() <= 0) return null;
-    int frames = (int) Math.min(3L * c.framesPerStream(), (long) Math.floor(LONGEST_MS / c.intervalMs()) + 1);
-    return frames > c.framesPerStream() ? new CellPlan(Math.round(c.bodyBytes()), Math.round(c.intervalMs() * 1e6), frames) : null;
+    int frames =
+        (int)
+            Math.min(3L * c.framesPerStream(), (long) Math.floor(LONGEST_MS / c.intervalMs()) + 1);
+    return frames > c.framesPerStream()
+        ? new CellPlan(Math.round(c.bodyBytes()), Math.round(c.intervalMs() * 1e6), frames)
+        : null;
   }
 
-  /** A measured cell already answers this plan: same frame size (any, for chat) and interval, at least as many frames. */
+  /**
+   * A measured cell already answers this plan: same frame size (any, for chat) and interval, at
+   * least as many frames.
+   */
   static boolean covers(CellEvidence c, CellPlan p) {
     return (p.frameSizeBytes() == 0 || Math.round(c.bodyBytes()) == p.frameSizeBytes())
-        && Math.abs(c.intervalMs() - p.intervalNanos() / 1e6) < 1e-6 && c.framesPerStream() >= p.frames();
+        && Math.abs(c.intervalMs() - p.intervalNanos() / 1e6) < 1e-6
+        && c.framesPerStream() >= p.frames();
   }
 
   static List<String> separating(List<CellEvidence> measured) {

@@ -1,8 +1,8 @@
 package flushlab.map;
 
 import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.List;
+import java.util.Set;
 
 /** An event count K: K frames a release, whatever their size and interval. */
 final class EventCountFit {

@@ -4,60 +4,188 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
- * What makes a target release bytes, inferred from measured cells, with the evidence a person
- * can check and, when the data cannot decide, the cells to measure next.
+ * What makes a target release bytes, inferred from measured cells, with the evidence a person can
+ * check and, when the data cannot decide, the cells to measure next.
  *
  * @param kind the mechanism named, or inconclusive
  * @param thresholdBytes the byte threshold as a proxy's buffer counts it (wire bytes from upstream,
  *     chunk framing included), or a window's bytes per update, or a decoded threshold's bytes of
  *     events before compression, or null
  * @param thresholdBodyBytes the same in event bytes (what users configure), or null
- * @param timerMs the hold time from the first held byte, or a periodic timer's period, or a window's update period, or null
+ * @param timerMs the hold time from the first held byte, or a periodic timer's period, or a
+ *     window's update period, or null
  * @param events the frames per release of an event-count trigger, or null
- * @param next cells that would decide (or locate) what these cells could not, as "frame_size=… interval=…"
+ * @param next cells that would decide (or locate) what these cells could not, as "frame_size=…
+ *     interval=…"
  * @param compression what the target did for clients that accept compression and for those that do
  *     not, when the map asked as both; null when it did not (a target that was never asked)
- * @param replay what replaying the answer's model against the target's cells showed, or null when it was not replayed
- * @param then a second mechanism after the one {@code kind} names (the client socket's Nagle after a
- *     proxy's buffer), or null: given only when the model of both, replayed, reproduced every cell
- * @param idle what a silent stream beside the cells showed (cut by an idle timeout or not), or null when none was watched
- * @param before a mechanism in front of the one {@code kind} names (first-content before a byte threshold), or null
- * @param stages the model as a chain where the fields above cannot hold it (two timers in series), or null
+ * @param replay what replaying the answer's model against the target's cells showed, or null when
+ *     it was not replayed
+ * @param then a second mechanism after the one {@code kind} names (the client socket's Nagle after
+ *     a proxy's buffer), or null: given only when the model of both, replayed, reproduced every
+ *     cell
+ * @param idle what a silent stream beside the cells showed (cut by an idle timeout or not), or null
+ *     when none was watched
+ * @param before a mechanism in front of the one {@code kind} names (first-content before a byte
+ *     threshold), or null
+ * @param stages the model as a chain where the fields above cannot hold it (two timers in series),
+ *     or null
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-    Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
-    TriggerKind then, IdleCut idle, TriggerKind before, String stages) {
+public record FlushTrigger(
+    String target,
+    TriggerKind kind,
+    Double thresholdBytes,
+    Double thresholdBodyBytes,
+    Double timerMs,
+    Integer events,
+    String verdict,
+    List<String> evidence,
+    List<String> next,
+    CompressionFinding compression,
+    String replay,
+    TriggerKind then,
+    IdleCut idle,
+    TriggerKind before,
+    String stages) {
 
-  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
-      TriggerKind then, IdleCut idle, TriggerKind before) {
-    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, then, idle, before,
+  public FlushTrigger(
+      String target,
+      TriggerKind kind,
+      Double thresholdBytes,
+      Double thresholdBodyBytes,
+      Double timerMs,
+      Integer events,
+      String verdict,
+      List<String> evidence,
+      List<String> next,
+      CompressionFinding compression,
+      String replay,
+      TriggerKind then,
+      IdleCut idle,
+      TriggerKind before) {
+    this(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict,
+        evidence,
+        next,
+        compression,
+        replay,
+        then,
+        idle,
+        before,
         null);
   }
 
-  /** This answer, its model the chain {@code stages} (two stages whose values the fields above cannot both hold). */
+  /**
+   * This answer, its model the chain {@code stages} (two stages whose values the fields above
+   * cannot both hold).
+   */
   public FlushTrigger withStages(String chain) {
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay,
-        then, idle, before, chain);
+    return new FlushTrigger(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict,
+        evidence,
+        next,
+        compression,
+        replay,
+        then,
+        idle,
+        before,
+        chain);
   }
 
-  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
+  public FlushTrigger(
+      String target,
+      TriggerKind kind,
+      Double thresholdBytes,
+      Double thresholdBodyBytes,
+      Double timerMs,
+      Integer events,
+      String verdict,
+      List<String> evidence,
+      List<String> next,
+      CompressionFinding compression,
+      String replay,
       TriggerKind then) {
-    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, then, null, null);
+    this(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict,
+        evidence,
+        next,
+        compression,
+        replay,
+        then,
+        null,
+        null);
   }
 
-  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay,
-      TriggerKind then, IdleCut idle) {
-    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, then, idle, null);
+  public FlushTrigger(
+      String target,
+      TriggerKind kind,
+      Double thresholdBytes,
+      Double thresholdBodyBytes,
+      Double timerMs,
+      Integer events,
+      String verdict,
+      List<String> evidence,
+      List<String> next,
+      CompressionFinding compression,
+      String replay,
+      TriggerKind then,
+      IdleCut idle) {
+    this(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict,
+        evidence,
+        next,
+        compression,
+        replay,
+        then,
+        idle,
+        null);
   }
 
-  /** This answer with {@code first} in front of it (first-content before a threshold), with the verdict that names both. */
+  /**
+   * This answer with {@code first} in front of it (first-content before a threshold), with the
+   * verdict that names both.
+   */
   public FlushTrigger precededBy(TriggerKind first, String bothVerdict) {
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, bothVerdict, evidence, next, compression,
-        replay, then, idle, first);
+    return new FlushTrigger(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        bothVerdict,
+        evidence,
+        next,
+        compression,
+        replay,
+        then,
+        idle,
+        first);
   }
 
   /**
@@ -69,24 +197,94 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add(cut.describe());
     String v = cut.verdictNote() == null ? verdict : verdict + "; " + cut.verdictNote();
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, v, List.copyOf(more), next, compression,
-        replay, then, cut, before, stages);
+    return new FlushTrigger(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        v,
+        List.copyOf(more),
+        next,
+        compression,
+        replay,
+        then,
+        cut,
+        before,
+        stages);
   }
 
-  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression, String replay) {
-    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, replay, null);
+  public FlushTrigger(
+      String target,
+      TriggerKind kind,
+      Double thresholdBytes,
+      Double thresholdBodyBytes,
+      Double timerMs,
+      Integer events,
+      String verdict,
+      List<String> evidence,
+      List<String> next,
+      CompressionFinding compression,
+      String replay) {
+    this(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict,
+        evidence,
+        next,
+        compression,
+        replay,
+        null);
   }
 
   /** This answer followed by {@code second} (a socket stage), with the verdict that names both. */
   public FlushTrigger followedBy(TriggerKind second, String bothVerdict) {
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, bothVerdict, evidence, next, compression,
-        replay, second, idle, before, stages);
+    return new FlushTrigger(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        bothVerdict,
+        evidence,
+        next,
+        compression,
+        replay,
+        second,
+        idle,
+        before,
+        stages);
   }
 
-  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-      Integer events, String verdict, List<String> evidence, List<String> next, CompressionFinding compression) {
-    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, null);
+  public FlushTrigger(
+      String target,
+      TriggerKind kind,
+      Double thresholdBytes,
+      Double thresholdBodyBytes,
+      Double timerMs,
+      Integer events,
+      String verdict,
+      List<String> evidence,
+      List<String> next,
+      CompressionFinding compression) {
+    this(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict,
+        evidence,
+        next,
+        compression,
+        null);
   }
 
   /**
@@ -96,24 +294,65 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
   public FlushTrigger withReplayUnfinished(String why, String tryNext) {
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("was: " + verdict);
-    return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null, "inconclusive: not verified: " + why, List.copyOf(more),
-        List.of(tryNext), compression, "not verified: " + why, null, idle);
+    return new FlushTrigger(
+        target,
+        TriggerKind.INCONCLUSIVE,
+        null,
+        null,
+        null,
+        null,
+        "inconclusive: not verified: " + why,
+        List.copyOf(more),
+        List.of(tryNext),
+        compression,
+        "not verified: " + why,
+        null,
+        idle);
   }
 
   /**
-   * The answer after its model was replayed (as `map` does unless --no-verify): kept, with the replay's
-   * sentence, when the model reproduced every cell; otherwise inconclusive, saying which cell differed.
+   * The answer after its model was replayed (as `map` does unless --no-verify): kept, with the
+   * replay's sentence, when the model reproduced every cell; otherwise inconclusive, saying which
+   * cell differed.
    */
   public FlushTrigger withReplay(Replay.Verdict v) {
     if (v.verified()) {
-      return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, compression, v.text(),
-          then, idle, before, stages);
+      return new FlushTrigger(
+          target,
+          kind,
+          thresholdBytes,
+          thresholdBodyBytes,
+          timerMs,
+          events,
+          verdict,
+          evidence,
+          next,
+          compression,
+          v.text(),
+          then,
+          idle,
+          before,
+          stages);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("was: " + verdict);
-    for (Replay.CellMatch c : v.cells()) more.add("replay of " + c.label() + ": " + (c.difference() == null ? "agrees" : c.difference()));
-    return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null, "inconclusive: " + v.text()
-        + " (a mechanism the map does not model, or two at once)", List.copyOf(more), next, compression, v.text(), null, idle);
+    for (Replay.CellMatch c : v.cells())
+      more.add(
+          "replay of " + c.label() + ": " + (c.difference() == null ? "agrees" : c.difference()));
+    return new FlushTrigger(
+        target,
+        TriggerKind.INCONCLUSIVE,
+        null,
+        null,
+        null,
+        null,
+        "inconclusive: " + v.text() + " (a mechanism the map does not model, or two at once)",
+        List.copyOf(more),
+        next,
+        compression,
+        v.text(),
+        null,
+        idle);
   }
 
   /**
@@ -121,41 +360,114 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
    * cell and the stall's figures): the verdict says the spread may be the host's, and to map again.
    */
   public FlushTrigger withHostStalls(String where) {
-    return withNote("this host stalled while the cells were measured (" + where + "): the spread that no one mechanism explains may "
-        + "be the host's, not the target's", "map again on a quieter host");
+    return withNote(
+        "this host stalled while the cells were measured ("
+            + where
+            + "): the spread that no one mechanism explains may "
+            + "be the host's, not the target's",
+        "map again on a quieter host");
   }
 
-  /** A refused answer whose replay parted two kinds of client: the verdict says so, and what to measure next. */
+  /**
+   * A refused answer whose replay parted two kinds of client: the verdict says so, and what to
+   * measure next.
+   */
   public FlushTrigger withClientsApart(ClientsApart apart) {
     return withNote(apart.sentence(), apart.tryNext());
   }
 
-  /** The same answer, its verdict ending with {@code sentence} and {@code tryNext} added to what to measure next. */
+  /**
+   * The same answer, its verdict ending with {@code sentence} and {@code tryNext} added to what to
+   * measure next.
+   */
   private FlushTrigger withNote(String sentence, String tryNext) {
     List<String> more = new java.util.ArrayList<>(next);
     more.add(tryNext);
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; " + sentence, evidence,
-        List.copyOf(more), compression, replay, then, idle, before, stages);
+    return new FlushTrigger(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict + "; " + sentence,
+        evidence,
+        List.copyOf(more),
+        compression,
+        replay,
+        then,
+        idle,
+        before,
+        stages);
   }
 
-  public FlushTrigger(String target, TriggerKind kind, Double thresholdBytes, Double thresholdBodyBytes, Double timerMs,
-      Integer events, String verdict, List<String> evidence, List<String> next) {
-    this(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, evidence, next, null);
+  public FlushTrigger(
+      String target,
+      TriggerKind kind,
+      Double thresholdBytes,
+      Double thresholdBodyBytes,
+      Double timerMs,
+      Integer events,
+      String verdict,
+      List<String> evidence,
+      List<String> next) {
+    this(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict,
+        evidence,
+        next,
+        null);
   }
 
   /**
-   * The same answer with what compression showed: when the target compressed, the verdict says
-   * what it does for each kind of client; when it did not, the verdict stays and the evidence says so.
+   * The same answer with what compression showed: when the target compressed, the verdict says what
+   * it does for each kind of client; when it did not, the verdict stays and the evidence says so.
    */
   public FlushTrigger withCompression(CompressionFinding c) {
     if (c.coding() != null) {
-      return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, c.verdict(), evidence, next, c, replay, then,
-          idle, before, stages);
+      return new FlushTrigger(
+          target,
+          kind,
+          thresholdBytes,
+          thresholdBodyBytes,
+          timerMs,
+          events,
+          c.verdict(),
+          evidence,
+          next,
+          c,
+          replay,
+          then,
+          idle,
+          before,
+          stages);
     }
     List<String> more = new java.util.ArrayList<>(evidence);
-    more.add("compression: none; asked as " + c.acceptingClient() + ", the target answered without a Content-Encoding");
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict, List.copyOf(more), next, c, replay,
-        then, idle, before, stages);
+    more.add(
+        "compression: none; asked as "
+            + c.acceptingClient()
+            + ", the target answered without a Content-Encoding");
+    return new FlushTrigger(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict,
+        List.copyOf(more),
+        next,
+        c,
+        replay,
+        then,
+        idle,
+        before,
+        stages);
   }
 
   /**
@@ -168,12 +480,41 @@ public record FlushTrigger(String target, TriggerKind kind, Double thresholdByte
     List<String> more = new java.util.ArrayList<>(evidence);
     for (String t : tried) more.add("two mechanisms: " + t);
     more.addAll(cells);
-    return new FlushTrigger(target, kind, thresholdBytes, thresholdBodyBytes, timerMs, events, verdict + "; two mechanisms at once were "
-        + "tried and none reproduced every cell (" + String.join("; ", tried) + ")", List.copyOf(more), next, compression, replay, then, idle, before, stages);
+    return new FlushTrigger(
+        target,
+        kind,
+        thresholdBytes,
+        thresholdBodyBytes,
+        timerMs,
+        events,
+        verdict
+            + "; two mechanisms at once were "
+            + "tried and none reproduced every cell ("
+            + String.join("; ", tried)
+            + ")",
+        List.copyOf(more),
+        next,
+        compression,
+        replay,
+        then,
+        idle,
+        before,
+        stages);
   }
 
-  public static FlushTrigger inconclusive(String target, String why, List<String> evidence, List<String> next) {
-    return new FlushTrigger(target, TriggerKind.INCONCLUSIVE, null, null, null, null,
-        "inconclusive: " + why + (next.isEmpty() ? "" : "; measure next: " + String.join("; ", next)), evidence, next);
+  public static FlushTrigger inconclusive(
+      String target, String why, List<String> evidence, List<String> next) {
+    return new FlushTrigger(
+        target,
+        TriggerKind.INCONCLUSIVE,
+        null,
+        null,
+        null,
+        null,
+        "inconclusive: "
+            + why
+            + (next.isEmpty() ? "" : "; measure next: " + String.join("; ", next)),
+        evidence,
+        next);
   }
 }

@@ -8,13 +8,13 @@ import java.util.List;
 /**
  * Two holding stages in series, a byte threshold with a timer either way round or two timers (a
  * proxy's hold timer in front of a framework's buffer, a buffer in front of a clock): no reading
- * back of the cells names them, since each cell shows whichever stage last held it, so each
- * ordered pair is simulated on the frames every cell sent, as the lab's relay runs a chain (a hold
- * counts from when its first byte came from upstream, so delays in series are not counted twice),
- * over a grid of values (4 % apart), and of the values whose simulated releases match every cell
- * (frames a release, the oldest frame's wait) the closest to what the cells showed is a candidate.
- * Like every candidate it is the answer only once its relay, replayed on the target's path,
- * reproduced every cell.
+ * back of the cells names them, since each cell shows whichever stage last held it, so each ordered
+ * pair is simulated on the frames every cell sent, as the lab's relay runs a chain (a hold counts
+ * from when its first byte came from upstream, so delays in series are not counted twice), over a
+ * grid of values (4 % apart), and of the values whose simulated releases match every cell (frames a
+ * release, the oldest frame's wait) the closest to what the cells showed is a candidate. Like every
+ * candidate it is the answer only once its relay, replayed on the target's path, reproduced every
+ * cell.
  */
 public final class HoldingPairFit {
   private HoldingPairFit() {}
@@ -24,20 +24,39 @@ public final class HoldingPairFit {
    * (ms), or the kernel's cork on the client socket (its ceiling, counted from when a write first
    * met the corked socket, not from the byte's upstream arrival: the kernel knows no earlier time).
    */
-  enum Kind { THRESHOLD, HOLD, PERIODIC, CORK }
+  enum Kind {
+    THRESHOLD,
+    HOLD,
+    PERIODIC,
+    CORK
+  }
 
   record Stage(Kind kind, double value) {}
 
-  /** The pairs tried: a threshold with a timer either way round, and two timers (a clock and a hold, or two holds). */
-  private static final Kind[][] PAIRS = {{Kind.HOLD, Kind.THRESHOLD}, {Kind.THRESHOLD, Kind.HOLD}, {Kind.PERIODIC, Kind.THRESHOLD},
-      {Kind.THRESHOLD, Kind.PERIODIC}, {Kind.PERIODIC, Kind.HOLD}, {Kind.HOLD, Kind.PERIODIC}, {Kind.HOLD, Kind.HOLD}};
+  /**
+   * The pairs tried: a threshold with a timer either way round, and two timers (a clock and a hold,
+   * or two holds).
+   */
+  private static final Kind[][] PAIRS = {
+    {Kind.HOLD, Kind.THRESHOLD},
+    {Kind.THRESHOLD, Kind.HOLD},
+    {Kind.PERIODIC, Kind.THRESHOLD},
+    {Kind.THRESHOLD, Kind.PERIODIC},
+    {Kind.PERIODIC, Kind.HOLD},
+    {Kind.HOLD, Kind.PERIODIC},
+    {Kind.HOLD, Kind.HOLD}
+  };
+
   /**
    * A stage writing into the cork more often than its ceiling (`timer=126ms -> cork`: every other
    * write meets a socket still corked, so releases come two writes apart and wait a write and the
    * ceiling), which {@link CorkAfterFit} leaves alone: the cork is the socket's, so it is only ever
    * second, and only on loopback, whose segment the simulation knows.
    */
-  private static final Kind[][] CORKED = {{Kind.HOLD, Kind.CORK}, {Kind.PERIODIC, Kind.CORK}, {Kind.THRESHOLD, Kind.CORK}};
+  private static final Kind[][] CORKED = {
+    {Kind.HOLD, Kind.CORK}, {Kind.PERIODIC, Kind.CORK}, {Kind.THRESHOLD, Kind.CORK}
+  };
+
   static final double STEP = 1.04;
   static final double[] MS = grid(20, 600);
   static final double[] BYTES = grid(200, 65536);
@@ -48,10 +67,16 @@ public final class HoldingPairFit {
     return v.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
-  /** One candidate for each ordered pair some values of which match every cell; empty when no pair does. */
-  public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells, NetworkPath path) {
+  /**
+   * One candidate for each ordered pair some values of which match every cell; empty when no pair
+   * does.
+   */
+  public static List<TwoStageCandidate> candidates(
+      String target, List<CellEvidence> cells, NetworkPath path) {
     List<CellEvidence> fitted = HoldingStageFits.fittable(cells);
-    if (fitted.isEmpty() || fitted.stream().anyMatch(CellEvidence::compressed) || fitted.stream().noneMatch(CellEvidence::held)) return List.of();
+    if (fitted.isEmpty()
+        || fitted.stream().anyMatch(CellEvidence::compressed)
+        || fitted.stream().noneMatch(CellEvidence::held)) return List.of();
     // the shortest streams first: most values fail on them at once
     List<CellEvidence> order = new ArrayList<>(fitted);
     order.sort((a, b) -> Integer.compare(a.framesPerStream(), b.framesPerStream()));
@@ -101,28 +126,48 @@ public final class HoldingPairFit {
     };
   }
 
-  /** How far the simulated cell lies from the measured one: its frames a release and its oldest frame's wait, relatively. */
+  /**
+   * How far the simulated cell lies from the measured one: its frames a release and its oldest
+   * frame's wait, relatively.
+   */
   private static double misfit(CellEvidence c, Simulated s) {
-    if (c.drained() || c.releasesPerStream() <= 0) return c.heldOnce() ? sq((s.firstWaitMs() - c.firstWaitMs()) / Math.max(1, c.firstWaitMs())) : 0;
-    return sq((s.framesP50() - c.releaseFrames()) / Math.max(1, c.releaseFrames())) + sq((s.waitP50() - c.waitP50()) / Math.max(1, c.waitP50()));
+    if (c.drained() || c.releasesPerStream() <= 0)
+      return c.heldOnce()
+          ? sq((s.firstWaitMs() - c.firstWaitMs()) / Math.max(1, c.firstWaitMs()))
+          : 0;
+    return sq((s.framesP50() - c.releaseFrames()) / Math.max(1, c.releaseFrames()))
+        + sq((s.waitP50() - c.waitP50()) / Math.max(1, c.waitP50()));
   }
 
   private static double sq(double x) {
     return x * x;
   }
 
-  private static TwoStageCandidate candidate(String target, Stage first, Stage second, List<CellEvidence> cells, int matching) {
+  private static TwoStageCandidate candidate(
+      String target, Stage first, Stage second, List<CellEvidence> cells, int matching) {
     TriggerKind k1 = kind(first.kind());
     TriggerKind k2 = kind(second.kind());
-    String verdict = String.format("%s then %s: the frames every cell sent, run through both in that order, release as the cells did "
-        + "(%d pairs of values on a %.0f %% grid match every cell: %s)", describe(first), describe(second), matching, (STEP - 1) * 100,
-        Fits.across(cells));
+    String verdict =
+        String.format(
+            "%s then %s: the frames every cell sent, run through both in that order, release as the cells did "
+                + "(%d pairs of values on a %.0f %% grid match every cell: %s)",
+            describe(first), describe(second), matching, (STEP - 1) * 100, Fits.across(cells));
     String chain = shaper(first) + " -> " + shaper(second);
-    Double bytes = first.kind() == Kind.THRESHOLD ? (Double) first.value() : second.kind() == Kind.THRESHOLD ? (Double) second.value() : null;
-    // the answer's timer is the first stage's that keeps time; with two, the model's chain holds both
-    Double ms = first.kind() != Kind.THRESHOLD ? (Double) first.value() : second.kind() == Kind.CORK ? null : (Double) second.value();
-    FlushTrigger both = new FlushTrigger(target, k1, bytes, null, ms, null, verdict, List.of(), List.of()).followedBy(k2, verdict);
-    // the cork is the socket's whatever the chain's order (ShaperModel says the other order alike); two stages of the relay
+    Double bytes =
+        first.kind() == Kind.THRESHOLD
+            ? (Double) first.value()
+            : second.kind() == Kind.THRESHOLD ? (Double) second.value() : null;
+    // the answer's timer is the first stage's that keeps time; with two, the model's chain holds
+    // both
+    Double ms =
+        first.kind() != Kind.THRESHOLD
+            ? (Double) first.value()
+            : second.kind() == Kind.CORK ? null : (Double) second.value();
+    FlushTrigger both =
+        new FlushTrigger(target, k1, bytes, null, ms, null, verdict, List.of(), List.of())
+            .followedBy(k2, verdict);
+    // the cork is the socket's whatever the chain's order (ShaperModel says the other order alike);
+    // two stages of the relay
     // keep their order, and their values, in the chain
     return new TwoStageCandidate(chain, second.kind() == Kind.CORK ? both : both.withStages(chain));
   }
@@ -152,12 +197,19 @@ public final class HoldingPairFit {
       case THRESHOLD -> String.format("a byte threshold of ~%.0f B", s.value());
       case HOLD -> String.format("a hold timer of ~%.1f ms", s.value());
       case PERIODIC -> String.format("a periodic timer of ~%.1f ms", s.value());
-      case CORK -> String.format("the kernel's cork on the client socket (~%.0f ms from a write, or a full segment)", s.value());
+      case CORK ->
+          String.format(
+              "the kernel's cork on the client socket (~%.0f ms from a write, or a full segment)",
+              s.value());
     };
   }
 
-  /** What the simulation says a cell shows, as the meter counts it (the first release and the end's flush left out). */
-  record Simulated(int releases, double framesP50, double waitP50, double firstWaitMs, boolean drained) {}
+  /**
+   * What the simulation says a cell shows, as the meter counts it (the first release and the end's
+   * flush left out).
+   */
+  record Simulated(
+      int releases, double framesP50, double waitP50, double firstWaitMs, boolean drained) {}
 
   /**
    * The cell's frames (emitted every interval from 0, each of its wire size) through both stages:
@@ -189,19 +241,32 @@ public final class HoldingPairFit {
     boolean drained = two.size <= 1 || two.size == 2 && two.t[0] >= end;
     Arrays.sort(frames, 0, Math.max(1, releases));
     Arrays.sort(waits, 0, Math.max(1, releases));
-    return new Simulated(releases, releases == 0 ? 0 : frames[releases / 2], releases == 0 ? 0 : waits[releases / 2], firstWait, drained);
+    return new Simulated(
+        releases,
+        releases == 0 ? 0 : frames[releases / 2],
+        releases == 0 ? 0 : waits[releases / 2],
+        firstWait,
+        drained);
   }
 
   /** Batches in time order: when each left, and the last frame it carried. */
   private record Batches(double[] t, int[] last, int size) {}
 
-  private static Batches run(Stage s, double[] inT, int[] inLast, int inSize, double frameBytes, double interval, double end) {
+  private static Batches run(
+      Stage s,
+      double[] inT,
+      int[] inLast,
+      int inSize,
+      double frameBytes,
+      double interval,
+      double end) {
     double[] t = new double[inSize + 1];
     int[] last = new int[inSize + 1];
     int size = 0;
     double heldBytes = 0;
     int heldLast = -1;
-    double due = Double.NaN; // a hold timer's release or a clock's next tick, once it holds something
+    double due =
+        Double.NaN; // a hold timer's release or a clock's next tick, once it holds something
     int prevLast = -1;
     for (int i = 0; i < inSize; i++) {
       double at = inT[i];
@@ -216,16 +281,22 @@ public final class HoldingPairFit {
         }
       }
       int frames = inLast[i] - prevLast;
-      // a hold counts from when its first byte came from upstream (the lab's relay carries that time along a chain, so
-      // delays in series are not counted twice): its first frame's emit time, or at once if that is past
-      if (heldLast < 0 && s.kind() == Kind.HOLD) due = Math.max(at, (prevLast + 1) * interval + s.value());
-      if (heldLast < 0 && s.kind() == Kind.PERIODIC) due = (Math.floor(at / s.value()) + 1) * s.value();
+      // a hold counts from when its first byte came from upstream (the lab's relay carries that
+      // time along a chain, so
+      // delays in series are not counted twice): its first frame's emit time, or at once if that is
+      // past
+      if (heldLast < 0 && s.kind() == Kind.HOLD)
+        due = Math.max(at, (prevLast + 1) * interval + s.value());
+      if (heldLast < 0 && s.kind() == Kind.PERIODIC)
+        due = (Math.floor(at / s.value()) + 1) * s.value();
       if (heldLast < 0 && s.kind() == Kind.CORK) due = at + s.value();
       prevLast = inLast[i];
       heldLast = inLast[i];
       heldBytes += frames * frameBytes;
-      // a full segment leaves the cork at once (with what is held: the tail it keeps is under a segment, small beside it)
-      if (s.kind() == Kind.THRESHOLD && heldBytes >= s.value() || s.kind() == Kind.CORK && heldBytes >= NetworkPath.LOOPBACK_MTU) {
+      // a full segment leaves the cork at once (with what is held: the tail it keeps is under a
+      // segment, small beside it)
+      if (s.kind() == Kind.THRESHOLD && heldBytes >= s.value()
+          || s.kind() == Kind.CORK && heldBytes >= NetworkPath.LOOPBACK_MTU) {
         t[size] = at;
         last[size++] = heldLast;
         heldLast = -1;
@@ -240,19 +311,26 @@ public final class HoldingPairFit {
     return new Batches(t, last, size);
   }
 
-  /** When the stage's clock lets what it holds go before {@code at}, or NaN: a hold's due time, a clock's next tick. */
+  /**
+   * When the stage's clock lets what it holds go before {@code at}, or NaN: a hold's due time, a
+   * clock's next tick.
+   */
   private static double releaseBefore(Stage s, double due, double at) {
     return s.kind() != Kind.THRESHOLD && due < at ? due : Double.NaN;
   }
 
-  /** Whether the simulated cell looks as the measured one did, within what the replay allows between two runs. */
+  /**
+   * Whether the simulated cell looks as the measured one did, within what the replay allows between
+   * two runs.
+   */
   static boolean matches(CellEvidence c, Simulated s) {
     if (c.drained()) return s.drained();
     if (s.drained()) return false;
     if (c.heldOnce()) return s.releases() == 0 && near(s.firstWaitMs(), c.firstWaitMs(), 0.15, 10);
     if (c.releasesPerStream() <= 0) return s.releases() == 0;
     if (s.releases() == 0) return false;
-    boolean frames = Math.abs(s.framesP50() - c.releaseFrames()) <= Math.max(1, 0.25 * c.releaseFrames());
+    boolean frames =
+        Math.abs(s.framesP50() - c.releaseFrames()) <= Math.max(1, 0.25 * c.releaseFrames());
     return frames && near(s.waitP50(), c.waitP50(), 0.15, Math.max(5, c.intervalMs() + 2));
   }
 
@@ -260,7 +338,10 @@ public final class HoldingPairFit {
     return Math.abs(a - b) <= Math.max(floorMs, share * Math.max(Math.abs(a), Math.abs(b)));
   }
 
-  /** The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or null for any other chain. */
+  /**
+   * The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or null for any
+   * other chain.
+   */
   static Stage[] stagesOf(String chain) {
     String[] parts = chain.split(" -> ");
     if (parts.length != 2) return null;
@@ -269,11 +350,19 @@ public final class HoldingPairFit {
       String p = parts[i];
       try {
         if (p.matches("byte-threshold=\\d+B")) {
-          out[i] = new Stage(Kind.THRESHOLD, Double.parseDouble(p.substring("byte-threshold=".length(), p.length() - 1)));
+          out[i] =
+              new Stage(
+                  Kind.THRESHOLD,
+                  Double.parseDouble(p.substring("byte-threshold=".length(), p.length() - 1)));
         } else if (p.matches("timer=[0-9.]+ms,periodic=true")) {
-          out[i] = new Stage(Kind.PERIODIC, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
+          out[i] =
+              new Stage(
+                  Kind.PERIODIC,
+                  Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
         } else if (p.matches("timer=[0-9.]+ms")) {
-          out[i] = new Stage(Kind.HOLD, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
+          out[i] =
+              new Stage(
+                  Kind.HOLD, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
         } else if (p.equals("cork") && i == 1) {
           out[i] = new Stage(Kind.CORK, CorkAfterFit.CEILING_MS);
         } else {
@@ -301,14 +390,39 @@ public final class HoldingPairFit {
     for (long size : new long[] {60, 256, 1024, 4096}) {
       for (long ms : new long[] {2, 5, 10, 20, 50, 100}) {
         int frames = (int) Math.max(25, Math.min(600, 1200 / ms + 1));
-        CellEvidence plan = new CellEvidence("plan", size + 6, size, ms, frames, 1, 1.0, frames - 2, 1, 0, 0, 0, ms, ms, ms, 0, false, null);
+        CellEvidence plan =
+            new CellEvidence(
+                "plan",
+                size + 6,
+                size,
+                ms,
+                frames,
+                1,
+                1.0,
+                frames - 2,
+                1,
+                0,
+                0,
+                0,
+                ms,
+                ms,
+                ms,
+                0,
+                false,
+                null);
         Simulated x = simulate(plan, a[0], a[1]);
         Simulated y = simulate(plan, b[0], b[1]);
         if (x.drained() || y.drained() || x.releases() == 0 || y.releases() == 0) continue;
-        double frameGap = Math.abs(x.framesP50() - y.framesP50()) / Math.max(1, Math.max(x.framesP50(), y.framesP50()));
-        double waitGap = Math.abs(x.waitP50() - y.waitP50()) / Math.max(5, Math.max(x.waitP50(), y.waitP50()));
-        boolean tells = Math.abs(x.framesP50() - y.framesP50()) > Math.max(1, 0.25 * Math.max(x.framesP50(), y.framesP50()))
-            || Math.abs(x.waitP50() - y.waitP50()) > Math.max(5, 0.15 * Math.max(x.waitP50(), y.waitP50()));
+        double frameGap =
+            Math.abs(x.framesP50() - y.framesP50())
+                / Math.max(1, Math.max(x.framesP50(), y.framesP50()));
+        double waitGap =
+            Math.abs(x.waitP50() - y.waitP50()) / Math.max(5, Math.max(x.waitP50(), y.waitP50()));
+        boolean tells =
+            Math.abs(x.framesP50() - y.framesP50())
+                    > Math.max(1, 0.25 * Math.max(x.framesP50(), y.framesP50()))
+                || Math.abs(x.waitP50() - y.waitP50())
+                    > Math.max(5, 0.15 * Math.max(x.waitP50(), y.waitP50()));
         double gap = Math.max(frameGap, waitGap);
         if (tells && gap > widest) {
           widest = gap;

@@ -18,14 +18,18 @@ import java.util.Locale;
  * silence from the request, which reproduces the cut whatever held the head after it; the other
  * order, with the silence from the head, is named alike.
  *
- * @param watchedMs how long the stream was watched, from its request: its silence, when it was not cut
- * @param cutMs from the request to the cut, or null when the stream was not cut (or failed otherwise)
+ * @param watchedMs how long the stream was watched, from its request: its silence, when it was not
+ *     cut
+ * @param cutMs from the request to the cut, or null when the stream was not cut (or failed
+ *     otherwise)
  * @param headMs from the request to the response head, or null when none came before the cut
- * @param failed why the stream said nothing of an idle timeout (it failed before the silence: an error status, a
- *     refused connection), or null
- * @param leftOut why a cut is not in the model (it came too late in the map to be replayed), or null
+ * @param failed why the stream said nothing of an idle timeout (it failed before the silence: an
+ *     error status, a refused connection), or null
+ * @param leftOut why a cut is not in the model (it came too late in the map to be replayed), or
+ *     null
  */
-public record IdleCut(double watchedMs, Double cutMs, Double headMs, String failed, String leftOut) {
+public record IdleCut(
+    double watchedMs, Double cutMs, Double headMs, String failed, String leftOut) {
 
   public IdleCut(double watchedMs, Double cutMs, Double headMs, String failed) {
     this(watchedMs, cutMs, headMs, failed, null);
@@ -39,10 +43,18 @@ public record IdleCut(double watchedMs, Double cutMs, Double headMs, String fail
   /** The silent stream's name where it is compared as one more cell. */
   public static final String LABEL = "silent stream";
 
-  /** A head read less than this before the cut came with it (the stage that held it let it go when upstream closed). */
+  /**
+   * A head read less than this before the cut came with it (the stage that held it let it go when
+   * upstream closed).
+   */
   static final double HEAD_WITH_THE_CUT_MS = 10;
-  /** How far a model's cut may lie from the target's: the larger of this share and {@link #AGREE_FLOOR_MS}. */
+
+  /**
+   * How far a model's cut may lie from the target's: the larger of this share and {@link
+   * #AGREE_FLOOR_MS}.
+   */
   static final double AGREE_SHARE = 0.05;
+
   static final double AGREE_FLOOR_MS = 50;
 
   public static IdleCut notCut(double watchedMs, Double headMs) {
@@ -62,30 +74,54 @@ public record IdleCut(double watchedMs, Double cutMs, Double headMs, String fail
     return cutMs != null;
   }
 
-  /** Whether a head came well before the cut: something held it, and a stage behind that counts its silence from it. */
+  /**
+   * Whether a head came well before the cut: something held it, and a stage behind that counts its
+   * silence from it.
+   */
   boolean headBeforeTheCut() {
     return headMs != null && cutMs != null && cutMs - headMs >= HEAD_WITH_THE_CUT_MS;
   }
 
   /** The evidence line: cut or not, after how long. */
   public String describe() {
-    if (failed != null) return "silent stream: it failed before its silence said anything (" + failed + "); no idle timeout inferred";
+    if (failed != null)
+      return "silent stream: it failed before its silence said anything ("
+          + failed
+          + "); no idle timeout inferred";
     if (!isCut()) {
-      return String.format(Locale.ROOT, "silent stream: not cut in %.1f s of silence (an idle timeout, if any, is longer; `flushlab probe "
-          + "idle` finds one)", watchedMs / 1000);
+      return String.format(
+          Locale.ROOT,
+          "silent stream: not cut in %.1f s of silence (an idle timeout, if any, is longer; `flushlab probe "
+              + "idle` finds one)",
+          watchedMs / 1000);
     }
-    String head = headMs == null ? "no response head before it" : headBeforeTheCut()
-        ? String.format(Locale.ROOT, "its head read %.0f ms after the request", headMs) : "its head read with the cut";
-    return String.format(Locale.ROOT, "silent stream: cut %.0f ms after its request (%s): an idle timeout", cutMs, head)
+    String head =
+        headMs == null
+            ? "no response head before it"
+            : headBeforeTheCut()
+                ? String.format(Locale.ROOT, "its head read %.0f ms after the request", headMs)
+                : "its head read with the cut";
+    return String.format(
+            Locale.ROOT,
+            "silent stream: cut %.0f ms after its request (%s): an idle timeout",
+            cutMs,
+            head)
         + (leftOut == null ? "" : "; not in the model: " + leftOut);
   }
 
   /** The sentence the verdict ends with, for a stream that was cut; null otherwise. */
   public String verdictNote() {
-    return isCut() ? String.format(Locale.ROOT, "a connection silent for %.1f s was cut (an idle timeout)", stageMs() / 1000) : null;
+    return isCut()
+        ? String.format(
+            Locale.ROOT,
+            "a connection silent for %.1f s was cut (an idle timeout)",
+            stageMs() / 1000)
+        : null;
   }
 
-  /** The idle stage's timeout with the stage in front of everything: the silence from the request. */
+  /**
+   * The idle stage's timeout with the stage in front of everything: the silence from the request.
+   */
   double stageMs() {
     return cutMs;
   }
@@ -112,7 +148,10 @@ public record IdleCut(double watchedMs, Double cutMs, Double headMs, String fail
     return new ShaperModel(chain, null, alike);
   }
 
-  /** {@code chain} (a model's) with the idle stage first, as {@link #appliedTo(ShaperModel)} gives it. */
+  /**
+   * {@code chain} (a model's) with the idle stage first, as {@link #appliedTo(ShaperModel)} gives
+   * it.
+   */
   public String appliedTo(String chain) {
     return appliedTo(ShaperModel.of(chain)).chain();
   }
@@ -146,21 +185,37 @@ public record IdleCut(double watchedMs, Double cutMs, Double headMs, String fail
   }
 
   /**
-   * Null when the model's silent stream was cut as the target's was (within 5 % or 50 ms); otherwise
-   * what differs. Both are cut, or neither within what both watched.
+   * Null when the model's silent stream was cut as the target's was (within 5 % or 50 ms);
+   * otherwise what differs. Both are cut, or neither within what both watched.
    */
   public static String difference(IdleCut target, IdleCut model) {
-    if (model.failed() != null) return "the silent stream failed on the model (" + model.failed() + ")";
+    if (model.failed() != null)
+      return "the silent stream failed on the model (" + model.failed() + ")";
     if (!target.isCut()) {
       return model.isCut() && model.cutMs() <= target.watchedMs()
-          ? String.format(Locale.ROOT, "cut after %.0f ms on the model, not in %.0f ms on the target", model.cutMs(), target.watchedMs()) : null;
+          ? String.format(
+              Locale.ROOT,
+              "cut after %.0f ms on the model, not in %.0f ms on the target",
+              model.cutMs(),
+              target.watchedMs())
+          : null;
     }
     if (!model.isCut()) {
-      return String.format(Locale.ROOT, "cut after %.0f ms on the target, not in %.0f ms on the model", target.cutMs(), model.watchedMs());
+      return String.format(
+          Locale.ROOT,
+          "cut after %.0f ms on the target, not in %.0f ms on the model",
+          target.cutMs(),
+          model.watchedMs());
     }
     double apart = Math.abs(model.cutMs() - target.cutMs());
     double allowed = Math.max(AGREE_FLOOR_MS, AGREE_SHARE * target.cutMs());
-    return apart <= allowed ? null : String.format(Locale.ROOT, "cut after %.0f ms on the target, %.0f ms on the model (allowed: %.0f ms)",
-        target.cutMs(), model.cutMs(), allowed);
+    return apart <= allowed
+        ? null
+        : String.format(
+            Locale.ROOT,
+            "cut after %.0f ms on the target, %.0f ms on the model (allowed: %.0f ms)",
+            target.cutMs(),
+            model.cutMs(),
+            allowed);
   }
 }

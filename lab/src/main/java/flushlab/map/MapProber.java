@@ -9,19 +9,23 @@ import java.util.function.Consumer;
 
 /**
  * `flushlab map`'s strategy: measure the three discovery cells, infer; if nothing was released
- * before the end, measure them three times longer; if the answer is inconclusive, measure the
- * cells it asks for; once a mechanism is known, halve its byte threshold's range until it is
- * within 5 % (a timer is read directly from the oldest frame's wait and needs no bisection). Every
- * cell fits the budget or is not started. The inference is the one scenarios use.
+ * before the end, measure them three times longer; if the answer is inconclusive, measure the cells
+ * it asks for; once a mechanism is known, halve its byte threshold's range until it is within 5 %
+ * (a timer is read directly from the oldest frame's wait and needs no bisection). Every cell fits
+ * the budget or is not started. The inference is the one scenarios use.
  */
 public final class MapProber {
-  /** Measures one cell of the target; null when the map must stop (interrupted, or the target failed every stream). */
+  /**
+   * Measures one cell of the target; null when the map must stop (interrupted, or the target failed
+   * every stream).
+   */
   public interface CellProbe {
     CellEvidence measure(CellPlan plan) throws Exception;
   }
 
   /** Seconds a cell costs beyond its stream: connecting, the guard, the inference. */
   static final double CELL_OVERHEAD_S = 0.3;
+
   static final double LOCATED_WIDTH = 0.05;
 
   private final String target;
@@ -35,10 +39,18 @@ public final class MapProber {
   private boolean stopped;
 
   /**
-   * @param chat the target is measured with OpenAI chat streams (the event size is not the map's to choose)
-   * @param eventStream the responses are SSE streams (the think cell's comments mean something only in one)
+   * @param chat the target is measured with OpenAI chat streams (the event size is not the map's to
+   *     choose)
+   * @param eventStream the responses are SSE streams (the think cell's comments mean something only
+   *     in one)
    */
-  public MapProber(String target, NetworkPath path, boolean chat, boolean eventStream, CellProbe probe, double budgetSeconds,
+  public MapProber(
+      String target,
+      NetworkPath path,
+      boolean chat,
+      boolean eventStream,
+      CellProbe probe,
+      double budgetSeconds,
       Consumer<String> progress) {
     this.path = path;
     this.chat = chat;
@@ -63,22 +75,33 @@ public final class MapProber {
     boolean discovered = measureAll(chat ? Discovery.chatCells() : Discovery.cells());
     FlushTrigger t = TriggerInference.infer(target, cells, path);
     if (!discovered && stopped) return t;
-    if (t.kind() == TriggerKind.DRAIN || cells.stream().allMatch(c -> c.drained() || c.streamed()) && t.kind() != TriggerKind.NONE) {
-      if (measureAll(chat ? Discovery.chatLonger() : Discovery.longer())) t = TriggerInference.infer(target, cells, path);
+    if (t.kind() == TriggerKind.DRAIN
+        || cells.stream().allMatch(c -> c.drained() || c.streamed())
+            && t.kind() != TriggerKind.NONE) {
+      if (measureAll(chat ? Discovery.chatLonger() : Discovery.longer()))
+        t = TriggerInference.infer(target, cells, path);
     }
-    for (int round = 0; round < 3 && !chat && t.kind() == TriggerKind.INCONCLUSIVE && !stopped; round++) {
-      List<CellPlan> next = TriggerInference.nextPlans(cells).stream().filter(p -> !measured.contains(p.toString())).toList();
+    for (int round = 0;
+        round < 3 && !chat && t.kind() == TriggerKind.INCONCLUSIVE && !stopped;
+        round++) {
+      List<CellPlan> next =
+          TriggerInference.nextPlans(cells).stream()
+              .filter(p -> !measured.contains(p.toString()))
+              .toList();
       if (next.isEmpty() || !measureAll(next)) break;
       t = TriggerInference.infer(target, cells, path);
     }
-    // everything streamed, or a stage that lets what it holds go on its own clock soon enough: does anything reach the
+    // everything streamed, or a stage that lets what it holds go on its own clock soon enough: does
+    // anything reach the
     // client before the first frame, through a think? (first-content alone, or after such a stage)
     boolean compressed = cells.stream().anyMatch(CellEvidence::compressed);
-    CellPlan think = t.kind() == TriggerKind.NONE ? Discovery.thinkCell() : compressed ? null : thinkCellFor(t);
+    CellPlan think =
+        t.kind() == TriggerKind.NONE ? Discovery.thinkCell() : compressed ? null : thinkCellFor(t);
     if (!chat && eventStream && !stopped && think != null && measureAll(List.of(think))) {
       t = TriggerInference.infer(target, cells, path);
     }
-    // halving works by choosing a frame's wire size; a compressing target's output per frame is not the map's to choose
+    // halving works by choosing a frame's wire size; a compressing target's output per frame is not
+    // the map's to choose
     while (!stopped && !chat && !compressed && t.thresholdBytes() != null && !t.next().isEmpty()) {
       Span n = located(t);
       if (n == null || n.width() <= LOCATED_WIDTH) break;
@@ -92,15 +115,16 @@ public final class MapProber {
   /**
    * Whether the think cell tells {@code t} alone from {@code t} then first-content: a hold or
    * periodic timer, a cork or a threshold-or-timer (the think's few comments never reach a
-   * threshold), or one-late, lets the think's first comments go long before the think ends (a
-   * timer over ~270 ms would hold them through most of its 400 ms anyway).
+   * threshold), or one-late, lets the think's first comments go long before the think ends (a timer
+   * over ~270 ms would hold them through most of its 400 ms anyway).
    */
   static boolean thinkCellCanTell(FlushTrigger t) {
     CellPlan think = Discovery.thinkCell();
     double couldTellMs = 0.8 * think.thinkNanos() / 1e6 - think.keepAliveNanos() / 1e6;
     return switch (t.kind()) {
       case ONE_LATE -> true;
-      case TIMER, PERIODIC_TIMER, CORK, THRESHOLD_OR_TIMER -> t.timerMs() != null && t.timerMs() < couldTellMs;
+      case TIMER, PERIODIC_TIMER, CORK, THRESHOLD_OR_TIMER ->
+          t.timerMs() != null && t.timerMs() < couldTellMs;
       default -> false;
     };
   }
@@ -115,31 +139,40 @@ public final class MapProber {
   static CellPlan thinkCellFor(FlushTrigger t) {
     if (thinkCellCanTell(t)) return Discovery.thinkCell();
     return switch (t.kind()) {
-      case TIMER, PERIODIC_TIMER, CORK, THRESHOLD_OR_TIMER -> t.timerMs() == null ? null : Discovery.thinkCellOutlasting(t.timerMs());
-      case BYTE_THRESHOLD -> t.thresholdBytes() == null ? null : Discovery.thinkCellPassing(t.thresholdBytes());
+      case TIMER, PERIODIC_TIMER, CORK, THRESHOLD_OR_TIMER ->
+          t.timerMs() == null ? null : Discovery.thinkCellOutlasting(t.timerMs());
+      case BYTE_THRESHOLD ->
+          t.thresholdBytes() == null ? null : Discovery.thinkCellPassing(t.thresholdBytes());
       default -> null;
     };
   }
 
   /**
-   * The byte threshold's current range, from the same fit the inference made: on the cells it fitted,
-   * without the think cell (whose stream, held whole by a timer's first-content check, is no
-   * threshold's evidence: a threshold-or-timer of 3685 B and 73 ms went unlocated at 2376..4104 B).
+   * The byte threshold's current range, from the same fit the inference made: on the cells it
+   * fitted, without the think cell (whose stream, held whole by a timer's first-content check, is
+   * no threshold's evidence: a threshold-or-timer of 3685 B and 73 ms went unlocated at 2376..4104
+   * B).
    */
   private Span located(FlushTrigger t) {
     List<CellEvidence> fitted = cells.stream().filter(c -> !c.thinks()).toList();
-    if (t.kind() == TriggerKind.BYTE_THRESHOLD) return ByteThresholdFit.fit(fitted, new ArrayList<>());
-    ThresholdOrTimerFit.BothFit fit = t.timerMs() == null ? null : ThresholdOrTimerFit.fit(fitted, path);
+    if (t.kind() == TriggerKind.BYTE_THRESHOLD)
+      return ByteThresholdFit.fit(fitted, new ArrayList<>());
+    ThresholdOrTimerFit.BothFit fit =
+        t.timerMs() == null ? null : ThresholdOrTimerFit.fit(fitted, path);
     return fit == null ? null : fit.bytes();
   }
 
-  /** Measures each plan that fits the budget; false when one did not fit, or the probe stopped the map. */
+  /**
+   * Measures each plan that fits the budget; false when one did not fit, or the probe stopped the
+   * map.
+   */
   private boolean measureAll(List<CellPlan> plans) throws Exception {
     if (stopped) return false;
     for (CellPlan p : plans) {
       double left = (deadlineNanos - System.nanoTime()) / 1e9;
       if (p.streamMs() / 1000 + CELL_OVERHEAD_S > left) {
-        progress.accept("budget: " + p + " would not fit in the " + Math.max(0, Math.round(left)) + " s left");
+        progress.accept(
+            "budget: " + p + " would not fit in the " + Math.max(0, Math.round(left)) + " s left");
         return false;
       }
       CellEvidence e = probe.measure(p);

@@ -17,7 +17,8 @@ public final class ModelExpectation {
   private final List<ShaperRegistry.Spec> chain;
   private final double tolerance;
 
-  private ModelExpectation(String text, TriggerKind kind, List<ShaperRegistry.Spec> chain, double tolerance) {
+  private ModelExpectation(
+      String text, TriggerKind kind, List<ShaperRegistry.Spec> chain, double tolerance) {
     this.text = text;
     this.kind = kind;
     this.chain = chain;
@@ -34,36 +35,73 @@ public final class ModelExpectation {
     try {
       return new ModelExpectation(text.trim(), null, ShaperRegistry.parseChain(text), tolerance);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("'" + text + "' is neither an answer's kind (" + String.join(", ", Named.texts(TriggerKind.class))
-          + ") nor a model as --shape takes it (" + e.getMessage() + ")");
+      throw new IllegalArgumentException(
+          "'"
+              + text
+              + "' is neither an answer's kind ("
+              + String.join(", ", Named.texts(TriggerKind.class))
+              + ") nor a model as --shape takes it ("
+              + e.getMessage()
+              + ")");
     }
   }
 
-  /** What was expected, with the tolerance when numbers are compared: "byte-threshold=4KiB (within 10 %)". */
+  /**
+   * What was expected, with the tolerance when numbers are compared: "byte-threshold=4KiB (within
+   * 10 %)".
+   */
   public String describe() {
-    return chain == null ? text : String.format("%s (numbers within %.0f %%)", text, tolerance * 100);
+    return chain == null
+        ? text
+        : String.format("%s (numbers within %.0f %%)", text, tolerance * 100);
   }
 
   /** Null when {@code answer} is what was expected; otherwise what differs, in one sentence. */
   public String difference(FlushTrigger answer) {
     if (kind != null) {
-      return answer.kind() == kind ? null : "the answer is " + answer.kind().text() + ", not " + kind.text() + " (" + answer.verdict() + ")";
+      return answer.kind() == kind
+          ? null
+          : "the answer is "
+              + answer.kind().text()
+              + ", not "
+              + kind.text()
+              + " ("
+              + answer.verdict()
+              + ")";
     }
     ShaperModel model = ShaperModel.of(answer);
-    if (model.chain() == null) return "the answer (" + answer.kind().text() + ") has no model: " + model.note();
+    if (model.chain() == null)
+      return "the answer (" + answer.kind().text() + ") has no model: " + model.note();
     String d = chainDifference(model.chain());
     if (d == null) return null;
-    // a model no measurement tells apart from the one given (the same stages in another order) meets it as well
+    // a model no measurement tells apart from the one given (the same stages in another order)
+    // meets it as well
     for (String other : model.alike()) if (chainDifference(other) == null) return null;
-    return d + (model.alike().isEmpty() ? "" : " (nor is " + String.join(" or ", model.alike()) + ", which it cannot be told apart from)");
+    return d
+        + (model.alike().isEmpty()
+            ? ""
+            : " (nor is "
+                + String.join(" or ", model.alike())
+                + ", which it cannot be told apart from)");
   }
 
   private String chainDifference(String modelChain) {
     List<ShaperRegistry.Spec> got = ShaperRegistry.parseChain(modelChain);
-    if (got.size() != chain.size()) return "the answer's model is " + modelChain + ": " + got.size() + " stage(s), not " + chain.size();
+    if (got.size() != chain.size())
+      return "the answer's model is "
+          + modelChain
+          + ": "
+          + got.size()
+          + " stage(s), not "
+          + chain.size();
     for (int i = 0; i < chain.size(); i++) {
       String d = stageDifference(chain.get(i), got.get(i));
-      if (d != null) return "the answer's model is " + modelChain + (chain.size() > 1 ? "; stage " + (i + 1) : "") + ": " + d;
+      if (d != null)
+        return "the answer's model is "
+            + modelChain
+            + (chain.size() > 1 ? "; stage " + (i + 1) : "")
+            + ": "
+            + d;
     }
     return null;
   }
@@ -75,9 +113,18 @@ public final class ModelExpectation {
       long w = want.values().get(key);
       Long g = got.values().get(key);
       if (g == null) return key + " is not set, expected " + p.format(w);
-      boolean number = p.kind() == Param.Kind.DURATION || p.kind() == Param.Kind.SIZE || p.kind() == Param.Kind.RATE;
+      boolean number =
+          p.kind() == Param.Kind.DURATION
+              || p.kind() == Param.Kind.SIZE
+              || p.kind() == Param.Kind.RATE;
       boolean same = number ? Math.abs(g - w) <= tolerance * Math.abs(w) : g == w;
-      if (!same) return key + "=" + p.format(g) + ", expected " + p.format(w) + (number ? String.format(" within %.0f %%", tolerance * 100) : "");
+      if (!same)
+        return key
+            + "="
+            + p.format(g)
+            + ", expected "
+            + p.format(w)
+            + (number ? String.format(" within %.0f %%", tolerance * 100) : "");
     }
     return null;
   }

@@ -11,26 +11,29 @@ final class PeriodicTimerFit {
    * where several frames share one, whatever the interval, and the oldest frame waited what was
    * left of the period when it arrived: between P - min(I, P) and P. A hold timer T instead gives
    * every cell the same wait, and gaps that are whole intervals (T rounded up to a multiple of I),
-   * which differ between intervals: cells at two intervals tell the two apart (when both fit,
-   * the answer is inconclusive and the map measures more intervals). Frames that leave one by
-   * one at an interval out of step with P meet the clock at a new phase each time, so their
-   * waits spread; steady waits there rule the clock out. Streams are not compared with each
-   * other: a proxy may start its clock with each connection, meeting every stream at one phase.
+   * which differ between intervals: cells at two intervals tell the two apart (when both fit, the
+   * answer is inconclusive and the map measures more intervals). Frames that leave one by one at an
+   * interval out of step with P meet the clock at a new phase each time, so their waits spread;
+   * steady waits there rule the clock out. Streams are not compared with each other: a proxy may
+   * start its clock with each connection, meeting every stream at one phase.
    */
   static Double fit(List<CellEvidence> cells, List<String> evidence) {
     List<Double> gaps = new ArrayList<>();
     for (CellEvidence c : cells) {
       if (c.streamed()) return null;
-      // a release of more than 64 KiB takes milliseconds to write: its timing says little about the clock
+      // a release of more than 64 KiB takes milliseconds to write: its timing says little about the
+      // clock
       if (c.held() && c.releaseFrames() >= 2 && c.gapP50() > 0 && !c.largeReleases()) {
-        if (c.gapP90() - c.gapP10() > Math.max(2, 0.1 * c.gapP50())) return null; // a clock ticks regularly
+        if (c.gapP90() - c.gapP10() > Math.max(2, 0.1 * c.gapP50()))
+          return null; // a clock ticks regularly
         gaps.add(c.gapP50());
       }
     }
     if (gaps.isEmpty()) return null;
     double p = Fits.median(gaps);
     for (double g : gaps) if (Math.abs(g - p) > Math.max(2, 0.02 * p)) return null;
-    // a large release reaches the client a few ms after the tick (its bytes take that long to write)
+    // a large release reaches the client a few ms after the tick (its bytes take that long to
+    // write)
     double slack = Math.max(6, 0.05 * p);
     boolean longInterval = false;
     for (CellEvidence c : cells) {
@@ -58,15 +61,30 @@ final class PeriodicTimerFit {
       double drift = Math.min(d, p - d);
       if (drift >= slack && c.waitP90() - c.waitP10() < drift / 2) return null;
     }
-    evidence.add(String.format("periodic-timer check: releases %.1f ms apart in every cell whatever the interval, the "
-        + "oldest frame waiting what was left of the period", p));
+    evidence.add(
+        String.format(
+            "periodic-timer check: releases %.1f ms apart in every cell whatever the interval, the "
+                + "oldest frame waiting what was left of the period",
+            p));
     return p;
   }
 
   /** The answer for a clock of {@code period} ms. */
-  static FlushTrigger answer(String target, double period, List<CellEvidence> measured, List<String> evidence) {
-    return new FlushTrigger(target, TriggerKind.PERIODIC_TIMER, null, null, Fits.round1(period), null, String.format("periodic timer: releases "
-        + "every %.1f ms on its own clock, whenever the frames arrived (%s; a hold timer would release a whole number of "
-        + "intervals after the first frame, and give every release the same wait)", period, Fits.across(measured)), evidence, List.of());
+  static FlushTrigger answer(
+      String target, double period, List<CellEvidence> measured, List<String> evidence) {
+    return new FlushTrigger(
+        target,
+        TriggerKind.PERIODIC_TIMER,
+        null,
+        null,
+        Fits.round1(period),
+        null,
+        String.format(
+            "periodic timer: releases "
+                + "every %.1f ms on its own clock, whenever the frames arrived (%s; a hold timer would release a whole number of "
+                + "intervals after the first frame, and give every release the same wait)",
+            period, Fits.across(measured)),
+        evidence,
+        List.of());
   }
 }

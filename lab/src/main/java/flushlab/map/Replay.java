@@ -7,26 +7,30 @@ import java.util.List;
 
 /**
  * A model held against the target it was read from: each cell the map measured on the target,
- * measured again on a built-in relay running the model, compared by its signature (drained or
- * not, frames per read, frames per release, the oldest frame's wait, the first frame's wait).
- * A cell agrees when each figure is within its tolerance: frames per read and per release within
- * 25 % (or half a frame, or one frame, or one read of a stream read in a few, or a release over
- * one read's buffer read in two: {@link #splitByTheReadBuffer}, or releases of sizes spread wide on both sides, each
- * median within the other's spread: {@link #releasesInEachOthersSpread}), the oldest frame's wait within 15 %, 5 ms or one interval
- * and 2 ms, whichever is widest (or, where both sides' waits spread wider than that, each median within the other's
- * spread: {@link #inEachOthersSpread}), the first frame's within 15 %, 10 ms or one interval and 2 ms, and only where a cell
- * held frames. The
- * floors are what two runs of one relay differ by on this 2-core machine, with room, widened to
- * twice the direct path's own spread where it strays more ({@link Tolerance}). A model ending with Nagle is not
- * held to the frames of each segment the client's ACKs let out ({@link #heldForTheAck}), and a
- * cell where Nagle engaged on one side only is measured on the model once more, once
- * ({@link #nagleEngagedOnOneOnly}).
+ * measured again on a built-in relay running the model, compared by its signature (drained or not,
+ * frames per read, frames per release, the oldest frame's wait, the first frame's wait). A cell
+ * agrees when each figure is within its tolerance: frames per read and per release within 25 % (or
+ * half a frame, or one frame, or one read of a stream read in a few, or a release over one read's
+ * buffer read in two: {@link #splitByTheReadBuffer}, or releases of sizes spread wide on both
+ * sides, each median within the other's spread: {@link #releasesInEachOthersSpread}), the oldest
+ * frame's wait within 15 %, 5 ms or one interval and 2 ms, whichever is widest (or, where both
+ * sides' waits spread wider than that, each median within the other's spread: {@link
+ * #inEachOthersSpread}), the first frame's within 15 %, 10 ms or one interval and 2 ms, and only
+ * where a cell held frames. The floors are what two runs of one relay differ by on this 2-core
+ * machine, with room, widened to twice the direct path's own spread where it strays more ({@link
+ * Tolerance}). A model ending with Nagle is not held to the frames of each segment the client's
+ * ACKs let out ({@link #heldForTheAck}), and a cell where Nagle engaged on one side only is
+ * measured on the model once more, once ({@link #nagleEngagedOnOneOnly}).
  */
 public final class Replay {
   static final double FRAMES_SHARE = 0.25;
   static final double WAIT_SHARE = 0.15;
   static final double WAIT_FLOOR_MS = 5;
-  /** The first frame is one sample a stream, on a fresh connection: a streamed 4 KiB cell's once took 8.6 ms on a relay, 0.1 on its twin. */
+
+  /**
+   * The first frame is one sample a stream, on a fresh connection: a streamed 4 KiB cell's once
+   * took 8.6 ms on a relay, 0.1 on its twin.
+   */
   static final double FIRST_WAIT_FLOOR_MS = 10;
 
   private Replay() {}
@@ -40,7 +44,8 @@ public final class Replay {
    *
    * @param waitFloorMs the oldest frame's wait: the least difference that may disagree
    * @param firstWaitFloorMs the first frame's wait, likewise
-   * @param directSpreadMs the direct path's p99 less p50 of emit->recv it was drawn from (0: not known)
+   * @param directSpreadMs the direct path's p99 less p50 of emit->recv it was drawn from (0: not
+   *     known)
    */
   public record Tolerance(double waitFloorMs, double firstWaitFloorMs, double directSpreadMs) {
     public static final Tolerance FIXED = new Tolerance(WAIT_FLOOR_MS, FIRST_WAIT_FLOOR_MS, 0);
@@ -55,10 +60,12 @@ public final class Replay {
      * delayed ACK ({@link #DELAYED_ACK_MIN_MS}). Nagle holds the first release while the response
      * head is unacknowledged, and whether the client's kernel acknowledged the head at once
      * (quick-ACK mode) or on its timer is its choice per connection: a suite run (s117) saw a
-     * buffer then Nagle let the first 4 KiB frames go after 3.2 ms on the target and 23.7 on its model.
+     * buffer then Nagle let the first 4 KiB frames go after 3.2 ms on the target and 23.7 on its
+     * model.
      */
     public Tolerance forSocketStage() {
-      return new Tolerance(waitFloorMs, Math.max(firstWaitFloorMs, DELAYED_ACK_MIN_MS), directSpreadMs);
+      return new Tolerance(
+          waitFloorMs, Math.max(firstWaitFloorMs, DELAYED_ACK_MIN_MS), directSpreadMs);
     }
 
     /** Whether the direct path strayed more than the fixed floors allow. */
@@ -68,10 +75,20 @@ public final class Replay {
 
     /** "waits agree within 15 % or 7.2 ms (twice the direct path's spread, 3.6 ms), ...". */
     public String describe() {
-      return String.format("waits agree within %.0f %% or %.1f ms, the first frame's within %.1f ms (the direct path's emit->recv "
-          + "p99 less p50: %.2f ms%s)", WAIT_SHARE * 100, waitFloorMs, firstWaitFloorMs, directSpreadMs,
-          widened() ? ", twice which is over the fixed floors" : ", under the fixed floors of " + (int) WAIT_FLOOR_MS + " and "
-              + (int) FIRST_WAIT_FLOOR_MS + " ms");
+      return String.format(
+          "waits agree within %.0f %% or %.1f ms, the first frame's within %.1f ms (the direct path's emit->recv "
+              + "p99 less p50: %.2f ms%s)",
+          WAIT_SHARE * 100,
+          waitFloorMs,
+          firstWaitFloorMs,
+          directSpreadMs,
+          widened()
+              ? ", twice which is over the fixed floors"
+              : ", under the fixed floors of "
+                  + (int) WAIT_FLOOR_MS
+                  + " and "
+                  + (int) FIRST_WAIT_FLOOR_MS
+                  + " ms");
     }
   }
 
@@ -80,7 +97,10 @@ public final class Replay {
 
   /** The comparison of every cell: {@code verified} when all agree. */
   public record Verdict(String model, List<CellMatch> cells) {
-    /** The same comparison with one more cell's (the silent stream's, compared apart from the measured cells). */
+    /**
+     * The same comparison with one more cell's (the silent stream's, compared apart from the
+     * measured cells).
+     */
     public Verdict with(CellMatch more) {
       List<CellMatch> all = new ArrayList<>(cells);
       all.add(more);
@@ -93,45 +113,69 @@ public final class Replay {
 
     /**
      * "the model byte-threshold=3003B reproduces 4 of 4 cells" or names the first cell that differs
-     * and how. The silent stream ({@link IdleCut}) is compared apart from the measured cells and said
-     * after them.
+     * and how. The silent stream ({@link IdleCut}) is compared apart from the measured cells and
+     * said after them.
      */
     public String text() {
-      List<CellMatch> measured = cells.stream().filter(c -> !c.label().equals(IdleCut.LABEL)).toList();
-      CellMatch silent = cells.stream().filter(c -> c.label().equals(IdleCut.LABEL)).findFirst().orElse(null);
+      List<CellMatch> measured =
+          cells.stream().filter(c -> !c.label().equals(IdleCut.LABEL)).toList();
+      CellMatch silent =
+          cells.stream().filter(c -> c.label().equals(IdleCut.LABEL)).findFirst().orElse(null);
       long agree = measured.stream().filter(c -> c.difference() == null).count();
-      String counted = "the model " + model + " reproduces " + agree + " of " + measured.size() + " cells";
-      if (verified()) return "verified: " + counted + (silent == null ? "" : ", and its silent stream was cut as the target's was");
+      String counted =
+          "the model " + model + " reproduces " + agree + " of " + measured.size() + " cells";
+      if (verified())
+        return "verified: "
+            + counted
+            + (silent == null ? "" : ", and its silent stream was cut as the target's was");
       CellMatch first = cells.stream().filter(c -> c.difference() != null).findFirst().orElse(null);
-      return "not verified: " + counted + (silent != null && silent.difference() == null ? ", its silent stream cut as the target's" : "")
+      return "not verified: "
+          + counted
+          + (silent != null && silent.difference() == null
+              ? ", its silent stream cut as the target's"
+              : "")
           + (first == null ? "" : "; " + first.label() + ": " + first.difference());
     }
   }
 
   /** Compares each target cell with the model's replay of it, in order. */
-  public static Verdict compare(String model, List<CellEvidence> target, List<CellEvidence> replayed) {
+  public static Verdict compare(
+      String model, List<CellEvidence> target, List<CellEvidence> replayed) {
     return compare(model, target, replayed, false);
   }
 
   /**
    * As {@link #compare(String, List, List)}; {@code socketStage} when the model ends with the
-   * client socket's Nagle: a cell the target released a segment at a time agrees when the model
-   * too held it for the client's ACK ({@link #heldForTheAck}), however many frames each release
+   * client socket's Nagle: a cell the target released a segment at a time agrees when the model too
+   * held it for the client's ACK ({@link #heldForTheAck}), however many frames each release
    * carried.
    */
-  public static Verdict compare(String model, List<CellEvidence> target, List<CellEvidence> replayed, boolean socketStage) {
+  public static Verdict compare(
+      String model, List<CellEvidence> target, List<CellEvidence> replayed, boolean socketStage) {
     return compare(model, target, replayed, socketStage, Tolerance.FIXED);
   }
 
   /** As {@link #compare(String, List, List, boolean)}, waits within {@code tolerance}. */
-  public static Verdict compare(String model, List<CellEvidence> target, List<CellEvidence> replayed, boolean socketStage,
+  public static Verdict compare(
+      String model,
+      List<CellEvidence> target,
+      List<CellEvidence> replayed,
+      boolean socketStage,
       Tolerance tolerance) {
     List<CellMatch> out = new ArrayList<>();
     for (int i = 0; i < target.size() && i < replayed.size(); i++) {
       CellEvidence t = target.get(i);
       CellEvidence m = replayed.get(i);
-      boolean bothForTheAck = socketStage && SocketStageFit.segmentAtATime(t, NetworkPath.LOOPBACK_MTU) && heldForTheAck(m);
-      out.add(new CellMatch(t.label(), bothForTheAck ? null : difference(t, m, socketStage ? tolerance.forSocketStage() : tolerance)));
+      boolean bothForTheAck =
+          socketStage
+              && SocketStageFit.segmentAtATime(t, NetworkPath.LOOPBACK_MTU)
+              && heldForTheAck(m);
+      out.add(
+          new CellMatch(
+              t.label(),
+              bothForTheAck
+                  ? null
+                  : difference(t, m, socketStage ? tolerance.forSocketStage() : tolerance)));
     }
     return new Verdict(model, List.copyOf(out));
   }
@@ -154,7 +198,10 @@ public final class Replay {
    * relay and 8 at a time on its model's, which the same stage on two runs does.
    */
   static boolean heldForTheAck(CellEvidence c) {
-    return c.held() && !c.drained() && c.releaseFrames() >= 2 && c.releaseBytesP90() <= NetworkPath.LOOPBACK_MTU + c.frameBytes()
+    return c.held()
+        && !c.drained()
+        && c.releaseFrames() >= 2
+        && c.releaseBytesP90() <= NetworkPath.LOOPBACK_MTU + c.frameBytes()
         && c.waitP50() <= DELAYED_ACK_MAX_MS + c.intervalMs();
   }
 
@@ -163,9 +210,9 @@ public final class Replay {
    * anything: one released it a segment at a time for the client's ACKs, the other streamed it.
    * Whether Nagle engages on a connection is the client's kernel's choice, made as its first
    * segments arrive (it acknowledges at once in quick-ACK mode and when its reader frees window,
-   * and delays otherwise), so two runs of one relay can fall either side: a suite run on
-   * 2026-12-03 saw a 3240 B buffer then Nagle release 4 KiB frames 16 at a time, 32 ms apart, on
-   * the target, and stream them (1.82 frames per read) on its model.
+   * and delays otherwise), so two runs of one relay can fall either side: a suite run on 2026-12-03
+   * saw a 3240 B buffer then Nagle release 4 KiB frames 16 at a time, 32 ms apart, on the target,
+   * and stream them (1.82 frames per read) on its model.
    */
   public static boolean nagleEngagedOnOneOnly(CellEvidence target, CellEvidence model) {
     if (target.drained() || model.drained()) return false;
@@ -173,80 +220,126 @@ public final class Replay {
         || !target.held() && heldForTheAck(model);
   }
 
-  /** A think cell's difference: only whether what was sent before the first frame came before it, on each side. */
+  /**
+   * A think cell's difference: only whether what was sent before the first frame came before it, on
+   * each side.
+   */
   static String thinkDifference(CellEvidence t, CellEvidence m) {
     Boolean onTarget = FirstContentFit.nothingBeforeTheFirstFrame(t);
     Boolean onModel = FirstContentFit.nothingBeforeTheFirstFrame(m);
-    if (onTarget == null || onModel == null) return onTarget == onModel ? null : "the think cell said nothing on the " + (onTarget == null
-        ? "target" : "model") + " (no first body byte or frame seen)";
+    if (onTarget == null || onModel == null)
+      return onTarget == onModel
+          ? null
+          : "the think cell said nothing on the "
+              + (onTarget == null ? "target" : "model")
+              + " (no first body byte or frame seen)";
     if (onTarget.equals(onModel)) return null;
-    return onTarget ? "through the think nothing came before the first frame on the target; the comments did on the model"
+    return onTarget
+        ? "through the think nothing came before the first frame on the target; the comments did on the model"
         : "through the think the comments came before the first frame on the target; nothing did on the model";
   }
 
-  /** What differs between a cell on the target ({@code t}) and on the model ({@code m}), or null. */
+  /**
+   * What differs between a cell on the target ({@code t}) and on the model ({@code m}), or null.
+   */
   static String difference(CellEvidence t, CellEvidence m) {
     return difference(t, m, Tolerance.FIXED);
   }
 
   static String difference(CellEvidence t, CellEvidence m, Tolerance tolerance) {
-    // a think cell answers one question, whether anything came before the first frame; its few frames after the think
-    // meet a timer at whatever phase its cycles through the comments reached (s11: a 89.4 ms timer's cycle ended 1 ms
-    // before the stream on the model and 1 ms after it on the target, one side "held to its end" and the other not)
+    // a think cell answers one question, whether anything came before the first frame; its few
+    // frames after the think
+    // meet a timer at whatever phase its cycles through the comments reached (s11: a 89.4 ms
+    // timer's cycle ended 1 ms
+    // before the stream on the model and 1 ms after it on the target, one side "held to its end"
+    // and the other not)
     if (t.thinks()) return thinkDifference(t, m);
     if (t.drained() != m.drained()) {
-      return t.drained() ? "the target held every stream to its end, the model did not" : "the model held every stream to its end, the target did not";
+      return t.drained()
+          ? "the target held every stream to its end, the model did not"
+          : "the model held every stream to its end, the target did not";
     }
     if (t.drained()) return null;
     List<String> d = new ArrayList<>();
     // a stream read in a few reads: one read more or less is where a release's split fell (the
-    // response head apart, or not), not the mechanism, and moves frames per read by half: 120 frames
-    // behind a 4 KiB buffer came in 3 reads on the target and 2 on its model (40 and 60 frames per read)
+    // response head apart, or not), not the mechanism, and moves frames per read by half: 120
+    // frames
+    // behind a 4 KiB buffer came in 3 reads on the target and 2 on its model (40 and 60 frames per
+    // read)
     boolean oneReadApart = Math.abs(readsPerStream(t) - readsPerStream(m)) <= 1;
-    if (!oneReadApart && !splitByTheReadBuffer(t, m) && !close(t.framesPerRead(), m.framesPerRead(), FRAMES_SHARE, 0.5)) {
-      d.add(String.format("frames per read %.2f on the target, %.2f on the model", t.framesPerRead(), m.framesPerRead()));
+    if (!oneReadApart
+        && !splitByTheReadBuffer(t, m)
+        && !close(t.framesPerRead(), m.framesPerRead(), FRAMES_SHARE, 0.5)) {
+      d.add(
+          String.format(
+              "frames per read %.2f on the target, %.2f on the model",
+              t.framesPerRead(), m.framesPerRead()));
     }
-    if (t.held() && m.held() && !close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1) && !releasesInEachOthersSpread(t, m)) {
-      d.add(String.format("frames per release %.0f and %.0f", t.releaseFrames(), m.releaseFrames()));
+    if (t.held()
+        && m.held()
+        && !close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1)
+        && !releasesInEachOthersSpread(t, m)) {
+      d.add(
+          String.format("frames per release %.0f and %.0f", t.releaseFrames(), m.releaseFrames()));
     }
-    // held once (one release, then the end) is held: which of the two a stream shows is again where a read fell
-    if (holds(t) != holds(m)) d.add(holds(t) ? "the target held frames, the model streamed them" : "the model held frames, the target streamed them");
+    // held once (one release, then the end) is held: which of the two a stream shows is again where
+    // a read fell
+    if (holds(t) != holds(m))
+      d.add(
+          holds(t)
+              ? "the target held frames, the model streamed them"
+              : "the model held frames, the target streamed them");
     // a value anywhere in the span the map located (a threshold to within 5 %) can move a release
     // by one frame, and its waits by one interval: 5313 B against a hidden threshold that 5 frames
     // of 1031 B and a 150 B preamble reached, the first frame waited 100.3 ms on the model, 80.1 on
     // the target (one interval, and 2 ms for the timing either side)
     double oneFrame = t.intervalMs() + 2;
     double waitFloor = Math.max(tolerance.waitFloorMs(), oneFrame);
-    if (t.held() && m.held() && !close(t.waitP50(), m.waitP50(), WAIT_SHARE, waitFloor) && !inEachOthersSpread(t, m, waitFloor)) {
+    if (t.held()
+        && m.held()
+        && !close(t.waitP50(), m.waitP50(), WAIT_SHARE, waitFloor)
+        && !inEachOthersSpread(t, m, waitFloor)) {
       d.add(String.format("oldest frame's wait %.1f and %.1f ms", t.waitP50(), m.waitP50()));
     }
-    // one sample per stream, on a fresh connection: compared where something held it, not in a cell that streamed
-    if ((t.held() || m.held()) && !close(t.firstWaitMs(), m.firstWaitMs(), WAIT_SHARE, Math.max(tolerance.firstWaitFloorMs(), oneFrame))) {
+    // one sample per stream, on a fresh connection: compared where something held it, not in a cell
+    // that streamed
+    if ((t.held() || m.held())
+        && !close(
+            t.firstWaitMs(),
+            m.firstWaitMs(),
+            WAIT_SHARE,
+            Math.max(tolerance.firstWaitFloorMs(), oneFrame))) {
       d.add(String.format("first frame's wait %.1f and %.1f ms", t.firstWaitMs(), m.firstWaitMs()));
     }
     return d.isEmpty() ? null : String.join("; ", d);
   }
 
   /**
-   * Both sides' releases waited differently among themselves, more than the tolerance apart, and each
-   * side's median wait lies within the other's p10..p90 (give or take {@code floorMs}): such a cell
-   * has no one wait to match, and the median of its few releases falls on either of its waits. A
-   * hold timer of 298 ms before the cork released 4 KiB frames every 2 ms 5 times a stream, some
+   * Both sides' releases waited differently among themselves, more than the tolerance apart, and
+   * each side's median wait lies within the other's p10..p90 (give or take {@code floorMs}): such a
+   * cell has no one wait to match, and the median of its few releases falls on either of its waits.
+   * A hold timer of 298 ms before the cork released 4 KiB frames every 2 ms 5 times a stream, some
    * releases gathered by the cork and some not (waits 212-322 ms); the median was 298.3 ms on the
    * target and 235.1 on its verified model's relay, and the model was refused (one map in three).
    */
   static boolean inEachOthersSpread(CellEvidence t, CellEvidence m, double floorMs) {
-    return spreads(t, floorMs) && spreads(m, floorMs) && within(m.waitP50(), t, floorMs) && within(t.waitP50(), m, floorMs);
+    return spreads(t, floorMs)
+        && spreads(m, floorMs)
+        && within(m.waitP50(), t, floorMs)
+        && within(t.waitP50(), m, floorMs);
   }
 
   /**
    * The same for what a release carries: both sides' releases differ in size among themselves by
-   * more than the tolerance (p90 less p10 over half the median), and each side's median release lies
-   * within the other's p10..p90 in bytes. In that 4 KiB cell behind a timer and the cork, releases of
-   * 10-655 KB, the median release was 14 frames on the target and 3 on the model (one map in eight).
+   * more than the tolerance (p90 less p10 over half the median), and each side's median release
+   * lies within the other's p10..p90 in bytes. In that 4 KiB cell behind a timer and the cork,
+   * releases of 10-655 KB, the median release was 14 frames on the target and 3 on the model (one
+   * map in eight).
    */
   static boolean releasesInEachOthersSpread(CellEvidence t, CellEvidence m) {
-    return sizesSpread(t) && sizesSpread(m) && withinSizes(m.releaseFrames() * m.frameBytes(), t)
+    return sizesSpread(t)
+        && sizesSpread(m)
+        && withinSizes(m.releaseFrames() * m.frameBytes(), t)
         && withinSizes(t.releaseFrames() * t.frameBytes(), m);
   }
 
@@ -255,7 +348,8 @@ public final class Replay {
   }
 
   private static boolean withinSizes(double bytes, CellEvidence c) {
-    return bytes >= (1 - FRAMES_SHARE) * c.releaseBytesP10() && bytes <= (1 + FRAMES_SHARE) * c.releaseBytesP90();
+    return bytes >= (1 - FRAMES_SHARE) * c.releaseBytesP10()
+        && bytes <= (1 + FRAMES_SHARE) * c.releaseBytesP90();
   }
 
   private static boolean spreads(CellEvidence c, double floorMs) {
@@ -266,21 +360,27 @@ public final class Replay {
     return waitMs >= c.waitP10() - floorMs && waitMs <= c.waitP90() + floorMs;
   }
 
-  /** The most one of the map's reads returns ({@link ClientOptions#DEFAULT}'s buffer, which every map cell reads with). */
+  /**
+   * The most one of the map's reads returns ({@link ClientOptions#DEFAULT}'s buffer, which every
+   * map cell reads with).
+   */
   static final int READ_BYTES = ClientOptions.DEFAULT.recvBufferBytes();
 
   /**
-   * Both sides released the same frames at a time, releases of about a read's buffer or more,
-   * and read them in up to twice as many reads on one side: a release over the buffer is read in
-   * two, and which side of 64 KiB a release of about one segment falls is a few hundred bytes of
+   * Both sides released the same frames at a time, releases of about a read's buffer or more, and
+   * read them in up to twice as many reads on one side: a release over the buffer is read in two,
+   * and which side of 64 KiB a release of about one segment falls is a few hundred bytes of
    * framing, not the mechanism. Stock HAProxy released 4 KiB frames 16 at a time, 65727 B, which
    * the client read in two reads (7.79 frames per read); its cork model released the same 16 in
    * 65503 B, one read (15.39).
    */
   static boolean splitByTheReadBuffer(CellEvidence t, CellEvidence m) {
-    return t.held() && m.held() && close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1)
+    return t.held()
+        && m.held()
+        && close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1)
         && Math.max(t.releaseBytesP50(), m.releaseBytesP50()) >= READ_BYTES
-        && Math.max(t.framesPerRead(), m.framesPerRead()) <= 2 * Math.min(t.framesPerRead(), m.framesPerRead()) + 0.5;
+        && Math.max(t.framesPerRead(), m.framesPerRead())
+            <= 2 * Math.min(t.framesPerRead(), m.framesPerRead()) + 0.5;
   }
 
   private static boolean holds(CellEvidence c) {

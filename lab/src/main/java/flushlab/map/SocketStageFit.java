@@ -13,16 +13,20 @@ import java.util.List;
  * writes leave a segment at a time. Stock nginx in front of an HTTP/1.0 upstream does this: 4 KiB
  * releases of 60 B frames, but 4 KiB frames sent every 2 ms arriving 16 at a time, 64 KiB.
  *
- * <p>What this gives are candidates, not answers: a single mechanism fitted to the cells Nagle
- * left alone (one-late, a byte threshold, a buffer written N bytes at a time, a hold or periodic
- * timer), followed by Nagle. The map names one only after a relay running it, replayed on the target's path, reproduced every cell the target showed ({@link Replay}); that is what tells a
- * socket stage from noise in one cell. A holding stage followed by one-late is {@link
- * OneLateAfterFit}'s. The kernel's cork after a buffer, and a holding stage whose every cell writes
- * faster than the peer acknowledges, are not candidates yet.
+ * <p>What this gives are candidates, not answers: a single mechanism fitted to the cells Nagle left
+ * alone (one-late, a byte threshold, a buffer written N bytes at a time, a hold or periodic timer),
+ * followed by Nagle. The map names one only after a relay running it, replayed on the target's
+ * path, reproduced every cell the target showed ({@link Replay}); that is what tells a socket stage
+ * from noise in one cell. A holding stage followed by one-late is {@link OneLateAfterFit}'s. The
+ * kernel's cork after a buffer, and a holding stage whose every cell writes faster than the peer
+ * acknowledges, are not candidates yet.
  */
 public final class SocketStageFit {
 
-  /** A release of at least this share of a segment, carrying several frames, is the socket's: a segment filled before the ACK came. */
+  /**
+   * A release of at least this share of a segment, carrying several frames, is the socket's: a
+   * segment filled before the ACK came.
+   */
   static final double SEGMENT_SHARE = 0.5;
 
   private SocketStageFit() {}
@@ -33,56 +37,98 @@ public final class SocketStageFit {
    * is several segments already, and what Nagle then holds is only each release's last one, a
    * signature these cells do not separate yet).
    */
-  public static List<TwoStageCandidate> candidates(String target, List<CellEvidence> cells, NetworkPath path) {
+  public static List<TwoStageCandidate> candidates(
+      String target, List<CellEvidence> cells, NetworkPath path) {
     if (!path.equals(NetworkPath.LOOPBACK)) return List.of();
     double segment = NetworkPath.LOOPBACK_MTU;
-    List<CellEvidence> measured = cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
-    if (measured.isEmpty() || measured.stream().anyMatch(CellEvidence::compressed)) return List.of();
-    List<CellEvidence> segments = measured.stream().filter(c -> segmentAtATime(c, segment)).toList();
+    List<CellEvidence> measured =
+        cells.stream().filter(c -> c.streams() > 0 && !c.thinks()).toList();
+    if (measured.isEmpty() || measured.stream().anyMatch(CellEvidence::compressed))
+      return List.of();
+    List<CellEvidence> segments =
+        measured.stream().filter(c -> segmentAtATime(c, segment)).toList();
     List<CellEvidence> rest = measured.stream().filter(c -> !segmentAtATime(c, segment)).toList();
     if (segments.isEmpty() || rest.isEmpty()) return List.of();
     List<String> evidence = new ArrayList<>(measured.stream().map(CellEvidence::describe).toList());
-    String socket = "then the client socket's Nagle algorithm (no TCP_NODELAY): where those writes came faster than the peer "
-        + "acknowledges, they left a segment at a time (" + segmentsText(segments, segment) + ")";
+    String socket =
+        "then the client socket's Nagle algorithm (no TCP_NODELAY): where those writes came faster than the peer "
+            + "acknowledges, they left a segment at a time ("
+            + segmentsText(segments, segment)
+            + ")";
     List<TwoStageCandidate> out = new ArrayList<>();
     if (rest.stream().allMatch(CellEvidence::streamed)) {
-      FlushTrigger alone = new FlushTrigger(target, TriggerKind.NAGLE, null, null, null, null, "nagle: each frame left at once ("
-          + Fits.across(rest) + "), but " + socket.substring("then ".length()), evidence, List.of());
+      FlushTrigger alone =
+          new FlushTrigger(
+              target,
+              TriggerKind.NAGLE,
+              null,
+              null,
+              null,
+              null,
+              "nagle: each frame left at once ("
+                  + Fits.across(rest)
+                  + "), but "
+                  + socket.substring("then ".length()),
+              evidence,
+              List.of());
       out.add(new TwoStageCandidate("nagle", alone));
       return out;
     }
     List<String> scratch = new ArrayList<>();
-    // one-late writes each frame as the next comes: at large frames and a short interval, faster than the peer acknowledges
+    // one-late writes each frame as the next comes: at large frames and a short interval, faster
+    // than the peer acknowledges
     Double late = OneLateFit.fit(rest, scratch);
-    if (late != null) out.add(followedByNagle(OneLateFit.answer(target, late, rest, evidence), socket));
+    if (late != null)
+      out.add(followedByNagle(OneLateFit.answer(target, late, rest, evidence), socket));
     Span bytes = ByteThresholdFit.fit(rest, scratch);
-    if (bytes != null) out.add(followedByNagle(ByteThresholdFit.answer(target, bytes, rest, evidence), socket));
+    if (bytes != null)
+      out.add(followedByNagle(ByteThresholdFit.answer(target, bytes, rest, evidence), socket));
     Span split = bytes == null ? SplitBufferFit.fit(rest, scratch) : null;
-    if (split != null) out.add(followedByNagle(SplitBufferFit.answer(target, split, rest, evidence), socket));
+    if (split != null)
+      out.add(followedByNagle(SplitBufferFit.answer(target, split, rest, evidence), socket));
     Double hold = HoldTimerFit.fit(rest, scratch);
-    if (hold != null) out.add(followedByNagle(HoldTimerFit.answer(target, hold, rest, evidence, path), socket));
+    if (hold != null)
+      out.add(followedByNagle(HoldTimerFit.answer(target, hold, rest, evidence, path), socket));
     Double period = PeriodicTimerFit.fit(rest, scratch);
-    if (period != null) out.add(followedByNagle(PeriodicTimerFit.answer(target, period, rest, evidence), socket));
+    if (period != null)
+      out.add(followedByNagle(PeriodicTimerFit.answer(target, period, rest, evidence), socket));
     return out;
   }
 
   private static TwoStageCandidate followedByNagle(FlushTrigger holding, String socket) {
-    FlushTrigger both = new FlushTrigger(holding.target(), holding.kind(), holding.thresholdBytes(), holding.thresholdBodyBytes(),
-        holding.timerMs(), holding.events(), holding.verdict(), holding.evidence(), List.of()).followedBy(TriggerKind.NAGLE,
-        holding.verdict() + "; " + socket);
+    FlushTrigger both =
+        new FlushTrigger(
+                holding.target(),
+                holding.kind(),
+                holding.thresholdBytes(),
+                holding.thresholdBodyBytes(),
+                holding.timerMs(),
+                holding.events(),
+                holding.verdict(),
+                holding.evidence(),
+                List.of())
+            .followedBy(TriggerKind.NAGLE, holding.verdict() + "; " + socket);
     return new TwoStageCandidate(ShaperModel.uncompressed(both).chain(), both);
   }
 
-  /** Released several frames at a time, at least half a segment each (and a frame is well under one). */
+  /**
+   * Released several frames at a time, at least half a segment each (and a frame is well under
+   * one).
+   */
   static boolean segmentAtATime(CellEvidence c, double segment) {
-    return c.held() && c.releaseFrames() >= 2 && c.releaseBytesP50() >= SEGMENT_SHARE * segment && 2 * c.frameBytes() <= segment;
+    return c.held()
+        && c.releaseFrames() >= 2
+        && c.releaseBytesP50() >= SEGMENT_SHARE * segment
+        && 2 * c.frameBytes() <= segment;
   }
 
   private static String segmentsText(List<CellEvidence> cells, double segment) {
     List<String> parts = new ArrayList<>();
     for (CellEvidence c : cells) {
-      parts.add(String.format("%s: %.0f frames, %.0f B, per release, %.1f ms apart", c.label(), c.releaseFrames(), c.releaseBytesP50(),
-          c.gapP50()));
+      parts.add(
+          String.format(
+              "%s: %.0f frames, %.0f B, per release, %.1f ms apart",
+              c.label(), c.releaseFrames(), c.releaseBytesP50(), c.gapP50()));
     }
     return String.join("; ", parts) + String.format("; a segment here is %.0f B", segment);
   }

@@ -1,6 +1,9 @@
 package flushlab.map;
 
-/** (lo, hi]: a value known to be above lo and at most hi (a threshold or a timer, as the cells locate it). */
+/**
+ * (lo, hi]: a value known to be above lo and at most hi (a threshold or a timer, as the cells
+ * locate it).
+ */
 record Span(double lo, double hi) {
   static final Span ANY = new Span(0, Double.POSITIVE_INFINITY);
 

@@ -12,15 +12,19 @@ import java.util.List;
 final class SplitBufferFit {
   /** Releases of every held cell weigh this close to one another. */
   static final double SAME_WEIGHT = 0.05;
-  /** The held cells' frame sizes differ at least this much: one size alone cannot tell a buffer's weight from a frame count's. */
+
+  /**
+   * The held cells' frame sizes differ at least this much: one size alone cannot tell a buffer's
+   * weight from a frame count's.
+   */
   static final double SIZES_APART = 4;
 
   private SplitBufferFit() {}
 
   /**
-   * N, located by each held cell (r frames per release: N between (r - 1) and (r + 1) frames, as
-   * a split release completes one frame more or less than its share), each drained cell (N above
-   * all it sent) and each streamed one (N at most a frame); null when the cells do not show it.
+   * N, located by each held cell (r frames per release: N between (r - 1) and (r + 1) frames, as a
+   * split release completes one frame more or less than its share), each drained cell (N above all
+   * it sent) and each streamed one (N at most a frame); null when the cells do not show it.
    */
   static Span fit(List<CellEvidence> cells, List<String> evidence) {
     List<CellEvidence> held = cells.stream().filter(CellEvidence::held).toList();
@@ -40,19 +44,33 @@ final class SplitBufferFit {
       if (Math.abs(c.releaseBytesP50() - weight) > SAME_WEIGHT * weight) return null;
       double r = c.releaseFrames();
       double expected = r * c.intervalMs();
-      if (c.waitP50() < (r - 1) * c.intervalMs() - 3 || c.waitP50() > expected + Math.max(6, 0.15 * expected)) return null;
+      if (c.waitP50() < (r - 1) * c.intervalMs() - 3
+          || c.waitP50() > expected + Math.max(6, 0.15 * expected)) return null;
       n = n.above((r - 1) * c.frameBytes()).atMost((r + 1) * c.frameBytes());
     }
     if (n.empty() || !n.bounded()) return null;
-    evidence.add(String.format("split-buffer check: every held cell's releases weigh ~%.0f B whatever the frame size, a buffer of %s",
-        weight, n.text("B")));
+    evidence.add(
+        String.format(
+            "split-buffer check: every held cell's releases weigh ~%.0f B whatever the frame size, a buffer of %s",
+            weight, n.text("B")));
     return n;
   }
 
-  static FlushTrigger answer(String target, Span n, List<CellEvidence> cells, List<String> evidence) {
+  static FlushTrigger answer(
+      String target, Span n, List<CellEvidence> cells, List<String> evidence) {
     double ratio = Fits.bodyRatio(cells.stream().filter(CellEvidence::held).toList());
-    return new FlushTrigger(target, TriggerKind.SPLIT_BUFFER, Fits.round1(n.mid()), Fits.round1(n.mid() * ratio), null, null, String.format(
-        "split buffer: writes ~%.0f B at a time whatever the frames, splitting the frame that fills it (between %s; %s); the "
-            + "split frame's tail waits for the next write", n.mid(), n.text("B"), Fits.across(cells)), evidence, List.of());
+    return new FlushTrigger(
+        target,
+        TriggerKind.SPLIT_BUFFER,
+        Fits.round1(n.mid()),
+        Fits.round1(n.mid() * ratio),
+        null,
+        null,
+        String.format(
+            "split buffer: writes ~%.0f B at a time whatever the frames, splitting the frame that fills it (between %s; %s); the "
+                + "split frame's tail waits for the next write",
+            n.mid(), n.text("B"), Fits.across(cells)),
+        evidence,
+        List.of());
   }
 }

@@ -2,7 +2,10 @@ package flushlab.map;
 
 import flushlab.core.Named;
 
-/** What {@link FlushTrigger} names as a target's flush trigger; JSON and tables show its text (byte-threshold, ...). */
+/**
+ * What {@link FlushTrigger} names as a target's flush trigger; JSON and tables show its text
+ * (byte-threshold, ...).
+ */
 public enum TriggerKind implements Named {
   /** Every frame leaves at once. */
   NONE,
@@ -12,8 +15,8 @@ public enum TriggerKind implements Named {
   BYTE_THRESHOLD,
   /**
    * A buffer written N bytes at a time, whatever the frames: the frame that fills it is split
-   * across two writes (nginx's proxy buffers). Its releases all weigh N, and the split frame's
-   * tail waits for the next write.
+   * across two writes (nginx's proxy buffers). Its releases all weigh N, and the split frame's tail
+   * waits for the next write.
    */
   SPLIT_BUFFER,
   /** Held for T from the first held byte. */
@@ -34,23 +37,30 @@ public enum TriggerKind implements Named {
   ENCODER,
   /**
    * A compressor flushed once N bytes of events went into it since its last flush (a framework
-   * flushing its encoder by input size): every release decodes to about N bytes, however small
-   * they compress, so no threshold of the compressed bytes fits and one of the decoded bytes does.
+   * flushing its encoder by input size): every release decodes to about N bytes, however small they
+   * compress, so no threshold of the compressed bytes fits and one of the decoded bytes does.
    */
   DECODED_THRESHOLD,
   /**
-   * A flow-control window (HTTP/2's): a stream faster than the window per update falls behind
-   * and leaves in bursts of what each update grants; a slower one is not held at all.
+   * A flow-control window (HTTP/2's): a stream faster than the window per update falls behind and
+   * leaves in bursts of what each update grants; a slower one is not held at all.
    */
   WINDOW,
-  /** Each event held until the next one arrives: every frame one interval late, the last with the end. */
+  /**
+   * Each event held until the next one arrives: every frame one interval late, the last with the
+   * end.
+   */
   ONE_LATE,
-  /** Frames stream, but nothing before the first of them (announcements, keep-alive comments) arrives before it. */
+  /**
+   * Frames stream, but nothing before the first of them (announcements, keep-alive comments)
+   * arrives before it.
+   */
   FIRST_CONTENT,
   /**
    * Nagle's algorithm on the client socket (no TCP_NODELAY): a write smaller than a segment waits
    * while an earlier one is unacknowledged, so writes faster than the peer's delayed ACK leave a
-   * segment at a time. Named alone, or as the stage after a holding one ({@link FlushTrigger#then}).
+   * segment at a time. Named alone, or as the stage after a holding one ({@link
+   * FlushTrigger#then}).
    */
   NAGLE,
   /** The cells measured cannot tell. */

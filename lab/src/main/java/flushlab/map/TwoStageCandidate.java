@@ -11,7 +11,8 @@ public record TwoStageCandidate(String chain, FlushTrigger answer) {
 
   /**
    * Whether the model ends with the client socket's Nagle, whose cells the replay compares by its
-   * own rule: in the answer, or in what a compressing target did for clients that do not accept its coding.
+   * own rule: in the answer, or in what a compressing target did for clients that do not accept its
+   * coding.
    */
   public boolean socketStage() {
     CompressionFinding c = answer.compression();

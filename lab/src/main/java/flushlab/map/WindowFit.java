@@ -13,7 +13,10 @@ import java.util.List;
  * intervals, and holds slow streams too; a timer or a clock holds every cell.
  */
 final class WindowFit {
-  /** What the cells show: bytes per update (the window, for a receiver that grants all it consumed at once) and the update period. */
+  /**
+   * What the cells show: bytes per update (the window, for a receiver that grants all it consumed
+   * at once) and the update period.
+   */
   record Window(double bytes, double periodMs) {}
 
   private WindowFit() {}
@@ -49,15 +52,22 @@ final class WindowFit {
     for (double s : sizes) if (Math.abs(s - w) > 0.1 * w) return null;
     for (CellEvidence c : cells) {
       double perPeriod = c.frameBytes() * p / c.intervalMs();
-      if (c.streamed() && perPeriod > 1.2 * w) return null; // it sent more than a window per update, and nothing held it
-      if (!c.streamed() && perPeriod < w) return null; // it never sent a window's worth per update, yet fell behind
+      if (c.streamed() && perPeriod > 1.2 * w)
+        return null; // it sent more than a window per update, and nothing held it
+      if (!c.streamed() && perPeriod < w)
+        return null; // it never sent a window's worth per update, yet fell behind
     }
-    evidence.add(String.format("window check: the cells that sent more than %.0f B per %.1f ms fell behind, releasing up to that "
-        + "(p90) one update apart at the rate their backlog grew by; the cells that sent less streamed", w, p));
+    evidence.add(
+        String.format(
+            "window check: the cells that sent more than %.0f B per %.1f ms fell behind, releasing up to that "
+                + "(p90) one update apart at the rate their backlog grew by; the cells that sent less streamed",
+            w, p));
     return new Window(w, p);
   }
 
-  /** The stream fell behind: its oldest frames waited far longer than one update period (or 50 ms). */
+  /**
+   * The stream fell behind: its oldest frames waited far longer than one update period (or 50 ms).
+   */
   private static boolean behind(CellEvidence c) {
     return !c.drained() && c.streams() > 0 && c.waitP90() >= Math.max(50, 2 * c.gapP90());
   }
@@ -70,18 +80,30 @@ final class WindowFit {
   static String behind(List<CellEvidence> cells) {
     for (CellEvidence c : cells) {
       if (c.streamed() || !behind(c) || c.waitP90() < 100) continue;
-      return String.format("%s falls behind (its oldest frames waited up to %.0f ms, p90, while it sent %.0f kB/s): the target "
-          + "passes fewer bytes per second than that, as a bandwidth limit or a flow-control window whose updates follow each "
-          + "consumed byte does", c.label(), c.waitP90(), c.frameBytes() / c.intervalMs());
+      return String.format(
+          "%s falls behind (its oldest frames waited up to %.0f ms, p90, while it sent %.0f kB/s): the target "
+              + "passes fewer bytes per second than that, as a bandwidth limit or a flow-control window whose updates follow each "
+              + "consumed byte does",
+          c.label(), c.waitP90(), c.frameBytes() / c.intervalMs());
     }
     return null;
   }
 
-  static FlushTrigger answer(String target, Window win, List<CellEvidence> cells, List<String> evidence) {
-    return new FlushTrigger(target, TriggerKind.WINDOW, Fits.round1(win.bytes()), null, Fits.round1(win.periodMs()), null,
-        String.format("window: flow control lets ~%.0f B through per update, updates %.1f ms apart: a stream faster than "
-            + "~%.0f kB/s falls behind and leaves in bursts of that size, a slower one streams (%s; with a receiver that grants "
-            + "everything it consumed at once, the bytes per update are the window)", win.bytes(), win.periodMs(),
-            win.bytes() / win.periodMs(), Fits.across(cells)), evidence, List.of());
+  static FlushTrigger answer(
+      String target, Window win, List<CellEvidence> cells, List<String> evidence) {
+    return new FlushTrigger(
+        target,
+        TriggerKind.WINDOW,
+        Fits.round1(win.bytes()),
+        null,
+        Fits.round1(win.periodMs()),
+        null,
+        String.format(
+            "window: flow control lets ~%.0f B through per update, updates %.1f ms apart: a stream faster than "
+                + "~%.0f kB/s falls behind and leaves in bursts of that size, a slower one streams (%s; with a receiver that grants "
+                + "everything it consumed at once, the bytes per update are the window)",
+            win.bytes(), win.periodMs(), win.bytes() / win.periodMs(), Fits.across(cells)),
+        evidence,
+        List.of());
   }
 }

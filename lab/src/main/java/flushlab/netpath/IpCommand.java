@@ -15,7 +15,9 @@ final class IpCommand {
   /** Why this machine cannot make a veth path, or null when it can. */
   static String unavailable() {
     if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
-      return "the veth path needs Linux network namespaces (this is " + System.getProperty("os.name") + ")";
+      return "the veth path needs Linux network namespaces (this is "
+          + System.getProperty("os.name")
+          + ")";
     }
     if (Executables.locate("ip") == null) {
       return "the veth path needs iproute2's 'ip' command (apt-get install iproute2)";
@@ -28,8 +30,14 @@ final class IpCommand {
 
   private static boolean isRoot() {
     try {
-      return "0".equals(ProcFiles.read(java.nio.file.Path.of("/proc/self/status")).lines()
-          .filter(l -> l.startsWith("Uid:")).map(l -> l.split("\\s+")[2]).findFirst().orElse(""));
+      return "0"
+          .equals(
+              ProcFiles.read(java.nio.file.Path.of("/proc/self/status"))
+                  .lines()
+                  .filter(l -> l.startsWith("Uid:"))
+                  .map(l -> l.split("\\s+")[2])
+                  .findFirst()
+                  .orElse(""));
     } catch (IOException e) {
       return false;
     }
@@ -53,11 +61,14 @@ final class IpCommand {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted during 'ip " + String.join(" ", args) + "'");
     }
-    if (p.exitValue() != 0) throw new IOException("'ip " + String.join(" ", args) + "' failed: " + out);
+    if (p.exitValue() != 0)
+      throw new IOException("'ip " + String.join(" ", args) + "' failed: " + out);
     return out;
   }
 
-  /** Like {@link #run} for clean-up steps: a failure (the thing is already gone) is not an error. */
+  /**
+   * Like {@link #run} for clean-up steps: a failure (the thing is already gone) is not an error.
+   */
   static void quietly(String... args) {
     try {
       run(args);

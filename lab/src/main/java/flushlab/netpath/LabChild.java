@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One of the lab's own servers (an emitter, a relay) run as a child JVM inside a veth link's
- * namespace: same Java, same class path, the parent's clock anchor (so emit times stamped there
- * are on the client's clock), under the process guard (so it dies with the lab, however the lab
- * dies). Ready once it accepts connections across the link.
+ * namespace: same Java, same class path, the parent's clock anchor (so emit times stamped there are
+ * on the client's clock), under the process guard (so it dies with the lab, however the lab dies).
+ * Ready once it accepts connections across the link.
  */
 public final class LabChild implements AutoCloseable {
   private static final long START_TIMEOUT_NANOS = 30_000_000_000L;
@@ -35,29 +35,41 @@ public final class LabChild implements AutoCloseable {
 
   /**
    * Starts {@code flushlab ARGS} in the link's namespace and waits until {@code address} accepts a
-   * connection from the lab's side and the child has said it is ready (after its warm-up). Throws with the child's log tail when it exits or stays deaf.
+   * connection from the lab's side and the child has said it is ready (after its warm-up). Throws
+   * with the child's log tail when it exits or stays deaf.
    */
-  public static LabChild start(VethLink link, String what, List<String> args, HostPort address) throws VethLink.Unavailable {
+  public static LabChild start(VethLink link, String what, List<String> args, HostPort address)
+      throws VethLink.Unavailable {
     Path log = link.folder().resolve(what.replaceAll("[^A-Za-z0-9_.-]", "_") + ".log");
     List<String> java = new ArrayList<>();
-    java.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    // the options lab/jvm.options gives every JVM the lab runs: C1 only, so no C2 compiles in the middle
+    java.add(
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    // the options lab/jvm.options gives every JVM the lab runs: C1 only, so no C2 compiles in the
+    // middle
     // of what this child serves (and it is ready in about half the time on two cores)
     java.add("-XX:TieredStopAtLevel=1");
     java.add("-Xmx256m");
-    java.add("-XX:+UseSerialGC"); // one small heap per child; no GC threads competing for the lab's two cores
+    java.add(
+        "-XX:+UseSerialGC"); // one small heap per child; no GC threads competing for the lab's two
+    // cores
     java.add(LabClock.anchorProperty());
     java.add("-cp");
     java.add(System.getProperty("java.class.path"));
     java.add("flushlab.cli.Main");
     java.addAll(args);
-    ProcessBuilder pb = new ProcessBuilder(ProcessGuard.wrap(link.inside(java))).redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(ProcessGuard.wrap(link.inside(java)))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     Process p;
     try {
       p = ProcessGuard.start(pb);
     } catch (IOException e) {
-      throw new VethLink.Unavailable("cannot start the " + what + " in " + link.namespace() + ": " + IoErrors.describe(e));
+      throw new VethLink.Unavailable(
+          "cannot start the " + what + " in " + link.namespace() + ": " + IoErrors.describe(e));
     }
     LabChild child = new LabChild(what, p, address, log);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
@@ -65,8 +77,17 @@ public final class LabChild implements AutoCloseable {
       if (!p.isAlive()) {
         String tail = child.logTail(15);
         child.close();
-        throw new VethLink.Unavailable("the " + what + " in " + link.namespace() + " exited with status " + p.exitValue()
-            + " before it listened on " + address + "; its log ends:\n" + tail);
+        throw new VethLink.Unavailable(
+            "the "
+                + what
+                + " in "
+                + link.namespace()
+                + " exited with status "
+                + p.exitValue()
+                + " before it listened on "
+                + address
+                + "; its log ends:\n"
+                + tail);
       }
       // Ready once it listens and has said so: a server command says so after its warm-up, which
       // must not share the two cores with the first measurement.
@@ -74,8 +95,15 @@ public final class LabChild implements AutoCloseable {
       if (System.nanoTime() > deadline) {
         String tail = child.logTail(15);
         child.close();
-        throw new VethLink.Unavailable("the " + what + " in " + link.namespace() + " did not listen on " + address
-            + " within 30 s; its log ends:\n" + tail);
+        throw new VethLink.Unavailable(
+            "the "
+                + what
+                + " in "
+                + link.namespace()
+                + " did not listen on "
+                + address
+                + " within 30 s; its log ends:\n"
+                + tail);
       }
       try {
         p.waitFor(50, TimeUnit.MILLISECONDS); // poll the port; returns at once if it dies
@@ -88,7 +116,8 @@ public final class LabChild implements AutoCloseable {
   }
 
   /** The lines the lab's server commands print once they listen and have warmed up. */
-  private static final List<String> READY_LINES = List.of("flushlab emitter listening on", "flushlab relay on");
+  private static final List<String> READY_LINES =
+      List.of("flushlab emitter listening on", "flushlab relay on");
 
   private boolean saidReady() {
     return logTail(400).lines().anyMatch(l -> READY_LINES.stream().anyMatch(l::startsWith));
@@ -118,7 +147,8 @@ public final class LabChild implements AutoCloseable {
   public String awaitLogLine(String prefix, long millis) {
     long deadline = System.nanoTime() + millis * 1_000_000L;
     while (true) {
-      String found = logTail(200).lines().filter(l -> l.startsWith(prefix)).findFirst().orElse(null);
+      String found =
+          logTail(200).lines().filter(l -> l.startsWith(prefix)).findFirst().orElse(null);
       if (found != null || System.nanoTime() > deadline || !process.isAlive()) return found;
       try {
         process.waitFor(10, TimeUnit.MILLISECONDS); // wakes at once if the child dies

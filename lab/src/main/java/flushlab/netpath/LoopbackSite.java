@@ -30,8 +30,10 @@ public final class LoopbackSite implements ServerSite {
       throw new Exception("the emitter cannot listen on " + listen + ": " + e.getMessage(), e);
     }
     String host = listen.host();
-    boolean wildcard = host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0");
-    return new LoopbackSite(vertx, emitter, new HostPort(wildcard ? "127.0.0.1" : host, emitter.port()));
+    boolean wildcard =
+        host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0");
+    return new LoopbackSite(
+        vertx, emitter, new HostPort(wildcard ? "127.0.0.1" : host, emitter.port()));
   }
 
   @Override
@@ -50,10 +52,14 @@ public final class LoopbackSite implements ServerSite {
   public synchronized HostPort emitterTls() {
     if (tlsAddress == null) {
       try {
-        int port = emitter.listenTls(address.host(), 0, ServerTls.selfSigned()).await(10, TimeUnit.SECONDS);
+        int port =
+            emitter
+                .listenTls(address.host(), 0, ServerTls.selfSigned())
+                .await(10, TimeUnit.SECONDS);
         tlsAddress = new HostPort(address.host(), port);
       } catch (Exception e) {
-        throw new UnsupportedOperationException("the emitter cannot listen with TLS on " + address.host() + ": " + e.getMessage(), e);
+        throw new UnsupportedOperationException(
+            "the emitter cannot listen with TLS on " + address.host() + ": " + e.getMessage(), e);
       }
     }
     return tlsAddress;
@@ -69,7 +75,10 @@ public final class LoopbackSite implements ServerSite {
     }
   }
 
-  /** How long a run's guard waits for the audit of a stream the emitter is still filing (as a veth site's does). */
+  /**
+   * How long a run's guard waits for the audit of a stream the emitter is still filing (as a veth
+   * site's does).
+   */
   static final long AUDIT_WAIT_NANOS = 2_000_000_000L;
 
   @Override

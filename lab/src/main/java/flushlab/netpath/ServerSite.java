@@ -5,10 +5,10 @@ import flushlab.emitter.PacingAudit;
 import java.util.List;
 
 /**
- * Where the lab runs its servers for one network path: the emitter, and the relays and proxies
- * in front of it. On loopback they run in the lab's own process (relays, emitter) or as its
- * children (proxies); on a veth path all of them run inside the link's namespace, so the client
- * reaches each across the link. Targets ask their site where and how to start.
+ * Where the lab runs its servers for one network path: the emitter, and the relays and proxies in
+ * front of it. On loopback they run in the lab's own process (relays, emitter) or as its children
+ * (proxies); on a veth path all of them run inside the link's namespace, so the client reaches each
+ * across the link. Targets ask their site where and how to start.
  */
 public sealed interface ServerSite extends AutoCloseable permits LoopbackSite, VethSite {
   NetworkPath path();
@@ -23,7 +23,10 @@ public sealed interface ServerSite extends AutoCloseable permits LoopbackSite, V
    */
   HostPort emitterTls();
 
-  /** The pacing audit of a stream the emitter served (waiting a moment for one it is still filing), or null when it has none; never on an event loop. */
+  /**
+   * The pacing audit of a stream the emitter served (waiting a moment for one it is still filing),
+   * or null when it has none; never on an event loop.
+   */
   PacingAudit.Summary audit(long streamId);
 
   /** The emitter's process when it runs in another one (a namespace's), else -1. */
@@ -31,7 +34,10 @@ public sealed interface ServerSite extends AutoCloseable permits LoopbackSite, V
     return -1;
   }
 
-  /** The emitter's event loop, when it runs in this process (tests disturb it on purpose); else null. */
+  /**
+   * The emitter's event loop, when it runs in this process (tests disturb it on purpose); else
+   * null.
+   */
   io.vertx.core.Context emitterLoop();
 
   /** The host a server started on this site listens on (127.0.0.1 on loopback). */

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The sites of one run, one per network path its targets use, opened before the targets start
- * and closed after they stop. Loopback's emitter listens where the scenario says (a server the
- * lab did not start forwards there); a veth path's emitter is in that path's namespace.
+ * The sites of one run, one per network path its targets use, opened before the targets start and
+ * closed after they stop. Loopback's emitter listens where the scenario says (a server the lab did
+ * not start forwards there); a veth path's emitter is in that path's namespace.
  */
 public final class ServerSites implements AutoCloseable {
   private final Map<NetworkPath, ServerSite> sites = new LinkedHashMap<>();
@@ -17,7 +17,8 @@ public final class ServerSites implements AutoCloseable {
   private ServerSites() {}
 
   /** Opens a site for each path; on any failure the ones already open are closed first. */
-  public static ServerSites open(Vertx vertx, HostPort emitterListen, Iterable<NetworkPath> paths, Consumer<String> announce)
+  public static ServerSites open(
+      Vertx vertx, HostPort emitterListen, Iterable<NetworkPath> paths, Consumer<String> announce)
       throws Exception {
     ServerSites all = new ServerSites();
     try {
@@ -27,8 +28,15 @@ public final class ServerSites implements AutoCloseable {
         if (key.isVeth()) {
           VethSite site = VethSite.open(key.mtu());
           all.sites.put(key, site);
-          announce.accept("network path " + key.describe() + ": " + site.link() + "; emitter (pid in " + site.link().namespace()
-              + ") at " + site.emitter());
+          announce.accept(
+              "network path "
+                  + key.describe()
+                  + ": "
+                  + site.link()
+                  + "; emitter (pid in "
+                  + site.link().namespace()
+                  + ") at "
+                  + site.emitter());
         } else {
           all.sites.put(key, LoopbackSite.open(vertx, emitterListen));
         }

@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A network namespace of the lab's own, joined to the lab's namespace by a veth link of one MTU:
- * the lab's client stays in its namespace (so its clock and its reads are the same as on
- * loopback), the servers run in the other one, reached at {@link #serverHost()} across the link.
+ * the lab's client stays in its namespace (so its clock and its reads are the same as on loopback),
+ * the servers run in the other one, reached at {@link #serverHost()} across the link.
  *
  * <p>Made and removed by the lab: {@link #close()} kills what still runs inside and deletes the
  * namespace (which takes both ends of the link with it). A shutdown hook does the same on Ctrl-C
@@ -30,7 +30,9 @@ public final class VethLink implements AutoCloseable {
   private static final Set<VethLink> OPEN = ConcurrentHashMap.newKeySet();
 
   static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(OPEN).forEach(VethLink::close), "flushlab-veth-cleanup"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(() -> List.copyOf(OPEN).forEach(VethLink::close), "flushlab-veth-cleanup"));
   }
 
   private final String namespace;
@@ -41,7 +43,8 @@ public final class VethLink implements AutoCloseable {
   private final Path folder;
   private volatile boolean closed;
 
-  private VethLink(String namespace, String hostSide, String labHost, String serverHost, int mtu, Path folder) {
+  private VethLink(
+      String namespace, String hostSide, String labHost, String serverHost, int mtu, Path folder) {
     this.namespace = namespace;
     this.hostSide = hostSide;
     this.labHost = labHost;
@@ -82,7 +85,8 @@ public final class VethLink implements AutoCloseable {
     Path folder;
     try {
       folder = WorkFolders.create("netpath");
-      Files.writeString(folder.resolve(NETNS_FILE), namespace + " " + hostSide + "\n", StandardCharsets.UTF_8);
+      Files.writeString(
+          folder.resolve(NETNS_FILE), namespace + " " + hostSide + "\n", StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new Unavailable("cannot record the link in a work folder: " + IoErrors.describe(e));
     }
@@ -94,8 +98,21 @@ public final class VethLink implements AutoCloseable {
       link = new VethLink(namespace, hostSide, labHost, serverHost, mtu, folder);
       OPEN.add(link);
       IpCommand.run("netns", "add", namespace);
-      IpCommand.run("link", "add", hostSide, "mtu", Integer.toString(mtu), "type", "veth", "peer", "name", nsSide, "mtu",
-          Integer.toString(mtu), "netns", namespace);
+      IpCommand.run(
+          "link",
+          "add",
+          hostSide,
+          "mtu",
+          Integer.toString(mtu),
+          "type",
+          "veth",
+          "peer",
+          "name",
+          nsSide,
+          "mtu",
+          Integer.toString(mtu),
+          "netns",
+          namespace);
       IpCommand.run("addr", "add", labHost + "/30", "dev", hostSide);
       IpCommand.run("link", "set", hostSide, "up");
       IpCommand.run("-n", namespace, "addr", "add", serverHost + "/30", "dev", nsSide);
@@ -158,12 +175,15 @@ public final class VethLink implements AutoCloseable {
 
   /** The command that runs {@code command} inside the namespace. */
   public List<String> inside(List<String> command) {
-    List<String> all = new ArrayList<>(List.of(Executables.locate("ip"), "netns", "exec", namespace));
+    List<String> all =
+        new ArrayList<>(List.of(Executables.locate("ip"), "netns", "exec", namespace));
     all.addAll(command);
     return all;
   }
 
-  /** Kills whatever still runs in the namespace, deletes it (and so the link), and the work folder. */
+  /**
+   * Kills whatever still runs in the namespace, deletes it (and so the link), and the work folder.
+   */
   @Override
   public synchronized void close() {
     if (closed) return;
@@ -176,13 +196,15 @@ public final class VethLink implements AutoCloseable {
   private static void remove(String namespace, String hostSide) {
     try {
       for (String pid : IpCommand.run("netns", "pids", namespace).split("\\s+")) {
-        if (!pid.isBlank()) ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+        if (!pid.isBlank())
+          ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
       }
     } catch (IOException | RuntimeException e) {
       // no such namespace, or nothing in it
     }
     IpCommand.quietly("netns", "del", namespace);
-    IpCommand.quietly("link", "del", hostSide); // gone with its peer already, unless the namespace was held open
+    IpCommand.quietly(
+        "link", "del", hostSide); // gone with its peer already, unless the namespace was held open
   }
 
   /**
@@ -191,12 +213,14 @@ public final class VethLink implements AutoCloseable {
    */
   public static int sweepStale() {
     int removed = 0;
-    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(WorkFolders.root(), WorkFolders.PREFIX + "netpath-*")) {
+    try (DirectoryStream<Path> dirs =
+        Files.newDirectoryStream(WorkFolders.root(), WorkFolders.PREFIX + "netpath-*")) {
       for (Path dir : dirs) {
         Path record = dir.resolve(NETNS_FILE);
         if (!Files.isRegularFile(record) || WorkFolders.ownerAlive(dir)) continue;
         String[] f = Files.readString(record).trim().split(" ");
-        if (f.length == 2 && f[0].startsWith("flushlab-") && f[1].startsWith("fl")) remove(f[0], f[1]);
+        if (f.length == 2 && f[0].startsWith("flushlab-") && f[1].startsWith("fl"))
+          remove(f[0], f[1]);
         WorkFolders.delete(dir);
         removed++;
       }
@@ -208,6 +232,15 @@ public final class VethLink implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "veth " + hostSide + " (" + labHost + ") <-> " + namespace + " (" + serverHost + "), MTU " + mtu;
+    return "veth "
+        + hostSide
+        + " ("
+        + labHost
+        + ") <-> "
+        + namespace
+        + " ("
+        + serverHost
+        + "), MTU "
+        + mtu;
   }
 }

@@ -27,8 +27,11 @@ public final class VethSite implements ServerSite {
   private final VethLink link;
   private final LabChild emitter;
   private final List<LabChild> relays = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
   private int nextRelayPort = 9001;
 
   private VethSite(VethLink link, LabChild emitter) {
@@ -41,7 +44,8 @@ public final class VethSite implements ServerSite {
     VethLink link = VethLink.open(mtu);
     try {
       HostPort at = new HostPort(link.serverHost(), EMITTER_PORT);
-      LabChild emitter = LabChild.start(link, "emitter", List.of("emitter", "--listen", at.toString()), at);
+      LabChild emitter =
+          LabChild.start(link, "emitter", List.of("emitter", "--listen", at.toString()), at);
       return new VethSite(link, emitter);
     } catch (VethLink.Unavailable | RuntimeException e) {
       link.close();
@@ -53,10 +57,15 @@ public final class VethSite implements ServerSite {
     return link;
   }
 
-  /** Starts a built-in relay with these shaper specs inside the namespace, in front of the emitter. */
-  public synchronized LabChild startRelay(String name, List<String> shaperSpecs, boolean poolUpstream) throws VethLink.Unavailable {
+  /**
+   * Starts a built-in relay with these shaper specs inside the namespace, in front of the emitter.
+   */
+  public synchronized LabChild startRelay(
+      String name, List<String> shaperSpecs, boolean poolUpstream) throws VethLink.Unavailable {
     HostPort at = new HostPort(link.serverHost(), nextRelayPort++);
-    List<String> args = new ArrayList<>(List.of("relay", "--listen", at.toString(), "--upstream", emitter().toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of("relay", "--listen", at.toString(), "--upstream", emitter().toString()));
     for (String s : shaperSpecs) {
       args.add("--shape");
       args.add(s);
@@ -74,8 +83,9 @@ public final class VethSite implements ServerSite {
 
   @Override
   public HostPort emitterTls() {
-    throw new UnsupportedOperationException("tls: true on a direct target is for loopback in this version; on a veth path, measure "
-        + "TLS through a proxy with a TLS template (scenarios/proxies/*-tls.*)");
+    throw new UnsupportedOperationException(
+        "tls: true on a direct target is for loopback in this version; on a veth path, measure "
+            + "TLS through a proxy with a TLS template (scenarios/proxies/*-tls.*)");
   }
 
   @Override
@@ -84,8 +94,8 @@ public final class VethSite implements ServerSite {
   }
 
   /**
-   * Reads {@code GET /emitter/streams/{id}}; the emitter answers 409 while a stream is still
-   * being written, so a 409 is asked again until the audit is final (at most 2 s).
+   * Reads {@code GET /emitter/streams/{id}}; the emitter answers 409 while a stream is still being
+   * written, so a 409 is asked again until the audit is final (at most 2 s).
    */
   @Override
   public PacingAudit.Summary audit(long streamId) {
@@ -93,11 +103,14 @@ public final class VethSite implements ServerSite {
     long deadline = System.nanoTime() + AUDIT_WAIT_NANOS;
     try {
       while (true) {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            http.send(
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) return parse(r.body());
         if (r.statusCode() != 409 || System.nanoTime() > deadline) return null;
-        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // ask again in a millisecond, not in a tight loop of requests
+        java.util.concurrent.locks.LockSupport.parkNanos(
+            1_000_000); // ask again in a millisecond, not in a tight loop of requests
       }
     } catch (IOException e) {
       return null;
@@ -110,15 +123,30 @@ public final class VethSite implements ServerSite {
   static PacingAudit.Summary parse(String json) throws IOException {
     JsonNode n = Json.MAPPER.readTree(json);
     JsonNode late = n.path("lateness_ms");
-    return new PacingAudit.Summary(n.path("stream_id").asLong(), n.path("paced").asBoolean(), n.path("complete").asBoolean(),
-        n.path("frames_planned").asInt(), n.path("frames_written").asInt(), n.path("frame_bytes").asLong(),
-        n.path("backpressure_waits").asInt(), millisToNanos(late.path("p50")), millisToNanos(late.path("p99")),
-        millisToNanos(late.path("max")), n.path("keep_alives").asInt(), null, held(n.path("latest_held")));
+    return new PacingAudit.Summary(
+        n.path("stream_id").asLong(),
+        n.path("paced").asBoolean(),
+        n.path("complete").asBoolean(),
+        n.path("frames_planned").asInt(),
+        n.path("frames_written").asInt(),
+        n.path("frame_bytes").asLong(),
+        n.path("backpressure_waits").asInt(),
+        millisToNanos(late.path("p50")),
+        millisToNanos(late.path("p99")),
+        millisToNanos(late.path("max")),
+        n.path("keep_alives").asInt(),
+        null,
+        held(n.path("latest_held")));
   }
 
-  /** What the emitter's own process judged held its latest frame (null from an emitter that did not say). */
+  /**
+   * What the emitter's own process judged held its latest frame (null from an emitter that did not
+   * say).
+   */
   private static LateFrame.Held held(JsonNode h) {
-    return h.isObject() ? new LateFrame.Held(h.path("why").asText(""), h.path("by_host").asBoolean()) : null;
+    return h.isObject()
+        ? new LateFrame.Held(h.path("why").asText(""), h.path("by_host").asBoolean())
+        : null;
   }
 
   private static long millisToNanos(JsonNode ms) {

@@ -9,10 +9,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Ties a child process's life to the lab's, so a proxy never outlives the lab that started it,
- * even when the lab is killed with SIGKILL and runs no cleanup of its own. The child runs as
+ * Ties a child process's life to the lab's, so a proxy never outlives the lab that started it, even
+ * when the lab is killed with SIGKILL and runs no cleanup of its own. The child runs as
  *
- * <pre>setpriv --pdeathsig TERM -- setsid sh -c 'trap "kill -KILL 0" TERM HUP; "$@" &amp; wait $!' guard PROXY ARGS</pre>
+ * <pre>
+ * setpriv --pdeathsig TERM -- setsid sh -c 'trap "kill -KILL 0" TERM HUP; "$@" &amp; wait $!' guard PROXY ARGS
+ * </pre>
  *
  * <ul>
  *   <li>{@code setpriv --pdeathsig TERM}: the kernel sends TERM to the guard when its parent (the
@@ -22,21 +24,24 @@ import java.util.concurrent.Future;
  *   <li>the guard's trap kills the whole group, the proxy's own children included (an nginx master
  *       killed alone leaves its workers serving).
  * </ul>
- * The arguments go to sh as positional parameters, never into the script text: nothing a
- * scenario says is interpreted by a shell. Where setpriv or setsid is missing, the proxy runs
- * unguarded and {@link #guarded()} says so.
  *
- * <p>Linux sends the parent-death signal when the thread that started the child exits, not only
- * the process: every guarded child is started from one long-lived thread, so a proxy started from
- * a short-lived thread is not killed when that thread ends.
+ * The arguments go to sh as positional parameters, never into the script text: nothing a scenario
+ * says is interpreted by a shell. Where setpriv or setsid is missing, the proxy runs unguarded and
+ * {@link #guarded()} says so.
+ *
+ * <p>Linux sends the parent-death signal when the thread that started the child exits, not only the
+ * process: every guarded child is started from one long-lived thread, so a proxy started from a
+ * short-lived thread is not killed when that thread ends.
  */
 public final class ProcessGuard {
   private static final String SCRIPT = "trap 'kill -KILL 0' TERM HUP; \"$@\" & wait $!";
-  private static final ExecutorService LAUNCHER = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "flushlab-process-launcher");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService LAUNCHER =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "flushlab-process-launcher");
+            t.setDaemon(true);
+            return t;
+          });
 
   private ProcessGuard() {}
 
@@ -48,8 +53,18 @@ public final class ProcessGuard {
   /** The command that runs {@code command} under the guard (or itself, unguarded). */
   public static List<String> wrap(List<String> command) {
     if (!guarded()) return command;
-    List<String> all = new ArrayList<>(List.of(Executables.locate("setpriv"), "--pdeathsig", "TERM", "--",
-        Executables.locate("setsid"), "sh", "-c", SCRIPT, "flushlab-guard"));
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                Executables.locate("setpriv"),
+                "--pdeathsig",
+                "TERM",
+                "--",
+                Executables.locate("setsid"),
+                "sh",
+                "-c",
+                SCRIPT,
+                "flushlab-guard"));
     all.addAll(command);
     return all;
   }
@@ -101,7 +116,8 @@ public final class ProcessGuard {
   /** The last lines of a child's log, or why there is none. */
   public static String logTail(java.nio.file.Path log, int lines) {
     try {
-      List<String> all = java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
+      List<String> all =
+          java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     } catch (IOException e) {
       return "(no log: " + e.getMessage() + ")";

@@ -12,10 +12,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The private temporary folders proxies run in (config, pid, temp files, log). Each records the
- * lab process that owns it; the lab deletes its folder when it stops the proxy, and a lab that
- * starts deletes the folders of labs that died without doing so (killed, or the machine lost
- * power), after killing whatever still runs in such a folder's process group.
+ * The private temporary folders proxies run in (config, pid, temp files, log). Each records the lab
+ * process that owns it; the lab deletes its folder when it stops the proxy, and a lab that starts
+ * deletes the folders of labs that died without doing so (killed, or the machine lost power), after
+ * killing whatever still runs in such a folder's process group.
  */
 public final class WorkFolders {
   public static final String PREFIX = "flushlab-";
@@ -31,13 +31,16 @@ public final class WorkFolders {
   public static Path create(String kind) throws IOException {
     Path dir = Files.createTempDirectory(root(), PREFIX + kind + "-");
     ProcessHandle me = ProcessHandle.current();
-    Files.writeString(dir.resolve(OWNER_FILE), me.pid() + " " + startOf(me) + "\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve(OWNER_FILE), me.pid() + " " + startOf(me) + "\n", StandardCharsets.UTF_8);
     return dir;
   }
 
   /** Records the process group the proxy runs in, for a later lab to clean up if this one dies. */
   public static void recordProcessGroup(Path dir, long pgid) throws IOException {
-    Files.writeString(dir.resolve(OWNER_FILE), Files.readString(dir.resolve(OWNER_FILE)).trim() + " " + pgid + "\n",
+    Files.writeString(
+        dir.resolve(OWNER_FILE),
+        Files.readString(dir.resolve(OWNER_FILE)).trim() + " " + pgid + "\n",
         StandardCharsets.UTF_8);
   }
 
@@ -50,8 +53,8 @@ public final class WorkFolders {
   }
 
   /**
-   * Deletes the folders whose owning lab is gone, killing any process still in the recorded
-   * process group first. Returns how many folders were removed.
+   * Deletes the folders whose owning lab is gone, killing any process still in the recorded process
+   * group first. Returns how many folders were removed.
    */
   public static int sweepStale() {
     int removed = 0;
@@ -59,7 +62,8 @@ public final class WorkFolders {
       for (Path dir : dirs) {
         Path owner = dir.resolve(OWNER_FILE);
         if (!Files.isRegularFile(owner)) continue;
-        if (Files.exists(dir.resolve("netns"))) continue; // a veth path's folder: VethLink.sweepStale removes its namespace first
+        if (Files.exists(dir.resolve("netns")))
+          continue; // a veth path's folder: VethLink.sweepStale removes its namespace first
         String[] f = Files.readString(owner).trim().split(" ");
         if (f.length < 2 || ownerAlive(Long.parseLong(f[0]), f[1])) continue;
         if (f.length >= 3) killGroup(Long.parseLong(f[2]));
@@ -109,13 +113,15 @@ public final class WorkFolders {
 
   /** Kills every process of a process group, found in /proc (Java has no killpg). */
   public static void killGroup(long pgid) {
-    for (long pid : processGroup(pgid)) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    for (long pid : processGroup(pgid))
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
   }
 
   /** The pids whose process group is pgid, from field 5 of /proc/PID/stat. */
   public static List<Long> processGroup(long pgid) {
     try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-      return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+      return procs
+          .filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
           .filter(p -> pgid == groupOf(p))
           .map(p -> Long.parseLong(p.getFileName().toString()))
           .toList();
@@ -127,7 +133,8 @@ public final class WorkFolders {
   private static long groupOf(Path proc) {
     try {
       String stat = ProcFiles.read(proc.resolve("stat"));
-      // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses: read after the last ')'
+      // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses: read after the last
+      // ')'
       String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       return Long.parseLong(rest[2]);
     } catch (IOException | RuntimeException e) {

@@ -2,16 +2,23 @@ package flushlab.proxy;
 
 import flushlab.core.HopProtocol;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** The real proxies the lab can start: how to run each in the foreground and ask its version. */
 public enum ProxyKind {
   NGINX("nginx", "nginx") {
     @Override
     List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "-c", config.toString(), "-p", workdir.toString() + "/", "-g", "daemon off; pid " + workdir.resolve("nginx.pid") + ";");
+      return List.of(
+          binary,
+          "-c",
+          config.toString(),
+          "-p",
+          workdir.toString() + "/",
+          "-g",
+          "daemon off; pid " + workdir.resolve("nginx.pid") + ";");
     }
 
     @Override
@@ -26,7 +33,16 @@ public enum ProxyKind {
 
     @Override
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(binary, "-T", "-q", "-c", config.toString(), "-p", workdir.toString() + "/", "-g", "pid " + workdir.resolve("nginx-t.pid") + ";");
+      return List.of(
+          binary,
+          "-T",
+          "-q",
+          "-c",
+          config.toString(),
+          "-p",
+          workdir.toString() + "/",
+          "-g",
+          "pid " + workdir.resolve("nginx-t.pid") + ";");
     }
   },
   HAPROXY("haproxy", "haproxy") {
@@ -68,7 +84,8 @@ public enum ProxyKind {
 
     @Override
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(binary, "adapt", "--config", config.toString(), "--adapter", "caddyfile", "--pretty");
+      return List.of(
+          binary, "adapt", "--config", config.toString(), "--adapter", "caddyfile", "--pretty");
     }
   },
   /**
@@ -114,12 +131,15 @@ public enum ProxyKind {
 
     @Override
     public HopProtocol upstreamProtocol(String config) {
-      return config.contains("force-proxy-request-1.0") ? HopProtocol.HTTP_1_0 : HopProtocol.HTTP_1_1;
+      return config.contains("force-proxy-request-1.0")
+          ? HopProtocol.HTTP_1_0
+          : HopProtocol.HTTP_1_1;
     }
 
     @Override
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(binary, "-f", config.toString(), "-t", "-D", "DUMP_RUN_CFG", "-D", "DUMP_MODULES");
+      return List.of(
+          binary, "-f", config.toString(), "-t", "-D", "DUMP_RUN_CFG", "-D", "DUMP_MODULES");
     }
   },
   /**
@@ -131,8 +151,21 @@ public enum ProxyKind {
   VARNISH("varnishd", "varnish") {
     @Override
     List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "-F", "-f", config.toString(), "-a", listenLine(config), "-n", workdir.resolve("varnish").toString(),
-          "-s", "malloc,64m", "-T", "none", "-j", "none");
+      return List.of(
+          binary,
+          "-F",
+          "-f",
+          config.toString(),
+          "-a",
+          listenLine(config),
+          "-n",
+          workdir.resolve("varnish").toString(),
+          "-s",
+          "malloc,64m",
+          "-T",
+          "none",
+          "-j",
+          "none");
     }
 
     @Override
@@ -147,10 +180,14 @@ public enum ProxyKind {
 
     @Override
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return null; // varnishd -C prints the VCL compiled to C, not what a reader wants: the filled file is recorded
+      return null; // varnishd -C prints the VCL compiled to C, not what a reader wants: the filled
+      // file is recorded
     }
   },
-  /** H2O, an HTTP/2-first server: proxy.reverse.url in front of the emitter; its errors go to its log (stderr). */
+  /**
+   * H2O, an HTTP/2-first server: proxy.reverse.url in front of the emitter; its errors go to its
+   * log (stderr).
+   */
   H2O("h2o", "h2o") {
     @Override
     List<String> command(String binary, Path config, Path workdir) {
@@ -173,9 +210,9 @@ public enum ProxyKind {
     }
   },
   /**
-   * Apache Traffic Server 9: its configuration is a folder of files, so its template is one file
-   * of sections ({@link TrafficServerLayout}) the lab writes into a private runroot; it runs in
-   * the foreground as traffic_server alone (no traffic_manager) and keeps the lab's user.
+   * Apache Traffic Server 9: its configuration is a folder of files, so its template is one file of
+   * sections ({@link TrafficServerLayout}) the lab writes into a private runroot; it runs in the
+   * foreground as traffic_server alone (no traffic_manager) and keeps the lab's user.
    */
   TRAFFICSERVER("traffic_server", "trafficserver") {
     @Override
@@ -200,12 +237,14 @@ public enum ProxyKind {
 
     @Override
     String versionText(String printed) {
-      return TrafficServerLayout.withoutNotes(printed); // "NOTE: using cwd as TS_RUNROOT" is not its version
+      return TrafficServerLayout.withoutNotes(
+          printed); // "NOTE: using cwd as TS_RUNROOT" is not its version
     }
 
     @Override
     List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(binary, "--run-root=" + TrafficServerLayout.runroot(workdir), "-C", "verify_config");
+      return List.of(
+          binary, "--run-root=" + TrafficServerLayout.runroot(workdir), "-C", "verify_config");
     }
   },
   /** Squid in accelerator (reverse proxy) mode, in the foreground without its daemon (-N). */
@@ -251,7 +290,9 @@ public enum ProxyKind {
     return printed;
   }
 
-  /** Writes what the proxy needs beside its filled template before it starts (nothing, for most). */
+  /**
+   * Writes what the proxy needs beside its filled template before it starts (nothing, for most).
+   */
   void prepare(String binary, Path config, Path workdir) throws java.io.IOException {}
 
   /** A command that prints the configuration as the proxy understood it, or null. */
@@ -259,7 +300,10 @@ public enum ProxyKind {
 
   private static final Pattern LISTEN_LINE = Pattern.compile("(?m)^#\\s*listen:\\s*(\\S+)\\s*$");
 
-  /** A Varnish template's {@code # listen: HOST:PORT} line, filled; the template is refused without one. */
+  /**
+   * A Varnish template's {@code # listen: HOST:PORT} line, filled; the template is refused without
+   * one.
+   */
   static String listenLine(Path config) {
     try {
       var m = LISTEN_LINE.matcher(java.nio.file.Files.readString(config));
@@ -267,8 +311,10 @@ public enum ProxyKind {
     } catch (java.io.IOException e) {
       throw new IllegalStateException("cannot read " + config + ": " + e.getMessage(), e);
     }
-    throw new IllegalStateException(config + " has no '# listen: {{listen_host}}:{{listen_port}}' line (varnishd takes its "
-        + "listen address on the command line)");
+    throw new IllegalStateException(
+        config
+            + " has no '# listen: {{listen_host}}:{{listen_port}}' line (varnishd takes its "
+            + "listen address on the command line)");
   }
 
   /** Every kind's name, as flags and messages list them. */
@@ -289,23 +335,33 @@ public enum ProxyKind {
     }
   }
 
-  private static final Pattern NGINX_HTTP11 = Pattern.compile("(?m)^\\s*proxy_http_version\\s+1\\.1\\s*;");
-  private static final Pattern HAPROXY_SERVER_H2 = Pattern.compile("(?m)^\\s*server\\s.*\\bproto\\s+h2\\b.*$");
+  private static final Pattern NGINX_HTTP11 =
+      Pattern.compile("(?m)^\\s*proxy_http_version\\s+1\\.1\\s*;");
+  private static final Pattern HAPROXY_SERVER_H2 =
+      Pattern.compile("(?m)^\\s*server\\s.*\\bproto\\s+h2\\b.*$");
   private static final Pattern CADDY_H2C = Pattern.compile("(?m)^\\s*versions\\s+.*\\bh2c\\b");
 
-  /** nginx: HTTP/1.0 upstream unless {@code proxy_http_version 1.1} (its default, as documented). */
+  /**
+   * nginx: HTTP/1.0 upstream unless {@code proxy_http_version 1.1} (its default, as documented).
+   */
   static HopProtocol nginxUpstream(String config) {
     return NGINX_HTTP11.matcher(config).find() ? HopProtocol.HTTP_1_1 : HopProtocol.HTTP_1_0;
   }
 
-  /** HAProxy: HTTP/1.1 unless a server line says {@code proto h2} (h2 when that line has {@code ssl}). */
+  /**
+   * HAProxy: HTTP/1.1 unless a server line says {@code proto h2} (h2 when that line has {@code
+   * ssl}).
+   */
   static HopProtocol haproxyUpstream(String config) {
     var m = HAPROXY_SERVER_H2.matcher(config);
     if (!m.find()) return HopProtocol.HTTP_1_1;
     return m.group().matches(".*\\bssl\\b.*") ? HopProtocol.H2 : HopProtocol.H2C;
   }
 
-  /** Caddy's reverse_proxy: HTTP/1.1 to a plain upstream unless its transport lists {@code versions h2c}. */
+  /**
+   * Caddy's reverse_proxy: HTTP/1.1 to a plain upstream unless its transport lists {@code versions
+   * h2c}.
+   */
   static HopProtocol caddyUpstream(String config) {
     return CADDY_H2C.matcher(config).find() ? HopProtocol.H2C : HopProtocol.HTTP_1_1;
   }

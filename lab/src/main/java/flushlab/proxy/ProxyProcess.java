@@ -20,10 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real proxy the lab started: a config template with the listen and upstream addresses filled
- * in, run in the foreground from a private work folder, waited for until it accepts connections,
- * and stopped by its own process id (never by name). Its version and effective config are kept,
- * so a published table cannot drift from the config that produced it.
+ * A real proxy the lab started: a config template with the listen and upstream addresses filled in,
+ * run in the foreground from a private work folder, waited for until it accepts connections, and
+ * stopped by its own process id (never by name). Its version and effective config are kept, so a
+ * published table cannot drift from the config that produced it.
  */
 public final class ProxyProcess implements AutoCloseable {
   private final boolean tls;
@@ -38,11 +38,24 @@ public final class ProxyProcess implements AutoCloseable {
   private final String effectiveConfig;
   private final Path log;
   private final Path workdir;
-  /** Every proxy this JVM started and has not stopped: the path's processes a reader on this host can see. */
+
+  /**
+   * Every proxy this JVM started and has not stopped: the path's processes a reader on this host
+   * can see.
+   */
   private static final Set<ProxyProcess> LIVE = ConcurrentHashMap.newKeySet();
 
-  private ProxyProcess(ProxyKind kind, Process process, String host, int port, String version, String configText,
-      String effectiveConfig, Path log, Path workdir, boolean tls) {
+  private ProxyProcess(
+      ProxyKind kind,
+      Process process,
+      String host,
+      int port,
+      String version,
+      String configText,
+      String effectiveConfig,
+      Path log,
+      Path workdir,
+      boolean tls) {
     this.tls = tls;
     this.kind = kind;
     this.process = process;
@@ -60,14 +73,17 @@ public final class ProxyProcess implements AutoCloseable {
    * into the proxy's work folder (cert.pem, key.pem, and both in one file for HAProxy) and its
    * clients pin that certificate.
    */
-  public static final List<String> TLS_PLACEHOLDERS = List.of("{{tls_cert}}", "{{tls_key}}", "{{tls_pem}}");
+  public static final List<String> TLS_PLACEHOLDERS =
+      List.of("{{tls_cert}}", "{{tls_key}}", "{{tls_pem}}");
 
   /** True when a template's text terminates TLS (names a TLS placeholder). */
   public static boolean terminatesTls(String templateText) {
     return TLS_PLACEHOLDERS.stream().anyMatch(templateText::contains);
   }
 
-  /** The same for a template file; false when it cannot be read (starting the proxy reports that). */
+  /**
+   * The same for a template file; false when it cannot be read (starting the proxy reports that).
+   */
   public static boolean terminatesTls(Path template) {
     try {
       return terminatesTls(Files.readString(template, StandardCharsets.UTF_8));
@@ -91,11 +107,17 @@ public final class ProxyProcess implements AutoCloseable {
   }
 
   public static String missingMessage(ProxyKind kind) {
-    return kind.binaryName + " is not installed (no '" + kind.binaryName + "' on PATH): install the Debian package with "
-        + "'apt-get install " + kind.debianPackage + "'";
+    return kind.binaryName
+        + " is not installed (no '"
+        + kind.binaryName
+        + "' on PATH): install the Debian package with "
+        + "'apt-get install "
+        + kind.debianPackage
+        + "'";
   }
 
-  public static ProxyProcess start(ProxyKind kind, Path template, String upstreamHost, int upstreamPort) throws StartFailure {
+  public static ProxyProcess start(
+      ProxyKind kind, Path template, String upstreamHost, int upstreamPort) throws StartFailure {
     return start(kind, template, "127.0.0.1", upstreamHost, upstreamPort, c -> c);
   }
 
@@ -103,8 +125,14 @@ public final class ProxyProcess implements AutoCloseable {
    * Starts the proxy listening on {@code listenHost}, with its command placed by {@code placement}
    * (for a veth path: inside the path's namespace, where every port is free).
    */
-  public static ProxyProcess start(ProxyKind kind, Path template, String listenHost, String upstreamHost, int upstreamPort,
-      java.util.function.UnaryOperator<List<String>> placement) throws StartFailure {
+  public static ProxyProcess start(
+      ProxyKind kind,
+      Path template,
+      String listenHost,
+      String upstreamHost,
+      int upstreamPort,
+      java.util.function.UnaryOperator<List<String>> placement)
+      throws StartFailure {
     String binary = locate(kind.binaryName);
     if (binary == null) throw new StartFailure(missingMessage(kind));
     String text;
@@ -114,8 +142,11 @@ public final class ProxyProcess implements AutoCloseable {
       throw new StartFailure("cannot read the config template " + template + ": " + e.getMessage());
     }
     if (!listenHost.equals("127.0.0.1") && !text.contains("{{listen_host}}")) {
-      throw new StartFailure("the config template " + template + " has no {{listen_host}}: on a path other than loopback the "
-          + "proxy must listen where the lab says (write e.g. 'bind {{listen_host}}:{{listen_port}}')");
+      throw new StartFailure(
+          "the config template "
+              + template
+              + " has no {{listen_host}}: on a path other than loopback the "
+              + "proxy must listen where the lab says (write e.g. 'bind {{listen_host}}:{{listen_port}}')");
     }
     WorkFolders.sweepStale(); // folders (and any process) left by a lab that was killed
     Path workdir;
@@ -133,18 +164,22 @@ public final class ProxyProcess implements AutoCloseable {
         certFiles = LabCertificate.labMade().writeInto(workdir);
       } catch (IOException e) {
         WorkFolders.delete(workdir);
-        throw new StartFailure("cannot write the lab's TLS certificate into " + workdir + ": " + IoErrors.describe(e));
+        throw new StartFailure(
+            "cannot write the lab's TLS certificate into " + workdir + ": " + IoErrors.describe(e));
       }
     }
-    String filled = text.replace("{{listen_host}}", listenHost)
-        .replace("{{listen_port}}", Integer.toString(port))
-        .replace("{{upstream_host}}", upstreamHost)
-        .replace("{{upstream_port}}", Integer.toString(upstreamPort))
-        .replace("{{workdir}}", workdir.toString());
+    String filled =
+        text.replace("{{listen_host}}", listenHost)
+            .replace("{{listen_port}}", Integer.toString(port))
+            .replace("{{upstream_host}}", upstreamHost)
+            .replace("{{upstream_port}}", Integer.toString(upstreamPort))
+            .replace("{{workdir}}", workdir.toString());
     if (tls) {
-      filled = filled.replace("{{tls_cert}}", certFiles.cert().toString())
-          .replace("{{tls_key}}", certFiles.key().toString())
-          .replace("{{tls_pem}}", certFiles.certAndKey().toString());
+      filled =
+          filled
+              .replace("{{tls_cert}}", certFiles.cert().toString())
+              .replace("{{tls_key}}", certFiles.key().toString())
+              .replace("{{tls_pem}}", certFiles.certAndKey().toString());
     }
     Path config = workdir.resolve(template.getFileName().toString());
     Path log = workdir.resolve("proxy.log");
@@ -157,13 +192,23 @@ public final class ProxyProcess implements AutoCloseable {
       kind.prepare(binary, config, workdir);
     } catch (IOException | IllegalArgumentException e) {
       WorkFolders.delete(workdir);
-      throw new StartFailure("cannot prepare " + kind.binaryName + "'s files from " + template + ": " + e.getMessage());
+      throw new StartFailure(
+          "cannot prepare "
+              + kind.binaryName
+              + "'s files from "
+              + template
+              + ": "
+              + e.getMessage());
     }
     String version = kind.versionText(capture(kind.version(binary), workdir));
     List<String> eff = kind.effectiveConfig(binary, config, workdir);
     String effective = eff == null ? null : capture(eff, workdir);
-    ProcessBuilder pb = new ProcessBuilder(ProcessGuard.wrap(placement.apply(kind.command(binary, config, workdir)))).directory(workdir.toFile())
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                ProcessGuard.wrap(placement.apply(kind.command(binary, config, workdir))))
+            .directory(workdir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     Map<String, String> env = pb.environment();
     env.put("HOME", workdir.toString()); // caddy keeps its state under HOME / XDG folders
     env.put("XDG_DATA_HOME", workdir.toString());
@@ -171,26 +216,43 @@ public final class ProxyProcess implements AutoCloseable {
     Process p;
     try {
       p = ProcessGuard.start(pb);
-      if (ProcessGuard.guarded()) WorkFolders.recordProcessGroup(workdir, p.pid()); // setsid: its pid is the group's id
+      if (ProcessGuard.guarded())
+        WorkFolders.recordProcessGroup(workdir, p.pid()); // setsid: its pid is the group's id
     } catch (IOException e) {
       WorkFolders.delete(workdir);
       throw new StartFailure("cannot start " + binary + ": " + IoErrors.describe(e));
     }
-    ProxyProcess proxy = new ProxyProcess(kind, p, listenHost, port, version, filled, effective, log, workdir, tls);
+    ProxyProcess proxy =
+        new ProxyProcess(kind, p, listenHost, port, version, filled, effective, log, workdir, tls);
     LIVE.add(proxy);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
     while (true) {
       if (!p.isAlive()) {
         String tail = proxy.logTail(20);
         proxy.close();
-        throw new StartFailure(kind.binaryName + " exited with status " + p.exitValue() + " before it listened on " + listenHost + ":"
-            + port + "; its log ends:\n" + tail);
+        throw new StartFailure(
+            kind.binaryName
+                + " exited with status "
+                + p.exitValue()
+                + " before it listened on "
+                + listenHost
+                + ":"
+                + port
+                + "; its log ends:\n"
+                + tail);
       }
       if (accepts(listenHost, port)) return proxy;
       if (System.nanoTime() > deadline) {
         String tail = proxy.logTail(20);
         proxy.close();
-        throw new StartFailure(kind.binaryName + " did not listen on " + listenHost + ":" + port + " within 15 s; its log ends:\n" + tail);
+        throw new StartFailure(
+            kind.binaryName
+                + " did not listen on "
+                + listenHost
+                + ":"
+                + port
+                + " within 15 s; its log ends:\n"
+                + tail);
       }
       try {
         p.waitFor(50, TimeUnit.MILLISECONDS); // poll the port; returns early if it dies
@@ -219,7 +281,8 @@ public final class ProxyProcess implements AutoCloseable {
 
   private static String capture(List<String> command, Path workdir) {
     try {
-      Process p = new ProcessBuilder(command).directory(workdir.toFile()).redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder(command).directory(workdir.toFile()).redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
       p.waitFor(10, TimeUnit.SECONDS);
       return out;
@@ -272,7 +335,10 @@ public final class ProxyProcess implements AutoCloseable {
     return configText;
   }
 
-  /** The configuration as the proxy parsed it, or null when the proxy has no way to print it (HAProxy). */
+  /**
+   * The configuration as the proxy parsed it, or null when the proxy has no way to print it
+   * (HAProxy).
+   */
   public String effectiveConfig() {
     return effectiveConfig;
   }
@@ -286,9 +352,9 @@ public final class ProxyProcess implements AutoCloseable {
   }
 
   /**
-   * Stops the proxy and everything it started, and deletes its work folder. Under the guard,
-   * TERM to the guard kills the whole process group at once; unguarded, TERM to the proxy, KILL
-   * after 5 s, then its children.
+   * Stops the proxy and everything it started, and deletes its work folder. Under the guard, TERM
+   * to the guard kills the whole process group at once; unguarded, TERM to the proxy, KILL after 5
+   * s, then its children.
    */
   @Override
   public void close() {

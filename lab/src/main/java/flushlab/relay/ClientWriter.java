@@ -19,7 +19,8 @@ final class ClientWriter implements Stage {
   private long bytesTotal;
   private boolean closed;
 
-  ClientWriter(ClientSide client, FlowControl flow, boolean passBackPressure, ConnectionContext ctx) {
+  ClientWriter(
+      ClientSide client, FlowControl flow, boolean passBackPressure, ConnectionContext ctx) {
     this.client = client;
     this.flow = flow;
     this.passBackPressure = passBackPressure;
@@ -50,7 +51,8 @@ final class ClientWriter implements Stage {
         return;
       case CORK:
         if (!client.cork(c.flag)) {
-          ctx.fail("the cork shaper needs the native epoll transport (TCP_CORK), which is not available here");
+          ctx.fail(
+              "the cork shaper needs the native epoll transport (TCP_CORK), which is not available here");
         }
         return;
       case CLOSE:
@@ -81,8 +83,10 @@ final class ClientWriter implements Stage {
     closed = true;
     if (bytesThisResponse == 0) {
       byte[] body = ("flushlab relay: " + reason + "\n").getBytes(StandardCharsets.UTF_8);
-      String head = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: " + body.length
-          + "\r\nConnection: close\r\n\r\n";
+      String head =
+          "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: "
+              + body.length
+              + "\r\nConnection: close\r\n\r\n";
       client.write(io.vertx.core.buffer.Buffer.buffer(head).appendBytes(body));
       client.end();
     } else {

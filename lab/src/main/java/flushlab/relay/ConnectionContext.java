@@ -20,13 +20,26 @@ public final class ConnectionContext implements ShaperContext {
   private final HeldBytes relayHeld;
   private long heldHere;
 
-  public ConnectionContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName, HeldBytes relayHeld) {
+  public ConnectionContext(
+      Channel clientChannel,
+      FlowControl flow,
+      RelayLog log,
+      String connectionName,
+      HeldBytes relayHeld) {
     this(clientChannel, clientChannel::isWritable, flow, log, connectionName, relayHeld);
   }
 
-  /** @param clientWritable whether the client takes more now (its socket's, or its HTTP/2 stream's, room) */
-  ConnectionContext(Channel clientChannel, java.util.function.BooleanSupplier clientWritable, FlowControl flow, RelayLog log,
-      String connectionName, HeldBytes relayHeld) {
+  /**
+   * @param clientWritable whether the client takes more now (its socket's, or its HTTP/2 stream's,
+   *     room)
+   */
+  ConnectionContext(
+      Channel clientChannel,
+      java.util.function.BooleanSupplier clientWritable,
+      FlowControl flow,
+      RelayLog log,
+      String connectionName,
+      HeldBytes relayHeld) {
     this.clientChannel = clientChannel;
     this.clientWritable = clientWritable;
     this.flow = flow;
@@ -36,14 +49,15 @@ public final class ConnectionContext implements ShaperContext {
   }
 
   /** For a shaper on its own (tests): no relay-wide cap. */
-  public ConnectionContext(Channel clientChannel, FlowControl flow, RelayLog log, String connectionName) {
+  public ConnectionContext(
+      Channel clientChannel, FlowControl flow, RelayLog log, String connectionName) {
     this(clientChannel, flow, log, connectionName, new HeldBytes(Long.MAX_VALUE));
   }
 
   /**
-   * Counts n bytes this connection now holds against the relay-wide cap; false when the relay
-   * would hold more than that (the caller fails the connection). Every byte taken is given back
-   * with {@link #releaseBytes} as it leaves, or all at once when the connection ends.
+   * Counts n bytes this connection now holds against the relay-wide cap; false when the relay would
+   * hold more than that (the caller fails the connection). Every byte taken is given back with
+   * {@link #releaseBytes} as it leaves, or all at once when the connection ends.
    */
   @Override
   public boolean holdBytes(long n) {
@@ -68,8 +82,13 @@ public final class ConnectionContext implements ShaperContext {
   /** The message for a connection refused by the relay-wide cap. */
   @Override
   public String overRelayCap(long wanted) {
-    return "the relay would hold more than its cap of " + relayHeld.capBytes() + " bytes over all connections (--max-held; "
-        + relayHeld.held() + " held, " + wanted + " more asked)";
+    return "the relay would hold more than its cap of "
+        + relayHeld.capBytes()
+        + " bytes over all connections (--max-held; "
+        + relayHeld.held()
+        + " held, "
+        + wanted
+        + " more asked)";
   }
 
   @Override

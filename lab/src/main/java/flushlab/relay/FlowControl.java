@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * Back-pressure from the client side to upstream reads, written once for every relay. Upstream
- * is read while nobody holds it; any holder pauses it: the client's socket being full, a delaying
+ * Back-pressure from the client side to upstream reads, written once for every relay. Upstream is
+ * read while nobody holds it; any holder pauses it: the client's socket being full, a delaying
  * shaper's queue over its watermark, or a bounded buffer at its cap. Confined to the connection's
  * event loop.
  */
@@ -20,7 +20,9 @@ public final class FlowControl {
 
     void resume();
 
-    /** Auto-read off to pause, on to resume (unless {@code mayResume} says the connection is done). */
+    /**
+     * Auto-read off to pause, on to resume (unless {@code mayResume} says the connection is done).
+     */
     static Valve autoRead(Channel channel, BooleanSupplier mayResume) {
       return new Valve() {
         @Override
@@ -38,6 +40,7 @@ public final class FlowControl {
 
   /** Whoever holds upstream paused: the client writer, a delaying shaper, a bounded buffer. */
   private final Set<Object> holders = Collections.newSetFromMap(new IdentityHashMap<>());
+
   private Valve valve;
   private boolean paused;
   private final java.util.concurrent.atomic.AtomicLong relayPauses;
@@ -46,7 +49,9 @@ public final class FlowControl {
     this(new java.util.concurrent.atomic.AtomicLong());
   }
 
-  /** @param relayPauses the relay-wide count of upstream pauses, added to on every pause */
+  /**
+   * @param relayPauses the relay-wide count of upstream pauses, added to on every pause
+   */
   public FlowControl(java.util.concurrent.atomic.AtomicLong relayPauses) {
     this.relayPauses = relayPauses;
   }

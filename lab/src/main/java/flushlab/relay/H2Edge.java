@@ -26,31 +26,55 @@ import java.util.Set;
  * The relay's HTTP/2 client side, as an edge terminates h2 in front of HTTP/1.1 servers: each
  * stream of one client connection becomes one HTTP/1.1 exchange ({@link RelayConnection}) of its
  * own, with that stream's shaper chain and upstream connection exactly as for an HTTP/1.1 client
- * (so every shaper composes unchanged, per stream), run directly on this connection's loop with
- * the stream as its client ({@link ClientSide}): no connection in between, so a reset stream lets
- * go of everything it held at once. The shaped response is turned back into HEADERS and DATA as
- * its bytes arrive, within the client's stream and connection windows: what a window does not let
- * out waits here, and past {@link #PAUSE_BYTES} the stream says it takes no more (back-pressure
- * reaches the shapers and upstream, as it does from a full socket). A request body is granted
- * window as its exchange takes it. A response that breaks before its end resets its stream
- * (RST_STREAM), which is how HTTP/2 tells a client one response failed. Socket shapers act on the
- * client's one TCP connection, as in a proxy that speaks h2 (cork, nagle). Confined to the client
- * connection's event loop.
+ * (so every shaper composes unchanged, per stream), run directly on this connection's loop with the
+ * stream as its client ({@link ClientSide}): no connection in between, so a reset stream lets go of
+ * everything it held at once. The shaped response is turned back into HEADERS and DATA as its bytes
+ * arrive, within the client's stream and connection windows: what a window does not let out waits
+ * here, and past {@link #PAUSE_BYTES} the stream says it takes no more (back-pressure reaches the
+ * shapers and upstream, as it does from a full socket). A request body is granted window as its
+ * exchange takes it. A response that breaks before its end resets its stream (RST_STREAM), which is
+ * how HTTP/2 tells a client one response failed. Socket shapers act on the client's one TCP
+ * connection, as in a proxy that speaks h2 (cork, nagle). Confined to the client connection's event
+ * loop.
  */
 final class H2Edge implements H2FrameParser.Listener {
   static final int MAX_STREAMS = 128;
   static final int PAUSE_BYTES = 1 << 20;
   static final int RESUME_BYTES = 256 << 10;
-  /** Response bytes all of one connection's streams may hold for windows the client has not opened; its streams take no more above it. */
+
+  /**
+   * Response bytes all of one connection's streams may hold for windows the client has not opened;
+   * its streams take no more above it.
+   */
   static final int CONNECTION_PAUSE_BYTES = 8 << 20;
+
   static final int CONNECTION_RESUME_BYTES = 4 << 20;
-  /** The most of a request body without Content-Length read before it goes upstream (the emitter's own body cap). */
+
+  /**
+   * The most of a request body without Content-Length read before it goes upstream (the emitter's
+   * own body cap).
+   */
   static final int MAX_BUFFERED_BODY = 1 << 20;
-  /** A request (its header block, its body) must be complete within this of its start, as the emitter's HTTP/1.1 head must. */
+
+  /**
+   * A request (its header block, its body) must be complete within this of its start, as the
+   * emitter's HTTP/1.1 head must.
+   */
   private final long requestTimeoutNanos;
-  /** Request and response headers HTTP/2 does not carry (RFC 9113 8.2.2), and HTTP/1.1 framing this edge sets itself. */
-  private static final Set<String> CONNECTION_SPECIFIC = Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding",
-      "upgrade", "te", "http2-settings");
+
+  /**
+   * Request and response headers HTTP/2 does not carry (RFC 9113 8.2.2), and HTTP/1.1 framing this
+   * edge sets itself.
+   */
+  private static final Set<String> CONNECTION_SPECIFIC =
+      Set.of(
+          "connection",
+          "keep-alive",
+          "proxy-connection",
+          "transfer-encoding",
+          "upgrade",
+          "te",
+          "http2-settings");
 
   private final NetSocket client;
   private final SocketClient clientSocket;
@@ -59,11 +83,18 @@ final class H2Edge implements H2FrameParser.Listener {
   private final String name;
   private final H2Guard guard = new H2Guard();
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME, guard);
+
   /** Response bytes held over all streams, and how many streams take no more now. */
   private long heldBytes;
+
   private int pausedLegs;
-  /** Since when a header block has waited for its CONTINUATIONs (0: none), and the request timeout's one timer. */
+
+  /**
+   * Since when a header block has waited for its CONTINUATIONs (0: none), and the request timeout's
+   * one timer.
+   */
   private long blockOpenSince;
+
   private io.netty.util.concurrent.ScheduledFuture<?> requestTimer;
   private final Hpack hpack = new Hpack();
   private final Map<Integer, Leg> legs = new HashMap<>();
@@ -72,15 +103,23 @@ final class H2Edge implements H2FrameParser.Listener {
   private int initialWindow = H2.DEFAULT_WINDOW;
   private int lastStream;
   private int prefaceSeen;
+
   /** Bytes from the client, to it, and from the streams' exchanges: the idle watch's progress. */
   private long moved;
+
   private final IdleWatch idleWatch;
   private boolean closed;
   private boolean closedSocket;
   private Buffer out;
 
-  H2Edge(NetSocket client, java.util.function.Function<ClientSide, RelayConnection> streams, RelayLog log, String name, Buffer first,
-      long idleTimeoutNanos, long requestTimeoutNanos) {
+  H2Edge(
+      NetSocket client,
+      java.util.function.Function<ClientSide, RelayConnection> streams,
+      RelayLog log,
+      String name,
+      Buffer first,
+      long idleTimeoutNanos,
+      long requestTimeoutNanos) {
     this.requestTimeoutNanos = requestTimeoutNanos;
     this.client = client;
     this.clientSocket = new SocketClient(client);
@@ -88,12 +127,22 @@ final class H2Edge implements H2FrameParser.Listener {
     this.log = log;
     this.name = name;
     write(H2.settings(H2.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_STREAMS, H2.SETTINGS_ENABLE_PUSH, 0));
-    // the relay's idle timeout, as for an HTTP/1.1 client: nothing moved either way, on any stream, for that long
-    idleWatch = new IdleWatch(LabVertx.channel(client).eventLoop(), idleTimeoutNanos, () -> moved, () -> {
-      if (closed) return;
-      log.log(name + ": nothing moved for " + Units.formatDuration(idleTimeoutNanos) + "; closing");
-      goAway(H2.NO_ERROR, "idle");
-    });
+    // the relay's idle timeout, as for an HTTP/1.1 client: nothing moved either way, on any stream,
+    // for that long
+    idleWatch =
+        new IdleWatch(
+            LabVertx.channel(client).eventLoop(),
+            idleTimeoutNanos,
+            () -> moved,
+            () -> {
+              if (closed) return;
+              log.log(
+                  name
+                      + ": nothing moved for "
+                      + Units.formatDuration(idleTimeoutNanos)
+                      + "; closing");
+              goAway(H2.NO_ERROR, "idle");
+            });
     client.handler(this::fromClient);
     fromClient(first);
   }
@@ -134,32 +183,52 @@ final class H2Edge implements H2FrameParser.Listener {
     return oldest;
   }
 
-  /** One timer per connection at its oldest unfinished request's deadline: that request's stream is reset, an open header block ends the connection. */
+  /**
+   * One timer per connection at its oldest unfinished request's deadline: that request's stream is
+   * reset, an open header block ends the connection.
+   */
   private void scheduleRequestTimeout() {
     long oldest = oldestIncomplete();
     if (closed || requestTimer != null || oldest == Long.MAX_VALUE) return;
     long delay = Math.max(0, oldest + requestTimeoutNanos - System.nanoTime()) + 1;
-    requestTimer = LabVertx.channel(client).eventLoop().schedule(() -> {
-      requestTimer = null;
-      if (closed) return;
-      long deadline = System.nanoTime() - requestTimeoutNanos;
-      if (blockOpenSince != 0 && blockOpenSince - deadline <= 0) {
-        goAway(H2.PROTOCOL_ERROR, "a header block was not complete within " + Units.formatDuration(requestTimeoutNanos));
-        return;
-      }
-      for (Leg l : legs.values().toArray(Leg[]::new)) {
-        if (!l.requestEnded && l.openedNanos - deadline <= 0) {
-          log.log(name + ": stream " + l.id + ": the request was not complete within " + Units.formatDuration(requestTimeoutNanos)
-              + "; RST_STREAM");
-          l.reset(H2.CANCEL);
-        }
-      }
-      flush();
-      scheduleRequestTimeout();
-    }, delay, java.util.concurrent.TimeUnit.NANOSECONDS);
+    requestTimer =
+        LabVertx.channel(client)
+            .eventLoop()
+            .schedule(
+                () -> {
+                  requestTimer = null;
+                  if (closed) return;
+                  long deadline = System.nanoTime() - requestTimeoutNanos;
+                  if (blockOpenSince != 0 && blockOpenSince - deadline <= 0) {
+                    goAway(
+                        H2.PROTOCOL_ERROR,
+                        "a header block was not complete within "
+                            + Units.formatDuration(requestTimeoutNanos));
+                    return;
+                  }
+                  for (Leg l : legs.values().toArray(Leg[]::new)) {
+                    if (!l.requestEnded && l.openedNanos - deadline <= 0) {
+                      log.log(
+                          name
+                              + ": stream "
+                              + l.id
+                              + ": the request was not complete within "
+                              + Units.formatDuration(requestTimeoutNanos)
+                              + "; RST_STREAM");
+                      l.reset(H2.CANCEL);
+                    }
+                  }
+                  flush();
+                  scheduleRequestTimeout();
+                },
+                delay,
+                java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
-  /** Frames wait here until the event that made them is handled, then leave in one write (as an edge writes what one read produced). */
+  /**
+   * Frames wait here until the event that made them is handled, then leave in one write (as an edge
+   * writes what one read produced).
+   */
   private void write(byte[] frame) {
     if (out == null) out = Buffer.buffer(Math.max(256, frame.length));
     out.appendBytes(frame);
@@ -228,19 +297,24 @@ final class H2Edge implements H2FrameParser.Listener {
   }
 
   /**
-   * The HTTP/1.1 request an HTTP/2 one stands for: the pseudo-headers as its request line and
-   * Host, its fields as they came; without the blank line that ends it (a body of unknown length
-   * adds its Content-Length first).
+   * The HTTP/1.1 request an HTTP/2 one stands for: the pseudo-headers as its request line and Host,
+   * its fields as they came; without the blank line that ends it (a body of unknown length adds its
+   * Content-Length first).
    */
   private static String requestHead(Http2Headers h) {
     StringBuilder sb = new StringBuilder(256);
-    sb.append(h.method() == null ? "GET" : h.method()).append(' ').append(h.path() == null ? "/" : h.path()).append(" HTTP/1.1\r\n");
-    if (h.authority() != null && h.get("host") == null) sb.append("Host: ").append(h.authority()).append("\r\n");
-    h.forEach(e -> {
-      String n = e.getKey().toString();
-      if (n.startsWith(":") || CONNECTION_SPECIFIC.contains(n)) return;
-      sb.append(n).append(": ").append(e.getValue()).append("\r\n");
-    });
+    sb.append(h.method() == null ? "GET" : h.method())
+        .append(' ')
+        .append(h.path() == null ? "/" : h.path())
+        .append(" HTTP/1.1\r\n");
+    if (h.authority() != null && h.get("host") == null)
+      sb.append("Host: ").append(h.authority()).append("\r\n");
+    h.forEach(
+        e -> {
+          String n = e.getKey().toString();
+          if (n.startsWith(":") || CONNECTION_SPECIFIC.contains(n)) return;
+          sb.append(n).append(": ").append(e.getValue()).append("\r\n");
+        });
     return sb.toString();
   }
 
@@ -248,8 +322,10 @@ final class H2Edge implements H2FrameParser.Listener {
   public void onData(int streamId, byte[] b, int off, int len, boolean endStream) {
     Leg leg = legs.get(streamId);
     if (len > 0) {
-      // the connection's window is given back as bodies arrive (one stream's pause must not stop the others); a
-      // stream's own as its exchange takes them: an exchange that stops reading (upstream slow) stops its client
+      // the connection's window is given back as bodies arrive (one stream's pause must not stop
+      // the others); a
+      // stream's own as its exchange takes them: an exchange that stops reading (upstream slow)
+      // stops its client
       write(H2.windowUpdate(0, len));
       if (!endStream) {
         if (leg != null && leg.requestPaused) leg.ungranted += len;
@@ -268,7 +344,8 @@ final class H2Edge implements H2FrameParser.Listener {
       if (idValue[i] == H2.SETTINGS_INITIAL_WINDOW_SIZE) {
         long delta = (idValue[i + 1] & 0xffffffffL) - initialWindow;
         initialWindow = idValue[i + 1];
-        for (Leg l : legs.values()) l.window += delta; // open streams move by the difference (RFC 9113 6.9.2)
+        for (Leg l : legs.values())
+          l.window += delta; // open streams move by the difference (RFC 9113 6.9.2)
       }
     }
     write(H2.settingsAck());
@@ -276,7 +353,10 @@ final class H2Edge implements H2FrameParser.Listener {
     pumpAll();
   }
 
-  /** A PING or SETTINGS answered: a client that sends them and does not read the answers is cut off ({@link H2Guard}). */
+  /**
+   * A PING or SETTINGS answered: a client that sends them and does not read the answers is cut off
+   * ({@link H2Guard}).
+   */
   private void controlAnswered() {
     String flood = guard.controlAnswered(LabVertx.backedUp(LabVertx.channel(client)));
     if (flood != null) throw new H2FloodException(flood);
@@ -296,7 +376,10 @@ final class H2Edge implements H2FrameParser.Listener {
     }
   }
 
-  /** Streams that stopped taking bytes only for the connection's total take them again once it has drained. */
+  /**
+   * Streams that stopped taking bytes only for the connection's total take them again once it has
+   * drained.
+   */
   private void resumeQuietLegs() {
     for (Leg l : legs.values().toArray(Leg[]::new)) {
       if (l.paused && l.pendingBytes < RESUME_BYTES) l.takeMore(true);
@@ -335,8 +418,13 @@ final class H2Edge implements H2FrameParser.Listener {
   /** One stream: its HTTP/1.1 exchange, and the response bytes its windows have not let out yet. */
   private final class Leg implements HttpResponseParser.Listener, ClientSide {
     final int id;
-    /** A body without Content-Length is read whole before it goes upstream, with its length (as nginx's proxy_request_buffering does). */
+
+    /**
+     * A body without Content-Length is read whole before it goes upstream, with its length (as
+     * nginx's proxy_request_buffering does).
+     */
     final boolean bufferBody;
+
     final String head;
     final ArrayDeque<byte[]> pending = new ArrayDeque<>();
     final Buffer early = Buffer.buffer();
@@ -349,14 +437,27 @@ final class H2Edge implements H2FrameParser.Listener {
     boolean responseEnded;
     boolean headSent;
     boolean ended;
-    /** The stream holds over {@link #PAUSE_BYTES} (or the connection over its own): its exchange is told it takes no more. */
+
+    /**
+     * The stream holds over {@link #PAUSE_BYTES} (or the connection over its own): its exchange is
+     * told it takes no more.
+     */
     boolean paused;
-    /** The exchange stopped taking request bytes: the stream's window is not given back meanwhile ({@code ungranted}). */
+
+    /**
+     * The exchange stopped taking request bytes: the stream's window is not given back meanwhile
+     * ({@code ungranted}).
+     */
     boolean requestPaused;
+
     int ungranted;
     RelayConnection exchange;
     Runnable onWritable;
-    /** The exchange's end, once: it runs after the event that ended the stream, never inside the exchange's own call. */
+
+    /**
+     * The exchange's end, once: it runs after the event that ended the stream, never inside the
+     * exchange's own call.
+     */
     boolean exchangeGone;
 
     Leg(int id, String head, boolean bufferBody) {
@@ -385,7 +486,13 @@ final class H2Edge implements H2FrameParser.Listener {
       if (len == 0 || requestEnded) return;
       if (bufferBody) {
         if (early.length() + len > MAX_BUFFERED_BODY) {
-          log.log(name + ": stream " + id + ": a request body without Content-Length over " + MAX_BUFFERED_BODY + " bytes; refused");
+          log.log(
+              name
+                  + ": stream "
+                  + id
+                  + ": a request body without Content-Length over "
+                  + MAX_BUFFERED_BODY
+                  + " bytes; refused");
           reset(H2.REFUSED_STREAM);
           return;
         }
@@ -401,8 +508,11 @@ final class H2Edge implements H2FrameParser.Listener {
       if (requestEnded) return;
       requestEnded = true;
       if (!bufferBody) return;
-      Buffer w = Buffer.buffer(head.length() + 32 + early.length()).appendString(head, "ISO-8859-1")
-          .appendString("Content-Length: " + early.length() + "\r\n\r\n").appendBuffer(early);
+      Buffer w =
+          Buffer.buffer(head.length() + 32 + early.length())
+              .appendString(head, "ISO-8859-1")
+              .appendString("Content-Length: " + early.length() + "\r\n\r\n")
+              .appendBuffer(early);
       if (exchange != null) {
         exchange.fromClient(w);
       } else {
@@ -433,7 +543,13 @@ final class H2Edge implements H2FrameParser.Listener {
       try {
         response.feed(scratch, 0, n);
       } catch (HttpParseException e) {
-        log.log(name + ": stream " + id + ": the response is not HTTP/1.1 this edge can carry (" + e.getMessage() + ")");
+        log.log(
+            name
+                + ": stream "
+                + id
+                + ": the response is not HTTP/1.1 this edge can carry ("
+                + e.getMessage()
+                + ")");
         reset(H2.INTERNAL_ERROR);
       }
       flush();
@@ -507,7 +623,8 @@ final class H2Edge implements H2FrameParser.Listener {
         return;
       }
       if (block.length > H2.DEFAULT_MAX_FRAME) {
-        log.log(name + ": stream " + id + ": response headers over " + H2.DEFAULT_MAX_FRAME + " bytes");
+        log.log(
+            name + ": stream " + id + ": response headers over " + H2.DEFAULT_MAX_FRAME + " bytes");
         reset(H2.INTERNAL_ERROR);
         return;
       }
@@ -524,10 +641,14 @@ final class H2Edge implements H2FrameParser.Listener {
       pendingBytes += len;
       heldBytes += len;
       pump();
-      if ((pendingBytes > PAUSE_BYTES || heldBytes > CONNECTION_PAUSE_BYTES) && !paused && !ended) takeMore(false);
+      if ((pendingBytes > PAUSE_BYTES || heldBytes > CONNECTION_PAUSE_BYTES) && !paused && !ended)
+        takeMore(false);
     }
 
-    /** Whether the exchange may send more: off past the pause mark, on again below the resume mark (its writer then resumes upstream). */
+    /**
+     * Whether the exchange may send more: off past the pause mark, on again below the resume mark
+     * (its writer then resumes upstream).
+     */
     void takeMore(boolean on) {
       if (paused == !on) return;
       paused = !on;
@@ -541,7 +662,10 @@ final class H2Edge implements H2FrameParser.Listener {
       pump();
     }
 
-    /** Sends what the stream's window and the connection's allow, in DATA frames of at most 16 KiB; END_STREAM after the last byte. */
+    /**
+     * Sends what the stream's window and the connection's allow, in DATA frames of at most 16 KiB;
+     * END_STREAM after the last byte.
+     */
     void pump() {
       if (ended) return;
       while (!pending.isEmpty()) {
@@ -563,7 +687,8 @@ final class H2Edge implements H2FrameParser.Listener {
           headOffset = 0;
         }
       }
-      if (paused && pendingBytes < RESUME_BYTES && heldBytes < CONNECTION_RESUME_BYTES) takeMore(true);
+      if (paused && pendingBytes < RESUME_BYTES && heldBytes < CONNECTION_RESUME_BYTES)
+        takeMore(true);
       if (pausedLegs > 0 && heldBytes < CONNECTION_RESUME_BYTES) resumeQuietLegs();
       if (pending.isEmpty() && responseEnded && headSent) {
         H2Edge.this.write(H2.frame(H2.DATA, H2.FLAG_END_STREAM, id, new byte[0]));
@@ -571,7 +696,10 @@ final class H2Edge implements H2FrameParser.Listener {
       }
     }
 
-    /** The exchange closed its side (the end of a close-delimited response, a failure, a reset shaper). */
+    /**
+     * The exchange closed its side (the end of a close-delimited response, a failure, a reset
+     * shaper).
+     */
     private void exchangeClosed() {
       if (ended) return;
       if (response.connectionClosed() && headSent) {
@@ -584,7 +712,10 @@ final class H2Edge implements H2FrameParser.Listener {
       flush();
     }
 
-    /** Gives back what this stream held, when it ends: its bytes leave the connection's count, its stop on taking goes. */
+    /**
+     * Gives back what this stream held, when it ends: its bytes leave the connection's count, its
+     * stop on taking goes.
+     */
     private void release() {
       heldBytes -= pendingBytes;
       pendingBytes = 0;
@@ -606,7 +737,9 @@ final class H2Edge implements H2FrameParser.Listener {
       endExchange();
     }
 
-    /** The client reset the stream, or its connection went: the exchange goes, nothing more is sent. */
+    /**
+     * The client reset the stream, or its connection went: the exchange goes, nothing more is sent.
+     */
     void abandon() {
       ended = true;
       release();

@@ -1,10 +1,10 @@
 package flushlab.relay;
 
 /**
- * What all connections of one relay hold at once: response bytes in buffering shapers and
- * request bytes waiting for an upstream connection. Each shaper has its own per-connection
- * cap; this bounds their sum, so a thousand clients of a buffering relay cannot hold a thousand
- * caps' worth of memory. Confined to the relay's event loop (every connection runs there).
+ * What all connections of one relay hold at once: response bytes in buffering shapers and request
+ * bytes waiting for an upstream connection. Each shaper has its own per-connection cap; this bounds
+ * their sum, so a thousand clients of a buffering relay cannot hold a thousand caps' worth of
+ * memory. Confined to the relay's event loop (every connection runs there).
  */
 public final class HeldBytes {
   private final long capBytes;

@@ -1,8 +1,8 @@
 package flushlab.relay;
 
+import flushlab.coding.NativeCodecs;
 import flushlab.core.LoopListener;
 import flushlab.core.LoopPlacement;
-import flushlab.coding.NativeCodecs;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.net.NetClient;
@@ -13,26 +13,43 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A misbehaving relay, as a verticle: listens (loopback unless told otherwise), opens or reuses an
- * upstream connection per client connection, and applies its shaper chain to every response.
- * All its connections share the verticle's one event loop, so the pool needs no locking.
+ * upstream connection per client connection, and applies its shaper chain to every response. All
+ * its connections share the verticle's one event loop, so the pool needs no locking.
  */
 public final class Relay extends VerticleBase {
   private final RelayOptions options;
   private final RelayLog log;
   private final AtomicLong ids = new AtomicLong();
   private final AtomicLong upstreamPauses = new AtomicLong();
-  /** The listener: {@code plain} without TLS, {@code server} (Vert.x's, for its TLS and ALPN) with it. */
+
+  /**
+   * The listener: {@code plain} without TLS, {@code server} (Vert.x's, for its TLS and ALPN) with
+   * it.
+   */
   private LoopListener plain;
+
   private NetServer server;
   private Upstream upstream;
   private UpstreamPool pool;
-  /** Client connections open now, and the most at once so far; confined to the relay's event loop. */
+
+  /**
+   * Client connections open now, and the most at once so far; confined to the relay's event loop.
+   */
   private int open;
+
   private int peakOpen;
   private HeldBytes held;
-  /** The loop every connection of this relay runs on: one no emitter of this process writes on, where there is one. */
+
+  /**
+   * The loop every connection of this relay runs on: one no emitter of this process writes on,
+   * where there is one.
+   */
   private LoopPlacement.Placed loop;
-  /** What each new connection gets: the options' chain unless a controller set another (the control API). */
+
+  /**
+   * What each new connection gets: the options' chain unless a controller set another (the control
+   * API).
+   */
   private volatile java.util.function.Supplier<ConnectionPlan> chain;
 
   private static final String REFUSED = "flushlab relay: too many connections\n";
@@ -45,8 +62,8 @@ public final class Relay extends VerticleBase {
   }
 
   /**
-   * From now on, each new connection takes its plan from {@code next} (called on the relay's
-   * loop, once per connection); connections already open keep theirs.
+   * From now on, each new connection takes its plan from {@code next} (called on the relay's loop,
+   * once per connection); connections already open keep theirs.
    */
   public void chain(java.util.function.Supplier<ConnectionPlan> next) {
     this.chain = next;
@@ -54,23 +71,32 @@ public final class Relay extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    // TCP_NODELAY on both sides: any coalescing must come from a shaper, never from the relay itself.
-    NetClient net = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(10_000));
+    // TCP_NODELAY on both sides: any coalescing must come from a shaper, never from the relay
+    // itself.
+    NetClient net =
+        vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(10_000));
     upstream = Upstream.resolve(net, options.upstreamHost(), options.upstreamPort());
     pool = new UpstreamPool(RelayOptions.MAX_POOLED);
     held = new HeldBytes(options.maxHeldBytes());
-    NetServerOptions listenOptions = new NetServerOptions().setHost(options.host()).setPort(options.port()).setTcpNoDelay(true);
-    // over TLS, ALPN offers h2 beside http/1.1, as an edge does: a client that offers only http/1.1 is unaffected
+    NetServerOptions listenOptions =
+        new NetServerOptions().setHost(options.host()).setPort(options.port()).setTcpNoDelay(true);
+    // over TLS, ALPN offers h2 beside http/1.1, as an edge does: a client that offers only http/1.1
+    // is unaffected
     if (options.tls() != null) options.tls().applyToWithH2(listenOptions);
     // No Vert.x idle timeout: its IdleStateHandler wraps every write in a promise and a listener,
     // and it counted only the client side (a drain-and-flush of a stream longer than the timeout
     // was cut). Each RelayConnection watches for idleness with one timer instead.
     if (options.tls() == null) {
-      // accepted on the relay's own loop, where its connections and their upstreams live: no hand-off
+      // accepted on the relay's own loop, where its connections and their upstreams live: no
+      // hand-off
       loop = LoopPlacement.place(context, LoopPlacement.Role.RELAY);
-      return LoopListener.bind(loop.context(), listenOptions, false, this::accept).onSuccess(l -> plain = l).onFailure(e -> loop.release());
+      return LoopListener.bind(loop.context(), listenOptions, false, this::accept)
+          .onSuccess(l -> plain = l)
+          .onFailure(e -> loop.release());
     }
-    loop = LoopPlacement.unplaced(context); // Vert.x's TLS server hands connections to loops of its choosing
+    loop =
+        LoopPlacement.unplaced(
+            context); // Vert.x's TLS server hands connections to loops of its choosing
     server = vertx.createNetServer(listenOptions);
     server.connectHandler(this::accept);
     return server.listen();
@@ -81,18 +107,40 @@ public final class Relay extends VerticleBase {
     peakOpen = Math.max(peakOpen, Math.min(open, options.maxConnections()));
     if (open > options.maxConnections()) {
       so.closeHandler(v -> open--);
-      log.log("refused a connection from " + so.remoteAddress() + ": " + (open - 1) + " open, the cap is " + options.maxConnections());
-      so.write("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: "
-          + REFUSED.length() + "\r\n\r\n" + REFUSED);
+      log.log(
+          "refused a connection from "
+              + so.remoteAddress()
+              + ": "
+              + (open - 1)
+              + " open, the cap is "
+              + options.maxConnections());
+      so.write(
+          "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: "
+              + REFUSED.length()
+              + "\r\n\r\n"
+              + REFUSED);
       so.end();
       return;
     }
     exchange(new SocketClient(so), () -> open--);
   }
 
-  /** One client exchange with the chain of now: a connection's, or (from its HTTP/2 edge) one stream's, which no connection cap counts. */
+  /**
+   * One client exchange with the chain of now: a connection's, or (from its HTTP/2 edge) one
+   * stream's, which no connection cap counts.
+   */
   private RelayConnection exchange(ClientSide client, Runnable onClosed) {
-    return new RelayConnection(client, options, chain.get(), upstream, pool, log, ids.incrementAndGet(), upstreamPauses, onClosed, held,
+    return new RelayConnection(
+        client,
+        options,
+        chain.get(),
+        upstream,
+        pool,
+        log,
+        ids.incrementAndGet(),
+        upstreamPauses,
+        onClosed,
+        held,
         stream -> exchange(stream, () -> {}));
   }
 
@@ -101,10 +149,16 @@ public final class Relay extends VerticleBase {
     if (loop == null) return Future.succeededFuture();
     loop.release();
     // the pool is the loop's: closed there, then the listener
-    return onLoop(() -> {
-      if (pool != null) pool.closeAll();
-      return null;
-    }).compose(v -> plain != null ? plain.close() : server == null ? Future.succeededFuture() : server.close());
+    return onLoop(
+            () -> {
+              if (pool != null) pool.closeAll();
+              return null;
+            })
+        .compose(
+            v ->
+                plain != null
+                    ? plain.close()
+                    : server == null ? Future.succeededFuture() : server.close());
   }
 
   public int port() {
@@ -116,17 +170,26 @@ public final class Relay extends VerticleBase {
     return loop.context();
   }
 
-  /** Upstream connections taken from the pool instead of opened (pooling on); read on the relay's loop. */
+  /**
+   * Upstream connections taken from the pool instead of opened (pooling on); read on the relay's
+   * loop.
+   */
   public Future<Long> pooledReuses() {
     return onLoop(() -> pool.reused());
   }
 
-  /** Bytes held in shapers and early requests over all connections right now; read on the relay's loop. */
+  /**
+   * Bytes held in shapers and early requests over all connections right now; read on the relay's
+   * loop.
+   */
   public Future<Long> heldBytes() {
     return onLoop(() -> held.held());
   }
 
-  /** The most client connections open at once so far (an HTTP/2 client's streams are not connections); read on the relay's loop. */
+  /**
+   * The most client connections open at once so far (an HTTP/2 client's streams are not
+   * connections); read on the relay's loop.
+   */
   public Future<Integer> peakConnections() {
     return onLoop(() -> peakOpen);
   }

@@ -18,9 +18,9 @@ import java.util.List;
 
 /**
  * One client exchange through the relay (an HTTP/1.1 client's connection, or one stream of an
- * HTTP/2 client's: {@link ClientSide}): the request bytes go upstream untouched; the response
- * bytes come back through the shaper chain to the {@link ClientWriter}. The response is parsed
- * only to know where responses start and end (the buffering shapers and cork need that); the bytes
+ * HTTP/2 client's: {@link ClientSide}): the request bytes go upstream untouched; the response bytes
+ * come back through the shaper chain to the {@link ClientWriter}. The response is parsed only to
+ * know where responses start and end (the buffering shapers and cork need that); the bytes
  * themselves are forwarded as they came. All on the client connection's event loop.
  */
 final class RelayConnection {
@@ -33,50 +33,81 @@ final class RelayConnection {
   private final RelayLog log;
   private final String name;
   private final FlowControl flow;
+
   /**
    * Back-pressure on the request direction: the client is read while nobody holds it; any holder
    * pauses it: upstream not connected yet, the request delay queue over its cap, upstream's write
    * queue full. One valve, so one holder letting go never resumes what another still holds.
    */
   private final FlowControl requestFlow = new FlowControl();
+
   private static final Object CONNECTING = "connecting upstream";
   private static final Object DELAY_QUEUE_FULL = "request delay queue over its cap";
   private static final Object UPSTREAM_FULL = "upstream write queue full";
   private final List<Shaper> shapers = new ArrayList<>();
+
   /** The shapers that read the requests (a compressing proxy), usually none. */
   private final List<Shaper> requestReaders = new ArrayList<>();
+
   private final ClientWriter writer;
   private final Stage head;
   private final ConnectionContext ctx;
   private final HttpResponseParser parser;
   private final List<Buffer> early = new ArrayList<>();
+
   /** Reused for parsing what upstream sends, so a read allocates nothing here. */
   private byte[] scratch = new byte[16 * 1024];
+
   private int earlyBytes;
   private NetSocket upstream;
   private Channel upstreamChannel;
   private boolean opaque;
   private boolean closed;
   private Headers pendingHead;
+
   /** Request bytes went upstream and no response head has come back since. */
   private boolean awaitingResponse;
+
   private int pendingEnds;
+
   /** Bytes from the client and from upstream so far, for the idle watch. */
   private long bytesIn;
+
   private IdleWatch idleWatch;
+
   /** How long each piece of the request waits before it goes upstream (0: at once). */
   private final long requestDelayNanos;
+
   /** Request bytes waiting out that delay; over the early-request cap, the client is not read. */
   private long delayedRequestBytes;
-  /** Makes the exchange of one stream of an HTTP/2 client: its own shapers and upstream, on this connection's loop. */
+
+  /**
+   * Makes the exchange of one stream of an HTTP/2 client: its own shapers and upstream, on this
+   * connection's loop.
+   */
   private final java.util.function.Function<ClientSide, RelayConnection> streams;
+
   private final Runnable onClientClosed;
-  /** The client spoke HTTP/2 from its first bytes: its streams are this edge's, not this connection's. */
+
+  /**
+   * The client spoke HTTP/2 from its first bytes: its streams are this edge's, not this
+   * connection's.
+   */
   private H2Edge h2;
+
   private boolean sawClientByte;
 
-  RelayConnection(ClientSide client, RelayOptions options, ConnectionPlan plan, Upstream target, UpstreamPool pool,
-      RelayLog log, long id, java.util.concurrent.atomic.AtomicLong upstreamPauses, Runnable onClientClosed, HeldBytes relayHeld,
+  RelayConnection(
+      ClientSide client,
+      RelayOptions options,
+      ConnectionPlan plan,
+      Upstream target,
+      UpstreamPool pool,
+      RelayLog log,
+      long id,
+      java.util.concurrent.atomic.AtomicLong upstreamPauses,
+      Runnable onClientClosed,
+      HeldBytes relayHeld,
       java.util.function.Function<ClientSide, RelayConnection> streams) {
     this.streams = streams;
     this.onClientClosed = onClientClosed;
@@ -87,7 +118,8 @@ final class RelayConnection {
     this.pool = pool;
     this.log = log;
     this.name = "conn " + id + " from " + client.describe();
-    this.ctx = new ConnectionContext(client.channel(), client::writable, flow, log, name, relayHeld);
+    this.ctx =
+        new ConnectionContext(client.channel(), client::writable, flow, log, name, relayHeld);
     boolean absorbed = false;
     this.requestDelayNanos = plan.requestDelayNanos();
     for (ShaperRegistry.Spec spec : plan.response()) {
@@ -105,48 +137,63 @@ final class RelayConnection {
     }
     this.head = nextStage;
     ctx.onFail(() -> fail(ctx.failure()));
-    this.parser = new HttpResponseParser(new HttpResponseParser.Listener() {
-      @Override
-      public void onHead(int status, String reason, Headers headers) {
-        pendingHead = headers;
-        awaitingResponse = false;
-      }
+    this.parser =
+        new HttpResponseParser(
+            new HttpResponseParser.Listener() {
+              @Override
+              public void onHead(int status, String reason, Headers headers) {
+                pendingHead = headers;
+                awaitingResponse = false;
+              }
 
-      @Override
-      public void onBody(byte[] bytes, int off, int len) {}
+              @Override
+              public void onBody(byte[] bytes, int off, int len) {}
 
-      @Override
-      public void onComplete() {
-        pendingEnds++;
-      }
-    });
+              @Override
+              public void onComplete() {
+                pendingEnds++;
+              }
+            });
     client.onWritable(writer::writable);
     if (client instanceof SocketClient socket) {
       NetSocket so = socket.socket();
       so.handler(this::fromClient);
-      so.closeHandler(v -> {
-        clientGone();
-        if (h2 != null) h2.clientClosed();
-      });
+      so.closeHandler(
+          v -> {
+            clientGone();
+            if (h2 != null) h2.clientClosed();
+          });
       so.exceptionHandler(t -> log.log(name + ": client error: " + t.getMessage()));
     } else {
       sawClientByte = true; // a stream of an HTTP/2 client: its bytes are HTTP/1.1 its edge made
     }
     // nothing moved in any direction: bytes a shaper holds while upstream still sends are movement
-    idleWatch = new IdleWatch(client.channel().eventLoop(), options.idleTimeoutNanos(), () -> bytesIn + writer.bytesTotal(),
-        () -> {
-          if (closed) return;
-          log.log(name + ": nothing moved for " + Units.formatDuration(options.idleTimeoutNanos()) + "; closing");
-          client.close();
-        });
+    idleWatch =
+        new IdleWatch(
+            client.channel().eventLoop(),
+            options.idleTimeoutNanos(),
+            () -> bytesIn + writer.bytesTotal(),
+            () -> {
+              if (closed) return;
+              log.log(
+                  name
+                      + ": nothing moved for "
+                      + Units.formatDuration(options.idleTimeoutNanos())
+                      + "; closing");
+              client.close();
+            });
     connectUpstream();
-    if (client instanceof SocketClient socket && "h2".equals(socket.socket().applicationLayerProtocol())) {
+    if (client instanceof SocketClient socket
+        && "h2".equals(socket.socket().applicationLayerProtocol())) {
       sawClientByte = true; // TLS with ALPN h2: HTTP/2 from the first byte
       becomeH2(Buffer.buffer(), "ALPN h2");
     }
   }
 
-  /** The client went: its connection closed, or its HTTP/2 stream ended or was reset. Everything this exchange held goes. */
+  /**
+   * The client went: its connection closed, or its HTTP/2 stream ended or was reset. Everything
+   * this exchange held goes.
+   */
   void clientGone() {
     onClientClosed.run();
     clientClosed();
@@ -161,17 +208,28 @@ final class RelayConnection {
     requestFlow.hold(CONNECTING); // hold the request until upstream is there
     long delay = 0;
     for (Shaper s : shapers) delay += s.connectDelayNanos();
-    Runnable connect = () -> target.connect().onComplete(ar -> {
-      if (closed) {
-        if (ar.succeeded()) ar.result().close();
-        return;
-      }
-      if (ar.failed()) {
-        fail("cannot connect to upstream " + options.upstreamHost() + ":" + options.upstreamPort() + ": " + ar.cause().getMessage());
-        return;
-      }
-      attachUpstream(ar.result());
-    });
+    Runnable connect =
+        () ->
+            target
+                .connect()
+                .onComplete(
+                    ar -> {
+                      if (closed) {
+                        if (ar.succeeded()) ar.result().close();
+                        return;
+                      }
+                      if (ar.failed()) {
+                        fail(
+                            "cannot connect to upstream "
+                                + options.upstreamHost()
+                                + ":"
+                                + options.upstreamPort()
+                                + ": "
+                                + ar.cause().getMessage());
+                        return;
+                      }
+                      attachUpstream(ar.result());
+                    });
     if (delay > 0) {
       ctx.schedule(connect, delay);
     } else {
@@ -188,9 +246,11 @@ final class RelayConnection {
     up.exceptionHandler(t -> log.log(name + ": upstream error: " + t.getMessage()));
     for (Buffer b : early) {
       if (requestDelayNanos > 0) {
-        ctx.schedule(() -> {
-          if (upstream != null && !closed) upstream.write(b);
-        }, requestDelayNanos);
+        ctx.schedule(
+            () -> {
+              if (upstream != null && !closed) upstream.write(b);
+            },
+            requestDelayNanos);
       } else {
         up.write(b);
       }
@@ -230,11 +290,14 @@ final class RelayConnection {
       // equal delays keep the pieces in order: the loop runs timers by deadline, ties by arrival
       delayedRequestBytes += b.length();
       if (delayedRequestBytes > MAX_EARLY_REQUEST_BYTES) requestFlow.hold(DELAY_QUEUE_FULL);
-      ctx.schedule(() -> {
-        delayedRequestBytes -= b.length();
-        if (upstream != null && !closed) writeUpstream(b);
-        if (delayedRequestBytes <= MAX_EARLY_REQUEST_BYTES) requestFlow.release(DELAY_QUEUE_FULL);
-      }, requestDelayNanos);
+      ctx.schedule(
+          () -> {
+            delayedRequestBytes -= b.length();
+            if (upstream != null && !closed) writeUpstream(b);
+            if (delayedRequestBytes <= MAX_EARLY_REQUEST_BYTES)
+              requestFlow.release(DELAY_QUEUE_FULL);
+          },
+          requestDelayNanos);
       return;
     }
     writeUpstream(b);
@@ -248,7 +311,9 @@ final class RelayConnection {
     }
   }
 
-  /** Every byte read from upstream is forwarded: parsing only marks where responses start and end. */
+  /**
+   * Every byte read from upstream is forwarded: parsing only marks where responses start and end.
+   */
   private void fromUpstream(Buffer b) {
     long now = System.nanoTime();
     bytesIn += b.length();
@@ -260,7 +325,11 @@ final class RelayConnection {
         parser.feed(scratch, 0, n);
       } catch (HttpParseException e) {
         opaque = true; // not HTTP we understand: forward as a plain byte stream from here on
-        log.log(name + ": upstream response is not parseable HTTP (" + e.getMessage() + "); relaying it as opaque bytes");
+        log.log(
+            name
+                + ": upstream response is not parseable HTTP ("
+                + e.getMessage()
+                + "); relaying it as opaque bytes");
       }
     }
     if (pendingHead != null) {
@@ -279,7 +348,12 @@ final class RelayConnection {
     if (closed) return;
     long now = System.nanoTime();
     if (!opaque && parser.idle() && awaitingResponse) {
-      fail("upstream " + options.upstreamHost() + ":" + options.upstreamPort() + " closed the connection without answering the request");
+      fail(
+          "upstream "
+              + options.upstreamHost()
+              + ":"
+              + options.upstreamPort()
+              + " closed the connection without answering the request");
       return;
     }
     boolean cleanEnd = opaque || parser.connectionClosed();
@@ -290,7 +364,12 @@ final class RelayConnection {
     if (!cleanEnd) {
       log.log(name + ": upstream closed in the middle of a response");
       if (writer.nothingSentThisResponse() && writer.bytesTotal() == 0) {
-        fail("upstream " + options.upstreamHost() + ":" + options.upstreamPort() + " closed before answering");
+        fail(
+            "upstream "
+                + options.upstreamHost()
+                + ":"
+                + options.upstreamPort()
+                + " closed before answering");
         return;
       }
     }
@@ -304,14 +383,21 @@ final class RelayConnection {
   }
 
   /**
-   * Hands the client to an HTTP/2 edge: this connection's own shapers and upstream are let go
-   * (each stream gets its own exchange, made by {@code streams}) and only its close still counts.
+   * Hands the client to an HTTP/2 edge: this connection's own shapers and upstream are let go (each
+   * stream gets its own exchange, made by {@code streams}) and only its close still counts.
    */
   private void becomeH2(Buffer first, String how) {
     log.log(name + ": HTTP/2 (" + how + "): each stream is relayed as its own HTTP/1.1 exchange");
     clientClosed();
-    h2 = new H2Edge(((SocketClient) client).socket(), streams, log, name, first, options.idleTimeoutNanos(),
-        options.requestTimeoutNanos());
+    h2 =
+        new H2Edge(
+            ((SocketClient) client).socket(),
+            streams,
+            log,
+            name,
+            first,
+            options.idleTimeoutNanos(),
+            options.requestTimeoutNanos());
   }
 
   private void clientClosed() {

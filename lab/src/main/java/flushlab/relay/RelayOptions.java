@@ -5,34 +5,80 @@ import flushlab.tls.ServerTls;
 import java.util.List;
 
 /**
- * A relay: where it listens, where upstream is, the shapers applied in order to each response,
- * and whether upstream connections are pooled (kept alive and reused across client connections)
- * or opened fresh for every client connection. At most {@code maxConnections} client connections
- * are served at once; one more is answered 503 and closed. Each buffering shaper has its own
- * per-connection cap, and all connections together hold at most {@code maxHeldBytes}; a
- * connection that would pass it fails with a 502 naming the cap.
+ * A relay: where it listens, where upstream is, the shapers applied in order to each response, and
+ * whether upstream connections are pooled (kept alive and reused across client connections) or
+ * opened fresh for every client connection. At most {@code maxConnections} client connections are
+ * served at once; one more is answered 503 and closed. Each buffering shaper has its own
+ * per-connection cap, and all connections together hold at most {@code maxHeldBytes}; a connection
+ * that would pass it fails with a 502 naming the cap.
  */
-public record RelayOptions(String host, int port, String upstreamHost, int upstreamPort,
-    List<ShaperRegistry.Spec> shapers, boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos,
-    ServerTls tls, long requestTimeoutNanos) {
+public record RelayOptions(
+    String host,
+    int port,
+    String upstreamHost,
+    int upstreamPort,
+    List<ShaperRegistry.Spec> shapers,
+    boolean poolUpstream,
+    int maxConnections,
+    long maxHeldBytes,
+    long idleTimeoutNanos,
+    ServerTls tls,
+    long requestTimeoutNanos) {
 
   /**
-   * An HTTP/2 stream whose request (header block or body) is not complete this long after it
-   * began is reset, and a header block left unfinished ends its connection: the relay's edge
-   * holds no request open for a client that trickles it.
+   * An HTTP/2 stream whose request (header block or body) is not complete this long after it began
+   * is reset, and a header block left unfinished ends its connection: the relay's edge holds no
+   * request open for a client that trickles it.
    */
   public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
 
-  public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
-      boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos, ServerTls tls) {
-    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, idleTimeoutNanos, tls,
+  public RelayOptions(
+      String host,
+      int port,
+      String upstreamHost,
+      int upstreamPort,
+      List<ShaperRegistry.Spec> shapers,
+      boolean poolUpstream,
+      int maxConnections,
+      long maxHeldBytes,
+      long idleTimeoutNanos,
+      ServerTls tls) {
+    this(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        poolUpstream,
+        maxConnections,
+        maxHeldBytes,
+        idleTimeoutNanos,
+        tls,
         DEFAULT_REQUEST_TIMEOUT_NANOS);
   }
 
   /** Without TLS on the client side (tls null), as every relay was before TLS. */
-  public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
-      boolean poolUpstream, int maxConnections, long maxHeldBytes, long idleTimeoutNanos) {
-    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, idleTimeoutNanos, null);
+  public RelayOptions(
+      String host,
+      int port,
+      String upstreamHost,
+      int upstreamPort,
+      List<ShaperRegistry.Spec> shapers,
+      boolean poolUpstream,
+      int maxConnections,
+      long maxHeldBytes,
+      long idleTimeoutNanos) {
+    this(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        poolUpstream,
+        maxConnections,
+        maxHeldBytes,
+        idleTimeoutNanos,
+        null);
   }
 
   /**
@@ -42,59 +88,149 @@ public record RelayOptions(String host, int port, String upstreamHost, int upstr
    */
   public static final long DEFAULT_IDLE_TIMEOUT_NANOS = 300_000_000_000L;
 
-  public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
-      boolean poolUpstream, int maxConnections, long maxHeldBytes) {
-    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, DEFAULT_IDLE_TIMEOUT_NANOS);
+  public RelayOptions(
+      String host,
+      int port,
+      String upstreamHost,
+      int upstreamPort,
+      List<ShaperRegistry.Spec> shapers,
+      boolean poolUpstream,
+      int maxConnections,
+      long maxHeldBytes) {
+    this(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        poolUpstream,
+        maxConnections,
+        maxHeldBytes,
+        DEFAULT_IDLE_TIMEOUT_NANOS);
   }
 
   public static final int MAX_POOLED = 64;
   public static final int DEFAULT_MAX_CONNECTIONS = 1024;
   public static final long DEFAULT_MAX_HELD_BYTES = 256L << 20;
 
-  public RelayOptions(String host, int port, String upstreamHost, int upstreamPort, List<ShaperRegistry.Spec> shapers,
+  public RelayOptions(
+      String host,
+      int port,
+      String upstreamHost,
+      int upstreamPort,
+      List<ShaperRegistry.Spec> shapers,
       boolean poolUpstream) {
-    this(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HELD_BYTES);
+    this(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        poolUpstream,
+        DEFAULT_MAX_CONNECTIONS,
+        DEFAULT_MAX_HELD_BYTES);
   }
 
   public static RelayOptions loopback(int upstreamPort, List<String> shaperSpecs) {
-    return new RelayOptions("127.0.0.1", 0, "127.0.0.1", upstreamPort,
-        shaperSpecs.stream().map(ShaperRegistry::parse).toList(), false);
+    return new RelayOptions(
+        "127.0.0.1",
+        0,
+        "127.0.0.1",
+        upstreamPort,
+        shaperSpecs.stream().map(ShaperRegistry::parse).toList(),
+        false);
   }
 
   public RelayOptions withPoolUpstream(boolean on) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, on, maxConnections, maxHeldBytes, idleTimeoutNanos, tls,
+    return new RelayOptions(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        on,
+        maxConnections,
+        maxHeldBytes,
+        idleTimeoutNanos,
+        tls,
         requestTimeoutNanos);
   }
 
   public RelayOptions withLimits(int maxConnections, long maxHeldBytes) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
-        idleTimeoutNanos, tls, requestTimeoutNanos);
+    return new RelayOptions(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        poolUpstream,
+        maxConnections,
+        maxHeldBytes,
+        idleTimeoutNanos,
+        tls,
+        requestTimeoutNanos);
   }
 
   public RelayOptions withIdleTimeout(long nanos) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes, nanos, tls,
+    return new RelayOptions(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        poolUpstream,
+        maxConnections,
+        maxHeldBytes,
+        nanos,
+        tls,
         requestTimeoutNanos);
   }
 
   /**
-   * Clients reach the relay over TLS with this certificate (the relay terminates TLS, as a proxy
-   * in front of a plain server does); upstream stays plain TCP.
+   * Clients reach the relay over TLS with this certificate (the relay terminates TLS, as a proxy in
+   * front of a plain server does); upstream stays plain TCP.
    */
   public RelayOptions withTls(ServerTls t) {
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
-        idleTimeoutNanos, t, requestTimeoutNanos);
+    return new RelayOptions(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        poolUpstream,
+        maxConnections,
+        maxHeldBytes,
+        idleTimeoutNanos,
+        t,
+        requestTimeoutNanos);
   }
 
-  /** A request timeout other than {@link #DEFAULT_REQUEST_TIMEOUT_NANOS} (tests of the timeout itself use a short one). */
+  /**
+   * A request timeout other than {@link #DEFAULT_REQUEST_TIMEOUT_NANOS} (tests of the timeout
+   * itself use a short one).
+   */
   public RelayOptions withRequestTimeout(long nanos) {
-    if (nanos <= 0) throw new IllegalArgumentException("a request timeout must be positive, not " + nanos + " ns");
-    return new RelayOptions(host, port, upstreamHost, upstreamPort, shapers, poolUpstream, maxConnections, maxHeldBytes,
-        idleTimeoutNanos, tls, nanos);
+    if (nanos <= 0)
+      throw new IllegalArgumentException(
+          "a request timeout must be positive, not " + nanos + " ns");
+    return new RelayOptions(
+        host,
+        port,
+        upstreamHost,
+        upstreamPort,
+        shapers,
+        poolUpstream,
+        maxConnections,
+        maxHeldBytes,
+        idleTimeoutNanos,
+        tls,
+        nanos);
   }
 
   public String describe() {
     StringBuilder sb = new StringBuilder();
-    for (ShaperRegistry.Spec s : shapers) sb.append(sb.length() == 0 ? "" : " -> ").append(s.text());
+    for (ShaperRegistry.Spec s : shapers)
+      sb.append(sb.length() == 0 ? "" : " -> ").append(s.text());
     return sb.length() == 0 ? "passthrough" : sb.toString();
   }
 }

@@ -18,7 +18,10 @@ import java.net.UnknownHostException;
 record Upstream(NetClient net, SocketAddress address) {
   static Upstream resolve(NetClient net, String host, int port) {
     try {
-      return new Upstream(net, SocketAddress.inetSocketAddress(new InetSocketAddress(InetAddress.getByName(host), port)));
+      return new Upstream(
+          net,
+          SocketAddress.inetSocketAddress(
+              new InetSocketAddress(InetAddress.getByName(host), port)));
     } catch (UnknownHostException e) {
       return new Upstream(net, SocketAddress.inetSocketAddress(port, host));
     }

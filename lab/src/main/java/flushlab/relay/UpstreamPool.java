@@ -30,10 +30,11 @@ final class UpstreamPool {
       return;
     }
     idle.add(s);
-    s.handler(b -> {
-      idle.remove(s); // bytes on an idle connection: not ours to interpret
-      s.close();
-    });
+    s.handler(
+        b -> {
+          idle.remove(s); // bytes on an idle connection: not ours to interpret
+          s.close();
+        });
     s.closeHandler(v -> idle.remove(s));
     s.exceptionHandler(t -> idle.remove(s));
   }

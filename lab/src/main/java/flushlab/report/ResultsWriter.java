@@ -21,15 +21,15 @@ import org.HdrHistogram.HistogramLogWriter;
 /**
  * Writes a run's folder from its {@link RunReport}: results.json, results.csv, summary.md and the
  * HdrHistogram logs. Files go to a hidden, uniquely named ".partial" folder that is renamed into
- * place only when all of them are written, so an interrupted write never leaves a folder that
- * looks complete.
+ * place only when all of them are written, so an interrupted write never leaves a folder that looks
+ * complete.
  */
 public final class ResultsWriter {
   private ResultsWriter() {}
 
   /**
-   * Checks, before anything is measured, that a run's folder can be written under {@code resultsRoot}:
-   * creates the root if needed and writes and deletes a probe file in it.
+   * Checks, before anything is measured, that a run's folder can be written under {@code
+   * resultsRoot}: creates the root if needed and writes and deletes a probe file in it.
    */
   public static void checkWritable(Path resultsRoot) throws IOException {
     Files.createDirectories(resultsRoot);
@@ -37,61 +37,105 @@ public final class ResultsWriter {
     Files.delete(probe);
   }
 
-  /** Where a run's results went; {@code fallbackReason} is set when the asked-for root could not take them. */
+  /**
+   * Where a run's results went; {@code fallbackReason} is set when the asked-for root could not
+   * take them.
+   */
   public record Written(Path folder, String fallbackReason) {}
 
   /**
    * Writes the run's folder under {@code resultsRoot}; if that fails (the disk filled, the folder
-   * went away during a long run), under the temporary folder instead, and says why: a measured
-   * run is never lost to a write error.
+   * went away during a long run), under the temporary folder instead, and says why: a measured run
+   * is never lost to a write error.
    */
   public static Written write(Path resultsRoot, RunReport r) throws IOException {
     try {
       return new Written(writeUnder(resultsRoot, r), null);
     } catch (IOException e) {
       Path fallback = Path.of(System.getProperty("java.io.tmpdir"), "flushlab-results");
-      return new Written(writeUnder(fallback, r), "could not write under " + resultsRoot + " (" + IoErrors.describe(e) + ")");
+      return new Written(
+          writeUnder(fallback, r),
+          "could not write under " + resultsRoot + " (" + IoErrors.describe(e) + ")");
     }
   }
 
   private static Path writeUnder(Path resultsRoot, RunReport r) throws IOException {
-    String base = stamp(r.startedEpochMillis()) + "-" + r.scenario() + (r.interrupted() ? "-interrupted" : "")
-        + (r.certified() ? "" : "-uncertified");
-    return writeFolder(resultsRoot, base, partial -> {
-      // one JSON tree for the file and the page (building it runs every histogram's curves)
-      com.fasterxml.jackson.databind.JsonNode tree = Json.MAPPER.valueToTree(r);
-      Files.writeString(partial.resolve("results.json"), Json.pretty(tree), StandardCharsets.UTF_8);
-      Files.writeString(partial.resolve("results.csv"), ResultsCsv.render(r), StandardCharsets.UTF_8);
-      Files.writeString(partial.resolve("summary.md"), SummaryMarkdown.render(r), StandardCharsets.UTF_8);
-      Path hlogs = Files.createDirectory(partial.resolve("hlog"));
-      for (RunReport.TargetReport t : r.targets()) {
-        writeHlog(hlogs.resolve(fileName(t.name()) + ".ttft.hlog"), r, t.name(), BatchResult::ttftHistogram);
-        writeHlog(hlogs.resolve(fileName(t.name()) + ".gap.hlog"), r, t.name(), BatchResult::gapHistogram);
-        writeHlog(hlogs.resolve(fileName(t.name()) + ".emit_to_recv.hlog"), r, t.name(), BatchResult::emitToRecvHistogram);
-      }
-      Files.writeString(partial.resolve("report.html"), ReportPage.render(tree), StandardCharsets.UTF_8);
-    });
+    String base =
+        stamp(r.startedEpochMillis())
+            + "-"
+            + r.scenario()
+            + (r.interrupted() ? "-interrupted" : "")
+            + (r.certified() ? "" : "-uncertified");
+    return writeFolder(
+        resultsRoot,
+        base,
+        partial -> {
+          // one JSON tree for the file and the page (building it runs every histogram's curves)
+          com.fasterxml.jackson.databind.JsonNode tree = Json.MAPPER.valueToTree(r);
+          Files.writeString(
+              partial.resolve("results.json"), Json.pretty(tree), StandardCharsets.UTF_8);
+          Files.writeString(
+              partial.resolve("results.csv"), ResultsCsv.render(r), StandardCharsets.UTF_8);
+          Files.writeString(
+              partial.resolve("summary.md"), SummaryMarkdown.render(r), StandardCharsets.UTF_8);
+          Path hlogs = Files.createDirectory(partial.resolve("hlog"));
+          for (RunReport.TargetReport t : r.targets()) {
+            writeHlog(
+                hlogs.resolve(fileName(t.name()) + ".ttft.hlog"),
+                r,
+                t.name(),
+                BatchResult::ttftHistogram);
+            writeHlog(
+                hlogs.resolve(fileName(t.name()) + ".gap.hlog"),
+                r,
+                t.name(),
+                BatchResult::gapHistogram);
+            writeHlog(
+                hlogs.resolve(fileName(t.name()) + ".emit_to_recv.hlog"),
+                r,
+                t.name(),
+                BatchResult::emitToRecvHistogram);
+          }
+          Files.writeString(
+              partial.resolve("report.html"), ReportPage.render(tree), StandardCharsets.UTF_8);
+        });
   }
 
-  /** A probe scenario's folder: results.json, summary.md and report.html, with the same guarantees as a run's. */
-  public static Written write(Path resultsRoot, ProbeReport r, long startedEpochMillis) throws IOException {
-    String base = stamp(startedEpochMillis) + "-" + r.scenario() + (r.interrupted() ? "-interrupted" : "");
-    FolderContent content = partial -> {
-      Files.writeString(partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
-      Files.writeString(partial.resolve("summary.md"), ProbeSummaryMarkdown.render(r), StandardCharsets.UTF_8);
-      Files.writeString(partial.resolve("report.html"), ReportPage.render(Json.MAPPER.valueToTree(r)),
-          StandardCharsets.UTF_8);
-    };
+  /**
+   * A probe scenario's folder: results.json, summary.md and report.html, with the same guarantees
+   * as a run's.
+   */
+  public static Written write(Path resultsRoot, ProbeReport r, long startedEpochMillis)
+      throws IOException {
+    String base =
+        stamp(startedEpochMillis) + "-" + r.scenario() + (r.interrupted() ? "-interrupted" : "");
+    FolderContent content =
+        partial -> {
+          Files.writeString(
+              partial.resolve("results.json"), Json.pretty(r), StandardCharsets.UTF_8);
+          Files.writeString(
+              partial.resolve("summary.md"),
+              ProbeSummaryMarkdown.render(r),
+              StandardCharsets.UTF_8);
+          Files.writeString(
+              partial.resolve("report.html"),
+              ReportPage.render(Json.MAPPER.valueToTree(r)),
+              StandardCharsets.UTF_8);
+        };
     try {
       return new Written(writeFolder(resultsRoot, base, content), null);
     } catch (IOException e) {
       Path fallback = Path.of(System.getProperty("java.io.tmpdir"), "flushlab-results");
-      return new Written(writeFolder(fallback, base, content), "could not write under " + resultsRoot + " (" + IoErrors.describe(e) + ")");
+      return new Written(
+          writeFolder(fallback, base, content),
+          "could not write under " + resultsRoot + " (" + IoErrors.describe(e) + ")");
     }
   }
 
   private static String stamp(long epochMillis) {
-    return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(epochMillis));
+    return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+        .withZone(ZoneOffset.UTC)
+        .format(Instant.ofEpochMilli(epochMillis));
   }
 
   /** Writes a folder's files. */
@@ -100,10 +144,11 @@ public final class ResultsWriter {
   }
 
   /**
-   * Writes into a private partial folder, then renames it into place whole: a reader never sees
-   * a half-written folder, and two runs started in the same second never write into one.
+   * Writes into a private partial folder, then renames it into place whole: a reader never sees a
+   * half-written folder, and two runs started in the same second never write into one.
    */
-  private static Path writeFolder(Path resultsRoot, String base, FolderContent content) throws IOException {
+  private static Path writeFolder(Path resultsRoot, String base, FolderContent content)
+      throws IOException {
     Files.createDirectories(resultsRoot);
     Path partial = Files.createTempDirectory(resultsRoot, "." + base + ".partial-");
     try {
@@ -128,7 +173,8 @@ public final class ResultsWriter {
 
   private static void deleteQuietly(Path folder) {
     try (var files = Files.walk(folder)) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList())
+        Files.deleteIfExists(p);
     } catch (IOException | RuntimeException e) {
       // best effort: a leftover hidden folder is all that remains
     }
@@ -140,17 +186,23 @@ public final class ResultsWriter {
   }
 
   /**
-   * One target's log: an untagged interval per kept run, stamped with the run's real start and
-   * end, so HistogramLogProcessor's default invocation reads it (it skips tagged intervals unless
-   * asked for a tag) and its time options select runs. The comment line names each run's cell.
+   * One target's log: an untagged interval per kept run, stamped with the run's real start and end,
+   * so HistogramLogProcessor's default invocation reads it (it skips tagged intervals unless asked
+   * for a tag) and its time options select runs. The comment line names each run's cell.
    */
-  private static void writeHlog(Path file, RunReport r, String target, Function<BatchResult, Histogram> pick) throws IOException {
-    try (PrintStream ps = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
+  private static void writeHlog(
+      Path file, RunReport r, String target, Function<BatchResult, Histogram> pick)
+      throws IOException {
+    try (PrintStream ps =
+        new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
       HistogramLogWriter w = new HistogramLogWriter(ps);
       w.outputLogFormatVersion();
       w.outputStartTime(r.startedEpochMillis());
       w.setBaseTime(r.startedEpochMillis());
-      w.outputComment("flushlab: target " + target + "; values in nanoseconds; one interval per kept run, in run order");
+      w.outputComment(
+          "flushlab: target "
+              + target
+              + "; values in nanoseconds; one interval per kept run, in run order");
       w.outputLegend();
       for (RunReport.CellReport c : r.cells()) {
         if (!c.target().equals(target)) continue;

@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * Bisects one setting of one target between a value where it coalesces and one where it streams,
- * until the two are within the tolerance. Each step is one cell measured with the scenario's
- * runs; the steps are part of the result. An interrupt ends it with the steps finished so far.
+ * until the two are within the tolerance. Each step is one cell measured with the scenario's runs;
+ * the steps are part of the result. An interrupt ends it with the steps finished so far.
  */
 final class Bisector {
   /** Measures one cell of the target with the scenario's runs; null when interrupted. */
@@ -25,6 +25,7 @@ final class Bisector {
   private final Step step;
   private final boolean size;
   private final List<Bisection.Step> steps = new ArrayList<>();
+
   /** The step that had no kept frame, and why; null while every step had some. */
   private String noData;
 
@@ -45,13 +46,20 @@ final class Bisector {
     boolean loCoalesces = loFpr > a.coalescingAbove();
     boolean hiCoalesces = hiFpr > a.coalescingAbove();
     if (loCoalesces == hiCoalesces) {
-      return new Bisection(a.target(), a.parameter().key().name(), steps, null, null, String.format(
-          "no transition between %s (%.2f frames/read) and %s (%.2f): both %s", a.low(), loFpr, a.high(), hiFpr,
-          loCoalesces ? "coalesce" : "stream"));
+      return new Bisection(
+          a.target(),
+          a.parameter().key().name(),
+          steps,
+          null,
+          null,
+          String.format(
+              "no transition between %s (%.2f frames/read) and %s (%.2f): both %s",
+              a.low(), loFpr, a.high(), hiFpr, loCoalesces ? "coalesce" : "stream"));
     }
     double coalescing = loCoalesces ? lo : hi;
     double streaming = loCoalesces ? hi : lo;
-    while (steps.size() < a.maxCells() && Math.abs(streaming - coalescing) > a.tolerance() * Math.max(coalescing, streaming)) {
+    while (steps.size() < a.maxCells()
+        && Math.abs(streaming - coalescing) > a.tolerance() * Math.max(coalescing, streaming)) {
       double mid = Math.round((coalescing + streaming) / 2);
       double fpr = probe(mid);
       if (Double.isNaN(fpr)) return noData != null ? unmeasured() : interrupted();
@@ -63,20 +71,41 @@ final class Bisector {
     }
     String c = format(coalescing);
     String s = format(streaming);
-    return new Bisection(a.target(), a.parameter().key().name(), steps, c, s, String.format(
-        "%s %s: coalesces (over %.2f frames per read) at %s, streams at %s; the transition lies between them (%d cells)",
-        a.target(), a.parameter().key().name(), a.coalescingAbove(), c, s, steps.size()));
+    return new Bisection(
+        a.target(),
+        a.parameter().key().name(),
+        steps,
+        c,
+        s,
+        String.format(
+            "%s %s: coalesces (over %.2f frames per read) at %s, streams at %s; the transition lies between them (%d cells)",
+            a.target(), a.parameter().key().name(), a.coalescingAbove(), c, s, steps.size()));
   }
 
-  /** A step whose every run a guard excluded: the bisection stops there rather than read "streams" from no frames. */
+  /**
+   * A step whose every run a guard excluded: the bisection stops there rather than read "streams"
+   * from no frames.
+   */
   private Bisection unmeasured() {
-    return new Bisection(a.target(), a.parameter().key().name(), steps, null, null, "no data at " + noData
-        + ": no transition located; the steps measured are listed");
+    return new Bisection(
+        a.target(),
+        a.parameter().key().name(),
+        steps,
+        null,
+        null,
+        "no data at " + noData + ": no transition located; the steps measured are listed");
   }
 
   private Bisection interrupted() {
-    return new Bisection(a.target(), a.parameter().key().name(), steps, null, null,
-        "interrupted after " + steps.size() + " step(s): no transition located; the steps measured are listed");
+    return new Bisection(
+        a.target(),
+        a.parameter().key().name(),
+        steps,
+        null,
+        null,
+        "interrupted after "
+            + steps.size()
+            + " step(s): no transition located; the steps measured are listed");
   }
 
   /**
@@ -89,9 +118,17 @@ final class Bisector {
     if (res == null) return Double.NaN;
     if (res.included().frames() == 0) {
       RunRecord last = res.runs().get(res.runs().size() - 1);
-      // a step this host spoiled says so in the words every command uses: the host, not the target, left it empty
-      String excluded = res.runs().stream().allMatch(RunRecord::spoiledByHostStall) ? "this host stalled in every run: " : "every run excluded: ";
-      noData = v + " (" + (last.excluded() ? excluded + last.exclusionReason() : "no frame was read") + ")";
+      // a step this host spoiled says so in the words every command uses: the host, not the target,
+      // left it empty
+      String excluded =
+          res.runs().stream().allMatch(RunRecord::spoiledByHostStall)
+              ? "this host stalled in every run: "
+              : "every run excluded: ";
+      noData =
+          v
+              + " ("
+              + (last.excluded() ? excluded + last.exclusionReason() : "no frame was read")
+              + ")";
       return Double.NaN;
     }
     double fpr = res.included().framesPerRead();
@@ -99,7 +136,10 @@ final class Bisector {
     return fpr;
   }
 
-  /** A bisection value as a setting: whole bytes, or a duration to the microsecond in readable units. */
+  /**
+   * A bisection value as a setting: whole bytes, or a duration to the microsecond in readable
+   * units.
+   */
   private String format(double v) {
     return size ? Math.round(v) + "B" : Units.formatDurationReadable(Math.round(v / 1000) * 1000);
   }

@@ -6,16 +6,28 @@ import java.util.List;
  * The direct-path certification that must pass before any target row counts.
  *
  * @param framesPerRead over the kept runs together
- * @param emitToRecvMs the direct path's own one-way delay (p50): what a target's waits are measured beyond
+ * @param emitToRecvMs the direct path's own one-way delay (p50): what a target's waits are measured
+ *     beyond
  * @param emitToRecvP99Ms its p99: how far one frame's delay strays on this path with no proxy on it
  *     (what a replay's tolerances widen by: {@link flushlab.map.Replay.Tolerance#fromDirectPath})
- * @param verdict "certified", or why not: the direct path coalesced, its streams failed, or this host stalled in every run
+ * @param verdict "certified", or why not: the direct path coalesced, its streams failed, or this
+ *     host stalled in every run
  */
-public record Certification(boolean certified, double framesPerRead, double emitToRecvMs, double emitToRecvP99Ms, List<RunRecord> runs,
+public record Certification(
+    boolean certified,
+    double framesPerRead,
+    double emitToRecvMs,
+    double emitToRecvP99Ms,
+    List<RunRecord> runs,
     String verdict) {
 
   /** A certification whose spread is not known (p99 taken as the p50). */
-  public Certification(boolean certified, double framesPerRead, double emitToRecvMs, List<RunRecord> runs, String verdict) {
+  public Certification(
+      boolean certified,
+      double framesPerRead,
+      double emitToRecvMs,
+      List<RunRecord> runs,
+      String verdict) {
     this(certified, framesPerRead, emitToRecvMs, emitToRecvMs, runs, verdict);
   }
 

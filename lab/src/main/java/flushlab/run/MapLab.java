@@ -18,16 +18,29 @@ interface MapLab {
 
   void progress(String what);
 
-  /** From now on the client asks as one that accepts no compression (Accept-Encoding: identity), or as the scenario's. */
+  /**
+   * From now on the client asks as one that accepts no compression (Accept-Encoding: identity), or
+   * as the scenario's.
+   */
   void identityPass(boolean on);
 
-  /** The scenario's request headers; as a client that accepts no compression, with Accept-Encoding: identity. */
+  /**
+   * The scenario's request headers; as a client that accepts no compression, with Accept-Encoding:
+   * identity.
+   */
   List<String[]> headersFor(boolean identity);
 
-  /** Starts {@code model} where {@code like} runs; closing what it answers stops it (on agents, the lab stops it). */
-  PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce) throws Exception;
+  /**
+   * Starts {@code model} where {@code like} runs; closing what it answers stops it (on agents, the
+   * lab stops it).
+   */
+  PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce)
+      throws Exception;
 
-  /** A silent stream through {@code target} as {@code base}'s client asks, measured by {@code on}; null where none can run. */
+  /**
+   * A silent stream through {@code target} as {@code base}'s client asks, measured by {@code on};
+   * null where none can run.
+   */
   SilentStream silentStream(Measure on, Target target, Cell base, long deadline);
 
   /** A model's relay, started, and how runs reach it. */

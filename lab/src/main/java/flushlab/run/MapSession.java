@@ -37,18 +37,27 @@ import java.util.function.Consumer;
 
 /**
  * `flushlab map` once the host is certified: one pass of the prober as the scenario's client, the
- * compression step (the same target asked as the other kind of client), the silent stream's finding,
- * the models of two stages when no one mechanism explains the cells, and the replay of the answer's
- * model ({@link ModelReplay}) before it is given. It measures through {@link MapLab}, the runner's
- * sites on this host or a lab's agents, and keeps what the answer's replay showed.
+ * compression step (the same target asked as the other kind of client), the silent stream's
+ * finding, the models of two stages when no one mechanism explains the cells, and the replay of the
+ * answer's model ({@link ModelReplay}) before it is given. It measures through {@link MapLab}, the
+ * runner's sites on this host or a lab's agents, and keeps what the answer's replay showed.
  */
 final class MapSession {
   private final MapLab lab;
   private final ModelReplay replays;
-  /** Unless `--no-verify`: the answer's model is replayed on a built-in relay, cell by cell, before it is given. */
+
+  /**
+   * Unless `--no-verify`: the answer's model is replayed on a built-in relay, cell by cell, before
+   * it is given.
+   */
   private final boolean verify;
-  /** The replay of the model the answer gives, cell by cell (set once that replay is attached to the answer). */
+
+  /**
+   * The replay of the model the answer gives, cell by cell (set once that replay is attached to the
+   * answer).
+   */
   private List<ReplayedCell> replayedCells = List.of();
+
   /** The replay that verified the answer's model: what a silent stream replayed later adds to. */
   private Replay.Verdict givenVerdict;
 
@@ -74,21 +83,37 @@ final class MapSession {
    * The map once the host is certified: the passes, the silent stream's finding, the models of two
    * stages, the replay, within {@code deadline} (System.nanoTime).
    */
-  Mapped measure(Target target, Measure measure, Certification cert, SilentStream silent, Consumer<String> announce, long deadline)
+  Mapped measure(
+      Target target,
+      Measure measure,
+      Certification cert,
+      SilentStream silent,
+      Consumer<String> announce,
+      long deadline)
       throws Exception {
     List<TargetCellResult> results = new ArrayList<>();
     Cell base = lab.scenario().cells().get(0);
-    boolean accepts = !CellRequest.plan(base, HostPort.parse("-", "127.0.0.1:1", false), null, lab.scenario().requestHeaders().toSend())
-        .acceptedCodings().isEmpty();
-    FlushTrigger mine = mapAs(target, base, false, measure, cert, results, announce, secondsLeft(deadline));
-    if (lab.interrupted() || mine.kind() == TriggerKind.INCONCLUSIVE && mine.verdict().contains("the target failed")) {
+    boolean accepts =
+        !CellRequest.plan(
+                base,
+                HostPort.parse("-", "127.0.0.1:1", false),
+                null,
+                lab.scenario().requestHeaders().toSend())
+            .acceptedCodings()
+            .isEmpty();
+    FlushTrigger mine =
+        mapAs(target, base, false, measure, cert, results, announce, secondsLeft(deadline));
+    if (lab.interrupted()
+        || mine.kind() == TriggerKind.INCONCLUSIVE
+            && mine.verdict().contains("the target failed")) {
       return new Mapped(results, mine);
     }
     List<TargetCellResult> firstPass = List.copyOf(results);
     // the compression step: the same target asked as the other kind of client
     String coding = codingSeen(results);
     FlushTrigger answer = mine;
-    // the pass of the client the target sent the stream as it is (to which a model of two stages is fitted), and its answer
+    // the pass of the client the target sent the stream as it is (to which a model of two stages is
+    // fitted), and its answer
     List<TargetCellResult> asItIs = coding == null ? firstPass : List.of();
     FlushTrigger asItIsAnswer = coding == null ? mine : null;
     String heldOnly = null;
@@ -97,64 +122,133 @@ final class MapSession {
       if (coding == null) {
         answer = mine.withCompression(CompressionFinding.of(null, client, mine, null, null, null));
       } else {
-        announce.accept("map: " + target.name() + " answered " + client + " in " + coding + "; now as a client that does not "
-            + "accept compression (" + ClientProfile.BARE.text() + ")");
+        announce.accept(
+            "map: "
+                + target.name()
+                + " answered "
+                + client
+                + " in "
+                + coding
+                + "; now as a client that does not "
+                + "accept compression ("
+                + ClientProfile.BARE.text()
+                + ")");
         int before = results.size();
-        FlushTrigger plain = mapAs(target, base.withProfile(ClientProfile.BARE), true, measure, cert, results, announce,
-            secondsLeft(deadline));
+        FlushTrigger plain =
+            mapAs(
+                target,
+                base.withProfile(ClientProfile.BARE),
+                true,
+                measure,
+                cert,
+                results,
+                announce,
+                secondsLeft(deadline));
         if (results.size() == before) plain = null;
-        heldOnly = heldOnlyCompressed(results.subList(0, before), results.subList(before, results.size()));
-        answer = mine.withCompression(CompressionFinding.of(coding, client, mine, ClientProfile.BARE.text(), plain, heldOnly));
+        heldOnly =
+            heldOnlyCompressed(results.subList(0, before), results.subList(before, results.size()));
+        answer =
+            mine.withCompression(
+                CompressionFinding.of(
+                    coding, client, mine, ClientProfile.BARE.text(), plain, heldOnly));
         asItIs = List.copyOf(results.subList(before, results.size()));
         asItIsAnswer = plain;
       }
     } else {
       Cell asBrowser = base.withProfile(ClientProfile.BROWSER);
       String client = clientText(asBrowser, false);
-      // one short cell first: a target that does not compress for this client costs the map half a second, not a second pass
-      Cell probe = (base.stream().endpoint().isOpenAi() ? asBrowser : asBrowser.with(Setting.FRAME_SIZE, COMPRESSION_PROBE.frameSizeBytes()
-          + "B")).with(Setting.INTERVAL, Units.formatDuration(COMPRESSION_PROBE.intervalNanos()))
-          .with(Setting.FRAMES, Integer.toString(COMPRESSION_PROBE.frames())).withIndex(results.size());
-      RunRecord rec = lab.interrupted() || secondsLeft(deadline) < 2 ? null : measure.run(target, probe, probe.index(), 0);
+      // one short cell first: a target that does not compress for this client costs the map half a
+      // second, not a second pass
+      Cell probe =
+          (base.stream().endpoint().isOpenAi()
+                  ? asBrowser
+                  : asBrowser.with(Setting.FRAME_SIZE, COMPRESSION_PROBE.frameSizeBytes() + "B"))
+              .with(Setting.INTERVAL, Units.formatDuration(COMPRESSION_PROBE.intervalNanos()))
+              .with(Setting.FRAMES, Integer.toString(COMPRESSION_PROBE.frames()))
+              .withIndex(results.size());
+      RunRecord rec =
+          lab.interrupted() || secondsLeft(deadline) < 2
+              ? null
+              : measure.run(target, probe, probe.index(), 0);
       if (rec != null) results.add(TargetCellResult.of(target.name(), probe, List.of(rec)));
-      // the coding from every run, one the pacing guard excluded too: the response head said it, whatever the pacing
+      // the coding from every run, one the pacing guard excluded too: the response head said it,
+      // whatever the pacing
       BatchResult answered = rec == null ? null : results.get(results.size() - 1).everyStream();
       if (answered != null && answered.streamsOk() == 0) {
         // no answer, no finding: "without compression" would be a fact read from nothing
-        announce.accept("map: asked as " + client + ": no stream was answered (" + answered.firstError() + "); compression not checked");
+        announce.accept(
+            "map: asked as "
+                + client
+                + ": no stream was answered ("
+                + answered.firstError()
+                + "); compression not checked");
       } else if (answered != null) {
         ContentCoding seen = answered.dominantCoding();
-        announce.accept("map: asked as " + client + ": " + (seen == null ? "answered without compression"
-            : "answered in " + seen.text() + "; mapping it as that client"));
+        announce.accept(
+            "map: asked as "
+                + client
+                + ": "
+                + (seen == null
+                    ? "answered without compression"
+                    : "answered in " + seen.text() + "; mapping it as that client"));
         if (seen == null) {
-          answer = mine.withCompression(CompressionFinding.of(null, client, null, clientText(base, false), mine, null));
+          answer =
+              mine.withCompression(
+                  CompressionFinding.of(null, client, null, clientText(base, false), mine, null));
         } else {
           int before = results.size();
-          FlushTrigger accepting = mapAs(target, asBrowser, false, measure, cert, results, announce, secondsLeft(deadline));
+          FlushTrigger accepting =
+              mapAs(
+                  target,
+                  asBrowser,
+                  false,
+                  measure,
+                  cert,
+                  results,
+                  announce,
+                  secondsLeft(deadline));
           if (results.size() == before) accepting = null;
-          heldOnly = heldOnlyCompressed(results.subList(before - 1, results.size()), results.subList(0, before - 1));
-          answer = mine.withCompression(CompressionFinding.of(seen.text(), client, accepting, clientText(base, false), mine, heldOnly));
+          heldOnly =
+              heldOnlyCompressed(
+                  results.subList(before - 1, results.size()), results.subList(0, before - 1));
+          answer =
+              mine.withCompression(
+                  CompressionFinding.of(
+                      seen.text(), client, accepting, clientText(base, false), mine, heldOnly));
         }
       }
     }
-    // a silent stream already cut joins the answer, and its model's replay; one still open is watched through the replay too
+    // a silent stream already cut joins the answer, and its model's replay; one still open is
+    // watched through the replay too
     IdleCut idle = silent == null ? null : silent.endedSoFar();
     if (idle != null) {
       announce.accept("map: " + idle.describe());
       answer = answer.withIdle(idle);
     }
     givenVerdict = null;
-    // tried when no one mechanism explained the stream as it is, or (below) when the answer's model failed its replay;
-    // for a target that compressed for the other client, each candidate joins the compressor that client saw
+    // tried when no one mechanism explained the stream as it is, or (below) when the answer's model
+    // failed its replay;
+    // for a target that compressed for the other client, each candidate joins the compressor that
+    // client saw
     List<CellEvidence> probed = asItIs.stream().map(r -> asProbed(r, cert.emitToRecvMs())).toList();
     boolean unexplained = asItIsAnswer != null && asItIsAnswer.kind() == TriggerKind.INCONCLUSIVE;
-    boolean twoStages = !lab.interrupted() && asItIsAnswer != null && !probed.isEmpty() && !probed.contains(null) && (verify || unexplained);
+    boolean twoStages =
+        !lab.interrupted()
+            && asItIsAnswer != null
+            && !probed.isEmpty()
+            && !probed.contains(null)
+            && (verify || unexplained);
     List<TwoStageCandidate> two = twoStages ? twoStageCandidates(target, probed) : List.of();
-    // a threshold and a timer in series, simulated on the stream as it is (never beside a compressor: its cells are another client's)
-    List<CellEvidence> pairCells = twoStages && (answer.compression() == null || answer.compression().coding() == null) ? probed : List.of();
+    // a threshold and a timer in series, simulated on the stream as it is (never beside a
+    // compressor: its cells are another client's)
+    List<CellEvidence> pairCells =
+        twoStages && (answer.compression() == null || answer.compression().coding() == null)
+            ? probed
+            : List.of();
     if (twoStages && answer.compression() != null && answer.compression().coding() != null) {
       two = new ArrayList<>(BesideACompressor.joined(two, answer, asItIsAnswer == mine, heldOnly));
-      TwoStageCandidate decoded = BesideACompressor.decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
+      TwoStageCandidate decoded =
+          BesideACompressor.decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
       if (decoded != null) two.add(decoded);
     }
     if (unexplained && !(two.isEmpty() && pairCells.isEmpty())) {
@@ -162,11 +256,16 @@ final class MapSession {
       two = List.of();
       pairCells = List.of();
     }
-    if (verify && !lab.interrupted() && answer.kind() != TriggerKind.INCONCLUSIVE && answer.replay() == null) {
+    if (verify
+        && !lab.interrupted()
+        && answer.kind() != TriggerKind.INCONCLUSIVE
+        && answer.replay() == null) {
       answer = replayed(target, answer, results, cert, announce, deadline);
-      // the one mechanism's model did not reproduce the target: the next candidates are two at once, never the refused one
+      // the one mechanism's model did not reproduce the target: the next candidates are two at
+      // once, never the refused one
       boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
-      // (not two holding stages in series: those are simulated only for cells no one mechanism explained)
+      // (not two holding stages in series: those are simulated only for cells no one mechanism
+      // explained)
       if (refused && !two.isEmpty() && !lab.interrupted()) {
         answer = twoMechanisms(target, answer, two, List.of(), results, cert, announce, deadline);
       }
@@ -181,7 +280,9 @@ final class MapSession {
         answer = answer.withIdle(idle);
       }
     }
-    if (!lab.interrupted() && answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() == null
+    if (!lab.interrupted()
+        && answer.kind() == TriggerKind.INCONCLUSIVE
+        && answer.replay() == null
         && !answer.verdict().contains("this host stalled")) {
       String stalled = hostStallsDuring(firstPass);
       if (stalled != null) answer = answer.withHostStalls(stalled);
@@ -189,16 +290,19 @@ final class MapSession {
     return new Mapped(results, answer);
   }
 
-
-  /** A host stall this long in a kept run moves a held cell's waits by as much, past what a fit allows of one mechanism. */
+  /**
+   * A host stall this long in a kept run moves a held cell's waits by as much, past what a fit
+   * allows of one mechanism.
+   */
   static final double NOISY_STALL_MS = 10;
 
   /**
-   * The longest host stall during a kept run of the pass, where one reached {@link #NOISY_STALL_MS}:
-   * the cell and the figures; null otherwise. A pass that no one mechanism explained under such a
-   * stall may have been spread by the host, not the target: under a CPU hog a hold of 102 ms then
-   * one-late, whose cells fit it 6 of 6 on a quiet host, was answered inconclusive from three cells,
-   * one with waits spread 206-217 ms (a fresh-clone suite with a hog, 2026-12-04).
+   * The longest host stall during a kept run of the pass, where one reached {@link
+   * #NOISY_STALL_MS}: the cell and the figures; null otherwise. A pass that no one mechanism
+   * explained under such a stall may have been spread by the host, not the target: under a CPU hog
+   * a hold of 102 ms then one-late, whose cells fit it 6 of 6 on a quiet host, was answered
+   * inconclusive from three cells, one with waits spread 206-217 ms (a fresh-clone suite with a
+   * hog, 2026-12-04).
    */
   static String hostStallsDuring(List<TargetCellResult> pass) {
     String worst = null;
@@ -216,67 +320,89 @@ final class MapSession {
     return worst;
   }
 
-
   /**
-   * `map` (unless --no-verify): the answer's model runs as a built-in relay on the target's path, and every
-   * cell measured on the target is measured once on it (as the same client), then compared
-   * ({@link Replay}). An answer whose model differs in a cell becomes inconclusive, saying where;
-   * cells the budget leaves no room for are not replayed, and the sentence says how many were.
+   * `map` (unless --no-verify): the answer's model runs as a built-in relay on the target's path,
+   * and every cell measured on the target is measured once on it (as the same client), then
+   * compared ({@link Replay}). An answer whose model differs in a cell becomes inconclusive, saying
+   * where; cells the budget leaves no room for are not replayed, and the sentence says how many
+   * were.
    */
-  private FlushTrigger replayed(Target target, FlushTrigger answer, List<TargetCellResult> results, Certification cert,
-      Consumer<String> announce, long deadline) throws Exception {
+  private FlushTrigger replayed(
+      Target target,
+      FlushTrigger answer,
+      List<TargetCellResult> results,
+      Certification cert,
+      Consumer<String> announce,
+      long deadline)
+      throws Exception {
     ShaperModel model = ShaperModel.of(answer);
     if (model.chain() == null) {
       announce.accept("replay: nothing to replay, the answer has no model (" + model.note() + ")");
       return answer;
     }
     boolean socketStage = answer.kind() == TriggerKind.NAGLE || answer.then() == TriggerKind.NAGLE;
-    ModelReplay.Outcome o = replays.replay(target, model.chain(), socketStage, answer.idle(), results, cert, announce, deadline);
+    ModelReplay.Outcome o =
+        replays.replay(
+            target, model.chain(), socketStage, answer.idle(), results, cert, announce, deadline);
     if (o.unfinished() != null) return answer.withReplayUnfinished(o.unfinished(), o.tryNext());
     if (o.verdict() == null) return answer;
     announce.accept("replay: " + o.text());
     replayedCells = o.cells();
     if (o.verdict().verified()) givenVerdict = o.verdict();
     FlushTrigger replayedAnswer = answer.withReplay(o.verdict());
-    return o.clientsApart() == null ? replayedAnswer : replayedAnswer.withClientsApart(o.clientsApart());
+    return o.clientsApart() == null
+        ? replayedAnswer
+        : replayedAnswer.withClientsApart(o.clientsApart());
   }
 
-
   /**
-   * An answer whose model reproduced every cell before its silent stream was cut on the target:
-   * the model with its idle stage runs as a relay once more, for the silent stream alone, which
-   * must be cut as long after its request; the replay's verdict gains that comparison. The budget
-   * too short for it leaves the answer not verified, saying so.
+   * An answer whose model reproduced every cell before its silent stream was cut on the target: the
+   * model with its idle stage runs as a relay once more, for the silent stream alone, which must be
+   * cut as long after its request; the replay's verdict gains that comparison. The budget too short
+   * for it leaves the answer not verified, saying so.
    */
-  private FlushTrigger silentStreamReplayed(Target target, FlushTrigger answer, IdleCut idle, Consumer<String> announce, long deadline)
+  private FlushTrigger silentStreamReplayed(
+      Target target, FlushTrigger answer, IdleCut idle, Consumer<String> announce, long deadline)
       throws Exception {
     String chain = ShaperModel.of(answer.withIdle(idle)).chain();
     double needMs = idle.cutMs() * 1.1 + 1000;
     if (secondsLeft(deadline) * 1000 < needMs) {
       // the cells' model stands, replayed; the cut is said, not modelled unreplayed
-      IdleCut said = idle.leftOutOfTheModel(String.format(Locale.ROOT, "it came after the cells' replay had begun, and the "
-          + "budget leaves no room to replay a silent stream of %.1f s on the model (a longer --budget, or `flushlab probe idle`)",
-          idle.cutMs() / 1000));
+      IdleCut said =
+          idle.leftOutOfTheModel(
+              String.format(
+                  Locale.ROOT,
+                  "it came after the cells' replay had begun, and the "
+                      + "budget leaves no room to replay a silent stream of %.1f s on the model (a longer --budget, or `flushlab probe idle`)",
+                  idle.cutMs() / 1000));
       announce.accept("map: " + said.describe());
       return answer.withIdle(said);
     }
     announce.accept("map: " + idle.describe() + "; replaying it on the model " + chain);
-    Target.Relay replica = new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
+    Target.Relay replica =
+        new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
     IdleCut onModel;
     try (MapLab.PlacedModel placed = lab.placeModel(replica, target, announce);
-        SilentStream silent = lab.silentStream(placed.measure(), replica, lab.scenario().cells().get(0), deadline)) {
+        SilentStream silent =
+            lab.silentStream(placed.measure(), replica, lab.scenario().cells().get(0), deadline)) {
       onModel = silent.stop(idle.cutMs() * 1.1 + 200);
     }
-    Replay.Verdict v = new Replay.Verdict(chain, givenVerdict.cells()).with(new Replay.CellMatch(IdleCut.LABEL, IdleCut.difference(idle, onModel)));
+    Replay.Verdict v =
+        new Replay.Verdict(chain, givenVerdict.cells())
+            .with(new Replay.CellMatch(IdleCut.LABEL, IdleCut.difference(idle, onModel)));
     announce.accept("replay: " + v.text());
     givenVerdict = v;
     return answer.withIdle(idle).withReplay(v);
   }
 
-
-  /** Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle, one-late or the cork. */
-  private static List<TwoStageCandidate> twoStageCandidates(Target target, List<CellEvidence> cells) {
-    List<TwoStageCandidate> two = new ArrayList<>(SocketStageFit.candidates(target.name(), cells, target.path()));
+  /**
+   * Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle,
+   * one-late or the cork.
+   */
+  private static List<TwoStageCandidate> twoStageCandidates(
+      Target target, List<CellEvidence> cells) {
+    List<TwoStageCandidate> two =
+        new ArrayList<>(SocketStageFit.candidates(target.name(), cells, target.path()));
     two.addAll(OneLateAfterFit.candidates(target.name(), cells));
     two.addAll(CorkAfterFit.candidates(target.name(), cells, target.path()));
     return two;
@@ -285,20 +411,32 @@ final class MapSession {
   /**
    * No one mechanism explained every cell (or its model's replay did not reproduce them), but one
    * did with a second stage after it: the client socket's Nagle ({@link SocketStageFit}), one-late
-   * ({@link OneLateAfterFit}) or the cork ({@link CorkAfterFit}): each such model is replayed on every cell, and the one that
-   * reproduces them all, alone, is the answer. Two that both do are named, neither given; none
-   * leaves the answer inconclusive, saying how each differed. A model the budget cut short is not given.
+   * ({@link OneLateAfterFit}) or the cork ({@link CorkAfterFit}): each such model is replayed on
+   * every cell, and the one that reproduces them all, alone, is the answer. Two that both do are
+   * named, neither given; none leaves the answer inconclusive, saying how each differed. A model
+   * the budget cut short is not given.
    */
-  private FlushTrigger twoMechanisms(Target target, FlushTrigger answer, List<TwoStageCandidate> candidates, List<CellEvidence> pairCells,
-      List<TargetCellResult> results, Certification cert, Consumer<String> announce, long deadline) throws Exception {
+  private FlushTrigger twoMechanisms(
+      Target target,
+      FlushTrigger answer,
+      List<TwoStageCandidate> candidates,
+      List<CellEvidence> pairCells,
+      List<TargetCellResult> results,
+      Certification cert,
+      Consumer<String> announce,
+      long deadline)
+      throws Exception {
     List<String> tried = new ArrayList<>();
     List<String> cells = new ArrayList<>();
     List<TwoStageCandidate> reproduced = new ArrayList<>();
     Replay.Verdict last = null;
     List<ReplayedCell> lastCells = List.of();
-    // two holding stages in series, found by simulation, come last, and only when no simpler pair reproduced the target
+    // two holding stages in series, found by simulation, come last, and only when no simpler pair
+    // reproduced the target
     List<TwoStageCandidate> all = new ArrayList<>(candidates);
-    for (int i = 0; i < all.size() || i == candidates.size() && reproduced.isEmpty() && !pairCells.isEmpty(); i++) {
+    for (int i = 0;
+        i < all.size() || i == candidates.size() && reproduced.isEmpty() && !pairCells.isEmpty();
+        i++) {
       if (i == candidates.size()) {
         all.addAll(HoldingPairFit.candidates(target.name(), pairCells, target.path()));
         if (i == all.size()) break;
@@ -306,7 +444,9 @@ final class MapSession {
       TwoStageCandidate c = all.get(i);
       String chain = answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain());
       announce.accept("map: no one mechanism explains every cell; replaying two at once: " + chain);
-      ModelReplay.Outcome o = replays.replay(target, chain, c.socketStage(), answer.idle(), results, cert, announce, deadline);
+      ModelReplay.Outcome o =
+          replays.replay(
+              target, chain, c.socketStage(), answer.idle(), results, cert, announce, deadline);
       if (o.unfinished() != null) {
         tried.add(c.chain() + ": not verified: " + o.unfinished());
       } else if (o.verdict() == null || o.notReplayed() > 0) {
@@ -320,30 +460,49 @@ final class MapSession {
         announce.accept("replay: " + o.text());
         tried.add(o.verdict().text().replaceFirst("^not verified: the model ", ""));
         for (Replay.CellMatch m : o.verdict().cells()) {
-          cells.add("replay of " + m.label() + " on " + c.chain() + ": " + (m.difference() == null ? "agrees" : m.difference()));
+          cells.add(
+              "replay of "
+                  + m.label()
+                  + " on "
+                  + c.chain()
+                  + ": "
+                  + (m.difference() == null ? "agrees" : m.difference()));
         }
       }
     }
     if (reproduced.size() == 1) {
       FlushTrigger both = reproduced.get(0).answer().withIdle(answer.idle());
-      // a candidate beside a compressor carries its finding already; the others say what compression showed
-      if (both.compression() == null && answer.compression() != null) both = both.withCompression(answer.compression());
+      // a candidate beside a compressor carries its finding already; the others say what
+      // compression showed
+      if (both.compression() == null && answer.compression() != null)
+        both = both.withCompression(answer.compression());
       replayedCells = lastCells;
       givenVerdict = last;
       return both.withReplay(last);
     }
     if (reproduced.size() > 1) {
-      List<String> chains = reproduced.stream().map(c -> answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain())).toList();
-      // two holding stages in series can be simulated on a cell not measured: the one that would tell them apart
-      CellPlan telling = reproduced.size() == 2 ? HoldingPairFit.tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain()) : null;
-      FlushTrigger alike = FlushTrigger.inconclusive(target.name(), "two models of two mechanisms each reproduce every cell alike: "
-          + String.join(" and ", chains) + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)"), answer.evidence(),
-          telling == null ? List.of() : List.of(telling.toString()));
+      List<String> chains =
+          reproduced.stream()
+              .map(c -> answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain()))
+              .toList();
+      // two holding stages in series can be simulated on a cell not measured: the one that would
+      // tell them apart
+      CellPlan telling =
+          reproduced.size() == 2
+              ? HoldingPairFit.tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
+              : null;
+      FlushTrigger alike =
+          FlushTrigger.inconclusive(
+              target.name(),
+              "two models of two mechanisms each reproduce every cell alike: "
+                  + String.join(" and ", chains)
+                  + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)"),
+              answer.evidence(),
+              telling == null ? List.of() : List.of(telling.toString()));
       return answer.compression() == null ? alike : alike.withCompression(answer.compression());
     }
     return answer.withUnverifiedModels(tried, cells);
   }
-
 
   /**
    * A cell as the prober reads it, the one rule for the prober and the two-stage fits: its kept
@@ -351,41 +510,54 @@ final class MapSession {
    * frame came alone, those streams ({@link #streamedOutsideStalls}); null for a cell that is no
    * data (every stream failed, frames lost, nothing read or kept). The two-stage fits once read
    * such a streamed cell from its kept runs alone, found none, and left the pass without its
-   * candidates (CI, 2026-12-04: a byte threshold of ~3.7 KB then one-late was answered inconclusive).
+   * candidates (CI, 2026-12-04: a byte threshold of ~3.7 KB then one-late was answered
+   * inconclusive).
    */
   static CellEvidence asProbed(TargetCellResult r, double baselineMs) {
-    if (r.runs().stream().allMatch(RunRecord::excluded)) return streamedOutsideStalls(r, r.runs(), baselineMs);
+    if (r.runs().stream().allMatch(RunRecord::excluded))
+      return streamedOutsideStalls(r, r.runs(), baselineMs);
     BatchResult kept = r.included();
-    if (kept.streamsOk() == 0 && kept.errorCount() > 0 || kept.lostFrames() > 0 || kept.frames() == 0) return null;
+    if (kept.streamsOk() == 0 && kept.errorCount() > 0
+        || kept.lostFrames() > 0
+        || kept.frames() == 0) return null;
     return r.evidence(baselineMs);
   }
-
 
   /**
    * A stream both kinds of client read (same frames, size, interval) that came compressed and held
    * (whole at its end, or at least twice the frames per read) to one and streamed to the other:
    * described, or null when there is none.
    */
-  private static String heldOnlyCompressed(List<TargetCellResult> accepting, List<TargetCellResult> others) {
+  private static String heldOnlyCompressed(
+      List<TargetCellResult> accepting, List<TargetCellResult> others) {
     for (TargetCellResult a : accepting) {
       BatchResult ab = a.included();
       if (ab.dominantCoding() == null || ab.frames() == 0) continue;
       for (TargetCellResult o : others) {
         BatchResult ob = o.included();
-        if (!o.cell().stream().equals(a.cell().stream()) || ob.frames() == 0 || ob.dominantCoding() != null) continue;
+        if (!o.cell().stream().equals(a.cell().stream())
+            || ob.frames() == 0
+            || ob.dominantCoding() != null) continue;
         if (ob.framesPerRead() <= 1.25 && ab.framesPerRead() >= 2 * ob.framesPerRead()) {
-          return String.format("the same stream, %d frames of %d B every %s, read %.2f frames per read in %s and %.2f without it",
-              a.cell().frames(), a.cell().stream().frameBytes(), Units.formatDuration(a.cell().stream().intervalNanos()),
-              ab.framesPerRead(), ab.dominantCoding().text(), ob.framesPerRead());
+          return String.format(
+              "the same stream, %d frames of %d B every %s, read %.2f frames per read in %s and %.2f without it",
+              a.cell().frames(),
+              a.cell().stream().frameBytes(),
+              Units.formatDuration(a.cell().stream().intervalNanos()),
+              ab.framesPerRead(),
+              ab.dominantCoding().text(),
+              ob.framesPerRead());
         }
       }
     }
     return null;
   }
 
-  /** The one cell that asks whether a target compresses for a client that accepts it: 200 frames of 60 B every 2 ms. */
+  /**
+   * The one cell that asks whether a target compresses for a client that accepts it: 200 frames of
+   * 60 B every 2 ms.
+   */
   private static final CellPlan COMPRESSION_PROBE = new CellPlan(60, 2_000_000L, 200);
-
 
   /** The coding most cells' bodies arrived in, or null when none was compressed. */
   private static String codingSeen(List<TargetCellResult> results) {
@@ -394,15 +566,19 @@ final class MapSession {
       ContentCoding c = r.everyStream().dominantCoding();
       if (c != null) n.merge(c.text(), 1, Integer::sum);
     }
-    return n.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+    return n.entrySet().stream()
+        .max(Map.Entry.comparingByValue())
+        .map(Map.Entry::getKey)
+        .orElse(null);
   }
 
   private String clientText(Cell cell, boolean identity) {
-    RequestPlan p = CellRequest.plan(cell, HostPort.parse("-", "127.0.0.1:1", false), null, lab.headersFor(identity));
+    RequestPlan p =
+        CellRequest.plan(
+            cell, HostPort.parse("-", "127.0.0.1:1", false), null, lab.headersFor(identity));
     String ae = String.join(", ", p.acceptedCodings().stream().map(ContentCoding::text).toList());
     return cell.profile().text() + (ae.isEmpty() ? ", no Accept-Encoding" : ", accepting " + ae);
   }
-
 
   /**
    * A cell whose runs were both excluded because every frame read together was read in a stall of
@@ -412,16 +588,18 @@ final class MapSession {
    * the target streams it, labelled as such; otherwise (a target that held frames, which a host's
    * run-queue waits could have hidden) null, and nothing is inferred from the cell.
    */
-  static CellEvidence streamedOutsideStalls(TargetCellResult r, List<RunRecord> runs, double baselineMs) {
+  static CellEvidence streamedOutsideStalls(
+      TargetCellResult r, List<RunRecord> runs, double baselineMs) {
     if (runs.isEmpty() || !runs.stream().allMatch(RunRecord::excludedForHostStall)) return null;
     List<StreamResult> read = new ArrayList<>();
     for (RunRecord run : runs) read.addAll(run.result().streamResults());
     BatchResult b = new BatchResult(read);
     if (b.streamsOk() == 0 || b.lostFrames() > 0 || b.frames() == 0) return null;
-    CellEvidence e = new TargetCellResult(r.target(), r.cell(), r.runs(), b, r.requestHeaders()).evidence(baselineMs);
+    CellEvidence e =
+        new TargetCellResult(r.target(), r.cell(), r.runs(), b, r.requestHeaders())
+            .evidence(baselineMs);
     return e.streamed() ? e.withLabel(e.label() + " (streamed outside this host's stalls)") : null;
   }
-
 
   /**
    * One pass of the prober as one kind of client: the cells it chooses, one run each (a run the
@@ -429,82 +607,158 @@ final class MapSession {
    * failed, or in which frames were lost, ends the pass inconclusive: the map infers nothing from
    * data it did not get.
    */
-  private FlushTrigger mapAs(Target target, Cell base, boolean identity, Measure measure, Certification cert,
-      List<TargetCellResult> results, Consumer<String> announce, double budgetSeconds) throws Exception {
+  private FlushTrigger mapAs(
+      Target target,
+      Cell base,
+      boolean identity,
+      Measure measure,
+      Certification cert,
+      List<TargetCellResult> results,
+      Consumer<String> announce,
+      double budgetSeconds)
+      throws Exception {
     PassEnd[] failed = new PassEnd[1];
     // an OpenAI stream's events are sized by their JSON: the map varies only the interval
     boolean openAi = base.stream().endpoint().isOpenAi();
-    String who = base.profile() == ClientProfile.DEFAULT && !identity ? "" : " as " + base.profile().text();
-    boolean eventStream = new ResponseShape(base.stream().contentType(), base.stream().transfer()).eventStream();
-    MapProber prober = new MapProber(target.name(), target.path(), openAi, eventStream, plan -> {
-      Cell cell = openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
-      cell = cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
-          .with(Setting.FRAMES, Integer.toString(plan.frames()));
-      if (plan.thinkNanos() > 0) {
-        cell = cell.with(Setting.THINK, Units.formatDuration(plan.thinkNanos()))
-            .with(Setting.SSE_KEEPALIVE, Units.formatDuration(plan.keepAliveNanos()));
-      }
-      cell = cell.withIndex(results.size());
-      lab.progress("map: " + plan + who);
-      List<RunRecord> runs = new ArrayList<>();
-      lab.identityPass(identity);
-      boolean done;
-      try {
-        done = !lab.interrupted() && measure.runOnceMoreIfExcluded(target, cell, cell.index(), 0, plan.toString(), runs, announce);
-      } finally {
-        lab.identityPass(false);
-      }
-      if (!done) return null;
-      TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
-      if (identity) r = r.withRequestHeaders(lab.headersFor(true));
-      results.add(r);
-      BatchResult b = r.included();
-      boolean bothExcluded = runs.stream().allMatch(RunRecord::excluded);
-      CellEvidence probed = asProbed(r, cert.emitToRecvMs());
-      if (probed != null) {
-        if (bothExcluded) {
-          announce.accept("map: " + plan + who + ": both runs' merged reads all fell in this host's stalls, and outside them each "
-              + "frame came alone: the cell streamed (" + runs.get(runs.size() - 1).exclusionReason() + ")");
-        }
-        return probed;
-      }
-      // no data: why
-      if (bothExcluded) {
-        String why = runs.get(runs.size() - 1).exclusionReason();
-        failed[0] = runs.stream().allMatch(RunRecord::spoiledByHostStall)
-            ? new PassEnd("this host stalled in both runs of " + plan + who + " (" + why + "); nothing is inferred from it", PassEnd.Kind.HOST_STALLED)
-            : new PassEnd("both runs of " + plan + who + " were excluded (" + why + ") with no stall of this host to account for it; "
-                + "nothing is inferred from it", PassEnd.Kind.EXCLUDED);
-        return null;
-      }
-      if (b.streamsOk() == 0 && b.errorCount() > 0) {
-        failed[0] = new PassEnd("every stream of " + plan + who + " failed: " + b.firstError(),
-            b.failedWith(StreamError.HTTP2_ONLY) ? PassEnd.Kind.SPEAKS_HTTP2_ONLY : PassEnd.Kind.TARGET_FAILED);
-        return null; // a target that answers no stream has no trigger to map: stop here
-      }
-      failed[0] = new PassEnd((b.frames() == 0 ? "no frame of " + plan + who + " was read" : b.lostFrames() + " frames of " + plan
-          + who + " were lost") + "; nothing is inferred from it", PassEnd.Kind.TARGET_FAILED);
-      return null;
-    }, budgetSeconds, announce);
+    String who =
+        base.profile() == ClientProfile.DEFAULT && !identity ? "" : " as " + base.profile().text();
+    boolean eventStream =
+        new ResponseShape(base.stream().contentType(), base.stream().transfer()).eventStream();
+    MapProber prober =
+        new MapProber(
+            target.name(),
+            target.path(),
+            openAi,
+            eventStream,
+            plan -> {
+              Cell cell =
+                  openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
+              cell =
+                  cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
+                      .with(Setting.FRAMES, Integer.toString(plan.frames()));
+              if (plan.thinkNanos() > 0) {
+                cell =
+                    cell.with(Setting.THINK, Units.formatDuration(plan.thinkNanos()))
+                        .with(Setting.SSE_KEEPALIVE, Units.formatDuration(plan.keepAliveNanos()));
+              }
+              cell = cell.withIndex(results.size());
+              lab.progress("map: " + plan + who);
+              List<RunRecord> runs = new ArrayList<>();
+              lab.identityPass(identity);
+              boolean done;
+              try {
+                done =
+                    !lab.interrupted()
+                        && measure.runOnceMoreIfExcluded(
+                            target, cell, cell.index(), 0, plan.toString(), runs, announce);
+              } finally {
+                lab.identityPass(false);
+              }
+              if (!done) return null;
+              TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
+              if (identity) r = r.withRequestHeaders(lab.headersFor(true));
+              results.add(r);
+              BatchResult b = r.included();
+              boolean bothExcluded = runs.stream().allMatch(RunRecord::excluded);
+              CellEvidence probed = asProbed(r, cert.emitToRecvMs());
+              if (probed != null) {
+                if (bothExcluded) {
+                  announce.accept(
+                      "map: "
+                          + plan
+                          + who
+                          + ": both runs' merged reads all fell in this host's stalls, and outside them each "
+                          + "frame came alone: the cell streamed ("
+                          + runs.get(runs.size() - 1).exclusionReason()
+                          + ")");
+                }
+                return probed;
+              }
+              // no data: why
+              if (bothExcluded) {
+                String why = runs.get(runs.size() - 1).exclusionReason();
+                failed[0] =
+                    runs.stream().allMatch(RunRecord::spoiledByHostStall)
+                        ? new PassEnd(
+                            "this host stalled in both runs of "
+                                + plan
+                                + who
+                                + " ("
+                                + why
+                                + "); nothing is inferred from it",
+                            PassEnd.Kind.HOST_STALLED)
+                        : new PassEnd(
+                            "both runs of "
+                                + plan
+                                + who
+                                + " were excluded ("
+                                + why
+                                + ") with no stall of this host to account for it; "
+                                + "nothing is inferred from it",
+                            PassEnd.Kind.EXCLUDED);
+                return null;
+              }
+              if (b.streamsOk() == 0 && b.errorCount() > 0) {
+                failed[0] =
+                    new PassEnd(
+                        "every stream of " + plan + who + " failed: " + b.firstError(),
+                        b.failedWith(StreamError.HTTP2_ONLY)
+                            ? PassEnd.Kind.SPEAKS_HTTP2_ONLY
+                            : PassEnd.Kind.TARGET_FAILED);
+                return null; // a target that answers no stream has no trigger to map: stop here
+              }
+              failed[0] =
+                  new PassEnd(
+                      (b.frames() == 0
+                              ? "no frame of " + plan + who + " was read"
+                              : b.lostFrames() + " frames of " + plan + who + " were lost")
+                          + "; nothing is inferred from it",
+                      PassEnd.Kind.TARGET_FAILED);
+              return null;
+            },
+            budgetSeconds,
+            announce);
     FlushTrigger trigger = prober.run();
     if (failed[0] != null && failed[0].kind() == PassEnd.Kind.HOST_STALLED) {
-      trigger = FlushTrigger.inconclusive(target.name(), failed[0].why(), List.of(),
-          List.of("map again on a quieter host: the reads merged while this host was stopped, not by the target"));
+      trigger =
+          FlushTrigger.inconclusive(
+              target.name(),
+              failed[0].why(),
+              List.of(),
+              List.of(
+                  "map again on a quieter host: the reads merged while this host was stopped, not by the target"));
     } else if (failed[0] != null && failed[0].kind() == PassEnd.Kind.EXCLUDED) {
-      trigger = FlushTrigger.inconclusive(target.name(), failed[0].why(), List.of(),
-          List.of("map again; an emitter late with no stall of this host was held by the lab's own code on its loop (worth reporting)"));
+      trigger =
+          FlushTrigger.inconclusive(
+              target.name(),
+              failed[0].why(),
+              List.of(),
+              List.of(
+                  "map again; an emitter late with no stall of this host was held by the lab's own code on its loop (worth reporting)"));
     } else if (failed[0] != null) {
-      // a peer that answered an HTTP/1.1 request with HTTP/2's frames (an h2c-only listener) is asked the way it speaks
-      String next = failed[0].kind() == PassEnd.Kind.SPEAKS_HTTP2_ONLY ? "map it over HTTP/2 by prior knowledge: --http h2c"
-          : "check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)";
-      trigger = FlushTrigger.inconclusive(target.name(), "the target failed: " + failed[0].why(), List.of(), List.of(next));
+      // a peer that answered an HTTP/1.1 request with HTTP/2's frames (an h2c-only listener) is
+      // asked the way it speaks
+      String next =
+          failed[0].kind() == PassEnd.Kind.SPEAKS_HTTP2_ONLY
+              ? "map it over HTTP/2 by prior knowledge: --http h2c"
+              : "check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)";
+      trigger =
+          FlushTrigger.inconclusive(
+              target.name(), "the target failed: " + failed[0].why(), List.of(), List.of(next));
     }
     return trigger;
   }
 
-  /** Why a pass of the map stopped before its prober was done: the target failed it, this host stalled, or a guard excluded both runs. */
+  /**
+   * Why a pass of the map stopped before its prober was done: the target failed it, this host
+   * stalled, or a guard excluded both runs.
+   */
   private record PassEnd(String why, Kind kind) {
-    enum Kind { TARGET_FAILED, SPEAKS_HTTP2_ONLY, HOST_STALLED, EXCLUDED }
+    enum Kind {
+      TARGET_FAILED,
+      SPEAKS_HTTP2_ONLY,
+      HOST_STALLED,
+      EXCLUDED
+    }
   }
-
 }

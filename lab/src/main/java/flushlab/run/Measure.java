@@ -7,7 +7,9 @@ import flushlab.targets.Target;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** One run of a cell against a target; null when interrupted (a partial run is not a measurement). */
+/**
+ * One run of a cell against a target; null when interrupted (a partial run is not a measurement).
+ */
 interface Measure {
   RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception;
 
@@ -16,8 +18,15 @@ interface Measure {
    * reader's host stalled through every merged read): both records go to {@code into} and the
    * exclusion is announced under {@code label}. False when interrupted.
    */
-  default boolean runOnceMoreIfExcluded(Target target, Cell cell, int cellIndex, int run, String label, List<RunRecord> into,
-      Consumer<String> announce) throws Exception {
+  default boolean runOnceMoreIfExcluded(
+      Target target,
+      Cell cell,
+      int cellIndex,
+      int run,
+      String label,
+      List<RunRecord> into,
+      Consumer<String> announce)
+      throws Exception {
     for (int attempt = 0; attempt < 2; attempt++) {
       RunRecord rec = run(target, cell, cellIndex, run);
       if (rec == null) return false;
@@ -27,7 +36,12 @@ interface Measure {
         announce.accept(label + ": excluded (" + rec.exclusionReason() + ")");
       } else if (rec.spoiledByHostStall()) {
         // measured once more all the same; only not in the same burst of this host's other work
-        announce.accept(label + ": excluded (" + rec.exclusionReason() + "); measured again " + HostQuiet.await(HiccupMeter.get()).text());
+        announce.accept(
+            label
+                + ": excluded ("
+                + rec.exclusionReason()
+                + "); measured again "
+                + HostQuiet.await(HiccupMeter.get()).text());
       } else {
         announce.accept(label + ": excluded (" + rec.exclusionReason() + "); measured again");
       }

@@ -12,25 +12,60 @@ import java.util.Map;
  * @param triggers the flush-trigger map, by target name (empty when not asked for)
  * @param bisection the adaptive bisection, or null
  * @param processes what was recorded about each proxy process, by target name
- * @param replayedCells a map's replay of the model its answer gives, cell by cell (empty when none was replayed)
- * @param onAgents where a run on a lab's agents ran and how their clocks stood; null for a run on this host
- * @param stoppedEarly why the runs stopped before the scenario's end other than an interruption (an agent left the lab), or null
+ * @param replayedCells a map's replay of the model its answer gives, cell by cell (empty when none
+ *     was replayed)
+ * @param onAgents where a run on a lab's agents ran and how their clocks stood; null for a run on
+ *     this host
+ * @param stoppedEarly why the runs stopped before the scenario's end other than an interruption (an
+ *     agent left the lab), or null
  */
-public record Outcome(Certification certification, List<TargetCellResult> results, Map<String, FlushTrigger> triggers,
-    Bisection bisection, boolean interrupted, long startedEpochMillis, long elapsedNanos, Map<String, ProcessInfo> processes,
-    List<ReplayedCell> replayedCells, OnAgents onAgents, String stoppedEarly) {
+public record Outcome(
+    Certification certification,
+    List<TargetCellResult> results,
+    Map<String, FlushTrigger> triggers,
+    Bisection bisection,
+    boolean interrupted,
+    long startedEpochMillis,
+    long elapsedNanos,
+    Map<String, ProcessInfo> processes,
+    List<ReplayedCell> replayedCells,
+    OnAgents onAgents,
+    String stoppedEarly) {
 
   /** An outcome on this host with no replay (a scenario's run, a map that replayed nothing). */
-  public Outcome(Certification certification, List<TargetCellResult> results, Map<String, FlushTrigger> triggers,
-      Bisection bisection, boolean interrupted, long startedEpochMillis, long elapsedNanos, Map<String, ProcessInfo> processes) {
-    this(certification, results, triggers, bisection, interrupted, startedEpochMillis, elapsedNanos, processes, List.of(), null, null);
+  public Outcome(
+      Certification certification,
+      List<TargetCellResult> results,
+      Map<String, FlushTrigger> triggers,
+      Bisection bisection,
+      boolean interrupted,
+      long startedEpochMillis,
+      long elapsedNanos,
+      Map<String, ProcessInfo> processes) {
+    this(
+        certification,
+        results,
+        triggers,
+        bisection,
+        interrupted,
+        startedEpochMillis,
+        elapsedNanos,
+        processes,
+        List.of(),
+        null,
+        null);
   }
 
-  /** Whether some run lost a client agent's share (it is excluded, the agent named): what arrived is kept. */
+  /**
+   * Whether some run lost a client agent's share (it is excluded, the agent named): what arrived is
+   * kept.
+   */
   public boolean partial() {
-    for (RunRecord r : certification.runs()) if (r.excluded() && r.exclusion().cause() == Exclusion.Cause.MISSING_SHARE) return true;
+    for (RunRecord r : certification.runs())
+      if (r.excluded() && r.exclusion().cause() == Exclusion.Cause.MISSING_SHARE) return true;
     for (TargetCellResult t : results) {
-      for (RunRecord r : t.runs()) if (r.excluded() && r.exclusion().cause() == Exclusion.Cause.MISSING_SHARE) return true;
+      for (RunRecord r : t.runs())
+        if (r.excluded() && r.exclusion().cause() == Exclusion.Cause.MISSING_SHARE) return true;
     }
     return false;
   }

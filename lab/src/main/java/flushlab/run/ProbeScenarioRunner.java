@@ -23,8 +23,8 @@ import java.util.function.Consumer;
 
 /**
  * Runs a probe scenario: each server in order, started on its path (one namespace per veth path,
- * shared by its servers), probed, stopped. A server that cannot start is reported with why and
- * the others still run; an interrupt keeps what finished.
+ * shared by its servers), probed, stopped. A server that cannot start is reported with why and the
+ * others still run; an interrupt keeps what finished.
  */
 public final class ProbeScenarioRunner {
   private final ProbeScenario scenario;
@@ -51,7 +51,8 @@ public final class ProbeScenarioRunner {
     long startedMillis = System.currentTimeMillis();
     List<ProbeOutcome.ServerResult> servers = new ArrayList<>();
     Map<NetworkPath, ProbeSite> sites = new LinkedHashMap<>();
-    NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(5000));
+    NetClient client =
+        vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true).setConnectTimeout(5000));
     try {
       for (ProbeScenario.Server s : scenario.servers()) {
         if (interrupted.get()) break;
@@ -61,8 +62,13 @@ public final class ProbeScenarioRunner {
             site = ProbeSite.open(s.path());
             sites.put(s.path(), site);
           }
-          ProbeSite.Server at = site.start(new UploadServer.Options(new HostPort("127.0.0.1", 0), s.rcvbufBytes(), s.readDelayNanos(),
-              s.noDelay()));
+          ProbeSite.Server at =
+              site.start(
+                  new UploadServer.Options(
+                      new HostPort("127.0.0.1", 0),
+                      s.rcvbufBytes(),
+                      s.readDelayNanos(),
+                      s.noDelay()));
           announce.accept(s.name() + ": " + at.description() + " over " + s.path().describe());
           servers.add(scenario.isUpload() ? upload(s, at, client, announce) : keepAlive(s, at));
         } catch (Interrupted e) {
@@ -80,21 +86,43 @@ public final class ProbeScenarioRunner {
       for (ProbeSite site : sites.values()) site.close();
       client.close();
     }
-    return new ProbeOutcome(startedMillis, Math.round((System.nanoTime() - started) / 1e7) / 100.0, interrupted.get(), servers);
+    return new ProbeOutcome(
+        startedMillis,
+        Math.round((System.nanoTime() - started) / 1e7) / 100.0,
+        interrupted.get(),
+        servers);
   }
 
-  private ProbeOutcome.ServerResult upload(ProbeScenario.Server s, ProbeSite.Server at, NetClient client, Consumer<String> announce)
+  private ProbeOutcome.ServerResult upload(
+      ProbeScenario.Server s, ProbeSite.Server at, NetClient client, Consumer<String> announce)
       throws Exception {
     ProbeScenario.Upload u = scenario.upload();
-    UploadProbe probe = new UploadProbe(u.attempts(), u.stallOverNanos() / 1e6, u.tolerance(), bytes -> {
-      if (interrupted.get()) throw new Interrupted();
-      return UploadAttempt.run(vertx, client, at.address(), bytes, u.timeoutNanos())
-          .await(u.timeoutNanos() / 1_000_000 + 10_000, TimeUnit.MILLISECONDS);
-    }, line -> {});
+    UploadProbe probe =
+        new UploadProbe(
+            u.attempts(),
+            u.stallOverNanos() / 1e6,
+            u.tolerance(),
+            bytes -> {
+              if (interrupted.get()) throw new Interrupted();
+              return UploadAttempt.run(vertx, client, at.address(), bytes, u.timeoutNanos())
+                  .await(u.timeoutNanos() / 1_000_000 + 10_000, TimeUnit.MILLISECONDS);
+            },
+            line -> {});
     UploadProbe.Answer a = probe.run(u.sizes());
     announce.accept(s.name() + ": " + a.verdict());
-    return report(s, at, new ProbeOutcome.UploadResult(rows(a.sweep()), rows(a.bisection()), a.baselineMs(), a.lastCleanBytes(),
-        a.stallFromBytes(), a.conclusive(), a.verdict()), null, null);
+    return report(
+        s,
+        at,
+        new ProbeOutcome.UploadResult(
+            rows(a.sweep()),
+            rows(a.bisection()),
+            a.baselineMs(),
+            a.lastCleanBytes(),
+            a.stallFromBytes(),
+            a.conclusive(),
+            a.verdict()),
+        null,
+        null);
   }
 
   private static List<ProbeOutcome.SizeRow> rows(List<UploadProbe.SizeResult> sizes) {
@@ -102,13 +130,22 @@ public final class ProbeScenarioRunner {
     for (UploadProbe.SizeResult r : sizes) {
       int failed = (int) r.attempts().stream().filter(a -> !a.ok()).count();
       boolean none = failed == r.attempts().size();
-      out.add(new ProbeOutcome.SizeRow(r.bodyBytes(), r.attempts().size(), failed, none ? null : r.medianMs(), none ? null : r.minMs(),
-          none ? null : r.maxMs(), r.retransmits() < 0 ? null : r.retransmits(), Double.isNaN(r.rttMs()) ? null : r.rttMs()));
+      out.add(
+          new ProbeOutcome.SizeRow(
+              r.bodyBytes(),
+              r.attempts().size(),
+              failed,
+              none ? null : r.medianMs(),
+              none ? null : r.minMs(),
+              none ? null : r.maxMs(),
+              r.retransmits() < 0 ? null : r.retransmits(),
+              Double.isNaN(r.rttMs()) ? null : r.rttMs()));
     }
     return out;
   }
 
-  private ProbeOutcome.ServerResult keepAlive(ProbeScenario.Server s, ProbeSite.Server at) throws IOException, Interrupted {
+  private ProbeOutcome.ServerResult keepAlive(ProbeScenario.Server s, ProbeSite.Server at)
+      throws IOException, Interrupted {
     ProbeScenario.KeepAlive k = scenario.keepAlive();
     List<KeepAliveProbe.Result> results = new ArrayList<>();
     for (boolean noDelay : k.clientNoDelay()) {
@@ -120,16 +157,37 @@ public final class ProbeScenarioRunner {
     double over = k.stallOverNanos() / 1e6;
     List<ProbeOutcome.KeepAliveRow> rows = new ArrayList<>();
     for (KeepAliveProbe.Result r : results) {
-      rows.add(new ProbeOutcome.KeepAliveRow(r.clientNoDelay(), r.requests(), r.meanMs(), r.p50Ms(), r.p99Ms(), r.maxMs(),
-          r.stalls(fastest, over), r.totalMs()));
+      rows.add(
+          new ProbeOutcome.KeepAliveRow(
+              r.clientNoDelay(),
+              r.requests(),
+              r.meanMs(),
+              r.p50Ms(),
+              r.p99Ms(),
+              r.maxMs(),
+              r.stalls(fastest, over),
+              r.totalMs()));
     }
     return report(s, at, null, new ProbeOutcome.KeepAliveResult(over, fastest, rows), null);
   }
 
-  private static ProbeOutcome.ServerResult report(ProbeScenario.Server s, ProbeSite.Server at, ProbeOutcome.UploadResult upload,
-      ProbeOutcome.KeepAliveResult keepAlive, String error) {
-    return new ProbeOutcome.ServerResult(s.name(), s.path().kind().text, s.path().mtu(), at == null ? null : at.address().toString(),
-        s.rcvbufBytes() == 0 ? null : s.rcvbufBytes(), at == null ? null : at.grantedRcvbuf(), s.readDelayNanos() / 1e6, s.noDelay(),
-        upload, keepAlive, error);
+  private static ProbeOutcome.ServerResult report(
+      ProbeScenario.Server s,
+      ProbeSite.Server at,
+      ProbeOutcome.UploadResult upload,
+      ProbeOutcome.KeepAliveResult keepAlive,
+      String error) {
+    return new ProbeOutcome.ServerResult(
+        s.name(),
+        s.path().kind().text,
+        s.path().mtu(),
+        at == null ? null : at.address().toString(),
+        s.rcvbufBytes() == 0 ? null : s.rcvbufBytes(),
+        at == null ? null : at.grantedRcvbuf(),
+        s.readDelayNanos() / 1e6,
+        s.noDelay(),
+        upload,
+        keepAlive,
+        error);
   }
 }

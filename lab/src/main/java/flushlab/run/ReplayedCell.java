@@ -8,6 +8,9 @@ import flushlab.client.Staircase;
  * null when the cell agreed). Either staircase is null when its side kept no complete stream.
  */
 public record ReplayedCell(String label, String difference, Staircase target, Staircase model) {
-  /** Frames a staircase keeps: a map's cells stream a few hundred at most, and map.json carries them. */
+  /**
+   * Frames a staircase keeps: a map's cells stream a few hundred at most, and map.json carries
+   * them.
+   */
   static final int MAX_FRAMES = 1000;
 }

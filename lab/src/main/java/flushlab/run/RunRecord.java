@@ -7,24 +7,58 @@ import java.util.List;
  * One run of one target in one cell: its measurement, and whether a declared guard excluded it
  * (why, or null when kept). An excluded run is counted, never silently dropped.
  *
- * @param upstreamFrameBytes what the emitter's frames weighed on the wire, over the audited
- *     streams (chunk framing included: the bytes a proxy's buffer counts)
+ * @param upstreamFrameBytes what the emitter's frames weighed on the wire, over the audited streams
+ *     (chunk framing included: the bytes a proxy's buffer counts)
  * @param upstreamFrames the frames the emitter wrote for those streams
  * @param startedEpochMillis when the run's first request was sent (wall clock)
  * @param endedEpochMillis when its last stream ended
- * @param stalls this process's stalls over the run and what they explain of its reads; null when its reads were made
- *     elsewhere (on agents)
+ * @param stalls this process's stalls over the run and what they explain of its reads; null when
+ *     its reads were made elsewhere (on agents)
  * @param agents on a lab's agents, each client agent's share of the run (empty on this host)
  */
-public record RunRecord(String target, int cell, int run, BatchResult result, Exclusion exclusion,
-    long maxPacingLatenessNanos, int unauditedStreams, long upstreamFrameBytes, long upstreamFrames, long startedEpochMillis,
-    long endedEpochMillis, RunStalls stalls, List<AgentShare> agents) {
+public record RunRecord(
+    String target,
+    int cell,
+    int run,
+    BatchResult result,
+    Exclusion exclusion,
+    long maxPacingLatenessNanos,
+    int unauditedStreams,
+    long upstreamFrameBytes,
+    long upstreamFrames,
+    long startedEpochMillis,
+    long endedEpochMillis,
+    RunStalls stalls,
+    List<AgentShare> agents) {
 
   /** A run read on this host: no agents' shares. */
-  public RunRecord(String target, int cell, int run, BatchResult result, Exclusion exclusion, long maxPacingLatenessNanos,
-      int unauditedStreams, long upstreamFrameBytes, long upstreamFrames, long startedEpochMillis, long endedEpochMillis, RunStalls stalls) {
-    this(target, cell, run, result, exclusion, maxPacingLatenessNanos, unauditedStreams, upstreamFrameBytes, upstreamFrames,
-        startedEpochMillis, endedEpochMillis, stalls, List.of());
+  public RunRecord(
+      String target,
+      int cell,
+      int run,
+      BatchResult result,
+      Exclusion exclusion,
+      long maxPacingLatenessNanos,
+      int unauditedStreams,
+      long upstreamFrameBytes,
+      long upstreamFrames,
+      long startedEpochMillis,
+      long endedEpochMillis,
+      RunStalls stalls) {
+    this(
+        target,
+        cell,
+        run,
+        result,
+        exclusion,
+        maxPacingLatenessNanos,
+        unauditedStreams,
+        upstreamFrameBytes,
+        upstreamFrames,
+        startedEpochMillis,
+        endedEpochMillis,
+        stalls,
+        List.of());
   }
 
   public boolean excluded() {
@@ -48,8 +82,11 @@ public record RunRecord(String target, int cell, int run, BatchResult result, Ex
    * stall was held by the lab's own code on its loop.
    */
   public boolean spoiledByHostStall() {
-    return excludedForHostStall() || excluded() && exclusion.cause() == Exclusion.Cause.EMITTER_HELD_BY_HOST
-        || excluded() && stalls != null && maxPacingLatenessNanos > 0
-        && stalls.host().maxMs() * 1e6 >= maxPacingLatenessNanos / 2.0;
+    return excludedForHostStall()
+        || excluded() && exclusion.cause() == Exclusion.Cause.EMITTER_HELD_BY_HOST
+        || excluded()
+            && stalls != null
+            && maxPacingLatenessNanos > 0
+            && stalls.host().maxMs() * 1e6 >= maxPacingLatenessNanos / 2.0;
   }
 }

@@ -48,23 +48,46 @@ public final class ScenarioRunner {
   private final AtomicBoolean interrupted = new AtomicBoolean();
   private volatile String progress = "starting";
   private volatile MeteredClient currentClient;
-  /** The map's pass as a client that does not accept compression: Accept-Encoding: identity replaces the user's. */
+
+  /**
+   * The map's pass as a client that does not accept compression: Accept-Encoding: identity replaces
+   * the user's.
+   */
   private volatile boolean identityPass;
-  /** The local lab's sites while it runs (a replay starts its model relay there); null on a remote lab. */
+
+  /**
+   * The local lab's sites while it runs (a replay starts its model relay there); null on a remote
+   * lab.
+   */
   private volatile ServerSites localSites;
+
   /** The replay of the model a map's answer gives, cell by cell (set once the map is done). */
   private volatile List<ReplayedCell> replayedCells = List.of();
+
   private boolean verify;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
-  /** When a budget ends (System.nanoTime), for `flushlab map`: no request waits past it; Long.MAX_VALUE: none. */
+
+  /**
+   * When a budget ends (System.nanoTime), for `flushlab map`: no request waits past it;
+   * Long.MAX_VALUE: none.
+   */
   private volatile long deadlineNanos = Long.MAX_VALUE;
+
   /** Non-null: the servers and the client run on a lab's agents, opened by this. */
   private RemoteLab.Opener remote;
-  /** The remote lab while a run or map measures through it (a replay places its model relay there), and how it measures. */
+
+  /**
+   * The remote lab while a run or map measures through it (a replay places its model relay there),
+   * and how it measures.
+   */
   private RemoteLab remoteLab;
+
   private Measure remoteMeasure;
 
-  /** Called before each measured run (tests use it to disturb a run on purpose); the emitter's loop is null on a lab's agents. */
+  /**
+   * Called before each measured run (tests use it to disturb a run on purpose); the emitter's loop
+   * is null on a lab's agents.
+   */
   public interface RunHook {
     void beforeRun(String target, int cell, int run, io.vertx.core.Context emitterLoop);
   }
@@ -74,7 +97,10 @@ public final class ScenarioRunner {
     this.vertx = vertx;
   }
 
-  /** `map` (unless --no-verify): the answer's model is replayed on a built-in relay, cell by cell, before it is given. */
+  /**
+   * `map` (unless --no-verify): the answer's model is replayed on a built-in relay, cell by cell,
+   * before it is given.
+   */
   public ScenarioRunner verifyByReplay(boolean on) {
     this.verify = on;
     return this;
@@ -92,8 +118,8 @@ public final class ScenarioRunner {
   }
 
   /**
-   * Stops the scenario now (Ctrl-C, SIGTERM): the run in progress is aborted and left out (it
-   * would be a partial measurement); every run that finished is kept.
+   * Stops the scenario now (Ctrl-C, SIGTERM): the run in progress is aborted and left out (it would
+   * be a partial measurement); every run that finished is kept.
    */
   public void interrupt() {
     interrupted.set(true);
@@ -111,21 +137,26 @@ public final class ScenarioRunner {
   }
 
   private long msLeft() {
-    return deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000);
+    return deadlineNanos == Long.MAX_VALUE
+        ? Long.MAX_VALUE / 4
+        : Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000);
   }
 
   /** The cell with its request timeout the smaller of its own and what is left of the budget. */
   private Cell withinBudget(Cell cell) {
     if (deadlineNanos == Long.MAX_VALUE) return cell;
     long left = Math.max(1_000_000L, deadlineNanos - System.nanoTime());
-    return left >= cell.client().timeoutNanos() ? cell : cell.withClient(cell.client().withTimeoutNanos(left));
+    return left >= cell.client().timeoutNanos()
+        ? cell
+        : cell.withClient(cell.client().withTimeoutNanos(left));
   }
 
   /** Rough seconds the scenario will take, for the line printed before it starts. */
   public static double expectedSeconds(Scenario s) {
     double total = runSeconds(s.guards().certifyCell()) * s.guards().certifyRuns() + 1.0;
     for (Cell c : s.cells()) total += runSeconds(c) * s.runs() * s.targets().size();
-    if (s.adaptive() != null) total += runSeconds(s.cells().get(0)) * s.runs() * s.adaptive().maxCells();
+    if (s.adaptive() != null)
+      total += runSeconds(s.cells().get(0)) * s.runs() * s.adaptive().maxCells();
     return total;
   }
 
@@ -133,19 +164,26 @@ public final class ScenarioRunner {
   public static double runSeconds(Cell c) {
     double stream = c.stream().streamNanos() / 1e9;
     double batches = Math.ceil((double) c.client().requests() / c.client().concurrency());
-    double slow = c.client().slowReaderPauseNanos() / 1e9 * (c.stream().bulk() ? c.stream().totalBytes() / 65536.0 : 1);
+    double slow =
+        c.client().slowReaderPauseNanos()
+            / 1e9
+            * (c.stream().bulk() ? c.stream().totalBytes() / 65536.0 : 1);
     return (stream + slow + 0.05) * batches;
   }
 
   public Outcome run(Consumer<String> announce) throws Exception {
-    return certifiedThen(announce, (measure, cert) -> {
-      List<TargetCellResult> results = measureCells(measure, announce);
-      return new Measured(results, inferTriggers(results, cert.emitToRecvMs()), bisect(measure, announce));
-    });
+    return certifiedThen(
+        announce,
+        (measure, cert) -> {
+          List<TargetCellResult> results = measureCells(measure, announce);
+          return new Measured(
+              results, inferTriggers(results, cert.emitToRecvMs()), bisect(measure, announce));
+        });
   }
 
   /** What a run or a map measured once the host was certified. */
-  private record Measured(List<TargetCellResult> results, Map<String, FlushTrigger> triggers, Bisection bisection) {
+  private record Measured(
+      List<TargetCellResult> results, Map<String, FlushTrigger> triggers, Bisection bisection) {
     static final Measured NOTHING = new Measured(List.of(), Map.of(), null);
   }
 
@@ -158,67 +196,112 @@ public final class ScenarioRunner {
    * The steps a run and a map share: start the sites and targets, warm up, certify; then measure
    * (only on a certified host); stop everything; and the outcome, with how long it all took.
    */
-  private Outcome certifiedThen(Consumer<String> announce, AfterCertification then) throws Exception {
+  private Outcome certifiedThen(Consumer<String> announce, AfterCertification then)
+      throws Exception {
     long started = System.nanoTime();
     long startedMillis = System.currentTimeMillis();
     if (remote != null) {
       try (RemoteLab lab = remote.open(scenario, announce)) {
-        Measure measure = (target, cell, cellIndex, run) -> {
-          if (interrupted.get() || budgetSpent() || lab.lost() != null) return null;
-          beforeRun.beforeRun(target.name(), cellIndex, run, null);
-          return lab.run(target, withinBudget(cell), cellIndex, run, headersFor(identityPass), scenario.guards().pacingToleranceNanos());
-        };
+        Measure measure =
+            (target, cell, cellIndex, run) -> {
+              if (interrupted.get() || budgetSpent() || lab.lost() != null) return null;
+              beforeRun.beforeRun(target.name(), cellIndex, run, null);
+              return lab.run(
+                  target,
+                  withinBudget(cell),
+                  cellIndex,
+                  run,
+                  headersFor(identityPass),
+                  scenario.guards().pacingToleranceNanos());
+            };
         remoteLab = lab;
         remoteMeasure = measure;
         Certification cert = certify(measure, lab::certifying, announce);
         Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
         String lost = lab.lost();
-        if (lost != null) announce.accept("cluster: " + lost + "; the runs after it are not measured (a split of the load over fewer "
-            + "agents would not be the run the scenario asked for)");
-        return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
-            System.nanoTime() - started, Map.of(), replayedCells, lab.onAgents(), lost);
+        if (lost != null)
+          announce.accept(
+              "cluster: "
+                  + lost
+                  + "; the runs after it are not measured (a split of the load over fewer "
+                  + "agents would not be the run the scenario asked for)");
+        return new Outcome(
+            cert,
+            m.results(),
+            m.triggers(),
+            m.bisection(),
+            interrupted.get(),
+            startedMillis,
+            System.nanoTime() - started,
+            Map.of(),
+            replayedCells,
+            lab.onAgents(),
+            lost);
       } finally {
         remoteLab = null;
         remoteMeasure = null;
       }
     }
     try (ServerSites sites = openSites(announce);
-        RunningTargets targets = RunningTargets.start(scenario.targets(), t -> new TargetContext(vertx, sites.site(t.path()), announce))) {
+        RunningTargets targets =
+            RunningTargets.start(
+                scenario.targets(),
+                t -> new TargetContext(vertx, sites.site(t.path()), announce))) {
       Measurer measure = new Measurer(sites, targets);
       localSites = sites;
       warmUp(announce);
       Certification cert = certify(measure, c -> c, announce);
       Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
-      return new Outcome(cert, m.results(), m.triggers(), m.bisection(), interrupted.get(), startedMillis,
-          System.nanoTime() - started, targets.processes(), replayedCells, null, null);
+      return new Outcome(
+          cert,
+          m.results(),
+          m.triggers(),
+          m.bisection(),
+          interrupted.get(),
+          startedMillis,
+          System.nanoTime() - started,
+          targets.processes(),
+          replayedCells,
+          null,
+          null);
     }
   }
 
   /**
    * `flushlab map`: start, warm up and certify as a run does, then let the prober choose and
    * measure the cells of the scenario's one target, one run each (a run the pacing guard excluded
-   * is measured once more, and both are kept in the results). The outcome carries the cells and
-   * the trigger, under the target's name.
+   * is measured once more, and both are kept in the results). The outcome carries the cells and the
+   * trigger, under the target's name.
    */
   public Outcome map(Consumer<String> announce, double budgetSeconds) throws Exception {
     Target target = scenario.targets().get(0);
     long deadline = System.nanoTime() + (long) (budgetSeconds * 1e9);
     deadlineNanos = deadline;
     MapLab lab = new LabForTheMap();
-    return certifiedThen(announce, (measure, cert) -> {
-      // beside every cell, one stream that says nothing for as long as the map measures: an idle timeout cuts it
-      SilentStream silent = lab.silentStream(measure, target, scenario.cells().get(0), deadline);
-      if (silent == null) announce.accept("map: no silent stream beside the cells (" + (remote != null ? "not yet on a cluster's agents"
-          : "the target is the emitter itself") + "): an idle timeout is not looked for");
-      MapSession session = new MapSession(lab, verify);
-      try {
-        MapSession.Mapped m = session.measure(target, measure, cert, silent, announce, deadline);
-        return new Measured(m.results(), Map.of(target.name(), m.answer()), null);
-      } finally {
-        replayedCells = session.replayedCells();
-        if (silent != null) silent.close();
-      }
-    });
+    return certifiedThen(
+        announce,
+        (measure, cert) -> {
+          // beside every cell, one stream that says nothing for as long as the map measures: an
+          // idle timeout cuts it
+          SilentStream silent =
+              lab.silentStream(measure, target, scenario.cells().get(0), deadline);
+          if (silent == null)
+            announce.accept(
+                "map: no silent stream beside the cells ("
+                    + (remote != null
+                        ? "not yet on a cluster's agents"
+                        : "the target is the emitter itself")
+                    + "): an idle timeout is not looked for");
+          MapSession session = new MapSession(lab, verify);
+          try {
+            MapSession.Mapped m =
+                session.measure(target, measure, cert, silent, announce, deadline);
+            return new Measured(m.results(), Map.of(target.name(), m.answer()), null);
+          } finally {
+            replayedCells = session.replayedCells();
+            if (silent != null) silent.close();
+          }
+        });
   }
 
   /** The runner as a map sees it: its scenario, its sites or agents, its client's headers. */
@@ -249,12 +332,15 @@ public final class ScenarioRunner {
     }
 
     @Override
-    public PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce) throws Exception {
+    public PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce)
+        throws Exception {
       if (remoteLab != null) {
         remoteLab.placeModel(model, like);
         return new PlacedModel(remoteMeasure, null);
       }
-      RunningTargets running = RunningTargets.start(List.of(model), t -> new TargetContext(vertx, localSites.site(t.path()), announce));
+      RunningTargets running =
+          RunningTargets.start(
+              List.of(model), t -> new TargetContext(vertx, localSites.site(t.path()), announce));
       return new PlacedModel(new Measurer(localSites, running), running);
     }
 
@@ -264,13 +350,19 @@ public final class ScenarioRunner {
     }
   }
 
-  /** The scenario's request headers; for the pass as a client that does not accept compression, Accept-Encoding: identity. */
+  /**
+   * The scenario's request headers; for the pass as a client that does not accept compression,
+   * Accept-Encoding: identity.
+   */
   private List<String[]> headersFor(boolean identity) {
     List<String[]> h = scenario.requestHeaders().toSend();
     return identity ? CellRequest.identityEncoding(h) : h;
   }
 
-  /** The emitter (and namespace) of every network path this scenario's targets use, the scenario's own first. */
+  /**
+   * The emitter (and namespace) of every network path this scenario's targets use, the scenario's
+   * own first.
+   */
   private ServerSites openSites(Consumer<String> announce) throws TargetStartFailure {
     List<NetworkPath> paths = new ArrayList<>();
     paths.add(scenario.path());
@@ -298,14 +390,17 @@ public final class ScenarioRunner {
    * more, once. Failing only inside host stalls (no run kept) is named as such: the host, not the
    * path, was not fit to measure.
    */
-  private Certification certify(Measure measure, java.util.function.UnaryOperator<Cell> asRun, Consumer<String> announce)
+  private Certification certify(
+      Measure measure, java.util.function.UnaryOperator<Cell> asRun, Consumer<String> announce)
       throws Exception {
     List<RunRecord> runs = new ArrayList<>();
     Target direct = new Target.Direct("direct", scenario.path());
     Cell certifying = asRun.apply(scenario.guards().certifyCell());
     for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
-      progress = "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
-      if (!measure.runOnceMoreIfExcluded(direct, certifying, -1, i, "certification run " + (i + 1), runs, announce)) {
+      progress =
+          "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
+      if (!measure.runOnceMoreIfExcluded(
+          direct, certifying, -1, i, "certification run " + (i + 1), runs, announce)) {
         break;
       }
     }
@@ -313,36 +408,78 @@ public final class ScenarioRunner {
     for (RunRecord r : runs) if (!r.excluded()) kept.addAll(r.result().streamResults());
     BatchResult all = new BatchResult(kept);
     long excluded = runs.stream().filter(RunRecord::excluded).count();
-    boolean certified = !interrupted.get() && all.streamsOk() > 0 && all.errorCount() == 0
-        && all.framesPerRead() <= scenario.guards().certifyMaxFramesPerRead();
+    boolean certified =
+        !interrupted.get()
+            && all.streamsOk() > 0
+            && all.errorCount() == 0
+            && all.framesPerRead() <= scenario.guards().certifyMaxFramesPerRead();
     String verdict;
     if (certified) {
       verdict = "certified";
     } else if ((kept.isEmpty() || all.errorCount() > 0 || all.streamsOk() == 0) && budgetSpent()) {
-      // a request's timeout is what is left of the budget: one cut at the budget's end says nothing of the direct path
-      // (s119: two runs excluded for this host's stalls, the third cut after 319 ms, and the path was blamed); a budget
-      // spent before the first run began leaves no run at all, which says nothing of this host either (CI at f41475e)
+      // a request's timeout is what is left of the budget: one cut at the budget's end says nothing
+      // of the direct path
+      // (s119: two runs excluded for this host's stalls, the third cut after 319 ms, and the path
+      // was blamed); a budget
+      // spent before the first run began leaves no run at all, which says nothing of this host
+      // either (CI at f41475e)
       boolean stalled = runs.stream().anyMatch(RunRecord::spoiledByHostStall);
-      String cut = runs.isEmpty() ? "before its first run began"
-          : kept.isEmpty() ? "its last run cut at the budget's end (" + runs.get(runs.size() - 1).exclusionReason() + ")"
-          : "its last request cut at the budget's end (" + all.firstError() + ")";
-      verdict = "not certified: --budget ran out during certification, " + cut
-          + (stalled ? "; this host stalled during certification, " + hostStalls(runs) + ", and each run it excluded was measured "
-          + "once more" : "") + ": map again with a longer --budget" + (stalled ? " or on a quieter host" : "");
-    } else if (kept.isEmpty() && !runs.isEmpty() && runs.stream().allMatch(RunRecord::spoiledByHostStall)) {
-      verdict = "not certified: this host stalled during certification, " + hostStalls(runs) + "; every run it excluded was "
-          + "measured once more and stalled again (no proxy is involved in the direct path: try again on a quieter host)";
+      String cut =
+          runs.isEmpty()
+              ? "before its first run began"
+              : kept.isEmpty()
+                  ? "its last run cut at the budget's end ("
+                      + runs.get(runs.size() - 1).exclusionReason()
+                      + ")"
+                  : "its last request cut at the budget's end (" + all.firstError() + ")";
+      verdict =
+          "not certified: --budget ran out during certification, "
+              + cut
+              + (stalled
+                  ? "; this host stalled during certification, "
+                      + hostStalls(runs)
+                      + ", and each run it excluded was measured "
+                      + "once more"
+                  : "")
+              + ": map again with a longer --budget"
+              + (stalled ? " or on a quieter host" : "");
+    } else if (kept.isEmpty()
+        && !runs.isEmpty()
+        && runs.stream().allMatch(RunRecord::spoiledByHostStall)) {
+      verdict =
+          "not certified: this host stalled during certification, "
+              + hostStalls(runs)
+              + "; every run it excluded was "
+              + "measured once more and stalled again (no proxy is involved in the direct path: try again on a quieter host)";
     } else if (kept.isEmpty()) {
-      verdict = "not certified: no run was kept (" + (runs.isEmpty() ? "none finished" : runs.get(runs.size() - 1).exclusionReason()) + ")";
+      verdict =
+          "not certified: no run was kept ("
+              + (runs.isEmpty() ? "none finished" : runs.get(runs.size() - 1).exclusionReason())
+              + ")";
     } else if (all.errorCount() > 0 || all.streamsOk() == 0) {
       verdict = "not certified: the direct path's streams failed (" + all.firstError() + ")";
     } else {
-      verdict = String.format("not certified: the direct path read %.3f frames per read, over the ceiling of %.2f, outside any stall "
-          + "of this host (the direct path is not clean)", all.framesPerRead(), scenario.guards().certifyMaxFramesPerRead());
+      verdict =
+          String.format(
+              "not certified: the direct path read %.3f frames per read, over the ceiling of %.2f, outside any stall "
+                  + "of this host (the direct path is not clean)",
+              all.framesPerRead(), scenario.guards().certifyMaxFramesPerRead());
     }
-    announce.accept(String.format("certification: direct path %.3f frames per read over %d kept runs (ceiling %.2f, %d excluded): %s",
-        all.framesPerRead(), runs.size() - excluded, scenario.guards().certifyMaxFramesPerRead(), excluded, verdict));
-    return new Certification(certified, all.framesPerRead(), all.emitToRecvMs().p50(), all.emitToRecvMs().p99(), List.copyOf(runs), verdict);
+    announce.accept(
+        String.format(
+            "certification: direct path %.3f frames per read over %d kept runs (ceiling %.2f, %d excluded): %s",
+            all.framesPerRead(),
+            runs.size() - excluded,
+            scenario.guards().certifyMaxFramesPerRead(),
+            excluded,
+            verdict));
+    return new Certification(
+        certified,
+        all.framesPerRead(),
+        all.emitToRecvMs().p50(),
+        all.emitToRecvMs().p99(),
+        List.copyOf(runs),
+        verdict);
   }
 
   /** The host stalls of the runs excluded for them: "2 over 20 ms; longest 48.2 ms". */
@@ -358,20 +495,35 @@ public final class ScenarioRunner {
   }
 
   /**
-   * Every cell, every target, {@code runs} times; an interrupt keeps what finished. A run the pacing
-   * guard excluded (the emitter was late: the host stalled, the run says nothing of the target) is
-   * measured once more, once, as the map does; both are kept and the exclusion is named.
+   * Every cell, every target, {@code runs} times; an interrupt keeps what finished. A run the
+   * pacing guard excluded (the emitter was late: the host stalled, the run says nothing of the
+   * target) is measured once more, once, as the map does; both are kept and the exclusion is named.
    */
-  private List<TargetCellResult> measureCells(Measure measure, Consumer<String> announce) throws Exception {
+  private List<TargetCellResult> measureCells(Measure measure, Consumer<String> announce)
+      throws Exception {
     List<TargetCellResult> results = new ArrayList<>();
     for (Cell cell : scenario.cells()) {
       for (Target t : scenario.targets()) {
         List<RunRecord> runs = new ArrayList<>();
         for (int r = 0; r < scenario.runs(); r++) {
-          progress = String.format("cell %d/%d [%s], target %s, run %d/%d", cell.index() + 1, scenario.cells().size(),
-              cell.label(), t.name(), r + 1, scenario.runs());
-          if (interrupted.get() || !measure.runOnceMoreIfExcluded(t, cell, cell.index(), r, t.name() + " [" + cell.label() + "] run "
-              + (r + 1), runs, announce)) {
+          progress =
+              String.format(
+                  "cell %d/%d [%s], target %s, run %d/%d",
+                  cell.index() + 1,
+                  scenario.cells().size(),
+                  cell.label(),
+                  t.name(),
+                  r + 1,
+                  scenario.runs());
+          if (interrupted.get()
+              || !measure.runOnceMoreIfExcluded(
+                  t,
+                  cell,
+                  cell.index(),
+                  r,
+                  t.name() + " [" + cell.label() + "] run " + (r + 1),
+                  runs,
+                  announce)) {
             if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
             return results;
           }
@@ -383,11 +535,16 @@ public final class ScenarioRunner {
   }
 
   /** The flush-trigger map: the same inference `flushlab map` uses, over this scenario's cells. */
-  private Map<String, FlushTrigger> inferTriggers(List<TargetCellResult> results, double baselineMs) {
+  private Map<String, FlushTrigger> inferTriggers(
+      List<TargetCellResult> results, double baselineMs) {
     Map<String, FlushTrigger> triggers = new LinkedHashMap<>();
     if (!scenario.flushTriggerMap() || interrupted.get()) return triggers;
     for (Target t : scenario.targets()) {
-      List<CellEvidence> mine = results.stream().filter(r -> r.target().equals(t.name())).map(r -> r.evidence(baselineMs)).toList();
+      List<CellEvidence> mine =
+          results.stream()
+              .filter(r -> r.target().equals(t.name()))
+              .map(r -> r.evidence(baselineMs))
+              .toList();
       triggers.put(t.name(), TriggerInference.infer(t.name(), mine, t.path()));
     }
     return triggers;
@@ -396,17 +553,29 @@ public final class ScenarioRunner {
   private Bisection bisect(Measure measure, Consumer<String> announce) throws Exception {
     Scenario.Adaptive a = scenario.adaptive();
     if (a == null || interrupted.get()) return null;
-    return new Bisector(a, scenario.target(a.target()), scenario.cells().get(0), (target, cell) -> {
-      progress = "adaptive: " + cell.label();
-      List<RunRecord> runs = new ArrayList<>();
-      for (int r = 0; r < scenario.runs(); r++) {
-        if (interrupted.get() || !measure.runOnceMoreIfExcluded(target, cell, -1, r, "adaptive " + cell.label() + " run " + (r + 1), runs,
-            announce)) {
-          return null;
-        }
-      }
-      return TargetCellResult.of(target.name(), cell, runs);
-    }).run();
+    return new Bisector(
+            a,
+            scenario.target(a.target()),
+            scenario.cells().get(0),
+            (target, cell) -> {
+              progress = "adaptive: " + cell.label();
+              List<RunRecord> runs = new ArrayList<>();
+              for (int r = 0; r < scenario.runs(); r++) {
+                if (interrupted.get()
+                    || !measure.runOnceMoreIfExcluded(
+                        target,
+                        cell,
+                        -1,
+                        r,
+                        "adaptive " + cell.label() + " run " + (r + 1),
+                        runs,
+                        announce)) {
+                  return null;
+                }
+              }
+              return TargetCellResult.of(target.name(), cell, runs);
+            })
+        .run();
   }
 
   /** One run: one client batch, then the pacing guard over every stream the emitter served. */
@@ -419,7 +588,9 @@ public final class ScenarioRunner {
       this.targets = targets;
     }
 
-    /** Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement). */
+    /**
+     * Null when the run was aborted by {@link #interrupt()} (a partial run is not a measurement).
+     */
     @Override
     public RunRecord run(Target target, Cell cell, int cellIndex, int run) throws Exception {
       ServerSite site = sites.site(target.path());
@@ -438,13 +609,21 @@ public final class ScenarioRunner {
       long startedNanos = System.nanoTime();
       try {
         if (interrupted.get()) return null;
-        long waitMs = Math.min(options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, msLeft() + 2_000);
+        long waitMs =
+            Math.min(
+                options.timeoutNanos() / 1_000_000 * options.requests() + 10_000, msLeft() + 2_000);
         try {
-          result = client.run(CellRequest.plan(cell, at, tls, headersFor(identityPass))).await(waitMs, TimeUnit.MILLISECONDS);
+          result =
+              client
+                  .run(CellRequest.plan(cell, at, tls, headersFor(identityPass)))
+                  .await(waitMs, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-          throw new IllegalStateException(String.format("%d request(s) to %s at %s were still not done after %d ms, past their own "
-              + "timeout and what was left of the budget: the target kept them open, or kept this client too busy to time them out "
-              + "(a server flooding the connection); no figure is taken from them", options.requests(), target.name(), at, waitMs));
+          throw new IllegalStateException(
+              String.format(
+                  "%d request(s) to %s at %s were still not done after %d ms, past their own "
+                      + "timeout and what was left of the budget: the target kept them open, or kept this client too busy to time them out "
+                      + "(a server flooding the connection); no figure is taken from them",
+                  options.requests(), target.name(), at, waitMs));
         }
       } finally {
         currentClient = null;
@@ -452,27 +631,42 @@ public final class ScenarioRunner {
       }
       if (client.aborted()) return null;
       long endedNanos = System.nanoTime();
-      StallJudge.PathWait pathWait = pathPids.isEmpty() ? StallJudge.PathWait.NONE
-          : new StallJudge.PathWait(pathName(target, site, plainDirect), ThreadWaits.of(pathPids).longestSince(waitsBefore));
-      RunStalls stalls = StallJudge.judge(result, startedNanos, endedNanos, "client", cell.stream().intervalNanos(), pathWait);
-      return guard(target, site, cellIndex, run, result, started, System.currentTimeMillis(), stalls);
+      StallJudge.PathWait pathWait =
+          pathPids.isEmpty()
+              ? StallJudge.PathWait.NONE
+              : new StallJudge.PathWait(
+                  pathName(target, site, plainDirect),
+                  ThreadWaits.of(pathPids).longestSince(waitsBefore));
+      RunStalls stalls =
+          StallJudge.judge(
+              result, startedNanos, endedNanos, "client", cell.stream().intervalNanos(), pathWait);
+      return guard(
+          target, site, cellIndex, run, result, started, System.currentTimeMillis(), stalls);
     }
 
     /**
-     * A silent stream through {@code target} as {@code base}'s client asks (its profile and headers,
-     * the first pass's): the head, then a think past the map's {@code deadline}, then two frames;
-     * null for the emitter itself, which has no idle timeout to find.
+     * A silent stream through {@code target} as {@code base}'s client asks (its profile and
+     * headers, the first pass's): the head, then a think past the map's {@code deadline}, then two
+     * frames; null for the emitter itself, which has no idle timeout to find.
      */
     SilentStream silentStream(Target target, Cell base, long deadline) {
       if (target instanceof Target.Direct) return null;
       // the emitter thinks at most a minute: a longer map watches it for that long, and says so
-      long thinkNanos = Math.min(StreamSpec.MAX_THINK_NANOS, Math.max(0, deadline - System.nanoTime()) + 10_000_000_000L);
-      Cell silent = base.with(Setting.FRAMES, "2").with(Setting.THINK, Units.formatDuration(thinkNanos));
-      RequestPlan plan = CellRequest.plan(silent, targets.address(target), targets.tls(target), headersFor(false));
+      long thinkNanos =
+          Math.min(
+              StreamSpec.MAX_THINK_NANOS,
+              Math.max(0, deadline - System.nanoTime()) + 10_000_000_000L);
+      Cell silent =
+          base.with(Setting.FRAMES, "2").with(Setting.THINK, Units.formatDuration(thinkNanos));
+      RequestPlan plan =
+          CellRequest.plan(silent, targets.address(target), targets.tls(target), headersFor(false));
       return SilentStream.start(vertx, plan, base.client(), thinkNanos);
     }
 
-    /** The processes of the path other than this one: the proxy the lab started for the target, a namespace's emitter. */
+    /**
+     * The processes of the path other than this one: the proxy the lab started for the target, a
+     * namespace's emitter.
+     */
     private List<Long> pathProcesses(Target target, ServerSite site, boolean plainDirect) {
       List<Long> pids = new ArrayList<>();
       long proxy = plainDirect ? -1 : targets.pid(target);
@@ -493,7 +687,14 @@ public final class ScenarioRunner {
      * if every frame it read together was read in a stall of this host (the reader stopped, not the
      * target: {@link StallJudge}).
      */
-    private RunRecord guard(Target target, ServerSite site, int cellIndex, int run, BatchResult result, long started, long ended,
+    private RunRecord guard(
+        Target target,
+        ServerSite site,
+        int cellIndex,
+        int run,
+        BatchResult result,
+        long started,
+        long ended,
         RunStalls stalls) {
       long maxLateness = 0;
       PacingAudit.Summary latest = null;
@@ -515,10 +716,24 @@ public final class ScenarioRunner {
       }
       long tolerance = scenario.guards().pacingToleranceNanos();
       boolean late = maxLateness > tolerance;
-      Exclusion exclusion = late ? Exclusion.emitterLate(maxLateness, tolerance, latest.judged(HiccupMeter.get().loopLedger()).held())
-          : stalls.excusedByHost() ? Exclusion.hostStall(stalls.hostStall()) : null;
-      return new RunRecord(target.name(), cellIndex, run, result, exclusion, maxLateness, unaudited, frameBytes, frames,
-          started, ended, stalls);
+      Exclusion exclusion =
+          late
+              ? Exclusion.emitterLate(
+                  maxLateness, tolerance, latest.judged(HiccupMeter.get().loopLedger()).held())
+              : stalls.excusedByHost() ? Exclusion.hostStall(stalls.hostStall()) : null;
+      return new RunRecord(
+          target.name(),
+          cellIndex,
+          run,
+          result,
+          exclusion,
+          maxLateness,
+          unaudited,
+          frameBytes,
+          frames,
+          started,
+          ended,
+          stalls);
     }
   }
 }

@@ -14,16 +14,20 @@ import java.util.concurrent.TimeUnit;
  * One stream kept silent beside a map's cells, on a connection of its own: the response head, then
  * a think as long as the map may take, then its two frames. A target that closes a connection idle
  * for T cuts it T after the last byte moved; the cells never pause that long. It costs the map no
- * time: it runs while the cells are measured and is closed when the map stops watching
- * ({@link #stop}), which says whether it was cut before then, and when.
+ * time: it runs while the cells are measured and is closed when the map stops watching ({@link
+ * #stop}), which says whether it was cut before then, and when.
  */
 final class SilentStream implements AutoCloseable {
-  /** How long {@link #stop} waits for the client to finish a stream it closed: closing is local, and quick. */
+  /**
+   * How long {@link #stop} waits for the client to finish a stream it closed: closing is local, and
+   * quick.
+   */
   private static final long CLOSE_WAIT_NANOS = 5_000_000_000L;
 
   private final MeteredClient client;
   private final Future<BatchResult> result;
   private final long startedNanos = System.nanoTime();
+
   /** What {@link #stop} found, once it has: asked again, it says the same. */
   private IdleCut found;
 
@@ -36,8 +40,11 @@ final class SilentStream implements AutoCloseable {
    * Starts {@code plan} (a stream whose think lasts at least as long as the watch) with the cell's
    * client options, one request, its timeout past the think.
    */
-  static SilentStream start(Vertx vertx, RequestPlan plan, ClientOptions cellClient, long thinkNanos) {
-    MeteredClient client = new MeteredClient(vertx, cellClient.withRequests(1, 1).withTimeoutNanos(thinkNanos + 30_000_000_000L));
+  static SilentStream start(
+      Vertx vertx, RequestPlan plan, ClientOptions cellClient, long thinkNanos) {
+    MeteredClient client =
+        new MeteredClient(
+            vertx, cellClient.withRequests(1, 1).withTimeoutNanos(thinkNanos + 30_000_000_000L));
     return new SilentStream(client, client.run(plan));
   }
 
@@ -58,7 +65,10 @@ final class SilentStream implements AutoCloseable {
     return found;
   }
 
-  /** What {@link #stop} says, when the stream has already ended (cut, or failed); null while it is still open. */
+  /**
+   * What {@link #stop} says, when the stream has already ended (cut, or failed); null while it is
+   * still open.
+   */
   IdleCut endedSoFar() throws Exception {
     return found != null || result.isComplete() ? stop(0) : null;
   }
@@ -67,7 +77,8 @@ final class SilentStream implements AutoCloseable {
   @Override
   public void close() {
     if (found != null) return;
-    found = IdleCut.failed(watchedNanos() / 1e6, "the map stopped before the silent stream was read");
+    found =
+        IdleCut.failed(watchedNanos() / 1e6, "the map stopped before the silent stream was read");
     client.abort();
     client.close();
   }
@@ -85,7 +96,11 @@ final class SilentStream implements AutoCloseable {
     BatchResult r;
     try {
       if (!endedBefore) client.abort();
-      r = result.toCompletionStage().toCompletableFuture().get(CLOSE_WAIT_NANOS, TimeUnit.NANOSECONDS);
+      r =
+          result
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(CLOSE_WAIT_NANOS, TimeUnit.NANOSECONDS);
     } finally {
       client.close();
     }
@@ -95,7 +110,9 @@ final class SilentStream implements AutoCloseable {
     Double headMs = t.headNanos() >= 0 ? t.headNanos() / 1e6 : null;
     long requested = t.requestNanos() >= 0 ? t.requestNanos() : startedNanos;
     if (!endedBefore || s.ok()) return IdleCut.notCut((stopAsked - requested) / 1e6, headMs);
-    if (!s.cutByThePeer()) return IdleCut.failed((stopAsked - requested) / 1e6, s.error().meaning() + ": " + s.errorMessage());
+    if (!s.cutByThePeer())
+      return IdleCut.failed(
+          (stopAsked - requested) / 1e6, s.error().meaning() + ": " + s.errorMessage());
     return IdleCut.cut(t.endNanos() / 1e6, headMs);
   }
 }

@@ -10,27 +10,35 @@ import java.util.List;
 
 /**
  * Holds a run's merged reads against this process's stalls (its {@link HiccupMeter}). Frames that
- * reach the socket while the reader is stopped are read together when it runs again, exactly as
- * a proxy's release would be; a read that returned during a stall or within
- * {@link #AFTER_STALL_NANOS} of its end is counted as the stall's.
+ * reach the socket while the reader is stopped are read together when it runs again, exactly as a
+ * proxy's release would be; a read that returned during a stall or within {@link
+ * #AFTER_STALL_NANOS} of its end is counted as the stall's.
  */
 public final class StallJudge {
-  /** How long after a stall's end a read still counts as the stall's: the reader's own wake-up after the watcher's. */
+  /**
+   * How long after a stall's end a read still counts as the stall's: the reader's own wake-up after
+   * the watcher's.
+   */
   static final long AFTER_STALL_NANOS = 5_000_000L;
 
-  /** How long the judge waits for the meter's thread to log a stall the run ended in: it wakes every 2 ms unless stalled itself. */
+  /**
+   * How long the judge waits for the meter's thread to log a stall the run ended in: it wakes every
+   * 2 ms unless stalled itself.
+   */
   static final long WATCHER_WAIT_NANOS = 200_000_000L;
 
   private StallJudge() {}
 
   /**
-   * The run from {@code startNanos} to {@code endNanos} (System.nanoTime), its reads in {@code result}, its frames
-   * {@code intervalNanos} apart; {@code who} names the reader. A stall of D explains at most D / interval + 1 extra
-   * frames of a read after it (no more frames could pile up while the reader was stopped): the rest of that read was
-   * merged before the reader stopped, by whatever holds frames. Frames sent back to back (no interval) arrive together
-   * anyway, so no stall explains them.
+   * The run from {@code startNanos} to {@code endNanos} (System.nanoTime), its reads in {@code
+   * result}, its frames {@code intervalNanos} apart; {@code who} names the reader. A stall of D
+   * explains at most D / interval + 1 extra frames of a read after it (no more frames could pile up
+   * while the reader was stopped): the rest of that read was merged before the reader stopped, by
+   * whatever holds frames. Frames sent back to back (no interval) arrive together anyway, so no
+   * stall explains them.
    */
-  public static RunStalls judge(BatchResult result, long startNanos, long endNanos, String who, long intervalNanos) {
+  public static RunStalls judge(
+      BatchResult result, long startNanos, long endNanos, String who, long intervalNanos) {
     return judge(result, startNanos, endNanos, who, intervalNanos, PathWait.NONE);
   }
 
@@ -46,9 +54,16 @@ public final class StallJudge {
    * As above, with the path's other processes: frames the host held there (their busiest thread
    * waiting for a core) are the host's too, on the same terms as the reader's own loops' waits.
    */
-  public static RunStalls judge(BatchResult result, long startNanos, long endNanos, String who, long intervalNanos, PathWait path) {
+  public static RunStalls judge(
+      BatchResult result,
+      long startNanos,
+      long endNanos,
+      String who,
+      long intervalNanos,
+      PathWait path) {
     HiccupMeter meter = HiccupMeter.get();
-    if (!io.vertx.core.Context.isOnEventLoopThread()) meter.awaitWatcherPast(endNanos, WATCHER_WAIT_NANOS);
+    if (!io.vertx.core.Context.isOnEventLoopThread())
+      meter.awaitWatcherPast(endNanos, WATCHER_WAIT_NANOS);
     List<StallLog.Stall> host = meter.host().between(startNanos, endNanos);
     List<StallLog.Stall> loops = meter.loops().between(startNanos, endNanos);
     int read = 0;
@@ -82,22 +97,44 @@ public final class StallJudge {
     // What no stall explains, the loops' run-queue waits over the run may: each stream piles up at
     // most each wait's whole intervals. It is counted only when it explains all of the rest, so it
     // can exclude a run the host spoiled but never lends a stall's excuse to part of a target's
-    // release (a relay's 40-frame release at a stall stays the relay's, less what the stall piled up).
+    // release (a relay's 40-frame release at a stall stays the relay's, less what the stall piled
+    // up).
     int unexplained = extra - inHost - inLoopOnly;
     long waited = meter.loopWaits().totalNanos(startNanos, endNanos);
-    long perStream = meter.loopWaits().framesPiledUp(startNanos, endNanos, intervalNanos) + pathFrames(path, intervalNanos);
-    if (unexplained > 0 && unexplained <= contentionAllowance(perStream, result.streamResults().size())) {
-      String onPath = path.longestThreadWaitNanos() >= intervalNanos && intervalNanos > 0 ? String.format(" and %s a thread %.0f ms",
-          path.who(), path.longestThreadWaitNanos() / 1e6) : "";
-      String contention = String.format("the %s's host kept its event loops waiting for a core %.0f ms in all over the run%s (run-queue "
-          + "wait, no stall long enough to log): %d extra frames read together then", who, waited / 1e6, onPath, unexplained);
+    long perStream =
+        meter.loopWaits().framesPiledUp(startNanos, endNanos, intervalNanos)
+            + pathFrames(path, intervalNanos);
+    if (unexplained > 0
+        && unexplained <= contentionAllowance(perStream, result.streamResults().size())) {
+      String onPath =
+          path.longestThreadWaitNanos() >= intervalNanos && intervalNanos > 0
+              ? String.format(
+                  " and %s a thread %.0f ms", path.who(), path.longestThreadWaitNanos() / 1e6)
+              : "";
+      String contention =
+          String.format(
+              "the %s's host kept its event loops waiting for a core %.0f ms in all over the run%s (run-queue "
+                  + "wait, no stall long enough to log): %d extra frames read together then",
+              who, waited / 1e6, onPath, unexplained);
       hostText = hostText == null ? contention : hostText + "; " + contention;
       inHost += unexplained;
     }
-    String loopText = loopWorst.describe("an event loop of the " + who + " stalled", startNanos, inLoopOnly);
-    if (loopText != null) loopText += "; no stall of its host explains them: the lab's own code held the loop, and the run is kept";
-    return new RunStalls(StallFigures.of(host, startNanos), StallFigures.of(loops, startNanos), read, extra, inHost, inLoopOnly, hostText,
-        loopText, List.copyOf(host), path);
+    String loopText =
+        loopWorst.describe("an event loop of the " + who + " stalled", startNanos, inLoopOnly);
+    if (loopText != null)
+      loopText +=
+          "; no stall of its host explains them: the lab's own code held the loop, and the run is kept";
+    return new RunStalls(
+        StallFigures.of(host, startNanos),
+        StallFigures.of(loops, startNanos),
+        read,
+        extra,
+        inHost,
+        inLoopOnly,
+        hostText,
+        loopText,
+        List.copyOf(host),
+        path);
   }
 
   /**
@@ -112,20 +149,24 @@ public final class StallJudge {
 
   /**
    * The frames one stream can have piled up behind the path's busiest thread: its wait taken as one
-   * unbroken slice, whole intervals only (as {@link flushlab.core.WaitLog#framesPiledUp} counts a tick's).
+   * unbroken slice, whole intervals only (as {@link flushlab.core.WaitLog#framesPiledUp} counts a
+   * tick's).
    */
   static long pathFrames(PathWait path, long intervalNanos) {
     return intervalNanos <= 0 ? 0 : path.longestThreadWaitNanos() / intervalNanos;
   }
 
-  /** The extra frames of a read of {@code frames} that a stall can have piled up: at most its length over the interval, plus one. */
+  /**
+   * The extra frames of a read of {@code frames} that a stall can have piled up: at most its length
+   * over the interval, plus one.
+   */
   /** A merged read's extra frames that a host stall and a loop stall alone explain. */
   record Share(int byHost, int byLoop) {}
 
   /**
    * The host's stall (null when none covers the read) explains what it can pile up; a longer loop
-   * stall over the same read explains the rest, as the lab's own (s80: a 9 ms host stall at the
-   * end of a 60 ms hold of every loop took a read's 12 extra frames as the host's 2, left 10
+   * stall over the same read explains the rest, as the lab's own (s80: a 9 ms host stall at the end
+   * of a 60 ms hold of every loop took a read's 12 extra frames as the host's 2, left 10
    * unexplained, and the hold went unnamed). A loop stall the host caused is in the host's log at
    * its full length, so it leaves the loop nothing.
    */
@@ -141,16 +182,18 @@ public final class StallJudge {
   }
 
   /**
-   * The longest stall a read at {@code readNanos} falls in (or just after), or null. The host's
-   * log holds the watcher thread's stalls and the loop stalls the host caused, which overlap: a
-   * 107 ms stall of the watcher and a 2 ms one of a loop that resumed late inside it. The longest
-   * is what let the most frames pile up; the first found once explained 1 of a read's 4 extra
-   * frames, and a run whose reader's host stalled for 100 ms was kept as the path's.
+   * The longest stall a read at {@code readNanos} falls in (or just after), or null. The host's log
+   * holds the watcher thread's stalls and the loop stalls the host caused, which overlap: a 107 ms
+   * stall of the watcher and a 2 ms one of a loop that resumed late inside it. The longest is what
+   * let the most frames pile up; the first found once explained 1 of a read's 4 extra frames, and a
+   * run whose reader's host stalled for 100 ms was kept as the path's.
    */
   static StallLog.Stall covering(List<StallLog.Stall> stalls, long readNanos) {
     StallLog.Stall longest = null;
     for (StallLog.Stall s : stalls) {
-      if (readNanos - s.fromNanos() >= 0 && readNanos - s.toNanos() <= AFTER_STALL_NANOS && (longest == null || s.nanos() > longest.nanos())) {
+      if (readNanos - s.fromNanos() >= 0
+          && readNanos - s.toNanos() <= AFTER_STALL_NANOS
+          && (longest == null || s.nanos() > longest.nanos())) {
         longest = s;
       }
     }
@@ -175,15 +218,20 @@ public final class StallJudge {
 
     String describe(String what, long startNanos, int extraFrames) {
       if (longest == null) return null;
-      String at = String.format("%.0f ms at %.2f s", longest.nanos() / 1e6, (longest.fromNanos() - startNanos) / 1e9);
+      String at =
+          String.format(
+              "%.0f ms at %.2f s", longest.nanos() / 1e6, (longest.fromNanos() - startNanos) / 1e9);
       if (stalls.size() == 1 && extraFrames == framesTogether - 1) {
         return String.format("%s %s: %d frames read together then", what, at, framesTogether);
       }
       if (stalls.size() == 1) {
-        return String.format("%s %s: %d extra frames read together in it, %d in one read", what, at, extraFrames, framesTogether);
+        return String.format(
+            "%s %s: %d extra frames read together in it, %d in one read",
+            what, at, extraFrames, framesTogether);
       }
-      return String.format("%s %d times, longest %s: %d extra frames read together in its stalls, %d in one read", what, stalls.size(), at,
-          extraFrames, framesTogether);
+      return String.format(
+          "%s %d times, longest %s: %d extra frames read together in its stalls, %d in one read",
+          what, stalls.size(), at, extraFrames, framesTogether);
     }
   }
 }

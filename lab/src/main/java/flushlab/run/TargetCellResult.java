@@ -15,7 +15,12 @@ import java.util.List;
  * @param requestHeaders the user's request headers these runs sent, when not the scenario's (the
  *     map's pass as a client that accepts no compression); null for the scenario's own
  */
-public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, BatchResult included, List<String[]> requestHeaders) {
+public record TargetCellResult(
+    String target,
+    Cell cell,
+    List<RunRecord> runs,
+    BatchResult included,
+    List<String[]> requestHeaders) {
 
   public static TargetCellResult of(String target, Cell cell, List<RunRecord> runs) {
     List<StreamResult> kept = new ArrayList<>();
@@ -43,19 +48,22 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
   }
 
   /**
-   * What this cell showed about the target's releases, for the flush-trigger map. Waits are
-   * counted beyond {@code baselineMs}, the direct path's own delay.
+   * What this cell showed about the target's releases, for the flush-trigger map. Waits are counted
+   * beyond {@code baselineMs}, the direct path's own delay.
    */
   public CellEvidence evidence(double baselineMs) {
     BatchResult b = included;
     int ok = b.streamsOk();
     double f = upstreamBytesPerFrame();
-    double body = cell.stream().endpoint().isOpenAi() ? Math.max(1, f - 6) : cell.stream().frameBytes();
+    double body =
+        cell.stream().endpoint().isOpenAi() ? Math.max(1, f - 6) : cell.stream().frameBytes();
     ContentCoding coding = b.dominantCoding();
     if (coding != null && b.frames() > 0) {
-      // a compressing target counts what its encoder put out: the compressed body bytes per frame as received
+      // a compressing target counts what its encoder put out: the compressed body bytes per frame
+      // as received
       body = (double) b.decodedBodyBytes() / b.frames();
-      // per frame as the releases carried it (steady state); the whole body's average when nothing was released before the end
+      // per frame as the releases carried it (steady state); the whole body's average when nothing
+      // was released before the end
       double steady = b.releaseBodyBytesPerFrame();
       f = steady > 0 ? steady : (double) b.bodyBytes() / b.frames();
     }
@@ -71,23 +79,54 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
     // a release (s110: a compressor flushed every 1429 input bytes let 24 of 25 frames of 60 B out
     // 50 ms before the last, and the cell read as drained, against the other cells' threshold).
     double emitSpanMs = (frames - 1) * intervalMs;
-    boolean endOnly = ok > 0 && b.firstEmitToRecvMs().p50()
-        >= emitSpanMs - Math.min(Math.max(CellEvidence.HELD_MS, intervalMs / 2), 0.1 * emitSpanMs);
-    boolean drained = ok > 0 && frames >= 3 && (b.releases() == ok && b.ttftMs().p50() >= 0.9 * streamMs || endOnly);
-    String label = cell.swept().isEmpty()
-        ? "frame_size=" + Setting.FRAME_SIZE.text(cell) + " interval=" + Setting.INTERVAL.text(cell) : cell.label();
+    boolean endOnly =
+        ok > 0
+            && b.firstEmitToRecvMs().p50()
+                >= emitSpanMs
+                    - Math.min(Math.max(CellEvidence.HELD_MS, intervalMs / 2), 0.1 * emitSpanMs);
+    boolean drained =
+        ok > 0
+            && frames >= 3
+            && (b.releases() == ok && b.ttftMs().p50() >= 0.9 * streamMs || endOnly);
+    String label =
+        cell.swept().isEmpty()
+            ? "frame_size="
+                + Setting.FRAME_SIZE.text(cell)
+                + " interval="
+                + Setting.INTERVAL.text(cell)
+            : cell.label();
     if (cell.swept().isEmpty() && cell.stream().thinkNanos() > 0) {
-      label += " think=" + Setting.THINK.text(cell) + " sse_keepalive=" + Setting.SSE_KEEPALIVE.text(cell);
+      label +=
+          " think="
+              + Setting.THINK.text(cell)
+              + " sse_keepalive="
+              + Setting.SSE_KEEPALIVE.text(cell);
     }
-    return new CellEvidence(label, f, body, intervalMs, frames, ok, b.framesPerRead(),
+    return new CellEvidence(
+        label,
+        f,
+        body,
+        intervalMs,
+        frames,
+        ok,
+        b.framesPerRead(),
         ok == 0 ? 0 : Math.max(0, (double) (b.releases() - 2L * ok) / ok),
         anyRelease ? b.releaseFramesHistogram().getValueAtPercentile(50) : 0,
-        waitMs(b.releaseWaitHistogram(), 10, baselineMs), waitMs(b.releaseWaitHistogram(), 50, baselineMs),
+        waitMs(b.releaseWaitHistogram(), 10, baselineMs),
+        waitMs(b.releaseWaitHistogram(), 50, baselineMs),
         waitMs(b.releaseWaitHistogram(), 90, baselineMs),
-        ms(b.releaseGapHistogram(), 10), ms(b.releaseGapHistogram(), 50), ms(b.releaseGapHistogram(), 90),
-        ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs), drained, coding == null ? null : coding.text(),
-        value(b.releaseBytesHistogram(), 10), value(b.releaseBytesHistogram(), 50), value(b.releaseBytesHistogram(), 90),
-        cell.stream().thinkNanos() / 1e6, cell.stream().keepAliveNanos() / 1e6, ok == 0 ? Double.NaN : b.firstBodyByteMs().p50(),
+        ms(b.releaseGapHistogram(), 10),
+        ms(b.releaseGapHistogram(), 50),
+        ms(b.releaseGapHistogram(), 90),
+        ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs),
+        drained,
+        coding == null ? null : coding.text(),
+        value(b.releaseBytesHistogram(), 10),
+        value(b.releaseBytesHistogram(), 50),
+        value(b.releaseBytesHistogram(), 90),
+        cell.stream().thinkNanos() / 1e6,
+        cell.stream().keepAliveNanos() / 1e6,
+        ok == 0 ? Double.NaN : b.firstBodyByteMs().p50(),
         ok == 0 ? Double.NaN : b.ttftMs().p50());
   }
 
@@ -105,8 +144,8 @@ public record TargetCellResult(String target, Cell cell, List<RunRecord> runs, B
 
   /**
    * What one frame weighed on the wire from the emitter (chunk framing included) over the kept
-   * runs: the unit a proxy's byte threshold counts in. Falls back to what the client received
-   * when the emitter audited no stream.
+   * runs: the unit a proxy's byte threshold counts in. Falls back to what the client received when
+   * the emitter audited no stream.
    */
   public double upstreamBytesPerFrame() {
     long bytes = 0;

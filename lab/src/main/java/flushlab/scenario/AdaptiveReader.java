@@ -12,24 +12,40 @@ final class AdaptiveReader {
     adaptive = read(root.map.get(Keys.ADAPTIVE_SECTION.name()), targets, cells, errors);
   }
 
-  private static Scenario.Adaptive read(YamlNode a, List<Target> targets, List<Cell> cells, ErrorCollector errors) {
+  private static Scenario.Adaptive read(
+      YamlNode a, List<Target> targets, List<Cell> cells, ErrorCollector errors) {
     if (a == null || !errors.isMap(a, "adaptive")) return null;
     errors.onlyKnown(a, "adaptive.", Keys.names(Key.Section.ADAPTIVE));
-    String target = a.map.containsKey("target") ? errors.scalar(a.map.get("target"), "adaptive.target") : null;
+    String target =
+        a.map.containsKey("target") ? errors.scalar(a.map.get("target"), "adaptive.target") : null;
     if (target == null) {
       errors.error(a, "adaptive.target", "required: the name of a target to bisect");
     } else if (targets.stream().noneMatch(t -> t.name().equals(target))) {
-      errors.error(a.map.get("target"), "adaptive.target", "'" + target + "' is not a target of this scenario");
+      errors.error(
+          a.map.get("target"),
+          "adaptive.target",
+          "'" + target + "' is not a target of this scenario");
     }
-    String param = a.map.containsKey("parameter") ? errors.scalar(a.map.get("parameter"), "adaptive.parameter") : null;
+    String param =
+        a.map.containsKey("parameter")
+            ? errors.scalar(a.map.get("parameter"), "adaptive.parameter")
+            : null;
     if (param == null || !Keys.PARAMETER.choices().contains(param)) {
-      errors.error(a.map.getOrDefault("parameter", a), "adaptive.parameter", "must be " + String.join(" or ", Keys.PARAMETER.choices()));
+      errors.error(
+          a.map.getOrDefault("parameter", a),
+          "adaptive.parameter",
+          "must be " + String.join(" or ", Keys.PARAMETER.choices()));
       return null;
     }
     Setting setting = Setting.named(param);
     Key k = setting.key();
-    if (setting == Setting.FRAME_SIZE && !cells.isEmpty() && cells.get(0).stream().endpoint().isOpenAi()) {
-      errors.error(a.map.get("parameter"), "adaptive.parameter", "frame_size does nothing for endpoint: chat; bisect interval instead");
+    if (setting == Setting.FRAME_SIZE
+        && !cells.isEmpty()
+        && cells.get(0).stream().endpoint().isOpenAi()) {
+      errors.error(
+          a.map.get("parameter"),
+          "adaptive.parameter",
+          "frame_size does nothing for endpoint: chat; bisect interval instead");
     }
     String low = bound(a, Keys.LOW, k, errors);
     String high = bound(a, Keys.HIGH, k, errors);
@@ -40,7 +56,8 @@ final class AdaptiveReader {
       boolean size = setting == Setting.FRAME_SIZE;
       double l = size ? Units.parseBytes(low) : Units.parseDurationNanos(low);
       double h = size ? Units.parseBytes(high) : Units.parseDurationNanos(high);
-      if (l >= h) errors.error(a.map.get("low"), "adaptive.low", low + " must be below high (" + high + ")");
+      if (l >= h)
+        errors.error(a.map.get("low"), "adaptive.low", low + " must be below high (" + high + ")");
     }
     return new Scenario.Adaptive(target, setting, low, high, tolerance, above, max);
   }

@@ -11,15 +11,28 @@ import java.util.Map;
 
 /**
  * One cell of a sweep: the stream asked for, how the client reads it, the model a chat request
- * names, and which real client the request looks like (defaults, then the scenario's base values, then this cell's swept values), all typed.
+ * names, and which real client the request looks like (defaults, then the scenario's base values,
+ * then this cell's swept values), all typed.
  *
  * @param swept the settings this cell's sweep set, in the sweep's order, as written (for labels)
  */
-public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOptions client, String model, ClientProfile profile) {
+public record Cell(
+    int index,
+    List<Swept> swept,
+    StreamSpec stream,
+    ClientOptions client,
+    String model,
+    ClientProfile profile) {
 
   /** Every setting at its default. */
-  public static final Cell DEFAULTS = new Cell(0, List.of(), StreamSpec.DEFAULT, ClientOptions.DEFAULT, RequestPlan.DEFAULT_MODEL,
-      ClientProfile.DEFAULT);
+  public static final Cell DEFAULTS =
+      new Cell(
+          0,
+          List.of(),
+          StreamSpec.DEFAULT,
+          ClientOptions.DEFAULT,
+          RequestPlan.DEFAULT_MODEL,
+          ClientProfile.DEFAULT);
 
   /** One swept setting's value in a cell, as the scenario wrote it. */
   public record Swept(Setting setting, String text) {}
@@ -31,7 +44,11 @@ public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOption
   public String label() {
     if (swept.isEmpty()) return "base";
     StringBuilder sb = new StringBuilder();
-    for (Swept s : swept) sb.append(sb.length() == 0 ? "" : " ").append(s.setting().key().name()).append('=').append(s.text());
+    for (Swept s : swept)
+      sb.append(sb.length() == 0 ? "" : " ")
+          .append(s.setting().key().name())
+          .append('=')
+          .append(s.text());
     return sb.toString();
   }
 
@@ -66,7 +83,8 @@ public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOption
    * A cell rebuilt from {@link #settingsByName()} (as another lab process sent it): the defaults
    * with each named setting checked by its key and applied.
    *
-   * @throws IllegalArgumentException naming the setting that is unknown or whose value its key refuses
+   * @throws IllegalArgumentException naming the setting that is unknown or whose value its key
+   *     refuses
    */
   public static Cell fromSettings(Map<String, String> settings) {
     Cell c = DEFAULTS;
@@ -87,19 +105,30 @@ public record Cell(int index, List<Swept> swept, StreamSpec stream, ClientOption
     List<Swept> s = new ArrayList<>(swept);
     int at = -1;
     for (int i = 0; i < s.size(); i++) if (s.get(i).setting() == setting) at = i;
-    if (at >= 0) s.set(at, new Swept(setting, text)); else s.add(new Swept(setting, text));
+    if (at >= 0) s.set(at, new Swept(setting, text));
+    else s.add(new Swept(setting, text));
     Cell set = setting.apply(this, text);
     return new Cell(index, s, set.stream, set.client, set.model, set.profile);
   }
 
   // copies with one part changed (a record has no copy-with of its own)
-  public Cell withStream(StreamSpec s) { return new Cell(index, swept, s, client, model, profile); }
+  public Cell withStream(StreamSpec s) {
+    return new Cell(index, swept, s, client, model, profile);
+  }
 
-  public Cell withClient(ClientOptions c) { return new Cell(index, swept, stream, c, model, profile); }
+  public Cell withClient(ClientOptions c) {
+    return new Cell(index, swept, stream, c, model, profile);
+  }
 
-  public Cell withModel(String m) { return new Cell(index, swept, stream, client, m, profile); }
+  public Cell withModel(String m) {
+    return new Cell(index, swept, stream, client, m, profile);
+  }
 
-  public Cell withProfile(ClientProfile p) { return new Cell(index, swept, stream, client, model, p); }
+  public Cell withProfile(ClientProfile p) {
+    return new Cell(index, swept, stream, client, model, p);
+  }
 
-  public Cell withIndex(int i) { return new Cell(i, swept, stream, client, model, profile); }
+  public Cell withIndex(int i) {
+    return new Cell(i, swept, stream, client, model, profile);
+  }
 }

@@ -32,15 +32,20 @@ public record Expectations(Map<String, ModelExpectation> byTarget) {
 
   /**
    * Each expectation against {@code answers} (target name to answer), in the order written. A
-   * target with no answer (the run was cut short before the map) is not met: no answer from
-   * missing data.
+   * target with no answer (the run was cut short before the map) is not met: no answer from missing
+   * data.
    */
   public List<Checked> check(Map<String, FlushTrigger> answers) {
     List<Checked> out = new ArrayList<>();
-    byTarget.forEach((target, e) -> {
-      FlushTrigger answer = answers.get(target);
-      out.add(new Checked(target, e.describe(), answer == null ? "there is no answer for it" : e.difference(answer)));
-    });
+    byTarget.forEach(
+        (target, e) -> {
+          FlushTrigger answer = answers.get(target);
+          out.add(
+              new Checked(
+                  target,
+                  e.describe(),
+                  answer == null ? "there is no answer for it" : e.difference(answer)));
+        });
     return out;
   }
 }

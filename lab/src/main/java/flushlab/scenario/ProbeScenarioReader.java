@@ -24,20 +24,31 @@ final class ProbeScenarioReader {
     ProbeKind probe = Named.parse(ProbeKind.class, errors.value(root, Keys.PROBE));
     for (String k : Keys.STREAM_ONLY) {
       if (root.map.containsKey(k)) {
-        errors.errorAtKey(root, k, k, "does not apply to a probe scenario (probe: " + probe.text() + "); it takes servers: and "
-            + probe.text() + ":");
+        errors.errorAtKey(
+            root,
+            k,
+            k,
+            "does not apply to a probe scenario (probe: "
+                + probe.text()
+                + "); it takes servers: and "
+                + probe.text()
+                + ":");
       }
     }
     String other = (probe == ProbeKind.UPLOAD ? ProbeKind.KEEPALIVE : ProbeKind.UPLOAD).text();
-    if (root.map.containsKey(other)) errors.errorAtKey(root, other, other, "applies only with probe: " + other);
+    if (root.map.containsKey(other))
+      errors.errorAtKey(root, other, other, "applies only with probe: " + other);
     NetworkPath.Kind defaultPath = NetworkPath.Kind.named(errors.value(root, Keys.PATH));
     int defaultMtu = Integer.parseInt(errors.value(root, Keys.MTU));
-    NetworkPath path = errors.networkPath(root, "", defaultPath, defaultPath == NetworkPath.Kind.VETH ? defaultMtu : null);
+    NetworkPath path =
+        errors.networkPath(
+            root, "", defaultPath, defaultPath == NetworkPath.Kind.VETH ? defaultMtu : null);
     ProbeScenario.Upload upload = probe == ProbeKind.UPLOAD ? upload(root) : null;
     ProbeScenario.KeepAlive keepAlive = probe == ProbeKind.KEEPALIVE ? keepAlive(root) : null;
     List<ProbeScenario.Server> servers = servers(root, defaultPath, defaultMtu);
     if (errors.any() || path == null) return null;
-    return new ProbeScenario(name, description, file, text, probe, path, upload, keepAlive, servers);
+    return new ProbeScenario(
+        name, description, file, text, probe, path, upload, keepAlive, servers);
   }
 
   private YamlNode section(YamlNode root, Key section, Key.Section keys) {
@@ -57,7 +68,8 @@ final class ProbeScenarioReader {
     List<Integer> sizes = new ArrayList<>();
     YamlNode list = u == null ? null : u.map.get(Keys.SIZES.name());
     if (list == null) {
-      for (String s : Keys.SIZES.defaultValue().replaceAll("[\\[\\] ]", "").split(",")) sizes.add((int) Units.parseBytes(s));
+      for (String s : Keys.SIZES.defaultValue().replaceAll("[\\[\\] ]", "").split(","))
+        sizes.add((int) Units.parseBytes(s));
     } else if (list.kind != YamlNode.Kind.LIST || list.list.size() < 2 || list.list.size() > 64) {
       errors.error(list, Keys.SIZES.path(), "must be " + Keys.SIZES.allowed());
     } else {
@@ -69,7 +81,8 @@ final class ProbeScenarioReader {
         try {
           b = Units.parseBytes(v.trim());
         } catch (IllegalArgumentException e) {
-          errors.error(item, Keys.SIZES.path(), "'" + v + "' is not a size (e.g. 16KiB, 1MiB, 390000B)");
+          errors.error(
+              item, Keys.SIZES.path(), "'" + v + "' is not a size (e.g. 16KiB, 1MiB, 390000B)");
           continue;
         }
         if (b < 1 || b > 64L << 20) {
@@ -84,23 +97,36 @@ final class ProbeScenarioReader {
     String stall = value(u, Keys.STALL_OVER);
     String tolerance = value(u, Keys.BISECT_TOLERANCE);
     String timeout = value(u, Keys.ATTEMPT_TIMEOUT);
-    return new ProbeScenario.Upload(List.copyOf(sizes), Integer.parseInt(attempts), Units.parseDurationNanos(stall),
-        Double.parseDouble(Keys.BISECT_TOLERANCE.check(tolerance)), Units.parseDurationNanos(timeout));
+    return new ProbeScenario.Upload(
+        List.copyOf(sizes),
+        Integer.parseInt(attempts),
+        Units.parseDurationNanos(stall),
+        Double.parseDouble(Keys.BISECT_TOLERANCE.check(tolerance)),
+        Units.parseDurationNanos(timeout));
   }
 
   private ProbeScenario.KeepAlive keepAlive(YamlNode root) {
     YamlNode k = section(root, Keys.KEEPALIVE_SECTION, Key.Section.KEEPALIVE);
     String clients = value(k, Keys.KA_CLIENT_NODELAY);
-    List<Boolean> noDelay = clients.equals("both") ? List.of(true, false) : List.of(clients.equals("on"));
-    return new ProbeScenario.KeepAlive(Integer.parseInt(value(k, Keys.KA_REQUESTS)), (int) Units.parseBytes(value(k, Keys.KA_BODY)),
-        noDelay, Units.parseDurationNanos(value(k, Keys.KA_STALL_OVER)));
+    List<Boolean> noDelay =
+        clients.equals("both") ? List.of(true, false) : List.of(clients.equals("on"));
+    return new ProbeScenario.KeepAlive(
+        Integer.parseInt(value(k, Keys.KA_REQUESTS)),
+        (int) Units.parseBytes(value(k, Keys.KA_BODY)),
+        noDelay,
+        Units.parseDurationNanos(value(k, Keys.KA_STALL_OVER)));
   }
 
-  private List<ProbeScenario.Server> servers(YamlNode root, NetworkPath.Kind defaultPath, int defaultMtu) {
+  private List<ProbeScenario.Server> servers(
+      YamlNode root, NetworkPath.Kind defaultPath, int defaultMtu) {
     List<ProbeScenario.Server> out = new ArrayList<>();
     YamlNode list = root.map.get(Keys.SERVERS.name());
     if (list == null) {
-      errors.errorAtKey(root, "servers", "servers", "required: a list of the lab's upload servers, e.g. - {name: stock}");
+      errors.errorAtKey(
+          root,
+          "servers",
+          "servers",
+          "required: a list of the lab's upload servers, e.g. - {name: stock}");
       return out;
     }
     if (list.kind != YamlNode.Kind.LIST || list.list.isEmpty()) {
@@ -119,26 +145,44 @@ final class ProbeScenarioReader {
       }
       String name = errors.checked(Keys.SERVER_NAME, s.map.get("name"), p + ".name");
       if (name == null) continue;
-      if (!names.add(name)) errors.error(s.map.get("name"), p + ".name", "'" + name + "' is used by another server");
-      String rcvbuf = s.map.containsKey("rcvbuf") ? errors.checked(Keys.SERVER_RCVBUF, s.map.get("rcvbuf"), p + ".rcvbuf") : null;
-      String delay = s.map.containsKey("read_delay") ? errors.checked(Keys.SERVER_READ_DELAY, s.map.get("read_delay"), p + ".read_delay")
-          : Keys.SERVER_READ_DELAY.defaultValue();
-      String noDelay = s.map.containsKey("nodelay") ? errors.checked(Keys.SERVER_NODELAY, s.map.get("nodelay"), p + ".nodelay")
-          : Keys.SERVER_NODELAY.defaultValue();
-      NetworkPath.Kind kind = s.map.containsKey("path")
-          ? NetworkPath.Kind.named(errors.checked(Keys.SERVER_PATH, s.map.get("path"), p + ".path")) : defaultPath;
+      if (!names.add(name))
+        errors.error(s.map.get("name"), p + ".name", "'" + name + "' is used by another server");
+      String rcvbuf =
+          s.map.containsKey("rcvbuf")
+              ? errors.checked(Keys.SERVER_RCVBUF, s.map.get("rcvbuf"), p + ".rcvbuf")
+              : null;
+      String delay =
+          s.map.containsKey("read_delay")
+              ? errors.checked(Keys.SERVER_READ_DELAY, s.map.get("read_delay"), p + ".read_delay")
+              : Keys.SERVER_READ_DELAY.defaultValue();
+      String noDelay =
+          s.map.containsKey("nodelay")
+              ? errors.checked(Keys.SERVER_NODELAY, s.map.get("nodelay"), p + ".nodelay")
+              : Keys.SERVER_NODELAY.defaultValue();
+      NetworkPath.Kind kind =
+          s.map.containsKey("path")
+              ? NetworkPath.Kind.named(
+                  errors.checked(Keys.SERVER_PATH, s.map.get("path"), p + ".path"))
+              : defaultPath;
       Integer mtu = kind == NetworkPath.Kind.VETH ? Integer.valueOf(defaultMtu) : null;
       if (s.map.containsKey("mtu")) {
         String m = errors.checked(Keys.SERVER_MTU, s.map.get("mtu"), p + ".mtu");
         mtu = m == null ? null : Integer.valueOf(m);
       }
-      NetworkPath path = kind == null ? null : errors.networkPath(s.map.getOrDefault("mtu", s), p, kind, mtu);
-      if (delay == null || noDelay == null || path == null || (s.map.containsKey("rcvbuf") && rcvbuf == null)) continue;
-      out.add(new ProbeScenario.Server(name, rcvbuf == null ? 0 : (int) Units.parseBytes(rcvbuf), Units.parseDurationNanos(delay),
-          noDelay.equals("true"), path));
+      NetworkPath path =
+          kind == null ? null : errors.networkPath(s.map.getOrDefault("mtu", s), p, kind, mtu);
+      if (delay == null
+          || noDelay == null
+          || path == null
+          || (s.map.containsKey("rcvbuf") && rcvbuf == null)) continue;
+      out.add(
+          new ProbeScenario.Server(
+              name,
+              rcvbuf == null ? 0 : (int) Units.parseBytes(rcvbuf),
+              Units.parseDurationNanos(delay),
+              noDelay.equals("true"),
+              path));
     }
     return out;
   }
-
-
 }

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A scenario's client.headers: the values to send (environment variables already read), and
- * where each value stands in the scenario text, so the copy of the text kept with the results
- * can show {@link HeaderSpec#REDACTED} there instead. Never printed: toString names headers only.
+ * A scenario's client.headers: the values to send (environment variables already read), and where
+ * each value stands in the scenario text, so the copy of the text kept with the results can show
+ * {@link HeaderSpec#REDACTED} there instead. Never printed: toString names headers only.
  */
 public final class RequestHeaders {
   private final List<HeaderSpec> specs = new ArrayList<>();
@@ -20,10 +20,20 @@ public final class RequestHeaders {
     valueNodes.add(valueNode);
   }
 
-  /** From --header flags: resolved from {@code env} now, so a variable not set stops the command before it starts. */
-  public static RequestHeaders of(String flag, List<String> typed, java.util.Map<String, String> env) {
+  /**
+   * From --header flags: resolved from {@code env} now, so a variable not set stops the command
+   * before it starts.
+   */
+  public static RequestHeaders of(
+      String flag, List<String> typed, java.util.Map<String, String> env) {
     if (typed.size() > HeaderSpec.MAX_HEADERS) {
-      throw new IllegalArgumentException(flag + ": " + typed.size() + " headers (allowed: at most " + HeaderSpec.MAX_HEADERS + ")");
+      throw new IllegalArgumentException(
+          flag
+              + ": "
+              + typed.size()
+              + " headers (allowed: at most "
+              + HeaderSpec.MAX_HEADERS
+              + ")");
     }
     RequestHeaders h = new RequestHeaders();
     for (String t : typed) {
@@ -70,7 +80,10 @@ public final class RequestHeaders {
     return out;
   }
 
-  /** Where a YAML scalar starting at {@code start} ends on its line: its closing quote, or a flow delimiter, a comment or the end. */
+  /**
+   * Where a YAML scalar starting at {@code start} ends on its line: its closing quote, or a flow
+   * delimiter, a comment or the end.
+   */
   private static int scalarEnd(String line, int start) {
     if (start < line.length() && (line.charAt(start) == '"' || line.charAt(start) == '\'')) {
       char q = line.charAt(start);

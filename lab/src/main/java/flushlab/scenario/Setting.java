@@ -2,9 +2,9 @@ package flushlab.scenario;
 
 import flushlab.client.ClientProfile;
 import flushlab.client.HttpVersion;
-import flushlab.core.Named;
 import flushlab.coding.ContentCoding;
 import flushlab.coding.FlushPolicy;
+import flushlab.core.Named;
 import flushlab.core.Units;
 import flushlab.stream.CacheControl;
 import flushlab.stream.Endpoint;
@@ -16,61 +16,134 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The emitter and client settings a cell carries and a sweep may vary: each sets its typed value
- * on a {@link Cell} from the text its {@link Key} checked, and shows it again. The key holds what
- * the reference says of it (range, default, meaning); this holds where its value lives. The
- * constructor takes both directions, so a new setting does not compile until it says each.
+ * The emitter and client settings a cell carries and a sweep may vary: each sets its typed value on
+ * a {@link Cell} from the text its {@link Key} checked, and shows it again. The key holds what the
+ * reference says of it (range, default, meaning); this holds where its value lives. The constructor
+ * takes both directions, so a new setting does not compile until it says each.
  */
 public enum Setting {
-  ENDPOINT(Keys.ENDPOINT, (c, v) -> c.withStream(c.stream().withEndpoint(Endpoint.named(v))), c -> c.stream().endpoint().text()),
-  FRAMES(Keys.FRAMES, (c, v) -> c.withStream(c.stream().withFrames(Integer.parseInt(v))), c -> Integer.toString(c.stream().frames())),
-  FRAME_SIZE(Keys.FRAME_SIZE, (c, v) -> c.withStream(c.stream().withFrameBytes((int) Units.parseBytes(v))),
+  ENDPOINT(
+      Keys.ENDPOINT,
+      (c, v) -> c.withStream(c.stream().withEndpoint(Endpoint.named(v))),
+      c -> c.stream().endpoint().text()),
+  FRAMES(
+      Keys.FRAMES,
+      (c, v) -> c.withStream(c.stream().withFrames(Integer.parseInt(v))),
+      c -> Integer.toString(c.stream().frames())),
+  FRAME_SIZE(
+      Keys.FRAME_SIZE,
+      (c, v) -> c.withStream(c.stream().withFrameBytes((int) Units.parseBytes(v))),
       c -> c.stream().frameBytes() + "B"),
-  INTERVAL(Keys.INTERVAL, (c, v) -> c.withStream(c.stream().withIntervalNanos(Units.parseDurationNanos(v))),
+  INTERVAL(
+      Keys.INTERVAL,
+      (c, v) -> c.withStream(c.stream().withIntervalNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.stream().intervalNanos())),
-  THINK(Keys.THINK, (c, v) -> c.withStream(c.stream().withThinkNanos(Units.parseDurationNanos(v))),
+  THINK(
+      Keys.THINK,
+      (c, v) -> c.withStream(c.stream().withThinkNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.stream().thinkNanos())),
-  TRANSFER(Keys.TRANSFER, (c, v) -> c.withStream(c.stream().withTransfer(Transfer.named(v))), c -> c.stream().transfer().text()),
+  TRANSFER(
+      Keys.TRANSFER,
+      (c, v) -> c.withStream(c.stream().withTransfer(Transfer.named(v))),
+      c -> c.stream().transfer().text()),
   /** Bulk mode; shown only when set. */
-  TOTAL(Keys.TOTAL, (c, v) -> c.withStream(c.stream().withTotalBytes(Units.parseBytes(v))),
+  TOTAL(
+      Keys.TOTAL,
+      (c, v) -> c.withStream(c.stream().withTotalBytes(Units.parseBytes(v))),
       c -> c.stream().bulk() ? c.stream().totalBytes() + "B" : null),
-  METHOD(Keys.METHOD, (c, v) -> c.withStream(c.stream().withMethod(Named.parseOrThrow(RequestMethod.class, v))),
+  METHOD(
+      Keys.METHOD,
+      (c, v) -> c.withStream(c.stream().withMethod(Named.parseOrThrow(RequestMethod.class, v))),
       c -> c.stream().method().text()),
-  SSE_KEEPALIVE(Keys.SSE_KEEPALIVE, (c, v) -> c.withStream(c.stream().withKeepAliveNanos(Units.parseDurationNanos(v))),
+  SSE_KEEPALIVE(
+      Keys.SSE_KEEPALIVE,
+      (c, v) -> c.withStream(c.stream().withKeepAliveNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.stream().keepAliveNanos())),
-  CONTENT_TYPE(Keys.CONTENT_TYPE, (c, v) -> {
-    if (!StreamSpec.validContentType(v)) {
-      throw new IllegalArgumentException("'" + v + "' is not a media type (allowed: type/subtype with optional ; name=value "
-          + "parameters, at most " + StreamSpec.MAX_CONTENT_TYPE_CHARS + " characters, e.g. text/event-stream; charset=utf-8)");
-    }
-    return c.withStream(c.stream().withContentType(v));
-  }, c -> c.stream().contentType()),
-  X_ACCEL_BUFFERING(Keys.X_ACCEL_BUFFERING, (c, v) -> c.withStream(c.stream().withXAccelBuffering(XAccelBuffering.named(v))),
+  CONTENT_TYPE(
+      Keys.CONTENT_TYPE,
+      (c, v) -> {
+        if (!StreamSpec.validContentType(v)) {
+          throw new IllegalArgumentException(
+              "'"
+                  + v
+                  + "' is not a media type (allowed: type/subtype with optional ; name=value "
+                  + "parameters, at most "
+                  + StreamSpec.MAX_CONTENT_TYPE_CHARS
+                  + " characters, e.g. text/event-stream; charset=utf-8)");
+        }
+        return c.withStream(c.stream().withContentType(v));
+      },
+      c -> c.stream().contentType()),
+  X_ACCEL_BUFFERING(
+      Keys.X_ACCEL_BUFFERING,
+      (c, v) -> c.withStream(c.stream().withXAccelBuffering(XAccelBuffering.named(v))),
       c -> c.stream().xAccelBuffering().text()),
-  ENCODING(Keys.ENCODING, (c, v) -> c.withStream(c.stream().withCompression(c.stream().compression().withCoding(
-      v.equals("identity") ? null : Named.parse(ContentCoding.class, v)))),
-      c -> c.stream().compression().coding() == null ? "identity" : c.stream().compression().coding().text()),
-  FLUSH(Keys.FLUSH, (c, v) -> c.withStream(c.stream().withCompression(c.stream().compression().withFlush(FlushPolicy.parse(v)))),
+  ENCODING(
+      Keys.ENCODING,
+      (c, v) ->
+          c.withStream(
+              c.stream()
+                  .withCompression(
+                      c.stream()
+                          .compression()
+                          .withCoding(
+                              v.equals("identity") ? null : Named.parse(ContentCoding.class, v)))),
+      c ->
+          c.stream().compression().coding() == null
+              ? "identity"
+              : c.stream().compression().coding().text()),
+  FLUSH(
+      Keys.FLUSH,
+      (c, v) ->
+          c.withStream(
+              c.stream().withCompression(c.stream().compression().withFlush(FlushPolicy.parse(v)))),
       c -> c.stream().compression().flush().text()),
-  CACHE_CONTROL(Keys.CACHE_CONTROL, (c, v) -> c.withStream(c.stream().withCompression(c.stream().compression()
-      .withCacheControl(CacheControl.named(v)))), c -> c.stream().compression().cacheControl().text()),
-  SLOW_READER(Keys.SLOW_READER, (c, v) -> c.withClient(c.client().withSlowReaderPauseNanos(Units.parseDurationNanos(v))),
+  CACHE_CONTROL(
+      Keys.CACHE_CONTROL,
+      (c, v) ->
+          c.withStream(
+              c.stream()
+                  .withCompression(
+                      c.stream().compression().withCacheControl(CacheControl.named(v)))),
+      c -> c.stream().compression().cacheControl().text()),
+  SLOW_READER(
+      Keys.SLOW_READER,
+      (c, v) -> c.withClient(c.client().withSlowReaderPauseNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.client().slowReaderPauseNanos())),
-  CONCURRENCY(Keys.CONCURRENCY, (c, v) -> c.withClient(c.client().withRequests(c.client().requests(), Integer.parseInt(v))),
+  CONCURRENCY(
+      Keys.CONCURRENCY,
+      (c, v) -> c.withClient(c.client().withRequests(c.client().requests(), Integer.parseInt(v))),
       c -> Integer.toString(c.client().concurrency())),
-  REQUESTS(Keys.REQUESTS, (c, v) -> c.withClient(c.client().withRequests(Integer.parseInt(v), c.client().concurrency())),
+  REQUESTS(
+      Keys.REQUESTS,
+      (c, v) ->
+          c.withClient(c.client().withRequests(Integer.parseInt(v), c.client().concurrency())),
       c -> Integer.toString(c.client().requests())),
-  KEEP_ALIVE(Keys.KEEP_ALIVE, (c, v) -> c.withClient(c.client().withKeepAlive(Boolean.parseBoolean(v))),
+  KEEP_ALIVE(
+      Keys.KEEP_ALIVE,
+      (c, v) -> c.withClient(c.client().withKeepAlive(Boolean.parseBoolean(v))),
       c -> Boolean.toString(c.client().keepAlive())),
-  TIMEOUT(Keys.TIMEOUT, (c, v) -> c.withClient(c.client().withTimeoutNanos(Units.parseDurationNanos(v))),
+  TIMEOUT(
+      Keys.TIMEOUT,
+      (c, v) -> c.withClient(c.client().withTimeoutNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.client().timeoutNanos())),
   MODEL(Keys.MODEL, Cell::withModel, Cell::model),
-  HTTP(Keys.HTTP, (c, v) -> c.withClient(c.client().withHttp(Named.parseOrThrow(HttpVersion.class, v))), c -> c.client().http().text()),
-  STREAMS_PER_CONNECTION(Keys.STREAMS_PER_CONNECTION, (c, v) -> c.withClient(c.client().withStreamsPerConnection(Integer.parseInt(v))),
+  HTTP(
+      Keys.HTTP,
+      (c, v) -> c.withClient(c.client().withHttp(Named.parseOrThrow(HttpVersion.class, v))),
+      c -> c.client().http().text()),
+  STREAMS_PER_CONNECTION(
+      Keys.STREAMS_PER_CONNECTION,
+      (c, v) -> c.withClient(c.client().withStreamsPerConnection(Integer.parseInt(v))),
       c -> Integer.toString(c.client().streamsPerConnection())),
-  H2_WINDOW(Keys.H2_WINDOW, (c, v) -> c.withClient(c.client().withH2Window((int) Units.parseBytes(v))),
+  H2_WINDOW(
+      Keys.H2_WINDOW,
+      (c, v) -> c.withClient(c.client().withH2Window((int) Units.parseBytes(v))),
       c -> c.client().h2Window() + "B"),
-  PROFILE(Keys.PROFILE, (c, v) -> c.withProfile(Named.parse(ClientProfile.class, v)), c -> c.profile().text());
+  PROFILE(
+      Keys.PROFILE,
+      (c, v) -> c.withProfile(Named.parse(ClientProfile.class, v)),
+      c -> c.profile().text());
 
   private final Key key;
   private final BiFunction<Cell, String, Cell> apply;

@@ -1,20 +1,28 @@
 package flushlab.scenario;
 
-import flushlab.core.HostPort;
 import flushlab.client.HeaderSpec;
+import flushlab.core.HostPort;
 import flushlab.stream.ResponseHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The emitter and client sections: every setting's base value (its default unless written), the extra headers, the emitter's address. */
+/**
+ * The emitter and client sections: every setting's base value (its default unless written), the
+ * extra headers, the emitter's address.
+ */
 final class SettingsReader {
   private static final String HEADER_NAME = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
 
   /** Every setting at its default unless written; emitter.headers in its stream. */
   Cell base = Cell.DEFAULTS;
-  /** client.headers: what every request carries, resolved from the environment; values never leave memory. */
+
+  /**
+   * client.headers: what every request carries, resolved from the environment; values never leave
+   * memory.
+   */
   final RequestHeaders requestHeaders = new RequestHeaders();
+
   HostPort emitterListen = HostPort.parse("emitter.listen", Keys.LISTEN.defaultValue(), true);
 
   SettingsReader(YamlNode root, ErrorCollector errors) {
@@ -24,7 +32,8 @@ final class SettingsReader {
       errors.onlyKnown(sec, section.path + ".", Keys.names(section));
       for (Key k : Keys.in(section)) {
         YamlNode n = sec.map.get(k.name());
-        if (n == null || k == Keys.EMITTER_ON || k == Keys.CLIENT_ON) continue; // placements: ClusterReader's
+        if (n == null || k == Keys.EMITTER_ON || k == Keys.CLIENT_ON)
+          continue; // placements: ClusterReader's
         if (k == Keys.REQUEST_HEADERS) {
           readRequestHeaders(n, k.path(), errors);
         } else if (k.type() == Key.Type.HEADERS) {
@@ -43,11 +52,15 @@ final class SettingsReader {
 
   private void readRequestHeaders(YamlNode n, String where, ErrorCollector errors) {
     if (n.kind != YamlNode.Kind.MAP) {
-      errors.error(n, where, "must be a map of header name to value, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}");
+      errors.error(
+          n,
+          where,
+          "must be a map of header name to value, e.g. {Authorization: \"Bearer ${OPENAI_API_KEY}\"}");
       return;
     }
     if (n.map.size() > HeaderSpec.MAX_HEADERS) {
-      errors.error(n, where, n.map.size() + " headers (allowed: at most " + HeaderSpec.MAX_HEADERS + ")");
+      errors.error(
+          n, where, n.map.size() + " headers (allowed: at most " + HeaderSpec.MAX_HEADERS + ")");
       return;
     }
     for (Map.Entry<String, YamlNode> e : n.map.entrySet()) {
@@ -58,7 +71,12 @@ final class SettingsReader {
         HeaderSpec spec = HeaderSpec.parse(key, e.getKey() + ": " + v);
         requestHeaders.add(spec, spec.resolve(key, System.getenv()), e.getValue());
       } catch (IllegalArgumentException x) {
-        errors.error(e.getValue(), key, x.getMessage().startsWith(key + ": ") ? x.getMessage().substring(key.length() + 2) : x.getMessage());
+        errors.error(
+            e.getValue(),
+            key,
+            x.getMessage().startsWith(key + ": ")
+                ? x.getMessage().substring(key.length() + 2)
+                : x.getMessage());
       }
     }
   }
@@ -66,7 +84,8 @@ final class SettingsReader {
   private void readHeaders(YamlNode n, String where, ErrorCollector errors) {
     List<ResponseHeader> headers = new ArrayList<>();
     if (n.kind != YamlNode.Kind.MAP) {
-      errors.error(n, where, "must be a map of header name to value, e.g. {X-Accel-Buffering: \"no\"}");
+      errors.error(
+          n, where, "must be a map of header name to value, e.g. {X-Accel-Buffering: \"no\"}");
       return;
     }
     for (Map.Entry<String, YamlNode> e : n.map.entrySet()) {

@@ -16,19 +16,34 @@ import java.util.Map;
  * setting at a time but impossible together are refused here too.
  */
 final class SweepReader {
-  /** Settings that do nothing for a chat stream (its events are sized by their JSON, always chunked). */
-  static final List<Key> SSE_ONLY = List.of(Keys.FRAME_SIZE, Keys.TRANSFER, Keys.TOTAL, Keys.X_ACCEL_BUFFERING, Keys.ENCODING, Keys.FLUSH,
-      Keys.CACHE_CONTROL, Keys.HEADERS);
+  /**
+   * Settings that do nothing for a chat stream (its events are sized by their JSON, always
+   * chunked).
+   */
+  static final List<Key> SSE_ONLY =
+      List.of(
+          Keys.FRAME_SIZE,
+          Keys.TRANSFER,
+          Keys.TOTAL,
+          Keys.X_ACCEL_BUFFERING,
+          Keys.ENCODING,
+          Keys.FLUSH,
+          Keys.CACHE_CONTROL,
+          Keys.HEADERS);
 
-  /** The swept settings in the order written (it orders the cells), each with its values as checked. */
+  /**
+   * The swept settings in the order written (it orders the cells), each with its values as checked.
+   */
   final LinkedHashMap<Setting, List<String>> sweep = new LinkedHashMap<>();
+
   final List<Cell> cells;
 
   SweepReader(YamlNode root, SettingsReader settings, ErrorCollector errors) {
     YamlNode sw = root.map.get(Keys.SWEEP.name());
     if (sw != null && errors.isMap(sw, "sweep")) {
       errors.onlyKnown(sw, "sweep.", Keys.sweepable().stream().map(Key::name).toList());
-      for (Map.Entry<String, YamlNode> e : sw.map.entrySet()) { // in the order written: it orders the cells
+      for (Map.Entry<String, YamlNode> e :
+          sw.map.entrySet()) { // in the order written: it orders the cells
         Setting setting = Setting.named(e.getKey());
         if (setting != null) readList(setting, e.getValue(), errors);
       }
@@ -36,7 +51,11 @@ final class SweepReader {
     double cellCount = 1;
     for (List<String> values : sweep.values()) cellCount *= values.size();
     if (cellCount > ScenarioLoader.MAX_CELLS) {
-      errors.error(sw, "sweep", String.format("makes %.0f cells (allowed: at most %d)", cellCount, ScenarioLoader.MAX_CELLS));
+      errors.error(
+          sw,
+          "sweep",
+          String.format(
+              "makes %.0f cells (allowed: at most %d)", cellCount, ScenarioLoader.MAX_CELLS));
       cells = List.of();
       return;
     }
@@ -57,7 +76,8 @@ final class SweepReader {
       String v = errors.checked(k, item, where);
       if (v != null) values.add(v);
     }
-    if (new LinkedHashSet<>(values).size() != values.size()) errors.error(list, where, "a value is listed twice");
+    if (new LinkedHashSet<>(values).size() != values.size())
+      errors.error(list, where, "a value is listed twice");
     sweep.put(setting, values);
   }
 
@@ -84,19 +104,32 @@ final class SweepReader {
   /** Combinations that are each fine alone but impossible together. */
   private static void checkCell(Cell c, YamlNode root, ErrorCollector errors) {
     if (c.stream().streamNanos() > StreamSpec.MAX_STREAM_NANOS) {
-      errors.error(where(root, "interval"), "emitter.interval", "think + interval x frames is over one hour in cell " + c.label());
+      errors.error(
+          where(root, "interval"),
+          "emitter.interval",
+          "think + interval x frames is over one hour in cell " + c.label());
     }
   }
 
-  /** sse-only settings that would silently do nothing where every cell is a chat stream (or a swept one is). */
+  /**
+   * sse-only settings that would silently do nothing where every cell is a chat stream (or a swept
+   * one is).
+   */
   private void checkEndpointSettings(YamlNode root, ErrorCollector errors) {
     boolean anyChat = cells.stream().anyMatch(c -> c.stream().endpoint().isOpenAi());
     boolean allChat = anyChat && cells.stream().allMatch(c -> c.stream().endpoint().isOpenAi());
     for (Cell c : cells) {
-      if (c.stream().endpoint() == Endpoint.RESPONSES && c.stream().frames() > ResponsesFrameSource.MAX_TOKENS) {
-        errors.error(where(root, "frames"), "emitter.frames", c.stream().frames() + " frames with endpoint: responses in cell " + c.label()
-            + " (allowed: at most " + ResponsesFrameSource.MAX_TOKENS
-            + ": the Responses API's closing events repeat the whole text; use endpoint: chat for longer streams)");
+      if (c.stream().endpoint() == Endpoint.RESPONSES
+          && c.stream().frames() > ResponsesFrameSource.MAX_TOKENS) {
+        errors.error(
+            where(root, "frames"),
+            "emitter.frames",
+            c.stream().frames()
+                + " frames with endpoint: responses in cell "
+                + c.label()
+                + " (allowed: at most "
+                + ResponsesFrameSource.MAX_TOKENS
+                + ": the Responses API's closing events repeat the whole text; use endpoint: chat for longer streams)");
         break;
       }
     }
@@ -104,10 +137,16 @@ final class SweepReader {
     for (Key sseOnly : SSE_ONLY) {
       String key = sseOnly.name();
       if (sweep.containsKey(Setting.named(key)) && Setting.named(key).key() == sseOnly) {
-        errors.error(where(root, key), "sweep." + key, "does nothing for endpoint: chat or responses (their events are sized by "
-            + "their JSON and always chunked); sweep it with endpoint: sse, or sweep frames or interval");
+        errors.error(
+            where(root, key),
+            "sweep." + key,
+            "does nothing for endpoint: chat or responses (their events are sized by "
+                + "their JSON and always chunked); sweep it with endpoint: sse, or sweep frames or interval");
       } else if (allChat && setIn(root, "emitter", key)) {
-        errors.error(where(root, key), "emitter." + key, "does nothing for endpoint: chat or responses; remove it, or use endpoint: sse");
+        errors.error(
+            where(root, key),
+            "emitter." + key,
+            "does nothing for endpoint: chat or responses; remove it, or use endpoint: sse");
       }
     }
   }
@@ -121,7 +160,8 @@ final class SweepReader {
   private static YamlNode where(YamlNode root, String key) {
     for (String section : List.of("sweep", "emitter", "client")) {
       YamlNode sec = root.map.get(section);
-      if (sec != null && sec.kind == YamlNode.Kind.MAP && sec.map.containsKey(key)) return sec.map.get(key);
+      if (sec != null && sec.kind == YamlNode.Kind.MAP && sec.map.containsKey(key))
+        return sec.map.get(key);
     }
     return root;
   }

@@ -1,7 +1,7 @@
 package flushlab.scenario;
 
-import flushlab.core.Named;
 import flushlab.core.HostPort;
+import flushlab.core.Named;
 import flushlab.netpath.NetworkPath;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.shaper.ShaperRegistry;
@@ -27,8 +27,13 @@ final class TargetsReader {
   private final Path scenarioPath;
   private final NetworkPath.Kind defaultPath;
   private final int defaultMtu;
-  /** The scenario's own path: the direct path's and certification's, and every target's without its own. */
+
+  /**
+   * The scenario's own path: the direct path's and certification's, and every target's without its
+   * own.
+   */
   final NetworkPath path;
+
   final List<Target> targets = new ArrayList<>();
 
   TargetsReader(YamlNode root, Path scenarioPath, ErrorCollector errors) {
@@ -36,10 +41,16 @@ final class TargetsReader {
     this.scenarioPath = scenarioPath;
     this.defaultPath = NetworkPath.Kind.named(errors.value(root, Keys.PATH));
     this.defaultMtu = Integer.parseInt(errors.value(root, Keys.MTU));
-    this.path = errors.networkPath(root, "", defaultPath, defaultPath == NetworkPath.Kind.VETH ? defaultMtu : null);
+    this.path =
+        errors.networkPath(
+            root, "", defaultPath, defaultPath == NetworkPath.Kind.VETH ? defaultMtu : null);
     YamlNode list = root.map.get(Keys.TARGETS.name());
     if (list == null) {
-      errors.errorAtKey(root, "targets", "targets", "required: a list of targets, e.g. - {name: direct, kind: direct}");
+      errors.errorAtKey(
+          root,
+          "targets",
+          "targets",
+          "required: a list of targets, e.g. - {name: direct, kind: direct}");
       return;
     }
     if (list.kind != YamlNode.Kind.LIST || list.list.isEmpty()) {
@@ -47,9 +58,16 @@ final class TargetsReader {
       return;
     }
     if (list.list.size() > MAX_TARGETS) {
-      // each target is a relay or a proxy process started for the whole run: a long list is a mistake, or an attack on the host
-      errors.error(list, "targets", list.list.size() + " targets (allowed: at most " + MAX_TARGETS + "; each relay or proxy runs for "
-          + "the whole scenario: split the list over scenarios)");
+      // each target is a relay or a proxy process started for the whole run: a long list is a
+      // mistake, or an attack on the host
+      errors.error(
+          list,
+          "targets",
+          list.list.size()
+              + " targets (allowed: at most "
+              + MAX_TARGETS
+              + "; each relay or proxy runs for "
+              + "the whole scenario: split the list over scenarios)");
       return;
     }
     Set<String> names = new LinkedHashSet<>();
@@ -68,23 +86,33 @@ final class TargetsReader {
     }
     String name = errors.checked(Keys.TARGET_NAME, t.map.get("name"), p + ".name");
     if (name == null) return null;
-    if (!names.add(name)) errors.error(t.map.get("name"), p + ".name", "'" + name + "' is used by another target");
+    if (!names.add(name))
+      errors.error(t.map.get("name"), p + ".name", "'" + name + "' is used by another target");
     if (!t.map.containsKey("kind")) {
       errors.error(t, p + ".kind", "required: direct, relay, process or external");
       return null;
     }
     String kindName = errors.scalar(t.map.get("kind"), p + ".kind");
     if (kindName == null) return null;
-    TargetKind kind = Keys.KIND.choices().contains(kindName) ? Named.parse(TargetKind.class, kindName) : null;
+    TargetKind kind =
+        Keys.KIND.choices().contains(kindName) ? Named.parse(TargetKind.class, kindName) : null;
     if (kind == null) {
-      errors.error(t.map.get("kind"), p + ".kind", "'" + kindName + "' is not one of " + String.join(", ", Keys.KIND.choices()));
+      errors.error(
+          t.map.get("kind"),
+          p + ".kind",
+          "'" + kindName + "' is not one of " + String.join(", ", Keys.KIND.choices()));
       return null;
     }
     List<String> mine = Keys.targetKeys(kind);
     for (String k : t.map.keySet()) {
       if (Keys.names(Key.Section.TARGET).contains(k) && !mine.contains(k)) {
-        errors.errorAtKey(t, k, p + "." + k, "does not apply to kind " + kind.text() + (kind == TargetKind.RELAY
-            ? " (a relay always fronts the lab's emitter)" : ""));
+        errors.errorAtKey(
+            t,
+            k,
+            p + "." + k,
+            "does not apply to kind "
+                + kind.text()
+                + (kind == TargetKind.RELAY ? " (a relay always fronts the lab's emitter)" : ""));
       }
     }
     NetworkPath path = kind == TargetKind.EXTERNAL ? null : targetPath(t, p);
@@ -96,10 +124,16 @@ final class TargetsReader {
     };
   }
 
-  /** The target's own path and MTU, else the scenario's; an MTU on a loopback target is refused by name. */
+  /**
+   * The target's own path and MTU, else the scenario's; an MTU on a loopback target is refused by
+   * name.
+   */
   private NetworkPath targetPath(YamlNode t, String p) {
-    NetworkPath.Kind kindOfPath = t.map.containsKey("path")
-        ? NetworkPath.Kind.named(errors.checked(Keys.TARGET_PATH, t.map.get("path"), p + ".path")) : defaultPath;
+    NetworkPath.Kind kindOfPath =
+        t.map.containsKey("path")
+            ? NetworkPath.Kind.named(
+                errors.checked(Keys.TARGET_PATH, t.map.get("path"), p + ".path"))
+            : defaultPath;
     if (kindOfPath == null) return null;
     Integer mtu = null;
     if (t.map.containsKey("mtu")) {
@@ -112,13 +146,14 @@ final class TargetsReader {
     return errors.networkPath(t.map.getOrDefault("mtu", t), p, kindOfPath, mtu);
   }
 
-
-
   private Target relay(YamlNode t, String p, String name, NetworkPath path) {
     List<ShaperRegistry.Spec> specs = new ArrayList<>();
     YamlNode sh = t.map.get(Keys.SHAPERS.name());
     if (sh == null || sh.kind != YamlNode.Kind.LIST || sh.list.isEmpty()) {
-      errors.error(sh == null ? t : sh, p + ".shapers", "required for kind relay: a list such as [byte-threshold=2KiB]");
+      errors.error(
+          sh == null ? t : sh,
+          p + ".shapers",
+          "required for kind relay: a list such as [byte-threshold=2KiB]");
     } else {
       for (YamlNode item : sh.list) {
         String spec = errors.scalar(item, p + ".shapers");
@@ -131,22 +166,38 @@ final class TargetsReader {
       }
     }
     YamlNode pool = t.map.get(Keys.POOL_UPSTREAM.name());
-    String pooled = pool == null ? Keys.POOL_UPSTREAM.defaultValue() : errors.checked(Keys.POOL_UPSTREAM, pool, p + ".pool_upstream");
-    return path == null ? null : new Target.Relay(name, List.copyOf(specs), "true".equals(pooled), path, flag(t, p, Keys.TLS));
+    String pooled =
+        pool == null
+            ? Keys.POOL_UPSTREAM.defaultValue()
+            : errors.checked(Keys.POOL_UPSTREAM, pool, p + ".pool_upstream");
+    return path == null
+        ? null
+        : new Target.Relay(
+            name, List.copyOf(specs), "true".equals(pooled), path, flag(t, p, Keys.TLS));
   }
 
   private Target external(YamlNode t, String p, String name) {
     YamlNode addressNode = t.map.get(Keys.ADDRESS.name());
-    if (addressNode == null) errors.error(t, p + ".address", "required for kind external: host:port");
-    String address = addressNode == null ? null : errors.checked(Keys.ADDRESS, addressNode, p + ".address");
+    if (addressNode == null)
+      errors.error(t, p + ".address", "required for kind external: host:port");
+    String address =
+        addressNode == null ? null : errors.checked(Keys.ADDRESS, addressNode, p + ".address");
     YamlNode markNode = t.map.get(Keys.EXTERNAL.name());
-    boolean marked = markNode != null && "true".equals(errors.checked(Keys.EXTERNAL, markNode, p + ".external"));
-    String reason = t.map.containsKey("reason") ? errors.scalar(t.map.get("reason"), p + ".reason") : null;
+    boolean marked =
+        markNode != null && "true".equals(errors.checked(Keys.EXTERNAL, markNode, p + ".external"));
+    String reason =
+        t.map.containsKey("reason") ? errors.scalar(t.map.get("reason"), p + ".reason") : null;
     if (!marked) {
-      errors.error(t.map.getOrDefault("external", t), p + ".external", "the lab measures only servers it started; to measure "
-          + (address == null ? "this address" : address) + " anyway, mark it external: true and say why in reason:");
+      errors.error(
+          t.map.getOrDefault("external", t),
+          p + ".external",
+          "the lab measures only servers it started; to measure "
+              + (address == null ? "this address" : address)
+              + " anyway, mark it external: true and say why in reason:");
     } else if (reason == null || reason.isBlank()) {
-      errors.error(t.map.getOrDefault("reason", t), p + ".reason",
+      errors.error(
+          t.map.getOrDefault("reason", t),
+          p + ".reason",
           "required with external: true (why measuring a server the lab did not start is right)");
     }
     ClientTls tls = externalTls(t, p);
@@ -168,12 +219,17 @@ final class TargetsReader {
     YamlNode caNode = t.map.get(Keys.CA_FILE.name());
     if (!tls) {
       for (Key k : List.of(Keys.CA_FILE, Keys.INSECURE)) {
-        if (t.map.containsKey(k.name())) errors.errorAtKey(t, k.name(), p + "." + k.name(), "applies only with tls: true");
+        if (t.map.containsKey(k.name()))
+          errors.errorAtKey(t, k.name(), p + "." + k.name(), "applies only with tls: true");
       }
       return null;
     }
     if (caNode != null && insecure) {
-      errors.errorAtKey(t, Keys.INSECURE.name(), p + ".insecure", "contradicts ca_file: give one (a CA to check against) or the other (no check)");
+      errors.errorAtKey(
+          t,
+          Keys.INSECURE.name(),
+          p + ".insecure",
+          "contradicts ca_file: give one (a CA to check against) or the other (no check)");
       return null;
     }
     if (insecure) return ClientTls.insecure();
@@ -184,28 +240,39 @@ final class TargetsReader {
     try {
       LabCertificate.readPem(p + ".ca_file", file);
     } catch (IllegalArgumentException e) {
-      errors.error(caNode, p + ".ca_file", e.getMessage().replaceFirst("^\\Q" + p + ".ca_file\\E:? ?", ""));
+      errors.error(
+          caNode, p + ".ca_file", e.getMessage().replaceFirst("^\\Q" + p + ".ca_file\\E:? ?", ""));
       return null;
     }
     return ClientTls.caFile(file);
   }
 
   private Target process(YamlNode t, String p, String name, NetworkPath path) {
-    String proxyName = t.map.containsKey("proxy") ? errors.scalar(t.map.get("proxy"), p + ".proxy") : null;
+    String proxyName =
+        t.map.containsKey("proxy") ? errors.scalar(t.map.get("proxy"), p + ".proxy") : null;
     ProxyKind proxy = proxyName == null ? null : ProxyKind.of(proxyName);
     if (proxy == null) {
-      errors.error(t.map.getOrDefault("proxy", t), p + ".proxy", (proxyName == null ? "required" : "'" + proxyName + "' is not one")
-          + " of " + String.join(", ", Keys.PROXY.choices()));
+      errors.error(
+          t.map.getOrDefault("proxy", t),
+          p + ".proxy",
+          (proxyName == null ? "required" : "'" + proxyName + "' is not one")
+              + " of "
+              + String.join(", ", Keys.PROXY.choices()));
     }
-    String cfg = t.map.containsKey("config") ? errors.scalar(t.map.get("config"), p + ".config") : null;
+    String cfg =
+        t.map.containsKey("config") ? errors.scalar(t.map.get("config"), p + ".config") : null;
     Path config = null;
     if (cfg == null) {
-      errors.error(t.map.getOrDefault("config", t), p + ".config",
+      errors.error(
+          t.map.getOrDefault("config", t),
+          p + ".config",
           "required: a config template, relative to this file (e.g. proxies/haproxy-stock.cfg)");
     } else {
       config = templateInScenarioFolder(t.map.get("config"), p + ".config", cfg);
     }
-    return proxy == null || config == null || path == null ? null : new Target.Process(name, proxy, config, path);
+    return proxy == null || config == null || path == null
+        ? null
+        : new Target.Process(name, proxy, config, path);
   }
 
   private Path templateInScenarioFolder(YamlNode at, String key, String cfg) {

@@ -11,14 +11,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A YAML document as a tree that remembers where every key and value stood, so a validation
- * error can name the line and column of the exact key. Built with Jackson's streaming YAML
- * parser (a data-binding target would report some errors at the end of the document).
+ * A YAML document as a tree that remembers where every key and value stood, so a validation error
+ * can name the line and column of the exact key. Built with Jackson's streaming YAML parser (a
+ * data-binding target would report some errors at the end of the document).
  */
 public final class YamlNode {
-  public enum Kind { MAP, LIST, SCALAR, NULL }
+  public enum Kind {
+    MAP,
+    LIST,
+    SCALAR,
+    NULL
+  }
 
-  /** The longest value a scenario needs (a description); a longer one is refused where it stands. */
+  /**
+   * The longest value a scenario needs (a description); a longer one is refused where it stands.
+   */
   public static final int MAX_SCALAR_CHARS = 16 * 1024;
 
   public final Kind kind;
@@ -73,8 +80,10 @@ public final class YamlNode {
       JsonLocation l = e.getLocation();
       String msg = e.getOriginalMessage();
       int nl = msg.indexOf('\n');
-      throw new SyntaxError("YAML syntax: " + (nl > 0 ? msg.substring(0, nl) : msg),
-          l == null ? 1 : Math.max(1, l.getLineNr()), l == null ? 1 : Math.max(1, l.getColumnNr()));
+      throw new SyntaxError(
+          "YAML syntax: " + (nl > 0 ? msg.substring(0, nl) : msg),
+          l == null ? 1 : Math.max(1, l.getLineNr()),
+          l == null ? 1 : Math.max(1, l.getColumnNr()));
     } catch (IOException e) {
       throw new SyntaxError("cannot read YAML: " + e.getMessage(), 1, 1);
     }
@@ -86,39 +95,50 @@ public final class YamlNode {
     int col = at.getColumnNr();
     JsonToken t = p.currentToken();
     switch (t) {
-      case START_OBJECT: {
-        YamlNode n = new YamlNode(Kind.MAP, null, false, line, col);
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String key = p.currentName();
-          JsonLocation kl = p.currentTokenLocation();
-          if (key.length() > 256) {
-            throw new com.fasterxml.jackson.core.JsonParseException(p, "a key of " + key.length() + " characters (allowed: at most 256)", kl);
+      case START_OBJECT:
+        {
+          YamlNode n = new YamlNode(Kind.MAP, null, false, line, col);
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonLocation kl = p.currentTokenLocation();
+            if (key.length() > 256) {
+              throw new com.fasterxml.jackson.core.JsonParseException(
+                  p, "a key of " + key.length() + " characters (allowed: at most 256)", kl);
+            }
+            p.nextToken();
+            YamlNode value = read(p);
+            if (n.map.containsKey(key)) {
+              throw new com.fasterxml.jackson.core.JsonParseException(
+                  p, "duplicate key '" + key + "'", kl);
+            }
+            n.map.put(key, value);
+            n.keyPositions.put(key, new int[] {kl.getLineNr(), kl.getColumnNr()});
           }
-          p.nextToken();
-          YamlNode value = read(p);
-          if (n.map.containsKey(key)) {
-            throw new com.fasterxml.jackson.core.JsonParseException(p, "duplicate key '" + key + "'", kl);
-          }
-          n.map.put(key, value);
-          n.keyPositions.put(key, new int[] {kl.getLineNr(), kl.getColumnNr()});
+          return n;
         }
-        return n;
-      }
-      case START_ARRAY: {
-        YamlNode n = new YamlNode(Kind.LIST, null, false, line, col);
-        while (p.nextToken() != JsonToken.END_ARRAY) n.list.add(read(p));
-        return n;
-      }
+      case START_ARRAY:
+        {
+          YamlNode n = new YamlNode(Kind.LIST, null, false, line, col);
+          while (p.nextToken() != JsonToken.END_ARRAY) n.list.add(read(p));
+          return n;
+        }
       case VALUE_NULL:
         return new YamlNode(Kind.NULL, null, false, line, col);
-      default: {
-        String text = p.getText();
-        if (text.length() > MAX_SCALAR_CHARS) {
-          throw new com.fasterxml.jackson.core.JsonParseException(p, "a value of " + text.length()
-              + " characters (allowed: at most " + MAX_SCALAR_CHARS + ")", at);
+      default:
+        {
+          String text = p.getText();
+          if (text.length() > MAX_SCALAR_CHARS) {
+            throw new com.fasterxml.jackson.core.JsonParseException(
+                p,
+                "a value of "
+                    + text.length()
+                    + " characters (allowed: at most "
+                    + MAX_SCALAR_CHARS
+                    + ")",
+                at);
+          }
+          return new YamlNode(Kind.SCALAR, text, t == JsonToken.VALUE_STRING, line, col);
         }
-        return new YamlNode(Kind.SCALAR, text, t == JsonToken.VALUE_STRING, line, col);
-      }
     }
   }
 }

@@ -5,13 +5,14 @@ import flushlab.coding.FlushPolicy;
 
 /**
  * How the emitter compresses a stream, as an origin framework's compression middleware does: in
- * {@code coding} when the request accepts it (else as it is), letting output go under
- * {@code flush}, and with the Cache-Control it answers with.
+ * {@code coding} when the request accepts it (else as it is), letting output go under {@code
+ * flush}, and with the Cache-Control it answers with.
  *
  * @param coding the coding to use when accepted, or null never to compress
  */
 public record Compression(ContentCoding coding, FlushPolicy flush, CacheControl cacheControl) {
-  public static final Compression NONE = new Compression(null, FlushPolicy.EACH, CacheControl.NO_CACHE);
+  public static final Compression NONE =
+      new Compression(null, FlushPolicy.EACH, CacheControl.NO_CACHE);
 
   public Compression withCoding(ContentCoding c) {
     return new Compression(c, flush, cacheControl);

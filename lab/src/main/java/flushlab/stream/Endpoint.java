@@ -3,7 +3,10 @@ package flushlab.stream;
 import flushlab.core.Named;
 import java.util.List;
 
-/** What the emitter streams, and the request that asks for it; scenarios name it sse, chat, responses. */
+/**
+ * What the emitter streams, and the request that asks for it; scenarios name it sse, chat,
+ * responses.
+ */
 public enum Endpoint implements Named {
   /** {@code GET /sse}: plain SSE frames, each carrying its sequence, emit time and CRC. */
   SSE("GET", "/sse"),
@@ -14,6 +17,7 @@ public enum Endpoint implements Named {
 
   /** The request's method and path. */
   public final String method;
+
   public final String path;
 
   Endpoint(String method, String path) {

@@ -24,27 +24,61 @@ import java.util.List;
  * @param frameBytes bytes of each SSE event on the wire (sse endpoint)
  * @param transfer body framing (sse endpoint)
  * @param headers extra response headers (sse endpoint)
- * @param compression how the emitter compresses the body for a request that accepts it (sse endpoint)
- * @param contentType the response's Content-Type (sse endpoint): what many proxies decide to stream or buffer on
- * @param keepAliveNanos an SSE comment once nothing was written for this long (0: none), as servers send to keep idle timeouts away
- * @param method how the client asks for the sse endpoint: GET, or POST with a small JSON body (a proxy may treat them apart)
+ * @param compression how the emitter compresses the body for a request that accepts it (sse
+ *     endpoint)
+ * @param contentType the response's Content-Type (sse endpoint): what many proxies decide to stream
+ *     or buffer on
+ * @param keepAliveNanos an SSE comment once nothing was written for this long (0: none), as servers
+ *     send to keep idle timeouts away
+ * @param method how the client asks for the sse endpoint: GET, or POST with a small JSON body (a
+ *     proxy may treat them apart)
  */
-public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int frameBytes, long intervalNanos, long thinkNanos,
-    Transfer transfer, XAccelBuffering xAccelBuffering, List<ResponseHeader> headers, Compression compression, String contentType,
-    long keepAliveNanos, RequestMethod method) {
+public record StreamSpec(
+    Endpoint endpoint,
+    int frames,
+    long totalBytes,
+    int frameBytes,
+    long intervalNanos,
+    long thinkNanos,
+    Transfer transfer,
+    XAccelBuffering xAccelBuffering,
+    List<ResponseHeader> headers,
+    Compression compression,
+    String contentType,
+    long keepAliveNanos,
+    RequestMethod method) {
 
   public static final int DEFAULT_FRAMES = 41;
   public static final String DEFAULT_CONTENT_TYPE = "text/event-stream";
-  /** A media type with optional parameters, as Content-Type carries it: type/subtype[; name=value]... in HTTP's token characters. */
-  private static final java.util.regex.Pattern MEDIA_TYPE = java.util.regex.Pattern.compile(
-      "[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\\s*;\\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(\"[^\"\\r\\n]*\"|[!#$%&'*+.^_`|~0-9A-Za-z-]+))*");
+
+  /**
+   * A media type with optional parameters, as Content-Type carries it: type/subtype[;
+   * name=value]... in HTTP's token characters.
+   */
+  private static final java.util.regex.Pattern MEDIA_TYPE =
+      java.util.regex.Pattern.compile(
+          "[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\\s*;\\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(\"[^\"\\r\\n]*\"|[!#$%&'*+.^_`|~0-9A-Za-z-]+))*");
+
   public static final int MAX_CONTENT_TYPE_CHARS = 200;
   public static final int DEFAULT_FRAME_BYTES = 60;
   public static final long DEFAULT_INTERVAL_NANOS = 50_000_000L;
 
   /** 41 plain frames of 60 B every 50 ms, chunked, at once. */
-  public static final StreamSpec DEFAULT = new StreamSpec(Endpoint.SSE, DEFAULT_FRAMES, 0, DEFAULT_FRAME_BYTES,
-      DEFAULT_INTERVAL_NANOS, 0, Transfer.CHUNKED, XAccelBuffering.ABSENT, List.of(), Compression.NONE, DEFAULT_CONTENT_TYPE, 0, RequestMethod.GET);
+  public static final StreamSpec DEFAULT =
+      new StreamSpec(
+          Endpoint.SSE,
+          DEFAULT_FRAMES,
+          0,
+          DEFAULT_FRAME_BYTES,
+          DEFAULT_INTERVAL_NANOS,
+          0,
+          Transfer.CHUNKED,
+          XAccelBuffering.ABSENT,
+          List.of(),
+          Compression.NONE,
+          DEFAULT_CONTENT_TYPE,
+          0,
+          RequestMethod.GET);
 
   public static final int MAX_FRAMES = 1_000_000;
   public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -81,7 +115,10 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     return totalBytes > 0;
   }
 
-  /** Frames the response carries: {@code frames}, or in bulk mode as many frames of frameBytes as totalBytes takes. */
+  /**
+   * Frames the response carries: {@code frames}, or in bulk mode as many frames of frameBytes as
+   * totalBytes takes.
+   */
   public int frameCount() {
     return bulk() ? (int) ((totalBytes + frameBytes - 1) / frameBytes) : frames;
   }
@@ -92,65 +129,226 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   }
 
   public StreamSpec withEndpoint(Endpoint e) {
-    return new StreamSpec(e, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        e,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   public StreamSpec withFrames(int n) {
-    return new StreamSpec(endpoint, n, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        n,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   /** Bulk mode (0: back to counting frames). */
   public StreamSpec withTotalBytes(long b) {
-    return new StreamSpec(endpoint, frames, b, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        b,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   public StreamSpec withFrameBytes(int b) {
-    return new StreamSpec(endpoint, frames, totalBytes, b, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        b,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   public StreamSpec withIntervalNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, n, thinkNanos, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        n,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   public StreamSpec withThinkNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, n, transfer, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        n,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   public StreamSpec withTransfer(Transfer t) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, t, xAccelBuffering, headers, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        t,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   public StreamSpec withXAccelBuffering(XAccelBuffering x) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, x, headers, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        x,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   public StreamSpec withHeaders(List<ResponseHeader> h) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, h, compression, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        h,
+        compression,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
   public StreamSpec withMethod(RequestMethod m) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression,
-        contentType, keepAliveNanos, m);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        keepAliveNanos,
+        m);
   }
 
   public StreamSpec withKeepAliveNanos(long n) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression,
-        contentType, n, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        contentType,
+        n,
+        method);
   }
 
   public StreamSpec withContentType(String t) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, compression, t, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        compression,
+        t,
+        keepAliveNanos,
+        method);
   }
 
-  /** A body labelled NDJSON (application/x-ndjson, parameters aside): the emitter writes one JSON line per frame. */
+  /**
+   * A body labelled NDJSON (application/x-ndjson, parameters aside): the emitter writes one JSON
+   * line per frame.
+   */
   public static boolean isNdjson(String contentType) {
     String t = contentType.trim().toLowerCase(java.util.Locale.ROOT);
     int semi = t.indexOf(';');
     return (semi < 0 ? t : t.substring(0, semi).trim()).equals("application/x-ndjson");
   }
 
-  /** Bytes an NDJSON frame adds over an SSE one of the same data: {"data":"…"} and one newline against "data: " and a blank line. */
+  /**
+   * Bytes an NDJSON frame adds over an SSE one of the same data: {"data":"…"} and one newline
+   * against "data: " and a blank line.
+   */
   public static final int NDJSON_EXTRA_BYTES = 4;
+
   /** NDJSON frames are written whole: at most one HTTP/2 DATA frame's worth. */
   public static final int MAX_NDJSON_FRAME_BYTES = 16 * 1024;
 
@@ -160,10 +358,25 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   }
 
   public StreamSpec withCompression(Compression c) {
-    return new StreamSpec(endpoint, frames, totalBytes, frameBytes, intervalNanos, thinkNanos, transfer, xAccelBuffering, headers, c, contentType, keepAliveNanos, method);
+    return new StreamSpec(
+        endpoint,
+        frames,
+        totalBytes,
+        frameBytes,
+        intervalNanos,
+        thinkNanos,
+        transfer,
+        xAccelBuffering,
+        headers,
+        c,
+        contentType,
+        keepAliveNanos,
+        method);
   }
 
-  /** The response headers the emitter adds: X-Accel-Buffering when asked for, then the extra ones. */
+  /**
+   * The response headers the emitter adds: X-Accel-Buffering when asked for, then the extra ones.
+   */
   public List<ResponseHeader> responseHeaders() {
     if (xAccelBuffering == XAccelBuffering.ABSENT) return headers;
     List<ResponseHeader> all = new ArrayList<>(headers.size() + 1);
@@ -179,28 +392,44 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
 
   /** The {@code /sse} query: every value in its base unit, so it reads back exactly. */
   public String toQuery() {
-    StringBuilder q = new StringBuilder(128).append("size=").append(frameBytes)
-        .append("&interval=").append(intervalNanos).append("ns")
-        .append("&think=").append(thinkNanos).append("ns")
-        .append("&transfer=").append(transfer.text());
+    StringBuilder q =
+        new StringBuilder(128)
+            .append("size=")
+            .append(frameBytes)
+            .append("&interval=")
+            .append(intervalNanos)
+            .append("ns")
+            .append("&think=")
+            .append(thinkNanos)
+            .append("ns")
+            .append("&transfer=")
+            .append(transfer.text());
     if (bulk()) {
       q.append("&total=").append(totalBytes);
     } else {
       q.append("&frames=").append(frames);
     }
     if (keepAliveNanos > 0) q.append("&sse_keepalive=").append(keepAliveNanos).append("ns");
-    if (!contentType.equals(DEFAULT_CONTENT_TYPE)) q.append("&content_type=").append(URLEncoder.encode(contentType, StandardCharsets.UTF_8));
-    if (xAccelBuffering != XAccelBuffering.ABSENT) q.append("&x_accel_buffering=").append(xAccelBuffering.text());
+    if (!contentType.equals(DEFAULT_CONTENT_TYPE))
+      q.append("&content_type=").append(URLEncoder.encode(contentType, StandardCharsets.UTF_8));
+    if (xAccelBuffering != XAccelBuffering.ABSENT)
+      q.append("&x_accel_buffering=").append(xAccelBuffering.text());
     if (compression.coding() != null) q.append("&encoding=").append(compression.coding().text());
-    if (!compression.flush().equals(FlushPolicy.EACH)) q.append("&flush=").append(compression.flush().text());
-    if (compression.cacheControl() != CacheControl.NO_CACHE) q.append("&cache_control=").append(compression.cacheControl().text());
+    if (!compression.flush().equals(FlushPolicy.EACH))
+      q.append("&flush=").append(compression.flush().text());
+    if (compression.cacheControl() != CacheControl.NO_CACHE)
+      q.append("&cache_control=").append(compression.cacheControl().text());
     for (ResponseHeader h : headers) {
-      q.append("&header=").append(URLEncoder.encode(h.name() + ":" + h.value(), StandardCharsets.UTF_8));
+      q.append("&header=")
+          .append(URLEncoder.encode(h.name() + ":" + h.value(), StandardCharsets.UTF_8));
     }
     return q.toString();
   }
 
-  /** Reads a {@code /sse} query (null or empty: the defaults); a bad value is refused naming the parameter and what is allowed. */
+  /**
+   * Reads a {@code /sse} query (null or empty: the defaults); a bad value is refused naming the
+   * parameter and what is allowed.
+   */
   public static StreamSpec fromQuery(String query) {
     StreamSpec s = DEFAULT;
     boolean framesGiven = false;
@@ -218,7 +447,9 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
             framesGiven = true;
             break;
           case "size":
-            s = s.withFrameBytes((int) bytes(key, value, FrameCodec.MIN_FRAME_BYTES, MAX_FRAME_BYTES));
+            s =
+                s.withFrameBytes(
+                    (int) bytes(key, value, FrameCodec.MIN_FRAME_BYTES, MAX_FRAME_BYTES));
             break;
           case "interval":
             s = s.withIntervalNanos(duration(key, value, 0, MAX_INTERVAL_NANOS));
@@ -237,35 +468,64 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
             break;
           case "content_type":
             if (!validContentType(value)) {
-              throw new Invalid("bad parameter 'content_type': '" + value + "' (allowed: a media type such as text/event-stream, "
-                  + "text/event-stream; charset=utf-8, application/x-ndjson or text/plain, at most " + MAX_CONTENT_TYPE_CHARS + " characters)");
+              throw new Invalid(
+                  "bad parameter 'content_type': '"
+                      + value
+                      + "' (allowed: a media type such as text/event-stream, "
+                      + "text/event-stream; charset=utf-8, application/x-ndjson or text/plain, at most "
+                      + MAX_CONTENT_TYPE_CHARS
+                      + " characters)");
             }
             s = s.withContentType(value);
             break;
           case "x_accel_buffering":
-            s = s.withXAccelBuffering(choice(key, value, XAccelBuffering::named, XAccelBuffering.settingNames()));
+            s =
+                s.withXAccelBuffering(
+                    choice(key, value, XAccelBuffering::named, XAccelBuffering.settingNames()));
             break;
           case "encoding":
-            s = s.withCompression(s.compression().withCoding(value.equalsIgnoreCase("identity") ? null
-                : choice(key, value, v -> Named.parseOrThrow(ContentCoding.class, v), ENCODINGS)));
+            s =
+                s.withCompression(
+                    s.compression()
+                        .withCoding(
+                            value.equalsIgnoreCase("identity")
+                                ? null
+                                : choice(
+                                    key,
+                                    value,
+                                    v -> Named.parseOrThrow(ContentCoding.class, v),
+                                    ENCODINGS)));
             break;
           case "flush":
-            s = s.withCompression(s.compression().withFlush(choice(key, value, FlushPolicy::parse, List.of(FlushPolicy.VALID))));
+            s =
+                s.withCompression(
+                    s.compression()
+                        .withFlush(
+                            choice(key, value, FlushPolicy::parse, List.of(FlushPolicy.VALID))));
             break;
           case "cache_control":
-            s = s.withCompression(s.compression().withCacheControl(choice(key, value, CacheControl::named, CacheControl.settingNames())));
+            s =
+                s.withCompression(
+                    s.compression()
+                        .withCacheControl(
+                            choice(key, value, CacheControl::named, CacheControl.settingNames())));
             break;
-          case "header": {
-            int colon = value.indexOf(':');
-            String allowed = " (allowed: Name:value, a token name and a single-line value)";
-            if (colon <= 0) throw new Invalid("bad parameter 'header': '" + value + "'" + allowed);
-            try {
-              headers.add(new ResponseHeader(value.substring(0, colon).trim(), value.substring(colon + 1).trim()));
-            } catch (IllegalArgumentException e) {
-              throw new Invalid("bad parameter 'header': '" + value + "': " + e.getMessage() + allowed);
+          case "header":
+            {
+              int colon = value.indexOf(':');
+              String allowed = " (allowed: Name:value, a token name and a single-line value)";
+              if (colon <= 0)
+                throw new Invalid("bad parameter 'header': '" + value + "'" + allowed);
+              try {
+                headers.add(
+                    new ResponseHeader(
+                        value.substring(0, colon).trim(), value.substring(colon + 1).trim()));
+              } catch (IllegalArgumentException e) {
+                throw new Invalid(
+                    "bad parameter 'header': '" + value + "': " + e.getMessage() + allowed);
+              }
+              break;
             }
-            break;
-          }
           default:
             throw new Invalid("unknown parameter '" + key + "' (known: " + PARAMETERS + ")");
         }
@@ -276,8 +536,16 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
       if (framesGiven) throw new Invalid("bad parameters: give 'frames' or 'total', not both");
       long n = (total + s.frameBytes() - 1) / s.frameBytes();
       if (n > MAX_FRAMES) {
-        throw new Invalid("bad parameter 'total': " + total + " B in frames of " + s.frameBytes() + " B makes " + n
-            + " frames (allowed: at most " + MAX_FRAMES + ")");
+        throw new Invalid(
+            "bad parameter 'total': "
+                + total
+                + " B in frames of "
+                + s.frameBytes()
+                + " B makes "
+                + n
+                + " frames (allowed: at most "
+                + MAX_FRAMES
+                + ")");
       }
       s = s.withTotalBytes(total).withFrames((int) n);
     }
@@ -289,27 +557,51 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     int n = frameCount();
     long size = frameBytes;
     if (n * size > MAX_TOTAL_BYTES) {
-      throw new Invalid("bad parameters: frames x size is " + n * size + " B (allowed: at most " + MAX_TOTAL_BYTES + " B)");
+      throw new Invalid(
+          "bad parameters: frames x size is "
+              + n * size
+              + " B (allowed: at most "
+              + MAX_TOTAL_BYTES
+              + " B)");
     }
     if (streamNanos() > MAX_STREAM_NANOS) {
-      throw new Invalid("bad parameters: think + interval x frames exceeds the 1 hour limit of one stream");
+      throw new Invalid(
+          "bad parameters: think + interval x frames exceeds the 1 hour limit of one stream");
     }
     if (transfer == Transfer.LENGTH && keepAliveNanos > 0) {
-      throw new Invalid("bad parameters: transfer=length with sse_keepalive (comments would overrun the Content-Length announced; "
-          + "use transfer=chunked or close)");
+      throw new Invalid(
+          "bad parameters: transfer=length with sse_keepalive (comments would overrun the Content-Length announced; "
+              + "use transfer=chunked or close)");
     }
     if (transfer == Transfer.LENGTH && compression.coding() != null) {
-      throw new Invalid("bad parameters: transfer=length with encoding=" + compression.coding().text() + " (a compressed body's length "
-          + "is not known before it is sent; use transfer=chunked or close)");
+      throw new Invalid(
+          "bad parameters: transfer=length with encoding="
+              + compression.coding().text()
+              + " (a compressed body's length "
+              + "is not known before it is sent; use transfer=chunked or close)");
     }
-    if (endpoint == Endpoint.SSE && isNdjson(contentType) && (size > MAX_NDJSON_FRAME_BYTES
-        || size < FrameCodec.fixedBytes(n - 1) + NDJSON_EXTRA_BYTES)) {
-      throw new Invalid("bad parameter 'size': " + size + " B for NDJSON frames (allowed: " + (FrameCodec.fixedBytes(n - 1)
-          + NDJSON_EXTRA_BYTES) + ".." + MAX_NDJSON_FRAME_BYTES + " B: one JSON line per frame, written whole)");
+    if (endpoint == Endpoint.SSE
+        && isNdjson(contentType)
+        && (size > MAX_NDJSON_FRAME_BYTES
+            || size < FrameCodec.fixedBytes(n - 1) + NDJSON_EXTRA_BYTES)) {
+      throw new Invalid(
+          "bad parameter 'size': "
+              + size
+              + " B for NDJSON frames (allowed: "
+              + (FrameCodec.fixedBytes(n - 1) + NDJSON_EXTRA_BYTES)
+              + ".."
+              + MAX_NDJSON_FRAME_BYTES
+              + " B: one JSON line per frame, written whole)");
     }
     if (endpoint == Endpoint.SSE && size < FrameCodec.fixedBytes(n - 1)) {
-      throw new Invalid("bad parameter 'size': " + size + " B cannot hold frame " + (n - 1)
-          + " (allowed: at least " + FrameCodec.fixedBytes(n - 1) + " B)");
+      throw new Invalid(
+          "bad parameter 'size': "
+              + size
+              + " B cannot hold frame "
+              + (n - 1)
+              + " (allowed: at least "
+              + FrameCodec.fixedBytes(n - 1)
+              + " B)");
     }
     return this;
   }
@@ -322,7 +614,14 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     try {
       return parser.parse(value);
     } catch (IllegalArgumentException e) {
-      throw new Invalid("bad parameter '" + key + "': '" + value + "' (allowed: " + String.join(", ", allowed) + ")");
+      throw new Invalid(
+          "bad parameter '"
+              + key
+              + "': '"
+              + value
+              + "' (allowed: "
+              + String.join(", ", allowed)
+              + ")");
     }
   }
 
@@ -339,10 +638,28 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
     try {
       v = Long.parseLong(value.trim());
     } catch (NumberFormatException e) {
-      throw new Invalid("bad parameter '" + key + "': '" + value + "' is not a whole number (allowed: " + min + ".." + max + ")");
+      throw new Invalid(
+          "bad parameter '"
+              + key
+              + "': '"
+              + value
+              + "' is not a whole number (allowed: "
+              + min
+              + ".."
+              + max
+              + ")");
     }
     if (v < min || v > max) {
-      throw new Invalid("bad parameter '" + key + "': " + v + " is out of range (allowed: " + min + ".." + max + ")");
+      throw new Invalid(
+          "bad parameter '"
+              + key
+              + "': "
+              + v
+              + " is out of range (allowed: "
+              + min
+              + ".."
+              + max
+              + ")");
     }
     return v;
   }
@@ -351,13 +668,33 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
   private static long bytes(String key, String value, long min, long max) {
     long v;
     try {
-      v = value.trim().chars().allMatch(Character::isDigit) && !value.isBlank()
-          ? Long.parseLong(value.trim()) : Units.parseBytes(value);
+      v =
+          value.trim().chars().allMatch(Character::isDigit) && !value.isBlank()
+              ? Long.parseLong(value.trim())
+              : Units.parseBytes(value);
     } catch (IllegalArgumentException e) {
-      throw new Invalid("bad parameter '" + key + "': " + e.getMessage() + " (allowed: " + min + ".." + max + " B)");
+      throw new Invalid(
+          "bad parameter '"
+              + key
+              + "': "
+              + e.getMessage()
+              + " (allowed: "
+              + min
+              + ".."
+              + max
+              + " B)");
     }
     if (v < min || v > max) {
-      throw new Invalid("bad parameter '" + key + "': " + v + " B is out of range (allowed: " + min + ".." + max + " B)");
+      throw new Invalid(
+          "bad parameter '"
+              + key
+              + "': "
+              + v
+              + " B is out of range (allowed: "
+              + min
+              + ".."
+              + max
+              + " B)");
     }
     return v;
   }
@@ -370,8 +707,16 @@ public record StreamSpec(Endpoint endpoint, int frames, long totalBytes, int fra
       throw new Invalid("bad parameter '" + key + "': " + e.getMessage());
     }
     if (v < min || v > max) {
-      throw new Invalid("bad parameter '" + key + "': " + value + " is out of range (allowed: "
-          + Units.formatDuration(min) + ".." + Units.formatDuration(max) + ")");
+      throw new Invalid(
+          "bad parameter '"
+              + key
+              + "': "
+              + value
+              + " is out of range (allowed: "
+              + Units.formatDuration(min)
+              + ".."
+              + Units.formatDuration(max)
+              + ")");
     }
     return v;
   }

@@ -3,9 +3,14 @@ package flushlab.stream;
 import flushlab.core.Named;
 import java.util.List;
 
-/** Whether the emitter sends {@code X-Accel-Buffering} (nginx's per-response buffering switch), and which value. */
+/**
+ * Whether the emitter sends {@code X-Accel-Buffering} (nginx's per-response buffering switch), and
+ * which value.
+ */
 public enum XAccelBuffering implements Named {
-  ABSENT, NO, YES;
+  ABSENT,
+  NO,
+  YES;
 
   public static List<String> settingNames() {
     return Named.texts(XAccelBuffering.class);

@@ -10,5 +10,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *     adapt}), or null when the proxy cannot print it (then {@code effectiveConfigNote} says so)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ProcessInfo(String proxy, String version, long pid, String configTemplate, String configText,
-    String effectiveConfig, String effectiveConfigNote) {}
+public record ProcessInfo(
+    String proxy,
+    String version,
+    long pid,
+    String configTemplate,
+    String configText,
+    String effectiveConfig,
+    String effectiveConfigNote) {}

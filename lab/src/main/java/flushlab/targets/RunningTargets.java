@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The targets of one run, started in order and stopped together: where to connect to each, and
- * what was recorded about the proxies. If one cannot start, the ones already started are stopped
- * before the failure is reported. Used by the scenario runner, and meant for any command that
- * measures targets (the map, the console).
+ * The targets of one run, started in order and stopped together: where to connect to each, and what
+ * was recorded about the proxies. If one cannot start, the ones already started are stopped before
+ * the failure is reported. Used by the scenario runner, and meant for any command that measures
+ * targets (the map, the console).
  */
 public final class RunningTargets implements AutoCloseable {
   private final Map<String, StartedTarget> started = new LinkedHashMap<>();
@@ -18,7 +18,8 @@ public final class RunningTargets implements AutoCloseable {
   private RunningTargets() {}
 
   /** Starts each target with the context of its own network path. */
-  public static RunningTargets start(List<Target> targets, java.util.function.Function<Target, TargetContext> ctx)
+  public static RunningTargets start(
+      List<Target> targets, java.util.function.Function<Target, TargetContext> ctx)
       throws TargetStartFailure {
     RunningTargets running = new RunningTargets();
     try {
@@ -35,7 +36,10 @@ public final class RunningTargets implements AutoCloseable {
     return started.get(t.name()).address();
   }
 
-  /** The process the lab started for this target, or -1 (a relay in this process, a target it did not start). */
+  /**
+   * The process the lab started for this target, or -1 (a relay in this process, a target it did
+   * not start).
+   */
   public long pid(Target t) {
     return started.get(t.name()).pid();
   }
@@ -48,9 +52,10 @@ public final class RunningTargets implements AutoCloseable {
   /** The proxy processes by target name, for the results. */
   public Map<String, ProcessInfo> processes() {
     Map<String, ProcessInfo> m = new LinkedHashMap<>();
-    started.forEach((name, s) -> {
-      if (s.process() != null) m.put(name, s.process());
-    });
+    started.forEach(
+        (name, s) -> {
+          if (s.process() != null) m.put(name, s.process());
+        });
     return m;
   }
 

@@ -6,7 +6,10 @@ import flushlab.netpath.VethLink;
 import flushlab.netpath.VethSite;
 import flushlab.relay.shaper.ShaperRegistry;
 
-/** A built-in relay run as a child process inside a veth path's namespace, in front of the emitter there. */
+/**
+ * A built-in relay run as a child process inside a veth path's namespace, in front of the emitter
+ * there.
+ */
 final class StartedChildRelay implements StartedTarget {
   private final LabChild child;
 
@@ -14,9 +17,14 @@ final class StartedChildRelay implements StartedTarget {
     this.child = child;
   }
 
-  static StartedChildRelay start(Target.Relay t, VethSite site, TargetContext ctx) throws TargetStartFailure {
+  static StartedChildRelay start(Target.Relay t, VethSite site, TargetContext ctx)
+      throws TargetStartFailure {
     try {
-      LabChild child = site.startRelay(t.name(), t.shapers().stream().map(ShaperRegistry.Spec::text).toList(), t.poolUpstream());
+      LabChild child =
+          site.startRelay(
+              t.name(),
+              t.shapers().stream().map(ShaperRegistry.Spec::text).toList(),
+              t.poolUpstream());
       ctx.announce().accept("started " + t.name() + ": " + t.describe() + ", " + child);
       return new StartedChildRelay(child);
     } catch (VethLink.Unavailable e) {

@@ -18,16 +18,45 @@ final class StartedProcess implements StartedTarget {
   static StartedProcess start(Target.Process t, TargetContext ctx) throws TargetStartFailure {
     ProxyProcess proc;
     try {
-      proc = ProxyProcess.start(t.proxy(), t.config(), ctx.site().listenHost(), ctx.emitter().host(), ctx.emitter().port(),
-          ctx.site()::placed);
+      proc =
+          ProxyProcess.start(
+              t.proxy(),
+              t.config(),
+              ctx.site().listenHost(),
+              ctx.emitter().host(),
+              ctx.emitter().port(),
+              ctx.site()::placed);
     } catch (ProxyProcess.StartFailure e) {
       throw new TargetStartFailure("target " + t.name() + ": " + e.getMessage(), e);
     }
-    ProcessInfo info = new ProcessInfo(t.proxy().binaryName, proc.version(), proc.pid(), t.config().toString(), proc.configText(),
-        proc.effectiveConfig(), proc.effectiveConfig() != null ? null
-            : t.proxy().binaryName + " cannot print the configuration it parsed; config_text is what it ran");
-    ctx.announce().accept("started " + t.name() + ": " + firstLine(proc.version()) + " (pid " + proc.pid() + ") on " + proc.host() + ":"
-        + proc.port() + (proc.tls() ? " (TLS, the lab's certificate)" : "") + " -> emitter " + ctx.emitter() + (t.path().isVeth() ? " (" + t.path().describe() + ")" : ""));
+    ProcessInfo info =
+        new ProcessInfo(
+            t.proxy().binaryName,
+            proc.version(),
+            proc.pid(),
+            t.config().toString(),
+            proc.configText(),
+            proc.effectiveConfig(),
+            proc.effectiveConfig() != null
+                ? null
+                : t.proxy().binaryName
+                    + " cannot print the configuration it parsed; config_text is what it ran");
+    ctx.announce()
+        .accept(
+            "started "
+                + t.name()
+                + ": "
+                + firstLine(proc.version())
+                + " (pid "
+                + proc.pid()
+                + ") on "
+                + proc.host()
+                + ":"
+                + proc.port()
+                + (proc.tls() ? " (TLS, the lab's certificate)" : "")
+                + " -> emitter "
+                + ctx.emitter()
+                + (t.path().isVeth() ? " (" + t.path().describe() + ")" : ""));
     return new StartedProcess(proc, info);
   }
 

@@ -3,7 +3,10 @@ package flushlab.targets;
 import flushlab.core.HostPort;
 import flushlab.tls.ClientTls;
 
-/** A target ready to be measured: where the client connects, what to record about it, and how to stop it. */
+/**
+ * A target ready to be measured: where the client connects, what to record about it, and how to
+ * stop it.
+ */
 public interface StartedTarget extends AutoCloseable {
   HostPort address();
 
@@ -12,7 +15,10 @@ public interface StartedTarget extends AutoCloseable {
     return null;
   }
 
-  /** The process the lab started for it (its workers are its descendants), or -1 when it runs in this process or elsewhere. */
+  /**
+   * The process the lab started for it (its workers are its descendants), or -1 when it runs in
+   * this process or elsewhere.
+   */
   default long pid() {
     return -1;
   }

@@ -13,17 +13,21 @@ import java.util.List;
 
 /**
  * Something a scenario measures. Each kind is its own record and says how to start what the lab
- * runs for it, so a new kind is one new record: the compiler then asks for everything a kind
- * must provide. The client always connects where the started target says.
+ * runs for it, so a new kind is one new record: the compiler then asks for everything a kind must
+ * provide. The client always connects where the started target says.
  */
-public sealed interface Target permits Target.Direct, Target.Relay, Target.Process, Target.External {
+public sealed interface Target
+    permits Target.Direct, Target.Relay, Target.Process, Target.External {
   /** The row name in every table. */
   String name();
 
   /** The kind, as written in scenarios and results. */
   TargetKind kind();
 
-  /** True when the client speaks TLS to it (a process target: when its template names a TLS placeholder). */
+  /**
+   * True when the client speaks TLS to it (a process target: when its template names a TLS
+   * placeholder).
+   */
   boolean speaksTls();
 
   /** One line for tables and results. */
@@ -35,7 +39,9 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   /** The network between the client and what the lab starts for this target. */
   NetworkPath path();
 
-  /** Starts what the lab runs for this target (nothing, a relay, a proxy) and says where to connect. */
+  /**
+   * Starts what the lab runs for this target (nothing, a relay, a proxy) and says where to connect.
+   */
   StartedTarget start(TargetContext ctx) throws TargetStartFailure;
 
   /** The client straight to the emitter: the calibration every other row is compared with. */
@@ -64,7 +70,8 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
       if (!speaksTls) return StartedTarget.nothingToStop(ctx.emitter());
       try {
-        return StartedTarget.nothingToStop(ctx.site().emitterTls(), ServerTls.selfSigned().pinnedByClients());
+        return StartedTarget.nothingToStop(
+            ctx.site().emitterTls(), ServerTls.selfSigned().pinnedByClients());
       } catch (UnsupportedOperationException e) {
         throw new TargetStartFailure("target " + name + ": " + e.getMessage());
       }
@@ -72,9 +79,15 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   }
 
   /** A built-in relay (a shaper chain) the lab starts in front of its emitter. */
-  record Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path, boolean speaksTls)
+  record Relay(
+      String name,
+      List<ShaperRegistry.Spec> shapers,
+      boolean poolUpstream,
+      NetworkPath path,
+      boolean speaksTls)
       implements Target {
-    public Relay(String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path) {
+    public Relay(
+        String name, List<ShaperRegistry.Spec> shapers, boolean poolUpstream, NetworkPath path) {
       this(name, shapers, poolUpstream, path, false);
     }
 
@@ -83,7 +96,10 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
       return TargetKind.RELAY;
     }
 
-    /** Each client connection, and each stream of an HTTP/2 client, has its own HTTP/1.1 connection upstream. */
+    /**
+     * Each client connection, and each stream of an HTTP/2 client, has its own HTTP/1.1 connection
+     * upstream.
+     */
     @Override
     public HopProtocol upstreamProtocol() {
       return HopProtocol.HTTP_1_1;
@@ -92,9 +108,13 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     @Override
     public String describe() {
       StringBuilder sb = new StringBuilder("relay ");
-      for (int i = 0; i < shapers.size(); i++) sb.append(i == 0 ? "" : " -> ").append(shapers.get(i).text());
+      for (int i = 0; i < shapers.size(); i++)
+        sb.append(i == 0 ? "" : " -> ").append(shapers.get(i).text());
       if (shapers.isEmpty()) sb.append("passthrough");
-      return sb + (poolUpstream ? " (pooled upstream)" : "") + (speaksTls ? ", TLS to the client" : "") + over(path);
+      return sb
+          + (poolUpstream ? " (pooled upstream)" : "")
+          + (speaksTls ? ", TLS to the client" : "")
+          + over(path);
     }
 
     @Override
@@ -115,7 +135,10 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
       return ProxyProcess.terminatesTls(config);
     }
 
-    /** As the template asks (read when the scenario is run; unreadable: unknown, and starting the proxy says why). */
+    /**
+     * As the template asks (read when the scenario is run; unreadable: unknown, and starting the
+     * proxy says why).
+     */
     @Override
     public HopProtocol upstreamProtocol() {
       try {
@@ -137,8 +160,8 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
   }
 
   /**
-   * A server the lab did not start (a gateway someone else runs), measured only when the
-   * scenario marks it external and says why; the reason is recorded with the results.
+   * A server the lab did not start (a gateway someone else runs), measured only when the scenario
+   * marks it external and says why; the reason is recorded with the results.
    */
   record External(String name, HostPort address, String reason, ClientTls tls) implements Target {
     public External(String name, HostPort address, String reason) {
@@ -162,7 +185,13 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
 
     @Override
     public String describe() {
-      return "external " + (tls == null ? "" : "https://") + address + " (" + reason + ")" + (tls == null ? "" : "; " + tls.describe());
+      return "external "
+          + (tls == null ? "" : "https://")
+          + address
+          + " ("
+          + reason
+          + ")"
+          + (tls == null ? "" : "; " + tls.describe());
     }
 
     /** Not the lab's to choose: whatever route this host has to the address. */
@@ -176,17 +205,28 @@ public sealed interface Target permits Target.Direct, Target.Relay, Target.Proce
     public StartedTarget start(TargetContext ctx) throws TargetStartFailure {
       String refused = Reachability.refusal(address);
       if (refused != null) {
-        throw new TargetStartFailure("target " + name + ": nothing accepts connections at " + address + " (" + refused
-            + "); start it, or correct its address, before measuring it");
+        throw new TargetStartFailure(
+            "target "
+                + name
+                + ": nothing accepts connections at "
+                + address
+                + " ("
+                + refused
+                + "); start it, or correct its address, before measuring it");
       }
       if (tls != null && tls.mode() == ClientTls.Mode.INSECURE) {
-        ctx.announce().accept(ClientTls.INSECURE_WARNING.replace("(--insecure)", "(target " + name + ", insecure: true)"));
+        ctx.announce()
+            .accept(
+                ClientTls.INSECURE_WARNING.replace(
+                    "(--insecure)", "(target " + name + ", insecure: true)"));
       }
       return StartedTarget.nothingToStop(address, tls);
     }
   }
 
-  /** " over veth, MTU 1500" for targets off loopback; nothing on loopback, as before paths existed. */
+  /**
+   * " over veth, MTU 1500" for targets off loopback; nothing on loopback, as before paths existed.
+   */
   private static String over(NetworkPath path) {
     return path.isVeth() ? " over " + path.describe() : "";
   }

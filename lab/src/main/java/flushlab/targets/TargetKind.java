@@ -2,7 +2,10 @@ package flushlab.targets;
 
 import flushlab.core.Named;
 
-/** The kinds of {@link Target}, as scenarios and results name them (direct, relay, process, external). */
+/**
+ * The kinds of {@link Target}, as scenarios and results name them (direct, relay, process,
+ * external).
+ */
 public enum TargetKind implements Named {
   /** The client straight to the emitter. */
   DIRECT,

@@ -1,6 +1,9 @@
 package flushlab.targets;
 
-/** A target the lab could not start (a missing binary, a proxy that never listened, nothing at an address). */
+/**
+ * A target the lab could not start (a missing binary, a proxy that never listened, nothing at an
+ * address).
+ */
 public final class TargetStartFailure extends Exception {
   private static final long serialVersionUID = 1L;
 

@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The emitter's upload endpoint, for the TCP-layer probes: answers {@code POST /upload} once it has
  * read the whole body, on keep-alive connections. Its listening socket gets {@code SO_RCVBUF}
- * before it listens (so accepted sockets inherit it, window scale included, as a server that
- * fixes the upload stall does); each connection may wait before its first read, as a busy server
- * does; TCP_NODELAY is settable; every response goes out in two writes (head, then body), as many
- * servers write them, so Nagle on the server side shows.
+ * before it listens (so accepted sockets inherit it, window scale included, as a server that fixes
+ * the upload stall does); each connection may wait before its first read, as a busy server does;
+ * TCP_NODELAY is settable; every response goes out in two writes (head, then body), as many servers
+ * write them, so Nagle on the server side shows.
  *
  * <p>Blocking sockets on a thread per connection, at most {@link #MAX_CONNECTIONS} at once, each
  * read bounded by a 30 s timeout; bodies are read and dropped, never kept.
@@ -33,7 +33,8 @@ public final class UploadServer implements AutoCloseable {
   private static final int READ_TIMEOUT_MILLIS = 30_000;
 
   /** What the server is asked to be. */
-  public record Options(HostPort listen, int rcvbufBytes, long readDelayNanos, boolean tcpNoDelay) {}
+  public record Options(
+      HostPort listen, int rcvbufBytes, long readDelayNanos, boolean tcpNoDelay) {}
 
   private final Options options;
   private final ServerSocket listener;
@@ -49,7 +50,9 @@ public final class UploadServer implements AutoCloseable {
     this.acceptor.setDaemon(true);
   }
 
-  /** Listens (SO_RCVBUF set before bind and listen) and starts accepting; a port in use fails here. */
+  /**
+   * Listens (SO_RCVBUF set before bind and listen) and starts accepting; a port in use fails here.
+   */
   public static UploadServer start(Options options) throws IOException {
     ServerSocket s = new ServerSocket();
     try {
@@ -73,7 +76,10 @@ public final class UploadServer implements AutoCloseable {
     return new HostPort(options.listen().host(), port());
   }
 
-  /** SO_RCVBUF as the kernel granted it on the listener (Linux doubles a request, up to net.core.rmem_max). */
+  /**
+   * SO_RCVBUF as the kernel granted it on the listener (Linux doubles a request, up to
+   * net.core.rmem_max).
+   */
   public int grantedRcvbuf() {
     return grantedRcvbuf;
   }
@@ -105,7 +111,8 @@ public final class UploadServer implements AutoCloseable {
     try (s) {
       s.setTcpNoDelay(options.tcpNoDelay());
       s.setSoTimeout(READ_TIMEOUT_MILLIS);
-      if (options.readDelayNanos() > 0) TimeUnit.NANOSECONDS.sleep(options.readDelayNanos()); // a busy server, not reading yet
+      if (options.readDelayNanos() > 0)
+        TimeUnit.NANOSECONDS.sleep(options.readDelayNanos()); // a busy server, not reading yet
       InputStream in = new java.io.BufferedInputStream(s.getInputStream(), 64 * 1024);
       OutputStream out = s.getOutputStream();
       byte[] buf = new byte[64 * 1024];
@@ -127,13 +134,24 @@ public final class UploadServer implements AutoCloseable {
           }
           boolean known = head.path.equals("/upload");
           status = known ? 200 : 404;
-          body = known ? String.format(Locale.ROOT, "{\"body_bytes\":%d,\"rcvbuf\":%d}", head.contentLength, granted)
-              : "{\"error\":\"no route " + head.path.replace("\"", "") + " (the upload listener answers /upload)\"}";
+          body =
+              known
+                  ? String.format(
+                      Locale.ROOT, "{\"body_bytes\":%d,\"rcvbuf\":%d}", head.contentLength, granted)
+                  : "{\"error\":\"no route "
+                      + head.path.replace("\"", "")
+                      + " (the upload listener answers /upload)\"}";
         }
         byte[] b = body.getBytes(StandardCharsets.US_ASCII);
-        String h = "HTTP/1.1 " + status + (status == 200 ? " OK" : status == 404 ? " Not Found" : " Payload Too Large")
-            + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n"
-            + (status == 413 ? "Connection: close\r\n" : "") + "\r\n";
+        String h =
+            "HTTP/1.1 "
+                + status
+                + (status == 200 ? " OK" : status == 404 ? " Not Found" : " Payload Too Large")
+                + "\r\nContent-Type: application/json\r\nContent-Length: "
+                + b.length
+                + "\r\n"
+                + (status == 413 ? "Connection: close\r\n" : "")
+                + "\r\n";
         out.write(h.getBytes(StandardCharsets.US_ASCII)); // two writes on purpose: head, then body
         out.write(b);
         out.flush();
@@ -152,7 +170,9 @@ public final class UploadServer implements AutoCloseable {
 
   private record Head(String path, long contentLength) {}
 
-  /** Reads one request head byte by byte (heads are small); null at a clean end of the connection. */
+  /**
+   * Reads one request head byte by byte (heads are small); null at a clean end of the connection.
+   */
   private static Head readHead(InputStream in) throws IOException {
     StringBuilder sb = new StringBuilder(256);
     int state = 0;
@@ -162,9 +182,13 @@ public final class UploadServer implements AutoCloseable {
         if (sb.length() == 0) return null;
         throw new SocketException("connection closed inside a request head");
       }
-      if (sb.length() >= MAX_HEAD_BYTES) throw new SocketException("request head over " + MAX_HEAD_BYTES + " bytes");
+      if (sb.length() >= MAX_HEAD_BYTES)
+        throw new SocketException("request head over " + MAX_HEAD_BYTES + " bytes");
       sb.append((char) c);
-      state = (c == '\r' && (state == 0 || state == 2)) ? state + 1 : (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+      state =
+          (c == '\r' && (state == 0 || state == 2))
+              ? state + 1
+              : (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
     }
     String[] lines = sb.toString().split("\r\n");
     String[] first = lines[0].split(" ");

@@ -1,15 +1,15 @@
 package flushlab.tls;
 
-import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.net.PemTrustOptions;
 import java.nio.file.Path;
 
 /**
- * How a lab client checks a TLS server. External targets are checked as a browser would (the
- * JDK's CA list, the host name against the certificate) unless the user names a CA file or asks
- * to skip the check; the lab's own servers are pinned (exactly the lab's certificate is trusted,
- * so the address's name is not checked: the pin already says who the server is).
+ * How a lab client checks a TLS server. External targets are checked as a browser would (the JDK's
+ * CA list, the host name against the certificate) unless the user names a CA file or asks to skip
+ * the check; the lab's own servers are pinned (exactly the lab's certificate is trusted, so the
+ * address's name is not checked: the pin already says who the server is).
  */
 public record ClientTls(Mode mode, Path caFile) {
   public enum Mode {
@@ -48,7 +48,8 @@ public record ClientTls(Mode mode, Path caFile) {
    */
   public static ClientTls fromFlags(Path caFile, boolean insecure) {
     if (caFile != null && insecure) {
-      throw new IllegalArgumentException("--ca-file and --insecure contradict each other: give one (a CA to check against) or the other (no check)");
+      throw new IllegalArgumentException(
+          "--ca-file and --insecure contradict each other: give one (a CA to check against) or the other (no check)");
     }
     if (insecure) return insecure();
     if (caFile == null) return system();
@@ -61,10 +62,17 @@ public record ClientTls(Mode mode, Path caFile) {
     ClientSSLOptions o = new ClientSSLOptions();
     switch (mode) {
       case SYSTEM -> o.setHostnameVerificationAlgorithm("HTTPS");
-      case CA_FILE -> o.setHostnameVerificationAlgorithm("HTTPS")
-          .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(LabCertificate.readPem("the CA file", caFile))));
-      case PINNED -> o.setHostnameVerificationAlgorithm("")
-          .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(LabCertificate.readPem("the certificate", caFile))));
+      case CA_FILE ->
+          o.setHostnameVerificationAlgorithm("HTTPS")
+              .setTrustOptions(
+                  new PemTrustOptions()
+                      .addCertValue(Buffer.buffer(LabCertificate.readPem("the CA file", caFile))));
+      case PINNED ->
+          o.setHostnameVerificationAlgorithm("")
+              .setTrustOptions(
+                  new PemTrustOptions()
+                      .addCertValue(
+                          Buffer.buffer(LabCertificate.readPem("the certificate", caFile))));
       case INSECURE -> o.setHostnameVerificationAlgorithm("").setTrustAll(true);
     }
     return o;
@@ -72,13 +80,14 @@ public record ClientTls(Mode mode, Path caFile) {
 
   /**
    * The server name to send (SNI) when connecting to {@code host}: the host when it is a name; none
-   * for an address literal (SNI carries names only); "localhost", the name the lab's certificate
-   * is made for, when that certificate is pinned (a proxy that picks its certificate by name, such
-   * as Caddy, then finds it).
+   * for an address literal (SNI carries names only); "localhost", the name the lab's certificate is
+   * made for, when that certificate is pinned (a proxy that picks its certificate by name, such as
+   * Caddy, then finds it).
    */
   public String serverName(String host) {
     if (mode == Mode.PINNED) return "localhost";
-    boolean literal = host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
+    boolean literal =
+        host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
     return literal ? null : host;
   }
 

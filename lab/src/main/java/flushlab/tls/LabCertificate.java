@@ -17,9 +17,9 @@ public record LabCertificate(Path certPem, Path keyPem, boolean madeByLab) {
   private static LabCertificate shared;
 
   /**
-   * The lab's own self-signed certificate, made once per process and deleted when it exits. Its
-   * key is ECDSA P-256: a handshake signs about ten times cheaper than with RSA-2048, so the lab's
-   * own servers spend as little as they can of two shared cores on new connections.
+   * The lab's own self-signed certificate, made once per process and deleted when it exits. Its key
+   * is ECDSA P-256: a handshake signs about ten times cheaper than with RSA-2048, so the lab's own
+   * servers spend as little as they can of two shared cores on new connections.
    */
   @SuppressWarnings("deprecation") // Netty's generator is meant for tests and labs; this is a lab
   public static synchronized LabCertificate labMade() {
@@ -28,7 +28,8 @@ public record LabCertificate(Path certPem, Path keyPem, boolean madeByLab) {
       try {
         c = new io.netty.handler.ssl.util.SelfSignedCertificate("localhost", "EC", 256);
       } catch (java.security.cert.CertificateException e) {
-        throw new IllegalStateException("cannot make the lab's self-signed certificate: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "cannot make the lab's self-signed certificate: " + e.getMessage(), e);
       }
       Path cert = c.certificate().toPath();
       Path key = c.privateKey().toPath();
@@ -49,30 +50,39 @@ public record LabCertificate(Path certPem, Path keyPem, boolean madeByLab) {
   /** The most a PEM file a user names may hold (a certificate chain is a few KiB). */
   public static final long MAX_PEM_BYTES = 1L << 20;
 
-  /** A PEM file's bytes: a regular file of at most {@link #MAX_PEM_BYTES}, read through a bounded read. */
+  /**
+   * A PEM file's bytes: a regular file of at most {@link #MAX_PEM_BYTES}, read through a bounded
+   * read.
+   */
   public static byte[] readPem(String flag, Path file) {
     try {
       return UserFiles.read(file, MAX_PEM_BYTES, flag);
     } catch (IOException e) {
-      throw new IllegalArgumentException(flag + ": cannot read " + file + " (" + IoErrors.describe(e) + ")");
+      throw new IllegalArgumentException(
+          flag + ": cannot read " + file + " (" + IoErrors.describe(e) + ")");
     }
   }
 
   private static void requirePem(String flag, Path file, String label) {
     String text;
     try {
-      text = new String(UserFiles.read(file, MAX_PEM_BYTES, flag), java.nio.charset.StandardCharsets.UTF_8);
+      text =
+          new String(
+              UserFiles.read(file, MAX_PEM_BYTES, flag), java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalArgumentException(flag + ": cannot read " + file + " (" + IoErrors.describe(e) + ")");
+      throw new IllegalArgumentException(
+          flag + ": cannot read " + file + " (" + IoErrors.describe(e) + ")");
     }
     if (!text.contains("-----BEGIN") || !text.contains(label)) {
-      throw new IllegalArgumentException(flag + ": " + file + " is not a PEM file with a " + label + " block");
+      throw new IllegalArgumentException(
+          flag + ": " + file + " is not a PEM file with a " + label + " block");
     }
   }
 
   /**
    * Copies the pair into {@code folder} (a proxy's private work folder) as cert.pem, key.pem and
-   * cert-and-key.pem (HAProxy reads both from one file); the key files are readable by the owner only.
+   * cert-and-key.pem (HAProxy reads both from one file); the key files are readable by the owner
+   * only.
    */
   public ProxyFiles writeInto(Path folder) throws IOException {
     Path cert = folder.resolve("cert.pem");
@@ -81,7 +91,8 @@ public record LabCertificate(Path certPem, Path keyPem, boolean madeByLab) {
     Files.copy(certPem, cert, StandardCopyOption.REPLACE_EXISTING);
     Files.copy(keyPem, key, StandardCopyOption.REPLACE_EXISTING);
     String certText = Files.readString(certPem);
-    Files.writeString(both, certText + (certText.endsWith("\n") ? "" : "\n") + Files.readString(keyPem));
+    Files.writeString(
+        both, certText + (certText.endsWith("\n") ? "" : "\n") + Files.readString(keyPem));
     for (Path p : new Path[] {key, both}) {
       try {
         Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-------"));

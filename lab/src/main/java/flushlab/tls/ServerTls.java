@@ -18,16 +18,21 @@ public record ServerTls(LabCertificate certificate) {
    * frames of the streams beside it for milliseconds.
    */
   public NetServerOptions applyTo(NetServerOptions options) {
-    return options.setSsl(true).setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
-        .setKeyCertOptions(new PemKeyCertOptions()
-        .setCertValue(Buffer.buffer(LabCertificate.readPem("the certificate", certificate.certPem())))
-        .setKeyValue(Buffer.buffer(LabCertificate.readPem("the key", certificate.keyPem()))));
+    return options
+        .setSsl(true)
+        .setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
+        .setKeyCertOptions(
+            new PemKeyCertOptions()
+                .setCertValue(
+                    Buffer.buffer(LabCertificate.readPem("the certificate", certificate.certPem())))
+                .setKeyValue(
+                    Buffer.buffer(LabCertificate.readPem("the key", certificate.keyPem()))));
   }
 
   /**
-   * As {@link #applyTo(NetServerOptions)}, offering HTTP/2 by ALPN ({@code h2}, then
-   * {@code http/1.1}): for a server that speaks both (the emitter); a relay, which speaks
-   * HTTP/1.1 only, keeps ALPN off.
+   * As {@link #applyTo(NetServerOptions)}, offering HTTP/2 by ALPN ({@code h2}, then {@code
+   * http/1.1}): for a server that speaks both (the emitter); a relay, which speaks HTTP/1.1 only,
+   * keeps ALPN off.
    */
   public NetServerOptions applyToWithH2(NetServerOptions options) {
     applyTo(options).setUseAlpn(true);

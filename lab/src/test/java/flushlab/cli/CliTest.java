@@ -1,5 +1,7 @@
 package flushlab.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import flushlab.core.LabVertx;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
@@ -15,7 +17,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Commands return exit codes and say exactly what was wrong; only Main exits. */
 class CliTest {
@@ -56,10 +57,34 @@ class CliTest {
     Ran r = run("map", "--shape", "nagle", "--emitter-on", "a");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--emitter-on applies only with --cluster");
-    r = run("map", "--shape", "nagle", "--cluster", "lab", "--join", "127.0.0.1:5800", "--emitter-on", "a", "--client-on", "b");
+    r =
+        run(
+            "map",
+            "--shape",
+            "nagle",
+            "--cluster",
+            "lab",
+            "--join",
+            "127.0.0.1:5800",
+            "--emitter-on",
+            "a",
+            "--client-on",
+            "b");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--cluster needs --target-on: the agent that runs the relay");
-    r = run("map", "--target", "127.0.0.1:9", "--cluster", "lab", "--join", "127.0.0.1:5800", "--emitter-on", "a", "--client-on", "b");
+    r =
+        run(
+            "map",
+            "--target",
+            "127.0.0.1:9",
+            "--cluster",
+            "lab",
+            "--join",
+            "127.0.0.1:5800",
+            "--emitter-on",
+            "a",
+            "--client-on",
+            "b");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--target is not placed on agents yet");
   }
@@ -68,7 +93,10 @@ class CliTest {
   void anUnknownShaperIsRefusedWithTheKnownOnes() {
     Ran r = run("relay", "--upstream", "127.0.0.1:8090", "--shape", "corked");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--shape corked").contains("unknown shaper 'corked'").contains("cork, nagle");
+    assertThat(r.err())
+        .contains("--shape corked")
+        .contains("unknown shaper 'corked'")
+        .contains("cork, nagle");
   }
 
   /**
@@ -79,9 +107,23 @@ class CliTest {
   void aShaperSpecWithCommasReachesTheRelayWhole() throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
-      NetServer busy = vertx.createNetServer().connectHandler(so -> {}).listen(0, "127.0.0.1").await(5, TimeUnit.SECONDS);
-      Ran r = run("relay", "--listen", "127.0.0.1:" + busy.actualPort(), "--upstream", "127.0.0.1:9",
-          "--shape", "threshold-or-timer,bytes=2KiB,after=200ms", "--shape", "latency=50ms,jitter=10ms");
+      NetServer busy =
+          vertx
+              .createNetServer()
+              .connectHandler(so -> {})
+              .listen(0, "127.0.0.1")
+              .await(5, TimeUnit.SECONDS);
+      Ran r =
+          run(
+              "relay",
+              "--listen",
+              "127.0.0.1:" + busy.actualPort(),
+              "--upstream",
+              "127.0.0.1:9",
+              "--shape",
+              "threshold-or-timer,bytes=2KiB,after=200ms",
+              "--shape",
+              "latency=50ms,jitter=10ms");
       assertThat(r.err()).doesNotContain("unknown shaper").doesNotContain("needs");
       assertThat(r.code()).isEqualTo(1);
       assertThat(r.err()).contains("cannot listen on 127.0.0.1:" + busy.actualPort());
@@ -94,18 +136,27 @@ class CliTest {
   void aMistakeInTheSecondParameterOfASpecNamesThatParameter() {
     Ran r = run("relay", "--upstream", "127.0.0.1:9", "--shape", "latency=50ms,jiter=10ms");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("shaper 'latency' has no parameter 'jiter'").contains("delay, jitter");
+    assertThat(r.err())
+        .contains("shaper 'latency' has no parameter 'jiter'")
+        .contains("delay, jitter");
   }
 
   @Test
   void listeningBeyondLoopbackIsWarnedAbout() throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
-      NetServer busy = vertx.createNetServer().connectHandler(so -> {}).listen(0, "0.0.0.0").await(5, TimeUnit.SECONDS);
+      NetServer busy =
+          vertx
+              .createNetServer()
+              .connectHandler(so -> {})
+              .listen(0, "0.0.0.0")
+              .await(5, TimeUnit.SECONDS);
       Ran r = run("relay", "--listen", "0.0.0.0:" + busy.actualPort(), "--upstream", "127.0.0.1:9");
-      assertThat(r.err()).contains("warning: --listen 0.0.0.0:" + busy.actualPort() + " is not a loopback address")
+      assertThat(r.err())
+          .contains("warning: --listen 0.0.0.0:" + busy.actualPort() + " is not a loopback address")
           .contains("reachable from other machines");
-      Ran local = run("relay", "--listen", "127.0.0.1:" + busy.actualPort(), "--upstream", "127.0.0.1:9");
+      Ran local =
+          run("relay", "--listen", "127.0.0.1:" + busy.actualPort(), "--upstream", "127.0.0.1:9");
       assertThat(local.err()).doesNotContain("warning");
     } finally {
       vertx.close().await(5, TimeUnit.SECONDS);
@@ -115,16 +166,22 @@ class CliTest {
   @Test
   void helpShowsDefaultsWithTheirUnits() {
     Ran r = run("client", "--help");
-    assertThat(r.out()).contains("Default: 60s").contains("Default: 64KiB").doesNotContain("60000000000");
+    assertThat(r.out())
+        .contains("Default: 60s")
+        .contains("Default: 64KiB")
+        .doesNotContain("60000000000");
     assertThat(run("probe", "--help").out()).contains("Default: 5ms").doesNotContain("5000000");
   }
 
-  /** client's flags that mirror scenario settings are described and checked by the same registry entry. */
+  /**
+   * client's flags that mirror scenario settings are described and checked by the same registry
+   * entry.
+   */
   @Test
   void flagsThatMirrorScenarioSettingsShareTheirRegistryEntry() {
     String help = run("client", "--help").out().replaceAll("\\s+", " ");
-    for (Key k : java.util.List.of(Keys.REQUESTS, Keys.CONCURRENCY,
-        Keys.TIMEOUT, Keys.SLOW_READER)) {
+    for (Key k :
+        java.util.List.of(Keys.REQUESTS, Keys.CONCURRENCY, Keys.TIMEOUT, Keys.SLOW_READER)) {
       assertThat(help).contains("(scenario key " + k.path() + ": " + k.allowed() + ")");
     }
     Ran tooMany = run("client", "--target", "http://127.0.0.1:1/sse", "--requests", "100001");
@@ -136,10 +193,18 @@ class CliTest {
   void aPortInUseIsReportedPlainly() throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
-      NetServer busy = vertx.createNetServer().connectHandler(so -> {}).listen(0, "127.0.0.1").await(5, TimeUnit.SECONDS);
-      Ran r = run("relay", "--listen", "127.0.0.1:" + busy.actualPort(), "--upstream", "127.0.0.1:9");
+      NetServer busy =
+          vertx
+              .createNetServer()
+              .connectHandler(so -> {})
+              .listen(0, "127.0.0.1")
+              .await(5, TimeUnit.SECONDS);
+      Ran r =
+          run("relay", "--listen", "127.0.0.1:" + busy.actualPort(), "--upstream", "127.0.0.1:9");
       assertThat(r.code()).isEqualTo(1);
-      assertThat(r.err()).contains("cannot listen on 127.0.0.1:" + busy.actualPort()).containsIgnoringCase("in use");
+      assertThat(r.err())
+          .contains("cannot listen on 127.0.0.1:" + busy.actualPort())
+          .containsIgnoringCase("in use");
     } finally {
       vertx.close().await(5, TimeUnit.SECONDS);
     }
@@ -162,21 +227,53 @@ class CliTest {
     Vertx vertx = LabVertx.create(1);
     try {
       // the "gateway": a passthrough relay forwarding to where probe's emitter will listen
-      var gateway = new Relay(RelayOptions.loopback(emitterPort, java.util.List.of("passthrough")),
-          RelayLog.SILENT);
+      var gateway =
+          new Relay(
+              RelayOptions.loopback(emitterPort, java.util.List.of("passthrough")),
+              RelayLog.SILENT);
       vertx.deployVerticle(gateway).await(10, TimeUnit.SECONDS);
-      Ran r = run("probe", "--gateway", "127.0.0.1:" + gateway.port(), "--listen", "127.0.0.1:" + emitterPort,
-          "-r", "4", "-c", "2", "-n", "50", "--delay", "1ms");
+      Ran r =
+          run(
+              "probe",
+              "--gateway",
+              "127.0.0.1:" + gateway.port(),
+              "--listen",
+              "127.0.0.1:" + emitterPort,
+              "-r",
+              "4",
+              "-c",
+              "2",
+              "-n",
+              "50",
+              "--delay",
+              "1ms");
       assertThat(r.code()).as(r.out() + r.err()).isZero();
-      // 4 requests 2 at once: three rounds at least (fewer give no spread), up to six while unresolved
-      java.util.regex.Matcher rounds = java.util.regex.Pattern.compile(
-          "=== loopback \\(calibration, ([3-6]) rounds x 2 x 50 tokens\\): (\\d+)/(\\d+) ok ===").matcher(r.out());
+      // 4 requests 2 at once: three rounds at least (fewer give no spread), up to six while
+      // unresolved
+      java.util.regex.Matcher rounds =
+          java.util.regex.Pattern.compile(
+                  "=== loopback \\(calibration, ([3-6]) rounds x 2 x 50 tokens\\): (\\d+)/(\\d+) ok ===")
+              .matcher(r.out());
       assertThat(rounds.find()).as(r.out()).isTrue();
       int n = Integer.parseInt(rounds.group(1));
       assertThat(rounds.group(2)).isEqualTo(String.valueOf(2 * n));
-      assertThat(r.out()).contains("expected duration").contains("round " + n + ": TTFT p50 loopback").doesNotContain("round " + (n + 1) + ":")
-          .contains("=== gateway 127.0.0.1:" + gateway.port() + " (" + n + " rounds x 2): " + 2 * n + "/" + 2 * n + " ok ===")
-          .contains("=== gateway overhead").contains("emit->recv (1st token)").contains("frames per read");
+      assertThat(r.out())
+          .contains("expected duration")
+          .contains("round " + n + ": TTFT p50 loopback")
+          .doesNotContain("round " + (n + 1) + ":")
+          .contains(
+              "=== gateway 127.0.0.1:"
+                  + gateway.port()
+                  + " ("
+                  + n
+                  + " rounds x 2): "
+                  + 2 * n
+                  + "/"
+                  + 2 * n
+                  + " ok ===")
+          .contains("=== gateway overhead")
+          .contains("emit->recv (1st token)")
+          .contains("frames per read");
     } finally {
       vertx.close().await(5, TimeUnit.SECONDS);
     }
@@ -186,8 +283,22 @@ class CliTest {
   void probeSaysPlainlyWhenTheGatewayIsUnreachable() throws Exception {
     int closed;
     closed = flushlab.FreePort.forALaterServer();
-    Ran r = run("probe", "--gateway", "127.0.0.1:" + closed, "--listen", "127.0.0.1:0", "-r", "2", "-c", "1", "-n", "10",
-        "--delay", "1ms", "--no-calibration");
+    Ran r =
+        run(
+            "probe",
+            "--gateway",
+            "127.0.0.1:" + closed,
+            "--listen",
+            "127.0.0.1:0",
+            "-r",
+            "2",
+            "-c",
+            "1",
+            "-n",
+            "10",
+            "--delay",
+            "1ms",
+            "--no-calibration");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("could not connect").contains("127.0.0.1:" + closed);
   }
@@ -208,10 +319,15 @@ class CliTest {
   /** `flushlab map` takes exactly one target, and says which flags make one. */
   @Test
   void mapRefusesNoTargetTwoTargetsAndAProxyWithoutItsConfig() {
-    for (String[] args : new String[][] {{"map"}, {"map", "--shape", "cork", "--target", "127.0.0.1:9"}}) {
+    for (String[] args :
+        new String[][] {{"map"}, {"map", "--shape", "cork", "--target", "127.0.0.1:9"}}) {
       Ran r = run(args);
       assertThat(r.code()).as(String.join(" ", args)).isEqualTo(2);
-      assertThat(r.err()).contains("give exactly one target").contains("--target").contains("--shape").contains("--proxy");
+      assertThat(r.err())
+          .contains("give exactly one target")
+          .contains("--target")
+          .contains("--shape")
+          .contains("--proxy");
     }
     Ran r = run("map", "--proxy", "nginx");
     assertThat(r.code()).isEqualTo(2);
@@ -231,40 +347,64 @@ class CliTest {
     assertThat(r.err()).contains("--endpoint").contains("sse").contains("chat");
   }
 
-  /** An --expect that is neither a kind nor a model, and a tolerance that is not a percentage, are refused before anything runs. */
+  /**
+   * An --expect that is neither a kind nor a model, and a tolerance that is not a percentage, are
+   * refused before anything runs.
+   */
   @Test
   void mapRefusesAnExpectationItCannotRead() {
     Ran r = run("map", "--shape", "cork", "--expect", "byte-threshold=4KB -> nagel");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--expect").contains("stage 2 of 2: unknown shaper 'nagel'").doesNotContain("certification");
+    assertThat(r.err())
+        .contains("--expect")
+        .contains("stage 2 of 2: unknown shaper 'nagel'")
+        .doesNotContain("certification");
     r = run("map", "--shape", "cork", "--expect", "none", "--expect-tolerance", "10");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--expect-tolerance 10: a percentage");
   }
 
-  /** The map replays its answer unless --no-verify: asked for both, it refuses before anything runs. */
+  /**
+   * The map replays its answer unless --no-verify: asked for both, it refuses before anything runs.
+   */
   @Test
   void mapRefusesVerifyAndNoVerifyTogether() {
     Ran r = run("map", "--shape", "cork", "--verify", "--no-verify");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--verify and --no-verify: give one").doesNotContain("certification");
+    assertThat(r.err())
+        .contains("--verify and --no-verify: give one")
+        .doesNotContain("certification");
   }
 
-  /** A --repro folder that already holds something is refused before anything runs: a bundle never mixes with other files. */
+  /**
+   * A --repro folder that already holds something is refused before anything runs: a bundle never
+   * mixes with other files.
+   */
   @Test
   void mapRefusesAReproFolderThatIsNotEmpty(@TempDir Path dir) throws Exception {
     java.nio.file.Files.writeString(dir.resolve("notes.txt"), "mine");
     Ran r = run("map", "--shape", "cork", "--repro", dir.toString());
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--repro " + dir).contains("exists and is not empty").contains("nothing was measured");
+    assertThat(r.err())
+        .contains("--repro " + dir)
+        .contains("exists and is not empty")
+        .contains("nothing was measured");
     assertThat(java.nio.file.Files.readString(dir.resolve("notes.txt"))).isEqualTo("mine");
   }
 
   @Test
   void mapRefusesAResponseShapeItCannotSend() {
-    Ran r = run("map", "--shape", "cork", "--response", "content_type=application/x-ndjson,framing=length");
+    Ran r =
+        run(
+            "map",
+            "--shape",
+            "cork",
+            "--response",
+            "content_type=application/x-ndjson,framing=length");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--response").contains("unknown key 'framing' (keys: content_type, transfer)");
+    assertThat(r.err())
+        .contains("--response")
+        .contains("unknown key 'framing' (keys: content_type, transfer)");
     r = run("map", "--shape", "cork", "--response", "transfer=gzip");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("transfer=").contains("chunked, close, chunked-always, length");
@@ -279,7 +419,13 @@ class CliTest {
   /** --shapes is checked before anything runs: its list, and the flags that take one answer. */
   @Test
   void badShapesAreRefusedBeforeAnythingRuns() throws Exception {
-    Ran r = run("map", "--shape", "cork", "--shapes", "content_type=application/x-ndjson;transfer=gzip");
+    Ran r =
+        run(
+            "map",
+            "--shape",
+            "cork",
+            "--shapes",
+            "content_type=application/x-ndjson;transfer=gzip");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--shapes").contains("'transfer=gzip'").contains("give 'matrix'");
     r = run("map", "--shape", "cork", "--shapes", "matrix", "--response", "transfer=length");
@@ -291,21 +437,53 @@ class CliTest {
     assertThat(r.out()).doesNotContain("certification");
   }
 
-  /** A --target that is down, or answers but does not forward to the emitter, is reported plainly with exit 1, not mapped. */
+  /**
+   * A --target that is down, or answers but does not forward to the emitter, is reported plainly
+   * with exit 1, not mapped.
+   */
   @Test
   void mapReportsATargetThatIsDownOrDoesNotForward(@TempDir Path dir) throws Exception {
     int closed;
     closed = flushlab.FreePort.forALaterServer();
-    Ran r = run("map", "--target", "127.0.0.1:" + closed, "--emitter-listen", "127.0.0.1:0", "--results", dir.toString());
+    Ran r =
+        run(
+            "map",
+            "--target",
+            "127.0.0.1:" + closed,
+            "--emitter-listen",
+            "127.0.0.1:0",
+            "--results",
+            dir.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("127.0.0.1:" + closed).contains("nothing accepts connections");
     Vertx vertx = Vertx.vertx();
     try {
-      NetServer notFound = vertx.createNetServer().connectHandler(so -> so.handler(b -> so.end(io.vertx.core.buffer.Buffer.buffer(
-          "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")))).listen(0, "127.0.0.1").await(5, TimeUnit.SECONDS);
-      r = run("map", "--target", "127.0.0.1:" + notFound.actualPort(), "--emitter-listen", "127.0.0.1:0", "--results", dir.toString());
+      NetServer notFound =
+          vertx
+              .createNetServer()
+              .connectHandler(
+                  so ->
+                      so.handler(
+                          b ->
+                              so.end(
+                                  io.vertx.core.buffer.Buffer.buffer(
+                                      "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"))))
+              .listen(0, "127.0.0.1")
+              .await(5, TimeUnit.SECONDS);
+      r =
+          run(
+              "map",
+              "--target",
+              "127.0.0.1:" + notFound.actualPort(),
+              "--emitter-listen",
+              "127.0.0.1:0",
+              "--results",
+              dir.toString());
       assertThat(r.code()).as(r.out()).isEqualTo(1);
-      assertThat(r.err()).contains("every stream of").contains("404").contains("forwarding to the emitter");
+      assertThat(r.err())
+          .contains("every stream of")
+          .contains("404")
+          .contains("forwarding to the emitter");
       assertThat(r.out()).contains("the target failed");
     } finally {
       vertx.close().await(5, TimeUnit.SECONDS);

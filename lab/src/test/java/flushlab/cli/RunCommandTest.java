@@ -1,5 +1,7 @@
 package flushlab.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import flushlab.ForkedLab;
 import flushlab.core.Build;
 import flushlab.core.Json;
@@ -10,12 +12,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** `flushlab run` end to end: where results go, what they record, how the run ends. */
 class RunCommandTest {
-  /** A short scenario with the default guards (three short certification runs): these tests are about what a run writes. */
-  static final String TINY = """
+  /**
+   * A short scenario with the default guards (three short certification runs): these tests are
+   * about what a run writes.
+   */
+  static final String TINY =
+      """
       name: tiny
       emitter: {frames: 5, interval: 20ms}
       targets: [{name: direct, kind: direct}]
@@ -24,26 +29,41 @@ class RunCommandTest {
       """;
 
   @Test
-  void anUnwritableResultsFolderStopsTheRunBeforeAnythingIsMeasured(@TempDir Path dir) throws Exception {
+  void anUnwritableResultsFolderStopsTheRunBeforeAnythingIsMeasured(@TempDir Path dir)
+      throws Exception {
     Path scenario = Files.writeString(dir.resolve("tiny.yaml"), TINY);
     CliTest.Ran r = CliTest.run("run", "--results", "/proc/nope", scenario.toString());
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--results /proc/nope: cannot write results there").contains("nothing was run");
+    assertThat(r.err())
+        .contains("--results /proc/nope: cannot write results there")
+        .contains("nothing was run");
     assertThat(r.out()).doesNotContain("certification");
   }
 
-  /** The scenario's expect: block, as CI uses it: an answer other than the one expected exits 1 and says what it was. */
+  /**
+   * The scenario's expect: block, as CI uses it: an answer other than the one expected exits 1 and
+   * says what it was.
+   */
   @Test
-  void anExpectationTheAnswerDoesNotMeetExits1WithTheDifference(@TempDir Path dir) throws Exception {
-    Path scenario = Files.writeString(dir.resolve("tiny.yaml"), TINY + """
+  void anExpectationTheAnswerDoesNotMeetExits1WithTheDifference(@TempDir Path dir)
+      throws Exception {
+    Path scenario =
+        Files.writeString(
+            dir.resolve("tiny.yaml"),
+            TINY
+                + """
         flush_trigger_map: true
         expect: {direct: byte-threshold}
         """);
-    CliTest.Ran r = CliTest.run("run", "--results", dir.resolve("out").toString(), scenario.toString());
+    CliTest.Ran r =
+        CliTest.run("run", "--results", dir.resolve("out").toString(), scenario.toString());
     if (r.code() == Command.EXIT_UNCERTIFIED) flushlab.HostStalls.skipIfSaidIn(r.err());
     assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
-    // the direct path holds nothing: its answer is none (inconclusive when this host stalled through the cell), never a threshold
-    assertThat(r.err()).as(r.out() + r.err()).contains("flushlab run: expect direct: byte-threshold: not met: the answer is ");
+    // the direct path holds nothing: its answer is none (inconclusive when this host stalled
+    // through the cell), never a threshold
+    assertThat(r.err())
+        .as(r.out() + r.err())
+        .contains("flushlab run: expect direct: byte-threshold: not met: the answer is ");
     assertThat(r.out()).doesNotContain("expect: direct: met");
   }
 
@@ -55,20 +75,29 @@ class RunCommandTest {
     assertThat(r.code()).as(r.out() + r.err()).isZero();
     Path folder;
     try (Stream<Path> l = Files.list(results)) {
-      folder = l.filter(p -> p.getFileName().toString().endsWith("-tiny")).findFirst().orElseThrow();
+      folder =
+          l.filter(p -> p.getFileName().toString().endsWith("-tiny")).findFirst().orElseThrow();
     }
     String json = Files.readString(folder.resolve("results.json"));
-    assertThat(json).contains("run --results " + results + " " + scenario).doesNotContain("run-scenario.sh");
+    assertThat(json)
+        .contains("run --results " + results + " " + scenario)
+        .doesNotContain("run-scenario.sh");
   }
 
   @Test
   void anExternalTargetNobodyListensOnStopsTheRunWithExit1(@TempDir Path dir) throws Exception {
     int closed;
     closed = flushlab.FreePort.forALaterServer();
-    Path scenario = Files.writeString(dir.resolve("ext.yaml"), TINY.replace("targets: [{name: direct, kind: direct}]",
-        "targets: [{name: direct, kind: direct}, {name: gw, kind: external, address: 127.0.0.1:" + closed
-            + ", external: true, reason: test}]"));
-    CliTest.Ran r = CliTest.run("run", "--results", dir.resolve("out").toString(), scenario.toString());
+    Path scenario =
+        Files.writeString(
+            dir.resolve("ext.yaml"),
+            TINY.replace(
+                "targets: [{name: direct, kind: direct}]",
+                "targets: [{name: direct, kind: direct}, {name: gw, kind: external, address: 127.0.0.1:"
+                    + closed
+                    + ", external: true, reason: test}]"));
+    CliTest.Ran r =
+        CliTest.run("run", "--results", dir.resolve("out").toString(), scenario.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("target gw: nothing accepts connections at 127.0.0.1:" + closed);
   }
@@ -80,15 +109,35 @@ class RunCommandTest {
   @Test
   void resultsNameTheCommitTheLabWasBuiltFromNotTheOneItRunsIn(@TempDir Path dir) throws Exception {
     Files.writeString(dir.resolve("tiny.yaml"), TINY);
-    for (String[] git : new String[][] {{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
-        "--allow-empty", "-m", "another repository"}}) {
+    for (String[] git :
+        new String[][] {
+          {"init", "-q"},
+          {
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "another repository"
+          }
+        }) {
       String[] cmd = new String[git.length + 1];
       cmd[0] = "git";
       System.arraycopy(git, 0, cmd, 1, git.length);
-      assertThat(new ProcessBuilder(cmd).directory(dir.toFile()).inheritIO().start().waitFor()).isZero();
+      assertThat(new ProcessBuilder(cmd).directory(dir.toFile()).inheritIO().start().waitFor())
+          .isZero();
     }
-    String otherCommit = new String(new ProcessBuilder("git", "rev-parse", "HEAD").directory(dir.toFile()).start()
-        .getInputStream().readAllBytes()).trim();
+    String otherCommit =
+        new String(
+                new ProcessBuilder("git", "rev-parse", "HEAD")
+                    .directory(dir.toFile())
+                    .start()
+                    .getInputStream()
+                    .readAllBytes())
+            .trim();
     try (ForkedLab lab = ForkedLab.start(dir, List.of(), "run", "--results", "out", "tiny.yaml")) {
       assertThat(lab.process().waitFor(120, TimeUnit.SECONDS)).isTrue();
       assertThat(lab.process().exitValue()).as(lab.output()).isZero();
@@ -98,13 +147,19 @@ class RunCommandTest {
       folder = l.findFirst().orElseThrow();
     }
     var env = Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("environment");
-    assertThat(env.get("git_commit").asText()).isEqualTo(Build.commit()).doesNotStartWith(otherCommit);
+    assertThat(env.get("git_commit").asText())
+        .isEqualTo(Build.commit())
+        .doesNotStartWith(otherCommit);
   }
 
-  /** SIGTERM (what `kill` and service managers send) ends a run like Ctrl-C: results kept, exit 130. */
+  /**
+   * SIGTERM (what `kill` and service managers send) ends a run like Ctrl-C: results kept, exit 130.
+   */
   @Test
   void sigtermKeepsWhatWasMeasuredAndExits130(@TempDir Path dir) throws Exception {
-    Files.writeString(dir.resolve("long.yaml"), """
+    Files.writeString(
+        dir.resolve("long.yaml"),
+        """
         name: long
         emitter: {frames: 400, interval: 50ms}
         targets: [{name: direct, kind: direct}, {name: relay, kind: relay, shapers: [passthrough]}]
@@ -118,8 +173,12 @@ class RunCommandTest {
       assertThat(lab.process().exitValue()).as(lab.output()).isEqualTo(130);
     }
     try (Stream<Path> l = Files.list(dir.resolve("out"))) {
-      Path folder = l.filter(p -> p.getFileName().toString().endsWith("-long-interrupted")).findFirst().orElseThrow();
-      assertThat(Files.readString(folder.resolve("results.json"))).contains("\"status\" : \"interrupted\"");
+      Path folder =
+          l.filter(p -> p.getFileName().toString().endsWith("-long-interrupted"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(Files.readString(folder.resolve("results.json")))
+          .contains("\"status\" : \"interrupted\"");
     }
   }
 }

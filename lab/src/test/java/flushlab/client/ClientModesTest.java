@@ -11,7 +11,9 @@ class ClientModesTest extends LabTest {
   void aSlowReaderLetsTheKernelBufferFillSoEachReadCarriesMore() throws Exception {
     RequestPlan bulk = RequestPlan.get(lab.sseUrl("total=328KiB&size=4KiB&interval=0ms"));
     BatchResult prompt = lab.measure(bulk, ClientOptions.single().withRequests(2, 1));
-    BatchResult slow = lab.measure(bulk, ClientOptions.single().withRequests(2, 1).withSlowReaderPauseNanos(50_000_000L));
+    BatchResult slow =
+        lab.measure(
+            bulk, ClientOptions.single().withRequests(2, 1).withSlowReaderPauseNanos(50_000_000L));
     assertThat(prompt.errorCount()).isZero();
     assertThat(slow.errorCount()).isZero();
     assertThat(slow.lostFrames()).isZero();
@@ -32,7 +34,8 @@ class ClientModesTest extends LabTest {
   @Test
   void keepAliveReusesConnectionsAndFreshConnectionsWorkToo() throws Exception {
     RequestPlan plan = RequestPlan.get(lab.sseUrl("frames=5&size=60&interval=1ms"));
-    BatchResult kept = lab.measure(plan, ClientOptions.single().withRequests(6, 2).withKeepAlive(true));
+    BatchResult kept =
+        lab.measure(plan, ClientOptions.single().withRequests(6, 2).withKeepAlive(true));
     BatchResult fresh = lab.measure(plan, ClientOptions.single().withRequests(6, 2));
     assertThat(kept.streamsOk()).isEqualTo(6);
     assertThat(fresh.streamsOk()).isEqualTo(6);
@@ -50,7 +53,10 @@ class ClientModesTest extends LabTest {
 
   @Test
   void chatStreamsCarryPiTsInEveryChunkAndEndWithDone() throws Exception {
-    BatchResult r = lab.measure(RequestPlan.chat("127.0.0.1", lab.emitter.port(), 30, 0, 1), ClientOptions.single().withRequests(2, 2));
+    BatchResult r =
+        lab.measure(
+            RequestPlan.chat("127.0.0.1", lab.emitter.port(), 30, 0, 1),
+            ClientOptions.single().withRequests(2, 2));
     assertThat(r.errorCount()).isZero();
     assertThat(r.frames()).isEqualTo(60);
     assertThat(r.uncheckedFrames()).as("every chunk had pi_seq and pi_ts").isZero();

@@ -1,14 +1,17 @@
 package flushlab.client;
 
-import flushlab.coding.ContentCoding;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.coding.ContentCoding;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A client profile is the request head that client sends: its headers in its order, the user's own replacing any of the same name. */
+/**
+ * A client profile is the request head that client sends: its headers in its order, the user's own
+ * replacing any of the same name.
+ */
 class ClientProfileTest {
   private static String head(RequestPlan p) {
     return new String(p.bytes(true), StandardCharsets.ISO_8859_1);
@@ -22,10 +25,14 @@ class ClientProfileTest {
       int at = 0;
       for (String[] h : c.headers()) {
         int i = head.indexOf("\r\n" + h[0] + ": " + h[1] + "\r\n");
-        assertThat(i).as("%s sends %s: %s after the header before it", c, h[0], h[1]).isGreaterThan(at);
+        assertThat(i)
+            .as("%s sends %s: %s after the header before it", c, h[0], h[1])
+            .isGreaterThan(at);
         at = i;
       }
-      assertThat(head).as(c.text()).startsWith("GET /sse?frames=3 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n");
+      assertThat(head)
+          .as(c.text())
+          .startsWith("GET /sse?frames=3 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n");
     }
   }
 
@@ -33,30 +40,47 @@ class ClientProfileTest {
   void theDefaultIsTheLabsOwnRequestWithoutAcceptEncoding() {
     RequestPlan plan = RequestPlan.get("http://127.0.0.1:8080/sse");
     assertThat(plan.profile()).isEqualTo(ClientProfile.BARE);
-    assertThat(head(plan)).isEqualTo("GET /sse HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: flushlab\r\nAccept: text/event-stream\r\n\r\n");
+    assertThat(head(plan))
+        .isEqualTo(
+            "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: flushlab\r\nAccept: text/event-stream\r\n\r\n");
     assertThat(plan.acceptedCodings()).isEmpty();
-    assertThat(plan.withProfile(ClientProfile.CURL).acceptedCodings()).as("curl without --compressed").isEmpty();
+    assertThat(plan.withProfile(ClientProfile.CURL).acceptedCodings())
+        .as("curl without --compressed")
+        .isEmpty();
   }
 
   @Test
   void whatAProfileAcceptsIsWhatTheClientDecodesAndAUserHeaderWins() {
-    RequestPlan browser = RequestPlan.get("http://127.0.0.1:8080/sse").withProfile(ClientProfile.BROWSER);
+    RequestPlan browser =
+        RequestPlan.get("http://127.0.0.1:8080/sse").withProfile(ClientProfile.BROWSER);
     assertThat(browser.acceptedCodings()).isEqualTo(EnumSet.allOf(ContentCoding.class));
-    assertThat(RequestPlan.get("http://h:1/sse").withProfile(ClientProfile.OPENAI_PYTHON).acceptedCodings())
+    assertThat(
+            RequestPlan.get("http://h:1/sse")
+                .withProfile(ClientProfile.OPENAI_PYTHON)
+                .acceptedCodings())
         .isEqualTo(EnumSet.of(ContentCoding.GZIP, ContentCoding.DEFLATE));
-    RequestPlan mine = browser.withHeaders(List.<String[]>of(new String[] {"Accept-Encoding", "identity"}));
+    RequestPlan mine =
+        browser.withHeaders(List.<String[]>of(new String[] {"Accept-Encoding", "identity"}));
     assertThat(mine.acceptedCodings()).isEmpty();
     String head = head(mine);
-    assertThat(head).contains("\r\nAccept-Encoding: identity\r\n").doesNotContain("gzip, deflate, br, zstd");
-    assertThat(head.indexOf("Accept-Encoding")).as("sent once").isEqualTo(head.lastIndexOf("Accept-Encoding"));
+    assertThat(head)
+        .contains("\r\nAccept-Encoding: identity\r\n")
+        .doesNotContain("gzip, deflate, br, zstd");
+    assertThat(head.indexOf("Accept-Encoding"))
+        .as("sent once")
+        .isEqualTo(head.lastIndexOf("Accept-Encoding"));
   }
 
   @Test
   void anSdkProfileKeepsTheLabsJsonBodyAndItsOwnAccept() {
-    RequestPlan chat = RequestPlan.chat("127.0.0.1", 8080, 3, 0, 10).withProfile(ClientProfile.OPENAI_NODE);
+    RequestPlan chat =
+        RequestPlan.chat("127.0.0.1", 8080, 3, 0, 10).withProfile(ClientProfile.OPENAI_NODE);
     String head = head(chat);
-    assertThat(head).startsWith("POST /v1/chat/completions HTTP/1.1\r\n").contains("\r\naccept: application/json\r\n")
-        .contains("\r\nuser-agent: OpenAI/JS 6.49.0\r\n").contains("\r\nContent-Type: application/json\r\n")
+    assertThat(head)
+        .startsWith("POST /v1/chat/completions HTTP/1.1\r\n")
+        .contains("\r\naccept: application/json\r\n")
+        .contains("\r\nuser-agent: OpenAI/JS 6.49.0\r\n")
+        .contains("\r\nContent-Type: application/json\r\n")
         .doesNotContain("text/event-stream");
   }
 }

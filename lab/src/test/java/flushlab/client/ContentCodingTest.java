@@ -1,15 +1,15 @@
 package flushlab.client;
 
-import flushlab.coding.BodyDecoder;
-import flushlab.coding.ContentCoding;
-import flushlab.coding.FlushPolicy;
-import flushlab.coding.StreamCompressor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import flushlab.LabTest;
 import flushlab.ScriptedServer;
 import flushlab.ScriptedServer.Step;
+import flushlab.coding.BodyDecoder;
+import flushlab.coding.ContentCoding;
+import flushlab.coding.FlushPolicy;
+import flushlab.coding.StreamCompressor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A body in a content coding: the client decodes what it asked for, as it arrives, so frames per
  * read stay a property of the socket read; a coding it did not ask for, one it cannot decode, a
- * corrupt or cut compressed stream, and a response without a single frame are each an error of
- * that stream, never a measurement.
+ * corrupt or cut compressed stream, and a response without a single frame are each an error of that
+ * stream, never a measurement.
  */
 class ContentCodingTest extends LabTest {
   private static final int FRAMES = 20;
@@ -43,7 +43,8 @@ class ContentCodingTest extends LabTest {
     for (int piece : new int[] {1, 2, 3, 7, 10, gz.length}) {
       BodyDecoder d = BodyDecoder.of(ContentCoding.GZIP);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      for (int i = 0; i < gz.length; i += piece) d.feed(gz, i, Math.min(piece, gz.length - i), out::write);
+      for (int i = 0; i < gz.length; i += piece)
+        d.feed(gz, i, Math.min(piece, gz.length - i), out::write);
       d.finish();
       assertThat(out.toByteArray()).as("split every %d bytes", piece).isEqualTo(plain);
       assertThat(d.decodedBytes()).isEqualTo(plain.length);
@@ -86,29 +87,45 @@ class ContentCodingTest extends LabTest {
   void aCorruptOrCutOrAlteredGzipBodyIsRefused() throws Exception {
     byte[] gz = gzip(ScriptedServer.frames(SIZE, 0, 1, 2, 3));
     byte[] notGzip = "hello".getBytes(StandardCharsets.US_ASCII);
-    assertThatThrownBy(() -> BodyDecoder.of(ContentCoding.GZIP).feed(concat(notGzip, new byte[10]), 0, 15, (b, o, l) -> { }))
+    assertThatThrownBy(
+            () ->
+                BodyDecoder.of(ContentCoding.GZIP)
+                    .feed(concat(notGzip, new byte[10]), 0, 15, (b, o, l) -> {}))
         .hasMessageContaining("not a gzip stream");
     BodyDecoder cut = BodyDecoder.of(ContentCoding.GZIP);
-    cut.feed(gz, 0, gz.length - 12, (b, o, l) -> { });
+    cut.feed(gz, 0, gz.length - 12, (b, o, l) -> {});
     assertThatThrownBy(cut::finish).hasMessageContaining("truncated");
     byte[] altered = gz.clone();
     altered[altered.length - 8] ^= 1; // the trailer's CRC
-    assertThatThrownBy(() -> BodyDecoder.of(ContentCoding.GZIP).feed(altered, 0, altered.length, (b, o, l) -> { })).hasMessageContaining("CRC");
+    assertThatThrownBy(
+            () ->
+                BodyDecoder.of(ContentCoding.GZIP)
+                    .feed(altered, 0, altered.length, (b, o, l) -> {}))
+        .hasMessageContaining("CRC");
     byte[] garbage = gz.clone();
     Arrays.fill(garbage, 12, 20, (byte) 0xff);
-    assertThatThrownBy(() -> BodyDecoder.of(ContentCoding.GZIP).feed(garbage, 0, garbage.length, (b, o, l) -> { })).hasMessageContaining("corrupt");
+    assertThatThrownBy(
+            () ->
+                BodyDecoder.of(ContentCoding.GZIP)
+                    .feed(garbage, 0, garbage.length, (b, o, l) -> {}))
+        .hasMessageContaining("corrupt");
   }
 
   @Test
   void acceptEncodingIsReadAsRfc9110Says() {
-    assertThat(ContentCoding.accepted("gzip, deflate, br, zstd")).containsExactlyInAnyOrder(ContentCoding.values());
-    assertThat(ContentCoding.accepted("gzip;q=0, deflate;q=0.5")).containsExactly(ContentCoding.DEFLATE);
+    assertThat(ContentCoding.accepted("gzip, deflate, br, zstd"))
+        .containsExactlyInAnyOrder(ContentCoding.values());
+    assertThat(ContentCoding.accepted("gzip;q=0, deflate;q=0.5"))
+        .containsExactly(ContentCoding.DEFLATE);
     assertThat(ContentCoding.accepted("*")).containsExactlyInAnyOrder(ContentCoding.values());
     assertThat(ContentCoding.accepted("identity")).isEmpty();
     assertThat(ContentCoding.accepted(null)).isEmpty();
     assertThat(ContentCoding.named("x-gzip")).isEqualTo(ContentCoding.GZIP);
-    assertThat(RequestPlan.get("http://127.0.0.1:1/sse").withHeaders(List.<String[]>of(new String[] {"accept-encoding", "gzip"}))
-        .acceptedCodings()).isEqualTo(EnumSet.of(ContentCoding.GZIP));
+    assertThat(
+            RequestPlan.get("http://127.0.0.1:1/sse")
+                .withHeaders(List.<String[]>of(new String[] {"accept-encoding", "gzip"}))
+                .acceptedCodings())
+        .isEqualTo(EnumSet.of(ContentCoding.GZIP));
   }
 
   // ---- through the metered client, from a server that compresses
@@ -117,16 +134,23 @@ class ContentCodingTest extends LabTest {
   void aGzipStreamFlushedPerEventReadsOneFramePerRead() throws Exception {
     BatchResult r = wholeGzipStream(true, "gzip");
     assertThat(r.framesPerRead()).as("each event was flushed on its own").isLessThanOrEqualTo(1.1);
-    assertThat(r.decodedBodyBytes()).as("the body as the SSE parser saw it").isEqualTo((long) FRAMES * SIZE);
+    assertThat(r.decodedBodyBytes())
+        .as("the body as the SSE parser saw it")
+        .isEqualTo((long) FRAMES * SIZE);
   }
 
   @Test
   void aGzipStreamHeldToItsEndReadsAsOneRelease() throws Exception {
     BatchResult r = wholeGzipStream(false, "gzip, deflate");
-    assertThat(r.framesPerRead()).as("the encoder released everything at its end").isEqualTo((double) FRAMES);
+    assertThat(r.framesPerRead())
+        .as("the encoder released everything at its end")
+        .isEqualTo((double) FRAMES);
   }
 
-  /** A gzip stream (flushed per event, or not at all) read by a client accepting {@code accept}: every frame, none lost. */
+  /**
+   * A gzip stream (flushed per event, or not at all) read by a client accepting {@code accept}:
+   * every frame, none lost.
+   */
   private BatchResult wholeGzipStream(boolean flushEach, String accept) throws Exception {
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, gzipSteps(flushEach, "gzip"))) {
       BatchResult r = measure(server, accept);
@@ -143,14 +167,20 @@ class ContentCodingTest extends LabTest {
       BatchResult r = measure(server, null);
       assertThat(r.streamsOk()).isZero();
       assertThat(r.errors().get(0)).containsEntry("kind", "encoding_not_asked");
-      assertThat((String) r.errors().get(0).get("example")).contains("gzip").contains("no Accept-Encoding");
+      assertThat((String) r.errors().get(0).get("example"))
+          .contains("gzip")
+          .contains("no Accept-Encoding");
     }
   }
 
   @Test
   void anUnknownCodingOrBytesThatAreNotWhatTheHeadSaysAreAnError() throws Exception {
-    // snappy is no HTTP content coding the client knows; gzip bytes labelled br or zstd cannot be decoded as those
-    for (String[] c : new String[][] {{"snappy", "encoding_unknown"}, {"br", "encoding_corrupt"}, {"zstd", "encoding_corrupt"}}) {
+    // snappy is no HTTP content coding the client knows; gzip bytes labelled br or zstd cannot be
+    // decoded as those
+    for (String[] c :
+        new String[][] {
+          {"snappy", "encoding_unknown"}, {"br", "encoding_corrupt"}, {"zstd", "encoding_corrupt"}
+        }) {
       try (ScriptedServer server = ScriptedServer.playing(lab.vertx, gzipSteps(true, c[0]))) {
         BatchResult r = measure(server, "gzip, br, zstd, snappy");
         assertThat(r.streamsOk()).as(c[0]).isZero();
@@ -176,13 +206,16 @@ class ContentCodingTest extends LabTest {
 
   @Test
   void aResponseWithoutASingleFrameIsAnErrorNotOk() throws Exception {
-    List<Step> steps = List.of(new Step(0, ScriptedServer::sseHead),
-        new Step(5, () -> ": a comment, and no frame\n\n".getBytes(StandardCharsets.US_ASCII)));
+    List<Step> steps =
+        List.of(
+            new Step(0, ScriptedServer::sseHead),
+            new Step(5, () -> ": a comment, and no frame\n\n".getBytes(StandardCharsets.US_ASCII)));
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
       BatchResult r = lab.measure("http://127.0.0.1:" + server.port() + "/sse?frames=" + FRAMES);
       assertThat(r.streamsOk()).isZero();
       assertThat(r.errors().get(0)).containsEntry("kind", "no_frames");
-      assertThat((String) r.errors().get(0).get("example")).contains("of the " + FRAMES + " asked for");
+      assertThat((String) r.errors().get(0).get("example"))
+          .contains("of the " + FRAMES + " asked for");
       assertThat(r.oneLine()).doesNotContain("frames/read 0.00");
     }
   }
@@ -201,19 +234,27 @@ class ContentCodingTest extends LabTest {
     long plain = bytesPerRead(null, n);
     for (ContentCoding c : ContentCoding.values()) {
       long decoding = bytesPerRead(c, n);
-      System.out.printf("ContentCodingTest: %d B per plain read, %d B per %s-decoding read%n", plain, decoding, c.text());
-      // brotli4j hands each pull's output as a new direct-buffer view (about 64 B); the others allocate nothing per read
+      System.out.printf(
+          "ContentCodingTest: %d B per plain read, %d B per %s-decoding read%n",
+          plain, decoding, c.text());
+      // brotli4j hands each pull's output as a new direct-buffer view (about 64 B); the others
+      // allocate nothing per read
       long allowance = c == ContentCoding.BR ? 128 : 8;
-      assertThat(decoding).as("bytes a %s-decoding read allocates, against a plain read's %d", c.text(), plain)
+      assertThat(decoding)
+          .as("bytes a %s-decoding read allocates, against a plain read's %d", c.text(), plain)
           .isLessThanOrEqualTo(plain + allowance);
     }
   }
 
-  /** Bytes allocated per read by a meter fed the head, then one read per frame: plain (null), or compressed and flushed per frame. */
+  /**
+   * Bytes allocated per read by a meter fed the head, then one read per frame: plain (null), or
+   * compressed and flushed per frame.
+   */
   private static long bytesPerRead(ContentCoding coding, int frames) throws IOException {
     List<byte[]> reads = new ArrayList<>();
     reads.add(coding != null ? head(coding.text()) : ScriptedServer.sseHead());
-    StreamCompressor compressor = coding == null ? null : new StreamCompressor(coding, FlushPolicy.EACH);
+    StreamCompressor compressor =
+        coding == null ? null : new StreamCompressor(coding, FlushPolicy.EACH);
     for (int i = 0; i < frames; i++) {
       byte[] frame = ScriptedServer.frames(SIZE, i);
       if (compressor == null) {
@@ -225,15 +266,18 @@ class ContentCodingTest extends LabTest {
       compressor.sent();
     }
     if (compressor != null) compressor.close();
-    var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    var threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
     Set<ContentCoding> accepted = coding != null ? EnumSet.of(coding) : Set.of();
     StreamMeter warm = new StreamMeter(frames, 65536, accepted); // compiles the path
     for (byte[] r : reads) warm.onRead(System.nanoTime(), r, 0, r.length);
     StreamMeter m = new StreamMeter(frames, 65536, accepted);
     int half = reads.size() / 2;
-    for (int i = 0; i < half; i++) m.onRead(System.nanoTime(), reads.get(i), 0, reads.get(i).length);
+    for (int i = 0; i < half; i++)
+      m.onRead(System.nanoTime(), reads.get(i), 0, reads.get(i).length);
     long before = threads.getCurrentThreadAllocatedBytes();
-    for (int i = half; i < reads.size(); i++) m.onRead(System.nanoTime(), reads.get(i), 0, reads.get(i).length);
+    for (int i = half; i < reads.size(); i++)
+      m.onRead(System.nanoTime(), reads.get(i), 0, reads.get(i).length);
     long used = threads.getCurrentThreadAllocatedBytes() - before;
     assertThat(m.framesSoFar()).isEqualTo(frames);
     return used / (reads.size() - half);
@@ -242,20 +286,24 @@ class ContentCodingTest extends LabTest {
   // ---- helpers
 
   private BatchResult measure(ScriptedServer server, String acceptEncoding) throws Exception {
-    RequestPlan plan = RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=" + FRAMES);
-    if (acceptEncoding != null) plan = plan.withHeaders(List.<String[]>of(new String[] {"Accept-Encoding", acceptEncoding}));
+    RequestPlan plan =
+        RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=" + FRAMES);
+    if (acceptEncoding != null)
+      plan = plan.withHeaders(List.<String[]>of(new String[] {"Accept-Encoding", acceptEncoding}));
     return lab.measure(plan, ClientOptions.single());
   }
 
   private static byte[] head(String coding) {
-    return ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: " + coding + "\r\nConnection: close\r\n\r\n")
+    return ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: "
+            + coding
+            + "\r\nConnection: close\r\n\r\n")
         .getBytes(StandardCharsets.US_ASCII);
   }
 
   /**
    * The head, then FRAMES frames 10 ms apart through one gzip stream: flushed after each event (as
-   * a server that flushes per write), or held whole and written at the end (as an encoder that
-   * was never flushed).
+   * a server that flushes per write), or held whole and written at the end (as an encoder that was
+   * never flushed).
    */
   private static List<Step> gzipSteps(boolean flushEach, String coding) {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
@@ -270,21 +318,22 @@ class ContentCodingTest extends LabTest {
     for (int i = 0; i < FRAMES; i++) {
       long seq = i;
       boolean last = i == FRAMES - 1;
-      Supplier<byte[]> next = () -> {
-        try {
-          gz.write(ScriptedServer.frames(SIZE, seq));
-          if (last) {
-            gz.close();
-          } else if (flushEach) {
-            gz.flush();
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        byte[] out = wire.toByteArray();
-        wire.reset();
-        return out;
-      };
+      Supplier<byte[]> next =
+          () -> {
+            try {
+              gz.write(ScriptedServer.frames(SIZE, seq));
+              if (last) {
+                gz.close();
+              } else if (flushEach) {
+                gz.flush();
+              }
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            byte[] out = wire.toByteArray();
+            wire.reset();
+            return out;
+          };
       steps.add(new Step(10, next));
     }
     return steps;

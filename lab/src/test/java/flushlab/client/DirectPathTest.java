@@ -10,7 +10,11 @@ class DirectPathTest extends LabTest {
 
   @Test
   void direct41FramesOf60BytesAt50msArriveOnePerRead() throws Exception {
-    BatchResult r = lab.measurePaced(50_000_000L, RequestPlan.get(lab.sseUrl("frames=41&size=60&interval=50ms")), ClientOptions.single());
+    BatchResult r =
+        lab.measurePaced(
+            50_000_000L,
+            RequestPlan.get(lab.sseUrl("frames=41&size=60&interval=50ms")),
+            ClientOptions.single());
     System.out.println("direct: " + r.oneLine());
     assertThat(r.errorCount()).isZero();
     assertThat(r.frames()).isEqualTo(41);

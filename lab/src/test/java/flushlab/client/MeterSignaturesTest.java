@@ -23,7 +23,9 @@ class MeterSignaturesTest extends LabTest {
     steps.add(new Step(0, ScriptedServer::sseHead));
     for (int w = 0; w < 8; w++) {
       long base = w * 5L;
-      steps.add(new Step(20, () -> ScriptedServer.frames(60, base, base + 1, base + 2, base + 3, base + 4)));
+      steps.add(
+          new Step(
+              20, () -> ScriptedServer.frames(60, base, base + 1, base + 2, base + 3, base + 4)));
     }
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
       BatchResult r = measure(server, "frames=40");
@@ -42,11 +44,14 @@ class MeterSignaturesTest extends LabTest {
     // seq 3 never sent, 5 sent twice, 8 arrives after 9, and one frame is corrupted in flight
     long[] order = {0, 1, 2, 4, 5, 5, 6, 7, 9, 8};
     for (long seq : order) steps.add(new Step(2, () -> ScriptedServer.frames(60, seq)));
-    steps.add(new Step(2, () -> {
-      byte[] f = ScriptedServer.frames(60, 10);
-      f[40] = (byte) (f[40] == 'x' ? 'y' : 'x');
-      return f;
-    }));
+    steps.add(
+        new Step(
+            2,
+            () -> {
+              byte[] f = ScriptedServer.frames(60, 10);
+              f[40] = (byte) (f[40] == 'x' ? 'y' : 'x');
+              return f;
+            }));
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
       BatchResult r = measure(server, "frames=11");
       assertThat(r.errorCount()).isZero();
@@ -59,7 +64,8 @@ class MeterSignaturesTest extends LabTest {
 
   @Test
   void aServerThatIsNotHttpIsReportedAsSuch() throws Exception {
-    List<Step> steps = List.of(new Step(0, () -> "SSH-2.0-OpenSSH_9.2\r\n".getBytes(StandardCharsets.US_ASCII)));
+    List<Step> steps =
+        List.of(new Step(0, () -> "SSH-2.0-OpenSSH_9.2\r\n".getBytes(StandardCharsets.US_ASCII)));
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
       BatchResult r = measure(server, "frames=3");
       assertThat(r.errorCount()).isEqualTo(1);
@@ -70,8 +76,13 @@ class MeterSignaturesTest extends LabTest {
 
   @Test
   void aResponseThatIsNotSseIsReportedAsSuch() throws Exception {
-    List<Step> steps = List.of(new Step(0,
-        () -> "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII)));
+    List<Step> steps =
+        List.of(
+            new Step(
+                0,
+                () ->
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\nhello"
+                        .getBytes(StandardCharsets.US_ASCII)));
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
       BatchResult r = measure(server, "frames=3");
       assertThat(r.errors().get(0)).containsEntry("kind", "not_sse");
@@ -81,13 +92,20 @@ class MeterSignaturesTest extends LabTest {
 
   @Test
   void aCutChunkedStreamIsATruncationNotAMeasurement() throws Exception {
-    List<Step> steps = List.of(
-        new Step(0, () -> "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
-            .getBytes(StandardCharsets.US_ASCII)),
-        new Step(2, () -> {
-          byte[] f = ScriptedServer.frames(60, 0);
-          return ("3c\r\n" + new String(f, StandardCharsets.ISO_8859_1) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
-        }));
+    List<Step> steps =
+        List.of(
+            new Step(
+                0,
+                () ->
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII)),
+            new Step(
+                2,
+                () -> {
+                  byte[] f = ScriptedServer.frames(60, 0);
+                  return ("3c\r\n" + new String(f, StandardCharsets.ISO_8859_1) + "\r\n")
+                      .getBytes(StandardCharsets.ISO_8859_1);
+                }));
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
       BatchResult r = measure(server, "frames=3");
       assertThat(r.streamsOk()).isZero();

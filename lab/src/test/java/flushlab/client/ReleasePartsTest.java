@@ -22,7 +22,10 @@ class ReleasePartsTest {
     return releases(INTERVAL, readAt);
   }
 
-  /** The releases of one stream whose frames were written {@code interval} apart and read at {@code readAt(i)} ({@link ReadByRead}). */
+  /**
+   * The releases of one stream whose frames were written {@code interval} apart and read at {@code
+   * readAt(i)} ({@link ReadByRead}).
+   */
   static StreamResult.Releases releases(long interval, LongUnaryOperator readAt) {
     return ReadByRead.stream(FRAMES, SIZE, interval, readAt).releases();
   }
@@ -32,12 +35,15 @@ class ReleasePartsTest {
     // held 300 ms, then sent in three parts 2 ms apart (a proxy's writes, TCP's window opening)
     StreamResult.Releases r = releases(i -> i < 40 ? 300 * MS : i < 80 ? 302 * MS : 304 * MS);
     assertThat(r.count()).isEqualTo(1);
-    // a hold every 40 ms, each arriving in two parts 2 ms apart: the parts are joined, never the holds
+    // a hold every 40 ms, each arriving in two parts 2 ms apart: the parts are joined, never the
+    // holds
     // (the stats leave the first and the last release out: the three between)
-    StreamResult.Releases holds = releases(i -> {
-      long release = (i / 20 + 1) * 40L * MS;
-      return i % 20 < 10 ? release : release + 2 * MS;
-    });
+    StreamResult.Releases holds =
+        releases(
+            i -> {
+              long release = (i / 20 + 1) * 40L * MS;
+              return i % 20 < 10 ? release : release + 2 * MS;
+            });
     assertThat(holds.count()).isEqualTo(5);
     assertThat(holds.frames().toArray()).containsExactly(20, 20, 20);
   }
@@ -49,11 +55,16 @@ class ReleasePartsTest {
     // two frames a read, 4 ms apart (a socket that sends once the last segment is acknowledged)
     assertThat(releases(i -> (i / 2) * 2 * INTERVAL + 3 * MS).count()).isEqualTo(FRAMES / 2);
     // frames 1 ms apart read every 3 ms, four and then two a read (the reader's jitter): each read
-    // carries what was written since the one before, over as long as the gap, and is its own release
-    StreamResult.Releases jittered = releases(MS, i -> {
-      long group = i / 6;
-      return group * 6 * MS + (i % 6 < 4 ? 3_500_000L : 6_500_000L);
-    });
-    assertThat(jittered.count()).isEqualTo(FRAMES / 6 * 2 + (FRAMES % 6 > 4 ? 2 : FRAMES % 6 > 0 ? 1 : 0));
+    // carries what was written since the one before, over as long as the gap, and is its own
+    // release
+    StreamResult.Releases jittered =
+        releases(
+            MS,
+            i -> {
+              long group = i / 6;
+              return group * 6 * MS + (i % 6 < 4 ? 3_500_000L : 6_500_000L);
+            });
+    assertThat(jittered.count())
+        .isEqualTo(FRAMES / 6 * 2 + (FRAMES % 6 > 4 ? 2 : FRAMES % 6 > 0 ? 1 : 0));
   }
 }

@@ -8,14 +8,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a measured stream costs to summarise. The map and staggered runs build one batch per
- * stream, so a batch's fixed cost is paid hundreds of times a minute: with histograms spanning an
- * hour up front it was 2.2 MB each, most of what a run allocated, and it drove 40-70 ms pauses.
+ * What a measured stream costs to summarise. The map and staggered runs build one batch per stream,
+ * so a batch's fixed cost is paid hundreds of times a minute: with histograms spanning an hour up
+ * front it was 2.2 MB each, most of what a run allocated, and it drove 40-70 ms pauses.
  */
 class ResultFootprintTest {
 
   private static long allocated() {
-    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+        .getCurrentThreadAllocatedBytes();
   }
 
   /** A closed, whole stream of 200 plain frames, read one frame per read 5 ms apart. */
@@ -46,7 +47,8 @@ class ResultFootprintTest {
     before = allocated();
     Distribution gaps = b.gapMs();
     long asked = allocated() - before;
-    System.out.println("one-stream batch: " + made + " B to make, " + asked + " B more for its gap distribution");
+    System.out.println(
+        "one-stream batch: " + made + " B to make, " + asked + " B more for its gap distribution");
     assertThat(gaps.p50()).isBetween(4.99, 5.01);
     assertThat(made).as("bytes one batch allocates when made").isLessThan(16 * 1024);
     assertThat(asked).as("bytes one distribution of 5 ms gaps allocates").isLessThan(256 * 1024);

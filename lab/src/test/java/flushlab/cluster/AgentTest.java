@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
 import flushlab.core.HostPort;
+import flushlab.scenario.Cell;
+import flushlab.scenario.Setting;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import flushlab.scenario.Cell;
-import flushlab.scenario.Setting;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -21,9 +21,13 @@ import org.junit.jupiter.api.Test;
  * lab joins it and reaches it over the clustered event bus.
  */
 class AgentTest {
-  private static final byte[] SECRET = "correct horse battery staple".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] SECRET =
+      "correct horse battery staple".getBytes(StandardCharsets.UTF_8);
 
-  /** A port P with P, P+1 and P+2 free (the handshake, Hazelcast, the event bus), below the ephemeral range. */
+  /**
+   * A port P with P, P+1 and P+2 free (the handshake, Hazelcast, the event bus), below the
+   * ephemeral range.
+   */
   private static int threeFreePorts() throws java.io.IOException {
     return flushlab.FreePort.forALaterServer(3);
   }
@@ -33,7 +37,8 @@ class AgentTest {
     return Cell.fromSettings(Map.of("frames", frames, "frame_size", "60B", "interval", interval));
   }
 
-  private static ClusterSpec spec(String lab, byte[] secret, String version, String agent, int port, List<HostPort> join) {
+  private static ClusterSpec spec(
+      String lab, byte[] secret, String version, String agent, int port, List<HostPort> join) {
     return new ClusterSpec(lab, secret, version, agent, new HostPort("127.0.0.1", port), join);
   }
 
@@ -45,13 +50,25 @@ class AgentTest {
       List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
       int pb = threeFreePorts();
 
-      assertThatThrownBy(() -> Agent.start(spec("lab-two", SECRET, "1.0", "b", pb, joinA), line -> {}))
+      assertThatThrownBy(
+              () -> Agent.start(spec("lab-two", SECRET, "1.0", "b", pb, joinA), line -> {}))
           .isInstanceOf(Agent.JoinFailure.class)
           .hasMessageContaining("is in cluster 'lab-one', not 'lab-two'");
-      assertThatThrownBy(() -> Agent.start(spec("lab-one", "another secret, 12+".getBytes(StandardCharsets.UTF_8), "1.0", "b", pb, joinA), line -> {}))
+      assertThatThrownBy(
+              () ->
+                  Agent.start(
+                      spec(
+                          "lab-one",
+                          "another secret, 12+".getBytes(StandardCharsets.UTF_8),
+                          "1.0",
+                          "b",
+                          pb,
+                          joinA),
+                      line -> {}))
           .isInstanceOf(Agent.JoinFailure.class)
           .hasMessageContaining("does not share this cluster's secret");
-      assertThatThrownBy(() -> Agent.start(spec("lab-one", SECRET, "1.1", "b", pb, joinA), line -> {}))
+      assertThatThrownBy(
+              () -> Agent.start(spec("lab-one", SECRET, "1.1", "b", pb, joinA), line -> {}))
           .isInstanceOf(Agent.JoinFailure.class)
           .hasMessageContaining("runs flushlab 1.0, this agent 1.1");
       assertThat(a.members()).as("no refused agent joined").isEqualTo(1);
@@ -65,8 +82,12 @@ class AgentTest {
         // one JVM, one clock: the true offset is 0, and the estimate must hold it within its bound
         ClockOffset offset = b.clockOffset("a", 20);
         assertThat(offset.samples()).isEqualTo(20);
-        assertThat(Math.abs(offset.offsetNanos())).as("offset %s", offset).isLessThanOrEqualTo(offset.boundNanos());
-        assertThat(offset.basis()).as("one JVM, one kernel: the round trips agreed with the shared clock").isEqualTo(ClockOffset.Basis.SHARED_MONOTONIC);
+        assertThat(Math.abs(offset.offsetNanos()))
+            .as("offset %s", offset)
+            .isLessThanOrEqualTo(offset.boundNanos());
+        assertThat(offset.basis())
+            .as("one JVM, one kernel: the round trips agreed with the shared clock")
+            .isEqualTo(ClockOffset.Basis.SHARED_MONOTONIC);
       }
     }
   }
@@ -78,11 +99,12 @@ class AgentTest {
 
   /**
    * A coordinator splits a client load over two agents: each runs its share and answers with every
-   * stream it read, and the merge is their exact sum. A share past its deadline is
-   * stopped by the agent that runs it, its connection closed.
+   * stream it read, and the merge is their exact sum. A share past its deadline is stopped by the
+   * agent that runs it, its connection closed.
    */
   @Test
-  void sharesOfAClientLoadRunOnTwoAgentsAndMergeExactlyAndAShareStopsAtItsDeadline() throws Exception {
+  void sharesOfAClientLoadRunOnTwoAgentsAndMergeExactlyAndAShareStopsAtItsDeadline()
+      throws Exception {
     try (LabFixture lab = new LabFixture()) {
       flushlab.emitter.Emitter emitter = lab.emitter;
       HostPort at = new HostPort("127.0.0.1", emitter.port());
@@ -90,9 +112,16 @@ class AgentTest {
       int pa = threeFreePorts();
       try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
         int pb = threeFreePorts();
-        try (Agent b = Agent.start(spec("lab-one", SECRET, "1.0", "b", pb, List.of(new HostPort("127.0.0.1", pa))), line -> {})) {
-          ClientShare.Streams fromA = ClientShare.askStreams(a, "a", at, share(cell, 3), List.of(), 30_000).await(40, TimeUnit.SECONDS);
-          ClientShare.Streams fromB = ClientShare.askStreams(a, "b", at, share(cell, 4), List.of(), 30_000).await(40, TimeUnit.SECONDS);
+        try (Agent b =
+            Agent.start(
+                spec("lab-one", SECRET, "1.0", "b", pb, List.of(new HostPort("127.0.0.1", pa))),
+                line -> {})) {
+          ClientShare.Streams fromA =
+              ClientShare.askStreams(a, "a", at, share(cell, 3), List.of(), 30_000)
+                  .await(40, TimeUnit.SECONDS);
+          ClientShare.Streams fromB =
+              ClientShare.askStreams(a, "b", at, share(cell, 4), List.of(), 30_000)
+                  .await(40, TimeUnit.SECONDS);
           BatchResult a3 = new BatchResult(fromA.results());
           BatchResult b4 = new BatchResult(fromB.results());
           assertThat(a3.streamsOk()).isEqualTo(3);
@@ -106,9 +135,15 @@ class AgentTest {
           assertThat(merged.ttftHistogram().getTotalCount()).isEqualTo(7);
 
           Cell slow = cell("100", "100ms"); // 10 s
-          assertThatThrownBy(() -> ClientShare.askStreams(a, "b", at, share(slow, 1), List.of(), 400).await(10, TimeUnit.SECONDS))
+          assertThatThrownBy(
+                  () ->
+                      ClientShare.askStreams(a, "b", at, share(slow, 1), List.of(), 400)
+                          .await(10, TimeUnit.SECONDS))
               .hasMessageContaining("agent b stopped its share at its deadline of 400 ms");
-          flushlab.Await.until("the emitter saw the stopped share's connection close", 5000, () -> emitter.openConnections() == 0);
+          flushlab.Await.until(
+              "the emitter saw the stopped share's connection close",
+              5000,
+              () -> emitter.openConnections() == 0);
         }
       }
     }
@@ -120,26 +155,44 @@ class AgentTest {
    * and the dead agent named.
    */
   @Test
-  void anAgentKilledMidRunMakesItPartialWithTheSurvivorsDataAndTheDeadAgentNamed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws Exception {
+  void anAgentKilledMidRunMakesItPartialWithTheSurvivorsDataAndTheDeadAgentNamed(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     String version = flushlab.core.Build.version(); // the forked agent's
     try (LabFixture lab = new LabFixture()) {
       flushlab.emitter.Emitter emitter = lab.emitter;
       HostPort at = new HostPort("127.0.0.1", emitter.port());
-      Cell cell = cell("15", "100ms").with(Setting.REQUESTS, "4").with(Setting.CONCURRENCY, "4"); // 1.5 s
+      Cell cell =
+          cell("15", "100ms").with(Setting.REQUESTS, "4").with(Setting.CONCURRENCY, "4"); // 1.5 s
       int pa = threeFreePorts();
-      try (Agent a = Agent.start(spec("lab-one", SECRET, version, "a", pa, List.of()), line -> {})) {
+      try (Agent a =
+          Agent.start(spec("lab-one", SECRET, version, "a", pa, List.of()), line -> {})) {
         List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
         int pb = threeFreePorts();
         try (Agent b = Agent.start(spec("lab-one", SECRET, version, "b", pb, joinA), line -> {})) {
           int pc = threeFreePorts();
-          try (flushlab.ForkedLab c = flushlab.ForkedLab.start(dir, java.util.Map.of("FLUSHLAB_CLUSTER_SECRET", new String(SECRET, StandardCharsets.UTF_8)),
-              List.of("-XX:TieredStopAtLevel=1"), "agent", "--name", "c", "--cluster-name", "lab-one", "--cluster-host", "127.0.0.1:" + pc,
-              "--join", "127.0.0.1:" + pa)) {
+          try (flushlab.ForkedLab c =
+              flushlab.ForkedLab.start(
+                  dir,
+                  java.util.Map.of(
+                      "FLUSHLAB_CLUSTER_SECRET", new String(SECRET, StandardCharsets.UTF_8)),
+                  List.of("-XX:TieredStopAtLevel=1"),
+                  "agent",
+                  "--name",
+                  "c",
+                  "--cluster-name",
+                  "lab-one",
+                  "--cluster-host",
+                  "127.0.0.1:" + pc,
+                  "--join",
+                  "127.0.0.1:" + pa)) {
             c.awaitLine("flushlab agent c in lab 'lab-one' \\(3 member", 60_000);
             long start = System.nanoTime();
-            io.vertx.core.Future<ClusterClients.Outcome> run = ClusterClients.run(a, List.of("b", "c"), at, cell, List.of(), 3_000);
-            flushlab.Await.until("both agents have their shares' streams open", 10_000, () -> emitter.openConnections() >= 4);
+            io.vertx.core.Future<ClusterClients.Outcome> run =
+                ClusterClients.run(a, List.of("b", "c"), at, cell, List.of(), 3_000);
+            flushlab.Await.until(
+                "both agents have their shares' streams open",
+                10_000,
+                () -> emitter.openConnections() >= 4);
             c.process().destroyForcibly(); // SIGKILL: no goodbye, no reply
             ClusterClients.Outcome o = run.await(15, TimeUnit.SECONDS);
             double seconds = (System.nanoTime() - start) / 1e9;
@@ -148,26 +201,44 @@ class AgentTest {
             BatchResult kept = new BatchResult(o.perAgent().get("b").results());
             assertThat(kept.streamsOk()).isEqualTo(2);
             assertThat(kept.frames()).isEqualTo(2 * 15);
-            assertThat(seconds).as("ended within the deadline and a second (and this machine's slack)").isLessThan(3.0 + 1.0 + 2.0);
+            assertThat(seconds)
+                .as("ended within the deadline and a second (and this machine's slack)")
+                .isLessThan(3.0 + 1.0 + 2.0);
           }
         }
       }
     }
   }
 
-  /** A share carries the scenario's request headers (client.headers): an API key the emitter asks for reaches it from the agent. */
+  /**
+   * A share carries the scenario's request headers (client.headers): an API key the emitter asks
+   * for reaches it from the agent.
+   */
   @Test
   void aShareSendsTheRequestHeadersItWasGiven() throws Exception {
-    try (LabFixture lab = new LabFixture(flushlab.emitter.EmitterOptions.loopback(0).withApiKey("sk-lab-test"), 1)) {
+    try (LabFixture lab =
+        new LabFixture(flushlab.emitter.EmitterOptions.loopback(0).withApiKey("sk-lab-test"), 1)) {
       HostPort at = new HostPort("127.0.0.1", lab.emitter.port());
       Cell chat = Cell.fromSettings(Map.of("endpoint", "chat", "frames", "5", "interval", "5ms"));
       int pa = threeFreePorts();
       try (Agent a = Agent.start(spec("lab-one", SECRET, "1.0", "a", pa, List.of()), line -> {})) {
-        BatchResult with = new BatchResult(ClientShare.askStreams(a, "a", at, share(chat, 1),
-            List.<String[]>of(new String[] {"Authorization", "Bearer sk-lab-test"}), 30_000).await(40, TimeUnit.SECONDS).results());
+        BatchResult with =
+            new BatchResult(
+                ClientShare.askStreams(
+                        a,
+                        "a",
+                        at,
+                        share(chat, 1),
+                        List.<String[]>of(new String[] {"Authorization", "Bearer sk-lab-test"}),
+                        30_000)
+                    .await(40, TimeUnit.SECONDS)
+                    .results());
         assertThat(with.streamsOk()).as("with the key").isEqualTo(1);
-        BatchResult without = new BatchResult(ClientShare.askStreams(a, "a", at, share(chat, 1), List.of(), 30_000)
-            .await(40, TimeUnit.SECONDS).results());
+        BatchResult without =
+            new BatchResult(
+                ClientShare.askStreams(a, "a", at, share(chat, 1), List.of(), 30_000)
+                    .await(40, TimeUnit.SECONDS)
+                    .results());
         assertThat(without.streamsOk()).as("without it: the emitter's 401").isZero();
         assertThat(without.errorCount()).isEqualTo(1);
       }
@@ -175,10 +246,21 @@ class AgentTest {
   }
 
   @Test
-  void anAgentToldToJoinMembersNoneOfWhichAnswersSaysSoInsteadOfStartingAClusterOfItsOwn() throws Exception {
+  void anAgentToldToJoinMembersNoneOfWhichAnswersSaysSoInsteadOfStartingAClusterOfItsOwn()
+      throws Exception {
     int dead = threeFreePorts();
     int pb = threeFreePorts();
-    assertThatThrownBy(() -> Agent.start(spec("lab-one", SECRET, "1.0", "b", pb, List.of(new HostPort("127.0.0.1", dead))), line -> {}))
+    assertThatThrownBy(
+            () ->
+                Agent.start(
+                    spec(
+                        "lab-one",
+                        SECRET,
+                        "1.0",
+                        "b",
+                        pb,
+                        List.of(new HostPort("127.0.0.1", dead))),
+                    line -> {}))
         .isInstanceOf(Agent.JoinFailure.class)
         .hasMessageContaining("no member to join answered: 127.0.0.1:" + dead)
         .hasMessageContaining("Start the first agent without --join");
@@ -187,15 +269,29 @@ class AgentTest {
   @Test
   void theHazelcastClusterNameDependsOnNameVersionAndSecretSoLabsThatDifferNeverMeet() {
     String base = spec("lab-one", SECRET, "1.0", "a", 5800, List.of()).hazelcastClusterName();
-    assertThat(spec("lab-one", SECRET, "1.0", "b", 5900, List.of()).hazelcastClusterName()).isEqualTo(base);
-    assertThat(spec("lab-two", SECRET, "1.0", "a", 5800, List.of()).hazelcastClusterName()).isNotEqualTo(base);
-    assertThat(spec("lab-one", SECRET, "1.1", "a", 5800, List.of()).hazelcastClusterName()).isNotEqualTo(base);
-    assertThat(spec("lab-one", "another secret, 12+".getBytes(StandardCharsets.UTF_8), "1.0", "a", 5800, List.of()).hazelcastClusterName())
+    assertThat(spec("lab-one", SECRET, "1.0", "b", 5900, List.of()).hazelcastClusterName())
+        .isEqualTo(base);
+    assertThat(spec("lab-two", SECRET, "1.0", "a", 5800, List.of()).hazelcastClusterName())
+        .isNotEqualTo(base);
+    assertThat(spec("lab-one", SECRET, "1.1", "a", 5800, List.of()).hazelcastClusterName())
+        .isNotEqualTo(base);
+    assertThat(
+            spec(
+                    "lab-one",
+                    "another secret, 12+".getBytes(StandardCharsets.UTF_8),
+                    "1.0",
+                    "a",
+                    5800,
+                    List.of())
+                .hazelcastClusterName())
         .isNotEqualTo(base);
     assertThat(base).doesNotContain("correct horse");
   }
 
-  /** `flushlab agent` wipes the secret it read once the spec is made: the spec must hold its own copy. */
+  /**
+   * `flushlab agent` wipes the secret it read once the spec is made: the spec must hold its own
+   * copy.
+   */
   @Test
   void theSpecKeepsItsOwnCopyOfTheSecret() {
     byte[] secret = SECRET.clone();
@@ -204,14 +300,19 @@ class AgentTest {
     java.util.Arrays.fill(secret, (byte) 0);
     assertThat(s.hazelcastClusterName()).isEqualTo(before);
     byte[] zeros = new byte[SECRET.length];
-    assertThat(spec("lab-one", zeros, "1.0", "a", 5800, List.of()).hazelcastClusterName()).isNotEqualTo(before);
+    assertThat(spec("lab-one", zeros, "1.0", "a", 5800, List.of()).hazelcastClusterName())
+        .isNotEqualTo(before);
   }
 
   @Test
   void namesAndSecretsOutsideTheRulesAreRefusedByName() {
-    assertThatThrownBy(() -> spec("lab one", SECRET, "1.0", "a", 5800, List.of())).hasMessageContaining("cluster name 'lab one'");
-    assertThatThrownBy(() -> spec("lab", SECRET, "1.0", "a/b", 5800, List.of())).hasMessageContaining("agent name 'a/b'");
-    assertThatThrownBy(() -> spec("lab", "short".getBytes(StandardCharsets.UTF_8), "1.0", "a", 5800, List.of()))
+    assertThatThrownBy(() -> spec("lab one", SECRET, "1.0", "a", 5800, List.of()))
+        .hasMessageContaining("cluster name 'lab one'");
+    assertThatThrownBy(() -> spec("lab", SECRET, "1.0", "a/b", 5800, List.of()))
+        .hasMessageContaining("agent name 'a/b'");
+    assertThatThrownBy(
+            () ->
+                spec("lab", "short".getBytes(StandardCharsets.UTF_8), "1.0", "a", 5800, List.of()))
         .hasMessageContaining("needs at least 12");
   }
 }

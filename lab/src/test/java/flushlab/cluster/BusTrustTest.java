@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * never reaches it.
  */
 class BusTrustTest {
-  private static final byte[] SECRET = "bus trust test secret, long enough".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] SECRET =
+      "bus trust test secret, long enough".getBytes(StandardCharsets.UTF_8);
 
   private static ClusterSpec spec(String agent, int port, List<HostPort> join) {
     return new ClusterSpec("bus-lab", SECRET, "1.0", agent, new HostPort("127.0.0.1", port), join);
@@ -41,9 +42,17 @@ class BusTrustTest {
   void everyMemberMakesTheSameCertificateAndAnotherSecretAnother() {
     ClusterSpec a = spec("a", 20_000, List.of());
     ClusterSpec b = spec("b", 30_000, List.of());
-    ClusterSpec other = new ClusterSpec("bus-lab", "another secret, 12 bytes+".getBytes(StandardCharsets.UTF_8), "1.0", "a",
-        new HostPort("127.0.0.1", 20_000), List.of());
-    assertThat(BusCertificate.of(a).certPem()).as("derived from the lab, not the agent").isEqualTo(BusCertificate.of(b).certPem());
+    ClusterSpec other =
+        new ClusterSpec(
+            "bus-lab",
+            "another secret, 12 bytes+".getBytes(StandardCharsets.UTF_8),
+            "1.0",
+            "a",
+            new HostPort("127.0.0.1", 20_000),
+            List.of());
+    assertThat(BusCertificate.of(a).certPem())
+        .as("derived from the lab, not the agent")
+        .isEqualTo(BusCertificate.of(b).certPem());
     assertThat(BusCertificate.of(a).certPem()).isNotEqualTo(BusCertificate.of(other).certPem());
   }
 
@@ -52,9 +61,11 @@ class BusTrustTest {
     int p = FreePort.forALaterServer(3);
     try (java.net.ServerSocket held = new java.net.ServerSocket()) {
       held.bind(new InetSocketAddress("127.0.0.1", p + 1));
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> Agent.start(spec("a", p, List.of()), line -> {}))
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> Agent.start(spec("a", p, List.of()), line -> {}))
           .isInstanceOf(Agent.JoinFailure.class)
-          .hasMessageStartingWith("port " + (p + 1) + " on 127.0.0.1 (Hazelcast's member protocol) is not free")
+          .hasMessageStartingWith(
+              "port " + (p + 1) + " on 127.0.0.1 (Hazelcast's member protocol) is not free")
           .hasMessageContaining("agents on one host need ports at least three apart");
     }
   }
@@ -73,10 +84,17 @@ class BusTrustTest {
           slow.add(s);
         }
         int pb = FreePort.forALaterServer(3);
-        try (Agent b = Agent.start(spec("b", pb, List.of(new HostPort("127.0.0.1", pa))), line -> {})) {
-          assertThat(b.members()).as("b joined while one address held 16 handshakes open").isEqualTo(2);
+        try (Agent b =
+            Agent.start(spec("b", pb, List.of(new HostPort("127.0.0.1", pa))), line -> {})) {
+          assertThat(b.members())
+              .as("b joined while one address held 16 handshakes open")
+              .isEqualTo(2);
         }
-        assertThat(log).anyMatch(l -> l.startsWith("refused a handshake from 127.0.0.3") && l.contains(Hello.MAX_PER_PEER + " from that address"));
+        assertThat(log)
+            .anyMatch(
+                l ->
+                    l.startsWith("refused a handshake from 127.0.0.3")
+                        && l.contains(Hello.MAX_PER_PEER + " from that address"));
       } finally {
         for (Socket s : slow) s.close();
       }
@@ -92,7 +110,8 @@ class BusTrustTest {
       System.gc();
       long heapBefore = rt.totalMemory() - rt.freeMemory();
 
-      // 1. a raw peer: a length prefix of 2 GiB - 1, then 64 MiB of junk (or until the agent hangs up)
+      // 1. a raw peer: a length prefix of 2 GiB - 1, then 64 MiB of junk (or until the agent hangs
+      // up)
       long sent = 0;
       boolean closedByAgent = false;
       try (Socket s = new Socket()) {
@@ -118,49 +137,81 @@ class BusTrustTest {
       }
       System.gc();
       long heapAfter = rt.totalMemory() - rt.freeMemory();
-      System.out.printf("raw peer: %d bytes sent before the agent hung up; heap after GC %d -> %d MiB%n", sent, heapBefore >> 20,
-          heapAfter >> 20);
+      System.out.printf(
+          "raw peer: %d bytes sent before the agent hung up; heap after GC %d -> %d MiB%n",
+          sent, heapBefore >> 20, heapAfter >> 20);
       assertThat(closedByAgent).as("the agent closed the raw peer's connection").isTrue();
       assertThat(sent).as("the agent hung up long before 64 MiB of junk").isLessThan(64L << 20);
       assertThat(heapAfter - heapBefore).as("nothing of the junk is held").isLessThan(64L << 20);
 
-      // 2. a Hazelcast member that knows the cluster name, with an event bus of its own and no secret
+      // 2. a Hazelcast member that knows the cluster name, with an event bus of its own and no
+      // secret
       Config hz = new Config();
       hz.setClusterName(spec("a", pa, List.of()).hazelcastClusterName());
       hz.setProperty("hazelcast.phone.home.enabled", "false");
       hz.setProperty("hazelcast.logging.type", "none");
-      // as the lab's members are (the count is in the lab's source): with Hazelcast's default the join is refused before anything else
+      // as the lab's members are (the count is in the lab's source): with Hazelcast's default the
+      // join is refused before anything else
       hz.setProperty("hazelcast.partition.count", Integer.toString(Agent.HAZELCAST_PARTITIONS));
       int pi = FreePort.forALaterServer(2);
       hz.getNetworkConfig().setPort(pi).setPortAutoIncrement(false);
       hz.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
       hz.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
       hz.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-      hz.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + (pa + 1));
+      hz.getNetworkConfig()
+          .getJoin()
+          .getTcpIpConfig()
+          .setEnabled(true)
+          .addMember("127.0.0.1:" + (pa + 1));
       VertxOptions options = new VertxOptions();
       options.getEventBusOptions().setHost("127.0.0.1").setPort(pi + 1);
-      Vertx intruder = Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(hz)).buildClustered()
-          .await(60, TimeUnit.SECONDS);
+      Vertx intruder =
+          Vertx.builder()
+              .with(options)
+              .withClusterManager(new HazelcastClusterManager(hz))
+              .buildClustered()
+              .await(60, TimeUnit.SECONDS);
       try {
-        assertThat(a.members()).as("Hazelcast let the intruder in: its membership has no authentication").isEqualTo(2);
+        assertThat(a.members())
+            .as("Hazelcast let the intruder in: its membership has no authentication")
+            .isEqualTo(2);
         AtomicInteger overheard = new AtomicInteger();
-        intruder.eventBus().consumer(Agent.pingAddress("a"), m -> overheard.incrementAndGet()).completion().await(10, TimeUnit.SECONDS);
+        intruder
+            .eventBus()
+            .consumer(Agent.pingAddress("a"), m -> overheard.incrementAndGet())
+            .completion()
+            .await(10, TimeUnit.SECONDS);
 
         JsonObject startEmitter = new JsonObject().put("run", "intruder").put("lease_ms", 10_000);
         Throwable refused = null;
         try {
-          intruder.eventBus().request(HostedWork.address("a", "emitter"), startEmitter, new DeliveryOptions().setSendTimeout(3_000))
+          intruder
+              .eventBus()
+              .request(
+                  HostedWork.address("a", "emitter"),
+                  startEmitter,
+                  new DeliveryOptions().setSendTimeout(3_000))
               .await(10, TimeUnit.SECONDS);
         } catch (Exception e) {
           refused = e;
         }
-        assertThat(refused).as("the intruder's request to start an emitter got no answer").isNotNull();
-        assertThat(a.vertx().deploymentIDs()).as("agent a started nothing for the intruder").isEmpty();
+        assertThat(refused)
+            .as("the intruder's request to start an emitter got no answer")
+            .isNotNull();
+        assertThat(a.vertx().deploymentIDs())
+            .as("agent a started nothing for the intruder")
+            .isEmpty();
 
-        // the lab's own requests to an address the intruder also registered never reach the intruder
+        // the lab's own requests to an address the intruder also registered never reach the
+        // intruder
         for (int i = 0; i < 4; i++) {
           try {
-            a.vertx().eventBus().request(Agent.pingAddress("a"), new JsonObject(), new DeliveryOptions().setSendTimeout(2_000))
+            a.vertx()
+                .eventBus()
+                .request(
+                    Agent.pingAddress("a"),
+                    new JsonObject(),
+                    new DeliveryOptions().setSendTimeout(2_000))
                 .await(5, TimeUnit.SECONDS);
           } catch (Exception e) {
             // a request the bus routed to the intruder fails: it cannot be delivered there

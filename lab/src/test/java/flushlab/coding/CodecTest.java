@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
  * promises a reader); without one the encoder holds; a corrupt or cut br or zstd body is refused.
  */
 class CodecTest {
-  private static final byte[] EVENT = "data: 17 1700000000000000000 0badc0de abcdefghijklmnopqrstuvwxyz\n\n"
-      .getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] EVENT =
+      "data: 17 1700000000000000000 0badc0de abcdefghijklmnopqrstuvwxyz\n\n"
+          .getBytes(StandardCharsets.US_ASCII);
 
   @Test
   void everyCodingRoundTripsWhateverWayTheBytesAreSplit() throws Exception {
@@ -27,7 +28,8 @@ class CodecTest {
       for (int piece : new int[] {1, 3, 64, wire.length}) {
         BodyDecoder d = BodyDecoder.of(c);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (int i = 0; i < wire.length; i += piece) d.feed(wire, i, Math.min(piece, wire.length - i), out::write);
+        for (int i = 0; i < wire.length; i += piece)
+          d.feed(wire, i, Math.min(piece, wire.length - i), out::write);
         d.finish();
         assertThat(out.toByteArray()).as("%s split every %d bytes", c, piece).isEqualTo(plain);
         assertThat(d.decodedBytes()).isEqualTo(plain.length);
@@ -48,7 +50,9 @@ class CodecTest {
         assertThat(n).as("%s releases output for event %d", c, i).isPositive();
         d.feed(each.buffer(), 0, n, (b, o, l) -> decoded[0] += l);
         each.sent();
-        assertThat(decoded[0]).as("%s: decoded after event %d", c, i).isEqualTo((long) (i + 1) * EVENT.length);
+        assertThat(decoded[0])
+            .as("%s: decoded after event %d", c, i)
+            .isEqualTo((long) (i + 1) * EVENT.length);
       }
       each.finish();
       d.feed(each.buffer(), 0, each.ready(), (b, o, l) -> decoded[0] += l);
@@ -59,7 +63,9 @@ class CodecTest {
       long[] early = {0};
       for (int i = 0; i < 10; i++) none.write(EVENT, 0, EVENT.length, true);
       held.feed(none.buffer(), 0, none.ready(), (b, o, l) -> early[0] += l);
-      assertThat(early[0]).as("%s without a flush, before the end", c).isLessThan(10L * EVENT.length);
+      assertThat(early[0])
+          .as("%s without a flush, before the end", c)
+          .isLessThan(10L * EVENT.length);
       none.close();
       held.close();
     }
@@ -80,7 +86,10 @@ class CodecTest {
     assertThat(sends).hasSizeGreaterThan(3).allMatch(n -> n >= 300 && n < 300 + 2 * EVENT.length);
   }
 
-  /** input:N: each release decodes to N uncompressed bytes or a little more (the write that reached N), however well they compress. */
+  /**
+   * input:N: each release decodes to N uncompressed bytes or a little more (the write that reached
+   * N), however well they compress.
+   */
   @Test
   void anInputPolicyFlushesOnceNUncompressedBytesCameIn() throws Exception {
     for (ContentCoding coding : ContentCoding.values()) {
@@ -101,12 +110,17 @@ class CodecTest {
       d.close();
       // 60 events of EVENT.length bytes: a flush every ceil(500 / EVENT.length) events
       int perFlush = (500 + EVENT.length - 1) / EVENT.length;
-      assertThat(decodedPerRelease).as(coding.text()).hasSize(60 / perFlush)
+      assertThat(decodedPerRelease)
+          .as(coding.text())
+          .hasSize(60 / perFlush)
           .allMatch(n -> n == (long) perFlush * EVENT.length);
     }
   }
 
-  /** next: an event's bytes leave as the next event is written, never between the pieces of one event, the last at the end. */
+  /**
+   * next: an event's bytes leave as the next event is written, never between the pieces of one
+   * event, the last at the end.
+   */
   @Test
   void aNextPolicyReleasesEachEventWhenTheNextOneIsWritten() throws Exception {
     for (ContentCoding coding : ContentCoding.values()) {
@@ -115,16 +129,22 @@ class CodecTest {
       long[] decoded = {0};
       int half = EVENT.length / 2;
       for (int i = 0; i < 8; i++) {
-        c.write(EVENT, 0, half, false); // one event in two pieces: the second piece does not flush the first
+        c.write(
+            EVENT, 0, half,
+            false); // one event in two pieces: the second piece does not flush the first
         c.write(EVENT, half, EVENT.length - half, true);
         d.feed(c.buffer(), 0, c.ready(), (b, o, l) -> decoded[0] += l);
         c.sent();
-        assertThat(decoded[0]).as("%s: decoded once event %d was written", coding, i).isEqualTo((long) i * EVENT.length);
+        assertThat(decoded[0])
+            .as("%s: decoded once event %d was written", coding, i)
+            .isEqualTo((long) i * EVENT.length);
       }
       c.finish();
       d.feed(c.buffer(), 0, c.ready(), (b, o, l) -> decoded[0] += l);
       d.finish();
-      assertThat(decoded[0]).as("%s: the last event at the end", coding).isEqualTo(8L * EVENT.length);
+      assertThat(decoded[0])
+          .as("%s: the last event at the end", coding)
+          .isEqualTo(8L * EVENT.length);
       c.close();
     }
   }
@@ -146,7 +166,9 @@ class CodecTest {
       long[] decoded = {0};
       d.feed(c.buffer(), 0, c.ready(), (b, o, l) -> decoded[0] += l);
       d.finish();
-      assertThat(decoded[0]).as("%s: the whole body at the end", coding).isEqualTo(50L * EVENT.length);
+      assertThat(decoded[0])
+          .as("%s: the whole body at the end", coding)
+          .isEqualTo(50L * EVENT.length);
       c.close();
     }
     // random bytes do not compress: 17 MiB of them pass the 16 MiB cap before the body ends
@@ -158,7 +180,9 @@ class CodecTest {
       c.write(noise, 0, noise.length, true);
       writes++;
     }
-    assertThat(c.ready()).as("released at the cap, before the end").isGreaterThanOrEqualTo(FlushPolicy.END_HELD_CAP);
+    assertThat(c.ready())
+        .as("released at the cap, before the end")
+        .isGreaterThanOrEqualTo(FlushPolicy.END_HELD_CAP);
     assertThat(writes).isBetween(16, 18);
     c.close();
   }
@@ -168,15 +192,18 @@ class CodecTest {
     for (ContentCoding c : new ContentCoding[] {ContentCoding.BR, ContentCoding.ZSTD}) {
       byte[] wire = encode(c, events(30), FlushPolicy.NONE, EVENT.length);
       BodyDecoder cut = BodyDecoder.of(c);
-      cut.feed(wire, 0, wire.length - 3, (b, o, l) -> { });
+      cut.feed(wire, 0, wire.length - 3, (b, o, l) -> {});
       assertThatThrownBy(cut::finish).as(c.text()).hasMessageContaining("truncated");
       byte[] garbage = wire.clone();
       Arrays.fill(garbage, 0, Math.min(garbage.length, 12), (byte) 0xff);
       BodyDecoder bad = BodyDecoder.of(c);
-      assertThatThrownBy(() -> {
-        bad.feed(garbage, 0, garbage.length, (b, o, l) -> { });
-        bad.finish();
-      }).as(c.text()).isInstanceOf(BodyDecoder.Corrupt.class);
+      assertThatThrownBy(
+              () -> {
+                bad.feed(garbage, 0, garbage.length, (b, o, l) -> {});
+                bad.finish();
+              })
+          .as(c.text())
+          .isInstanceOf(BodyDecoder.Corrupt.class);
     }
   }
 
@@ -194,8 +221,22 @@ class CodecTest {
     assertThat(FlushPolicy.parse("Next")).isEqualTo(FlushPolicy.NEXT);
     assertThat(FlushPolicy.parse("end")).isEqualTo(FlushPolicy.END);
     assertThat(FlushPolicy.END.text()).isEqualTo("end");
-    for (String bad : new String[] {"", "sometimes", "bytes:", "bytes:0", "bytes:1GiB", "ms:0", "ms:2m", "input:0", "next:1", "end:1"}) {
-      assertThatThrownBy(() -> FlushPolicy.parse(bad)).as(bad).hasMessageContaining("valid: each, none, next, end, bytes:N or input:N");
+    for (String bad :
+        new String[] {
+          "",
+          "sometimes",
+          "bytes:",
+          "bytes:0",
+          "bytes:1GiB",
+          "ms:0",
+          "ms:2m",
+          "input:0",
+          "next:1",
+          "end:1"
+        }) {
+      assertThatThrownBy(() -> FlushPolicy.parse(bad))
+          .as(bad)
+          .hasMessageContaining("valid: each, none, next, end, bytes:N or input:N");
     }
   }
 

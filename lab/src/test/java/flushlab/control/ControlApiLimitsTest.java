@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * may not listen on the lab's own ports, and proxies, toxics and names are capped.
  */
 class ControlApiLimitsTest {
-  private static ToxiproxyApiTest.Answer http(String method, int port, String path, String body) throws Exception {
+  private static ToxiproxyApiTest.Answer http(String method, int port, String path, String body)
+      throws Exception {
     return ToxiproxyApiTest.http(method, port, path, body);
   }
 
@@ -31,7 +32,10 @@ class ControlApiLimitsTest {
     return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
   }
 
-  /** Sends {@code start} of a request and nothing more: the API answers 408 at its 1 s timeout, not before, not long after. */
+  /**
+   * Sends {@code start} of a request and nothing more: the API answers 408 at its 1 s timeout, not
+   * before, not long after.
+   */
   private static void answered408AtTheTimeout(int port, String start) throws Exception {
     long t0 = System.nanoTime();
     try (Socket slow = new Socket("127.0.0.1", port)) {
@@ -48,10 +52,13 @@ class ControlApiLimitsTest {
   @Test
   void aTricklingHeadIsAnswered408AtTheHeadTimeoutAndConnectionsPastTheCap503() throws Exception {
     try (LabFixture lab = new LabFixture()) {
-      ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()), 3, 1_000);
+      ControlServer control =
+          new ControlServer(
+              "127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()), 3, 1_000);
       lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
       int port = control.port();
-      answered408AtTheTimeout(port, "GET /version HTTP/1.1\r\nHost: x\r\n"); // and never the blank line
+      answered408AtTheTimeout(
+          port, "GET /version HTTP/1.1\r\nHost: x\r\n"); // and never the blank line
       Await.until("the timed-out connection is gone", 5_000, () -> control.openConnections() == 0);
       List<Socket> held = new ArrayList<>();
       try {
@@ -63,19 +70,26 @@ class ControlApiLimitsTest {
       } finally {
         for (Socket s : held) s.close();
       }
-      // a keep-alive connection is served request after request; the head timeout starts again after each response
+      // a keep-alive connection is served request after request; the head timeout starts again
+      // after each response
       Await.until("the held connections are gone", 5_000, () -> control.openConnections() == 0);
       assertThat(http("GET", port, "/version", null).status()).isEqualTo(200);
     }
   }
 
   @Test
-  void aTricklingBodyIsAnswered408AndOneAddressHoldsAtMostAQuarterOfTheConnections() throws Exception {
+  void aTricklingBodyIsAnswered408AndOneAddressHoldsAtMostAQuarterOfTheConnections()
+      throws Exception {
     try (LabFixture lab = new LabFixture()) {
-      ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()), 40, 1_000);
+      ControlServer control =
+          new ControlServer(
+              "127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()), 40, 1_000);
       lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
       int port = control.port();
-      answered408AtTheTimeout(port, "POST /proxies HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"); // and 99 bytes never
+      answered408AtTheTimeout(
+          port,
+          "POST /proxies HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"); // and 99 bytes
+      // never
       Await.until("the timed-out connection is gone", 5_000, () -> control.openConnections() == 0);
       int perPeer = ApiConnections.perPeerCap(40);
       List<Socket> held = new ArrayList<>();
@@ -86,13 +100,18 @@ class ControlApiLimitsTest {
           s.connect(new java.net.InetSocketAddress("127.0.0.1", port));
           held.add(s);
         }
-        Await.until(perPeer + " connections held from 127.0.0.3", 5_000, () -> control.openConnections() == perPeer);
+        Await.until(
+            perPeer + " connections held from 127.0.0.3",
+            5_000,
+            () -> control.openConnections() == perPeer);
         try (Socket more = new Socket()) {
           more.bind(new java.net.InetSocketAddress("127.0.0.3", 0));
           more.connect(new java.net.InetSocketAddress("127.0.0.1", port));
           assertThat(readAll(more)).as("one more from the same address").startsWith("HTTP/1.1 503");
         }
-        assertThat(http("GET", port, "/version", null).status()).as("another address is still served").isEqualTo(200);
+        assertThat(http("GET", port, "/version", null).status())
+            .as("another address is still served")
+            .isEqualTo(200);
       } finally {
         for (Socket s : held) s.close();
       }
@@ -102,14 +121,35 @@ class ControlApiLimitsTest {
   @Test
   void aToxicTimeThatWouldOverflowIsRefusedNamingItsAttribute() throws Exception {
     try (LabFixture lab = new LabFixture()) {
-      ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()), 16, 10_000);
+      ControlServer control =
+          new ControlServer(
+              "127.0.0.1",
+              0,
+              line -> {},
+              new HostPort("127.0.0.1", lab.emitter.port()),
+              16,
+              10_000);
       lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
       int port = control.port();
       int listen = flushlab.FreePort.forALaterServer();
-      assertThat(http("POST", port, "/proxies", "{\"name\":\"p\",\"listen\":\"127.0.0.1:" + listen + "\",\"upstream\":\"127.0.0.1:"
-          + lab.emitter.port() + "\"}").status()).isEqualTo(201);
-      ToxiproxyApiTest.Answer a = http("POST", port, "/proxies/p/toxics",
-          "{\"name\":\"l\",\"type\":\"latency\",\"attributes\":{\"latency\":18446744073710}}");
+      assertThat(
+              http(
+                      "POST",
+                      port,
+                      "/proxies",
+                      "{\"name\":\"p\",\"listen\":\"127.0.0.1:"
+                          + listen
+                          + "\",\"upstream\":\"127.0.0.1:"
+                          + lab.emitter.port()
+                          + "\"}")
+                  .status())
+          .isEqualTo(201);
+      ToxiproxyApiTest.Answer a =
+          http(
+              "POST",
+              port,
+              "/proxies/p/toxics",
+              "{\"name\":\"l\",\"type\":\"latency\",\"attributes\":{\"latency\":18446744073710}}");
       assertThat(a.status()).isEqualTo(400);
       assertThat(a.body().toString()).contains("attributes.latency");
     }
@@ -118,50 +158,109 @@ class ControlApiLimitsTest {
   @Test
   void aProxyMayNotListenOnTheLabsOwnPortsAndProxiesToxicsAndNamesAreCapped() throws Exception {
     try (LabFixture lab = new LabFixture()) {
-      ControlServer control = new ControlServer("127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()));
+      ControlServer control =
+          new ControlServer(
+              "127.0.0.1", 0, line -> {}, new HostPort("127.0.0.1", lab.emitter.port()));
       lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
       int port = control.port();
       String up = "\"upstream\":\"127.0.0.1:" + lab.emitter.port() + "\"";
 
-      ToxiproxyApiTest.Answer onApi = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + port + "\"," + up + "}");
+      ToxiproxyApiTest.Answer onApi =
+          http(
+              "POST",
+              port,
+              "/proxies",
+              "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + port + "\"," + up + "}");
       assertThat(onApi.status()).isEqualTo(409);
       assertThat(onApi.body().path("error").asText()).contains("the lab's own control API");
       assertThat(onApi.body().path("status").asInt()).isEqualTo(409);
-      ToxiproxyApiTest.Answer onEmitter = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + lab.emitter.port() + "\"," + up + "}");
+      ToxiproxyApiTest.Answer onEmitter =
+          http(
+              "POST",
+              port,
+              "/proxies",
+              "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + lab.emitter.port() + "\"," + up + "}");
       assertThat(onEmitter.status()).isEqualTo(409);
       assertThat(onEmitter.body().path("error").asText()).contains("the lab's own emitter");
-      assertThat(http("GET", port, "/version", null).status()).as("the API still answers itself").isEqualTo(200);
-      try (java.net.ServerSocket other = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
-        ToxiproxyApiTest.Answer inUse = http("POST", port, "/proxies", "{\"name\":\"a\",\"listen\":\"127.0.0.1:" + other.getLocalPort() + "\"," + up + "}");
+      assertThat(http("GET", port, "/version", null).status())
+          .as("the API still answers itself")
+          .isEqualTo(200);
+      try (java.net.ServerSocket other =
+          new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+        ToxiproxyApiTest.Answer inUse =
+            http(
+                "POST",
+                port,
+                "/proxies",
+                "{\"name\":\"a\",\"listen\":\"127.0.0.1:"
+                    + other.getLocalPort()
+                    + "\","
+                    + up
+                    + "}");
         assertThat(inUse.status()).as("%s", inUse.body()).isEqualTo(409);
         assertThat(inUse.body().path("error").asText()).contains("cannot listen on");
       }
 
-      ToxiproxyApiTest.Answer longName = http("POST", port, "/proxies", "{\"name\":\"" + "x".repeat(1000) + "\"," + up + "}");
+      ToxiproxyApiTest.Answer longName =
+          http("POST", port, "/proxies", "{\"name\":\"" + "x".repeat(1000) + "\"," + up + "}");
       assertThat(longName.status()).isEqualTo(400);
       assertThat(longName.body().path("error").asText()).contains("1..128");
-      assertThat(http("POST", port, "/proxies", "{\"name\":\"../a\"," + up + "}").status()).isEqualTo(400);
-      assertThat(http("POST", port, "/proxies", "{\"name\":\"a\"}").body().path("error").asText()).isEqualTo("missing required field: upstream");
-      // markup is a name like any other (as in Toxiproxy); the page writes names as text, never as HTML
-      assertThat(http("POST", port, "/proxies", "{\"name\":\"<img src=x onerror=alert(1)>\"," + up + "}").status()).isEqualTo(201);
-      assertThat(flushlab.core.Resources.text("flushlab/control/console.js")).doesNotContain("innerHTML").doesNotContain("insertAdjacentHTML");
+      assertThat(http("POST", port, "/proxies", "{\"name\":\"../a\"," + up + "}").status())
+          .isEqualTo(400);
+      assertThat(http("POST", port, "/proxies", "{\"name\":\"a\"}").body().path("error").asText())
+          .isEqualTo("missing required field: upstream");
+      // markup is a name like any other (as in Toxiproxy); the page writes names as text, never as
+      // HTML
+      assertThat(
+              http(
+                      "POST",
+                      port,
+                      "/proxies",
+                      "{\"name\":\"<img src=x onerror=alert(1)>\"," + up + "}")
+                  .status())
+          .isEqualTo(201);
+      assertThat(flushlab.core.Resources.text("flushlab/control/console.js"))
+          .doesNotContain("innerHTML")
+          .doesNotContain("insertAdjacentHTML");
 
       for (int i = 1; i < ControlApi.MAX_PROXIES; i++) {
-        assertThat(http("POST", port, "/proxies", "{\"name\":\"p" + i + "\"," + up + "}").status()).isEqualTo(201);
+        assertThat(http("POST", port, "/proxies", "{\"name\":\"p" + i + "\"," + up + "}").status())
+            .isEqualTo(201);
       }
-      ToxiproxyApiTest.Answer oneMore = http("POST", port, "/proxies", "{\"name\":\"one-more\"," + up + "}");
+      ToxiproxyApiTest.Answer oneMore =
+          http("POST", port, "/proxies", "{\"name\":\"one-more\"," + up + "}");
       assertThat(oneMore.status()).isEqualTo(409);
-      assertThat(oneMore.body().path("error").asText()).contains("at most " + ControlApi.MAX_PROXIES + " proxies");
+      assertThat(oneMore.body().path("error").asText())
+          .contains("at most " + ControlApi.MAX_PROXIES + " proxies");
 
       for (int i = 0; i < ControlApi.MAX_TOXICS; i++) {
-        assertThat(http("POST", port, "/proxies/p1/toxics", "{\"name\":\"t" + i + "\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}")
-            .status()).isEqualTo(200);
+        assertThat(
+                http(
+                        "POST",
+                        port,
+                        "/proxies/p1/toxics",
+                        "{\"name\":\"t"
+                            + i
+                            + "\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}")
+                    .status())
+            .isEqualTo(200);
       }
-      ToxiproxyApiTest.Answer toxicMore = http("POST", port, "/proxies/p1/toxics", "{\"name\":\"more\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}");
+      ToxiproxyApiTest.Answer toxicMore =
+          http(
+              "POST",
+              port,
+              "/proxies/p1/toxics",
+              "{\"name\":\"more\",\"type\":\"latency\",\"attributes\":{\"latency\":1}}");
       assertThat(toxicMore.status()).isEqualTo(409);
-      assertThat(toxicMore.body().path("error").asText()).contains("at most " + ControlApi.MAX_TOXICS + " toxics");
+      assertThat(toxicMore.body().path("error").asText())
+          .contains("at most " + ControlApi.MAX_TOXICS + " toxics");
 
-      ToxiproxyApiTest.Answer big = http("POST", port, "/proxies", "{\"name\":\"big\",\"pad\":\"" + "x".repeat(2 << 20) + "\"}");
+      ToxiproxyApiTest.Answer big =
+          http(
+              "POST",
+              port,
+              "/proxies",
+              "{\"name\":\"big\",\"pad\":\"" + "x".repeat(2 << 20) + "\"}");
       assertThat(big.status()).as("a body over 1 MiB").isEqualTo(413);
     }
   }

@@ -1,6 +1,5 @@
 package flushlab.control;
 
-import flushlab.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +7,7 @@ import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import flushlab.LabFixture;
+import flushlab.Timing;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.ClientProfile;
@@ -20,18 +20,28 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The control API driven by Toxiproxy's own Java client, and the lab's client measuring what each toxic does. */
+/**
+ * The control API driven by Toxiproxy's own Java client, and the lab's client measuring what each
+ * toxic does.
+ */
 class ToxiproxyApiTest {
 
   record Answer(int status, JsonNode body) {}
 
   /** A request to the control API; the answer's body read as JSON when it says it is JSON. */
-  /** One client for every request, as a harness has: a client per request kept each connection open until collected. */
+  /**
+   * One client for every request, as a harness has: a client per request kept each connection open
+   * until collected.
+   */
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
   static Answer http(String method, int port, String path, String body) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     HttpResponse<String> r = CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
     boolean json = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
     return new Answer(r.statusCode(), json ? Json.MAPPER.readTree(r.body()) : null);
@@ -53,7 +63,9 @@ class ToxiproxyApiTest {
       assertThat(client.getProxies()).extracting(Proxy::getName).containsExactly("emitter");
       String stream = "frames=20&size=60&interval=10ms";
 
-      BatchResult clean = lab.measurePaced(10_000_000L, RequestPlan.get(url(proxy, stream)), ClientOptions.single());
+      BatchResult clean =
+          lab.measurePaced(
+              10_000_000L, RequestPlan.get(url(proxy, stream)), ClientOptions.single());
       assertThat(clean.errorCount()).isZero();
       assertThat(clean.framesPerRead()).isLessThan(1.2);
 
@@ -61,44 +73,75 @@ class ToxiproxyApiTest {
       proxy.toxics().latency("slow", ToxicDirection.DOWNSTREAM, 100);
       BatchResult slow = lab.measure(url(proxy, stream));
       assertThat(slow.errorCount()).isZero();
-      assertThat(slow.ttftMs().p50() - clean.ttftMs().p50()).as("added time to first token, ms").isBetween(90.0, 200.0);
+      assertThat(slow.ttftMs().p50() - clean.ttftMs().p50())
+          .as("added time to first token, ms")
+          .isBetween(90.0, 200.0);
       proxy.toxics().get("slow").remove();
 
-      // the request direction: latency upstream holds the request, so the first token comes later too
+      // the request direction: latency upstream holds the request, so the first token comes later
+      // too
       proxy.toxics().latency("slow-request", ToxicDirection.UPSTREAM, 100);
       BatchResult slowRequest = lab.measure(url(proxy, stream));
       assertThat(slowRequest.errorCount()).isZero();
-      assertThat(slowRequest.ttftMs().p50() - clean.ttftMs().p50()).as("added by upstream latency, ms").isBetween(90.0, 200.0);
-      assertThat(slowRequest.emitToRecvMs().p50()).as("the response itself is not delayed")
-          .isLessThan(clean.emitToRecvMs().p50() + Timing.SLACK_FLOOR_MS + 3 * clean.emitToRecvMs().p99());
+      assertThat(slowRequest.ttftMs().p50() - clean.ttftMs().p50())
+          .as("added by upstream latency, ms")
+          .isBetween(90.0, 200.0);
+      assertThat(slowRequest.emitToRecvMs().p50())
+          .as("the response itself is not delayed")
+          .isLessThan(
+              clean.emitToRecvMs().p50() + Timing.SLACK_FLOOR_MS + 3 * clean.emitToRecvMs().p99());
       proxy.toxics().get("slow-request").remove();
 
-      // a lab buffering mechanism as a further toxic type (the typed client has no method for it: plain HTTP)
-      Answer added = http("POST", control.port(), "/proxies/emitter/toxics",
-          "{\"name\":\"buffer\",\"type\":\"byte-threshold\",\"attributes\":{\"bytes\":\"1KiB\"}}");
+      // a lab buffering mechanism as a further toxic type (the typed client has no method for it:
+      // plain HTTP)
+      Answer added =
+          http(
+              "POST",
+              control.port(),
+              "/proxies/emitter/toxics",
+              "{\"name\":\"buffer\",\"type\":\"byte-threshold\",\"attributes\":{\"bytes\":\"1KiB\"}}");
       assertThat(added.status()).isEqualTo(200);
       Answer listed = http("GET", control.port(), "/proxies/emitter/toxics", null);
       assertThat(listed.body()).hasSize(1);
       assertThat(listed.body().get(0).path("type").asText()).isEqualTo("byte-threshold");
       BatchResult held = lab.measure(url(proxy, stream));
       assertThat(held.errorCount()).isZero();
-      assertThat(held.framesPerRead()).as("frames per read behind a 1 KiB threshold").isGreaterThan(8);
+      assertThat(held.framesPerRead())
+          .as("frames per read behind a 1 KiB threshold")
+          .isGreaterThan(8);
 
       // removed: back to the direct path's figures
-      assertThat(http("DELETE", control.port(), "/proxies/emitter/toxics/buffer", null).status()).isEqualTo(204);
-      BatchResult again = lab.measurePaced(10_000_000L, RequestPlan.get(url(proxy, stream)), ClientOptions.single());
+      assertThat(http("DELETE", control.port(), "/proxies/emitter/toxics/buffer", null).status())
+          .isEqualTo(204);
+      BatchResult again =
+          lab.measurePaced(
+              10_000_000L, RequestPlan.get(url(proxy, stream)), ClientOptions.single());
       assertThat(again.framesPerRead()).isLessThan(1.2);
       assertThat(again.ttftMs().p50()).isLessThan(clean.ttftMs().p50() + 50);
 
-      // a compressing proxy as a toxic: never flushed, it holds the stream for a browser and passes it to the lab's bare client
-      assertThat(http("POST", control.port(), "/proxies/emitter/toxics",
-          "{\"name\":\"gzip\",\"type\":\"compress\",\"attributes\":{\"algo\":\"gzip\",\"flush\":\"none\"}}").status()).isEqualTo(200);
-      BatchResult browser = lab.measure(RequestPlan.get(url(proxy, stream)).withProfile(ClientProfile.BROWSER), ClientOptions.single());
+      // a compressing proxy as a toxic: never flushed, it holds the stream for a browser and passes
+      // it to the lab's bare client
+      assertThat(
+              http(
+                      "POST",
+                      control.port(),
+                      "/proxies/emitter/toxics",
+                      "{\"name\":\"gzip\",\"type\":\"compress\",\"attributes\":{\"algo\":\"gzip\",\"flush\":\"none\"}}")
+                  .status())
+          .isEqualTo(200);
+      BatchResult browser =
+          lab.measure(
+              RequestPlan.get(url(proxy, stream)).withProfile(ClientProfile.BROWSER),
+              ClientOptions.single());
       assertThat(browser.errorCount()).isZero();
       assertThat(browser.contentCodings()).isEqualTo(java.util.Map.of("gzip", 1));
-      assertThat(browser.framesPerRead()).as("a browser behind a never-flushed gzip").isGreaterThan(8);
-      assertThat(lab.measure(url(proxy, stream)).contentCodings()).isEqualTo(java.util.Map.of("identity", 1));
-      assertThat(http("DELETE", control.port(), "/proxies/emitter/toxics/gzip", null).status()).isEqualTo(204);
+      assertThat(browser.framesPerRead())
+          .as("a browser behind a never-flushed gzip")
+          .isGreaterThan(8);
+      assertThat(lab.measure(url(proxy, stream)).contentCodings())
+          .isEqualTo(java.util.Map.of("identity", 1));
+      assertThat(http("DELETE", control.port(), "/proxies/emitter/toxics/gzip", null).status())
+          .isEqualTo(204);
 
       // disabled: nothing listens; enabled again: it streams
       proxy.disable();
@@ -121,7 +164,10 @@ class ToxiproxyApiTest {
       lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
       ToxiproxyClient client = new ToxiproxyClient("127.0.0.1", control.port());
       Proxy proxy = client.createProxy("p", "127.0.0.1:0", "127.0.0.1:" + lab.emitter.port());
-      http("POST", control.port(), "/proxies/p/toxics",
+      http(
+          "POST",
+          control.port(),
+          "/proxies/p/toxics",
           "{\"name\":\"never\",\"type\":\"drain-and-flush\",\"toxicity\":0}");
       BatchResult none = lab.measure(url(proxy, "frames=20&size=60&interval=10ms"));
       // drain-and-flush would land all 20 frames in one read; a cold relay may merge a few
@@ -142,17 +188,34 @@ class ToxiproxyApiTest {
       assertThat(missing.status()).isEqualTo(404);
       assertThat(missing.body().path("error").asText()).isEqualTo("proxy not found");
       assertThat(missing.body().path("status").asInt()).isEqualTo(404);
-      String create = "{\"name\":\"a\",\"listen\":\"127.0.0.1:0\",\"upstream\":\"127.0.0.1:" + lab.emitter.port() + "\"}";
+      String create =
+          "{\"name\":\"a\",\"listen\":\"127.0.0.1:0\",\"upstream\":\"127.0.0.1:"
+              + lab.emitter.port()
+              + "\"}";
       assertThat(http("POST", port, "/proxies", create).status()).isEqualTo(201);
       assertThat(http("POST", port, "/proxies", create).status()).isEqualTo(409);
       Answer badType = http("POST", port, "/proxies/a/toxics", "{\"type\":\"gremlin\"}");
       assertThat(badType.status()).isEqualTo(400);
-      assertThat(badType.body().path("error").asText()).contains("gremlin", "latency", "byte-threshold");
-      Answer badAttr = http("POST", port, "/proxies/a/toxics", "{\"type\":\"byte-threshold\",\"attributes\":{\"bytes\":\"lots\"}}");
+      assertThat(badType.body().path("error").asText())
+          .contains("gremlin", "latency", "byte-threshold");
+      Answer badAttr =
+          http(
+              "POST",
+              port,
+              "/proxies/a/toxics",
+              "{\"type\":\"byte-threshold\",\"attributes\":{\"bytes\":\"lots\"}}");
       assertThat(badAttr.status()).isEqualTo(400);
       assertThat(badAttr.body().path("error").asText()).contains("bytes");
-      assertThat(http("POST", port, "/proxies/a/toxics", "{\"type\":\"latency\",\"stream\":\"sideways\"}").status()).isEqualTo(400);
-      Answer upstreamBuffer = http("POST", port, "/proxies/a/toxics", "{\"type\":\"cork\",\"stream\":\"upstream\"}");
+      assertThat(
+              http(
+                      "POST",
+                      port,
+                      "/proxies/a/toxics",
+                      "{\"type\":\"latency\",\"stream\":\"sideways\"}")
+                  .status())
+          .isEqualTo(400);
+      Answer upstreamBuffer =
+          http("POST", port, "/proxies/a/toxics", "{\"type\":\"cork\",\"stream\":\"upstream\"}");
       assertThat(upstreamBuffer.status()).isEqualTo(400);
       assertThat(upstreamBuffer.body().path("error").asText()).contains("upstream", "latency");
       assertThat(http("GET", port, "/proxies/a/toxics/none", null).status()).isEqualTo(404);

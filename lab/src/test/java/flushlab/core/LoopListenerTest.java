@@ -43,7 +43,10 @@ class LoopListenerTest {
     vertx.close().await(10, TimeUnit.SECONDS);
   }
 
-  /** Each listener records, per connection, whether it was served where it was accepted, and on which loop. */
+  /**
+   * Each listener records, per connection, whether it was served where it was accepted, and on
+   * which loop.
+   */
   private static final class Recording extends VerticleBase {
     final int port;
     final boolean share;
@@ -51,7 +54,8 @@ class LoopListenerTest {
     final Set<Thread> servingThreads;
     LoopListener listener;
 
-    Recording(int port, boolean share, List<Boolean> servedWhereAccepted, Set<Thread> servingThreads) {
+    Recording(
+        int port, boolean share, List<Boolean> servedWhereAccepted, Set<Thread> servingThreads) {
       this.port = port;
       this.share = share;
       this.servedWhereAccepted = servedWhereAccepted;
@@ -60,13 +64,20 @@ class LoopListenerTest {
 
     @Override
     public Future<?> start() {
-      NetServerOptions options = new NetServerOptions().setHost("127.0.0.1").setPort(port).setTcpNoDelay(true);
-      return LoopListener.bind(context, options, share, socket -> {
-        Channel ch = LabVertx.channel(socket);
-        servedWhereAccepted.add(ch.parent().eventLoop() == ch.eventLoop() && ch.eventLoop().inEventLoop());
-        servingThreads.add(Thread.currentThread());
-        socket.close();
-      }).onSuccess(l -> listener = l);
+      NetServerOptions options =
+          new NetServerOptions().setHost("127.0.0.1").setPort(port).setTcpNoDelay(true);
+      return LoopListener.bind(
+              context,
+              options,
+              share,
+              socket -> {
+                Channel ch = LabVertx.channel(socket);
+                servedWhereAccepted.add(
+                    ch.parent().eventLoop() == ch.eventLoop() && ch.eventLoop().inEventLoop());
+                servingThreads.add(Thread.currentThread());
+                socket.close();
+              })
+          .onSuccess(l -> listener = l);
     }
   }
 
@@ -87,7 +98,10 @@ class LoopListenerTest {
     Recording first = new Recording(0, true, served, threads);
     vertx.deployVerticle(first).await(10, TimeUnit.SECONDS);
     int port = first.listener.port();
-    vertx.deployVerticle(() -> new Recording(port, true, served, threads), new DeploymentOptions().setInstances(1))
+    vertx
+        .deployVerticle(
+            () -> new Recording(port, true, served, threads),
+            new DeploymentOptions().setInstances(1))
         .await(10, TimeUnit.SECONDS);
     // The kernel spreads connections over the two sockets by a hash of their addresses: 32
     // connections all landing on one of two is a 1-in-2^31 event.
@@ -97,9 +111,9 @@ class LoopListenerTest {
   }
 
   /**
-   * SO_REUSEPORT lets a second socket of the same user bind a port the first holds with it, and
-   * the two would split the connections without a word; an emitter with listeners on several
-   * loops must still say the port is in use.
+   * SO_REUSEPORT lets a second socket of the same user bind a port the first holds with it, and the
+   * two would split the connections without a word; an emitter with listeners on several loops must
+   * still say the port is in use.
    */
   @Test
   void aPortThatAnotherSocketHoldsWithReusePortIsStillInUse() throws Exception {

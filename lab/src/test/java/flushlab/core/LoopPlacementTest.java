@@ -22,16 +22,28 @@ class LoopPlacementTest {
     Map<String, int[]> counts = new HashMap<>();
     assertThat(LoopPlacement.choose(loops, "a", Role.EMITTER, counts)).isEqualTo("a");
     counts.put("a", new int[] {1, 0}); // the emitter on a
-    assertThat(LoopPlacement.choose(loops, "a", Role.RELAY, counts)).as("a relay given the emitter's loop moves").isEqualTo("b");
+    assertThat(LoopPlacement.choose(loops, "a", Role.RELAY, counts))
+        .as("a relay given the emitter's loop moves")
+        .isEqualTo("b");
     counts.put("b", new int[] {0, 2});
-    assertThat(LoopPlacement.choose(loops, "a", Role.RELAY, counts)).as("to the loop with the fewest relays").isEqualTo("c");
-    assertThat(LoopPlacement.choose(loops, "b", Role.RELAY, counts)).as("relays may share a loop").isEqualTo("b");
-    assertThat(LoopPlacement.choose(loops, "b", Role.EMITTER, counts)).as("an emitter given a relay's loop moves").isEqualTo("c");
+    assertThat(LoopPlacement.choose(loops, "a", Role.RELAY, counts))
+        .as("to the loop with the fewest relays")
+        .isEqualTo("c");
+    assertThat(LoopPlacement.choose(loops, "b", Role.RELAY, counts))
+        .as("relays may share a loop")
+        .isEqualTo("b");
+    assertThat(LoopPlacement.choose(loops, "b", Role.EMITTER, counts))
+        .as("an emitter given a relay's loop moves")
+        .isEqualTo("c");
     counts.put("c", new int[] {1, 0});
-    assertThat(LoopPlacement.choose(loops, "b", Role.EMITTER, counts)).as("to the one with the fewest emitters").isEqualTo("a");
+    assertThat(LoopPlacement.choose(loops, "b", Role.EMITTER, counts))
+        .as("to the one with the fewest emitters")
+        .isEqualTo("a");
     counts.put("a", new int[] {1, 1});
     counts.put("c", new int[] {0, 1});
-    assertThat(LoopPlacement.choose(loops, "b", Role.EMITTER, counts)).as("no loop without a relay: it stays").isEqualTo("b");
+    assertThat(LoopPlacement.choose(loops, "b", Role.EMITTER, counts))
+        .as("no loop without a relay: it stays")
+        .isEqualTo("b");
   }
 
   /**
@@ -46,10 +58,13 @@ class LoopPlacementTest {
       Emitter emitter = new Emitter(EmitterOptions.loopback(0));
       vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
       for (int i = 0; i < 6; i++) {
-        Relay relay = new Relay(RelayOptions.loopback(emitter.port(), List.of("cork")), RelayLog.SILENT);
+        Relay relay =
+            new Relay(RelayOptions.loopback(emitter.port(), List.of("cork")), RelayLog.SILENT);
         vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
         assertThat(((io.vertx.core.internal.ContextInternal) relay.loop()).nettyEventLoop())
-            .as("relay %d", i).isNotSameAs(((io.vertx.core.internal.ContextInternal) emitter.loop()).nettyEventLoop());
+            .as("relay %d", i)
+            .isNotSameAs(
+                ((io.vertx.core.internal.ContextInternal) emitter.loop()).nettyEventLoop());
       }
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);

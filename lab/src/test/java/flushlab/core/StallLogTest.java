@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The stall log keeps the newest stalls and finds those overlapping a run; the figures count them by length. */
+/**
+ * The stall log keeps the newest stalls and finds those overlapping a run; the figures count them
+ * by length.
+ */
 class StallLogTest {
   @Test
   void findsTheStallsOverlappingASpanAndCountsThemByLength() {
@@ -29,6 +32,10 @@ class StallLogTest {
     StallLog log = new StallLog();
     for (long i = 0; i < 5000; i++) log.add(i * 10, i * 10 + 5);
     assertThat(log.count()).isEqualTo(5000);
-    assertThat(log.between(0, 5000 * 10)).hasSize(4096).first().extracting(StallLog.Stall::fromNanos).isEqualTo((5000 - 4096) * 10L);
+    assertThat(log.between(0, 5000 * 10))
+        .hasSize(4096)
+        .first()
+        .extracting(StallLog.Stall::fromNanos)
+        .isEqualTo((5000 - 4096) * 10L);
   }
 }

@@ -7,7 +7,10 @@ import org.junit.jupiter.api.Test;
 class WaitLogTest {
   static final long MS = 1_000_000L;
 
-  /** Each tick counts the wait since the tick before, so a span holds the ticks after its start, up to its end. */
+  /**
+   * Each tick counts the wait since the tick before, so a span holds the ticks after its start, up
+   * to its end.
+   */
   @Test
   void aSpanAddsTheWaitsOfTheTicksInIt() {
     WaitLog log = new WaitLog();

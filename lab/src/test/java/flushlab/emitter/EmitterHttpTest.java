@@ -30,14 +30,17 @@ class EmitterHttpTest extends LabTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "/sse?size=20|'size': 20 B is out of range (allowed: 48..",
-      "/sse?interval=50|'interval': '50' is not a duration",
-      "/sse?frames=0|'frames': 0 is out of range (allowed: 1..1000000)",
-      "/sse?transfer=gzip|'transfer': 'gzip' (allowed: chunked, close, chunked-always, length)",
-      "/sse?colour=red|unknown parameter 'colour'",
-      "/sse?header=NoColon|'header': 'NoColon' (allowed: Name:value",
-      "/sse?frames=10&total=1KiB|give 'frames' or 'total', not both"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "/sse?size=20|'size': 20 B is out of range (allowed: 48..",
+        "/sse?interval=50|'interval': '50' is not a duration",
+        "/sse?frames=0|'frames': 0 is out of range (allowed: 1..1000000)",
+        "/sse?transfer=gzip|'transfer': 'gzip' (allowed: chunked, close, chunked-always, length)",
+        "/sse?colour=red|unknown parameter 'colour'",
+        "/sse?header=NoColon|'header': 'NoColon' (allowed: Name:value",
+        "/sse?frames=10&total=1KiB|give 'frames' or 'total', not both"
+      })
   void badParametersGet400WithAOneLineReason(String uri, String reason) throws Exception {
     HttpResponse<Buffer> r = get(uri);
     assertThat(r.statusCode()).isEqualTo(400);
@@ -46,7 +49,8 @@ class EmitterHttpTest extends LabTest {
 
   @Test
   void extraHeadersAndExactFrameSizesAreServed() throws Exception {
-    HttpResponse<Buffer> r = get("/sse?frames=3&size=100&interval=0ms&header=X-Accel-Buffering:%20no");
+    HttpResponse<Buffer> r =
+        get("/sse?frames=3&size=100&interval=0ms&header=X-Accel-Buffering:%20no");
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.getHeader("X-Accel-Buffering")).isEqualTo("no");
     assertThat(r.getHeader("Content-Type")).isEqualTo("text/event-stream");
@@ -56,35 +60,61 @@ class EmitterHttpTest extends LabTest {
   @Test
   void modelsAndNonStreamingCompletionsAnswerLikeOpenAi() throws Exception {
     JsonObject models = get("/v1/models").bodyAsJsonObject();
-    assertThat(models.getJsonArray("data").getJsonObject(0).getString("id")).isEqualTo("flushlab-echo");
-    HttpResponse<Buffer> r = web.post(lab.emitter.port(), "127.0.0.1", "/v1/chat/completions")
-        .sendJsonObject(new JsonObject().put("stream", false).put("pi_tokens", 4).put("pi_delay_ms", 0.5)
-            .put("messages", new io.vertx.core.json.JsonArray().add(new JsonObject().put("role", "user").put("content", "hi"))))
-        .await(10, TimeUnit.SECONDS);
+    assertThat(models.getJsonArray("data").getJsonObject(0).getString("id"))
+        .isEqualTo("flushlab-echo");
+    HttpResponse<Buffer> r =
+        web.post(lab.emitter.port(), "127.0.0.1", "/v1/chat/completions")
+            .sendJsonObject(
+                new JsonObject()
+                    .put("stream", false)
+                    .put("pi_tokens", 4)
+                    .put("pi_delay_ms", 0.5)
+                    .put(
+                        "messages",
+                        new io.vertx.core.json.JsonArray()
+                            .add(new JsonObject().put("role", "user").put("content", "hi"))))
+            .await(10, TimeUnit.SECONDS);
     JsonObject body = r.bodyAsJsonObject();
     assertThat(body.getString("object")).isEqualTo("chat.completion");
-    assertThat(body.getJsonArray("choices").getJsonObject(0).getJsonObject("message").getString("content").split(" ")).hasSize(4);
+    assertThat(
+            body.getJsonArray("choices")
+                .getJsonObject(0)
+                .getJsonObject("message")
+                .getString("content")
+                .split(" "))
+        .hasSize(4);
   }
 
   @Test
   void badChatFieldsGet400NamingTheField() throws Exception {
-    HttpResponse<Buffer> r = web.post(lab.emitter.port(), "127.0.0.1", "/v1/chat/completions")
-        .sendJsonObject(new JsonObject().put("stream", true).put("pi_tokens", -3)).await(10, TimeUnit.SECONDS);
+    HttpResponse<Buffer> r =
+        web.post(lab.emitter.port(), "127.0.0.1", "/v1/chat/completions")
+            .sendJsonObject(new JsonObject().put("stream", true).put("pi_tokens", -3))
+            .await(10, TimeUnit.SECONDS);
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(r.bodyAsString()).contains("pi_tokens");
   }
 
   @Test
   void aChatBodyArrivingInSeveralReadsIsReadByContentLength() throws Exception {
-    String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"model\":\"m\",\"stream\":true,\"pi_tokens\":5,\"pi_delay_ms\":0}";
-    String head = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
-        + "Content-Length: " + body.length() + "\r\n\r\n";
+    String body =
+        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"model\":\"m\",\"stream\":true,\"pi_tokens\":5,\"pi_delay_ms\":0}";
+    String head =
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            + "Content-Length: "
+            + body.length()
+            + "\r\n\r\n";
     CompletableFuture<String> response = new CompletableFuture<>();
-    NetSocket so = lab.vertx.createNetClient().connect(lab.emitter.port(), "127.0.0.1").await(5, TimeUnit.SECONDS);
+    NetSocket so =
+        lab.vertx
+            .createNetClient()
+            .connect(lab.emitter.port(), "127.0.0.1")
+            .await(5, TimeUnit.SECONDS);
     StringBuilder got = new StringBuilder();
     so.handler(b -> got.append(b.toString(StandardCharsets.UTF_8)));
     so.closeHandler(v -> response.complete(got.toString()));
-    // Head, then the body in two parts, each a separate write with time between (a proxy may do this).
+    // Head, then the body in two parts, each a separate write with time between (a proxy may do
+    // this).
     so.write(head);
     lab.vertx.setTimer(30, id -> so.write(body.substring(0, 10)));
     lab.vertx.setTimer(60, id -> so.write(body.substring(10)));

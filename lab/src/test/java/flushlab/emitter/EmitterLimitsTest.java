@@ -1,5 +1,7 @@
 package flushlab.emitter;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
@@ -20,7 +22,6 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** What a hostile or careless client can do to the emitter, and what the emitter does back. */
 class EmitterLimitsTest {
@@ -57,18 +58,26 @@ class EmitterLimitsTest {
 
   @Test
   void oneConnectionOverTheCapIsAnswered503AndTheNextOneAfterAFreeSlotIsServed() throws Exception {
-    try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withLimits(2, 10_000_000_000L), 2)) {
+    try (LabFixture lab =
+        new LabFixture(EmitterOptions.loopback(0).withLimits(2, 10_000_000_000L), 2)) {
       int port = lab.emitter.port();
-      try (Raw a = new Raw(port); Raw b = new Raw(port)) {
+      try (Raw a = new Raw(port);
+          Raw b = new Raw(port)) {
         a.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"); // both count once accepted
         try (Raw third = new Raw(port)) {
-          assertThat(third.readToClose()).startsWith("HTTP/1.1 503").contains("too many connections (at most 2 at once");
+          assertThat(third.readToClose())
+              .startsWith("HTTP/1.1 503")
+              .contains("too many connections (at most 2 at once");
         }
       }
       // the two above are closed: once the emitter has seen that, a new connection is served
-      flushlab.Await.until("the emitter saw both connections close", 5000, () -> lab.emitter.openConnections() == 0);
+      flushlab.Await.until(
+          "the emitter saw both connections close", 5000, () -> lab.emitter.openConnections() == 0);
       try (Raw again = new Raw(port)) {
-        assertThat(again.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").readToClose())
+        assertThat(
+                again
+                    .send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .readToClose())
             .startsWith("HTTP/1.1 200");
       }
     }
@@ -76,65 +85,91 @@ class EmitterLimitsTest {
 
   /**
    * With a listener per event loop (as `flushlab emitter` runs), the listeners share one port, one
-   * connection cap and one audit registry: the cap counts connections on every loop together,
-   * and every stream, whichever loop served it, has its audit.
+   * connection cap and one audit registry: the cap counts connections on every loop together, and
+   * every stream, whichever loop served it, has its audit.
    */
   @Test
   void listenersOnSeveralLoopsShareTheCapAndTheAudits() throws Exception {
-    try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withLimits(2, 10_000_000_000L).withListeners(2), 2)) {
+    try (LabFixture lab =
+        new LabFixture(
+            EmitterOptions.loopback(0).withLimits(2, 10_000_000_000L).withListeners(2), 2)) {
       int port = lab.emitter.port();
       // each loop's listener takes the connections the kernel hashes to it (SO_REUSEPORT): all 32
       // on one of two listeners would be a 1-in-2^31 event
       for (int i = 0; i < 32; i++) {
         try (Raw r = new Raw(port)) {
-          assertThat(r.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").readToClose()).startsWith("HTTP/1.1 200");
+          assertThat(
+                  r.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                      .readToClose())
+              .startsWith("HTTP/1.1 200");
         }
       }
-      assertThat(lab.emitter.acceptedPerListener()).as("connections reach both listeners").hasSize(2).allMatch(n -> n > 0);
-      flushlab.Await.until("the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
-      try (Raw a = new Raw(port); Raw b = new Raw(port)) {
+      assertThat(lab.emitter.acceptedPerListener())
+          .as("connections reach both listeners")
+          .hasSize(2)
+          .allMatch(n -> n > 0);
+      flushlab.Await.until(
+          "the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
+      try (Raw a = new Raw(port);
+          Raw b = new Raw(port)) {
         a.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
         // Two loops accept in their own order: let both take their connection before the third.
-        flushlab.Await.until("the emitter admitted both connections", 5000, () -> lab.emitter.openConnections() == 2);
+        flushlab.Await.until(
+            "the emitter admitted both connections",
+            5000,
+            () -> lab.emitter.openConnections() == 2);
         try (Raw third = new Raw(port)) {
           assertThat(third.readToClose()).startsWith("HTTP/1.1 503").contains("at most 2 at once");
         }
       }
-      flushlab.Await.until("the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
+      flushlab.Await.until(
+          "the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
     }
     try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withListeners(2), 2)) {
-      BatchResult r = lab.measure(RequestPlan.get(lab.sseUrl("frames=20&interval=2ms")),
-          ClientOptions.single().withRequests(8, 8));
+      BatchResult r =
+          lab.measure(
+              RequestPlan.get(lab.sseUrl("frames=20&interval=2ms")),
+              ClientOptions.single().withRequests(8, 8));
       assertThat(r.streamsOk()).as(r.oneLine()).isEqualTo(8);
-      for (long id : r.streamIds()) assertThat(lab.auditOf(id)).as("stream %d audited", id).isNotNull();
+      for (long id : r.streamIds())
+        assertThat(lab.auditOf(id)).as("stream %d audited", id).isNotNull();
     }
   }
 
   /** A client sending one header line every so often (slowloris) is answered 408 and dropped. */
   @Test
   void aRequestThatDoesNotCompleteWithinTheTimeoutGets408() throws Exception {
-    try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withLimits(16, 300_000_000L), 2);
-         Raw slow = new Raw(lab.emitter.port())) {
+    try (LabFixture lab =
+            new LabFixture(EmitterOptions.loopback(0).withLimits(16, 300_000_000L), 2);
+        Raw slow = new Raw(lab.emitter.port())) {
       slow.send("GET /sse HTTP/1.1\r\n").send("Host: x\r\n"); // and never the blank line
-      assertThat(slow.readToClose()).startsWith("HTTP/1.1 408").contains("not complete within 300ms");
+      assertThat(slow.readToClose())
+          .startsWith("HTTP/1.1 408")
+          .contains("not complete within 300ms");
     }
   }
 
   @Test
-  void aConnectionOnWhichNothingMovesIsClosedButAStreamLongerThanTheIdleTimeoutIsNot() throws Exception {
+  void aConnectionOnWhichNothingMovesIsClosedButAStreamLongerThanTheIdleTimeoutIsNot()
+      throws Exception {
     EmitterOptions options = EmitterOptions.loopback(0).withIdleTimeout(300_000_000L);
     try (LabFixture lab = new LabFixture(options, 2);
-         Raw idle = new Raw(lab.emitter.port());
-         Raw streaming = new Raw(lab.emitter.port())) {
+        Raw idle = new Raw(lab.emitter.port());
+        Raw streaming = new Raw(lab.emitter.port())) {
       // 12 frames 100 ms apart: the stream outlasts the idle timeout almost fourfold, and its
       // writes are what keeps the connection alive (the client sends nothing after its request).
-      streaming.send("GET /sse?frames=12&size=60&interval=100ms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      streaming.send(
+          "GET /sse?frames=12&size=60&interval=100ms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
       long start = System.nanoTime();
       assertThat(idle.readToClose()).as("a connection that never sent a request").isEmpty();
       long idleClosedAfterMs = (System.nanoTime() - start) / 1_000_000;
       String body = streaming.readToClose();
-      assertThat(body).startsWith("HTTP/1.1 200").contains("0\r\n\r\n"); // the last chunk: it ended whole
-      assertThat(idleClosedAfterMs).as("closed after the idle timeout, not before").isGreaterThanOrEqualTo(290);
+      assertThat(body)
+          .startsWith("HTTP/1.1 200")
+          .contains("0\r\n\r\n"); // the last chunk: it ended whole
+      assertThat(idleClosedAfterMs)
+          .as("closed after the idle timeout, not before")
+          .isGreaterThanOrEqualTo(290);
     }
   }
 
@@ -144,14 +179,17 @@ class EmitterLimitsTest {
       String head = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n";
       try (Raw r = new Raw(lab.emitter.port())) {
         assertThat(r.send(head + "Content-Length: 5\r\nContent-Length: 50\r\n\r\n{}").readToClose())
-            .startsWith("HTTP/1.1 400").contains("more than one Content-Length");
+            .startsWith("HTTP/1.1 400")
+            .contains("more than one Content-Length");
       }
       try (Raw r = new Raw(lab.emitter.port())) {
         assertThat(r.send(head + "Content-Length: -1\r\n\r\n").readToClose())
-            .startsWith("HTTP/1.1 400").contains("malformed Content-Length \"-1\"");
+            .startsWith("HTTP/1.1 400")
+            .contains("malformed Content-Length \"-1\"");
       }
       try (Raw r = new Raw(lab.emitter.port())) {
-        assertThat(r.send(head + "Content-Length: 2000000\r\n\r\n").readToClose()).startsWith("HTTP/1.1 413");
+        assertThat(r.send(head + "Content-Length: 2000000\r\n\r\n").readToClose())
+            .startsWith("HTTP/1.1 413");
       }
     }
   }
@@ -162,18 +200,26 @@ class EmitterLimitsTest {
    */
   @Test
   void aBodyOverTheLimitIsAnswered413WhileTheClientStillSendsIt() throws Exception {
-    try (LabFixture lab = new LabFixture(); Raw r = new Raw(lab.emitter.port())) {
+    try (LabFixture lab = new LabFixture();
+        Raw r = new Raw(lab.emitter.port())) {
       int size = 2 << 20;
-      r.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " + size + "\r\n\r\n");
-      Thread writer = new Thread(() -> {
-        byte[] chunk = new byte[16384];
-        java.util.Arrays.fill(chunk, (byte) 'x');
-        try {
-          for (int sent = 0; sent < size; sent += chunk.length) r.socket.getOutputStream().write(chunk);
-        } catch (IOException e) {
-          // the emitter closed once it lingered: what matters is what was read
-        }
-      }, "body-writer");
+      r.send(
+          "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+              + size
+              + "\r\n\r\n");
+      Thread writer =
+          new Thread(
+              () -> {
+                byte[] chunk = new byte[16384];
+                java.util.Arrays.fill(chunk, (byte) 'x');
+                try {
+                  for (int sent = 0; sent < size; sent += chunk.length)
+                    r.socket.getOutputStream().write(chunk);
+                } catch (IOException e) {
+                  // the emitter closed once it lingered: what matters is what was read
+                }
+              },
+              "body-writer");
       writer.start();
       String answer;
       try {
@@ -187,9 +233,15 @@ class EmitterLimitsTest {
 
   @Test
   void aResponseHeaderThatWouldFrameTheResponseIsRefused() throws Exception {
-    try (LabFixture lab = new LabFixture(); Raw r = new Raw(lab.emitter.port())) {
-      String answer = r.send("GET /sse?frames=2&header=Content-Length:5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").readToClose();
-      assertThat(answer).startsWith("HTTP/1.1 400").contains("Content-Length is written by the emitter itself")
+    try (LabFixture lab = new LabFixture();
+        Raw r = new Raw(lab.emitter.port())) {
+      String answer =
+          r.send(
+                  "GET /sse?frames=2&header=Content-Length:5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+              .readToClose();
+      assertThat(answer)
+          .startsWith("HTTP/1.1 400")
+          .contains("Content-Length is written by the emitter itself")
           .doesNotContain("Transfer-Encoding");
     }
   }
@@ -198,16 +250,29 @@ class EmitterLimitsTest {
   @Test
   void aModelNameWithLineBreaksCannotInjectEvents() throws Exception {
     String model = "m\r\n\r\ndata: {\"injected\":true}\n\nevent: x";
-    com.fasterxml.jackson.databind.node.ObjectNode node = Json.MAPPER.createObjectNode().put("model", model).put("stream", true)
-        .put("pi_tokens", 3).put("pi_delay_ms", 0);
+    com.fasterxml.jackson.databind.node.ObjectNode node =
+        Json.MAPPER
+            .createObjectNode()
+            .put("model", model)
+            .put("stream", true)
+            .put("pi_tokens", 3)
+            .put("pi_delay_ms", 0);
     node.putArray("messages").addObject().put("role", "user").put("content", "hi");
     String body = node.toString();
-    try (LabFixture lab = new LabFixture(); Raw r = new Raw(lab.emitter.port())) {
-      String response = r.send("POST /v1/chat/completions HTTP/1.0\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length
-          + "\r\n\r\n" + body).readToClose();
+    try (LabFixture lab = new LabFixture();
+        Raw r = new Raw(lab.emitter.port())) {
+      String response =
+          r.send(
+                  "POST /v1/chat/completions HTTP/1.0\r\nContent-Length: "
+                      + body.getBytes(StandardCharsets.UTF_8).length
+                      + "\r\n\r\n"
+                      + body)
+              .readToClose();
       String stream = response.substring(response.indexOf("\r\n\r\n") + 4);
       List<String> events = new ArrayList<>();
-      SseEventParser sse = new SseEventParser((data, len) -> events.add(new String(data, 0, len, StandardCharsets.UTF_8)));
+      SseEventParser sse =
+          new SseEventParser(
+              (data, len) -> events.add(new String(data, 0, len, StandardCharsets.UTF_8)));
       byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
       sse.feed(bytes, 0, bytes.length);
       assertThat(events).hasSize(5); // 3 tokens, the finish chunk, [DONE]
@@ -221,36 +286,49 @@ class EmitterLimitsTest {
 
   @Test
   void anOverlongModelNameIsRefusedNamingTheField() throws Exception {
-    String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"model\":\"" + "x".repeat(1000) + "\"}";
-    try (LabFixture lab = new LabFixture(); Raw r = new Raw(lab.emitter.port())) {
-      assertThat(r.send("POST /v1/chat/completions HTTP/1.0\r\nContent-Length: " + body.length() + "\r\n\r\n" + body).readToClose())
-          .startsWith("HTTP/1.1 400").contains("'model'").contains("at most 256 characters");
+    String body =
+        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"model\":\""
+            + "x".repeat(1000)
+            + "\"}";
+    try (LabFixture lab = new LabFixture();
+        Raw r = new Raw(lab.emitter.port())) {
+      assertThat(
+              r.send(
+                      "POST /v1/chat/completions HTTP/1.0\r\nContent-Length: "
+                          + body.length()
+                          + "\r\n\r\n"
+                          + body)
+                  .readToClose())
+          .startsWith("HTTP/1.1 400")
+          .contains("'model'")
+          .contains("at most 256 characters");
     }
   }
 
   /**
-   * A client that resets its connection is ordinary (HAProxy drops upstream connections that
-   * way): it must not print Vert.x's "Unhandled exception … Connection reset by peer" each time.
+   * A client that resets its connection is ordinary (HAProxy drops upstream connections that way):
+   * it must not print Vert.x's "Unhandled exception … Connection reset by peer" each time.
    */
   @Test
   void aClientResettingItsConnectionLogsNothing() throws Exception {
     List<LogRecord> severe = new ArrayList<>();
-    Handler h = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-          synchronized (severe) {
-            severe.add(r);
+    Handler h =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+              synchronized (severe) {
+                severe.add(r);
+              }
+            }
           }
-        }
-      }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     Logger root = Logger.getLogger("");
     root.addHandler(h);
     try (LabFixture lab = new LabFixture()) {
@@ -272,7 +350,10 @@ class EmitterLimitsTest {
     }
   }
 
-  /** Frames larger than one write buffer are written in pieces from a shared pattern: still exact and checked. */
+  /**
+   * Frames larger than one write buffer are written in pieces from a shared pattern: still exact
+   * and checked.
+   */
   @Test
   void framesLargerThanTheWriteBufferArriveWholeAndIntact() throws Exception {
     try (LabFixture lab = new LabFixture()) {
@@ -283,7 +364,8 @@ class EmitterLimitsTest {
         assertThat(r.corruptFrames() + r.lostFrames()).isZero();
         assertThat(r.bytes()).isGreaterThan(4L * size);
       }
-      BatchResult chunkedOff = lab.measure(lab.sseUrl("frames=3&interval=0ms&transfer=close&size=" + (200 << 10)));
+      BatchResult chunkedOff =
+          lab.measure(lab.sseUrl("frames=3&interval=0ms&transfer=close&size=" + (200 << 10)));
       assertThat(chunkedOff.frames()).isEqualTo(3);
       assertThat(chunkedOff.corruptFrames()).isZero();
     }

@@ -21,18 +21,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The emitter's memory does not grow with what clients ask for: an emitter in its own JVM with a
- * 96 MiB heap serves, one after another, what used to run it out of memory, then a normal stream.
+ * The emitter's memory does not grow with what clients ask for: an emitter in its own JVM with a 96
+ * MiB heap serves, one after another, what used to run it out of memory, then a normal stream.
  */
 class EmitterMemoryTest {
   static final int HEAP_MIB = 96;
 
   @Test
-  void longStreamsCutShortAndHugeFramesNobodyReadsDoNotExhaustASmallHeap(@TempDir Path dir) throws Exception {
+  void longStreamsCutShortAndHugeFramesNobodyReadsDoNotExhaustASmallHeap(@TempDir Path dir)
+      throws Exception {
     int port;
     port = flushlab.FreePort.forALaterServer();
     List<Socket> idle = new ArrayList<>();
-    try (ForkedLab emitter = ForkedLab.start(dir, List.of("-Xmx" + HEAP_MIB + "m"), "emitter", "--listen", "127.0.0.1:" + port)) {
+    try (ForkedLab emitter =
+        ForkedLab.start(
+            dir, List.of("-Xmx" + HEAP_MIB + "m"), "emitter", "--listen", "127.0.0.1:" + port)) {
       emitter.awaitLine("flushlab emitter listening on", 60_000);
       // 1. 45 streams of a million 1 ms frames, each reset by its client once the head arrived
       //    (each used to keep 16 MB of per-frame audit arrays, after the client left too)
@@ -52,18 +55,29 @@ class EmitterMemoryTest {
       }
       // 3. a chat stream with the longest model name allowed and many tokens starts and is cut
       try (Socket s = connect(port)) {
-        String body = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":1000000,\"pi_delay_ms\":0,\"model\":\"" + "m".repeat(256) + "\"}";
-        s.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n"
-            + body).getBytes(StandardCharsets.US_ASCII));
-        assertThat(new String(s.getInputStream().readNBytes(15), StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200 OK");
+        String body =
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":1000000,\"pi_delay_ms\":0,\"model\":\""
+                + "m".repeat(256)
+                + "\"}";
+        s.getOutputStream()
+            .write(
+                ("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                        + body.length()
+                        + "\r\n\r\n"
+                        + body)
+                    .getBytes(StandardCharsets.US_ASCII));
+        assertThat(new String(s.getInputStream().readNBytes(15), StandardCharsets.US_ASCII))
+            .isEqualTo("HTTP/1.1 200 OK");
         s.setSoLinger(true, 0);
       }
       // With all that still going on, an ordinary stream is served in full.
       Vertx vertx = LabVertx.create(1);
       try {
         MeteredClient client = new MeteredClient(vertx, ClientOptions.single());
-        BatchResult r = client.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?frames=41&interval=5ms"))
-            .await(60, TimeUnit.SECONDS);
+        BatchResult r =
+            client
+                .run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?frames=41&interval=5ms"))
+                .await(60, TimeUnit.SECONDS);
         client.close();
         assertThat(r.errorCount()).as(r.oneLine() + "\n" + emitter.output()).isZero();
         assertThat(r.frames()).isEqualTo(41);
@@ -85,6 +99,8 @@ class EmitterMemoryTest {
   }
 
   private static void request(Socket s, String target) throws IOException {
-    s.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    s.getOutputStream()
+        .write(
+            ("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
   }
 }

@@ -49,9 +49,12 @@ class HotPathAllocationTest {
     PacingAudit audit = new PacingAudit(1, 10, true, null, registry);
     long used = threads.getCurrentThreadAllocatedBytes() - before;
     System.out.println("a new stream's audit: " + used + " B");
-    assertThat(used).as("bytes a stream's audit allocates up front (a thousand streams set up at once)").isLessThan(4096);
+    assertThat(used)
+        .as("bytes a stream's audit allocates up front (a thousand streams set up at once)")
+        .isLessThan(4096);
     for (int i = 0; i < 9; i++) audit.recordWritten(i, 0, 20_000L, false); // 20 us late
-    audit.recordWritten(9, 0, 3_000_000_000L, false); // one frame 3 s late: the histogram grows to hold it
+    audit.recordWritten(
+        9, 0, 3_000_000_000L, false); // one frame 3 s late: the histogram grows to hold it
     audit.finish(true);
     PacingAudit.Summary s = registry.summary(1);
     assertThat(s.latenessP50Nanos()).isBetween(19_000L, 21_000L);
@@ -76,8 +79,13 @@ class HotPathAllocationTest {
   private static long stream(int port, String pacing, int frames) throws Exception {
     try (Socket s = new Socket("127.0.0.1", port)) {
       OutputStream out = s.getOutputStream();
-      out.write(("GET /sse?frames=" + frames + "&size=60&" + pacing + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-          .getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("GET /sse?frames="
+                  + frames
+                  + "&size=60&"
+                  + pacing
+                  + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       InputStream in = s.getInputStream();
       byte[] buf = new byte[65536];

@@ -24,10 +24,15 @@ class LateFrameTest {
     ledger.add(emitterLoop, 490 * MS, 500 * MS, 530 * MS, 2 * MS, 30 * MS, 0, 0);
     LateFrame.Held held = LateFrame.of(latest(505, false), 25 * MS, ledger);
     assertThat(held.byHost()).isTrue();
-    assertThat(held.why()).isEqualTo(" at 0.51 s into the stream; its loop stalled 30.0 ms (over the 40.0 ms between its ticks its thread "
-        + "ran 2.0 ms, waited for a core 30.0 ms, stood with the JVM 0.0 ms, neither 8.0 ms)");
-    assertThat(ledger.longest(readerLoop, 505 * MS, 530 * MS).hosts()).as("55 ms running: the lab's own code").isFalse();
-    assertThat(LateFrame.of(latest(505, false), 70 * MS, ledger).byHost()).as("a 30 ms stall does not account for a frame 70 ms late")
+    assertThat(held.why())
+        .isEqualTo(
+            " at 0.51 s into the stream; its loop stalled 30.0 ms (over the 40.0 ms between its ticks its thread "
+                + "ran 2.0 ms, waited for a core 30.0 ms, stood with the JVM 0.0 ms, neither 8.0 ms)");
+    assertThat(ledger.longest(readerLoop, 505 * MS, 530 * MS).hosts())
+        .as("55 ms running: the lab's own code")
+        .isFalse();
+    assertThat(LateFrame.of(latest(505, false), 70 * MS, ledger).byHost())
+        .as("a 30 ms stall does not account for a frame 70 ms late")
         .isFalse();
   }
 
@@ -42,7 +47,8 @@ class LateFrameTest {
     ledger.add(emitterLoop, 490 * MS, 500 * MS, 509_300 * us, 2_700 * us, 15_900 * us, 0, 0);
     assertThat(LateFrame.of(latest(501, false), 21_200 * us, ledger).byHost()).isTrue();
     ledger.add(readerLoop, 490 * MS, 500 * MS, 509_300 * us, 15_000 * us, 4_000 * us, 0, 0);
-    LateFrame.Held lab = LateFrame.of(new PacingAudit.Latest(0, 501 * MS, false, readerLoop), 21_200 * us, ledger);
+    LateFrame.Held lab =
+        LateFrame.of(new PacingAudit.Latest(0, 501 * MS, false, readerLoop), 21_200 * us, ledger);
     assertThat(lab.byHost()).as("15 ms of the lab's own code on the loop: %s", lab.why()).isFalse();
   }
 
@@ -56,10 +62,16 @@ class LateFrameTest {
     ledger.add(emitterLoop, 480 * MS, 490 * MS, 509_200 * us, 0, 100 * us, 0, 17_400 * us);
     LateFrame.Held held = LateFrame.of(latest(490, false), 23_620 * us, ledger);
     assertThat(held.byHost()).as(held.why()).isTrue();
-    assertThat(held.why()).contains("neither 29.1 ms, of which asleep in its poller 17.4 ms past its tick (the kernel woke it late)");
+    assertThat(held.why())
+        .contains(
+            "neither 29.1 ms, of which asleep in its poller 17.4 ms past its tick (the kernel woke it late)");
     ledger.add(readerLoop, 480 * MS, 490 * MS, 509_200 * us, 0, 100 * us, 0, 0);
-    assertThat(LateFrame.of(new PacingAudit.Latest(0, 490 * MS, false, readerLoop), 23_620 * us, ledger).byHost())
-        .as("the same stall, never seen in its poller: blocked by the lab's own code").isFalse();
+    assertThat(
+            LateFrame.of(
+                    new PacingAudit.Latest(0, 490 * MS, false, readerLoop), 23_620 * us, ledger)
+                .byHost())
+        .as("the same stall, never seen in its poller: blocked by the lab's own code")
+        .isFalse();
   }
 
   @Test
@@ -67,8 +79,11 @@ class LateFrameTest {
     ledger.add(readerLoop, 0, 500 * MS, 560 * MS, 55 * MS, 1 * MS, 0, 0);
     LateFrame.Held held = LateFrame.of(latest(505, true), 25 * MS, ledger);
     assertThat(held.byHost()).as("the reader's loop ran the lab's own code").isFalse();
-    assertThat(held.why()).startsWith(" at 0.51 s into the stream, waiting for a full socket to drain: the path behind it read late "
-        + "(the longest loop stall then: stalled 60.0 ms").contains("ran 55.0 ms");
+    assertThat(held.why())
+        .startsWith(
+            " at 0.51 s into the stream, waiting for a full socket to drain: the path behind it read late "
+                + "(the longest loop stall then: stalled 60.0 ms")
+        .contains("ran 55.0 ms");
   }
 
   @Test
@@ -80,14 +95,34 @@ class LateFrameTest {
     assertThat(LateFrame.of(latest(505, false), 0, ledger)).isEqualTo(LateFrame.Held.UNKNOWN);
   }
 
-  /** An emitter in another process sends its own judgement with the audit: only its meter saw its loops. */
+  /**
+   * An emitter in another process sends its own judgement with the audit: only its meter saw its
+   * loops.
+   */
   @Test
   void theJudgementTravelsWithTheAudit() throws Exception {
     ledger.add(emitterLoop, 490 * MS, 500 * MS, 530 * MS, 2 * MS, 30 * MS, 0, 0);
-    PacingAudit.Summary s = new PacingAudit.Summary(7, true, true, 600, 600, 39600, 0, 10_000, 20_000, 25 * MS, 0, latest(505, false), null);
+    PacingAudit.Summary s =
+        new PacingAudit.Summary(
+            7,
+            true,
+            true,
+            600,
+            600,
+            39600,
+            0,
+            10_000,
+            20_000,
+            25 * MS,
+            0,
+            latest(505, false),
+            null);
     String json = Json.MAPPER.writeValueAsString(s.judged(ledger));
-    assertThat(Json.MAPPER.readTree(json).path("latest_held").path("by_host").asBoolean()).as(json).isTrue();
-    assertThat(Json.MAPPER.readTree(json).path("latest_held").path("why").asText()).contains("waited for a core 30.0 ms");
+    assertThat(Json.MAPPER.readTree(json).path("latest_held").path("by_host").asBoolean())
+        .as(json)
+        .isTrue();
+    assertThat(Json.MAPPER.readTree(json).path("latest_held").path("why").asText())
+        .contains("waited for a core 30.0 ms");
     assertThat(json).doesNotContain("stream_due_nanos");
   }
 }

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * OpenAI's official Java SDK against the emitter: every chunk and event passes the SDK's strict
- * validation (each field it requires, of the type it requires), the usage chunk and the
- * Responses API's closing event agree with what was streamed, and refusals arrive as the SDK's
- * typed errors with OpenAI's fields.
+ * validation (each field it requires, of the type it requires), the usage chunk and the Responses
+ * API's closing event agree with what was streamed, and refusals arrive as the SDK's typed errors
+ * with OpenAI's fields.
  */
 class OfficialOpenAiClientTest {
   private static final String KEY = "sk-flushlab-sdk-" + Long.toHexString(System.nanoTime());
@@ -35,7 +35,12 @@ class OfficialOpenAiClientTest {
   @BeforeAll
   static void start() throws Exception {
     lab = new LabFixture(EmitterOptions.loopback(0).withApiKey(KEY), 2);
-    client = OpenAIOkHttpClient.builder().baseUrl("http://127.0.0.1:" + lab.emitter.port() + "/v1").apiKey(KEY).maxRetries(0).build();
+    client =
+        OpenAIOkHttpClient.builder()
+            .baseUrl("http://127.0.0.1:" + lab.emitter.port() + "/v1")
+            .apiKey(KEY)
+            .maxRetries(0)
+            .build();
   }
 
   @AfterAll
@@ -46,12 +51,17 @@ class OfficialOpenAiClientTest {
 
   @Test
   void aChatStreamWithItsUsageChunkPassesTheSdksValidation() {
-    ChatCompletionCreateParams params = ChatCompletionCreateParams.builder().model("gpt-test").addUserMessage("count to three")
-        .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build())
-        .putAdditionalBodyProperty("pi_tokens", JsonValue.from(15)).putAdditionalBodyProperty("pi_delay_ms", JsonValue.from(1))
-        .build();
+    ChatCompletionCreateParams params =
+        ChatCompletionCreateParams.builder()
+            .model("gpt-test")
+            .addUserMessage("count to three")
+            .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build())
+            .putAdditionalBodyProperty("pi_tokens", JsonValue.from(15))
+            .putAdditionalBodyProperty("pi_delay_ms", JsonValue.from(1))
+            .build();
     List<ChatCompletionChunk> chunks = new ArrayList<>();
-    try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
+    try (StreamResponse<ChatCompletionChunk> stream =
+        client.chat().completions().createStreaming(params)) {
       stream.stream().forEach(c -> chunks.add(c.validate()));
     }
     StringBuilder text = new StringBuilder();
@@ -64,25 +74,44 @@ class OfficialOpenAiClientTest {
     assertThat(last.usage().get().completionTokens()).isEqualTo(15);
     assertThat(text.toString().trim().split(" ")).hasSize(15);
     assertThat(chunks.get(0).systemFingerprint()).isPresent();
-    assertThat(chunks.get(chunks.size() - 2).choices().get(0).finishReason()).hasValueSatisfying(r -> assertThat(r.asString()).isEqualTo("stop"));
+    assertThat(chunks.get(chunks.size() - 2).choices().get(0).finishReason())
+        .hasValueSatisfying(r -> assertThat(r.asString()).isEqualTo("stop"));
   }
 
   @Test
   void aResponsesStreamPassesTheSdksValidation() {
-    ResponseCreateParams params = ResponseCreateParams.builder().model("gpt-test").input("say eight words").maxOutputTokens(8)
-        .putAdditionalBodyProperty("pi_delay_ms", JsonValue.from(1)).build();
+    ResponseCreateParams params =
+        ResponseCreateParams.builder()
+            .model("gpt-test")
+            .input("say eight words")
+            .maxOutputTokens(8)
+            .putAdditionalBodyProperty("pi_delay_ms", JsonValue.from(1))
+            .build();
     List<ResponseStreamEvent> events = new ArrayList<>();
     try (StreamResponse<ResponseStreamEvent> stream = client.responses().createStreaming(params)) {
       stream.stream().forEach(e -> events.add(e.validate()));
     }
     assertThat(events.get(0).isCreated()).isTrue();
     StringBuilder text = new StringBuilder();
-    events.stream().filter(ResponseStreamEvent::isOutputTextDelta).forEach(e -> text.append(e.outputTextDelta().get().delta()));
+    events.stream()
+        .filter(ResponseStreamEvent::isOutputTextDelta)
+        .forEach(e -> text.append(e.outputTextDelta().get().delta()));
     ResponseStreamEvent last = events.get(events.size() - 1);
     assertThat(last.isCompleted()).isTrue();
     var response = last.completed().get().response();
     StringBuilder finalText = new StringBuilder();
-    response.output().forEach(item -> item.message().ifPresent(m -> m.content().forEach(c -> c.outputText().ifPresent(t -> finalText.append(t.text())))));
+    response
+        .output()
+        .forEach(
+            item ->
+                item.message()
+                    .ifPresent(
+                        m ->
+                            m.content()
+                                .forEach(
+                                    c ->
+                                        c.outputText()
+                                            .ifPresent(t -> finalText.append(t.text())))));
     assertThat(finalText.toString()).isEqualTo(text.toString());
     assertThat(response.usage().get().outputTokens()).isEqualTo(8);
     assertThat(events.stream().filter(ResponseStreamEvent::isOutputTextDelta).count()).isEqualTo(8);
@@ -90,17 +119,26 @@ class OfficialOpenAiClientTest {
 
   @Test
   void refusalsAreTheSdksTypedErrors() {
-    ChatCompletionCreateParams twoChoices = ChatCompletionCreateParams.builder().model("gpt-test").addUserMessage("hi").n(2).build();
-    assertThatThrownBy(() -> client.chat().completions().create(twoChoices)).isInstanceOfSatisfying(BadRequestException.class, e -> {
-      assertThat(e.statusCode()).isEqualTo(400);
-      assertThat(e.param()).hasValue("n");
-      assertThat(e.type()).hasValue("invalid_request_error");
-    });
-    OpenAIClient wrongKey = OpenAIOkHttpClient.builder().baseUrl("http://127.0.0.1:" + lab.emitter.port() + "/v1").apiKey("sk-wrong")
-        .maxRetries(0).build();
+    ChatCompletionCreateParams twoChoices =
+        ChatCompletionCreateParams.builder().model("gpt-test").addUserMessage("hi").n(2).build();
+    assertThatThrownBy(() -> client.chat().completions().create(twoChoices))
+        .isInstanceOfSatisfying(
+            BadRequestException.class,
+            e -> {
+              assertThat(e.statusCode()).isEqualTo(400);
+              assertThat(e.param()).hasValue("n");
+              assertThat(e.type()).hasValue("invalid_request_error");
+            });
+    OpenAIClient wrongKey =
+        OpenAIOkHttpClient.builder()
+            .baseUrl("http://127.0.0.1:" + lab.emitter.port() + "/v1")
+            .apiKey("sk-wrong")
+            .maxRetries(0)
+            .build();
     try {
-      assertThatThrownBy(() -> wrongKey.chat().completions().create(twoChoices)).isInstanceOfSatisfying(UnauthorizedException.class,
-          e -> assertThat(e.code()).hasValue("invalid_api_key"));
+      assertThatThrownBy(() -> wrongKey.chat().completions().create(twoChoices))
+          .isInstanceOfSatisfying(
+              UnauthorizedException.class, e -> assertThat(e.code()).hasValue("invalid_api_key"));
     } finally {
       wrongKey.close();
     }

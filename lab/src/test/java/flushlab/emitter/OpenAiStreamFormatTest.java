@@ -20,13 +20,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The emitter's OpenAI streams as an SDK reads them: the JDK's HTTP client, every SSE data line
- * parsed as JSON. Checks the fields SDKs and gateways act on, the usage chunk's counts against
- * the stream itself, errors in OpenAI's shape, and the Responses API's event sequence.
+ * parsed as JSON. Checks the fields SDKs and gateways act on, the usage chunk's counts against the
+ * stream itself, errors in OpenAI's shape, and the Responses API's event sequence.
  */
 class OpenAiStreamFormatTest {
   private static final String KEY = "sk-flushlab-test-" + Long.toHexString(System.nanoTime());
   private static LabFixture lab;
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @BeforeAll
   static void start() throws Exception {
@@ -41,9 +42,12 @@ class OpenAiStreamFormatTest {
   /** One SSE event: its event: name (or null) and its data parsed as JSON (null for [DONE]). */
   record Event(String name, JsonNode data, String raw) {}
 
-  private static HttpResponse<java.util.stream.Stream<String>> post(String path, String body, boolean withKey) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + lab.emitter.port() + path))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+  private static HttpResponse<java.util.stream.Stream<String>> post(
+      String path, String body, boolean withKey) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + lab.emitter.port() + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (withKey) b.header("Authorization", "Bearer " + KEY);
     return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofLines());
   }
@@ -64,19 +68,27 @@ class OpenAiStreamFormatTest {
     return out;
   }
 
-  /** A chat request whose messages are not an array of messages with known roles is answered 400 in OpenAI's error shape, as OpenAI answers it. */
+  /**
+   * A chat request whose messages are not an array of messages with known roles is answered 400 in
+   * OpenAI's error shape, as OpenAI answers it.
+   */
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
-      "{\"stream\":true}|messages|Missing required parameter: 'messages'.",
-      "{\"stream\":true,\"messages\":\"hi\"}|messages|expected an array, but got a string",
-      "{\"stream\":true,\"messages\":[]}|messages|empty array",
-      "{\"stream\":true,\"messages\":[\"hi\"]}|messages[0]|expected an object, but got a string",
-      "{\"stream\":true,\"messages\":[{\"content\":\"hi\"}]}|messages[0].role|Missing required parameter",
-      "{\"stream\":true,\"messages\":[{\"role\":\"robot\",\"content\":\"hi\"}]}|messages[0].role|Invalid value: 'robot'"})
-  void chatMessagesAreCheckedAsOpenAiChecksThem(String body, String param, String message) throws Exception {
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"stream\":true}|messages|Missing required parameter: 'messages'.",
+        "{\"stream\":true,\"messages\":\"hi\"}|messages|expected an array, but got a string",
+        "{\"stream\":true,\"messages\":[]}|messages|empty array",
+        "{\"stream\":true,\"messages\":[\"hi\"]}|messages[0]|expected an object, but got a string",
+        "{\"stream\":true,\"messages\":[{\"content\":\"hi\"}]}|messages[0].role|Missing required parameter",
+        "{\"stream\":true,\"messages\":[{\"role\":\"robot\",\"content\":\"hi\"}]}|messages[0].role|Invalid value: 'robot'"
+      })
+  void chatMessagesAreCheckedAsOpenAiChecksThem(String body, String param, String message)
+      throws Exception {
     HttpResponse<java.util.stream.Stream<String>> r = post("/v1/chat/completions", body, true);
     assertThat(r.statusCode()).isEqualTo(400);
-    com.fasterxml.jackson.databind.JsonNode error = flushlab.core.Json.MAPPER.readTree(String.join("\n", r.body().toList())).get("error");
+    com.fasterxml.jackson.databind.JsonNode error =
+        flushlab.core.Json.MAPPER.readTree(String.join("\n", r.body().toList())).get("error");
     assertThat(error.get("type").asText()).isEqualTo("invalid_request_error");
     assertThat(error.get("param").asText()).isEqualTo(param);
     assertThat(error.get("message").asText()).contains(message);
@@ -84,52 +96,82 @@ class OpenAiStreamFormatTest {
 
   @Test
   void includeUsageEndsWithAUsageChunkWhoseCountsMatchTheStream() throws Exception {
-    List<Event> ev = events("/v1/chat/completions", "{\"model\":\"gpt-test\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
-        + "\"pi_tokens\":25,\"pi_delay_ms\":1,\"messages\":[{\"role\":\"system\",\"content\":\"be brief\"},"
-        + "{\"role\":\"user\",\"content\":\"count to three please\"}]}");
+    List<Event> ev =
+        events(
+            "/v1/chat/completions",
+            "{\"model\":\"gpt-test\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                + "\"pi_tokens\":25,\"pi_delay_ms\":1,\"messages\":[{\"role\":\"system\",\"content\":\"be brief\"},"
+                + "{\"role\":\"user\",\"content\":\"count to three please\"}]}");
     assertThat(ev.get(ev.size() - 1).data()).isNull(); // [DONE]
     JsonNode usageChunk = ev.get(ev.size() - 2).data();
     List<JsonNode> chunks = ev.subList(0, ev.size() - 2).stream().map(Event::data).toList();
-    long contentChunks = chunks.stream().filter(c -> !c.path("choices").path(0).path("delta").path("content").asText("").isEmpty()).count();
+    long contentChunks =
+        chunks.stream()
+            .filter(
+                c -> !c.path("choices").path(0).path("delta").path("content").asText("").isEmpty())
+            .count();
     assertThat(usageChunk.get("choices").isArray()).isTrue();
     assertThat(usageChunk.get("choices")).isEmpty();
-    assertThat(usageChunk.at("/usage/completion_tokens").asInt()).isEqualTo(25).isEqualTo((int) contentChunks);
-    assertThat(usageChunk.at("/usage/prompt_tokens").asInt()).isEqualTo(6); // "be brief" + "count to three please"
+    assertThat(usageChunk.at("/usage/completion_tokens").asInt())
+        .isEqualTo(25)
+        .isEqualTo((int) contentChunks);
+    assertThat(usageChunk.at("/usage/prompt_tokens").asInt())
+        .isEqualTo(6); // "be brief" + "count to three please"
     assertThat(usageChunk.at("/usage/total_tokens").asInt()).isEqualTo(31);
     for (JsonNode c : chunks) {
       assertThat(c.get("object").asText()).isEqualTo("chat.completion.chunk");
       assertThat(c.get("model").asText()).isEqualTo("gpt-test");
       assertThat(c.get("system_fingerprint").asText()).isNotEmpty();
-      assertThat(c.has("usage") && c.get("usage").isNull()).as("usage: null before the usage chunk").isTrue();
-      assertThat(c.at("/choices/0").has("logprobs") && c.at("/choices/0/logprobs").isNull()).isTrue();
+      assertThat(c.has("usage") && c.get("usage").isNull())
+          .as("usage: null before the usage chunk")
+          .isTrue();
+      assertThat(c.at("/choices/0").has("logprobs") && c.at("/choices/0/logprobs").isNull())
+          .isTrue();
     }
-    assertThat(chunks.get(chunks.size() - 1).at("/choices/0/finish_reason").asText()).isEqualTo("stop");
+    assertThat(chunks.get(chunks.size() - 1).at("/choices/0/finish_reason").asText())
+        .isEqualTo("stop");
     assertThat(chunks.get(0).at("/choices/0/delta/role").asText()).isEqualTo("assistant");
   }
 
   @Test
   void withoutIncludeUsageNoUsageFieldAndNoUsageChunk() throws Exception {
-    List<Event> ev = events("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":5,\"pi_delay_ms\":0}");
+    List<Event> ev =
+        events(
+            "/v1/chat/completions",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":5,\"pi_delay_ms\":0}");
     assertThat(ev).hasSize(5 + 1 + 1); // tokens, finish chunk, [DONE]
     assertThat(ev.get(0).data().has("usage")).isFalse();
   }
 
   @Test
   void maxCompletionTokensCutsTheStreamWithFinishReasonLength() throws Exception {
-    List<Event> ev = events("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":25,\"max_completion_tokens\":10,\"pi_delay_ms\":0,"
-        + "\"stream_options\":{\"include_usage\":true}}");
+    List<Event> ev =
+        events(
+            "/v1/chat/completions",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":25,\"max_completion_tokens\":10,\"pi_delay_ms\":0,"
+                + "\"stream_options\":{\"include_usage\":true}}");
     JsonNode finish = ev.get(ev.size() - 3).data();
     assertThat(finish.at("/choices/0/finish_reason").asText()).isEqualTo("length");
     assertThat(ev.get(ev.size() - 2).data().at("/usage/completion_tokens").asInt()).isEqualTo(10);
-    List<Event> legacy = events("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":25,\"max_tokens\":7,\"pi_delay_ms\":0}");
+    List<Event> legacy =
+        events(
+            "/v1/chat/completions",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"pi_tokens\":25,\"max_tokens\":7,\"pi_delay_ms\":0}");
     assertThat(legacy).hasSize(7 + 2);
   }
 
   @Test
   void refusalsComeBackAsOpenAiErrorObjects() throws Exception {
-    HttpResponse<String> n = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + lab.emitter.port() + "/v1/chat/completions"))
-        .header("Authorization", "Bearer " + KEY).POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"n\":2}")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> n =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + lab.emitter.port() + "/v1/chat/completions"))
+                .header("Authorization", "Bearer " + KEY)
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"n\":2}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(n.statusCode()).isEqualTo(400);
     assertThat(n.headers().firstValue("Content-Type")).hasValue("application/json");
     JsonNode e = Json.MAPPER.readTree(n.body()).get("error");
@@ -138,25 +180,47 @@ class OpenAiStreamFormatTest {
     assertThat(e.get("message").asText()).contains("one choice");
     assertThat(e.has("code")).isTrue();
 
-    HttpResponse<java.util.stream.Stream<String>> noKey = post("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true}", false);
+    HttpResponse<java.util.stream.Stream<String>> noKey =
+        post(
+            "/v1/chat/completions",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true}",
+            false);
     assertThat(noKey.statusCode()).isEqualTo(401);
-    assertThat(Json.MAPPER.readTree(String.join("\n", noKey.body().toList())).at("/error/code").asText()).isEqualTo("invalid_api_key");
+    assertThat(
+            Json.MAPPER
+                .readTree(String.join("\n", noKey.body().toList()))
+                .at("/error/code")
+                .asText())
+        .isEqualTo("invalid_api_key");
 
     HttpResponse<java.util.stream.Stream<String>> nowhere = post("/v1/embeddings", "{}", true);
     assertThat(nowhere.statusCode()).isEqualTo(404);
-    assertThat(String.join("", nowhere.body().toList())).contains("\"error\"").contains("/v1/embeddings");
+    assertThat(String.join("", nowhere.body().toList()))
+        .contains("\"error\"")
+        .contains("/v1/embeddings");
   }
 
   @Test
   void theResponsesApiStreamsItsEventsInOrder() throws Exception {
-    List<Event> ev = events("/v1/responses", "{\"model\":\"gpt-test\",\"stream\":true,\"input\":\"say four words\",\"pi_tokens\":12,"
-        + "\"pi_delay_ms\":1}");
+    List<Event> ev =
+        events(
+            "/v1/responses",
+            "{\"model\":\"gpt-test\",\"stream\":true,\"input\":\"say four words\",\"pi_tokens\":12,"
+                + "\"pi_delay_ms\":1}");
     List<String> names = ev.stream().map(Event::name).toList();
-    assertThat(names.subList(0, 4)).containsExactly("response.created", "response.in_progress", "response.output_item.added",
-        "response.content_part.added");
+    assertThat(names.subList(0, 4))
+        .containsExactly(
+            "response.created",
+            "response.in_progress",
+            "response.output_item.added",
+            "response.content_part.added");
     assertThat(names.subList(4, 16)).containsOnly("response.output_text.delta");
-    assertThat(names.subList(16, names.size())).containsExactly("response.output_text.done", "response.content_part.done",
-        "response.output_item.done", "response.completed");
+    assertThat(names.subList(16, names.size()))
+        .containsExactly(
+            "response.output_text.done",
+            "response.content_part.done",
+            "response.output_item.done",
+            "response.completed");
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < ev.size(); i++) {
       JsonNode d = ev.get(i).data();
@@ -178,8 +242,9 @@ class OpenAiStreamFormatTest {
 
   @Test
   void theMeteredClientTimesEveryResponsesDelta() throws Exception {
-    RequestPlan plan = RequestPlan.responses("127.0.0.1", lab.emitter.port(), 30, 0, 5, "gpt-test")
-        .withHeaders(List.<String[]>of(new String[] {"Authorization", "Bearer " + KEY}));
+    RequestPlan plan =
+        RequestPlan.responses("127.0.0.1", lab.emitter.port(), 30, 0, 5, "gpt-test")
+            .withHeaders(List.<String[]>of(new String[] {"Authorization", "Bearer " + KEY}));
     BatchResult r = lab.measurePaced(5_000_000L, plan, ClientOptions.single());
     assertThat(r.firstError()).isNull();
     assertThat(r.frames()).isEqualTo(30);

@@ -18,14 +18,17 @@ class PacingAuditTest {
     // One event loop for the emitter, so stalling "the" loop stalls the stream's writes.
     try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0), 1)) {
       MeteredClient client = new MeteredClient(lab.vertx, ClientOptions.single());
-      Future<BatchResult> running = client.run(RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms")));
+      Future<BatchResult> running =
+          client.run(RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms")));
       // Stall the loop on purpose, 100 ms into the stream, for 150 ms.
-      lab.vertx.setTimer(100, id -> {
-        long until = System.nanoTime() + 150_000_000L;
-        while (System.nanoTime() < until) {
-          Thread.onSpinWait();
-        }
-      });
+      lab.vertx.setTimer(
+          100,
+          id -> {
+            long until = System.nanoTime() + 150_000_000L;
+            while (System.nanoTime() < until) {
+              Thread.onSpinWait();
+            }
+          });
       BatchResult r = running.await(30, TimeUnit.SECONDS);
       client.close();
       assertThat(r.errorCount()).isZero();
@@ -39,16 +42,22 @@ class PacingAuditTest {
     }
   }
 
-  /** Measures one 30-frame stream, 10 ms apart, stalling the emitter's only loop for 150 ms when asked. */
+  /**
+   * Measures one 30-frame stream, 10 ms apart, stalling the emitter's only loop for 150 ms when
+   * asked.
+   */
   private static BatchResult stream(LabFixture lab, boolean stall) throws Exception {
     MeteredClient client = new MeteredClient(lab.vertx, ClientOptions.single());
     try {
-      Future<BatchResult> running = client.run(RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms")));
+      Future<BatchResult> running =
+          client.run(RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms")));
       if (stall) {
-        lab.vertx.setTimer(100, id -> {
-          long until = System.nanoTime() + 150_000_000L;
-          while (System.nanoTime() < until) Thread.onSpinWait();
-        });
+        lab.vertx.setTimer(
+            100,
+            id -> {
+              long until = System.nanoTime() + 150_000_000L;
+              while (System.nanoTime() < until) Thread.onSpinWait();
+            });
       }
       return running.await(30, TimeUnit.SECONDS);
     } finally {
@@ -66,32 +75,44 @@ class PacingAuditTest {
       int[] runs = {0};
       BatchResult r = lab.measurePaced(10_000_000L, () -> stream(lab, runs[0]++ == 0));
       assertThat(runs[0]).isEqualTo(2);
-      assertThat(lab.emitterLatenessMaxNanos(r)).isLessThanOrEqualTo(LabFixture.pacingToleranceNanos(10_000_000L));
+      assertThat(lab.emitterLatenessMaxNanos(r))
+          .isLessThanOrEqualTo(LabFixture.pacingToleranceNanos(10_000_000L));
 
       int[] stalled = {0};
-      Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> lab.measurePaced(10_000_000L, () -> {
-        stalled[0]++;
-        return stream(lab, true);
-      }));
-      // the lab's own code held the loop both times: a failure, unless this host really stalled as long beside it (a skip, said)
+      Throwable thrown =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () ->
+                  lab.measurePaced(
+                      10_000_000L,
+                      () -> {
+                        stalled[0]++;
+                        return stream(lab, true);
+                      }));
+      // the lab's own code held the loop both times: a failure, unless this host really stalled as
+      // long beside it (a skip, said)
       if (thrown instanceof org.opentest4j.TestAbortedException aborted) throw aborted;
-      assertThat(thrown).isInstanceOf(AssertionError.class).hasMessageContaining("this host's stalls do not account for it");
+      assertThat(thrown)
+          .isInstanceOf(AssertionError.class)
+          .hasMessageContaining("this host's stalls do not account for it");
       assertThat(stalled[0]).isEqualTo(2);
     }
   }
 
   /**
    * A stream nothing stalls is paced and on time. Measured under the tests' pacing guard: a run
-   * this host stalled is measured once more, and a host that stalls both is a skip with its
-   * figures (s72, beside another class: one frame 222 ms late, the emitter's loop waiting for a core).
+   * this host stalled is measured once more, and a host that stalls both is a skip with its figures
+   * (s72, beside another class: one frame 222 ms late, the emitter's loop waiting for a core).
    */
   @Test
   void anUnstalledStreamIsOnTime() throws Exception {
     try (LabFixture lab = new LabFixture()) {
-      BatchResult r = lab.measurePaced(10_000_000L, () -> lab.measure(lab.sseUrl("frames=30&size=60&interval=10ms")));
+      BatchResult r =
+          lab.measurePaced(
+              10_000_000L, () -> lab.measure(lab.sseUrl("frames=30&size=60&interval=10ms")));
       PacingAudit.Summary audit = lab.auditOf(r.streamIds().get(0));
       assertThat(audit.paced()).isTrue();
-      assertThat(audit.latenessMaxNanos()).isLessThanOrEqualTo(LabFixture.pacingToleranceNanos(10_000_000L));
+      assertThat(audit.latenessMaxNanos())
+          .isLessThanOrEqualTo(LabFixture.pacingToleranceNanos(10_000_000L));
     }
   }
 }

@@ -27,42 +27,72 @@ class BesideACompressorTest {
   void aCandidateForThePlainClientIsJoinedWithTheCompressorTheOtherClientSaw() {
     FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
     FlushTrigger encoder = answer(TriggerKind.ENCODER);
-    // the plain client asked first (the default client sends no Accept-Encoding): the candidate is the top-level answer
-    FlushTrigger mapped = plain.withCompression(CompressionFinding.of("gzip", "browser", encoder, "bare", plain, "held only compressed"));
-    assertThat(ShaperModel.of(mapped).chain()).as("no model while the plain pass is inconclusive").isNull();
+    // the plain client asked first (the default client sends no Accept-Encoding): the candidate is
+    // the top-level answer
+    FlushTrigger mapped =
+        plain.withCompression(
+            CompressionFinding.of(
+                "gzip", "browser", encoder, "bare", plain, "held only compressed"));
+    assertThat(ShaperModel.of(mapped).chain())
+        .as("no model while the plain pass is inconclusive")
+        .isNull();
 
-    List<TwoStageCandidate> joined = BesideACompressor.joined(List.of(nagleAlone()), mapped, true, "held only compressed");
-    assertThat(joined).singleElement().satisfies(c -> {
-      assertThat(c.chain()).isEqualTo("nagle -> compress=gzip,flush=none");
-      assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(2);
-      assertThat(c.answer().kind()).isEqualTo(TriggerKind.NAGLE);
-      assertThat(c.answer().compression().others().kind()).isEqualTo(TriggerKind.NAGLE);
-      assertThat(c.answer().compression().accepting().kind()).isEqualTo(TriggerKind.ENCODER);
-      assertThat(c.answer().verdict()).contains("compression is the cause").contains("clients that do not: nagle");
-      assertThat(ShaperModel.of(c.answer()).chain()).as("the answer given once verified has the model replayed").isEqualTo(c.chain());
-      assertThat(c.socketStage()).as("Nagle for the plain client: the replay's socket-stage rule").isTrue();
-    });
+    List<TwoStageCandidate> joined =
+        BesideACompressor.joined(List.of(nagleAlone()), mapped, true, "held only compressed");
+    assertThat(joined)
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.chain()).isEqualTo("nagle -> compress=gzip,flush=none");
+              assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(2);
+              assertThat(c.answer().kind()).isEqualTo(TriggerKind.NAGLE);
+              assertThat(c.answer().compression().others().kind()).isEqualTo(TriggerKind.NAGLE);
+              assertThat(c.answer().compression().accepting().kind())
+                  .isEqualTo(TriggerKind.ENCODER);
+              assertThat(c.answer().verdict())
+                  .contains("compression is the cause")
+                  .contains("clients that do not: nagle");
+              assertThat(ShaperModel.of(c.answer()).chain())
+                  .as("the answer given once verified has the model replayed")
+                  .isEqualTo(c.chain());
+              assertThat(c.socketStage())
+                  .as("Nagle for the plain client: the replay's socket-stage rule")
+                  .isTrue();
+            });
   }
 
   @Test
   void asTheAcceptingClientFirstTheAnswerStaysItsAndOnlyThePlainPassChanges() {
     FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
     FlushTrigger encoder = answer(TriggerKind.ENCODER);
-    FlushTrigger mapped = encoder.withCompression(CompressionFinding.of("gzip", "browser", encoder, "bare", plain, null));
-    List<TwoStageCandidate> joined = BesideACompressor.joined(List.of(nagleAlone()), mapped, false, null);
-    assertThat(joined).singleElement().satisfies(c -> {
-      assertThat(c.answer().kind()).isEqualTo(TriggerKind.ENCODER);
-      assertThat(c.chain()).isEqualTo("nagle -> compress=gzip,flush=none");
-    });
+    FlushTrigger mapped =
+        encoder.withCompression(
+            CompressionFinding.of("gzip", "browser", encoder, "bare", plain, null));
+    List<TwoStageCandidate> joined =
+        BesideACompressor.joined(List.of(nagleAlone()), mapped, false, null);
+    assertThat(joined)
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.answer().kind()).isEqualTo(TriggerKind.ENCODER);
+              assertThat(c.chain()).isEqualTo("nagle -> compress=gzip,flush=none");
+            });
   }
 
-  /** A compressor the lab cannot write (an unknown coding) leaves no model to replay: the candidate is dropped, not replayed alone. */
+  /**
+   * A compressor the lab cannot write (an unknown coding) leaves no model to replay: the candidate
+   * is dropped, not replayed alone.
+   */
   @Test
   void aCandidateNoBuiltInRelayJoinsIsDropped() {
     FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
-    FlushTrigger mapped = plain.withCompression(CompressionFinding.of("compress", "browser", answer(TriggerKind.ENCODER), "bare", plain, "x"));
+    FlushTrigger mapped =
+        plain.withCompression(
+            CompressionFinding.of(
+                "compress", "browser", answer(TriggerKind.ENCODER), "bare", plain, "x"));
     assertThat(BesideACompressor.joined(List.of(nagleAlone()), mapped, true, "x")).isEmpty();
   }
+
   /**
    * Varnish with do_gzip: an encoder for a browser, and for curl holds no single mechanism explains
    * (`map --proxy varnish --config scenarios/proxies/varnish-gzip.vcl`, 2026-12-04): the other
@@ -71,16 +101,25 @@ class BesideACompressorTest {
   @Test
   void anEncoderSeenByTheAcceptingClientIsAlsoTriedDecodedOnDeliveryForThePlainOne() {
     FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
-    FlushTrigger mapped = plain.withCompression(CompressionFinding.of("gzip", "browser", answer(TriggerKind.ENCODER), "bare", plain, null));
+    FlushTrigger mapped =
+        plain.withCompression(
+            CompressionFinding.of(
+                "gzip", "browser", answer(TriggerKind.ENCODER), "bare", plain, null));
     TwoStageCandidate c = BesideACompressor.decodedOnDelivery(mapped, plain, true, null);
     assertThat(c).isNotNull();
     assertThat(c.chain()).isEqualTo("compress=gzip,flush=none,others=decoded");
     assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(1);
-    assertThat(c.answer().compression().others().verdict()).startsWith("the stream as clients that accept gzip get it, decoded on delivery");
+    assertThat(c.answer().compression().others().verdict())
+        .startsWith("the stream as clients that accept gzip get it, decoded on delivery");
     assertThat(c.socketStage()).isFalse();
 
-    FlushTrigger streamed = plain.withCompression(CompressionFinding.of("gzip", "browser", answer(TriggerKind.NONE), "bare", plain, null));
-    assertThat(BesideACompressor.decodedOnDelivery(streamed, plain, true, null)).as("streamed for a browser: nothing only a compressor does").isNull();
+    FlushTrigger streamed =
+        plain.withCompression(
+            CompressionFinding.of(
+                "gzip", "browser", answer(TriggerKind.NONE), "bare", plain, null));
+    assertThat(BesideACompressor.decodedOnDelivery(streamed, plain, true, null))
+        .as("streamed for a browser: nothing only a compressor does")
+        .isNull();
   }
 
   /**
@@ -90,11 +129,31 @@ class BesideACompressorTest {
    */
   @Test
   void aPlainPassOneMechanismExplainedIsNotOfferedDecodedOnDelivery() {
-    FlushTrigger threshold = new FlushTrigger("x", TriggerKind.BYTE_THRESHOLD, 2541.0, 2310.0, null, null, "byte threshold", List.of(),
-        List.of());
-    FlushTrigger decoded = new FlushTrigger("x", TriggerKind.DECODED_THRESHOLD, 2310.0, 2310.0, null, null, "decoded threshold", List.of(),
-        List.of());
-    FlushTrigger mapped = decoded.withCompression(CompressionFinding.of("gzip", "browser", decoded, "bare", threshold, null));
+    FlushTrigger threshold =
+        new FlushTrigger(
+            "x",
+            TriggerKind.BYTE_THRESHOLD,
+            2541.0,
+            2310.0,
+            null,
+            null,
+            "byte threshold",
+            List.of(),
+            List.of());
+    FlushTrigger decoded =
+        new FlushTrigger(
+            "x",
+            TriggerKind.DECODED_THRESHOLD,
+            2310.0,
+            2310.0,
+            null,
+            null,
+            "decoded threshold",
+            List.of(),
+            List.of());
+    FlushTrigger mapped =
+        decoded.withCompression(
+            CompressionFinding.of("gzip", "browser", decoded, "bare", threshold, null));
     assertThat(BesideACompressor.decodedOnDelivery(mapped, threshold, false, null)).isNull();
   }
 }

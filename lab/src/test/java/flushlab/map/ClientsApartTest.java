@@ -23,25 +23,37 @@ class ClientsApartTest {
   }
 
   static Replay.CellMatch differs(String label) {
-    return new Replay.CellMatch(label, "the model held every stream to its end, the target did not");
+    return new Replay.CellMatch(
+        label, "the model held every stream to its end, the target did not");
   }
 
   @Test
   void refusedCellsAllOfAnotherClientNameBothClientsAndWhatToMapNext() {
-    ClientsApart apart = ClientsApart.of(List.of(agrees("a"), agrees("b"), agrees("c"), differs("probe")),
-        List.of(BARE, BARE, BARE, BROWSER));
+    ClientsApart apart =
+        ClientsApart.of(
+            List.of(agrees("a"), agrees("b"), agrees("c"), differs("probe")),
+            List.of(BARE, BARE, BARE, BROWSER));
     assertThat(apart).isNotNull();
-    assertThat(apart.sentence()).isEqualTo("every cell that differs was asked as browser over HTTP/2, every cell it reproduced as bare over "
-        + "HTTP/1.1: the target holds differently for the two, which one relay does not");
-    assertThat(apart.tryNext()).isEqualTo("map each client on its own: --client browser (which speaks HTTP/2 here)");
+    assertThat(apart.sentence())
+        .isEqualTo(
+            "every cell that differs was asked as browser over HTTP/2, every cell it reproduced as bare over "
+                + "HTTP/1.1: the target holds differently for the two, which one relay does not");
+    assertThat(apart.tryNext())
+        .isEqualTo("map each client on its own: --client browser (which speaks HTTP/2 here)");
   }
 
   @Test
   void aRefusalWithinOneClientOrAcrossBothSaysNothingOfClients() {
-    assertThat(ClientsApart.of(List.of(agrees("a"), differs("b"), agrees("probe")), List.of(BARE, BARE, BROWSER)))
-        .as("a cell of the first client differs too").isNull();
-    assertThat(ClientsApart.of(List.of(agrees("a"), differs("b")), List.of(BARE, BARE))).as("one client only").isNull();
+    assertThat(
+            ClientsApart.of(
+                List.of(agrees("a"), differs("b"), agrees("probe")), List.of(BARE, BARE, BROWSER)))
+        .as("a cell of the first client differs too")
+        .isNull();
+    assertThat(ClientsApart.of(List.of(agrees("a"), differs("b")), List.of(BARE, BARE)))
+        .as("one client only")
+        .isNull();
     assertThat(ClientsApart.of(List.of(differs("a"), differs("probe")), List.of(BARE, BROWSER)))
-        .as("nothing reproduced").isNull();
+        .as("nothing reproduced")
+        .isNull();
   }
 }

@@ -10,20 +10,45 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Candidates of a holding stage then the kernel's cork, from cells as `map --shape
- * 'byte-threshold=2500B -> cork'` measured them (2026-12-04; no network here): 60 B frames every
- * 10 ms fill the buffer every 380 ms, slower than the cork's ceiling, so each release of 38 frames
+ * 'byte-threshold=2500B -> cork'` measured them (2026-12-04; no network here): 60 B frames every 10
+ * ms fill the buffer every 380 ms, slower than the cork's ceiling, so each release of 38 frames
  * leaves alone, ~210 ms late; faster cells leave as a cork lets them, about the ceiling apart or a
  * segment at a time, and say nothing of the buffer.
  */
 class CorkAfterFitTest {
   static final CellEvidence SLOW_BUFFER = held(66, 10, 120, 38, 580.3, 376.2);
-  static final List<CellEvidence> BUFFER_THEN_CORK = List.of(held(66, 2, 600, 114, 282.5, 256.1), segments(), drained(66, 50, 25),
-      SLOW_BUFFER, held(1031, 20, 60, 12, 248.4, 236.1));
+  static final List<CellEvidence> BUFFER_THEN_CORK =
+      List.of(
+          held(66, 2, 600, 114, 282.5, 256.1),
+          segments(),
+          drained(66, 50, 25),
+          SLOW_BUFFER,
+          held(1031, 20, 60, 12, 248.4, 236.1));
 
   /** 4 KiB frames every 2 ms: 16 to a 64 KiB segment, 32 ms apart. */
   static CellEvidence segments() {
-    return new CellEvidence("f=4104 i=2", 4104, 4098, 2, 600, 1, 16, 35, 16, 30.1, 32.0, 32.1, 30.1, 32.0, 32.1, 14.0, false, null,
-        65503, 65503, 65503);
+    return new CellEvidence(
+        "f=4104 i=2",
+        4104,
+        4098,
+        2,
+        600,
+        1,
+        16,
+        35,
+        16,
+        30.1,
+        32.0,
+        32.1,
+        30.1,
+        32.0,
+        32.1,
+        14.0,
+        false,
+        null,
+        65503,
+        65503,
+        65503);
   }
 
   @Test
@@ -31,15 +56,21 @@ class CorkAfterFitTest {
     FlushTrigger single = TriggerInference.infer("x", BUFFER_THEN_CORK);
     assertThat(single.kind()).as(single.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
 
-    List<TwoStageCandidate> two = CorkAfterFit.candidates("x", BUFFER_THEN_CORK, NetworkPath.LOOPBACK);
+    List<TwoStageCandidate> two =
+        CorkAfterFit.candidates("x", BUFFER_THEN_CORK, NetworkPath.LOOPBACK);
     // 38 frames of 66 B reach it, 37 do not
-    assertThat(SocketStageFitTest.thresholdThen(two, TriggerKind.CORK)).isBetween(37 * 66 + 1, 38 * 66);
+    assertThat(SocketStageFitTest.thresholdThen(two, TriggerKind.CORK))
+        .isBetween(37 * 66 + 1, 38 * 66);
     assertThat(two.get(0).socketStage()).isFalse();
-    assertThat(ShaperModel.of(two.get(0).answer()).alike()).as("the cork is the socket's, wherever the chain names it")
+    assertThat(ShaperModel.of(two.get(0).answer()).alike())
+        .as("the cork is the socket's, wherever the chain names it")
         .containsExactly("cork -> " + two.get(0).chain().replace(" -> cork", ""));
   }
 
-  /** Without a cell whose releases came well over the ceiling apart, the buffer is not seen: no candidate. */
+  /**
+   * Without a cell whose releases came well over the ceiling apart, the buffer is not seen: no
+   * candidate.
+   */
   @Test
   void cellsTheCorkAloneShapesGiveNoCandidate() {
     List<CellEvidence> cells = BUFFER_THEN_CORK.stream().filter(c -> c != SLOW_BUFFER).toList();
@@ -47,23 +78,52 @@ class CorkAfterFitTest {
   }
 
   /**
-   * A larger buffer (3398 B) released the 10 ms cell only once before its end, which says nothing of
-   * the gap between its releases: no candidate, and the cell is measured three times longer next.
+   * A larger buffer (3398 B) released the 10 ms cell only once before its end, which says nothing
+   * of the gap between its releases: no candidate, and the cell is measured three times longer
+   * next.
    */
   @Test
   void aCellReleasedOnceIsMeasuredLongerNotGuessedFrom() {
-    CellEvidence once = new CellEvidence("f=66 i=10", 66, 60, 10, 120, 1, 40, 0, 0, 0, 0, 0, 0, 0, 0, 1099.9, false);
+    CellEvidence once =
+        new CellEvidence(
+            "f=66 i=10", 66, 60, 10, 120, 1, 40, 0, 0, 0, 0, 0, 0, 0, 0, 1099.9, false);
     assertThat(once.heldOnce()).isTrue();
-    List<CellEvidence> cells = BUFFER_THEN_CORK.stream().map(c -> c == SLOW_BUFFER ? once : c).toList();
+    List<CellEvidence> cells =
+        BUFFER_THEN_CORK.stream().map(c -> c == SLOW_BUFFER ? once : c).toList();
     assertThat(CorkAfterFit.candidates("x", cells, NetworkPath.LOOPBACK)).isEmpty();
     assertThat(TriggerInference.nextPlans(cells)).contains(new CellPlan(60, 10_000_000L, 360));
-    assertThat(Discovery.longerThanOneRelease(SLOW_BUFFER)).as("a cell released many times").isNull();
+    assertThat(Discovery.longerThanOneRelease(SLOW_BUFFER))
+        .as("a cell released many times")
+        .isNull();
   }
 
-  /** One cell as measured: the oldest frame's wait and the gap between releases at p10, p50, p90. */
-  static CellEvidence measured(double f, double i, int frames, double r, double[] w, double[] g, double releaseBytes) {
-    return new CellEvidence(String.format("f=%.0f i=%.0f", f, i), f, f - 6, i, frames, 1, r, frames / r - 2, r, w[0], w[1], w[2], g[0], g[1],
-        g[2], w[1], false, null, releaseBytes, releaseBytes, releaseBytes);
+  /**
+   * One cell as measured: the oldest frame's wait and the gap between releases at p10, p50, p90.
+   */
+  static CellEvidence measured(
+      double f, double i, int frames, double r, double[] w, double[] g, double releaseBytes) {
+    return new CellEvidence(
+        String.format("f=%.0f i=%.0f", f, i),
+        f,
+        f - 6,
+        i,
+        frames,
+        1,
+        r,
+        frames / r - 2,
+        r,
+        w[0],
+        w[1],
+        w[2],
+        g[0],
+        g[1],
+        g[2],
+        w[1],
+        false,
+        null,
+        releaseBytes,
+        releaseBytes,
+        releaseBytes);
   }
 
   /**
@@ -73,11 +133,48 @@ class CorkAfterFitTest {
    */
   @Test
   void cellsACorkHoldsOneIntervalLongerAreOneLateThenTheCork() {
-    List<CellEvidence> cells = List.of(measured(66, 2, 600, 106, new double[] {209.5, 213.4, 257.5}, new double[] {208.0, 212.2, 256.1}, 6999),
-        measured(4104, 2, 600, 16, new double[] {32.0, 34.0, 34.1}, new double[] {30.1, 32.0, 32.1}, 65503),
-        measured(66, 50, 25, 5, new double[] {258.7, 260.8, 278.7}, new double[] {232.1, 248.0, 256.1}, 330),
-        measured(66, 10, 120, 22, new double[] {217.4, 221.2, 259.2}, new double[] {212.1, 216.3, 256.0}, 1452),
-        measured(1031, 20, 60, 11, new double[] {226.4, 230.4, 262.3}, new double[] {216.1, 219.9, 256.0}, 11343));
+    List<CellEvidence> cells =
+        List.of(
+            measured(
+                66,
+                2,
+                600,
+                106,
+                new double[] {209.5, 213.4, 257.5},
+                new double[] {208.0, 212.2, 256.1},
+                6999),
+            measured(
+                4104,
+                2,
+                600,
+                16,
+                new double[] {32.0, 34.0, 34.1},
+                new double[] {30.1, 32.0, 32.1},
+                65503),
+            measured(
+                66,
+                50,
+                25,
+                5,
+                new double[] {258.7, 260.8, 278.7},
+                new double[] {232.1, 248.0, 256.1},
+                330),
+            measured(
+                66,
+                10,
+                120,
+                22,
+                new double[] {217.4, 221.2, 259.2},
+                new double[] {212.1, 216.3, 256.0},
+                1452),
+            measured(
+                1031,
+                20,
+                60,
+                11,
+                new double[] {226.4, 230.4, 262.3},
+                new double[] {216.1, 219.9, 256.0},
+                11343));
     FlushTrigger single = TriggerInference.infer("x", cells);
     assertThat(single.kind()).as(single.verdict()).isNotEqualTo(TriggerKind.CORK);
     List<TwoStageCandidate> two = CorkAfterFit.candidates("x", cells, NetworkPath.LOOPBACK);
@@ -89,28 +186,130 @@ class CorkAfterFitTest {
 
   /**
    * A hold timer of 298 ms, then the cork, as two maps of `map --shape 'timer=298ms -> cork'`
-   * measured it (2026-12-05): its slow cells' waits, less the ceiling's 210 ms, read 292.7-296.9 ms,
-   * but the 60 B cell every 2 ms released 150 frames, the frames of a 298 ms hold. The ceiling is
-   * 200 ms at least, so the stage may be up to 10 ms longer than read, and each cell's wait that
+   * measured it (2026-12-05): its slow cells' waits, less the ceiling's 210 ms, read 292.7-296.9
+   * ms, but the 60 B cell every 2 ms released 150 frames, the frames of a 298 ms hold. The ceiling
+   * is 200 ms at least, so the stage may be up to 10 ms longer than read, and each cell's wait that
    * much further from another's: fitted.
    */
   @Test
   void aTimerReadBackShortByTheCeilingsSlackIsStillTheStage() {
-    List<CellEvidence> cells = List.of(cell(66, 2, 600, 150, new double[] {502.7, 502.7, 506.9}, new double[] {295.9, 296.0, 304.1}, 505.9),
-        new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 15, 5, 15, 212.9, 298.5, 323.9, 45.0, 204.1, 254.3, 324.7, false, null,
-            10023, 58751, 654847),
-        cell(66, 50, 25, 6, new double[] {506.9, 506.9, 510.1}, new double[] {296.2, 296.2, 308.3}, 502.7),
-        cell(66, 10, 120, 30, new double[] {506.9, 506.9, 510.9}, new double[] {296.0, 296.0, 312.2}, 499.1),
-        cell(1031, 20, 60, 15, new double[] {502.7, 502.7, 506.7}, new double[] {296.2, 296.2, 304.1}, 506.7));
+    List<CellEvidence> cells =
+        List.of(
+            cell(
+                66,
+                2,
+                600,
+                150,
+                new double[] {502.7, 502.7, 506.9},
+                new double[] {295.9, 296.0, 304.1},
+                505.9),
+            new CellEvidence(
+                "f=4104 i=2",
+                4104,
+                4096,
+                2,
+                600,
+                1,
+                15,
+                5,
+                15,
+                212.9,
+                298.5,
+                323.9,
+                45.0,
+                204.1,
+                254.3,
+                324.7,
+                false,
+                null,
+                10023,
+                58751,
+                654847),
+            cell(
+                66,
+                50,
+                25,
+                6,
+                new double[] {506.9, 506.9, 510.1},
+                new double[] {296.2, 296.2, 308.3},
+                502.7),
+            cell(
+                66,
+                10,
+                120,
+                30,
+                new double[] {506.9, 506.9, 510.9},
+                new double[] {296.0, 296.0, 312.2},
+                499.1),
+            cell(
+                1031,
+                20,
+                60,
+                15,
+                new double[] {502.7, 502.7, 506.7},
+                new double[] {296.2, 296.2, 304.1},
+                506.7));
     aTimerOf298MsThenTheCork(cells);
-    // another map: the 60 B cell every 50 ms, two releases a stream, waited 513.3 ms, the lowest 504.4; less the
-    // ceiling, 303.3 and 294.4 ms, 0.07 ms further apart than two cells of one hold may be, but the ceiling's own slack
-    aTimerOf298MsThenTheCork(List.of(cell(66, 2, 600, 150, new double[] {504.4, 504.4, 508.4}, new double[] {296.2, 296.2, 304.0}, 508.4),
-        new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 15, 5, 15, 213.1, 299.2, 325.9, 42.9, 205.2, 256.9, 326.2, false, null,
-            10023, 58751, 654847),
-        cell(66, 50, 25, 6, new double[] {513.3, 513.3, 513.3}, new double[] {300.1, 300.1, 308.0}, 505.2),
-        cell(66, 10, 120, 30, new double[] {508.4, 508.4, 508.4}, new double[] {300.1, 300.1, 304.0}, 504.2),
-        cell(1031, 20, 60, 15, new double[] {506.3, 506.3, 510.5}, new double[] {300.1, 300.1, 304.3}, 506.5)));
+    // another map: the 60 B cell every 50 ms, two releases a stream, waited 513.3 ms, the lowest
+    // 504.4; less the
+    // ceiling, 303.3 and 294.4 ms, 0.07 ms further apart than two cells of one hold may be, but the
+    // ceiling's own slack
+    aTimerOf298MsThenTheCork(
+        List.of(
+            cell(
+                66,
+                2,
+                600,
+                150,
+                new double[] {504.4, 504.4, 508.4},
+                new double[] {296.2, 296.2, 304.0},
+                508.4),
+            new CellEvidence(
+                "f=4104 i=2",
+                4104,
+                4096,
+                2,
+                600,
+                1,
+                15,
+                5,
+                15,
+                213.1,
+                299.2,
+                325.9,
+                42.9,
+                205.2,
+                256.9,
+                326.2,
+                false,
+                null,
+                10023,
+                58751,
+                654847),
+            cell(
+                66,
+                50,
+                25,
+                6,
+                new double[] {513.3, 513.3, 513.3},
+                new double[] {300.1, 300.1, 308.0},
+                505.2),
+            cell(
+                66,
+                10,
+                120,
+                30,
+                new double[] {508.4, 508.4, 508.4},
+                new double[] {300.1, 300.1, 304.0},
+                504.2),
+            cell(
+                1031,
+                20,
+                60,
+                15,
+                new double[] {506.3, 506.3, 510.5},
+                new double[] {300.1, 300.1, 304.3},
+                506.5)));
   }
 
   /**
@@ -121,42 +320,136 @@ class CorkAfterFitTest {
    */
   @Test
   void aCellWhoseReleasesSpilledOverASegmentIsLeftToTheReplay() {
-    List<CellEvidence> cells = List.of(once(66, 2, 600, 169, 544.1, 336.0, 546.2),
-        new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 7, 4, 7, 269.4, 287.5, 360.1, 79.8, 81.0, 257.5, 364.0, false, null,
-            5755, 26623, 720383),
-        once(66, 50, 25, 7, 547.3, 360.1, 537.3), once(66, 10, 120, 34, 547.3, 348.1, 538.9), once(1031, 20, 60, 17, 541.5, 340.2, 541.5));
+    List<CellEvidence> cells =
+        List.of(
+            once(66, 2, 600, 169, 544.1, 336.0, 546.2),
+            new CellEvidence(
+                "f=4104 i=2",
+                4104,
+                4096,
+                2,
+                600,
+                1,
+                7,
+                4,
+                7,
+                269.4,
+                287.5,
+                360.1,
+                79.8,
+                81.0,
+                257.5,
+                364.0,
+                false,
+                null,
+                5755,
+                26623,
+                720383),
+            once(66, 50, 25, 7, 547.3, 360.1, 537.3),
+            once(66, 10, 120, 34, 547.3, 348.1, 538.9),
+            once(1031, 20, 60, 17, 541.5, 340.2, 541.5));
     List<TwoStageCandidate> two = CorkAfterFit.candidates("x", cells, NetworkPath.LOOPBACK);
-    assertThat(two).extracting(TwoStageCandidate::chain).hasSize(1).first().asString().matches("timer=[0-9.]+ms -> cork");
+    assertThat(two)
+        .extracting(TwoStageCandidate::chain)
+        .hasSize(1)
+        .first()
+        .asString()
+        .matches("timer=[0-9.]+ms -> cork");
     assertThat(two.get(0).answer().timerMs()).isBetween(0.95 * 336, 1.05 * 336);
   }
 
   /** A cell released once between its first release and its end: every figure that release's. */
-  private static CellEvidence once(int frameBytes, double intervalMs, int perStream, int frames, double waitMs, double gapMs,
+  private static CellEvidence once(
+      int frameBytes,
+      double intervalMs,
+      int perStream,
+      int frames,
+      double waitMs,
+      double gapMs,
       double firstWaitMs) {
     double bytes = frames * frameBytes;
-    return new CellEvidence("f=" + frameBytes + " i=" + intervalMs, frameBytes, frameBytes - 6, intervalMs, perStream, 1, frames, 1, frames,
-        waitMs, waitMs, waitMs, gapMs, gapMs, gapMs, firstWaitMs, false, null, bytes, bytes, bytes);
+    return new CellEvidence(
+        "f=" + frameBytes + " i=" + intervalMs,
+        frameBytes,
+        frameBytes - 6,
+        intervalMs,
+        perStream,
+        1,
+        frames,
+        1,
+        frames,
+        waitMs,
+        waitMs,
+        waitMs,
+        gapMs,
+        gapMs,
+        gapMs,
+        firstWaitMs,
+        false,
+        null,
+        bytes,
+        bytes,
+        bytes);
   }
 
   private static void aTimerOf298MsThenTheCork(List<CellEvidence> cells) {
     List<TwoStageCandidate> two = CorkAfterFit.candidates("x", cells, NetworkPath.LOOPBACK);
-    assertThat(two).extracting(TwoStageCandidate::chain).hasSize(1).first().asString().matches("timer=[0-9.]+ms -> cork");
+    assertThat(two)
+        .extracting(TwoStageCandidate::chain)
+        .hasSize(1)
+        .first()
+        .asString()
+        .matches("timer=[0-9.]+ms -> cork");
     assertThat(two.get(0).answer().timerMs()).isBetween(0.95 * 298, 1.05 * 298);
   }
 
-  /** A cell held twice per stream, each release of {@code frames} frames, with its waits and gaps (p10, p50, p90). */
-  private static CellEvidence cell(int frameBytes, double intervalMs, int perStream, int frames, double[] waits, double[] gaps,
+  /**
+   * A cell held twice per stream, each release of {@code frames} frames, with its waits and gaps
+   * (p10, p50, p90).
+   */
+  private static CellEvidence cell(
+      int frameBytes,
+      double intervalMs,
+      int perStream,
+      int frames,
+      double[] waits,
+      double[] gaps,
       double firstWaitMs) {
     double bytes = frames * frameBytes;
-    return new CellEvidence("f=" + frameBytes + " i=" + intervalMs, frameBytes, frameBytes - 6, intervalMs, perStream, 1, frames, 2, frames,
-        waits[0], waits[1], waits[2], gaps[0], gaps[1], gaps[2], firstWaitMs, false, null, bytes, bytes, bytes);
+    return new CellEvidence(
+        "f=" + frameBytes + " i=" + intervalMs,
+        frameBytes,
+        frameBytes - 6,
+        intervalMs,
+        perStream,
+        1,
+        frames,
+        2,
+        frames,
+        waits[0],
+        waits[1],
+        waits[2],
+        gaps[0],
+        gaps[1],
+        gaps[2],
+        firstWaitMs,
+        false,
+        null,
+        bytes,
+        bytes,
+        bytes);
   }
 
-  /** A cell that streamed is no cork's: no candidate; nor on a path other than loopback, whose segments are not 64 KiB. */
+  /**
+   * A cell that streamed is no cork's: no candidate; nor on a path other than loopback, whose
+   * segments are not 64 KiB.
+   */
   @Test
   void aStreamedCellOrAnotherPathGivesNoCandidate() {
     List<CellEvidence> streamed = List.of(SLOW_BUFFER, TriggerInferenceTest.streamed(4104, 2, 600));
     assertThat(CorkAfterFit.candidates("x", streamed, NetworkPath.LOOPBACK)).isEmpty();
-    assertThat(CorkAfterFit.candidates("x", BUFFER_THEN_CORK, NetworkPath.of("--path", "veth", 1500))).isEmpty();
+    assertThat(
+            CorkAfterFit.candidates("x", BUFFER_THEN_CORK, NetworkPath.of("--path", "veth", 1500)))
+        .isEmpty();
   }
 }

@@ -9,50 +9,96 @@ import flushlab.netpath.NetworkPath;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A threshold and a timer in series, simulated on the frames each cell sent, and found again from what that shows. */
+/**
+ * A threshold and a timer in series, simulated on the frames each cell sent, and found again from
+ * what that shows.
+ */
 class HoldingPairFitTest {
-  /** A cell as the meter would have read the simulated stream: its releases' frames and oldest waits at the median. */
-  private static CellEvidence measured(double frameBytes, double intervalMs, int frames, Stage first, Stage second) {
+  /**
+   * A cell as the meter would have read the simulated stream: its releases' frames and oldest waits
+   * at the median.
+   */
+  private static CellEvidence measured(
+      double frameBytes, double intervalMs, int frames, Stage first, Stage second) {
     CellEvidence plan = TriggerInferenceTest.streamed(frameBytes, intervalMs, frames);
     Simulated s = HoldingPairFit.simulate(plan, first, second);
     double r = Math.max(1, s.framesP50());
-    return new CellEvidence(plan.label(), frameBytes, frameBytes - 6, intervalMs, frames, 1, r, s.releases(), r, s.waitP50() - 0.2,
-        s.waitP50(), s.waitP50() + 0.3, r * intervalMs, r * intervalMs, r * intervalMs, s.firstWaitMs(), s.drained(), null);
+    return new CellEvidence(
+        plan.label(),
+        frameBytes,
+        frameBytes - 6,
+        intervalMs,
+        frames,
+        1,
+        r,
+        s.releases(),
+        r,
+        s.waitP50() - 0.2,
+        s.waitP50(),
+        s.waitP50() + 0.3,
+        r * intervalMs,
+        r * intervalMs,
+        r * intervalMs,
+        s.firstWaitMs(),
+        s.drained(),
+        null);
   }
 
   /**
-   * `timer=81ms -> byte-threshold=3944B` at 60 B every 2 ms: each 81 ms batch (about 41 frames, 2706 B)
-   * is short of the threshold, so two go together: about 82 frames a release, the oldest waiting two holds.
+   * `timer=81ms -> byte-threshold=3944B` at 60 B every 2 ms: each 81 ms batch (about 41 frames,
+   * 2706 B) is short of the threshold, so two go together: about 82 frames a release, the oldest
+   * waiting two holds.
    */
   @Test
   void aHoldInFrontOfAThresholdReleasesTwoOfItsBatchesAtATime() {
-    Simulated s = HoldingPairFit.simulate(TriggerInferenceTest.streamed(66, 2, 600), new Stage(Kind.HOLD, 81), new Stage(Kind.THRESHOLD, 3944));
+    Simulated s =
+        HoldingPairFit.simulate(
+            TriggerInferenceTest.streamed(66, 2, 600),
+            new Stage(Kind.HOLD, 81),
+            new Stage(Kind.THRESHOLD, 3944));
     assertThat(s.framesP50()).isBetween(80.0, 84.0);
     assertThat(s.waitP50()).isBetween(160.0, 166.0);
-    Simulated large = HoldingPairFit.simulate(TriggerInferenceTest.streamed(4104, 2, 600), new Stage(Kind.HOLD, 81),
-        new Stage(Kind.THRESHOLD, 3944));
-    assertThat(large.waitP50()).as("4 KiB frames pass the threshold with each batch: the hold alone").isBetween(79.0, 83.0);
+    Simulated large =
+        HoldingPairFit.simulate(
+            TriggerInferenceTest.streamed(4104, 2, 600),
+            new Stage(Kind.HOLD, 81),
+            new Stage(Kind.THRESHOLD, 3944));
+    assertThat(large.waitP50())
+        .as("4 KiB frames pass the threshold with each batch: the hold alone")
+        .isBetween(79.0, 83.0);
   }
 
-  /** A clock ticking every 218 ms behind a 5211 B threshold: each release waits for the next tick after the threshold filled. */
+  /**
+   * A clock ticking every 218 ms behind a 5211 B threshold: each release waits for the next tick
+   * after the threshold filled.
+   */
   @Test
   void aThresholdInFrontOfAClockWaitsForItsTick() {
-    Simulated s = HoldingPairFit.simulate(TriggerInferenceTest.streamed(4104, 2, 600), new Stage(Kind.THRESHOLD, 5211),
-        new Stage(Kind.PERIODIC, 218));
+    Simulated s =
+        HoldingPairFit.simulate(
+            TriggerInferenceTest.streamed(4104, 2, 600),
+            new Stage(Kind.THRESHOLD, 5211),
+            new Stage(Kind.PERIODIC, 218));
     assertThat(s.framesP50()).isBetween(100.0, 115.0);
     assertThat(s.waitP50()).isLessThanOrEqualTo(220.0);
   }
 
   /**
-   * A hold behind a clock counts from when its first byte came from upstream, as the lab's relay runs
-   * a chain: at 60 B every 2 ms, each tick's batch began ~106 ms before it reached a 97 ms hold, so it
-   * leaves with the tick (the oldest frame waits one period, not a period and the hold).
+   * A hold behind a clock counts from when its first byte came from upstream, as the lab's relay
+   * runs a chain: at 60 B every 2 ms, each tick's batch began ~106 ms before it reached a 97 ms
+   * hold, so it leaves with the tick (the oldest frame waits one period, not a period and the
+   * hold).
    */
   @Test
   void aHoldBehindAClockCountsFromTheFirstBytesArrival() {
-    Simulated s = HoldingPairFit.simulate(TriggerInferenceTest.streamed(66, 2, 600), new Stage(Kind.PERIODIC, 108), new Stage(Kind.HOLD, 97));
+    Simulated s =
+        HoldingPairFit.simulate(
+            TriggerInferenceTest.streamed(66, 2, 600),
+            new Stage(Kind.PERIODIC, 108),
+            new Stage(Kind.HOLD, 97));
     assertThat(s.waitP50()).isBetween(104.0, 110.0);
-    assertThat(HoldingPairFit.shaper(new Stage(Kind.PERIODIC, 108))).isEqualTo("timer=108ms,periodic=true");
+    assertThat(HoldingPairFit.shaper(new Stage(Kind.PERIODIC, 108)))
+        .isEqualTo("timer=108ms,periodic=true");
     assertThat(HoldingPairFit.shaper(new Stage(Kind.HOLD, 99.94))).isEqualTo("timer=99.9ms");
   }
 
@@ -67,19 +113,32 @@ class HoldingPairFitTest {
   void thePairIsFoundFromTheCellsItShows() {
     Stage hold = new Stage(Kind.HOLD, 120);
     Stage threshold = new Stage(Kind.THRESHOLD, 3000);
-    List<CellEvidence> cells = List.of(measured(66, 2, 600, hold, threshold), measured(4104, 2, 600, hold, threshold),
-        measured(66, 50, 75, hold, threshold), measured(1024, 10, 120, hold, threshold));
+    List<CellEvidence> cells =
+        List.of(
+            measured(66, 2, 600, hold, threshold),
+            measured(4104, 2, 600, hold, threshold),
+            measured(66, 50, 75, hold, threshold),
+            measured(1024, 10, 120, hold, threshold));
     List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
-    assertThat(found).extracting(TwoStageCandidate::chain).anyMatch(c -> c.matches("timer=([0-9.]+)ms -> byte-threshold=(\\d+)B"));
-    TwoStageCandidate pair = found.stream().filter(c -> c.chain().startsWith("timer=") && !c.chain().contains("periodic")).findFirst()
-        .orElseThrow();
+    assertThat(found)
+        .extracting(TwoStageCandidate::chain)
+        .anyMatch(c -> c.matches("timer=([0-9.]+)ms -> byte-threshold=(\\d+)B"));
+    TwoStageCandidate pair =
+        found.stream()
+            .filter(c -> c.chain().startsWith("timer=") && !c.chain().contains("periodic"))
+            .findFirst()
+            .orElseThrow();
     assertThat(pair.answer().timerMs()).isBetween(108.0, 132.0);
     assertThat(pair.answer().thresholdBytes()).isBetween(2700.0, 3300.0);
     assertThat(pair.answer().kind()).isEqualTo(TriggerKind.TIMER);
     assertThat(pair.answer().then()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
 
-    List<CellEvidence> streamed = List.of(TriggerInferenceTest.streamed(66, 2, 600), TriggerInferenceTest.streamed(66, 50, 25));
-    assertThat(HoldingPairFit.candidates("x", streamed, NetworkPath.LOOPBACK)).as("nothing held, no pair").isEmpty();
+    List<CellEvidence> streamed =
+        List.of(
+            TriggerInferenceTest.streamed(66, 2, 600), TriggerInferenceTest.streamed(66, 50, 25));
+    assertThat(HoldingPairFit.candidates("x", streamed, NetworkPath.LOOPBACK))
+        .as("nothing held, no pair")
+        .isEmpty();
   }
 
   /**
@@ -89,46 +148,103 @@ class HoldingPairFitTest {
    */
   @Test
   void twoPairsThatReplayedAlikeAreToldApartByASimulatedCell() {
-    CellPlan telling = HoldingPairFit.tellingCell("timer=82.1ms -> byte-threshold=3643B", "timer=85.4ms,periodic=true -> byte-threshold=3941B");
+    CellPlan telling =
+        HoldingPairFit.tellingCell(
+            "timer=82.1ms -> byte-threshold=3643B",
+            "timer=85.4ms,periodic=true -> byte-threshold=3941B");
     assertThat(telling).isNotNull();
-    CellEvidence cell = TriggerInferenceTest.streamed(telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
-    Simulated a = HoldingPairFit.simulate(cell, new Stage(Kind.HOLD, 82.1), new Stage(Kind.THRESHOLD, 3643));
-    Simulated b = HoldingPairFit.simulate(cell, new Stage(Kind.PERIODIC, 85.4), new Stage(Kind.THRESHOLD, 3941));
-    assertThat(Math.abs(a.waitP50() - b.waitP50()) > 5 || Math.abs(a.framesP50() - b.framesP50()) > 1).as(telling + ": " + a + " / " + b).isTrue();
-    assertThat(HoldingPairFit.tellingCell("timer=82.1ms -> byte-threshold=3643B", "timer=82.1ms -> byte-threshold=3643B")).isNull();
-    assertThat(HoldingPairFit.tellingCell("byte-threshold=3003B -> nagle", "timer=82.1ms -> byte-threshold=3643B")).isNull();
+    CellEvidence cell =
+        TriggerInferenceTest.streamed(
+            telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
+    Simulated a =
+        HoldingPairFit.simulate(cell, new Stage(Kind.HOLD, 82.1), new Stage(Kind.THRESHOLD, 3643));
+    Simulated b =
+        HoldingPairFit.simulate(
+            cell, new Stage(Kind.PERIODIC, 85.4), new Stage(Kind.THRESHOLD, 3941));
+    assertThat(
+            Math.abs(a.waitP50() - b.waitP50()) > 5 || Math.abs(a.framesP50() - b.framesP50()) > 1)
+        .as(telling + ": " + a + " / " + b)
+        .isTrue();
+    assertThat(
+            HoldingPairFit.tellingCell(
+                "timer=82.1ms -> byte-threshold=3643B", "timer=82.1ms -> byte-threshold=3643B"))
+        .isNull();
+    assertThat(
+            HoldingPairFit.tellingCell(
+                "byte-threshold=3003B -> nagle", "timer=82.1ms -> byte-threshold=3643B"))
+        .isNull();
   }
 
   /**
    * A hold timer writing into the cork faster than its ceiling: the cells `flushlab map --shape
    * 'timer=126ms -> cork'` measured (every other write met a socket still corked: 60 B every 2 ms
-   * released every 256.1 ms, the oldest frame waiting 336.0 ms; 4 KiB frames filled segments and left
-   * with each write), which no single mechanism and no pair without the cork explains. The pair
-   * with the cork second gives the hold back within 10 %, and names the cork in front alike (the
-   * cork is the socket's); off loopback, whose segment the simulation knows, no cork pair is tried.
+   * released every 256.1 ms, the oldest frame waiting 336.0 ms; 4 KiB frames filled segments and
+   * left with each write), which no single mechanism and no pair without the cork explains. The
+   * pair with the cork second gives the hold back within 10 %, and names the cork in front alike
+   * (the cork is the socket's); off loopback, whose segment the simulation knows, no cork pair is
+   * tried.
    */
   @Test
   void aHoldFasterThanTheCorksCeilingIsFoundWithTheCork() {
-    List<CellEvidence> cells = List.of(
-        cell(66, 2, 600, 120.0, 3, 128, 336.0, 256.1, 335.7, 8455),
-        cell(4104, 2, 600, 15.39, 8, 64, 145.9, 127.9, 129.4, 262015),
-        cell(66, 50, 25, 6.25, 2, 6, 336.0, 300.2, 328.4, 396),
-        cell(66, 10, 120, 24.0, 3, 26, 336.0, 260.0, 327.9, 1716),
-        cell(1031, 20, 60, 12.0, 2, 14, 333.1, 280.0, 333.1, 14439));
+    List<CellEvidence> cells =
+        List.of(
+            cell(66, 2, 600, 120.0, 3, 128, 336.0, 256.1, 335.7, 8455),
+            cell(4104, 2, 600, 15.39, 8, 64, 145.9, 127.9, 129.4, 262015),
+            cell(66, 50, 25, 6.25, 2, 6, 336.0, 300.2, 328.4, 396),
+            cell(66, 10, 120, 24.0, 3, 26, 336.0, 260.0, 327.9, 1716),
+            cell(1031, 20, 60, 12.0, 2, 14, 333.1, 280.0, 333.1, 14439));
     List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
-    TwoStageCandidate corked = found.stream().filter(c -> c.chain().matches("timer=[0-9.]+ms -> cork")).findFirst().orElseThrow(
-        () -> new AssertionError("no hold then cork among " + found.stream().map(TwoStageCandidate::chain).toList()));
+    TwoStageCandidate corked =
+        found.stream()
+            .filter(c -> c.chain().matches("timer=[0-9.]+ms -> cork"))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        "no hold then cork among "
+                            + found.stream().map(TwoStageCandidate::chain).toList()));
     assertThat(corked.answer().timerMs()).isBetween(113.0, 139.0);
     assertThat(corked.answer().then()).isEqualTo(TriggerKind.CORK);
     assertThat(ShaperModel.of(corked.answer()).chain()).isEqualTo(corked.chain());
-    assertThat(ShaperModel.of(corked.answer()).alike()).containsExactly(corked.chain().replaceFirst("(.*) -> cork", "cork -> $1"));
-    assertThat(HoldingPairFit.candidates("x", cells, NetworkPath.veth(1500))).extracting(TwoStageCandidate::chain)
+    assertThat(ShaperModel.of(corked.answer()).alike())
+        .containsExactly(corked.chain().replaceFirst("(.*) -> cork", "cork -> $1"));
+    assertThat(HoldingPairFit.candidates("x", cells, NetworkPath.veth(1500)))
+        .extracting(TwoStageCandidate::chain)
         .noneMatch(c -> c.contains("cork"));
   }
 
-  private static CellEvidence cell(double f, double i, int frames, double perRead, double releases, double releaseFrames, double waitP50,
-      double gapP50, double firstWait, double releaseBytes) {
-    return new CellEvidence(String.format("f=%.0f i=%.0f", f, i), f, f - 6, i, frames, 1, perRead, releases, releaseFrames, waitP50 - 1,
-        waitP50, waitP50 + 1, gapP50 - 1, gapP50, gapP50 + 1, firstWait, false, null, releaseBytes, releaseBytes, releaseBytes);
+  private static CellEvidence cell(
+      double f,
+      double i,
+      int frames,
+      double perRead,
+      double releases,
+      double releaseFrames,
+      double waitP50,
+      double gapP50,
+      double firstWait,
+      double releaseBytes) {
+    return new CellEvidence(
+        String.format("f=%.0f i=%.0f", f, i),
+        f,
+        f - 6,
+        i,
+        frames,
+        1,
+        perRead,
+        releases,
+        releaseFrames,
+        waitP50 - 1,
+        waitP50,
+        waitP50 + 1,
+        gapP50 - 1,
+        gapP50,
+        gapP50 + 1,
+        firstWait,
+        false,
+        null,
+        releaseBytes,
+        releaseBytes,
+        releaseBytes);
   }
 }

@@ -13,44 +13,112 @@ import org.junit.jupiter.api.Test;
  */
 class MapProberTest {
 
-  /** What a threshold of {@code n} wire bytes or a hold of {@code t} ms, whichever first, shows in one cell. */
+  /**
+   * What a threshold of {@code n} wire bytes or a hold of {@code t} ms, whichever first, shows in
+   * one cell.
+   */
   static CellEvidence thresholdOrTimer(CellPlan p, double n, double t) {
     double interval = p.intervalNanos() / 1e6;
     double wire = p.frameSizeBytes() + Discovery.chunkFraming(p.frameSizeBytes());
     String label = p.toString();
     if (p.thinkNanos() > 0) {
-      // five frames after the think: the timer lets the first comment go, the comments and frames never reach n
+      // five frames after the think: the timer lets the first comment go, the comments and frames
+      // never reach n
       double think = p.thinkNanos() / 1e6;
-      return new CellEvidence(label, wire, p.frameSizeBytes(), interval, p.frames(), 1, p.frames(), 0, 0, 0, 0, 0, 0, 0, 0,
-          (p.frames() - 1) * interval, true, null, 0, 0, 0, think, p.keepAliveNanos() / 1e6, p.keepAliveNanos() / 1e6 + t, think + 1);
+      return new CellEvidence(
+          label,
+          wire,
+          p.frameSizeBytes(),
+          interval,
+          p.frames(),
+          1,
+          p.frames(),
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          (p.frames() - 1) * interval,
+          true,
+          null,
+          0,
+          0,
+          0,
+          think,
+          p.keepAliveNanos() / 1e6,
+          p.keepAliveNanos() / 1e6 + t,
+          think + 1);
     }
     if (wire >= n) {
-      return new CellEvidence(label, wire, p.frameSizeBytes(), interval, p.frames(), 1, 1.0, p.frames() - 2, 1, 0.0, 0.1, 0.2,
-          interval, interval, interval, 0.1, false);
+      return new CellEvidence(
+          label,
+          wire,
+          p.frameSizeBytes(),
+          interval,
+          p.frames(),
+          1,
+          1.0,
+          p.frames() - 2,
+          1,
+          0.0,
+          0.1,
+          0.2,
+          interval,
+          interval,
+          interval,
+          0.1,
+          false);
     }
     long byBytes = (long) Math.ceil(n / wire);
     long byTime = (long) Math.floor(t / interval) + 1;
     long r = Math.min(byBytes, byTime);
     double wait = byBytes <= byTime ? (r - 1) * interval : t;
     double gap = byBytes <= byTime ? r * interval : byTime * interval;
-    return new CellEvidence(label, wire, p.frameSizeBytes(), interval, p.frames(), 1, r, p.frames() / (double) r - 2, r, wait, wait,
-        wait + 0.1, gap, gap, gap, wait, false);
+    return new CellEvidence(
+        label,
+        wire,
+        p.frameSizeBytes(),
+        interval,
+        p.frames(),
+        1,
+        r,
+        p.frames() / (double) r - 2,
+        r,
+        wait,
+        wait,
+        wait + 0.1,
+        gap,
+        gap,
+        gap,
+        wait,
+        false);
   }
 
   /**
    * A threshold-or-timer whose timer releases the small frames before they reach the threshold
-   * (3685 B, 73 ms: 37 frames of 66 B a release) is bounded only by the 4 KiB frames it passes:
-   * the prober bisects it by frame size. The think cell measured for the timer's sake holds its
-   * stream whole, and is no threshold's evidence (with it, the span stayed 2376..4104 B, a test run
-   * of 2026-12-04 answered ~3240 B).
+   * (3685 B, 73 ms: 37 frames of 66 B a release) is bounded only by the 4 KiB frames it passes: the
+   * prober bisects it by frame size. The think cell measured for the timer's sake holds its stream
+   * whole, and is no threshold's evidence (with it, the span stayed 2376..4104 B, a test run of
+   * 2026-12-04 answered ~3240 B).
    */
   @Test
   void aThresholdTheTimerPreemptsIsLocatedByFrameSizeDespiteTheThinkCell() throws Exception {
     List<CellPlan> asked = new ArrayList<>();
-    MapProber prober = new MapProber("x", NetworkPath.LOOPBACK, false, true, p -> {
-      asked.add(p);
-      return thresholdOrTimer(p, 3685, 73);
-    }, 600, line -> {});
+    MapProber prober =
+        new MapProber(
+            "x",
+            NetworkPath.LOOPBACK,
+            false,
+            true,
+            p -> {
+              asked.add(p);
+              return thresholdOrTimer(p, 3685, 73);
+            },
+            600,
+            line -> {});
     FlushTrigger t = prober.run();
     assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.THRESHOLD_OR_TIMER);
     assertThat(asked).as("the think cell was measured").anyMatch(p -> p.thinkNanos() > 0);

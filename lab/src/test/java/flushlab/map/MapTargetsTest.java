@@ -1,8 +1,10 @@
 package flushlab.map;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import flushlab.cli.Main;
 import flushlab.HostStalls;
+import flushlab.cli.Main;
 import flushlab.core.Json;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.Relay;
@@ -11,11 +13,9 @@ import flushlab.relay.RelayOptions;
 import flushlab.scenario.RealProxiesTest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * `flushlab map` against what is not a built-in relay: real proxies the lab starts, a server the
@@ -33,26 +33,50 @@ class MapTargetsTest extends MapTestBase {
   void stockHaproxyIsAVerifiedCork() throws Exception {
     RealProxiesTest.need(ProxyKind.HAPROXY);
     Path bundle = dir.resolve("bundle");
-    JsonNode a = mapReplayed(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-stock.cfg", "--repro", bundle.toString()));
+    JsonNode a =
+        mapReplayed(
+            List.of(
+                "--proxy",
+                "haproxy",
+                "--config",
+                "scenarios/proxies/haproxy-stock.cfg",
+                "--repro",
+                bundle.toString()));
     kindIs(a, "cork");
     assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(190.0, 230.0);
-    assertThat(a.get("replay").asText()).as(a.get("verdict").asText()).startsWith("verified: the model cork reproduces");
+    assertThat(a.get("replay").asText())
+        .as(a.get("verdict").asText())
+        .startsWith("verified: the model cork reproduces");
     replayIsInTheBundle(a, bundle);
     reproducesWithoutTheProxy(bundle, "cork");
   }
 
-  /** HAProxy compressing event streams holds each one until the next: one-late for a client that accepts gzip, none for one that does not. */
+  /**
+   * HAProxy compressing event streams holds each one until the next: one-late for a client that
+   * accepts gzip, none for one that does not.
+   */
   @Test
   void haproxyCompressionIsOneLateForClientsThatAcceptGzip() throws Exception {
     RealProxiesTest.need(ProxyKind.HAPROXY);
-    JsonNode a = mapWith(List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-compression.cfg"));
-    // the top-level answer is the client the map was (the bare one, accepting no compression); the browser's is under compression
+    JsonNode a =
+        mapWith(
+            List.of("--proxy", "haproxy", "--config", "scenarios/proxies/haproxy-compression.cfg"));
+    // the top-level answer is the client the map was (the bare one, accepting no compression); the
+    // browser's is under compression
     kindIs(a, "none");
     assertThat(a.get("compression").get("accepting").get("kind").asText())
-        .as(a.get("verdict").asText() + "; evidence: " + a.get("compression").get("accepting").get("evidence") + "; cells: "
-            + a.get("compression").get("accepting").get("cells")).isEqualTo("one-late");
-    // the compressor flushed as the next event comes (`map --verify` of this proxy: the model reproduces every cell)
-    assertThat(a.get("model").get("chain").asText()).as(a.get("model").toString()).isEqualTo("compress=gzip,flush=next");
+        .as(
+            a.get("verdict").asText()
+                + "; evidence: "
+                + a.get("compression").get("accepting").get("evidence")
+                + "; cells: "
+                + a.get("compression").get("accepting").get("cells"))
+        .isEqualTo("one-late");
+    // the compressor flushed as the next event comes (`map --verify` of this proxy: the model
+    // reproduces every cell)
+    assertThat(a.get("model").get("chain").asText())
+        .as(a.get("model").toString())
+        .isEqualTo("compress=gzip,flush=next");
   }
 
   /**
@@ -62,50 +86,85 @@ class MapTargetsTest extends MapTestBase {
    */
   @Test
   void aServerFloodingPingsEndsTheMapWithinItsBudgetAndSaysWhy() throws Exception {
-    try (java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
-      Thread acceptor = new Thread(() -> {
-        while (!server.isClosed()) {
-          try {
-            java.net.Socket s = server.accept();
-            Thread flood = new Thread(() -> {
-              try (s) {
-                java.io.OutputStream out = s.getOutputStream();
-                out.write(flushlab.http.H2.settings());
-                byte[] ping = flushlab.http.H2.frame(flushlab.http.H2.PING, 0, 0, new byte[8]);
-                byte[] batch = new byte[ping.length * 1000];
-                for (int i = 0; i < 1000; i++) System.arraycopy(ping, 0, batch, i * ping.length, ping.length);
-                for (int i = 0; i < 4000; i++) out.write(batch); // never reading
-              } catch (java.io.IOException e) {
-                // the client gave up on the connection
-              }
-            });
-            flood.setDaemon(true);
-            flood.start();
-          } catch (java.io.IOException closed) {
-            return;
-          }
-        }
-      });
+    try (java.net.ServerSocket server =
+        new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      Thread acceptor =
+          new Thread(
+              () -> {
+                while (!server.isClosed()) {
+                  try {
+                    java.net.Socket s = server.accept();
+                    Thread flood =
+                        new Thread(
+                            () -> {
+                              try (s) {
+                                java.io.OutputStream out = s.getOutputStream();
+                                out.write(flushlab.http.H2.settings());
+                                byte[] ping =
+                                    flushlab.http.H2.frame(
+                                        flushlab.http.H2.PING, 0, 0, new byte[8]);
+                                byte[] batch = new byte[ping.length * 1000];
+                                for (int i = 0; i < 1000; i++)
+                                  System.arraycopy(ping, 0, batch, i * ping.length, ping.length);
+                                for (int i = 0; i < 4000; i++) out.write(batch); // never reading
+                              } catch (java.io.IOException e) {
+                                // the client gave up on the connection
+                              }
+                            });
+                    flood.setDaemon(true);
+                    flood.start();
+                  } catch (java.io.IOException closed) {
+                    return;
+                  }
+                }
+              });
       acceptor.setDaemon(true);
       acceptor.start();
       Path json = dir.resolve("flood.json");
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       long t0 = System.nanoTime();
-      int code = Main.run(new String[] {"map", "--target", "127.0.0.1:" + server.getLocalPort(), "--emitter-listen",
-          "127.0.0.1:" + flushlab.FreePort.forALaterServer(), "--http", "h2c", "--budget", "10s", "--results",
-          dir.resolve("results").toString(), "--json", json.toString()}, new PrintStream(out), new PrintStream(err));
+      int code =
+          Main.run(
+              new String[] {
+                "map",
+                "--target",
+                "127.0.0.1:" + server.getLocalPort(),
+                "--emitter-listen",
+                "127.0.0.1:" + flushlab.FreePort.forALaterServer(),
+                "--http",
+                "h2c",
+                "--budget",
+                "10s",
+                "--results",
+                dir.resolve("results").toString(),
+                "--json",
+                json.toString()
+              },
+              new PrintStream(out),
+              new PrintStream(err));
       double seconds = (System.nanoTime() - t0) / 1e9;
-      String said = out + "\n" + err + (java.nio.file.Files.exists(json) ? java.nio.file.Files.readString(json) : "");
+      String said =
+          out
+              + "\n"
+              + err
+              + (java.nio.file.Files.exists(json) ? java.nio.file.Files.readString(json) : "");
       HostStalls.skipIfSaidIn(said);
-      System.out.printf("MapCommandTest: a PING-flooding target: exit %d after %.1f s (budget 10 s)%n%s%n", code, seconds, said);
+      System.out.printf(
+          "MapCommandTest: a PING-flooding target: exit %d after %.1f s (budget 10 s)%n%s%n",
+          code, seconds, said);
       assertThat(seconds).as(said).isLessThan(15.0);
-      assertThat(said).contains("inconclusive: the target failed").contains("faster than it read the answers")
+      assertThat(said)
+          .contains("inconclusive: the target failed")
+          .contains("faster than it read the answers")
           .doesNotContain("TimeoutException");
     }
   }
 
-  /** --target: a server the user runs (here a relay the test starts), forwarding to the emitter the map starts on --emitter-listen. */
+  /**
+   * --target: a server the user runs (here a relay the test starts), forwarding to the emitter the
+   * map starts on --emitter-listen.
+   */
   @Test
   void aServerTheUserRunsIsMappedThroughTarget() throws Exception {
     int n = between(1000, 6000);
@@ -113,10 +172,18 @@ class MapTargetsTest extends MapTestBase {
     emitterPort = flushlab.FreePort.forALaterServer();
     io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
     try {
-      Relay relay = new Relay(RelayOptions.loopback(emitterPort,
-          List.of("byte-threshold=" + n + "B")), RelayLog.SILENT);
+      Relay relay =
+          new Relay(
+              RelayOptions.loopback(emitterPort, List.of("byte-threshold=" + n + "B")),
+              RelayLog.SILENT);
       vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
-      JsonNode a = mapWith(List.of("--target", "127.0.0.1:" + relay.port(), "--emitter-listen", "127.0.0.1:" + emitterPort));
+      JsonNode a =
+          mapWith(
+              List.of(
+                  "--target",
+                  "127.0.0.1:" + relay.port(),
+                  "--emitter-listen",
+                  "127.0.0.1:" + emitterPort));
       kindIs(a, "byte-threshold");
       within10Percent(a, "threshold_bytes", n);
     } finally {
@@ -127,22 +194,37 @@ class MapTargetsTest extends MapTestBase {
   /**
    * Go's ReverseProxy streams an event stream but holds a body with a Content-Length in its 4 KiB
    * buffer (the stream-if relay follows its rule): mapped per response shape (--shapes, each shape
-   * as --response sends it), the map finds the buffer for the NDJSON body with a length and none for
-   * the event stream, and says the target decides by the shape.
+   * as --response sends it), the map finds the buffer for the NDJSON body with a length and none
+   * for the event stream, and says the target decides by the shape.
    */
   @Test
   void aProxyThatStreamsOnlyEventStreamsIsMappedPerResponseShape() throws Exception {
     Path json = dir.resolve("shapes.json");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(new String[] {"map", "--shape", "stream-if,preset=go", "--no-verify", "--shapes",
-        "content_type=text/event-stream;content_type=application/x-ndjson,transfer=length", "--results", dir.resolve("results").toString(),
-        "--json", json.toString()}, new PrintStream(out), new PrintStream(err));
+    int code =
+        Main.run(
+            new String[] {
+              "map",
+              "--shape",
+              "stream-if,preset=go",
+              "--no-verify",
+              "--shapes",
+              "content_type=text/event-stream;content_type=application/x-ndjson,transfer=length",
+              "--results",
+              dir.resolve("results").toString(),
+              "--json",
+              json.toString()
+            },
+            new PrintStream(out),
+            new PrintStream(err));
     if (code != 0) HostStalls.skipIfSaidIn(out + "\n" + err);
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode a = Json.MAPPER.readTree(json.toFile());
-    System.out.println("map --shape stream-if,preset=go --shapes ... -> " + a.get("verdict").asText());
-    for (JsonNode s : a.get("shapes")) HostStalls.skipIfSaidIn(s.get("answer").get("verdict").asText());
+    System.out.println(
+        "map --shape stream-if,preset=go --shapes ... -> " + a.get("verdict").asText());
+    for (JsonNode s : a.get("shapes"))
+      HostStalls.skipIfSaidIn(s.get("answer").get("verdict").asText());
     assertThat(a.get("shapes")).hasSize(2);
     JsonNode eventStream = a.get("shapes").get(0);
     JsonNode withLength = a.get("shapes").get(1);
@@ -151,7 +233,8 @@ class MapTargetsTest extends MapTestBase {
     kindIs(withLength.get("answer"), "byte-threshold");
     within10Percent(withLength.get("answer"), "threshold_bytes", 4096);
     assertThat(a.get("decides_by_shape").asBoolean()).as(a.get("verdict").asText()).isTrue();
-    assertThat(a.get("verdict").asText()).startsWith("decides by the response's shape: text/event-stream, chunked: none")
+    assertThat(a.get("verdict").asText())
+        .startsWith("decides by the response's shape: text/event-stream, chunked: none")
         .contains("application/x-ndjson with a Content-Length: byte-threshold (byte-threshold=");
     assertThat(out.toString()).contains("shape 2 of 2: application/x-ndjson with a Content-Length");
   }
@@ -164,20 +247,41 @@ class MapTargetsTest extends MapTestBase {
   void aCellThatLostFramesMakesTheMapInconclusive() throws Exception {
     io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
     try {
-      byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
-          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      flushlab.ScriptedServer server = flushlab.ScriptedServer.playing(vertx, List.of(new flushlab.ScriptedServer.Step(0, () -> head),
-          new flushlab.ScriptedServer.Step(2, () -> flushlab.ScriptedServer.frames(66, 0, 1, 2))));
-      List<String> args = List.of("map", "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString(),
-          "--target", "127.0.0.1:" + server.port(), "--emitter-listen", "127.0.0.1:" + flushlab.FreePort.forALaterServer());
+      byte[] head =
+          ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+              .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      flushlab.ScriptedServer server =
+          flushlab.ScriptedServer.playing(
+              vertx,
+              List.of(
+                  new flushlab.ScriptedServer.Step(0, () -> head),
+                  new flushlab.ScriptedServer.Step(
+                      2, () -> flushlab.ScriptedServer.frames(66, 0, 1, 2))));
+      List<String> args =
+          List.of(
+              "map",
+              "--results",
+              dir.resolve("results").toString(),
+              "--json",
+              dir.resolve("map.json").toString(),
+              "--target",
+              "127.0.0.1:" + server.port(),
+              "--emitter-listen",
+              "127.0.0.1:" + flushlab.FreePort.forALaterServer());
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
+      int code =
+          Main.run(
+              args.toArray(String[]::new),
+              new PrintStream(out),
+              new PrintStream(new ByteArrayOutputStream()));
       JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
       System.out.println("a target that loses frames -> " + a.get("verdict").asText());
-      // both runs spoiled by this host (a CPU hog's run-queue waits) end the pass before its losses are read: a host stall, not a result
+      // both runs spoiled by this host (a CPU hog's run-queue waits) end the pass before its losses
+      // are read: a host stall, not a result
       HostStalls.skipIfSaidIn(a.get("verdict").asText());
       assertThat(a.get("kind").asText()).as(out.toString()).isEqualTo("inconclusive");
-      assertThat(a.get("verdict").asText()).contains("frames of frame_size=60B interval=2ms frames=600 were lost")
+      assertThat(a.get("verdict").asText())
+          .contains("frames of frame_size=60B interval=2ms frames=600 were lost")
           .contains("nothing is inferred from it");
       assertThat(code).isZero(); // answered: inconclusive, saying why
     } finally {
@@ -195,9 +299,20 @@ class MapTargetsTest extends MapTestBase {
     io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
     try {
       byte[] settings = {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, (byte) 128};
-      flushlab.ScriptedServer server = flushlab.ScriptedServer.playing(vertx, List.of(new flushlab.ScriptedServer.Step(0, () -> settings)));
-      List<String> args = List.of("map", "--results", dir.resolve("results").toString(), "--json", dir.resolve("map.json").toString(),
-          "--target", "127.0.0.1:" + server.port(), "--emitter-listen", "127.0.0.1:" + flushlab.FreePort.forALaterServer());
+      flushlab.ScriptedServer server =
+          flushlab.ScriptedServer.playing(
+              vertx, List.of(new flushlab.ScriptedServer.Step(0, () -> settings)));
+      List<String> args =
+          List.of(
+              "map",
+              "--results",
+              dir.resolve("results").toString(),
+              "--json",
+              dir.resolve("map.json").toString(),
+              "--target",
+              "127.0.0.1:" + server.port(),
+              "--emitter-listen",
+              "127.0.0.1:" + flushlab.FreePort.forALaterServer());
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
@@ -205,8 +320,11 @@ class MapTargetsTest extends MapTestBase {
       System.out.println("an h2c-only target -> " + a.get("verdict").asText());
       HostStalls.skipIfSaidIn(a.get("verdict").asText());
       assertThat(a.get("kind").asText()).as(out.toString()).isEqualTo("inconclusive");
-      assertThat(a.get("verdict").asText()).contains("the peer speaks HTTP/2 only (an HTTP/2 SETTINGS frame where an HTTP/1.x response was due");
-      assertThat(a.get("next").get(0).asText()).isEqualTo("map it over HTTP/2 by prior knowledge: --http h2c");
+      assertThat(a.get("verdict").asText())
+          .contains(
+              "the peer speaks HTTP/2 only (an HTTP/2 SETTINGS frame where an HTTP/1.x response was due");
+      assertThat(a.get("next").get(0).asText())
+          .isEqualTo("map it over HTTP/2 by prior knowledge: --http h2c");
       assertThat(code).as("every stream failed: %s", err).isEqualTo(1);
     } finally {
       vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
@@ -214,20 +332,34 @@ class MapTargetsTest extends MapTestBase {
   }
 
   /**
-   * The --repro bundle of a lab-started proxy: its README names the proxy's version, its config
-   * is beside it, and its scenario runs the model as a built-in relay (no proxy) that holds the
-   * stream as the proxy did while the direct path streams.
+   * The --repro bundle of a lab-started proxy: its README names the proxy's version, its config is
+   * beside it, and its scenario runs the model as a built-in relay (no proxy) that holds the stream
+   * as the proxy did while the direct path streams.
    */
   void reproducesWithoutTheProxy(Path bundle, String model) throws Exception {
     String readme = java.nio.file.Files.readString(bundle.resolve("README.md"));
-    assertThat(readme).contains("a haproxy the lab started").contains("HAProxy version").contains("`" + model + "`");
+    assertThat(readme)
+        .contains("a haproxy the lab started")
+        .contains("HAProxy version")
+        .contains("`" + model + "`");
     assertThat(bundle.resolve("proxy-config.txt")).exists();
-    assertThat(Json.MAPPER.readTree(bundle.resolve("map.json").toFile()).get("model").get("chain").asText()).isEqualTo(model);
+    assertThat(
+            Json.MAPPER
+                .readTree(bundle.resolve("map.json").toFile())
+                .get("model")
+                .get("chain")
+                .asText())
+        .isEqualTo(model);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Path results = dir.resolve("bundle-results");
-    int code = Main.run(new String[] {"run", bundle.resolve("scenario.yaml").toString(), "--results", results.toString()},
-        new PrintStream(out), new PrintStream(err));
+    int code =
+        Main.run(
+            new String[] {
+              "run", bundle.resolve("scenario.yaml").toString(), "--results", results.toString()
+            },
+            new PrintStream(out),
+            new PrintStream(err));
     if (code != 0) HostStalls.skipIfSaidIn(err.toString());
     assertThat(code).as(out + "\n" + err).isZero();
     Path folder;
@@ -236,16 +368,17 @@ class MapTargetsTest extends MapTestBase {
     }
     double direct = 0;
     double relay = 0;
-    for (JsonNode cell : Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("cells")) {
+    for (JsonNode cell :
+        Json.MAPPER.readTree(folder.resolve("results.json").toFile()).get("cells")) {
       HostStalls.skipIfEveryRunWasSpoiledByThisHost(cell);
       double fpr = cell.get("metrics").get("frames_per_read").asDouble();
       if (cell.get("target").asText().equals("direct")) direct = fpr;
       if (cell.get("target").asText().equals("model")) relay = fpr;
     }
-    System.out.printf("MapCommandTest: the bundle's scenario: direct %.2f, the model %s %.2f frames per read%n", direct, model, relay);
+    System.out.printf(
+        "MapCommandTest: the bundle's scenario: direct %.2f, the model %s %.2f frames per read%n",
+        direct, model, relay);
     assertThat(direct).as("the direct path").isLessThanOrEqualTo(1.10);
     assertThat(relay).as("the model, as the proxy held the stream").isGreaterThan(10);
   }
-
-
 }

@@ -1,8 +1,10 @@
 package flushlab.map;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import flushlab.cli.Main;
 import flushlab.HostStalls;
+import flushlab.cli.Main;
 import flushlab.core.Json;
 import flushlab.relay.shaper.ShaperRegistry;
 import java.io.ByteArrayOutputStream;
@@ -17,15 +19,14 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the `flushlab map` tests share: a seed drawn per class (printed; -Dflushlab.seed=N replays
  * it) for the hidden values, a results folder per test, and the checks an answer is held to (its
- * kind, and each value within 10 % of the hidden one). The tests are split by what they map so
- * that no one class of them outlasts the rest of the suite: built-in single mechanisms
- * ({@link MapCommandTest}), the timers ({@link MapTimersTest}), windows and pairs
- * ({@link MapWindowsAndPairsTest}), compressors ({@link MapCompressionTest}), and real proxies and the
+ * kind, and each value within 10 % of the hidden one). The tests are split by what they map so that
+ * no one class of them outlasts the rest of the suite: built-in single mechanisms ({@link
+ * MapCommandTest}), the timers ({@link MapTimersTest}), windows and pairs ({@link
+ * MapWindowsAndPairsTest}), compressors ({@link MapCompressionTest}), and real proxies and the
  * user's own targets ({@link MapTargetsTest}).
  */
 abstract class MapTestBase {
@@ -39,8 +40,7 @@ abstract class MapTestBase {
     random = new Random(seed);
   }
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static int between(int lo, int hi) {
     return lo + random.nextInt(hi - lo + 1);
@@ -68,22 +68,43 @@ abstract class MapTestBase {
     return mapReplayed(flags);
   }
 
-  /** Runs `flushlab map` with these target flags as they are (its answer replayed, unless they say --no-verify) and returns its JSON answer. */
+  /**
+   * Runs `flushlab map` with these target flags as they are (its answer replayed, unless they say
+   * --no-verify) and returns its JSON answer.
+   */
   JsonNode mapReplayed(List<String> targetFlags) throws Exception {
-    List<String> args = new ArrayList<>(List.of("map", "--results", dir.resolve("results").toString(), "--json",
-        dir.resolve("map.json").toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "map",
+                "--results",
+                dir.resolve("results").toString(),
+                "--json",
+                dir.resolve("map.json").toString()));
     args.addAll(targetFlags);
-    String shapes = String.join(" ", targetFlags.stream().filter(f -> !f.equals("--no-verify")).toList());
+    String shapes =
+        String.join(" ", targetFlags.stream().filter(f -> !f.equals("--no-verify")).toList());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
     if (code != 0) HostStalls.skipIfSaidIn(err.toString());
-    // an answer this host's stalls left inconclusive fails an --expect too: the stall is what to report
-    if (Files.exists(dir.resolve("map.json"))) HostStalls.skipIfSaidIn(Json.MAPPER.readTree(dir.resolve("map.json").toFile()).get("verdict").asText());
+    // an answer this host's stalls left inconclusive fails an --expect too: the stall is what to
+    // report
+    if (Files.exists(dir.resolve("map.json")))
+      HostStalls.skipIfSaidIn(
+          Json.MAPPER.readTree(dir.resolve("map.json").toFile()).get("verdict").asText());
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode answer = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
-    System.out.println("map " + shapes + " -> " + answer.get("verdict").asText() + " ("
-        + answer.get("seconds").asDouble() + " s, " + answer.get("cell_count").asInt() + " cells)");
+    System.out.println(
+        "map "
+            + shapes
+            + " -> "
+            + answer.get("verdict").asText()
+            + " ("
+            + answer.get("seconds").asDouble()
+            + " s, "
+            + answer.get("cell_count").asInt()
+            + " cells)");
     return answer;
   }
 
@@ -93,7 +114,8 @@ abstract class MapTestBase {
    * cell; the README says the model was replayed and how it went.
    */
   static void replayIsInTheBundle(JsonNode answer, Path bundle) throws Exception {
-    Matcher m = Pattern.compile("reproduces (\\d+) of (\\d+) cells").matcher(answer.get("replay").asText());
+    Matcher m =
+        Pattern.compile("reproduces (\\d+) of (\\d+) cells").matcher(answer.get("replay").asText());
     assertThat(m.find()).as(answer.get("replay").asText()).isTrue();
     JsonNode cells = answer.get("replayed_cells");
     assertThat(cells).as("replayed_cells in map.json").isNotNull();
@@ -101,13 +123,19 @@ abstract class MapTestBase {
     for (JsonNode c : cells) {
       int onTarget = c.at("/target/recv_ms").size();
       assertThat(onTarget).as("the target's stream of %s", c.get("label").asText()).isPositive();
-      assertThat(c.at("/model/recv_ms").size()).as("the model's stream of %s, as long as the target's", c.get("label").asText()).isEqualTo(onTarget);
-      assertThat(c.path("difference").isNull() || c.path("difference").isMissingNode()).as("a verified replay's cell %s: %s", c.get("label").asText(),
-          c.path("difference")).isTrue();
+      assertThat(c.at("/model/recv_ms").size())
+          .as("the model's stream of %s, as long as the target's", c.get("label").asText())
+          .isEqualTo(onTarget);
+      assertThat(c.path("difference").isNull() || c.path("difference").isMissingNode())
+          .as("a verified replay's cell %s: %s", c.get("label").asText(), c.path("difference"))
+          .isTrue();
     }
     String page = Files.readString(bundle.resolve("report.html"));
-    assertThat(Pattern.compile("<div class=\"chart\" id=").matcher(page).results().count()).isEqualTo(cells.size());
-    assertThat(Files.readString(bundle.resolve("README.md"))).contains("Replayed on the target's path").contains("`report.html`");
+    assertThat(Pattern.compile("<div class=\"chart\" id=").matcher(page).results().count())
+        .isEqualTo(cells.size());
+    assertThat(Files.readString(bundle.resolve("README.md")))
+        .contains("Replayed on the target's path")
+        .contains("`report.html`");
   }
 
   /**
@@ -116,25 +144,31 @@ abstract class MapTestBase {
    */
   static void modelIs(JsonNode answer, String pattern, double... expected) {
     JsonNode model = answer.get("model");
-    assertThat(model.get("chain").isTextual()).as("a model for " + answer.get("verdict").asText() + ": " + model).isTrue();
+    assertThat(model.get("chain").isTextual())
+        .as("a model for " + answer.get("verdict").asText() + ": " + model)
+        .isTrue();
     String chain = model.get("chain").asText();
     assertThat(ShaperRegistry.parseChain(chain)).as(chain).isNotEmpty();
     Matcher m = Pattern.compile(pattern).matcher(chain);
     assertThat(m.matches()).as(chain + " matches " + pattern).isTrue();
     for (int i = 0; i < expected.length; i++) {
-      assertThat(Double.parseDouble(m.group(i + 1))).as("value %d of %s", i + 1, chain).isBetween(expected[i] * 0.9, expected[i] * 1.1);
+      assertThat(Double.parseDouble(m.group(i + 1)))
+          .as("value %d of %s", i + 1, chain)
+          .isBetween(expected[i] * 0.9, expected[i] * 1.1);
     }
   }
 
   /** The answer names {@code kind}; otherwise the failure shows its verdict and evidence. */
   static void kindIs(JsonNode answer, String kind) {
-    assertThat(answer.get("kind").asText()).as(answer.get("verdict").asText() + "; evidence: " + answer.get("evidence")).isEqualTo(kind);
+    assertThat(answer.get("kind").asText())
+        .as(answer.get("verdict").asText() + "; evidence: " + answer.get("evidence"))
+        .isEqualTo(kind);
   }
 
   static void within10Percent(JsonNode answer, String field, double expected) {
     assertThat(answer.get(field).isNumber()).as(field + " in " + answer).isTrue();
-    assertThat(answer.get(field).asDouble()).as(field + " (expected %s): %s", expected, answer.get("verdict").asText())
+    assertThat(answer.get(field).asDouble())
+        .as(field + " (expected %s): %s", expected, answer.get("verdict").asText())
         .isBetween(expected * 0.9, expected * 1.1);
   }
-
 }

@@ -1,12 +1,13 @@
 package flushlab.map;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * `flushlab map` against built-in relays that hold for a time (a hold timer, a periodic clock, a
@@ -17,29 +18,37 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MapTimersTest extends MapTestBase {
   /**
-   * A hold of 150-400 ms, and half the time first-content after it (a gateway that holds until the first token,
-   * behind a buffer with a timer): the hold lets a think's comments go before the think ends (the
-   * think grows with the hold, up to 2 s), so the think cell tells the two apart, and the model is the chain.
+   * A hold of 150-400 ms, and half the time first-content after it (a gateway that holds until the
+   * first token, behind a buffer with a timer): the hold lets a think's comments go before the
+   * think ends (the think grows with the hold, up to 2 s), so the think cell tells the two apart,
+   * and the model is the chain.
    */
   @Test
   void holdTimer() throws Exception {
     boolean thenFirstContent = between(0, 1) == 1;
-    // past ~270 ms the think cell's think grows with the hold (a 400 ms one would hold its comments anyway)
+    // past ~270 ms the think cell's think grows with the hold (a 400 ms one would hold its comments
+    // anyway)
     int t = between(150, 400);
     JsonNode a = map("timer=" + t + "ms" + (thenFirstContent ? " -> first-content=any" : ""));
     kindIs(a, "timer");
     within10Percent(a, "timer_ms", t);
-    // the 4 KiB cell's releases carry several hundred KB, read in many reads: still one release each, and no threshold
-    // (a hold under 150 ms, as short as 30, is drawn by MapWindowsAndPairsTest's hold then one-late and the map tests of two stages)
+    // the 4 KiB cell's releases carry several hundred KB, read in many reads: still one release
+    // each, and no threshold
+    // (a hold under 150 ms, as short as 30, is drawn by MapWindowsAndPairsTest's hold then one-late
+    // and the map tests of two stages)
     assertThat(a.get("threshold_bytes").isNull()).isTrue();
     double largest = 0;
-    for (JsonNode c : a.get("cells")) largest = Math.max(largest, c.get("release_frames").asDouble() * c.get("frame_bytes").asDouble());
+    for (JsonNode c : a.get("cells"))
+      largest =
+          Math.max(largest, c.get("release_frames").asDouble() * c.get("frame_bytes").asDouble());
     assertThat(largest).as("bytes per release in the large-frame cell").isGreaterThan(64 * 1024);
     if (thenFirstContent) {
       assertThat(a.path("then").asText()).as(a.get("verdict").asText()).isEqualTo("first-content");
       modelIs(a, "timer=([0-9.]+)ms -> first-content=any", t);
     } else {
-      assertThat(a.path("then").isNull() || a.path("then").isMissingNode()).as(a.get("verdict").asText()).isTrue();
+      assertThat(a.path("then").isNull() || a.path("then").isMissingNode())
+          .as(a.get("verdict").asText())
+          .isTrue();
       modelIs(a, "timer=([0-9.]+)ms", t);
     }
   }
@@ -65,14 +74,30 @@ class MapTimersTest extends MapTestBase {
     int t = between(60, 300);
     int idle = between(2000, 3500);
     Path bundle = dir.resolve("bundle");
-    JsonNode a = mapReplayed(List.of("--shape", "idle-timeout=" + idle + "ms", "--shape", "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms",
-        "--repro", bundle.toString()));
+    JsonNode a =
+        mapReplayed(
+            List.of(
+                "--shape",
+                "idle-timeout=" + idle + "ms",
+                "--shape",
+                "threshold-or-timer,bytes=" + n + "B,after=" + t + "ms",
+                "--repro",
+                bundle.toString()));
     kindIs(a, "threshold-or-timer");
     within10Percent(a, "threshold_bytes", n);
     within10Percent(a, "timer_ms", t);
-    assertThat(a.at("/idle/cut_ms").asDouble()).as(a.get("idle").toString()).isBetween(0.95 * idle, 1.05 * idle);
-    modelIs(a, "idle-timeout=([0-9.]+)ms -> threshold-or-timer,bytes=(\\d+)B,after=([0-9.]+)ms", idle, n, t);
-    assertThat(a.get("replay").asText()).startsWith("verified: the model idle-timeout=").endsWith("its silent stream was cut as the target's was");
+    assertThat(a.at("/idle/cut_ms").asDouble())
+        .as(a.get("idle").toString())
+        .isBetween(0.95 * idle, 1.05 * idle);
+    modelIs(
+        a,
+        "idle-timeout=([0-9.]+)ms -> threshold-or-timer,bytes=(\\d+)B,after=([0-9.]+)ms",
+        idle,
+        n,
+        t);
+    assertThat(a.get("replay").asText())
+        .startsWith("verified: the model idle-timeout=")
+        .endsWith("its silent stream was cut as the target's was");
     assertThat(a.get("evidence").toString()).contains("silent stream: cut");
     replayIsInTheBundle(a, bundle);
   }
@@ -93,9 +118,9 @@ class MapTimersTest extends MapTestBase {
    * then the cork and gives it only as it reproduced every cell. 300-340 ms: releases farther apart
    * than the ceiling, each leaving alone ~210 ms later. Not always yet: the 4 KiB cell releases
    * ~650-720 KB at a time, which a map now and then reads whole on the target and in parts on the
-   * model (360 ms: 175 frames a release against 4; 321 ms in a fresh clone's suite: 159 against
-   * 2), and the replay refuses the right model there (docs/MAP.md). That case, and only it, may
-   * leave the answer inconclusive.
+   * model (360 ms: 175 frames a release against 4; 321 ms in a fresh clone's suite: 159 against 2),
+   * and the replay refuses the right model there (docs/MAP.md). That case, and only it, may leave
+   * the answer inconclusive.
    */
   @Test
   void aHoldThenTheCorkIsNamedAsBothOnceItsReplayReproducesTheTarget() throws Exception {
@@ -103,21 +128,36 @@ class MapTimersTest extends MapTestBase {
     JsonNode a = mapReplayed(List.of("--shape", "timer=" + t + "ms -> cork"));
     String verdict = a.get("verdict").asText();
     if (a.get("kind").asText().equals("inconclusive")) {
-      // Still open (issue 35): the 4 KiB cell's ~650 KB releases can reach the client in parts on one side and whole
-      // on the other (s43: 159 frames a release on the target, 2 on the model, T = 321). Then the answer must be that
-      // case exactly: the hold then the cork tried, its hold within 5 %, every cell reproduced but that one.
-      Matcher tried = Pattern.compile("\\(timer=([0-9.]+)ms -> cork reproduces (\\d+) of (\\d+) cells; frame_size=4096B interval=2ms "
-          + "frames=\\d+: frames per release \\d+ and \\d+\\)").matcher(verdict);
+      // Still open (issue 35): the 4 KiB cell's ~650 KB releases can reach the client in parts on
+      // one side and whole
+      // on the other (s43: 159 frames a release on the target, 2 on the model, T = 321). Then the
+      // answer must be that
+      // case exactly: the hold then the cork tried, its hold within 5 %, every cell reproduced but
+      // that one.
+      Matcher tried =
+          Pattern.compile(
+                  "\\(timer=([0-9.]+)ms -> cork reproduces (\\d+) of (\\d+) cells; frame_size=4096B interval=2ms "
+                      + "frames=\\d+: frames per release \\d+ and \\d+\\)")
+              .matcher(verdict);
       assertThat(tried.find()).as(verdict).isTrue();
       assertThat(Double.parseDouble(tried.group(1))).as(verdict).isBetween(0.95 * t, 1.05 * t);
-      assertThat(Integer.parseInt(tried.group(2))).as(verdict).isEqualTo(Integer.parseInt(tried.group(3)) - 1);
-      System.out.println("MapTimersTest: timer=" + t + "ms -> cork: the open case of a release read in parts on one side");
+      assertThat(Integer.parseInt(tried.group(2)))
+          .as(verdict)
+          .isEqualTo(Integer.parseInt(tried.group(3)) - 1);
+      System.out.println(
+          "MapTimersTest: timer="
+              + t
+              + "ms -> cork: the open case of a release read in parts on one side");
       return;
     }
     kindIs(a, "timer");
     assertThat(a.path("then").asText()).as(a.get("verdict").asText()).isEqualTo("cork");
-    assertThat(a.get("timer_ms").asDouble()).as(a.get("verdict").asText()).isBetween(0.95 * t, 1.05 * t);
+    assertThat(a.get("timer_ms").asDouble())
+        .as(a.get("verdict").asText())
+        .isBetween(0.95 * t, 1.05 * t);
     modelIs(a, "timer=([0-9.]+)ms -> cork", t);
-    assertThat(a.get("replay").asText()).startsWith("verified: the model timer=").contains("-> cork reproduces");
+    assertThat(a.get("replay").asText())
+        .startsWith("verified: the model timer=")
+        .contains("-> cork reproduces");
   }
 }

@@ -1,18 +1,14 @@
 package flushlab.map;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import flushlab.cli.Main;
-import flushlab.core.Json;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
 /**
- * `flushlab map` against flow-control windows and a holding stage followed by Nagle or one-late, their settings drawn
- * at random (the seed is printed; -Dflushlab.seed=N replays it); compressing relays are
- * {@link MapCompressionTest}'s.
+ * `flushlab map` against flow-control windows and a holding stage followed by Nagle or one-late,
+ * their settings drawn at random (the seed is printed; -Dflushlab.seed=N replays it); compressing
+ * relays are {@link MapCompressionTest}'s.
  */
 class MapWindowsAndPairsTest extends MapTestBase {
   /**
@@ -38,14 +34,16 @@ class MapWindowsAndPairsTest extends MapTestBase {
    * host the client's reads can bunch, and then the grants do too, and stay bunched (each burst is
    * read as one, and granted as one a round trip later): the target then really releases in bursts,
    * and the map may name them, but never a grant larger than the window, nor any other mechanism.
-   * (Seen in CI runs on 2026-12-02: "~24447 B through per update, updates 43.1 ms apart" and "~11487 B, 22.9 ms apart":
-   * several bursts in flight per round trip, never more than a window's worth.)
+   * (Seen in CI runs on 2026-12-02: "~24447 B through per update, updates 43.1 ms apart" and
+   * "~11487 B, 22.9 ms apart": several bursts in flight per round trip, never more than a window's
+   * worth.)
    */
   @Test
   void aWindowUpdatedAsBytesAreConsumedIsNeverGivenASizeItDidNotShow() throws Exception {
     JsonNode a = map("window=32KiB,rtt=50ms");
     String kind = a.get("kind").asText();
-    System.out.println("MapCommandTest: window=32KiB,rtt=50ms -> " + kind + ": " + a.get("verdict").asText());
+    System.out.println(
+        "MapCommandTest: window=32KiB,rtt=50ms -> " + kind + ": " + a.get("verdict").asText());
     assertThat(kind).as(a.get("verdict").asText()).isIn("inconclusive", "window");
     if (kind.equals("inconclusive")) {
       assertThat(a.get("verdict").asText()).contains("falls behind");
@@ -53,9 +51,13 @@ class MapWindowsAndPairsTest extends MapTestBase {
       double grant = a.get("threshold_bytes").asDouble();
       double apartMs = a.get("timer_ms").asDouble();
       assertThat(grant).as("a grant no larger than the window").isLessThanOrEqualTo(32 * 1024);
-      // bunched grants keep one window in flight per round trip, in one burst or in several (a CI run on 2026-12-02 saw
-      // ~11.5 kB every 22.9 ms): never faster than a window per round trip, and never further apart than two
-      assertThat(grant / apartMs).as("bytes per ms through the window").isLessThanOrEqualTo(32 * 1024 / 50.0 * 1.1);
+      // bunched grants keep one window in flight per round trip, in one burst or in several (a CI
+      // run on 2026-12-02 saw
+      // ~11.5 kB every 22.9 ms): never faster than a window per round trip, and never further apart
+      // than two
+      assertThat(grant / apartMs)
+          .as("bytes per ms through the window")
+          .isLessThanOrEqualTo(32 * 1024 / 50.0 * 1.1);
       assertThat(apartMs).as("bursts at most two round trips apart").isLessThanOrEqualTo(100.0);
     }
   }
@@ -76,21 +78,31 @@ class MapWindowsAndPairsTest extends MapTestBase {
     kindIs(a, "byte-threshold");
     within10Percent(a, "threshold_bytes", n);
     JsonNode large = null;
-    for (JsonNode c : a.get("cells")) if (c.get("label").asText().startsWith("frame_size=4096B interval=2ms")) large = c;
+    for (JsonNode c : a.get("cells"))
+      if (c.get("label").asText().startsWith("frame_size=4096B interval=2ms")) large = c;
     assertThat(large).as("the 4 KiB cell").isNotNull();
     if (a.get("then").isNull()) {
-      System.out.println("MapCommandTest: Nagle held nothing this run (the 4 KiB cell: " + large.get("release_frames") + " frames per release)");
-      // the buffer alone lets 4 KiB frames (4104 B on the wire) out ceil(N / 4104) at a time: one below 4104 B, two above
+      System.out.println(
+          "MapCommandTest: Nagle held nothing this run (the 4 KiB cell: "
+              + large.get("release_frames")
+              + " frames per release)");
+      // the buffer alone lets 4 KiB frames (4104 B on the wire) out ceil(N / 4104) at a time: one
+      // below 4104 B, two above
       long byTheBuffer = (long) Math.ceil(n / 4104.0);
-      assertThat(large.get("release_frames").asDouble()).as("named the buffer alone: the 4 KiB frames left %d at a time", byTheBuffer)
+      assertThat(large.get("release_frames").asDouble())
+          .as("named the buffer alone: the 4 KiB frames left %d at a time", byTheBuffer)
           .isLessThanOrEqualTo(byTheBuffer);
       modelIs(a, "byte-threshold=(\\d+)B", n);
       return;
     }
     assertThat(a.get("then").asText()).isEqualTo("nagle");
-    assertThat(large.get("release_bytes_p50").asDouble()).as("a segment at a time").isGreaterThan(32768);
+    assertThat(large.get("release_bytes_p50").asDouble())
+        .as("a segment at a time")
+        .isGreaterThan(32768);
     modelIs(a, "byte-threshold=(\\d+)B -> nagle", n);
-    assertThat(a.get("replay").asText()).startsWith("verified: the model byte-threshold=").contains("-> nagle reproduces");
+    assertThat(a.get("replay").asText())
+        .startsWith("verified: the model byte-threshold=")
+        .contains("-> nagle reproduces");
   }
 
   /**
@@ -104,14 +116,24 @@ class MapWindowsAndPairsTest extends MapTestBase {
   void aHoldingStageThenOneLateIsNamedAsBothOnceItsReplayReproducesTheTarget() throws Exception {
     int stage = random.nextInt(3);
     int n = stage == 0 ? between(1500, 5000) : between(90, 200);
-    String first = stage == 0 ? "byte-threshold=" + n + "B" : stage == 1 ? "timer=" + n + "ms" : "timer=" + n + "ms,periodic=true";
+    String first =
+        stage == 0
+            ? "byte-threshold=" + n + "B"
+            : stage == 1 ? "timer=" + n + "ms" : "timer=" + n + "ms,periodic=true";
     JsonNode a = map(first + " -> one-late");
     System.out.println("MapCommandTest: " + first + " -> one-late answered " + a.get("model"));
     kindIs(a, stage == 0 ? "byte-threshold" : stage == 1 ? "timer" : "periodic-timer");
     assertThat(a.get("then").asText()).isEqualTo("one-late");
     within10Percent(a, stage == 0 ? "threshold_bytes" : "timer_ms", n);
-    modelIs(a, (stage == 0 ? "byte-threshold=(\\d+)B" : stage == 1 ? "timer=([0-9.]+)ms" : "timer=([0-9.]+)ms,periodic=true") + " -> one-late", n);
-    assertThat(a.get("replay").asText()).startsWith("verified: the model ").contains("-> one-late reproduces");
+    modelIs(
+        a,
+        (stage == 0
+                ? "byte-threshold=(\\d+)B"
+                : stage == 1 ? "timer=([0-9.]+)ms" : "timer=([0-9.]+)ms,periodic=true")
+            + " -> one-late",
+        n);
+    assertThat(a.get("replay").asText())
+        .startsWith("verified: the model ")
+        .contains("-> one-late reproduces");
   }
-
 }

@@ -9,15 +9,20 @@ import org.junit.jupiter.api.Test;
 class ModelExpectationTest {
 
   static FlushTrigger answer(TriggerKind kind, Double bytes, Double timerMs) {
-    return new FlushTrigger("x", kind, bytes, null, timerMs, null, kind.text() + " verdict", List.of(), List.of());
+    return new FlushTrigger(
+        "x", kind, bytes, null, timerMs, null, kind.text() + " verdict", List.of(), List.of());
   }
 
   @Test
   void aKindIsMetByThatKindOnly() {
     ModelExpectation none = ModelExpectation.parse("none", 0.1);
     assertThat(none.difference(answer(TriggerKind.NONE, null, null))).isNull();
-    assertThat(none.difference(answer(TriggerKind.CORK, 65536.0, 200.0))).isEqualTo("the answer is cork, not none (cork verdict)");
-    assertThat(ModelExpectation.parse("byte-threshold", 0.1).difference(answer(TriggerKind.BYTE_THRESHOLD, 123.0, null))).isNull();
+    assertThat(none.difference(answer(TriggerKind.CORK, 65536.0, 200.0)))
+        .isEqualTo("the answer is cork, not none (cork verdict)");
+    assertThat(
+            ModelExpectation.parse("byte-threshold", 0.1)
+                .difference(answer(TriggerKind.BYTE_THRESHOLD, 123.0, null)))
+        .isNull();
   }
 
   @Test
@@ -25,20 +30,33 @@ class ModelExpectationTest {
     ModelExpectation fourK = ModelExpectation.parse("byte-threshold=4KiB", 0.1);
     assertThat(fourK.difference(answer(TriggerKind.BYTE_THRESHOLD, 4079.0, null))).isNull();
     assertThat(fourK.difference(answer(TriggerKind.BYTE_THRESHOLD, 3000.0, null)))
-        .isEqualTo("the answer's model is byte-threshold=3000B: bytes=3000B, expected 4096B within 10 %");
-    assertThat(fourK.difference(answer(TriggerKind.TIMER, null, 200.0))).isEqualTo("the answer's model is timer=200ms: timer, not byte-threshold");
+        .isEqualTo(
+            "the answer's model is byte-threshold=3000B: bytes=3000B, expected 4096B within 10 %");
+    assertThat(fourK.difference(answer(TriggerKind.TIMER, null, 200.0)))
+        .isEqualTo("the answer's model is timer=200ms: timer, not byte-threshold");
     // a parameter not given is not compared; one given that is not a number must be equal
-    assertThat(ModelExpectation.parse("timer=200ms", 0.05).difference(answer(TriggerKind.TIMER, null, 204.0))).isNull();
-    assertThat(ModelExpectation.parse("timer=200ms,periodic=true", 0.05).difference(answer(TriggerKind.TIMER, null, 200.0)))
+    assertThat(
+            ModelExpectation.parse("timer=200ms", 0.05)
+                .difference(answer(TriggerKind.TIMER, null, 204.0)))
+        .isNull();
+    assertThat(
+            ModelExpectation.parse("timer=200ms,periodic=true", 0.05)
+                .difference(answer(TriggerKind.TIMER, null, 200.0)))
         .contains("periodic=false, expected true");
-    assertThat(ModelExpectation.parse("timer=200ms", 0.05).describe()).isEqualTo("timer=200ms (numbers within 5 %)");
+    assertThat(ModelExpectation.parse("timer=200ms", 0.05).describe())
+        .isEqualTo("timer=200ms (numbers within 5 %)");
   }
 
   @Test
   void anAnswerWithoutAModelMeetsNoModel() {
-    assertThat(ModelExpectation.parse("passthrough", 0.1).difference(answer(TriggerKind.INCONCLUSIVE, null, null)))
+    assertThat(
+            ModelExpectation.parse("passthrough", 0.1)
+                .difference(answer(TriggerKind.INCONCLUSIVE, null, null)))
         .startsWith("the answer (inconclusive) has no model: ");
-    assertThat(ModelExpectation.parse("passthrough", 0.1).difference(answer(TriggerKind.NONE, null, null))).isNull();
+    assertThat(
+            ModelExpectation.parse("passthrough", 0.1)
+                .difference(answer(TriggerKind.NONE, null, null)))
+        .isNull();
   }
 
   @Test

@@ -15,8 +15,13 @@ import org.junit.jupiter.api.Test;
  * frames pass the buffer and wait one interval each; a 1650 B stream never filled it.
  */
 class OneLateAfterFitTest {
-  static final List<CellEvidence> BUFFER_THEN_ONE_LATE = List.of(held(66, 2, 600, 32, 126.2, 64.0), held(4104, 2, 600, 1, 2.0, 2.0),
-      drained(66, 50, 25), held(66, 10, 120, 32, 630.1, 320.1), held(1031, 20, 60, 3, 100.2, 60.0));
+  static final List<CellEvidence> BUFFER_THEN_ONE_LATE =
+      List.of(
+          held(66, 2, 600, 32, 126.2, 64.0),
+          held(4104, 2, 600, 1, 2.0, 2.0),
+          drained(66, 50, 25),
+          held(66, 10, 120, 32, 630.1, 320.1),
+          held(1031, 20, 60, 3, 100.2, 60.0));
 
   @Test
   void aBufferWhoseReleasesWaitOneReleaseMoreIsTheBufferThenOneLate() {
@@ -25,22 +30,33 @@ class OneLateAfterFitTest {
 
     List<TwoStageCandidate> two = OneLateAfterFit.candidates("x", BUFFER_THEN_ONE_LATE);
     // 32 frames of 66 B reach it and 31 do not; 2 frames of 1031 B do not either
-    assertThat(SocketStageFitTest.thresholdThen(two, TriggerKind.ONE_LATE)).isBetween(2 * 1031 + 1, 32 * 66);
+    assertThat(SocketStageFitTest.thresholdThen(two, TriggerKind.ONE_LATE))
+        .isBetween(2 * 1031 + 1, 32 * 66);
     assertThat(two.get(0).socketStage()).isFalse();
-    assertThat(ShaperModel.of(two.get(0).answer()).alike()).as("one-late first would delay each release by one interval, not one release").isEmpty();
+    assertThat(ShaperModel.of(two.get(0).answer()).alike())
+        .as("one-late first would delay each release by one interval, not one release")
+        .isEmpty();
   }
 
   /**
-   * A hold timer of 120 ms then one-late, as `map --shape 'timer=120ms -> one-late'` measured it: each
-   * release 120 ms after its oldest frame plus a whole interval, which then waits for the next release too.
+   * A hold timer of 120 ms then one-late, as `map --shape 'timer=120ms -> one-late'` measured it:
+   * each release 120 ms after its oldest frame plus a whole interval, which then waits for the next
+   * release too.
    */
   @Test
   void aHoldWhoseReleasesWaitOneReleaseMoreIsTheHoldThenOneLate() {
-    List<CellEvidence> cells = List.of(held(66, 2, 600, 61, 242.2, 122.0), held(4104, 2, 600, 61, 242.3, 122.0),
-        held(66, 50, 25, 3, 270.5, 150.1), held(66, 10, 120, 13, 250.3, 130.0), held(1031, 20, 60, 7, 260.4, 140.0));
+    List<CellEvidence> cells =
+        List.of(
+            held(66, 2, 600, 61, 242.2, 122.0),
+            held(4104, 2, 600, 61, 242.3, 122.0),
+            held(66, 50, 25, 3, 270.5, 150.1),
+            held(66, 10, 120, 13, 250.3, 130.0),
+            held(1031, 20, 60, 7, 260.4, 140.0));
     assertThat(TriggerInference.infer("x", cells).kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
     List<TwoStageCandidate> two = OneLateAfterFit.candidates("x", cells);
-    assertThat(two).extracting(TwoStageCandidate::chain).anyMatch(c -> c.matches("timer=120(\\.\\d)?ms -> one-late"));
+    assertThat(two)
+        .extracting(TwoStageCandidate::chain)
+        .anyMatch(c -> c.matches("timer=120(\\.\\d)?ms -> one-late"));
   }
 
   /**
@@ -50,11 +66,15 @@ class OneLateAfterFitTest {
    */
   @Test
   void waitsOfTwoReleasesAreNotOneHoldOfTwiceTheLength() {
-    List<CellEvidence> cells = List.of(held(66, 2, 600, 49, 196.2, 98.0), held(4104, 2, 600, 49, 196.3, 98.0),
-        held(66, 50, 25, 2, 198.4, 100.1));
+    List<CellEvidence> cells =
+        List.of(
+            held(66, 2, 600, 49, 196.2, 98.0),
+            held(4104, 2, 600, 49, 196.3, 98.0),
+            held(66, 50, 25, 2, 198.4, 100.1));
     FlushTrigger single = TriggerInference.infer("x", cells);
     assertThat(single.kind()).as(single.verdict()).isNotEqualTo(TriggerKind.TIMER);
-    assertThat(OneLateAfterFit.candidates("x", cells)).extracting(TwoStageCandidate::chain)
+    assertThat(OneLateAfterFit.candidates("x", cells))
+        .extracting(TwoStageCandidate::chain)
         .anyMatch(c -> c.matches("timer=98(\\.\\d)?ms -> one-late"));
   }
 
@@ -66,30 +86,50 @@ class OneLateAfterFitTest {
    */
   @Test
   void aHoldAndAClockInFrontOfOneLateArePartedByTheCellThatPartsThemAlone() {
-    List<CellEvidence> cells = new ArrayList<>(List.of(held(66, 2, 600, 50, 198.2, 100.0), held(4104, 2, 600, 50, 198.4, 99.9),
-        held(66, 50, 25, 2, 198.4, 100.0), held(66, 10, 120, 10, 198.2, 100.1), held(1031, 20, 60, 5, 198.2, 100.0)));
+    List<CellEvidence> cells =
+        new ArrayList<>(
+            List.of(
+                held(66, 2, 600, 50, 198.2, 100.0),
+                held(4104, 2, 600, 50, 198.4, 99.9),
+                held(66, 50, 25, 2, 198.4, 100.0),
+                held(66, 10, 120, 10, 198.2, 100.1),
+                held(1031, 20, 60, 5, 198.2, 100.0)));
     assertThat(OneLateAfterFit.candidates("x", cells)).hasSize(2);
     List<CellPlan> next = TriggerInference.nextPlans(cells);
     assertThat(next).first().isEqualTo(Discovery.phaseProbe(100.0));
     assertThat(next.get(0).intervalNanos()).isEqualTo(40_000_000L);
 
     cells.add(held(66, 40, 17, 3, 218.3, 120.1));
-    assertThat(OneLateAfterFit.candidates("x", cells)).extracting(TwoStageCandidate::chain)
-        .singleElement().matches(c -> c.matches("timer=98(\\.\\d)?ms -> one-late"));
+    assertThat(OneLateAfterFit.candidates("x", cells))
+        .extracting(TwoStageCandidate::chain)
+        .singleElement()
+        .matches(c -> c.matches("timer=98(\\.\\d)?ms -> one-late"));
   }
 
-  /** Waits of one release, not two: the holding stage alone, which the single fits name; no second stage is made up. */
+  /**
+   * Waits of one release, not two: the holding stage alone, which the single fits name; no second
+   * stage is made up.
+   */
   @Test
   void aBufferAloneGivesNoCandidateOfOneLate() {
-    List<CellEvidence> cells = List.of(held(66, 2, 600, 32, 62.1, 64.0), held(4104, 2, 600, 1, 0.2, 2.0), drained(66, 50, 25),
-        held(66, 10, 120, 32, 310.1, 320.1), held(1031, 20, 60, 3, 40.2, 60.0));
+    List<CellEvidence> cells =
+        List.of(
+            held(66, 2, 600, 32, 62.1, 64.0),
+            held(4104, 2, 600, 1, 0.2, 2.0),
+            drained(66, 50, 25),
+            held(66, 10, 120, 32, 310.1, 320.1),
+            held(1031, 20, 60, 3, 40.2, 60.0));
     assertThat(TriggerInference.infer("x", cells).kind()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
     assertThat(OneLateAfterFit.candidates("x", cells)).isEmpty();
   }
 
   @Test
   void oneLateAloneGivesNoCandidate() {
-    List<CellEvidence> cells = List.of(held(66, 2, 600, 1, 2.0, 2.0), held(66, 50, 25, 1, 50.1, 50), held(1031, 20, 60, 1, 20.1, 20));
+    List<CellEvidence> cells =
+        List.of(
+            held(66, 2, 600, 1, 2.0, 2.0),
+            held(66, 50, 25, 1, 50.1, 50),
+            held(1031, 20, 60, 1, 20.1, 20));
     assertThat(OneLateAfterFit.candidates("x", cells)).isEmpty();
   }
 }

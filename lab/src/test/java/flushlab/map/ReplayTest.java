@@ -6,58 +6,117 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ReplayTest {
-  /** A held cell: f B frames every i ms, r frames a release, the oldest waiting w ms, the first w1 ms. */
+  /**
+   * A held cell: f B frames every i ms, r frames a release, the oldest waiting w ms, the first w1
+   * ms.
+   */
   static CellEvidence held(String label, double fpr, double r, double w, double w1) {
-    return new CellEvidence(label, 66, 60, 2, 600, 1, fpr, 10, r, w - 0.2, w, w + 0.3, 2 * r - 0.1, 2 * r, 2 * r + 0.1, w1, false);
+    return new CellEvidence(
+        label,
+        66,
+        60,
+        2,
+        600,
+        1,
+        fpr,
+        10,
+        r,
+        w - 0.2,
+        w,
+        w + 0.3,
+        2 * r - 0.1,
+        2 * r,
+        2 * r + 0.1,
+        w1,
+        false);
   }
 
   static CellEvidence streamed(String label, double w1) {
-    return new CellEvidence(label, 4104, 4096, 2, 600, 1, 1.0, 598, 1, 0.1, 0.1, 0.3, 1.9, 2.0, 2.1, w1, false);
+    return new CellEvidence(
+        label, 4104, 4096, 2, 600, 1, 1.0, 598, 1, 0.1, 0.1, 0.3, 1.9, 2.0, 2.1, w1, false);
   }
 
   static CellEvidence drained(String label) {
     return new CellEvidence(label, 66, 60, 50, 25, 1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 1200, true);
   }
 
-  /** A think cell: 5 frames after a 400 ms think with comments every 50 ms; the first body byte and frame at these ms. */
+  /**
+   * A think cell: 5 frames after a 400 ms think with comments every 50 ms; the first body byte and
+   * frame at these ms.
+   */
   static CellEvidence think(boolean drained, double firstBodyMs, double ttftMs) {
-    return new CellEvidence("think", 66, 60, 10, 5, 1, drained ? 5 : 1.0, drained ? 0 : 3, drained ? 5 : 1, 0.1, 0.1, 0.2, 9.9, 10, 10.1, 0.1,
-        drained, null, 66, 66, 66, 400, 50, firstBodyMs, ttftMs);
+    return new CellEvidence(
+        "think",
+        66,
+        60,
+        10,
+        5,
+        1,
+        drained ? 5 : 1.0,
+        drained ? 0 : 3,
+        drained ? 5 : 1,
+        0.1,
+        0.1,
+        0.2,
+        9.9,
+        10,
+        10.1,
+        0.1,
+        drained,
+        null,
+        66,
+        66,
+        66,
+        400,
+        50,
+        firstBodyMs,
+        ttftMs);
   }
 
   /**
    * A think cell is compared on what it is for: whether the comments came before the first frame.
-   * Its five frames meet a timer at whatever phase the comments left its cycle in (s11: a threshold-
-   * or-timer of 89.4 ms held them to the stream's end on the target, and let them go 1 ms before it on
-   * the model), so held-to-the-end or not is no difference there.
+   * Its five frames meet a timer at whatever phase the comments left its cycle in (s11: a
+   * threshold- or-timer of 89.4 ms held them to the stream's end on the target, and let them go 1
+   * ms before it on the model), so held-to-the-end or not is no difference there.
    */
   @Test
   void aThinkCellDiffersOnlyInWhetherTheCommentsCameBeforeTheFirstFrame() {
     assertThat(Replay.difference(think(true, 90.0, 441.2), think(false, 90.3, 439.5))).isNull();
     assertThat(Replay.difference(think(false, 441.0, 441.0), think(false, 140.0, 441.0)))
-        .isEqualTo("through the think nothing came before the first frame on the target; the comments did on the model");
-    assertThat(Replay.difference(think(false, 140.0, 441.0), think(false, 441.0, 441.0))).contains("the comments came before the first frame on the target");
-    assertThat(Replay.difference(think(false, 441.0, 441.0), think(false, Double.NaN, Double.NaN))).contains("said nothing on the model");
+        .isEqualTo(
+            "through the think nothing came before the first frame on the target; the comments did on the model");
+    assertThat(Replay.difference(think(false, 140.0, 441.0), think(false, 441.0, 441.0)))
+        .contains("the comments came before the first frame on the target");
+    assertThat(Replay.difference(think(false, 441.0, 441.0), think(false, Double.NaN, Double.NaN)))
+        .contains("said nothing on the model");
   }
 
   @Test
   void cellsThatAgreeWithinTheTolerancesVerifyTheModel() {
-    Replay.Verdict v = Replay.compare("byte-threshold=3003B",
-        List.of(held("a", 42.9, 46, 90.0, 86.8), streamed("b", 8.6), drained("c")),
-        List.of(held("a", 40.0, 45, 88.0, 85.0), streamed("b", 0.1), drained("c")));
+    Replay.Verdict v =
+        Replay.compare(
+            "byte-threshold=3003B",
+            List.of(held("a", 42.9, 46, 90.0, 86.8), streamed("b", 8.6), drained("c")),
+            List.of(held("a", 40.0, 45, 88.0, 85.0), streamed("b", 0.1), drained("c")));
     assertThat(v.verified()).as(v.text()).isTrue();
-    assertThat(v.text()).isEqualTo("verified: the model byte-threshold=3003B reproduces 3 of 3 cells");
+    assertThat(v.text())
+        .isEqualTo("verified: the model byte-threshold=3003B reproduces 3 of 3 cells");
   }
 
   @Test
   void theFirstCellThatDiffersIsNamedWithWhatDiffers() {
-    Replay.Verdict v = Replay.compare("timer=100ms",
-        List.of(held("a", 50, 50, 100, 100), drained("c")),
-        List.of(held("a", 12, 12, 24, 24), held("c", 25, 25, 1200, 1200)));
+    Replay.Verdict v =
+        Replay.compare(
+            "timer=100ms",
+            List.of(held("a", 50, 50, 100, 100), drained("c")),
+            List.of(held("a", 12, 12, 24, 24), held("c", 25, 25, 1200, 1200)));
     assertThat(v.verified()).isFalse();
-    assertThat(v.text()).startsWith("not verified: the model timer=100ms reproduces 0 of 2 cells; a: frames per read 50.00 on the target, "
-        + "12.00 on the model; frames per release 50 and 12; oldest frame's wait 100.0 and 24.0 ms");
-    assertThat(v.cells().get(1).difference()).isEqualTo("the target held every stream to its end, the model did not");
+    assertThat(v.text())
+        .startsWith(
+            "not verified: the model timer=100ms reproduces 0 of 2 cells; a: frames per read 50.00 on the target, "
+                + "12.00 on the model; frames per release 50 and 12; oldest frame's wait 100.0 and 24.0 ms");
+    assertThat(v.cells().get(1).difference())
+        .isEqualTo("the target held every stream to its end, the model did not");
   }
 
   /**
@@ -70,10 +129,18 @@ class ReplayTest {
   void segmentsTheClientsAcksLetOutAgreeHoweverManyFramesEachCarried() {
     CellEvidence target = segments(13.33, 15, 27.9, 61567, 61567);
     CellEvidence model = segments(8.33, 8, 14.2, 32832, 49248);
-    assertThat(Replay.compare("byte-threshold=4785B -> nagle", List.of(target), List.of(model), true).verified()).isTrue();
-    assertThat(Replay.compare("byte-threshold=4785B", List.of(target), List.of(model), false).verified()).isFalse();
+    assertThat(
+            Replay.compare("byte-threshold=4785B -> nagle", List.of(target), List.of(model), true)
+                .verified())
+        .isTrue();
+    assertThat(
+            Replay.compare("byte-threshold=4785B", List.of(target), List.of(model), false)
+                .verified())
+        .isFalse();
     CellEvidence twoSegments = segments(32, 32, 62, 131328, 131328);
-    Replay.Verdict v = Replay.compare("byte-threshold=4785B -> nagle", List.of(target), List.of(twoSegments), true);
+    Replay.Verdict v =
+        Replay.compare(
+            "byte-threshold=4785B -> nagle", List.of(target), List.of(twoSegments), true);
     assertThat(v.verified()).as("a release of two segments is no Nagle").isFalse();
     assertThat(v.text()).contains("frames per release 15 and 32");
   }
@@ -89,10 +156,18 @@ class ReplayTest {
     CellEvidence target = segments(7.69, 16, 30.0, 65727, 65727);
     CellEvidence streamedModel = streamed("frame_size=4096B interval=2ms frames=600", 0.2);
     assertThat(Replay.nagleEngagedOnOneOnly(target, streamedModel)).isTrue();
-    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, target)).as("the other way round").isTrue();
-    assertThat(Replay.nagleEngagedOnOneOnly(target, segments(8.33, 8, 14.2, 32832, 49248))).as("both held").isFalse();
-    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, segments(32, 32, 62, 131328, 131328))).as("two segments at once").isFalse();
-    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, streamedModel)).as("both streamed").isFalse();
+    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, target))
+        .as("the other way round")
+        .isTrue();
+    assertThat(Replay.nagleEngagedOnOneOnly(target, segments(8.33, 8, 14.2, 32832, 49248)))
+        .as("both held")
+        .isFalse();
+    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, segments(32, 32, 62, 131328, 131328)))
+        .as("two segments at once")
+        .isFalse();
+    assertThat(Replay.nagleEngagedOnOneOnly(streamedModel, streamedModel))
+        .as("both streamed")
+        .isFalse();
     assertThat(Replay.nagleEngagedOnOneOnly(held("a", 50, 50, 100, 100), drained("a"))).isFalse();
   }
 
@@ -104,68 +179,244 @@ class ReplayTest {
    */
   @Test
   void aStreamOfAFewReadsAgreesWhereOneReadFellElsewhere() {
-    CellEvidence target = new CellEvidence("frame_size=60B interval=10ms frames=120", 66, 60, 10, 120, 1, 40.0, 1, 61, 600.3, 600.3,
-        600.3, 610.3, 610.3, 610.3, 570.4, false, null, 4027, 4027, 4027);
-    CellEvidence heldOnce = new CellEvidence("frame_size=60B interval=10ms frames=120", 66, 60, 10, 120, 1, 60.0, 0, 0, 0, 0, 0, 0, 0,
-        0, 600.2, false, null, 0, 0, 0);
+    CellEvidence target =
+        new CellEvidence(
+            "frame_size=60B interval=10ms frames=120",
+            66,
+            60,
+            10,
+            120,
+            1,
+            40.0,
+            1,
+            61,
+            600.3,
+            600.3,
+            600.3,
+            610.3,
+            610.3,
+            610.3,
+            570.4,
+            false,
+            null,
+            4027,
+            4027,
+            4027);
+    CellEvidence heldOnce =
+        new CellEvidence(
+            "frame_size=60B interval=10ms frames=120",
+            66,
+            60,
+            10,
+            120,
+            1,
+            60.0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            600.2,
+            false,
+            null,
+            0,
+            0,
+            0);
     assertThat(heldOnce.heldOnce()).isTrue();
-    assertThat(Replay.compare("byte-threshold=3993B -> nagle", List.of(target), List.of(heldOnce), true).verified()).isTrue();
-    CellEvidence streamedModel = new CellEvidence("frame_size=60B interval=10ms frames=120", 66, 60, 10, 120, 1, 1.0, 118, 1, 0.1,
-        0.1, 0.2, 9.9, 10.0, 10.1, 0.2, false);
+    assertThat(
+            Replay.compare(
+                    "byte-threshold=3993B -> nagle", List.of(target), List.of(heldOnce), true)
+                .verified())
+        .isTrue();
+    CellEvidence streamedModel =
+        new CellEvidence(
+            "frame_size=60B interval=10ms frames=120",
+            66,
+            60,
+            10,
+            120,
+            1,
+            1.0,
+            118,
+            1,
+            0.1,
+            0.1,
+            0.2,
+            9.9,
+            10.0,
+            10.1,
+            0.2,
+            false);
     Replay.Verdict v = Replay.compare("passthrough", List.of(target), List.of(streamedModel));
     assertThat(v.verified()).isFalse();
-    assertThat(v.text()).contains("frames per read 40.00 on the target, 1.00 on the model").contains("the model streamed them");
+    assertThat(v.text())
+        .contains("frames per read 40.00 on the target, 1.00 on the model")
+        .contains("the model streamed them");
   }
 
   /** The 4 KiB cell: r frames a release, the oldest waiting w ms, releases of b50 and b90 B. */
   static CellEvidence segments(double fpr, double r, double w, double b50, double b90) {
-    return new CellEvidence("frame_size=4096B interval=2ms frames=600", 4104, 4096, 2, 600, 1, fpr, 600 / r, r, w - 2, w, w + 2,
-        2 * r - 1, 2 * r, 2 * r + 1, 11.9, false, null, 4104 * 2, b50, b90);
+    return new CellEvidence(
+        "frame_size=4096B interval=2ms frames=600",
+        4104,
+        4096,
+        2,
+        600,
+        1,
+        fpr,
+        600 / r,
+        r,
+        w - 2,
+        w,
+        w + 2,
+        2 * r - 1,
+        2 * r,
+        2 * r + 1,
+        11.9,
+        false,
+        null,
+        4104 * 2,
+        b50,
+        b90);
   }
 
-  /** An answer its model does not reproduce is not given: inconclusive, with every cell's comparison, and no model. */
+  /**
+   * An answer its model does not reproduce is not given: inconclusive, with every cell's
+   * comparison, and no model.
+   */
   @Test
   void anAnswerWhoseModelDiffersBecomesInconclusiveWithoutAModel() {
-    FlushTrigger answer = new FlushTrigger("x", TriggerKind.TIMER, null, null, 100.0, null, "timer: 100 ms", List.of("hold-timer check"),
-        List.of());
-    Replay.Verdict v = Replay.compare("timer=100ms", List.of(held("a", 50, 50, 100, 100)), List.of(held("a", 12, 12, 24, 24)));
+    FlushTrigger answer =
+        new FlushTrigger(
+            "x",
+            TriggerKind.TIMER,
+            null,
+            null,
+            100.0,
+            null,
+            "timer: 100 ms",
+            List.of("hold-timer check"),
+            List.of());
+    Replay.Verdict v =
+        Replay.compare(
+            "timer=100ms",
+            List.of(held("a", 50, 50, 100, 100)),
+            List.of(held("a", 12, 12, 24, 24)));
     FlushTrigger after = answer.withReplay(v);
     assertThat(after.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
     assertThat(after.verdict()).startsWith("inconclusive: not verified: the model timer=100ms");
-    assertThat(after.evidence()).contains("was: timer: 100 ms").anyMatch(e -> e.startsWith("replay of a: frames per read"));
+    assertThat(after.evidence())
+        .contains("was: timer: 100 ms")
+        .anyMatch(e -> e.startsWith("replay of a: frames per read"));
     assertThat(ShaperModel.of(after).chain()).isNull();
-    FlushTrigger kept = answer.withReplay(Replay.compare("timer=100ms", List.of(held("a", 50, 50, 100, 100)), List.of(held("a", 49, 50, 101, 99))));
+    FlushTrigger kept =
+        answer.withReplay(
+            Replay.compare(
+                "timer=100ms",
+                List.of(held("a", 50, 50, 100, 100)),
+                List.of(held("a", 49, 50, 101, 99))));
     assertThat(kept.kind()).isEqualTo(TriggerKind.TIMER);
     assertThat(kept.replay()).isEqualTo("verified: the model timer=100ms reproduces 1 of 1 cells");
   }
 
-  /** A replay with nothing to compare (both runs of a cell spoiled by this host) is no verification either way: not given, and it says why. */
+  /**
+   * A replay with nothing to compare (both runs of a cell spoiled by this host) is no verification
+   * either way: not given, and it says why.
+   */
   @Test
   void aReplayWithoutAResultLeavesTheAnswerUngivenAndSaysWhy() {
-    FlushTrigger answer = new FlushTrigger("x", TriggerKind.NONE, null, null, null, null, "none: streams", List.of(), List.of());
-    FlushTrigger after = answer.withReplayUnfinished("this host stalled in both runs of the replay of c (...)", "map again");
+    FlushTrigger answer =
+        new FlushTrigger(
+            "x", TriggerKind.NONE, null, null, null, null, "none: streams", List.of(), List.of());
+    FlushTrigger after =
+        answer.withReplayUnfinished(
+            "this host stalled in both runs of the replay of c (...)", "map again");
     assertThat(after.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
-    assertThat(after.verdict()).isEqualTo("inconclusive: not verified: this host stalled in both runs of the replay of c (...)");
+    assertThat(after.verdict())
+        .isEqualTo(
+            "inconclusive: not verified: this host stalled in both runs of the replay of c (...)");
     assertThat(after.evidence()).containsExactly("was: none: streams");
     assertThat(ShaperModel.of(after).chain()).isNull();
   }
 
-  /** A cell of 1031 B frames every 20 ms: a threshold located within 5 % can move its release by one frame, so one interval apart agrees, two do not. */
+  /**
+   * A cell of 1031 B frames every 20 ms: a threshold located within 5 % can move its release by one
+   * frame, so one interval apart agrees, two do not.
+   */
   @Test
   void waitsOneIntervalApartAgreeAndTwoDoNot() {
-    CellEvidence target = new CellEvidence("f=1031 i=20", 1031, 1024, 20, 60, 1, 5, 10, 5, 79.8, 80.0, 80.3, 99.9, 100, 100.1, 80.1, false);
-    CellEvidence oneLater = new CellEvidence("f=1031 i=20", 1031, 1024, 20, 60, 1, 6, 8, 6, 99.8, 100.0, 100.3, 119.9, 120, 120.1, 100.3, false);
-    CellEvidence twoLater = new CellEvidence("f=1031 i=20", 1031, 1024, 20, 60, 1, 6, 8, 6, 119.8, 120.0, 120.3, 119.9, 120, 120.1, 120.3, false);
+    CellEvidence target =
+        new CellEvidence(
+            "f=1031 i=20",
+            1031,
+            1024,
+            20,
+            60,
+            1,
+            5,
+            10,
+            5,
+            79.8,
+            80.0,
+            80.3,
+            99.9,
+            100,
+            100.1,
+            80.1,
+            false);
+    CellEvidence oneLater =
+        new CellEvidence(
+            "f=1031 i=20",
+            1031,
+            1024,
+            20,
+            60,
+            1,
+            6,
+            8,
+            6,
+            99.8,
+            100.0,
+            100.3,
+            119.9,
+            120,
+            120.1,
+            100.3,
+            false);
+    CellEvidence twoLater =
+        new CellEvidence(
+            "f=1031 i=20",
+            1031,
+            1024,
+            20,
+            60,
+            1,
+            6,
+            8,
+            6,
+            119.8,
+            120.0,
+            120.3,
+            119.9,
+            120,
+            120.1,
+            120.3,
+            false);
     assertThat(Replay.difference(target, oneLater)).isNull();
-    assertThat(Replay.difference(target, twoLater)).contains("oldest frame's wait 80.0 and 120.0 ms").contains("first frame's wait 80.1 and 120.3 ms");
+    assertThat(Replay.difference(target, twoLater))
+        .contains("oldest frame's wait 80.0 and 120.0 ms")
+        .contains("first frame's wait 80.1 and 120.3 ms");
   }
 
   /**
    * Stock HAProxy and its cork model, 4 KiB frames every 2 ms (`map --proxy haproxy --verify`,
-   * 2026-12-04): 16 frames a release on both, 65727 B read in two reads on HAProxy (7.79 frames
-   * per read) and 65503 B in one on the model (15.39). A release over the read buffer read in two
-   * is the buffer's doing; the same split in releases well under the buffer is a difference, and
-   * so are releases of other sizes.
+   * 2026-12-04): 16 frames a release on both, 65727 B read in two reads on HAProxy (7.79 frames per
+   * read) and 65503 B in one on the model (15.39). A release over the read buffer read in two is
+   * the buffer's doing; the same split in releases well under the buffer is a difference, and so
+   * are releases of other sizes.
    */
   @Test
   void aReleaseOverTheReadBufferReadInTwoAgreesWithOneReadInOne() {
@@ -174,9 +425,12 @@ class ReplayTest {
     assertThat(Replay.difference(haproxy, model)).isNull();
     CellEvidence smallReleases = segments(7.79, 16, 30.1, 32000, 32000);
     CellEvidence smallInOne = segments(15.39, 16, 32.0, 32000, 32000);
-    assertThat(Replay.difference(smallReleases, smallInOne)).contains("frames per read 7.79 on the target, 15.39 on the model");
+    assertThat(Replay.difference(smallReleases, smallInOne))
+        .contains("frames per read 7.79 on the target, 15.39 on the model");
     CellEvidence fourReads = segments(3.9, 16, 30.1, 65727, 65727);
-    assertThat(Replay.difference(fourReads, model)).as("four reads a release is no buffer's split").contains("frames per read");
+    assertThat(Replay.difference(fourReads, model))
+        .as("four reads a release is no buffer's split")
+        .contains("frames per read");
   }
 
   /**
@@ -188,13 +442,16 @@ class ReplayTest {
   void theWaitsFloorWidensToTwiceTheDirectPathsSpread() {
     CellEvidence target = held("a", 15, 15, 30, 30);
     CellEvidence model = held("a", 15, 15, 38, 38);
-    assertThat(Replay.difference(target, model, Replay.Tolerance.fromDirectPath(0.3))).contains("oldest frame's wait 30.0 and 38.0 ms");
+    assertThat(Replay.difference(target, model, Replay.Tolerance.fromDirectPath(0.3)))
+        .contains("oldest frame's wait 30.0 and 38.0 ms");
     assertThat(Replay.Tolerance.fromDirectPath(0.3).widened()).isFalse();
     Replay.Tolerance stray = Replay.Tolerance.fromDirectPath(4.5);
     assertThat(stray.widened()).isTrue();
     assertThat(stray.waitFloorMs()).isEqualTo(9.0);
     assertThat(Replay.difference(target, model, stray)).isNull();
-    assertThat(Replay.difference(target, held("a", 15, 15, 41, 41), stray)).as("beyond twice the spread").contains("oldest frame's wait");
+    assertThat(Replay.difference(target, held("a", 15, 15, 41, 41), stray))
+        .as("beyond twice the spread")
+        .contains("oldest frame's wait");
     assertThat(stray.describe()).contains("9.0 ms").contains("4.50 ms");
   }
 
@@ -207,58 +464,108 @@ class ReplayTest {
   void behindNagleTheFirstFramesWaitMayDifferByADelayedAck() {
     CellEvidence target = held("a", 15, 15, 30, 3.2);
     CellEvidence model = held("a", 15, 15, 30, 23.7);
-    assertThat(Replay.compare("byte-threshold=5185B -> nagle", List.of(target), List.of(model), true).verified()).isTrue();
-    assertThat(Replay.compare("byte-threshold=5185B", List.of(target), List.of(model), false).text())
+    assertThat(
+            Replay.compare("byte-threshold=5185B -> nagle", List.of(target), List.of(model), true)
+                .verified())
+        .isTrue();
+    assertThat(
+            Replay.compare("byte-threshold=5185B", List.of(target), List.of(model), false).text())
         .contains("first frame's wait 3.2 and 23.7 ms");
-    assertThat(Replay.compare("byte-threshold=5185B -> nagle", List.of(target), List.of(held("a", 15, 15, 30, 60)), true).verified())
-        .as("more than a delayed ACK apart").isFalse();
+    assertThat(
+            Replay.compare(
+                    "byte-threshold=5185B -> nagle",
+                    List.of(target),
+                    List.of(held("a", 15, 15, 30, 60)),
+                    true)
+                .verified())
+        .as("more than a delayed ACK apart")
+        .isFalse();
   }
 
   /**
    * A compressor whose 767 B of output came with the 22nd event of 25 (every 50 ms): the stream
-   * left in one release 1100.8 ms in, then its end, on the target, and was held likewise on the model.
-   * It was read as streamed ("the target streamed them"), as a stream held once counted only when
-   * it released within the first 90 % of the stream.
+   * left in one release 1100.8 ms in, then its end, on the target, and was held likewise on the
+   * model. It was read as streamed ("the target streamed them"), as a stream held once counted only
+   * when it released within the first 90 % of the stream.
    */
   @Test
   void aStreamHeldOnceLateInItsSpanIsHeld() {
-    CellEvidence late = new CellEvidence("frame_size=60B interval=50ms frames=25", 35, 60, 50, 25, 1, 12.5, 0, 0, 0, 0, 0, 0, 0, 0,
-        1100.8, false);
+    CellEvidence late =
+        new CellEvidence(
+            "frame_size=60B interval=50ms frames=25",
+            35,
+            60,
+            50,
+            25,
+            1,
+            12.5,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            1100.8,
+            false);
     assertThat(late.heldOnce()).isTrue();
-    CellEvidence onModel = new CellEvidence("frame_size=60B interval=50ms frames=25", 35, 60, 50, 25, 1, 12.5, 1, 21, 1050, 1050, 1050,
-        0, 0, 0, 1050.4, false);
+    CellEvidence onModel =
+        new CellEvidence(
+            "frame_size=60B interval=50ms frames=25",
+            35,
+            60,
+            50,
+            25,
+            1,
+            12.5,
+            1,
+            21,
+            1050,
+            1050,
+            1050,
+            0,
+            0,
+            0,
+            1050.4,
+            false);
     assertThat(Replay.difference(late, onModel)).isNull();
   }
 
   /**
-   * 4 KiB frames every 2 ms behind a 298 ms timer and the cork: 5 releases a stream, some gathered by
-   * the cork and some not, so their waits spread 212-322 ms and their median falls on either. As
-   * `map --shape 'timer=298ms -> cork'` printed the target (p10 212.1, p50 298.3, p90 322.4) and `map
-   * --shape 'timer=296.4ms -> cork'` its model (211.2, 261.2, 322.1), both 2026-12-05: they agree. A
-   * side whose waits do not spread so has one wait to match, and is held to it.
+   * 4 KiB frames every 2 ms behind a 298 ms timer and the cork: 5 releases a stream, some gathered
+   * by the cork and some not, so their waits spread 212-322 ms and their median falls on either. As
+   * `map --shape 'timer=298ms -> cork'` printed the target (p10 212.1, p50 298.3, p90 322.4) and
+   * `map --shape 'timer=296.4ms -> cork'` its model (211.2, 261.2, 322.1), both 2026-12-05: they
+   * agree. A side whose waits do not spread so has one wait to match, and is held to it.
    */
   @Test
   void cellsWhoseWaitsSpreadAgreeWhenEachMedianLiesInTheOthersSpread() {
     CellEvidence target = corked(212.1, 298.3, 322.4);
     assertThat(Replay.difference(target, corked(211.2, 261.2, 322.1))).isNull();
     assertThat(Replay.difference(target, corked(211.2, 235.1, 322.1))).isNull();
-    assertThat(Replay.difference(target, corked(233.0, 235.1, 237.0))).as("the model's waits do not spread")
+    assertThat(Replay.difference(target, corked(233.0, 235.1, 237.0)))
+        .as("the model's waits do not spread")
         .isEqualTo("oldest frame's wait 298.3 and 235.1 ms");
-    assertThat(Replay.difference(target, corked(150.0, 170.0, 205.0))).as("its median below the target's spread")
+    assertThat(Replay.difference(target, corked(150.0, 170.0, 205.0)))
+        .as("its median below the target's spread")
         .isEqualTo("oldest frame's wait 298.3 and 170.0 ms");
   }
 
   /**
-   * The same cell's releases carry 10-655 KB (2-160 frames): the median release was 15 frames on the
-   * target and 3 on the model in one map of eight (`map --shape 'timer=298ms -> cork'`, 2026-12-05;
-   * the model's relay, `timer=296.4ms -> cork`, released 1.8-5.9 KB at p10 and 655 KB at p90 in three
-   * maps). Both spread, each median in the other's spread: they agree. Releases all of one size do not.
+   * The same cell's releases carry 10-655 KB (2-160 frames): the median release was 15 frames on
+   * the target and 3 on the model in one map of eight (`map --shape 'timer=298ms -> cork'`,
+   * 2026-12-05; the model's relay, `timer=296.4ms -> cork`, released 1.8-5.9 KB at p10 and 655 KB
+   * at p90 in three maps). Both spread, each median in the other's spread: they agree. Releases all
+   * of one size do not.
    */
   @Test
   void releasesWhoseSizesSpreadAgreeWhenEachMedianLiesInTheOthersSpread() {
     CellEvidence target = corked(212.1, 298.3, 322.4);
-    assertThat(Replay.difference(target, corked(3, 211.2, 261.2, 322.1, 5915, 12312, 654847))).isNull();
-    assertThat(Replay.difference(target, corked(3, 211.2, 261.2, 322.1, 12000, 12312, 12500))).as("the model's releases all alike")
+    assertThat(Replay.difference(target, corked(3, 211.2, 261.2, 322.1, 5915, 12312, 654847)))
+        .isNull();
+    assertThat(Replay.difference(target, corked(3, 211.2, 261.2, 322.1, 12000, 12312, 12500)))
+        .as("the model's releases all alike")
         .isEqualTo("frames per release 15 and 3");
   }
 
@@ -266,8 +573,35 @@ class ReplayTest {
     return corked(15, w10, w50, w90, 10023, 58751, 654847);
   }
 
-  private static CellEvidence corked(double releaseFrames, double w10, double w50, double w90, double b10, double b50, double b90) {
-    return new CellEvidence("frame_size=4096B interval=2ms frames=600", 4104, 4096, 2, 600, 1, 15, 5, releaseFrames, w10, w50, w90, 44.3,
-        207.7, 254.8, 323.5, false, null, b10, b50, b90);
+  private static CellEvidence corked(
+      double releaseFrames,
+      double w10,
+      double w50,
+      double w90,
+      double b10,
+      double b50,
+      double b90) {
+    return new CellEvidence(
+        "frame_size=4096B interval=2ms frames=600",
+        4104,
+        4096,
+        2,
+        600,
+        1,
+        15,
+        5,
+        releaseFrames,
+        w10,
+        w50,
+        w90,
+        44.3,
+        207.7,
+        254.8,
+        323.5,
+        false,
+        null,
+        b10,
+        b50,
+        b90);
   }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class ShaperModelTest {
 
   static FlushTrigger answer(TriggerKind kind, Double bytes, Double timerMs) {
-    return new FlushTrigger("x", kind, bytes, null, timerMs, null, kind.text(), List.of(), List.of());
+    return new FlushTrigger(
+        "x", kind, bytes, null, timerMs, null, kind.text(), List.of(), List.of());
   }
 
   static String chain(TriggerKind kind, Double bytes, Double timerMs) {
@@ -26,56 +27,92 @@ class ShaperModelTest {
     assertThat(chain(TriggerKind.DRAIN, null, null)).isEqualTo("drain-and-flush");
     assertThat(chain(TriggerKind.BYTE_THRESHOLD, 4095.6, null)).isEqualTo("byte-threshold=4096B");
     assertThat(chain(TriggerKind.TIMER, null, 240.34)).isEqualTo("timer=240.3ms");
-    assertThat(chain(TriggerKind.PERIODIC_TIMER, null, 120.0)).isEqualTo("timer=120ms,periodic=true");
-    assertThat(chain(TriggerKind.THRESHOLD_OR_TIMER, 1881.0, 158.4)).isEqualTo("threshold-or-timer,bytes=1881B,after=158.4ms");
+    assertThat(chain(TriggerKind.PERIODIC_TIMER, null, 120.0))
+        .isEqualTo("timer=120ms,periodic=true");
+    assertThat(chain(TriggerKind.THRESHOLD_OR_TIMER, 1881.0, 158.4))
+        .isEqualTo("threshold-or-timer,bytes=1881B,after=158.4ms");
     assertThat(chain(TriggerKind.CORK, 65536.0, 203.0)).isEqualTo("cork");
     assertThat(chain(TriggerKind.ONE_LATE, null, null)).isEqualTo("one-late");
     assertThat(chain(TriggerKind.FIRST_CONTENT, null, null)).isEqualTo("first-content=any");
-    assertThat(chain(TriggerKind.WINDOW, 32768.0, 50.2)).isEqualTo("window=32768B,update=timer,after=50.2ms");
+    assertThat(chain(TriggerKind.WINDOW, 32768.0, 50.2))
+        .isEqualTo("window=32768B,update=timer,after=50.2ms");
     assertThat(chain(TriggerKind.NAGLE, null, null)).isEqualTo("nagle");
   }
 
-  /** A mechanism followed by the client socket's Nagle is a chain of two, which `--shape` runs as a relay of two stages. */
+  /**
+   * A mechanism followed by the client socket's Nagle is a chain of two, which `--shape` runs as a
+   * relay of two stages.
+   */
   @Test
   void aSecondMechanismIsTheChainsSecondStage() {
-    FlushTrigger both = answer(TriggerKind.BYTE_THRESHOLD, 4079.6, null).followedBy(TriggerKind.NAGLE, "byte threshold; then Nagle");
+    FlushTrigger both =
+        answer(TriggerKind.BYTE_THRESHOLD, 4079.6, null)
+            .followedBy(TriggerKind.NAGLE, "byte threshold; then Nagle");
     ShaperModel m = ShaperModel.of(both);
     assertThat(m.chain()).isEqualTo("byte-threshold=4080B -> nagle");
     // Nagle is the client socket's option: the relay written with it first is the same relay
     assertThat(m.alike()).containsExactly("nagle -> byte-threshold=4080B");
-    assertThat(ModelExpectation.parse("nagle -> byte-threshold=4KiB", 0.1).difference(both)).isNull();
+    assertThat(ModelExpectation.parse("nagle -> byte-threshold=4KiB", 0.1).difference(both))
+        .isNull();
     assertThat(ShaperRegistry.parseChain(m.chain())).hasSize(2);
-    assertThat(ModelExpectation.parse("byte-threshold=4KiB -> nagle", 0.1).difference(both)).isNull();
-    assertThat(ModelExpectation.parse("byte-threshold=4KiB", 0.1).difference(both)).contains("2 stage(s), not 1");
+    assertThat(ModelExpectation.parse("byte-threshold=4KiB -> nagle", 0.1).difference(both))
+        .isNull();
+    assertThat(ModelExpectation.parse("byte-threshold=4KiB", 0.1).difference(both))
+        .contains("2 stage(s), not 1");
   }
 
   @Test
   void whatNoBuiltInRelayDoesHasNoModelAndSaysWhy() {
-    assertThat(ShaperModel.of(answer(TriggerKind.EVENT_COUNT, null, null)).note()).contains("not modelled");
+    assertThat(ShaperModel.of(answer(TriggerKind.EVENT_COUNT, null, null)).note())
+        .contains("not modelled");
     assertThat(ShaperModel.of(answer(TriggerKind.INCONCLUSIVE, null, null)).chain()).isNull();
   }
 
-  /** Compression as the cause: the compressor, flushed as the accepting client's answer says; others stream untouched. */
+  /**
+   * Compression as the cause: the compressor, flushed as the accepting client's answer says; others
+   * stream untouched.
+   */
   @Test
   void aCompressingTargetIsModelledAsTheCompressorItsAcceptingClientsSaw() {
     FlushTrigger others = answer(TriggerKind.NONE, null, null);
-    assertThat(compressed(answer(TriggerKind.BYTE_THRESHOLD, 2047.7, null), others).chain()).isEqualTo("compress=gzip,flush=bytes,bytes=2048B");
-    assertThat(compressed(answer(TriggerKind.ENCODER, null, null), others).chain()).isEqualTo("compress=gzip,flush=none");
-    assertThat(compressed(answer(TriggerKind.NONE, null, null), others).chain()).isEqualTo("compress=gzip,flush=each");
-    assertThat(compressed(answer(TriggerKind.TIMER, null, 100.0), others).chain()).isEqualTo("compress=gzip,flush=timer,after=100ms");
+    assertThat(compressed(answer(TriggerKind.BYTE_THRESHOLD, 2047.7, null), others).chain())
+        .isEqualTo("compress=gzip,flush=bytes,bytes=2048B");
+    assertThat(compressed(answer(TriggerKind.ENCODER, null, null), others).chain())
+        .isEqualTo("compress=gzip,flush=none");
+    assertThat(compressed(answer(TriggerKind.NONE, null, null), others).chain())
+        .isEqualTo("compress=gzip,flush=each");
+    assertThat(compressed(answer(TriggerKind.TIMER, null, 100.0), others).chain())
+        .isEqualTo("compress=gzip,flush=timer,after=100ms");
     // each event held until the next is written: the compressor flushed as the next write comes
-    assertThat(compressed(answer(TriggerKind.ONE_LATE, null, null), others).chain()).isEqualTo("compress=gzip,flush=next");
-    // the whole body at its end for accepting clients only (Traffic Server's compress plugin): compressed once it is all there
-    assertThat(compressed(answer(TriggerKind.DRAIN, null, null), others).chain()).isEqualTo("compress=gzip,flush=end");
+    assertThat(compressed(answer(TriggerKind.ONE_LATE, null, null), others).chain())
+        .isEqualTo("compress=gzip,flush=next");
+    // the whole body at its end for accepting clients only (Traffic Server's compress plugin):
+    // compressed once it is all there
+    assertThat(compressed(answer(TriggerKind.DRAIN, null, null), others).chain())
+        .isEqualTo("compress=gzip,flush=end");
     assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null), others).chain())
         .isEqualTo("compress=gzip,flush=input,bytes=3000B");
-    // what only a compressor does, seen by both kinds of client alike: the same encoder, decoded on delivery for the others
-    assertThat(compressed(answer(TriggerKind.ENCODER, null, null), answer(TriggerKind.ENCODER, null, null)).chain())
+    // what only a compressor does, seen by both kinds of client alike: the same encoder, decoded on
+    // delivery for the others
+    assertThat(
+            compressed(
+                    answer(TriggerKind.ENCODER, null, null),
+                    answer(TriggerKind.ENCODER, null, null))
+                .chain())
         .isEqualTo("compress=gzip,flush=none,others=decoded");
-    assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null), answer(TriggerKind.DECODED_THRESHOLD, 2990.0, null)).chain())
+    assertThat(
+            compressed(
+                    answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null),
+                    answer(TriggerKind.DECODED_THRESHOLD, 2990.0, null))
+                .chain())
         .isEqualTo("compress=gzip,flush=input,bytes=3000B,others=decoded");
-    assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null), answer(TriggerKind.DECODED_THRESHOLD, 1500.0, null)).chain())
-        .as("two different counts are not one encoder").isNull();
+    assertThat(
+            compressed(
+                    answer(TriggerKind.DECODED_THRESHOLD, 3000.4, null),
+                    answer(TriggerKind.DECODED_THRESHOLD, 1500.0, null))
+                .chain())
+        .as("two different counts are not one encoder")
+        .isNull();
     ShaperModel count = compressed(answer(TriggerKind.EVENT_COUNT, null, null), others);
     assertThat(count.chain()).isNull();
     assertThat(count.note()).contains("event-count");
@@ -89,63 +126,119 @@ class ShaperModelTest {
   @Test
   void aTargetThatHoldsForBothClientsIsAHoldingStageAndACompressor() {
     // the threshold counted the compressor's output: the compressor first, flushing every write
-    ShaperModel after = compressed(answer(TriggerKind.BYTE_THRESHOLD, 1484.0, null), answer(TriggerKind.BYTE_THRESHOLD, 1485.0, null));
+    ShaperModel after =
+        compressed(
+            answer(TriggerKind.BYTE_THRESHOLD, 1484.0, null),
+            answer(TriggerKind.BYTE_THRESHOLD, 1485.0, null));
     assertThat(after.chain()).isEqualTo("compress=gzip,flush=each -> byte-threshold=1485B");
     assertThat(after.alike()).isEmpty();
     // counted before compression: the threshold first
-    ShaperModel before = compressed(answer(TriggerKind.DECODED_THRESHOLD, 2730.0, null), answer(TriggerKind.BYTE_THRESHOLD, 3003.0, null));
+    ShaperModel before =
+        compressed(
+            answer(TriggerKind.DECODED_THRESHOLD, 2730.0, null),
+            answer(TriggerKind.BYTE_THRESHOLD, 3003.0, null));
     assertThat(before.chain()).isEqualTo("byte-threshold=3003B -> compress=gzip,flush=each");
-    // compared as event bytes: 2220 B decoded against 2475 B on the wire (2250 B of events) is one threshold, though the
+    // compared as event bytes: 2220 B decoded against 2475 B on the wire (2250 B of events) is one
+    // threshold, though the
     // wire count is 11 % more (chunk framing, 6 B an event of 60)
-    FlushTrigger wire = new FlushTrigger("x", TriggerKind.BYTE_THRESHOLD, 2475.0, 2250.0, null, null, "byte threshold", List.of(), List.of());
+    FlushTrigger wire =
+        new FlushTrigger(
+            "x",
+            TriggerKind.BYTE_THRESHOLD,
+            2475.0,
+            2250.0,
+            null,
+            null,
+            "byte threshold",
+            List.of(),
+            List.of());
     assertThat(compressed(answer(TriggerKind.DECODED_THRESHOLD, 2220.0, null), wire).chain())
         .isEqualTo("byte-threshold=2475B -> compress=gzip,flush=each");
-    // a stage that counts no bytes does the same on either side of a compressor flushing every write: both named
-    ShaperModel timer = compressed(answer(TriggerKind.TIMER, null, 150.6), answer(TriggerKind.TIMER, null, 150.3));
+    // a stage that counts no bytes does the same on either side of a compressor flushing every
+    // write: both named
+    ShaperModel timer =
+        compressed(answer(TriggerKind.TIMER, null, 150.6), answer(TriggerKind.TIMER, null, 150.3));
     assertThat(timer.chain()).isEqualTo("compress=gzip,flush=each -> timer=150.3ms");
     assertThat(timer.alike()).containsExactly("timer=150.3ms -> compress=gzip,flush=each");
-    ShaperModel oneLate = compressed(answer(TriggerKind.ONE_LATE, null, null), answer(TriggerKind.ONE_LATE, null, null));
+    ShaperModel oneLate =
+        compressed(
+            answer(TriggerKind.ONE_LATE, null, null), answer(TriggerKind.ONE_LATE, null, null));
     assertThat(oneLate.alike()).containsExactly("one-late -> compress=gzip,flush=each");
     // a cork on a compressed stream too small to fill a segment shows only its ceiling, a timer
-    ShaperModel cork = compressed(answer(TriggerKind.TIMER, null, 207.7), answer(TriggerKind.CORK, 62573.0, 210.3));
+    ShaperModel cork =
+        compressed(
+            answer(TriggerKind.TIMER, null, 207.7), answer(TriggerKind.CORK, 62573.0, 210.3));
     assertThat(cork.chain()).isEqualTo("compress=gzip,flush=each -> cork");
-    assertThat(compressed(answer(TriggerKind.TIMER, null, 100.0), answer(TriggerKind.CORK, 62573.0, 210.3)).chain())
+    assertThat(
+            compressed(
+                    answer(TriggerKind.TIMER, null, 100.0),
+                    answer(TriggerKind.CORK, 62573.0, 210.3))
+                .chain())
         .isEqualTo("cork -> compress=gzip,flush=timer,after=100ms");
     // different mechanisms: the holding stage, then the compressor as the accepting client saw it
-    assertThat(compressed(answer(TriggerKind.ENCODER, null, null), answer(TriggerKind.TIMER, null, 120.3)).chain())
+    assertThat(
+            compressed(
+                    answer(TriggerKind.ENCODER, null, null), answer(TriggerKind.TIMER, null, 120.3))
+                .chain())
         .isEqualTo("timer=120.3ms -> compress=gzip,flush=none");
-    assertThat(compressed(answer(TriggerKind.BYTE_THRESHOLD, 2048.0, null), answer(TriggerKind.BYTE_THRESHOLD, 4096.0, null)).chain())
+    assertThat(
+            compressed(
+                    answer(TriggerKind.BYTE_THRESHOLD, 2048.0, null),
+                    answer(TriggerKind.BYTE_THRESHOLD, 4096.0, null))
+                .chain())
         .isEqualTo("byte-threshold=4096B -> compress=gzip,flush=bytes,bytes=2048B");
     // Nagle stays the last stage: it is the client socket's
-    FlushTrigger bufferThenNagle = answer(TriggerKind.BYTE_THRESHOLD, 4080.0, null).followedBy(TriggerKind.NAGLE, "then Nagle");
+    FlushTrigger bufferThenNagle =
+        answer(TriggerKind.BYTE_THRESHOLD, 4080.0, null)
+            .followedBy(TriggerKind.NAGLE, "then Nagle");
     assertThat(compressed(answer(TriggerKind.ENCODER, null, null), bufferThenNagle).chain())
         .isEqualTo("byte-threshold=4080B -> compress=gzip,flush=none -> nagle");
     // a holding stage with no built-in relay leaves the whole without a model, and says which
-    ShaperModel count = compressed(answer(TriggerKind.TIMER, null, 100.0), answer(TriggerKind.EVENT_COUNT, null, null));
+    ShaperModel count =
+        compressed(
+            answer(TriggerKind.TIMER, null, 100.0), answer(TriggerKind.EVENT_COUNT, null, null));
     assertThat(count.chain()).isNull();
     assertThat(count.note()).contains("event count");
   }
 
-  /** `--expect` is met by a model the answer cannot be told apart from, and says so when neither is it. */
+  /**
+   * `--expect` is met by a model the answer cannot be told apart from, and says so when neither is
+   * it.
+   */
   @Test
   void anExpectationIsMetByAModelThatReplaysAlike() {
-    CompressionFinding c = CompressionFinding.of("gzip", "browser", answer(TriggerKind.TIMER, null, 150.6), "bare",
-        answer(TriggerKind.TIMER, null, 150.3), null);
+    CompressionFinding c =
+        CompressionFinding.of(
+            "gzip",
+            "browser",
+            answer(TriggerKind.TIMER, null, 150.6),
+            "bare",
+            answer(TriggerKind.TIMER, null, 150.3),
+            null);
     FlushTrigger t = answer(TriggerKind.TIMER, null, 150.3).withCompression(c);
-    assertThat(ModelExpectation.parse("timer=150ms -> compress=gzip,flush=each", 0.05).difference(t)).isNull();
-    assertThat(ModelExpectation.parse("compress=gzip,flush=each -> timer=150ms", 0.05).difference(t)).isNull();
-    assertThat(ModelExpectation.parse("timer=200ms -> compress=gzip,flush=each", 0.05).difference(t))
+    assertThat(
+            ModelExpectation.parse("timer=150ms -> compress=gzip,flush=each", 0.05).difference(t))
+        .isNull();
+    assertThat(
+            ModelExpectation.parse("compress=gzip,flush=each -> timer=150ms", 0.05).difference(t))
+        .isNull();
+    assertThat(
+            ModelExpectation.parse("timer=200ms -> compress=gzip,flush=each", 0.05).difference(t))
         .contains("nor is timer=150.3ms -> compress=gzip,flush=each");
   }
 
   static ShaperModel compressed(FlushTrigger accepting, FlushTrigger others) {
-    CompressionFinding c = CompressionFinding.of("gzip", "browser", accepting, "bare", others, null);
+    CompressionFinding c =
+        CompressionFinding.of("gzip", "browser", accepting, "bare", others, null);
     ShaperModel m = ShaperModel.of(others.withCompression(c));
     if (m.chain() != null) assertThat(ShaperRegistry.parseChain(m.chain())).isNotEmpty();
     return m;
   }
 
-  /** A pass this host stalled through is no answer: beside one that streamed, it makes nothing "the cause". */
+  /**
+   * A pass this host stalled through is no answer: beside one that streamed, it makes nothing "the
+   * cause".
+   */
   @Test
   void anInconclusivePassDiffersFromNothing() {
     FlushTrigger streamed = answer(TriggerKind.NONE, null, null);
@@ -153,7 +246,8 @@ class ShaperModelTest {
     assertThat(CompressionFinding.differ(streamed, stalled)).isFalse();
     assertThat(CompressionFinding.differ(stalled, streamed)).isFalse();
     assertThat(CompressionFinding.differ(streamed, answer(TriggerKind.DRAIN, null, null))).isTrue();
-    CompressionFinding f = CompressionFinding.of("gzip", "browser", streamed, "bare", stalled, null);
+    CompressionFinding f =
+        CompressionFinding.of("gzip", "browser", streamed, "bare", stalled, null);
     assertThat(f.cause()).isFalse();
     assertThat(f.verdict()).startsWith("compression (gzip) seen");
   }

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Candidates of two mechanisms, a holding stage then the client socket's Nagle, from cells made up
- * from what the two do together (no network): a 3000 B buffer releases 46 frames of 66 B every
- * 92 ms, slower than any delayed ACK, so Nagle adds nothing there; 4104 B frames every 2 ms pass
- * the buffer one by one and leave 16 to a 64 KiB segment.
+ * from what the two do together (no network): a 3000 B buffer releases 46 frames of 66 B every 92
+ * ms, slower than any delayed ACK, so Nagle adds nothing there; 4104 B frames every 2 ms pass the
+ * buffer one by one and leave 16 to a 64 KiB segment.
  */
 class SocketStageFitTest {
   static final CellEvidence SMALL = held(66, 2, 600, 46, 90, 92);
@@ -28,7 +28,8 @@ class SocketStageFitTest {
    */
   static int thresholdThen(List<TwoStageCandidate> two, TriggerKind second) {
     assertThat(two).extracting(TwoStageCandidate::chain).hasSize(1);
-    Matcher m = Pattern.compile("byte-threshold=(\\d+)B -> " + second.text()).matcher(two.get(0).chain());
+    Matcher m =
+        Pattern.compile("byte-threshold=(\\d+)B -> " + second.text()).matcher(two.get(0).chain());
     assertThat(m.matches()).as(two.get(0).chain()).isTrue();
     FlushTrigger answer = two.get(0).answer();
     assertThat(answer.kind()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
@@ -42,20 +43,28 @@ class SocketStageFitTest {
     FlushTrigger single = TriggerInference.infer("x", List.of(SMALL, SEGMENTS, SLOW));
     assertThat(single.kind()).as(single.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
 
-    List<TwoStageCandidate> two = SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.LOOPBACK);
+    List<TwoStageCandidate> two =
+        SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.LOOPBACK);
     // 46 frames of 66 B: more than 45 of them, at most 46
     assertThat(thresholdThen(two, TriggerKind.NAGLE)).isBetween(45 * 66 + 1, 46 * 66);
-    assertThat(two.get(0).answer().verdict()).contains("Nagle").contains(SEGMENTS.label() + ": 16 frames");
+    assertThat(two.get(0).answer().verdict())
+        .contains("Nagle")
+        .contains(SEGMENTS.label() + ": 16 frames");
   }
 
   /**
-   * One-late, then Nagle (`map --shape 'one-late -> nagle'`, and `nagle -> one-late`, which is the same relay): every
-   * cell of small frames one interval late, 4 KiB frames every 2 ms a segment at a time. Replayed,
-   * the candidate reproduced 6 of 6 cells both ways (2026-12-04).
+   * One-late, then Nagle (`map --shape 'one-late -> nagle'`, and `nagle -> one-late`, which is the
+   * same relay): every cell of small frames one interval late, 4 KiB frames every 2 ms a segment at
+   * a time. Replayed, the candidate reproduced 6 of 6 cells both ways (2026-12-04).
    */
   @Test
   void oneLateThenNagleIsACandidate() {
-    List<CellEvidence> cells = List.of(held(66, 2, 600, 1, 2.0, 2.0), SEGMENTS, held(66, 50, 25, 1, 50.1, 50), held(1031, 20, 60, 1, 20.1, 20));
+    List<CellEvidence> cells =
+        List.of(
+            held(66, 2, 600, 1, 2.0, 2.0),
+            SEGMENTS,
+            held(66, 50, 25, 1, 50.1, 50),
+            held(1031, 20, 60, 1, 20.1, 20));
     assertThat(TriggerInference.infer("x", cells).kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
     List<TwoStageCandidate> two = SocketStageFit.candidates("x", cells, NetworkPath.LOOPBACK);
     assertThat(two).extracting(TwoStageCandidate::chain).first().isEqualTo("one-late -> nagle");
@@ -65,70 +74,168 @@ class SocketStageFitTest {
 
   @Test
   void withoutACellThatLeftASegmentAtATimeThereIsNoCandidate() {
-    assertThat(SocketStageFit.candidates("x", List.of(SMALL, SLOW), NetworkPath.LOOPBACK)).isEmpty();
+    assertThat(SocketStageFit.candidates("x", List.of(SMALL, SLOW), NetworkPath.LOOPBACK))
+        .isEmpty();
     // releases of 16 frames of 1 KiB are 16 KiB: a buffer's, not a segment's
-    assertThat(SocketStageFit.candidates("x", List.of(SMALL, held(1030, 2, 600, 16, 30, 32), SLOW), NetworkPath.LOOPBACK)).isEmpty();
+    assertThat(
+            SocketStageFit.candidates(
+                "x", List.of(SMALL, held(1030, 2, 600, 16, 30, 32), SLOW), NetworkPath.LOOPBACK))
+        .isEmpty();
   }
 
   @Test
   void compressedCellsAreNotReadAsASocketsSegments() {
-    CellEvidence gz = new CellEvidence("f=4104 i=2", 4104, 4096, 2, 600, 1, 16, 35, 16, 29.8, 30, 30.3, 31.8, 32, 32.2, 30, false, "gzip");
-    assertThat(SocketStageFit.candidates("x", List.of(SMALL, gz, SLOW), NetworkPath.LOOPBACK)).isEmpty();
+    CellEvidence gz =
+        new CellEvidence(
+            "f=4104 i=2",
+            4104,
+            4096,
+            2,
+            600,
+            1,
+            16,
+            35,
+            16,
+            29.8,
+            30,
+            30.3,
+            31.8,
+            32,
+            32.2,
+            30,
+            false,
+            "gzip");
+    assertThat(SocketStageFit.candidates("x", List.of(SMALL, gz, SLOW), NetworkPath.LOOPBACK))
+        .isEmpty();
   }
 
-  /** Nothing held the small frames at all: Nagle alone, which merges only writes that come faster than the peer acknowledges. */
+  /**
+   * Nothing held the small frames at all: Nagle alone, which merges only writes that come faster
+   * than the peer acknowledges.
+   */
   @Test
   void framesThatStreamWhereTheyCameSlowlyAreNagleAlone() {
-    List<TwoStageCandidate> two = SocketStageFit.candidates("x", List.of(streamed(66, 50, 25), SEGMENTS), NetworkPath.LOOPBACK);
+    List<TwoStageCandidate> two =
+        SocketStageFit.candidates(
+            "x", List.of(streamed(66, 50, 25), SEGMENTS), NetworkPath.LOOPBACK);
     assertThat(two).extracting(TwoStageCandidate::chain).containsExactly("nagle");
     assertThat(two.get(0).answer().kind()).isEqualTo(TriggerKind.NAGLE);
   }
 
-  /** On a 1500 B veth path one buffer's release is already several segments: no candidate is made there yet. */
+  /**
+   * On a 1500 B veth path one buffer's release is already several segments: no candidate is made
+   * there yet.
+   */
   @Test
   void onlyTheLoopbackPathsSegmentsAreRead() {
-    assertThat(SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.veth(1500))).isEmpty();
-    assertThat(SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.HOST_ROUTE)).isEmpty();
-  }
-
-  /** A cell of stock nginx as `flushlab map --proxy nginx --config scenarios/proxies/nginx-stock.conf` printed it (60 B frames on its HTTP/1.0 upstream). */
-  static CellEvidence nginx(double f, double i, int frames, double fpr, double releases, double r, double w10, double w50, double w90,
-      double g10, double g50, double g90, double first, double releaseBytes) {
-    return new CellEvidence(String.format("frame_size=%.0fB interval=%.0fms frames=%d", f, i, frames), f, f, i, frames, 1, fpr, releases, r,
-        w10, w50, w90, g10, g50, g90, first, false, null, releaseBytes, releaseBytes, releaseBytes);
+    assertThat(
+            SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.veth(1500)))
+        .isEmpty();
+    assertThat(
+            SocketStageFit.candidates("x", List.of(SMALL, SEGMENTS, SLOW), NetworkPath.HOST_ROUTE))
+        .isEmpty();
   }
 
   /**
-   * Stock nginx: 4096 B writes whatever the frame size (60 B frames 68 at a time, 1024 B frames 4 at
-   * a time, the split one's tail waiting five intervals), then Nagle on 4 KiB frames every 2 ms.
+   * A cell of stock nginx as `flushlab map --proxy nginx --config
+   * scenarios/proxies/nginx-stock.conf` printed it (60 B frames on its HTTP/1.0 upstream).
+   */
+  static CellEvidence nginx(
+      double f,
+      double i,
+      int frames,
+      double fpr,
+      double releases,
+      double r,
+      double w10,
+      double w50,
+      double w90,
+      double g10,
+      double g50,
+      double g90,
+      double first,
+      double releaseBytes) {
+    return new CellEvidence(
+        String.format("frame_size=%.0fB interval=%.0fms frames=%d", f, i, frames),
+        f,
+        f,
+        i,
+        frames,
+        1,
+        fpr,
+        releases,
+        r,
+        w10,
+        w50,
+        w90,
+        g10,
+        g50,
+        g90,
+        first,
+        false,
+        null,
+        releaseBytes,
+        releaseBytes,
+        releaseBytes);
+  }
+
+  /**
+   * Stock nginx: 4096 B writes whatever the frame size (60 B frames 68 at a time, 1024 B frames 4
+   * at a time, the split one's tail waiting five intervals), then Nagle on 4 KiB frames every 2 ms.
    * No one mechanism fits; the candidate is a split buffer of ~4 KiB followed by Nagle.
    */
   @Test
   void stockNginxIsABufferWrittenFourKibAtATimeThenNagle() {
-    List<CellEvidence> cells = List.of(
-        nginx(60, 2, 600, 66.67, 7, 68, 135.6, 136.2, 139.2, 135.0, 136.1, 139.2, 132.3, 4107),
-        nginx(4096, 2, 600, 15.0, 38, 16, 32.0, 32.1, 32.2, 31.9, 32.0, 32.1, 16.1, 65727),
-        drained(60, 50, 25),
-        new CellEvidence("frame_size=60B interval=10ms frames=120", 60, 60, 10, 120, 1, 60, 0, 0, 0, 0, 0, 0, 0, 0, 660.1, false),
-        nginx(1024, 20, 60, 4.0, 13, 4, 80.1, 80.1, 80.2, 79.9, 80.0, 80.2, 60.1, 4107),
-        nginx(60, 2, 1800, 66.67, 25, 68, 136.2, 136.2, 138.1, 135.9, 136.1, 138.1, 132.2, 4107));
+    List<CellEvidence> cells =
+        List.of(
+            nginx(60, 2, 600, 66.67, 7, 68, 135.6, 136.2, 139.2, 135.0, 136.1, 139.2, 132.3, 4107),
+            nginx(4096, 2, 600, 15.0, 38, 16, 32.0, 32.1, 32.2, 31.9, 32.0, 32.1, 16.1, 65727),
+            drained(60, 50, 25),
+            new CellEvidence(
+                "frame_size=60B interval=10ms frames=120",
+                60,
+                60,
+                10,
+                120,
+                1,
+                60,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                660.1,
+                false),
+            nginx(1024, 20, 60, 4.0, 13, 4, 80.1, 80.1, 80.2, 79.9, 80.0, 80.2, 60.1, 4107),
+            nginx(
+                60, 2, 1800, 66.67, 25, 68, 136.2, 136.2, 138.1, 135.9, 136.1, 138.1, 132.2, 4107));
     FlushTrigger single = TriggerInference.infer("nginx", cells);
     assertThat(single.kind()).as(single.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
     List<TwoStageCandidate> two = SocketStageFit.candidates("nginx", cells, NetworkPath.LOOPBACK);
     assertThat(two).extracting(TwoStageCandidate::chain).hasSize(1);
-    Matcher m = Pattern.compile("byte-threshold=(\\d+)B,split=true -> nagle").matcher(two.get(0).chain());
+    Matcher m =
+        Pattern.compile("byte-threshold=(\\d+)B,split=true -> nagle").matcher(two.get(0).chain());
     assertThat(m.matches()).as(two.get(0).chain()).isTrue();
     assertThat(Integer.parseInt(m.group(1))).isBetween(67 * 60, 69 * 60);
     assertThat(two.get(0).answer().kind()).isEqualTo(TriggerKind.SPLIT_BUFFER);
   }
 
-  /** A buffer written N bytes at a time, with no socket stage after it, is named alone: the same weight at 60 B and 1 KiB frames, the split frame waiting one interval more. */
+  /**
+   * A buffer written N bytes at a time, with no socket stage after it, is named alone: the same
+   * weight at 60 B and 1 KiB frames, the split frame waiting one interval more.
+   */
   @Test
   void aSplitBufferAloneIsNamed() {
-    FlushTrigger t = TriggerInference.infer("x", List.of(
-        nginx(66, 2, 600, 60, 8, 62, 123.6, 124.1, 124.5, 123.8, 124.1, 124.4, 120, 4096),
-        nginx(1031, 20, 60, 4.0, 13, 4, 79.9, 80.1, 80.2, 79.9, 80.0, 80.2, 60.1, 4124),
-        drained(66, 50, 25)));
+    FlushTrigger t =
+        TriggerInference.infer(
+            "x",
+            List.of(
+                nginx(66, 2, 600, 60, 8, 62, 123.6, 124.1, 124.5, 123.8, 124.1, 124.4, 120, 4096),
+                nginx(1031, 20, 60, 4.0, 13, 4, 79.9, 80.1, 80.2, 79.9, 80.0, 80.2, 60.1, 4124),
+                drained(66, 50, 25)));
     assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.SPLIT_BUFFER);
     assertThat(t.thresholdBytes()).isBetween(61 * 66.0, 63 * 66.0);
     assertThat(ShaperModel.of(t).chain()).matches("byte-threshold=\\d+B,split=true");

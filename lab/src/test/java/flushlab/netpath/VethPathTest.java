@@ -1,5 +1,7 @@
 package flushlab.netpath;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import flushlab.Await;
 import flushlab.ForkedLab;
 import flushlab.cli.Main;
@@ -27,9 +29,11 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
-/** The veth path: made and removed by the lab, carrying streams exactly, with a real path's segment size. */
+/**
+ * The veth path: made and removed by the lab, carrying streams exactly, with a real path's segment
+ * size.
+ */
 class VethPathTest {
   private static Vertx vertx;
 
@@ -50,7 +54,8 @@ class VethPathTest {
   }
 
   private static BatchResult stream(String url) throws Exception {
-    MeteredClient client = new MeteredClient(vertx, new ClientOptions(1, 1, false, 30_000_000_000L, 0, 65536));
+    MeteredClient client =
+        new MeteredClient(vertx, new ClientOptions(1, 1, false, 30_000_000_000L, 0, 65536));
     try {
       return client.run(RequestPlan.get(url)).await(40, TimeUnit.SECONDS);
     } finally {
@@ -79,26 +84,37 @@ class VethPathTest {
       StreamResult s = r.streamResults().get(0);
       assertThat(s.ok()).as(r.oneLine()).isTrue();
       assertThat(s.integrity().frames()).isEqualTo(200);
-      assertThat(s.integrity().lost() + s.integrity().corrupt() + s.integrity().duplicated() + s.integrity().reordered()).isZero();
+      assertThat(
+              s.integrity().lost()
+                  + s.integrity().corrupt()
+                  + s.integrity().duplicated()
+                  + s.integrity().reordered())
+          .isZero();
       assertThat(s.integrity().unchecked()).isZero();
-      // one clock: emit times stamped in the child are on the client's clock (never before the emit)
+      // one clock: emit times stamped in the child are on the client's clock (never before the
+      // emit)
       assertThat(min(s.timing().emitToRecvNanos())).isPositive();
       PacingAudit.Summary audit = site.audit(s.streamId());
       assertThat(audit).as("the audit read across the link").isNotNull();
       assertThat(audit.complete()).isTrue();
       assertThat(audit.framesWritten()).isEqualTo(200);
-      assertThat(audit.held()).as("what held its latest frame, judged in the emitter's own process").isNotNull();
+      assertThat(audit.held())
+          .as("what held its latest frame, judged in the emitter's own process")
+          .isNotNull();
     }
     assertThat(IpCommand.run("netns", "list")).doesNotContain(namespace);
     assertThat(IpCommand.run("-o", "link", "show")).doesNotContain(hostSide);
-    Await.until("every process of the namespace has exited", 10_000, () -> inside.stream().noneMatch(ProcessHandle::isAlive));
+    Await.until(
+        "every process of the namespace has exited",
+        10_000,
+        () -> inside.stream().noneMatch(ProcessHandle::isAlive));
     assertThat(folder).doesNotExist();
   }
 
   /**
    * A corked socket on a 1500-MTU path sends each full segment at once: 60 B frames every 2 ms
-   * through the cork relay arrive as 1448 B releases (one MSS, with timestamps), not as the
-   * ~200 ms batches of loopback.
+   * through the cork relay arrive as 1448 B releases (one MSS, with timestamps), not as the ~200 ms
+   * batches of loopback.
    */
   @Test
   void theCorkRelaysReleasesCarryWholeSegmentsOnA1500MtuPath() throws Exception {
@@ -117,7 +133,8 @@ class VethPathTest {
       long k = Math.max(1, Math.round((double) median / mss));
       String seen = bytes.length + " releases, p50 " + median + " B (" + k + " x MSS " + mss + ")";
       System.out.println("VethPathTest: cork relay over MTU 1500: " + seen);
-      // a reader this host stopped reads two segments as one: under a CPU hog, 10 releases where ~17 come
+      // a reader this host stopped reads two segments as one: under a CPU hog, 10 releases where
+      // ~17 come
       if (bytes.length <= 10 || k > 2) flushlab.HostStalls.skipIfBusy(t0, t1, seen);
       assertThat(bytes.length).as("releases between the first and the last").isGreaterThan(10);
       assertThat((double) median).isBetween(k * mss * 0.95, k * mss * 1.05);
@@ -125,14 +142,24 @@ class VethPathTest {
     }
   }
 
-  /** Killed with SIGKILL, a lab runs no code: its emitter dies with it, and the next lab removes its namespace. */
+  /**
+   * Killed with SIGKILL, a lab runs no code: its emitter dies with it, and the next lab removes its
+   * namespace.
+   */
   @Test
   void aLabKilledWithSigkillLeavesANamespaceTheNextLabRemoves(@TempDir Path dir) throws Exception {
     needVeth();
     String namespace;
     List<ProcessHandle> inside;
-    try (ForkedLab lab = ForkedLab.start(dir, List.of(), "client", "--path", "veth", "--target",
-        "/sse?frames=5000&interval=5ms")) {
+    try (ForkedLab lab =
+        ForkedLab.start(
+            dir,
+            List.of(),
+            "client",
+            "--path",
+            "veth",
+            "--target",
+            "/sse?frames=5000&interval=5ms")) {
       Matcher m = lab.awaitLine("<-> (flushlab-[a-z0-9]+) ", 60_000);
       namespace = m.group(1);
       inside = pidsIn(namespace);
@@ -140,9 +167,13 @@ class VethPathTest {
       lab.process().destroyForcibly();
       lab.process().waitFor();
     }
-    Await.until("the emitter in the namespace has died with the lab", 10_000,
+    Await.until(
+        "the emitter in the namespace has died with the lab",
+        10_000,
         () -> inside.stream().noneMatch(ProcessHandle::isAlive));
-    assertThat(IpCommand.run("netns", "list")).as("SIGKILL leaves the namespace").contains(namespace);
+    assertThat(IpCommand.run("netns", "list"))
+        .as("SIGKILL leaves the namespace")
+        .contains(namespace);
     assertThat(VethLink.sweepStale()).isGreaterThanOrEqualTo(1);
     assertThat(IpCommand.run("netns", "list")).doesNotContain(namespace);
   }
@@ -152,8 +183,15 @@ class VethPathTest {
   void anInterruptedLabRemovesItsNamespaceOnTheWayOut(@TempDir Path dir) throws Exception {
     needVeth();
     String namespace;
-    try (ForkedLab lab = ForkedLab.start(dir, List.of(), "client", "--path", "veth", "--target",
-        "/sse?frames=5000&interval=5ms")) {
+    try (ForkedLab lab =
+        ForkedLab.start(
+            dir,
+            List.of(),
+            "client",
+            "--path",
+            "veth",
+            "--target",
+            "/sse?frames=5000&interval=5ms")) {
       Matcher m = lab.awaitLine("<-> (flushlab-[a-z0-9]+) ", 60_000);
       namespace = m.group(1);
       lab.process().destroy(); // SIGTERM
@@ -162,44 +200,88 @@ class VethPathTest {
     assertThat(IpCommand.run("netns", "list")).doesNotContain(namespace);
   }
 
-  /** `flushlab map --path veth`: the cork relay read as a cork whose segment is this path's MSS, and the results name the path. */
+  /**
+   * `flushlab map --path veth`: the cork relay read as a cork whose segment is this path's MSS, and
+   * the results name the path.
+   */
   @Test
   void theMapReadsTheCorkRelayOnAVethPathAsACorkOfOneSegment(@TempDir Path dir) throws Exception {
     needVeth();
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    int rc = Main.run(new String[] {"map", "--shape", "cork", "--no-verify", "--path", "veth", "--results", dir.toString(), "--json",
-        dir.resolve("map.json").toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
-    // a direct path this host stalled through twice is not certified (exit 3), and says so: no result, as for any map
+    int rc =
+        Main.run(
+            new String[] {
+              "map",
+              "--shape",
+              "cork",
+              "--no-verify",
+              "--path",
+              "veth",
+              "--results",
+              dir.toString(),
+              "--json",
+              dir.resolve("map.json").toString()
+            },
+            new java.io.PrintStream(out),
+            new java.io.PrintStream(out));
+    // a direct path this host stalled through twice is not certified (exit 3), and says so: no
+    // result, as for any map
     if (rc != 0) flushlab.HostStalls.skipIfSaidIn(out.toString());
     assertThat(rc).as(out.toString()).isZero();
-    com.fasterxml.jackson.databind.JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    com.fasterxml.jackson.databind.JsonNode a =
+        Json.MAPPER.readTree(dir.resolve("map.json").toFile());
     flushlab.HostStalls.skipIfSaidIn(a.path("verdict").asText());
     assertThat(a.path("kind").asText()).as(out.toString()).isEqualTo("cork");
     assertThat(a.path("threshold_bytes").asDouble()).isBetween(1448 * 0.95, 1448 * 1.05);
-    assertThat(out.toString()).contains("one TCP segment on this path is 1448 B").contains("over veth, MTU 1500");
+    assertThat(out.toString())
+        .contains("one TCP segment on this path is 1448 B")
+        .contains("over veth, MTU 1500");
   }
 
-  /** A proxy that cannot start on the veth path stops the map plainly, and its namespace is removed on the way out. */
+  /**
+   * A proxy that cannot start on the veth path stops the map plainly, and its namespace is removed
+   * on the way out.
+   */
   @Test
   void aFailedStartOnTheVethPathLeavesNoNamespace(@TempDir Path dir) throws Exception {
     needVeth();
     Assumptions.assumeTrue(ProxyProcess.locate("haproxy") != null, "needs haproxy");
     Path template = dir.resolve("literal.cfg");
-    java.nio.file.Files.writeString(template, java.nio.file.Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
-        .replace("{{listen_host}}", "127.0.0.1"));
-    // only this process's namespaces ("flushlab-<pid in base 36>x..."): other test classes, in other forks, make and remove theirs meanwhile
+    java.nio.file.Files.writeString(
+        template,
+        java.nio.file.Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
+            .replace("{{listen_host}}", "127.0.0.1"));
+    // only this process's namespaces ("flushlab-<pid in base 36>x..."): other test classes, in
+    // other forks, make and remove theirs meanwhile
     String mine = "flushlab-" + Long.toString(ProcessHandle.current().pid(), 36) + "x";
     List<String> before = namespacesStartingWith(mine);
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    int rc = Main.run(new String[] {"map", "--proxy", "haproxy", "--config", template.toString(), "--path", "veth",
-        "--results", dir.toString()}, new java.io.PrintStream(out), new java.io.PrintStream(out));
+    int rc =
+        Main.run(
+            new String[] {
+              "map",
+              "--proxy",
+              "haproxy",
+              "--config",
+              template.toString(),
+              "--path",
+              "veth",
+              "--results",
+              dir.toString()
+            },
+            new java.io.PrintStream(out),
+            new java.io.PrintStream(out));
     assertThat(rc).as(out.toString()).isEqualTo(1);
     assertThat(out.toString()).contains("has no {{listen_host}}");
-    assertThat(namespacesStartingWith(mine)).as("no namespace left by the failed start").isEqualTo(before);
+    assertThat(namespacesStartingWith(mine))
+        .as("no namespace left by the failed start")
+        .isEqualTo(before);
     long pid = ProcessHandle.current().pid();
-    try (var dirs = java.nio.file.Files.newDirectoryStream(WorkFolders.root(), "flushlab-haproxy-*")) {
+    try (var dirs =
+        java.nio.file.Files.newDirectoryStream(WorkFolders.root(), "flushlab-haproxy-*")) {
       for (Path d : dirs) {
-        assertThat(java.nio.file.Files.readString(d.resolve("flushlab-owner"))).as("a work folder left by the refused template: %s", d)
+        assertThat(java.nio.file.Files.readString(d.resolve("flushlab-owner")))
+            .as("a work folder left by the refused template: %s", d)
             .doesNotStartWith(pid + " ");
       }
     }
@@ -208,17 +290,28 @@ class VethPathTest {
   /** A bad --path or --mtu is refused by name with what is valid. */
   @Test
   void badPathsAreRefusedWithWhatIsValid() {
-    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> NetworkPath.of("--path", "ethernet", null)))
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> NetworkPath.of("--path", "ethernet", null)))
         .hasMessageContaining("--path: 'ethernet' is not a network path (allowed: loopback, veth)");
-    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> NetworkPath.of("--path", "veth", 100)))
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> NetworkPath.of("--path", "veth", 100)))
         .hasMessageContaining("MTU 100 is out of range (allowed: 576..65535)");
-    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> NetworkPath.of("--path", "loopback", 1500)))
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> NetworkPath.of("--path", "loopback", 1500)))
         .hasMessageContaining("needs path veth");
     assertThat(NetworkPath.veth(1500).mss()).isEqualTo(1448);
   }
 
   private static List<String> namespacesStartingWith(String prefix) throws IOException {
-    return IpCommand.run("netns", "list").lines().map(l -> l.split(" ")[0]).filter(n -> n.startsWith(prefix)).sorted().toList();
+    return IpCommand.run("netns", "list")
+        .lines()
+        .map(l -> l.split(" ")[0])
+        .filter(n -> n.startsWith(prefix))
+        .sorted()
+        .toList();
   }
 
   private static List<ProcessHandle> pidsIn(String namespace) throws IOException {

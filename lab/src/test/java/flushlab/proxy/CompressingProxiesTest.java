@@ -2,16 +2,11 @@ package flushlab.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.LabTest;
-import flushlab.cli.Main;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.ClientProfile;
 import flushlab.client.RequestPlan;
-import flushlab.core.Json;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -42,33 +37,65 @@ class CompressingProxiesTest extends LabTest {
     NOT_COMPRESSED
   }
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @ParameterizedTest
   @CsvSource({
-      "NGINX, nginx-gzip.conf, HELD_WHOLE",
-      "NGINX, nginx-gzip-buffering-off.conf, STREAMED",
-      "HAPROXY, haproxy-compression.cfg, ONE_EVENT_LATE",
-      "CADDY, caddy-encode.Caddyfile, NOT_COMPRESSED",
-      "CADDY, caddy-encode-event-stream.Caddyfile, HELD_WHOLE",
-      "CADDY, caddy-encode-min-length.Caddyfile, NOT_COMPRESSED"})
-  void curlAndABrowserSeeWhatTheProxysCompressionDoes(ProxyKind kind, String template, Seen seen) throws Exception {
+    "NGINX, nginx-gzip.conf, HELD_WHOLE",
+    "NGINX, nginx-gzip-buffering-off.conf, STREAMED",
+    "HAPROXY, haproxy-compression.cfg, ONE_EVENT_LATE",
+    "CADDY, caddy-encode.Caddyfile, NOT_COMPRESSED",
+    "CADDY, caddy-encode-event-stream.Caddyfile, HELD_WHOLE",
+    "CADDY, caddy-encode-min-length.Caddyfile, NOT_COMPRESSED"
+  })
+  void curlAndABrowserSeeWhatTheProxysCompressionDoes(ProxyKind kind, String template, Seen seen)
+      throws Exception {
     assumeInstalled(kind);
-    try (ProxyProcess p = ProxyProcess.start(kind, Path.of("scenarios/proxies", template), "127.0.0.1", lab.emitter.port())) {
-      RequestPlan plan = RequestPlan.get("http://127.0.0.1:" + p.port() + "/sse?frames=" + FRAMES + "&size=60&interval=" + INTERVAL_MS + "ms");
-      // under the pacing guard and the hiccup meter: a run this host's stalls or contention merged is measured once more
+    try (ProxyProcess p =
+        ProxyProcess.start(
+            kind, Path.of("scenarios/proxies", template), "127.0.0.1", lab.emitter.port())) {
+      RequestPlan plan =
+          RequestPlan.get(
+              "http://127.0.0.1:"
+                  + p.port()
+                  + "/sse?frames="
+                  + FRAMES
+                  + "&size=60&interval="
+                  + INTERVAL_MS
+                  + "ms");
+      // under the pacing guard and the hiccup meter: a run this host's stalls or contention merged
+      // is measured once more
       long interval = INTERVAL_MS * 1_000_000L;
-      BatchResult curl = whole(lab.measurePaced(interval, template + "'s process", List.of(p.pid()), plan.withProfile(ClientProfile.CURL), ClientOptions.single()));
-      BatchResult browser = whole(lab.measurePaced(interval, template + "'s process", List.of(p.pid()), plan.withProfile(ClientProfile.BROWSER), ClientOptions.single()));
-      System.out.printf("CompressingProxiesTest: %s as curl: %s%n  as a browser: %s%n", template, curl.oneLine(), browser.oneLine());
-      assertThat(curl.contentCodings()).as("curl sends no Accept-Encoding").isEqualTo(Map.of("identity", 1));
+      BatchResult curl =
+          whole(
+              lab.measurePaced(
+                  interval,
+                  template + "'s process",
+                  List.of(p.pid()),
+                  plan.withProfile(ClientProfile.CURL),
+                  ClientOptions.single()));
+      BatchResult browser =
+          whole(
+              lab.measurePaced(
+                  interval,
+                  template + "'s process",
+                  List.of(p.pid()),
+                  plan.withProfile(ClientProfile.BROWSER),
+                  ClientOptions.single()));
+      System.out.printf(
+          "CompressingProxiesTest: %s as curl: %s%n  as a browser: %s%n",
+          template, curl.oneLine(), browser.oneLine());
+      assertThat(curl.contentCodings())
+          .as("curl sends no Accept-Encoding")
+          .isEqualTo(Map.of("identity", 1));
       assertThat(curl.framesPerRead()).isLessThanOrEqualTo(1.1);
       assertThat(browser.decodedBodyBytes()).as("the decoded body").isEqualTo(FRAMES * 60L);
       switch (seen) {
         case HELD_WHOLE -> {
           assertThat(browser.contentCodings()).isEqualTo(Map.of("gzip", 1));
-          assertThat(browser.readsWithFrames()).as("the stream arrives at its end").isLessThanOrEqualTo(2);
+          assertThat(browser.readsWithFrames())
+              .as("the stream arrives at its end")
+              .isLessThanOrEqualTo(2);
         }
         case STREAMED -> {
           assertThat(browser.contentCodings()).isEqualTo(Map.of("gzip", 1));
@@ -78,7 +105,9 @@ class CompressingProxiesTest extends LabTest {
         case ONE_EVENT_LATE -> {
           assertThat(browser.contentCodings()).isEqualTo(Map.of("gzip", 1));
           assertThat(browser.framesPerRead()).isLessThanOrEqualTo(1.1);
-          assertThat(browser.emitToRecvMs().p50()).as("each event waits for the next").isBetween(0.8 * INTERVAL_MS, 1.5 * INTERVAL_MS);
+          assertThat(browser.emitToRecvMs().p50())
+              .as("each event waits for the next")
+              .isBetween(0.8 * INTERVAL_MS, 1.5 * INTERVAL_MS);
           assertThat(curl.emitToRecvMs().p50()).isLessThan(INTERVAL_MS / 2.0);
         }
         case NOT_COMPRESSED -> {
@@ -91,14 +120,17 @@ class CompressingProxiesTest extends LabTest {
 
   static void assumeInstalled(ProxyKind kind) {
     boolean installed = ProxyProcess.locate(kind.binaryName) != null;
-    if (!installed) System.out.println("SKIPPED (CompressingProxiesTest): " + kind.binaryName + " is not installed");
+    if (!installed)
+      System.out.println(
+          "SKIPPED (CompressingProxiesTest): " + kind.binaryName + " is not installed");
     Assumptions.assumeTrue(installed, kind.binaryName + " is not installed");
   }
 
   private static BatchResult whole(BatchResult r) {
     assertThat(r.errorCount()).as(r.oneLine()).isZero();
     assertThat(r.frames()).isEqualTo(FRAMES);
-    assertThat(r.lostFrames() + r.corruptFrames() + r.duplicateFrames() + r.reorderedFrames()).isZero();
+    assertThat(r.lostFrames() + r.corruptFrames() + r.duplicateFrames() + r.reorderedFrames())
+        .isZero();
     return r;
   }
 }

@@ -1,12 +1,12 @@
 package flushlab.proxy;
 
-import flushlab.process.ProcessGuard;
-import flushlab.process.WorkFolders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.Await;
 import flushlab.ForkedLab;
 import flushlab.core.ProcFiles;
+import flushlab.process.ProcessGuard;
+import flushlab.process.WorkFolders;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -23,7 +23,9 @@ class ProxyLifetimeTest {
 
   static void needNginxAndTheGuard() {
     boolean ok = ProxyProcess.locate("nginx") != null && ProcessGuard.guarded();
-    if (!ok) System.out.println("SKIPPED (ProxyLifetimeTest): needs nginx and util-linux's setpriv and setsid");
+    if (!ok)
+      System.out.println(
+          "SKIPPED (ProxyLifetimeTest): needs nginx and util-linux's setpriv and setsid");
     Assumptions.assumeTrue(ok, "needs nginx, setpriv and setsid");
   }
 
@@ -32,8 +34,11 @@ class ProxyLifetimeTest {
   void aLabKilledWithSigkillTakesItsNginxAndItsWorkersWithIt(@TempDir Path dir) throws Exception {
     needNginxAndTheGuard();
     Files.createDirectories(dir.resolve("proxies"));
-    Files.copy(Path.of("scenarios/proxies/nginx-stock.conf"), dir.resolve("proxies/nginx-stock.conf"));
-    Files.writeString(dir.resolve("long.yaml"), """
+    Files.copy(
+        Path.of("scenarios/proxies/nginx-stock.conf"), dir.resolve("proxies/nginx-stock.conf"));
+    Files.writeString(
+        dir.resolve("long.yaml"),
+        """
         name: long
         emitter: {frames: 400, interval: 50ms}
         targets:
@@ -46,18 +51,29 @@ class ProxyLifetimeTest {
     int port;
     Path workdir;
     try (ForkedLab lab = ForkedLab.start(dir, List.of(), "run", "--results", "out", "long.yaml")) {
-      Matcher m = lab.awaitLine("started nginx: .*\\(pid (\\d+)\\) on 127\\.0\\.0\\.1:(\\d+)", 60_000);
+      Matcher m =
+          lab.awaitLine("started nginx: .*\\(pid (\\d+)\\) on 127\\.0\\.0\\.1:(\\d+)", 60_000);
       pid = Long.parseLong(m.group(1));
       port = Integer.parseInt(m.group(2));
-      long group = ProcessHandle.of(pid).orElseThrow().parent().orElseThrow().pid(); // the guard leads the group
+      long group =
+          ProcessHandle.of(pid)
+              .orElseThrow()
+              .parent()
+              .orElseThrow()
+              .pid(); // the guard leads the group
       List<Long> members = WorkFolders.processGroup(group);
-      assertThat(members.size()).as("the guard, the nginx master and its worker").isGreaterThanOrEqualTo(3);
+      assertThat(members.size())
+          .as("the guard, the nginx master and its worker")
+          .isGreaterThanOrEqualTo(3);
       assertThat(accepts(port)).isTrue();
       workdir = workFolderOf(lab.process().pid());
 
       lab.process().destroyForcibly(); // SIGKILL: the lab runs no code of its own
       lab.process().waitFor();
-      Await.until("every process of nginx's group has exited", 10_000, () -> members.stream().allMatch(ProxyLifetimeTest::gone));
+      Await.until(
+          "every process of nginx's group has exited",
+          10_000,
+          () -> members.stream().allMatch(ProxyLifetimeTest::gone));
       assertThat(accepts(port)).as("nobody listens on nginx's port any more").isFalse();
     }
     // The killed lab could not delete nginx's work folder; the next lab that starts a proxy does.
@@ -69,7 +85,9 @@ class ProxyLifetimeTest {
   @Test
   void aProxyStoppedNormallyLeavesNoWorkFolder(@TempDir Path dir) throws Exception {
     needNginxAndTheGuard();
-    ProxyProcess p = ProxyProcess.start(ProxyKind.NGINX, Path.of("scenarios/proxies/nginx-stock.conf"), "127.0.0.1", 9);
+    ProxyProcess p =
+        ProxyProcess.start(
+            ProxyKind.NGINX, Path.of("scenarios/proxies/nginx-stock.conf"), "127.0.0.1", 9);
     Path workdir = p.workdir();
     assertThat(workdir).exists();
     p.close();
@@ -82,7 +100,8 @@ class ProxyLifetimeTest {
     try (var dirs = Files.newDirectoryStream(WorkFolders.root(), "flushlab-nginx-*")) {
       for (Path d : dirs) {
         Path owner = d.resolve("flushlab-owner");
-        if (Files.isRegularFile(owner) && Files.readString(owner).startsWith(labPid + " ")) return d;
+        if (Files.isRegularFile(owner) && Files.readString(owner).startsWith(labPid + " "))
+          return d;
       }
     }
     throw new AssertionError("no work folder owned by pid " + labPid);

@@ -21,27 +21,48 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ProxyTlsTemplatesTest extends flushlab.LabTest {
   @ParameterizedTest
-  @CsvSource({"nginx, nginx-tls.conf", "haproxy, haproxy-tls.cfg", "haproxy, haproxy-tls-http-no-delay.cfg", "caddy, caddy-tls.Caddyfile"})
+  @CsvSource({
+    "nginx, nginx-tls.conf",
+    "haproxy, haproxy-tls.cfg",
+    "haproxy, haproxy-tls-http-no-delay.cfg",
+    "caddy, caddy-tls.Caddyfile"
+  })
   void theTlsTemplateStartsAndStreams(String proxy, String template) throws Exception {
     boolean installed = ProxyProcess.locate(proxy) != null;
-    if (!installed) System.out.println("SKIPPED (ProxyTlsTemplatesTest): " + proxy + " is not installed");
+    if (!installed)
+      System.out.println("SKIPPED (ProxyTlsTemplatesTest): " + proxy + " is not installed");
     Assumptions.assumeTrue(installed, proxy + " is not installed");
-    try (ProxyProcess p = ProxyProcess.start(ProxyKind.of(proxy), Path.of("scenarios/proxies", template), "127.0.0.1",
-        lab.emitter.port())) {
+    try (ProxyProcess p =
+        ProxyProcess.start(
+            ProxyKind.of(proxy),
+            Path.of("scenarios/proxies", template),
+            "127.0.0.1",
+            lab.emitter.port())) {
       assertThat(p.tls()).isTrue();
       assertThat(p.configText()).doesNotContain("{{tls_").contains(p.workdir().toString());
       Path key = p.workdir().resolve("key.pem");
-      assertThat(Files.getPosixFilePermissions(key)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
-          PosixFilePermission.OWNER_WRITE);
-      String url = "https://127.0.0.1:" + p.port() + "/sse?frames=41&size=60&interval=10ms&transfer=chunked-always";
-      BatchResult r = lab.measure(RequestPlan.get(url).withTls(ServerTls.selfSigned().pinnedByClients()), ClientOptions.single());
+      assertThat(Files.getPosixFilePermissions(key))
+          .containsExactlyInAnyOrder(
+              PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+      String url =
+          "https://127.0.0.1:"
+              + p.port()
+              + "/sse?frames=41&size=60&interval=10ms&transfer=chunked-always";
+      BatchResult r =
+          lab.measure(
+              RequestPlan.get(url).withTls(ServerTls.selfSigned().pinnedByClients()),
+              ClientOptions.single());
       assertThat(r.firstError()).isNull();
       assertThat(r.frames()).isEqualTo(41);
       assertThat(r.lostFrames() + r.corruptFrames() + r.duplicateFrames()).isZero();
-      System.out.printf("ProxyTlsTemplatesTest: %s frames per read %.2f%n", template, r.framesPerRead());
+      System.out.printf(
+          "ProxyTlsTemplatesTest: %s frames per read %.2f%n", template, r.framesPerRead());
 
-      BatchResult checked = lab.measure(RequestPlan.get(url).withTls(ClientTls.system()), ClientOptions.single());
-      assertThat(checked.streamsOk()).as("a self-signed certificate fails the system's CAs").isZero();
+      BatchResult checked =
+          lab.measure(RequestPlan.get(url).withTls(ClientTls.system()), ClientOptions.single());
+      assertThat(checked.streamsOk())
+          .as("a self-signed certificate fails the system's CAs")
+          .isZero();
     }
   }
 }

@@ -21,12 +21,19 @@ import org.junit.jupiter.api.Test;
 class H2RelayTest extends LabTest {
   private static final String PACED = "frames=41&size=60&interval=20ms";
 
-  /** A paced measurement (measured once more when the emitter was late or this host stalled; twice, a host-stall skip). */
-  private BatchResult through(String query, ClientOptions options, String... shapers) throws Exception {
+  /**
+   * A paced measurement (measured once more when the emitter was late or this host stalled; twice,
+   * a host-stall skip).
+   */
+  private BatchResult through(String query, ClientOptions options, String... shapers)
+      throws Exception {
     Relay relay = RelayFixture.start(lab, shapers);
     try {
-      return lab.measurePaced(flushlab.stream.StreamSpec.fromQuery(query).intervalNanos(),
-          () -> lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query), options));
+      return lab.measurePaced(
+          flushlab.stream.StreamSpec.fromQuery(query).intervalNanos(),
+          () ->
+              lab.measure(
+                  RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query), options));
     } finally {
       lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
     }
@@ -39,14 +46,16 @@ class H2RelayTest extends LabTest {
   private static void whole(BatchResult r, int frames) {
     assertThat(r.errorCount()).as(r.oneLine()).isZero();
     assertThat(r.frames()).as(r.oneLine()).isEqualTo(frames);
-    assertThat(r.lostFrames() + r.corruptFrames() + r.duplicateFrames() + r.reorderedFrames()).isZero();
+    assertThat(r.lostFrames() + r.corruptFrames() + r.duplicateFrames() + r.reorderedFrames())
+        .isZero();
   }
 
   @Test
   void aPacedStreamPassesOnePerReadOverH2cAsOverHttp11() throws Exception {
     BatchResult h1 = through(PACED, ClientOptions.single(), "passthrough");
     BatchResult h2 = through(PACED, h2c(), "passthrough");
-    System.out.printf("H2RelayTest: through a passthrough relay, emit->recv p50 %.3f ms over HTTP/1.1, %.3f ms over h2c%n",
+    System.out.printf(
+        "H2RelayTest: through a passthrough relay, emit->recv p50 %.3f ms over HTTP/1.1, %.3f ms over h2c%n",
         h1.emitToRecvMs().p50(), h2.emitToRecvMs().p50());
     whole(h2, 41);
     assertThat(h2.framesPerRead()).as(h2.oneLine()).isLessThanOrEqualTo(1.05);
@@ -60,7 +69,10 @@ class H2RelayTest extends LabTest {
     BatchResult h2 = through(PACED, h2c(), "byte-threshold=300B");
     whole(h2, 41);
     // 300 B of 66 B frames (chunk framing included): 5 frames a release, over either protocol
-    assertThat(h2.burstFrames().p50()).as(h2.oneLine()).isEqualTo(h1.burstFrames().p50()).isBetween(4.0, 6.0);
+    assertThat(h2.burstFrames().p50())
+        .as(h2.oneLine())
+        .isEqualTo(h1.burstFrames().p50())
+        .isBetween(4.0, 6.0);
   }
 
   /**
@@ -72,17 +84,25 @@ class H2RelayTest extends LabTest {
   @Test
   void twentyStreamsOnOneConnectionEachGetTheirOwnShapersAndUpstream() throws Exception {
     int[] peak = {-1};
-    BatchResult r = lab.measurePaced(10_000_000L, () -> {
-      Relay relay = RelayFixture.start(lab, "passthrough");
-      try {
-        BatchResult b = lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?frames=30&size=60&interval=10ms"),
-            h2c().withRequests(20, 20).withStreamsPerConnection(20));
-        peak[0] = relay.peakConnections().await(10, TimeUnit.SECONDS);
-        return b;
-      } finally {
-        lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
-      }
-    });
+    BatchResult r =
+        lab.measurePaced(
+            10_000_000L,
+            () -> {
+              Relay relay = RelayFixture.start(lab, "passthrough");
+              try {
+                BatchResult b =
+                    lab.measure(
+                        RequestPlan.get(
+                            "http://127.0.0.1:"
+                                + relay.port()
+                                + "/sse?frames=30&size=60&interval=10ms"),
+                        h2c().withRequests(20, 20).withStreamsPerConnection(20));
+                peak[0] = relay.peakConnections().await(10, TimeUnit.SECONDS);
+                return b;
+              } finally {
+                lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
+              }
+            });
     whole(r, 600);
     assertThat(r.h2().streams()).isEqualTo(20);
     assertThat(r.framesPerRead()).as(r.oneLine()).isLessThanOrEqualTo(1.2);
@@ -100,29 +120,49 @@ class H2RelayTest extends LabTest {
     }
   }
 
-  /** Over TLS the relay's ALPN offers h2: a browser speaks it, the bare client (offering http/1.1 only) stays on HTTP/1.1, and both read the stream whole. */
+  /**
+   * Over TLS the relay's ALPN offers h2: a browser speaks it, the bare client (offering http/1.1
+   * only) stays on HTTP/1.1, and both read the stream whole.
+   */
   @Test
   void overTlsAlpnOffersH2AndABrowserSpeaksIt() throws Exception {
     flushlab.tls.ServerTls tls = flushlab.tls.ServerTls.selfSigned();
-    Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("byte-threshold=300B")).withTls(tls));
+    Relay relay =
+        RelayFixture.start(
+            lab,
+            RelayOptions.loopback(lab.emitter.port(), List.of("byte-threshold=300B")).withTls(tls));
     try {
-      RequestPlan https = RequestPlan.get("https://127.0.0.1:" + relay.port() + "/sse?" + PACED).withTls(tls.pinnedByClients());
-      BatchResult browser = lab.measure(https.withProfile(flushlab.client.ClientProfile.BROWSER), ClientOptions.single());
+      RequestPlan https =
+          RequestPlan.get("https://127.0.0.1:" + relay.port() + "/sse?" + PACED)
+              .withTls(tls.pinnedByClients());
+      BatchResult browser =
+          lab.measure(
+              https.withProfile(flushlab.client.ClientProfile.BROWSER), ClientOptions.single());
       BatchResult bare = lab.measure(https, ClientOptions.single());
       whole(browser, 41);
       whole(bare, 41);
       assertThat(browser.h2()).as("the browser negotiated h2").isNotNull();
       assertThat(bare.h2()).as("the bare client offered http/1.1 only").isNull();
-      assertThat(browser.burstFrames().p50()).as(browser.oneLine()).isEqualTo(bare.burstFrames().p50()).isBetween(4.0, 6.0);
+      assertThat(browser.burstFrames().p50())
+          .as(browser.oneLine())
+          .isEqualTo(bare.burstFrames().p50())
+          .isBetween(4.0, 6.0);
     } finally {
       lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
     }
   }
 
-  /** An HTTP/2 client that opens its connection and then sends nothing is closed at the relay's idle timeout, as an HTTP/1.1 one is. */
+  /**
+   * An HTTP/2 client that opens its connection and then sends nothing is closed at the relay's idle
+   * timeout, as an HTTP/1.1 one is.
+   */
   @Test
   void anIdleHttp2ConnectionIsClosedAtTheIdleTimeout() throws Exception {
-    Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("passthrough")).withIdleTimeout(300_000_000L));
+    Relay relay =
+        RelayFixture.start(
+            lab,
+            RelayOptions.loopback(lab.emitter.port(), List.of("passthrough"))
+                .withIdleTimeout(300_000_000L));
     try (java.net.Socket s = new java.net.Socket("127.0.0.1", relay.port())) {
       s.setSoTimeout(10_000);
       s.getOutputStream().write(flushlab.http.H2.PREFACE);
@@ -133,13 +173,18 @@ class H2RelayTest extends LabTest {
         // the relay's SETTINGS and acknowledgement, then its GOAWAY, then the close
       }
       double ms = (System.nanoTime() - t0) / 1e6;
-      assertThat(ms).as("closed after the 300 ms idle timeout, not at once and not never").isBetween(250.0, 5_000.0);
+      assertThat(ms)
+          .as("closed after the 300 ms idle timeout, not at once and not never")
+          .isBetween(250.0, 5_000.0);
     } finally {
       lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
     }
   }
 
-  /** A reset shaper in one stream's exchange is that stream's RST_STREAM; the client names it a reset, and nothing is counted ok. */
+  /**
+   * A reset shaper in one stream's exchange is that stream's RST_STREAM; the client names it a
+   * reset, and nothing is counted ok.
+   */
   @Test
   void aResetShaperResetsItsStream() throws Exception {
     BatchResult r = through("frames=41&size=60&interval=10ms", h2c(), "reset,after-bytes=600B");
@@ -147,7 +192,10 @@ class H2RelayTest extends LabTest {
     assertThat(r.errors().get(0)).containsEntry("kind", "reset");
   }
 
-  /** A bulk body larger than 100 windows arrives whole: the relay sends only what the client's windows allow, and waits for its updates. */
+  /**
+   * A bulk body larger than 100 windows arrives whole: the relay sends only what the client's
+   * windows allow, and waits for its updates.
+   */
   @Test
   void aBulkBodyFlowsWithinTheClientsWindows() throws Exception {
     BatchResult r = through("total=8MiB&size=20KiB&interval=0ms", h2c(), "passthrough");

@@ -1,13 +1,12 @@
 package flushlab.relay;
 
-import flushlab.Seeds;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.LabTest;
 import flushlab.RelayFixture;
 import flushlab.ScriptedServer;
 import flushlab.ScriptedServer.Step;
+import flushlab.Seeds;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
@@ -29,12 +28,30 @@ import org.junit.jupiter.params.provider.ValueSource;
 class NoLossPropertyTest extends LabTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "passthrough", "drain-and-flush", "byte-threshold=700B", "timer=3ms", "timer=3ms,periodic=true",
-      "threshold-or-timer,bytes=1KiB,after=2ms", "cork", "nagle", "proxy-buffer=4KiB",
-      "byte-threshold=300B|timer=2ms", "cork|proxy-buffer=2KiB|drain-and-flush", "nagle|byte-threshold=5KiB|passthrough",
-      "window=8KiB,update=timer,after=2ms", "window=4KiB,rtt=1ms|one-late", "h2-buffer=4KiB", "h2-buffer=64KiB,idle=2ms",
-      "one-late", "head-on-first-byte", "first-content=any", "stream-if,preset=cloudflared", "stream-if,preset=go,otherwise=drain|one-late"})
+  @ValueSource(
+      strings = {
+        "passthrough",
+        "drain-and-flush",
+        "byte-threshold=700B",
+        "timer=3ms",
+        "timer=3ms,periodic=true",
+        "threshold-or-timer,bytes=1KiB,after=2ms",
+        "cork",
+        "nagle",
+        "proxy-buffer=4KiB",
+        "byte-threshold=300B|timer=2ms",
+        "cork|proxy-buffer=2KiB|drain-and-flush",
+        "nagle|byte-threshold=5KiB|passthrough",
+        "window=8KiB,update=timer,after=2ms",
+        "window=4KiB,rtt=1ms|one-late",
+        "h2-buffer=4KiB",
+        "h2-buffer=64KiB,idle=2ms",
+        "one-late",
+        "head-on-first-byte",
+        "first-content=any",
+        "stream-if,preset=cloudflared",
+        "stream-if,preset=go,otherwise=drain|one-late"
+      })
   void bytesOutEqualBytesIn(String chain) throws Exception {
     Random random = new Random(Seeds.seed("NoLossPropertyTest"));
     for (int trial = 0; trial < 5; trial++) {
@@ -52,10 +69,14 @@ class NoLossPropertyTest extends LabTest {
         off += n;
       }
       try (ScriptedServer upstream = ScriptedServer.playing(lab.vertx, steps)) {
-        Relay relay = RelayFixture.start(lab, RelayOptions.loopback(upstream.port(), List.of(chain.split("\\|"))));
+        Relay relay =
+            RelayFixture.start(
+                lab, RelayOptions.loopback(upstream.port(), List.of(chain.split("\\|"))));
         try {
           byte[] got = fetch(relay.port());
-          assertThat(got).as("chain %s, seed %d, %d bytes, chunked %s", chain, seed, response.length, chunked).isEqualTo(response);
+          assertThat(got)
+              .as("chain %s, seed %d, %d bytes, chunked %s", chain, seed, response.length, chunked)
+              .isEqualTo(response);
         } finally {
           lab.vertx.undeploy(relay.deploymentID()).await(10, TimeUnit.SECONDS);
         }
@@ -67,19 +88,24 @@ class NoLossPropertyTest extends LabTest {
    * The head split right inside its blank line ("\r\n\r" | "\n..."), the second part 20 ms later:
    * the relay marks the response's start only with the piece that completes the head, after the
    * first piece has gone by. head-on-first-byte once let that first piece through and looked for
-   * the head's end again in the body (a suite run of 2026-12-03: "a response head over 65536
-   * bytes" for a 92 KB binary body).
+   * the head's end again in the body (a suite run of 2026-12-03: "a response head over 65536 bytes"
+   * for a 92 KB binary body).
    */
   @Test
   void aHeadSplitInsideItsBlankLineIsHeldWholeAndTheBodyFollows() throws Exception {
     byte[] body = new byte[90_000];
     new Random(7).nextBytes(body);
     byte[] response = response(body, true, new Random(7));
-    int blank = new String(response, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("\r\n\r\n") + 3;
+    int blank =
+        new String(response, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("\r\n\r\n") + 3;
     byte[] first = java.util.Arrays.copyOfRange(response, 0, blank);
     byte[] rest = java.util.Arrays.copyOfRange(response, blank, response.length);
-    try (ScriptedServer upstream = ScriptedServer.playing(lab.vertx, List.of(new Step(0, () -> first), new Step(20, () -> rest)))) {
-      Relay relay = RelayFixture.start(lab, RelayOptions.loopback(upstream.port(), List.of("head-on-first-byte")));
+    try (ScriptedServer upstream =
+        ScriptedServer.playing(
+            lab.vertx, List.of(new Step(0, () -> first), new Step(20, () -> rest)))) {
+      Relay relay =
+          RelayFixture.start(
+              lab, RelayOptions.loopback(upstream.port(), List.of("head-on-first-byte")));
       try {
         assertThat(fetch(relay.port())).isEqualTo(response);
       } finally {
@@ -91,15 +117,21 @@ class NoLossPropertyTest extends LabTest {
   private static byte[] response(byte[] body, boolean chunked, Random r) {
     Buffer b = Buffer.buffer();
     if (chunked) {
-      b.appendString("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
+      b.appendString(
+          "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
       for (int off = 0; off < body.length; ) {
         int n = Math.min(body.length - off, 1 + r.nextInt(4000));
-        b.appendString(Integer.toHexString(n) + "\r\n").appendBytes(body, off, n).appendString("\r\n");
+        b.appendString(Integer.toHexString(n) + "\r\n")
+            .appendBytes(body, off, n)
+            .appendString("\r\n");
         off += n;
       }
       b.appendString("0\r\n\r\n");
     } else {
-      b.appendString("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: " + body.length + "\r\n\r\n");
+      b.appendString(
+          "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: "
+              + body.length
+              + "\r\n\r\n");
       b.appendBytes(body);
     }
     return b.getBytes();
@@ -107,11 +139,13 @@ class NoLossPropertyTest extends LabTest {
 
   private static byte[] fetch(int port) throws Exception {
     CompletableFuture<byte[]> done = new CompletableFuture<>();
-    NetSocket so = lab.vertx.createNetClient().connect(port, "127.0.0.1").await(5, TimeUnit.SECONDS);
+    NetSocket so =
+        lab.vertx.createNetClient().connect(port, "127.0.0.1").await(5, TimeUnit.SECONDS);
     Buffer got = Buffer.buffer();
     so.handler(got::appendBuffer);
     so.closeHandler(v -> done.complete(got.getBytes()));
-    so.write(Buffer.buffer("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+    so.write(
+        Buffer.buffer("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
     return done.get(30, TimeUnit.SECONDS);
   }
 }

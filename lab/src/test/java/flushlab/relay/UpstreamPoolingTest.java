@@ -14,8 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Pooled upstream connections are reused by the next client connection; fresh ones never are.
- * Seed 001 found that this difference alone can look like a difference between proxies.
+ * Pooled upstream connections are reused by the next client connection; fresh ones never are. Seed
+ * 001 found that this difference alone can look like a difference between proxies.
  */
 class UpstreamPoolingTest extends LabTest {
 
@@ -30,16 +30,26 @@ class UpstreamPoolingTest extends LabTest {
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aSecondClientConnectionReusesTheUpstreamOnlyWhenPooled(boolean pooled) throws Exception {
-    Relay relay = RelayFixture.start(lab, RelayOptions.loopback(lab.emitter.port(), List.of("passthrough")).withPoolUpstream(pooled));
+    Relay relay =
+        RelayFixture.start(
+            lab,
+            RelayOptions.loopback(lab.emitter.port(), List.of("passthrough"))
+                .withPoolUpstream(pooled));
     try {
       // keep-alive requests, so the emitter keeps the upstream connection open after each response
-      RequestPlan plan = RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?frames=5&size=60&interval=1ms");
+      RequestPlan plan =
+          RequestPlan.get(
+              "http://127.0.0.1:" + relay.port() + "/sse?frames=5&size=60&interval=1ms");
       ClientOptions one = ClientOptions.single().withKeepAlive(true);
       BatchResult first = lab.measure(plan, one);
       assertThat(first.streamsOk()).isEqualTo(1);
       if (pooled) {
-        // the first client connection closed: wait (on the relay's own state) until its upstream is back in the pool
-        Await.until("the relay pooled the first connection's upstream", 10_000, () -> idleUpstreams(relay) > 0);
+        // the first client connection closed: wait (on the relay's own state) until its upstream is
+        // back in the pool
+        Await.until(
+            "the relay pooled the first connection's upstream",
+            10_000,
+            () -> idleUpstreams(relay) > 0);
       }
       BatchResult second = lab.measure(plan, one);
       assertThat(second.streamsOk()).isEqualTo(1);

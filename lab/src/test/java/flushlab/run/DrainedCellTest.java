@@ -19,7 +19,9 @@ class DrainedCellTest {
   static final int FRAMES = 600;
   static final int SIZE = 4096;
   static final long INTERVAL = 2_000_000L;
-  static final Cell CELL = Cell.fromSettings(Map.of("frames", Integer.toString(FRAMES), "frame_size", SIZE + "B", "interval", "2ms"));
+  static final Cell CELL =
+      Cell.fromSettings(
+          Map.of("frames", Integer.toString(FRAMES), "frame_size", SIZE + "B", "interval", "2ms"));
 
   /** One stream of the cell's frames, read at {@code readAt(i)} ({@link ReadByRead}). */
   static StreamResult stream(java.util.function.LongUnaryOperator readAt) {
@@ -47,15 +49,26 @@ class DrainedCellTest {
    */
   @Test
   void anEndSplitByAStallOfTheSenderIsStillDrained() {
-    CellEvidence e = evidence(stream(i -> i < 300 ? END + (i / 16) * 30_000L : END + 5_000_000L + ((i - 300) / 16) * 30_000L));
+    CellEvidence e =
+        evidence(
+            stream(
+                i ->
+                    i < 300
+                        ? END + (i / 16) * 30_000L
+                        : END + 5_000_000L + ((i - 300) / 16) * 30_000L));
     assertThat(e.drained()).as(e.describe()).isTrue();
   }
 
-  /** A hold of half the stream, then the rest at the end: the first frame was read long before the last was sent. */
+  /**
+   * A hold of half the stream, then the rest at the end: the first frame was read long before the
+   * last was sent.
+   */
   @Test
   void aReleaseBeforeTheLastFrameWasSentIsNotDrained() {
     long half = 200_000 + 300 * INTERVAL + 500_000;
-    CellEvidence e = evidence(stream(i -> i < 300 ? half + (i / 16) * 30_000L : END + ((i - 300) / 16) * 30_000L));
+    CellEvidence e =
+        evidence(
+            stream(i -> i < 300 ? half + (i / 16) * 30_000L : END + ((i - 300) / 16) * 30_000L));
     assertThat(e.drained()).as(e.describe()).isFalse();
   }
 }

@@ -11,15 +11,29 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A map that no one mechanism explains, measured while this host stalled 10 ms or more in a kept
- * run, names the stall: under a CPU hog a hold then one-late, verified on a quiet host, was answered
- * inconclusive from cells whose waits the stalls had spread, with nothing saying so.
+ * run, names the stall: under a CPU hog a hold then one-late, verified on a quiet host, was
+ * answered inconclusive from cells whose waits the stalls had spread, with nothing saying so.
  */
 class HostStallsDuringTest {
   static RunRecord run(double longestMs, Exclusion why) {
-    StallFigures host = new StallFigures(longestMs > 5 ? 1 : 0, longestMs > 20 ? 1 : 0, 0, longestMs, 400);
-    RunStalls stalls = new RunStalls(host, StallFigures.NONE, 600, 0, 0, 0, null, null, List.of(), StallJudge.PathWait.NONE);
-    return new RunRecord("t", 0, 0, new BatchResult(List.of(DrainedCellTest.stream(StreamedOutsideStallsTest::alone))), why, 0, 0, 0, 0, 0,
-        0, stalls);
+    StallFigures host =
+        new StallFigures(longestMs > 5 ? 1 : 0, longestMs > 20 ? 1 : 0, 0, longestMs, 400);
+    RunStalls stalls =
+        new RunStalls(
+            host, StallFigures.NONE, 600, 0, 0, 0, null, null, List.of(), StallJudge.PathWait.NONE);
+    return new RunRecord(
+        "t",
+        0,
+        0,
+        new BatchResult(List.of(DrainedCellTest.stream(StreamedOutsideStallsTest::alone))),
+        why,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        stalls);
   }
 
   static TargetCellResult cell(RunRecord... runs) {
@@ -28,11 +42,18 @@ class HostStallsDuringTest {
 
   @Test
   void theLongestStallOfAKeptRunIsNamedFromTenMilliseconds() {
-    String where = MapSession.hostStallsDuring(List.of(cell(run(4.0, null)), cell(run(11.5, null)), cell(run(10.2, null))));
-    assertThat(where).isEqualTo(DrainedCellTest.CELL.label() + ": 1 over 5 ms, 0 over 20 ms, 0 over 50 ms, longest 11.5 ms at 0.40 s");
-    FlushTrigger named = FlushTrigger.inconclusive("t", "neither ...", List.of(), List.of()).withHostStalls(where);
+    String where =
+        MapSession.hostStallsDuring(
+            List.of(cell(run(4.0, null)), cell(run(11.5, null)), cell(run(10.2, null))));
+    assertThat(where)
+        .isEqualTo(
+            DrainedCellTest.CELL.label()
+                + ": 1 over 5 ms, 0 over 20 ms, 0 over 50 ms, longest 11.5 ms at 0.40 s");
+    FlushTrigger named =
+        FlushTrigger.inconclusive("t", "neither ...", List.of(), List.of()).withHostStalls(where);
     assertThat(named.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
-    assertThat(named.verdict()).contains("this host stalled while the cells were measured (" + where + ")");
+    assertThat(named.verdict())
+        .contains("this host stalled while the cells were measured (" + where + ")");
     assertThat(named.next()).contains("map again on a quieter host");
   }
 
@@ -40,6 +61,9 @@ class HostStallsDuringTest {
   void shortStallsAndStallsOfExcludedRunsAreNotNamed() {
     assertThat(MapSession.hostStallsDuring(List.of(cell(run(9.9, null))))).isNull();
     // an excluded run is not evidence: its stall spread nothing the fits read
-    assertThat(MapSession.hostStallsDuring(List.of(cell(run(40.0, Exclusion.hostStall("stalled")), run(3.0, null))))).isNull();
+    assertThat(
+            MapSession.hostStallsDuring(
+                List.of(cell(run(40.0, Exclusion.hostStall("stalled")), run(3.0, null)))))
+        .isNull();
   }
 }

@@ -13,13 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * `flushlab probe idle` against an idle-timeout relay whose timeout it is not told (drawn at random,
- * the seed printed; -Dflushlab.seed=N replays it): found within 5 %, and the keep-alive comments
- * that reset it reported; a relay with no timeout is never given one.
+ * `flushlab probe idle` against an idle-timeout relay whose timeout it is not told (drawn at
+ * random, the seed printed; -Dflushlab.seed=N replays it): found within 5 %, and the keep-alive
+ * comments that reset it reported; a relay with no timeout is never given one.
  */
 class IdleProbeCommandTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   JsonNode probe(String... args) throws Exception {
     Path json = dir.resolve("idle.json");
@@ -35,7 +34,14 @@ class IdleProbeCommandTest {
     if (code != 0) flushlab.HostStalls.skipIfSaidIn(out + "\n" + err);
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode a = Json.MAPPER.readTree(json.toFile());
-    System.out.println("probe idle " + String.join(" ", args) + " -> " + a.get("verdict").asText() + " (" + a.get("seconds").asDouble() + " s)");
+    System.out.println(
+        "probe idle "
+            + String.join(" ", args)
+            + " -> "
+            + a.get("verdict").asText()
+            + " ("
+            + a.get("seconds").asDouble()
+            + " s)");
     flushlab.HostStalls.skipIfSaidIn(a.get("verdict").asText());
     return a;
   }
@@ -43,10 +49,13 @@ class IdleProbeCommandTest {
   @Test
   void aHiddenIdleTimeoutIsFoundWithin5PercentAndCommentsResetIt() throws Exception {
     long seed = Long.getLong("flushlab.seed", System.nanoTime());
-    System.out.println("IdleProbeCommandTest seed " + seed + " (replay with -Dflushlab.seed=" + seed + ")");
+    System.out.println(
+        "IdleProbeCommandTest seed " + seed + " (replay with -Dflushlab.seed=" + seed + ")");
     int hidden = 300 + new Random(seed).nextInt(1201);
     JsonNode a = probe("--shape", "idle-timeout=" + hidden + "ms");
-    assertThat(a.get("idle_timeout_ms").asDouble()).as(a.get("verdict").asText()).isBetween(hidden * 0.95, hidden * 1.05);
+    assertThat(a.get("idle_timeout_ms").asDouble())
+        .as(a.get("verdict").asText())
+        .isBetween(hidden * 0.95, hidden * 1.05);
     assertThat(a.get("keep_alives_reset").asBoolean()).as(a.get("verdict").asText()).isTrue();
   }
 
@@ -57,36 +66,63 @@ class IdleProbeCommandTest {
    * and the emitter's loops) for {@code stallMs}, starting {@code afterMs} after each progress line
    * {@code stallAfter} accepts: the trial that follows has its first frame held past the timeout.
    */
-  static IdleProbe.Answer probeWithStalls(int hiddenMs, long afterMs, long stallMs, java.util.function.Predicate<String> stallAfter)
+  static IdleProbe.Answer probeWithStalls(
+      int hiddenMs, long afterMs, long stallMs, java.util.function.Predicate<String> stallAfter)
       throws Exception {
     return probeWithStalls(hiddenMs, afterMs, stallMs, 1, stallAfter);
   }
 
   /**
-   * At most {@code injections} stalls: a trial measured once more prints its line again, which must not
-   * inject a second stall where the test meant one (s5 of 2026-12-04: a real 32 ms stall had a trial
-   * measured once more, its "think 200 ms: passed" injected again, and the probe said stalled twice).
+   * At most {@code injections} stalls: a trial measured once more prints its line again, which must
+   * not inject a second stall where the test meant one (s5 of 2026-12-04: a real 32 ms stall had a
+   * trial measured once more, its "think 200 ms: passed" injected again, and the probe said stalled
+   * twice).
    */
-  static IdleProbe.Answer probeWithStalls(int hiddenMs, long afterMs, long stallMs, int injections,
-      java.util.function.Predicate<String> stallAfter) throws Exception {
-    java.util.concurrent.atomic.AtomicInteger injected = new java.util.concurrent.atomic.AtomicInteger();
+  static IdleProbe.Answer probeWithStalls(
+      int hiddenMs,
+      long afterMs,
+      long stallMs,
+      int injections,
+      java.util.function.Predicate<String> stallAfter)
+      throws Exception {
+    java.util.concurrent.atomic.AtomicInteger injected =
+        new java.util.concurrent.atomic.AtomicInteger();
     int emitterPort = flushlab.FreePort.forALaterServer();
     io.vertx.core.Vertx other = flushlab.core.LabVertx.create(1);
     io.vertx.core.Vertx vertx = flushlab.core.LabVertx.create(2);
-    java.util.concurrent.ScheduledExecutorService stalls = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    java.util.concurrent.ScheduledExecutorService stalls =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
     try {
-      flushlab.relay.Relay relay = new flushlab.relay.Relay(flushlab.relay.RelayOptions.loopback(emitterPort,
-          java.util.List.of("idle-timeout=" + hiddenMs + "ms")), flushlab.relay.RelayLog.SILENT);
+      flushlab.relay.Relay relay =
+          new flushlab.relay.Relay(
+              flushlab.relay.RelayOptions.loopback(
+                  emitterPort, java.util.List.of("idle-timeout=" + hiddenMs + "ms")),
+              flushlab.relay.RelayLog.SILENT);
       other.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
-      flushlab.targets.Target target = new flushlab.targets.Target.External("gateway",
-          new flushlab.core.HostPort("127.0.0.1", relay.port()), "an idle-timeout relay in another Vert.x");
-      IdleProbe.Answer a = new IdleProbe(vertx, target, new flushlab.core.HostPort("127.0.0.1", emitterPort), 30, p -> p, line -> {
-        System.out.println("IdleProbeCommandTest: " + line);
-        if (stallAfter.test(line) && injected.getAndIncrement() < injections) {
-          stalls.schedule(() -> flushlab.core.HiccupMeter.get().injectHostStall(vertx, stallMs * 1_000_000L), afterMs,
-              java.util.concurrent.TimeUnit.MILLISECONDS);
-        }
-      }).run();
+      flushlab.targets.Target target =
+          new flushlab.targets.Target.External(
+              "gateway",
+              new flushlab.core.HostPort("127.0.0.1", relay.port()),
+              "an idle-timeout relay in another Vert.x");
+      IdleProbe.Answer a =
+          new IdleProbe(
+                  vertx,
+                  target,
+                  new flushlab.core.HostPort("127.0.0.1", emitterPort),
+                  30,
+                  p -> p,
+                  line -> {
+                    System.out.println("IdleProbeCommandTest: " + line);
+                    if (stallAfter.test(line) && injected.getAndIncrement() < injections) {
+                      stalls.schedule(
+                          () ->
+                              flushlab.core.HiccupMeter.get()
+                                  .injectHostStall(vertx, stallMs * 1_000_000L),
+                          afterMs,
+                          java.util.concurrent.TimeUnit.MILLISECONDS);
+                    }
+                  })
+              .run();
       System.out.println("IdleProbeCommandTest: " + a.verdict() + " " + a.trials());
       return a;
     } finally {
@@ -103,12 +139,22 @@ class IdleProbeCommandTest {
    */
   @Test
   void aCutDuringAHostStallIsMeasuredOnceMoreNotCounted() throws Exception {
-    IdleProbe.Answer a = probeWithStalls(500, 250, 400, line -> line.startsWith("think 200 ms: passed"));
+    IdleProbe.Answer a =
+        probeWithStalls(500, 250, 400, line -> line.startsWith("think 200 ms: passed"));
     skipIfThisHostStalledUnasked(a, 400);
-    assertThat(a.trials()).as(a.verdict()).anySatisfy(t -> assertThat(t).startsWith("think 400 ms: cut"));
-    assertThat(a.trials()).anySatisfy(t -> assertThat(t).contains("this host stalled").contains("after the think was due to end")
-        .containsPattern("; measured once more (once this host had been quiet|though this host was not quiet)"));
-    // the stall injected once; had this host really stalled through the trial measured once more, the rule says so
+    assertThat(a.trials())
+        .as(a.verdict())
+        .anySatisfy(t -> assertThat(t).startsWith("think 400 ms: cut"));
+    assertThat(a.trials())
+        .anySatisfy(
+            t ->
+                assertThat(t)
+                    .contains("this host stalled")
+                    .contains("after the think was due to end")
+                    .containsPattern(
+                        "; measured once more (once this host had been quiet|though this host was not quiet)"));
+    // the stall injected once; had this host really stalled through the trial measured once more,
+    // the rule says so
     flushlab.HostStalls.skipIfSaidIn(a.verdict());
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
   }
@@ -121,8 +167,14 @@ class IdleProbeCommandTest {
     java.util.regex.Pattern longest = java.util.regex.Pattern.compile("longest ([0-9.]+) ms");
     for (String t : a.trials()) {
       java.util.regex.Matcher m = longest.matcher(t);
-      if (t.contains(flushlab.HostStalls.PHRASE) && m.find() && Math.abs(Double.parseDouble(m.group(1)) - injectedMs) > 50) {
-        flushlab.HostStalls.skip("host stall, not a result: this host stalled on its own in a trial (" + t + "); trials " + a.trials());
+      if (t.contains(flushlab.HostStalls.PHRASE)
+          && m.find()
+          && Math.abs(Double.parseDouble(m.group(1)) - injectedMs) > 50) {
+        flushlab.HostStalls.skip(
+            "host stall, not a result: this host stalled on its own in a trial ("
+                + t
+                + "); trials "
+                + a.trials());
       }
     }
   }
@@ -130,49 +182,90 @@ class IdleProbeCommandTest {
   /** Stalled again when measured once more: inconclusive, naming this host, never a timeout. */
   @Test
   void aCutStalledTwiceInARowEndsInconclusiveNamingTheHost() throws Exception {
-    IdleProbe.Answer a = probeWithStalls(500, 250, 400, 2, line -> line.startsWith("think 200 ms: passed") || line.contains("; measured once more"));
-    // a real stall's "measured once more" spends an injection on the wrong trial (s6 of 2026-12-04: 22 ms in think 100's)
+    IdleProbe.Answer a =
+        probeWithStalls(
+            500,
+            250,
+            400,
+            2,
+            line ->
+                line.startsWith("think 200 ms: passed") || line.contains("; measured once more"));
+    // a real stall's "measured once more" spends an injection on the wrong trial (s6 of 2026-12-04:
+    // 22 ms in think 100's)
     skipIfThisHostStalledUnasked(a, 400);
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isNull();
     assertThat(a.verdict()).startsWith("inconclusive: this host stalled");
   }
 
   /**
-   * A cut that came before the think was due to end was the target's, whatever this host did
-   * before it: a stall early in a think of 800 ms through a 500 ms timeout excuses nothing.
+   * A cut that came before the think was due to end was the target's, whatever this host did before
+   * it: a stall early in a think of 800 ms through a 500 ms timeout excuses nothing.
    */
   @Test
   void aStallBeforeTheThinksEndExcusesNoCut() throws Exception {
-    IdleProbe.Answer a = probeWithStalls(500, 50, 100, line -> line.startsWith("think 400 ms: passed"));
-    // the trial the stall fell in; another trial may meet a real stall of this host after its think (s72: one did)
-    int stalledTrial = a.trials().indexOf(a.trials().stream().filter(t -> t.startsWith("think 800 ms: cut")).findFirst().orElseThrow());
-    assertThat(a.trials().get(stalledTrial + 1)).as(a.trials().toString()).doesNotContain("this host stalled");
-    // a real stall of this host in another trial and again when it was measured once more is the host's, not a result (s105)
+    IdleProbe.Answer a =
+        probeWithStalls(500, 50, 100, line -> line.startsWith("think 400 ms: passed"));
+    // the trial the stall fell in; another trial may meet a real stall of this host after its think
+    // (s72: one did)
+    int stalledTrial =
+        a.trials()
+            .indexOf(
+                a.trials().stream()
+                    .filter(t -> t.startsWith("think 800 ms: cut"))
+                    .findFirst()
+                    .orElseThrow());
+    assertThat(a.trials().get(stalledTrial + 1))
+        .as(a.trials().toString())
+        .doesNotContain("this host stalled");
+    // a real stall of this host in another trial and again when it was measured once more is the
+    // host's, not a result (s105)
     flushlab.HostStalls.skipIfSaidIn(a.verdict());
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
     assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 0)).isEqualTo(800_001_000L);
-    assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 200)).as("with comments, every write ends a silence").isEqualTo(1_000L);
+    assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 200))
+        .as("with comments, every write ends a silence")
+        .isEqualTo(1_000L);
   }
 
-  /** The rule itself: only a cut, only a stall past the probe's precision (2 % of the think) and the meter's floor. */
+  /**
+   * The rule itself: only a cut, only a stall past the probe's precision (2 % of the think) and the
+   * meter's floor.
+   */
   @Test
   void onlyACutWithAStallPastThePrecisionIsSpoiled() {
     IdleProbe.Fate cut = IdleProbe.Fate.CUT;
     IdleProbe.Fate passed = IdleProbe.Fate.PASSED;
     assertThat(IdleProbe.spoiledByHostStall(cut, false, 800, 60)).isTrue();
-    assertThat(IdleProbe.spoiledByHostStall(passed, false, 800, 60)).as("a stream that passed a target elsewhere passed anyway").isFalse();
-    // s85: a 500 ms relay in this process let a think of 525 ms pass; this host's stall held the relay's timer too
-    assertThat(IdleProbe.spoiledByHostStall(passed, true, 525, 30)).as("a pass through a target on this host").isTrue();
-    assertThat(IdleProbe.spoiledByHostStall(passed, true, 525, 8)).as("8 ms is under 2 % of 525 ms").isFalse();
-    assertThat(IdleProbe.spoiledByHostStall(cut, false, 800, 10)).as("10 ms is under 2 % of 800 ms").isFalse();
-    assertThat(IdleProbe.spoiledByHostStall(cut, false, 100, 3)).as("under the 5 ms floor").isFalse();
-    assertThat(IdleProbe.spoiledByHostStall(IdleProbe.Fate.FAILED, true, 800, 60)).as("a failure is never excused").isFalse();
+    assertThat(IdleProbe.spoiledByHostStall(passed, false, 800, 60))
+        .as("a stream that passed a target elsewhere passed anyway")
+        .isFalse();
+    // s85: a 500 ms relay in this process let a think of 525 ms pass; this host's stall held the
+    // relay's timer too
+    assertThat(IdleProbe.spoiledByHostStall(passed, true, 525, 30))
+        .as("a pass through a target on this host")
+        .isTrue();
+    assertThat(IdleProbe.spoiledByHostStall(passed, true, 525, 8))
+        .as("8 ms is under 2 % of 525 ms")
+        .isFalse();
+    assertThat(IdleProbe.spoiledByHostStall(cut, false, 800, 10))
+        .as("10 ms is under 2 % of 800 ms")
+        .isFalse();
+    assertThat(IdleProbe.spoiledByHostStall(cut, false, 100, 3))
+        .as("under the 5 ms floor")
+        .isFalse();
+    assertThat(IdleProbe.spoiledByHostStall(IdleProbe.Fate.FAILED, true, 800, 60))
+        .as("a failure is never excused")
+        .isFalse();
   }
 
   @Test
   void overlappingStallsCoverEachMomentOnce() {
-    var stalls = java.util.List.of(new flushlab.core.StallLog.Stall(100, 500), new flushlab.core.StallLog.Stall(200, 450),
-        new flushlab.core.StallLog.Stall(400, 700), new flushlab.core.StallLog.Stall(900, 1_000));
+    var stalls =
+        java.util.List.of(
+            new flushlab.core.StallLog.Stall(100, 500),
+            new flushlab.core.StallLog.Stall(200, 450),
+            new flushlab.core.StallLog.Stall(400, 700),
+            new flushlab.core.StallLog.Stall(900, 1_000));
     assertThat(IdleProbe.coveredMs(stalls, 0, 2_000)).isEqualTo(0.0007);
     assertThat(IdleProbe.coveredMs(stalls, 300, 950)).as("clipped to the span").isEqualTo(0.00045);
   }

@@ -26,11 +26,16 @@ class StallJudgeTest {
   void aReadCountsAsAStallsOnlyUntilShortlyAfterItsEnd() {
     StallLog.Stall s = new StallLog.Stall(100 * MS, 200 * MS);
     assertThat(StallJudge.covering(List.of(s), 99 * MS)).isNull();
-    assertThat(StallJudge.covering(List.of(s), 200 * MS + StallJudge.AFTER_STALL_NANOS)).isEqualTo(s);
-    assertThat(StallJudge.covering(List.of(s), 200 * MS + StallJudge.AFTER_STALL_NANOS + 1)).isNull();
+    assertThat(StallJudge.covering(List.of(s), 200 * MS + StallJudge.AFTER_STALL_NANOS))
+        .isEqualTo(s);
+    assertThat(StallJudge.covering(List.of(s), 200 * MS + StallJudge.AFTER_STALL_NANOS + 1))
+        .isNull();
   }
 
-  /** Frames a stream can have piled up while its loop waited count in every stream: any stream may be on any loop. */
+  /**
+   * Frames a stream can have piled up while its loop waited count in every stream: any stream may
+   * be on any loop.
+   */
   @Test
   void aRunQueueWaitExplainsItsFramesInEachStream() {
     assertThat(StallJudge.contentionAllowance(12, 1)).isEqualTo(12);
@@ -39,21 +44,29 @@ class StallJudgeTest {
   }
 
   /**
-   * A proxy's busiest thread waited for a core: one unbroken slice at best, so whole intervals of it
-   * pile up in a stream; a wait shorter than the interval piles up none.
+   * A proxy's busiest thread waited for a core: one unbroken slice at best, so whole intervals of
+   * it pile up in a stream; a wait shorter than the interval piles up none.
    */
   @Test
   void aPathThreadsWaitPilesUpItsWholeIntervals() {
-    assertThat(StallJudge.pathFrames(new StallJudge.PathWait("trafficserver's process", 85 * MS), 20 * MS)).isEqualTo(4);
-    assertThat(StallJudge.pathFrames(new StallJudge.PathWait("trafficserver's process", 19 * MS), 20 * MS)).isZero();
+    assertThat(
+            StallJudge.pathFrames(
+                new StallJudge.PathWait("trafficserver's process", 85 * MS), 20 * MS))
+        .isEqualTo(4);
+    assertThat(
+            StallJudge.pathFrames(
+                new StallJudge.PathWait("trafficserver's process", 19 * MS), 20 * MS))
+        .isZero();
     assertThat(StallJudge.pathFrames(StallJudge.PathWait.NONE, 2 * MS)).isZero();
-    assertThat(StallJudge.pathFrames(new StallJudge.PathWait("x", 85 * MS), 0)).as("frames sent back to back").isZero();
+    assertThat(StallJudge.pathFrames(new StallJudge.PathWait("x", 85 * MS), 0))
+        .as("frames sent back to back")
+        .isZero();
   }
 
   /**
-   * s80: every loop held 100 to 160 ms by the lab's own code, and a 9 ms host stall at its end. A read
-   * of 13 frames every 5 ms then: the host's 9 ms piles up 2 of its 12 extra frames, the loops' hold the
-   * other 10, which are the lab's.
+   * s80: every loop held 100 to 160 ms by the lab's own code, and a 9 ms host stall at its end. A
+   * read of 13 frames every 5 ms then: the host's 9 ms piles up 2 of its 12 extra frames, the
+   * loops' hold the other 10, which are the lab's.
    */
   @Test
   void aLongerLoopStallOverAHostStallExplainsWhatTheHostsCannot() {
@@ -63,11 +76,14 @@ class StallJudgeTest {
     assertThat(StallJudge.share(null, hold, 5 * MS, 13)).isEqualTo(new StallJudge.Share(0, 12));
   }
 
-  /** A loop stall the host caused is in the host's log whole: it leaves the loop nothing to explain. */
+  /**
+   * A loop stall the host caused is in the host's log whole: it leaves the loop nothing to explain.
+   */
   @Test
   void aLoopStallTheHostCausedIsTheHostsAlone() {
     StallLog.Stall same = new StallLog.Stall(100 * MS, 160 * MS);
     assertThat(StallJudge.share(same, same, 5 * MS, 13)).isEqualTo(new StallJudge.Share(12, 0));
-    assertThat(StallJudge.share(same, new StallLog.Stall(110 * MS, 140 * MS), 5 * MS, 13)).isEqualTo(new StallJudge.Share(12, 0));
+    assertThat(StallJudge.share(same, new StallLog.Stall(110 * MS, 140 * MS), 5 * MS, 13))
+        .isEqualTo(new StallJudge.Share(12, 0));
   }
 }

@@ -21,7 +21,10 @@ class StreamedOutsideStallsTest {
     return 300_000 + i * DrainedCellTest.INTERVAL;
   }
 
-  /** As {@link #alone}, except that the reader stood still for 10 ms from frame 100: frames 100-104 came in one read. */
+  /**
+   * As {@link #alone}, except that the reader stood still for 10 ms from frame 100: frames 100-104
+   * came in one read.
+   */
   static long stalledOnce(long i) {
     return i >= 100 && i <= 104 ? alone(104) : alone(i);
   }
@@ -30,25 +33,42 @@ class StreamedOutsideStallsTest {
     return new RunRecord("t", 0, 0, new BatchResult(List.of(s)), why, 0, 0, 0, 0, 0, 0, null);
   }
 
-  static CellEvidence judged(Exclusion first, LongUnaryOperator firstReads, Exclusion second, LongUnaryOperator secondReads) {
-    List<RunRecord> runs = List.of(run(DrainedCellTest.stream(firstReads), first), run(DrainedCellTest.stream(secondReads), second));
-    return MapSession.streamedOutsideStalls(TargetCellResult.of("t", DrainedCellTest.CELL, runs), runs, 0);
+  static CellEvidence judged(
+      Exclusion first,
+      LongUnaryOperator firstReads,
+      Exclusion second,
+      LongUnaryOperator secondReads) {
+    List<RunRecord> runs =
+        List.of(
+            run(DrainedCellTest.stream(firstReads), first),
+            run(DrainedCellTest.stream(secondReads), second));
+    return MapSession.streamedOutsideStalls(
+        TargetCellResult.of("t", DrainedCellTest.CELL, runs), runs, 0);
   }
 
   static Exclusion stall() {
-    return Exclusion.hostStall("the client's host stalled 10 ms at 0.20 s: 4 extra frames read together then");
+    return Exclusion.hostStall(
+        "the client's host stalled 10 ms at 0.20 s: 4 extra frames read together then");
   }
 
   @Test
   void twoRunsWhoseOnlyMergedReadsFellInStallsAreAStreamedCellThatSaysSo() {
-    CellEvidence e = judged(stall(), StreamedOutsideStallsTest::stalledOnce, stall(), StreamedOutsideStallsTest::stalledOnce);
+    CellEvidence e =
+        judged(
+            stall(),
+            StreamedOutsideStallsTest::stalledOnce,
+            stall(),
+            StreamedOutsideStallsTest::stalledOnce);
     assertThat(e).isNotNull();
     assertThat(e.streamed()).as(e.describe()).isTrue();
     assertThat(e.label()).endsWith("(streamed outside this host's stalls)");
     assertThat(e.streams()).as("both runs' streams").isEqualTo(2);
   }
 
-  /** Pairs everywhere: what a run-queue allowance could have excused is still a target that holds frames, and no evidence. */
+  /**
+   * Pairs everywhere: what a run-queue allowance could have excused is still a target that holds
+   * frames, and no evidence.
+   */
   @Test
   void runsThatHeldFramesTwoAtATimeGiveNoEvidenceHoweverTheyWereExcluded() {
     LongUnaryOperator pairs = i -> alone(i | 1);
@@ -57,32 +77,52 @@ class StreamedOutsideStallsTest {
 
   @Test
   void aRunExcludedForAnythingButAHostStallOfTheReaderGivesNoEvidence() {
-    assertThat(judged(Exclusion.emitterLate(30_000_000L, 20_000_000L), StreamedOutsideStallsTest::alone, stall(),
-        StreamedOutsideStallsTest::stalledOnce)).isNull();
-    assertThat(judged(null, StreamedOutsideStallsTest::alone, stall(), StreamedOutsideStallsTest::stalledOnce))
-        .as("a kept run is the cell's evidence already").isNull();
+    assertThat(
+            judged(
+                Exclusion.emitterLate(30_000_000L, 20_000_000L),
+                StreamedOutsideStallsTest::alone,
+                stall(),
+                StreamedOutsideStallsTest::stalledOnce))
+        .isNull();
+    assertThat(
+            judged(
+                null,
+                StreamedOutsideStallsTest::alone,
+                stall(),
+                StreamedOutsideStallsTest::stalledOnce))
+        .as("a kept run is the cell's evidence already")
+        .isNull();
   }
+
   /**
    * The two-stage fits read the pass as the prober did: a cell streamed outside this host's stalls
-   * is data there too (it once ended a pass's two-stage candidates), a kept run is its own evidence,
-   * and a cell held in the stalls is none.
+   * is data there too (it once ended a pass's two-stage candidates), a kept run is its own
+   * evidence, and a cell held in the stalls is none.
    */
   @Test
   void aPassReadsACellStreamedOutsideTheStallsAsTheProberDid() {
-    List<RunRecord> stalled = List.of(run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()),
-        run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()));
-    CellEvidence outside = MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, stalled), 0);
+    List<RunRecord> stalled =
+        List.of(
+            run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()),
+            run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()));
+    CellEvidence outside =
+        MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, stalled), 0);
     assertThat(outside).isNotNull();
     assertThat(outside.label()).endsWith("(streamed outside this host's stalls)");
     assertThat(outside.streamed()).isTrue();
 
-    List<RunRecord> kept = List.of(run(DrainedCellTest.stream(StreamedOutsideStallsTest::alone), null));
+    List<RunRecord> kept =
+        List.of(run(DrainedCellTest.stream(StreamedOutsideStallsTest::alone), null));
     CellEvidence own = MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, kept), 0);
     assertThat(own).isNotNull();
     assertThat(own.label()).doesNotContain("stalls");
 
     LongUnaryOperator pairs = i -> alone(i | 1);
-    List<RunRecord> held = List.of(run(DrainedCellTest.stream(pairs), stall()), run(DrainedCellTest.stream(pairs), stall()));
-    assertThat(MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, held), 0)).isNull();
+    List<RunRecord> held =
+        List.of(
+            run(DrainedCellTest.stream(pairs), stall()),
+            run(DrainedCellTest.stream(pairs), stall()));
+    assertThat(MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, held), 0))
+        .isNull();
   }
 }

@@ -6,7 +6,10 @@ import io.vertx.core.Vertx;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The warm-up runs once per process (C1 compiled what it ran; nothing compiles later), and says when it was not run again. */
+/**
+ * The warm-up runs once per process (C1 compiled what it ran; nothing compiles later), and says
+ * when it was not run again.
+ */
 class WarmupTest {
 
   @Test
@@ -19,7 +22,9 @@ class WarmupTest {
       String second = Warmup.runOnce(vertx, false);
       long ms = (System.nanoTime() - started) / 1_000_000;
       System.out.println("WarmupTest: second warm-up call took " + ms + " ms: " + second);
-      assertThat(second).startsWith("this process ran it already: ").endsWith(Warmup.description(false));
+      assertThat(second)
+          .startsWith("this process ran it already: ")
+          .endsWith(Warmup.description(false));
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }

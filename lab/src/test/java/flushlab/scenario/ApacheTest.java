@@ -18,14 +18,20 @@ class ApacheTest {
   static void exited(Outcome o, String... names) throws InterruptedException {
     for (String name : names) {
       long pid = o.processes().get(name).pid();
-      Await.until(name + " (pid " + pid + ") has exited", 10_000, () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+      Await.until(
+          name + " (pid " + pid + ") has exited",
+          10_000,
+          () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
     }
   }
 
   @Test
   void modProxyHttpStreamsStockWithFlushpacketsAndOverH2() throws Exception {
     RealProxiesTest.need(ProxyKind.APACHE2);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: apache
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         targets:
@@ -48,7 +54,10 @@ class ApacheTest {
     assertThat(info.effectiveConfig()).contains("ServerRoot").contains("proxy_http_module");
     exited(o, "stock", "flushpackets");
 
-    Outcome h2 = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome h2 =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: apache-h2
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         client: {http: h2}
@@ -69,11 +78,17 @@ class ApacheTest {
     exited(h2, "apache-h2", "apache-h2-buffering-off");
   }
 
-  /** mod_deflate on event streams: a browser gets gzip, still one frame per read (mod_proxy_http flushes, and the filter flushes with it). */
+  /**
+   * mod_deflate on event streams: a browser gets gzip, still one frame per read (mod_proxy_http
+   * flushes, and the filter flushes with it).
+   */
   @Test
   void modDeflateStreamsGzipToABrowser() throws Exception {
     RealProxiesTest.need(ProxyKind.APACHE2);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: apache-deflate
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         client: {profile: browser}

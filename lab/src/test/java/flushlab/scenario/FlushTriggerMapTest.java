@@ -1,24 +1,30 @@
 package flushlab.scenario;
 
-import flushlab.Seeds;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.Seeds;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
 import flushlab.run.Outcome;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
-/** The map must find a threshold or a timer it was not told, and say "none" and "drain" when those are true. */
+/**
+ * The map must find a threshold or a timer it was not told, and say "none" and "drain" when those
+ * are true.
+ */
 class FlushTriggerMapTest {
 
   @Test
   void infersARandomByteThresholdWithin10PercentAndBisectsToIt() throws Exception {
-    int threshold = 300 + new Random(Seeds.seed("FlushTriggerMapTest threshold")).nextInt(8 * 1024 - 300 + 1);
+    int threshold =
+        300 + new Random(Seeds.seed("FlushTriggerMapTest threshold")).nextInt(8 * 1024 - 300 + 1);
     System.out.println("FlushTriggerMapTest: hidden byte threshold " + threshold + " B");
     int frames = (int) Math.ceil(5.0 * threshold / 60);
-    Scenario s = ScenarioFixture.parse("""
+    Scenario s =
+        ScenarioFixture.parse(
+            """
         name: bt
         emitter: {frames: %d, interval: 1ms}
         sweep: {frame_size: [60B, 150B]}
@@ -27,13 +33,20 @@ class FlushTriggerMapTest {
         runs: 1
         guards: {pacing_tolerance: 20ms, certify: {runs: 3, frames: 11, interval: 20ms}}
         adaptive: {target: relay, parameter: frame_size, low: 60B, high: 9000B, tolerance: 5%%}
-        """.formatted(frames, threshold));
+        """
+                .formatted(frames, threshold));
     Outcome o = ScenarioFixture.run(s);
     FlushTrigger t = o.triggers().get("relay");
-    assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.BYTE_THRESHOLD);
-    assertThat(t.thresholdBytes()).as("threshold %d B: %s", threshold, t.verdict()).isBetween(threshold * 0.9, threshold * 1.1);
+    assertThat(t.kind())
+        .as(t.verdict() + " / " + t.evidence())
+        .isEqualTo(TriggerKind.BYTE_THRESHOLD);
+    assertThat(t.thresholdBytes())
+        .as("threshold %d B: %s", threshold, t.verdict())
+        .isBetween(threshold * 0.9, threshold * 1.1);
     // frames at least as large as the threshold (chunk framing included) go out one by one
-    assertThat(o.bisection().coalescingAt()).as("a transition located: %s", o.bisection().verdict()).isNotNull();
+    assertThat(o.bisection().coalescingAt())
+        .as("a transition located: %s", o.bisection().verdict())
+        .isNotNull();
     double coalescingAt = Double.parseDouble(o.bisection().coalescingAt().replace("B", ""));
     double streamingAt = Double.parseDouble(o.bisection().streamingAt().replace("B", ""));
     assertThat(coalescingAt).as(o.bisection().verdict()).isLessThan(threshold);
@@ -45,7 +58,9 @@ class FlushTriggerMapTest {
     int timerMs = 50 + new Random(Seeds.seed("FlushTriggerMapTest timer")).nextInt(451);
     System.out.println("FlushTriggerMapTest: hidden timer " + timerMs + " ms");
     int frames = (int) Math.ceil(4.5 * timerMs / 2.0);
-    Scenario s = ScenarioFixture.parse("""
+    Scenario s =
+        ScenarioFixture.parse(
+            """
         name: timer
         emitter: {frames: %d, frame_size: 60B}
         sweep: {interval: [2ms, 4ms]}
@@ -53,15 +68,20 @@ class FlushTriggerMapTest {
           - {name: relay, kind: relay, shapers: [timer=%dms]}
         runs: 1
         guards: {pacing_tolerance: 20ms, certify: {runs: 3, frames: 11, interval: 20ms}}
-        """.formatted(frames, timerMs));
+        """
+                .formatted(frames, timerMs));
     FlushTrigger t = ScenarioFixture.run(s).triggers().get("relay");
     assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.TIMER);
-    assertThat(t.timerMs()).as("timer %d ms: %s", timerMs, t.verdict()).isBetween(timerMs * 0.9, timerMs * 1.1);
+    assertThat(t.timerMs())
+        .as("timer %d ms: %s", timerMs, t.verdict())
+        .isBetween(timerMs * 0.9, timerMs * 1.1);
   }
 
   @Test
   void saysNoneForPassthroughAndDrainForDrainAndFlush() throws Exception {
-    Scenario s = ScenarioFixture.parse("""
+    Scenario s =
+        ScenarioFixture.parse(
+            """
         name: nd
         emitter: {frames: 20}
         sweep: {frame_size: [60B, 500B], interval: [5ms, 20ms]}
@@ -79,7 +99,9 @@ class FlushTriggerMapTest {
     assertThat(o.triggers().get("drain").kind()).isEqualTo(TriggerKind.DRAIN);
     // the expect: block held against those answers: the first met, the second names what differs
     List<Expectations.Checked> checked = s.expect().check(o.triggers());
-    assertThat(checked).extracting(Expectations.Checked::target).containsExactly("passthrough", "drain");
+    assertThat(checked)
+        .extracting(Expectations.Checked::target)
+        .containsExactly("passthrough", "drain");
     assertThat(checked.get(0).met()).as(checked.get(0).difference()).isTrue();
     assertThat(checked.get(1).met()).isFalse();
     assertThat(checked.get(1).difference()).contains("drain-and-flush").contains("not timer");

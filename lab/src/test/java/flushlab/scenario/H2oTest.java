@@ -7,12 +7,18 @@ import flushlab.proxy.ProxyKind;
 import flushlab.run.Outcome;
 import org.junit.jupiter.api.Test;
 
-/** H2O started by the lab from both templates: proxy.reverse.url streams a token stream over HTTP/1.1, and over h2 when it terminates TLS; nothing left running after. */
+/**
+ * H2O started by the lab from both templates: proxy.reverse.url streams a token stream over
+ * HTTP/1.1, and over h2 when it terminates TLS; nothing left running after.
+ */
 class H2oTest {
   @Test
   void proxyReverseStreamsOverHttp11AndH2() throws Exception {
     RealProxiesTest.need(ProxyKind.H2O);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: h2o
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         sweep: {http: ["1.1", h2]}
@@ -32,7 +38,10 @@ class H2oTest {
     }
     assertThat(o.processes().get("h2o-tls").version()).contains("h2o version 2.2");
     ApacheTest.exited(o, "h2o-tls");
-    Outcome plain = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome plain =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: h2o-plain
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         targets:
@@ -49,14 +58,17 @@ class H2oTest {
   }
 
   /**
-   * The compress handler with event streams marked compressible holds each event until the next
-   * one arrives, for a browser (brotli): every frame waits about one interval, though each read
-   * still carries one frame; a client that does not accept a coding is streamed at once.
+   * The compress handler with event streams marked compressible holds each event until the next one
+   * arrives, for a browser (brotli): every frame waits about one interval, though each read still
+   * carries one frame; a client that does not accept a coding is streamed at once.
    */
   @Test
   void itsCompressHandlerHoldsEachEventOneIntervalForABrowser() throws Exception {
     RealProxiesTest.need(ProxyKind.H2O);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: h2o-compress
         emitter: {frames: 21, frame_size: 60B, interval: 40ms}
         sweep: {profile: [bare, browser]}
@@ -74,7 +86,9 @@ class H2oTest {
     assertThat(bare.dominantCoding()).isNull();
     assertThat(bare.emitToRecvMs().p50()).as(bare.oneLine()).isLessThan(10.0);
     assertThat(browser.dominantCoding()).as(browser.oneLine()).isNotNull();
-    assertThat(browser.emitToRecvMs().p50()).as("one interval (40 ms) late: " + browser.oneLine()).isBetween(30.0, 60.0);
+    assertThat(browser.emitToRecvMs().p50())
+        .as("one interval (40 ms) late: " + browser.oneLine())
+        .isBetween(30.0, 60.0);
     ApacheTest.exited(o, "compress");
   }
 }

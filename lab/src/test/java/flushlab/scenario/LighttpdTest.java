@@ -18,7 +18,10 @@ class LighttpdTest {
   @Test
   void stockHoldsTheWholeStreamAndStreamResponseBody2StreamsIt() throws Exception {
     RealProxiesTest.need(ProxyKind.LIGHTTPD);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: lighttpd
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         targets:
@@ -39,25 +42,37 @@ class LighttpdTest {
     assertThat(info.version()).contains("lighttpd/1.4");
     assertThat(info.configText()).contains("server.port").doesNotContain("{{");
     assertThat(info.effectiveConfig()).contains("proxy.server");
-    // stopped with the run: SIGTERM, then (as for every proxy the lab starts) its whole process group
+    // stopped with the run: SIGTERM, then (as for every proxy the lab starts) its whole process
+    // group
     for (String name : new String[] {"stock", "streaming"}) {
       long pid = o.processes().get(name).pid();
-      Await.until(name + " (pid " + pid + ") has exited", 10_000, () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+      Await.until(
+          name + " (pid " + pid + ") has exited",
+          10_000,
+          () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
     }
   }
 
   /**
    * mod_deflate compresses what lighttpd buffers and leaves what it streams alone: with the stock
-   * buffering a browser gets the stream gzipped at its end; with stream-response-body 2 it gets
-   * it frame by frame, not compressed.
+   * buffering a browser gets the stream gzipped at its end; with stream-response-body 2 it gets it
+   * frame by frame, not compressed.
    */
   @Test
-  void modDeflateCompressesTheBufferedResponseAndLeavesTheStreamedOneUncompressed() throws Exception {
+  void modDeflateCompressesTheBufferedResponseAndLeavesTheStreamedOneUncompressed()
+      throws Exception {
     RealProxiesTest.need(ProxyKind.LIGHTTPD);
-    boolean module = java.nio.file.Files.exists(java.nio.file.Path.of("/usr/lib/lighttpd/mod_deflate.so"));
-    if (!module) System.out.println("SKIPPED (LighttpdTest): no mod_deflate: apt-get install lighttpd-mod-deflate");
-    org.junit.jupiter.api.Assumptions.assumeTrue(module, "no mod_deflate: apt-get install lighttpd-mod-deflate");
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    boolean module =
+        java.nio.file.Files.exists(java.nio.file.Path.of("/usr/lib/lighttpd/mod_deflate.so"));
+    if (!module)
+      System.out.println(
+          "SKIPPED (LighttpdTest): no mod_deflate: apt-get install lighttpd-mod-deflate");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        module, "no mod_deflate: apt-get install lighttpd-mod-deflate");
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: lighttpd-deflate
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         client: {profile: browser}
@@ -75,7 +90,9 @@ class LighttpdTest {
     assertThat(buffered.frames() + streamed.frames()).isEqualTo(42);
     assertThat(buffered.dominantCoding().text()).as(buffered.oneLine()).isEqualTo("gzip");
     assertThat(buffered.framesPerRead()).as(buffered.oneLine()).isGreaterThanOrEqualTo(19.0);
-    assertThat(streamed.dominantCoding()).as("streamed uncompressed: " + streamed.oneLine()).isNull();
+    assertThat(streamed.dominantCoding())
+        .as("streamed uncompressed: " + streamed.oneLine())
+        .isNull();
     assertThat(streamed.framesPerRead()).as(streamed.oneLine()).isLessThanOrEqualTo(1.2);
     ApacheTest.exited(o, "deflate", "streaming-deflate");
   }

@@ -1,5 +1,8 @@
 package flushlab.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.cli.Main;
 import flushlab.core.Json;
@@ -11,18 +14,22 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-/** Probe scenarios (probe: upload | keepalive): validated by the registry, run by 'flushlab run', results kept like a run's. */
+/**
+ * Probe scenarios (probe: upload | keepalive): validated by the registry, run by 'flushlab run',
+ * results kept like a run's.
+ */
 class ProbeScenarioTest {
   private static ScenarioError refused(String yaml) {
-    return catchThrowableOfType(ScenarioError.class, () -> ScenarioLoader.parseAny(Path.of("p.yaml"), yaml));
+    return catchThrowableOfType(
+        ScenarioError.class, () -> ScenarioLoader.parseAny(Path.of("p.yaml"), yaml));
   }
 
   @Test
   void aProbeScenarioRefusesStreamKeysAndBadServersByLineAndKey() {
-    ScenarioError e = refused("""
+    ScenarioError e =
+        refused(
+            """
         name: p
         probe: upload
         targets: [{name: direct, kind: direct}]
@@ -45,13 +52,18 @@ class ProbeScenarioTest {
 
   @Test
   void aStreamScenarioRefusesProbeKeys() {
-    ScenarioError e = refused("name: s\ntargets: [{name: direct, kind: direct}]\nservers: [{name: a}]\n");
-    assertThat(String.join("\n", e.messages())).contains("servers: applies only to a probe scenario");
+    ScenarioError e =
+        refused("name: s\ntargets: [{name: direct, kind: direct}]\nservers: [{name: a}]\n");
+    assertThat(String.join("\n", e.messages()))
+        .contains("servers: applies only to a probe scenario");
   }
 
   @Test
-  void flushlabRunRunsAnUploadAndAKeepAliveScenarioAndKeepsTheirResults(@TempDir Path dir) throws Exception {
-    Files.writeString(dir.resolve("up.yaml"), """
+  void flushlabRunRunsAnUploadAndAKeepAliveScenarioAndKeepsTheirResults(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(
+        dir.resolve("up.yaml"),
+        """
         name: up
         probe: upload
         upload: {sizes: [16KiB, 64KiB], attempts: 1}
@@ -59,7 +71,9 @@ class ProbeScenarioTest {
           - {name: stock}
           - {name: big, rcvbuf: 1MiB, read_delay: 5ms}
         """);
-    Files.writeString(dir.resolve("ka.yaml"), """
+    Files.writeString(
+        dir.resolve("ka.yaml"),
+        """
         name: ka
         probe: keepalive
         keepalive: {requests: 8, client_nodelay: on}
@@ -67,9 +81,16 @@ class ProbeScenarioTest {
         """);
     for (String f : new String[] {"up.yaml", "ka.yaml"}) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      int rc = Main.run(new String[] {"run", dir.resolve(f).toString(), "--results", dir.resolve("out").toString()},
-          new PrintStream(out), new PrintStream(out));
-      if (rc != 0) flushlab.HostStalls.skipIfSaidIn(out.toString()); // not certified because this host stalled: no result
+      int rc =
+          Main.run(
+              new String[] {
+                "run", dir.resolve(f).toString(), "--results", dir.resolve("out").toString()
+              },
+              new PrintStream(out),
+              new PrintStream(out));
+      if (rc != 0)
+        flushlab.HostStalls.skipIfSaidIn(
+            out.toString()); // not certified because this host stalled: no result
       assertThat(rc).as(out.toString()).isZero();
     }
     JsonNode up = results(dir.resolve("out"), "up");
@@ -79,11 +100,13 @@ class ProbeScenarioTest {
     assertThat(big.path("rcvbuf_asked").asInt()).isEqualTo(1 << 20);
     JsonNode stock = up.path("servers").get(0);
     assertThat(stock.has("rcvbuf_asked")).as("nothing asked: the kernel's default").isFalse();
-    assertThat(big.path("rcvbuf_granted").asInt()).as("1 MiB asked: the kernel grants more than its default")
+    assertThat(big.path("rcvbuf_granted").asInt())
+        .as("1 MiB asked: the kernel grants more than its default")
         .isGreaterThan(stock.path("rcvbuf_granted").asInt());
     assertThat(big.path("read_delay_ms").asDouble()).isEqualTo(5.0);
     assertThat(big.path("upload").path("sweep")).hasSize(2);
-    assertThat(big.path("upload").path("sweep").get(0).path("p50_ms").asDouble()).as("a busy server answers after its delay")
+    assertThat(big.path("upload").path("sweep").get(0).path("p50_ms").asDouble())
+        .as("a busy server answers after its delay")
         .isGreaterThanOrEqualTo(5.0);
     JsonNode ka = results(dir.resolve("out"), "ka");
     JsonNode rows = ka.path("servers").get(0).path("keepalive").path("rows");
@@ -94,14 +117,16 @@ class ProbeScenarioTest {
 
   private static JsonNode results(Path root, String name) throws Exception {
     try (Stream<Path> l = Files.list(root)) {
-      Path folder = l.filter(p -> p.getFileName().toString().endsWith("-" + name)).findFirst().orElseThrow();
+      Path folder =
+          l.filter(p -> p.getFileName().toString().endsWith("-" + name)).findFirst().orElseThrow();
       assertThat(folder.resolve("summary.md")).exists();
       JsonNode results = Json.MAPPER.readTree(folder.resolve("results.json").toFile());
       // the page: its charts have a series with data for every server the probe measured
       var charts = ProbeCharts.of(results);
       assertThat(charts).isNotEmpty();
       for (var c : charts) assertThat(c.seriesWithData()).as("chart %s", c.title()).isNotEmpty();
-      assertThat(Files.readString(folder.resolve("report.html"))).contains("flushlab probe", "data-page=\"probe\"");
+      assertThat(Files.readString(folder.resolve("report.html")))
+          .contains("flushlab probe", "data-page=\"probe\"");
       return results;
     }
   }

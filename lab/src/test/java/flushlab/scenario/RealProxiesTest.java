@@ -1,5 +1,8 @@
 package flushlab.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
 import flushlab.HostStalls;
 import flushlab.client.BatchResult;
 import flushlab.core.Json;
@@ -13,20 +16,23 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Real proxies started by the lab. What is asserted is what the mechanisms force, structurally:
- * ratios and orderings against the direct path of the same run, never absolute times. Skipped,
- * with the reason printed, where a binary is not installed (.ci/run installs all three).
+ * ratios and orderings against the direct path of the same run, never absolute times. Skipped, with
+ * the reason printed, where a binary is not installed (.ci/run installs all three).
  */
 public class RealProxiesTest {
 
   public static void need(ProxyKind... kinds) {
     for (ProxyKind k : kinds) {
       boolean present = ProxyProcess.locate(k.binaryName) != null;
-      if (!present) System.out.println("SKIPPED (" + RealProxiesTest.class.getSimpleName() + "): " + ProxyProcess.missingMessage(k));
+      if (!present)
+        System.out.println(
+            "SKIPPED ("
+                + RealProxiesTest.class.getSimpleName()
+                + "): "
+                + ProxyProcess.missingMessage(k));
       Assumptions.assumeTrue(present, ProxyProcess.missingMessage(k));
     }
   }
@@ -36,7 +42,10 @@ public class RealProxiesTest {
   }
 
   static TargetCellResult result(Outcome o, String target, int cell) {
-    return o.results().stream().filter(r -> r.target().equals(target) && r.cell().index() == cell).findFirst().orElseThrow();
+    return o.results().stream()
+        .filter(r -> r.target().equals(target) && r.cell().index() == cell)
+        .findFirst()
+        .orElseThrow();
   }
 
   static Scenario scenario(String yaml) throws Exception {
@@ -46,7 +55,10 @@ public class RealProxiesTest {
   @Test
   void stockHaproxyCorksTokenFramesHttpNoDelayDoesNotAndTheHeaderChangesNothing() throws Exception {
     need(ProxyKind.HAPROXY);
-    Outcome o = ScenarioFixture.run(scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            scenario(
+                """
         name: haproxy
         emitter: {frames: 21, frame_size: 60B, interval: 50ms}
         sweep: {x_accel_buffering: [absent, "no"]}
@@ -64,12 +76,15 @@ public class RealProxiesTest {
       BatchResult noDelay = row(o, "no-delay", cell);
       assertThat(stock.errorCount() + noDelay.errorCount()).isZero();
       // stock: frames coalesce and the first one waits on the kernel's cork
-      assertThat(stock.framesPerRead()).as("cell %d", cell).isGreaterThan(2 * direct.framesPerRead());
+      assertThat(stock.framesPerRead())
+          .as("cell %d", cell)
+          .isGreaterThan(2 * direct.framesPerRead());
       assertThat(stock.ttftMs().p50()).isGreaterThan(direct.ttftMs().p50() + 100);
       // http-no-delay: like the direct path
       assertThat(noDelay.framesPerRead()).isLessThanOrEqualTo(1.2);
       // under a CPU hog, HAProxy's threads once waited for a core long enough to start 635 ms late
-      HostStalls.skipIfLateStartIsTheHosts(result(o, "no-delay", cell), noDelay.ttftMs().p50() - (direct.ttftMs().p50() + 50));
+      HostStalls.skipIfLateStartIsTheHosts(
+          result(o, "no-delay", cell), noDelay.ttftMs().p50() - (direct.ttftMs().p50() + 50));
       assertThat(noDelay.ttftMs().p50()).isLessThan(direct.ttftMs().p50() + 50);
     }
     // X-Accel-Buffering: no (cell 1) leaves stock HAProxy coalescing as much as without it (cell 0)
@@ -90,9 +105,13 @@ public class RealProxiesTest {
    * Measured on this machine; see the note in README.
    */
   @Test
-  void nginxWithBufferingOnMatchesTheDirectPathForAChunkedBodyAndDrainsACloseDelimitedOne() throws Exception {
+  void nginxWithBufferingOnMatchesTheDirectPathForAChunkedBodyAndDrainsACloseDelimitedOne()
+      throws Exception {
     need(ProxyKind.NGINX);
-    Outcome o = ScenarioFixture.run(scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            scenario(
+                """
         name: nginx
         emitter: {frames: 21, frame_size: 60B, interval: 50ms}
         sweep: {transfer: [chunked-always, chunked]}
@@ -123,13 +142,16 @@ public class RealProxiesTest {
   }
 
   /**
-   * The buffer nginx holds a close-delimited body in is one page (4 KiB): a larger body is not
-   * held to its end but released each time the page fills. (An earlier README said "to the end".)
+   * The buffer nginx holds a close-delimited body in is one page (4 KiB): a larger body is not held
+   * to its end but released each time the page fills. (An earlier README said "to the end".)
    */
   @Test
   void nginxReleasesALargerCloseDelimitedBodyInFourKibSteps() throws Exception {
     need(ProxyKind.NGINX);
-    Outcome o = ScenarioFixture.run(scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            scenario(
+                """
         name: nginx-steps
         emitter: {frames: 60, frame_size: 250B, interval: 10ms}
         targets:
@@ -153,7 +175,10 @@ public class RealProxiesTest {
   @Test
   void caddyStreamsTokenFrames() throws Exception {
     need(ProxyKind.CADDY);
-    Outcome o = ScenarioFixture.run(scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            scenario(
+                """
         name: caddy
         emitter: {frames: 21, frame_size: 60B, interval: 50ms}
         targets:
@@ -171,10 +196,14 @@ public class RealProxiesTest {
   void aProxyThatExitsIsReportedWithItsOwnLogTail(@TempDir Path dir) throws Exception {
     need(ProxyKind.NGINX);
     Path bad = dir.resolve("broken.conf");
-    Files.writeString(bad, "events {}\nhttp { server { listen 127.0.0.1:{{listen_port}}; no_such_directive on; "
-        + "location / { proxy_pass http://{{upstream_host}}:{{upstream_port}}; } } }\n");
-    ProxyProcess.StartFailure e = catchThrowableOfType(ProxyProcess.StartFailure.class,
-        () -> ProxyProcess.start(ProxyKind.NGINX, bad, "127.0.0.1", 9));
+    Files.writeString(
+        bad,
+        "events {}\nhttp { server { listen 127.0.0.1:{{listen_port}}; no_such_directive on; "
+            + "location / { proxy_pass http://{{upstream_host}}:{{upstream_port}}; } } }\n");
+    ProxyProcess.StartFailure e =
+        catchThrowableOfType(
+            ProxyProcess.StartFailure.class,
+            () -> ProxyProcess.start(ProxyKind.NGINX, bad, "127.0.0.1", 9));
     assertThat(e).isNotNull();
     assertThat(e.getMessage()).contains("nginx exited").contains("no_such_directive");
   }

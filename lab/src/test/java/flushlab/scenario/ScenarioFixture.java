@@ -35,11 +35,16 @@ final class ScenarioFixture {
     return o;
   }
 
-  /** Runs the scenario and returns what it measured, host stalls and all (for the tests of the guards themselves). */
+  /**
+   * Runs the scenario and returns what it measured, host stalls and all (for the tests of the
+   * guards themselves).
+   */
   static Outcome runAsMeasured(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
     Vertx vertx = LabVertx.create(3);
     try {
-      return new ScenarioRunner(s, vertx).beforeRun(hook).run(line -> System.out.println("  " + line));
+      return new ScenarioRunner(s, vertx)
+          .beforeRun(hook)
+          .run(line -> System.out.println("  " + line));
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }

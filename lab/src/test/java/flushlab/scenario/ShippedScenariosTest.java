@@ -1,5 +1,7 @@
 package flushlab.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import flushlab.cli.Main;
 import flushlab.core.Json;
 import java.io.ByteArrayOutputStream;
@@ -10,7 +12,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ShippedScenariosTest {
 
@@ -23,9 +24,17 @@ class ShippedScenariosTest {
   @Test
   void everyShippedScenarioValidates() throws Exception {
     List<Path> files = shipped();
-    assertThat(files).extracting(p -> p.getFileName().toString())
-        .contains("quickstart.yaml", "metric-validation.yaml", "flush-trigger-map.yaml", "slow-client-bulk.yaml", "faults.yaml",
-            "network-path-cork.yaml", "tcp-upload-burst.yaml", "keepalive-nagle.yaml");
+    assertThat(files)
+        .extracting(p -> p.getFileName().toString())
+        .contains(
+            "quickstart.yaml",
+            "metric-validation.yaml",
+            "flush-trigger-map.yaml",
+            "slow-client-bulk.yaml",
+            "faults.yaml",
+            "network-path-cork.yaml",
+            "tcp-upload-burst.yaml",
+            "keepalive-nagle.yaml");
     for (Path f : files) {
       ScenarioFile any = ScenarioLoader.loadAny(f);
       if (any instanceof ProbeScenario p) {
@@ -41,7 +50,8 @@ class ShippedScenariosTest {
     String readme = Files.readString(Path.of("scenarios/README.md"));
     // every table of the registry, as generated: a key added, removed or changed in Keys without
     // regenerating the page fails here
-    for (Key.Section section : ScenarioReference.TABLES) assertThat(readme).contains(ScenarioReference.table(section));
+    for (Key.Section section : ScenarioReference.TABLES)
+      assertThat(readme).contains(ScenarioReference.table(section));
     for (Key k : Keys.ALL) assertThat(readme).contains("`" + k.name() + "`");
   }
 
@@ -49,42 +59,66 @@ class ShippedScenariosTest {
   void quickstartRunsAndWritesAResultsFolderAPersonCanRead(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int rc = Main.run(new String[] {"run", "scenarios/quickstart.yaml", "--results", dir.toString()},
-        new PrintStream(out), new PrintStream(err));
-    if (rc != 0) flushlab.HostStalls.skipIfSaidIn(out + "\n" + err); // not certified because this host stalled: no result
+    int rc =
+        Main.run(
+            new String[] {"run", "scenarios/quickstart.yaml", "--results", dir.toString()},
+            new PrintStream(out),
+            new PrintStream(err));
+    if (rc != 0)
+      flushlab.HostStalls.skipIfSaidIn(
+          out + "\n" + err); // not certified because this host stalled: no result
     assertThat(rc).as(out + "\n" + err).isZero();
     Path folder;
     try (Stream<Path> l = Files.list(dir)) {
-      folder = l.filter(p -> p.getFileName().toString().endsWith("-quickstart")).findFirst().orElseThrow();
+      folder =
+          l.filter(p -> p.getFileName().toString().endsWith("-quickstart"))
+              .findFirst()
+              .orElseThrow();
     }
     assertThat(folder.resolve("results.json")).exists();
     for (String target : new String[] {"direct", "passthrough", "drain-and-flush", "cork"}) {
       assertThat(folder.resolve("hlog").resolve(target + ".ttft.hlog")).exists();
     }
-    assertThat(Files.readString(folder.resolve("report.html"))).contains("Arrival staircase", "drain-and-flush");
+    assertThat(Files.readString(folder.resolve("report.html")))
+        .contains("Arrival staircase", "drain-and-flush");
     String csv = Files.readString(folder.resolve("results.csv"));
     assertThat(csv.lines()).hasSize(5);
     String summary = Files.readString(folder.resolve("summary.md"));
-    assertThat(summary).contains("| direct |").contains("| drain-and-flush |").contains("| cork |").contains("## Reproduce");
+    assertThat(summary)
+        .contains("| direct |")
+        .contains("| drain-and-flush |")
+        .contains("| cork |")
+        .contains("## Reproduce");
     // The structure the scenario exists to show (ratios, not times):
     String json = Files.readString(folder.resolve("results.json"));
     var root = Json.MAPPER.readTree(json);
     double direct = 0;
     double drain = 0;
     double cork = 0;
-    java.util.Set<String> asserted = java.util.Set.of("direct", "drain-and-flush", "cork"); // the rows judged below
+    java.util.Set<String> asserted =
+        java.util.Set.of("direct", "drain-and-flush", "cork"); // the rows judged below
     for (var cell : root.get("cells")) {
-      // a row every run of which was excluded has no figures (h21, under a CPU hog: cork's six runs, its emitter late by 6-16 ms)
-      if (asserted.contains(cell.get("target").asText())) flushlab.HostStalls.skipIfEveryRunWasSpoiledByThisHost(cell);
+      // a row every run of which was excluded has no figures (h21, under a CPU hog: cork's six
+      // runs, its emitter late by 6-16 ms)
+      if (asserted.contains(cell.get("target").asText()))
+        flushlab.HostStalls.skipIfEveryRunWasSpoiledByThisHost(cell);
       double fpr = cell.get("metrics").get("frames_per_read").asDouble();
       switch (cell.get("target").asText()) {
-        case "direct": direct = fpr; break;
-        case "drain-and-flush": drain = fpr; break;
-        case "cork": cork = fpr; break;
-        default: break;
+        case "direct":
+          direct = fpr;
+          break;
+        case "drain-and-flush":
+          drain = fpr;
+          break;
+        case "cork":
+          cork = fpr;
+          break;
+        default:
+          break;
       }
     }
-    // as shipped, three runs of each (one run alone was excluded twice in a row, a host stall, in one suite of five)
+    // as shipped, three runs of each (one run alone was excluded twice in a row, a host stall, in
+    // one suite of five)
     assertThat(direct).as(out.toString()).isLessThanOrEqualTo(1.10);
     assertThat(drain).as(out.toString()).isGreaterThan(20);
     assertThat(cork).as(out.toString()).isGreaterThan(2);

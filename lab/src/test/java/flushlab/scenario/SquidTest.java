@@ -7,12 +7,18 @@ import flushlab.proxy.ProxyKind;
 import flushlab.run.Outcome;
 import org.junit.jupiter.api.Test;
 
-/** Squid in accelerator mode started by the lab streams a token stream one frame per read; nothing left running after. */
+/**
+ * Squid in accelerator mode started by the lab streams a token stream one frame per read; nothing
+ * left running after.
+ */
 class SquidTest {
   @Test
   void acceleratorModeStreams() throws Exception {
     RealProxiesTest.need(ProxyKind.SQUID);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: squid
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         targets:

@@ -14,11 +14,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Apache Traffic Server started by the lab from its sectioned templates: stock and cache-off
- * stream a token stream; its compress plugin at the default 'flush false' holds the gzip stream
- * for a browser to its end while a client that does not accept gzip is streamed, and 'flush true'
- * streams both; over TLS it speaks h2 and streams. Each server leaves no process, folder or
- * listening port behind.
+ * Apache Traffic Server started by the lab from its sectioned templates: stock and cache-off stream
+ * a token stream; its compress plugin at the default 'flush false' holds the gzip stream for a
+ * browser to its end while a client that does not accept gzip is streamed, and 'flush true' streams
+ * both; over TLS it speaks h2 and streams. Each server leaves no process, folder or listening port
+ * behind.
  */
 class TrafficServerTest {
   private static final Pattern PORT = Pattern.compile("server_ports STRING (\\d+):");
@@ -27,7 +27,10 @@ class TrafficServerTest {
   @Test
   void stockStreamsAndTheCompressPluginHoldsTheGzipStreamUnlessItFlushes() throws Exception {
     RealProxiesTest.need(ProxyKind.TRAFFICSERVER);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: trafficserver
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         sweep: {profile: [bare, browser]}
@@ -46,18 +49,25 @@ class TrafficServerTest {
         BatchResult r = RealProxiesTest.row(o, name, cell);
         assertThat(r.errorCount()).as(r.oneLine()).isZero();
         assertThat(r.frames()).isEqualTo(21);
-        assertThat(r.framesPerRead()).as("%s cell %d: %s", name, cell, r.oneLine()).isLessThanOrEqualTo(1.2);
+        assertThat(r.framesPerRead())
+            .as("%s cell %d: %s", name, cell, r.oneLine())
+            .isLessThanOrEqualTo(1.2);
       }
     }
-    assertThat(RealProxiesTest.row(o, "compress-flush", 1).dominantCoding().text()).isEqualTo("gzip");
+    assertThat(RealProxiesTest.row(o, "compress-flush", 1).dominantCoding().text())
+        .isEqualTo("gzip");
     BatchResult bare = RealProxiesTest.row(o, "compress", 0);
     BatchResult browser = RealProxiesTest.row(o, "compress", 1);
     assertThat(bare.errorCount() + browser.errorCount()).isZero();
-    assertThat(bare.dominantCoding()).as("not compressed for a client that does not accept it").isNull();
+    assertThat(bare.dominantCoding())
+        .as("not compressed for a client that does not accept it")
+        .isNull();
     assertThat(bare.framesPerRead()).as(bare.oneLine()).isLessThanOrEqualTo(1.2);
     assertThat(browser.dominantCoding().text()).isEqualTo("gzip");
     assertThat(browser.frames()).isEqualTo(21);
-    assertThat(browser.framesPerRead()).as("held to its end: " + browser.oneLine()).isGreaterThanOrEqualTo(10.0);
+    assertThat(browser.framesPerRead())
+        .as("held to its end: " + browser.oneLine())
+        .isGreaterThanOrEqualTo(10.0);
     assertThat(o.processes().get("stock").version()).startsWith("Traffic Server 9.");
     leftNothing(o, "stock", "nocache", "compress", "compress-flush");
   }
@@ -65,7 +75,10 @@ class TrafficServerTest {
   @Test
   void overTlsItSpeaksH2AndStreams() throws Exception {
     RealProxiesTest.need(ProxyKind.TRAFFICSERVER);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: trafficserver-tls
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         sweep: {http: ["1.1", h2]}
@@ -86,15 +99,21 @@ class TrafficServerTest {
     leftNothing(o, "tls");
   }
 
-  /** The process has exited, its private folder is gone and nothing listens on its port any more. */
+  /**
+   * The process has exited, its private folder is gone and nothing listens on its port any more.
+   */
   private static void leftNothing(Outcome o, String... names) throws Exception {
     ApacheTest.exited(o, names);
     for (String name : names) {
       String text = o.processes().get(name).configText();
       Matcher port = PORT.matcher(text);
       Matcher cache = CACHE.matcher(text);
-      assertThat(port.find() && cache.find()).as("%s's filled template names its port and folder", name).isTrue();
-      assertThat(Files.exists(Path.of(cache.group(1)))).as("%s's folder %s", name, cache.group(1)).isFalse();
+      assertThat(port.find() && cache.find())
+          .as("%s's filled template names its port and folder", name)
+          .isTrue();
+      assertThat(Files.exists(Path.of(cache.group(1))))
+          .as("%s's folder %s", name, cache.group(1))
+          .isFalse();
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(port.group(1))), 500);
         throw new AssertionError(name + " left port " + port.group(1) + " listening");

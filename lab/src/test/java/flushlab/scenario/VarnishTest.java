@@ -18,7 +18,10 @@ class VarnishTest {
   @Test
   void builtInVclStreamsAndDoGzipHoldsTheStreamForEveryClient() throws Exception {
     RealProxiesTest.need(ProxyKind.VARNISH);
-    Outcome o = ScenarioFixture.run(RealProxiesTest.scenario("""
+    Outcome o =
+        ScenarioFixture.run(
+            RealProxiesTest.scenario(
+                """
         name: varnish
         emitter: {frames: 21, frame_size: 60B, interval: 20ms}
         sweep: {profile: [bare, browser]}
@@ -33,20 +36,28 @@ class VarnishTest {
     for (int cell = 0; cell < 2; cell++) {
       BatchResult stock = RealProxiesTest.row(o, "stock", cell);
       assertThat(stock.errorCount()).as(stock.oneLine()).isZero();
-      assertThat(stock.framesPerRead()).as("cell %d: %s", cell, stock.oneLine()).isLessThanOrEqualTo(1.2);
+      assertThat(stock.framesPerRead())
+          .as("cell %d: %s", cell, stock.oneLine())
+          .isLessThanOrEqualTo(1.2);
     }
     BatchResult bare = RealProxiesTest.row(o, "gzip", 0);
     BatchResult browser = RealProxiesTest.row(o, "gzip", 1);
     assertThat(bare.errorCount() + browser.errorCount()).isZero();
-    assertThat(bare.dominantCoding()).as("not compressed for a client that does not accept it").isNull();
-    assertThat(bare.framesPerRead()).as("held though not compressed: " + bare.oneLine())
+    assertThat(bare.dominantCoding())
+        .as("not compressed for a client that does not accept it")
+        .isNull();
+    assertThat(bare.framesPerRead())
+        .as("held though not compressed: " + bare.oneLine())
         .isGreaterThan(2 * RealProxiesTest.row(o, "stock", 0).framesPerRead());
     assertThat(browser.dominantCoding().text()).isEqualTo("gzip");
     assertThat(browser.framesPerRead()).as(browser.oneLine()).isGreaterThanOrEqualTo(10.0);
     assertThat(o.processes().get("stock").version()).contains("varnish-7");
     for (String name : new String[] {"stock", "gzip"}) {
       long pid = o.processes().get(name).pid();
-      Await.until(name + " (pid " + pid + ") has exited", 10_000, () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+      Await.until(
+          name + " (pid " + pid + ") has exited",
+          10_000,
+          () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
     }
   }
 }

@@ -6,10 +6,14 @@ import java.util.List;
 public final class Bandwidth extends TimedQueueShaper {
   public static final Param RATE = Param.rate("rate", null, 1, 10L << 30, "bytes per second");
 
-  public static final ShaperType TYPE = new ShaperType("bandwidth", true,
-      "a slow link: at most this many bytes per second reach the client",
-      List.of(RATE),
-      "bandwidth=64KiB/s", p -> () -> new Bandwidth(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "bandwidth",
+          true,
+          "a slow link: at most this many bytes per second reach the client",
+          List.of(RATE),
+          "bandwidth=64KiB/s",
+          p -> () -> new Bandwidth(p));
 
   private final long bytesPerSecond;
   private final int sliceBytes;
@@ -26,6 +30,7 @@ public final class Bandwidth extends TimedQueueShaper {
       return;
     }
     // a slice leaves once the link has had time to carry it
-    enqueueSlices(c, sliceBytes, (previous, n, first) -> previous + n * 1_000_000_000L / bytesPerSecond);
+    enqueueSlices(
+        c, sliceBytes, (previous, n, first) -> previous + n * 1_000_000_000L / bytesPerSecond);
   }
 }

@@ -4,10 +4,10 @@ import flushlab.http.Headers;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * One item on the response path of a relay: bytes, or an event that must keep its place among
- * the bytes (a response starting or ending, the upstream closing, a socket action). Each carries
- * the time it arrived from upstream, so a delaying shaper waits only what remains (chained delays
- * are not counted twice).
+ * One item on the response path of a relay: bytes, or an event that must keep its place among the
+ * bytes (a response starting or ending, the upstream closing, a socket action). Each carries the
+ * time it arrived from upstream, so a delaying shaper waits only what remains (chained delays are
+ * not counted twice).
  */
 public final class Chunk {
   public enum Kind {

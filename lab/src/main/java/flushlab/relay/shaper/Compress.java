@@ -18,49 +18,87 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A compressing proxy (nginx's gzip filter, HAProxy's compression, Caddy's encode, a CDN edge):
- * a response whose request accepted the coding, of a type it compresses, not already encoded and
- * not marked no-transform, leaves with Content-Encoding, chunked, its body re-encoded; the others
- * pass as they came. Output leaves under the flush policy: each upstream read (flush=each), the
- * encoder's own blocks and the end (none), once N compressed bytes wait (bytes), T after the
- * first unflushed byte (timer), once N uncompressed bytes came in (input), as the next read
- * comes (next: one read late), or all at the body's end (end: Traffic Server's compress plugin
- * without flush, which compresses the whole response once it has it, the head sent at once). With min-length, the body is held until that many bytes arrived
- * before deciding, as Caddy does: a shorter response is sent as it was. HTTP/1.0 requests are not
- * compressed (nginx's gzip_http_version). The decoded body is the upstream's, byte for byte; a
- * response that passes keeps its head, and a chunked one is re-chunked as its pieces arrive (as a
- * proxy that parses the body does). With others=decoded, a client that does not accept the coding
- * gets the body compressed anyway and decoded as it leaves (Varnish with beresp.do_gzip stores the
- * gzip and gunzips it on delivery): plain bytes, released when the encoder released them. A HEAD
- * request's answer is not modelled.
+ * A compressing proxy (nginx's gzip filter, HAProxy's compression, Caddy's encode, a CDN edge): a
+ * response whose request accepted the coding, of a type it compresses, not already encoded and not
+ * marked no-transform, leaves with Content-Encoding, chunked, its body re-encoded; the others pass
+ * as they came. Output leaves under the flush policy: each upstream read (flush=each), the
+ * encoder's own blocks and the end (none), once N compressed bytes wait (bytes), T after the first
+ * unflushed byte (timer), once N uncompressed bytes came in (input), as the next read comes (next:
+ * one read late), or all at the body's end (end: Traffic Server's compress plugin without flush,
+ * which compresses the whole response once it has it, the head sent at once). With min-length, the
+ * body is held until that many bytes arrived before deciding, as Caddy does: a shorter response is
+ * sent as it was. HTTP/1.0 requests are not compressed (nginx's gzip_http_version). The decoded
+ * body is the upstream's, byte for byte; a response that passes keeps its head, and a chunked one
+ * is re-chunked as its pieces arrive (as a proxy that parses the body does). With others=decoded, a
+ * client that does not accept the coding gets the body compressed anyway and decoded as it leaves
+ * (Varnish with beresp.do_gzip stores the gzip and gunzips it on delivery): plain bytes, released
+ * when the encoder released them. A HEAD request's answer is not modelled.
  */
 public final class Compress extends Shaper {
-  public static final Param ALGO = Param.choice("algo", "gzip", List.of("gzip", "deflate", "br", "zstd"), "the content coding");
-  public static final Param FLUSH = Param.choice("flush", "each", List.of("each", "none", "bytes", "timer", "input", "next", "end"),
-      "each: flush per upstream read; none: the encoder's own blocks and the end; bytes: send once bytes= compressed bytes "
-          + "wait; timer: flush after= after the first unflushed byte; input: flush once bytes= uncompressed bytes came in since "
-          + "the last flush; next: flush what is held when the next read comes (each read leaves one read late); end: the whole "
-          + "body at its end (the head at once; held output capped at 16 MiB)");
-  public static final Param BYTES = Param.size("bytes", null, 1, 16L << 20,
-      "flush=bytes: compressed bytes held before they leave; flush=input: uncompressed bytes between flushes").optional();
-  public static final Param AFTER = Param.duration("after", null, 1_000_000L, 60_000_000_000L,
-      "flush=timer: the flush timer, from the first unflushed byte").optional();
-  public static final Param MIN_LENGTH = Param.size("min-length", "0B", 0, 16L << 20,
-      "body bytes held before deciding to compress (Caddy's minimum_length); a shorter response is sent as it was");
-  public static final Param TYPES = Param.choice("types", "event-stream", List.of("event-stream", "text", "any"),
-      "which responses: text/event-stream only, any text/*, or any type");
-  public static final Param OTHERS = Param.choice("others", "as-is", List.of("as-is", "decoded"),
-      "clients that do not accept the coding: as-is, the body as it came; decoded, compressed anyway and decoded on delivery "
-          + "(Varnish's do_gzip), so they get plain bytes when the encoder lets them go");
+  public static final Param ALGO =
+      Param.choice("algo", "gzip", List.of("gzip", "deflate", "br", "zstd"), "the content coding");
+  public static final Param FLUSH =
+      Param.choice(
+          "flush",
+          "each",
+          List.of("each", "none", "bytes", "timer", "input", "next", "end"),
+          "each: flush per upstream read; none: the encoder's own blocks and the end; bytes: send once bytes= compressed bytes "
+              + "wait; timer: flush after= after the first unflushed byte; input: flush once bytes= uncompressed bytes came in since "
+              + "the last flush; next: flush what is held when the next read comes (each read leaves one read late); end: the whole "
+              + "body at its end (the head at once; held output capped at 16 MiB)");
+  public static final Param BYTES =
+      Param.size(
+              "bytes",
+              null,
+              1,
+              16L << 20,
+              "flush=bytes: compressed bytes held before they leave; flush=input: uncompressed bytes between flushes")
+          .optional();
+  public static final Param AFTER =
+      Param.duration(
+              "after",
+              null,
+              1_000_000L,
+              60_000_000_000L,
+              "flush=timer: the flush timer, from the first unflushed byte")
+          .optional();
+  public static final Param MIN_LENGTH =
+      Param.size(
+          "min-length",
+          "0B",
+          0,
+          16L << 20,
+          "body bytes held before deciding to compress (Caddy's minimum_length); a shorter response is sent as it was");
+  public static final Param TYPES =
+      Param.choice(
+          "types",
+          "event-stream",
+          List.of("event-stream", "text", "any"),
+          "which responses: text/event-stream only, any text/*, or any type");
+  public static final Param OTHERS =
+      Param.choice(
+          "others",
+          "as-is",
+          List.of("as-is", "decoded"),
+          "clients that do not accept the coding: as-is, the body as it came; decoded, compressed anyway and decoded on delivery "
+              + "(Varnish's do_gzip), so they get plain bytes when the encoder lets them go");
 
-  public static final ShaperType TYPE = new ShaperType("compress", false,
-      "a compressing proxy: re-encodes the body (gzip, deflate, br or zstd) for requests that accept it, releasing output "
-          + "per read, at the encoder's will, by compressed size or by timer",
-      List.of(ALGO, FLUSH, BYTES, AFTER, MIN_LENGTH, TYPES, OTHERS),
-      "compress=gzip,flush=bytes,bytes=2KiB", p -> () -> new Compress(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "compress",
+          false,
+          "a compressing proxy: re-encodes the body (gzip, deflate, br or zstd) for requests that accept it, releasing output "
+              + "per read, at the encoder's will, by compressed size or by timer",
+          List.of(ALGO, FLUSH, BYTES, AFTER, MIN_LENGTH, TYPES, OTHERS),
+          "compress=gzip,flush=bytes,bytes=2KiB",
+          p -> () -> new Compress(p));
 
-  /** Pipelined requests remembered; more than this and the oldest answers are treated as not accepting. */
+  /**
+   * Pipelined requests remembered; more than this and the oldest answers are treated as not
+   * accepting.
+   */
   private static final int MAX_PENDING_REQUESTS = 64;
+
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
 
@@ -68,30 +106,47 @@ public final class Compress extends Shaper {
   private final FlushPolicy policy;
   private final long minLength;
   private final int types;
+
   /** For each request sent upstream and not yet answered: whether it accepted the coding. */
   private final ArrayDeque<Boolean> accepts = new ArrayDeque<>();
+
   private final HttpRequestParser requests;
   private final HttpResponseParser responses;
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
   /** The response being re-encoded (null: it passes as it came). */
   private StreamCompressor compressor;
-  /** The response under way goes to a client that does not accept the coding, compressed and decoded (others=decoded). */
+
+  /**
+   * The response under way goes to a client that does not accept the coding, compressed and decoded
+   * (others=decoded).
+   */
   private boolean decodeOnDelivery;
+
   /** Deciding on min-length: the head and body bytes held, raw, and the body so far. */
   private boolean deciding;
+
   private final ByteArrayOutputStream rawHeld = new ByteArrayOutputStream();
   private final ByteArrayOutputStream bodyHeld = new ByteArrayOutputStream();
   private Headers pendingHead;
   private int pendingStatus;
   private String pendingReason;
+
   /** The response passing as it came is chunked: its body is re-chunked piece by piece. */
   private boolean passChunked;
+
   private boolean opaque;
   private ScheduledFuture<?> flushTimer;
-  /** others=decoded: a client that does not accept the coding gets the compressed body decoded as it leaves. */
+
+  /**
+   * others=decoded: a client that does not accept the coding gets the compressed body decoded as it
+   * leaves.
+   */
   private final boolean decodeForOthers;
+
   /** The response being re-encoded is decoded again on its way out (null: it leaves encoded). */
   private BodyDecoder decoder;
+
   private final ByteSink chunkDecoded = this::chunk;
 
   Compress(Params p) {
@@ -99,51 +154,66 @@ public final class Compress extends Shaper {
     String flush = FLUSH.choices().get((int) p.get(FLUSH));
     Long bytes = p.has(BYTES) ? p.get(BYTES) : null;
     Long after = p.has(AFTER) ? p.get(AFTER) : null;
-    this.policy = switch (flush) {
-      case "bytes" -> {
-        if (bytes == null) throw new ShaperSpecException("shaper 'compress': flush=bytes needs bytes= (" + BYTES.rangeText() + ")");
-        yield FlushPolicy.bytes(bytes);
-      }
-      case "timer" -> {
-        if (after == null) throw new ShaperSpecException("shaper 'compress': flush=timer needs after= (" + AFTER.rangeText() + ")");
-        yield new FlushPolicy(FlushPolicy.Kind.MS, after);
-      }
-      case "input" -> {
-        if (bytes == null) throw new ShaperSpecException("shaper 'compress': flush=input needs bytes= (" + BYTES.rangeText() + ")");
-        yield FlushPolicy.input(bytes);
-      }
-      case "none" -> FlushPolicy.NONE;
-      case "next" -> FlushPolicy.NEXT;
-      case "end" -> FlushPolicy.END;
-      default -> FlushPolicy.EACH;
-    };
+    this.policy =
+        switch (flush) {
+          case "bytes" -> {
+            if (bytes == null)
+              throw new ShaperSpecException(
+                  "shaper 'compress': flush=bytes needs bytes= (" + BYTES.rangeText() + ")");
+            yield FlushPolicy.bytes(bytes);
+          }
+          case "timer" -> {
+            if (after == null)
+              throw new ShaperSpecException(
+                  "shaper 'compress': flush=timer needs after= (" + AFTER.rangeText() + ")");
+            yield new FlushPolicy(FlushPolicy.Kind.MS, after);
+          }
+          case "input" -> {
+            if (bytes == null)
+              throw new ShaperSpecException(
+                  "shaper 'compress': flush=input needs bytes= (" + BYTES.rangeText() + ")");
+            yield FlushPolicy.input(bytes);
+          }
+          case "none" -> FlushPolicy.NONE;
+          case "next" -> FlushPolicy.NEXT;
+          case "end" -> FlushPolicy.END;
+          default -> FlushPolicy.EACH;
+        };
     boolean countsBytes = flush.equals("bytes") || flush.equals("input");
     if (bytes != null && !countsBytes || after != null && !flush.equals("timer")) {
-      throw new ShaperSpecException("shaper 'compress': bytes= goes with flush=bytes or flush=input, and after= with flush=timer");
+      throw new ShaperSpecException(
+          "shaper 'compress': bytes= goes with flush=bytes or flush=input, and after= with flush=timer");
     }
     this.minLength = p.get(MIN_LENGTH);
     this.types = (int) p.get(TYPES);
     this.decodeForOthers = p.get(OTHERS) == 1;
-    this.requests = new HttpRequestParser(r -> {
-      if (accepts.size() == MAX_PENDING_REQUESTS) accepts.poll();
-      accepts.add(!"HTTP/1.0".equals(r.version()) && ContentCoding.accepted(r.headers().get("Accept-Encoding")).contains(coding));
-    });
-    this.responses = new HttpResponseParser(new HttpResponseParser.Listener() {
-      @Override
-      public void onHead(int status, String reason, Headers headers) {
-        head(status, reason, headers);
-      }
+    this.requests =
+        new HttpRequestParser(
+            r -> {
+              if (accepts.size() == MAX_PENDING_REQUESTS) accepts.poll();
+              accepts.add(
+                  !"HTTP/1.0".equals(r.version())
+                      && ContentCoding.accepted(r.headers().get("Accept-Encoding"))
+                          .contains(coding));
+            });
+    this.responses =
+        new HttpResponseParser(
+            new HttpResponseParser.Listener() {
+              @Override
+              public void onHead(int status, String reason, Headers headers) {
+                head(status, reason, headers);
+              }
 
-      @Override
-      public void onBody(byte[] b, int off, int len) {
-        body(b, off, len);
-      }
+              @Override
+              public void onBody(byte[] b, int off, int len) {
+                body(b, off, len);
+              }
 
-      @Override
-      public void onComplete() {
-        complete();
-      }
-    });
+              @Override
+              public void onComplete() {
+                complete();
+              }
+            });
   }
 
   @Override
@@ -189,7 +259,8 @@ public final class Compress extends Shaper {
     boolean accepted = Boolean.TRUE.equals(accepts.poll());
     decodeOnDelivery = !accepted && decodeForOthers;
     if (!accepted && !decodeForOthers || !compressible(status, headers)) {
-      // passes as it came: the same head; the body in its own framing (a chunked one re-chunked as it arrives)
+      // passes as it came: the same head; the body in its own framing (a chunked one re-chunked as
+      // it arrives)
       passChunked = headers.has("Transfer-Encoding", "chunked");
       out.writeBytes(headAsParsed(status, reason, headers));
       return;
@@ -279,7 +350,10 @@ public final class Compress extends Shaper {
     }
   }
 
-  /** The compressor's ready bytes as one chunk into {@link #out}; decoded first for a client that does not accept the coding. */
+  /**
+   * The compressor's ready bytes as one chunk into {@link #out}; decoded first for a client that
+   * does not accept the coding.
+   */
   private void take() {
     int n = compressor.ready();
     if (n == 0) return;
@@ -289,8 +363,11 @@ public final class Compress extends Shaper {
       try {
         decoder.feed(compressor.buffer(), 0, n, chunkDecoded);
       } catch (BodyDecoder.Corrupt e) {
-        // the lab's own encoder's output: a decoder that refuses it is a bug, never a stream to pass on half-decoded
-        throw new IllegalStateException("compress others=decoded: the lab's own " + coding.text() + " output did not decode", e);
+        // the lab's own encoder's output: a decoder that refuses it is a bug, never a stream to
+        // pass on half-decoded
+        throw new IllegalStateException(
+            "compress others=decoded: the lab's own " + coding.text() + " output did not decode",
+            e);
       }
     }
     compressor.sent();
@@ -306,21 +383,27 @@ public final class Compress extends Shaper {
 
   /** A head as parsed, unchanged in its fields (for a response that passes). */
   private static byte[] headAsParsed(int status, String reason, Headers h) {
-    StringBuilder s = new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
-    for (int i = 0; i < h.size(); i++) s.append(h.name(i)).append(": ").append(h.value(i)).append("\r\n");
+    StringBuilder s =
+        new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
+    for (int i = 0; i < h.size(); i++)
+      s.append(h.name(i)).append(": ").append(h.value(i)).append("\r\n");
     return s.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
   private void armTimer() {
     if (compressor == null || !compressor.wantsTimer() || flushTimer != null) return;
-    flushTimer = ctx.schedule(() -> {
-      flushTimer = null;
-      if (compressor == null) return;
-      compressor.timerFired();
-      out.reset();
-      take();
-      if (out.size() > 0) next.accept(Chunk.data(Buffer.buffer(out.toByteArray()), System.nanoTime()));
-    }, compressor.policy().value());
+    flushTimer =
+        ctx.schedule(
+            () -> {
+              flushTimer = null;
+              if (compressor == null) return;
+              compressor.timerFired();
+              out.reset();
+              take();
+              if (out.size() > 0)
+                next.accept(Chunk.data(Buffer.buffer(out.toByteArray()), System.nanoTime()));
+            },
+            compressor.policy().value());
   }
 
   private void cancelTimer() {
@@ -330,7 +413,10 @@ public final class Compress extends Shaper {
     }
   }
 
-  /** Upstream went away mid-response: what was compressed so far is not a whole body; drop the encoder. */
+  /**
+   * Upstream went away mid-response: what was compressed so far is not a whole body; drop the
+   * encoder.
+   */
   private void endEarly() {
     cancelTimer();
     if (compressor != null) {
@@ -348,10 +434,12 @@ public final class Compress extends Shaper {
    * Content-Encoding when compressing and Vary: Accept-Encoding either way.
    */
   private byte[] rebuiltHead(int status, String reason, Headers h, boolean encoded) {
-    StringBuilder s = new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
+    StringBuilder s =
+        new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
     for (int i = 0; i < h.size(); i++) {
       String name = h.name(i);
-      if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding")) continue;
+      if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding"))
+        continue;
       s.append(name).append(": ").append(h.value(i)).append("\r\n");
     }
     s.append("Transfer-Encoding: chunked\r\n");

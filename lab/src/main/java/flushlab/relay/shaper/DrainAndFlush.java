@@ -8,9 +8,14 @@ import java.util.List;
  */
 public final class DrainAndFlush extends HoldingShaper {
 
-  public static final ShaperType TYPE = new ShaperType("drain-and-flush", false,
-      "a proxy that buffers the entire response and sends it when upstream finishes (the metric-validation relay)",
-      List.of(CAP, X_ACCEL), "drain-and-flush,cap=8MiB", p -> () -> new DrainAndFlush(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "drain-and-flush",
+          false,
+          "a proxy that buffers the entire response and sends it when upstream finishes (the metric-validation relay)",
+          List.of(CAP, X_ACCEL),
+          "drain-and-flush,cap=8MiB",
+          p -> () -> new DrainAndFlush(p));
 
   DrainAndFlush(Params p) {
     super(p);

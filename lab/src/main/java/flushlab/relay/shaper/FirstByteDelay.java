@@ -4,12 +4,18 @@ import java.util.List;
 
 /** Holds the first byte of each response for D; what follows queues behind it in order. */
 public final class FirstByteDelay extends TimedQueueShaper {
-  public static final Param DELAY = Param.duration("delay", null, 0, 600_000_000_000L, "added before the first byte of each response");
+  public static final Param DELAY =
+      Param.duration(
+          "delay", null, 0, 600_000_000_000L, "added before the first byte of each response");
 
-  public static final ShaperType TYPE = new ShaperType("first-byte-delay", true,
-      "a proxy or backend slow to start answering (time to first byte)",
-      List.of(DELAY),
-      "first-byte-delay=300ms", p -> () -> new FirstByteDelay(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "first-byte-delay",
+          true,
+          "a proxy or backend slow to start answering (time to first byte)",
+          List.of(DELAY),
+          "first-byte-delay=300ms",
+          p -> () -> new FirstByteDelay(p));
 
   private final long delayNanos;
   private boolean firstPending = true;

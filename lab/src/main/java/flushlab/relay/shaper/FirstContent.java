@@ -15,35 +15,59 @@ import java.util.List;
  * response (response.created, a role-only delta, comment keep-alives) arrive together with its
  * first token, so a long think looks like a server that sends nothing, and a client's "thinking"
  * indicator and an idle timeout both see silence. What counts as content is a preset: an OpenAI
- * chat delta with non-empty {@code choices[0].delta.content}; a Responses API
- * {@code response.output_text.delta}; an Anthropic {@code content_block_delta}; or any data event at
- * all (holding only comments). After it, the response streams as it came.
+ * chat delta with non-empty {@code choices[0].delta.content}; a Responses API {@code
+ * response.output_text.delta}; an Anthropic {@code content_block_delta}; or any data event at all
+ * (holding only comments). After it, the response streams as it came.
  */
 public final class FirstContent extends Shaper {
-  public static final Param CONTENT = Param.choice("content", "chat", List.of("chat", "responses", "anthropic", "any"),
-      "what the first content event is: chat (choices[0].delta.content non-empty), responses (response.output_text.delta), "
-          + "anthropic (content_block_delta), any (the first data event: only comments are held)");
-  public static final Param CAP = Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes held before the connection fails");
+  public static final Param CONTENT =
+      Param.choice(
+          "content",
+          "chat",
+          List.of("chat", "responses", "anthropic", "any"),
+          "what the first content event is: chat (choices[0].delta.content non-empty), responses (response.output_text.delta), "
+              + "anthropic (content_block_delta), any (the first data event: only comments are held)");
+  public static final Param CAP =
+      Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes held before the connection fails");
 
-  public static final ShaperType TYPE = new ShaperType("first-content", false,
-      "a gateway that holds a response until its first content event (LiteLLM holding message_start through a think): "
-          + "the events before it arrive with the first token",
-      List.of(CONTENT, CAP), "first-content=responses", p -> () -> new FirstContent(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "first-content",
+          false,
+          "a gateway that holds a response until its first content event (LiteLLM holding message_start through a think): "
+              + "the events before it arrive with the first token",
+          List.of(CONTENT, CAP),
+          "first-content=responses",
+          p -> () -> new FirstContent(p));
 
-  private enum Content { CHAT, RESPONSES, ANTHROPIC, ANY }
+  private enum Content {
+    CHAT,
+    RESPONSES,
+    ANTHROPIC,
+    ANY
+  }
 
   private final Content content;
   private final long capBytes;
   private final HeadBoundary head = new HeadBoundary();
-  /** A response's bytes as a client reads them, made afresh for each response (its head starts a read of its own). */
+
+  /**
+   * A response's bytes as a client reads them, made afresh for each response (its head starts a
+   * read of its own).
+   */
   private HttpResponseParser http;
+
   private SseEventParser sse;
   private byte[] scratch = new byte[4096];
+
   /** Held body bytes, and when the oldest of them arrived. */
   private Buffer held;
+
   private long heldSince;
+
   /** The response's first content event has been seen: it streams from here on. */
   private boolean open = true;
+
   private boolean opaque;
 
   FirstContent(Params p) {
@@ -52,21 +76,25 @@ public final class FirstContent extends Shaper {
   }
 
   private void newResponse() {
-    sse = new SseEventParser((data, len) -> {
-      if (!open && isContent(data, len)) open = true;
-    });
-    http = new HttpResponseParser(new HttpResponseParser.Listener() {
-      @Override
-      public void onHead(int status, String reason, Headers headers) {}
+    sse =
+        new SseEventParser(
+            (data, len) -> {
+              if (!open && isContent(data, len)) open = true;
+            });
+    http =
+        new HttpResponseParser(
+            new HttpResponseParser.Listener() {
+              @Override
+              public void onHead(int status, String reason, Headers headers) {}
 
-      @Override
-      public void onBody(byte[] bytes, int off, int len) {
-        if (!open) sse.feed(bytes, off, len);
-      }
+              @Override
+              public void onBody(byte[] bytes, int off, int len) {
+                if (!open) sse.feed(bytes, off, len);
+              }
 
-      @Override
-      public void onComplete() {}
-    });
+              @Override
+              public void onComplete() {}
+            });
     opaque = false;
   }
 
@@ -132,7 +160,8 @@ public final class FirstContent extends Shaper {
       return;
     }
     held.appendBuffer(body);
-    if (open) releaseHeld(); // this read carried the first content event: everything held leaves with it
+    if (open)
+      releaseHeld(); // this read carried the first content event: everything held leaves with it
   }
 
   /** Feeds the response parser (and through it the event parser) until the first content event. */

@@ -13,37 +13,69 @@ import java.util.List;
  * window / (rtt + after) never meets the window; a faster one leaves in bursts of what each update
  * grants, its backlog growing, which is the stall users see behind small windows on long paths.
  *
- * <p>The window counts the response bytes the relay forwards (head and chunk framing included),
- * as an HTTP/2 sender counts DATA payload; one window per relay connection, as HTTP/2's
+ * <p>The window counts the response bytes the relay forwards (head and chunk framing included), as
+ * an HTTP/2 sender counts DATA payload; one window per relay connection, as HTTP/2's
  * connection-level window. A burst splits a frame where the window ends, as a DATA frame may.
  * Nothing is lost: what waits is forwarded, in order, as grants arrive, and the end of a response
  * or the upstream's close keep their place behind it. More than {@link #HIGH_WATERMARK_BYTES}
  * waiting pauses upstream reads (the sender blocks), so the wait is bounded in memory.
  */
 public final class FlowWindow extends Shaper {
-  public static final Param WINDOW = Param.size("window", null, 1, (1L << 31) - 1,
-      "bytes the sender may have unacknowledged (HTTP/2's initial window is 65535)");
-  public static final Param UPDATE = Param.choice("update", "at-once", List.of("at-once", "bytes", "timer"),
-      "when the receiver sends WINDOW_UPDATE for what it consumed: at once; once bytes= are unacknowledged; or after= "
-          + "from the first unacknowledged byte");
-  public static final Param BYTES = Param.size("bytes", null, 1, (1L << 31) - 1,
-      "update=bytes: unacknowledged bytes that make the receiver send its update (at most the window; default half of it)")
-      .optional();
-  public static final Param AFTER = Param.duration("after", "10ms", 1_000_000L, 60_000_000_000L,
-      "update=timer: how long the receiver waits from the first unacknowledged byte");
-  public static final Param RTT = Param.duration("rtt", "0ms", 0, 60_000_000_000L,
-      "how long an update takes to reach the sender (the path's round trip)");
+  public static final Param WINDOW =
+      Param.size(
+          "window",
+          null,
+          1,
+          (1L << 31) - 1,
+          "bytes the sender may have unacknowledged (HTTP/2's initial window is 65535)");
+  public static final Param UPDATE =
+      Param.choice(
+          "update",
+          "at-once",
+          List.of("at-once", "bytes", "timer"),
+          "when the receiver sends WINDOW_UPDATE for what it consumed: at once; once bytes= are unacknowledged; or after= "
+              + "from the first unacknowledged byte");
+  public static final Param BYTES =
+      Param.size(
+              "bytes",
+              null,
+              1,
+              (1L << 31) - 1,
+              "update=bytes: unacknowledged bytes that make the receiver send its update (at most the window; default half of it)")
+          .optional();
+  public static final Param AFTER =
+      Param.duration(
+          "after",
+          "10ms",
+          1_000_000L,
+          60_000_000_000L,
+          "update=timer: how long the receiver waits from the first unacknowledged byte");
+  public static final Param RTT =
+      Param.duration(
+          "rtt",
+          "0ms",
+          0,
+          60_000_000_000L,
+          "how long an update takes to reach the sender (the path's round trip)");
 
-  public static final ShaperType TYPE = new ShaperType("window", false,
-      "HTTP/2 flow control: at most window= bytes unacknowledged; the rest waits for the receiver's WINDOW_UPDATE (at once, "
-          + "after bytes=, or after a timer), which takes rtt= to arrive",
-      List.of(WINDOW, UPDATE, BYTES, AFTER, RTT),
-      "window=64KiB,rtt=50ms", p -> () -> new FlowWindow(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "window",
+          false,
+          "HTTP/2 flow control: at most window= bytes unacknowledged; the rest waits for the receiver's WINDOW_UPDATE (at once, "
+              + "after bytes=, or after a timer), which takes rtt= to arrive",
+          List.of(WINDOW, UPDATE, BYTES, AFTER, RTT),
+          "window=64KiB,rtt=50ms",
+          p -> () -> new FlowWindow(p));
 
   static final long HIGH_WATERMARK_BYTES = 1L << 20;
   static final long LOW_WATERMARK_BYTES = 256L << 10;
 
-  private enum Update { AT_ONCE, BYTES, TIMER }
+  private enum Update {
+    AT_ONCE,
+    BYTES,
+    TIMER
+  }
 
   private final long window;
   private final Update update;
@@ -53,10 +85,13 @@ public final class FlowWindow extends Shaper {
 
   private final ArrayDeque<Chunk> waiting = new ArrayDeque<>();
   private long waitingBytes;
+
   /** Bytes the sender may still send. */
   private long credit;
+
   /** Bytes consumed and not yet granted back (the receiver's side). */
   private long unacknowledged;
+
   private ScheduledFuture<?> updateTimer;
   private final ArrayDeque<ScheduledFuture<?>> inFlightUpdates = new ArrayDeque<>();
   private boolean released;
@@ -66,12 +101,19 @@ public final class FlowWindow extends Shaper {
     this.update = Update.values()[(int) p.get(UPDATE)];
     this.updateBytes = p.has(BYTES) ? p.get(BYTES) : Math.max(1, window / 2);
     if (p.has(BYTES) && update != Update.BYTES) {
-      throw new ShaperSpecException("shaper 'window': bytes= applies to update=bytes only (update is " + UPDATE.choices().get((int) p.get(UPDATE)) + ")");
+      throw new ShaperSpecException(
+          "shaper 'window': bytes= applies to update=bytes only (update is "
+              + UPDATE.choices().get((int) p.get(UPDATE))
+              + ")");
     }
     if (updateBytes > window) {
       // the receiver would wait for more than the sender may ever send: both stop for good
-      throw new ShaperSpecException("shaper 'window': bytes=" + updateBytes + "B is larger than window=" + window
-          + "B, so the update would never be sent (valid: 1B up to the window)");
+      throw new ShaperSpecException(
+          "shaper 'window': bytes="
+              + updateBytes
+              + "B is larger than window="
+              + window
+              + "B, so the update would never be sent (valid: 1B up to the window)");
     }
     this.afterNanos = p.get(AFTER);
     this.rttNanos = p.get(RTT);
@@ -87,7 +129,10 @@ public final class FlowWindow extends Shaper {
     send();
   }
 
-  /** Sends what the window allows, in order; items that carry no bytes go as soon as everything before them has. */
+  /**
+   * Sends what the window allows, in order; items that carry no bytes go as soon as everything
+   * before them has.
+   */
   private void send() {
     while (!waiting.isEmpty()) {
       Chunk c = waiting.peek();
@@ -122,12 +167,15 @@ public final class FlowWindow extends Shaper {
       }
       case TIMER -> {
         if (updateTimer == null) {
-          updateTimer = ctx.schedule(() -> {
-            updateTimer = null;
-            if (released) return;
-            grant();
-            send();
-          }, afterNanos);
+          updateTimer =
+              ctx.schedule(
+                  () -> {
+                    updateTimer = null;
+                    if (released) return;
+                    grant();
+                    send();
+                  },
+                  afterNanos);
         }
       }
     }
@@ -142,12 +190,15 @@ public final class FlowWindow extends Shaper {
       credit += g;
       return; // the caller's loop goes on sending
     }
-    inFlightUpdates.add(ctx.schedule(() -> {
-      inFlightUpdates.poll();
-      if (released) return;
-      credit += g;
-      send();
-    }, rttNanos));
+    inFlightUpdates.add(
+        ctx.schedule(
+            () -> {
+              inFlightUpdates.poll();
+              if (released) return;
+              credit += g;
+              send();
+            },
+            rttNanos));
   }
 
   @Override

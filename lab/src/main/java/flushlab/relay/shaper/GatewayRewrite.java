@@ -22,57 +22,88 @@ import java.util.List;
  * pass as they came. An event larger than 1 MiB fails the connection.
  */
 public final class GatewayRewrite extends Shaper {
-  public static final Param DROP_PI = Param.bool("drop-pi", "false", "drop pi_seq and pi_ts, as a gateway that keeps only OpenAI's fields does");
+  public static final Param DROP_PI =
+      Param.bool(
+          "drop-pi",
+          "false",
+          "drop pi_seq and pi_ts, as a gateway that keeps only OpenAI's fields does");
 
-  public static final ShaperType TYPE = new ShaperType("gateway-rewrite", true,
-      "an AI gateway that re-serialises each OpenAI event (keys reordered, spaces added, pi_* fields kept or dropped)",
-      List.of(DROP_PI),
-      "gateway-rewrite,drop-pi=true", p -> () -> new GatewayRewrite(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "gateway-rewrite",
+          true,
+          "an AI gateway that re-serialises each OpenAI event (keys reordered, spaces added, pi_* fields kept or dropped)",
+          List.of(DROP_PI),
+          "gateway-rewrite,drop-pi=true",
+          p -> () -> new GatewayRewrite(p));
 
   static final int MAX_EVENT_BYTES = 1 << 20;
 
   private final boolean dropPi;
   private final HttpResponseParser parser;
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  /** The current response's body: SSE that this shaper rewrites (else its bytes pass as they came). */
+
+  /**
+   * The current response's body: SSE that this shaper rewrites (else its bytes pass as they came).
+   */
   private boolean rewriting;
+
   private boolean chunked;
-  /** True when the chunk being handled touched a rewritten response: its output replaces its bytes. */
+
+  /**
+   * True when the chunk being handled touched a rewritten response: its output replaces its bytes.
+   */
   private boolean touched;
+
   private boolean opaque;
   private final ByteArrayOutputStream event = new ByteArrayOutputStream();
-  /** Characters on the body's current line, CR aside: 0 at a line break means a blank line (an event's end). */
+
+  /**
+   * Characters on the body's current line, CR aside: 0 at a line break means a blank line (an
+   * event's end).
+   */
   private int lineChars;
 
   GatewayRewrite(Params p) {
     this.dropPi = p.bool(DROP_PI);
-    this.parser = new HttpResponseParser(new HttpResponseParser.Listener() {
-      @Override
-      public void onHead(int status, String reason, Headers headers) {
-        String type = headers.get("Content-Type");
-        rewriting = type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream");
-        if (!rewriting) return;
-        touched = true;
-        chunked = headers.has("Transfer-Encoding", "chunked");
-        StringBuilder h = new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
-        for (int i = 0; i < headers.size(); i++) h.append(headers.name(i)).append(": ").append(headers.value(i)).append("\r\n");
-        out.writeBytes(h.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
-      }
+    this.parser =
+        new HttpResponseParser(
+            new HttpResponseParser.Listener() {
+              @Override
+              public void onHead(int status, String reason, Headers headers) {
+                String type = headers.get("Content-Type");
+                rewriting =
+                    type != null
+                        && type.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream");
+                if (!rewriting) return;
+                touched = true;
+                chunked = headers.has("Transfer-Encoding", "chunked");
+                StringBuilder h =
+                    new StringBuilder("HTTP/1.1 ")
+                        .append(status)
+                        .append(' ')
+                        .append(reason)
+                        .append("\r\n");
+                for (int i = 0; i < headers.size(); i++)
+                  h.append(headers.name(i)).append(": ").append(headers.value(i)).append("\r\n");
+                out.writeBytes(h.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+              }
 
-      @Override
-      public void onBody(byte[] bytes, int off, int len) {
-        if (rewriting) body(bytes, off, len);
-      }
+              @Override
+              public void onBody(byte[] bytes, int off, int len) {
+                if (rewriting) body(bytes, off, len);
+              }
 
-      @Override
-      public void onComplete() {
-        if (!rewriting) return;
-        if (event.size() > 0) emit(event.toByteArray()); // an unterminated last event, as it came
-        event.reset();
-        if (chunked) out.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        rewriting = false;
-      }
-    });
+              @Override
+              public void onComplete() {
+                if (!rewriting) return;
+                if (event.size() > 0)
+                  emit(event.toByteArray()); // an unterminated last event, as it came
+                event.reset();
+                if (chunked) out.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                rewriting = false;
+              }
+            });
   }
 
   @Override
@@ -98,7 +129,10 @@ public final class GatewayRewrite extends Shaper {
     }
   }
 
-  /** Splits body bytes into events at blank lines ("\n\n" or "\r\n\r\n"); each complete one is rewritten and sent. */
+  /**
+   * Splits body bytes into events at blank lines ("\n\n" or "\r\n\r\n"); each complete one is
+   * rewritten and sent.
+   */
   private void body(byte[] b, int off, int len) {
     int start = off;
     for (int i = off; i < off + len; i++) {
@@ -126,12 +160,16 @@ public final class GatewayRewrite extends Shaper {
 
   private void emit(byte[] e) {
     if (e.length == 0) return;
-    if (chunked) out.writeBytes((Integer.toHexString(e.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    if (chunked)
+      out.writeBytes((Integer.toHexString(e.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
     out.writeBytes(e);
     if (chunked) out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
   }
 
-  /** One event, its data line's JSON written again; anything else (comments, [DONE], event: lines) as it came. */
+  /**
+   * One event, its data line's JSON written again; anything else (comments, [DONE], event: lines)
+   * as it came.
+   */
   static byte[] rewrite(byte[] eventBytes, boolean dropPi) {
     String text = new String(eventBytes, StandardCharsets.UTF_8);
     StringBuilder sb = new StringBuilder(text.length() + 64);
@@ -163,7 +201,8 @@ public final class GatewayRewrite extends Shaper {
       List<String> names = new ArrayList<>();
       o.fieldNames().forEachRemaining(names::add);
       ObjectNode r = Json.MAPPER.createObjectNode();
-      for (int i = names.size() - 1; i >= 0; i--) r.set(names.get(i), reversed(o.get(names.get(i))));
+      for (int i = names.size() - 1; i >= 0; i--)
+        r.set(names.get(i), reversed(o.get(names.get(i))));
       return r;
     }
     if (n instanceof ArrayNode a) {
@@ -174,7 +213,10 @@ public final class GatewayRewrite extends Shaper {
     return n;
   }
 
-  /** Compact JSON with a space after every ':' and ',' outside strings (one line: SSE data stays one line). */
+  /**
+   * Compact JSON with a space after every ':' and ',' outside strings (one line: SSE data stays one
+   * line).
+   */
   static String spaced(String json) {
     StringBuilder sb = new StringBuilder(json.length() + json.length() / 8);
     boolean inString = false;

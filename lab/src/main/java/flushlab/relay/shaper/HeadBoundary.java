@@ -1,9 +1,9 @@
 package flushlab.relay.shaper;
 
 /**
- * Where a response's head ends in the bytes a relay forwards: after {@link Chunk.Kind#RESPONSE_START}
- * the head runs to the first blank line (CRLF CRLF), which may be split across reads. For the
- * shapers that treat the head and the body apart; allocation-free.
+ * Where a response's head ends in the bytes a relay forwards: after {@link
+ * Chunk.Kind#RESPONSE_START} the head runs to the first blank line (CRLF CRLF), which may be split
+ * across reads. For the shapers that treat the head and the body apart; allocation-free.
  */
 final class HeadBoundary {
   private boolean inHead;

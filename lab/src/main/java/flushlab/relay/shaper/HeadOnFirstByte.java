@@ -7,24 +7,29 @@ import java.util.List;
  * The response head is withheld until the first body byte arrives (Caddy's {@code encode}, poem,
  * Spring Cloud Gateway): a client then sees the head and the first event at the same moment, so
  * time to the head is no longer the server's answer time but its first token's, and a long think
- * looks like a server that has not answered at all. A response without a body sends its head at
- * its end.
+ * looks like a server that has not answered at all. A response without a body sends its head at its
+ * end.
  */
 public final class HeadOnFirstByte extends Shaper {
-  public static final ShaperType TYPE = new ShaperType("head-on-first-byte", false,
-      "a proxy that sends the response head only with the first body byte (Caddy encode, poem, Spring Cloud Gateway)",
-      List.of(), "head-on-first-byte", p -> HeadOnFirstByte::new);
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "head-on-first-byte",
+          false,
+          "a proxy that sends the response head only with the first body byte (Caddy encode, poem, Spring Cloud Gateway)",
+          List.of(),
+          "head-on-first-byte",
+          p -> HeadOnFirstByte::new);
 
   private final HeadBoundary head = new HeadBoundary();
   private Buffer heldHead;
   private long heldSince;
 
   /**
-   * A response's head begins with the first byte after the one before it ended (or the
-   * connection's first). The relay marks a response's start only with the piece that completes
-   * its head, after any earlier piece of it went by: the start mark neither releases nor restarts
-   * the head being held (a head split inside its blank line was once let through in part, and its
-   * end then looked for in the body).
+   * A response's head begins with the first byte after the one before it ended (or the connection's
+   * first). The relay marks a response's start only with the piece that completes its head, after
+   * any earlier piece of it went by: the start mark neither releases nor restarts the head being
+   * held (a head split inside its blank line was once let through in part, and its end then looked
+   * for in the body).
    */
   public HeadOnFirstByte() {
     head.start();
@@ -65,7 +70,10 @@ public final class HeadOnFirstByte extends Shaper {
     }
   }
 
-  /** Heads larger than this are not a response this shaper should hold (nginx's default large_client_header_buffers is 8 KiB). */
+  /**
+   * Heads larger than this are not a response this shaper should hold (nginx's default
+   * large_client_header_buffers is 8 KiB).
+   */
   static final int HEAD_CAP = 64 * 1024;
 
   private void releaseHead() {

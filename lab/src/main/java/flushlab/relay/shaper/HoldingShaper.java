@@ -4,26 +4,33 @@ import io.vertx.core.buffer.Buffer;
 import java.util.List;
 
 /**
- * The shared shape of the buffering mechanisms: hold response bytes and release everything held
- * in one write when the subclass's trigger fires, and always at the end of the response or when
- * upstream closes. Held bytes are capped; over the cap the connection fails with a clear reason
- * (a 502 when nothing was sent yet), never an OutOfMemoryError. Optionally honours
- * {@code X-Accel-Buffering: no} from upstream by streaming that response unbuffered.
+ * The shared shape of the buffering mechanisms: hold response bytes and release everything held in
+ * one write when the subclass's trigger fires, and always at the end of the response or when
+ * upstream closes. Held bytes are capped; over the cap the connection fails with a clear reason (a
+ * 502 when nothing was sent yet), never an OutOfMemoryError. Optionally honours {@code
+ * X-Accel-Buffering: no} from upstream by streaming that response unbuffered.
  */
 abstract class HoldingShaper extends Shaper {
   static final long DEFAULT_CAP = 16L << 20;
 
-  public static final Param CAP = Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes held before the connection fails");
+  public static final Param CAP =
+      Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes held before the connection fails");
 
-  public static final Param X_ACCEL = Param.choice("x-accel", "ignore", List.of("ignore", "honor"),
-        "honor: stream a response unbuffered when upstream sends X-Accel-Buffering: no (nginx); ignore: as HAProxy");
+  public static final Param X_ACCEL =
+      Param.choice(
+          "x-accel",
+          "ignore",
+          List.of("ignore", "honor"),
+          "honor: stream a response unbuffered when upstream sends X-Accel-Buffering: no (nginx); ignore: as HAProxy");
 
   private final long capBytes;
   private final boolean honorXAccel;
   private Buffer held;
   private long heldSinceNanos;
+
   /** When the newest held chunk arrived: what a split keeps began with it. */
   private long lastArrivalNanos;
+
   private boolean bypass;
   private boolean failed;
 
@@ -40,8 +47,17 @@ abstract class HoldingShaper extends Shaper {
     long bytes = p.get(threshold);
     long cap = p.get(CAP);
     if (bytes > cap) {
-      throw new ShaperSpecException(shaper + ": " + threshold.key() + "=" + bytes + " B can never be reached: the connection fails at its cap="
-          + cap + " B first (raise cap= to at least " + threshold.key() + ", up to 1 GiB)");
+      throw new ShaperSpecException(
+          shaper
+              + ": "
+              + threshold.key()
+              + "="
+              + bytes
+              + " B can never be reached: the connection fails at its cap="
+              + cap
+              + " B first (raise cap= to at least "
+              + threshold.key()
+              + ", up to 1 GiB)");
     }
   }
 
@@ -83,7 +99,8 @@ abstract class HoldingShaper extends Shaper {
       onFirstByteHeld(heldSinceNanos);
     }
     if (held.length() + (long) c.length() > capBytes) {
-      failHolding(getClass().getSimpleName() + " would hold more than its cap of " + capBytes + " bytes");
+      failHolding(
+          getClass().getSimpleName() + " would hold more than its cap of " + capBytes + " bytes");
       return;
     }
     if (!ctx.holdBytes(c.length())) {
@@ -124,7 +141,8 @@ abstract class HoldingShaper extends Shaper {
       return;
     }
     Buffer first = held.getBuffer(0, n);
-    Buffer rest = Buffer.buffer(Math.max(256, held.length() - n)).appendBuffer(held, n, held.length() - n);
+    Buffer rest =
+        Buffer.buffer(Math.max(256, held.length() - n)).appendBuffer(held, n, held.length() - n);
     long since = heldSinceNanos;
     held = rest;
     heldSinceNanos = lastArrivalNanos;

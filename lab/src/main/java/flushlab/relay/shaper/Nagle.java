@@ -9,9 +9,14 @@ import java.util.List;
  */
 public final class Nagle extends Shaper {
 
-  public static final ShaperType TYPE = new ShaperType("nagle", false,
-      "a proxy that leaves Nagle on (no TCP_NODELAY) on its client sockets, as hyper/axum servers did",
-      List.of(), "nagle", p -> Nagle::new);
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "nagle",
+          false,
+          "a proxy that leaves Nagle on (no TCP_NODELAY) on its client sockets, as hyper/axum servers did",
+          List.of(),
+          "nagle",
+          p -> Nagle::new);
 
   @Override
   protected void onWired() {

@@ -3,16 +3,21 @@ package flushlab.relay.shaper;
 import java.util.List;
 
 /**
- * Each write is held until the next one arrives: the "one event late" hold of HTTP.jl,
- * express-sse and Spring Cloud Gateway reports, and of HAProxy's compression (each event leaves
- * when the next pushes it out). Every event reaches the client one interval late, and the last only
- * with the end of the response, so a model's final token waits for the stream to close. The head
- * passes at once; what is held is one upstream read, counted against the relay's cap.
+ * Each write is held until the next one arrives: the "one event late" hold of HTTP.jl, express-sse
+ * and Spring Cloud Gateway reports, and of HAProxy's compression (each event leaves when the next
+ * pushes it out). Every event reaches the client one interval late, and the last only with the end
+ * of the response, so a model's final token waits for the stream to close. The head passes at once;
+ * what is held is one upstream read, counted against the relay's cap.
  */
 public final class OneLate extends Shaper {
-  public static final ShaperType TYPE = new ShaperType("one-late", false,
-      "a proxy or framework that writes each chunk only when the next arrives: every event one interval late, the last with the end",
-      List.of(), "one-late", p -> OneLate::new);
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "one-late",
+          false,
+          "a proxy or framework that writes each chunk only when the next arrives: every event one interval late, the last with the end",
+          List.of(),
+          "one-late",
+          p -> OneLate::new);
 
   private final HeadBoundary head = new HeadBoundary();
   private Chunk held;

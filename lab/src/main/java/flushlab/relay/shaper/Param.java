@@ -8,16 +8,32 @@ import java.util.Locale;
  * One parameter of a shaper: its key, kind (which fixes the unit), range and default. The
  * registry's parameter list is the reference documentation, so messages and README agree.
  */
-public record Param(String key, Kind kind, boolean required, String defaultValue, long min, long max,
-    List<String> choices, String description) {
+public record Param(
+    String key,
+    Kind kind,
+    boolean required,
+    String defaultValue,
+    long min,
+    long max,
+    List<String> choices,
+    String description) {
 
-  public enum Kind { DURATION, SIZE, RATE, BOOLEAN, CHOICE }
-
-  public static Param duration(String key, String def, long minNanos, long maxNanos, String description) {
-    return new Param(key, Kind.DURATION, def == null, def, minNanos, maxNanos, List.of(), description);
+  public enum Kind {
+    DURATION,
+    SIZE,
+    RATE,
+    BOOLEAN,
+    CHOICE
   }
 
-  public static Param size(String key, String def, long minBytes, long maxBytes, String description) {
+  public static Param duration(
+      String key, String def, long minNanos, long maxNanos, String description) {
+    return new Param(
+        key, Kind.DURATION, def == null, def, minNanos, maxNanos, List.of(), description);
+  }
+
+  public static Param size(
+      String key, String def, long minBytes, long maxBytes, String description) {
     return new Param(key, Kind.SIZE, def == null, def, minBytes, maxBytes, List.of(), description);
   }
 
@@ -38,28 +54,42 @@ public record Param(String key, Kind kind, boolean required, String defaultValue
     return new Param(key, kind, false, defaultValue, min, max, choices, description);
   }
 
-  /** Parses and range-checks a value; the message names the shaper, the key, the unit and the range. */
+  /**
+   * Parses and range-checks a value; the message names the shaper, the key, the unit and the range.
+   */
   long parse(String shaper, String value) {
     String where = "shaper '" + shaper + "': " + key + "=" + value;
     long v;
     try {
       switch (kind) {
-        case DURATION: v = Units.parseDurationNanos(value); break;
-        case SIZE: v = Units.parseBytes(value); break;
-        case RATE: v = Units.parseBytesPerSecond(value); break;
-        case BOOLEAN: {
-          String b = value.toLowerCase(Locale.ROOT);
-          if (!b.equals("true") && !b.equals("false")) throw new IllegalArgumentException("'" + value + "' is not true or false");
-          v = b.equals("true") ? 1 : 0;
+        case DURATION:
+          v = Units.parseDurationNanos(value);
           break;
-        }
-        case CHOICE: {
-          int i = choices.indexOf(value.toLowerCase(Locale.ROOT));
-          if (i < 0) throw new IllegalArgumentException("'" + value + "' is not one of " + String.join(", ", choices));
-          v = i;
+        case SIZE:
+          v = Units.parseBytes(value);
           break;
-        }
-        default: throw new IllegalStateException();
+        case RATE:
+          v = Units.parseBytesPerSecond(value);
+          break;
+        case BOOLEAN:
+          {
+            String b = value.toLowerCase(Locale.ROOT);
+            if (!b.equals("true") && !b.equals("false"))
+              throw new IllegalArgumentException("'" + value + "' is not true or false");
+            v = b.equals("true") ? 1 : 0;
+            break;
+          }
+        case CHOICE:
+          {
+            int i = choices.indexOf(value.toLowerCase(Locale.ROOT));
+            if (i < 0)
+              throw new IllegalArgumentException(
+                  "'" + value + "' is not one of " + String.join(", ", choices));
+            v = i;
+            break;
+          }
+        default:
+          throw new IllegalStateException();
       }
     } catch (IllegalArgumentException e) {
       throw new ShaperSpecException(where + ": " + e.getMessage() + " (" + rangeText() + ")");
@@ -70,25 +100,37 @@ public record Param(String key, Kind kind, boolean required, String defaultValue
     return v;
   }
 
-  /** A value in this parameter's base unit as a spec writes it (it parses back to the same value). */
+  /**
+   * A value in this parameter's base unit as a spec writes it (it parses back to the same value).
+   */
   public String format(long v) {
     switch (kind) {
-      case DURATION: return Units.formatDuration(v);
-      case SIZE: return v + "B";
-      case RATE: return v + "B/s";
-      case BOOLEAN: return v == 1 ? "true" : "false";
-      default: return choices.get((int) v);
+      case DURATION:
+        return Units.formatDuration(v);
+      case SIZE:
+        return v + "B";
+      case RATE:
+        return v + "B/s";
+      case BOOLEAN:
+        return v == 1 ? "true" : "false";
+      default:
+        return choices.get((int) v);
     }
   }
 
   /** "a duration 1ms..60s" and the like, for messages and the README. */
   public String rangeText() {
     switch (kind) {
-      case DURATION: return "a duration " + Units.formatDuration(min) + ".." + Units.formatDuration(max);
-      case SIZE: return "a size " + Units.formatBytes(min) + ".." + Units.formatBytes(max);
-      case RATE: return "a rate " + Units.formatBytes(min) + "/s.." + Units.formatBytes(max) + "/s";
-      case BOOLEAN: return "true or false";
-      default: return "one of " + String.join(", ", choices);
+      case DURATION:
+        return "a duration " + Units.formatDuration(min) + ".." + Units.formatDuration(max);
+      case SIZE:
+        return "a size " + Units.formatBytes(min) + ".." + Units.formatBytes(max);
+      case RATE:
+        return "a rate " + Units.formatBytes(min) + "/s.." + Units.formatBytes(max) + "/s";
+      case BOOLEAN:
+        return "true or false";
+      default:
+        return "one of " + String.join(", ", choices);
     }
   }
 }

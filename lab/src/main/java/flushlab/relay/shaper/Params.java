@@ -22,7 +22,8 @@ public final class Params {
 
   public long get(Param p) {
     Long v = values.get(p);
-    if (v == null) throw new IllegalStateException("shaper '" + shaper + "' has no value for " + p.key());
+    if (v == null)
+      throw new IllegalStateException("shaper '" + shaper + "' has no value for " + p.key());
     return v;
   }
 
@@ -33,7 +34,8 @@ public final class Params {
   /** Exactly one of two optional parameters must be given; returns it. */
   public Param exactlyOne(Param a, Param b) {
     if (has(a) == has(b)) {
-      throw new ShaperSpecException("shaper '" + shaper + "': give exactly one of " + a.key() + "= and " + b.key() + "=");
+      throw new ShaperSpecException(
+          "shaper '" + shaper + "': give exactly one of " + a.key() + "= and " + b.key() + "=");
     }
     return has(a) ? a : b;
   }

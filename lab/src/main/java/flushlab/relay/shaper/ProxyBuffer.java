@@ -10,12 +10,18 @@ import java.util.List;
  * slowing the upstream.
  */
 public final class ProxyBuffer extends Shaper {
-  public static final Param SIZE = Param.size("size", null, 1024, 1L << 30, "the buffer: upstream pauses when this much is held");
+  public static final Param SIZE =
+      Param.size(
+          "size", null, 1024, 1L << 30, "the buffer: upstream pauses when this much is held");
 
-  public static final ShaperType TYPE = new ShaperType("proxy-buffer", false,
-      "nginx proxy_buffering on: upstream is read into a bounded buffer regardless of how fast the client reads",
-      List.of(SIZE),
-      "proxy-buffer=64KiB", p -> () -> new ProxyBuffer(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "proxy-buffer",
+          false,
+          "nginx proxy_buffering on: upstream is read into a bounded buffer regardless of how fast the client reads",
+          List.of(SIZE),
+          "proxy-buffer=64KiB",
+          p -> () -> new ProxyBuffer(p));
 
   private final long capBytes;
   private final ArrayDeque<Chunk> held = new ArrayDeque<>();

@@ -16,14 +16,24 @@ import java.util.List;
  * comments (dropping them would break the length announced) and its bytes as they were.
  */
 public final class Reframe extends Shaper {
-  public static final Param COMMENTS = Param.choice("comments", "keep", List.of("keep", "drop"),
-      "keep comment lines (keep-alives) as events of their own, or drop comment-only events");
-  public static final Param CAP = Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes of one partial event held");
+  public static final Param COMMENTS =
+      Param.choice(
+          "comments",
+          "keep",
+          List.of("keep", "drop"),
+          "keep comment lines (keep-alives) as events of their own, or drop comment-only events");
+  public static final Param CAP =
+      Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes of one partial event held");
 
-  public static final ShaperType TYPE = new ShaperType("reframe", false,
-      "a relay that re-assembles SSE at blank lines: partial events wait for their end, each event leaves whole, comments "
-          + "optionally dropped (Traefik, Envoy, LiteLLM)",
-      List.of(COMMENTS, CAP), "reframe,comments=drop", p -> () -> new Reframe(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "reframe",
+          false,
+          "a relay that re-assembles SSE at blank lines: partial events wait for their end, each event leaves whole, comments "
+              + "optionally dropped (Traefik, Envoy, LiteLLM)",
+          List.of(COMMENTS, CAP),
+          "reframe,comments=drop",
+          p -> () -> new Reframe(p));
 
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
@@ -35,8 +45,12 @@ public final class Reframe extends Shaper {
   private boolean chunked;
   private boolean lengthKnown;
   private boolean opaque;
-  /** The event being assembled: its bytes so far, and whether the line being read began with ':'. */
+
+  /**
+   * The event being assembled: its bytes so far, and whether the line being read began with ':'.
+   */
   private final ByteArrayOutputStream event = new ByteArrayOutputStream();
+
   private int newlines;
   private boolean onlyComments = true;
   private boolean lineStart = true;
@@ -75,21 +89,23 @@ public final class Reframe extends Shaper {
     newlines = 0;
     onlyComments = true;
     lineStart = true;
-    http = new HttpResponseParser(new HttpResponseParser.Listener() {
-      @Override
-      public void onHead(int status, String reason, Headers headers) {}
+    http =
+        new HttpResponseParser(
+            new HttpResponseParser.Listener() {
+              @Override
+              public void onHead(int status, String reason, Headers headers) {}
 
-      @Override
-      public void onBody(byte[] bytes, int off, int len) {
-        body(bytes, off, len);
-      }
+              @Override
+              public void onBody(byte[] bytes, int off, int len) {
+                body(bytes, off, len);
+              }
 
-      @Override
-      public void onComplete() {
-        flushPartial();
-        if (chunked) out.writeBytes(LAST_CHUNK);
-      }
-    });
+              @Override
+              public void onComplete() {
+                flushPartial();
+                if (chunked) out.writeBytes(LAST_CHUNK);
+              }
+            });
   }
 
   private void data(Chunk c) {
@@ -115,7 +131,10 @@ public final class Reframe extends Shaper {
     }
   }
 
-  /** Body bytes, de-chunked: complete events go to {@code out}, a partial one waits in {@code event}. */
+  /**
+   * Body bytes, de-chunked: complete events go to {@code out}, a partial one waits in {@code
+   * event}.
+   */
   private void body(byte[] b, int off, int len) {
     for (int i = off; i < off + len; i++) {
       byte x = b[i];
@@ -150,7 +169,8 @@ public final class Reframe extends Shaper {
   private void writeEvent(byte[] e) {
     if (e.length == 0) return;
     if (chunked) {
-      out.writeBytes(Integer.toHexString(e.length).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.writeBytes(
+          Integer.toHexString(e.length).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       out.writeBytes(CRLF);
     }
     out.writeBytes(e);

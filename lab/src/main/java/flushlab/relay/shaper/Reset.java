@@ -5,13 +5,22 @@ import java.util.List;
 
 /** Aborts the client connection with a TCP RST after K response bytes or T after the first byte. */
 public final class Reset extends Shaper {
-  public static final Param AFTER_BYTES = Param.size("after-bytes", null, 0, 1L << 40, "reset after this many response bytes").optional();
-  public static final Param AFTER = Param.duration("after", null, 0, 600_000_000_000L, "or this long after the first response byte").optional();
+  public static final Param AFTER_BYTES =
+      Param.size("after-bytes", null, 0, 1L << 40, "reset after this many response bytes")
+          .optional();
+  public static final Param AFTER =
+      Param.duration(
+              "after", null, 0, 600_000_000_000L, "or this long after the first response byte")
+          .optional();
 
-  public static final ShaperType TYPE = new ShaperType("reset", true,
-      "a peer or middlebox that kills the connection (RST) mid-response",
-      List.of(AFTER_BYTES, AFTER),
-      "reset,after-bytes=2KiB", p -> () -> new Reset(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "reset",
+          true,
+          "a peer or middlebox that kills the connection (RST) mid-response",
+          List.of(AFTER_BYTES, AFTER),
+          "reset,after-bytes=2KiB",
+          p -> () -> new Reset(p));
 
   private final long afterBytes;
   private final long afterNanos;

@@ -3,10 +3,10 @@ package flushlab.relay.shaper;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * One mechanism applied to the response path of one relay connection. The whole contract is
- * {@link #accept}: take items in order, pass items on in order. A shaper that is not a fault
- * forwards every byte it is given, once and in order (the no-loss rule); it may only change when.
- * Instances are per connection and confined to its event loop.
+ * One mechanism applied to the response path of one relay connection. The whole contract is {@link
+ * #accept}: take items in order, pass items on in order. A shaper that is not a fault forwards
+ * every byte it is given, once and in order (the no-loss rule); it may only change when. Instances
+ * are per connection and confined to its event loop.
  */
 public abstract class Shaper implements Stage {
   protected Stage next;
@@ -41,8 +41,8 @@ public abstract class Shaper implements Stage {
   public void release() {}
 
   /**
-   * True for a shaper that takes the client's back-pressure itself (a bounded proxy buffer):
-   * the client writer then does not pause upstream when the client's socket is full.
+   * True for a shaper that takes the client's back-pressure itself (a bounded proxy buffer): the
+   * client writer then does not pause upstream when the client's socket is full.
    */
   public boolean absorbsClientBackPressure() {
     return false;

@@ -11,9 +11,9 @@ import io.netty.util.concurrent.ScheduledFuture;
  */
 public interface ShaperContext {
   /**
-   * Counts n bytes this connection now holds against the relay-wide cap; false when the relay
-   * would hold more than that (the caller fails the connection). Every byte taken is given back
-   * with {@link #releaseBytes} as it leaves, or all at once when the connection ends.
+   * Counts n bytes this connection now holds against the relay-wide cap; false when the relay would
+   * hold more than that (the caller fails the connection). Every byte taken is given back with
+   * {@link #releaseBytes} as it leaves, or all at once when the connection ends.
    */
   boolean holdBytes(long n);
 
@@ -22,12 +22,18 @@ public interface ShaperContext {
   /** The message for a connection refused by the relay-wide cap. */
   String overRelayCap(long wanted);
 
-  /** Runs {@code task} on the connection's event loop after {@code delayNanos} (at once if not positive). */
+  /**
+   * Runs {@code task} on the connection's event loop after {@code delayNanos} (at once if not
+   * positive).
+   */
   ScheduledFuture<?> schedule(Runnable task, long delayNanos);
 
   Channel clientChannel();
 
-  /** Stops reading from upstream while {@code holder} (and anyone else) holds it: back-pressure, written once. */
+  /**
+   * Stops reading from upstream while {@code holder} (and anyone else) holds it: back-pressure,
+   * written once.
+   */
   void holdUpstream(Object holder);
 
   void releaseUpstream(Object holder);

@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Every shaper by name, and the one parser of shaper specs. A spec is {@code name},
- * {@code name=value} (the first parameter given bare) or {@code name[=value],key=value,...}:
- * {@code byte-threshold=2KiB}, {@code timer=1s,periodic=true}, {@code stall,for=500ms,after=1s}.
- * The parameter lists here are the reference: messages and the README come from them.
+ * Every shaper by name, and the one parser of shaper specs. A spec is {@code name}, {@code
+ * name=value} (the first parameter given bare) or {@code name[=value],key=value,...}: {@code
+ * byte-threshold=2KiB}, {@code timer=1s,periodic=true}, {@code stall,for=500ms,after=1s}. The
+ * parameter lists here are the reference: messages and the README come from them.
  */
 public final class ShaperRegistry {
   private ShaperRegistry() {}
@@ -20,11 +20,35 @@ public final class ShaperRegistry {
   private static final Map<String, ShaperType> TYPES = new LinkedHashMap<>();
 
   static {
-    for (ShaperType t : List.of(
-        Passthrough.TYPE, DrainAndFlush.TYPE, ByteThreshold.TYPE, TimerFlush.TYPE, ThresholdOrTimer.TYPE,
-        Cork.TYPE, Nagle.TYPE, ProxyBuffer.TYPE, FlowWindow.TYPE, H2OutputBuffer.TYPE, OneLate.TYPE, HeadOnFirstByte.TYPE, FirstContent.TYPE, Reframe.TYPE, StreamIf.TYPE,
-        Latency.TYPE, Bandwidth.TYPE, Slicer.TYPE, Stall.TYPE, Reset.TYPE, Truncate.TYPE,
-        SlowClose.TYPE, ConnectDelay.TYPE, FirstByteDelay.TYPE, IdleTimeout.TYPE, GatewayRewrite.TYPE, Compress.TYPE)) {
+    for (ShaperType t :
+        List.of(
+            Passthrough.TYPE,
+            DrainAndFlush.TYPE,
+            ByteThreshold.TYPE,
+            TimerFlush.TYPE,
+            ThresholdOrTimer.TYPE,
+            Cork.TYPE,
+            Nagle.TYPE,
+            ProxyBuffer.TYPE,
+            FlowWindow.TYPE,
+            H2OutputBuffer.TYPE,
+            OneLate.TYPE,
+            HeadOnFirstByte.TYPE,
+            FirstContent.TYPE,
+            Reframe.TYPE,
+            StreamIf.TYPE,
+            Latency.TYPE,
+            Bandwidth.TYPE,
+            Slicer.TYPE,
+            Stall.TYPE,
+            Reset.TYPE,
+            Truncate.TYPE,
+            SlowClose.TYPE,
+            ConnectDelay.TYPE,
+            FirstByteDelay.TYPE,
+            IdleTimeout.TYPE,
+            GatewayRewrite.TYPE,
+            Compress.TYPE)) {
       TYPES.put(t.name(), t);
     }
   }
@@ -38,13 +62,21 @@ public final class ShaperRegistry {
    * parameter's value in its base unit (ns, bytes, bytes/s, 0/1, a choice's index), defaults
    * included, and {@code given} the keys the text set itself.
    */
-  public record Spec(String text, ShaperType type, Supplier<Shaper> factory, Map<String, Long> values, java.util.Set<String> given) {
+  public record Spec(
+      String text,
+      ShaperType type,
+      Supplier<Shaper> factory,
+      Map<String, Long> values,
+      java.util.Set<String> given) {
     public Shaper create() {
       return factory.get();
     }
   }
 
-  /** A spec built from typed values (as the console builds a toxic's shapers), checked as a written one is. */
+  /**
+   * A spec built from typed values (as the console builds a toxic's shapers), checked as a written
+   * one is.
+   */
   public static Builder build(ShaperType type) {
     return new Builder(type);
   }
@@ -58,14 +90,22 @@ public final class ShaperRegistry {
       this.type = type;
     }
 
-    /** {@code p} (one of this type's parameters) at {@code value}: ns, bytes, bytes/s, 0/1, or a choice's index. */
+    /**
+     * {@code p} (one of this type's parameters) at {@code value}: ns, bytes, bytes/s, 0/1, or a
+     * choice's index.
+     */
     public Builder set(Param p, long value) {
-      if (!type.params().contains(p)) throw new IllegalArgumentException("shaper '" + type.name() + "' has no parameter " + p.key());
+      if (!type.params().contains(p))
+        throw new IllegalArgumentException(
+            "shaper '" + type.name() + "' has no parameter " + p.key());
       given.put(p.key(), p.format(value));
       return this;
     }
 
-    /** A value as a user wrote it for the parameter named {@code key} (refused by name when there is none). */
+    /**
+     * A value as a user wrote it for the parameter named {@code key} (refused by name when there is
+     * none).
+     */
     public Builder text(String key, String value) {
       given.put(key.toLowerCase(Locale.ROOT), value);
       return this;
@@ -92,7 +132,10 @@ public final class ShaperRegistry {
       try {
         chain.add(parse(stages[i]));
       } catch (ShaperSpecException e) {
-        throw stages.length == 1 ? e : new ShaperSpecException("stage " + (i + 1) + " of " + stages.length + ": " + e.getMessage());
+        throw stages.length == 1
+            ? e
+            : new ShaperSpecException(
+                "stage " + (i + 1) + " of " + stages.length + ": " + e.getMessage());
       }
     }
     return chain;
@@ -100,19 +143,23 @@ public final class ShaperRegistry {
 
   public static Spec parse(String text) {
     String t = text == null ? "" : text.trim();
-    if (t.isEmpty()) throw new ShaperSpecException("empty shaper spec (known: " + String.join(", ", TYPES.keySet()) + ")");
+    if (t.isEmpty())
+      throw new ShaperSpecException(
+          "empty shaper spec (known: " + String.join(", ", TYPES.keySet()) + ")");
     String[] parts = t.split(",");
     String head = parts[0].trim();
     int eq = head.indexOf('=');
     String name = (eq < 0 ? head : head.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
     ShaperType type = TYPES.get(name);
     if (type == null) {
-      throw new ShaperSpecException("unknown shaper '" + name + "' (known: " + String.join(", ", TYPES.keySet()) + ")");
+      throw new ShaperSpecException(
+          "unknown shaper '" + name + "' (known: " + String.join(", ", TYPES.keySet()) + ")");
     }
     Map<String, String> given = new LinkedHashMap<>();
     if (eq >= 0) {
       if (type.params().isEmpty()) {
-        throw new ShaperSpecException("shaper '" + name + "' takes no parameters, got '" + head.substring(eq + 1) + "'");
+        throw new ShaperSpecException(
+            "shaper '" + name + "' takes no parameters, got '" + head.substring(eq + 1) + "'");
       }
       given.put(type.params().get(0).key(), head.substring(eq + 1).trim());
     }
@@ -120,7 +167,14 @@ public final class ShaperRegistry {
       String kv = parts[i].trim();
       int e = kv.indexOf('=');
       if (e <= 0) {
-        throw new ShaperSpecException("shaper '" + name + "': '" + kv + "' is not key=value (parameters: " + keys(type) + ")");
+        throw new ShaperSpecException(
+            "shaper '"
+                + name
+                + "': '"
+                + kv
+                + "' is not key=value (parameters: "
+                + keys(type)
+                + ")");
       }
       String key = kv.substring(0, e).trim().toLowerCase(Locale.ROOT);
       if (given.put(key, kv.substring(e + 1).trim()) != null) {
@@ -130,12 +184,22 @@ public final class ShaperRegistry {
     return make(t, type, given);
   }
 
-  /** Checks every value given by parameter name against the type, fills defaults, and makes the spec. */
+  /**
+   * Checks every value given by parameter name against the type, fills defaults, and makes the
+   * spec.
+   */
   private static Spec make(String t, ShaperType type, Map<String, String> given) {
     String name = type.name();
     for (String key : given.keySet()) {
       if (type.param(key) == null) {
-        throw new ShaperSpecException("shaper '" + name + "' has no parameter '" + key + "' (parameters: " + keys(type) + ")");
+        throw new ShaperSpecException(
+            "shaper '"
+                + name
+                + "' has no parameter '"
+                + key
+                + "' (parameters: "
+                + keys(type)
+                + ")");
       }
     }
     Map<Param, Long> values = new HashMap<>();
@@ -143,7 +207,15 @@ public final class ShaperRegistry {
       String v = given.containsKey(p.key()) ? given.get(p.key()) : p.defaultValue();
       if (v == null) {
         if (p.required()) {
-          throw new ShaperSpecException("shaper '" + name + "' needs " + p.key() + "= (" + p.rangeText() + "), e.g. " + type.example());
+          throw new ShaperSpecException(
+              "shaper '"
+                  + name
+                  + "' needs "
+                  + p.key()
+                  + "= ("
+                  + p.rangeText()
+                  + "), e.g. "
+                  + type.example());
         }
         continue;
       }
@@ -154,7 +226,12 @@ public final class ShaperRegistry {
     factory.get(); // fail now, not per connection, on combinations the constructor refuses
     Map<String, Long> byKey = new LinkedHashMap<>();
     for (Param p : type.params()) if (values.containsKey(p)) byKey.put(p.key(), values.get(p));
-    return new Spec(t, type, factory, java.util.Collections.unmodifiableMap(byKey), java.util.Set.copyOf(given.keySet()));
+    return new Spec(
+        t,
+        type,
+        factory,
+        java.util.Collections.unmodifiableMap(byKey),
+        java.util.Set.copyOf(given.keySet()));
   }
 
   private static String keys(ShaperType type) {

@@ -5,12 +5,17 @@ import java.util.List;
 /** Splits every write into pieces of a size with a delay between them (a proxy that re-chunks). */
 public final class Slicer extends TimedQueueShaper {
   public static final Param SIZE = Param.size("size", null, 1, 1L << 20, "piece size");
-  public static final Param DELAY = Param.duration("delay", "0ms", 0, 10_000_000_000L, "between pieces of one write");
+  public static final Param DELAY =
+      Param.duration("delay", "0ms", 0, 10_000_000_000L, "between pieces of one write");
 
-  public static final ShaperType TYPE = new ShaperType("slicer", true,
-      "a path that splits writes into small pieces, optionally spaced in time",
-      List.of(SIZE, DELAY),
-      "slicer=7B,delay=1ms", p -> () -> new Slicer(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "slicer",
+          true,
+          "a path that splits writes into small pieces, optionally spaced in time",
+          List.of(SIZE, DELAY),
+          "slicer=7B,delay=1ms",
+          p -> () -> new Slicer(p));
 
   private final int pieceBytes;
   private final long delayNanos;

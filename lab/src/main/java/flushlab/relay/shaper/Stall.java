@@ -2,16 +2,29 @@ package flushlab.relay.shaper;
 
 import java.util.List;
 
-/** Pauses the response once, for D, after K bytes or T after its first byte (a stuck upstream or GC pause). */
+/**
+ * Pauses the response once, for D, after K bytes or T after its first byte (a stuck upstream or GC
+ * pause).
+ */
 public final class Stall extends TimedQueueShaper {
-  public static final Param FOR = Param.duration("for", null, 1_000_000L, 600_000_000_000L, "how long the stall lasts");
-  public static final Param AFTER_BYTES = Param.size("after-bytes", null, 0, 1L << 40, "stall after this many response bytes").optional();
-  public static final Param AFTER = Param.duration("after", null, 0, 600_000_000_000L, "or this long after the first response byte").optional();
+  public static final Param FOR =
+      Param.duration("for", null, 1_000_000L, 600_000_000_000L, "how long the stall lasts");
+  public static final Param AFTER_BYTES =
+      Param.size("after-bytes", null, 0, 1L << 40, "stall after this many response bytes")
+          .optional();
+  public static final Param AFTER =
+      Param.duration(
+              "after", null, 0, 600_000_000_000L, "or this long after the first response byte")
+          .optional();
 
-  public static final ShaperType TYPE = new ShaperType("stall", true,
-      "a path that freezes once mid-response (a GC pause, a stuck upstream)",
-      List.of(FOR, AFTER_BYTES, AFTER),
-      "stall,for=500ms,after-bytes=1KiB", p -> () -> new Stall(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "stall",
+          true,
+          "a path that freezes once mid-response (a GC pause, a stuck upstream)",
+          List.of(FOR, AFTER_BYTES, AFTER),
+          "stall,for=500ms,after-bytes=1KiB",
+          p -> () -> new Stall(p));
 
   private final long forNanos;
   private final long afterBytes;
@@ -46,6 +59,10 @@ public final class Stall extends TimedQueueShaper {
       stallUntil = firstByteNanos + afterNanos + forNanos;
     }
     bytesSeen += c.length();
-    enqueue(c, stallUntil > 0 ? Math.max(c.arrivalNanos, Math.min(stallUntil, c.arrivalNanos + forNanos)) : c.arrivalNanos);
+    enqueue(
+        c,
+        stallUntil > 0
+            ? Math.max(c.arrivalNanos, Math.min(stallUntil, c.arrivalNanos + forNanos))
+            : c.arrivalNanos);
   }
 }

@@ -8,27 +8,45 @@ import java.util.Locale;
  * A proxy that decides once per response, from its headers, whether to stream it or to hold it,
  * following the public code of three: Go's {@code httputil.ReverseProxy} (net/http/httputil/
  * reverseproxy.go, {@code flushInterval}, Go 1.18 on: an event stream by its base media type, or a
- * body without Content-Length, is flushed per write); cloudflared (connection/connection.go,
- * {@code shouldFlush}: a Content-Type starting with text/event-stream or application/grpc); Spring
- * Cloud Gateway (NettyWriteResponseFilter with GatewayProperties' default streamingMediaTypes:
+ * body without Content-Length, is flushed per write); cloudflared (connection/connection.go, {@code
+ * shouldFlush}: a Content-Type starting with text/event-stream or application/grpc); Spring Cloud
+ * Gateway (NettyWriteResponseFilter with GatewayProperties' default streamingMediaTypes:
  * text/event-stream and application/stream+json, parameters ignored). What is not streamed is held
- * as {@code otherwise} says: in a buffer of {@code bytes} (Go's server writes through small
- * buffers of a few KiB) or to the end.
+ * as {@code otherwise} says: in a buffer of {@code bytes} (Go's server writes through small buffers
+ * of a few KiB) or to the end.
  */
 public final class StreamIf extends Shaper {
-  public static final Param PRESET = Param.choice("preset", "go", List.of("go", "cloudflared", "spring-cloud-gateway"),
-      "whose rule decides: go (event stream, or no Content-Length), cloudflared (text/event-stream or application/grpc "
-          + "prefix), spring-cloud-gateway (text/event-stream or application/stream+json)");
-  public static final Param OTHERWISE = Param.choice("otherwise", "bytes", List.of("bytes", "drain"),
-      "what happens to a response the rule does not stream: held in a buffer of bytes=, or to its end");
-  public static final Param BYTES = Param.size("bytes", "4KiB", 1, 64L << 20, "otherwise=bytes: the buffer it is held in");
+  public static final Param PRESET =
+      Param.choice(
+          "preset",
+          "go",
+          List.of("go", "cloudflared", "spring-cloud-gateway"),
+          "whose rule decides: go (event stream, or no Content-Length), cloudflared (text/event-stream or application/grpc "
+              + "prefix), spring-cloud-gateway (text/event-stream or application/stream+json)");
+  public static final Param OTHERWISE =
+      Param.choice(
+          "otherwise",
+          "bytes",
+          List.of("bytes", "drain"),
+          "what happens to a response the rule does not stream: held in a buffer of bytes=, or to its end");
+  public static final Param BYTES =
+      Param.size("bytes", "4KiB", 1, 64L << 20, "otherwise=bytes: the buffer it is held in");
 
-  public static final ShaperType TYPE = new ShaperType("stream-if", false,
-      "a proxy that streams a response only when its headers say so (Go's ReverseProxy, cloudflared, Spring Cloud Gateway) "
-          + "and holds the others",
-      List.of(PRESET, OTHERWISE, BYTES), "stream-if,preset=cloudflared,otherwise=drain", p -> () -> new StreamIf(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "stream-if",
+          false,
+          "a proxy that streams a response only when its headers say so (Go's ReverseProxy, cloudflared, Spring Cloud Gateway) "
+              + "and holds the others",
+          List.of(PRESET, OTHERWISE, BYTES),
+          "stream-if,preset=cloudflared,otherwise=drain",
+          p -> () -> new StreamIf(p));
 
-  private enum Preset { GO, CLOUDFLARED, SPRING_CLOUD_GATEWAY }
+  private enum Preset {
+    GO,
+    CLOUDFLARED,
+    SPRING_CLOUD_GATEWAY
+  }
 
   private final Preset preset;
   private final Shaper hold;
@@ -37,8 +55,10 @@ public final class StreamIf extends Shaper {
   StreamIf(Params p) {
     this.preset = Preset.values()[(int) p.get(PRESET)];
     boolean drain = p.get(OTHERWISE) == 1;
-    this.hold = drain ? ShaperRegistry.parse("drain-and-flush").create()
-        : ShaperRegistry.parse("byte-threshold=" + p.get(BYTES) + "B").create();
+    this.hold =
+        drain
+            ? ShaperRegistry.parse("drain-and-flush").create()
+            : ShaperRegistry.parse("byte-threshold=" + p.get(BYTES) + "B").create();
   }
 
   @Override
@@ -54,7 +74,8 @@ public final class StreamIf extends Shaper {
     return switch (preset) {
       case GO -> base.equals("text/event-stream") || h.get("Content-Length") == null;
       case CLOUDFLARED -> t.startsWith("text/event-stream") || t.startsWith("application/grpc");
-      case SPRING_CLOUD_GATEWAY -> base.equals("text/event-stream") || base.equals("application/stream+json");
+      case SPRING_CLOUD_GATEWAY ->
+          base.equals("text/event-stream") || base.equals("application/stream+json");
     };
   }
 

@@ -8,13 +8,20 @@ import java.util.List;
  * common real-world shape (a buffer with a flush timeout).
  */
 public final class ThresholdOrTimer extends HoldingShaper {
-  public static final Param BYTES = Param.size("bytes", null, 1, 64L << 20, "release when at least this many bytes are held");
-  public static final Param AFTER = Param.duration("after", null, 1_000_000L, 60_000_000_000L, "or this long after the first held byte");
+  public static final Param BYTES =
+      Param.size("bytes", null, 1, 64L << 20, "release when at least this many bytes are held");
+  public static final Param AFTER =
+      Param.duration(
+          "after", null, 1_000_000L, 60_000_000_000L, "or this long after the first held byte");
 
-  public static final ShaperType TYPE = new ShaperType("threshold-or-timer", false,
-      "a proxy with an output buffer and a flush timeout: N bytes or T after the first held byte, whichever first",
-      List.of(BYTES, AFTER, CAP, X_ACCEL),
-      "threshold-or-timer,bytes=2KiB,after=200ms", p -> () -> new ThresholdOrTimer(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "threshold-or-timer",
+          false,
+          "a proxy with an output buffer and a flush timeout: N bytes or T after the first held byte, whichever first",
+          List.of(BYTES, AFTER, CAP, X_ACCEL),
+          "threshold-or-timer,bytes=2KiB,after=200ms",
+          p -> () -> new ThresholdOrTimer(p));
 
   private final long thresholdBytes;
   private final long afterNanos;
@@ -29,10 +36,13 @@ public final class ThresholdOrTimer extends HoldingShaper {
 
   @Override
   protected void onFirstByteHeld(long arrivalNanos) {
-    timer = ctx.schedule(() -> {
-      timer = null;
-      release("timer");
-    }, arrivalNanos + afterNanos - System.nanoTime());
+    timer =
+        ctx.schedule(
+            () -> {
+              timer = null;
+              release("timer");
+            },
+            arrivalNanos + afterNanos - System.nanoTime());
   }
 
   @Override

@@ -5,10 +5,10 @@ import java.util.ArrayDeque;
 
 /**
  * The shared shape of the delaying shapers: items wait in a FIFO until their release time, which
- * never goes backwards, so order is kept whatever the delays. Release times derive from each
- * item's arrival time, so a delay placed after another waits only what remains. When more than
- * {@link #HIGH_WATERMARK_BYTES} wait, upstream reads pause until the queue is under
- * {@link #LOW_WATERMARK_BYTES}: a delay never becomes an unbounded buffer.
+ * never goes backwards, so order is kept whatever the delays. Release times derive from each item's
+ * arrival time, so a delay placed after another waits only what remains. When more than {@link
+ * #HIGH_WATERMARK_BYTES} wait, upstream reads pause until the queue is under {@link
+ * #LOW_WATERMARK_BYTES}: a delay never becomes an unbounded buffer.
  */
 abstract class TimedQueueShaper extends Shaper {
   static final long HIGH_WATERMARK_BYTES = 1L << 20;
@@ -40,8 +40,8 @@ abstract class TimedQueueShaper extends Shaper {
   }
 
   /**
-   * Queues a data chunk as pieces of at most {@code pieceBytes}, in order; the clock starts at
-   * the chunk's arrival (or the last release, if later) and is advanced once per piece.
+   * Queues a data chunk as pieces of at most {@code pieceBytes}, in order; the clock starts at the
+   * chunk's arrival (or the last release, if later) and is advanced once per piece.
    */
   protected final void enqueueSlices(Chunk c, int pieceBytes, PieceClock clock) {
     long t = Math.max(c.arrivalNanos, lastRelease);

@@ -4,12 +4,17 @@ import java.util.List;
 
 /** Closes the client connection cleanly (FIN) after K response bytes: a response cut short. */
 public final class Truncate extends Shaper {
-  public static final Param AFTER_BYTES = Param.size("after-bytes", null, 0, 1L << 40, "close after this many response bytes");
+  public static final Param AFTER_BYTES =
+      Param.size("after-bytes", null, 0, 1L << 40, "close after this many response bytes");
 
-  public static final ShaperType TYPE = new ShaperType("truncate", true,
-      "a proxy or timeout that ends the connection cleanly in the middle of a response",
-      List.of(AFTER_BYTES),
-      "truncate=1KiB", p -> () -> new Truncate(p));
+  public static final ShaperType TYPE =
+      new ShaperType(
+          "truncate",
+          true,
+          "a proxy or timeout that ends the connection cleanly in the middle of a response",
+          List.of(AFTER_BYTES),
+          "truncate=1KiB",
+          p -> () -> new Truncate(p));
 
   private final long afterBytes;
   private long bytesSeen;

@@ -18,7 +18,8 @@ public final class ProbeCharts {
     List<Chart> charts = new ArrayList<>();
     JsonNode servers = probe.path("servers");
     if ("upload".equals(probe.path("probe").asText())) {
-      ObjectNode o = Options.base("time to the response head against the request size", verdicts(servers));
+      ObjectNode o =
+          Options.base("time to the response head against the request size", verdicts(servers));
       o.set("xAxis", Options.valueAxis("request body, bytes", null, null, "log"));
       o.set("yAxis", Options.yAxis("ms (p50 of the attempts)", 0.0, null, "value"));
       ArrayNode series = o.putArray("series");
@@ -28,13 +29,16 @@ public final class ProbeCharts {
         List<double[]> pts = new ArrayList<>();
         for (String part : new String[] {"sweep", "bisection"}) {
           for (JsonNode row : s.path("upload").path(part)) {
-            if (row.path("p50_ms").isNumber()) pts.add(new double[] {row.path("body_bytes").asDouble(), row.path("p50_ms").asDouble()});
+            if (row.path("p50_ms").isNumber())
+              pts.add(
+                  new double[] {row.path("body_bytes").asDouble(), row.path("p50_ms").asDouble()});
           }
         }
         pts.sort((a, b) -> Double.compare(a[0], b[0]));
         ArrayNode data = Options.F.arrayNode();
         for (double[] p : pts) Options.point(data, p[0], p[1]);
-        ObjectNode line = Options.line(s.path("name").asText(), Options.colour(i++), data, false, null);
+        ObjectNode line =
+            Options.line(s.path("name").asText(), Options.colour(i++), data, false, null);
         line.put("showSymbol", true);
         series.add(line);
         names.add(s.path("name").asText());
@@ -46,7 +50,9 @@ public final class ProbeCharts {
     } else {
       int i = 0;
       for (JsonNode s : servers) {
-        ObjectNode o = Options.base(s.path("name").asText() + ": request time on one kept-alive connection", null);
+        ObjectNode o =
+            Options.base(
+                s.path("name").asText() + ": request time on one kept-alive connection", null);
         ArrayNode cats = Options.F.arrayNode();
         ArrayNode p50 = Options.F.arrayNode();
         ArrayNode p99 = Options.F.arrayNode();
@@ -65,7 +71,12 @@ public final class ProbeCharts {
         String[] names = {"p50", "p99", "max"};
         ArrayNode[] values = {p50, p99, max};
         for (int k = 0; k < 3; k++) {
-          ObjectNode bar = series.addObject().put("name", names[k]).put("type", "bar").put("color", Options.colour(k));
+          ObjectNode bar =
+              series
+                  .addObject()
+                  .put("name", names[k])
+                  .put("type", "bar")
+                  .put("color", Options.colour(k));
           bar.set("data", values[k]);
         }
         o.set("legend", Options.legend(List.of(names)));
@@ -78,7 +89,8 @@ public final class ProbeCharts {
   private static String verdicts(JsonNode servers) {
     List<String> v = new ArrayList<>();
     for (JsonNode s : servers) {
-      String text = s.has("error") ? s.path("error").asText() : s.path("upload").path("verdict").asText();
+      String text =
+          s.has("error") ? s.path("error").asText() : s.path("upload").path("verdict").asText();
       v.add(s.path("name").asText() + ": " + text);
     }
     return String.join("\n", v);

@@ -29,20 +29,34 @@ public final class ReplayPage {
   public static String render(MapAnswer answer) {
     if (answer.replayedCells() == null || answer.replayedCells().isEmpty()) return null;
     Page page = new Page("flushlab map: " + answer.target() + ", replayed", "replay");
-    String model = answer.model() == null || answer.model().chain() == null ? "(no model)" : answer.model().chain();
-    page.html("<header><h1>flushlab map: " + esc(answer.target()) + "</h1>\n<p class=\"meta\">the answer: " + esc(answer.verdict())
-        + "</p>\n<p class=\"meta\">the model <code>" + esc(model) + "</code>, replayed as a built-in relay on the target's path: "
-        + esc(answer.replay() == null ? "not replayed" : answer.replay()) + "</p></header>");
+    String model =
+        answer.model() == null || answer.model().chain() == null
+            ? "(no model)"
+            : answer.model().chain();
+    page.html(
+        "<header><h1>flushlab map: "
+            + esc(answer.target())
+            + "</h1>\n<p class=\"meta\">the answer: "
+            + esc(answer.verdict())
+            + "</p>\n<p class=\"meta\">the model <code>"
+            + esc(model)
+            + "</code>, replayed as a built-in relay on the target's path: "
+            + esc(answer.replay() == null ? "not replayed" : answer.replay())
+            + "</p></header>");
     page.charts(charts(answer), sections());
     return page.render();
   }
 
   static Map<String, String[]> sections() {
     Map<String, String[]> s = new LinkedHashMap<>();
-    s.put("staircase", new String[] {"The target and its model, cell by cell",
-        "One stream of each cell through the target (solid) and through the lab's relay running the model (dashed), on the same"
-            + " axes: frame number against the time it was received; the grey dashed line is when the emitter sent each frame to the"
-            + " target. Where the model reproduces the target the two staircases lie on each other."});
+    s.put(
+        "staircase",
+        new String[] {
+          "The target and its model, cell by cell",
+          "One stream of each cell through the target (solid) and through the lab's relay running the model (dashed), on the same"
+              + " axes: frame number against the time it was received; the grey dashed line is when the emitter sent each frame to the"
+              + " target. Where the model reproduces the target the two staircases lie on each other."
+        });
     return s;
   }
 
@@ -53,16 +67,41 @@ public final class ReplayPage {
     for (ReplayedCell c : answer.replayedCells()) {
       double xMax = Math.max(1, Math.max(last(c.target()), last(c.model())));
       double yMax = Math.max(1, Math.max(frames(c.target()), frames(c.model())));
-      ObjectNode o = Options.base(c.label(), c.difference() == null ? "the model agrees" : "differs: " + c.difference());
+      ObjectNode o =
+          Options.base(
+              c.label(),
+              c.difference() == null ? "the model agrees" : "differs: " + c.difference());
       o.with("tooltip").put("trigger", "axis");
-      o.set("xAxis", Options.valueAxis("ms since the request", 0.0, Options.niceCeiling(xMax), "value"));
+      o.set(
+          "xAxis",
+          Options.valueAxis("ms since the request", 0.0, Options.niceCeiling(xMax), "value"));
       o.set("yAxis", Options.yAxis("frame", 0.0, yMax, "value"));
       ArrayNode series = o.putArray("series");
-      series.add(Options.line("target received", TARGET_COLOUR, points(c.target() == null ? null : c.target().recvMs()), false, "end"));
-      series.add(Options.line("model received", MODEL_COLOUR, points(c.model() == null ? null : c.model().recvMs()), true, "end"));
-      series.add(Options.line("emitted", "#9e9e9e", points(c.target() == null ? null : c.target().emitMs()), true, null));
+      series.add(
+          Options.line(
+              "target received",
+              TARGET_COLOUR,
+              points(c.target() == null ? null : c.target().recvMs()),
+              false,
+              "end"));
+      series.add(
+          Options.line(
+              "model received",
+              MODEL_COLOUR,
+              points(c.model() == null ? null : c.model().recvMs()),
+              true,
+              "end"));
+      series.add(
+          Options.line(
+              "emitted",
+              "#9e9e9e",
+              points(c.target() == null ? null : c.target().emitMs()),
+              true,
+              null));
       // below the subtitle (what agreed or differed), clear of it
-      o.set("legend", Options.legend(List.of("target received", "model received", "emitted")).put("top", 56));
+      o.set(
+          "legend",
+          Options.legend(List.of("target received", "model received", "emitted")).put("top", 56));
       o.with("grid").put("top", 92);
       out.add(new Chart("chart" + id++, "staircase", "", c.label(), o, false));
     }
@@ -71,7 +110,8 @@ public final class ReplayPage {
 
   private static ArrayNode points(List<Double> times) {
     ArrayNode pts = Options.F.arrayNode();
-    if (times != null) for (int i = 0; i < times.size(); i++) Options.point(pts, times.get(i), i + 1);
+    if (times != null)
+      for (int i = 0; i < times.size(); i++) Options.point(pts, times.get(i), i + 1);
     return pts;
   }
 

@@ -2,8 +2,8 @@ package flushlab.report.page;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.core.IoErrors;
-import flushlab.core.UserFiles;
 import flushlab.core.Json;
+import flushlab.core.UserFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,23 +26,35 @@ public final class ResultsFolder {
     }
   }
 
-  /** The results schema this flushlab writes (RunReport takes it from here) and the newest its pages read. */
+  /**
+   * The results schema this flushlab writes (RunReport takes it from here) and the newest its pages
+   * read.
+   */
   public static final int SCHEMA_VERSION = 2;
 
   public static JsonNode read(Path folder) throws BadFolder {
     Path file = folder.resolve("results.json");
-    if (!Files.isDirectory(folder)) throw new BadFolder(folder + ": not a folder (give a results folder, the one holding results.json)");
-    if (!Files.isRegularFile(file)) throw new BadFolder(folder + ": no results.json in it (is it a flushlab results folder?)");
+    if (!Files.isDirectory(folder))
+      throw new BadFolder(
+          folder + ": not a folder (give a results folder, the one holding results.json)");
+    if (!Files.isRegularFile(file))
+      throw new BadFolder(folder + ": no results.json in it (is it a flushlab results folder?)");
     try {
-      if (Files.size(file) > MAX_RESULTS_BYTES) throw new BadFolder(file + ": larger than " + (MAX_RESULTS_BYTES >> 20) + " MiB");
+      if (Files.size(file) > MAX_RESULTS_BYTES)
+        throw new BadFolder(file + ": larger than " + (MAX_RESULTS_BYTES >> 20) + " MiB");
       JsonNode root = Json.MAPPER.readTree(UserFiles.read(file, MAX_RESULTS_BYTES, "results file"));
       if (root == null || !root.isObject() || !root.has("schema_version")) {
         throw new BadFolder(file + ": not a flushlab results file (no schema_version)");
       }
       JsonNode v = root.get("schema_version");
       if (!v.canConvertToInt() || v.asInt() < 1 || v.asInt() > SCHEMA_VERSION) {
-        throw new BadFolder(file + ": schema_version " + v + " is not one this flushlab reads (1.." + SCHEMA_VERSION
-            + "); a newer flushlab wrote it, or it was edited");
+        throw new BadFolder(
+            file
+                + ": schema_version "
+                + v
+                + " is not one this flushlab reads (1.."
+                + SCHEMA_VERSION
+                + "); a newer flushlab wrote it, or it was edited");
       }
       return root;
     } catch (UserFiles.Refused e) {
@@ -71,7 +83,8 @@ public final class ResultsFolder {
       Files.writeString(tmp, content, StandardCharsets.UTF_8);
       try {
         // a temporary file is private; a page is as readable as the rest of the folder
-        Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(
+            tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
       } catch (UnsupportedOperationException notPosix) {
         // keep the default
       }

@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The charts of a run or map results folder (results.json as written), or of two overlaid
- * ({@code flushlab compare}): frames-per-read heatmaps, arrival staircases, latency percentile
- * curves and the releases behind the map. Targets keep one colour across a page; with two
- * sources the second is drawn dashed (or hollow) and its series are prefixed with its label.
+ * The charts of a run or map results folder (results.json as written), or of two overlaid ({@code
+ * flushlab compare}): frames-per-read heatmaps, arrival staircases, latency percentile curves and
+ * the releases behind the map. Targets keep one colour across a page; with two sources the second
+ * is drawn dashed (or hollow) and its series are prefixed with its label.
  */
 public final class RunCharts {
   /** Cells drawn per section; the summary table below the charts has them all. */
@@ -73,12 +73,16 @@ public final class RunCharts {
 
   private JsonNode row(Source s, String cellLabel, String target) {
     for (JsonNode row : s.results().path("cells")) {
-      if (row.path("cell_label").asText().equals(cellLabel) && row.path("target").asText().equals(target)) return row;
+      if (row.path("cell_label").asText().equals(cellLabel)
+          && row.path("target").asText().equals(target)) return row;
     }
     return null;
   }
 
-  /** Frames per read over the swept frame size x interval, per target, with the inferred trigger as its subtitle. */
+  /**
+   * Frames per read over the swept frame size x interval, per target, with the inferred trigger as
+   * its subtitle.
+   */
   private void heatmaps() {
     for (Source s : sources) {
       JsonNode cells = s.results().path("cells");
@@ -101,7 +105,8 @@ public final class RunCharts {
           if (!row.path("target").asText().equals(target)) continue;
           String x = axisValue(row, xKey, true);
           String y = axisValue(row, yKey, false);
-          if (seen.putIfAbsent(x + "\u0000" + y, true) != null) continue; // another swept key: the first cell stands for them
+          if (seen.putIfAbsent(x + "\u0000" + y, true) != null)
+            continue; // another swept key: the first cell stands for them
           double fpr = row.path("metrics").path("frames_per_read").asDouble();
           if (row.path("metrics").path("streams_ok").asInt() == 0) continue;
           top = Math.max(top, fpr);
@@ -112,11 +117,22 @@ public final class RunCharts {
         ObjectNode o = Options.base(seriesName(s, target), sub);
         o.set("xAxis", categoryAxis(xKey == null ? "(not swept)" : xKey, xs));
         o.set("yAxis", categoryAxis(yKey == null ? "(not swept)" : yKey, ys));
-        ObjectNode vm = o.putObject("visualMap").put("min", 1).put("max", Math.max(2, Options.niceCeiling(top))).put("calculable", false)
-            .put("orient", "horizontal").put("left", "center").put("bottom", 0).put("itemHeight", 120);
+        ObjectNode vm =
+            o.putObject("visualMap")
+                .put("min", 1)
+                .put("max", Math.max(2, Options.niceCeiling(top)))
+                .put("calculable", false)
+                .put("orient", "horizontal")
+                .put("left", "center")
+                .put("bottom", 0)
+                .put("itemHeight", 120);
         vm.putObject("inRange").putArray("color").add("#f2f7fd").add("#6baed6").add("#08306b");
         o.with("grid").put("bottom", 70);
-        ObjectNode series = o.putArray("series").addObject().put("name", seriesName(s, target)).put("type", "heatmap");
+        ObjectNode series =
+            o.putArray("series")
+                .addObject()
+                .put("name", seriesName(s, target))
+                .put("type", "heatmap");
         series.set("data", data);
         series.putObject("label").put("show", true);
         charts.add(new Chart(id(), "heatmap", "", seriesName(s, target), o, false));
@@ -125,13 +141,19 @@ public final class RunCharts {
   }
 
   /**
-   * The heatmap's axes: interval across and frame size up when they were swept; otherwise the
-   * next swept keys in their order; null for an axis with nothing left (one column or row). Other
-   * swept keys share the cells: the first of each position stands for them.
+   * The heatmap's axes: interval across and frame size up when they were swept; otherwise the next
+   * swept keys in their order; null for an axis with nothing left (one column or row). Other swept
+   * keys share the cells: the first of each position stands for them.
    */
   private static String[] axes(JsonNode cells) {
     List<String> keys = new ArrayList<>();
-    for (JsonNode row : cells) row.path("swept").fieldNames().forEachRemaining(k -> { if (!keys.contains(k)) keys.add(k); });
+    for (JsonNode row : cells)
+      row.path("swept")
+          .fieldNames()
+          .forEachRemaining(
+              k -> {
+                if (!keys.contains(k)) keys.add(k);
+              });
     String x = keys.contains("interval") ? "interval" : null;
     String y = keys.contains("frame_size") ? "frame_size" : null;
     List<String> rest = new ArrayList<>(keys);
@@ -147,21 +169,27 @@ public final class RunCharts {
    * except that a run with nothing swept shows its one cell's label on the x axis.
    */
   private static String axisValue(JsonNode row, String key, boolean x) {
-    if (key == null) return x && row.path("swept").size() == 0 ? row.path("cell_label").asText() : "";
+    if (key == null)
+      return x && row.path("swept").size() == 0 ? row.path("cell_label").asText() : "";
     return row.path("swept").path(key).asText("");
   }
 
   private static ObjectNode categoryAxis(String name, List<String> values) {
-    ObjectNode a = Options.F.objectNode().put("type", "category").put("name", name).put("nameLocation", "middle").put("nameGap", 28);
+    ObjectNode a =
+        Options.F.objectNode()
+            .put("type", "category")
+            .put("name", name)
+            .put("nameLocation", "middle")
+            .put("nameGap", 28);
     ArrayNode d = a.putArray("data");
     values.forEach(d::add);
     return a;
   }
 
   /**
-   * Per cell, one chart per target on the same axes: frame number against the time it was
-   * received (solid), and against the time it was emitted (dashed). A held-and-released burst is
-   * a staircase; a clean stream, a line on top of its dashed twin.
+   * Per cell, one chart per target on the same axes: frame number against the time it was received
+   * (solid), and against the time it was emitted (dashed). A held-and-released burst is a
+   * staircase; a clean stream, a line on top of its dashed twin.
    */
   private void staircases() {
     for (String cell : cellLabels.subList(0, Math.min(MAX_CELLS_DRAWN, cellLabels.size()))) {
@@ -190,13 +218,16 @@ public final class RunCharts {
           ArrayNode recv = Options.F.arrayNode();
           ArrayNode emit = Options.F.arrayNode();
           if (a != null) {
-            for (int i = 0; i < a.path("recv_ms").size(); i++) Options.point(recv, a.path("recv_ms").get(i).asDouble(), i + 1);
-            for (int i = 0; i < a.path("emit_ms").size(); i++) Options.point(emit, a.path("emit_ms").get(i).asDouble(), i + 1);
+            for (int i = 0; i < a.path("recv_ms").size(); i++)
+              Options.point(recv, a.path("recv_ms").get(i).asDouble(), i + 1);
+            for (int i = 0; i < a.path("emit_ms").size(); i++)
+              Options.point(emit, a.path("emit_ms").get(i).asDouble(), i + 1);
           }
           String prefix = sources.size() == 1 ? "" : s.label() + " ";
           String c = second(s) ? "#555555" : Options.colour(colour);
           ObjectNode received = Options.line(prefix + "received", c, recv, second(s), "end");
-          if (a != null && a.path("host_stalls_ms").size() > 0) received.set("markArea", hostStalls(a.path("host_stalls_ms")));
+          if (a != null && a.path("host_stalls_ms").size() > 0)
+            received.set("markArea", hostStalls(a.path("host_stalls_ms")));
           series.add(received);
           series.add(Options.line(prefix + "emitted", "#9e9e9e", emit, true, null));
           legend.add(prefix + "received");
@@ -215,7 +246,11 @@ public final class RunCharts {
   private static ObjectNode hostStalls(JsonNode spans) {
     ObjectNode area = Options.F.objectNode().put("silent", true);
     area.putObject("itemStyle").put("color", "rgba(214, 39, 40, 0.18)");
-    area.putObject("label").put("show", true).put("position", "insideTop").put("fontSize", 10).put("color", "#a33")
+    area.putObject("label")
+        .put("show", true)
+        .put("position", "insideTop")
+        .put("fontSize", 10)
+        .put("color", "#a33")
         .put("formatter", "host stall");
     ArrayNode data = area.putArray("data");
     for (JsonNode span : spans) {
@@ -235,7 +270,11 @@ public final class RunCharts {
    * One series per source and target of a cell, each filled by {@code fill} from its row (empty
    * where the row is missing), drawn by {@code maker}; sets the series and the legend on {@code o}.
    */
-  private void seriesPerTarget(ObjectNode o, String cell, java.util.function.BiConsumer<JsonNode, ArrayNode> fill, SeriesMaker maker) {
+  private void seriesPerTarget(
+      ObjectNode o,
+      String cell,
+      java.util.function.BiConsumer<JsonNode, ArrayNode> fill,
+      SeriesMaker maker) {
     ArrayNode series = o.putArray("series");
     List<String> legend = new ArrayList<>();
     for (Source s : sources) {
@@ -253,27 +292,38 @@ public final class RunCharts {
 
   /** Per cell: TTFT, gaps and emit->recv as percentile curves, every target on one chart. */
   private void latencies() {
-    String[][] metrics = {{"ttft_ms", "time to first token"}, {"gap_ms", "gap between frames"},
-        {"emit_to_recv_ms", "emit -> receive"}};
+    String[][] metrics = {
+      {"ttft_ms", "time to first token"},
+      {"gap_ms", "gap between frames"},
+      {"emit_to_recv_ms", "emit -> receive"}
+    };
     for (String cell : cellLabels.subList(0, Math.min(MAX_CELLS_DRAWN, cellLabels.size()))) {
       for (String[] m : metrics) {
         ObjectNode o = Options.base(m[1], null);
         o.with("tooltip").put("trigger", "item");
         o.set("xAxis", Options.valueAxis("percentile", 1.0, null, "log"));
         o.set("yAxis", Options.yAxis("ms", 0.0, null, "value"));
-        seriesPerTarget(o, cell, (row, pts) -> {
-          double lastX = 1;
-          for (JsonNode p : row.path("metrics").path("percentile_curves").path(m[0])) {
-            double pct = p.get(0).asDouble();
-            // 100 % is at infinity on this axis: draw it one decade past the last point
-            double x = pct >= 100 ? Math.pow(10, Math.ceil(Math.log10(lastX)) + 1) : 1 / (1 - pct / 100);
-            lastX = x;
-            Options.point(pts, x, p.get(1).asDouble());
-          }
-        }, (s, target, name, pts) -> {
-          ObjectNode line = Options.line(name, Options.colour(targets.indexOf(target)), pts, second(s), null);
-          return line.put("showSymbol", true).put("symbolSize", 4);
-        });
+        seriesPerTarget(
+            o,
+            cell,
+            (row, pts) -> {
+              double lastX = 1;
+              for (JsonNode p : row.path("metrics").path("percentile_curves").path(m[0])) {
+                double pct = p.get(0).asDouble();
+                // 100 % is at infinity on this axis: draw it one decade past the last point
+                double x =
+                    pct >= 100
+                        ? Math.pow(10, Math.ceil(Math.log10(lastX)) + 1)
+                        : 1 / (1 - pct / 100);
+                lastX = x;
+                Options.point(pts, x, p.get(1).asDouble());
+              }
+            },
+            (s, target, name, pts) -> {
+              ObjectNode line =
+                  Options.line(name, Options.colour(targets.indexOf(target)), pts, second(s), null);
+              return line.put("showSymbol", true).put("symbolSize", 4);
+            });
         o.with("grid").put("top", 64);
         charts.add(new Chart(id(), "latency", cell, m[1], o, true));
       }
@@ -281,25 +331,32 @@ public final class RunCharts {
   }
 
   /**
-   * Per cell: each release of the sampled stream as a point, time since the release before
-   * against its bytes. A byte threshold is a horizontal band, a timer a vertical one, a clean
-   * stream one point per frame at its interval. The first release (it carries the response head)
-   * and the last (the end-of-stream flush) are left out, as in the map.
+   * Per cell: each release of the sampled stream as a point, time since the release before against
+   * its bytes. A byte threshold is a horizontal band, a timer a vertical one, a clean stream one
+   * point per frame at its interval. The first release (it carries the response head) and the last
+   * (the end-of-stream flush) are left out, as in the map.
    */
   private void releases() {
     for (String cell : cellLabels.subList(0, Math.min(MAX_CELLS_DRAWN, cellLabels.size()))) {
       ObjectNode o = Options.base("releases: bytes against the time since the one before", null);
       o.set("xAxis", Options.valueAxis("ms since the release before", 0.0, null, "value"));
       o.set("yAxis", Options.yAxis("bytes", 0.0, null, "value"));
-      seriesPerTarget(o, cell, (row, pts) -> {
-        JsonNode a = row.path("arrivals");
-        for (int i = 0; i < a.path("release_gap_ms").size(); i++) {
-          Options.point(pts, a.path("release_gap_ms").get(i).asDouble(), a.path("release_bytes").get(i).asDouble());
-        }
-      }, (s, target, name, pts) -> {
-        ObjectNode sc = Options.scatter(name, Options.colour(targets.indexOf(target)), pts);
-        return second(s) ? sc.put("symbol", "emptyCircle") : sc;
-      });
+      seriesPerTarget(
+          o,
+          cell,
+          (row, pts) -> {
+            JsonNode a = row.path("arrivals");
+            for (int i = 0; i < a.path("release_gap_ms").size(); i++) {
+              Options.point(
+                  pts,
+                  a.path("release_gap_ms").get(i).asDouble(),
+                  a.path("release_bytes").get(i).asDouble());
+            }
+          },
+          (s, target, name, pts) -> {
+            ObjectNode sc = Options.scatter(name, Options.colour(targets.indexOf(target)), pts);
+            return second(s) ? sc.put("symbol", "emptyCircle") : sc;
+          });
       o.with("grid").put("top", 64);
       charts.add(new Chart(id(), "releases", cell, "releases", o, false));
     }

@@ -11,6 +11,8 @@ class ConnectDelayTest extends DelayFaultTest {
     BatchResult r = through(SHORT, "connect-delay=300ms");
     assertThat(r.ttftMs().p50()).isGreaterThan(250.0);
     assertThat(r.framesPerRead()).isLessThan(1.5);
-    assertThat(r.emitToRecvMs().p50()).as("once connected, frames are not held").isLessThan(timing.notHeldMs());
+    assertThat(r.emitToRecvMs().p50())
+        .as("once connected, frames are not held")
+        .isLessThan(timing.notHeldMs());
   }
 }

@@ -17,7 +17,9 @@ class CorkTest extends ShaperTestBase {
     assertThat(r.frames()).isEqualTo(41);
     assertThat(r.framesPerRead()).isGreaterThan(3.0);
     // Linux releases a corked partial segment after ~200 ms: the first frame waits about that.
-    assertThat(r.ttftMs().p50()).isGreaterThan(0.75 * CORK_CEILING_MS).isGreaterThan(direct.ttftMs().p50() + CORK_CEILING_MS / 2);
+    assertThat(r.ttftMs().p50())
+        .isGreaterThan(0.75 * CORK_CEILING_MS)
+        .isGreaterThan(direct.ttftMs().p50() + CORK_CEILING_MS / 2);
     assertThat(r.gapMs().max()).isGreaterThan(0.75 * CORK_CEILING_MS);
   }
 
@@ -27,6 +29,8 @@ class CorkTest extends ShaperTestBase {
     // corked, and a frame's partial tail is pushed out by the next frame 20 ms later.
     BatchResult r = through("frames=10&size=64KiB&interval=20ms", "cork");
     assertThat(r.frames()).isEqualTo(10);
-    assertThat(r.ttftMs().p50()).as("not held to the cork's ceiling").isLessThan(0.75 * CORK_CEILING_MS);
+    assertThat(r.ttftMs().p50())
+        .as("not held to the cork's ceiling")
+        .isLessThan(0.75 * CORK_CEILING_MS);
   }
 }

@@ -20,6 +20,8 @@ class DrainAndFlushTest extends ShaperTestBase {
     BatchResult r = through("frames=100&size=1KiB&interval=0ms", "drain-and-flush,cap=16KiB");
     assertThat(r.streamsOk()).isZero();
     assertThat(r.errors().get(0)).containsEntry("kind", "http_status");
-    assertThat((String) r.errors().get(0).get("example")).contains("502").contains("cap of 16384 bytes");
+    assertThat((String) r.errors().get(0).get("example"))
+        .contains("502")
+        .contains("cap of 16384 bytes");
   }
 }

@@ -12,6 +12,8 @@ class FirstByteDelayTest extends DelayFaultTest {
     assertThat(r.ttftMs().p50()).isGreaterThan(250.0);
     // every frame that arrived during the delay queued behind the first and left right after it:
     // gaps near zero instead of the 10 ms interval
-    assertThat(r.gapMs().p50()).as("gaps, against the %.0f ms interval", INTERVAL_MS).isLessThan(INTERVAL_MS / 2);
+    assertThat(r.gapMs().p50())
+        .as("gaps, against the %.0f ms interval", INTERVAL_MS)
+        .isLessThan(INTERVAL_MS / 2);
   }
 }

@@ -7,9 +7,9 @@ import flushlab.client.BatchResult;
 import org.junit.jupiter.api.Test;
 
 /**
- * The window shaper through a real relay: a stream faster than the window lets through is held
- * back to window / (rtt + update delay), in bursts of one window when the receiver batches its
- * updates, and loses nothing; a stream slower than that never meets it.
+ * The window shaper through a real relay: a stream faster than the window lets through is held back
+ * to window / (rtt + update delay), in bursts of one window when the receiver batches its updates,
+ * and loses nothing; a stream slower than that never meets it.
  */
 class FlowWindowTest extends ShaperTestBase {
   /** 100 frames of 4000 B every 2 ms: ~2 MB/s, six times what 16 KiB per 50 ms lets through. */
@@ -23,7 +23,8 @@ class FlowWindowTest extends ShaperTestBase {
     // (all bytes / that rate) after the first, and waits that less the 198 ms it took to emit
     double bytes = r.wireBytesPerFrame() * 100;
     double expectedLastWaitMs = bytes / (16384 / 50.0) - 198;
-    assertThat(r.emitToRecvMs().max()).as(r.oneLine() + " expected ~%.0f ms", expectedLastWaitMs)
+    assertThat(r.emitToRecvMs().max())
+        .as(r.oneLine() + " expected ~%.0f ms", expectedLastWaitMs)
         .isBetween(0.8 * expectedLastWaitMs, 1.4 * expectedLastWaitMs);
   }
 
@@ -44,10 +45,13 @@ class FlowWindowTest extends ShaperTestBase {
   @Test
   void anUpdateThatWouldNeverBeSentIsRefusedByName() {
     assertThatThrownBy(() -> ShaperRegistry.parse("window=8KiB,update=bytes,bytes=16KiB"))
-        .hasMessageContaining("bytes=16384B is larger than window=8192B").hasMessageContaining("never be sent");
+        .hasMessageContaining("bytes=16384B is larger than window=8192B")
+        .hasMessageContaining("never be sent");
     assertThatThrownBy(() -> ShaperRegistry.parse("window=8KiB,bytes=4KiB"))
         .hasMessageContaining("bytes= applies to update=bytes only");
-    assertThatThrownBy(() -> ShaperRegistry.parse("window=0B")).hasMessageContaining("out of range");
-    assertThat(ShaperRegistry.parse("window=8KiB,update=bytes").text()).isEqualTo("window=8KiB,update=bytes");
+    assertThatThrownBy(() -> ShaperRegistry.parse("window=0B"))
+        .hasMessageContaining("out of range");
+    assertThat(ShaperRegistry.parse("window=8KiB,update=bytes").text())
+        .isEqualTo("window=8KiB,update=bytes");
   }
 }

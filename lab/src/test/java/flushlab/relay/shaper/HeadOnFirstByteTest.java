@@ -10,14 +10,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The head waits for the first body byte: behind a 300 ms think, the head comes 300 ms late, with the first event. */
+/**
+ * The head waits for the first body byte: behind a 300 ms think, the head comes 300 ms late, with
+ * the first event.
+ */
 class HeadOnFirstByteTest extends ShaperTestBase {
-  /** Milliseconds from sending the request to the first byte of the answer, read on a plain socket. */
+  /**
+   * Milliseconds from sending the request to the first byte of the answer, read on a plain socket.
+   */
   static double firstByteMs(int port, String query) throws Exception {
     try (Socket s = new Socket("127.0.0.1", port)) {
       s.setSoTimeout(10_000);
       long t0 = System.nanoTime();
-      s.getOutputStream().write(("GET /sse?" + query + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream()
+          .write(
+              ("GET /sse?" + query + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
       InputStream in = s.getInputStream();
       int first = in.read();
       double ms = (System.nanoTime() - t0) / 1e6;
@@ -35,14 +43,19 @@ class HeadOnFirstByteTest extends ShaperTestBase {
     try {
       double heldMs = firstByteMs(held.port(), query);
       double plainMs = firstByteMs(plain.port(), query);
-      System.out.printf("HeadOnFirstByteTest: first byte of the answer after %.1f ms through head-on-first-byte, %.1f ms through passthrough%n",
+      System.out.printf(
+          "HeadOnFirstByteTest: first byte of the answer after %.1f ms through head-on-first-byte, %.1f ms through passthrough%n",
           heldMs, plainMs);
       assertThat(plainMs).isLessThan(150.0);
       assertThat(heldMs).isGreaterThan(280.0);
-      // the metered client reports both numbers: through it the head comes with the first frame, through passthrough at once
+      // the metered client reports both numbers: through it the head comes with the first frame,
+      // through passthrough at once
       flushlab.client.BatchResult r = whole(through(query, "head-on-first-byte"), 3);
       flushlab.client.BatchResult p = whole(through(query, "passthrough"), 3);
-      assertThat(r.timeToHeadMs().p50()).as(r.oneLine()).isGreaterThan(280.0).isLessThanOrEqualTo(r.ttftMs().p50());
+      assertThat(r.timeToHeadMs().p50())
+          .as(r.oneLine())
+          .isGreaterThan(280.0)
+          .isLessThanOrEqualTo(r.ttftMs().p50());
       assertThat(p.timeToHeadMs().p50()).as(p.oneLine()).isLessThan(150.0);
       assertThat(p.ttftMs().p50()).as(p.oneLine()).isGreaterThan(280.0);
     } finally {

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flushlab.client.BatchResult;
 import org.junit.jupiter.api.Test;
 
-/** A load balancer's idle timeout: a think longer than it cuts the stream (an error, never a measurement); a shorter one passes. */
+/**
+ * A load balancer's idle timeout: a think longer than it cuts the stream (an error, never a
+ * measurement); a shorter one passes.
+ */
 class IdleTimeoutTest extends DelayFaultTest {
   @Test
   void aThinkLongerThanTheTimeoutCutsTheStreamAndAShorterOneDoesNot() throws Exception {

@@ -10,16 +10,22 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
 /**
- * SSE comment keep-alives (the emitter's sse_keepalive=) through a think: the client ignores them and
- * reads the stream whole, and a load balancer's idle timeout shorter than the think, which cuts
+ * SSE comment keep-alives (the emitter's sse_keepalive=) through a think: the client ignores them
+ * and reads the stream whole, and a load balancer's idle timeout shorter than the think, which cuts
  * the stream without them, is kept open by them.
  */
 class KeepAliveThroughIdleTimeoutTest extends ShaperTestBase {
   @Test
   void commentsDuringAThinkKeepAnIdleTimeoutFromCuttingTheStream() throws Exception {
     String think = "frames=5&size=60&interval=10ms&think=600ms";
-    HttpResponse<String> raw = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-        HttpRequest.newBuilder(URI.create(lab.sseUrl(think + "&sse_keepalive=100ms"))).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> raw =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .build()
+            .send(
+                HttpRequest.newBuilder(URI.create(lab.sseUrl(think + "&sse_keepalive=100ms")))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     long comments = raw.body().lines().filter(l -> l.equals(": keep-alive")).count();
     assertThat(comments).as(raw.body()).isBetween(4L, 6L); // one per 100 ms of the 600 ms think
     BatchResult cut = through(think, "idle-timeout=250ms");

@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A slow client behind passthrough pauses upstream reads (no unbounded queue in the relay);
- * behind a bounded proxy buffer big enough for the body, upstream is never paused; a small one
- * pauses upstream at its cap.
+ * A slow client behind passthrough pauses upstream reads (no unbounded queue in the relay); behind
+ * a bounded proxy buffer big enough for the body, upstream is never paused; a small one pauses
+ * upstream at its cap.
  */
 class ProxyBufferTest extends ShaperTestBase {
   static final String BULK = "total=8MiB&size=16KiB&interval=0ms";
@@ -22,7 +22,8 @@ class ProxyBufferTest extends ShaperTestBase {
   private long upstreamPausesThrough(String shaper, long[] framesOut) throws Exception {
     Relay relay = RelayFixture.start(lab, shaper);
     try {
-      BatchResult r = lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + BULK), SLOW);
+      BatchResult r =
+          lab.measure(RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + BULK), SLOW);
       assertThat(r.errorCount()).isZero();
       assertThat(r.lostFrames()).isZero();
       framesOut[0] = r.frames();

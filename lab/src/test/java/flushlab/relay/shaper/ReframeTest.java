@@ -22,11 +22,13 @@ class ReframeTest extends ShaperTestBase {
     BatchResult plain = whole(through(TOKENS_50MS, "reframe"), 41);
     assertThat(plain.framesPerRead()).as(plain.oneLine()).isLessThanOrEqualTo(1.05);
     assertThat(plain.emitToRecvMs().p50()).as(plain.oneLine()).isLessThan(timing.notHeldMs());
-    // 60 B events sliced in 20 B pieces 5 ms apart: without reframe the client reads pieces, with it whole events
+    // 60 B events sliced in 20 B pieces 5 ms apart: without reframe the client reads pieces, with
+    // it whole events
     BatchResult sliced = whole(through(TOKENS_50MS, "slicer,size=20B,delay=5ms"), 41);
     BatchResult reframed = whole(through(TOKENS_50MS, "slicer,size=20B,delay=5ms", "reframe"), 41);
-    System.out.printf("ReframeTest: bytes per read p50 %.0f sliced, %.0f sliced then reframed%n", sliced.bytesPerRead().p50(),
-        reframed.bytesPerRead().p50());
+    System.out.printf(
+        "ReframeTest: bytes per read p50 %.0f sliced, %.0f sliced then reframed%n",
+        sliced.bytesPerRead().p50(), reframed.bytesPerRead().p50());
     assertThat(sliced.bytesPerRead().p50()).isLessThanOrEqualTo(25.0);
     assertThat(reframed.bytesPerRead().p50()).as(reframed.oneLine()).isGreaterThanOrEqualTo(60.0);
     assertThat(reframed.framesPerRead()).as(reframed.oneLine()).isLessThanOrEqualTo(1.05);
@@ -39,10 +41,20 @@ class ReframeTest extends ShaperTestBase {
     Relay drop = RelayFixture.start(lab, "reframe,comments=drop");
     try {
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-      String kept = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + keep.port() + "/sse?" + query)).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
-      String dropped = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + drop.port() + "/sse?" + query)).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
+      String kept =
+          http.send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + keep.port() + "/sse?" + query))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      String dropped =
+          http.send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + drop.port() + "/sse?" + query))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
       assertThat(kept).contains(": keep-alive");
       assertThat(dropped).doesNotContain(": keep-alive");
       assertThat(dropped.lines().filter(l -> l.startsWith("data: ")).count()).isEqualTo(3);
