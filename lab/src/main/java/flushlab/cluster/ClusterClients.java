@@ -56,7 +56,10 @@ public final class ClusterClients {
       long deadlineMs) {
     List<Share> shares = split(cell.client().requests(), cell.client().concurrency(), agents);
     Map<String, Future<?>> pinged = new LinkedHashMap<>();
-    for (Share sh : shares) pinged.put(sh.agent(), coordinator.ping(sh.agent()));
+    for (Share sh :
+        shares) // an agent already gone fails at once, one that leaves as soon as the lab sees it
+      // go, not at the ping's timeout
+      pinged.put(sh.agent(), coordinator.untilLeft(sh.agent(), coordinator.ping(sh.agent())));
     return Future.join(new ArrayList<>(pinged.values()))
         .transform(
             ignoredPings -> {

@@ -16,7 +16,9 @@ interface Measure {
   /**
    * One run, measured once more, once, when a guard excluded it (the emitter was late, or the
    * reader's host stalled through every merged read): both records go to {@code into} and the
-   * exclusion is announced under {@code label}. False when interrupted.
+   * exclusion is announced under {@code label}. A run that lost a client agent's share is not
+   * measured again: that agent failed or left, and asking it again would wait for it once more or
+   * split the load another way. False when interrupted.
    */
   default boolean runOnceMoreIfExcluded(
       Target target,
@@ -32,8 +34,9 @@ interface Measure {
       if (rec == null) return false;
       into.add(rec);
       if (!rec.excluded()) return true;
-      if (attempt == 1) {
+      if (attempt == 1 || rec.exclusion().cause() == Exclusion.Cause.MISSING_SHARE) {
         announce.accept(label + ": excluded (" + rec.exclusionReason() + ")");
+        return true;
       } else if (rec.spoiledByHostStall()) {
         // measured once more all the same; only not in the same burst of this host's other work
         announce.accept(
