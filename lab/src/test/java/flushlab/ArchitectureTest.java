@@ -168,6 +168,18 @@ class ArchitectureTest {
         });
   }
 
+  /**
+   * Each package says its job where its code is: a package-info.java (docs/ARCHITECTURE.md keeps
+   * the one-line map).
+   */
+  @Test
+  void everyPackageSaysItsJob() {
+    for (String pkg : DEPENDS.keySet()) {
+      Path info = SOURCES.resolve(pkg.replace('.', '/')).resolve("package-info.java");
+      assertThat(info).as(pkg + " says its job").exists();
+    }
+  }
+
   @Test
   void dependenciesAreImportedNotSpelledOutInCode() {
     assertThat(QUALIFIED).as("qualified flushlab names in method bodies (import them)").isEmpty();

@@ -1,0 +1,2 @@
+/** The self-contained pages: a run's report, a comparison, a replay. */
+package flushlab.report.page;
