@@ -72,6 +72,7 @@ class ArchitectureTest {
    */
   private static String codeOnly(String src) {
     String s = src.replaceAll("(?s)/\\*.*?\\*/", " ");
+    s = s.replaceAll("(?s)\"\"\".*?\"\"\"", "\"\"");
     s = s.replaceAll("//[^\n]*", " ");
     return s.replaceAll("\"(?:\\\\.|[^\"\\\\\n])*\"", "\"\"");
   }
@@ -181,7 +182,19 @@ class ArchitectureTest {
   }
 
   @Test
-  void dependenciesAreImportedNotSpelledOutInCode() {
+  void dependenciesAreImportedNotSpelledOutInCode() throws IOException {
     assertThat(QUALIFIED).as("qualified flushlab names in method bodies (import them)").isEmpty();
+    // the tests too: a test reads like the code it checks
+    Map<Path, List<String>> inTests = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(Path.of("lab/src/test/java"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        for (String line : codeOnly(Files.readString(f)).split("\n")) {
+          if (line.startsWith("import ") || line.startsWith("package ")) continue;
+          Matcher m = REFERENCE.matcher(line);
+          while (m.find()) inTests.computeIfAbsent(f, k -> new ArrayList<>()).add(m.group());
+        }
+      }
+    }
+    assertThat(inTests).as("qualified flushlab names in tests (import them)").isEmpty();
   }
 }

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
+import flushlab.client.StreamResult;
+import flushlab.core.Build;
 import flushlab.core.HostPort;
+import flushlab.emitter.Emitter;
+import flushlab.emitter.EmitterOptions;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Setting;
 import io.vertx.core.json.JsonObject;
@@ -106,7 +110,7 @@ class AgentTest {
   void sharesOfAClientLoadRunOnTwoAgentsAndMergeExactlyAndAShareStopsAtItsDeadline()
       throws Exception {
     try (LabFixture lab = new LabFixture()) {
-      flushlab.emitter.Emitter emitter = lab.emitter;
+      Emitter emitter = lab.emitter;
       HostPort at = new HostPort("127.0.0.1", emitter.port());
       Cell cell = cell("20", "5ms");
       int pa = threeFreePorts();
@@ -126,7 +130,7 @@ class AgentTest {
           BatchResult b4 = new BatchResult(fromB.results());
           assertThat(a3.streamsOk()).isEqualTo(3);
           assertThat(b4.streamsOk()).isEqualTo(4);
-          List<flushlab.client.StreamResult> both = new java.util.ArrayList<>(fromA.results());
+          List<StreamResult> both = new java.util.ArrayList<>(fromA.results());
           both.addAll(fromB.results());
           BatchResult merged = new BatchResult(both);
           assertThat(merged.frames()).isEqualTo(a3.frames() + b4.frames()).isEqualTo(7 * 20);
@@ -157,9 +161,9 @@ class AgentTest {
   @Test
   void anAgentKilledMidRunMakesItPartialWithTheSurvivorsDataAndTheDeadAgentNamed(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-    String version = flushlab.core.Build.version(); // the forked agent's
+    String version = Build.version(); // the forked agent's
     try (LabFixture lab = new LabFixture()) {
-      flushlab.emitter.Emitter emitter = lab.emitter;
+      Emitter emitter = lab.emitter;
       HostPort at = new HostPort("127.0.0.1", emitter.port());
       Cell cell =
           cell("15", "100ms").with(Setting.REQUESTS, "4").with(Setting.CONCURRENCY, "4"); // 1.5 s
@@ -216,8 +220,7 @@ class AgentTest {
    */
   @Test
   void aShareSendsTheRequestHeadersItWasGiven() throws Exception {
-    try (LabFixture lab =
-        new LabFixture(flushlab.emitter.EmitterOptions.loopback(0).withApiKey("sk-lab-test"), 1)) {
+    try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withApiKey("sk-lab-test"), 1)) {
       HostPort at = new HostPort("127.0.0.1", lab.emitter.port());
       Cell chat = Cell.fromSettings(Map.of("endpoint", "chat", "frames", "5", "interval", "5ms"));
       int pa = threeFreePorts();

@@ -8,6 +8,8 @@ import flushlab.HostStalls;
 import flushlab.NamespaceLan;
 import flushlab.Seeds;
 import flushlab.core.HostPort;
+import flushlab.core.LabClock;
+import flushlab.core.LabVertx;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
@@ -121,7 +123,7 @@ class ClusterOnNamespacesTest {
           // anchor, older than the agents', sees as its wall-clock drift since
           long stepped =
               Math.abs(
-                  flushlab.core.LabClock.epochNanos()
+                  LabClock.epochNanos()
                       - java.time.Instant.now().getEpochSecond() * 1_000_000_000L
                       - java.time.Instant.now().getNano());
           assertThat(Math.abs(clock.beforeMs()))
@@ -195,7 +197,7 @@ class ClusterOnNamespacesTest {
                         "a",
                         List.of("b"),
                         Map.of("relay", "c")));
-        io.vertx.core.Vertx vertx = flushlab.core.LabVertx.create(1);
+        io.vertx.core.Vertx vertx = LabVertx.create(1);
         try {
           Outcome m =
               new ScenarioRunner(map, vertx)

@@ -6,10 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.Await;
 import flushlab.FreePort;
 import flushlab.HostStalls;
+import flushlab.client.BatchResult;
+import flushlab.client.StreamResult;
 import flushlab.core.Build;
+import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
+import flushlab.emitter.LateFrame;
+import flushlab.process.Executables;
 import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
@@ -24,6 +29,7 @@ import flushlab.run.ScenarioRunner;
 import flushlab.run.TargetCellResult;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
+import flushlab.targets.Target;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.ConnectException;
@@ -167,7 +173,7 @@ class ClusterRunTest {
                 0,
                 0,
                 14_000_000L,
-                new flushlab.emitter.LateFrame.Held(
+                new LateFrame.Held(
                     " at 0.40 s into the stream; its loop stalled 29.0 ms (...)", true)),
             "a",
             10_000_000L);
@@ -350,8 +356,8 @@ class ClusterRunTest {
         .setTimer(
             100,
             t -> {
-              flushlab.core.HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
-              flushlab.core.HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
+              HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
+              HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
             });
   }
 
@@ -406,7 +412,7 @@ class ClusterRunTest {
   void theMapsLabOnAgentsExcludesARunTheClientAgentsHostStalledThrough(@TempDir Path dir)
       throws Exception {
     Scenario s = stallingAgentsScenario(dir);
-    flushlab.targets.Target direct = new flushlab.targets.Target.Direct("direct", s.path());
+    Target direct = new Target.Direct("direct", s.path());
     try (ClusterLab lab =
         ClusterLab.open(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line))) {
       java.util.concurrent.atomic.AtomicLong lastStallEnds =
@@ -418,10 +424,10 @@ class ClusterRunTest {
                   250,
                   t -> {
                     lastStallEnds.set(System.nanoTime() + 100_000_000L);
-                    flushlab.core.HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
-                    flushlab.core.HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
+                    HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
+                    HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
                   });
-      flushlab.run.RunRecord stalled;
+      RunRecord stalled;
       try {
         stalled =
             lab.run(direct, s.cells().get(0), 0, 0, List.of(), s.guards().pacingToleranceNanos());
@@ -434,7 +440,7 @@ class ClusterRunTest {
       // end stops moving)
       for (long seen = -1; seen != lastStallEnds.get(); ) {
         seen = lastStallEnds.get();
-        flushlab.core.HiccupMeter.get().awaitWatcherPast(seen, 2_000_000_000L);
+        HiccupMeter.get().awaitWatcherPast(seen, 2_000_000_000L);
       }
       String read =
           String.format(
@@ -461,7 +467,7 @@ class ClusterRunTest {
           .startsWith("the client agent ")
           .contains("'s host stalled")
           .contains("read together");
-      flushlab.run.RunRecord next =
+      RunRecord next =
           lab.run(direct, s.cells().get(0), 0, 1, List.of(), s.guards().pacingToleranceNanos());
       // the injected stalls are over: a stall of this host now is a real one (a CPU hog spoiled it
       // so in one suite run)
@@ -482,7 +488,7 @@ class ClusterRunTest {
    */
   @Test
   void aProxyFromATemplateRunsOnTheAgentItIsPlacedOn(@TempDir Path dir) throws Exception {
-    String nginx = flushlab.process.Executables.locate("nginx");
+    String nginx = Executables.locate("nginx");
     Assumptions.assumeTrue(
         nginx != null && Files.isExecutable(Path.of(nginx)),
         "nginx is not installed (.ci/run installs it)");
@@ -619,9 +625,9 @@ class ClusterRunTest {
   @Test
   void aStreamsOneWayTimesAreMovedByTheClocksDifferenceAndNothingElse() throws Exception {
     try (flushlab.LabFixture lab = new flushlab.LabFixture()) {
-      flushlab.client.BatchResult r = lab.measure(lab.sseUrl("frames=20&size=60&interval=5ms"));
-      flushlab.client.StreamResult s = r.streamResults().get(0);
-      flushlab.client.StreamResult moved = ClusterLab.shifted(s, 1_000_000L);
+      BatchResult r = lab.measure(lab.sseUrl("frames=20&size=60&interval=5ms"));
+      StreamResult s = r.streamResults().get(0);
+      StreamResult moved = ClusterLab.shifted(s, 1_000_000L);
       for (int i = 0; i < s.timing().emitToRecvNanos().size(); i++) {
         assertThat(moved.timing().emitToRecvNanos().get(i))
             .isEqualTo(s.timing().emitToRecvNanos().get(i) - 1_000_000L);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flushlab.Await;
 import flushlab.LabFixture;
 import flushlab.core.HostPort;
+import flushlab.core.Resources;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -219,7 +220,7 @@ class ControlApiLimitsTest {
                       "{\"name\":\"<img src=x onerror=alert(1)>\"," + up + "}")
                   .status())
           .isEqualTo(201);
-      assertThat(flushlab.core.Resources.text("flushlab/control/console.js"))
+      assertThat(Resources.text("flushlab/control/console.js"))
           .doesNotContain("innerHTML")
           .doesNotContain("insertAdjacentHTML");
 

@@ -88,7 +88,7 @@ class OpenAiStreamFormatTest {
     HttpResponse<java.util.stream.Stream<String>> r = post("/v1/chat/completions", body, true);
     assertThat(r.statusCode()).isEqualTo(400);
     com.fasterxml.jackson.databind.JsonNode error =
-        flushlab.core.Json.MAPPER.readTree(String.join("\n", r.body().toList())).get("error");
+        Json.MAPPER.readTree(String.join("\n", r.body().toList())).get("error");
     assertThat(error.get("type").asText()).isEqualTo("invalid_request_error");
     assertThat(error.get("param").asText()).isEqualTo(param);
     assertThat(error.get("message").asText()).contains(message);

@@ -7,6 +7,9 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
+import flushlab.core.Json;
+import flushlab.stream.RequestMethod;
+import flushlab.stream.StreamSpec;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,7 +79,7 @@ class ResponseShapeTest extends LabTest {
     assertThat(lines).hasSize(3);
     for (String l : lines) {
       assertThat(l.length() + 1).isEqualTo(70);
-      assertThat(flushlab.core.Json.MAPPER.readTree(l).get("data").asText())
+      assertThat(Json.MAPPER.readTree(l).get("data").asText())
           .matches("\\d+ \\d{19} [0-9a-f]{8} [a-z]+");
     }
     assertThat(
@@ -110,9 +113,8 @@ class ResponseShapeTest extends LabTest {
       }
     }
     // asked with POST (a small JSON body), as a scenario's method: post does
-    flushlab.stream.StreamSpec post =
-        flushlab.stream.StreamSpec.fromQuery("frames=20&size=60&interval=10ms")
-            .withMethod(flushlab.stream.RequestMethod.POST);
+    StreamSpec post =
+        StreamSpec.fromQuery("frames=20&size=60&interval=10ms").withMethod(RequestMethod.POST);
     RequestPlan plan = RequestPlan.of(post, "127.0.0.1", lab.emitter.port(), null);
     assertThat(plan.method()).isEqualTo("POST");
     BatchResult posted = lab.measure(plan, ClientOptions.single());

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.HostStalls;
 import flushlab.cli.Main;
 import flushlab.core.Json;
+import flushlab.http.H2;
 import flushlab.proxy.ProxyKind;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
@@ -99,10 +100,8 @@ class MapTargetsTest extends MapTestBase {
                             () -> {
                               try (s) {
                                 java.io.OutputStream out = s.getOutputStream();
-                                out.write(flushlab.http.H2.settings());
-                                byte[] ping =
-                                    flushlab.http.H2.frame(
-                                        flushlab.http.H2.PING, 0, 0, new byte[8]);
+                                out.write(H2.settings());
+                                byte[] ping = H2.frame(H2.PING, 0, 0, new byte[8]);
                                 byte[] batch = new byte[ping.length * 1000];
                                 for (int i = 0; i < 1000; i++)
                                   System.arraycopy(ping, 0, batch, i * ping.length, ping.length);

@@ -6,6 +6,9 @@ import flushlab.Await;
 import flushlab.LabFixture;
 import flushlab.RelayFixture;
 import flushlab.client.BatchResult;
+import flushlab.client.ClientOptions;
+import flushlab.client.HttpVersion;
+import flushlab.client.RequestPlan;
 import flushlab.emitter.EmitterOptions;
 import flushlab.http.H2;
 import flushlab.http.H2Guard;
@@ -309,11 +312,8 @@ class H2FloodTest {
       long t0 = System.nanoTime();
       BatchResult r =
           lab.measure(
-              flushlab.client.RequestPlan.get(
-                  "http://127.0.0.1:" + server.getLocalPort() + "/sse?frames=5"),
-              flushlab.client.ClientOptions.single()
-                  .withHttp(flushlab.client.HttpVersion.H2C)
-                  .withTimeoutNanos(60_000_000_000L));
+              RequestPlan.get("http://127.0.0.1:" + server.getLocalPort() + "/sse?frames=5"),
+              ClientOptions.single().withHttp(HttpVersion.H2C).withTimeoutNanos(60_000_000_000L));
       double seconds = (System.nanoTime() - t0) / 1e9;
       System.out.printf(
           "H2FloodTest: a server flooding PINGs: the client's stream failed after %.1f s (its timeout 60 s): %s%n",

@@ -6,8 +6,12 @@ import flushlab.LabTest;
 import flushlab.RelayFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
+import flushlab.client.ClientProfile;
 import flushlab.client.HttpVersion;
 import flushlab.client.RequestPlan;
+import flushlab.http.H2;
+import flushlab.stream.StreamSpec;
+import flushlab.tls.ServerTls;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -30,7 +34,7 @@ class H2RelayTest extends LabTest {
     Relay relay = RelayFixture.start(lab, shapers);
     try {
       return lab.measurePaced(
-          flushlab.stream.StreamSpec.fromQuery(query).intervalNanos(),
+          StreamSpec.fromQuery(query).intervalNanos(),
           () ->
               lab.measure(
                   RequestPlan.get("http://127.0.0.1:" + relay.port() + "/sse?" + query), options));
@@ -126,7 +130,7 @@ class H2RelayTest extends LabTest {
    */
   @Test
   void overTlsAlpnOffersH2AndABrowserSpeaksIt() throws Exception {
-    flushlab.tls.ServerTls tls = flushlab.tls.ServerTls.selfSigned();
+    ServerTls tls = ServerTls.selfSigned();
     Relay relay =
         RelayFixture.start(
             lab,
@@ -136,8 +140,7 @@ class H2RelayTest extends LabTest {
           RequestPlan.get("https://127.0.0.1:" + relay.port() + "/sse?" + PACED)
               .withTls(tls.pinnedByClients());
       BatchResult browser =
-          lab.measure(
-              https.withProfile(flushlab.client.ClientProfile.BROWSER), ClientOptions.single());
+          lab.measure(https.withProfile(ClientProfile.BROWSER), ClientOptions.single());
       BatchResult bare = lab.measure(https, ClientOptions.single());
       whole(browser, 41);
       whole(bare, 41);
@@ -165,8 +168,8 @@ class H2RelayTest extends LabTest {
                 .withIdleTimeout(300_000_000L));
     try (java.net.Socket s = new java.net.Socket("127.0.0.1", relay.port())) {
       s.setSoTimeout(10_000);
-      s.getOutputStream().write(flushlab.http.H2.PREFACE);
-      s.getOutputStream().write(flushlab.http.H2.settings());
+      s.getOutputStream().write(H2.PREFACE);
+      s.getOutputStream().write(H2.settings());
       long t0 = System.nanoTime();
       java.io.InputStream in = s.getInputStream();
       while (in.read() >= 0) {

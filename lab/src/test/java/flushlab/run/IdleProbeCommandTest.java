@@ -4,7 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.cli.Main;
+import flushlab.core.HiccupMeter;
+import flushlab.core.HostPort;
 import flushlab.core.Json;
+import flushlab.core.LabVertx;
+import flushlab.core.StallLog;
+import flushlab.relay.Relay;
+import flushlab.relay.RelayLog;
+import flushlab.relay.RelayOptions;
+import flushlab.targets.Target;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -88,36 +96,34 @@ class IdleProbeCommandTest {
     java.util.concurrent.atomic.AtomicInteger injected =
         new java.util.concurrent.atomic.AtomicInteger();
     int emitterPort = flushlab.FreePort.forALaterServer();
-    io.vertx.core.Vertx other = flushlab.core.LabVertx.create(1);
-    io.vertx.core.Vertx vertx = flushlab.core.LabVertx.create(2);
+    io.vertx.core.Vertx other = LabVertx.create(1);
+    io.vertx.core.Vertx vertx = LabVertx.create(2);
     java.util.concurrent.ScheduledExecutorService stalls =
         java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
     try {
-      flushlab.relay.Relay relay =
-          new flushlab.relay.Relay(
-              flushlab.relay.RelayOptions.loopback(
+      Relay relay =
+          new Relay(
+              RelayOptions.loopback(
                   emitterPort, java.util.List.of("idle-timeout=" + hiddenMs + "ms")),
-              flushlab.relay.RelayLog.SILENT);
+              RelayLog.SILENT);
       other.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
-      flushlab.targets.Target target =
-          new flushlab.targets.Target.External(
+      Target target =
+          new Target.External(
               "gateway",
-              new flushlab.core.HostPort("127.0.0.1", relay.port()),
+              new HostPort("127.0.0.1", relay.port()),
               "an idle-timeout relay in another Vert.x");
       IdleProbe.Answer a =
           new IdleProbe(
                   vertx,
                   target,
-                  new flushlab.core.HostPort("127.0.0.1", emitterPort),
+                  new HostPort("127.0.0.1", emitterPort),
                   30,
                   p -> p,
                   line -> {
                     System.out.println("IdleProbeCommandTest: " + line);
                     if (stallAfter.test(line) && injected.getAndIncrement() < injections) {
                       stalls.schedule(
-                          () ->
-                              flushlab.core.HiccupMeter.get()
-                                  .injectHostStall(vertx, stallMs * 1_000_000L),
+                          () -> HiccupMeter.get().injectHostStall(vertx, stallMs * 1_000_000L),
                           afterMs,
                           java.util.concurrent.TimeUnit.MILLISECONDS);
                     }
@@ -262,10 +268,10 @@ class IdleProbeCommandTest {
   void overlappingStallsCoverEachMomentOnce() {
     var stalls =
         java.util.List.of(
-            new flushlab.core.StallLog.Stall(100, 500),
-            new flushlab.core.StallLog.Stall(200, 450),
-            new flushlab.core.StallLog.Stall(400, 700),
-            new flushlab.core.StallLog.Stall(900, 1_000));
+            new StallLog.Stall(100, 500),
+            new StallLog.Stall(200, 450),
+            new StallLog.Stall(400, 700),
+            new StallLog.Stall(900, 1_000));
     assertThat(IdleProbe.coveredMs(stalls, 0, 2_000)).isEqualTo(0.0007);
     assertThat(IdleProbe.coveredMs(stalls, 300, 950)).as("clipped to the span").isEqualTo(0.00045);
   }

@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.run.Exclusion;
 import flushlab.run.Outcome;
 import flushlab.run.RunRecord;
 import flushlab.run.TargetCellResult;
@@ -64,7 +65,7 @@ class ExcludedRunTest {
     assertThat(first.exclusionReason()).startsWith("emitter late by");
     assertThat(first.exclusion().cause())
         .as("its loop ran the lab's own code")
-        .isEqualTo(flushlab.run.Exclusion.Cause.EMITTER_LATE);
+        .isEqualTo(Exclusion.Cause.EMITTER_LATE);
     assertThat(first.exclusionReason())
         .as("what held the frame, from its loop's ticks")
         .containsPattern("; its loop stalled \\d+\\.\\d ms \\(over the .* its thread ran");

@@ -3,6 +3,7 @@ package flushlab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.HostStalls;
+import flushlab.client.StreamResult;
 import flushlab.core.HiccupMeter;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
@@ -218,7 +219,7 @@ class HostStallTest {
             + first.stalls().extraInHostStalls());
     // the premise, checked apart from the judge: the release (the read with the most frames) came
     // within the injected stall
-    flushlab.client.StreamResult stream = first.result().streamResults().get(0);
+    StreamResult stream = first.result().streamResults().get(0);
     long releaseAt = 0;
     long most = 0;
     for (int i = 0; i < stream.reads().framesPerFramedRead().size(); i++) {

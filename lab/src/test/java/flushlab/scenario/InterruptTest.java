@@ -7,6 +7,7 @@ import flushlab.report.Environment;
 import flushlab.report.ResultsWriter;
 import flushlab.report.RunReport;
 import flushlab.run.Outcome;
+import flushlab.run.RunRecord;
 import flushlab.run.ScenarioRunner;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -78,7 +79,7 @@ class InterruptTest {
     // 2, cut by the
     // interrupt, is a partial measurement and is left out
     assertThat(o.results().get(0).runs())
-        .extracting(flushlab.run.RunRecord::run)
+        .extracting(RunRecord::run)
         .containsOnly(0, 1)
         .contains(0, 1);
     Path folder =

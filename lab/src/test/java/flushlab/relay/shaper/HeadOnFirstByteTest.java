@@ -3,6 +3,7 @@ package flushlab.relay.shaper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.RelayFixture;
+import flushlab.client.BatchResult;
 import flushlab.relay.Relay;
 import java.io.InputStream;
 import java.net.Socket;
@@ -50,8 +51,8 @@ class HeadOnFirstByteTest extends ShaperTestBase {
       assertThat(heldMs).isGreaterThan(280.0);
       // the metered client reports both numbers: through it the head comes with the first frame,
       // through passthrough at once
-      flushlab.client.BatchResult r = whole(through(query, "head-on-first-byte"), 3);
-      flushlab.client.BatchResult p = whole(through(query, "passthrough"), 3);
+      BatchResult r = whole(through(query, "head-on-first-byte"), 3);
+      BatchResult p = whole(through(query, "passthrough"), 3);
       assertThat(r.timeToHeadMs().p50())
           .as(r.oneLine())
           .isGreaterThan(280.0)
