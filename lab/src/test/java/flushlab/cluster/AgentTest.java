@@ -6,12 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
-import flushlab.core.Build;
 import flushlab.core.HostPort;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.scenario.Cell;
-import flushlab.scenario.Setting;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -148,67 +146,6 @@ class AgentTest {
               "the emitter saw the stopped share's connection close",
               5000,
               () -> emitter.openConnections() == 0);
-        }
-      }
-    }
-  }
-
-  /**
-   * A client load over two agents, one of which is a process of its own killed (SIGKILL) mid-run:
-   * the run ends partial within the deadline and a second, with the surviving agent's streams kept
-   * and the dead agent named.
-   */
-  @Test
-  void anAgentKilledMidRunMakesItPartialWithTheSurvivorsDataAndTheDeadAgentNamed(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-    String version = Build.version(); // the forked agent's
-    try (LabFixture lab = new LabFixture()) {
-      Emitter emitter = lab.emitter;
-      HostPort at = new HostPort("127.0.0.1", emitter.port());
-      Cell cell =
-          cell("15", "100ms").with(Setting.REQUESTS, "4").with(Setting.CONCURRENCY, "4"); // 1.5 s
-      int pa = threeFreePorts();
-      try (Agent a =
-          Agent.start(spec("lab-one", SECRET, version, "a", pa, List.of()), line -> {})) {
-        List<HostPort> joinA = List.of(new HostPort("127.0.0.1", pa));
-        int pb = threeFreePorts();
-        try (Agent b = Agent.start(spec("lab-one", SECRET, version, "b", pb, joinA), line -> {})) {
-          int pc = threeFreePorts();
-          try (flushlab.ForkedLab c =
-              flushlab.ForkedLab.start(
-                  dir,
-                  java.util.Map.of(
-                      "FLUSHLAB_CLUSTER_SECRET", new String(SECRET, StandardCharsets.UTF_8)),
-                  List.of("-XX:TieredStopAtLevel=1"),
-                  "agent",
-                  "--name",
-                  "c",
-                  "--cluster-name",
-                  "lab-one",
-                  "--cluster-host",
-                  "127.0.0.1:" + pc,
-                  "--join",
-                  "127.0.0.1:" + pa)) {
-            c.awaitLine("flushlab agent c in lab 'lab-one' \\(3 member", 60_000);
-            long start = System.nanoTime();
-            io.vertx.core.Future<ClusterClients.Outcome> run =
-                ClusterClients.run(a, List.of("b", "c"), at, cell, List.of(), 3_000);
-            flushlab.Await.until(
-                "both agents have their shares' streams open",
-                10_000,
-                () -> emitter.openConnections() >= 4);
-            c.process().destroyForcibly(); // SIGKILL: no goodbye, no reply
-            ClusterClients.Outcome o = run.await(15, TimeUnit.SECONDS);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            assertThat(o.missing()).containsOnlyKeys("c");
-            assertThat(o.perAgent()).containsOnlyKeys("b");
-            BatchResult kept = new BatchResult(o.perAgent().get("b").results());
-            assertThat(kept.streamsOk()).isEqualTo(2);
-            assertThat(kept.frames()).isEqualTo(2 * 15);
-            assertThat(seconds)
-                .as("ended within the deadline and a second (and this machine's slack)")
-                .isLessThan(3.0 + 1.0 + 2.0);
-          }
         }
       }
     }

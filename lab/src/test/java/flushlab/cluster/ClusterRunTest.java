@@ -348,65 +348,13 @@ class ClusterRunTest {
   }
 
   /**
-   * In 100 ms, the client agents' host stalls for 100 ms: the meter's thread and both agents' event
-   * loops held.
-   */
-  private static void stallClientAgentsSoon(Agent b, Agent c) {
-    b.vertx()
-        .setTimer(
-            100,
-            t -> {
-              HiccupMeter.get().injectHostStall(b.vertx(), 100_000_000L);
-              HiccupMeter.get().injectHostStall(c.vertx(), 100_000_000L);
-            });
-  }
-
-  /**
-   * Each client agent judges its reads against its own hiccup meter: a run during which the client
-   * agents' host stalled (injected here: the agents share this JVM, so its meter's thread and their
-   * event loops are held for 100 ms, 100 ms into the run; the emitter's agent runs on) is excluded
-   * with the stall named and measured once more, once. The pacing guard is set wider than the stall
-   * (150 ms): the emitter shares this JVM, and the rule under test is the agents' meter.
-   */
-  @Test
-  void aRunDuringWhichTheClientAgentsHostStalledIsExcludedNamedAndMeasuredOnceMore(
-      @TempDir Path dir) throws Exception {
-    Scenario s = stallingAgentsScenario(dir);
-    java.util.concurrent.atomic.AtomicBoolean stalled =
-        new java.util.concurrent.atomic.AtomicBoolean();
-    Outcome o =
-        runOnTheLab(
-            s,
-            SECRET.clone(),
-            line -> System.out.println("ClusterRunTest: " + line),
-            (target, cell, run, loop) -> {
-              if (cell >= 0 && stalled.compareAndSet(false, true)) stallClientAgentsSoon(b, c);
-            });
-    HostStalls.skipIfStalled(o);
-    assertThat(o.certified()).as(o.certification().verdict()).isTrue();
-    List<RunRecord> runs = o.results().get(0).runs();
-    assertThat(runs).hasSize(2);
-    RunRecord first = runs.get(0);
-    RunRecord again = runs.get(1);
-    System.out.println("ClusterRunTest: first run: " + first.exclusionReason());
-    assertThat(first.excluded()).isTrue();
-    assertThat(first.exclusionReason())
-        .startsWith("the client agent ")
-        .contains("'s host stalled")
-        .contains("read together");
-    assertThat(again.run()).isEqualTo(first.run());
-    assertThat(again.excluded()).as("measured once more: %s", again.exclusionReason()).isFalse();
-    assertThat(again.result().frames()).isEqualTo(4 * 20);
-  }
-
-  /**
-   * The map's lab on agents (`flushlab map --cluster`) applies the same rule: each client agent
-   * judges the streams it ran whole against its own hiccup meter, and a run whose merged reads all
-   * fell in the agents' host stalls is excluded as a host stall (which the runner measures once
-   * more), not read as the target's coalescing. The client agents' host stalls 100 ms in every 250
-   * while the run is measured, so the stalls meet its reads however late the run starts (a single
-   * stall armed 100 ms before the call missed a run a CPU hog had slowed, and the run was kept);
-   * the next run, after the last stall has ended, is kept.
+   * The lab on agents (`flushlab run` and `flushlab map` with a cluster) judges each run by each
+   * client agent's own hiccup meter: each client agent judges the streams it ran against it, and a
+   * run whose merged reads all fell in the agents' host stalls is excluded as a host stall (which
+   * the runner measures once more), not read as the target's coalescing. The client agents' host
+   * stalls 100 ms in every 250 while the run is measured, so the stalls meet its reads however late
+   * the run starts (a single stall armed 100 ms before the call missed a run a CPU hog had slowed,
+   * and the run was kept); the next run, after the last stall has ended, is kept.
    */
   @Test
   void theMapsLabOnAgentsExcludesARunTheClientAgentsHostStalledThrough(@TempDir Path dir)
