@@ -1,6 +1,7 @@
 package flushlab.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.Await;
@@ -536,6 +537,30 @@ class ClusterRunTest {
     assertThat(dClock.afterMs()).as("%s", dClock).isNull();
     assertThat(o.onAgents().clocks().stream().filter(k -> !k.agent().equals("d")))
         .allMatch(k -> k.afterMs() != null);
+  }
+
+  /**
+   * A scenario that names an agent the lab does not have stops before anything starts, naming it
+   * and the lab's members (`flushlab run` prints it and exits 1). An external target on an agent is
+   * refused sooner, where the scenario is read (ClusterReader).
+   */
+  @Test
+  void anAbsentAgentIsRefusedByNameBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+    Scenario absent =
+        onTheLab(
+            dir,
+            "absent",
+            """
+            name: absent
+            emitter: {frames: 5, interval: 20ms, on: a}
+            client: {requests: 1, concurrency: 1, on: [z]}
+            targets:
+              - {name: direct, kind: direct}
+            """);
+    assertThatThrownBy(() -> runOnTheLab(absent, SECRET.clone(), line -> {}, null))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("agent(s) z are not in lab 'lab-one'")
+        .hasMessageContaining("a, b, c");
   }
 
   /**
