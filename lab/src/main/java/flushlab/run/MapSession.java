@@ -3,8 +3,6 @@ package flushlab.run;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientProfile;
 import flushlab.client.RequestPlan;
-import flushlab.client.StreamError;
-import flushlab.client.StreamResult;
 import flushlab.coding.ContentCoding;
 import flushlab.core.HostPort;
 import flushlab.core.Units;
@@ -16,7 +14,6 @@ import flushlab.map.CorkAfterFit;
 import flushlab.map.FlushTrigger;
 import flushlab.map.HoldingPairFit;
 import flushlab.map.IdleCut;
-import flushlab.map.MapProber;
 import flushlab.map.OneLateAfterFit;
 import flushlab.map.Replay;
 import flushlab.map.ShaperModel;
@@ -26,7 +23,6 @@ import flushlab.map.TwoStageCandidate;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Setting;
-import flushlab.stream.ResponseShape;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,6 +41,7 @@ import java.util.function.Consumer;
 final class MapSession {
   private final MapLab lab;
   private final ModelReplay replays;
+  private final MapPass passes;
 
   /**
    * Unless `--no-verify`: the answer's model is replayed on a built-in relay, cell by cell, before
@@ -64,6 +61,7 @@ final class MapSession {
   MapSession(MapLab lab, boolean verify) {
     this.lab = lab;
     this.replays = new ModelReplay(lab);
+    this.passes = new MapPass(lab);
     this.verify = verify;
   }
 
@@ -102,7 +100,7 @@ final class MapSession {
             .acceptedCodings()
             .isEmpty();
     FlushTrigger mine =
-        mapAs(target, base, false, measure, cert, results, announce, secondsLeft(deadline));
+        passes.run(target, base, false, measure, cert, results, announce, secondsLeft(deadline));
     if (lab.interrupted()
         || mine.kind() == TriggerKind.INCONCLUSIVE
             && mine.verdict().contains("the target failed")) {
@@ -135,7 +133,7 @@ final class MapSession {
                 + ")");
         int before = results.size();
         FlushTrigger plain =
-            mapAs(
+            passes.run(
                 target,
                 base.withProfile(ClientProfile.BARE),
                 true,
@@ -198,7 +196,7 @@ final class MapSession {
         } else {
           int before = results.size();
           FlushTrigger accepting =
-              mapAs(
+              passes.run(
                   target,
                   asBrowser,
                   false,
@@ -230,7 +228,8 @@ final class MapSession {
     // failed its replay;
     // for a target that compressed for the other client, each candidate joins the compressor that
     // client saw
-    List<CellEvidence> probed = asItIs.stream().map(r -> asProbed(r, cert.emitToRecvMs())).toList();
+    List<CellEvidence> probed =
+        asItIs.stream().map(r -> MapPass.asProbed(r, cert.emitToRecvMs())).toList();
     boolean unexplained = asItIsAnswer != null && asItIsAnswer.kind() == TriggerKind.INCONCLUSIVE;
     boolean twoStages =
         !lab.interrupted()
@@ -505,25 +504,6 @@ final class MapSession {
   }
 
   /**
-   * A cell as the prober reads it, the one rule for the prober and the two-stage fits: its kept
-   * runs, or, when both runs were excluded because this host stalled and outside the stalls each
-   * frame came alone, those streams ({@link #streamedOutsideStalls}); null for a cell that is no
-   * data (every stream failed, frames lost, nothing read or kept). The two-stage fits once read
-   * such a streamed cell from its kept runs alone, found none, and left the pass without its
-   * candidates (CI, 2026-12-04: a byte threshold of ~3.7 KB then one-late was answered
-   * inconclusive).
-   */
-  static CellEvidence asProbed(TargetCellResult r, double baselineMs) {
-    if (r.runs().stream().allMatch(RunRecord::excluded))
-      return streamedOutsideStalls(r, r.runs(), baselineMs);
-    BatchResult kept = r.included();
-    if (kept.streamsOk() == 0 && kept.errorCount() > 0
-        || kept.lostFrames() > 0
-        || kept.frames() == 0) return null;
-    return r.evidence(baselineMs);
-  }
-
-  /**
    * A stream both kinds of client read (same frames, size, interval) that came compressed and held
    * (whole at its end, or at least twice the frames per read) to one and streamed to the other:
    * described, or null when there is none.
@@ -578,187 +558,5 @@ final class MapSession {
             cell, HostPort.parse("-", "127.0.0.1:1", false), null, lab.headersFor(identity));
     String ae = String.join(", ", p.acceptedCodings().stream().map(ContentCoding::text).toList());
     return cell.profile().text() + (ae.isEmpty() ? ", no Accept-Encoding" : ", accepting " + ae);
-  }
-
-  /**
-   * A cell whose runs were both excluded because every frame read together was read in a stall of
-   * this host: outside the stalls each frame came alone, which is what a streamed cell shows. When
-   * the runs' reads together also pass as streamed (one frame per release at the median, the oldest
-   * waiting under 5 ms, at most 1.25 frames per read, stalls and all), the cell is evidence that
-   * the target streams it, labelled as such; otherwise (a target that held frames, which a host's
-   * run-queue waits could have hidden) null, and nothing is inferred from the cell.
-   */
-  static CellEvidence streamedOutsideStalls(
-      TargetCellResult r, List<RunRecord> runs, double baselineMs) {
-    if (runs.isEmpty() || !runs.stream().allMatch(RunRecord::excludedForHostStall)) return null;
-    List<StreamResult> read = new ArrayList<>();
-    for (RunRecord run : runs) read.addAll(run.result().streamResults());
-    BatchResult b = new BatchResult(read);
-    if (b.streamsOk() == 0 || b.lostFrames() > 0 || b.frames() == 0) return null;
-    CellEvidence e =
-        new TargetCellResult(r.target(), r.cell(), r.runs(), b, r.requestHeaders())
-            .evidence(baselineMs);
-    return e.streamed() ? e.withLabel(e.label() + " (streamed outside this host's stalls)") : null;
-  }
-
-  /**
-   * One pass of the prober as one kind of client: the cells it chooses, one run each (a run the
-   * pacing guard excluded is measured once more, and both are kept). A cell whose every stream
-   * failed, or in which frames were lost, ends the pass inconclusive: the map infers nothing from
-   * data it did not get.
-   */
-  private FlushTrigger mapAs(
-      Target target,
-      Cell base,
-      boolean identity,
-      Measure measure,
-      Certification cert,
-      List<TargetCellResult> results,
-      Consumer<String> announce,
-      double budgetSeconds)
-      throws Exception {
-    PassEnd[] failed = new PassEnd[1];
-    // an OpenAI stream's events are sized by their JSON: the map varies only the interval
-    boolean openAi = base.stream().endpoint().isOpenAi();
-    String who =
-        base.profile() == ClientProfile.DEFAULT && !identity ? "" : " as " + base.profile().text();
-    boolean eventStream =
-        new ResponseShape(base.stream().contentType(), base.stream().transfer()).eventStream();
-    MapProber prober =
-        new MapProber(
-            target.name(),
-            target.path(),
-            openAi,
-            eventStream,
-            plan -> {
-              Cell cell =
-                  openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
-              cell =
-                  cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
-                      .with(Setting.FRAMES, Integer.toString(plan.frames()));
-              if (plan.thinkNanos() > 0) {
-                cell =
-                    cell.with(Setting.THINK, Units.formatDuration(plan.thinkNanos()))
-                        .with(Setting.SSE_KEEPALIVE, Units.formatDuration(plan.keepAliveNanos()));
-              }
-              cell = cell.withIndex(results.size());
-              lab.progress("map: " + plan + who);
-              List<RunRecord> runs = new ArrayList<>();
-              lab.identityPass(identity);
-              boolean done;
-              try {
-                done =
-                    !lab.interrupted()
-                        && measure.runOnceMoreIfExcluded(
-                            target, cell, cell.index(), 0, plan.toString(), runs, announce);
-              } finally {
-                lab.identityPass(false);
-              }
-              if (!done) return null;
-              TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
-              if (identity) r = r.withRequestHeaders(lab.headersFor(true));
-              results.add(r);
-              BatchResult b = r.included();
-              boolean bothExcluded = runs.stream().allMatch(RunRecord::excluded);
-              CellEvidence probed = asProbed(r, cert.emitToRecvMs());
-              if (probed != null) {
-                if (bothExcluded) {
-                  announce.accept(
-                      "map: "
-                          + plan
-                          + who
-                          + ": both runs' merged reads all fell in this host's stalls, and outside them each "
-                          + "frame came alone: the cell streamed ("
-                          + runs.get(runs.size() - 1).exclusionReason()
-                          + ")");
-                }
-                return probed;
-              }
-              // no data: why
-              if (bothExcluded) {
-                String why = runs.get(runs.size() - 1).exclusionReason();
-                failed[0] =
-                    runs.stream().allMatch(RunRecord::spoiledByHostStall)
-                        ? new PassEnd(
-                            "this host stalled in both runs of "
-                                + plan
-                                + who
-                                + " ("
-                                + why
-                                + "); nothing is inferred from it",
-                            PassEnd.Kind.HOST_STALLED)
-                        : new PassEnd(
-                            "both runs of "
-                                + plan
-                                + who
-                                + " were excluded ("
-                                + why
-                                + ") with no stall of this host to account for it; "
-                                + "nothing is inferred from it",
-                            PassEnd.Kind.EXCLUDED);
-                return null;
-              }
-              if (b.streamsOk() == 0 && b.errorCount() > 0) {
-                failed[0] =
-                    new PassEnd(
-                        "every stream of " + plan + who + " failed: " + b.firstError(),
-                        b.failedWith(StreamError.HTTP2_ONLY)
-                            ? PassEnd.Kind.SPEAKS_HTTP2_ONLY
-                            : PassEnd.Kind.TARGET_FAILED);
-                return null; // a target that answers no stream has no trigger to map: stop here
-              }
-              failed[0] =
-                  new PassEnd(
-                      (b.frames() == 0
-                              ? "no frame of " + plan + who + " was read"
-                              : b.lostFrames() + " frames of " + plan + who + " were lost")
-                          + "; nothing is inferred from it",
-                      PassEnd.Kind.TARGET_FAILED);
-              return null;
-            },
-            budgetSeconds,
-            announce);
-    FlushTrigger trigger = prober.run();
-    if (failed[0] != null && failed[0].kind() == PassEnd.Kind.HOST_STALLED) {
-      trigger =
-          FlushTrigger.inconclusive(
-              target.name(),
-              failed[0].why(),
-              List.of(),
-              List.of(
-                  "map again on a quieter host: the reads merged while this host was stopped, not by the target"));
-    } else if (failed[0] != null && failed[0].kind() == PassEnd.Kind.EXCLUDED) {
-      trigger =
-          FlushTrigger.inconclusive(
-              target.name(),
-              failed[0].why(),
-              List.of(),
-              List.of(
-                  "map again; an emitter late with no stall of this host was held by the lab's own code on its loop (worth reporting)"));
-    } else if (failed[0] != null) {
-      // a peer that answered an HTTP/1.1 request with HTTP/2's frames (an h2c-only listener) is
-      // asked the way it speaks
-      String next =
-          failed[0].kind() == PassEnd.Kind.SPEAKS_HTTP2_ONLY
-              ? "map it over HTTP/2 by prior knowledge: --http h2c"
-              : "check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)";
-      trigger =
-          FlushTrigger.inconclusive(
-              target.name(), "the target failed: " + failed[0].why(), List.of(), List.of(next));
-    }
-    return trigger;
-  }
-
-  /**
-   * Why a pass of the map stopped before its prober was done: the target failed it, this host
-   * stalled, or a guard excluded both runs.
-   */
-  private record PassEnd(String why, Kind kind) {
-    enum Kind {
-      TARGET_FAILED,
-      SPEAKS_HTTP2_ONLY,
-      HOST_STALLED,
-      EXCLUDED
-    }
   }
 }

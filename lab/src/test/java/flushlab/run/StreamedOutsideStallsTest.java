@@ -42,7 +42,7 @@ class StreamedOutsideStallsTest {
         List.of(
             run(DrainedCellTest.stream(firstReads), first),
             run(DrainedCellTest.stream(secondReads), second));
-    return MapSession.streamedOutsideStalls(
+    return MapPass.streamedOutsideStalls(
         TargetCellResult.of("t", DrainedCellTest.CELL, runs), runs, 0);
   }
 
@@ -106,14 +106,14 @@ class StreamedOutsideStallsTest {
             run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()),
             run(DrainedCellTest.stream(StreamedOutsideStallsTest::stalledOnce), stall()));
     CellEvidence outside =
-        MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, stalled), 0);
+        MapPass.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, stalled), 0);
     assertThat(outside).isNotNull();
     assertThat(outside.label()).endsWith("(streamed outside this host's stalls)");
     assertThat(outside.streamed()).isTrue();
 
     List<RunRecord> kept =
         List.of(run(DrainedCellTest.stream(StreamedOutsideStallsTest::alone), null));
-    CellEvidence own = MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, kept), 0);
+    CellEvidence own = MapPass.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, kept), 0);
     assertThat(own).isNotNull();
     assertThat(own.label()).doesNotContain("stalls");
 
@@ -122,7 +122,6 @@ class StreamedOutsideStallsTest {
         List.of(
             run(DrainedCellTest.stream(pairs), stall()),
             run(DrainedCellTest.stream(pairs), stall()));
-    assertThat(MapSession.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, held), 0))
-        .isNull();
+    assertThat(MapPass.asProbed(TargetCellResult.of("t", DrainedCellTest.CELL, held), 0)).isNull();
   }
 }
