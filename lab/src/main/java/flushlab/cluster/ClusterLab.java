@@ -399,7 +399,7 @@ public final class ClusterLab implements RemoteLab {
           throw new IllegalArgumentException(
               String.format(
                   "cell %s asks %d streams of agent %s; a client agent reads at most %d streams "
-                      + "of a run (each is sent back whole): name more agents in cluster.clients, or ask fewer client.requests",
+                      + "of a run (each is sent back whole): name more agents in client.on, or ask fewer client.requests",
                   c.label(), sh.requests(), sh.agent(), ClientShare.MAX_WHOLE_STREAMS));
         }
       }

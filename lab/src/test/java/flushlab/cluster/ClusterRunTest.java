@@ -540,6 +540,31 @@ class ClusterRunTest {
   }
 
   /**
+   * Each client agent sends back every stream it read, so a share is bounded: 2001 streams over two
+   * agents (1001 for b) are refused before anything starts, saying how to fit them; 2000 are not.
+   */
+  @Test
+  void aShareOfMoreThanAThousandWholeStreamsIsRefusedBeforeAnythingStarts(@TempDir Path dir)
+      throws Exception {
+    String lines =
+        """
+        name: large
+        emitter: {frames: 5, interval: 20ms, on: a}
+        client: {requests: %d, concurrency: 100, on: [b, c]}
+        targets:
+          - {name: direct, kind: direct}
+        """;
+    Scenario tooLarge = onTheLab(dir, "large", lines.formatted(2001));
+    assertThatThrownBy(() -> ClusterLab.requireWholeShares(tooLarge, tooLarge.cluster()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("asks 1001 streams of agent b")
+        .hasMessageContaining("at most 1000")
+        .hasMessageContaining("name more agents in client.on, or ask fewer client.requests");
+    Scenario fits = onTheLab(dir, "fits", lines.formatted(2000));
+    ClusterLab.requireWholeShares(fits, fits.cluster());
+  }
+
+  /**
    * A scenario that names an agent the lab does not have stops before anything starts, naming it
    * and the lab's members (`flushlab run` prints it and exits 1). An external target on an agent is
    * refused sooner, where the scenario is read (ClusterReader).
