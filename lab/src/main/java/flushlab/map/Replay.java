@@ -316,11 +316,12 @@ public final class Replay {
 
   /**
    * Both sides' releases waited differently among themselves, more than the tolerance apart, and
-   * each side's median wait lies within the other's p10..p90 (give or take {@code floorMs}): such a
-   * cell has no one wait to match, and the median of its few releases falls on either of its waits.
-   * A hold timer of 298 ms before the cork released 4 KiB frames every 2 ms 5 times a stream, some
-   * releases gathered by the cork and some not (waits 212-322 ms); the median was 298.3 ms on the
-   * target and 235.1 on its verified model's relay, and the model was refused (one map in three).
+   * each side's median wait lies within the other's p10..p90 (give or take what two medians may
+   * differ by, {@link #within}): such a cell has no one wait to match, and the median of its few
+   * releases falls on either of its waits. A hold timer of 298 ms before the cork released 4 KiB
+   * frames every 2 ms 5 times a stream, some releases gathered by the cork and some not (waits
+   * 212-322 ms); the median was 298.3 ms on the target and 235.1 on its verified model's relay, and
+   * the model was refused (one map in three).
    */
   static boolean inEachOthersSpread(CellEvidence t, CellEvidence m, double floorMs) {
     return spreads(t, floorMs)
@@ -356,8 +357,15 @@ public final class Replay {
     return c.waitP90() - c.waitP10() > 2 * Math.max(floorMs, WAIT_SHARE * c.waitP50());
   }
 
+  /**
+   * Whether a wait lies within the cell's p10..p90, each end given the tolerance two medians get
+   * (15 % or the floor): an end is a measurement too. With the floor alone, a model of a 329 ms
+   * hold then the cork was refused for a median 0.3 ms short of the target's p10 (a fresh-clone
+   * suite, 2026-12-05).
+   */
   private static boolean within(double waitMs, CellEvidence c, double floorMs) {
-    return waitMs >= c.waitP10() - floorMs && waitMs <= c.waitP90() + floorMs;
+    return waitMs >= c.waitP10() - Math.max(floorMs, WAIT_SHARE * c.waitP10())
+        && waitMs <= c.waitP90() + Math.max(floorMs, WAIT_SHARE * c.waitP90());
   }
 
   /**

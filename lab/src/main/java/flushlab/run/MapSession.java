@@ -493,8 +493,11 @@ final class MapSession {
       FlushTrigger alike =
           FlushTrigger.inconclusive(
               target.name(),
-              "two models of two mechanisms each reproduce every cell alike: "
-                  + String.join(" and ", chains)
+              (reproduced.size() == 2 ? "two" : reproduced.size())
+                  + " models of two mechanisms each reproduce every cell alike: "
+                  + String.join(", ", chains.subList(0, chains.size() - 1))
+                  + " and "
+                  + chains.get(chains.size() - 1)
                   + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)"),
               answer.evidence(),
               telling == null ? List.of() : List.of(telling.toString()));

@@ -122,16 +122,19 @@ class MapWindowsAndPairsTest extends MapTestBase {
             : stage == 1 ? "timer=" + n + "ms" : "timer=" + n + "ms,periodic=true";
     JsonNode a = map(first + " -> one-late");
     System.out.println("MapCommandTest: " + first + " -> one-late answered " + a.get("model"));
-    kindIs(a, stage == 0 ? "byte-threshold" : stage == 1 ? "timer" : "periodic-timer");
-    assertThat(a.get("then").asText()).isEqualTo("one-late");
-    within10Percent(a, stage == 0 ? "threshold_bytes" : "timer_ms", n);
-    modelIs(
-        a,
+    String hidden =
         (stage == 0
                 ? "byte-threshold=(\\d+)B"
                 : stage == 1 ? "timer=([0-9.]+)ms" : "timer=([0-9.]+)ms,periodic=true")
-            + " -> one-late",
-        n);
+            + " -> one-late";
+    // when the holding stage's reading offered no candidate that replayed (a stall spreading a
+    // cell), the stages simulated in series are replayed, and a hold behind a hold twice as long
+    // reproduces a clock then one-late alike: both are named, the hidden one among them
+    if (namedAmongAlike(a, hidden, n)) return;
+    kindIs(a, stage == 0 ? "byte-threshold" : stage == 1 ? "timer" : "periodic-timer");
+    assertThat(a.get("then").asText()).isEqualTo("one-late");
+    within10Percent(a, stage == 0 ? "threshold_bytes" : "timer_ms", n);
+    modelIs(a, hidden, n);
     assertThat(a.get("replay").asText())
         .startsWith("verified: the model ")
         .contains("-> one-late reproduces");
