@@ -472,15 +472,29 @@ public final class ScenarioRunner {
   }
 
   /** The host stalls of the runs excluded for them: "2 over 20 ms; longest 48.2 ms". */
-  private static String hostStalls(List<RunRecord> runs) {
+  /**
+   * What the stalls were: the client's host's, where its meter saw any, and the last excluded run's
+   * reason, which names the emitter's host when it was the one held (a suite's three-agent run said
+   * "0 time(s) over 20 ms, the longest 0.0 ms" of runs its emitters' host had spoiled).
+   */
+  static String hostStalls(List<RunRecord> runs) {
     int over20 = 0;
     double max = 0;
+    String last = null;
     for (RunRecord r : runs) {
+      if (r.excluded()) last = r.exclusionReason();
       if (r.stalls() == null) continue;
       over20 += r.stalls().host().over20Ms();
       max = Math.max(max, r.stalls().host().maxMs());
     }
-    return String.format("%d time(s) over 20 ms, the longest %.1f ms", over20, max);
+    String client =
+        max > 0
+            ? String.format(
+                "the client's host stalled %d time(s) over 20 ms, the longest %.1f ms", over20, max)
+            : null;
+    String excluded = last == null ? null : "the last run excluded: " + last;
+    if (client == null) return excluded == null ? "no stall figure was kept" : excluded;
+    return excluded == null ? client : client + "; " + excluded;
   }
 
   /**

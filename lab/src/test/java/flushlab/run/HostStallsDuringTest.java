@@ -66,4 +66,21 @@ class HostStallsDuringTest {
                 List.of(cell(run(40.0, Exclusion.hostStall("stalled")), run(3.0, null)))))
         .isNull();
   }
+
+  /**
+   * Certification refused for this host's stalls says what they were: the client's host's where its
+   * meter saw any, and always the last excluded run's reason (the emitter's host held, with no
+   * stall on the client's, once read "0 time(s) over 20 ms, the longest 0.0 ms").
+   */
+  @Test
+  void aCertificationRefusedForStallsSaysWhoseTheyWere() {
+    Exclusion held =
+        new Exclusion(Exclusion.Cause.EMITTER_HELD_BY_HOST, "emitter late by 26.960 ms");
+    assertThat(ScenarioRunner.hostStalls(List.of(run(0, held), run(0, held))))
+        .isEqualTo("the last run excluded: emitter late by 26.960 ms");
+    assertThat(ScenarioRunner.hostStalls(List.of(run(31.0, Exclusion.hostStall("reads merged")))))
+        .isEqualTo(
+            "the client's host stalled 1 time(s) over 20 ms, the longest 31.0 ms; the last run"
+                + " excluded: reads merged");
+  }
 }
