@@ -1,7 +1,9 @@
 package flushlab.map;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Candidates of two stages for a target that compressed for one kind of client: fitted to the pass
@@ -62,6 +64,48 @@ public final class BesideACompressor {
             List.of());
     return joined(answer, plain, asItIsFirst, heldOnly);
   }
+
+  /**
+   * The candidate where clients that accept the coding saw what no one mechanism explains and the
+   * others a holding stage alone: a compressor behind that stage that flushes its encoder only when
+   * the next write comes (`flush=next`, the bug reported of Express's `compression`), so each of
+   * the stage's releases reaches the accepting client one release late. `timer=113ms,periodic=true
+   * -> compress=gzip,flush=next` was answered with no model and no candidate: the accepting pass
+   * waited 226 ms a release, the other 113 (2026-12-05). Null where the passes say otherwise, or no
+   * built-in relay does it; {@code asItIsFirst}: the plain pass was the map's first.
+   */
+  public static TwoStageCandidate flushingOneLate(
+      FlushTrigger answer, boolean asItIsFirst, String heldOnly) {
+    CompressionFinding f = answer.compression();
+    if (f == null || f.coding() == null) return null;
+    FlushTrigger accepting = f.accepting();
+    FlushTrigger others = f.others();
+    if (accepting == null
+        || others == null
+        || accepting.kind() != TriggerKind.INCONCLUSIVE
+        || others.then() != null
+        || !HOLDING.contains(others.kind())) return null;
+    FlushTrigger late =
+        others.followedBy(
+            TriggerKind.ONE_LATE,
+            others.verdict()
+                + "; for clients that accept "
+                + f.coding()
+                + ", then a compressor that flushes each of those releases only when the next one"
+                + " comes, so each reaches them one release late");
+    CompressionFinding both =
+        CompressionFinding.of(
+            f.coding(), f.acceptingClient(), late, f.othersClient(), others, heldOnly);
+    // the map's first pass is the answer's top level: the plain one, or the accepting one, read now
+    // as that stage one release late
+    FlushTrigger joined = (asItIsFirst ? others : late).withCompression(both);
+    String chain = ShaperModel.of(joined).chain();
+    return chain == null ? null : new TwoStageCandidate(chain, joined);
+  }
+
+  /** The stages a compressor flushing one write late can follow. */
+  private static final Set<TriggerKind> HOLDING =
+      EnumSet.of(TriggerKind.BYTE_THRESHOLD, TriggerKind.TIMER, TriggerKind.PERIODIC_TIMER);
 
   /**
    * {@code others} as what clients that do not accept the coding saw, beside the compressor the

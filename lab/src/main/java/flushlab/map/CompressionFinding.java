@@ -56,6 +56,7 @@ public record CompressionFinding(
         accepting != null
             && others != null
             && accepting.kind() == others.kind()
+            && accepting.then() == others.then()
             && accepting.kind() != TriggerKind.INCONCLUSIVE;
     String v =
         (cause
@@ -77,13 +78,15 @@ public record CompressionFinding(
   }
 
   /**
-   * Different mechanisms, or the same one at a clearly different value. An inconclusive answer says
-   * nothing to differ from: a pass this host stalled through, beside one that streamed, once made
-   * compression "the cause" of a difference nobody measured.
+   * Different mechanisms (or a second stage for one client only), or the same one at a clearly
+   * different value. An inconclusive answer says nothing to differ from: a pass this host stalled
+   * through, beside one that streamed, once made compression "the cause" of a difference nobody
+   * measured.
    */
   static boolean differ(FlushTrigger a, FlushTrigger b) {
     if (a.kind() == TriggerKind.INCONCLUSIVE || b.kind() == TriggerKind.INCONCLUSIVE) return false;
-    if (a.kind() != b.kind()) return true;
+    // a second stage for one client only (a compressor flushing one write late) is a difference
+    if (a.kind() != b.kind() || a.then() != b.then()) return true;
     return farApart(a.thresholdBodyBytes(), b.thresholdBodyBytes())
         || farApart(a.timerMs(), b.timerMs());
   }

@@ -106,6 +106,13 @@ public record ShaperModel(String chain, String note, List<String> alike) {
         && within10Percent(accepting.thresholdBytes(), othersEvents)) {
       return of(hold.chain() + " -> " + each + nagle);
     }
+    // the accepting client saw the others' stage one release late: a compressor behind it that
+    // flushes each write only when the next one comes
+    if (accepting.then() == TriggerKind.ONE_LATE
+        && accepting.kind() == others.kind()
+        && sameParameters(accepting, others)) {
+      return of(hold.chain() + " -> compress=" + algo + ",flush=next" + nagle);
+    }
     if (sameMechanism(accepting, others)) {
       String compressedFirst = each + " -> " + hold.chain() + nagle;
       if (countsBytes(others.kind())) return of(compressedFirst);

@@ -250,7 +250,19 @@ final class MapSession {
           BesideACompressor.decodedOnDelivery(answer, asItIsAnswer, asItIsAnswer == mine, heldOnly);
       if (decoded != null) two.add(decoded);
     }
-    if (unexplained && !(two.isEmpty() && pairCells.isEmpty())) {
+    // the accepting pass unexplained beside a plain holding stage: that stage, then a compressor
+    // flushing one write late, is replayed first (any --no-verify: a two-stage answer is only given
+    // replayed)
+    TwoStageCandidate lateCompressor =
+        lab.interrupted() || asItIsAnswer == null
+            ? null
+            : BesideACompressor.flushingOneLate(answer, asItIsAnswer == mine, heldOnly);
+    if (lateCompressor != null) {
+      List<TwoStageCandidate> first = new ArrayList<>(List.of(lateCompressor));
+      first.addAll(two);
+      two = first;
+    }
+    if ((unexplained || lateCompressor != null) && !(two.isEmpty() && pairCells.isEmpty())) {
       answer = twoMechanisms(target, answer, two, pairCells, results, cert, announce, deadline);
       two = List.of();
       pairCells = List.of();

@@ -156,4 +156,63 @@ class BesideACompressorTest {
             CompressionFinding.of("gzip", "browser", decoded, "bare", threshold, null));
     assertThat(BesideACompressor.decodedOnDelivery(mapped, threshold, false, null)).isNull();
   }
+
+  /**
+   * `timer=113ms,periodic=true -> compress=gzip,flush=next` as a browser: the accepting pass waited
+   * a release more than the plain one and no one mechanism explained it; the plain pass named the
+   * clock. The candidate is the clock, then a compressor flushing one write late: the accepting
+   * pass's answer is the clock followed by one-late, the top level as the map asked first, and
+   * compression is the cause. Where the plain pass is not a holding stage, or the accepting one was
+   * explained, there is none.
+   */
+  @Test
+  void aPlainHoldingStageWithAnUnexplainedCompressedPassIsTriedWithACompressorFlushingOneLate() {
+    FlushTrigger clock =
+        new FlushTrigger(
+            "x",
+            TriggerKind.PERIODIC_TIMER,
+            null,
+            null,
+            113.4,
+            null,
+            "periodic timer",
+            List.of(),
+            List.of());
+    FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
+    FlushTrigger mapped =
+        unexplained.withCompression(
+            CompressionFinding.of("gzip", "browser", unexplained, "bare", clock, null));
+    TwoStageCandidate c = BesideACompressor.flushingOneLate(mapped, false, null);
+    assertThat(c.chain()).isEqualTo("timer=113.4ms,periodic=true -> compress=gzip,flush=next");
+    assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(2);
+    assertThat(c.answer().kind()).as("the browser's pass, asked first").isEqualTo(clock.kind());
+    assertThat(c.answer().then()).isEqualTo(TriggerKind.ONE_LATE);
+    assertThat(c.answer().compression().others().then()).isNull();
+    assertThat(c.answer().compression().verdict()).startsWith("compression is the cause");
+    assertThat(ShaperModel.of(c.answer()).chain()).isEqualTo(c.chain());
+    FlushTrigger plainFirst =
+        clock.withCompression(
+            CompressionFinding.of("gzip", "browser", unexplained, "bare", clock, null));
+    assertThat(BesideACompressor.flushingOneLate(plainFirst, true, null).answer().then())
+        .as("the plain pass first: the top level is the clock alone")
+        .isNull();
+
+    FlushTrigger nagle = answer(TriggerKind.NAGLE);
+    assertThat(
+            BesideACompressor.flushingOneLate(
+                unexplained.withCompression(
+                    CompressionFinding.of("gzip", "browser", unexplained, "bare", nagle, null)),
+                false,
+                null))
+        .as("Nagle is the socket's, not a stage a compressor follows")
+        .isNull();
+    assertThat(
+            BesideACompressor.flushingOneLate(
+                clock.withCompression(
+                    CompressionFinding.of("gzip", "browser", clock, "bare", clock, null)),
+                true,
+                null))
+        .as("the accepting pass explained")
+        .isNull();
+  }
 }
