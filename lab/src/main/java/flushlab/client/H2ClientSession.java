@@ -100,7 +100,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   private int nextStreamId = 1;
 
-  /** The stream the single-stream calls mean: the last one requested. */
+  /** The stream the last request opened (an HTTP/1.1 answer after an Upgrade not taken is its). */
   private int current;
 
   private boolean opened;
@@ -377,26 +377,6 @@ final class H2ClientSession implements H2FrameParser.Listener {
     if (o != null) streams.remove(o);
   }
 
-  byte[] h1() {
-    return find(current).h1;
-  }
-
-  int h1Length() {
-    Out o = find(current);
-    return o == null ? 0 : o.h1Len;
-  }
-
-  /** Why the current stream cannot complete (a reset, a GOAWAY), or null. */
-  String failure() {
-    Out o = find(current);
-    return connectionFailure != null ? connectionFailure : o == null ? null : o.failure;
-  }
-
-  boolean reset() {
-    Out o = find(current);
-    return o != null && o.reset;
-  }
-
   String connectionFailure() {
     return connectionFailure;
   }
@@ -424,11 +404,6 @@ final class H2ClientSession implements H2FrameParser.Listener {
   /** The replies were written. */
   void repliesSent() {
     repliesLen = 0;
-  }
-
-  /** What the current stream saw. */
-  H2Stats stats() {
-    return stats(current);
   }
 
   H2Stats stats(int id) {

@@ -188,8 +188,8 @@ public final class MeteredClient {
     private H2ClientSession h2;
 
     /**
-     * HTTP/2 with several streams per connection: each open stream's meter and timeout timer, by
-     * stream id; null otherwise.
+     * HTTP/2: each open stream's meter, by stream id (one at a time unless the options multiplex
+     * several); null on HTTP/1.1, where {@link #meter} is the response's.
      */
     private java.util.Map<Integer, StreamMeter> streams;
 
@@ -276,8 +276,9 @@ public final class MeteredClient {
             attach(s);
             if (streams != null) {
               openStream();
-              while (streams.size() < options.streamsPerConnection() && batch.takeRequest())
-                openStream();
+              while (options.multiplexed()
+                  && streams.size() < options.streamsPerConnection()
+                  && batch.takeRequest()) openStream();
             } else {
               send();
             }
@@ -329,7 +330,7 @@ public final class MeteredClient {
                   connectionWindow(),
                   options.http() == HttpVersion.H2C_UPGRADE)
               : null;
-      streams = options.multiplexed() ? new java.util.LinkedHashMap<>() : null;
+      streams = h2 != null ? new java.util.LinkedHashMap<>() : null;
       channel
           .config()
           .setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
@@ -372,16 +373,19 @@ public final class MeteredClient {
       }
       s.exceptionHandler(
           t -> {
-            if (s != socket || meter == null) return;
+            if (s != socket) return;
             String m = String.valueOf(t.getMessage());
-            meter.fail(
-                m.toLowerCase().contains("reset") ? StreamError.RESET : StreamError.PROTOCOL, m);
+            StreamError e =
+                m.toLowerCase().contains("reset") ? StreamError.RESET : StreamError.PROTOCOL;
+            if (meter != null) meter.fail(e, m);
+            // the streams end as the meter judges when the connection closes
+            if (streams != null) for (StreamMeter open : streams.values()) open.fail(e, m);
           });
       s.closeHandler(
           v -> {
             if (s != socket) return;
             if (streams != null) {
-              closeMultiplexed();
+              closeStreams();
               return;
             }
             socket = null;
@@ -411,10 +415,7 @@ public final class MeteredClient {
                   finishStream();
                 }
               });
-      byte[] request =
-          h2 != null
-              ? h2.request(batch.plan, options.keepAlive())
-              : batch.plan.bytes(options.keepAlive());
+      byte[] request = batch.plan.bytes(options.keepAlive());
       socket
           .write(io.vertx.core.buffer.Buffer.buffer(request))
           .onComplete(
@@ -425,7 +426,7 @@ public final class MeteredClient {
     }
 
     private void onRead(long now, ByteBuf buf) {
-      if (meter == null && h2 == null)
+      if (meter == null && streams == null)
         return; // bytes after a finished response on a closing socket
       int n = buf.readableBytes();
       if (scratch.length < n) scratch = new byte[n];
@@ -449,37 +450,39 @@ public final class MeteredClient {
      */
     private void onBytes(long now, int n, boolean full) {
       if (streams != null) {
-        readMultiplexed(now, n, full);
+        readStreams(now, n, full);
         return;
       }
-      if (meter == null) {
-        // HTTP/2 between streams (or before the first: a server's SETTINGS right after the TLS
-        // handshake): the connection's frames still count
-        if (h2 != null) readH2Connection(n);
-        return;
-      }
-      ReadObserver o = observer;
-      int before = o == null ? 0 : meter.framesSoFar();
-      if (h2 == null) {
-        meter.onRead(now, scratch, 0, n, full);
-      } else {
-        readH2(now, n, full);
-      }
-      meter.readDone(System.nanoTime());
-      if (o != null && meter.framesSoFar() > before)
-        o.onFrames(meter.sinceRequest(now), meter.framesSoFar(), meter.framesSoFar() - before);
+      if (meter == null) return;
+      int before = meter.framesSoFar();
+      meter.onRead(now, scratch, 0, n, full);
+      read(meter, now, before);
       if (meter.finished()) {
         finishStream();
-      } else if (options.slowReaderPauseNanos() > 0) {
-        Channel ch = channel;
-        ch.eventLoop()
-            .schedule(
-                () -> {
-                  if (ch.isActive()) ch.read();
-                },
-                options.slowReaderPauseNanos(),
-                TimeUnit.NANOSECONDS);
+      } else {
+        readAgainAfterThePause();
       }
+    }
+
+    /** A stream's meter is done with a read: the observer hears of the frames it brought. */
+    private void read(StreamMeter m, long now, int framesBefore) {
+      m.readDone(System.nanoTime());
+      ReadObserver o = observer;
+      if (o != null && m.framesSoFar() > framesBefore)
+        o.onFrames(m.sinceRequest(now), m.framesSoFar(), m.framesSoFar() - framesBefore);
+    }
+
+    /** A slow reader (--slow-reader): the next read only after the pause. */
+    private void readAgainAfterThePause() {
+      if (options.slowReaderPauseNanos() <= 0) return;
+      Channel ch = channel;
+      ch.eventLoop()
+          .schedule(
+              () -> {
+                if (ch.isActive()) ch.read();
+              },
+              options.slowReaderPauseNanos(),
+              TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -515,8 +518,8 @@ public final class MeteredClient {
     }
 
     /**
-     * HTTP/2, several streams at once: one more request on this connection, with its own meter and
-     * timeout.
+     * HTTP/2: one more request on this connection, with its own meter and timeout (the first, or
+     * one beside those open when the options multiplex several).
      */
     private void openStream() {
       StreamMeter m =
@@ -525,7 +528,8 @@ public final class MeteredClient {
               options.recvBufferBytes(),
               batch.accepted,
               batch.plan.askedContentType());
-      byte[] request = h2.request(batch.plan, true);
+      // one stream at a time keeps the keep-alive option (an h2c Upgrade's request is HTTP/1.1)
+      byte[] request = h2.request(batch.plan, options.multiplexed() || options.keepAlive());
       int id = h2.lastStreamId();
       streams.put(id, m);
       long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
@@ -536,7 +540,7 @@ public final class MeteredClient {
               t -> {
                 if (streams != null && streams.get(id) == m && !m.finished()) {
                   m.fail(StreamError.TIMEOUT, "no complete response within " + timeoutMs + " ms");
-                  finishMultiplexed(id);
+                  finishStream(id);
                 }
               }));
       socket
@@ -549,51 +553,50 @@ public final class MeteredClient {
     }
 
     /**
-     * One socket read on a connection carrying several streams: each stream's meter reads what the
-     * read brought for it (a stream it brought nothing for has no read); its bytes are its DATA.
+     * One socket read on an HTTP/2 connection: each open stream's meter reads what the read brought
+     * for it (a stream it brought nothing for has no read); a stream alone on the connection is
+     * given the read's wire bytes, one beside others its DATA. Between streams (or before the
+     * first: a server's SETTINGS right after the TLS handshake) the connection's frames still
+     * count, and the acks and window updates the session owes go out at once.
      */
-    private void readMultiplexed(long now, int n, boolean full) {
+    private void readStreams(long now, int n, boolean full) {
       try {
         h2.read(scratch, 0, n);
       } catch (HttpParseException e) {
         for (StreamMeter m : streams.values())
           m.fail(StreamError.PROTOCOL, "HTTP/2: " + e.getMessage());
-        for (Integer id : List.copyOf(streams.keySet())) finishMultiplexed(id);
+        if (streams.isEmpty() && socket != null) socket.close();
+        for (Integer id : List.copyOf(streams.keySet())) finishStream(id);
         return;
       }
       writeH2Replies();
+      boolean alone = streams.size() == 1;
       for (Integer id : List.copyOf(streams.keySet())) {
         StreamMeter m = streams.get(id);
         H2ClientSession.Out o = h2.out(id);
         if (m == null || o == null) continue;
         if (o.h1Len > 0) {
-          m.onRead(now, o.h1, 0, o.h1Len, full, o.consumed > 0 ? o.consumed : o.h1Len);
-          m.readDone(System.nanoTime());
+          int before = m.framesSoFar();
+          m.onRead(now, o.h1, 0, o.h1Len, full, alone ? n : o.consumed > 0 ? o.consumed : o.h1Len);
+          read(m, now, before);
         }
         if (o.failure != null || h2.connectionFailure() != null) {
           m.fail(
               o.reset ? StreamError.RESET : StreamError.PROTOCOL,
               o.failure != null ? o.failure : h2.connectionFailure());
         }
-        if (m.finished()) finishMultiplexed(id);
+        if (m.finished()) finishStream(id);
       }
-      if (streams != null && !streams.isEmpty() && options.slowReaderPauseNanos() > 0) {
-        Channel ch = channel;
-        ch.eventLoop()
-            .schedule(
-                () -> {
-                  if (ch.isActive()) ch.read();
-                },
-                options.slowReaderPauseNanos(),
-                TimeUnit.NANOSECONDS);
-      }
+      if (streams != null && !streams.isEmpty()) readAgainAfterThePause();
     }
 
     /**
-     * A stream of a multiplexed connection ended: recorded; the next request takes its place, or
-     * the connection closes when none is left.
+     * An HTTP/2 stream ended: recorded; the next request takes its place on the connection, or the
+     * connection closes once no stream is left (and the next request, if any, opens another). One
+     * stream at a time, the connection is kept only as HTTP/1.1 keeps one: the response complete,
+     * keep-alive on, the server not closing.
      */
-    private void finishMultiplexed(int id) {
+    private void finishStream(int id) {
       StreamMeter m = streams.remove(id);
       if (m == null) return;
       Long timer = streamTimers.remove(id);
@@ -602,13 +605,17 @@ public final class MeteredClient {
       if (h2.spoken() != HttpVersion.HTTP_1_1) r = r.withH2(h2.stats(id));
       h2.forget(id);
       batch.record(r);
-      if (socket != null && batch.takeRequest()) {
+      if (!options.multiplexed() && (!r.ok() || !r.complete() || m.serverWillClose()))
+        reusable = false;
+      boolean again = socket != null && (options.multiplexed() || reusable);
+      if (again && batch.takeRequest()) {
         openStream();
       } else if (streams.isEmpty()) {
         NetSocket s = socket;
         socket = null;
         if (s != null) s.close();
-        batch.workerDone();
+        if (again) batch.workerDone();
+        else next();
       }
     }
 
@@ -616,7 +623,7 @@ public final class MeteredClient {
      * The connection closed under its streams: each is ended as the meter judges (truncated, unless
      * complete); the rest of the batch goes on anew.
      */
-    private void closeMultiplexed() {
+    private void closeStreams() {
       socket = null;
       for (Integer id : List.copyOf(streams.keySet())) {
         StreamMeter m = streams.remove(id);
@@ -630,45 +637,12 @@ public final class MeteredClient {
       next();
     }
 
-    /**
-     * HTTP/2 frames with no stream being measured: SETTINGS, PINGs, window updates; acknowledged as
-     * always.
-     */
-    private void readH2Connection(int n) {
-      try {
-        h2.read(scratch, 0, n);
-      } catch (HttpParseException e) {
-        if (socket != null) socket.close();
-        return;
-      }
-      writeH2Replies();
-    }
-
-    /**
-     * An HTTP/2 read: the session says what it meant for the stream; the acks and window updates it
-     * owes go out at once.
-     */
-    private void readH2(long now, int n, boolean full) {
-      try {
-        h2.read(scratch, 0, n);
-      } catch (HttpParseException e) {
-        meter.fail(StreamError.PROTOCOL, "HTTP/2: " + e.getMessage());
-        return;
-      }
-      meter.onRead(now, h2.h1(), 0, h2.h1Length(), full, n);
-      writeH2Replies();
-      if (h2.failure() != null)
-        meter.fail(h2.reset() ? StreamError.RESET : StreamError.PROTOCOL, h2.failure());
-    }
-
     private void finishStream() {
       StreamMeter m = meter;
       if (m == null) return;
       meter = null;
       vertx.cancelTimer(timerId);
       StreamResult r = m.result();
-      if (h2 != null && h2.spoken() != HttpVersion.HTTP_1_1) r = r.withH2(h2.stats());
-      if (h2 != null) h2.forget(h2.lastStreamId());
       batch.record(r);
       if (!r.ok() || !r.complete() || !reusable || m.serverWillClose()) {
         NetSocket s = socket;

@@ -351,6 +351,46 @@ class Http2StreamTest extends LabTest {
     }
   }
 
+  /**
+   * A read that brought the stream nothing (a PING alone, between its DATA) is no read of the
+   * stream: no HTTP/2 library hands one to the application. One stream on a connection is read as a
+   * map of one, by the same path as several; its reads are its HEADERS and its DATA.
+   */
+  @Test
+  void aReadOfControlFramesAloneIsNoReadOfTheStream() throws Exception {
+    byte[] block = headerBlock(1);
+    List<Step> steps = new ArrayList<>();
+    steps.add(
+        new Step(
+            0, () -> concat(H2.settings(), H2.frame(H2.HEADERS, H2.FLAG_END_HEADERS, 1, block))));
+    for (int i = 0; i < 6; i++) {
+      int frame = i;
+      // 30 ms apart: a PING read on its own (a stall that merged it would only hide a failure)
+      steps.add(
+          new Step(
+              30,
+              () ->
+                  H2.frame(
+                      H2.DATA,
+                      frame == 5 ? H2.FLAG_END_STREAM : 0,
+                      1,
+                      ScriptedServer.frames(60, frame))));
+      if (i == 2) steps.add(new Step(30, () -> H2.frame(H2.PING, 0, 0, new byte[8])));
+    }
+    try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
+      BatchResult r =
+          read(
+              null,
+              HttpVersion.H2C,
+              RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=6"));
+      assertThat(r.errorCount()).as(r.oneLine()).isZero();
+      assertThat(r.frames()).isEqualTo(6);
+      assertThat(r.reads())
+          .as("the HEADERS read and six of DATA, the PING's not")
+          .isLessThanOrEqualTo(7);
+    }
+  }
+
   @Test
   void aServerResetIsAnErrorOfTheStreamNeverOk() throws Exception {
     byte[] block = headerBlock(1);
@@ -436,7 +476,8 @@ class Http2StreamTest extends LabTest {
           byte[] r = reads.get(i);
           if (h2) {
             session.read(r, 0, r.length);
-            m.onRead(System.nanoTime(), session.h1(), 0, session.h1Length(), false, r.length);
+            H2ClientSession.Out o = session.out(session.lastStreamId());
+            m.onRead(System.nanoTime(), o.h1, 0, o.h1Len, false, r.length);
             session.repliesSent();
           } else {
             m.onRead(System.nanoTime(), r, 0, r.length);
