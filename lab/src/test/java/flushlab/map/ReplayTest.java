@@ -558,6 +558,25 @@ class ReplayTest {
   }
 
   /**
+   * A hold of 335 ms before the cork, its 4 KiB cell's first frame after 393.9 ms on the target and
+   * 334.6 on the model (a fresh-clone suite, 2026-12-05; the target's waits 224.5, 335.7 and 398.6
+   * ms there, the model's 218.1, 327.7 and 359.9 as `map --shape 'timer=327.2ms -> cork'` printed
+   * them): each first wait within the other's spread, they agree. A model whose waits do not spread
+   * is held to the first wait.
+   */
+  @Test
+  void firstWaitsAgreeWithinEachOthersSpreadWhereBothSpread() {
+    CellEvidence target = corked(15, 224.5, 335.7, 398.6, 10023, 58751, 654847, 393.9);
+    assertThat(
+            Replay.difference(target, corked(15, 218.1, 327.7, 359.9, 10023, 58751, 654847, 334.6)))
+        .isNull();
+    assertThat(
+            Replay.difference(target, corked(15, 320.0, 335.0, 345.0, 10023, 58751, 654847, 334.6)))
+        .as("the model's waits do not spread")
+        .isEqualTo("first frame's wait 393.9 and 334.6 ms");
+  }
+
+  /**
    * The same cell's releases carry 10-655 KB (2-160 frames): the median release was 15 frames on
    * the target and 3 on the model in one map of eight (`map --shape 'timer=298ms -> cork'`,
    * 2026-12-05; the model's relay, `timer=296.4ms -> cork`, released 1.8-5.9 KB at p10 and 655 KB
@@ -586,6 +605,18 @@ class ReplayTest {
       double b10,
       double b50,
       double b90) {
+    return corked(releaseFrames, w10, w50, w90, b10, b50, b90, 323.5);
+  }
+
+  private static CellEvidence corked(
+      double releaseFrames,
+      double w10,
+      double w50,
+      double w90,
+      double b10,
+      double b50,
+      double b90,
+      double firstWait) {
     return new CellEvidence(
         "frame_size=4096B interval=2ms frames=600",
         4104,
@@ -602,7 +633,7 @@ class ReplayTest {
         44.3,
         207.7,
         254.8,
-        323.5,
+        firstWait,
         false,
         null,
         b10,
