@@ -3,6 +3,7 @@ package flushlab.map;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -101,6 +102,72 @@ public final class BesideACompressor {
     FlushTrigger joined = (asItIsFirst ? others : late).withCompression(both);
     String chain = ShaperModel.of(joined).chain();
     return chain == null ? null : new TwoStageCandidate(chain, joined);
+  }
+
+  /**
+   * The candidates where clients that accept the coding saw what no one mechanism explains and the
+   * others a hold timer alone: a compressor that flushes its encoder on a timer of its own (`flush=
+   * timer`), before the hold or after it, so every accepting release waited both. Its timer is what
+   * the accepting cells' median waits show beyond the hold. `compress=gzip,flush=timer,after= 74ms
+   * -> timer=40ms` was answered with no model and no candidate: the plain pass a 40.1 ms hold, the
+   * accepting one waits of 114.2 ms every 76-100 ms (a chain bench, 2026-12-05). Both orders are
+   * offered; the replay tells them apart (the compressor first releases one interval after its
+   * timer, behind the hold every other hold). Empty where the passes say otherwise.
+   */
+  public static List<TwoStageCandidate> compressorOnATimer(
+      FlushTrigger answer, boolean asItIsFirst, List<CellEvidence> acceptingCells) {
+    CompressionFinding f = answer.compression();
+    if (f == null || f.coding() == null) return List.of();
+    FlushTrigger accepting = f.accepting();
+    FlushTrigger others = f.others();
+    if (accepting == null
+        || others == null
+        || accepting.kind() != TriggerKind.INCONCLUSIVE
+        || others.kind() != TriggerKind.TIMER
+        || others.then() != null
+        || others.timerMs() == null) return List.of();
+    double[] beyond =
+        HoldingStageFits.fittable(acceptingCells).stream()
+            .filter(c -> c.held() && !c.drained() && c.releasesPerStream() > 0)
+            .mapToDouble(c -> c.waitP50() - others.timerMs())
+            .sorted()
+            .toArray();
+    if (beyond.length == 0) return List.of();
+    double timer = beyond[beyond.length / 2];
+    if (timer < 1) return List.of();
+    String algo = f.coding().toLowerCase(Locale.ROOT);
+    String compressor = "compress=" + algo + ",flush=timer,after=" + ShaperModel.ms(timer);
+    String hold = ShaperModel.single(others).chain();
+    List<TwoStageCandidate> out = new ArrayList<>();
+    for (boolean compressorFirst : new boolean[] {true, false}) {
+      String chain = compressorFirst ? compressor + " -> " + hold : hold + " -> " + compressor;
+      String verdict =
+          String.format(
+              Locale.ROOT,
+              "a compressor that flushes %.1f ms after the first byte it holds, %s a hold of %.1f"
+                  + " ms: every release waited both",
+              timer,
+              compressorFirst ? "before" : "after",
+              others.timerMs());
+      FlushTrigger both =
+          new FlushTrigger(
+                  answer.target(),
+                  TriggerKind.TIMER,
+                  null,
+                  null,
+                  timer,
+                  null,
+                  verdict,
+                  List.of(),
+                  List.of())
+              .followedBy(TriggerKind.TIMER, verdict)
+              .withStages(chain);
+      CompressionFinding joined =
+          CompressionFinding.of(
+              f.coding(), f.acceptingClient(), both, f.othersClient(), others, null);
+      out.add(new TwoStageCandidate(chain, (asItIsFirst ? others : both).withCompression(joined)));
+    }
+    return out;
   }
 
   /** The stages a compressor flushing one write late can follow. */

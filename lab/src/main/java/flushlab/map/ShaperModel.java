@@ -50,6 +50,8 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     if (c == null || c.coding() == null) return uncompressed(t);
     if (c.accepting() == null || c.others() == null)
       return none("one of the two kinds of client was not measured (budget)");
+    // a model of both stages the accepting client saw, compressor included, carries its chain
+    if (c.accepting().stages() != null) return of(c.accepting().stages());
     if (c.others().kind() == TriggerKind.INCONCLUSIVE) {
       return none(
           "the pass as a client that does not accept "
@@ -295,6 +297,12 @@ public record ShaperModel(String chain, String note, List<String> alike) {
       // held on its own)
       case DRAIN:
         return of(head + ",flush=end");
+      // no mechanism, so no flush policy to name: the answer says why, and which models were tried
+      case INCONCLUSIVE:
+        return none(
+            "clients that accept "
+                + coding
+                + " saw what no one mechanism explains, so how the compressor flushes is not known");
       default:
         return none(
             "clients that accept "

@@ -58,6 +58,12 @@ final class MapSession {
   /** The replay that verified the answer's model: what a silent stream replayed later adds to. */
   private Replay.Verdict givenVerdict;
 
+  /**
+   * Models of two mechanisms each reproduced every cell: the answer is inconclusive for that, not
+   * for a spread a host stall could explain.
+   */
+  private boolean alikeNamed;
+
   MapSession(MapLab lab, boolean verify) {
     this.lab = lab;
     this.replays = new ModelReplay(lab);
@@ -115,6 +121,8 @@ final class MapSession {
     List<TargetCellResult> asItIs = coding == null ? firstPass : List.of();
     FlushTrigger asItIsAnswer = coding == null ? mine : null;
     String heldOnly = null;
+    // the pass of the client that accepts compression, where one was measured
+    List<TargetCellResult> acceptingPass = List.of();
     if (accepts) {
       String client = clientText(base, false);
       if (coding == null) {
@@ -151,6 +159,7 @@ final class MapSession {
                     coding, client, mine, ClientProfile.BARE.text(), plain, heldOnly));
         asItIs = List.copyOf(results.subList(before, results.size()));
         asItIsAnswer = plain;
+        acceptingPass = firstPass;
       }
     } else {
       Cell asBrowser = base.withProfile(ClientProfile.BROWSER);
@@ -206,6 +215,7 @@ final class MapSession {
                   announce,
                   secondsLeft(deadline));
           if (results.size() == before) accepting = null;
+          acceptingPass = List.copyOf(results.subList(before, results.size()));
           heldOnly =
               heldOnlyCompressed(
                   results.subList(before - 1, results.size()), results.subList(0, before - 1));
@@ -224,6 +234,7 @@ final class MapSession {
       answer = answer.withIdle(idle);
     }
     givenVerdict = null;
+    alikeNamed = false;
     // tried when no one mechanism explained the stream as it is, or (below) when the answer's model
     // failed its replay;
     // for a target that compressed for the other client, each candidate joins the compressor that
@@ -257,12 +268,26 @@ final class MapSession {
         lab.interrupted() || asItIsAnswer == null
             ? null
             : BesideACompressor.flushingOneLate(answer, asItIsAnswer == mine, heldOnly);
-    if (lateCompressor != null) {
-      List<TwoStageCandidate> first = new ArrayList<>(List.of(lateCompressor));
+    // or a compressor on a timer of its own, before or after a plain hold
+    List<TwoStageCandidate> compressorTimed =
+        lab.interrupted() || asItIsAnswer == null
+            ? List.of()
+            : BesideACompressor.compressorOnATimer(
+                answer,
+                asItIsAnswer == mine,
+                acceptingPass.stream()
+                    .map(r -> MapPass.asProbed(r, cert.emitToRecvMs()))
+                    .filter(c -> c != null)
+                    .toList());
+    boolean besideTheCompressor = lateCompressor != null || !compressorTimed.isEmpty();
+    if (besideTheCompressor) {
+      List<TwoStageCandidate> first = new ArrayList<>();
+      if (lateCompressor != null) first.add(lateCompressor);
+      first.addAll(compressorTimed);
       first.addAll(two);
       two = first;
     }
-    if ((unexplained || lateCompressor != null) && !(two.isEmpty() && pairCells.isEmpty())) {
+    if ((unexplained || besideTheCompressor) && !(two.isEmpty() && pairCells.isEmpty())) {
       answer = twoMechanisms(target, answer, two, pairCells, results, cert, announce, deadline);
       two = List.of();
       pairCells = List.of();
@@ -294,6 +319,7 @@ final class MapSession {
     if (!lab.interrupted()
         && answer.kind() == TriggerKind.INCONCLUSIVE
         && answer.replay() == null
+        && !alikeNamed
         && !answer.verdict().contains("this host stalled")) {
       String stalled = hostStallsDuring(firstPass);
       if (stalled != null) answer = answer.withHostStalls(stalled);
@@ -513,7 +539,15 @@ final class MapSession {
                   + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)"),
               answer.evidence(),
               telling == null ? List.of() : List.of(telling.toString()));
-      return answer.compression() == null ? alike : alike.withCompression(answer.compression());
+      alikeNamed = true;
+      CompressionFinding c = answer.compression();
+      if (c == null) return alike;
+      if (c.coding() == null) return alike.withCompression(c);
+      // beside a compressor the answer's sentence is the finding's: the models are named as what
+      // the accepting client's pass is
+      return alike.withCompression(
+          CompressionFinding.of(
+              c.coding(), c.acceptingClient(), alike, c.othersClient(), c.others(), null));
     }
     return answer.withUnverifiedModels(tried, cells);
   }

@@ -215,4 +215,50 @@ class BesideACompressorTest {
         .as("the accepting pass explained")
         .isNull();
   }
+
+  /**
+   * `compress=gzip,flush=timer,after=74ms -> timer=40ms`: the plain pass a 40.1 ms hold, the
+   * accepting one waits of 114.2 ms (a map, 2026-12-05). The candidates are a compressor flushing
+   * 74.2 ms after its first byte (the median beyond the hold), before the hold and after it, each
+   * modelled as its chain; none where the plain pass is not a hold timer.
+   */
+  @Test
+  void aPlainHoldWithAnUnexplainedCompressedPassIsTriedBesideACompressorOnATimer() {
+    FlushTrigger hold =
+        new FlushTrigger(
+            "x", TriggerKind.TIMER, null, null, 40.1, null, "timer", List.of(), List.of());
+    FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
+    FlushTrigger mapped =
+        hold.withCompression(
+            CompressionFinding.of("gzip", "browser", unexplained, "bare", hold, null));
+    List<CellEvidence> accepting =
+        List.of(
+            TriggerInferenceTest.held(66, 2, 600, 38, 114.2, 76.0),
+            TriggerInferenceTest.held(66, 50, 25, 2, 114.3, 100.0),
+            TriggerInferenceTest.held(1031, 20, 60, 4, 114.5, 80.0));
+    List<TwoStageCandidate> found = BesideACompressor.compressorOnATimer(mapped, true, accepting);
+    assertThat(found)
+        .extracting(TwoStageCandidate::chain)
+        .containsExactly(
+            "compress=gzip,flush=timer,after=74.2ms -> timer=40.1ms",
+            "timer=40.1ms -> compress=gzip,flush=timer,after=74.2ms");
+    for (TwoStageCandidate c : found) {
+      assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(2);
+      assertThat(c.answer().kind())
+          .as("the plain pass first: its hold")
+          .isEqualTo(TriggerKind.TIMER);
+      assertThat(ShaperModel.of(c.answer()).chain()).isEqualTo(c.chain());
+      assertThat(c.answer().compression().verdict()).startsWith("compression is the cause");
+    }
+    FlushTrigger clock =
+        new FlushTrigger(
+            "x", TriggerKind.PERIODIC_TIMER, null, null, 40.1, null, "clock", List.of(), List.of());
+    assertThat(
+            BesideACompressor.compressorOnATimer(
+                clock.withCompression(
+                    CompressionFinding.of("gzip", "browser", unexplained, "bare", clock, null)),
+                true,
+                accepting))
+        .isEmpty();
+  }
 }

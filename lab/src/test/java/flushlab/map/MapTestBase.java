@@ -169,7 +169,8 @@ abstract class MapTestBase {
   static boolean namedAmongAlike(JsonNode answer, String pattern, double... expected) {
     String verdict = answer.get("verdict").asText();
     Matcher said =
-        Pattern.compile("reproduce every cell alike: (.*?)( \\(a cell of .*)?$").matcher(verdict);
+        Pattern.compile("reproduce every cell alike: (.*?)( \\(a cell of [^)]*\\))?( — .*)?$")
+            .matcher(verdict);
     if (!answer.get("kind").asText().equals("inconclusive") || !said.find()) return false;
     List<String> chains = List.of(said.group(1).split(", | and "));
     assertThat(chains)
