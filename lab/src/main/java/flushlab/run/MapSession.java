@@ -300,10 +300,11 @@ final class MapSession {
       // the one mechanism's model did not reproduce the target: the next candidates are two at
       // once, never the refused one
       boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
-      // (not two holding stages in series: those are simulated only for cells no one mechanism
-      // explained)
-      if (refused && !two.isEmpty() && !lab.interrupted()) {
-        answer = twoMechanisms(target, answer, two, List.of(), results, cert, announce, deadline);
+      // then two holding stages in series, simulated: a refused model leaves the cells as
+      // unexplained as none did (`timer=52ms -> cork`, read as the cork alone and refused, had no
+      // candidate: a chain bench, 2026-12-05)
+      if (refused && !(two.isEmpty() && pairCells.isEmpty()) && !lab.interrupted()) {
+        answer = twoMechanisms(target, answer, two, pairCells, results, cert, announce, deadline);
       }
     }
     if (silent != null && idle == null) {
