@@ -1,289 +1,209 @@
 package flushlab.proxy;
 
 import flushlab.core.HopProtocol;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
-/** The real proxies the lab can start: how to run each in the foreground and ask its version. */
+/**
+ * The real proxies the lab can start, as a table: each row how to run it in the foreground, ask its
+ * version and print its effective configuration (argument lists after the binary, where {@code
+ * {config}} is the filled template and {@code {workdir}} its private folder), and what it speaks
+ * upstream. Code only where a proxy needs it: Varnish's listen address, Traffic Server's folder of
+ * files.
+ */
 public enum ProxyKind {
-  NGINX("nginx", "nginx") {
-    @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(
-          binary,
+  NGINX(
+      "nginx",
+      "nginx",
+      List.of(
           "-c",
-          config.toString(),
+          Arg.CONFIG,
           "-p",
-          workdir.toString() + "/",
+          Arg.WORKDIR + "/",
           "-g",
-          "daemon off; pid " + workdir.resolve("nginx.pid") + ";");
-    }
-
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "-v");
-    }
-
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return nginxUpstream(config);
-    }
-
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(
-          binary,
+          "daemon off; pid " + Arg.WORKDIR + "/nginx.pid;"),
+      List.of("-v"),
+      List.of(
           "-T",
           "-q",
           "-c",
-          config.toString(),
+          Arg.CONFIG,
           "-p",
-          workdir.toString() + "/",
+          Arg.WORKDIR + "/",
           "-g",
-          "pid " + workdir.resolve("nginx-t.pid") + ";");
-    }
-  },
-  HAPROXY("haproxy", "haproxy") {
-    @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "-db", "-f", config.toString());
-    }
-
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "-v");
-    }
-
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return haproxyUpstream(config);
-    }
-
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return null; // HAProxy has no dump of the effective configuration; the filled file is it
-    }
-  },
-  CADDY("caddy", "caddy") {
-    @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "run", "--config", config.toString(), "--adapter", "caddyfile");
-    }
-
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "version");
-    }
-
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return caddyUpstream(config);
-    }
-
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(
-          binary, "adapt", "--config", config.toString(), "--adapter", "caddyfile", "--pretty");
-    }
-  },
+          "pid " + Arg.WORKDIR + "/nginx-t.pid;"),
+      ProxyKind::nginxUpstream),
+  // HAProxy has no dump of the effective configuration; the filled file is it
+  HAPROXY(
+      "haproxy",
+      "haproxy",
+      List.of("-db", "-f", Arg.CONFIG),
+      List.of("-v"),
+      null,
+      ProxyKind::haproxyUpstream),
+  CADDY(
+      "caddy",
+      "caddy",
+      List.of("run", "--config", Arg.CONFIG, "--adapter", "caddyfile"),
+      List.of("version"),
+      List.of("adapt", "--config", Arg.CONFIG, "--adapter", "caddyfile", "--pretty"),
+      ProxyKind::caddyUpstream),
   /**
    * lighttpd with mod_proxy: its stock server.stream-response-body (0) buffers a whole response
    * before sending it; it asks upstream in HTTP/1.1 with Connection: close.
    */
-  LIGHTTPD("lighttpd", "lighttpd") {
-    @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "-D", "-f", config.toString());
-    }
-
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "-v");
-    }
-
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return HopProtocol.HTTP_1_1;
-    }
-
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(binary, "-p", "-f", config.toString());
-    }
-  },
+  LIGHTTPD(
+      "lighttpd",
+      "lighttpd",
+      List.of("-D", "-f", Arg.CONFIG),
+      List.of("-v"),
+      List.of("-p", "-f", Arg.CONFIG),
+      config -> HopProtocol.HTTP_1_1),
   /**
    * Apache httpd 2.4 with mod_proxy_http, run in the foreground from one self-contained file (its
    * own ServerRoot, PidFile and modules: Debian's apache2.conf and its environment are not used).
    * It asks upstream in HTTP/1.1, unless force-proxy-request-1.0 is set.
    */
-  APACHE2("apache2", "apache2") {
-    @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "-f", config.toString(), "-DFOREGROUND");
-    }
-
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "-v");
-    }
-
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return config.contains("force-proxy-request-1.0")
-          ? HopProtocol.HTTP_1_0
-          : HopProtocol.HTTP_1_1;
-    }
-
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(
-          binary, "-f", config.toString(), "-t", "-D", "DUMP_RUN_CFG", "-D", "DUMP_MODULES");
-    }
-  },
+  APACHE2(
+      "apache2",
+      "apache2",
+      List.of("-f", Arg.CONFIG, "-DFOREGROUND"),
+      List.of("-v"),
+      List.of("-f", Arg.CONFIG, "-t", "-D", "DUMP_RUN_CFG", "-D", "DUMP_MODULES"),
+      config ->
+          config.contains("force-proxy-request-1.0") ? HopProtocol.HTTP_1_0 : HopProtocol.HTTP_1_1),
   /**
    * Varnish Cache: its listen address is a command-line flag, not VCL, so the template names it in
    * a comment line {@code # listen: HOST:PORT} the lab fills in like any placeholder; the
    * management port is off (-T none), its working folder is the lab's, and it keeps the lab's user
-   * (-j none) so it can read the private work folder its file is in.
+   * (-j none) so it can read the private work folder its file is in. (varnishd -C prints the VCL
+   * compiled to C, not what a reader wants: the filled file is recorded.)
    */
-  VARNISH("varnishd", "varnish") {
-    @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(
-          binary,
+  VARNISH(
+      "varnishd",
+      "varnish",
+      List.of(
           "-F",
           "-f",
-          config.toString(),
+          Arg.CONFIG,
           "-a",
-          listenLine(config),
+          Arg.LISTEN,
           "-n",
-          workdir.resolve("varnish").toString(),
+          Arg.WORKDIR + "/varnish",
           "-s",
           "malloc,64m",
           "-T",
           "none",
           "-j",
-          "none");
-    }
-
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "-V");
-    }
-
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return HopProtocol.HTTP_1_1;
-    }
-
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return null; // varnishd -C prints the VCL compiled to C, not what a reader wants: the filled
-      // file is recorded
-    }
-  },
+          "none"),
+      List.of("-V"),
+      null,
+      config -> HopProtocol.HTTP_1_1),
   /**
    * H2O, an HTTP/2-first server: proxy.reverse.url in front of the emitter; its errors go to its
-   * log (stderr).
+   * log (stderr). (h2o -t only says whether the file parses: the filled file is recorded.)
    */
-  H2O("h2o", "h2o") {
-    @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "-c", config.toString());
-    }
-
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "--version");
-    }
-
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return HopProtocol.HTTP_1_1;
-    }
-
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return null; // h2o -t only says whether the file parses: the filled file is recorded
-    }
-  },
+  H2O(
+      "h2o",
+      "h2o",
+      List.of("-c", Arg.CONFIG),
+      List.of("--version"),
+      null,
+      config -> HopProtocol.HTTP_1_1),
   /**
    * Apache Traffic Server 9: its configuration is a folder of files, so its template is one file of
    * sections ({@link TrafficServerLayout}) the lab writes into a private runroot; it runs in the
    * foreground as traffic_server alone (no traffic_manager) and keeps the lab's user.
    */
-  TRAFFICSERVER("traffic_server", "trafficserver") {
+  TRAFFICSERVER(
+      "traffic_server",
+      "trafficserver",
+      List.of("--run-root=" + Arg.RUNROOT),
+      List.of("-V"),
+      List.of("--run-root=" + Arg.RUNROOT, "-C", "verify_config"),
+      config -> HopProtocol.HTTP_1_1) {
     @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "--run-root=" + TrafficServerLayout.runroot(workdir));
-    }
-
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "-V");
-    }
-
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return HopProtocol.HTTP_1_1;
-    }
-
-    @Override
-    void prepare(String binary, Path config, Path workdir) throws java.io.IOException {
+    void prepare(String binary, Path config, Path workdir) throws IOException {
       TrafficServerLayout.write(binary, config, workdir);
     }
 
     @Override
     String versionText(String printed) {
-      return TrafficServerLayout.withoutNotes(
-          printed); // "NOTE: using cwd as TS_RUNROOT" is not its version
-    }
-
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(
-          binary, "--run-root=" + TrafficServerLayout.runroot(workdir), "-C", "verify_config");
+      // "NOTE: using cwd as TS_RUNROOT" is not its version
+      return TrafficServerLayout.withoutNotes(printed);
     }
   },
   /** Squid in accelerator (reverse proxy) mode, in the foreground without its daemon (-N). */
-  SQUID("squid", "squid") {
-    @Override
-    List<String> command(String binary, Path config, Path workdir) {
-      return List.of(binary, "-N", "-f", config.toString());
-    }
+  SQUID(
+      "squid",
+      "squid",
+      List.of("-N", "-f", Arg.CONFIG),
+      List.of("-v"),
+      List.of("-k", "parse", "-f", Arg.CONFIG),
+      config -> HopProtocol.HTTP_1_1);
 
-    @Override
-    List<String> version(String binary) {
-      return List.of(binary, "-v");
-    }
+  /** The placeholders an argument may hold (a class of their own: the rows above use them). */
+  private static final class Arg {
+    /** The filled template. */
+    static final String CONFIG = "{config}";
 
-    @Override
-    public HopProtocol upstreamProtocol(String config) {
-      return HopProtocol.HTTP_1_1;
-    }
+    /** The proxy's private work folder. */
+    static final String WORKDIR = "{workdir}";
 
-    @Override
-    List<String> effectiveConfig(String binary, Path config, Path workdir) {
-      return List.of(binary, "-k", "parse", "-f", config.toString());
-    }
-  };
+    /** Varnish's listen address, from its template's {@code # listen:} line. */
+    static final String LISTEN = "{listen}";
 
-  /** What this proxy speaks to the emitter under this configuration (its template's text). */
-  public abstract HopProtocol upstreamProtocol(String config);
+    /** Traffic Server's runroot, in the work folder. */
+    static final String RUNROOT = "{runroot}";
+  }
 
   public final String binaryName;
   public final String debianPackage;
+  private final List<String> run;
+  private final List<String> versionArgs;
+  private final List<String> effectiveArgs;
+  private final Function<String, HopProtocol> upstream;
 
-  ProxyKind(String binaryName, String debianPackage) {
+  ProxyKind(
+      String binaryName,
+      String debianPackage,
+      List<String> run,
+      List<String> versionArgs,
+      List<String> effectiveArgs,
+      Function<String, HopProtocol> upstream) {
     this.binaryName = binaryName;
     this.debianPackage = debianPackage;
+    this.run = run;
+    this.versionArgs = versionArgs;
+    this.effectiveArgs = effectiveArgs;
+    this.upstream = upstream;
   }
 
-  abstract List<String> command(String binary, Path config, Path workdir);
+  /** What this proxy speaks to the emitter under this configuration (its template's text). */
+  public HopProtocol upstreamProtocol(String config) {
+    return upstream.apply(config);
+  }
 
-  abstract List<String> version(String binary);
+  /** The command that runs it in the foreground. */
+  List<String> command(String binary, Path config, Path workdir) {
+    return filled(binary, run, config, workdir);
+  }
+
+  List<String> version(String binary) {
+    return filled(binary, versionArgs, null, null);
+  }
+
+  /** A command that prints the configuration as the proxy understood it, or null. */
+  List<String> effectiveConfig(String binary, Path config, Path workdir) {
+    return effectiveArgs == null ? null : filled(binary, effectiveArgs, config, workdir);
+  }
 
   /** Its version as recorded, from what its version command printed. */
   String versionText(String printed) {
@@ -293,10 +213,23 @@ public enum ProxyKind {
   /**
    * Writes what the proxy needs beside its filled template before it starts (nothing, for most).
    */
-  void prepare(String binary, Path config, Path workdir) throws java.io.IOException {}
+  void prepare(String binary, Path config, Path workdir) throws IOException {}
 
-  /** A command that prints the configuration as the proxy understood it, or null. */
-  abstract List<String> effectiveConfig(String binary, Path config, Path workdir);
+  /** The binary, then the arguments with their placeholders filled. */
+  private static List<String> filled(String binary, List<String> args, Path config, Path workdir) {
+    List<String> out = new ArrayList<>(args.size() + 1);
+    out.add(binary);
+    for (String a : args) {
+      String v = a;
+      if (v.contains(Arg.CONFIG)) v = v.replace(Arg.CONFIG, config.toString());
+      if (v.contains(Arg.RUNROOT))
+        v = v.replace(Arg.RUNROOT, TrafficServerLayout.runroot(workdir).toString());
+      if (v.contains(Arg.WORKDIR)) v = v.replace(Arg.WORKDIR, workdir.toString());
+      if (v.equals(Arg.LISTEN)) v = listenLine(config);
+      out.add(v);
+    }
+    return List.copyOf(out);
+  }
 
   private static final Pattern LISTEN_LINE = Pattern.compile("(?m)^#\\s*listen:\\s*(\\S+)\\s*$");
 
@@ -306,9 +239,9 @@ public enum ProxyKind {
    */
   static String listenLine(Path config) {
     try {
-      var m = LISTEN_LINE.matcher(java.nio.file.Files.readString(config));
+      var m = LISTEN_LINE.matcher(Files.readString(config));
       if (m.find()) return m.group(1);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalStateException("cannot read " + config + ": " + e.getMessage(), e);
     }
     throw new IllegalStateException(
@@ -319,7 +252,7 @@ public enum ProxyKind {
 
   /** Every kind's name, as flags and messages list them. */
   public static String names() {
-    return String.join(", ", java.util.Arrays.stream(values()).map(ProxyKind::text).toList());
+    return String.join(", ", Arrays.stream(values()).map(ProxyKind::text).toList());
   }
 
   /** How scenarios and --proxy name it: the enum name in lower case (nginx, trafficserver, ...). */

@@ -1,11 +1,11 @@
-package flushlab.scenario;
+package flushlab.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.Await;
 import flushlab.client.BatchResult;
-import flushlab.proxy.ProxyKind;
 import flushlab.run.Outcome;
+import flushlab.scenario.ScenarioFixture;
 import flushlab.targets.ProcessInfo;
 import org.junit.jupiter.api.Test;
 

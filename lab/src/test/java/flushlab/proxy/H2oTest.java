@@ -1,10 +1,10 @@
-package flushlab.scenario;
+package flushlab.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.client.BatchResult;
-import flushlab.proxy.ProxyKind;
 import flushlab.run.Outcome;
+import flushlab.scenario.ScenarioFixture;
 import org.junit.jupiter.api.Test;
 
 /**

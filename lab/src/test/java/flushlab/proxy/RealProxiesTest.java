@@ -1,4 +1,4 @@
-package flushlab.scenario;
+package flushlab.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import flushlab.HostStalls;
 import flushlab.client.BatchResult;
 import flushlab.core.Json;
-import flushlab.proxy.ProxyKind;
-import flushlab.proxy.ProxyProcess;
 import flushlab.run.Outcome;
 import flushlab.run.TargetCellResult;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.ScenarioFixture;
+import flushlab.scenario.ScenarioLoader;
 import flushlab.targets.ProcessInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,15 +9,15 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /** Parses a scenario from text and runs it in-process. */
-final class ScenarioFixture {
+public final class ScenarioFixture {
   private ScenarioFixture() {}
 
-  static Scenario parse(String yaml) throws ScenarioError {
+  public static Scenario parse(String yaml) throws ScenarioError {
     return ScenarioLoader.parse(Path.of("test.yaml"), yaml);
   }
 
   /** For tests that build cells from a known-good scenario. */
-  static Scenario parseUnchecked(String yaml) {
+  public static Scenario parseUnchecked(String yaml) {
     try {
       return parse(yaml);
     } catch (ScenarioError e) {
@@ -29,7 +29,7 @@ final class ScenarioFixture {
    * Runs the scenario; a test whose measurement this host's stalls spoiled twice in a row (the lab
    * measured it once more and it stalled again) is skipped as a host stall ({@link HostStalls}).
    */
-  static Outcome run(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
+  public static Outcome run(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
     Outcome o = runAsMeasured(s, hook);
     HostStalls.skipIfStalled(o);
     return o;
@@ -39,7 +39,7 @@ final class ScenarioFixture {
    * Runs the scenario and returns what it measured, host stalls and all (for the tests of the
    * guards themselves).
    */
-  static Outcome runAsMeasured(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
+  public static Outcome runAsMeasured(Scenario s, ScenarioRunner.RunHook hook) throws Exception {
     Vertx vertx = LabVertx.create(3);
     try {
       return new ScenarioRunner(s, vertx)
@@ -50,7 +50,7 @@ final class ScenarioFixture {
     }
   }
 
-  static Outcome run(Scenario s) throws Exception {
+  public static Outcome run(Scenario s) throws Exception {
     return run(s, (t, c, r, loop) -> {});
   }
 }
