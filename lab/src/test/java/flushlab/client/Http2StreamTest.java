@@ -36,6 +36,13 @@ class Http2StreamTest extends LabTest {
     return lab.measure(plan, ClientOptions.single().withHttp(http));
   }
 
+  /** One stream of {@code frames} read from a scripted server, as this kind of HTTP client. */
+  private BatchResult readScripted(ScriptedServer server, HttpVersion http, int frames)
+      throws Exception {
+    return read(
+        null, http, RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=" + frames));
+  }
+
   /**
    * A paced read of {@link #PACED}: under the pacing guard and the meter, whose frames per read the
    * tests judge.
@@ -117,11 +124,7 @@ class Http2StreamTest extends LabTest {
             new Step(0, ScriptedServer::sseHead),
             new Step(5, () -> ScriptedServer.frames(60, 0, 1, 2)));
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, plain)) {
-      BatchResult stayed =
-          read(
-              null,
-              HttpVersion.H2C_UPGRADE,
-              RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=3"));
+      BatchResult stayed = readScripted(server, HttpVersion.H2C_UPGRADE, 3);
       assertThat(stayed.errorCount()).as(stayed.oneLine()).isZero();
       assertThat(stayed.frames()).isEqualTo(3);
       assertThat(stayed.h2()).as("no 101: HTTP/1.1 it was").isNull();
@@ -340,11 +343,7 @@ class Http2StreamTest extends LabTest {
       steps.add(new Step(off % 69 == 0 ? 5 : 0, () -> piece));
     }
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
-      BatchResult r =
-          read(
-              null,
-              HttpVersion.H2C,
-              RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=6"));
+      BatchResult r = readScripted(server, HttpVersion.H2C, 6);
       assertThat(r.errorCount()).as(r.oneLine()).isZero();
       assertThat(r.frames()).isEqualTo(6);
       assertThat(r.lostFrames() + r.corruptFrames()).isZero();
@@ -378,11 +377,7 @@ class Http2StreamTest extends LabTest {
       if (i == 2) steps.add(new Step(30, () -> H2.frame(H2.PING, 0, 0, new byte[8])));
     }
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
-      BatchResult r =
-          read(
-              null,
-              HttpVersion.H2C,
-              RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=6"));
+      BatchResult r = readScripted(server, HttpVersion.H2C, 6);
       assertThat(r.errorCount()).as(r.oneLine()).isZero();
       assertThat(r.frames()).isEqualTo(6);
       assertThat(r.reads())
@@ -402,11 +397,7 @@ class Http2StreamTest extends LabTest {
             new Step(5, () -> H2.frame(H2.DATA, 0, 1, ScriptedServer.frames(60, 0, 1))),
             new Step(5, () -> H2.rstStream(1, H2.CANCEL)));
     try (ScriptedServer server = ScriptedServer.playing(lab.vertx, steps)) {
-      BatchResult r =
-          read(
-              null,
-              HttpVersion.H2C,
-              RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=10"));
+      BatchResult r = readScripted(server, HttpVersion.H2C, 10);
       assertThat(r.streamsOk()).as(r.oneLine()).isZero();
       assertThat(r.errors().get(0)).containsEntry("kind", "reset");
       assertThat((String) r.errors().get(0).get("example")).contains("RST_STREAM CANCEL");
