@@ -35,7 +35,7 @@ public final class ByteThreshold extends HoldingShaper {
     super(p);
     requireReachable(p, BYTES, "byte-threshold");
     this.thresholdBytes = p.get(BYTES);
-    this.split = p.get(SPLIT) == 1;
+    this.split = p.bool(SPLIT);
   }
 
   @Override

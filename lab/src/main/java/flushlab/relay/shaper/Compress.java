@@ -5,6 +5,7 @@ import flushlab.coding.ByteSink;
 import flushlab.coding.ContentCoding;
 import flushlab.coding.FlushPolicy;
 import flushlab.coding.StreamCompressor;
+import flushlab.core.Named;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpRequestParser;
@@ -36,12 +37,12 @@ import java.util.Locale;
  */
 public final class Compress extends Shaper {
   public static final Param ALGO =
-      Param.choice("algo", "gzip", List.of("gzip", "deflate", "br", "zstd"), "the content coding");
+      Param.choice("algo", ContentCoding.GZIP, ContentCoding.class, "the content coding");
   public static final Param FLUSH =
       Param.choice(
           "flush",
-          "each",
-          List.of("each", "none", "bytes", "timer", "input", "next", "end"),
+          Flush.EACH,
+          Flush.class,
           "each: flush per upstream read; none: the encoder's own blocks and the end; bytes: send once bytes= compressed bytes "
               + "wait; timer: flush after= after the first unflushed byte; input: flush once bytes= uncompressed bytes came in since "
               + "the last flush; next: flush what is held when the next read comes (each read leaves one read late); end: the whole "
@@ -72,16 +73,40 @@ public final class Compress extends Shaper {
   public static final Param TYPES =
       Param.choice(
           "types",
-          "event-stream",
-          List.of("event-stream", "text", "any"),
+          Types.EVENT_STREAM,
+          Types.class,
           "which responses: text/event-stream only, any text/*, or any type");
   public static final Param OTHERS =
       Param.choice(
           "others",
-          "as-is",
-          List.of("as-is", "decoded"),
+          Others.AS_IS,
+          Others.class,
           "clients that do not accept the coding: as-is, the body as it came; decoded, compressed anyway and decoded on delivery "
               + "(Varnish's do_gzip), so they get plain bytes when the encoder lets them go");
+
+  /** When the encoder's output is flushed (see {@link #FLUSH}). */
+  public enum Flush implements Named {
+    EACH,
+    NONE,
+    BYTES,
+    TIMER,
+    INPUT,
+    NEXT,
+    END
+  }
+
+  /** Which responses are compressed. */
+  public enum Types implements Named {
+    EVENT_STREAM,
+    TEXT,
+    ANY
+  }
+
+  /** What clients that do not accept the coding get. */
+  public enum Others implements Named {
+    AS_IS,
+    DECODED
+  }
 
   public static final ShaperType TYPE =
       new ShaperType(
@@ -105,7 +130,7 @@ public final class Compress extends Shaper {
   private final ContentCoding coding;
   private final FlushPolicy policy;
   private final long minLength;
-  private final int types;
+  private final Types types;
 
   /** For each request sent upstream and not yet answered: whether it accepted the coding. */
   private final ArrayDeque<Boolean> accepts = new ArrayDeque<>();
@@ -150,43 +175,43 @@ public final class Compress extends Shaper {
   private final ByteSink chunkDecoded = this::chunk;
 
   Compress(Params p) {
-    this.coding = ContentCoding.named(ALGO.choices().get((int) p.get(ALGO)));
-    String flush = FLUSH.choices().get((int) p.get(FLUSH));
+    this.coding = p.choice(ALGO, ContentCoding.class);
+    Flush flush = p.choice(FLUSH, Flush.class);
     Long bytes = p.has(BYTES) ? p.get(BYTES) : null;
     Long after = p.has(AFTER) ? p.get(AFTER) : null;
     this.policy =
         switch (flush) {
-          case "bytes" -> {
+          case BYTES -> {
             if (bytes == null)
               throw new ShaperSpecException(
                   "shaper 'compress': flush=bytes needs bytes= (" + BYTES.rangeText() + ")");
             yield FlushPolicy.bytes(bytes);
           }
-          case "timer" -> {
+          case TIMER -> {
             if (after == null)
               throw new ShaperSpecException(
                   "shaper 'compress': flush=timer needs after= (" + AFTER.rangeText() + ")");
             yield new FlushPolicy(FlushPolicy.Kind.MS, after);
           }
-          case "input" -> {
+          case INPUT -> {
             if (bytes == null)
               throw new ShaperSpecException(
                   "shaper 'compress': flush=input needs bytes= (" + BYTES.rangeText() + ")");
             yield FlushPolicy.input(bytes);
           }
-          case "none" -> FlushPolicy.NONE;
-          case "next" -> FlushPolicy.NEXT;
-          case "end" -> FlushPolicy.END;
-          default -> FlushPolicy.EACH;
+          case NONE -> FlushPolicy.NONE;
+          case NEXT -> FlushPolicy.NEXT;
+          case END -> FlushPolicy.END;
+          case EACH -> FlushPolicy.EACH;
         };
-    boolean countsBytes = flush.equals("bytes") || flush.equals("input");
-    if (bytes != null && !countsBytes || after != null && !flush.equals("timer")) {
+    boolean countsBytes = flush == Flush.BYTES || flush == Flush.INPUT;
+    if (bytes != null && !countsBytes || after != null && flush != Flush.TIMER) {
       throw new ShaperSpecException(
           "shaper 'compress': bytes= goes with flush=bytes or flush=input, and after= with flush=timer");
     }
     this.minLength = p.get(MIN_LENGTH);
-    this.types = (int) p.get(TYPES);
-    this.decodeForOthers = p.get(OTHERS) == 1;
+    this.types = p.choice(TYPES, Types.class);
+    this.decodeForOthers = p.choice(OTHERS, Others.class) == Others.DECODED;
     this.requests =
         new HttpRequestParser(
             r -> {
@@ -287,9 +312,9 @@ public final class Compress extends Shaper {
     String type = h.get("Content-Type");
     String t = type == null ? "" : type.trim().toLowerCase(Locale.ROOT);
     return switch (types) {
-      case 0 -> t.startsWith("text/event-stream");
-      case 1 -> t.startsWith("text/");
-      default -> true;
+      case EVENT_STREAM -> t.startsWith("text/event-stream");
+      case TEXT -> t.startsWith("text/");
+      case ANY -> true;
     };
   }
 

@@ -2,6 +2,7 @@ package flushlab.relay.shaper;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.core.Json;
+import flushlab.core.Named;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
@@ -23,8 +24,8 @@ public final class FirstContent extends Shaper {
   public static final Param CONTENT =
       Param.choice(
           "content",
-          "chat",
-          List.of("chat", "responses", "anthropic", "any"),
+          Content.CHAT,
+          Content.class,
           "what the first content event is: chat (choices[0].delta.content non-empty), responses (response.output_text.delta), "
               + "anthropic (content_block_delta), any (the first data event: only comments are held)");
   public static final Param CAP =
@@ -40,7 +41,8 @@ public final class FirstContent extends Shaper {
           "first-content=responses",
           p -> () -> new FirstContent(p));
 
-  private enum Content {
+  /** What the first content event is. */
+  public enum Content implements Named {
     CHAT,
     RESPONSES,
     ANTHROPIC,
@@ -71,7 +73,7 @@ public final class FirstContent extends Shaper {
   private boolean opaque;
 
   FirstContent(Params p) {
-    this.content = Content.values()[(int) p.get(CONTENT)];
+    this.content = p.choice(CONTENT, Content.class);
     this.capBytes = p.get(CAP);
   }
 

@@ -1,5 +1,6 @@
 package flushlab.relay.shaper;
 
+import flushlab.core.Named;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -31,8 +32,8 @@ public final class FlowWindow extends Shaper {
   public static final Param UPDATE =
       Param.choice(
           "update",
-          "at-once",
-          List.of("at-once", "bytes", "timer"),
+          Update.AT_ONCE,
+          Update.class,
           "when the receiver sends WINDOW_UPDATE for what it consumed: at once; once bytes= are unacknowledged; or after= "
               + "from the first unacknowledged byte");
   public static final Param BYTES =
@@ -71,7 +72,8 @@ public final class FlowWindow extends Shaper {
   static final long HIGH_WATERMARK_BYTES = 1L << 20;
   static final long LOW_WATERMARK_BYTES = 256L << 10;
 
-  private enum Update {
+  /** When the receiver grants what it consumed. */
+  public enum Update implements Named {
     AT_ONCE,
     BYTES,
     TIMER
@@ -98,13 +100,11 @@ public final class FlowWindow extends Shaper {
 
   FlowWindow(Params p) {
     this.window = p.get(WINDOW);
-    this.update = Update.values()[(int) p.get(UPDATE)];
+    this.update = p.choice(UPDATE, Update.class);
     this.updateBytes = p.has(BYTES) ? p.get(BYTES) : Math.max(1, window / 2);
     if (p.has(BYTES) && update != Update.BYTES) {
       throw new ShaperSpecException(
-          "shaper 'window': bytes= applies to update=bytes only (update is "
-              + UPDATE.choices().get((int) p.get(UPDATE))
-              + ")");
+          "shaper 'window': bytes= applies to update=bytes only (update is " + update.text() + ")");
     }
     if (updateBytes > window) {
       // the receiver would wait for more than the sender may ever send: both stop for good

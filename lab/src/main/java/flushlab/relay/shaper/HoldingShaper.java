@@ -1,7 +1,7 @@
 package flushlab.relay.shaper;
 
+import flushlab.core.Named;
 import io.vertx.core.buffer.Buffer;
-import java.util.List;
 
 /**
  * The shared shape of the buffering mechanisms: hold response bytes and release everything held in
@@ -19,9 +19,15 @@ abstract class HoldingShaper extends Shaper {
   public static final Param X_ACCEL =
       Param.choice(
           "x-accel",
-          "ignore",
-          List.of("ignore", "honor"),
+          XAccel.IGNORE,
+          XAccel.class,
           "honor: stream a response unbuffered when upstream sends X-Accel-Buffering: no (nginx); ignore: as HAProxy");
+
+  /** What an upstream's X-Accel-Buffering: no does. */
+  public enum XAccel implements Named {
+    IGNORE,
+    HONOR
+  }
 
   private final long capBytes;
   private final boolean honorXAccel;
@@ -36,7 +42,7 @@ abstract class HoldingShaper extends Shaper {
 
   HoldingShaper(Params p) {
     this.capBytes = p.get(CAP);
-    this.honorXAccel = p.get(X_ACCEL) == 1;
+    this.honorXAccel = p.choice(X_ACCEL, XAccel.class) == XAccel.HONOR;
   }
 
   /**

@@ -1,5 +1,6 @@
 package flushlab.relay.shaper;
 
+import flushlab.core.Named;
 import flushlab.core.Units;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +17,7 @@ public record Param(
     long min,
     long max,
     List<String> choices,
+    Class<? extends Enum<?>> choiceType,
     String description) {
 
   public enum Kind {
@@ -29,29 +31,37 @@ public record Param(
   public static Param duration(
       String key, String def, long minNanos, long maxNanos, String description) {
     return new Param(
-        key, Kind.DURATION, def == null, def, minNanos, maxNanos, List.of(), description);
+        key, Kind.DURATION, def == null, def, minNanos, maxNanos, List.of(), null, description);
   }
 
   public static Param size(
       String key, String def, long minBytes, long maxBytes, String description) {
-    return new Param(key, Kind.SIZE, def == null, def, minBytes, maxBytes, List.of(), description);
+    return new Param(
+        key, Kind.SIZE, def == null, def, minBytes, maxBytes, List.of(), null, description);
   }
 
   public static Param rate(String key, String def, long min, long max, String description) {
-    return new Param(key, Kind.RATE, def == null, def, min, max, List.of(), description);
+    return new Param(key, Kind.RATE, def == null, def, min, max, List.of(), null, description);
   }
 
   public static Param bool(String key, String def, String description) {
-    return new Param(key, Kind.BOOLEAN, false, def, 0, 1, List.of("true", "false"), description);
+    return new Param(
+        key, Kind.BOOLEAN, false, def, 0, 1, List.of("true", "false"), null, description);
   }
 
-  public static Param choice(String key, String def, List<String> choices, String description) {
-    return new Param(key, Kind.CHOICE, false, def, 0, 0, choices, description);
+  /**
+   * One of an enum's constants, written as its text ({@link Named}); the shaper reads it back as
+   * the constant ({@link Params#choice}).
+   */
+  public static <E extends Enum<E> & Named> Param choice(
+      String key, E def, Class<E> type, String description) {
+    return new Param(
+        key, Kind.CHOICE, false, def.text(), 0, 0, Named.texts(type), type, description);
   }
 
   /** An optional parameter with no default (its absence means something, e.g. "one of two"). */
   public Param optional() {
-    return new Param(key, kind, false, defaultValue, min, max, choices, description);
+    return new Param(key, kind, false, defaultValue, min, max, choices, choiceType, description);
   }
 
   /**

@@ -1,11 +1,12 @@
 package flushlab.relay.shaper;
 
+import flushlab.core.Named;
 import java.util.Map;
 
 /**
  * The validated values of one shaper spec, in each parameter's base unit (ns, bytes, bytes/s; a
- * choice as its index, a boolean as 0 or 1), read by the shaper's own {@link Param} constants:
- * parsed once, when the spec is, and never by name.
+ * choice as its constant's index, a boolean as 0 or 1), read by the shaper's own {@link Param}
+ * constants: parsed once, when the spec is, and never by name.
  */
 public final class Params {
   private final String shaper;
@@ -25,6 +26,14 @@ public final class Params {
     if (v == null)
       throw new IllegalStateException("shaper '" + shaper + "' has no value for " + p.key());
     return v;
+  }
+
+  /** A choice's constant, of the enum {@code type} the parameter was declared with. */
+  public <E extends Enum<E> & Named> E choice(Param p, Class<E> type) {
+    if (p.choiceType() != type)
+      throw new IllegalStateException(
+          "shaper '" + shaper + "': " + p.key() + " is not a choice of " + type.getSimpleName());
+    return type.getEnumConstants()[(int) get(p)];
   }
 
   public boolean bool(Param p) {

@@ -1,5 +1,6 @@
 package flushlab.relay.shaper;
 
+import flushlab.core.Named;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
@@ -19,11 +20,17 @@ public final class Reframe extends Shaper {
   public static final Param COMMENTS =
       Param.choice(
           "comments",
-          "keep",
-          List.of("keep", "drop"),
+          Comments.KEEP,
+          Comments.class,
           "keep comment lines (keep-alives) as events of their own, or drop comment-only events");
   public static final Param CAP =
       Param.size("cap", "16MiB", 1024, 1L << 30, "most bytes of one partial event held");
+
+  /** What becomes of comment lines. */
+  public enum Comments implements Named {
+    KEEP,
+    DROP
+  }
 
   public static final ShaperType TYPE =
       new ShaperType(
@@ -59,7 +66,7 @@ public final class Reframe extends Shaper {
   private long readArrival;
 
   Reframe(Params p) {
-    this.dropComments = p.get(COMMENTS) == 1;
+    this.dropComments = p.choice(COMMENTS, Comments.class) == Comments.DROP;
     this.capBytes = p.get(CAP);
   }
 

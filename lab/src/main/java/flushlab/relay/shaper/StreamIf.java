@@ -1,5 +1,6 @@
 package flushlab.relay.shaper;
 
+import flushlab.core.Named;
 import flushlab.http.Headers;
 import java.util.List;
 import java.util.Locale;
@@ -19,15 +20,15 @@ public final class StreamIf extends Shaper {
   public static final Param PRESET =
       Param.choice(
           "preset",
-          "go",
-          List.of("go", "cloudflared", "spring-cloud-gateway"),
+          Preset.GO,
+          Preset.class,
           "whose rule decides: go (event stream, or no Content-Length), cloudflared (text/event-stream or application/grpc "
               + "prefix), spring-cloud-gateway (text/event-stream or application/stream+json)");
   public static final Param OTHERWISE =
       Param.choice(
           "otherwise",
-          "bytes",
-          List.of("bytes", "drain"),
+          Otherwise.BYTES,
+          Otherwise.class,
           "what happens to a response the rule does not stream: held in a buffer of bytes=, or to its end");
   public static final Param BYTES =
       Param.size("bytes", "4KiB", 1, 64L << 20, "otherwise=bytes: the buffer it is held in");
@@ -42,7 +43,14 @@ public final class StreamIf extends Shaper {
           "stream-if,preset=cloudflared,otherwise=drain",
           p -> () -> new StreamIf(p));
 
-  private enum Preset {
+  /** What happens to a response the rule does not stream. */
+  public enum Otherwise implements Named {
+    BYTES,
+    DRAIN
+  }
+
+  /** Whose rule decides. */
+  public enum Preset implements Named {
     GO,
     CLOUDFLARED,
     SPRING_CLOUD_GATEWAY
@@ -53,8 +61,8 @@ public final class StreamIf extends Shaper {
   private boolean streaming = true;
 
   StreamIf(Params p) {
-    this.preset = Preset.values()[(int) p.get(PRESET)];
-    boolean drain = p.get(OTHERWISE) == 1;
+    this.preset = p.choice(PRESET, Preset.class);
+    boolean drain = p.choice(OTHERWISE, Otherwise.class) == Otherwise.DRAIN;
     this.hold =
         drain
             ? ShaperRegistry.parse("drain-and-flush").create()
