@@ -87,22 +87,9 @@ public record FlushTrigger(
    * cannot both hold).
    */
   public FlushTrigger withStages(String chain) {
-    return new FlushTrigger(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        verdict,
-        evidence,
-        next,
-        compression,
-        replay,
-        then,
-        idle,
-        before,
-        chain);
+    Copy c = copy();
+    c.stages = chain;
+    return c.build();
   }
 
   public FlushTrigger(
@@ -197,22 +184,11 @@ public record FlushTrigger(
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add(cut.describe());
     String v = cut.verdictNote() == null ? verdict : verdict + "; " + cut.verdictNote();
-    return new FlushTrigger(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        v,
-        List.copyOf(more),
-        next,
-        compression,
-        replay,
-        then,
-        cut,
-        before,
-        stages);
+    Copy c = copy();
+    c.verdict = v;
+    c.evidence = List.copyOf(more);
+    c.idle = cut;
+    return c.build();
   }
 
   public FlushTrigger(
@@ -244,22 +220,10 @@ public record FlushTrigger(
 
   /** This answer followed by {@code second} (a socket stage), with the verdict that names both. */
   public FlushTrigger followedBy(TriggerKind second, String bothVerdict) {
-    return new FlushTrigger(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        bothVerdict,
-        evidence,
-        next,
-        compression,
-        replay,
-        second,
-        idle,
-        before,
-        stages);
+    Copy c = copy();
+    c.verdict = bothVerdict;
+    c.then = second;
+    return c.build();
   }
 
   public FlushTrigger(
@@ -317,22 +281,9 @@ public record FlushTrigger(
    */
   public FlushTrigger withReplay(Replay.Verdict v) {
     if (v.verified()) {
-      return new FlushTrigger(
-          target,
-          kind,
-          thresholdBytes,
-          thresholdBodyBytes,
-          timerMs,
-          events,
-          verdict,
-          evidence,
-          next,
-          compression,
-          v.text(),
-          then,
-          idle,
-          before,
-          stages);
+      Copy c = copy();
+      c.replay = v.text();
+      return c.build();
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add("was: " + verdict);
@@ -383,22 +334,10 @@ public record FlushTrigger(
   private FlushTrigger withNote(String sentence, String tryNext) {
     List<String> more = new java.util.ArrayList<>(next);
     more.add(tryNext);
-    return new FlushTrigger(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        verdict + "; " + sentence,
-        evidence,
-        List.copyOf(more),
-        compression,
-        replay,
-        then,
-        idle,
-        before,
-        stages);
+    Copy c = copy();
+    c.verdict = verdict + "; " + sentence;
+    c.next = List.copyOf(more);
+    return c.build();
   }
 
   public FlushTrigger(
@@ -430,44 +369,20 @@ public record FlushTrigger(
    */
   public FlushTrigger withCompression(CompressionFinding c) {
     if (c.coding() != null) {
-      return new FlushTrigger(
-          target,
-          kind,
-          thresholdBytes,
-          thresholdBodyBytes,
-          timerMs,
-          events,
-          c.verdict(),
-          evidence,
-          next,
-          c,
-          replay,
-          then,
-          idle,
-          before,
-          stages);
+      Copy x = copy();
+      x.verdict = c.verdict();
+      x.compression = c;
+      return x.build();
     }
     List<String> more = new java.util.ArrayList<>(evidence);
     more.add(
         "compression: none; asked as "
             + c.acceptingClient()
             + ", the target answered without a Content-Encoding");
-    return new FlushTrigger(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        verdict,
-        List.copyOf(more),
-        next,
-        c,
-        replay,
-        then,
-        idle,
-        before,
-        stages);
+    Copy x = copy();
+    x.evidence = List.copyOf(more);
+    x.compression = c;
+    return x.build();
   }
 
   /**
@@ -480,26 +395,75 @@ public record FlushTrigger(
     List<String> more = new java.util.ArrayList<>(evidence);
     for (String t : tried) more.add("two mechanisms: " + t);
     more.addAll(cells);
-    return new FlushTrigger(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
+    Copy c = copy();
+    c.verdict =
         verdict
             + "; two mechanisms at once were "
             + "tried and none reproduced every cell ("
             + String.join("; ", tried)
-            + ")",
-        List.copyOf(more),
-        next,
-        compression,
-        replay,
-        then,
-        idle,
-        before,
-        stages);
+            + ")";
+    c.evidence = List.copyOf(more);
+    return c.build();
+  }
+
+  private Copy copy() {
+    return new Copy(this);
+  }
+
+  /** This answer's fields, to change a few of before building another (the withers share it). */
+  private static final class Copy {
+    String target;
+    TriggerKind kind;
+    Double thresholdBytes;
+    Double thresholdBodyBytes;
+    Double timerMs;
+    Integer events;
+    String verdict;
+    List<String> evidence;
+    List<String> next;
+    CompressionFinding compression;
+    String replay;
+    TriggerKind then;
+    IdleCut idle;
+    TriggerKind before;
+    String stages;
+
+    Copy(FlushTrigger t) {
+      target = t.target;
+      kind = t.kind;
+      thresholdBytes = t.thresholdBytes;
+      thresholdBodyBytes = t.thresholdBodyBytes;
+      timerMs = t.timerMs;
+      events = t.events;
+      verdict = t.verdict;
+      evidence = t.evidence;
+      next = t.next;
+      compression = t.compression;
+      replay = t.replay;
+      then = t.then;
+      idle = t.idle;
+      before = t.before;
+      stages = t.stages;
+    }
+
+    FlushTrigger build() {
+      return new FlushTrigger(
+          target,
+          kind,
+          thresholdBytes,
+          thresholdBodyBytes,
+          timerMs,
+          events,
+          verdict,
+          evidence,
+          next,
+          compression,
+          replay,
+          then,
+          idle,
+          before,
+          stages);
+    }
   }
 
   public static FlushTrigger inconclusive(
