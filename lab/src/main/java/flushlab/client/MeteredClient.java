@@ -154,6 +154,18 @@ public final class MeteredClient {
     }
   }
 
+  /** An HTTP/2 stream being measured: its id, its meter and its timeout timer. */
+  private static final class OpenStream {
+    final int id;
+    final StreamMeter meter;
+    long timer = -1;
+
+    OpenStream(int id, StreamMeter meter) {
+      this.id = id;
+      this.meter = meter;
+    }
+  }
+
   /** Sends one request after another, reusing its connection when keep-alive allows. */
   private final class Worker {
     private final Batch batch;
@@ -191,9 +203,13 @@ public final class MeteredClient {
      * HTTP/2: each open stream's meter, by stream id (one at a time unless the options multiplex
      * several); null on HTTP/1.1, where {@link #meter} is the response's.
      */
-    private java.util.Map<Integer, StreamMeter> streams;
+    private List<OpenStream> streams;
 
-    private final java.util.Map<Integer, Long> streamTimers = new java.util.HashMap<>();
+    /**
+     * The open streams' ids as a read began, reused read after read: finishing one may open the
+     * next, so a read walks this copy (no list, iterator or boxed id per read).
+     */
+    private int[] openIds = new int[1];
 
     Worker(Batch batch) {
       this.batch = batch;
@@ -330,7 +346,7 @@ public final class MeteredClient {
                   connectionWindow(),
                   options.http() == HttpVersion.H2C_UPGRADE)
               : null;
-      streams = h2 != null ? new java.util.LinkedHashMap<>() : null;
+      streams = h2 != null ? new ArrayList<>() : null;
       channel
           .config()
           .setRecvByteBufAllocator(new FixedRecvByteBufAllocator(options.recvBufferBytes()));
@@ -379,7 +395,7 @@ public final class MeteredClient {
                 m.toLowerCase().contains("reset") ? StreamError.RESET : StreamError.PROTOCOL;
             if (meter != null) meter.fail(e, m);
             // the streams end as the meter judges when the connection closes
-            if (streams != null) for (StreamMeter open : streams.values()) open.fail(e, m);
+            if (streams != null) for (OpenStream open : streams) open.meter.fail(e, m);
           });
       s.closeHandler(
           v -> {
@@ -531,18 +547,18 @@ public final class MeteredClient {
       // one stream at a time keeps the keep-alive option (an h2c Upgrade's request is HTTP/1.1)
       byte[] request = h2.request(batch.plan, options.multiplexed() || options.keepAlive());
       int id = h2.lastStreamId();
-      streams.put(id, m);
+      OpenStream open = new OpenStream(id, m);
+      streams.add(open);
       long timeoutMs = Math.max(1, options.timeoutNanos() / 1_000_000);
-      streamTimers.put(
-          id,
+      open.timer =
           vertx.setTimer(
               timeoutMs,
               t -> {
-                if (streams != null && streams.get(id) == m && !m.finished()) {
+                if (streams != null && find(id) == open && !m.finished()) {
                   m.fail(StreamError.TIMEOUT, "no complete response within " + timeoutMs + " ms");
                   finishStream(id);
                 }
-              }));
+              });
       socket
           .write(io.vertx.core.buffer.Buffer.buffer(request))
           .onComplete(
@@ -563,18 +579,22 @@ public final class MeteredClient {
       try {
         h2.read(scratch, 0, n);
       } catch (HttpParseException e) {
-        for (StreamMeter m : streams.values())
-          m.fail(StreamError.PROTOCOL, "HTTP/2: " + e.getMessage());
+        for (OpenStream open : streams)
+          open.meter.fail(StreamError.PROTOCOL, "HTTP/2: " + e.getMessage());
         if (streams.isEmpty() && socket != null) socket.close();
-        for (Integer id : List.copyOf(streams.keySet())) finishStream(id);
+        int count = snapshotIds();
+        for (int k = 0; k < count; k++) finishStream(openIds[k]);
         return;
       }
       writeH2Replies();
       boolean alone = streams.size() == 1;
-      for (Integer id : List.copyOf(streams.keySet())) {
-        StreamMeter m = streams.get(id);
+      int count = snapshotIds();
+      for (int k = 0; k < count; k++) {
+        int id = openIds[k];
+        OpenStream open = find(id);
         H2ClientSession.Out o = h2.out(id);
-        if (m == null || o == null) continue;
+        if (open == null || o == null) continue;
+        StreamMeter m = open.meter;
         if (o.h1Len > 0) {
           int before = m.framesSoFar();
           m.onRead(now, o.h1, 0, o.h1Len, full, alone ? n : o.consumed > 0 ? o.consumed : o.h1Len);
@@ -597,10 +617,11 @@ public final class MeteredClient {
      * keep-alive on, the server not closing.
      */
     private void finishStream(int id) {
-      StreamMeter m = streams.remove(id);
-      if (m == null) return;
-      Long timer = streamTimers.remove(id);
-      if (timer != null) vertx.cancelTimer(timer);
+      OpenStream open = find(id);
+      if (open == null) return;
+      streams.remove(open);
+      vertx.cancelTimer(open.timer);
+      StreamMeter m = open.meter;
       StreamResult r = m.result();
       if (h2.spoken() != HttpVersion.HTTP_1_1) r = r.withH2(h2.stats(id));
       h2.forget(id);
@@ -625,16 +646,33 @@ public final class MeteredClient {
      */
     private void closeStreams() {
       socket = null;
-      for (Integer id : List.copyOf(streams.keySet())) {
-        StreamMeter m = streams.remove(id);
-        Long timer = streamTimers.remove(id);
-        if (timer != null) vertx.cancelTimer(timer);
-        m.connectionClosed();
-        StreamResult r = m.result();
+      List<OpenStream> closed = List.copyOf(streams);
+      streams.clear();
+      for (OpenStream open : closed) {
+        vertx.cancelTimer(open.timer);
+        open.meter.connectionClosed();
+        StreamResult r = open.meter.result();
         batch.record(
-            h2 != null && h2.spoken() != HttpVersion.HTTP_1_1 ? r.withH2(h2.stats(id)) : r);
+            h2 != null && h2.spoken() != HttpVersion.HTTP_1_1 ? r.withH2(h2.stats(open.id)) : r);
       }
       next();
+    }
+
+    /** The open stream of this id, by a scan of the few open (null once finished). */
+    private OpenStream find(int id) {
+      for (int k = 0; k < streams.size(); k++) {
+        OpenStream open = streams.get(k);
+        if (open.id == id) return open;
+      }
+      return null;
+    }
+
+    /** The open streams' ids into {@link #openIds}; how many. */
+    private int snapshotIds() {
+      int count = streams.size();
+      if (openIds.length < count) openIds = new int[Math.max(count, openIds.length * 2)];
+      for (int k = 0; k < count; k++) openIds[k] = streams.get(k).id;
+      return count;
     }
 
     private void finishStream() {
