@@ -102,7 +102,10 @@ public record Param(
           throw new IllegalStateException();
       }
     } catch (IllegalArgumentException e) {
-      throw new ShaperSpecException(where + ": " + e.getMessage() + " (" + rangeText() + ")");
+      // a choice's or a boolean's message lists what is valid already
+      boolean listed = kind == Kind.CHOICE || kind == Kind.BOOLEAN;
+      throw new ShaperSpecException(
+          where + ": " + e.getMessage() + (listed ? "" : " (" + rangeText() + ")"));
     }
     if ((kind == Kind.DURATION || kind == Kind.SIZE || kind == Kind.RATE) && (v < min || v > max)) {
       throw new ShaperSpecException(where + " is out of range (" + rangeText() + ")");
