@@ -1237,6 +1237,15 @@ class TriggerInferenceTest {
     assertThat(ShaperModel.of(inFront).alike())
         .as("a threshold nearly filled by the comments lets the frame go at once too")
         .containsExactly("byte-threshold=3003B -> first-content=any");
+    // the first frame 12.4 ms after the think on a loaded host (a fresh-clone suite): nearer at
+    // once than the stream's end, 40 ms after it
+    assertThat(
+            FirstContentFit.aroundThreshold(
+                    threshold,
+                    List.of(commentsEveryMs(422, 434.4, 434.4)),
+                    new java.util.ArrayList<>())
+                .before())
+        .isEqualTo(TriggerKind.FIRST_CONTENT);
     List<String> late = new java.util.ArrayList<>();
     assertThat(
             FirstContentFit.aroundThreshold(
