@@ -5,6 +5,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Candidates of two stages for a target that compressed for one kind of client: fitted to the pass
@@ -168,6 +170,35 @@ public final class BesideACompressor {
       out.add(new TwoStageCandidate(chain, (asItIsFirst ? others : both).withCompression(joined)));
     }
     return out;
+  }
+
+  /**
+   * A cell that tells apart two models beside a compressor that reproduced every measured cell
+   * alike, where one compressor flushes each write when the next comes and the other on a timer
+   * (`timer=188ms -> compress=gzip,flush=next` and `compress=gzip,flush=timer,after=194ms ->
+   * timer=188ms` both reproduced 9 of 9 cells, 2026-12-05): at frames further apart than every
+   * timer either names, the first holds each frame until the next one, an interval more, and the
+   * second does not. Null for any other pair.
+   */
+  public static CellPlan tellingCell(String chainA, String chainB) {
+    boolean nextA = chainA.contains("flush=next");
+    boolean nextB = chainB.contains("flush=next");
+    if (nextA == nextB || !chainA.contains("compress=") || !chainB.contains("compress=")) {
+      return null;
+    }
+    double longest = Math.max(longestTimerMs(chainA), longestTimerMs(chainB));
+    if (longest <= 0) return null;
+    long intervalMs = (long) Math.ceil(2 * longest);
+    return new CellPlan(60, intervalMs * 1_000_000L, 8);
+  }
+
+  private static final Pattern TIMER_MS = Pattern.compile("(?:timer|after)=([0-9.]+)ms");
+
+  private static double longestTimerMs(String chain) {
+    Matcher m = TIMER_MS.matcher(chain);
+    double longest = 0;
+    while (m.find()) longest = Math.max(longest, Double.parseDouble(m.group(1)));
+    return longest;
   }
 
   /** The stages a compressor flushing one write late can follow. */

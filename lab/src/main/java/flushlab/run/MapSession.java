@@ -527,7 +527,7 @@ final class MapSession {
       // tell them apart
       CellPlan telling =
           reproduced.size() == 2
-              ? HoldingPairFit.tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
+              ? tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
               : null;
       FlushTrigger alike =
           FlushTrigger.inconclusive(
@@ -551,6 +551,12 @@ final class MapSession {
               c.coding(), c.acceptingClient(), alike, c.othersClient(), c.others(), null));
     }
     return answer.withUnverifiedModels(tried, cells);
+  }
+
+  /** The cell that would tell two models apart: of two holding stages, or beside a compressor. */
+  private static CellPlan tellingCell(String a, String b) {
+    CellPlan pair = HoldingPairFit.tellingCell(a, b);
+    return pair != null ? pair : BesideACompressor.tellingCell(a, b);
   }
 
   /**

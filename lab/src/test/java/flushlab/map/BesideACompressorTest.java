@@ -261,4 +261,30 @@ class BesideACompressorTest {
                 accepting))
         .isEmpty();
   }
+
+  /**
+   * `timer=188ms -> compress=gzip,flush=next` and `compress=gzip,flush=timer,after=194ms ->
+   * timer=188ms` reproduced 9 of 9 cells alike; at frames 388 ms apart the first held each frame
+   * 565 ms, the second 383 (`flushlab client --client browser` through each relay, 2026-12-05). The
+   * cell named spaces its frames further apart than twice every timer either names.
+   */
+  @Test
+  void aCompressorFlushingOnTheNextWriteIsToldFromOneOnATimerByFramesFurtherApartThanItsTimers() {
+    String late = "timer=188.4ms -> compress=gzip,flush=next";
+    String timed = "compress=gzip,flush=timer,after=193.7ms -> timer=188.4ms";
+    CellPlan telling = BesideACompressor.tellingCell(late, timed);
+    assertThat(telling).isNotNull();
+    assertThat(telling.intervalNanos() / 1e6).isGreaterThanOrEqualTo(2 * 193.7);
+    assertThat(telling.frames()).isGreaterThan(2);
+    assertThat(BesideACompressor.tellingCell(timed, late)).isEqualTo(telling);
+    // two compressors flushing alike, or a pair with no compressor, are not this rule's
+    assertThat(
+            BesideACompressor.tellingCell(
+                timed, "timer=188.4ms -> compress=gzip,flush=timer,after=193.7ms"))
+        .isNull();
+    assertThat(
+            BesideACompressor.tellingCell(
+                "timer=100ms -> timer=200ms", "timer=200ms -> timer=100ms"))
+        .isNull();
+  }
 }

@@ -169,7 +169,9 @@ abstract class MapTestBase {
   static boolean namedAmongAlike(JsonNode answer, String pattern, double... expected) {
     String verdict = answer.get("verdict").asText();
     Matcher said =
-        Pattern.compile("reproduce every cell alike: (.*?)( \\(a cell of [^)]*\\))?( — .*)?$")
+        Pattern.compile(
+                "reproduce every cell alike: (.*?)( \\(a cell of [^)]*\\))?(; measure next: [^—]*)?"
+                    + "( — .*)?$")
             .matcher(verdict);
     if (!answer.get("kind").asText().equals("inconclusive") || !said.find()) return false;
     List<String> chains = List.of(said.group(1).split(", | and "));
