@@ -76,6 +76,9 @@ final class MapSession {
     return replayedCells;
   }
 
+  /** What a replay says when this host's stalls kept it from comparing a cell. */
+  private static final String HOST_STALLED = "this host stalled";
+
   private static double secondsLeft(long deadlineNanos) {
     return ModelReplay.secondsLeft(deadlineNanos);
   }
@@ -467,6 +470,9 @@ final class MapSession {
     List<String> tried = new ArrayList<>();
     List<String> cells = new ArrayList<>();
     List<TwoStageCandidate> reproduced = new ArrayList<>();
+    // candidates this host's stalls kept from being compared on every cell: any of them may have
+    // reproduced the target as well
+    List<String> stalledOut = new ArrayList<>();
     Replay.Verdict last = null;
     List<ReplayedCell> lastCells = List.of();
     // two holding stages in series, found by simulation, come last, and only when no simpler pair
@@ -487,6 +493,8 @@ final class MapSession {
               target, chain, c.socketStage(), answer.idle(), results, cert, announce, deadline);
       if (o.unfinished() != null) {
         tried.add(c.chain() + ": not verified: " + o.unfinished());
+        if (o.unfinished().contains(HOST_STALLED))
+          stalledOut.add(c.chain() + ": " + o.unfinished());
       } else if (o.verdict() == null || o.notReplayed() > 0) {
         tried.add(c.chain() + ": not replayed on every cell (budget)");
       } else if (o.verdict().verified()) {
@@ -507,6 +515,9 @@ final class MapSession {
                   + (m.difference() == null ? "agrees" : m.difference()));
         }
       }
+    }
+    if (reproduced.size() == 1 && !stalledOut.isEmpty()) {
+      return unsettledByStalls(answer, reproduced.get(0).chain(), stalledOut);
     }
     if (reproduced.size() == 1) {
       FlushTrigger both = reproduced.get(0).answer().withIdle(answer.idle());
@@ -541,16 +552,44 @@ final class MapSession {
               answer.evidence(),
               telling == null ? List.of() : List.of(telling.toString()));
       alikeNamed = true;
-      CompressionFinding c = answer.compression();
-      if (c == null) return alike;
-      if (c.coding() == null) return alike.withCompression(c);
-      // beside a compressor the answer's sentence is the finding's: the models are named as what
-      // the accepting client's pass is
-      return alike.withCompression(
-          CompressionFinding.of(
-              c.coding(), c.acceptingClient(), alike, c.othersClient(), c.others(), null));
+      return besideTheCompressor(answer, alike);
     }
     return answer.withUnverifiedModels(tried, cells);
+  }
+
+  /**
+   * One model of two stages reproduced every cell, but this host's stalls kept {@code stalledOut}
+   * (each a candidate and what stopped its replay) from being compared on every cell: given alone,
+   * the model would claim a uniqueness the map did not see. `timer=47ms ->
+   * compress=gzip,flush=timer,after=94ms` was answered as the other order when this host stalled
+   * through both runs of the hidden order's replay of one cell (a fresh-clone suite, 2026-12-05).
+   */
+  static FlushTrigger unsettledByStalls(
+      FlushTrigger answer, String reproduced, List<String> stalledOut) {
+    return besideTheCompressor(
+        answer,
+        FlushTrigger.inconclusive(
+            answer.target(),
+            "the model "
+                + (answer.idle() == null ? reproduced : answer.idle().appliedTo(reproduced))
+                + " reproduces every cell, but "
+                + String.join("; ", stalledOut)
+                + ", so whether it alone does is not known",
+            answer.evidence(),
+            List.of("map again on a quieter host")));
+  }
+
+  /**
+   * An undecided answer of models of two stages, as {@code answer} had it: beside a compressor the
+   * answer's sentence is the finding's, the models named as what the accepting client's pass is.
+   */
+  private static FlushTrigger besideTheCompressor(FlushTrigger answer, FlushTrigger undecided) {
+    CompressionFinding c = answer.compression();
+    if (c == null) return undecided;
+    if (c.coding() == null) return undecided.withCompression(c);
+    return undecided.withCompression(
+        CompressionFinding.of(
+            c.coding(), c.acceptingClient(), undecided, c.othersClient(), c.others(), null));
   }
 
   /** The cell that would tell two models apart: of two holding stages, or beside a compressor. */

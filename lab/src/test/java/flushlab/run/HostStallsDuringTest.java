@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.client.BatchResult;
 import flushlab.core.StallFigures;
+import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerKind;
 import java.util.List;
@@ -82,5 +83,36 @@ class HostStallsDuringTest {
         .isEqualTo(
             "the client's host stalled 1 time(s) over 20 ms, the longest 31.0 ms; the last run"
                 + " excluded: reads merged");
+  }
+
+  /**
+   * One model of two stages reproduced every cell and the other's replay was stopped by this host's
+   * stalls: the answer is not that model alone but inconclusive, naming both and the stall, beside
+   * the compressor as the accepting client's part where the target compressed.
+   */
+  @Test
+  void aModelGivenAloneWhileItsTwinsReplayStalledIsInconclusiveNamingTheStall() {
+    FlushTrigger hold =
+        new FlushTrigger(
+            "t", TriggerKind.TIMER, null, null, 47.2, null, "timer", List.of(), List.of());
+    FlushTrigger unexplained =
+        FlushTrigger.inconclusive("t", "no one mechanism", List.of("a cell"), List.of());
+    FlushTrigger answer =
+        unexplained.withCompression(
+            CompressionFinding.of("gzip", "browser", unexplained, "bare", hold, null));
+    String stalled =
+        "timer=47.2ms -> compress=gzip,flush=timer,after=94.4ms: not verified: this host stalled"
+            + " in both runs of the replay of frame_size=60B interval=2ms frames=600 (...)";
+    FlushTrigger given =
+        MapSession.unsettledByStalls(
+            answer, "compress=gzip,flush=timer,after=94.4ms -> timer=47.2ms", List.of(stalled));
+    assertThat(given.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    assertThat(given.verdict())
+        .contains("compress=gzip,flush=timer,after=94.4ms -> timer=47.2ms reproduces every cell")
+        .contains(stalled)
+        .contains("this host stalled");
+    assertThat(given.compression().accepting().kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    assertThat(given.compression().others()).isSameAs(hold);
+    assertThat(given.next()).contains("map again on a quieter host");
   }
 }
