@@ -108,13 +108,16 @@ public final class BesideACompressor {
 
   /**
    * The candidates where clients that accept the coding saw what no one mechanism explains and the
-   * others a hold timer alone: a compressor that flushes its encoder on a timer of its own (`flush=
-   * timer`), before the hold or after it, so every accepting release waited both. Its timer is what
-   * the accepting cells' median waits show beyond the hold. `compress=gzip,flush=timer,after= 74ms
-   * -> timer=40ms` was answered with no model and no candidate: the plain pass a 40.1 ms hold, the
-   * accepting one waits of 114.2 ms every 76-100 ms (a chain bench, 2026-12-05). Both orders are
-   * offered; the replay tells them apart (the compressor first releases one interval after its
-   * timer, behind the hold every other hold). Empty where the passes say otherwise.
+   * others a hold timer or a clock alone: a compressor that flushes its encoder on a timer of its
+   * own (`flush=timer`), before that stage or after it, so every accepting release waited both.
+   * Beside a hold, its timer is what the accepting cells' median waits show beyond the hold.
+   * `compress=gzip,flush=timer,after= 74ms -> timer=40ms` was answered with no model and no
+   * candidate: the plain pass a 40.1 ms hold, the accepting one waits of 114.2 ms every 76-100 ms
+   * (a chain bench, 2026-12-05). Beside a clock the waits spread over its period as the two timers'
+   * phases drift, so no median reads the compressor's timer back (the median less half the period
+   * gave 147.8 ms for a hidden 158): it is simulated, each order on its own ({@link
+   * HoldingPairFit#compressorTimer}). Both orders are offered; the replay tells them apart where
+   * the cells can. Empty where the passes say otherwise.
    */
   public static List<TwoStageCandidate> compressorOnATimer(
       FlushTrigger answer, boolean asItIsFirst, List<CellEvidence> acceptingCells) {
@@ -125,44 +128,58 @@ public final class BesideACompressor {
     if (accepting == null
         || others == null
         || accepting.kind() != TriggerKind.INCONCLUSIVE
-        || others.kind() != TriggerKind.TIMER
+        || others.kind() != TriggerKind.TIMER && others.kind() != TriggerKind.PERIODIC_TIMER
         || others.then() != null
         || others.timerMs() == null) return List.of();
-    double[] beyond =
-        HoldingStageFits.fittable(acceptingCells).stream()
-            .filter(c -> c.held() && !c.drained() && c.releasesPerStream() > 0)
-            .mapToDouble(c -> c.waitP50() - others.timerMs())
-            .sorted()
-            .toArray();
-    if (beyond.length == 0) return List.of();
-    double timer = beyond[beyond.length / 2];
-    if (timer < 1) return List.of();
+    boolean clock = others.kind() == TriggerKind.PERIODIC_TIMER;
+    Double beyondTheHold = clock ? null : beyondTheHold(acceptingCells, others.timerMs());
+    if (!clock && beyondTheHold == null) return List.of();
     String algo = f.coding().toLowerCase(Locale.ROOT);
-    String compressor = "compress=" + algo + ",flush=timer,after=" + ShaperModel.ms(timer);
-    String hold = ShaperModel.single(others).chain();
+    String stage = ShaperModel.single(others).chain();
     List<TwoStageCandidate> out = new ArrayList<>();
     for (boolean compressorFirst : new boolean[] {true, false}) {
-      String chain = compressorFirst ? compressor + " -> " + hold : hold + " -> " + compressor;
+      Double timer =
+          clock
+              ? HoldingPairFit.compressorTimer(
+                  acceptingCells, others.kind(), others.timerMs(), compressorFirst)
+              : beyondTheHold;
+      if (timer == null) continue;
+      String compressor = "compress=" + algo + ",flush=timer,after=" + ShaperModel.ms(timer);
+      String chain = compressorFirst ? compressor + " -> " + stage : stage + " -> " + compressor;
       String verdict =
           String.format(
               Locale.ROOT,
-              "a compressor that flushes %.1f ms after the first byte it holds, %s a hold of %.1f"
+              "a compressor that flushes %.1f ms after the first byte it holds, %s a %s of %.1f"
                   + " ms: every release waited both",
               timer,
               compressorFirst ? "before" : "after",
+              clock ? "clock" : "hold",
               others.timerMs());
-      FlushTrigger both =
+      FlushTrigger compressorStage =
           new FlushTrigger(
-                  answer.target(),
-                  TriggerKind.TIMER,
-                  null,
-                  null,
-                  timer,
-                  null,
-                  verdict,
-                  List.of(),
-                  List.of())
-              .followedBy(TriggerKind.TIMER, verdict)
+              answer.target(),
+              TriggerKind.TIMER,
+              null,
+              null,
+              timer,
+              null,
+              verdict,
+              List.of(),
+              List.of());
+      FlushTrigger both =
+          (compressorFirst
+                  ? compressorStage.followedBy(others.kind(), verdict)
+                  : new FlushTrigger(
+                          answer.target(),
+                          others.kind(),
+                          null,
+                          null,
+                          others.timerMs(),
+                          null,
+                          verdict,
+                          List.of(),
+                          List.of())
+                      .followedBy(TriggerKind.TIMER, verdict))
               .withStages(chain);
       CompressionFinding joined =
           CompressionFinding.of(
@@ -170,6 +187,22 @@ public final class BesideACompressor {
       out.add(new TwoStageCandidate(chain, (asItIsFirst ? others : both).withCompression(joined)));
     }
     return out;
+  }
+
+  /**
+   * What the accepting cells' median waits show beyond a hold of {@code holdMs}: the timer of a
+   * compressor beside it; null when no held cell says.
+   */
+  private static Double beyondTheHold(List<CellEvidence> acceptingCells, double holdMs) {
+    double[] beyond =
+        HoldingStageFits.fittable(acceptingCells).stream()
+            .filter(c -> c.held() && !c.drained() && c.releasesPerStream() > 0)
+            .mapToDouble(c -> c.waitP50() - holdMs)
+            .sorted()
+            .toArray();
+    if (beyond.length == 0) return null;
+    double timer = beyond[beyond.length / 2];
+    return timer < 1 ? null : timer;
   }
 
   /**

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.relay.shaper.ShaperRegistry;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -250,16 +252,63 @@ class BesideACompressorTest {
       assertThat(ShaperModel.of(c.answer()).chain()).isEqualTo(c.chain());
       assertThat(c.answer().compression().verdict()).startsWith("compression is the cause");
     }
-    FlushTrigger clock =
+    FlushTrigger threshold =
         new FlushTrigger(
-            "x", TriggerKind.PERIODIC_TIMER, null, null, 40.1, null, "clock", List.of(), List.of());
+            "x",
+            TriggerKind.BYTE_THRESHOLD,
+            4096.0,
+            null,
+            null,
+            null,
+            "threshold",
+            List.of(),
+            List.of());
     assertThat(
             BesideACompressor.compressorOnATimer(
-                clock.withCompression(
-                    CompressionFinding.of("gzip", "browser", unexplained, "bare", clock, null)),
+                threshold.withCompression(
+                    CompressionFinding.of("gzip", "browser", unexplained, "bare", threshold, null)),
                 true,
                 accepting))
+        .as("a plain pass that is neither a hold nor a clock")
         .isEmpty();
+  }
+
+  /**
+   * Beside a clock the compressor's timer is simulated: the accepting cells of
+   * `compress=gzip,flush=timer,after=158ms -> timer=200ms,periodic=true` give that order within 5
+   * %, first, and the other order after it, for the replay to refuse.
+   */
+  @Test
+  void aPlainClockWithAnUnexplainedCompressedPassIsTriedBesideACompressorOnASimulatedTimer() {
+    FlushTrigger clock =
+        new FlushTrigger(
+            "x",
+            TriggerKind.PERIODIC_TIMER,
+            null,
+            null,
+            200.3,
+            null,
+            "clock",
+            List.of(),
+            List.of());
+    FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
+    List<TwoStageCandidate> found =
+        BesideACompressor.compressorOnATimer(
+            clock.withCompression(
+                CompressionFinding.of("gzip", "browser", unexplained, "bare", clock, null)),
+            true,
+            HoldingPairFitTest.compressorBeforeAClock());
+    assertThat(found).isNotEmpty();
+    Matcher m =
+        Pattern.compile(
+                "compress=gzip,flush=timer,after=([0-9.]+)ms -> timer=200.3ms,periodic=true")
+            .matcher(found.get(0).chain());
+    assertThat(m.matches()).as(found.get(0).chain()).isTrue();
+    assertThat(Double.parseDouble(m.group(1))).isBetween(158 * 0.95, 158 * 1.05);
+    for (TwoStageCandidate c : found) {
+      assertThat(ShaperRegistry.parseChain(c.chain())).hasSize(2);
+      assertThat(ShaperModel.of(c.answer()).chain()).isEqualTo(c.chain());
+    }
   }
 
   /**

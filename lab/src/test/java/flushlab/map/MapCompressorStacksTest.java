@@ -14,18 +14,32 @@ class MapCompressorStacksTest extends MapTestBase {
   /**
    * A holding stage beside a compressor that holds too, drawn at random, asked as a browser: a byte
    * threshold, a hold timer or a clock, then a compressor that flushes each write only when the
-   * next one comes (`flush=next`); or a hold timer with a compressor flushing on a timer of its
-   * own, either side of it. The plain client sees the stage, the accepting one both, which no one
+   * next one comes (`flush=next`); or a compressor flushing on a timer of its own, either side of a
+   * hold timer or of a clock. The plain client sees the stage, the accepting one both, which no one
    * mechanism explains. The map replays the two stages and gives them only as they reproduced every
    * cell.
    */
   @Test
   void aHoldingStageBesideACompressorThatHoldsTooIsModelledAsBoth() throws Exception {
-    int draw = between(0, 4);
+    int draw = between(0, 6);
     int n = draw == 0 ? between(1500, 4000) : between(90, 200);
     String hidden;
     String model;
-    if (draw < 3) {
+    double[] values = null;
+    if (draw >= 5) {
+      // a compressor on a timer beside a clock, either side of it: its timer shorter than the
+      // period
+      int period = between(120, 250);
+      int timer = between(40, period * 4 / 5);
+      String compressor = "compress=gzip,flush=timer,after=" + timer + "ms";
+      String clock = "timer=" + period + "ms,periodic=true";
+      hidden = draw == 5 ? compressor + " -> " + clock : clock + " -> " + compressor;
+      model =
+          draw == 5
+              ? "compress=gzip,flush=timer,after=([0-9.]+)ms -> timer=([0-9.]+)ms,periodic=true"
+              : "timer=([0-9.]+)ms,periodic=true -> compress=gzip,flush=timer,after=([0-9.]+)ms";
+      values = draw == 5 ? new double[] {timer, period} : new double[] {period, timer};
+    } else if (draw < 3) {
       hidden =
           (draw == 0
                   ? "byte-threshold=" + n + "B"
@@ -50,15 +64,17 @@ class MapCompressorStacksTest extends MapTestBase {
     JsonNode a = mapWith(List.of("--shape", hidden, "--client", "browser"));
     // the compressor's timer twice the hold's can release alike in either order on every cell, and
     // a hold then a compressor flushing on the next write alike with a compressor on a timer in
-    // front of that hold: then both are named, the hidden one among them, and where one flushes on
-    // the next write and the other on its timer, the cell that tells them apart
-    if (namedAmongAlike(a, model, n)) {
+    // front of that hold: then all are named, the hidden one among them, and where two are, one
+    // flushing on the next write and the other on its timer, the cell that tells them apart
+    if (values == null) values = new double[] {n};
+    if (namedAmongAlike(a, model, values)) {
       String verdict = a.get("verdict").asText();
-      if (verdict.contains("flush=next") && verdict.contains("flush=timer"))
-        assertThat(verdict).contains("would tell them apart");
+      if (verdict.contains("two models of two mechanisms")
+          && verdict.contains("flush=next")
+          && verdict.contains("flush=timer")) assertThat(verdict).contains("would tell them apart");
       return;
     }
-    modelIs(a, model, n);
+    modelIs(a, model, values);
     assertThat(a.get("compression").get("others").get("then").isNull()).isTrue();
     assertThat(a.get("compression").get("verdict").asText()).startsWith("compression is the cause");
     assertThat(a.get("replay").asText()).as(hidden).startsWith("verified: the model ");
