@@ -109,15 +109,17 @@ public final class BesideACompressor {
   /**
    * The candidates where clients that accept the coding saw what no one mechanism explains and the
    * others a hold timer or a clock alone: a compressor that flushes its encoder on a timer of its
-   * own (`flush=timer`), before that stage or after it, so every accepting release waited both.
-   * Beside a hold, its timer is what the accepting cells' median waits show beyond the hold.
-   * `compress=gzip,flush=timer,after= 74ms -> timer=40ms` was answered with no model and no
-   * candidate: the plain pass a 40.1 ms hold, the accepting one waits of 114.2 ms every 76-100 ms
-   * (a chain bench, 2026-12-05). Beside a clock the waits spread over its period as the two timers'
-   * phases drift, so no median reads the compressor's timer back (the median less half the period
-   * gave 147.8 ms for a hidden 158): it is simulated, each order on its own ({@link
-   * HoldingPairFit#compressorTimer}). Both orders are offered; the replay tells them apart where
-   * the cells can. Empty where the passes say otherwise.
+   * own (`flush=timer`) or every N bytes of its input (`flush=input`), before that stage or after
+   * it, so every accepting release waited both. Beside a hold, the timer is what the accepting
+   * cells' median waits show beyond the hold. `compress=gzip,flush=timer,after= 74ms -> timer=40ms`
+   * was answered with no model and no candidate: the plain pass a 40.1 ms hold, the accepting one
+   * waits of 114.2 ms every 76-100 ms (a chain bench, 2026-12-05). Beside a clock the waits spread
+   * over its period as the two timers' phases drift, so no median reads the compressor's timer back
+   * (the median less half the period gave 147.8 ms for a hidden 158), and a byte count is read off
+   * no median either: those are simulated, each order on its own ({@link
+   * HoldingPairFit#compressorFlush}), and only values whose simulation matches every cell are
+   * offered. Both orders are offered; the replay tells them apart where the cells can. Empty where
+   * the passes say otherwise.
    */
   public static List<TwoStageCandidate> compressorOnATimer(
       FlushTrigger answer, boolean asItIsFirst, List<CellEvidence> acceptingCells) {
@@ -133,58 +135,67 @@ public final class BesideACompressor {
         || others.timerMs() == null) return List.of();
     boolean clock = others.kind() == TriggerKind.PERIODIC_TIMER;
     Double beyondTheHold = clock ? null : beyondTheHold(acceptingCells, others.timerMs());
-    if (!clock && beyondTheHold == null) return List.of();
     String algo = f.coding().toLowerCase(Locale.ROOT);
     String stage = ShaperModel.single(others).chain();
     List<TwoStageCandidate> out = new ArrayList<>();
-    for (boolean compressorFirst : new boolean[] {true, false}) {
-      Double timer =
-          clock
-              ? HoldingPairFit.compressorTimer(
-                  acceptingCells, others.kind(), others.timerMs(), compressorFirst)
-              : beyondTheHold;
-      if (timer == null) continue;
-      String compressor = "compress=" + algo + ",flush=timer,after=" + ShaperModel.ms(timer);
-      String chain = compressorFirst ? compressor + " -> " + stage : stage + " -> " + compressor;
-      String verdict =
-          String.format(
-              Locale.ROOT,
-              "a compressor that flushes %.1f ms after the first byte it holds, %s a %s of %.1f"
-                  + " ms: every release waited both",
-              timer,
-              compressorFirst ? "before" : "after",
-              clock ? "clock" : "hold",
-              others.timerMs());
-      FlushTrigger compressorStage =
-          new FlushTrigger(
-              answer.target(),
-              TriggerKind.TIMER,
-              null,
-              null,
-              timer,
-              null,
-              verdict,
-              List.of(),
-              List.of());
-      FlushTrigger both =
-          (compressorFirst
-                  ? compressorStage.followedBy(others.kind(), verdict)
-                  : new FlushTrigger(
-                          answer.target(),
-                          others.kind(),
-                          null,
-                          null,
-                          others.timerMs(),
-                          null,
-                          verdict,
-                          List.of(),
-                          List.of())
-                      .followedBy(TriggerKind.TIMER, verdict))
-              .withStages(chain);
-      CompressionFinding joined =
-          CompressionFinding.of(
-              f.coding(), f.acceptingClient(), both, f.othersClient(), others, null);
-      out.add(new TwoStageCandidate(chain, (asItIsFirst ? others : both).withCompression(joined)));
+    for (HoldingPairFit.CompressorFlush flush : HoldingPairFit.CompressorFlush.values()) {
+      boolean timed = flush == HoldingPairFit.CompressorFlush.TIMER;
+      for (boolean compressorFirst : new boolean[] {true, false}) {
+        Double value =
+            timed && !clock
+                ? beyondTheHold
+                : HoldingPairFit.compressorFlush(
+                    acceptingCells, flush, others.kind(), others.timerMs(), compressorFirst);
+        if (value == null) continue;
+        String compressor =
+            "compress="
+                + algo
+                + (timed
+                    ? ",flush=timer,after=" + ShaperModel.ms(value)
+                    : ",flush=input,bytes=" + Math.round(value) + "B");
+        String chain = compressorFirst ? compressor + " -> " + stage : stage + " -> " + compressor;
+        String verdict =
+            String.format(
+                Locale.ROOT,
+                "a compressor that flushes %s, %s a %s of %.1f ms: every release waited both",
+                timed
+                    ? String.format(Locale.ROOT, "%.1f ms after the first byte it holds", value)
+                    : String.format(Locale.ROOT, "every %d B of its input", Math.round(value)),
+                compressorFirst ? "before" : "after",
+                clock ? "clock" : "hold",
+                others.timerMs());
+        FlushTrigger compressorStage =
+            new FlushTrigger(
+                answer.target(),
+                timed ? TriggerKind.TIMER : TriggerKind.DECODED_THRESHOLD,
+                timed ? null : value,
+                null,
+                timed ? value : null,
+                null,
+                verdict,
+                List.of(),
+                List.of());
+        FlushTrigger both =
+            (compressorFirst
+                    ? compressorStage.followedBy(others.kind(), verdict)
+                    : new FlushTrigger(
+                            answer.target(),
+                            others.kind(),
+                            null,
+                            null,
+                            others.timerMs(),
+                            null,
+                            verdict,
+                            List.of(),
+                            List.of())
+                        .followedBy(compressorStage.kind(), verdict))
+                .withStages(chain);
+        CompressionFinding joined =
+            CompressionFinding.of(
+                f.coding(), f.acceptingClient(), both, f.othersClient(), others, null);
+        out.add(
+            new TwoStageCandidate(chain, (asItIsFirst ? others : both).withCompression(joined)));
+      }
     }
     return out;
   }

@@ -25,7 +25,9 @@ public final class HoldingPairFit {
    * met the corked socket, not from the byte's upstream arrival: the kernel knows no earlier time),
    * or one-late, which writes each release it gets only when the next one comes (no value); or a
    * compressor flushing on a timer of its own (`compress=...,flush=timer,after=T`), which counts
-   * from when a write reached it, not from the byte's upstream arrival (its output is a new write).
+   * from when a write reached it, not from the byte's upstream arrival (its output is a new write),
+   * or every N bytes of its input (`flush=input,bytes=N`), which are the events' own bytes, not the
+   * compressed ones a client reads.
    */
   enum Kind {
     THRESHOLD,
@@ -33,7 +35,8 @@ public final class HoldingPairFit {
     PERIODIC,
     CORK,
     ONE_LATE,
-    FLUSH_TIMER
+    FLUSH_TIMER,
+    FLUSH_INPUT
   }
 
   record Stage(Kind kind, double value) {}
@@ -138,16 +141,33 @@ public final class HoldingPairFit {
     return out;
   }
 
+  /** How a compressor beside another stage flushes, as the simulation runs it. */
+  public enum CompressorFlush {
+    /** `flush=timer,after=T`: T ms after a write reached it. */
+    TIMER(Kind.FLUSH_TIMER),
+    /** `flush=input,bytes=N`: once N bytes of its input (the events' own) are in. */
+    INPUT(Kind.FLUSH_INPUT);
+
+    private final Kind kind;
+
+    CompressorFlush(Kind kind) {
+      this.kind = kind;
+    }
+  }
+
   /**
-   * The timer of a compressor flushing on its own clock (`flush=timer,after=T`) beside {@code
-   * other}, the stage clients that do not accept the coding saw alone, fitted on the cells of the
-   * clients that do: of the values (4 % apart) whose simulation, the compressor {@code first} or
-   * after {@code other}, matches every cell, the closest to them; null when none does. Only the
-   * timing is simulated: the stage counts no bytes, so compressed cells serve as well as plain
-   * ones.
+   * The value of a compressor's flush beside {@code other}, the stage clients that do not accept
+   * the coding saw alone, fitted on the cells of the clients that do: its timer (ms) or its input
+   * bytes. Of the values (4 % apart) whose simulation, the compressor {@code first} or after {@code
+   * other}, matches every cell, the closest to them; null when none does. Only what the compressor
+   * holds and when is simulated, so compressed cells serve as well as plain ones.
    */
-  public static Double compressorTimer(
-      List<CellEvidence> acceptingCells, TriggerKind other, double otherMs, boolean first) {
+  public static Double compressorFlush(
+      List<CellEvidence> acceptingCells,
+      CompressorFlush flush,
+      TriggerKind other,
+      double otherMs,
+      boolean first) {
     Kind kind =
         other == TriggerKind.PERIODIC_TIMER
             ? Kind.PERIODIC
@@ -158,11 +178,11 @@ public final class HoldingPairFit {
     Stage fixed = new Stage(kind, otherMs);
     Double best = null;
     double bestScore = Double.MAX_VALUE;
-    for (double t : MS) {
-      Stage flush = new Stage(Kind.FLUSH_TIMER, t);
+    for (double v : values(flush.kind)) {
+      Stage compressor = new Stage(flush.kind, v);
       double score = 0;
       for (CellEvidence c : fitted) {
-        Simulated sim = first ? simulate(c, flush, fixed) : simulate(c, fixed, flush);
+        Simulated sim = first ? simulate(c, compressor, fixed) : simulate(c, fixed, compressor);
         if (!matches(c, sim)) {
           score = Double.NaN;
           break;
@@ -171,7 +191,7 @@ public final class HoldingPairFit {
       }
       if (!Double.isNaN(score) && score < bestScore) {
         bestScore = score;
-        best = t;
+        best = v;
       }
     }
     return best;
@@ -185,6 +205,7 @@ public final class HoldingPairFit {
       case CORK -> new double[] {CorkAfterFit.CEILING_MS};
       case ONE_LATE -> new double[] {0};
       case FLUSH_TIMER -> MS;
+      case FLUSH_INPUT -> BYTES;
     };
   }
 
@@ -247,6 +268,7 @@ public final class HoldingPairFit {
       case CORK -> "cork";
       case ONE_LATE -> "one-late";
       case FLUSH_TIMER -> "compress=gzip,flush=timer,after=" + t;
+      case FLUSH_INPUT -> "compress=gzip,flush=input,bytes=" + Math.round(s.value()) + "B";
     };
   }
 
@@ -258,6 +280,7 @@ public final class HoldingPairFit {
       case CORK -> TriggerKind.CORK;
       case ONE_LATE -> TriggerKind.ONE_LATE;
       case FLUSH_TIMER -> TriggerKind.TIMER;
+      case FLUSH_INPUT -> TriggerKind.DECODED_THRESHOLD;
     };
   }
 
@@ -273,6 +296,8 @@ public final class HoldingPairFit {
       case ONE_LATE -> "one-late (each release written only when the next one comes)";
       case FLUSH_TIMER ->
           String.format("a compressor flushing ~%.1f ms after a write reached it", s.value());
+      case FLUSH_INPUT ->
+          String.format("a compressor flushing every ~%.0f B of its input", s.value());
     };
   }
 
@@ -298,8 +323,8 @@ public final class HoldingPairFit {
       t[i] = i * interval;
       lastFrame[i] = i;
     }
-    Batches one = run(first, t, lastFrame, n, c.frameBytes(), interval, end);
-    Batches two = run(second, one.t, one.last, one.size, c.frameBytes(), interval, end);
+    Batches one = run(first, t, lastFrame, n, bytesCounted(first, c), interval, end);
+    Batches two = run(second, one.t, one.last, one.size, bytesCounted(second, c), interval, end);
     // releases: the first carries the head, the last is the end's flush
     int releases = Math.max(0, two.size - 2);
     double[] frames = new double[Math.max(1, releases)];
@@ -321,6 +346,14 @@ public final class HoldingPairFit {
         releases == 0 ? 0 : waits[(releases - 1) / 2],
         firstWait,
         drained);
+  }
+
+  /**
+   * What a frame weighs to the stage: a compressor's input is the events' own bytes, any other
+   * stage counts the frame as the cell measured it.
+   */
+  private static double bytesCounted(Stage s, CellEvidence c) {
+    return s.kind() == Kind.FLUSH_INPUT ? c.bodyBytes() : c.frameBytes();
   }
 
   /** Batches in time order: when each left, and the last frame it carried. */
@@ -371,7 +404,7 @@ public final class HoldingPairFit {
       heldBytes += frames * frameBytes;
       // a full segment leaves the cork at once (with what is held: the tail it keeps is under a
       // segment, small beside it)
-      if (s.kind() == Kind.THRESHOLD && heldBytes >= s.value()
+      if ((s.kind() == Kind.THRESHOLD || s.kind() == Kind.FLUSH_INPUT) && heldBytes >= s.value()
           || s.kind() == Kind.CORK && heldBytes >= NetworkPath.LOOPBACK_MTU) {
         t[size] = at;
         last[size++] = heldLast;
@@ -412,7 +445,9 @@ public final class HoldingPairFit {
    * clock's next tick.
    */
   private static double releaseBefore(Stage s, double due, double at) {
-    return s.kind() != Kind.THRESHOLD && due < at ? due : Double.NaN;
+    return s.kind() != Kind.THRESHOLD && s.kind() != Kind.FLUSH_INPUT && due < at
+        ? due
+        : Double.NaN;
   }
 
   /**
@@ -441,8 +476,9 @@ public final class HoldingPairFit {
   }
 
   /**
-   * The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or null for any
-   * other chain.
+   * The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or of a
+   * compressor's flush beside a hold or a clock ({@link #compressorFlush}), or null for any other
+   * chain.
    */
   static Stage[] stagesOf(String chain) {
     String[] parts = chain.split(" -> ");
@@ -465,6 +501,16 @@ public final class HoldingPairFit {
           out[i] =
               new Stage(
                   Kind.HOLD, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
+        } else if (p.matches("compress=[a-z]+,flush=timer,after=[0-9.]+ms")) {
+          out[i] =
+              new Stage(
+                  Kind.FLUSH_TIMER,
+                  Double.parseDouble(p.substring(p.indexOf("after=") + 6, p.length() - 2)));
+        } else if (p.matches("compress=[a-z]+,flush=input,bytes=\\d+B")) {
+          out[i] =
+              new Stage(
+                  Kind.FLUSH_INPUT,
+                  Double.parseDouble(p.substring(p.indexOf("bytes=") + 6, p.length() - 1)));
         } else if (p.equals("cork") && i == 1) {
           out[i] = new Stage(Kind.CORK, CorkAfterFit.CEILING_MS);
         } else if (p.equals("one-late") && i == 1) {

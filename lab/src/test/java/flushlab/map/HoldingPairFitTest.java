@@ -274,13 +274,54 @@ class HoldingPairFitTest {
   @Test
   void aCompressorOnATimerInFrontOfAClockIsFoundWithinFivePercent() {
     Double timer =
-        HoldingPairFit.compressorTimer(
-            compressorBeforeAClock(), TriggerKind.PERIODIC_TIMER, 200.3, true);
+        HoldingPairFit.compressorFlush(
+            compressorBeforeAClock(),
+            HoldingPairFit.CompressorFlush.TIMER,
+            TriggerKind.PERIODIC_TIMER,
+            200.3,
+            true);
     assertThat(timer).isNotNull();
     assertThat(timer).isBetween(158 * 0.95, 158 * 1.05);
-    assertThat(HoldingPairFit.compressorTimer(compressorBeforeAClock(), TriggerKind.NAGLE, 0, true))
+    assertThat(
+            HoldingPairFit.compressorFlush(
+                compressorBeforeAClock(),
+                HoldingPairFit.CompressorFlush.TIMER,
+                TriggerKind.NAGLE,
+                0,
+                true))
         .as("only a hold or a clock is simulated beside the compressor")
         .isNull();
+  }
+
+  /**
+   * Both orders of a compressor on a timer and a clock replayed alike on every cell of
+   * `compress=gzip,flush=timer,after=158ms -> timer=200ms,periodic=true` (`flushlab map --shape ...
+   * --client browser`, 2026-12-05): the simulation names a cell that tells them apart, as it does
+   * for two holding stages.
+   */
+  @Test
+  void aCompressorOnATimerEitherSideOfAClockIsToldApartByASimulatedCell() {
+    String first = "compress=gzip,flush=timer,after=159.9ms -> timer=200.3ms,periodic=true";
+    String after = "timer=200.3ms,periodic=true -> compress=gzip,flush=timer,after=32ms";
+    assertThat(HoldingPairFit.stagesOf(first)[0])
+        .isEqualTo(new Stage(HoldingPairFit.Kind.FLUSH_TIMER, 159.9));
+    assertThat(HoldingPairFit.stagesOf("compress=gzip,flush=input,bytes=2716B -> timer=99ms")[0])
+        .isEqualTo(new Stage(HoldingPairFit.Kind.FLUSH_INPUT, 2716));
+    CellPlan telling = HoldingPairFit.tellingCell(first, after);
+    System.out.println("HoldingPairFitTest: " + first + " and " + after + " apart at " + telling);
+    assertThat(telling).isNotNull();
+    CellEvidence plan =
+        TriggerInferenceTest.streamed(
+            telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
+    Simulated a =
+        HoldingPairFit.simulate(
+            plan, HoldingPairFit.stagesOf(first)[0], HoldingPairFit.stagesOf(first)[1]);
+    Simulated b =
+        HoldingPairFit.simulate(
+            plan, HoldingPairFit.stagesOf(after)[0], HoldingPairFit.stagesOf(after)[1]);
+    assertThat(Math.abs(a.waitP50() - b.waitP50()))
+        .as("%s / %s", a, b)
+        .isGreaterThan(0.15 * Math.max(a.waitP50(), b.waitP50()));
   }
 
   private static CellEvidence cell(
