@@ -20,6 +20,11 @@ class BesideACompressorTest {
     return new FlushTrigger("x", kind, null, null, null, null, kind.text(), List.of(), List.of());
   }
 
+  /** A hold timer or a clock of {@code ms}, as a pass would answer it. */
+  static FlushTrigger timed(TriggerKind kind, double ms) {
+    return new FlushTrigger("x", kind, null, null, ms, null, kind.text(), List.of(), List.of());
+  }
+
   static TwoStageCandidate nagleAlone() {
     FlushTrigger nagle = answer(TriggerKind.NAGLE);
     return new TwoStageCandidate(ShaperModel.of(nagle).chain(), nagle);
@@ -169,17 +174,7 @@ class BesideACompressorTest {
    */
   @Test
   void aPlainHoldingStageWithAnUnexplainedCompressedPassIsTriedWithACompressorFlushingOneLate() {
-    FlushTrigger clock =
-        new FlushTrigger(
-            "x",
-            TriggerKind.PERIODIC_TIMER,
-            null,
-            null,
-            113.4,
-            null,
-            "periodic timer",
-            List.of(),
-            List.of());
+    FlushTrigger clock = timed(TriggerKind.PERIODIC_TIMER, 113.4);
     FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
     FlushTrigger mapped =
         unexplained.withCompression(
@@ -226,9 +221,7 @@ class BesideACompressorTest {
    */
   @Test
   void aPlainHoldWithAnUnexplainedCompressedPassIsTriedBesideACompressorOnATimer() {
-    FlushTrigger hold =
-        new FlushTrigger(
-            "x", TriggerKind.TIMER, null, null, 40.1, null, "timer", List.of(), List.of());
+    FlushTrigger hold = timed(TriggerKind.TIMER, 40.1);
     FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
     FlushTrigger mapped =
         hold.withCompression(
@@ -276,21 +269,11 @@ class BesideACompressorTest {
   /**
    * Beside a clock the compressor's timer is simulated: the accepting cells of
    * `compress=gzip,flush=timer,after=158ms -> timer=200ms,periodic=true` give that order within 5
-   * %, first, and the other order after it, for the replay to refuse.
+   * %, first, and the other order after it, for the replay to choose.
    */
   @Test
   void aPlainClockWithAnUnexplainedCompressedPassIsTriedBesideACompressorOnASimulatedTimer() {
-    FlushTrigger clock =
-        new FlushTrigger(
-            "x",
-            TriggerKind.PERIODIC_TIMER,
-            null,
-            null,
-            200.3,
-            null,
-            "clock",
-            List.of(),
-            List.of());
+    FlushTrigger clock = timed(TriggerKind.PERIODIC_TIMER, 200.3);
     FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
     List<TwoStageCandidate> found =
         BesideACompressor.compressorOnATimer(
