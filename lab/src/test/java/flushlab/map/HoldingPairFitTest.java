@@ -6,6 +6,7 @@ import flushlab.map.HoldingPairFit.Kind;
 import flushlab.map.HoldingPairFit.Simulated;
 import flushlab.map.HoldingPairFit.Stage;
 import flushlab.netpath.NetworkPath;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -139,6 +140,45 @@ class HoldingPairFitTest {
     assertThat(HoldingPairFit.candidates("x", streamed, NetworkPath.LOOPBACK))
         .as("nothing held, no pair")
         .isEmpty();
+  }
+
+  /**
+   * A threshold no cell's batches come near is bounded, not measured: every value between the
+   * batches that fall short and those that cross it simulates alike. The fit takes the middle of
+   * those, not the lowest, which the relay's batches (a frame longer than the simulation's) crossed
+   * a hold early (`timer=196ms -> byte-threshold=6338B` fitted as 5393 B and refused; a chain
+   * bench, 2026-12-05).
+   */
+  @Test
+  void aThresholdTheCellsOnlyBoundIsTakenFromTheMiddleOfWhatTheyAllow() {
+    Stage hold = new Stage(Kind.HOLD, 196);
+    Stage threshold = new Stage(Kind.THRESHOLD, 6338);
+    List<CellEvidence> cells =
+        List.of(
+            measured(66, 2, 600, hold, threshold),
+            measured(4104, 2, 600, hold, threshold),
+            measured(66, 10, 360, hold, threshold),
+            measured(1031, 20, 60, hold, threshold));
+    TwoStageCandidate pair =
+        HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK).stream()
+            .filter(c -> c.chain().matches("timer=[0-9.]+ms -> byte-threshold=\\d+B"))
+            .findFirst()
+            .orElseThrow();
+    Stage[] chosen = HoldingPairFit.stagesOf(pair.chain());
+    List<Double> allowed = new ArrayList<>();
+    for (double b : HoldingPairFit.BYTES) {
+      Stage t = new Stage(Kind.THRESHOLD, b);
+      if (cells.stream()
+          .allMatch(c -> HoldingPairFit.matches(c, HoldingPairFit.simulate(c, chosen[0], t))))
+        allowed.add(b);
+    }
+    System.out.println(
+        "HoldingPairFitTest: " + pair.chain() + "; thresholds allowed with its timer: " + allowed);
+    assertThat(allowed).hasSizeGreaterThan(2);
+    assertThat(chosen[1].value())
+        .as("neither end of %s", allowed)
+        .isGreaterThan(allowed.get(0) + 1)
+        .isLessThan(allowed.get(allowed.size() - 1) - 1);
   }
 
   /**
