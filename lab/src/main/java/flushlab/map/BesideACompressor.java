@@ -118,8 +118,10 @@ public final class BesideACompressor {
    * (the median less half the period gave 147.8 ms for a hidden 158), and a byte count is read off
    * no median either: those are simulated, each order on its own ({@link
    * HoldingPairFit#compressorFlush}), and only values whose simulation matches every cell are
-   * offered. Both orders are offered; the replay tells them apart where the cells can. Empty where
-   * the passes say otherwise.
+   * offered. Both orders are offered; the replay tells them apart where the cells can. An accepting
+   * pass read as an encoder (a compressor every N input bytes of small frames looks like one) gets
+   * them too, for the map to try once that reading's model failed its replay. Empty where the
+   * passes say otherwise.
    */
   public static List<TwoStageCandidate> compressorOnATimer(
       FlushTrigger answer, boolean asItIsFirst, List<CellEvidence> acceptingCells) {
@@ -129,7 +131,7 @@ public final class BesideACompressor {
     FlushTrigger others = f.others();
     if (accepting == null
         || others == null
-        || accepting.kind() != TriggerKind.INCONCLUSIVE
+        || accepting.kind() != TriggerKind.INCONCLUSIVE && accepting.kind() != TriggerKind.ENCODER
         || others.kind() != TriggerKind.TIMER && others.kind() != TriggerKind.PERIODIC_TIMER
         || others.then() != null
         || others.timerMs() == null) return List.of();

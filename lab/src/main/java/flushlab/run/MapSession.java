@@ -282,6 +282,17 @@ final class MapSession {
                     .map(r -> MapPass.asProbed(r, cert.emitToRecvMs()))
                     .filter(c -> c != null)
                     .toList());
+    // a compressor the accepting pass read as an encoder (its buffers filling) is one of these
+    // only once that reading's model failed its replay: then they come after the others
+    boolean encoderRead =
+        answer.compression() != null
+            && answer.compression().accepting() != null
+            && answer.compression().accepting().kind() == TriggerKind.ENCODER;
+    if (encoderRead && !compressorTimed.isEmpty()) {
+      two = new ArrayList<>(two);
+      two.addAll(compressorTimed);
+      compressorTimed = List.of();
+    }
     boolean besideTheCompressor = lateCompressor != null || !compressorTimed.isEmpty();
     if (besideTheCompressor) {
       List<TwoStageCandidate> first = new ArrayList<>();

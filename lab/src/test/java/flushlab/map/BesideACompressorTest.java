@@ -319,4 +319,25 @@ class BesideACompressorTest {
                 "timer=100ms -> timer=200ms", "timer=200ms -> timer=100ms"))
         .isNull();
   }
+
+  /**
+   * An accepting pass read as an encoder (a compressor flushing every N input bytes of small frames
+   * looks like one) beside a plain clock: the compressor's flush is simulated all the same, for the
+   * map to try once the encoder's model failed its replay.
+   */
+  @Test
+  void anAcceptingPassReadAsAnEncoderBesideAClockIsTriedWithACompressorFlushingOnInput() {
+    FlushTrigger clock = timed(TriggerKind.PERIODIC_TIMER, 199);
+    List<TwoStageCandidate> found =
+        BesideACompressor.compressorOnATimer(
+            clock.withCompression(
+                CompressionFinding.of(
+                    "gzip", "browser", answer(TriggerKind.ENCODER), "bare", clock, null)),
+            true,
+            HoldingPairFitTest.inputCompressorBeforeAClock());
+    assertThat(found)
+        .extracting(TwoStageCandidate::chain)
+        .anyMatch(
+            c -> c.matches("compress=gzip,flush=input,bytes=\\d+B -> timer=199ms,periodic=true"));
+  }
 }
