@@ -45,6 +45,21 @@ class HoldingPairFitTest {
         null);
   }
 
+  /** The map's first two cells: 60 B and 4 KiB frames every 2 ms, 600 a stream. */
+  private static final double[] SMALL_FAST = {66, 2, 600};
+
+  private static final double[] LARGE_FAST = {4104, 2, 600};
+
+  /**
+   * Cells as the meter would have read {@code first} then {@code second}: each plan its frame's
+   * wire bytes, interval (ms) and frames per stream.
+   */
+  private static List<CellEvidence> measured(Stage first, Stage second, double[]... plans) {
+    List<CellEvidence> out = new ArrayList<>();
+    for (double[] p : plans) out.add(measured(p[0], p[1], (int) p[2], first, second));
+    return out;
+  }
+
   /**
    * `timer=81ms -> byte-threshold=3944B` at 60 B every 2 ms: each 81 ms batch (about 41 frames,
    * 2706 B) is short of the threshold, so two go together: about 82 frames a release, the oldest
@@ -115,11 +130,13 @@ class HoldingPairFitTest {
     Stage hold = new Stage(Kind.HOLD, 120);
     Stage threshold = new Stage(Kind.THRESHOLD, 3000);
     List<CellEvidence> cells =
-        List.of(
-            measured(66, 2, 600, hold, threshold),
-            measured(4104, 2, 600, hold, threshold),
-            measured(66, 50, 75, hold, threshold),
-            measured(1024, 10, 120, hold, threshold));
+        measured(
+            hold,
+            threshold,
+            SMALL_FAST,
+            LARGE_FAST,
+            new double[] {66, 50, 75},
+            new double[] {1024, 10, 120});
     List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
     assertThat(found)
         .extracting(TwoStageCandidate::chain)
@@ -151,14 +168,15 @@ class HoldingPairFitTest {
    */
   @Test
   void aThresholdTheCellsOnlyBoundIsTakenFromTheMiddleOfWhatTheyAllow() {
-    Stage hold = new Stage(Kind.HOLD, 196);
-    Stage threshold = new Stage(Kind.THRESHOLD, 6338);
+    // the map's cells of that chain: the 50 ms cell held whole, so its 10 ms one three times longer
     List<CellEvidence> cells =
-        List.of(
-            measured(66, 2, 600, hold, threshold),
-            measured(4104, 2, 600, hold, threshold),
-            measured(66, 10, 360, hold, threshold),
-            measured(1031, 20, 60, hold, threshold));
+        measured(
+            new Stage(Kind.HOLD, 196),
+            new Stage(Kind.THRESHOLD, 6338),
+            SMALL_FAST,
+            LARGE_FAST,
+            new double[] {66, 10, 360},
+            new double[] {1031, 20, 60});
     TwoStageCandidate pair =
         HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK).stream()
             .filter(c -> c.chain().matches("timer=[0-9.]+ms -> byte-threshold=\\d+B"))
@@ -313,15 +331,8 @@ class HoldingPairFitTest {
    */
   @Test
   void aCompressorOnATimerInFrontOfAClockIsFoundWithinFivePercent() {
-    Double timer =
-        HoldingPairFit.compressorFlush(
-            compressorBeforeAClock(),
-            HoldingPairFit.CompressorFlush.TIMER,
-            TriggerKind.PERIODIC_TIMER,
-            200.3,
-            true);
-    assertThat(timer).isNotNull();
-    assertThat(timer).isBetween(158 * 0.95, 158 * 1.05);
+    fittedInFrontOfAClockWithinFivePercent(
+        compressorBeforeAClock(), HoldingPairFit.CompressorFlush.TIMER, 200.3, 158);
     assertThat(
             HoldingPairFit.compressorFlush(
                 compressorBeforeAClock(),
@@ -372,12 +383,14 @@ class HoldingPairFitTest {
   static List<CellEvidence> inputCompressorBeforeAClock() {
     Stage compressor = new Stage(Kind.FLUSH_INPUT, 2716);
     Stage clock = new Stage(Kind.PERIODIC, 199);
-    return List.of(
-        measured(66, 2, 600, compressor, clock),
-        measured(4104, 2, 600, compressor, clock),
-        measured(66, 50, 25, compressor, clock),
-        measured(66, 10, 120, compressor, clock),
-        measured(1031, 20, 60, compressor, clock));
+    return measured(
+        compressor,
+        clock,
+        SMALL_FAST,
+        LARGE_FAST,
+        new double[] {66, 50, 25},
+        new double[] {66, 10, 120},
+        new double[] {1031, 20, 60});
   }
 
   /**
@@ -388,15 +401,20 @@ class HoldingPairFitTest {
    */
   @Test
   void aCompressorFlushingEveryNInputBytesInFrontOfAClockIsFoundWithinFivePercent() {
-    Double bytes =
-        HoldingPairFit.compressorFlush(
-            inputCompressorBeforeAClock(),
-            HoldingPairFit.CompressorFlush.INPUT,
-            TriggerKind.PERIODIC_TIMER,
-            199,
-            true);
-    assertThat(bytes).isNotNull();
-    assertThat(bytes).isBetween(2716 * 0.95, 2716 * 1.05);
+    fittedInFrontOfAClockWithinFivePercent(
+        inputCompressorBeforeAClock(), HoldingPairFit.CompressorFlush.INPUT, 199, 2716);
+  }
+
+  /** The compressor's flush fitted in front of a clock of {@code clockMs} is {@code hidden}'s. */
+  private static void fittedInFrontOfAClockWithinFivePercent(
+      List<CellEvidence> cells,
+      HoldingPairFit.CompressorFlush flush,
+      double clockMs,
+      double hidden) {
+    Double value =
+        HoldingPairFit.compressorFlush(cells, flush, TriggerKind.PERIODIC_TIMER, clockMs, true);
+    assertThat(value).as(flush.name()).isNotNull();
+    assertThat(value).as(flush.name()).isBetween(hidden * 0.95, hidden * 1.05);
   }
 
   private static CellEvidence cell(
