@@ -370,8 +370,22 @@ class HostStallTest {
     System.out.println(
         "HostStallTest: loop stall: "
             + first.stalls().loopStall()
+            + "; extra frames "
+            + first.stalls().extraFrames()
+            + "; loops "
+            + first.stalls().loops().describe()
             + "; host "
             + first.stalls().host().describe());
+    // the premise: frames pile up through the hold and are read together after it. Once (a
+    // fresh-clone suite, 2026-12-05) no frame of the run was read with another though the loops'
+    // stall was logged at its length: that run merged nothing for the rule to name, and is skipped
+    // with the figures
+    if (first.stalls().extraFrames() == 0) {
+      HostStalls.skip(
+          "the test's premise, not a result: the loops' hold merged no frame of the run (loops "
+              + first.stalls().loops().describe()
+              + ")");
+    }
     // a loop's tick is 10 ms: a stall that began mid-tick is seen short by up to that (s35: a loop
     // that got to
     // its hold 0.6 ms after the 60 ms were set was held 59.4 ms and logged a 49.4 ms stall)
