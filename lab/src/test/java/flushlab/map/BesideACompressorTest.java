@@ -25,6 +25,15 @@ class BesideACompressorTest {
     return new FlushTrigger("x", kind, null, null, ms, null, kind.text(), List.of(), List.of());
   }
 
+  /**
+   * {@code plain}, what a client that does not accept gzip saw, beside {@code accepting}, what a
+   * browser that does saw.
+   */
+  static FlushTrigger compressedBeside(FlushTrigger accepting, FlushTrigger plain) {
+    return plain.withCompression(
+        CompressionFinding.of("gzip", "browser", accepting, "bare", plain, null));
+  }
+
   static TwoStageCandidate nagleAlone() {
     FlushTrigger nagle = answer(TriggerKind.NAGLE);
     return new TwoStageCandidate(ShaperModel.of(nagle).chain(), nagle);
@@ -108,10 +117,7 @@ class BesideACompressorTest {
   @Test
   void anEncoderSeenByTheAcceptingClientIsAlsoTriedDecodedOnDeliveryForThePlainOne() {
     FlushTrigger plain = answer(TriggerKind.INCONCLUSIVE);
-    FlushTrigger mapped =
-        plain.withCompression(
-            CompressionFinding.of(
-                "gzip", "browser", answer(TriggerKind.ENCODER), "bare", plain, null));
+    FlushTrigger mapped = compressedBeside(answer(TriggerKind.ENCODER), plain);
     TwoStageCandidate c = BesideACompressor.decodedOnDelivery(mapped, plain, true, null);
     assertThat(c).isNotNull();
     assertThat(c.chain()).isEqualTo("compress=gzip,flush=none,others=decoded");
@@ -120,10 +126,7 @@ class BesideACompressorTest {
         .startsWith("the stream as clients that accept gzip get it, decoded on delivery");
     assertThat(c.socketStage()).isFalse();
 
-    FlushTrigger streamed =
-        plain.withCompression(
-            CompressionFinding.of(
-                "gzip", "browser", answer(TriggerKind.NONE), "bare", plain, null));
+    FlushTrigger streamed = compressedBeside(answer(TriggerKind.NONE), plain);
     assertThat(BesideACompressor.decodedOnDelivery(streamed, plain, true, null))
         .as("streamed for a browser: nothing only a compressor does")
         .isNull();
@@ -187,9 +190,7 @@ class BesideACompressorTest {
     assertThat(c.answer().compression().others().then()).isNull();
     assertThat(c.answer().compression().verdict()).startsWith("compression is the cause");
     assertThat(ShaperModel.of(c.answer()).chain()).isEqualTo(c.chain());
-    FlushTrigger plainFirst =
-        clock.withCompression(
-            CompressionFinding.of("gzip", "browser", unexplained, "bare", clock, null));
+    FlushTrigger plainFirst = compressedBeside(unexplained, clock);
     assertThat(BesideACompressor.flushingOneLate(plainFirst, true, null).answer().then())
         .as("the plain pass first: the top level is the clock alone")
         .isNull();
@@ -203,12 +204,7 @@ class BesideACompressorTest {
                 null))
         .as("Nagle is the socket's, not a stage a compressor follows")
         .isNull();
-    assertThat(
-            BesideACompressor.flushingOneLate(
-                clock.withCompression(
-                    CompressionFinding.of("gzip", "browser", clock, "bare", clock, null)),
-                true,
-                null))
+    assertThat(BesideACompressor.flushingOneLate(compressedBeside(clock, clock), true, null))
         .as("the accepting pass explained")
         .isNull();
   }
@@ -217,15 +213,13 @@ class BesideACompressorTest {
    * `compress=gzip,flush=timer,after=74ms -> timer=40ms`: the plain pass a 40.1 ms hold, the
    * accepting one waits of 114.2 ms (a map, 2026-12-05). The candidates are a compressor flushing
    * 74.2 ms after its first byte (the median beyond the hold), before the hold and after it, each
-   * modelled as its chain; none where the plain pass is not a hold timer.
+   * modelled as its chain; none where the plain pass is neither a hold nor a clock.
    */
   @Test
   void aPlainHoldWithAnUnexplainedCompressedPassIsTriedBesideACompressorOnATimer() {
     FlushTrigger hold = timed(TriggerKind.TIMER, 40.1);
     FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
-    FlushTrigger mapped =
-        hold.withCompression(
-            CompressionFinding.of("gzip", "browser", unexplained, "bare", hold, null));
+    FlushTrigger mapped = compressedBeside(unexplained, hold);
     List<CellEvidence> accepting =
         List.of(
             TriggerInferenceTest.held(66, 2, 600, 38, 114.2, 76.0),
@@ -245,23 +239,10 @@ class BesideACompressorTest {
       assertThat(ShaperModel.of(c.answer()).chain()).isEqualTo(c.chain());
       assertThat(c.answer().compression().verdict()).startsWith("compression is the cause");
     }
-    FlushTrigger threshold =
-        new FlushTrigger(
-            "x",
-            TriggerKind.BYTE_THRESHOLD,
-            4096.0,
-            null,
-            null,
-            null,
-            "threshold",
-            List.of(),
-            List.of());
+    FlushTrigger threshold = answer(TriggerKind.BYTE_THRESHOLD);
     assertThat(
             BesideACompressor.compressorOnATimer(
-                threshold.withCompression(
-                    CompressionFinding.of("gzip", "browser", unexplained, "bare", threshold, null)),
-                true,
-                accepting))
+                compressedBeside(unexplained, threshold), true, accepting))
         .as("a plain pass that is neither a hold nor a clock")
         .isEmpty();
   }
@@ -277,8 +258,7 @@ class BesideACompressorTest {
     FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
     List<TwoStageCandidate> found =
         BesideACompressor.compressorOnATimer(
-            clock.withCompression(
-                CompressionFinding.of("gzip", "browser", unexplained, "bare", clock, null)),
+            compressedBeside(unexplained, clock),
             true,
             HoldingPairFitTest.compressorBeforeAClock());
     assertThat(found).isNotEmpty();
@@ -330,9 +310,7 @@ class BesideACompressorTest {
     FlushTrigger clock = timed(TriggerKind.PERIODIC_TIMER, 199);
     List<TwoStageCandidate> found =
         BesideACompressor.compressorOnATimer(
-            clock.withCompression(
-                CompressionFinding.of(
-                    "gzip", "browser", answer(TriggerKind.ENCODER), "bare", clock, null)),
+            compressedBeside(answer(TriggerKind.ENCODER), clock),
             true,
             HoldingPairFitTest.inputCompressorBeforeAClock());
     assertThat(found)
