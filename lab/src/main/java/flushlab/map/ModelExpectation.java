@@ -1,8 +1,12 @@
 package flushlab.map;
 
 import flushlab.core.Named;
+import flushlab.relay.shaper.Cork;
+import flushlab.relay.shaper.FirstContent;
+import flushlab.relay.shaper.Nagle;
 import flushlab.relay.shaper.Param;
 import flushlab.relay.shaper.ShaperRegistry;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,7 +37,8 @@ public final class ModelExpectation {
     TriggerKind k = Named.parse(TriggerKind.class, text);
     if (k != null) return new ModelExpectation(text.trim(), k, null, tolerance);
     try {
-      return new ModelExpectation(text.trim(), null, ShaperRegistry.parseChain(text), tolerance);
+      return new ModelExpectation(
+          text.trim(), null, asTheSocketSeesIt(ShaperRegistry.parseChain(text)), tolerance);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "'"
@@ -85,8 +90,36 @@ public final class ModelExpectation {
                 + ", which it cannot be told apart from)");
   }
 
+  /**
+   * The chain without the stages that cannot change what a client reads, so that a model is met by
+   * the chain the kernel makes of it. Nagle is an option on the client socket, set when the relay
+   * wires it, so where it stands in a chain does not matter (it is put last) and two are one; a
+   * cork on that socket holds every partial segment whatever Nagle would do (Linux checks the cork
+   * first), so Nagle beside a cork is no stage. A stage right after one with the same values does
+   * nothing more when it is a cork (a switch on the socket) or a first-content hold (the content it
+   * waits for comes together with all it held).
+   */
+  static List<ShaperRegistry.Spec> asTheSocketSeesIt(List<ShaperRegistry.Spec> chain) {
+    boolean corked = chain.stream().anyMatch(s -> s.type() == Cork.TYPE);
+    ShaperRegistry.Spec nagle = null;
+    List<ShaperRegistry.Spec> kept = new ArrayList<>();
+    for (ShaperRegistry.Spec s : chain) {
+      if (s.type() == Nagle.TYPE) {
+        nagle = s;
+        continue;
+      }
+      ShaperRegistry.Spec before = kept.isEmpty() ? null : kept.get(kept.size() - 1);
+      boolean once = s.type() == Cork.TYPE || s.type() == FirstContent.TYPE;
+      if (once && before != null && before.type() == s.type() && before.values().equals(s.values()))
+        continue;
+      kept.add(s);
+    }
+    if (nagle != null && !corked) kept.add(nagle);
+    return kept;
+  }
+
   private String chainDifference(String modelChain) {
-    List<ShaperRegistry.Spec> got = ShaperRegistry.parseChain(modelChain);
+    List<ShaperRegistry.Spec> got = asTheSocketSeesIt(ShaperRegistry.parseChain(modelChain));
     if (got.size() != chain.size())
       return "the answer's model is "
           + modelChain

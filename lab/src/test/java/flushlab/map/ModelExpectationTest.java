@@ -3,6 +3,7 @@ package flushlab.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import flushlab.relay.shaper.ShaperRegistry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +46,40 @@ class ModelExpectationTest {
         .contains("periodic=false, expected true");
     assertThat(ModelExpectation.parse("timer=200ms", 0.05).describe())
         .isEqualTo("timer=200ms (numbers within 5 %)");
+  }
+
+  @Test
+  void stagesTheSocketMakesOneAreComparedAsOne() {
+    // the map's answer for a cork is the cork alone: Nagle under it, or a second cork, is no stage
+    FlushTrigger cork = answer(TriggerKind.CORK, 65536.0, 200.0);
+    assertThat(ModelExpectation.parse("nagle -> cork", 0.05).difference(cork)).isNull();
+    assertThat(ModelExpectation.parse("cork -> nagle", 0.05).difference(cork)).isNull();
+    assertThat(ModelExpectation.parse("cork -> cork", 0.05).difference(cork)).isNull();
+    // Nagle is a socket option: wherever it stands, it is one stage, after the others
+    assertThat(
+            ModelExpectation.asTheSocketSeesIt(
+                    ShaperRegistry.parseChain("nagle -> byte-threshold=4KiB -> nagle"))
+                .stream()
+                .map(s -> s.type().name()))
+        .containsExactly("byte-threshold", "nagle");
+    // a first-content hold after the same hold is one; after another preset it is not
+    assertThat(
+            ModelExpectation.asTheSocketSeesIt(
+                ShaperRegistry.parseChain("first-content=any -> first-content=any")))
+        .hasSize(1);
+    assertThat(
+            ModelExpectation.asTheSocketSeesIt(
+                ShaperRegistry.parseChain("first-content=any -> first-content=chat")))
+        .hasSize(2);
+    // a timer twice is two holds, and Nagle without a cork stays
+    assertThat(
+            ModelExpectation.asTheSocketSeesIt(
+                ShaperRegistry.parseChain("timer=50ms -> timer=50ms")))
+        .hasSize(2);
+    assertThat(
+            ModelExpectation.parse("nagle -> timer=200ms", 0.05)
+                .difference(answer(TriggerKind.TIMER, null, 200.0)))
+        .contains("1 stage(s), not 2");
   }
 
   @Test
