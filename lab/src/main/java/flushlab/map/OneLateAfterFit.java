@@ -1,16 +1,17 @@
 package flushlab.map;
 
 import flushlab.netpath.NetworkPath;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Two stages: a holding stage (a buffer, a hold timer, a periodic timer) whose every release then
- * meets one-late, which writes each chunk only when the next one comes (a framework's writer behind
- * a proxy's buffer). The client sees the holding stage's releases, each one release late: the same
- * frames per release and the same gaps, but the oldest frame waited one gap more, and a stream the
- * holding stage released once before its end arrives in one piece at the end. A cell the holding
- * stage streams (frames larger than its buffer) reads as one-late alone: one frame a release, one
- * interval late.
+ * Two stages: a holding stage (a buffer, a hold timer, a periodic timer, one-late) whose every
+ * release then meets one-late, which writes each chunk only when the next one comes (a framework's
+ * writer behind a proxy's buffer). The client sees the holding stage's releases, each one release
+ * late: the same frames per release and the same gaps, but the oldest frame waited one gap more,
+ * and a stream the holding stage released once before its end arrives in one piece at the end. A
+ * cell the holding stage streams (frames larger than its buffer) reads as one-late alone: one frame
+ * a release, one interval late.
  *
  * <p>So the cells are read back as the holding stage released them (each wait less one gap, a
  * stream that arrived whole as half its length) and every single mechanism that holds is fitted to
@@ -28,9 +29,14 @@ public final class OneLateAfterFit {
     List<CellEvidence> earlier = asTheFirstStageReleasedThem(cells);
     if (earlier.isEmpty()) return List.of();
     List<String> evidence = HoldingStageFits.described(HoldingStageFits.fittable(cells));
-    return HoldingStageFits.of(target, earlier, evidence, NetworkPath.LOOPBACK, true, 0).stream()
-        .map(OneLateAfterFit::followedByOneLate)
-        .toList();
+    List<FlushTrigger> first =
+        new ArrayList<>(
+            HoldingStageFits.of(target, earlier, evidence, NetworkPath.LOOPBACK, true, 0));
+    // one-late itself in front (two writers that each wait for the next event): every frame
+    // waits two intervals, which read one release earlier is one-late's single interval
+    Double late = OneLateFit.fit(earlier, evidence);
+    if (late != null) first.add(OneLateFit.answer(target, late, earlier, evidence));
+    return first.stream().map(OneLateAfterFit::followedByOneLate).toList();
   }
 
   /**

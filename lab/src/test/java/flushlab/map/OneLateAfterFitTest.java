@@ -132,4 +132,34 @@ class OneLateAfterFitTest {
             held(1031, 20, 60, 1, 20.1, 20));
     assertThat(OneLateAfterFit.candidates("x", cells)).isEmpty();
   }
+
+  /**
+   * One-late behind one-late (two writers that each wait for the next event), as `map --shape
+   * 'one-late -> one-late'` measured it (2026-12-05): one frame a release, every frame two
+   * intervals late, at 2 ms and at 50 ms alike. No single mechanism explains a wait that is twice
+   * any interval.
+   */
+  @Test
+  void framesTwoIntervalsLateAtEveryIntervalAreOneLateTwice() {
+    List<CellEvidence> cells =
+        List.of(
+            held(66, 2, 600, 1, 4.0, 2.0),
+            held(4104, 2, 600, 1, 4.0, 2.0),
+            held(66, 50, 25, 1, 100.2, 50.0),
+            held(54, 2, 24, 1, 4.0, 2.0));
+    FlushTrigger single = TriggerInference.infer("x", cells);
+    assertThat(single.kind()).as(single.verdict()).isNotEqualTo(TriggerKind.ONE_LATE);
+    assertThat(OneLateAfterFit.candidates("x", cells))
+        .extracting(TwoStageCandidate::chain)
+        .contains("one-late -> one-late");
+    // one interval late in every cell is one-late alone, with nothing in front of it
+    List<CellEvidence> once =
+        List.of(
+            held(66, 2, 600, 1, 2.0, 2.0),
+            held(4104, 2, 600, 1, 2.0, 2.0),
+            held(66, 50, 25, 1, 50.1, 50.0));
+    assertThat(OneLateAfterFit.candidates("x", once))
+        .extracting(TwoStageCandidate::chain)
+        .doesNotContain("one-late -> one-late");
+  }
 }
