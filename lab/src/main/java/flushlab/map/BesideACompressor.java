@@ -129,14 +129,22 @@ public final class BesideACompressor {
     if (f == null || f.coding() == null) return List.of();
     FlushTrigger accepting = f.accepting();
     FlushTrigger others = f.others();
-    if (accepting == null
-        || others == null
-        || accepting.kind() != TriggerKind.INCONCLUSIVE && accepting.kind() != TriggerKind.ENCODER
-        || others.kind() != TriggerKind.TIMER && others.kind() != TriggerKind.PERIODIC_TIMER
-        || others.then() != null
-        || others.timerMs() == null) return List.of();
-    boolean clock = others.kind() == TriggerKind.PERIODIC_TIMER;
-    Double beyondTheHold = clock ? null : beyondTheHold(acceptingCells, others.timerMs());
+    if (accepting == null || others == null || others.then() != null) return List.of();
+    // a threshold-or-timer reading with no model of its own is what a threshold in front of a
+    // compressor on a timer shows (`byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`
+    // was answered with no model: a chain bench, 2026-12-05)
+    boolean unmodelled =
+        accepting.kind() == TriggerKind.INCONCLUSIVE
+            || accepting.kind() == TriggerKind.ENCODER
+            || accepting.kind() == TriggerKind.THRESHOLD_OR_TIMER
+                && ShaperModel.of(answer).chain() == null;
+    boolean timer = others.kind() == TriggerKind.TIMER && others.timerMs() != null;
+    boolean clock = others.kind() == TriggerKind.PERIODIC_TIMER && others.timerMs() != null;
+    boolean threshold =
+        others.kind() == TriggerKind.BYTE_THRESHOLD && others.thresholdBodyBytes() != null;
+    if (!unmodelled || !(timer || clock || threshold)) return List.of();
+    double otherValue = threshold ? others.thresholdBodyBytes() : others.timerMs();
+    Double beyondTheHold = timer ? beyondTheHold(acceptingCells, others.timerMs()) : null;
     String algo = f.coding().toLowerCase(Locale.ROOT);
     String stage = ShaperModel.single(others).chain();
     List<TwoStageCandidate> out = new ArrayList<>();
@@ -144,10 +152,10 @@ public final class BesideACompressor {
       boolean timed = flush == HoldingPairFit.CompressorFlush.TIMER;
       for (boolean compressorFirst : new boolean[] {true, false}) {
         Double value =
-            timed && !clock
+            timed && timer
                 ? beyondTheHold
                 : HoldingPairFit.compressorFlush(
-                    acceptingCells, flush, others.kind(), others.timerMs(), compressorFirst);
+                    acceptingCells, flush, others.kind(), otherValue, compressorFirst);
         if (value == null) continue;
         String compressor =
             "compress="
@@ -159,13 +167,16 @@ public final class BesideACompressor {
         String verdict =
             String.format(
                 Locale.ROOT,
-                "a compressor that flushes %s, %s a %s of %.1f ms: every release waited both",
+                "a compressor that flushes %s, %s %s: every release waited both",
                 timed
                     ? String.format(Locale.ROOT, "%.1f ms after the first byte it holds", value)
                     : String.format(Locale.ROOT, "every %d B of its input", Math.round(value)),
                 compressorFirst ? "before" : "after",
-                clock ? "clock" : "hold",
-                others.timerMs());
+                threshold
+                    ? String.format(
+                        Locale.ROOT, "a threshold of %.0f B of event bodies", otherValue)
+                    : String.format(
+                        Locale.ROOT, "a %s of %.1f ms", clock ? "clock" : "hold", otherValue));
         FlushTrigger compressorStage =
             new FlushTrigger(
                 answer.target(),
@@ -183,8 +194,8 @@ public final class BesideACompressor {
                     : new FlushTrigger(
                             answer.target(),
                             others.kind(),
-                            null,
-                            null,
+                            others.thresholdBytes(),
+                            others.thresholdBodyBytes(),
                             others.timerMs(),
                             null,
                             verdict,

@@ -36,7 +36,9 @@ public final class HoldingPairFit {
     CORK,
     ONE_LATE,
     FLUSH_TIMER,
-    FLUSH_INPUT
+    FLUSH_INPUT,
+    /** A byte threshold in front of a compressor: what it counts is not compressed yet. */
+    INPUT_THRESHOLD
   }
 
   record Stage(Kind kind, double value) {}
@@ -178,25 +180,32 @@ public final class HoldingPairFit {
 
   /**
    * The value of a compressor's flush beside {@code other}, the stage clients that do not accept
-   * the coding saw alone, fitted on the cells of the clients that do: its timer (ms) or its input
-   * bytes. Of the values (4 % apart) whose simulation, the compressor {@code first} or after {@code
-   * other}, matches every cell, the closest to them; null when none does. Only what the compressor
-   * holds and when is simulated, so compressed cells serve as well as plain ones.
+   * the coding saw alone (a hold or a clock of {@code otherValue} ms, or a threshold of {@code
+   * otherValue} bytes of the events, in front of the compressor only), fitted on the cells of the
+   * clients that do: its timer (ms) or its input bytes. Of the values (4 % apart) whose simulation,
+   * the compressor {@code first} or after {@code other}, matches every cell, the closest to them;
+   * null when none does. Only what the compressor holds and when is simulated, so compressed cells
+   * serve as well as plain ones.
    */
   public static Double compressorFlush(
       List<CellEvidence> acceptingCells,
       CompressorFlush flush,
       TriggerKind other,
-      double otherMs,
+      double otherValue,
       boolean first) {
     Kind kind =
-        other == TriggerKind.PERIODIC_TIMER
-            ? Kind.PERIODIC
-            : other == TriggerKind.TIMER ? Kind.HOLD : null;
+        switch (other) {
+          case PERIODIC_TIMER -> Kind.PERIODIC;
+          case TIMER -> Kind.HOLD;
+          // a threshold in front of the compressor counts the events' bytes; behind it, it would
+          // count compressed bytes, which the cells do not give
+          case BYTE_THRESHOLD -> first ? null : Kind.INPUT_THRESHOLD;
+          default -> null;
+        };
     List<CellEvidence> fitted = HoldingStageFits.fittable(acceptingCells);
     if (kind == null || fitted.isEmpty() || fitted.stream().noneMatch(CellEvidence::held))
       return null;
-    Stage fixed = new Stage(kind, otherMs);
+    Stage fixed = new Stage(kind, otherValue);
     Closest<Double> closest = new Closest<>();
     for (double v : values(flush.kind)) {
       Stage compressor = new Stage(flush.kind, v);
@@ -222,7 +231,7 @@ public final class HoldingPairFit {
       case CORK -> new double[] {CorkAfterFit.CEILING_MS};
       case ONE_LATE -> new double[] {0};
       case FLUSH_TIMER -> MS;
-      case FLUSH_INPUT -> BYTES;
+      case FLUSH_INPUT, INPUT_THRESHOLD -> BYTES;
     };
   }
 
@@ -279,7 +288,7 @@ public final class HoldingPairFit {
   static String shaper(Stage s) {
     String t = ShaperModel.ms(s.value());
     return switch (s.kind()) {
-      case THRESHOLD -> "byte-threshold=" + Math.round(s.value()) + "B";
+      case THRESHOLD, INPUT_THRESHOLD -> "byte-threshold=" + Math.round(s.value()) + "B";
       case HOLD -> "timer=" + t;
       case PERIODIC -> "timer=" + t + ",periodic=true";
       case CORK -> "cork";
@@ -291,7 +300,7 @@ public final class HoldingPairFit {
 
   private static TriggerKind kind(Kind k) {
     return switch (k) {
-      case THRESHOLD -> TriggerKind.BYTE_THRESHOLD;
+      case THRESHOLD, INPUT_THRESHOLD -> TriggerKind.BYTE_THRESHOLD;
       case HOLD -> TriggerKind.TIMER;
       case PERIODIC -> TriggerKind.PERIODIC_TIMER;
       case CORK -> TriggerKind.CORK;
@@ -304,6 +313,8 @@ public final class HoldingPairFit {
   private static String describe(Stage s) {
     return switch (s.kind()) {
       case THRESHOLD -> String.format("a byte threshold of ~%.0f B", s.value());
+      case INPUT_THRESHOLD ->
+          String.format("a byte threshold of ~%.0f B of the events' own bytes", s.value());
       case HOLD -> String.format("a hold timer of ~%.1f ms", s.value());
       case PERIODIC -> String.format("a periodic timer of ~%.1f ms", s.value());
       case CORK ->
@@ -366,11 +377,13 @@ public final class HoldingPairFit {
   }
 
   /**
-   * What a frame weighs to the stage: a compressor's input is the events' own bytes, any other
-   * stage counts the frame as the cell measured it.
+   * What a frame weighs to the stage: a compressor's input, and a threshold in front of it, are the
+   * events' own bytes; any other stage counts the frame as the cell measured it.
    */
   private static double bytesCounted(Stage s, CellEvidence c) {
-    return s.kind() == Kind.FLUSH_INPUT ? c.bodyBytes() : c.frameBytes();
+    return s.kind() == Kind.FLUSH_INPUT || s.kind() == Kind.INPUT_THRESHOLD
+        ? c.bodyBytes()
+        : c.frameBytes();
   }
 
   /** Batches in time order: when each left, and the last frame it carried. */
@@ -421,7 +434,10 @@ public final class HoldingPairFit {
       heldBytes += frames * frameBytes;
       // a full segment leaves the cork at once (with what is held: the tail it keeps is under a
       // segment, small beside it)
-      if ((s.kind() == Kind.THRESHOLD || s.kind() == Kind.FLUSH_INPUT) && heldBytes >= s.value()
+      if ((s.kind() == Kind.THRESHOLD
+                  || s.kind() == Kind.FLUSH_INPUT
+                  || s.kind() == Kind.INPUT_THRESHOLD)
+              && heldBytes >= s.value()
           || s.kind() == Kind.CORK && heldBytes >= NetworkPath.LOOPBACK_MTU) {
         t[size] = at;
         last[size++] = heldLast;
@@ -462,7 +478,10 @@ public final class HoldingPairFit {
    * clock's next tick.
    */
   private static double releaseBefore(Stage s, double due, double at) {
-    return s.kind() != Kind.THRESHOLD && s.kind() != Kind.FLUSH_INPUT && due < at
+    return s.kind() != Kind.THRESHOLD
+            && s.kind() != Kind.FLUSH_INPUT
+            && s.kind() != Kind.INPUT_THRESHOLD
+            && due < at
         ? due
         : Double.NaN;
   }

@@ -318,4 +318,38 @@ class BesideACompressorTest {
         .anyMatch(
             c -> c.matches("compress=gzip,flush=input,bytes=\\d+B -> timer=199ms,periodic=true"));
   }
+
+  /**
+   * A plain byte threshold beside an accepting pass read as threshold-or-timer, which no compressor
+   * of the lab's does alone (`byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`, mapped
+   * with `--client browser`, 2026-12-05, had no model): the compressor on a timer behind that
+   * threshold is simulated, and never in front of it.
+   */
+  @Test
+  void aPlainThresholdBesideAThresholdOrTimerPassIsTriedWithACompressorOnATimerBehindIt() {
+    FlushTrigger threshold =
+        new FlushTrigger(
+            "x",
+            TriggerKind.BYTE_THRESHOLD,
+            1419.0,
+            1290.0,
+            null,
+            null,
+            "byte threshold",
+            List.of(),
+            List.of());
+    FlushTrigger either = answer(TriggerKind.THRESHOLD_OR_TIMER);
+    FlushTrigger answer = compressedBeside(either, threshold);
+    assertThat(ShaperModel.of(answer).chain()).as("the answer has no model of its own").isNull();
+    List<TwoStageCandidate> found =
+        BesideACompressor.compressorOnATimer(
+            answer, true, HoldingPairFitTest.compressorBehindAThreshold());
+    assertThat(found).isNotEmpty();
+    for (TwoStageCandidate c : found)
+      assertThat(c.chain()).startsWith("byte-threshold=1419B -> compress=gzip,flush=");
+    assertThat(found)
+        .extracting(TwoStageCandidate::chain)
+        .anyMatch(
+            c -> c.matches("byte-threshold=1419B -> compress=gzip,flush=timer,after=[0-9.]+ms"));
+  }
 }

@@ -441,6 +441,40 @@ class HoldingPairFitTest {
         inputCompressorBeforeAClock(), HoldingPairFit.CompressorFlush.INPUT, 199, 2716);
   }
 
+  /** The browser's cells of `byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`. */
+  static List<CellEvidence> compressorBehindAThreshold() {
+    return List.of(
+        asReceivedInGzip(cell(66, 2, 600, 60.0, 8, 66, 132.4, 132.0, 131.8, 1061 * 4)),
+        asReceivedInGzip(cell(4104, 2, 600, 42.86, 12, 46, 90.2, 92.0, 91.2, 1445 * 4)));
+  }
+
+  /**
+   * A threshold in front of a compressor on a timer, as `flushlab map --shape 'byte-threshold=1401B
+   * -> compress=gzip,flush=timer,after=90ms' --client browser` measured the browser's cells
+   * (2026-12-05; the plain pass fitted the threshold at 1290 B of event bodies). The threshold
+   * counts the events' bytes, not the compressed ones the browser read (with those, 60 B events
+   * weigh 15 B and a release would wait far longer), and the compressor's timer is found within 5
+   * %.
+   */
+  @Test
+  void aCompressorOnATimerBehindAThresholdIsFoundWithinFivePercent() {
+    List<CellEvidence> cells = compressorBehindAThreshold();
+    Double after =
+        HoldingPairFit.compressorFlush(
+            cells, HoldingPairFit.CompressorFlush.TIMER, TriggerKind.BYTE_THRESHOLD, 1290, false);
+    assertThat(after).isNotNull();
+    assertThat(after).isBetween(90 * 0.95, 90 * 1.05);
+    assertThat(
+            HoldingPairFit.compressorFlush(
+                cells,
+                HoldingPairFit.CompressorFlush.TIMER,
+                TriggerKind.BYTE_THRESHOLD,
+                1290,
+                true))
+        .as("behind the compressor a threshold would count compressed bytes, which no cell gives")
+        .isNull();
+  }
+
   /** The compressor's flush fitted in front of a clock of {@code clockMs} is {@code hidden}'s. */
   private static void fittedInFrontOfAClockWithinFivePercent(
       List<CellEvidence> cells,
