@@ -96,7 +96,9 @@ public final class MapProber {
     // client before the first frame, through a think? (first-content alone, or after such a stage)
     boolean compressed = cells.stream().anyMatch(CellEvidence::compressed);
     CellPlan think =
-        t.kind() == TriggerKind.NONE ? Discovery.thinkCell() : compressed ? null : thinkCellFor(t);
+        t.kind() == TriggerKind.NONE || readsAsNagleAlone(t, cells, path)
+            ? Discovery.thinkCell()
+            : compressed ? null : thinkCellFor(t);
     if (!chat && eventStream && !stopped && think != null && measureAll(List.of(think))) {
       t = TriggerInference.infer(target, cells, path);
     }
@@ -110,6 +112,18 @@ public final class MapProber {
       t = TriggerInference.infer(target, cells, path);
     }
     return t;
+  }
+
+  /**
+   * Cells no one mechanism explains that read as Nagle alone (every frame at once but where writes
+   * came faster than the peer acknowledges): Nagle lets a think's first comment go at once, so the
+   * think cell tells whether first-content holds in front of it (`first-content=any -> nagle` was
+   * answered `nagle`, its think never measured: a chain bench, 2026-12-05).
+   */
+  static boolean readsAsNagleAlone(FlushTrigger t, List<CellEvidence> cells, NetworkPath path) {
+    return t.kind() == TriggerKind.INCONCLUSIVE
+        && SocketStageFit.candidates(t.target(), cells, path).stream()
+            .anyMatch(c -> c.answer().kind() == TriggerKind.NAGLE);
   }
 
   /**

@@ -1,6 +1,7 @@
 package flushlab.map;
 
 import flushlab.core.Named;
+import flushlab.relay.shaper.ByteThreshold;
 import flushlab.relay.shaper.Cork;
 import flushlab.relay.shaper.FirstContent;
 import flushlab.relay.shaper.Nagle;
@@ -38,7 +39,7 @@ public final class ModelExpectation {
     if (k != null) return new ModelExpectation(text.trim(), k, null, tolerance);
     try {
       return new ModelExpectation(
-          text.trim(), null, asTheSocketSeesIt(ShaperRegistry.parseChain(text)), tolerance);
+          text.trim(), null, asAClientSeesIt(ShaperRegistry.parseChain(text)), tolerance);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "'"
@@ -97,9 +98,10 @@ public final class ModelExpectation {
    * cork on that socket holds every partial segment whatever Nagle would do (Linux checks the cork
    * first), so Nagle beside a cork is no stage. A stage right after one with the same values does
    * nothing more when it is a cork (a switch on the socket) or a first-content hold (the content it
-   * waits for comes together with all it held).
+   * waits for comes together with all it held), and so does a byte threshold right after one at
+   * least as large (every write it gets already fills it, and it does not split them).
    */
-  static List<ShaperRegistry.Spec> asTheSocketSeesIt(List<ShaperRegistry.Spec> chain) {
+  static List<ShaperRegistry.Spec> asAClientSeesIt(List<ShaperRegistry.Spec> chain) {
     boolean corked = chain.stream().anyMatch(s -> s.type() == Cork.TYPE);
     ShaperRegistry.Spec nagle = null;
     List<ShaperRegistry.Spec> kept = new ArrayList<>();
@@ -112,14 +114,24 @@ public final class ModelExpectation {
       boolean once = s.type() == Cork.TYPE || s.type() == FirstContent.TYPE;
       if (once && before != null && before.type() == s.type() && before.values().equals(s.values()))
         continue;
+      if (before != null && withinTheThresholdBefore(before, s)) continue;
       kept.add(s);
     }
     if (nagle != null && !corked) kept.add(nagle);
     return kept;
   }
 
+  private static boolean withinTheThresholdBefore(
+      ShaperRegistry.Spec before, ShaperRegistry.Spec s) {
+    return before.type() == ByteThreshold.TYPE
+        && s.type() == ByteThreshold.TYPE
+        && s.values().get(ByteThreshold.SPLIT.key()) == 0
+        && s.values().get(ByteThreshold.BYTES.key())
+            <= before.values().get(ByteThreshold.BYTES.key());
+  }
+
   private String chainDifference(String modelChain) {
-    List<ShaperRegistry.Spec> got = asTheSocketSeesIt(ShaperRegistry.parseChain(modelChain));
+    List<ShaperRegistry.Spec> got = asAClientSeesIt(ShaperRegistry.parseChain(modelChain));
     if (got.size() != chain.size())
       return "the answer's model is "
           + modelChain

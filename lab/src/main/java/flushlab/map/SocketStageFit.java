@@ -71,7 +71,11 @@ public final class SocketStageFit {
                   + socket.substring("then ".length()),
               evidence,
               List.of());
-      out.add(new TwoStageCandidate("nagle", alone));
+      // Nagle lets a think's first comment go at once: a think cell that saw nothing before the
+      // first frame says first-content holds in front of it
+      List<CellEvidence> thinking = cells.stream().filter(CellEvidence::thinks).toList();
+      FlushTrigger seen = FirstContentFit.after(alone, 0, thinking, evidence);
+      out.add(new TwoStageCandidate(ShaperModel.uncompressed(seen).chain(), seen));
       return out;
     }
     List<String> scratch = new ArrayList<>();

@@ -125,4 +125,24 @@ class MapProberTest {
     assertThat(t.thresholdBytes()).as(t.verdict()).isBetween(3685 * 0.95, 3685 * 1.05);
     assertThat(t.timerMs()).isBetween(72.0, 74.0);
   }
+
+  /**
+   * Cells no one mechanism explains that read as Nagle alone get the think cell, which tells
+   * whether first-content holds in front of it; cells of a buffer then Nagle, or a path other than
+   * loopback, do not.
+   */
+  @Test
+  void cellsThatReadAsNagleAloneAreMeasuredThroughAThink() {
+    FlushTrigger unexplained =
+        FlushTrigger.inconclusive("x", "no one mechanism", List.of(), List.of());
+    List<CellEvidence> nagle =
+        List.of(TriggerInferenceTest.streamed(66, 50, 25), SocketStageFitTest.SEGMENTS);
+    assertThat(MapProber.readsAsNagleAlone(unexplained, nagle, NetworkPath.LOOPBACK)).isTrue();
+    assertThat(MapProber.readsAsNagleAlone(unexplained, nagle, NetworkPath.veth(1500))).isFalse();
+    List<CellEvidence> bufferThenNagle =
+        List.of(
+            TriggerInferenceTest.held(66, 2, 600, 32, 126.2, 64.0), SocketStageFitTest.SEGMENTS);
+    assertThat(MapProber.readsAsNagleAlone(unexplained, bufferThenNagle, NetworkPath.LOOPBACK))
+        .isFalse();
+  }
 }

@@ -49,7 +49,7 @@ class ModelExpectationTest {
   }
 
   @Test
-  void stagesTheSocketMakesOneAreComparedAsOne() {
+  void stagesThatDoNothingToWhatAClientReadsAreLeftOut() {
     // the map's answer for a cork is the cork alone: Nagle under it, or a second cork, is no stage
     FlushTrigger cork = answer(TriggerKind.CORK, 65536.0, 200.0);
     assertThat(ModelExpectation.parse("nagle -> cork", 0.05).difference(cork)).isNull();
@@ -57,24 +57,41 @@ class ModelExpectationTest {
     assertThat(ModelExpectation.parse("cork -> cork", 0.05).difference(cork)).isNull();
     // Nagle is a socket option: wherever it stands, it is one stage, after the others
     assertThat(
-            ModelExpectation.asTheSocketSeesIt(
+            ModelExpectation.asAClientSeesIt(
                     ShaperRegistry.parseChain("nagle -> byte-threshold=4KiB -> nagle"))
                 .stream()
                 .map(s -> s.type().name()))
         .containsExactly("byte-threshold", "nagle");
     // a first-content hold after the same hold is one; after another preset it is not
     assertThat(
-            ModelExpectation.asTheSocketSeesIt(
+            ModelExpectation.asAClientSeesIt(
                 ShaperRegistry.parseChain("first-content=any -> first-content=any")))
         .hasSize(1);
     assertThat(
-            ModelExpectation.asTheSocketSeesIt(
+            ModelExpectation.asAClientSeesIt(
                 ShaperRegistry.parseChain("first-content=any -> first-content=chat")))
+        .hasSize(2);
+    // a threshold behind a larger one passes each write it gets; behind a smaller one it holds
+    assertThat(
+            ModelExpectation.parse("byte-threshold=7493B -> byte-threshold=3296B", 0.05)
+                .difference(answer(TriggerKind.BYTE_THRESHOLD, 7491.0, null)))
+        .isNull();
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                ShaperRegistry.parseChain("byte-threshold=1127B -> byte-threshold=5615B")))
+        .hasSize(2);
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                ShaperRegistry.parseChain("byte-threshold=8KiB,split=true -> byte-threshold=4KiB")))
+        .hasSize(1);
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                ShaperRegistry.parseChain("byte-threshold=8KiB -> byte-threshold=4KiB,split=true")))
+        .as("a threshold that splits what it gets keeps what is over it")
         .hasSize(2);
     // a timer twice is two holds, and Nagle without a cork stays
     assertThat(
-            ModelExpectation.asTheSocketSeesIt(
-                ShaperRegistry.parseChain("timer=50ms -> timer=50ms")))
+            ModelExpectation.asAClientSeesIt(ShaperRegistry.parseChain("timer=50ms -> timer=50ms")))
         .hasSize(2);
     assertThat(
             ModelExpectation.parse("nagle -> timer=200ms", 0.05)

@@ -123,6 +123,32 @@ class SocketStageFitTest {
   }
 
   /**
+   * Nagle alone lets a think's first comment go at once; a think through which nothing arrived
+   * before the first frame (`map --shape 'first-content=any -> nagle'`, 2026-12-05: first body byte
+   * and first frame both at 401.6 ms) says first-content holds in front of it. A think whose
+   * comments came at 53 ms (`map --shape nagle`) leaves Nagle alone.
+   */
+  @Test
+  void nagleAloneWhoseThinkLetNothingGoBeforeTheFirstFrameHasFirstContentInFront() {
+    List<TwoStageCandidate> held =
+        SocketStageFit.candidates(
+            "x",
+            List.of(streamed(66, 50, 25), SEGMENTS, TriggerInferenceTest.thinkCell(401.6, 401.6)),
+            NetworkPath.LOOPBACK);
+    assertThat(held).hasSize(1);
+    ShaperModel model = ShaperModel.of(held.get(0).answer());
+    assertThat(List.of(model.chain(), model.alike().get(0)))
+        .containsExactlyInAnyOrder("first-content=any -> nagle", "nagle -> first-content=any");
+    assertThat(held.get(0).chain()).isEqualTo(model.chain());
+    List<TwoStageCandidate> passed =
+        SocketStageFit.candidates(
+            "x",
+            List.of(streamed(66, 50, 25), SEGMENTS, TriggerInferenceTest.thinkCell(53.2, 401.9)),
+            NetworkPath.LOOPBACK);
+    assertThat(passed).extracting(TwoStageCandidate::chain).containsExactly("nagle");
+  }
+
+  /**
    * On a 1500 B veth path one buffer's release is already several segments: no candidate is made
    * there yet.
    */
