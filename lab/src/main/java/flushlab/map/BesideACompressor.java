@@ -1,12 +1,13 @@
 package flushlab.map;
 
+import flushlab.relay.shaper.Compress;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.relay.shaper.TimerFlush;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Candidates of two stages for a target that compressed for one kind of client: fitted to the pass
@@ -149,6 +150,12 @@ public final class BesideACompressor {
     String stage = ShaperModel.single(others).chain();
     List<TwoStageCandidate> out = new ArrayList<>();
     for (HoldingPairFit.CompressorFlush flush : HoldingPairFit.CompressorFlush.values()) {
+      // a compressor sending by its output behind a threshold: each threshold release compresses
+      // as a block, so its output comes in steps the input count cannot match
+      // (`byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` had no model, 2026-12-05);
+      // beside a hold or a clock an input count replays alike, and two more replays would only
+      // spend the budget
+      if (flush == HoldingPairFit.CompressorFlush.OUTPUT && !threshold) continue;
       boolean timed = flush == HoldingPairFit.CompressorFlush.TIMER;
       for (boolean compressorFirst : new boolean[] {true, false}) {
         Double value =
@@ -160,17 +167,27 @@ public final class BesideACompressor {
         String compressor =
             "compress="
                 + algo
-                + (timed
-                    ? ",flush=timer,after=" + ShaperModel.ms(value)
-                    : ",flush=input,bytes=" + Math.round(value) + "B");
+                + switch (flush) {
+                  case TIMER -> ",flush=timer,after=" + ShaperModel.ms(value);
+                  case INPUT -> ",flush=input,bytes=" + Math.round(value) + "B";
+                  case OUTPUT -> ",flush=bytes,bytes=" + Math.round(value) + "B";
+                };
         String chain = compressorFirst ? compressor + " -> " + stage : stage + " -> " + compressor;
         String verdict =
             String.format(
                 Locale.ROOT,
                 "a compressor that flushes %s, %s %s: every release waited both",
-                timed
-                    ? String.format(Locale.ROOT, "%.1f ms after the first byte it holds", value)
-                    : String.format(Locale.ROOT, "every %d B of its input", Math.round(value)),
+                switch (flush) {
+                  case TIMER ->
+                      String.format(Locale.ROOT, "%.1f ms after the first byte it holds", value);
+                  case INPUT ->
+                      String.format(Locale.ROOT, "every %d B of its input", Math.round(value));
+                  case OUTPUT ->
+                      String.format(
+                          Locale.ROOT,
+                          "each write, sending once %d B of output wait",
+                          Math.round(value));
+                },
                 compressorFirst ? "before" : "after",
                 threshold
                     ? String.format(
@@ -180,7 +197,11 @@ public final class BesideACompressor {
         FlushTrigger compressorStage =
             new FlushTrigger(
                 answer.target(),
-                timed ? TriggerKind.TIMER : TriggerKind.DECODED_THRESHOLD,
+                switch (flush) {
+                  case TIMER -> TriggerKind.TIMER;
+                  case INPUT -> TriggerKind.DECODED_THRESHOLD;
+                  case OUTPUT -> TriggerKind.BYTE_THRESHOLD;
+                },
                 timed ? null : value,
                 null,
                 timed ? value : null,
@@ -238,23 +259,48 @@ public final class BesideACompressor {
    * second does not. Null for any other pair.
    */
   public static CellPlan tellingCell(String chainA, String chainB) {
-    boolean nextA = chainA.contains("flush=next");
-    boolean nextB = chainB.contains("flush=next");
-    if (nextA == nextB || !chainA.contains("compress=") || !chainB.contains("compress=")) {
-      return null;
-    }
-    double longest = Math.max(longestTimerMs(chainA), longestTimerMs(chainB));
+    List<ShaperRegistry.Spec> a = parsed(chainA);
+    List<ShaperRegistry.Spec> b = parsed(chainB);
+    if (a == null || b == null) return null;
+    boolean nextA = flushes(a, Compress.Flush.NEXT);
+    boolean nextB = flushes(b, Compress.Flush.NEXT);
+    if (nextA == nextB || !compresses(a) || !compresses(b)) return null;
+    double longest = Math.max(longestTimerMs(a), longestTimerMs(b));
     if (longest <= 0) return null;
     long intervalMs = (long) Math.ceil(2 * longest);
     return new CellPlan(60, intervalMs * 1_000_000L, 8);
   }
 
-  private static final Pattern TIMER_MS = Pattern.compile("(?:timer|after)=([0-9.]+)ms");
+  private static List<ShaperRegistry.Spec> parsed(String chain) {
+    try {
+      return ShaperRegistry.parseChain(chain);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
 
-  private static double longestTimerMs(String chain) {
-    Matcher m = TIMER_MS.matcher(chain);
+  private static boolean compresses(List<ShaperRegistry.Spec> chain) {
+    return chain.stream().anyMatch(s -> s.type() == Compress.TYPE);
+  }
+
+  private static boolean flushes(List<ShaperRegistry.Spec> chain, Compress.Flush flush) {
+    return chain.stream()
+        .anyMatch(
+            s ->
+                s.type() == Compress.TYPE
+                    && s.values().get(Compress.FLUSH.key()) == flush.ordinal());
+  }
+
+  /** The longest timer a stage of {@code chain} holds by: a hold, a clock or a compressor's. */
+  private static double longestTimerMs(List<ShaperRegistry.Spec> chain) {
     double longest = 0;
-    while (m.find()) longest = Math.max(longest, Double.parseDouble(m.group(1)));
+    for (ShaperRegistry.Spec s : chain) {
+      Long nanos =
+          s.type() == TimerFlush.TYPE
+              ? s.values().get(TimerFlush.AFTER.key())
+              : s.type() == Compress.TYPE ? s.values().get(Compress.AFTER.key()) : null;
+      if (nanos != null) longest = Math.max(longest, nanos / 1e6);
+    }
     return longest;
   }
 

@@ -1,9 +1,16 @@
 package flushlab.map;
 
 import flushlab.netpath.NetworkPath;
+import flushlab.relay.shaper.ByteThreshold;
+import flushlab.relay.shaper.Compress;
+import flushlab.relay.shaper.Cork;
+import flushlab.relay.shaper.OneLate;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.relay.shaper.TimerFlush;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Two holding stages in series, a byte threshold with a timer either way round or two timers (a
@@ -37,6 +44,8 @@ public final class HoldingPairFit {
     ONE_LATE,
     FLUSH_TIMER,
     FLUSH_INPUT,
+    /** A compressor that flushes each write and sends once N compressed bytes wait. */
+    FLUSH_OUTPUT,
     /** A byte threshold in front of a compressor: what it counts is not compressed yet. */
     INPUT_THRESHOLD
   }
@@ -169,7 +178,12 @@ public final class HoldingPairFit {
     /** `flush=timer,after=T`: T ms after a write reached it. */
     TIMER(Kind.FLUSH_TIMER),
     /** `flush=input,bytes=N`: once N bytes of its input (the events' own) are in. */
-    INPUT(Kind.FLUSH_INPUT);
+    INPUT(Kind.FLUSH_INPUT),
+    /**
+     * `flush=bytes,bytes=N`: each write flushed, sent once N compressed bytes wait (counted as the
+     * accepting client received them).
+     */
+    OUTPUT(Kind.FLUSH_OUTPUT);
 
     private final Kind kind;
 
@@ -231,7 +245,7 @@ public final class HoldingPairFit {
       case CORK -> new double[] {CorkAfterFit.CEILING_MS};
       case ONE_LATE -> new double[] {0};
       case FLUSH_TIMER -> MS;
-      case FLUSH_INPUT, INPUT_THRESHOLD -> BYTES;
+      case FLUSH_INPUT, FLUSH_OUTPUT, INPUT_THRESHOLD -> BYTES;
     };
   }
 
@@ -295,6 +309,7 @@ public final class HoldingPairFit {
       case ONE_LATE -> "one-late";
       case FLUSH_TIMER -> "compress=gzip,flush=timer,after=" + t;
       case FLUSH_INPUT -> "compress=gzip,flush=input,bytes=" + Math.round(s.value()) + "B";
+      case FLUSH_OUTPUT -> "compress=gzip,flush=bytes,bytes=" + Math.round(s.value()) + "B";
     };
   }
 
@@ -307,6 +322,7 @@ public final class HoldingPairFit {
       case ONE_LATE -> TriggerKind.ONE_LATE;
       case FLUSH_TIMER -> TriggerKind.TIMER;
       case FLUSH_INPUT -> TriggerKind.DECODED_THRESHOLD;
+      case FLUSH_OUTPUT -> TriggerKind.BYTE_THRESHOLD;
     };
   }
 
@@ -326,6 +342,8 @@ public final class HoldingPairFit {
           String.format("a compressor flushing ~%.1f ms after a write reached it", s.value());
       case FLUSH_INPUT ->
           String.format("a compressor flushing every ~%.0f B of its input", s.value());
+      case FLUSH_OUTPUT ->
+          String.format("a compressor sending once ~%.0f B of its output wait", s.value());
     };
   }
 
@@ -436,6 +454,7 @@ public final class HoldingPairFit {
       // segment, small beside it)
       if ((s.kind() == Kind.THRESHOLD
                   || s.kind() == Kind.FLUSH_INPUT
+                  || s.kind() == Kind.FLUSH_OUTPUT
                   || s.kind() == Kind.INPUT_THRESHOLD)
               && heldBytes >= s.value()
           || s.kind() == Kind.CORK && heldBytes >= NetworkPath.LOOPBACK_MTU) {
@@ -480,6 +499,7 @@ public final class HoldingPairFit {
   private static double releaseBefore(Stage s, double due, double at) {
     return s.kind() != Kind.THRESHOLD
             && s.kind() != Kind.FLUSH_INPUT
+            && s.kind() != Kind.FLUSH_OUTPUT
             && s.kind() != Kind.INPUT_THRESHOLD
             && due < at
         ? due
@@ -514,51 +534,47 @@ public final class HoldingPairFit {
   /**
    * The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or of a
    * compressor's flush beside a hold or a clock ({@link #compressorFlush}), or null for any other
-   * chain.
+   * chain (one the registry refuses included).
    */
   static Stage[] stagesOf(String chain) {
-    String[] parts = chain.split(" -> ");
-    if (parts.length != 2) return null;
+    List<ShaperRegistry.Spec> specs;
+    try {
+      specs = ShaperRegistry.parseChain(chain);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    if (specs.size() != 2) return null;
     Stage[] out = new Stage[2];
     for (int i = 0; i < 2; i++) {
-      String p = parts[i];
-      try {
-        if (p.matches("byte-threshold=\\d+B")) {
-          out[i] =
-              new Stage(
-                  Kind.THRESHOLD,
-                  Double.parseDouble(p.substring("byte-threshold=".length(), p.length() - 1)));
-        } else if (p.matches("timer=[0-9.]+ms,periodic=true")) {
-          out[i] =
-              new Stage(
-                  Kind.PERIODIC,
-                  Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
-        } else if (p.matches("timer=[0-9.]+ms")) {
-          out[i] =
-              new Stage(
-                  Kind.HOLD, Double.parseDouble(p.substring("timer=".length(), p.indexOf("ms"))));
-        } else if (p.matches("compress=[a-z]+,flush=timer,after=[0-9.]+ms")) {
-          out[i] =
-              new Stage(
-                  Kind.FLUSH_TIMER,
-                  Double.parseDouble(p.substring(p.indexOf("after=") + 6, p.length() - 2)));
-        } else if (p.matches("compress=[a-z]+,flush=input,bytes=\\d+B")) {
-          out[i] =
-              new Stage(
-                  Kind.FLUSH_INPUT,
-                  Double.parseDouble(p.substring(p.indexOf("bytes=") + 6, p.length() - 1)));
-        } else if (p.equals("cork") && i == 1) {
-          out[i] = new Stage(Kind.CORK, CorkAfterFit.CEILING_MS);
-        } else if (p.equals("one-late") && i == 1) {
-          out[i] = new Stage(Kind.ONE_LATE, 0);
-        } else {
-          return null;
-        }
-      } catch (NumberFormatException e) {
-        return null;
-      }
+      out[i] = stageOf(specs.get(i), i == 1);
+      if (out[i] == null) return null;
     }
     return out;
+  }
+
+  /** One spec as this fit simulates it; the cork and one-late only second. */
+  private static Stage stageOf(ShaperRegistry.Spec spec, boolean second) {
+    Map<String, Long> v = spec.values();
+    if (spec.type() == ByteThreshold.TYPE)
+      return v.get(ByteThreshold.SPLIT.key()) == 0
+          ? new Stage(Kind.THRESHOLD, v.get(ByteThreshold.BYTES.key()))
+          : null;
+    if (spec.type() == TimerFlush.TYPE) {
+      double ms = v.get(TimerFlush.AFTER.key()) / 1e6;
+      return new Stage(v.get(TimerFlush.PERIODIC.key()) == 1 ? Kind.PERIODIC : Kind.HOLD, ms);
+    }
+    if (spec.type() == Compress.TYPE) {
+      Compress.Flush flush = Compress.Flush.values()[v.get(Compress.FLUSH.key()).intValue()];
+      return switch (flush) {
+        case TIMER -> new Stage(Kind.FLUSH_TIMER, v.get(Compress.AFTER.key()) / 1e6);
+        case INPUT -> new Stage(Kind.FLUSH_INPUT, v.get(Compress.BYTES.key()));
+        case BYTES -> new Stage(Kind.FLUSH_OUTPUT, v.get(Compress.BYTES.key()));
+        default -> null;
+      };
+    }
+    if (second && spec.type() == Cork.TYPE) return new Stage(Kind.CORK, CorkAfterFit.CEILING_MS);
+    if (second && spec.type() == OneLate.TYPE) return new Stage(Kind.ONE_LATE, 0);
+    return null;
   }
 
   /**

@@ -401,9 +401,14 @@ class HoldingPairFitTest {
    * quarter of its event's here; 60 B events came as 16 B), which no input-byte count may use.
    */
   private static CellEvidence asReceivedInGzip(CellEvidence c) {
+    return asReceivedInGzip(c, 4);
+  }
+
+  /** The same, each frame {@code ratio} times smaller compressed than its event. */
+  private static CellEvidence asReceivedInGzip(CellEvidence c, double ratio) {
     return new CellEvidence(
         c.label(),
-        c.bodyBytes() / 4,
+        c.bodyBytes() / ratio,
         c.bodyBytes(),
         c.intervalMs(),
         c.framesPerStream(),
@@ -420,9 +425,9 @@ class HoldingPairFitTest {
         c.firstWaitMs(),
         c.drained(),
         "gzip",
-        c.releaseBytesP10() / 4,
-        c.releaseBytesP50() / 4,
-        c.releaseBytesP90() / 4,
+        c.releaseBytesP10() / ratio,
+        c.releaseBytesP50() / ratio,
+        c.releaseBytesP90() / ratio,
         c.thinkMs(),
         c.keepAliveMs(),
         c.firstBodyMs(),
@@ -439,6 +444,28 @@ class HoldingPairFitTest {
   void aCompressorFlushingEveryNInputBytesInFrontOfAClockIsFoundWithinFivePercent() {
     fittedInFrontOfAClockWithinFivePercent(
         inputCompressorBeforeAClock(), HoldingPairFit.CompressorFlush.INPUT, 199, 2716);
+  }
+
+  /**
+   * A threshold in front of a compressor that sends once N compressed bytes wait, as `flushlab map
+   * --shape 'byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B' --client browser`
+   * measured the browser's cells (2026-12-05; the plain pass fitted the threshold at 3755 B of
+   * event bodies): each threshold release compresses as one block (63 small events to 1016 B, two
+   * large ones to 98 B), so the output count lies between six and seven large releases' bytes
+   * (588..686 B) and is fitted there; an input count or a timer matches no such steps.
+   */
+  @Test
+  void aCompressorSendingByItsOutputBehindAThresholdIsFittedWithinWhatTheCellsAllow() {
+    List<CellEvidence> cells =
+        List.of(
+            asReceivedInGzip(cell(66, 2, 600, 60.0, 8, 63, 124.6, 125.6, 123.2, 1016 * 3.75), 3.75),
+            asReceivedInGzip(
+                cell(4104, 2, 600, 13.64, 42, 14, 26.2, 28.0, 20.3, 689 * 83.6), 83.6));
+    Double bytes =
+        HoldingPairFit.compressorFlush(
+            cells, HoldingPairFit.CompressorFlush.OUTPUT, TriggerKind.BYTE_THRESHOLD, 3755, false);
+    assertThat(bytes).isNotNull();
+    assertThat(bytes).isBetween(588.0, 686.0);
   }
 
   /** The browser's cells of `byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`. */
