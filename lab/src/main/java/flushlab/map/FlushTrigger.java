@@ -320,6 +320,19 @@ public record FlushTrigger(
   }
 
   /**
+   * A model that reproduced every cell while the budget ran out before {@code untried} (other
+   * models the cells allowed) were replayed: it stands, verified, and the verdict says that whether
+   * it alone does is not known, and how to find out.
+   */
+  public FlushTrigger withUntriedForBudget(List<String> untried) {
+    return withNote(
+        "the budget ran out before "
+            + String.join(" and ", untried)
+            + " could be replayed, so whether this model alone reproduces the target is not known",
+        "map again with a longer --budget to replay them too");
+  }
+
+  /**
    * A refused answer whose replay parted two kinds of client: the verdict says so, and what to
    * measure next.
    */

@@ -484,6 +484,8 @@ final class MapSession {
     // candidates this host's stalls kept from being compared on every cell: any of them may have
     // reproduced the target as well
     List<String> stalledOut = new ArrayList<>();
+    // and those the budget left no room to replay
+    List<String> budgetCut = new ArrayList<>();
     Replay.Verdict last = null;
     List<ReplayedCell> lastCells = List.of();
     // two holding stages in series, found by simulation, come last, and only when no simpler pair
@@ -508,6 +510,7 @@ final class MapSession {
           stalledOut.add(c.chain() + ": " + o.unfinished());
       } else if (o.verdict() == null || o.notReplayed() > 0) {
         tried.add(c.chain() + ": not replayed on every cell (budget)");
+        budgetCut.add(c.chain());
       } else if (o.verdict().verified()) {
         announce.accept("replay: " + o.text());
         reproduced.add(c);
@@ -538,7 +541,8 @@ final class MapSession {
         both = both.withCompression(answer.compression());
       replayedCells = lastCells;
       givenVerdict = last;
-      return both.withReplay(last);
+      both = both.withReplay(last);
+      return budgetCut.isEmpty() ? both : both.withUntriedForBudget(budgetCut);
     }
     if (reproduced.size() > 1) {
       List<String> chains =

@@ -1,0 +1,35 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FlushTriggerTest {
+
+  /**
+   * A model verified while the budget cut its twins' replays short stands, and says so: `map
+   * --shape 'timer=150ms -> compress=gzip,flush=bytes,bytes=800B' --client browser` (2026-12-05)
+   * gave an input-count compressor, verified, with two output-count candidates left unreplayed.
+   */
+  @Test
+  void aModelWhoseTwinsTheBudgetLeftUnreplayedStandsAndSaysSo() {
+    FlushTrigger hold =
+        new FlushTrigger(
+            "t", TriggerKind.TIMER, null, null, 150.3, null, "timer", List.of(), List.of());
+    FlushTrigger noted =
+        hold.withUntriedForBudget(
+            List.of(
+                "compress=gzip,flush=bytes,bytes=1168B -> timer=150.3ms",
+                "timer=150.3ms -> compress=gzip,flush=bytes,bytes=888B"));
+    assertThat(noted.kind()).isEqualTo(TriggerKind.TIMER);
+    assertThat(noted.timerMs()).isEqualTo(150.3);
+    assertThat(noted.verdict())
+        .startsWith("timer; ")
+        .contains(
+            "compress=gzip,flush=bytes,bytes=1168B -> timer=150.3ms and timer=150.3ms ->"
+                + " compress=gzip,flush=bytes,bytes=888B could be replayed")
+        .contains("whether this model alone reproduces the target is not known");
+    assertThat(noted.next()).containsExactly("map again with a longer --budget to replay them too");
+  }
+}
