@@ -14,6 +14,7 @@ import flushlab.core.HostPort;
 import flushlab.core.LabVertx;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
+import flushlab.http.Header;
 import flushlab.run.GatewayRounds;
 import flushlab.run.Warmup;
 import flushlab.scenario.Keys;
@@ -22,6 +23,7 @@ import flushlab.stream.StreamSpec;
 import flushlab.tls.ClientTls;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -107,7 +109,7 @@ final class ProbeCommand implements Command {
     }
     String model = request.model();
     ClientProfile profile = request.profile();
-    java.util.List<String[]> headers = request.resolvedHeaders(System.getenv()).toSend();
+    List<Header> headers = request.resolvedHeaders(System.getenv()).toSend();
     ClientTls gwTls = gateway.tls();
     HostPort at = HostPort.parse("--listen", listen, true);
     Exposure.warnIfNotLoopback(err, "--listen", at, "the probe's emitter");

@@ -1,6 +1,7 @@
 package flushlab.client;
 
 import flushlab.core.Named;
+import flushlab.http.Header;
 import java.util.List;
 
 /**
@@ -74,15 +75,15 @@ public enum ClientProfile implements Named {
   public static final ClientProfile DEFAULT = BARE;
 
   private final String source;
-  private final List<String[]> headers;
+  private final List<Header> headers;
 
-  ClientProfile(String source, String[]... headers) {
+  ClientProfile(String source, Header... headers) {
     this.source = source;
     this.headers = List.of(headers);
   }
 
-  private static String[] h(String name, String value) {
-    return new String[] {name, value};
+  private static Header h(String name, String value) {
+    return new Header(name, value);
   }
 
   /** Where the header list comes from. */
@@ -119,14 +120,14 @@ public enum ClientProfile implements Named {
     return source;
   }
 
-  /** The headers it sends (name, value), in its order. */
-  public List<String[]> headers() {
+  /** The headers it sends, in its order. */
+  public List<Header> headers() {
     return headers;
   }
 
   /** Its value of a header (case-insensitive name), or null. */
   public String header(String name) {
-    for (String[] h : headers) if (h[0].equalsIgnoreCase(name)) return h[1];
+    for (Header h : headers) if (h.named(name)) return h.value();
     return null;
   }
 }

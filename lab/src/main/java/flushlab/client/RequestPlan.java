@@ -3,6 +3,7 @@ package flushlab.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.coding.ContentCoding;
+import flushlab.http.Header;
 import flushlab.stream.Endpoint;
 import flushlab.stream.RequestMethod;
 import flushlab.stream.StreamSpec;
@@ -25,7 +26,7 @@ public record RequestPlan(
     String pathAndQuery,
     byte[] body,
     String contentType,
-    List<String[]> headers,
+    List<Header> headers,
     int expectedFrames,
     ClientTls tls,
     ClientProfile profile) {
@@ -196,8 +197,8 @@ public record RequestPlan(
         host, port, method, pathAndQuery, body, contentType, headers, expectedFrames, t, profile);
   }
 
-  /** The same request with these extra headers (name, value), sent after the lab's own. */
-  public RequestPlan withHeaders(List<String[]> extra) {
+  /** The same request with these extra headers, sent after the lab's own. */
+  public RequestPlan withHeaders(List<Header> extra) {
     return new RequestPlan(
         host,
         port,
@@ -264,11 +265,11 @@ public record RequestPlan(
     if (!given("host"))
       lines.add("Host: " + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
     // the client profile's headers, in its order; the user's own replace any of the same name
-    for (String[] h : profile.headers()) if (!given(h[0])) lines.add(h[0] + ": " + h[1]);
+    for (Header h : profile.headers()) if (!given(h.name())) lines.add(h.line());
     if (!keepAlive) lines.add("Connection: close");
     if (contentType != null && !given("content-type")) lines.add("Content-Type: " + contentType);
     if (body.length > 0 || method.equals("POST")) lines.add("Content-Length: " + body.length);
-    for (String[] h : headers) lines.add(h[0] + ": " + (redactUser ? REDACTED : h[1]));
+    for (Header h : headers) lines.add(redactUser ? h.name() + ": " + REDACTED : h.line());
     return lines;
   }
 
@@ -277,13 +278,13 @@ public record RequestPlan(
    * client decodes those.
    */
   public Set<ContentCoding> acceptedCodings() {
-    for (String[] h : headers)
-      if (h[0].equalsIgnoreCase("accept-encoding")) return ContentCoding.accepted(h[1]);
+    for (Header h : headers)
+      if (h.named("accept-encoding")) return ContentCoding.accepted(h.value());
     return ContentCoding.accepted(profile.header("Accept-Encoding"));
   }
 
   private boolean given(String lowerName) {
-    for (String[] h : headers) if (h[0].equalsIgnoreCase(lowerName)) return true;
+    for (Header h : headers) if (h.named(lowerName)) return true;
     return false;
   }
 

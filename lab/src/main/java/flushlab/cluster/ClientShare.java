@@ -9,6 +9,7 @@ import flushlab.client.StreamResult;
 import flushlab.core.HostPort;
 import flushlab.core.Json;
 import flushlab.core.ThreadWaits;
+import flushlab.http.Header;
 import flushlab.proxy.ProxyProcess;
 import flushlab.run.CellRequest;
 import flushlab.run.StallJudge;
@@ -17,7 +18,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -164,7 +167,7 @@ public final class ClientShare {
    * deadline, or as soon as the agent leaves.
    */
   public static Future<Streams> askStreams(
-      Agent from, String agent, HostPort at, Cell cell, List<String[]> headers, long deadlineMs) {
+      Agent from, String agent, HostPort at, Cell cell, List<Header> headers, long deadlineMs) {
     JsonObject body = body(at, cell, headers).put("deadline_ms", deadlineMs);
     return from.untilLeft(
         agent,
@@ -277,10 +280,10 @@ public final class ClientShare {
       for (Map.Entry<String, Object> e : ask.getJsonObject("settings", new JsonObject()))
         settings.put(e.getKey(), String.valueOf(e.getValue()));
       Cell cell = Cell.fromSettings(settings);
-      List<String[]> headers = new java.util.ArrayList<>();
-      for (Object h : ask.getJsonArray("headers", new io.vertx.core.json.JsonArray())) {
-        io.vertx.core.json.JsonArray pair = (io.vertx.core.json.JsonArray) h;
-        headers.add(new String[] {pair.getString(0), pair.getString(1)});
+      List<Header> headers = new ArrayList<>();
+      for (Object h : ask.getJsonArray("headers", new JsonArray())) {
+        JsonArray pair = (JsonArray) h;
+        headers.add(new Header(pair.getString(0), pair.getString(1)));
       }
       return new Asked(
           cell,
@@ -298,10 +301,9 @@ public final class ClientShare {
    * A request's target, cell and request headers (client.headers: the client agents send them as
    * this process would).
    */
-  private static JsonObject body(HostPort at, Cell cell, List<String[]> headers) {
-    io.vertx.core.json.JsonArray h = new io.vertx.core.json.JsonArray();
-    for (String[] pair : headers)
-      h.add(new io.vertx.core.json.JsonArray().add(pair[0]).add(pair[1]));
+  private static JsonObject body(HostPort at, Cell cell, List<Header> headers) {
+    JsonArray h = new JsonArray();
+    for (Header field : headers) h.add(new JsonArray().add(field.name()).add(field.value()));
     return new JsonObject()
         .put("at", at.host() + ":" + at.port())
         .put("settings", new JsonObject(new LinkedHashMap<>(cell.settingsByName())))

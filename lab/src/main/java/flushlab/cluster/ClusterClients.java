@@ -1,6 +1,7 @@
 package flushlab.cluster;
 
 import flushlab.core.HostPort;
+import flushlab.http.Header;
 import flushlab.scenario.Cell;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ public final class ClusterClients {
       List<String> agents,
       HostPort at,
       Cell cell,
-      List<String[]> headers,
+      List<Header> headers,
       long deadlineMs) {
     List<Share> shares = split(cell.client().requests(), cell.client().concurrency(), agents);
     Map<String, Future<?>> pinged = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import flushlab.client.StreamResult;
 import flushlab.core.Build;
 import flushlab.core.HostPort;
 import flushlab.core.LongSamples;
+import flushlab.http.Header;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.run.AgentShare;
 import flushlab.run.Exclusion;
@@ -208,7 +209,7 @@ public final class ClusterLab implements RemoteLab {
       Cell cell,
       int cellIndex,
       int run,
-      List<String[]> headers,
+      List<Header> headers,
       long pacingToleranceNanos)
       throws Exception {
     HostPort at = target.kind() == TargetKind.DIRECT ? emitter : targets.get(target.name());

@@ -125,12 +125,12 @@ final class ConsoleStreams {
       return;
     }
     int run = ++runs;
-    List<String[]> targets = new ArrayList<>();
-    targets.add(new String[] {"direct", emitter.host(), String.valueOf(emitter.port())});
+    List<Streamed> targets = new ArrayList<>();
+    targets.add(new Streamed("direct", emitter));
     for (var p : api.snapshot()) {
       if (!p.path("enabled").asBoolean()) continue;
       HostPort at = HostPort.parse("listen", p.path("listen").asText(), true);
-      targets.add(new String[] {p.path("name").asText(), at.host(), String.valueOf(at.port())});
+      targets.add(new Streamed(p.path("name").asText(), at));
     }
     ObjectNode begin =
         Json.MAPPER
@@ -140,18 +140,21 @@ final class ConsoleStreams {
             .put("tokens", tokens)
             .put("delay_ms", delayMs);
     ArrayNode names = begin.putArray("targets");
-    targets.forEach(t -> names.add(t[0]));
+    targets.forEach(t -> names.add(t.name()));
     ArrayNode words = begin.putArray("words");
     for (int i = 0; i < tokens; i++) words.add(ChatFrameSource.word(i));
     broadcast(begin);
     running = targets.size();
-    for (String[] t : targets) stream(run, t[0], t[1], Integer.parseInt(t[2]), tokens, delayMs);
+    for (Streamed t : targets) stream(run, t.name(), t.at().host(), t.at().port(), tokens, delayMs);
     ObjectNode ok = Json.MAPPER.createObjectNode().put("run", run);
     rc.response()
         .setStatusCode(202)
         .putHeader("Content-Type", "application/json")
         .end(Json.write(ok));
   }
+
+  /** One path a console run streams through: the emitter directly, or a proxy's listener. */
+  private record Streamed(String name, HostPort at) {}
 
   private void stream(int run, String target, String host, int port, int tokens, double delayMs) {
     MeteredClient client =

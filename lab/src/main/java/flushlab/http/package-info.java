@@ -7,6 +7,7 @@
  * blocks put together from CONTINUATIONs; HPACK is Netty's), {@code H2Guard} (the protections
  * Netty's HTTP/2 codec carries, for the lab's hand-written servers: control answers a client does
  * not read, rapid reset, empty DATA and CONTINUATION floods; each ends the connection with GOAWAY
- * ENHANCE_YOUR_CALM)
+ * ENHANCE_YOUR_CALM). What a request sends is typed here too: {@code Header}, one field to send
+ * (its value never printed), and {@code Headers}, fields as they arrived.
  */
 package flushlab.http;

@@ -12,6 +12,7 @@ import flushlab.client.StreamResult;
 import flushlab.core.HopProtocol;
 import flushlab.core.StallFigures;
 import flushlab.core.StallLog;
+import flushlab.http.Header;
 import flushlab.map.FlushTrigger;
 import flushlab.netpath.NetworkPath;
 import flushlab.report.page.ResultsFolder;
@@ -269,7 +270,7 @@ public record RunReport(
      *     RequestPlan#REDACTED}); the map's pass as a client that accepts no compression records
      *     the Accept-Encoding: identity it sent
      */
-    static CellReport of(TargetCellResult r, List<String[]> userHeaders) {
+    static CellReport of(TargetCellResult r, List<Header> userHeaders) {
       Cell c = r.cell();
       RequestPlan plan =
           RequestPlan.of(c.stream(), "TARGET", 0, c.model())

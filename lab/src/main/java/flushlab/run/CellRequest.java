@@ -2,8 +2,10 @@ package flushlab.run;
 
 import flushlab.client.RequestPlan;
 import flushlab.core.HostPort;
+import flushlab.http.Header;
 import flushlab.scenario.Cell;
 import flushlab.tls.ClientTls;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,7 +18,7 @@ public final class CellRequest {
    * @param tls how to check the target's TLS (null: plain TCP)
    * @param headers client.headers, resolved (name, value)
    */
-  static RequestPlan plan(Cell cell, HostPort at, ClientTls tls, List<String[]> headers) {
+  static RequestPlan plan(Cell cell, HostPort at, ClientTls tls, List<Header> headers) {
     return plan(cell, at).withTls(tls).withHeaders(headers);
   }
 
@@ -29,10 +31,10 @@ public final class CellRequest {
    * These request headers as a client that accepts no compression sends them: Accept-Encoding:
    * identity in place of the user's.
    */
-  static List<String[]> identityEncoding(List<String[]> headers) {
-    List<String[]> out = new java.util.ArrayList<>();
-    for (String[] h : headers) if (!h[0].equalsIgnoreCase("Accept-Encoding")) out.add(h);
-    out.add(new String[] {"Accept-Encoding", "identity"});
+  static List<Header> identityEncoding(List<Header> headers) {
+    List<Header> out = new ArrayList<>();
+    for (Header h : headers) if (!h.named("Accept-Encoding")) out.add(h);
+    out.add(new Header("Accept-Encoding", "identity"));
     return out;
   }
 }

@@ -9,6 +9,7 @@ import flushlab.core.HostPort;
 import flushlab.core.ThreadWaits;
 import flushlab.core.Units;
 import flushlab.emitter.PacingAudit;
+import flushlab.http.Header;
 import flushlab.netpath.ServerSite;
 import flushlab.netpath.ServerSites;
 import flushlab.scenario.Cell;
@@ -47,7 +48,7 @@ final class LocalMeasurer implements Measure {
     void running(MeteredClient client);
 
     /** The request headers: as the map's pass asks ({@code true}), or as the scenario has them. */
-    List<String[]> headers(boolean asThePassAsks);
+    List<Header> headers(boolean asThePassAsks);
 
     long pacingToleranceNanos();
   }

@@ -1,5 +1,6 @@
 package flushlab.run;
 
+import flushlab.http.Header;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Scenario;
 import flushlab.targets.Target;
@@ -28,7 +29,7 @@ interface MapLab {
    * The scenario's request headers; as a client that accepts no compression, with Accept-Encoding:
    * identity.
    */
-  List<String[]> headersFor(boolean identity);
+  List<Header> headersFor(boolean identity);
 
   /**
    * Starts {@code model} where {@code like} runs; closing what it answers stops it (on agents, the

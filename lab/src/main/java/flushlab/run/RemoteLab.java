@@ -1,5 +1,6 @@
 package flushlab.run;
 
+import flushlab.http.Header;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Scenario;
 import flushlab.targets.Target;
@@ -22,7 +23,7 @@ public interface RemoteLab extends AutoCloseable {
       Cell cell,
       int cellIndex,
       int run,
-      List<String[]> headers,
+      List<Header> headers,
       long pacingToleranceNanos)
       throws Exception;
 

@@ -3,6 +3,7 @@ package flushlab.run;
 import flushlab.client.BatchResult;
 import flushlab.client.MeteredClient;
 import flushlab.client.StreamResult;
+import flushlab.http.Header;
 import flushlab.map.CellEvidence;
 import flushlab.map.FlushTrigger;
 import flushlab.map.TriggerInference;
@@ -315,7 +316,7 @@ public final class ScenarioRunner {
     }
 
     @Override
-    public List<String[]> headersFor(boolean identity) {
+    public List<Header> headersFor(boolean identity) {
       return ScenarioRunner.this.headersFor(identity);
     }
 
@@ -343,8 +344,8 @@ public final class ScenarioRunner {
    * The scenario's request headers; for the pass as a client that does not accept compression,
    * Accept-Encoding: identity.
    */
-  private List<String[]> headersFor(boolean identity) {
-    List<String[]> h = scenario.requestHeaders().toSend();
+  private List<Header> headersFor(boolean identity) {
+    List<Header> h = scenario.requestHeaders().toSend();
     return identity ? CellRequest.identityEncoding(h) : h;
   }
 
@@ -621,7 +622,7 @@ public final class ScenarioRunner {
     }
 
     @Override
-    public List<String[]> headers(boolean asThePassAsks) {
+    public List<Header> headers(boolean asThePassAsks) {
       return headersFor(asThePassAsks && identityPass);
     }
 

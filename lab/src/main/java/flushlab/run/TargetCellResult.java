@@ -3,6 +3,7 @@ package flushlab.run;
 import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
 import flushlab.coding.ContentCoding;
+import flushlab.http.Header;
 import flushlab.map.CellEvidence;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Setting;
@@ -20,7 +21,7 @@ public record TargetCellResult(
     Cell cell,
     List<RunRecord> runs,
     BatchResult included,
-    List<String[]> requestHeaders) {
+    List<Header> requestHeaders) {
 
   public static TargetCellResult of(String target, Cell cell, List<RunRecord> runs) {
     List<StreamResult> kept = new ArrayList<>();
@@ -39,7 +40,7 @@ public record TargetCellResult(
     return new BatchResult(all);
   }
 
-  public TargetCellResult withRequestHeaders(List<String[]> headers) {
+  public TargetCellResult withRequestHeaders(List<Header> headers) {
     return new TargetCellResult(target, cell, runs, included, headers);
   }
 

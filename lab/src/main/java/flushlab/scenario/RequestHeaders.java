@@ -1,6 +1,7 @@
 package flushlab.scenario;
 
 import flushlab.client.HeaderSpec;
+import flushlab.http.Header;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,12 +12,12 @@ import java.util.List;
  */
 public final class RequestHeaders {
   private final List<HeaderSpec> specs = new ArrayList<>();
-  private final List<String[]> resolved = new ArrayList<>();
+  private final List<Header> resolved = new ArrayList<>();
   private final List<YamlNode> valueNodes = new ArrayList<>();
 
   void add(HeaderSpec spec, String value, YamlNode valueNode) {
     specs.add(spec);
-    resolved.add(new String[] {spec.name(), value});
+    resolved.add(new Header(spec.name(), value));
     valueNodes.add(valueNode);
   }
 
@@ -39,7 +40,7 @@ public final class RequestHeaders {
     for (String t : typed) {
       HeaderSpec spec = HeaderSpec.parse(flag, t);
       h.specs.add(spec);
-      h.resolved.add(new String[] {spec.name(), spec.resolve(flag, env)});
+      h.resolved.add(new Header(spec.name(), spec.resolve(flag, env)));
     }
     return h;
   }
@@ -48,8 +49,8 @@ public final class RequestHeaders {
     return new RequestHeaders();
   }
 
-  /** (name, value) pairs to send. */
-  public List<String[]> toSend() {
+  /** The fields to send, in the scenario's order. */
+  public List<Header> toSend() {
     return List.copyOf(resolved);
   }
 
@@ -73,7 +74,7 @@ public final class RequestHeaders {
     String out = String.join("\n", lines);
     // a safety net for a value the positions missed (a block scalar, an unusual layout)
     for (int i = 0; i < specs.size(); i++) {
-      for (String secret : new String[] {specs.get(i).template(), resolved.get(i)[1]}) {
+      for (String secret : new String[] {specs.get(i).template(), resolved.get(i).value()}) {
         if (secret.length() >= 4) out = out.replace(secret, HeaderSpec.REDACTED);
       }
     }

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flushlab.Cli.Ran;
 import flushlab.LabTest;
 import flushlab.client.RequestPlan;
+import flushlab.http.Header;
 import flushlab.tls.ClientTls;
 import flushlab.tls.ServerTls;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,8 +94,7 @@ class GatewayFlagsTest extends LabTest {
     var plan =
         RequestPlan.chat("127.0.0.1", 9, 5, 0, 1, "my-route")
             .withHeaders(
-                java.util.List.<String[]>of(
-                    new String[] {"Accept", "*/*"}, new String[] {"Authorization", "Bearer k"}));
+                List.of(new Header("Accept", "*/*"), new Header("Authorization", "Bearer k")));
     String wire = new String(plan.bytes(true), java.nio.charset.StandardCharsets.ISO_8859_1);
     assertThat(wire)
         .contains("\"model\":\"my-route\"")

@@ -3,6 +3,7 @@ package flushlab.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.coding.ContentCoding;
+import flushlab.http.Header;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.List;
@@ -23,11 +24,9 @@ class ClientProfileTest {
     for (ClientProfile c : ClientProfile.values()) {
       String head = head(plan.withProfile(c));
       int at = 0;
-      for (String[] h : c.headers()) {
-        int i = head.indexOf("\r\n" + h[0] + ": " + h[1] + "\r\n");
-        assertThat(i)
-            .as("%s sends %s: %s after the header before it", c, h[0], h[1])
-            .isGreaterThan(at);
+      for (Header h : c.headers()) {
+        int i = head.indexOf("\r\n" + h.line() + "\r\n");
+        assertThat(i).as("%s sends %s after the header before it", c, h.line()).isGreaterThan(at);
         at = i;
       }
       assertThat(head)
@@ -59,8 +58,7 @@ class ClientProfileTest {
                 .withProfile(ClientProfile.OPENAI_PYTHON)
                 .acceptedCodings())
         .isEqualTo(EnumSet.of(ContentCoding.GZIP, ContentCoding.DEFLATE));
-    RequestPlan mine =
-        browser.withHeaders(List.<String[]>of(new String[] {"Accept-Encoding", "identity"}));
+    RequestPlan mine = browser.withHeaders(List.of(new Header("Accept-Encoding", "identity")));
     assertThat(mine.acceptedCodings()).isEmpty();
     String head = head(mine);
     assertThat(head)

@@ -10,6 +10,7 @@ import flushlab.coding.BodyDecoder;
 import flushlab.coding.ContentCoding;
 import flushlab.coding.FlushPolicy;
 import flushlab.coding.StreamCompressor;
+import flushlab.http.Header;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -123,7 +124,7 @@ class ContentCodingTest extends LabTest {
     assertThat(ContentCoding.named("x-gzip")).isEqualTo(ContentCoding.GZIP);
     assertThat(
             RequestPlan.get("http://127.0.0.1:1/sse")
-                .withHeaders(List.<String[]>of(new String[] {"accept-encoding", "gzip"}))
+                .withHeaders(List.of(new Header("accept-encoding", "gzip")))
                 .acceptedCodings())
         .isEqualTo(EnumSet.of(ContentCoding.GZIP));
   }
@@ -289,7 +290,7 @@ class ContentCodingTest extends LabTest {
     RequestPlan plan =
         RequestPlan.get("http://127.0.0.1:" + server.port() + "/sse?frames=" + FRAMES);
     if (acceptEncoding != null)
-      plan = plan.withHeaders(List.<String[]>of(new String[] {"Accept-Encoding", acceptEncoding}));
+      plan = plan.withHeaders(List.of(new Header("Accept-Encoding", acceptEncoding)));
     return lab.measure(plan, ClientOptions.single());
   }
 

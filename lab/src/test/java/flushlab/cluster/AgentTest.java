@@ -9,6 +9,7 @@ import flushlab.client.StreamResult;
 import flushlab.core.HostPort;
 import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
+import flushlab.http.Header;
 import flushlab.scenario.Cell;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -169,7 +170,7 @@ class AgentTest {
                         "a",
                         at,
                         share(chat, 1),
-                        List.<String[]>of(new String[] {"Authorization", "Bearer sk-lab-test"}),
+                        List.of(new Header("Authorization", "Bearer sk-lab-test")),
                         30_000)
                     .await(40, TimeUnit.SECONDS)
                     .results());

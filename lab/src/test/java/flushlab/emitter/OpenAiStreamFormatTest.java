@@ -8,6 +8,7 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.RequestPlan;
 import flushlab.core.Json;
+import flushlab.http.Header;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -244,7 +245,7 @@ class OpenAiStreamFormatTest {
   void theMeteredClientTimesEveryResponsesDelta() throws Exception {
     RequestPlan plan =
         RequestPlan.responses("127.0.0.1", lab.emitter.port(), 30, 0, 5, "gpt-test")
-            .withHeaders(List.<String[]>of(new String[] {"Authorization", "Bearer " + KEY}));
+            .withHeaders(List.of(new Header("Authorization", "Bearer " + KEY)));
     BatchResult r = lab.measurePaced(5_000_000L, plan, ClientOptions.single());
     assertThat(r.firstError()).isNull();
     assertThat(r.frames()).isEqualTo(30);
