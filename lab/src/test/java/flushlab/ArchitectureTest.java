@@ -197,4 +197,40 @@ class ArchitectureTest {
     }
     assertThat(inTests).as("qualified flushlab names in tests (import them)").isEmpty();
   }
+
+  private static final Pattern LIBRARY_NAME =
+      Pattern.compile(
+          "(?<![\\w.])(?:java|javax|io\\.vertx|io\\.netty|com\\.fasterxml|org\\.HdrHistogram"
+              + "|com\\.beust|org\\.junit|org\\.assertj|com\\.hazelcast)(?:\\.[a-z_]\\w*)+\\.([A-Z]\\w*)");
+
+  private static final Pattern IMPORTED = Pattern.compile("(?m)^import ([\\w.]+)\\.(\\w+);");
+
+  /**
+   * JDK and library classes are imported too, in main code and tests: a name is spelled out only
+   * where the file imports another class of the same simple name (Netty's and Vert.x's ClientAuth).
+   */
+  @Test
+  void libraryNamesAreImportedUnlessTwoShareASimpleName() throws IOException {
+    Map<Path, List<String>> spelled = new TreeMap<>();
+    for (Path root : List.of(SOURCES, Path.of("lab/src/test/java"))) {
+      try (Stream<Path> files = Files.walk(root)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+          String code = codeOnly(Files.readString(f));
+          Map<String, String> imported = new TreeMap<>();
+          Matcher im = IMPORTED.matcher(code);
+          while (im.find()) imported.put(im.group(2), im.group(1) + "." + im.group(2));
+          for (String line : code.split("\n")) {
+            if (line.startsWith("import ") || line.startsWith("package ")) continue;
+            Matcher m = LIBRARY_NAME.matcher(line);
+            while (m.find()) {
+              String other = imported.get(m.group(1));
+              if (other == null || other.equals(m.group()))
+                spelled.computeIfAbsent(f, k -> new ArrayList<>()).add(m.group());
+            }
+          }
+        }
+      }
+    }
+    assertThat(spelled).as("JDK and library names spelled out in code (import them)").isEmpty();
+  }
 }

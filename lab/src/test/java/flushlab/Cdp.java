@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.Json;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -12,8 +13,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -213,27 +217,25 @@ public final class Cdp implements AutoCloseable {
     }
   }
 
-  private static void deleteTree(Path root) throws java.io.IOException {
+  private static void deleteTree(Path root) throws IOException {
     Files.walkFileTree(
         root,
-        new java.nio.file.SimpleFileVisitor<>() {
+        new SimpleFileVisitor<>() {
           @Override
-          public java.nio.file.FileVisitResult visitFile(
-              Path f, java.nio.file.attribute.BasicFileAttributes a) throws java.io.IOException {
+          public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
             Files.deleteIfExists(f);
-            return java.nio.file.FileVisitResult.CONTINUE;
+            return FileVisitResult.CONTINUE;
           }
 
           @Override
-          public java.nio.file.FileVisitResult visitFileFailed(Path f, java.io.IOException e) {
-            return java.nio.file.FileVisitResult.CONTINUE; // gone already
+          public FileVisitResult visitFileFailed(Path f, IOException e) {
+            return FileVisitResult.CONTINUE; // gone already
           }
 
           @Override
-          public java.nio.file.FileVisitResult postVisitDirectory(Path d, java.io.IOException e)
-              throws java.io.IOException {
+          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
             Files.deleteIfExists(d);
-            return java.nio.file.FileVisitResult.CONTINUE;
+            return FileVisitResult.CONTINUE;
           }
         });
   }

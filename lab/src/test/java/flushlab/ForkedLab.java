@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,13 +47,12 @@ public final class ForkedLab implements AutoCloseable {
    * ARGS} in {@code dir}, stderr merged.
    */
   public static ForkedLab start(Path dir, List<String> jvmArgs, String... args) throws IOException {
-    return start(dir, java.util.Map.of(), jvmArgs, args);
+    return start(dir, Map.of(), jvmArgs, args);
   }
 
   /** The same, with these variables added to its environment. */
   public static ForkedLab start(
-      Path dir, java.util.Map<String, String> env, List<String> jvmArgs, String... args)
-      throws IOException {
+      Path dir, Map<String, String> env, List<String> jvmArgs, String... args) throws IOException {
     return startInside(List.of(), dir, env, jvmArgs, args);
   }
 
@@ -61,11 +61,7 @@ public final class ForkedLab implements AutoCloseable {
    * place, so a kill of this process is a kill of the JVM).
    */
   public static ForkedLab startInside(
-      List<String> prefix,
-      Path dir,
-      java.util.Map<String, String> env,
-      List<String> jvmArgs,
-      String... args)
+      List<String> prefix, Path dir, Map<String, String> env, List<String> jvmArgs, String... args)
       throws IOException {
     List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

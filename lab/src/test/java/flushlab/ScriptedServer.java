@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import java.util.zip.CRC32C;
 
 /** A loopback test server that answers every connection with a script of timed raw writes. */
@@ -18,7 +19,7 @@ public final class ScriptedServer implements AutoCloseable {
   private final NetServer server;
 
   /** One write of the script: bytes produced at write time, sent delayMs after the previous one. */
-  public record Step(long delayMs, java.util.function.Supplier<byte[]> bytes) {}
+  public record Step(long delayMs, Supplier<byte[]> bytes) {}
 
   public ScriptedServer(Vertx vertx, BiConsumer<NetSocket, ScriptedServer> onConnect)
       throws Exception {

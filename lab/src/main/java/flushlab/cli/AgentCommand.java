@@ -8,6 +8,7 @@ import flushlab.cluster.ClusterSpec;
 import flushlab.core.Build;
 import flushlab.core.HostPort;
 import flushlab.run.Warmup;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,7 +108,7 @@ final class AgentCommand implements Command {
     return UntilInterrupted.await(agent.vertx());
   }
 
-  private byte[] secret() throws java.io.IOException {
+  private byte[] secret() throws IOException {
     return ClusterSecret.read(secretFile == null ? null : Path.of(secretFile), "--secret-file");
   }
 }

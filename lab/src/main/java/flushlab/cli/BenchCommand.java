@@ -17,8 +17,10 @@ import flushlab.relay.RelayOptions;
 import flushlab.run.MapBench;
 import flushlab.run.SoakBench;
 import flushlab.run.Warmup;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -33,7 +35,7 @@ import org.HdrHistogram.Histogram;
         "Print the instrument's or the relay's cost on this machine, soak them, or time the map (instrument | relay | soak | map)")
 final class BenchCommand implements Command {
   @Parameter(description = "instrument | relay | soak | map")
-  List<String> what = new java.util.ArrayList<>();
+  List<String> what = new ArrayList<>();
 
   @Parameter(names = "--short-streams", description = "soak: short streams per target")
   int shortStreams = 5000;
@@ -117,7 +119,7 @@ final class BenchCommand implements Command {
   private BatchResult staggered(int port, String query, int streams, long intervalNanos)
       throws Exception {
     MeteredClient c = new MeteredClient(vertx, ClientOptions.single());
-    List<io.vertx.core.Future<BatchResult>> running = new java.util.ArrayList<>();
+    List<Future<BatchResult>> running = new ArrayList<>();
     try {
       long start = System.nanoTime();
       for (int i = 0; i < streams; i++) {
@@ -126,7 +128,7 @@ final class BenchCommand implements Command {
           Thread.onSpinWait(); // the bench thread only, never an event loop
         running.add(c.run(RequestPlan.get("http://127.0.0.1:" + port + "/sse?" + query)));
       }
-      List<StreamResult> all = new java.util.ArrayList<>();
+      List<StreamResult> all = new ArrayList<>();
       for (var f : running) all.addAll(f.await(10, TimeUnit.MINUTES).streamResults());
       return new BatchResult(all);
     } finally {

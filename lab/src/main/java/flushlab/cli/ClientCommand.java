@@ -1,6 +1,7 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
+import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -21,6 +22,9 @@ import flushlab.run.Warmup;
 import flushlab.scenario.Keys;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(commandNames = "client", commandDescription = "Meter an SSE stream read by read")
@@ -41,7 +45,7 @@ final class ClientCommand implements Command {
       splitter = Converters.WholeValue.class,
       description =
           "With --path veth: a shaper of a relay the lab starts in front of its emitter across the link (repeatable)")
-  java.util.List<String> shapes = new java.util.ArrayList<>();
+  List<String> shapes = new ArrayList<>();
 
   // These mirror the scenario's client settings: description, default and range come from Keys.
   @Parameter(names = "--requests", descriptionKey = "client.requests")
@@ -194,10 +198,7 @@ final class ClientCommand implements Command {
         }
         out.println(r.oneLine());
         out.printf(
-            java.util.Locale.ROOT,
-            "batch %.3f s, %.1f MB/s read%n",
-            seconds,
-            r.bytes() / 1e6 / seconds);
+            Locale.ROOT, "batch %.3f s, %.1f MB/s read%n", seconds, r.bytes() / 1e6 / seconds);
       }
       if (r.errorCount() > 0) {
         err.println(
@@ -223,7 +224,7 @@ final class ClientCommand implements Command {
     try {
       p = RequestPlan.get(url);
     } catch (IllegalArgumentException e) {
-      throw new com.beust.jcommander.ParameterException("--target: " + e.getMessage());
+      throw new ParameterException("--target: " + e.getMessage());
     }
     if (p.pathAndQuery().startsWith("/v1/chat/completions")) {
       chat.check();

@@ -11,6 +11,7 @@ import flushlab.relay.RelayLog;
 import flushlab.run.Warmup;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
+import java.util.concurrent.TimeUnit;
 
 /**
  * `flushlab console`: the emitter, and on one port the control API that Toxiproxy's clients speak,
@@ -70,7 +71,7 @@ final class ConsoleCommand implements Command {
             apiMaxConnections,
             headTimeoutNanos / 1_000_000L);
     try {
-      vertx.deployVerticle(control).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       err.println("flushlab console: cannot listen on " + at + ": " + Main.describe(e));
       vertx.close();

@@ -6,7 +6,9 @@ import com.beust.jcommander.converters.BaseConverter;
 import com.beust.jcommander.converters.IParameterSplitter;
 import flushlab.core.Units;
 import flushlab.relay.shaper.ShaperRegistry;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * JCommander converters for unit-bearing flags; a bad value names the flag and the form. The values
@@ -47,9 +49,9 @@ final class Converters {
   /** A unit-bearing flag: a parse error names the flag and the form it wants. */
   private abstract static class UnitConverter<T> extends BaseConverter<T>
       implements IStringConverter<T> {
-    private final java.util.function.Function<String, T> parse;
+    private final Function<String, T> parse;
 
-    UnitConverter(String optionName, java.util.function.Function<String, T> parse) {
+    UnitConverter(String optionName, Function<String, T> parse) {
       super(optionName);
       this.parse = parse;
     }
@@ -114,8 +116,8 @@ final class Converters {
    * Each {@code --shape} value parsed as a shaper spec; a bad one names the flag, the value and
    * what is wrong.
    */
-  static java.util.List<ShaperRegistry.Spec> shapes(java.util.List<String> values) {
-    java.util.List<ShaperRegistry.Spec> specs = new java.util.ArrayList<>();
+  static List<ShaperRegistry.Spec> shapes(List<String> values) {
+    List<ShaperRegistry.Spec> specs = new ArrayList<>();
     for (String s : values) {
       try {
         specs.addAll(ShaperRegistry.parseChain(s));

@@ -13,7 +13,9 @@ import flushlab.run.Warmup;
 import flushlab.tcpprobe.UploadServer;
 import flushlab.tls.ServerTls;
 import io.vertx.core.Vertx;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.util.concurrent.TimeUnit;
 
 @Parameters(
     commandNames = "emitter",
@@ -119,7 +121,7 @@ final class EmitterCommand implements Command {
     if (uploadAt != null) {
       try {
         uploads = UploadServer.start(upload.options(uploadAt, !uploadNoTcpNoDelay));
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         err.println("flushlab emitter: cannot listen on " + uploadAt + ": " + IoErrors.describe(e));
         return EXIT_FAILED;
       }
@@ -142,10 +144,7 @@ final class EmitterCommand implements Command {
     if (tlsAt != null) {
       int tlsPort;
       try {
-        tlsPort =
-            emitter
-                .listenTls(tlsAt.host(), tlsAt.port(), tls)
-                .await(10, java.util.concurrent.TimeUnit.SECONDS);
+        tlsPort = emitter.listenTls(tlsAt.host(), tlsAt.port(), tls).await(10, TimeUnit.SECONDS);
       } catch (Exception e) {
         err.println("flushlab emitter: cannot listen with TLS on " + tlsAt + ": " + e.getMessage());
         vertx.close();

@@ -12,6 +12,7 @@ import flushlab.run.IdleProbe;
 import flushlab.targets.Target;
 import flushlab.targets.TargetStartFailure;
 import io.vertx.core.Vertx;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ final class IdleProbeCommand implements Command {
     if (json != null) {
       try {
         ResultsFolder.checkWritable(Path.of(json));
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         throw new IllegalArgumentException(
             "--json "
                 + json

@@ -13,7 +13,10 @@ import flushlab.tcpprobe.ProbeSite;
 import flushlab.tcpprobe.UploadServer;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 @Parameters(
     commandNames = "keepalive",
@@ -75,7 +78,7 @@ final class KeepAliveProbeCommand implements Command {
         throw new IllegalArgumentException(
             "--path veth: only the lab's own server runs across the link; drop --target");
       at = HostPort.parse("--target", target, false);
-      servers = java.util.Collections.singletonList(null);
+      servers = Collections.singletonList(null);
     } else {
       servers = settings("--server-nodelay", serverNoDelay);
     }
@@ -88,8 +91,8 @@ final class KeepAliveProbeCommand implements Command {
               + " B on one connection each, over "
               + where.describe()
               + (site.link() != null ? " (" + site.link() + ")" : ""));
-      List<KeepAliveProbe.Result> results = new java.util.ArrayList<>();
-      List<String> serverOf = new java.util.ArrayList<>();
+      List<KeepAliveProbe.Result> results = new ArrayList<>();
+      List<String> serverOf = new ArrayList<>();
       KeepAliveProbe.Result onOn = null;
       KeepAliveProbe.Result offOff = null;
       for (Boolean serverSide : servers) {
@@ -127,7 +130,7 @@ final class KeepAliveProbeCommand implements Command {
       out.println(table);
       if (onOn != null && offOff != null) {
         out.printf(
-            java.util.Locale.ROOT,
+            Locale.ROOT,
             "%nNagle on both ends: mean %.3f ms per request with %d stall(s), against %.3f ms with %d "
                 + "with TCP_NODELAY on both ends (%.1fx)%n",
             offOff.meanMs(),
@@ -137,7 +140,7 @@ final class KeepAliveProbeCommand implements Command {
             offOff.meanMs() / onOn.meanMs());
       }
       out.printf(
-          java.util.Locale.ROOT,
+          Locale.ROOT,
           "a stall: a request slower than the fastest of this probe (%.3f ms) by more than %s%n",
           fastest,
           stallOver.text());

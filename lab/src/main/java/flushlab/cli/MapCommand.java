@@ -35,6 +35,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -109,7 +110,7 @@ final class MapCommand implements Command {
     if (json != null) {
       try {
         ResultsFolder.checkWritable(Path.of(json));
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         throw new IllegalArgumentException(
             "--json "
                 + json
@@ -308,11 +309,7 @@ final class MapCommand implements Command {
     Path file = Path.of(json);
     Path tmp = file.resolveSibling(file.getFileName() + ".partial");
     Files.writeString(tmp, Json.pretty(answer), StandardCharsets.UTF_8);
-    Files.move(
-        tmp,
-        file,
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     out.println("json: " + file);
   }
 

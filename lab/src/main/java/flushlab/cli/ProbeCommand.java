@@ -25,6 +25,7 @@ import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * Gateway overhead, measured the way the sse-latency tool does and then some: the emitter and the
@@ -226,7 +227,7 @@ final class ProbeCommand implements Command {
                 + GatewayOverhead.DECIDING.stream()
                     .filter(m -> !overhead.difference(m).resolved())
                     .map(m -> m.label)
-                    .collect(java.util.stream.Collectors.joining(" and "))
+                    .collect(Collectors.joining(" and "))
                 + " differ by less than the rounds' spread after "
                 + overhead.rounds()
                 + " rounds: the gateway's cost there is below what this"

@@ -2,6 +2,7 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import com.beust.jcommander.ParametersDelegate;
 import flushlab.core.HostPort;
 import flushlab.core.LabVertx;
 import flushlab.relay.Relay;
@@ -45,7 +46,7 @@ final class RelayCommand implements Command {
       description = "Clients reach the relay over TLS (it terminates TLS; upstream stays plain)")
   boolean tls;
 
-  @com.beust.jcommander.ParametersDelegate ServerTlsFlags tlsFlags = new ServerTlsFlags();
+  @ParametersDelegate ServerTlsFlags tlsFlags = new ServerTlsFlags();
 
   @Parameter(
       names = "--max-connections",

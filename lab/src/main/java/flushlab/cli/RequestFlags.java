@@ -8,6 +8,7 @@ import flushlab.core.HostPort;
 import flushlab.core.Named;
 import flushlab.scenario.RequestHeaders;
 import flushlab.tls.ClientTls;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +84,7 @@ final class RequestFlags {
    * --insecure say (which are refused for a server without it); warns on {@code err} when
    * unchecked.
    */
-  Server server(String flag, String text, java.io.PrintStream err) {
+  Server server(String flag, String text, PrintStream err) {
     boolean https = text.startsWith("https://");
     String hostPort =
         https
@@ -141,14 +142,14 @@ final class RequestFlags {
   }
 
   /** How https targets are checked; warns on {@code err} when the check is off. */
-  ClientTls tls(java.io.PrintStream err) {
+  ClientTls tls(PrintStream err) {
     ClientTls t = ClientTls.fromFlags(caFile, insecure);
     if (t.mode() == ClientTls.Mode.INSECURE) err.println(ClientTls.INSECURE_WARNING);
     return t;
   }
 
   /** {@code plan} with these headers, and, when it is https, this certificate check. */
-  RequestPlan apply(RequestPlan plan, java.io.PrintStream err) {
+  RequestPlan apply(RequestPlan plan, PrintStream err) {
     RequestPlan p =
         plan.withHeaders(resolvedHeaders(System.getenv()).toSend()).withProfile(profile());
     return p.tls() == null ? p : p.withTls(tls(err));

@@ -29,6 +29,7 @@ import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -237,8 +238,7 @@ final class RunCommand implements Command {
                 commandLine,
                 Environment.capture(vertx.isNativeTransportEnabled()));
         ResultsWriter.Written written =
-            ResultsWriter.write(
-                root, report, java.time.Instant.parse(report.started()).toEpochMilli());
+            ResultsWriter.write(root, report, Instant.parse(report.started()).toEpochMilli());
         out.println("results: " + written.folder());
         code = EXIT_OK;
         if (written.fallbackReason() != null) {

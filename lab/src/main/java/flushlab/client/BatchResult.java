@@ -10,6 +10,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -61,7 +63,7 @@ public final class BatchResult {
   // distributions nobody asks for (the map and staggered runs make one per stream) costs no
   // histogram at all; one that is asked costs arrays spanning the values seen. They spanned an
   // hour at 1 ns up front before: 2.2 MB per batch, most of what a run allocated.
-  private final java.util.EnumMap<Dist, Histogram> built = new java.util.EnumMap<>(Dist.class);
+  private final EnumMap<Dist, Histogram> built = new EnumMap<>(Dist.class);
   private long releases;
   private long frames;
   private long reads;
@@ -127,9 +129,9 @@ public final class BatchResult {
     RELEASE_BYTES(s -> s.releases().bytes()),
     RELEASE_FRAMES(s -> s.releases().frames());
 
-    private final java.util.function.Function<StreamResult, LongSamples> samples;
+    private final Function<StreamResult, LongSamples> samples;
 
-    Dist(java.util.function.Function<StreamResult, LongSamples> samples) {
+    Dist(Function<StreamResult, LongSamples> samples) {
       this.samples = samples;
     }
   }
@@ -171,7 +173,7 @@ public final class BatchResult {
   }
 
   private static List<double[]> curve(Histogram h) {
-    List<double[]> points = new java.util.ArrayList<>();
+    List<double[]> points = new ArrayList<>();
     if (h.getTotalCount() == 0) return points;
     for (org.HdrHistogram.HistogramIterationValue v : h.percentiles(2)) {
       double p = v.getPercentileLevelIteratedTo();
@@ -309,7 +311,7 @@ public final class BatchResult {
    */
   @JsonProperty("content_codings")
   public Map<String, Integer> contentCodings() {
-    Map<String, Integer> out = new java.util.TreeMap<>();
+    Map<String, Integer> out = new TreeMap<>();
     for (StreamResult s : streams)
       if (s.ok()) out.merge(s.coding() == null ? "identity" : s.coding().text(), 1, Integer::sum);
     return out;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import flushlab.core.FrameCodec;
+import java.io.IOException;
 import java.util.zip.CRC32C;
 
 /**
@@ -102,7 +103,7 @@ final class FrameDecoder {
       if (p.currentToken() != JsonToken.END_OBJECT || !p.getParsingContext().inRoot())
         return corrupt();
       dropUnlessConsumed(p);
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return corrupt(); // not JSON
     }
     if (textDelta && (type == null || type.endsWith("output_text.delta"))) token = true;
@@ -124,7 +125,7 @@ final class FrameDecoder {
   private void dropUnlessConsumed(JsonParser p) {
     try {
       if (p.nextToken() != JsonToken.NOT_AVAILABLE) json = null;
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       json = null;
     }
   }
@@ -135,7 +136,7 @@ final class FrameDecoder {
   }
 
   /** True when a choice's delta has non-empty content; leaves the parser after the array. */
-  private static boolean choicesCarryContent(JsonParser p) throws java.io.IOException {
+  private static boolean choicesCarryContent(JsonParser p) throws IOException {
     boolean content = false;
     while (p.nextToken() == JsonToken.START_OBJECT) {
       while (p.nextToken() == JsonToken.FIELD_NAME) {

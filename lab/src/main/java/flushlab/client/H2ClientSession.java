@@ -8,7 +8,9 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -96,7 +98,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
    * The open streams, in the order opened: at most 128, looked up by a scan (no map, no iterator
    * per read).
    */
-  private final java.util.ArrayList<Out> streams = new java.util.ArrayList<>();
+  private final ArrayList<Out> streams = new ArrayList<>();
 
   private int nextStreamId = 1;
 
@@ -217,7 +219,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
     open();
     byte[] settings = clientSettings();
     String payload =
-        java.util.Base64.getUrlEncoder()
+        Base64.getUrlEncoder()
             .withoutPadding()
             .encodeToString(Arrays.copyOfRange(settings, H2.FRAME_HEADER_BYTES, settings.length));
     StringBuilder sb =

@@ -1,6 +1,7 @@
 package flushlab.client;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,7 +40,7 @@ public record HeaderSpec(String name, String template) {
       throw new IllegalArgumentException(
           where + ": '" + name + "' is not a header name (letters, digits and !#$%&'*+.^_`|~-)");
     }
-    if (LAB_OWNED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+    if (LAB_OWNED.contains(name.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException(
           where
               + ": "

@@ -12,11 +12,14 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.ConnectOptions;
+import io.vertx.core.net.JdkSSLEngineOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -72,8 +75,7 @@ public final class MeteredClient {
     this.net =
         vertx.createNetClient(
             new NetClientOptions()
-                .setSslEngineOptions(
-                    new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
+                .setSslEngineOptions(new JdkSSLEngineOptions().setUseWorkerThread(true))
                 .setTcpNoDelay(true)
                 .setConnectTimeout(
                     (int) Math.min(30_000, Math.max(1, options.timeoutNanos() / 1_000_000))));
@@ -433,7 +435,7 @@ public final class MeteredClient {
               });
       byte[] request = batch.plan.bytes(options.keepAlive());
       socket
-          .write(io.vertx.core.buffer.Buffer.buffer(request))
+          .write(Buffer.buffer(request))
           .onComplete(
               ar -> {
                 if (ar.succeeded()) m.requestWritten(System.nanoTime());
@@ -455,7 +457,7 @@ public final class MeteredClient {
       int n = buf.readableBytes();
       if (plainPending == 0) plainTime = now;
       if (scratch.length < plainPending + n)
-        scratch = java.util.Arrays.copyOf(scratch, Math.max(scratch.length * 2, plainPending + n));
+        scratch = Arrays.copyOf(scratch, Math.max(scratch.length * 2, plainPending + n));
       buf.getBytes(buf.readerIndex(), scratch, plainPending, n);
       plainPending += n;
     }
@@ -560,7 +562,7 @@ public final class MeteredClient {
                 }
               });
       socket
-          .write(io.vertx.core.buffer.Buffer.buffer(request))
+          .write(Buffer.buffer(request))
           .onComplete(
               ar -> {
                 if (ar.succeeded()) m.requestWritten(System.nanoTime());

@@ -11,6 +11,7 @@ import flushlab.tls.ClientTls;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -259,7 +260,7 @@ public record RequestPlan(
    * values of the user's own headers read {@link #REDACTED} (results record the rest exactly).
    */
   public List<String> headLines(boolean keepAlive, boolean redactUser) {
-    List<String> lines = new java.util.ArrayList<>();
+    List<String> lines = new ArrayList<>();
     // the user's headers (a gateway's Host, a client's User-Agent) replace the lab's of the same
     // name
     if (!given("host"))

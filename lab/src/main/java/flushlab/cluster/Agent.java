@@ -19,6 +19,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServer;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -180,7 +181,7 @@ public final class Agent implements AutoCloseable {
    */
   private static int busPort(Vertx vertx) {
     try {
-      java.lang.reflect.Field f = vertx.eventBus().getClass().getDeclaredField("server");
+      Field f = vertx.eventBus().getClass().getDeclaredField("server");
       f.setAccessible(true);
       return ((NetServer) f.get(vertx.eventBus())).actualPort();
     } catch (ReflectiveOperationException | ClassCastException e) {

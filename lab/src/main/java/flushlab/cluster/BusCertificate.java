@@ -9,19 +9,26 @@ import io.vertx.core.http.ClientAuth;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.PfxOptions;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.EdECPrivateKeySpec;
 import java.security.spec.NamedParameterSpec;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
+import javax.net.ssl.SSLException;
 import org.bouncycastle.asn1.edec.EdECObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
@@ -113,20 +120,20 @@ public final class BusCertificate {
               .build(new JcaContentSignerBuilder("Ed25519").build(key));
       X509Certificate x509 =
           (X509Certificate)
-              java.security.cert.CertificateFactory.getInstance("X.509")
-                  .generateCertificate(new java.io.ByteArrayInputStream(cert.getEncoded()));
-      java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+              CertificateFactory.getInstance("X.509")
+                  .generateCertificate(new ByteArrayInputStream(cert.getEncoded()));
+      KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
       store.setKeyEntry("lab", key, STORE_PASSWORD.toCharArray(), new X509Certificate[] {x509});
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       store.store(bytes, STORE_PASSWORD.toCharArray());
       return new BusCertificate(
           pem("CERTIFICATE", cert.getEncoded()), bytes.toByteArray(), key, x509);
-    } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
+    } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
       throw new IllegalStateException(
           "cannot make the lab's event-bus certificate: " + e.getMessage(), e);
     } finally {
-      java.util.Arrays.fill(seed, (byte) 0);
+      Arrays.fill(seed, (byte) 0);
     }
   }
 
@@ -168,7 +175,7 @@ public final class BusCertificate {
           .protocols(PROTOCOLS)
           .sslProvider(SslProvider.JDK)
           .build();
-    } catch (javax.net.ssl.SSLException e) {
+    } catch (SSLException e) {
       throw new IllegalStateException("cannot set up the event bus's TLS: " + e.getMessage(), e);
     }
   }

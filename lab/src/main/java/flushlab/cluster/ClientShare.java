@@ -1,5 +1,6 @@
 package flushlab.cluster;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
@@ -20,11 +21,13 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A share of a run's client load, run by one agent for another over the event bus: the asker names
@@ -44,7 +47,7 @@ public final class ClientShare {
   static AgentStalls stallsOf(JsonObject j) {
     try {
       return Json.MAPPER.readValue(j.encode(), AgentStalls.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
           "an agent's stalls did not read back: " + e.getOriginalMessage(), e);
     }
@@ -104,7 +107,7 @@ public final class ClientShare {
    * them.
    */
   private static void serveStreams(Agent agent) {
-    io.vertx.core.Vertx vertx = agent.vertx();
+    Vertx vertx = agent.vertx();
     vertx
         .eventBus()
         .<JsonObject>consumer(
@@ -183,7 +186,7 @@ public final class ClientShare {
                     return new Streams(
                         Json.MAPPER.readValue(msg.body().getString("streams"), STREAMS),
                         stallsOf(msg.body().getJsonObject("stalls")));
-                  } catch (java.io.IOException | IllegalArgumentException e) {
+                  } catch (IOException | IllegalArgumentException e) {
                     throw new IllegalStateException(
                         "agent "
                             + agent
@@ -214,8 +217,8 @@ public final class ClientShare {
       ClientOptions options,
       RequestPlan plan,
       long deadlineMs,
-      java.util.function.Function<BatchResult, JsonObject> answer) {
-    io.vertx.core.Vertx vertx = agent.vertx();
+      Function<BatchResult, JsonObject> answer) {
+    Vertx vertx = agent.vertx();
     if (options.timeoutNanos() > deadlineMs * 1_000_000L)
       options = options.withTimeoutNanos(deadlineMs * 1_000_000L);
     MeteredClient client = new MeteredClient(vertx, options);

@@ -19,6 +19,7 @@ import flushlab.scenario.Scenario;
 import flushlab.targets.Target;
 import flushlab.targets.TargetKind;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -279,7 +280,7 @@ public final class ClusterLab implements RemoteLab {
    * An agent among {@code missing} (or the emitter's) that is no longer in the lab: no later run is
    * what the scenario asked.
    */
-  private void noteLeft(java.util.Collection<String> missing) {
+  private void noteLeft(Collection<String> missing) {
     List<String> present = self.agents();
     for (String a : missing) {
       if (!present.contains(a)) {

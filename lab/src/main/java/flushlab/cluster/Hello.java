@@ -16,7 +16,10 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The handshake a joining agent makes with a member before it joins the cluster, so that a member
@@ -153,14 +156,12 @@ final class Hello {
    * has {@link #HEAD_TIMEOUT_MS} to finish, at most {@link #MAX_CONNECTIONS} are open at once and
    * {@link #MAX_PER_PEER} from one address, and no line may pass {@link #MAX_LINE} bytes.
    */
-  static Future<NetServer> listen(
-      Vertx vertx, ClusterSpec spec, java.util.function.Consumer<String> log) {
+  static Future<NetServer> listen(Vertx vertx, ClusterSpec spec, Consumer<String> log) {
     NetServer server =
         vertx.createNetServer(
             new NetServerOptions().setHost(spec.at().host()).setPort(spec.at().port()));
     int[] open = {0};
-    java.util.Map<String, Integer> perPeer =
-        new java.util.HashMap<>(); // on the server's one context, as open is
+    Map<String, Integer> perPeer = new HashMap<>(); // on the server's one context, as open is
     server.connectHandler(
         socket -> {
           String from = socket.remoteAddress().hostAddress();
@@ -194,12 +195,12 @@ final class Hello {
   private static final class MemberSide {
     private final ClusterSpec spec;
     private final NetSocket socket;
-    private final java.util.function.Consumer<String> log;
+    private final Consumer<String> log;
     private final StringBuilder line = new StringBuilder();
     private String mine;
     private String joinerNonce;
 
-    MemberSide(ClusterSpec spec, NetSocket socket, java.util.function.Consumer<String> log) {
+    MemberSide(ClusterSpec spec, NetSocket socket, Consumer<String> log) {
       this.spec = spec;
       this.socket = socket;
       this.log = log;

@@ -14,6 +14,7 @@ import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import flushlab.relay.shaper.ShaperRegistry;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
@@ -27,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The servers an agent runs for a coordinator's run: an emitter, relays. Each run's work is held
@@ -289,11 +291,7 @@ final class HostedWork {
   }
 
   private void deploy(
-      Message<JsonObject> m,
-      Hosted h,
-      Future<String> deployed,
-      java.util.function.IntSupplier port,
-      Runnable onUp) {
+      Message<JsonObject> m, Hosted h, Future<String> deployed, IntSupplier port, Runnable onUp) {
     deployed.onComplete(
         ar -> {
           synchronized (this) {
@@ -303,11 +301,7 @@ final class HostedWork {
   }
 
   private void started(
-      Message<JsonObject> m,
-      Hosted h,
-      io.vertx.core.AsyncResult<String> ar,
-      java.util.function.IntSupplier port,
-      Runnable onUp) {
+      Message<JsonObject> m, Hosted h, AsyncResult<String> ar, IntSupplier port, Runnable onUp) {
     if (ar.failed()) {
       m.fail(500, "agent " + agent + " could not start the server: " + ar.cause().getMessage());
       return;

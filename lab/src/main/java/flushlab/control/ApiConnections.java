@@ -15,6 +15,7 @@ import io.vertx.core.http.impl.HttpServerImpl;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.core.net.impl.NetServerImpl;
 import java.lang.reflect.Field;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -104,7 +105,7 @@ final class ApiConnections {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       Channel child = (Channel) msg;
       String peer =
-          child.remoteAddress() instanceof java.net.InetSocketAddress a
+          child.remoteAddress() instanceof InetSocketAddress a
               ? a.getAddress().getHostAddress()
               : "?";
       AtomicInteger mine = perPeer.computeIfAbsent(peer, k -> new AtomicInteger());

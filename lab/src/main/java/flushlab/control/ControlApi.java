@@ -10,12 +10,15 @@ import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The lab's relays behind an HTTP API that speaks Toxiproxy's: the same paths, bodies, status codes
@@ -50,14 +53,13 @@ public final class ControlApi {
    * The lab's own listeners, by port (the API itself, the console's emitter): no proxy may listen
    * there.
    */
-  private final java.util.function.Supplier<Map<Integer, String>> ownListeners;
+  private final Supplier<Map<Integer, String>> ownListeners;
 
   public ControlApi(Vertx vertx, RelayLog log) {
     this(vertx, log, Map::of);
   }
 
-  public ControlApi(
-      Vertx vertx, RelayLog log, java.util.function.Supplier<Map<Integer, String>> ownListeners) {
+  public ControlApi(Vertx vertx, RelayLog log, Supplier<Map<Integer, String>> ownListeners) {
     this.vertx = vertx;
     this.log = log;
     this.ownListeners = ownListeners;
@@ -121,8 +123,7 @@ public final class ControlApi {
    * Mounts the API's routes on {@code router}; {@code bodyRead} hears of each request once its body
    * is whole.
    */
-  public void mount(
-      Router router, java.util.function.Consumer<io.vertx.core.http.HttpServerRequest> bodyRead) {
+  public void mount(Router router, Consumer<HttpServerRequest> bodyRead) {
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router
         .route()

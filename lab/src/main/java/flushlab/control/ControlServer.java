@@ -5,6 +5,7 @@ import flushlab.core.Resources;
 import flushlab.relay.RelayLog;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
@@ -90,12 +91,9 @@ public final class ControlServer extends VerticleBase {
     router.get("/console/events").handler(streams::subscribe);
     router.post("/console/streams").handler(streams::start);
     // read from the jar once, not per request (ECharts is a megabyte)
-    io.vertx.core.buffer.Buffer page =
-        io.vertx.core.buffer.Buffer.buffer(Resources.text("flushlab/control/console.html"));
-    io.vertx.core.buffer.Buffer script =
-        io.vertx.core.buffer.Buffer.buffer(Resources.text("flushlab/control/console.js"));
-    io.vertx.core.buffer.Buffer echarts =
-        io.vertx.core.buffer.Buffer.buffer(Resources.text(Resources.ECHARTS));
+    Buffer page = Buffer.buffer(Resources.text("flushlab/control/console.html"));
+    Buffer script = Buffer.buffer(Resources.text("flushlab/control/console.js"));
+    Buffer echarts = Buffer.buffer(Resources.text(Resources.ECHARTS));
     router
         .get("/")
         .handler(

@@ -1,5 +1,8 @@
 package flushlab.core;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
 /** An address given on the command line as host:port, or a bare port meaning 127.0.0.1. */
 public record HostPort(String host, int port) {
   public static HostPort parse(String flag, String text, boolean allowZero) {
@@ -49,10 +52,10 @@ public record HostPort(String host, int port) {
    */
   public boolean isLoopback() {
     try {
-      java.net.InetAddress[] all = java.net.InetAddress.getAllByName(host);
-      for (java.net.InetAddress a : all) if (!a.isLoopbackAddress()) return false;
+      InetAddress[] all = InetAddress.getAllByName(host);
+      for (InetAddress a : all) if (!a.isLoopbackAddress()) return false;
       return all.length > 0;
-    } catch (java.net.UnknownHostException e) {
+    } catch (UnknownHostException e) {
       return false;
     }
   }

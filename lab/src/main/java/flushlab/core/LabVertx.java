@@ -1,13 +1,18 @@
 package flushlab.core;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 /**
  * Creates the Vert.x instance every flushlab command runs on, with the native epoll transport, and
@@ -72,14 +77,14 @@ public final class LabVertx {
                   if (channel.isOpen()) closeNow(channel);
                 },
                 graceMillis,
-                java.util.concurrent.TimeUnit.MILLISECONDS);
+                TimeUnit.MILLISECONDS);
     channel
-        .writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
+        .writeAndFlush(Unpooled.EMPTY_BUFFER)
         .addListener(
             f -> {
               if (!f.isSuccess() || !channel.isOpen()) return;
               cut.cancel(false);
-              if (!(channel instanceof io.netty.channel.socket.DuplexChannel d)) {
+              if (!(channel instanceof DuplexChannel d)) {
                 channel.close();
                 return;
               }
@@ -93,7 +98,7 @@ public final class LabVertx {
                                     channel.close();
                                   },
                                   graceMillis,
-                                  java.util.concurrent.TimeUnit.MILLISECONDS));
+                                  TimeUnit.MILLISECONDS));
             });
   }
 
@@ -125,8 +130,7 @@ public final class LabVertx {
    * socket read, first in the pipeline (ahead of TLS): whatever the handlers behind it make of one
    * recv() (a TLS handler decrypting several records) happens between the two calls.
    */
-  public static void aroundSocketReads(
-      Channel channel, java.util.function.IntConsumer before, Runnable after) {
+  public static void aroundSocketReads(Channel channel, IntConsumer before, Runnable after) {
     channel
         .pipeline()
         .addFirst(
@@ -135,7 +139,7 @@ public final class LabVertx {
               @Override
               public void channelRead(ChannelHandlerContext ctx, Object msg) {
                 before.accept(
-                    msg instanceof io.netty.buffer.ByteBuf b
+                    msg instanceof ByteBuf b
                         ? b.readableBytes()
                         : 0); // the socket read's own bytes
                 try {

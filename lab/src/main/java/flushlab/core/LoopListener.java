@@ -2,6 +2,7 @@ package flushlab.core;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -18,7 +19,9 @@ import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import io.vertx.core.net.impl.NetSocketImpl;
 import io.vertx.core.net.impl.VertxHandler;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.StandardSocketOptions;
 
 /**
@@ -116,8 +119,7 @@ public final class LoopListener {
         .bind(new InetSocketAddress(options.getHost(), options.getPort()))
         .addListener(
             f -> {
-              if (f.isSuccess())
-                bound.complete(new LoopListener(((io.netty.channel.ChannelFuture) f).channel()));
+              if (f.isSuccess()) bound.complete(new LoopListener(((ChannelFuture) f).channel()));
               else bound.fail(f.cause());
             });
     return bound.future();
@@ -128,9 +130,9 @@ public final class LoopListener {
    * same user bind a port a first one holds with it, and the two would silently split the
    * connections; a plain bind first makes "port in use" an error again. Port 0 is never taken.
    */
-  public static void refuseIfTaken(String host, int port) throws java.io.IOException {
+  public static void refuseIfTaken(String host, int port) throws IOException {
     if (port == 0) return;
-    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+    try (ServerSocket probe = new ServerSocket()) {
       probe.bind(new InetSocketAddress(host, port), 1);
     }
   }

@@ -1,5 +1,7 @@
 package flushlab.core;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Locale;
 
 /**
@@ -147,9 +149,9 @@ public final class Units {
     long[] scale = {1_000_000_000L, 1_000_000L, 1_000L};
     for (int i = 0; i < units.length; i++) {
       if (Math.abs(nanos) >= scale[i]) {
-        return java.math.BigDecimal.valueOf(nanos)
-                .divide(java.math.BigDecimal.valueOf(scale[i]))
-                .setScale(3, java.math.RoundingMode.HALF_UP)
+        return BigDecimal.valueOf(nanos)
+                .divide(BigDecimal.valueOf(scale[i]))
+                .setScale(3, RoundingMode.HALF_UP)
                 .stripTrailingZeros()
                 .toPlainString()
             + units[i];

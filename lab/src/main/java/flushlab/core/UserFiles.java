@@ -2,6 +2,7 @@ package flushlab.core;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ public final class UserFiles {
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(b))
+          .decode(ByteBuffer.wrap(b))
           .toString();
     } catch (CharacterCodingException e) {
       throw new Refused(what + " " + file + ": not UTF-8 text (" + notUtf8(b) + ")");
@@ -94,7 +95,7 @@ public final class UserFiles {
       boolean ok = len > 0 && i + len <= b.length;
       if (ok) {
         try {
-          decoder.reset().decode(java.nio.ByteBuffer.wrap(b, i, len));
+          decoder.reset().decode(ByteBuffer.wrap(b, i, len));
         } catch (CharacterCodingException e) {
           ok = false;
         }

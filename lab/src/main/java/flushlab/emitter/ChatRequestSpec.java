@@ -3,6 +3,8 @@ package flushlab.emitter;
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.core.Json;
 import flushlab.stream.StreamSpec;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * What a {@code POST /v1/chat/completions} or {@code POST /v1/responses} request asks for. The
@@ -40,8 +42,8 @@ public record ChatRequestSpec(
   public static final int MAX_NON_STREAMING_TOKENS = 100_000;
 
   /** The roles a chat message may have (OpenAI's list, as its 400 names them). */
-  static final java.util.List<String> ROLES =
-      java.util.List.of("system", "assistant", "user", "function", "tool", "developer");
+  static final List<String> ROLES =
+      List.of("system", "assistant", "user", "function", "tool", "developer");
 
   /**
    * A chat completion's body: as {@link #parse(byte[])}, and its {@code messages} checked as OpenAI
@@ -204,8 +206,8 @@ public record ChatRequestSpec(
    */
   private static int promptWords(JsonNode root) {
     int[] words = {0};
-    java.util.function.Consumer<JsonNode> count =
-        new java.util.function.Consumer<>() {
+    Consumer<JsonNode> count =
+        new Consumer<>() {
           @Override
           public void accept(JsonNode n) {
             if (n.isTextual()) {

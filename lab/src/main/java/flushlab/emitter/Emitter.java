@@ -5,10 +5,19 @@ import flushlab.core.LoopListener;
 import flushlab.core.LoopPlacement;
 import flushlab.stream.StreamSpec;
 import flushlab.tls.ServerTls;
+import io.vertx.core.Context;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -30,8 +39,7 @@ public final class Emitter extends VerticleBase {
    */
   private LoopPlacement.Placed loop;
 
-  private final java.util.List<java.util.concurrent.atomic.AtomicLong> accepted =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<AtomicLong> accepted = new CopyOnWriteArrayList<>();
 
   public Emitter(EmitterOptions options) {
     NativeCodecs.preload(); // not on an event loop, at the first br or zstd stream
@@ -42,13 +50,13 @@ public final class Emitter extends VerticleBase {
   @Override
   public Future<?> start() {
     // Load JSON and the request classes now, not inside the first measured request.
-    ChatRequestSpec.parse("{\"stream\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    ChatRequestSpec.parse("{\"stream\":true}".getBytes(StandardCharsets.US_ASCII));
     StreamSpec.fromQuery("");
     boolean sharePort = options.listeners() > 1;
     if (sharePort) {
       try {
         LoopListener.refuseIfTaken(options.host(), options.port());
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         return Future.failedFuture(e);
       }
     }
@@ -84,13 +92,12 @@ public final class Emitter extends VerticleBase {
                           return extra == null ? Future.succeededFuture() : extra.close();
                         }
                       },
-                  new io.vertx.core.DeploymentOptions().setInstances(options.listeners() - 1));
+                  new DeploymentOptions().setInstances(options.listeners() - 1));
             });
   }
 
   /** A plain listener accepting on {@code loop}'s own event loop. */
-  private Future<LoopListener> listenOnLoop(
-      io.vertx.core.Context loop, int port, boolean sharePort) {
+  private Future<LoopListener> listenOnLoop(Context loop, int port, boolean sharePort) {
     return LoopListener.bind(
         loop, netOptions(options.host(), port, null), sharePort, connectionHandler());
   }
@@ -110,10 +117,9 @@ public final class Emitter extends VerticleBase {
             });
   }
 
-  private final java.util.List<NetServer> tlsServers =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<NetServer> tlsServers = new CopyOnWriteArrayList<>();
 
-  private NetServer listen(io.vertx.core.Vertx v, String host, int port, ServerTls tls) {
+  private NetServer listen(Vertx v, String host, int port, ServerTls tls) {
     NetServer s = v.createNetServer(netOptions(host, port, tls));
     s.connectHandler(connectionHandler());
     return s;
@@ -131,8 +137,8 @@ public final class Emitter extends VerticleBase {
   }
 
   /** What each listener does with a connection: counts it, then serves it. */
-  private io.vertx.core.Handler<io.vertx.core.net.NetSocket> connectionHandler() {
-    java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+  private Handler<NetSocket> connectionHandler() {
+    AtomicLong count = new AtomicLong();
     accepted.add(count);
     return socket -> {
       count.incrementAndGet(); // once per connection
@@ -159,8 +165,8 @@ public final class Emitter extends VerticleBase {
    * Connections each listener accepted, in the order the listeners started (one unless {@code
    * listeners} says more).
    */
-  public java.util.List<Long> acceptedPerListener() {
-    return accepted.stream().map(java.util.concurrent.atomic.AtomicLong::get).toList();
+  public List<Long> acceptedPerListener() {
+    return accepted.stream().map(AtomicLong::get).toList();
   }
 
   /** The port actually bound (useful with port 0). */
@@ -169,7 +175,7 @@ public final class Emitter extends VerticleBase {
   }
 
   /** The event-loop context the emitter's connections run on. */
-  public io.vertx.core.Context loop() {
+  public Context loop() {
     return loop.context();
   }
 

@@ -20,11 +20,19 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -47,13 +55,13 @@ final class EmitterConnection {
   private PacedStream stream;
 
   /** HTTP/2: the streams being answered, by stream id, and which stream each request came on. */
-  private final java.util.Map<Integer, PacedStream> h2Streams = new java.util.HashMap<>();
+  private final Map<Integer, PacedStream> h2Streams = new HashMap<>();
 
-  private final java.util.IdentityHashMap<HttpRequestParser.Request, Integer> h2RequestStreams =
-      new java.util.IdentityHashMap<>();
+  private final IdentityHashMap<HttpRequestParser.Request, Integer> h2RequestStreams =
+      new IdentityHashMap<>();
 
   /** Non-streamed completions waiting out their delay, by HTTP/2 stream (0 on HTTP/1.1). */
-  private final java.util.Map<Integer, ScheduledFuture<?>> completions = new java.util.HashMap<>();
+  private final Map<Integer, ScheduledFuture<?>> completions = new HashMap<>();
 
   private boolean busy;
   private boolean closing;
@@ -143,7 +151,7 @@ final class EmitterConnection {
             });
   }
 
-  private void onBytes(io.vertx.core.buffer.Buffer buffer) {
+  private void onBytes(Buffer buffer) {
     if (closing) return;
     byte[] bytes = buffer.getBytes();
     bytesRead += bytes.length;
@@ -253,7 +261,7 @@ final class EmitterConnection {
     String settings = r.headers().get("HTTP2-Settings");
     if (upgrade == null
         || settings == null
-        || !upgrade.toLowerCase(java.util.Locale.ROOT).contains("h2c")
+        || !upgrade.toLowerCase(Locale.ROOT).contains("h2c")
         || r.body().length > 0
         || !"HTTP/1.1".equals(r.version())) {
       return false;
@@ -499,7 +507,7 @@ final class EmitterConnection {
   private boolean keyMatches(String authorization) {
     if (authorization == null) return false;
     byte[] want = ("Bearer " + apiKey).getBytes(StandardCharsets.UTF_8);
-    return java.security.MessageDigest.isEqual(
+    return MessageDigest.isEqual(
         want, authorization.getBytes(StandardCharsets.UTF_8)); // no timing hint
   }
 
@@ -544,7 +552,7 @@ final class EmitterConnection {
           h2 == null && http11(r),
           spec.thinkNanos(),
           spec.delayNanos(),
-          java.util.List.of(),
+          List.of(),
           spec.delayNanos() > 0,
           Compression.NONE,
           StreamSpec.DEFAULT_CONTENT_TYPE,
@@ -580,7 +588,7 @@ final class EmitterConnection {
       boolean chunked,
       long think,
       long interval,
-      java.util.List<ResponseHeader> extraHeaders,
+      List<ResponseHeader> extraHeaders,
       boolean paced,
       Compression compression,
       String contentType,
@@ -683,7 +691,7 @@ final class EmitterConnection {
       FrameSource source,
       long think,
       long interval,
-      java.util.List<ResponseHeader> extraHeaders,
+      List<ResponseHeader> extraHeaders,
       boolean paced,
       Compression compression,
       String acceptEncoding,
@@ -691,18 +699,17 @@ final class EmitterConnection {
       long contentLength,
       long keepAliveNanos,
       long start) {
-    java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
-    headers.add(java.util.Map.entry("content-type", contentType));
-    if (contentLength >= 0)
-      headers.add(java.util.Map.entry("content-length", Long.toString(contentLength)));
-    headers.add(java.util.Map.entry("cache-control", compression.cacheControl().header));
-    headers.add(java.util.Map.entry("x-flushlab-stream", Long.toString(id)));
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    headers.add(Map.entry("content-type", contentType));
+    if (contentLength >= 0) headers.add(Map.entry("content-length", Long.toString(contentLength)));
+    headers.add(Map.entry("cache-control", compression.cacheControl().header));
+    headers.add(Map.entry("x-flushlab-stream", Long.toString(id)));
     // compressed as over HTTP/1.1: for a request that accepts the coding, Vary either way
     ContentCoding coding = compression.coding();
     boolean compress = coding != null && ContentCoding.accepted(acceptEncoding).contains(coding);
-    if (coding != null) headers.add(java.util.Map.entry("vary", "Accept-Encoding"));
-    if (compress) headers.add(java.util.Map.entry("content-encoding", coding.text()));
-    for (ResponseHeader h : extraHeaders) headers.add(java.util.Map.entry(h.name(), h.value()));
+    if (coding != null) headers.add(Map.entry("vary", "Accept-Encoding"));
+    if (compress) headers.add(Map.entry("content-encoding", coding.text()));
+    for (ResponseHeader h : extraHeaders) headers.add(Map.entry(h.name(), h.value()));
     ByteBuf head = h2.head(streamId, 200, headers, false);
     byte[] preamble = source.preamble();
     if (preamble.length > 0) {
@@ -784,7 +791,7 @@ final class EmitterConnection {
                   respond(r, 200, "application/json", root.toString());
                 },
                 wait,
-                java.util.concurrent.TimeUnit.NANOSECONDS));
+                TimeUnit.NANOSECONDS));
   }
 
   private void respond(HttpRequestParser.Request r, int status, String type, String body) {
@@ -862,7 +869,7 @@ final class EmitterConnection {
    * everything once closing), and close when it closes or after {@link #LINGER_MS}.
    */
   private void lingerThenClose() {
-    if (!(channel instanceof io.netty.channel.socket.DuplexChannel d) || !channel.isActive()) {
+    if (!(channel instanceof DuplexChannel d) || !channel.isActive()) {
       channel.close();
       return;
     }
@@ -877,7 +884,7 @@ final class EmitterConnection {
                           channel.close();
                         },
                         LINGER_MS,
-                        java.util.concurrent.TimeUnit.MILLISECONDS));
+                        TimeUnit.MILLISECONDS));
   }
 
   private void nextRequest() {

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -115,7 +116,7 @@ final class H2ServerSession implements H2FrameParser.Listener {
   static int[] settingsHeader(String value) {
     byte[] p;
     try {
-      p = java.util.Base64.getUrlDecoder().decode(value.trim().replace("=", ""));
+      p = Base64.getUrlDecoder().decode(value.trim().replace("=", ""));
     } catch (IllegalArgumentException e) {
       return null;
     }

@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -180,8 +181,7 @@ final class PacedStream implements Runnable {
   }
 
   /** What a keep-alive writes: an SSE comment, which every client ignores. */
-  static final byte[] KEEP_ALIVE =
-      ": keep-alive\n\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.US_ASCII);
 
   private long keepAliveNanos;
   private long lastWriteNanos;

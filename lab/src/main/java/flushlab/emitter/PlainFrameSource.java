@@ -2,6 +2,7 @@ package flushlab.emitter;
 
 import flushlab.core.FrameCodec;
 import flushlab.stream.StreamSpec;
+import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
 /**
@@ -21,8 +22,7 @@ final class PlainFrameSource implements FrameSource {
    */
   private final boolean ndjson;
 
-  private static final byte[] LINE_OPEN =
-      "{\"data\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] LINE_OPEN = "{\"data\":\"".getBytes(StandardCharsets.US_ASCII);
   private final CRC32C crc = new CRC32C();
 
   PlainFrameSource(int frames, int frameBytes) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.Json;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /**
  * OpenAI's Responses API stream ({@code POST /v1/responses}, {@code stream: true}): with the head,
@@ -176,8 +177,7 @@ public final class ResponsesFrameSource implements FrameSource {
     return p;
   }
 
-  private static String event(
-      String type, int sequence, java.util.function.Consumer<ObjectNode> fields) {
+  private static String event(String type, int sequence, Consumer<ObjectNode> fields) {
     ObjectNode o =
         Json.MAPPER.createObjectNode().put("type", type).put("sequence_number", sequence);
     fields.accept(o);

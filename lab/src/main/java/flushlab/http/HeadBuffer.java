@@ -1,6 +1,8 @@
 package flushlab.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.regex.Pattern;
 
 /** Collects the bytes of a request or response head up to its blank line, under a cap. */
 final class HeadBuffer {
@@ -18,7 +20,7 @@ final class HeadBuffer {
         if (length >= MAX_HEAD_BYTES) {
           throw new HttpParseException("head larger than " + MAX_HEAD_BYTES + " bytes", false);
         }
-        bytes = java.util.Arrays.copyOf(bytes, Math.min(MAX_HEAD_BYTES, length * 2));
+        bytes = Arrays.copyOf(bytes, Math.min(MAX_HEAD_BYTES, length * 2));
       }
       byte c = b[off + i];
       bytes[length++] = c;
@@ -46,7 +48,7 @@ final class HeadBuffer {
   }
 
   /** Compiled once: String.split with this two-character pattern compiles a regex per head. */
-  private static final java.util.regex.Pattern LINE_END = java.util.regex.Pattern.compile("\r?\n");
+  private static final Pattern LINE_END = Pattern.compile("\r?\n");
 
   String[] lines() {
     String text = new String(bytes, 0, length, StandardCharsets.ISO_8859_1);

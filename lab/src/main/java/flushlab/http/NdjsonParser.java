@@ -1,5 +1,8 @@
 package flushlab.http;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 /**
  * Newline-delimited JSON, one event per line: the lab's emitter writes each frame as <code>
  * {"data":"SEQ EMITNS CRC PAD"}</code> and a line in that shape hands its data value on, as an SSE
@@ -7,9 +10,8 @@ package flushlab.http;
  * than the cap is an error, as an SSE event is.
  */
 public final class NdjsonParser implements EventParser {
-  private static final byte[] OPEN =
-      "{\"data\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final byte[] CLOSE = "\"}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] OPEN = "{\"data\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] CLOSE = "\"}".getBytes(StandardCharsets.US_ASCII);
 
   private final SseEventParser.Listener listener;
   private final int maxLineBytes;
@@ -36,7 +38,7 @@ public final class NdjsonParser implements EventParser {
       if (len == line.length) {
         if (len >= maxLineBytes)
           throw new HttpParseException("NDJSON line larger than " + maxLineBytes + " bytes", false);
-        line = java.util.Arrays.copyOf(line, Math.min(maxLineBytes, len * 2));
+        line = Arrays.copyOf(line, Math.min(maxLineBytes, len * 2));
       }
       line[len++] = x;
     }

@@ -1,6 +1,7 @@
 package flushlab.map;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A byte threshold N: released once N bytes are held. A frame of f >= N leaves alone, at once;
@@ -111,7 +112,7 @@ final class ByteThresholdFit {
     String coding =
         held.stream()
             .map(CellEvidence::coding)
-            .filter(java.util.Objects::nonNull)
+            .filter(Objects::nonNull)
             .findFirst()
             .orElse("compressed");
     StringBuilder perSize = new StringBuilder();

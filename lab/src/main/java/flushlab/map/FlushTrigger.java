@@ -1,6 +1,7 @@
 package flushlab.map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -181,7 +182,7 @@ public record FlushTrigger(
    */
   public FlushTrigger withIdle(IdleCut cut) {
     if (cut == null) return this;
-    List<String> more = new java.util.ArrayList<>(evidence);
+    List<String> more = new ArrayList<>(evidence);
     more.add(cut.describe());
     String v = cut.verdictNote() == null ? verdict : verdict + "; " + cut.verdictNote();
     Copy c = copy();
@@ -256,7 +257,7 @@ public record FlushTrigger(
    * no frame read): not given, as a pass that ended so is not; {@code why} says which cell and why.
    */
   public FlushTrigger withReplayUnfinished(String why, String tryNext) {
-    List<String> more = new java.util.ArrayList<>(evidence);
+    List<String> more = new ArrayList<>(evidence);
     more.add("was: " + verdict);
     return new FlushTrigger(
         target,
@@ -285,7 +286,7 @@ public record FlushTrigger(
       c.replay = v.text();
       return c.build();
     }
-    List<String> more = new java.util.ArrayList<>(evidence);
+    List<String> more = new ArrayList<>(evidence);
     more.add("was: " + verdict);
     for (Replay.CellMatch c : v.cells())
       more.add(
@@ -345,7 +346,7 @@ public record FlushTrigger(
    * measure next.
    */
   private FlushTrigger withNote(String sentence, String tryNext) {
-    List<String> more = new java.util.ArrayList<>(next);
+    List<String> more = new ArrayList<>(next);
     more.add(tryNext);
     Copy c = copy();
     c.verdict = verdict + "; " + sentence;
@@ -387,7 +388,7 @@ public record FlushTrigger(
       x.compression = c;
       return x.build();
     }
-    List<String> more = new java.util.ArrayList<>(evidence);
+    List<String> more = new ArrayList<>(evidence);
     more.add(
         "compression: none; asked as "
             + c.acceptingClient()
@@ -405,7 +406,7 @@ public record FlushTrigger(
    */
   public FlushTrigger withUnverifiedModels(List<String> tried, List<String> cells) {
     if (tried.isEmpty()) return this;
-    List<String> more = new java.util.ArrayList<>(evidence);
+    List<String> more = new ArrayList<>(evidence);
     for (String t : tried) more.add("two mechanisms: " + t);
     more.addAll(cells);
     Copy c = copy();

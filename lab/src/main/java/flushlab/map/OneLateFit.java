@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ final class OneLateFit {
    */
   static Double fit(List<CellEvidence> cells, List<String> evidence) {
     boolean longInterval = false;
-    List<Double> offsets = new java.util.ArrayList<>();
+    List<Double> offsets = new ArrayList<>();
     for (CellEvidence c : cells) {
       if (c.drained() || c.streams() == 0) return null;
       if (c.releaseFrames() >= 1.5 || c.framesPerRead() > 1.25) return null;
@@ -41,7 +42,7 @@ final class OneLateFit {
     if (!longInterval || offsets.isEmpty()) return null;
     double d = Fits.median(offsets);
     int firstAtOnce = 0;
-    List<String> firstOther = new java.util.ArrayList<>();
+    List<String> firstOther = new ArrayList<>();
     for (CellEvidence c : cells) {
       double slack = Math.max(SLACK_MS, 0.1 * c.intervalMs());
       if (d < -slack) return null;

@@ -4,8 +4,10 @@ import flushlab.core.ProcFiles;
 import flushlab.process.Executables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /** Runs iproute2's {@code ip} and says plainly what it answered when it fails. */
@@ -14,7 +16,7 @@ final class IpCommand {
 
   /** Why this machine cannot make a veth path, or null when it can. */
   static String unavailable() {
-    if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+    if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
       return "the veth path needs Linux network namespaces (this is "
           + System.getProperty("os.name")
           + ")";
@@ -32,7 +34,7 @@ final class IpCommand {
     try {
       return "0"
           .equals(
-              ProcFiles.read(java.nio.file.Path.of("/proc/self/status"))
+              ProcFiles.read(Path.of("/proc/self/status"))
                   .lines()
                   .filter(l -> l.startsWith("Uid:"))
                   .map(l -> l.split("\\s+")[2])

@@ -5,6 +5,7 @@ import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.emitter.PacingAudit;
 import flushlab.tls.ServerTls;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -82,7 +83,7 @@ public final class LoopbackSite implements ServerSite {
   static final long AUDIT_WAIT_NANOS = 2_000_000_000L;
 
   @Override
-  public io.vertx.core.Context emitterLoop() {
+  public Context emitterLoop() {
     return emitter.loop();
   }
 

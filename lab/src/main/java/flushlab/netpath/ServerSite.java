@@ -2,6 +2,7 @@ package flushlab.netpath;
 
 import flushlab.core.HostPort;
 import flushlab.emitter.PacingAudit;
+import io.vertx.core.Context;
 import java.util.List;
 
 /**
@@ -38,7 +39,7 @@ public sealed interface ServerSite extends AutoCloseable permits LoopbackSite, V
    * The emitter's event loop, when it runs in this process (tests disturb it on purpose); else
    * null.
    */
-  io.vertx.core.Context emitterLoop();
+  Context emitterLoop();
 
   /** The host a server started on this site listens on (127.0.0.1 on loopback). */
   String listenHost();

@@ -5,6 +5,7 @@ import flushlab.core.HostPort;
 import flushlab.core.Json;
 import flushlab.emitter.LateFrame;
 import flushlab.emitter.PacingAudit;
+import io.vertx.core.Context;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A veth path: a namespace behind a link of one MTU, with the lab's emitter running in it as a
@@ -109,7 +111,7 @@ public final class VethSite implements ServerSite {
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) return parse(r.body());
         if (r.statusCode() != 409 || System.nanoTime() > deadline) return null;
-        java.util.concurrent.locks.LockSupport.parkNanos(
+        LockSupport.parkNanos(
             1_000_000); // ask again in a millisecond, not in a tight loop of requests
       }
     } catch (IOException e) {
@@ -159,7 +161,7 @@ public final class VethSite implements ServerSite {
   }
 
   @Override
-  public io.vertx.core.Context emitterLoop() {
+  public Context emitterLoop() {
     return null;
   }
 

@@ -1,12 +1,17 @@
 package flushlab.process;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Ties a child process's life to the lab's, so a proxy never outlives the lab that started it, even
@@ -92,8 +97,8 @@ public final class ProcessGuard {
     process.descendants().forEach(descendants::add);
     process.destroy();
     try {
-      if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+      if (!process.waitFor(5, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -103,21 +108,20 @@ public final class ProcessGuard {
     // proxy's listening socket (a test saw the port accept a connection right after stop)
     for (ProcessHandle h : descendants) {
       try {
-        h.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+        h.onExit().get(5, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      } catch (ExecutionException | TimeoutException e) {
         // gone already, or not reaped in time: nothing more to do for it here
       }
     }
   }
 
   /** The last lines of a child's log, or why there is none. */
-  public static String logTail(java.nio.file.Path log, int lines) {
+  public static String logTail(Path log, int lines) {
     try {
-      List<String> all =
-          java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     } catch (IOException e) {
       return "(no log: " + e.getMessage() + ")";

@@ -6,6 +6,7 @@ import flushlab.process.ProcessGuard;
 import flushlab.process.WorkFolders;
 import flushlab.tls.LabCertificate;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A real proxy the lab started: a config template with the listen and upstream addresses filled in,
@@ -131,7 +133,7 @@ public final class ProxyProcess implements AutoCloseable {
       String listenHost,
       String upstreamHost,
       int upstreamPort,
-      java.util.function.UnaryOperator<List<String>> placement)
+      UnaryOperator<List<String>> placement)
       throws StartFailure {
     String binary = locate(kind.binaryName);
     if (binary == null) throw new StartFailure(missingMessage(kind));
@@ -274,7 +276,7 @@ public final class ProxyProcess implements AutoCloseable {
   }
 
   private static int freeLoopbackPort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
   }

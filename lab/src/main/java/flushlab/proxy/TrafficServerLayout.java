@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Apache Traffic Server reads a folder of files (records.config, remap.config, storage.config,
@@ -74,7 +75,7 @@ final class TrafficServerLayout {
     return printed
         .lines()
         .filter(l -> !l.startsWith("NOTE:"))
-        .collect(java.util.stream.Collectors.joining("\n"))
+        .collect(Collectors.joining("\n"))
         .trim();
   }
 

@@ -2,6 +2,7 @@ package flushlab.relay;
 
 import io.netty.channel.Channel;
 import io.vertx.core.buffer.Buffer;
+import java.util.function.BooleanSupplier;
 
 /**
  * The client end of one relayed exchange as its chain sees it: an HTTP/1.1 client's TCP connection
@@ -47,5 +48,5 @@ interface ClientSide {
    * Pauses and resumes reading the client's request bytes; {@code mayResume} says whether the
    * exchange is still open.
    */
-  FlowControl.Valve requestValve(java.util.function.BooleanSupplier mayResume);
+  FlowControl.Valve requestValve(BooleanSupplier mayResume);
 }

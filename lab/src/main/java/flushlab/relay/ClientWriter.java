@@ -2,6 +2,7 @@ package flushlab.relay;
 
 import flushlab.relay.shaper.Chunk;
 import flushlab.relay.shaper.Stage;
+import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -87,7 +88,7 @@ final class ClientWriter implements Stage {
           "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: "
               + body.length
               + "\r\nConnection: close\r\n\r\n";
-      client.write(io.vertx.core.buffer.Buffer.buffer(head).appendBytes(body));
+      client.write(Buffer.buffer(head).appendBytes(body));
       client.end();
     } else {
       client.close();

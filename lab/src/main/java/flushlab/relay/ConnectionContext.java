@@ -2,7 +2,9 @@ package flushlab.relay;
 
 import flushlab.relay.shaper.ShaperContext;
 import io.netty.channel.Channel;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * One relay connection's {@link ShaperContext}: its client channel, its flow control, the relay's
@@ -10,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ConnectionContext implements ShaperContext {
   private final Channel clientChannel;
-  private final java.util.function.BooleanSupplier clientWritable;
+  private final BooleanSupplier clientWritable;
   private final FlowControl flow;
   private final RelayLog log;
   private final String connectionName;
@@ -35,7 +37,7 @@ public final class ConnectionContext implements ShaperContext {
    */
   ConnectionContext(
       Channel clientChannel,
-      java.util.function.BooleanSupplier clientWritable,
+      BooleanSupplier clientWritable,
       FlowControl flow,
       RelayLog log,
       String connectionName,
@@ -92,7 +94,7 @@ public final class ConnectionContext implements ShaperContext {
   }
 
   @Override
-  public io.netty.util.concurrent.ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+  public ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
     return clientChannel.eventLoop().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
   }
 

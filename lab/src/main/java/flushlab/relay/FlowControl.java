@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -43,16 +44,16 @@ public final class FlowControl {
 
   private Valve valve;
   private boolean paused;
-  private final java.util.concurrent.atomic.AtomicLong relayPauses;
+  private final AtomicLong relayPauses;
 
   public FlowControl() {
-    this(new java.util.concurrent.atomic.AtomicLong());
+    this(new AtomicLong());
   }
 
   /**
    * @param relayPauses the relay-wide count of upstream pauses, added to on every pause
    */
-  public FlowControl(java.util.concurrent.atomic.AtomicLong relayPauses) {
+  public FlowControl(AtomicLong relayPauses) {
     this.relayPauses = relayPauses;
   }
 

@@ -11,9 +11,11 @@ import flushlab.http.Headers;
 import flushlab.http.Hpack;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
@@ -21,6 +23,9 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * The relay's HTTP/2 client side, as an edge terminates h2 in front of HTTP/1.1 servers: each
@@ -78,7 +83,7 @@ final class H2Edge implements H2FrameParser.Listener {
 
   private final NetSocket client;
   private final SocketClient clientSocket;
-  private final java.util.function.Function<ClientSide, RelayConnection> streams;
+  private final Function<ClientSide, RelayConnection> streams;
   private final RelayLog log;
   private final String name;
   private final H2Guard guard = new H2Guard();
@@ -95,7 +100,7 @@ final class H2Edge implements H2FrameParser.Listener {
    */
   private long blockOpenSince;
 
-  private io.netty.util.concurrent.ScheduledFuture<?> requestTimer;
+  private ScheduledFuture<?> requestTimer;
   private final Hpack hpack = new Hpack();
   private final Map<Integer, Leg> legs = new HashMap<>();
   private byte[] scratch = new byte[16 * 1024];
@@ -114,7 +119,7 @@ final class H2Edge implements H2FrameParser.Listener {
 
   H2Edge(
       NetSocket client,
-      java.util.function.Function<ClientSide, RelayConnection> streams,
+      Function<ClientSide, RelayConnection> streams,
       RelayLog log,
       String name,
       Buffer first,
@@ -222,7 +227,7 @@ final class H2Edge implements H2FrameParser.Listener {
                   scheduleRequestTimeout();
                 },
                 delay,
-                java.util.concurrent.TimeUnit.NANOSECONDS);
+                TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -251,7 +256,7 @@ final class H2Edge implements H2FrameParser.Listener {
     closedSocket = true;
     // the GOAWAY goes with what is queued, then a FIN; a client whose queue is backed up already
     // (one that floods PINGs and reads nothing) would take none of it: cut off at once
-    io.netty.channel.Channel ch = LabVertx.channel(client);
+    Channel ch = LabVertx.channel(client);
     if (LabVertx.backedUp(ch)) LabVertx.closeNow(ch);
     else LabVertx.closeAfterFlush(ch, 1_000);
   }
@@ -523,7 +528,7 @@ final class H2Edge implements H2FrameParser.Listener {
     // ---- the stream as its exchange's client ----
 
     @Override
-    public io.netty.channel.Channel channel() {
+    public Channel channel() {
       return clientSocket.channel();
     }
 
@@ -586,7 +591,7 @@ final class H2Edge implements H2FrameParser.Listener {
     }
 
     @Override
-    public FlowControl.Valve requestValve(java.util.function.BooleanSupplier mayResume) {
+    public FlowControl.Valve requestValve(BooleanSupplier mayResume) {
       return new FlowControl.Valve() {
         @Override
         public void pause() {

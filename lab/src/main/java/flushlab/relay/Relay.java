@@ -3,13 +3,17 @@ package flushlab.relay;
 import flushlab.coding.NativeCodecs;
 import flushlab.core.LoopListener;
 import flushlab.core.LoopPlacement;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * A misbehaving relay, as a verticle: listens (loopback unless told otherwise), opens or reuses an
@@ -50,7 +54,7 @@ public final class Relay extends VerticleBase {
    * What each new connection gets: the options' chain unless a controller set another (the control
    * API).
    */
-  private volatile java.util.function.Supplier<ConnectionPlan> chain;
+  private volatile Supplier<ConnectionPlan> chain;
 
   private static final String REFUSED = "flushlab relay: too many connections\n";
 
@@ -65,7 +69,7 @@ public final class Relay extends VerticleBase {
    * From now on, each new connection takes its plan from {@code next} (called on the relay's loop,
    * once per connection); connections already open keep theirs.
    */
-  public void chain(java.util.function.Supplier<ConnectionPlan> next) {
+  public void chain(Supplier<ConnectionPlan> next) {
     this.chain = next;
   }
 
@@ -102,7 +106,7 @@ public final class Relay extends VerticleBase {
     return server.listen();
   }
 
-  private void accept(io.vertx.core.net.NetSocket so) {
+  private void accept(NetSocket so) {
     open++;
     peakOpen = Math.max(peakOpen, Math.min(open, options.maxConnections()));
     if (open > options.maxConnections()) {
@@ -166,7 +170,7 @@ public final class Relay extends VerticleBase {
   }
 
   /** The event-loop context this relay's connections run on. */
-  public io.vertx.core.Context loop() {
+  public Context loop() {
     return loop.context();
   }
 
@@ -200,8 +204,8 @@ public final class Relay extends VerticleBase {
   }
 
   /** The pool is confined to the relay's event loop: read it there. */
-  private <T> Future<T> onLoop(java.util.function.Supplier<T> read) {
-    io.vertx.core.Promise<T> p = io.vertx.core.Promise.promise();
+  private <T> Future<T> onLoop(Supplier<T> read) {
+    Promise<T> p = Promise.promise();
     loop.context().runOnContext(v -> p.complete(read.get()));
     return p.future();
   }

@@ -15,6 +15,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * One client exchange through the relay (an HTTP/1.1 client's connection, or one stream of an
@@ -85,7 +87,7 @@ final class RelayConnection {
    * Makes the exchange of one stream of an HTTP/2 client: its own shapers and upstream, on this
    * connection's loop.
    */
-  private final java.util.function.Function<ClientSide, RelayConnection> streams;
+  private final Function<ClientSide, RelayConnection> streams;
 
   private final Runnable onClientClosed;
 
@@ -105,10 +107,10 @@ final class RelayConnection {
       UpstreamPool pool,
       RelayLog log,
       long id,
-      java.util.concurrent.atomic.AtomicLong upstreamPauses,
+      AtomicLong upstreamPauses,
       Runnable onClientClosed,
       HeldBytes relayHeld,
-      java.util.function.Function<ClientSide, RelayConnection> streams) {
+      Function<ClientSide, RelayConnection> streams) {
     this.streams = streams;
     this.onClientClosed = onClientClosed;
     this.flow = new FlowControl(upstreamPauses);

@@ -7,6 +7,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
+import java.util.function.BooleanSupplier;
 
 /** An HTTP/1.1 client's own TCP connection as the client end of its exchanges. */
 final class SocketClient implements ClientSide {
@@ -71,7 +72,7 @@ final class SocketClient implements ClientSide {
   }
 
   @Override
-  public FlowControl.Valve requestValve(java.util.function.BooleanSupplier mayResume) {
+  public FlowControl.Valve requestValve(BooleanSupplier mayResume) {
     return FlowControl.Valve.autoRead(channel, mayResume);
   }
 }

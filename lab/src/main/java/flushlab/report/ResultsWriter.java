@@ -1,5 +1,6 @@
 package flushlab.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.client.BatchResult;
 import flushlab.core.IoErrors;
 import flushlab.core.Json;
@@ -14,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
@@ -71,7 +73,7 @@ public final class ResultsWriter {
         base,
         partial -> {
           // one JSON tree for the file and the page (building it runs every histogram's curves)
-          com.fasterxml.jackson.databind.JsonNode tree = Json.MAPPER.valueToTree(r);
+          JsonNode tree = Json.MAPPER.valueToTree(r);
           Files.writeString(
               partial.resolve("results.json"), Json.pretty(tree), StandardCharsets.UTF_8);
           Files.writeString(
@@ -173,8 +175,7 @@ public final class ResultsWriter {
 
   private static void deleteQuietly(Path folder) {
     try (var files = Files.walk(folder)) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList())
-        Files.deleteIfExists(p);
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
     } catch (IOException | RuntimeException e) {
       // best effort: a leftover hidden folder is all that remains
     }

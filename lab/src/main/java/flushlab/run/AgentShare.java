@@ -1,6 +1,7 @@
 package flushlab.run;
 
 import flushlab.client.BatchResult;
+import java.util.Locale;
 
 /**
  * One client agent's share of a run on a lab's agents: its streams' figures, beside the run's
@@ -38,7 +39,7 @@ public record AgentShare(
     } else if (clockBoundMs > 0 && clockBoundMs >= e2r.p50()) {
       withheld =
           String.format(
-              java.util.Locale.ROOT,
+              Locale.ROOT,
               "the clocks' uncertainty (+-%.3f ms) is not smaller than the p50 it would show "
                   + "(%.3f ms)",
               clockBoundMs,

@@ -17,6 +17,7 @@ import flushlab.targets.TargetContext;
 import flushlab.tls.ClientTls;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -335,7 +336,7 @@ public final class IdleProbe {
    */
   static double coveredMs(List<StallLog.Stall> stalls, long from, long to) {
     List<StallLog.Stall> byStart = new ArrayList<>(stalls);
-    byStart.sort(java.util.Comparator.comparingLong(StallLog.Stall::fromNanos));
+    byStart.sort(Comparator.comparingLong(StallLog.Stall::fromNanos));
     long sum = 0;
     long reached = from;
     for (StallLog.Stall s : byStart) {

@@ -23,6 +23,7 @@ import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One run on this host: one client batch against a target the runner started, then the pacing guard
@@ -93,7 +94,7 @@ final class LocalMeasurer implements Measure {
             client
                 .run(CellRequest.plan(cell, at, tls, runner.headers(true)))
                 .await(waitMs, TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.TimeoutException e) {
+      } catch (TimeoutException e) {
         throw new IllegalStateException(
             String.format(
                 "%d request(s) to %s at %s were still not done after %d ms, past their own "

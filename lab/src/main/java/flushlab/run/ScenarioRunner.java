@@ -16,6 +16,7 @@ import flushlab.targets.RunningTargets;
 import flushlab.targets.Target;
 import flushlab.targets.TargetContext;
 import flushlab.targets.TargetStartFailure;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs a scenario in one process: its emitter, its targets, the metered client. The steps, in
@@ -78,7 +80,7 @@ public final class ScenarioRunner {
    * is null on a lab's agents.
    */
   public interface RunHook {
-    void beforeRun(String target, int cell, int run, io.vertx.core.Context emitterLoop);
+    void beforeRun(String target, int cell, int run, Context emitterLoop);
   }
 
   public ScenarioRunner(Scenario scenario, Vertx vertx) {
@@ -381,8 +383,7 @@ public final class ScenarioRunner {
    * path, was not fit to measure.
    */
   private Certification certify(
-      Measure measure, java.util.function.UnaryOperator<Cell> asRun, Consumer<String> announce)
-      throws Exception {
+      Measure measure, UnaryOperator<Cell> asRun, Consumer<String> announce) throws Exception {
     List<RunRecord> runs = new ArrayList<>();
     Target direct = new Target.Direct("direct", scenario.path());
     Cell certifying = asRun.apply(scenario.guards().certifyCell());
@@ -612,7 +613,7 @@ public final class ScenarioRunner {
     }
 
     @Override
-    public void beforeRun(String target, int cell, int run, io.vertx.core.Context emitterLoop) {
+    public void beforeRun(String target, int cell, int run, Context emitterLoop) {
       beforeRun.beforeRun(target, cell, run, emitterLoop);
     }
 

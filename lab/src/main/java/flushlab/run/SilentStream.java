@@ -9,6 +9,7 @@ import flushlab.map.IdleCut;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One stream kept silent beside a map's cells, on a connection of its own: the response head, then
@@ -87,7 +88,7 @@ final class SilentStream implements AutoCloseable {
     if (wait > 0 && !result.isComplete()) {
       try {
         result.toCompletionStage().toCompletableFuture().get(wait, TimeUnit.NANOSECONDS);
-      } catch (java.util.concurrent.TimeoutException e) {
+      } catch (TimeoutException e) {
         // not cut by then: closed below
       }
     }

@@ -6,7 +6,10 @@ import flushlab.core.HiccupMeter;
 import flushlab.core.LongSamples;
 import flushlab.core.StallFigures;
 import flushlab.core.StallLog;
+import io.vertx.core.Context;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Holds a run's merged reads against this process's stalls (its {@link HiccupMeter}). Frames that
@@ -62,8 +65,7 @@ public final class StallJudge {
       long intervalNanos,
       PathWait path) {
     HiccupMeter meter = HiccupMeter.get();
-    if (!io.vertx.core.Context.isOnEventLoopThread())
-      meter.awaitWatcherPast(endNanos, WATCHER_WAIT_NANOS);
+    if (!Context.isOnEventLoopThread()) meter.awaitWatcherPast(endNanos, WATCHER_WAIT_NANOS);
     List<StallLog.Stall> host = meter.host().between(startNanos, endNanos);
     List<StallLog.Stall> loops = meter.loops().between(startNanos, endNanos);
     int read = 0;
@@ -204,7 +206,7 @@ public final class StallJudge {
   private static final class Explained {
     StallLog.Stall longest;
     int framesTogether;
-    private final java.util.Set<Long> stalls = new java.util.HashSet<>();
+    private final Set<Long> stalls = new HashSet<>();
 
     void add(StallLog.Stall s, int frames) {
       stalls.add(s.fromNanos());

@@ -3,6 +3,7 @@ package flushlab.scenario;
 import flushlab.map.FlushTrigger;
 import flushlab.map.ModelExpectation;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ public record Expectations(Map<String, ModelExpectation> byTarget) {
   public static final Expectations NONE = new Expectations(Map.of());
 
   public Expectations {
-    byTarget = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byTarget));
+    byTarget = Collections.unmodifiableMap(new LinkedHashMap<>(byTarget));
   }
 
   public boolean isEmpty() {

@@ -475,10 +475,7 @@ public final class Keys {
               null,
               "the proxy to start (Debian packages of those names); a trafficserver template is one file "
                   + "cut into sections, each opened by `# file: NAME` (records.config and remap.config at least), written into its private config folder")
-          .choices(
-              java.util.Arrays.stream(ProxyKind.values())
-                  .map(ProxyKind::text)
-                  .toArray(String[]::new))
+          .choices(Arrays.stream(ProxyKind.values()).map(ProxyKind::text).toArray(String[]::new))
           .forKinds(TargetKind.PROCESS);
   public static final Key CONFIG =
       Key.of(

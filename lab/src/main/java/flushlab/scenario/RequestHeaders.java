@@ -4,6 +4,7 @@ import flushlab.client.HeaderSpec;
 import flushlab.http.Header;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A scenario's client.headers: the values to send (environment variables already read), and where
@@ -25,8 +26,7 @@ public final class RequestHeaders {
    * From --header flags: resolved from {@code env} now, so a variable not set stops the command
    * before it starts.
    */
-  public static RequestHeaders of(
-      String flag, List<String> typed, java.util.Map<String, String> env) {
+  public static RequestHeaders of(String flag, List<String> typed, Map<String, String> env) {
     if (typed.size() > HeaderSpec.MAX_HEADERS) {
       throw new IllegalArgumentException(
           flag

@@ -1,7 +1,9 @@
 package flushlab.scenario;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
@@ -76,7 +78,7 @@ public final class YamlNode {
         throw new SyntaxError("more than one YAML document", l.getLineNr(), l.getColumnNr());
       }
       return root;
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       JsonLocation l = e.getLocation();
       String msg = e.getOriginalMessage();
       int nl = msg.indexOf('\n');
@@ -102,14 +104,13 @@ public final class YamlNode {
             String key = p.currentName();
             JsonLocation kl = p.currentTokenLocation();
             if (key.length() > 256) {
-              throw new com.fasterxml.jackson.core.JsonParseException(
+              throw new JsonParseException(
                   p, "a key of " + key.length() + " characters (allowed: at most 256)", kl);
             }
             p.nextToken();
             YamlNode value = read(p);
             if (n.map.containsKey(key)) {
-              throw new com.fasterxml.jackson.core.JsonParseException(
-                  p, "duplicate key '" + key + "'", kl);
+              throw new JsonParseException(p, "duplicate key '" + key + "'", kl);
             }
             n.map.put(key, value);
             n.keyPositions.put(key, new int[] {kl.getLineNr(), kl.getColumnNr()});
@@ -128,7 +129,7 @@ public final class YamlNode {
         {
           String text = p.getText();
           if (text.length() > MAX_SCALAR_CHARS) {
-            throw new com.fasterxml.jackson.core.JsonParseException(
+            throw new JsonParseException(
                 p,
                 "a value of "
                     + text.length()

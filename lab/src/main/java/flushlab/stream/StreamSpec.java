@@ -10,6 +10,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * One stream the emitter is asked for: the typed form that scenarios, flags, the map and the
@@ -55,8 +57,8 @@ public record StreamSpec(
    * A media type with optional parameters, as Content-Type carries it: type/subtype[;
    * name=value]... in HTTP's token characters.
    */
-  private static final java.util.regex.Pattern MEDIA_TYPE =
-      java.util.regex.Pattern.compile(
+  private static final Pattern MEDIA_TYPE =
+      Pattern.compile(
           "[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\\s*;\\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(\"[^\"\\r\\n]*\"|[!#$%&'*+.^_`|~0-9A-Za-z-]+))*");
 
   public static final int MAX_CONTENT_TYPE_CHARS = 200;
@@ -338,7 +340,7 @@ public record StreamSpec(
    * line per frame.
    */
   public static boolean isNdjson(String contentType) {
-    String t = contentType.trim().toLowerCase(java.util.Locale.ROOT);
+    String t = contentType.trim().toLowerCase(Locale.ROOT);
     int semi = t.indexOf(';');
     return (semi < 0 ? t : t.substring(0, semi).trim()).equals("application/x-ndjson");
   }

@@ -5,6 +5,7 @@ import flushlab.tls.ClientTls;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The targets of one run, started in order and stopped together: where to connect to each, and what
@@ -18,8 +19,7 @@ public final class RunningTargets implements AutoCloseable {
   private RunningTargets() {}
 
   /** Starts each target with the context of its own network path. */
-  public static RunningTargets start(
-      List<Target> targets, java.util.function.Function<Target, TargetContext> ctx)
+  public static RunningTargets start(List<Target> targets, Function<Target, TargetContext> ctx)
       throws TargetStartFailure {
     RunningTargets running = new RunningTargets();
     try {

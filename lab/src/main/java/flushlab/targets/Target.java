@@ -8,6 +8,8 @@ import flushlab.proxy.ProxyProcess;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.tls.ClientTls;
 import flushlab.tls.ServerTls;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -142,8 +144,8 @@ public sealed interface Target
     @Override
     public HopProtocol upstreamProtocol() {
       try {
-        return proxy.upstreamProtocol(java.nio.file.Files.readString(config));
-      } catch (java.io.IOException e) {
+        return proxy.upstreamProtocol(Files.readString(config));
+      } catch (IOException e) {
         return HopProtocol.UNKNOWN;
       }
     }

@@ -1,6 +1,7 @@
 package flushlab.tcpprobe;
 
 import flushlab.core.HostPort;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -71,7 +72,7 @@ public final class KeepAliveProbe {
       s.setTcpNoDelay(clientNoDelay);
       s.setSoTimeout(30_000);
       s.connect(new InetSocketAddress(at.host(), at.port()), 5_000);
-      InputStream in = new java.io.BufferedInputStream(s.getInputStream(), 16 * 1024);
+      InputStream in = new BufferedInputStream(s.getInputStream(), 16 * 1024);
       OutputStream out = s.getOutputStream();
       long total = System.nanoTime();
       for (int i = 0; i < requests; i++) {

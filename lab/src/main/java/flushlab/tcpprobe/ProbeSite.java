@@ -8,6 +8,8 @@ import flushlab.netpath.VethLink;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Where a TCP probe runs the lab's own upload servers: in this process on loopback, or as children
@@ -76,7 +78,7 @@ public final class ProbeSite implements AutoCloseable {
     String line = child.awaitLogLine("upload listener on", 5_000);
     if (line == null)
       line = "upload listener on " + at + " (it did not say what the kernel granted)";
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("granted (\\d+) B").matcher(line);
+    Matcher m = Pattern.compile("granted (\\d+) B").matcher(line);
     return new Server(
         at, line + ", in " + link.namespace(), m.find() ? Integer.valueOf(m.group(1)) : null);
   }

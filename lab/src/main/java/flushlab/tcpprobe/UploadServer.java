@@ -1,6 +1,7 @@
 package flushlab.tcpprobe;
 
 import flushlab.core.HostPort;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -113,7 +114,7 @@ public final class UploadServer implements AutoCloseable {
       s.setSoTimeout(READ_TIMEOUT_MILLIS);
       if (options.readDelayNanos() > 0)
         TimeUnit.NANOSECONDS.sleep(options.readDelayNanos()); // a busy server, not reading yet
-      InputStream in = new java.io.BufferedInputStream(s.getInputStream(), 64 * 1024);
+      InputStream in = new BufferedInputStream(s.getInputStream(), 64 * 1024);
       OutputStream out = s.getOutputStream();
       byte[] buf = new byte[64 * 1024];
       int granted = s.getReceiveBufferSize();

@@ -2,11 +2,14 @@ package flushlab.tls;
 
 import flushlab.core.IoErrors;
 import flushlab.core.UserFiles;
+import io.netty.handler.ssl.util.SelfSignedCertificate;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.CertificateException;
 
 /**
  * A certificate and its private key as PEM files: one given by the user, or a self-signed one the
@@ -24,10 +27,10 @@ public record LabCertificate(Path certPem, Path keyPem, boolean madeByLab) {
   @SuppressWarnings("deprecation") // Netty's generator is meant for tests and labs; this is a lab
   public static synchronized LabCertificate labMade() {
     if (shared == null) {
-      io.netty.handler.ssl.util.SelfSignedCertificate c;
+      SelfSignedCertificate c;
       try {
-        c = new io.netty.handler.ssl.util.SelfSignedCertificate("localhost", "EC", 256);
-      } catch (java.security.cert.CertificateException e) {
+        c = new SelfSignedCertificate("localhost", "EC", 256);
+      } catch (CertificateException e) {
         throw new IllegalStateException(
             "cannot make the lab's self-signed certificate: " + e.getMessage(), e);
       }
@@ -66,9 +69,7 @@ public record LabCertificate(Path certPem, Path keyPem, boolean madeByLab) {
   private static void requirePem(String flag, Path file, String label) {
     String text;
     try {
-      text =
-          new String(
-              UserFiles.read(file, MAX_PEM_BYTES, flag), java.nio.charset.StandardCharsets.UTF_8);
+      text = new String(UserFiles.read(file, MAX_PEM_BYTES, flag), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new IllegalArgumentException(
           flag + ": cannot read " + file + " (" + IoErrors.describe(e) + ")");

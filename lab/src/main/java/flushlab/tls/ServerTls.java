@@ -1,8 +1,10 @@
 package flushlab.tls;
 
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.JdkSSLEngineOptions;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
+import java.util.List;
 
 /** A lab server (emitter, relay) that listens with TLS, with this certificate. */
 public record ServerTls(LabCertificate certificate) {
@@ -20,7 +22,7 @@ public record ServerTls(LabCertificate certificate) {
   public NetServerOptions applyTo(NetServerOptions options) {
     return options
         .setSsl(true)
-        .setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions().setUseWorkerThread(true))
+        .setSslEngineOptions(new JdkSSLEngineOptions().setUseWorkerThread(true))
         .setKeyCertOptions(
             new PemKeyCertOptions()
                 .setCertValue(
@@ -36,7 +38,7 @@ public record ServerTls(LabCertificate certificate) {
    */
   public NetServerOptions applyToWithH2(NetServerOptions options) {
     applyTo(options).setUseAlpn(true);
-    options.getSslOptions().setApplicationLayerProtocols(java.util.List.of("h2", "http/1.1"));
+    options.getSslOptions().setApplicationLayerProtocols(List.of("h2", "http/1.1"));
     return options;
   }
 

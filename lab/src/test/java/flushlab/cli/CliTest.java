@@ -9,12 +9,16 @@ import flushlab.relay.RelayOptions;
 import flushlab.scenario.Key;
 import flushlab.scenario.Keys;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -180,8 +184,7 @@ class CliTest {
   @Test
   void flagsThatMirrorScenarioSettingsShareTheirRegistryEntry() {
     String help = run("client", "--help").out().replaceAll("\\s+", " ");
-    for (Key k :
-        java.util.List.of(Keys.REQUESTS, Keys.CONCURRENCY, Keys.TIMEOUT, Keys.SLOW_READER)) {
+    for (Key k : List.of(Keys.REQUESTS, Keys.CONCURRENCY, Keys.TIMEOUT, Keys.SLOW_READER)) {
       assertThat(help).contains("(scenario key " + k.path() + ": " + k.allowed() + ")");
     }
     Ran tooMany = run("client", "--target", "http://127.0.0.1:1/sse", "--requests", "100001");
@@ -228,9 +231,7 @@ class CliTest {
     try {
       // the "gateway": a passthrough relay forwarding to where probe's emitter will listen
       var gateway =
-          new Relay(
-              RelayOptions.loopback(emitterPort, java.util.List.of("passthrough")),
-              RelayLog.SILENT);
+          new Relay(RelayOptions.loopback(emitterPort, List.of("passthrough")), RelayLog.SILENT);
       vertx.deployVerticle(gateway).await(10, TimeUnit.SECONDS);
       Ran r =
           run(
@@ -250,8 +251,8 @@ class CliTest {
       assertThat(r.code()).as(r.out() + r.err()).isZero();
       // 4 requests 2 at once: three rounds at least (fewer give no spread), up to six while
       // unresolved
-      java.util.regex.Matcher rounds =
-          java.util.regex.Pattern.compile(
+      Matcher rounds =
+          Pattern.compile(
                   "=== loopback \\(calibration, ([3-6]) rounds x 2 x 50 tokens\\): (\\d+)/(\\d+) ok ===")
               .matcher(r.out());
       assertThat(rounds.find()).as(r.out()).isTrue();
@@ -382,14 +383,14 @@ class CliTest {
    */
   @Test
   void mapRefusesAReproFolderThatIsNotEmpty(@TempDir Path dir) throws Exception {
-    java.nio.file.Files.writeString(dir.resolve("notes.txt"), "mine");
+    Files.writeString(dir.resolve("notes.txt"), "mine");
     Ran r = run("map", "--shape", "cork", "--repro", dir.toString());
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err())
         .contains("--repro " + dir)
         .contains("exists and is not empty")
         .contains("nothing was measured");
-    assertThat(java.nio.file.Files.readString(dir.resolve("notes.txt"))).isEqualTo("mine");
+    assertThat(Files.readString(dir.resolve("notes.txt"))).isEqualTo("mine");
   }
 
   @Test
@@ -466,7 +467,7 @@ class CliTest {
                       so.handler(
                           b ->
                               so.end(
-                                  io.vertx.core.buffer.Buffer.buffer(
+                                  Buffer.buffer(
                                       "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"))))
               .listen(0, "127.0.0.1")
               .await(5, TimeUnit.SECONDS);

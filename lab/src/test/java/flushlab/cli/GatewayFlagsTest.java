@@ -9,6 +9,7 @@ import flushlab.client.RequestPlan;
 import flushlab.http.Header;
 import flushlab.tls.ClientTls;
 import flushlab.tls.ServerTls;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -95,7 +96,7 @@ class GatewayFlagsTest extends LabTest {
         RequestPlan.chat("127.0.0.1", 9, 5, 0, 1, "my-route")
             .withHeaders(
                 List.of(new Header("Accept", "*/*"), new Header("Authorization", "Bearer k")));
-    String wire = new String(plan.bytes(true), java.nio.charset.StandardCharsets.ISO_8859_1);
+    String wire = new String(plan.bytes(true), StandardCharsets.ISO_8859_1);
     assertThat(wire)
         .contains("\"model\":\"my-route\"")
         .contains("\"include_usage\":true")

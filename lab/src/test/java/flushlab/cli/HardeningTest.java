@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -187,12 +188,10 @@ class HardeningTest {
   }
 
   @Test
-  void aSecretFileOthersMayReadIsRefusedWithTheFix(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-    java.nio.file.Path secret = dir.resolve("secret");
-    java.nio.file.Files.writeString(secret, "a secret of more than twelve bytes\n");
-    java.nio.file.Files.setPosixFilePermissions(
-        secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+  void aSecretFileOthersMayReadIsRefusedWithTheFix(@TempDir Path dir) throws Exception {
+    Path secret = dir.resolve("secret");
+    Files.writeString(secret, "a secret of more than twelve bytes\n");
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
     CliTest.Ran r =
         run(
             "agent",

@@ -7,11 +7,14 @@ import flushlab.ForkedLab;
 import flushlab.LabFixture;
 import flushlab.core.Json;
 import flushlab.emitter.EmitterOptions;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,7 +49,7 @@ class RequestHeadersTest {
     StringBuilder all = new StringBuilder();
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path f : files.filter(Files::isRegularFile).toList())
-        all.append(new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1));
+        all.append(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1));
     }
     return all.toString();
   }
@@ -85,7 +88,7 @@ class RequestHeadersTest {
       // the stream to the keyed emitter succeeded: the header reached it (without it: 401, and no
       // stream)
       var cell =
-          java.util.stream.StreamSupport.stream(root.get("cells").spliterator(), false)
+          StreamSupport.stream(root.get("cells").spliterator(), false)
               .filter(c -> c.get("target").asText().equals("keyed"))
               .findFirst()
               .orElseThrow();
@@ -98,7 +101,7 @@ class RequestHeadersTest {
       assertThat(run.at("/metrics/frames").asInt()).isEqualTo(8);
       // every row records which client it was and the exact head it sent, the user's values hidden
       assertThat(cell.get("client_profile").asText()).isEqualTo("bare");
-      List<String> sent = new java.util.ArrayList<>();
+      List<String> sent = new ArrayList<>();
       cell.get("request_headers").forEach(h -> sent.add(h.asText()));
       assertThat(sent)
           .contains("User-Agent: flushlab", "Authorization: <redacted>", "X-Trace: <redacted>");
@@ -123,7 +126,7 @@ class RequestHeadersTest {
   @Test
   void headerValuesOnTheCommandLineAreRedactedFromTheRecordedInvocation() {
     List<String> words =
-        new java.util.ArrayList<>(
+        new ArrayList<>(
             List.of("map", "--header", "Authorization: Bearer sk-live-123", "--header=X-A: b"));
     Invocation.redactHeaderValues(words);
     assertThat(words)

@@ -14,6 +14,7 @@ import flushlab.http.Header;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -267,8 +268,7 @@ class ContentCodingTest extends LabTest {
       compressor.sent();
     }
     if (compressor != null) compressor.close();
-    var threads =
-        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     Set<ContentCoding> accepted = coding != null ? EnumSet.of(coding) : Set.of();
     StreamMeter warm = new StreamMeter(frames, 65536, accepted); // compiles the path
     for (byte[] r : reads) warm.onRead(System.nanoTime(), r, 0, r.length);

@@ -14,11 +14,13 @@ import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -434,8 +436,7 @@ class Http2StreamTest extends LabTest {
   @Test
   void anH2ReadAllocatesAboutWhatAPlainReadDoes() throws Exception {
     int frames = 4000;
-    var threads =
-        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long[] perRead = new long[2];
     for (int pass = 0; pass < 2; pass++) {
       for (boolean h2 : new boolean[] {false, true}) {
@@ -459,7 +460,7 @@ class Http2StreamTest extends LabTest {
         }
         H2ClientSession session = new H2ClientSession(false, 65_535, 65_535, false);
         session.request(RequestPlan.get("http://127.0.0.1:1/sse?frames=" + frames), true);
-        StreamMeter m = new StreamMeter(frames, 65536, java.util.Set.of());
+        StreamMeter m = new StreamMeter(frames, 65536, Set.of());
         int half = reads.size() / 2;
         long before = 0;
         for (int i = 0; i < reads.size(); i++) {

@@ -12,7 +12,10 @@ import flushlab.emitter.EmitterOptions;
 import flushlab.http.Header;
 import flushlab.scenario.Cell;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +34,7 @@ class AgentTest {
    * A port P with P, P+1 and P+2 free (the handshake, Hazelcast, the event bus), below the
    * ephemeral range.
    */
-  private static int threeFreePorts() throws java.io.IOException {
+  private static int threeFreePorts() throws IOException {
     return flushlab.FreePort.forALaterServer(3);
   }
 
@@ -129,7 +132,7 @@ class AgentTest {
           BatchResult b4 = new BatchResult(fromB.results());
           assertThat(a3.streamsOk()).isEqualTo(3);
           assertThat(b4.streamsOk()).isEqualTo(4);
-          List<StreamResult> both = new java.util.ArrayList<>(fromA.results());
+          List<StreamResult> both = new ArrayList<>(fromA.results());
           both.addAll(fromB.results());
           BatchResult merged = new BatchResult(both);
           assertThat(merged.frames()).isEqualTo(a3.frames() + b4.frames()).isEqualTo(7 * 20);
@@ -238,7 +241,7 @@ class AgentTest {
     byte[] secret = SECRET.clone();
     ClusterSpec s = spec("lab-one", secret, "1.0", "a", 5800, List.of());
     String before = s.hazelcastClusterName();
-    java.util.Arrays.fill(secret, (byte) 0);
+    Arrays.fill(secret, (byte) 0);
     assertThat(s.hazelcastClusterName()).isEqualTo(before);
     byte[] zeros = new byte[SECRET.length];
     assertThat(spec("lab-one", zeros, "1.0", "a", 5800, List.of()).hazelcastClusterName())

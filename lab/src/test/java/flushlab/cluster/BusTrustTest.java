@@ -14,12 +14,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,10 +62,9 @@ class BusTrustTest {
   @Test
   void aPortInUseIsNamedInOneSentence() throws Exception {
     int p = FreePort.forALaterServer(3);
-    try (java.net.ServerSocket held = new java.net.ServerSocket()) {
+    try (ServerSocket held = new ServerSocket()) {
       held.bind(new InetSocketAddress("127.0.0.1", p + 1));
-      org.assertj.core.api.Assertions.assertThatThrownBy(
-              () -> Agent.start(spec("a", p, List.of()), line -> {}))
+      Assertions.assertThatThrownBy(() -> Agent.start(spec("a", p, List.of()), line -> {}))
           .isInstanceOf(Agent.JoinFailure.class)
           .hasMessageStartingWith(
               "port " + (p + 1) + " on 127.0.0.1 (Hazelcast's member protocol) is not free")
@@ -75,7 +77,7 @@ class BusTrustTest {
     int pa = FreePort.forALaterServer(3);
     List<String> log = new CopyOnWriteArrayList<>();
     try (Agent a = Agent.start(spec("a", pa, List.of()), log::add)) {
-      List<Socket> slow = new java.util.ArrayList<>();
+      List<Socket> slow = new ArrayList<>();
       try {
         for (int i = 0; i < 16; i++) { // each sends nothing: a handshake held open to its timeout
           Socket s = new Socket();

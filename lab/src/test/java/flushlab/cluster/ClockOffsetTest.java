@@ -6,6 +6,7 @@ import flushlab.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,16 +52,15 @@ class ClockOffsetTest {
    * On one kernel the anchors' difference is the offset, exactly; used only when the round trips
    * agree with it.
    */
-  @org.junit.jupiter.api.Test
+  @Test
   void anOffsetFromOneKernelsClockReplacesTheEstimateOnlyWhenTheRoundTripsAgree() {
     ClockOffset estimate = new ClockOffset(40_000, 300_000, 20, 5, ClockOffset.Basis.ROUND_TRIPS);
     ClockOffset exact = estimate.onOneKernel(1_234);
-    org.assertj.core.api.Assertions.assertThat(exact.basis())
-        .isEqualTo(ClockOffset.Basis.SHARED_MONOTONIC);
-    org.assertj.core.api.Assertions.assertThat(exact.offsetNanos()).isEqualTo(1_234);
-    org.assertj.core.api.Assertions.assertThat(exact.boundNanos()).isZero();
+    Assertions.assertThat(exact.basis()).isEqualTo(ClockOffset.Basis.SHARED_MONOTONIC);
+    Assertions.assertThat(exact.offsetNanos()).isEqualTo(1_234);
+    Assertions.assertThat(exact.boundNanos()).isZero();
     // a kernel that claims to be ours but disagrees by more than the bound (a time namespace, a
     // forged answer): the round trips stand
-    org.assertj.core.api.Assertions.assertThat(estimate.onOneKernel(400_000)).isEqualTo(estimate);
+    Assertions.assertThat(estimate.onOneKernel(400_000)).isEqualTo(estimate);
   }
 }

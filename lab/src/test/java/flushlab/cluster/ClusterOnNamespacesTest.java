@@ -28,12 +28,15 @@ import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
 import flushlab.stream.Endpoint;
 import flushlab.targets.Target;
+import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -124,8 +127,8 @@ class ClusterOnNamespacesTest {
           long stepped =
               Math.abs(
                   LabClock.epochNanos()
-                      - java.time.Instant.now().getEpochSecond() * 1_000_000_000L
-                      - java.time.Instant.now().getNano());
+                      - Instant.now().getEpochSecond() * 1_000_000_000L
+                      - Instant.now().getNano());
           assertThat(Math.abs(clock.beforeMs()))
               .as(
                   "two anchors on one wall clock (this process's wall clock moved %d ns since "
@@ -172,7 +175,7 @@ class ClusterOnNamespacesTest {
         // 306 ms were answered so, run alone; 306 ms once without the rule too: not every run
         // splits).
         long seed = Seeds.seed("ClusterOnNamespacesTest");
-        int timerMs = 40 + new java.util.Random(seed).nextInt(271);
+        int timerMs = 40 + new Random(seed).nextInt(271);
         System.out.println(
             "ClusterOnNamespacesTest: seed " + seed + ", hidden timer " + timerMs + " ms");
         Target relay =
@@ -197,7 +200,7 @@ class ClusterOnNamespacesTest {
                         "a",
                         List.of("b"),
                         Map.of("relay", "c")));
-        io.vertx.core.Vertx vertx = LabVertx.create(1);
+        Vertx vertx = LabVertx.create(1);
         try {
           Outcome m =
               new ScenarioRunner(map, vertx)

@@ -33,6 +33,7 @@ import flushlab.scenario.ScenarioLoader;
 import flushlab.targets.Target;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -41,6 +42,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,10 +100,7 @@ class ClusterRunTest {
    * measuring through the lab.
    */
   static Outcome runOnTheLab(
-      Scenario s,
-      byte[] secret,
-      java.util.function.Consumer<String> announce,
-      ScenarioRunner.RunHook hook)
+      Scenario s, byte[] secret, Consumer<String> announce, ScenarioRunner.RunHook hook)
       throws Exception {
     Vertx vertx = LabVertx.create(1);
     try {
@@ -364,8 +364,7 @@ class ClusterRunTest {
     Target direct = new Target.Direct("direct", s.path());
     try (ClusterLab lab =
         ClusterLab.open(s, SECRET.clone(), line -> System.out.println("ClusterRunTest: " + line))) {
-      java.util.concurrent.atomic.AtomicLong lastStallEnds =
-          new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+      AtomicLong lastStallEnds = new AtomicLong(System.nanoTime());
       long stalling =
           b.vertx()
               .setPeriodic(
@@ -646,7 +645,7 @@ class ClusterRunTest {
       return true;
     } catch (ConnectException e) {
       return false;
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return false;
     }
   }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -174,7 +175,7 @@ class CodecTest {
     // random bytes do not compress: 17 MiB of them pass the 16 MiB cap before the body ends
     StreamCompressor c = new StreamCompressor(ContentCoding.GZIP, FlushPolicy.END);
     byte[] noise = new byte[1 << 20];
-    new java.util.Random(7).nextBytes(noise);
+    new Random(7).nextBytes(noise);
     int writes = 0;
     while (c.ready() == 0 && writes < 40) {
       c.write(noise, 0, noise.length, true);

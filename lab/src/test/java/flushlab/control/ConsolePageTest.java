@@ -14,6 +14,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
@@ -72,10 +74,9 @@ class ConsolePageTest {
         // the chart areas drew something
         byte[] png = page.screenshotPng();
         // kept with the build's other test output, not in /tmp where every run would leave one more
-        java.nio.file.Path saved =
-            java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "screenshots"))
-                .resolve("console-page.png");
-        java.nio.file.Files.write(saved, png);
+        Path saved =
+            Files.createDirectories(Path.of("target", "screenshots")).resolve("console-page.png");
+        Files.write(saved, png);
         System.out.println("console page screenshot: " + saved);
         BufferedImage shot = ImageIO.read(new ByteArrayInputStream(png));
         JsonNode rects =

@@ -8,6 +8,9 @@ import flushlab.core.HostPort;
 import flushlab.core.Resources;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -97,8 +100,8 @@ class ControlApiLimitsTest {
       try {
         for (int i = 0; i < perPeer; i++) {
           Socket s = new Socket();
-          s.bind(new java.net.InetSocketAddress("127.0.0.3", 0));
-          s.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+          s.bind(new InetSocketAddress("127.0.0.3", 0));
+          s.connect(new InetSocketAddress("127.0.0.1", port));
           held.add(s);
         }
         Await.until(
@@ -106,8 +109,8 @@ class ControlApiLimitsTest {
             5_000,
             () -> control.openConnections() == perPeer);
         try (Socket more = new Socket()) {
-          more.bind(new java.net.InetSocketAddress("127.0.0.3", 0));
-          more.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+          more.bind(new InetSocketAddress("127.0.0.3", 0));
+          more.connect(new InetSocketAddress("127.0.0.1", port));
           assertThat(readAll(more)).as("one more from the same address").startsWith("HTTP/1.1 503");
         }
         assertThat(http("GET", port, "/version", null).status())
@@ -186,8 +189,7 @@ class ControlApiLimitsTest {
       assertThat(http("GET", port, "/version", null).status())
           .as("the API still answers itself")
           .isEqualTo(200);
-      try (java.net.ServerSocket other =
-          new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
         ToxiproxyApiTest.Answer inUse =
             http(
                 "POST",

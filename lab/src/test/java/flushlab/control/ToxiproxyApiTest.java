@@ -17,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -134,12 +135,11 @@ class ToxiproxyApiTest {
               RequestPlan.get(url(proxy, stream)).withProfile(ClientProfile.BROWSER),
               ClientOptions.single());
       assertThat(browser.errorCount()).isZero();
-      assertThat(browser.contentCodings()).isEqualTo(java.util.Map.of("gzip", 1));
+      assertThat(browser.contentCodings()).isEqualTo(Map.of("gzip", 1));
       assertThat(browser.framesPerRead())
           .as("a browser behind a never-flushed gzip")
           .isGreaterThan(8);
-      assertThat(lab.measure(url(proxy, stream)).contentCodings())
-          .isEqualTo(java.util.Map.of("identity", 1));
+      assertThat(lab.measure(url(proxy, stream)).contentCodings()).isEqualTo(Map.of("identity", 1));
       assertThat(http("DELETE", control.port(), "/proxies/emitter/toxics/gzip", null).status())
           .isEqualTo(204);
 

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -260,7 +261,7 @@ class HiccupMeterTest {
     Vertx vertx = LabVertx.create(1);
     EventExecutor loop = ((VertxInternal) vertx).nettyEventLoopGroup().iterator().next();
     String tid =
-        java.util.concurrent.CompletableFuture.supplyAsync(
+        CompletableFuture.supplyAsync(
                 () -> {
                   try {
                     return Files.readSymbolicLink(Path.of("/proc/thread-self"))

@@ -9,6 +9,7 @@ import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,10 +62,9 @@ class LoopPlacementTest {
         Relay relay =
             new Relay(RelayOptions.loopback(emitter.port(), List.of("cork")), RelayLog.SILENT);
         vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
-        assertThat(((io.vertx.core.internal.ContextInternal) relay.loop()).nettyEventLoop())
+        assertThat(((ContextInternal) relay.loop()).nettyEventLoop())
             .as("relay %d", i)
-            .isNotSameAs(
-                ((io.vertx.core.internal.ContextInternal) emitter.loop()).nettyEventLoop());
+            .isNotSameAs(((ContextInternal) emitter.loop()).nettyEventLoop());
       }
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.LabTest;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.client.HttpResponse;
@@ -71,7 +72,7 @@ class EmitterHttpTest extends LabTest {
                     .put("pi_delay_ms", 0.5)
                     .put(
                         "messages",
-                        new io.vertx.core.json.JsonArray()
+                        new JsonArray()
                             .add(new JsonObject().put("role", "user").put("content", "hi"))))
             .await(10, TimeUnit.SECONDS);
     JsonObject body = r.bodyAsJsonObject();

@@ -3,6 +3,7 @@ package flushlab.emitter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
@@ -16,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -211,7 +213,7 @@ class EmitterLimitsTest {
           new Thread(
               () -> {
                 byte[] chunk = new byte[16384];
-                java.util.Arrays.fill(chunk, (byte) 'x');
+                Arrays.fill(chunk, (byte) 'x');
                 try {
                   for (int sent = 0; sent < size; sent += chunk.length)
                     r.socket.getOutputStream().write(chunk);
@@ -250,7 +252,7 @@ class EmitterLimitsTest {
   @Test
   void aModelNameWithLineBreaksCannotInjectEvents() throws Exception {
     String model = "m\r\n\r\ndata: {\"injected\":true}\n\nevent: x";
-    com.fasterxml.jackson.databind.node.ObjectNode node =
+    ObjectNode node =
         Json.MAPPER
             .createObjectNode()
             .put("model", model)

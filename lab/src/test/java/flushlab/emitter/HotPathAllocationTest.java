@@ -8,6 +8,8 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,9 +64,9 @@ class HotPathAllocationTest {
   }
 
   private static long bytesPerFrame(LabFixture lab, String pacing) throws Exception {
-    var onLoop = new java.util.concurrent.CompletableFuture<Thread>();
+    var onLoop = new CompletableFuture<Thread>();
     lab.emitter.loop().runOnContext(v -> onLoop.complete(Thread.currentThread()));
-    Thread loop = onLoop.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    Thread loop = onLoop.get(10, TimeUnit.SECONDS);
     int port = lab.emitter.port();
     stream(port, pacing, 2_000); // compiles the path and fills Netty's pools
     var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

@@ -15,9 +15,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The emitter's OpenAI streams as an SDK reads them: the JDK's HTTP client, every SSE data line
@@ -43,8 +46,8 @@ class OpenAiStreamFormatTest {
   /** One SSE event: its event: name (or null) and its data parsed as JSON (null for [DONE]). */
   record Event(String name, JsonNode data, String raw) {}
 
-  private static HttpResponse<java.util.stream.Stream<String>> post(
-      String path, String body, boolean withKey) throws Exception {
+  private static HttpResponse<Stream<String>> post(String path, String body, boolean withKey)
+      throws Exception {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + lab.emitter.port() + path))
             .header("Content-Type", "application/json")
@@ -54,7 +57,7 @@ class OpenAiStreamFormatTest {
   }
 
   private static List<Event> events(String path, String body) throws Exception {
-    HttpResponse<java.util.stream.Stream<String>> r = post(path, body, true);
+    HttpResponse<Stream<String>> r = post(path, body, true);
     assertThat(r.statusCode()).isEqualTo(200);
     List<Event> out = new ArrayList<>();
     String name = null;
@@ -73,8 +76,8 @@ class OpenAiStreamFormatTest {
    * A chat request whose messages are not an array of messages with known roles is answered 400 in
    * OpenAI's error shape, as OpenAI answers it.
    */
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource(
+  @ParameterizedTest
+  @CsvSource(
       delimiter = '|',
       value = {
         "{\"stream\":true}|messages|Missing required parameter: 'messages'.",
@@ -86,10 +89,9 @@ class OpenAiStreamFormatTest {
       })
   void chatMessagesAreCheckedAsOpenAiChecksThem(String body, String param, String message)
       throws Exception {
-    HttpResponse<java.util.stream.Stream<String>> r = post("/v1/chat/completions", body, true);
+    HttpResponse<Stream<String>> r = post("/v1/chat/completions", body, true);
     assertThat(r.statusCode()).isEqualTo(400);
-    com.fasterxml.jackson.databind.JsonNode error =
-        Json.MAPPER.readTree(String.join("\n", r.body().toList())).get("error");
+    JsonNode error = Json.MAPPER.readTree(String.join("\n", r.body().toList())).get("error");
     assertThat(error.get("type").asText()).isEqualTo("invalid_request_error");
     assertThat(error.get("param").asText()).isEqualTo(param);
     assertThat(error.get("message").asText()).contains(message);
@@ -181,7 +183,7 @@ class OpenAiStreamFormatTest {
     assertThat(e.get("message").asText()).contains("one choice");
     assertThat(e.has("code")).isTrue();
 
-    HttpResponse<java.util.stream.Stream<String>> noKey =
+    HttpResponse<Stream<String>> noKey =
         post(
             "/v1/chat/completions",
             "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true}",
@@ -194,7 +196,7 @@ class OpenAiStreamFormatTest {
                 .asText())
         .isEqualTo("invalid_api_key");
 
-    HttpResponse<java.util.stream.Stream<String>> nowhere = post("/v1/embeddings", "{}", true);
+    HttpResponse<Stream<String>> nowhere = post("/v1/embeddings", "{}", true);
     assertThat(nowhere.statusCode()).isEqualTo(404);
     assertThat(String.join("", nowhere.body().toList()))
         .contains("\"error\"")

@@ -9,6 +9,7 @@ import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import io.vertx.core.Future;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class PacingAuditTest {
@@ -80,7 +81,7 @@ class PacingAuditTest {
 
       int[] stalled = {0};
       Throwable thrown =
-          org.assertj.core.api.Assertions.catchThrowable(
+          Assertions.catchThrowable(
               () ->
                   lab.measurePaced(
                       10_000_000L,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,7 @@ class NdjsonParserTest {
   void aLineOverTheCapIsAnError() {
     NdjsonParser p = new NdjsonParser((data, len) -> {}, 1024);
     byte[] big = new byte[2048];
-    java.util.Arrays.fill(big, (byte) 'x');
+    Arrays.fill(big, (byte) 'x');
     assertThatThrownBy(() -> p.feed(big, 0, big.length))
         .isInstanceOf(HttpParseException.class)
         .hasMessageContaining("1024");

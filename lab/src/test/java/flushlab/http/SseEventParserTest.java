@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
@@ -141,7 +142,7 @@ class SseEventParserTest {
     p.feed(("x".repeat(400) + "\n\n").getBytes(StandardCharsets.US_ASCII), 0, 402);
     assertThat(events).containsExactly("x".repeat(1000));
     byte[] over = ("data: " + "x".repeat(1001) + "\n\n").getBytes(StandardCharsets.US_ASCII);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.feed(over, 0, over.length))
+    Assertions.assertThatThrownBy(() -> p.feed(over, 0, over.length))
         .isInstanceOf(HttpParseException.class)
         .hasMessageContaining("larger than 1000 bytes");
   }

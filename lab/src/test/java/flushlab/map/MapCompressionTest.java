@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.cli.Main;
 import flushlab.core.Json;
+import io.vertx.core.Vertx;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -100,18 +104,18 @@ class MapCompressionTest extends MapTestBase {
    */
   @Test
   void aTargetWhoseStreamsCannotBeDecodedIsInconclusiveNeverNone() throws Exception {
-    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    Vertx vertx = Vertx.vertx();
     try {
       byte[] gz;
       try (ByteArrayOutputStream b = new ByteArrayOutputStream();
-          java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(b)) {
+          GZIPOutputStream z = new GZIPOutputStream(b)) {
         z.write(flushlab.ScriptedServer.frames(60, 0, 1, 2));
         z.finish();
         gz = b.toByteArray();
       }
       byte[] head =
           ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n")
-              .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+              .getBytes(StandardCharsets.US_ASCII);
       byte[] body = gz;
       flushlab.ScriptedServer server =
           flushlab.ScriptedServer.playing(
@@ -144,7 +148,7 @@ class MapCompressionTest extends MapTestBase {
           .contains("could not be decoded")
           .doesNotContain("none:");
     } finally {
-      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+      vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 }

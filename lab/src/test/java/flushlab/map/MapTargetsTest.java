@@ -12,10 +12,19 @@ import flushlab.proxy.RealProxiesTest;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
+import io.vertx.core.Vertx;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,32 +96,31 @@ class MapTargetsTest extends MapTestBase {
    */
   @Test
   void aServerFloodingPingsEndsTheMapWithinItsBudgetAndSaysWhy() throws Exception {
-    try (java.net.ServerSocket server =
-        new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       Thread acceptor =
           new Thread(
               () -> {
                 while (!server.isClosed()) {
                   try {
-                    java.net.Socket s = server.accept();
+                    Socket s = server.accept();
                     Thread flood =
                         new Thread(
                             () -> {
                               try (s) {
-                                java.io.OutputStream out = s.getOutputStream();
+                                OutputStream out = s.getOutputStream();
                                 out.write(H2.settings());
                                 byte[] ping = H2.frame(H2.PING, 0, 0, new byte[8]);
                                 byte[] batch = new byte[ping.length * 1000];
                                 for (int i = 0; i < 1000; i++)
                                   System.arraycopy(ping, 0, batch, i * ping.length, ping.length);
                                 for (int i = 0; i < 4000; i++) out.write(batch); // never reading
-                              } catch (java.io.IOException e) {
+                              } catch (IOException e) {
                                 // the client gave up on the connection
                               }
                             });
                     flood.setDaemon(true);
                     flood.start();
-                  } catch (java.io.IOException closed) {
+                  } catch (IOException closed) {
                     return;
                   }
                 }
@@ -143,11 +151,7 @@ class MapTargetsTest extends MapTestBase {
               new PrintStream(out),
               new PrintStream(err));
       double seconds = (System.nanoTime() - t0) / 1e9;
-      String said =
-          out
-              + "\n"
-              + err
-              + (java.nio.file.Files.exists(json) ? java.nio.file.Files.readString(json) : "");
+      String said = out + "\n" + err + (Files.exists(json) ? Files.readString(json) : "");
       HostStalls.skipIfSaidIn(said);
       System.out.printf(
           "MapCommandTest: a PING-flooding target: exit %d after %.1f s (budget 10 s)%n%s%n",
@@ -169,13 +173,13 @@ class MapTargetsTest extends MapTestBase {
     int n = between(1000, 6000);
     int emitterPort;
     emitterPort = flushlab.FreePort.forALaterServer();
-    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    Vertx vertx = Vertx.vertx();
     try {
       Relay relay =
           new Relay(
               RelayOptions.loopback(emitterPort, List.of("byte-threshold=" + n + "B")),
               RelayLog.SILENT);
-      vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
       JsonNode a =
           mapWith(
               List.of(
@@ -186,7 +190,7 @@ class MapTargetsTest extends MapTestBase {
       kindIs(a, "byte-threshold");
       within10Percent(a, "threshold_bytes", n);
     } finally {
-      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+      vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 
@@ -244,11 +248,11 @@ class MapTargetsTest extends MapTestBase {
    */
   @Test
   void aCellThatLostFramesMakesTheMapInconclusive() throws Exception {
-    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    Vertx vertx = Vertx.vertx();
     try {
       byte[] head =
           ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
-              .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+              .getBytes(StandardCharsets.US_ASCII);
       flushlab.ScriptedServer server =
           flushlab.ScriptedServer.playing(
               vertx,
@@ -284,7 +288,7 @@ class MapTargetsTest extends MapTestBase {
           .contains("nothing is inferred from it");
       assertThat(code).isZero(); // answered: inconclusive, saying why
     } finally {
-      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+      vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 
@@ -295,7 +299,7 @@ class MapTargetsTest extends MapTestBase {
    */
   @Test
   void aTargetThatSpeaksOnlyH2cIsToldToBeAskedThatWay() throws Exception {
-    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    Vertx vertx = Vertx.vertx();
     try {
       byte[] settings = {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, (byte) 128};
       flushlab.ScriptedServer server =
@@ -326,7 +330,7 @@ class MapTargetsTest extends MapTestBase {
           .isEqualTo("map it over HTTP/2 by prior knowledge: --http h2c");
       assertThat(code).as("every stream failed: %s", err).isEqualTo(1);
     } finally {
-      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+      vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 
@@ -336,7 +340,7 @@ class MapTargetsTest extends MapTestBase {
    * as the proxy did while the direct path streams.
    */
   void reproducesWithoutTheProxy(Path bundle, String model) throws Exception {
-    String readme = java.nio.file.Files.readString(bundle.resolve("README.md"));
+    String readme = Files.readString(bundle.resolve("README.md"));
     assertThat(readme)
         .contains("a haproxy the lab started")
         .contains("HAProxy version")
@@ -362,7 +366,7 @@ class MapTargetsTest extends MapTestBase {
     if (code != 0) HostStalls.skipIfSaidIn(err.toString());
     assertThat(code).as(out + "\n" + err).isZero();
     Path folder;
-    try (var l = java.nio.file.Files.list(results)) {
+    try (var l = Files.list(results)) {
       folder = l.findFirst().orElseThrow();
     }
     double direct = 0;

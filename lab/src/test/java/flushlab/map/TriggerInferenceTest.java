@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flushlab.relay.shaper.ShaperRegistry;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -1213,7 +1214,7 @@ class TriggerInferenceTest {
   @Test
   void aThresholdsThinkCellTellsFirstContentInFrontFromBehind() {
     FlushTrigger threshold = ShaperModelTest.answer(TriggerKind.BYTE_THRESHOLD, 3003.0, null);
-    List<String> evidence = new java.util.ArrayList<>();
+    List<String> evidence = new ArrayList<>();
     FlushTrigger alone =
         FirstContentFit.aroundThreshold(
             threshold, List.of(commentsEveryMs(422, 170.9, 463.5)), evidence);
@@ -1222,14 +1223,14 @@ class TriggerInferenceTest {
     assertThat(evidence).anyMatch(e -> e.contains("nothing held the comments"));
     FlushTrigger behind =
         FirstContentFit.aroundThreshold(
-            threshold, List.of(commentsEveryMs(422, 462.9, 462.9)), new java.util.ArrayList<>());
+            threshold, List.of(commentsEveryMs(422, 462.9, 462.9)), new ArrayList<>());
     assertThat(behind.then()).isEqualTo(TriggerKind.FIRST_CONTENT);
     assertThat(ShaperModel.of(behind).chain())
         .isEqualTo("byte-threshold=3003B -> first-content=any");
     assertThat(ShaperModel.of(behind).alike()).isEmpty();
     FlushTrigger inFront =
         FirstContentFit.aroundThreshold(
-            threshold, List.of(commentsEveryMs(422, 424.0, 424.0)), new java.util.ArrayList<>());
+            threshold, List.of(commentsEveryMs(422, 424.0, 424.0)), new ArrayList<>());
     assertThat(inFront.before()).isEqualTo(TriggerKind.FIRST_CONTENT);
     assertThat(inFront.then()).isNull();
     assertThat(ShaperModel.of(inFront).chain())
@@ -1241,12 +1242,10 @@ class TriggerInferenceTest {
     // once than the stream's end, 40 ms after it
     assertThat(
             FirstContentFit.aroundThreshold(
-                    threshold,
-                    List.of(commentsEveryMs(422, 434.4, 434.4)),
-                    new java.util.ArrayList<>())
+                    threshold, List.of(commentsEveryMs(422, 434.4, 434.4)), new ArrayList<>())
                 .before())
         .isEqualTo(TriggerKind.FIRST_CONTENT);
-    List<String> late = new java.util.ArrayList<>();
+    List<String> late = new ArrayList<>();
     assertThat(
             FirstContentFit.aroundThreshold(
                     threshold, List.of(commentsEveryMs(250, 251, 251)), late)
@@ -1281,10 +1280,10 @@ class TriggerInferenceTest {
   void nothingBeforeTheFirstFrameIsFirstContentAndACommentBeforeItIsNone() {
     List<CellEvidence> streamed =
         List.of(streamed(66, 2, 600), streamed(4102, 2, 600), streamed(66, 50, 25));
-    List<CellEvidence> held = new java.util.ArrayList<>(streamed);
+    List<CellEvidence> held = new ArrayList<>(streamed);
     held.add(thinkCell(404.8, 404.8));
     assertThat(TriggerInference.infer("x", held).kind()).isEqualTo(TriggerKind.FIRST_CONTENT);
-    List<CellEvidence> passed = new java.util.ArrayList<>(streamed);
+    List<CellEvidence> passed = new ArrayList<>(streamed);
     passed.add(thinkCell(53.3, 402.9));
     assertThat(TriggerInference.infer("x", passed).kind()).isEqualTo(TriggerKind.NONE);
   }
@@ -1299,7 +1298,7 @@ class TriggerInferenceTest {
   void aHoldWhoseThinkCellHeldTheCommentsForTheFirstFrameIsFollowedByFirstContent() {
     List<CellEvidence> timer =
         List.of(held(66, 50, 48, 3, 150, 150), held(66, 200, 48, 1, 150, 200));
-    List<CellEvidence> withThink = new java.util.ArrayList<>(timer);
+    List<CellEvidence> withThink = new ArrayList<>(timer);
     withThink.add(thinkCell(551.2, 551.2));
     FlushTrigger both = TriggerInference.infer("x", withThink);
     assertThat(both.kind()).as(both.verdict()).isEqualTo(TriggerKind.TIMER);
@@ -1310,7 +1309,7 @@ class TriggerInferenceTest {
         .containsExactly("first-content=any -> " + m.chain().replace(" -> first-content=any", ""));
     assertThat(ShaperRegistry.parseChain(m.chain())).hasSize(2);
 
-    List<CellEvidence> passed = new java.util.ArrayList<>(timer);
+    List<CellEvidence> passed = new ArrayList<>(timer);
     passed.add(thinkCell(201.7, 551.2));
     FlushTrigger alone = TriggerInference.infer("x", passed);
     assertThat(alone.kind()).isEqualTo(TriggerKind.TIMER);
@@ -1341,8 +1340,7 @@ class TriggerInferenceTest {
         .as("a 300 ms hold keeps a 400 ms think's comments anyway")
         .isFalse();
     List<CellEvidence> longWithThink =
-        new java.util.ArrayList<>(
-            List.of(held(66, 50, 48, 6, 300, 300), held(66, 400, 24, 1, 300, 400)));
+        new ArrayList<>(List.of(held(66, 50, 48, 6, 300, 300), held(66, 400, 24, 1, 300, 400)));
     longWithThink.add(thinkCell(701.0, 701.0));
     assertThat(TriggerInference.infer("x", longWithThink).then()).isNull();
   }
@@ -1461,7 +1459,7 @@ class TriggerInferenceTest {
             "x",
             List.of(held(66, 2, 600, 31, 60, 62), streamed(4102, 2, 600), drained(66, 50, 25)));
     assertThat(t.thresholdBodyBytes() / t.thresholdBytes())
-        .isCloseTo(60.0 / 66, org.assertj.core.data.Offset.offset(0.01));
+        .isCloseTo(60.0 / 66, Offset.offset(0.01));
     assertThat(t.verdict()).contains("of event bodies");
   }
 

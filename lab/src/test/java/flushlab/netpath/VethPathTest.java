@@ -2,6 +2,7 @@ package flushlab.netpath;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.Await;
 import flushlab.ForkedLab;
 import flushlab.cli.Main;
@@ -17,13 +18,17 @@ import flushlab.emitter.PacingAudit;
 import flushlab.process.WorkFolders;
 import flushlab.proxy.ProxyProcess;
 import io.vertx.core.Vertx;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -207,7 +212,7 @@ class VethPathTest {
   @Test
   void theMapReadsTheCorkRelayOnAVethPathAsACorkOfOneSegment(@TempDir Path dir) throws Exception {
     needVeth();
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     int rc =
         Main.run(
             new String[] {
@@ -222,14 +227,13 @@ class VethPathTest {
               "--json",
               dir.resolve("map.json").toString()
             },
-            new java.io.PrintStream(out),
-            new java.io.PrintStream(out));
+            new PrintStream(out),
+            new PrintStream(out));
     // a direct path this host stalled through twice is not certified (exit 3), and says so: no
     // result, as for any map
     if (rc != 0) flushlab.HostStalls.skipIfSaidIn(out.toString());
     assertThat(rc).as(out.toString()).isZero();
-    com.fasterxml.jackson.databind.JsonNode a =
-        Json.MAPPER.readTree(dir.resolve("map.json").toFile());
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
     flushlab.HostStalls.skipIfSaidIn(a.path("verdict").asText());
     assertThat(a.path("kind").asText()).as(out.toString()).isEqualTo("cork");
     assertThat(a.path("threshold_bytes").asDouble()).isBetween(1448 * 0.95, 1448 * 1.05);
@@ -247,15 +251,15 @@ class VethPathTest {
     needVeth();
     Assumptions.assumeTrue(ProxyProcess.locate("haproxy") != null, "needs haproxy");
     Path template = dir.resolve("literal.cfg");
-    java.nio.file.Files.writeString(
+    Files.writeString(
         template,
-        java.nio.file.Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
+        Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
             .replace("{{listen_host}}", "127.0.0.1"));
     // only this process's namespaces ("flushlab-<pid in base 36>x..."): other test classes, in
     // other forks, make and remove theirs meanwhile
     String mine = "flushlab-" + Long.toString(ProcessHandle.current().pid(), 36) + "x";
     List<String> before = namespacesStartingWith(mine);
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     int rc =
         Main.run(
             new String[] {
@@ -269,18 +273,17 @@ class VethPathTest {
               "--results",
               dir.toString()
             },
-            new java.io.PrintStream(out),
-            new java.io.PrintStream(out));
+            new PrintStream(out),
+            new PrintStream(out));
     assertThat(rc).as(out.toString()).isEqualTo(1);
     assertThat(out.toString()).contains("has no {{listen_host}}");
     assertThat(namespacesStartingWith(mine))
         .as("no namespace left by the failed start")
         .isEqualTo(before);
     long pid = ProcessHandle.current().pid();
-    try (var dirs =
-        java.nio.file.Files.newDirectoryStream(WorkFolders.root(), "flushlab-haproxy-*")) {
+    try (var dirs = Files.newDirectoryStream(WorkFolders.root(), "flushlab-haproxy-*")) {
       for (Path d : dirs) {
-        assertThat(java.nio.file.Files.readString(d.resolve("flushlab-owner")))
+        assertThat(Files.readString(d.resolve("flushlab-owner")))
             .as("a work folder left by the refused template: %s", d)
             .doesNotStartWith(pid + " ");
       }
@@ -290,17 +293,11 @@ class VethPathTest {
   /** A bad --path or --mtu is refused by name with what is valid. */
   @Test
   void badPathsAreRefusedWithWhatIsValid() {
-    assertThat(
-            org.assertj.core.api.Assertions.catchThrowable(
-                () -> NetworkPath.of("--path", "ethernet", null)))
+    assertThat(Assertions.catchThrowable(() -> NetworkPath.of("--path", "ethernet", null)))
         .hasMessageContaining("--path: 'ethernet' is not a network path (allowed: loopback, veth)");
-    assertThat(
-            org.assertj.core.api.Assertions.catchThrowable(
-                () -> NetworkPath.of("--path", "veth", 100)))
+    assertThat(Assertions.catchThrowable(() -> NetworkPath.of("--path", "veth", 100)))
         .hasMessageContaining("MTU 100 is out of range (allowed: 576..65535)");
-    assertThat(
-            org.assertj.core.api.Assertions.catchThrowable(
-                () -> NetworkPath.of("--path", "loopback", 1500)))
+    assertThat(Assertions.catchThrowable(() -> NetworkPath.of("--path", "loopback", 1500)))
         .hasMessageContaining("needs path veth");
     assertThat(NetworkPath.veth(1500).mss()).isEqualTo(1448);
   }

@@ -7,6 +7,9 @@ import flushlab.client.BatchResult;
 import flushlab.run.Outcome;
 import flushlab.scenario.ScenarioFixture;
 import flushlab.targets.ProcessInfo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,13 +65,11 @@ class LighttpdTest {
   void modDeflateCompressesTheBufferedResponseAndLeavesTheStreamedOneUncompressed()
       throws Exception {
     RealProxiesTest.need(ProxyKind.LIGHTTPD);
-    boolean module =
-        java.nio.file.Files.exists(java.nio.file.Path.of("/usr/lib/lighttpd/mod_deflate.so"));
+    boolean module = Files.exists(Path.of("/usr/lib/lighttpd/mod_deflate.so"));
     if (!module)
       System.out.println(
           "SKIPPED (LighttpdTest): no mod_deflate: apt-get install lighttpd-mod-deflate");
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        module, "no mod_deflate: apt-get install lighttpd-mod-deflate");
+    Assumptions.assumeTrue(module, "no mod_deflate: apt-get install lighttpd-mod-deflate");
     Outcome o =
         ScenarioFixture.run(
             RealProxiesTest.scenario(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flushlab.client.BatchResult;
 import flushlab.run.Outcome;
 import flushlab.scenario.ScenarioFixture;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -117,7 +118,7 @@ class TrafficServerTest {
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(port.group(1))), 500);
         throw new AssertionError(name + " left port " + port.group(1) + " listening");
-      } catch (java.net.ConnectException expected) {
+      } catch (ConnectException expected) {
         // nothing listens there
       }
     }

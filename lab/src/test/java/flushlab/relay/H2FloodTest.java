@@ -19,12 +19,15 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -183,7 +186,7 @@ class H2FloodTest {
                 H2.HEADERS,
                 H2.FLAG_END_STREAM,
                 1,
-                java.util.Arrays.copyOf(block, 1))); // END_HEADERS still to come
+                Arrays.copyOf(block, 1))); // END_HEADERS still to come
         for (int i = 0; i <= H2Guard.MAX_EMPTY_FRAMES + 5; i++)
           c.out.write(H2.frame(H2.CONTINUATION, 0, 1, new byte[0]));
         assertThat(c.awaitGoAway())
@@ -200,7 +203,7 @@ class H2FloodTest {
     try (Raw c = new Raw(port)) {
       byte[] block = c.block(1, "GET", "/sse?frames=2");
       long t0 = System.nanoTime();
-      c.out.write(H2.frame(H2.HEADERS, H2.FLAG_END_STREAM, 1, java.util.Arrays.copyOf(block, 1)));
+      c.out.write(H2.frame(H2.HEADERS, H2.FLAG_END_STREAM, 1, Arrays.copyOf(block, 1)));
       long code = c.awaitGoAway();
       double s = (System.nanoTime() - t0) / 1e9;
       System.out.printf(
@@ -237,7 +240,7 @@ class H2FloodTest {
               H2.HEADERS,
               H2.FLAG_END_STREAM,
               1,
-              java.util.Arrays.copyOf(block.block(1, "GET", "/sse?frames=2"), 1)));
+              Arrays.copyOf(block.block(1, "GET", "/sse?frames=2"), 1)));
       assertThat(body.awaitReset(1))
           .as("the stream whose body never ended is reset")
           .isEqualTo(H2.CANCEL);
@@ -290,8 +293,7 @@ class H2FloodTest {
    */
   @Test
   void aServerFloodingPingsFailsTheClientsStreamWithTheReason() throws Exception {
-    try (java.net.ServerSocket server =
-        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       Thread flood =
           new Thread(
               () -> {

@@ -12,6 +12,8 @@ import flushlab.client.RequestPlan;
 import flushlab.http.H2;
 import flushlab.stream.StreamSpec;
 import flushlab.tls.ServerTls;
+import java.io.InputStream;
+import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -166,12 +168,12 @@ class H2RelayTest extends LabTest {
             lab,
             RelayOptions.loopback(lab.emitter.port(), List.of("passthrough"))
                 .withIdleTimeout(300_000_000L));
-    try (java.net.Socket s = new java.net.Socket("127.0.0.1", relay.port())) {
+    try (Socket s = new Socket("127.0.0.1", relay.port())) {
       s.setSoTimeout(10_000);
       s.getOutputStream().write(H2.PREFACE);
       s.getOutputStream().write(H2.settings());
       long t0 = System.nanoTime();
-      java.io.InputStream in = s.getInputStream();
+      InputStream in = s.getInputStream();
       while (in.read() >= 0) {
         // the relay's SETTINGS and acknowledgement, then its GOAWAY, then the close
       }

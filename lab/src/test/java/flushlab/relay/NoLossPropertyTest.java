@@ -11,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -64,7 +65,7 @@ class NoLossPropertyTest extends LabTest {
       List<Step> steps = new ArrayList<>();
       for (int off = 0; off < response.length; ) {
         int n = Math.min(response.length - off, 1 + r.nextInt(r.nextBoolean() ? 50 : 9000));
-        byte[] piece = java.util.Arrays.copyOfRange(response, off, off + n);
+        byte[] piece = Arrays.copyOfRange(response, off, off + n);
         steps.add(new Step(r.nextInt(4) == 0 ? r.nextInt(3) : 0, () -> piece));
         off += n;
       }
@@ -96,10 +97,9 @@ class NoLossPropertyTest extends LabTest {
     byte[] body = new byte[90_000];
     new Random(7).nextBytes(body);
     byte[] response = response(body, true, new Random(7));
-    int blank =
-        new String(response, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("\r\n\r\n") + 3;
-    byte[] first = java.util.Arrays.copyOfRange(response, 0, blank);
-    byte[] rest = java.util.Arrays.copyOfRange(response, blank, response.length);
+    int blank = new String(response, StandardCharsets.ISO_8859_1).indexOf("\r\n\r\n") + 3;
+    byte[] first = Arrays.copyOfRange(response, 0, blank);
+    byte[] rest = Arrays.copyOfRange(response, blank, response.length);
     try (ScriptedServer upstream =
         ScriptedServer.playing(
             lab.vertx, List.of(new Step(0, () -> first), new Step(20, () -> rest)))) {

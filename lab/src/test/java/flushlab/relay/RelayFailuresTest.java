@@ -11,12 +11,14 @@ import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
 import flushlab.client.StreamError;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +42,7 @@ class RelayFailuresTest {
                   log.add(line);
                 }
               });
-      lab.vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      lab.vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
       try (Socket idle = new Socket()) {
         idle.connect(new InetSocketAddress("127.0.0.1", relay.port()), 5000);
         idle.setSoTimeout(10_000);
@@ -80,7 +82,7 @@ class RelayFailuresTest {
                   log.add(line);
                 }
               });
-      lab.vertx.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      lab.vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
       BatchResult r = lab.measure("http://127.0.0.1:" + relay.port() + "/sse?frames=3");
       assertThat(r.errorCount()).isEqualTo(1);
       assertThat(r.streamResults().get(0).error()).isEqualTo(StreamError.HTTP_STATUS);
@@ -153,14 +155,14 @@ class RelayFailuresTest {
               .run(
                   RequestPlan.get(
                       "http://127.0.0.1:" + relay.port() + "/sse?frames=64&size=1000&interval=5ms"))
-              .await(30, java.util.concurrent.TimeUnit.SECONDS);
+              .await(30, TimeUnit.SECONDS);
       client.close();
       assertThat(r.streamsOk()).isEqualTo(1);
       assertThat(r.errorCount()).isEqualTo(1);
       assertThat(r.errors().get(0).get("example").toString())
           .contains("HTTP 502")
           .contains("cap of 100000 bytes over all connections");
-      assertThat(relay.heldBytes().await(5, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+      assertThat(relay.heldBytes().await(5, TimeUnit.SECONDS)).isZero();
       // and with the cap free again, one stream alone passes
       assertThat(
               lab.measure(
@@ -170,14 +172,14 @@ class RelayFailuresTest {
     }
   }
 
-  static Socket connect(int port) throws java.io.IOException {
+  static Socket connect(int port) throws IOException {
     Socket s = new Socket();
     s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
     s.setSoTimeout(10_000);
     return s;
   }
 
-  static String readAll(InputStream in) throws java.io.IOException {
+  static String readAll(InputStream in) throws IOException {
     return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
   }
 }

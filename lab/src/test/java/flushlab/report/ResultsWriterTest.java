@@ -7,6 +7,7 @@ import flushlab.run.Certification;
 import flushlab.run.Outcome;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioLoader;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,10 +109,9 @@ class ResultsWriterTest {
   @Test
   void anUnwritableResultsFolderIsFoundBeforeTheRunWithAReason() throws Exception {
     Throwable t =
-        org.assertj.core.api.Assertions.catchThrowable(
-            () -> ResultsWriter.checkWritable(Path.of("/proc/nope")));
-    assertThat(t).isInstanceOf(java.io.IOException.class);
-    assertThat(IoErrors.describe((java.io.IOException) t))
+        Assertions.catchThrowable(() -> ResultsWriter.checkWritable(Path.of("/proc/nope")));
+    assertThat(t).isInstanceOf(IOException.class);
+    assertThat(IoErrors.describe((IOException) t))
         .isNotEqualTo("/proc/nope")
         .contains("/proc/nope");
   }
@@ -118,8 +120,7 @@ class ResultsWriterTest {
   @Test
   void kernelTcpSettingsAreRecordedWhole() {
     Path rmem = Path.of("/proc/sys/net/ipv4/tcp_rmem");
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        Files.isReadable(rmem), "no " + rmem + " on this machine");
+    Assumptions.assumeTrue(Files.isReadable(rmem), "no " + rmem + " on this machine");
     Environment.KernelTcp tcp = Environment.capture(true).kernelTcp();
     assertThat(tcp.tcpRmem()).matches("\\d+ \\d+ \\d+");
     assertThat(tcp.tcpWmem()).matches("\\d+ \\d+ \\d+");

@@ -9,6 +9,7 @@ import flushlab.map.CellEvidence;
 import flushlab.scenario.Cell;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +25,7 @@ class DrainedCellTest {
           Map.of("frames", Integer.toString(FRAMES), "frame_size", SIZE + "B", "interval", "2ms"));
 
   /** One stream of the cell's frames, read at {@code readAt(i)} ({@link ReadByRead}). */
-  static StreamResult stream(java.util.function.LongUnaryOperator readAt) {
+  static StreamResult stream(LongUnaryOperator readAt) {
     return ReadByRead.stream(FRAMES, SIZE, INTERVAL, readAt);
   }
 

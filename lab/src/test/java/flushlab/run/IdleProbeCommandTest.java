@@ -13,10 +13,19 @@ import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import flushlab.targets.Target;
+import io.vertx.core.Vertx;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,8 +84,7 @@ class IdleProbeCommandTest {
    * {@code stallAfter} accepts: the trial that follows has its first frame held past the timeout.
    */
   static IdleProbe.Answer probeWithStalls(
-      int hiddenMs, long afterMs, long stallMs, java.util.function.Predicate<String> stallAfter)
-      throws Exception {
+      int hiddenMs, long afterMs, long stallMs, Predicate<String> stallAfter) throws Exception {
     return probeWithStalls(hiddenMs, afterMs, stallMs, 1, stallAfter);
   }
 
@@ -87,26 +95,19 @@ class IdleProbeCommandTest {
    * twice).
    */
   static IdleProbe.Answer probeWithStalls(
-      int hiddenMs,
-      long afterMs,
-      long stallMs,
-      int injections,
-      java.util.function.Predicate<String> stallAfter)
+      int hiddenMs, long afterMs, long stallMs, int injections, Predicate<String> stallAfter)
       throws Exception {
-    java.util.concurrent.atomic.AtomicInteger injected =
-        new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger injected = new AtomicInteger();
     int emitterPort = flushlab.FreePort.forALaterServer();
-    io.vertx.core.Vertx other = LabVertx.create(1);
-    io.vertx.core.Vertx vertx = LabVertx.create(2);
-    java.util.concurrent.ScheduledExecutorService stalls =
-        java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    Vertx other = LabVertx.create(1);
+    Vertx vertx = LabVertx.create(2);
+    ScheduledExecutorService stalls = Executors.newSingleThreadScheduledExecutor();
     try {
       Relay relay =
           new Relay(
-              RelayOptions.loopback(
-                  emitterPort, java.util.List.of("idle-timeout=" + hiddenMs + "ms")),
+              RelayOptions.loopback(emitterPort, List.of("idle-timeout=" + hiddenMs + "ms")),
               RelayLog.SILENT);
-      other.deployVerticle(relay).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      other.deployVerticle(relay).await(10, TimeUnit.SECONDS);
       Target target =
           new Target.External(
               "gateway",
@@ -125,7 +126,7 @@ class IdleProbeCommandTest {
                       stalls.schedule(
                           () -> HiccupMeter.get().injectHostStall(vertx, stallMs * 1_000_000L),
                           afterMs,
-                          java.util.concurrent.TimeUnit.MILLISECONDS);
+                          TimeUnit.MILLISECONDS);
                     }
                   })
               .run();
@@ -133,8 +134,8 @@ class IdleProbeCommandTest {
       return a;
     } finally {
       stalls.shutdownNow();
-      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
-      other.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+      vertx.close().await(10, TimeUnit.SECONDS);
+      other.close().await(10, TimeUnit.SECONDS);
     }
   }
 
@@ -170,9 +171,9 @@ class IdleProbeCommandTest {
    * injected one): this host stalled for real, and the sequence the test set up did not happen.
    */
   static void skipIfThisHostStalledUnasked(IdleProbe.Answer a, double injectedMs) {
-    java.util.regex.Pattern longest = java.util.regex.Pattern.compile("longest ([0-9.]+) ms");
+    Pattern longest = Pattern.compile("longest ([0-9.]+) ms");
     for (String t : a.trials()) {
-      java.util.regex.Matcher m = longest.matcher(t);
+      Matcher m = longest.matcher(t);
       if (t.contains(flushlab.HostStalls.PHRASE)
           && m.find()
           && Math.abs(Double.parseDouble(m.group(1)) - injectedMs) > 50) {
@@ -267,7 +268,7 @@ class IdleProbeCommandTest {
   @Test
   void overlappingStallsCoverEachMomentOnce() {
     var stalls =
-        java.util.List.of(
+        List.of(
             new StallLog.Stall(100, 500),
             new StallLog.Stall(200, 450),
             new StallLog.Stall(400, 700),

@@ -13,11 +13,13 @@ import flushlab.run.ScenarioRunner;
 import flushlab.run.TargetCellResult;
 import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,12 +39,12 @@ class HostStallTest {
    * stops the reader). {@code calls} counts those runs.
    */
   private static ScenarioRunner.RunHook hostStall(
-      int atMs, int ms, java.util.function.IntPredicate forCell, AtomicInteger calls) {
+      int atMs, int ms, IntPredicate forCell, AtomicInteger calls) {
     return (target, cell, run, loop) -> {
       if (!forCell.test(cell)) return;
       calls.incrementAndGet();
       Vertx v = loop.owner();
-      EventExecutor emitterLoop = ((io.vertx.core.internal.ContextInternal) loop).nettyEventLoop();
+      EventExecutor emitterLoop = ((ContextInternal) loop).nettyEventLoop();
       loop.runOnContext(
           x ->
               v.setTimer(

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,8 +96,7 @@ class ShippedScenariosTest {
     double direct = 0;
     double drain = 0;
     double cork = 0;
-    java.util.Set<String> asserted =
-        java.util.Set.of("direct", "drain-and-flush", "cork"); // the rows judged below
+    Set<String> asserted = Set.of("direct", "drain-and-flush", "cork"); // the rows judged below
     for (var cell : root.get("cells")) {
       // a row every run of which was excluded has no figures (h21, under a CPU hog: cork's six
       // runs, its emitter late by 6-16 ms)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.Cli.Ran;
 import flushlab.Seeds;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -68,7 +69,7 @@ class TcpProbesTest {
   private static void serveStallingFrom(ServerSocket listener, int from) {
     while (!listener.isClosed()) {
       try (Socket s = listener.accept()) {
-        InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+        InputStream in = new BufferedInputStream(s.getInputStream());
         StringBuilder head = new StringBuilder();
         while (head.indexOf("\r\n\r\n") < 0) {
           int c = in.read();

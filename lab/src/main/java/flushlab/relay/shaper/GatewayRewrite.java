@@ -12,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * An AI gateway that parses each OpenAI event of an SSE response and writes it out again, as
@@ -73,8 +74,7 @@ public final class GatewayRewrite extends Shaper {
               public void onHead(int status, String reason, Headers headers) {
                 String type = headers.get("Content-Type");
                 rewriting =
-                    type != null
-                        && type.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream");
+                    type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
                 if (!rewriting) return;
                 touched = true;
                 chunked = headers.has("Transfer-Encoding", "chunked");

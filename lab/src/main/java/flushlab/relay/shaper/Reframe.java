@@ -6,6 +6,7 @@ import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
 import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -176,8 +177,7 @@ public final class Reframe extends Shaper {
   private void writeEvent(byte[] e) {
     if (e.length == 0) return;
     if (chunked) {
-      out.writeBytes(
-          Integer.toHexString(e.length).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.writeBytes(Integer.toHexString(e.length).getBytes(StandardCharsets.US_ASCII));
       out.writeBytes(CRLF);
     }
     out.writeBytes(e);

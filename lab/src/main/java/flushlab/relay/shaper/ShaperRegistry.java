@@ -1,11 +1,13 @@
 package flushlab.relay.shaper;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -67,7 +69,7 @@ public final class ShaperRegistry {
       ShaperType type,
       Supplier<Shaper> factory,
       Map<String, Long> values,
-      java.util.Set<String> given) {
+      Set<String> given) {
     public Shaper create() {
       return factory.get();
     }
@@ -227,11 +229,7 @@ public final class ShaperRegistry {
     Map<String, Long> byKey = new LinkedHashMap<>();
     for (Param p : type.params()) if (values.containsKey(p)) byKey.put(p.key(), values.get(p));
     return new Spec(
-        t,
-        type,
-        factory,
-        java.util.Collections.unmodifiableMap(byKey),
-        java.util.Set.copyOf(given.keySet()));
+        t, type, factory, Collections.unmodifiableMap(byKey), Set.copyOf(given.keySet()));
   }
 
   private static String keys(ShaperType type) {

@@ -2,6 +2,7 @@ package flushlab.relay.shaper;
 
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A kind of shaper as the registry knows it: name, the real behaviour it models, its parameters
@@ -14,7 +15,7 @@ public record ShaperType(
     String models,
     List<Param> params,
     String example,
-    Function<Params, java.util.function.Supplier<Shaper>> factory) {
+    Function<Params, Supplier<Shaper>> factory) {
 
   public Param param(String key) {
     for (Param p : params) if (p.key().equals(key)) return p;

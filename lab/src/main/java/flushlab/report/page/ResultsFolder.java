@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /** Reading a results folder's results.json for a page, and writing a page whole. */
 public final class ResultsFolder {
@@ -83,8 +84,7 @@ public final class ResultsFolder {
       Files.writeString(tmp, content, StandardCharsets.UTF_8);
       try {
         // a temporary file is private; a page is as readable as the rest of the folder
-        Files.setPosixFilePermissions(
-            tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
       } catch (UnsupportedOperationException notPosix) {
         // keep the default
       }

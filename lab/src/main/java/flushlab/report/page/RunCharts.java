@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * The charts of a run or map results folder (results.json as written), or of two overlaid ({@code
@@ -271,10 +272,7 @@ public final class RunCharts {
    * where the row is missing), drawn by {@code maker}; sets the series and the legend on {@code o}.
    */
   private void seriesPerTarget(
-      ObjectNode o,
-      String cell,
-      java.util.function.BiConsumer<JsonNode, ArrayNode> fill,
-      SeriesMaker maker) {
+      ObjectNode o, String cell, BiConsumer<JsonNode, ArrayNode> fill, SeriesMaker maker) {
     ArrayNode series = o.putArray("series");
     List<String> legend = new ArrayList<>();
     for (Source s : sources) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.Cdp;
 import flushlab.Cli.Ran;
 import flushlab.client.Staircase;
@@ -24,6 +26,7 @@ import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -139,11 +142,8 @@ class ReportPagesTest {
           .as("every row says where this host stalled")
           .isTrue();
     }
-    com.fasterxml.jackson.databind.node.ObjectNode first =
-        (com.fasterxml.jackson.databind.node.ObjectNode) results.path("cells").get(0);
-    com.fasterxml.jackson.databind.node.ArrayNode spans =
-        ((com.fasterxml.jackson.databind.node.ObjectNode) first.path("arrivals"))
-            .putArray("host_stalls_ms");
+    ObjectNode first = (ObjectNode) results.path("cells").get(0);
+    ArrayNode spans = ((ObjectNode) first.path("arrivals")).putArray("host_stalls_ms");
     spans.addArray().add(40.0).add(88.5);
     List<Chart> charts = RunCharts.of(results);
     Chart stair =
@@ -216,8 +216,7 @@ class ReportPagesTest {
         assertThat(h.getTag()).as("untagged, so HistogramLogProcessor's default reads it").isNull();
         // the log writes times as seconds with three decimals; reading them back may round down by
         // 1 ms
-        assertThat(h.getStartTimeStamp())
-            .isCloseTo(runs.get(i)[0], org.assertj.core.api.Assertions.within(1L));
+        assertThat(h.getStartTimeStamp()).isCloseTo(runs.get(i)[0], Assertions.within(1L));
         assertThat(h.getEndTimeStamp()).isGreaterThanOrEqualTo(h.getStartTimeStamp());
       }
       assertThat(i).as("intervals in %s's log", target).isEqualTo(runs.size());
