@@ -555,21 +555,49 @@ final class MapSession {
           reproduced.size() == 2
               ? tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
               : null;
-      FlushTrigger alike =
-          FlushTrigger.inconclusive(
-              target.name(),
-              (reproduced.size() == 2 ? "two" : reproduced.size())
-                  + " models of two mechanisms each reproduce every cell alike: "
-                  + String.join(", ", chains.subList(0, chains.size() - 1))
-                  + " and "
-                  + chains.get(chains.size() - 1)
-                  + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)"),
-              answer.evidence(),
-              telling == null ? List.of() : List.of(telling.toString()));
       alikeNamed = true;
-      return besideTheCompressor(answer, alike);
+      return namedAlike(answer, chains, telling, stalledOut, budgetCut);
     }
     return answer.withUnverifiedModels(tried, cells);
+  }
+
+  /**
+   * Two or more models of two stages reproduced every cell alike: all are named, none given, with
+   * the cell that would tell two apart. Candidates whose replay this host's stalls stopped ({@code
+   * stalledOut}) or the budget cut short ({@code budgetCut}) are named too, as not known: one may
+   * be the target's own (`timer=129ms -> one-late`, both its fits stalled out, was answered with a
+   * clock then one-late and a hold then a clock as alike: a fresh-clone suite, 2026-12-05).
+   */
+  static FlushTrigger namedAlike(
+      FlushTrigger answer,
+      List<String> chains,
+      CellPlan telling,
+      List<String> stalledOut,
+      List<String> budgetCut) {
+    List<String> next = new ArrayList<>();
+    if (telling != null) next.add(telling.toString());
+    if (!stalledOut.isEmpty()) next.add("map again on a quieter host");
+    if (!budgetCut.isEmpty()) next.add("map again with a longer --budget to replay them too");
+    return besideTheCompressor(
+        answer,
+        FlushTrigger.inconclusive(
+            answer.target(),
+            (chains.size() == 2 ? "two" : chains.size())
+                + " models of two mechanisms each reproduce every cell alike: "
+                + String.join(", ", chains.subList(0, chains.size() - 1))
+                + " and "
+                + chains.get(chains.size() - 1)
+                + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)")
+                + (stalledOut.isEmpty()
+                    ? ""
+                    : "; whether others do too is not known: " + String.join("; ", stalledOut))
+                + (budgetCut.isEmpty()
+                    ? ""
+                    : "; the budget ran out before "
+                        + String.join(" and ", budgetCut)
+                        + " could be replayed"),
+            answer.evidence(),
+            next));
   }
 
   /**

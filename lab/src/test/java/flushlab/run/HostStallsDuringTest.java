@@ -115,4 +115,36 @@ class HostStallsDuringTest {
     assertThat(given.compression().others()).isSameAs(hold);
     assertThat(given.next()).contains("map again on a quieter host");
   }
+
+  /**
+   * Models named alike while this host's stalls stopped the replay of other candidates (a
+   * fresh-clone suite, 2026-12-05: `timer=129ms -> one-late`, both its fits stalled out, named a
+   * clock then one-late and a hold then a clock alike): the stalled ones are named as not known, so
+   * the answer says the host stalled and is not read as the target's.
+   */
+  @Test
+  void modelsNamedAlikeWhileOthersReplaysStalledSayTheHostStalled() {
+    FlushTrigger answer = FlushTrigger.inconclusive("t", "neither ...", List.of(), List.of());
+    List<String> alike =
+        List.of(
+            "timer=136.7ms,periodic=true -> one-late",
+            "timer=147.8ms -> timer=147.8ms,periodic=true");
+    String stalled =
+        "timer=129.1ms -> one-late: not verified: this host stalled in both runs of the replay of"
+            + " frame_size=4096B interval=2ms frames=600 (...)";
+    FlushTrigger named = MapSession.namedAlike(answer, alike, null, List.of(stalled), List.of());
+    assertThat(named.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
+    assertThat(named.verdict())
+        .contains("two models of two mechanisms each reproduce every cell alike: " + alike.get(0))
+        .contains("whether others do too is not known: " + stalled)
+        .contains("this host stalled");
+    assertThat(named.next()).contains("map again on a quieter host");
+    FlushTrigger settled = MapSession.namedAlike(answer, alike, null, List.of(), List.of());
+    assertThat(settled.verdict()).doesNotContain("not known").doesNotContain("stalled");
+    assertThat(settled.next()).isEmpty();
+    FlushTrigger cut =
+        MapSession.namedAlike(answer, alike, null, List.of(), List.of("timer=129.1ms -> one-late"));
+    assertThat(cut.verdict())
+        .contains("the budget ran out before timer=129.1ms -> one-late could be replayed");
+  }
 }
