@@ -1,7 +1,7 @@
 package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
-import flushlab.scenario.Keys;
+import flushlab.scenario.SettingKeys;
 
 /**
  * The chat stream a client asks for (client and probe share these): tokens, think time, delay
@@ -32,8 +32,8 @@ final class ChatFlags {
 
   /** Checks the three against their scenario settings; a bad one names its flag. */
   void check() {
-    SettingFlags.intValue("--tokens", Keys.FRAMES, tokens);
-    SettingFlags.check("--think", Keys.THINK, think.text());
-    SettingFlags.check("--delay", Keys.INTERVAL, delay.text());
+    SettingFlags.intValue("--tokens", SettingKeys.FRAMES, tokens);
+    SettingFlags.check("--think", SettingKeys.THINK, think.text());
+    SettingFlags.check("--delay", SettingKeys.INTERVAL, delay.text());
   }
 }

@@ -19,7 +19,7 @@ import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
 import flushlab.netpath.VethSite;
 import flushlab.run.Warmup;
-import flushlab.scenario.Keys;
+import flushlab.scenario.SettingKeys;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -49,25 +49,26 @@ final class ClientCommand implements Command {
 
   // These mirror the scenario's client settings: description, default and range come from Keys.
   @Parameter(names = "--requests", descriptionKey = "client.requests")
-  int requests = Integer.parseInt(Keys.REQUESTS.defaultValue());
+  int requests = Integer.parseInt(SettingKeys.REQUESTS.defaultValue());
 
   @Parameter(names = "--concurrency", descriptionKey = "client.concurrency")
-  int concurrency = Integer.parseInt(Keys.CONCURRENCY.defaultValue());
+  int concurrency = Integer.parseInt(SettingKeys.CONCURRENCY.defaultValue());
 
   @Parameter(names = "--keep-alive", descriptionKey = "client.keep_alive")
-  boolean keepAlive = Boolean.parseBoolean(Keys.KEEP_ALIVE.defaultValue());
+  boolean keepAlive = Boolean.parseBoolean(SettingKeys.KEEP_ALIVE.defaultValue());
 
   @Parameter(
       names = "--timeout",
       descriptionKey = "client.timeout",
       converter = Converters.Duration.class)
-  Converters.DurationArg timeout = Converters.DurationArg.of(Keys.TIMEOUT.defaultValue());
+  Converters.DurationArg timeout = Converters.DurationArg.of(SettingKeys.TIMEOUT.defaultValue());
 
   @Parameter(
       names = "--slow-reader",
       descriptionKey = "client.slow_reader",
       converter = Converters.Duration.class)
-  Converters.DurationArg slowReader = Converters.DurationArg.of(Keys.SLOW_READER.defaultValue());
+  Converters.DurationArg slowReader =
+      Converters.DurationArg.of(SettingKeys.SLOW_READER.defaultValue());
 
   @Parameter(
       names = "--recv-buffer",
@@ -253,11 +254,11 @@ final class ClientCommand implements Command {
   }
 
   ClientOptions options() {
-    SettingFlags.intValue("--requests", Keys.REQUESTS, requests);
-    SettingFlags.intValue("--concurrency", Keys.CONCURRENCY, concurrency);
+    SettingFlags.intValue("--requests", SettingKeys.REQUESTS, requests);
+    SettingFlags.intValue("--concurrency", SettingKeys.CONCURRENCY, concurrency);
     int recvBytes = Converters.range("--recv-buffer", recvBuffer.bytes(), 64, 16L << 20);
-    SettingFlags.check("--timeout", Keys.TIMEOUT, timeout.text());
-    SettingFlags.check("--slow-reader", Keys.SLOW_READER, slowReader.text());
+    SettingFlags.check("--timeout", SettingKeys.TIMEOUT, timeout.text());
+    SettingFlags.check("--slow-reader", SettingKeys.SLOW_READER, slowReader.text());
     long timeoutNanos = timeout.nanos();
     long slowNanos = slowReader.nanos();
     return new ClientOptions(requests, concurrency, keepAlive, timeoutNanos, slowNanos, recvBytes);

@@ -7,7 +7,7 @@ import flushlab.core.HostPort;
 import flushlab.core.IoErrors;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
-import flushlab.scenario.Keys;
+import flushlab.scenario.ProbeKeys;
 import flushlab.tcpprobe.KeepAliveProbe;
 import flushlab.tcpprobe.ProbeSite;
 import flushlab.tcpprobe.UploadServer;
@@ -62,9 +62,9 @@ final class KeepAliveProbeCommand implements Command {
   public int run(PrintStream out, PrintStream err) throws Exception {
     NetworkPath where = path.path();
     // ranges as the probe scenario keys these mirror (keepalive.requests, body, stall_over)
-    SettingFlags.intValue("--requests", Keys.KA_REQUESTS, requests);
-    SettingFlags.check("--body", Keys.KA_BODY, body.text());
-    SettingFlags.check("--stall-over", Keys.KA_STALL_OVER, stallOver.text());
+    SettingFlags.intValue("--requests", ProbeKeys.KA_REQUESTS, requests);
+    SettingFlags.check("--body", ProbeKeys.KA_BODY, body.text());
+    SettingFlags.check("--stall-over", ProbeKeys.KA_STALL_OVER, stallOver.text());
     int bodyBytes = (int) body.bytes();
     double stallMs = stallOver.nanos() / 1e6;
     List<Boolean> clients = settings("--client-nodelay", clientNoDelay);

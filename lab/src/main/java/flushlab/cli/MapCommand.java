@@ -22,9 +22,9 @@ import flushlab.run.ScenarioRunner;
 import flushlab.run.ShapesAnswer;
 import flushlab.run.TargetCellResult;
 import flushlab.scenario.ClusterPlacement;
-import flushlab.scenario.Keys;
 import flushlab.scenario.MapScenario;
 import flushlab.scenario.Scenario;
+import flushlab.scenario.SettingKeys;
 import flushlab.stream.Endpoint;
 import flushlab.stream.ResponseShape;
 import flushlab.targets.Target;
@@ -100,7 +100,7 @@ final class MapCommand implements Command {
     Target t = targets.target(path.path(), request, err);
     Converters.durationRange("--budget", budget, 5_000_000_000L, 3_600_000_000_000L);
     Endpoint streamEndpoint =
-        Endpoint.named(SettingFlags.check("--endpoint", Keys.ENDPOINT, endpoint));
+        Endpoint.named(SettingFlags.check("--endpoint", SettingKeys.ENDPOINT, endpoint));
     ModelExpectation expected = answerFlags.expectation();
     answerFlags.replay(); // --verify with --no-verify is refused before anything runs
     ResponseShape shape = responseShape(streamEndpoint);

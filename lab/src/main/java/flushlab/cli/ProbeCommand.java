@@ -17,7 +17,7 @@ import flushlab.emitter.EmitterOptions;
 import flushlab.http.Header;
 import flushlab.run.GatewayRounds;
 import flushlab.run.Warmup;
-import flushlab.scenario.Keys;
+import flushlab.scenario.SettingKeys;
 import flushlab.stream.Endpoint;
 import flushlab.stream.StreamSpec;
 import flushlab.tls.ClientTls;
@@ -116,8 +116,8 @@ final class ProbeCommand implements Command {
     Exposure.warnIfNotLoopback(err, "--listen", at, "the probe's emitter");
     // ranges as the scenario settings these mirror (requests, concurrency, frames, interval, think,
     // timeout)
-    SettingFlags.intValue("--requests", Keys.REQUESTS, requests);
-    SettingFlags.intValue("--concurrency", Keys.CONCURRENCY, concurrency);
+    SettingFlags.intValue("--requests", SettingKeys.REQUESTS, requests);
+    SettingFlags.intValue("--concurrency", SettingKeys.CONCURRENCY, concurrency);
     chat.check();
     if (maxRounds < 0 || maxRounds > 100) {
       throw new IllegalArgumentException(
@@ -125,7 +125,7 @@ final class ProbeCommand implements Command {
               + maxRounds
               + " is out of range (0..100; 0 means twice the planned rounds)");
     }
-    SettingFlags.check("--timeout", Keys.TIMEOUT, timeout.text());
+    SettingFlags.check("--timeout", SettingKeys.TIMEOUT, timeout.text());
     int tokens = chat.tokens;
     long delayNanos = chat.delay.nanos();
     long thinkNanos = chat.think.nanos();

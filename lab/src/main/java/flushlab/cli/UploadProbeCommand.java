@@ -8,7 +8,7 @@ import flushlab.core.LabVertx;
 import flushlab.core.Units;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.VethLink;
-import flushlab.scenario.Keys;
+import flushlab.scenario.ProbeKeys;
 import flushlab.tcpprobe.ProbeSite;
 import flushlab.tcpprobe.UploadAttempt;
 import flushlab.tcpprobe.UploadProbe;
@@ -73,10 +73,10 @@ final class UploadProbeCommand implements Command {
     List<Integer> sweep = parseSizes();
     // ranges as the probe scenario keys these mirror (upload.attempts, stall_over, tolerance,
     // timeout)
-    SettingFlags.intValue("--attempts", Keys.ATTEMPTS, attempts);
-    SettingFlags.check("--stall-over", Keys.STALL_OVER, stallOver.text());
-    SettingFlags.check("--tolerance", Keys.BISECT_TOLERANCE, Double.toString(tolerance));
-    SettingFlags.check("--timeout", Keys.ATTEMPT_TIMEOUT, timeout.text());
+    SettingFlags.intValue("--attempts", ProbeKeys.ATTEMPTS, attempts);
+    SettingFlags.check("--stall-over", ProbeKeys.STALL_OVER, stallOver.text());
+    SettingFlags.check("--tolerance", ProbeKeys.BISECT_TOLERANCE, Double.toString(tolerance));
+    SettingFlags.check("--timeout", ProbeKeys.ATTEMPT_TIMEOUT, timeout.text());
     double stallMs = stallOver.nanos() / 1e6;
     long timeoutNanos = timeout.nanos();
     HostPort at;

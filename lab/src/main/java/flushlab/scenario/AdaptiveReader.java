@@ -30,11 +30,11 @@ final class AdaptiveReader {
         a.map.containsKey("parameter")
             ? errors.scalar(a.map.get("parameter"), "adaptive.parameter")
             : null;
-    if (param == null || !Keys.PARAMETER.choices().contains(param)) {
+    if (param == null || !ProbeKeys.PARAMETER.choices().contains(param)) {
       errors.error(
           a.map.getOrDefault("parameter", a),
           "adaptive.parameter",
-          "must be " + String.join(" or ", Keys.PARAMETER.choices()));
+          "must be " + String.join(" or ", ProbeKeys.PARAMETER.choices()));
       return null;
     }
     Setting setting = Setting.named(param);
@@ -47,11 +47,11 @@ final class AdaptiveReader {
           "adaptive.parameter",
           "frame_size does nothing for endpoint: chat; bisect interval instead");
     }
-    String low = bound(a, Keys.LOW, k, errors);
-    String high = bound(a, Keys.HIGH, k, errors);
-    double tolerance = Double.parseDouble(errors.value(a, Keys.TOLERANCE));
-    double above = Double.parseDouble(errors.value(a, Keys.COALESCING_ABOVE));
-    int max = Integer.parseInt(errors.value(a, Keys.MAX_CELLS));
+    String low = bound(a, ProbeKeys.LOW, k, errors);
+    String high = bound(a, ProbeKeys.HIGH, k, errors);
+    double tolerance = Double.parseDouble(errors.value(a, ProbeKeys.TOLERANCE));
+    double above = Double.parseDouble(errors.value(a, ProbeKeys.COALESCING_ABOVE));
+    int max = Integer.parseInt(errors.value(a, ProbeKeys.MAX_CELLS));
     if (low != null && high != null && !errors.any()) {
       boolean size = setting == Setting.FRAME_SIZE;
       double l = size ? Units.parseBytes(low) : Units.parseDurationNanos(low);

@@ -18,18 +18,19 @@ final class GuardsReader {
     YamlNode empty = YamlNode.emptyMap();
     if (g == null || !errors.isMap(g, "guards")) g = empty;
     errors.onlyKnown(g, "guards.", Keys.names(Key.Section.GUARDS));
-    long tolerance = Units.parseDurationNanos(errors.value(g, Keys.PACING_TOLERANCE));
-    YamlNode c = g.map.get(Keys.CERTIFY_SECTION.name());
+    long tolerance = Units.parseDurationNanos(errors.value(g, GuardKeys.PACING_TOLERANCE));
+    YamlNode c = g.map.get(GuardKeys.CERTIFY_SECTION.name());
     if (c == null || !errors.isMap(c, "guards.certify")) c = empty;
     errors.onlyKnown(c, "guards.certify.", Keys.names(Key.Section.CERTIFY));
-    int runs = Integer.parseInt(errors.value(c, Keys.CERTIFY_RUNS));
-    double ceiling = Double.parseDouble(errors.value(c, Keys.CERTIFY_CEILING));
+    int runs = Integer.parseInt(errors.value(c, GuardKeys.CERTIFY_RUNS));
+    double ceiling = Double.parseDouble(errors.value(c, GuardKeys.CERTIFY_CEILING));
     StreamSpec stream =
         StreamSpec.DEFAULT
             .withXAccelBuffering(base.stream().xAccelBuffering())
-            .withFrames(Integer.parseInt(errors.value(c, Keys.CERTIFY_FRAMES)))
-            .withFrameBytes((int) Units.parseBytes(errors.value(c, Keys.CERTIFY_FRAME_SIZE)))
-            .withIntervalNanos(Units.parseDurationNanos(errors.value(c, Keys.CERTIFY_INTERVAL)));
+            .withFrames(Integer.parseInt(errors.value(c, GuardKeys.CERTIFY_FRAMES)))
+            .withFrameBytes((int) Units.parseBytes(errors.value(c, GuardKeys.CERTIFY_FRAME_SIZE)))
+            .withIntervalNanos(
+                Units.parseDurationNanos(errors.value(c, GuardKeys.CERTIFY_INTERVAL)));
     // the direct path is certified over HTTP/1.1, the instrument's own floor, whatever the
     // scenario's client speaks to
     // its targets (an h2 client cannot reach the plain emitter by ALPN, and the floor must not move

@@ -91,7 +91,7 @@ public final class MapScenario {
     Cell plain =
         Cell.DEFAULTS
             .withStream(StreamSpec.DEFAULT.withEndpoint(endpoint))
-            .withModel(Keys.MODEL.check(model))
+            .withModel(SettingKeys.MODEL.check(model))
             .withProfile(profile);
     Cell base =
         plain

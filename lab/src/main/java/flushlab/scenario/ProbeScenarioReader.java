@@ -66,55 +66,57 @@ final class ProbeScenarioReader {
   private ProbeScenario.Upload upload(YamlNode root) {
     YamlNode u = section(root, Keys.UPLOAD_SECTION, Key.Section.UPLOAD);
     List<Integer> sizes = new ArrayList<>();
-    YamlNode list = u == null ? null : u.map.get(Keys.SIZES.name());
+    YamlNode list = u == null ? null : u.map.get(ProbeKeys.SIZES.name());
     if (list == null) {
-      for (String s : Keys.SIZES.defaultValue().replaceAll("[\\[\\] ]", "").split(","))
+      for (String s : ProbeKeys.SIZES.defaultValue().replaceAll("[\\[\\] ]", "").split(","))
         sizes.add((int) Units.parseBytes(s));
     } else if (list.kind != YamlNode.Kind.LIST || list.list.size() < 2 || list.list.size() > 64) {
-      errors.error(list, Keys.SIZES.path(), "must be " + Keys.SIZES.allowed());
+      errors.error(list, ProbeKeys.SIZES.path(), "must be " + ProbeKeys.SIZES.allowed());
     } else {
       Set<Integer> seen = new LinkedHashSet<>();
       for (YamlNode item : list.list) {
-        String v = errors.scalar(item, Keys.SIZES.path());
+        String v = errors.scalar(item, ProbeKeys.SIZES.path());
         if (v == null) continue;
         long b;
         try {
           b = Units.parseBytes(v.trim());
         } catch (IllegalArgumentException e) {
           errors.error(
-              item, Keys.SIZES.path(), "'" + v + "' is not a size (e.g. 16KiB, 1MiB, 390000B)");
+              item,
+              ProbeKeys.SIZES.path(),
+              "'" + v + "' is not a size (e.g. 16KiB, 1MiB, 390000B)");
           continue;
         }
         if (b < 1 || b > 64L << 20) {
-          errors.error(item, Keys.SIZES.path(), v + " is out of range (allowed: 1 B..64 MiB)");
+          errors.error(item, ProbeKeys.SIZES.path(), v + " is out of range (allowed: 1 B..64 MiB)");
           continue;
         }
-        if (!seen.add((int) b)) errors.error(item, Keys.SIZES.path(), v + " is listed twice");
+        if (!seen.add((int) b)) errors.error(item, ProbeKeys.SIZES.path(), v + " is listed twice");
       }
       sizes.addAll(seen);
     }
-    String attempts = value(u, Keys.ATTEMPTS);
-    String stall = value(u, Keys.STALL_OVER);
-    String tolerance = value(u, Keys.BISECT_TOLERANCE);
-    String timeout = value(u, Keys.ATTEMPT_TIMEOUT);
+    String attempts = value(u, ProbeKeys.ATTEMPTS);
+    String stall = value(u, ProbeKeys.STALL_OVER);
+    String tolerance = value(u, ProbeKeys.BISECT_TOLERANCE);
+    String timeout = value(u, ProbeKeys.ATTEMPT_TIMEOUT);
     return new ProbeScenario.Upload(
         List.copyOf(sizes),
         Integer.parseInt(attempts),
         Units.parseDurationNanos(stall),
-        Double.parseDouble(Keys.BISECT_TOLERANCE.check(tolerance)),
+        Double.parseDouble(ProbeKeys.BISECT_TOLERANCE.check(tolerance)),
         Units.parseDurationNanos(timeout));
   }
 
   private ProbeScenario.KeepAlive keepAlive(YamlNode root) {
     YamlNode k = section(root, Keys.KEEPALIVE_SECTION, Key.Section.KEEPALIVE);
-    String clients = value(k, Keys.KA_CLIENT_NODELAY);
+    String clients = value(k, ProbeKeys.KA_CLIENT_NODELAY);
     List<Boolean> noDelay =
         clients.equals("both") ? List.of(true, false) : List.of(clients.equals("on"));
     return new ProbeScenario.KeepAlive(
-        Integer.parseInt(value(k, Keys.KA_REQUESTS)),
-        (int) Units.parseBytes(value(k, Keys.KA_BODY)),
+        Integer.parseInt(value(k, ProbeKeys.KA_REQUESTS)),
+        (int) Units.parseBytes(value(k, ProbeKeys.KA_BODY)),
         noDelay,
-        Units.parseDurationNanos(value(k, Keys.KA_STALL_OVER)));
+        Units.parseDurationNanos(value(k, ProbeKeys.KA_STALL_OVER)));
   }
 
   private List<ProbeScenario.Server> servers(
@@ -143,30 +145,31 @@ final class ProbeScenarioReader {
         errors.error(s, p + ".name", "required (a short name for the tables)");
         continue;
       }
-      String name = errors.checked(Keys.SERVER_NAME, s.map.get("name"), p + ".name");
+      String name = errors.checked(ProbeKeys.SERVER_NAME, s.map.get("name"), p + ".name");
       if (name == null) continue;
       if (!names.add(name))
         errors.error(s.map.get("name"), p + ".name", "'" + name + "' is used by another server");
       String rcvbuf =
           s.map.containsKey("rcvbuf")
-              ? errors.checked(Keys.SERVER_RCVBUF, s.map.get("rcvbuf"), p + ".rcvbuf")
+              ? errors.checked(ProbeKeys.SERVER_RCVBUF, s.map.get("rcvbuf"), p + ".rcvbuf")
               : null;
       String delay =
           s.map.containsKey("read_delay")
-              ? errors.checked(Keys.SERVER_READ_DELAY, s.map.get("read_delay"), p + ".read_delay")
-              : Keys.SERVER_READ_DELAY.defaultValue();
+              ? errors.checked(
+                  ProbeKeys.SERVER_READ_DELAY, s.map.get("read_delay"), p + ".read_delay")
+              : ProbeKeys.SERVER_READ_DELAY.defaultValue();
       String noDelay =
           s.map.containsKey("nodelay")
-              ? errors.checked(Keys.SERVER_NODELAY, s.map.get("nodelay"), p + ".nodelay")
-              : Keys.SERVER_NODELAY.defaultValue();
+              ? errors.checked(ProbeKeys.SERVER_NODELAY, s.map.get("nodelay"), p + ".nodelay")
+              : ProbeKeys.SERVER_NODELAY.defaultValue();
       NetworkPath.Kind kind =
           s.map.containsKey("path")
               ? NetworkPath.Kind.named(
-                  errors.checked(Keys.SERVER_PATH, s.map.get("path"), p + ".path"))
+                  errors.checked(ProbeKeys.SERVER_PATH, s.map.get("path"), p + ".path"))
               : defaultPath;
       Integer mtu = kind == NetworkPath.Kind.VETH ? Integer.valueOf(defaultMtu) : null;
       if (s.map.containsKey("mtu")) {
-        String m = errors.checked(Keys.SERVER_MTU, s.map.get("mtu"), p + ".mtu");
+        String m = errors.checked(ProbeKeys.SERVER_MTU, s.map.get("mtu"), p + ".mtu");
         mtu = m == null ? null : Integer.valueOf(m);
       }
       NetworkPath path =

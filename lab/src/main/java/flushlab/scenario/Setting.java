@@ -23,44 +23,44 @@ import java.util.function.Function;
  */
 public enum Setting {
   ENDPOINT(
-      Keys.ENDPOINT,
+      SettingKeys.ENDPOINT,
       (c, v) -> c.withStream(c.stream().withEndpoint(Endpoint.named(v))),
       c -> c.stream().endpoint().text()),
   FRAMES(
-      Keys.FRAMES,
+      SettingKeys.FRAMES,
       (c, v) -> c.withStream(c.stream().withFrames(Integer.parseInt(v))),
       c -> Integer.toString(c.stream().frames())),
   FRAME_SIZE(
-      Keys.FRAME_SIZE,
+      SettingKeys.FRAME_SIZE,
       (c, v) -> c.withStream(c.stream().withFrameBytes((int) Units.parseBytes(v))),
       c -> c.stream().frameBytes() + "B"),
   INTERVAL(
-      Keys.INTERVAL,
+      SettingKeys.INTERVAL,
       (c, v) -> c.withStream(c.stream().withIntervalNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.stream().intervalNanos())),
   THINK(
-      Keys.THINK,
+      SettingKeys.THINK,
       (c, v) -> c.withStream(c.stream().withThinkNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.stream().thinkNanos())),
   TRANSFER(
-      Keys.TRANSFER,
+      SettingKeys.TRANSFER,
       (c, v) -> c.withStream(c.stream().withTransfer(Transfer.named(v))),
       c -> c.stream().transfer().text()),
   /** Bulk mode; shown only when set. */
   TOTAL(
-      Keys.TOTAL,
+      SettingKeys.TOTAL,
       (c, v) -> c.withStream(c.stream().withTotalBytes(Units.parseBytes(v))),
       c -> c.stream().bulk() ? c.stream().totalBytes() + "B" : null),
   METHOD(
-      Keys.METHOD,
+      SettingKeys.METHOD,
       (c, v) -> c.withStream(c.stream().withMethod(Named.parseOrThrow(RequestMethod.class, v))),
       c -> c.stream().method().text()),
   SSE_KEEPALIVE(
-      Keys.SSE_KEEPALIVE,
+      SettingKeys.SSE_KEEPALIVE,
       (c, v) -> c.withStream(c.stream().withKeepAliveNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.stream().keepAliveNanos())),
   CONTENT_TYPE(
-      Keys.CONTENT_TYPE,
+      SettingKeys.CONTENT_TYPE,
       (c, v) -> {
         if (!StreamSpec.validContentType(v)) {
           throw new IllegalArgumentException(
@@ -75,11 +75,11 @@ public enum Setting {
       },
       c -> c.stream().contentType()),
   X_ACCEL_BUFFERING(
-      Keys.X_ACCEL_BUFFERING,
+      SettingKeys.X_ACCEL_BUFFERING,
       (c, v) -> c.withStream(c.stream().withXAccelBuffering(XAccelBuffering.named(v))),
       c -> c.stream().xAccelBuffering().text()),
   ENCODING(
-      Keys.ENCODING,
+      SettingKeys.ENCODING,
       (c, v) ->
           c.withStream(
               c.stream()
@@ -93,13 +93,13 @@ public enum Setting {
               ? "identity"
               : c.stream().compression().coding().text()),
   FLUSH(
-      Keys.FLUSH,
+      SettingKeys.FLUSH,
       (c, v) ->
           c.withStream(
               c.stream().withCompression(c.stream().compression().withFlush(FlushPolicy.parse(v)))),
       c -> c.stream().compression().flush().text()),
   CACHE_CONTROL(
-      Keys.CACHE_CONTROL,
+      SettingKeys.CACHE_CONTROL,
       (c, v) ->
           c.withStream(
               c.stream()
@@ -107,41 +107,41 @@ public enum Setting {
                       c.stream().compression().withCacheControl(CacheControl.named(v)))),
       c -> c.stream().compression().cacheControl().text()),
   SLOW_READER(
-      Keys.SLOW_READER,
+      SettingKeys.SLOW_READER,
       (c, v) -> c.withClient(c.client().withSlowReaderPauseNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.client().slowReaderPauseNanos())),
   CONCURRENCY(
-      Keys.CONCURRENCY,
+      SettingKeys.CONCURRENCY,
       (c, v) -> c.withClient(c.client().withRequests(c.client().requests(), Integer.parseInt(v))),
       c -> Integer.toString(c.client().concurrency())),
   REQUESTS(
-      Keys.REQUESTS,
+      SettingKeys.REQUESTS,
       (c, v) ->
           c.withClient(c.client().withRequests(Integer.parseInt(v), c.client().concurrency())),
       c -> Integer.toString(c.client().requests())),
   KEEP_ALIVE(
-      Keys.KEEP_ALIVE,
+      SettingKeys.KEEP_ALIVE,
       (c, v) -> c.withClient(c.client().withKeepAlive(Boolean.parseBoolean(v))),
       c -> Boolean.toString(c.client().keepAlive())),
   TIMEOUT(
-      Keys.TIMEOUT,
+      SettingKeys.TIMEOUT,
       (c, v) -> c.withClient(c.client().withTimeoutNanos(Units.parseDurationNanos(v))),
       c -> Units.formatDuration(c.client().timeoutNanos())),
-  MODEL(Keys.MODEL, Cell::withModel, Cell::model),
+  MODEL(SettingKeys.MODEL, Cell::withModel, Cell::model),
   HTTP(
-      Keys.HTTP,
+      SettingKeys.HTTP,
       (c, v) -> c.withClient(c.client().withHttp(Named.parseOrThrow(HttpVersion.class, v))),
       c -> c.client().http().text()),
   STREAMS_PER_CONNECTION(
-      Keys.STREAMS_PER_CONNECTION,
+      SettingKeys.STREAMS_PER_CONNECTION,
       (c, v) -> c.withClient(c.client().withStreamsPerConnection(Integer.parseInt(v))),
       c -> Integer.toString(c.client().streamsPerConnection())),
   H2_WINDOW(
-      Keys.H2_WINDOW,
+      SettingKeys.H2_WINDOW,
       (c, v) -> c.withClient(c.client().withH2Window((int) Units.parseBytes(v))),
       c -> c.client().h2Window() + "B"),
   PROFILE(
-      Keys.PROFILE,
+      SettingKeys.PROFILE,
       (c, v) -> c.withProfile(Named.parse(ClientProfile.class, v)),
       c -> c.profile().text());
 

@@ -23,7 +23,8 @@ final class SettingsReader {
    */
   final RequestHeaders requestHeaders = new RequestHeaders();
 
-  HostPort emitterListen = HostPort.parse("emitter.listen", Keys.LISTEN.defaultValue(), true);
+  HostPort emitterListen =
+      HostPort.parse("emitter.listen", SettingKeys.LISTEN.defaultValue(), true);
 
   SettingsReader(YamlNode root, ErrorCollector errors) {
     for (Key.Section section : List.of(Key.Section.EMITTER, Key.Section.CLIENT)) {
@@ -32,13 +33,13 @@ final class SettingsReader {
       errors.onlyKnown(sec, section.path + ".", Keys.names(section));
       for (Key k : Keys.in(section)) {
         YamlNode n = sec.map.get(k.name());
-        if (n == null || k == Keys.EMITTER_ON || k == Keys.CLIENT_ON)
+        if (n == null || k == SettingKeys.EMITTER_ON || k == SettingKeys.CLIENT_ON)
           continue; // placements: ClusterReader's
-        if (k == Keys.REQUEST_HEADERS) {
+        if (k == SettingKeys.REQUEST_HEADERS) {
           readRequestHeaders(n, k.path(), errors);
         } else if (k.type() == Key.Type.HEADERS) {
           readHeaders(n, k.path(), errors);
-        } else if (k == Keys.LISTEN) {
+        } else if (k == SettingKeys.LISTEN) {
           String v = errors.checked(k, n, k.path());
           if (v != null) emitterListen = HostPort.parse(k.path(), v, true);
         } else {

@@ -22,14 +22,14 @@ final class SweepReader {
    */
   static final List<Key> SSE_ONLY =
       List.of(
-          Keys.FRAME_SIZE,
-          Keys.TRANSFER,
-          Keys.TOTAL,
-          Keys.X_ACCEL_BUFFERING,
-          Keys.ENCODING,
-          Keys.FLUSH,
-          Keys.CACHE_CONTROL,
-          Keys.HEADERS);
+          SettingKeys.FRAME_SIZE,
+          SettingKeys.TRANSFER,
+          SettingKeys.TOTAL,
+          SettingKeys.X_ACCEL_BUFFERING,
+          SettingKeys.ENCODING,
+          SettingKeys.FLUSH,
+          SettingKeys.CACHE_CONTROL,
+          SettingKeys.HEADERS);
 
   /**
    * The swept settings in the order written (it orders the cells), each with its values as checked.

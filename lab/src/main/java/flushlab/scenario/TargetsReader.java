@@ -84,7 +84,7 @@ final class TargetsReader {
       errors.error(t, p + ".name", "required (a short name for the tables)");
       return null;
     }
-    String name = errors.checked(Keys.TARGET_NAME, t.map.get("name"), p + ".name");
+    String name = errors.checked(TargetKeys.TARGET_NAME, t.map.get("name"), p + ".name");
     if (name == null) return null;
     if (!names.add(name))
       errors.error(t.map.get("name"), p + ".name", "'" + name + "' is used by another target");
@@ -95,12 +95,14 @@ final class TargetsReader {
     String kindName = errors.scalar(t.map.get("kind"), p + ".kind");
     if (kindName == null) return null;
     TargetKind kind =
-        Keys.KIND.choices().contains(kindName) ? Named.parse(TargetKind.class, kindName) : null;
+        TargetKeys.KIND.choices().contains(kindName)
+            ? Named.parse(TargetKind.class, kindName)
+            : null;
     if (kind == null) {
       errors.error(
           t.map.get("kind"),
           p + ".kind",
-          "'" + kindName + "' is not one of " + String.join(", ", Keys.KIND.choices()));
+          "'" + kindName + "' is not one of " + String.join(", ", TargetKeys.KIND.choices()));
       return null;
     }
     List<String> mine = Keys.targetKeys(kind);
@@ -117,7 +119,8 @@ final class TargetsReader {
     }
     NetworkPath path = kind == TargetKind.EXTERNAL ? null : targetPath(t, p);
     return switch (kind) {
-      case DIRECT -> path == null ? null : new Target.Direct(name, path, flag(t, p, Keys.TLS));
+      case DIRECT ->
+          path == null ? null : new Target.Direct(name, path, flag(t, p, TargetKeys.TLS));
       case RELAY -> relay(t, p, name, path);
       case PROCESS -> process(t, p, name, path);
       case EXTERNAL -> external(t, p, name);
@@ -132,12 +135,12 @@ final class TargetsReader {
     NetworkPath.Kind kindOfPath =
         t.map.containsKey("path")
             ? NetworkPath.Kind.named(
-                errors.checked(Keys.TARGET_PATH, t.map.get("path"), p + ".path"))
+                errors.checked(TargetKeys.TARGET_PATH, t.map.get("path"), p + ".path"))
             : defaultPath;
     if (kindOfPath == null) return null;
     Integer mtu = null;
     if (t.map.containsKey("mtu")) {
-      String v = errors.checked(Keys.TARGET_MTU, t.map.get("mtu"), p + ".mtu");
+      String v = errors.checked(TargetKeys.TARGET_MTU, t.map.get("mtu"), p + ".mtu");
       if (v == null) return null;
       mtu = Integer.parseInt(v);
     } else if (kindOfPath == NetworkPath.Kind.VETH) {
@@ -148,7 +151,7 @@ final class TargetsReader {
 
   private Target relay(YamlNode t, String p, String name, NetworkPath path) {
     List<ShaperRegistry.Spec> specs = new ArrayList<>();
-    YamlNode sh = t.map.get(Keys.SHAPERS.name());
+    YamlNode sh = t.map.get(TargetKeys.SHAPERS.name());
     if (sh == null || sh.kind != YamlNode.Kind.LIST || sh.list.isEmpty()) {
       errors.error(
           sh == null ? t : sh,
@@ -165,26 +168,29 @@ final class TargetsReader {
         }
       }
     }
-    YamlNode pool = t.map.get(Keys.POOL_UPSTREAM.name());
+    YamlNode pool = t.map.get(TargetKeys.POOL_UPSTREAM.name());
     String pooled =
         pool == null
-            ? Keys.POOL_UPSTREAM.defaultValue()
-            : errors.checked(Keys.POOL_UPSTREAM, pool, p + ".pool_upstream");
+            ? TargetKeys.POOL_UPSTREAM.defaultValue()
+            : errors.checked(TargetKeys.POOL_UPSTREAM, pool, p + ".pool_upstream");
     return path == null
         ? null
         : new Target.Relay(
-            name, List.copyOf(specs), "true".equals(pooled), path, flag(t, p, Keys.TLS));
+            name, List.copyOf(specs), "true".equals(pooled), path, flag(t, p, TargetKeys.TLS));
   }
 
   private Target external(YamlNode t, String p, String name) {
-    YamlNode addressNode = t.map.get(Keys.ADDRESS.name());
+    YamlNode addressNode = t.map.get(TargetKeys.ADDRESS.name());
     if (addressNode == null)
       errors.error(t, p + ".address", "required for kind external: host:port");
     String address =
-        addressNode == null ? null : errors.checked(Keys.ADDRESS, addressNode, p + ".address");
-    YamlNode markNode = t.map.get(Keys.EXTERNAL.name());
+        addressNode == null
+            ? null
+            : errors.checked(TargetKeys.ADDRESS, addressNode, p + ".address");
+    YamlNode markNode = t.map.get(TargetKeys.EXTERNAL.name());
     boolean marked =
-        markNode != null && "true".equals(errors.checked(Keys.EXTERNAL, markNode, p + ".external"));
+        markNode != null
+            && "true".equals(errors.checked(TargetKeys.EXTERNAL, markNode, p + ".external"));
     String reason =
         t.map.containsKey("reason") ? errors.scalar(t.map.get("reason"), p + ".reason") : null;
     if (!marked) {
@@ -214,11 +220,11 @@ final class TargetsReader {
 
   /** tls, ca_file and insecure of an external target: null for plain TCP. */
   private ClientTls externalTls(YamlNode t, String p) {
-    boolean tls = flag(t, p, Keys.TLS);
-    boolean insecure = flag(t, p, Keys.INSECURE);
-    YamlNode caNode = t.map.get(Keys.CA_FILE.name());
+    boolean tls = flag(t, p, TargetKeys.TLS);
+    boolean insecure = flag(t, p, TargetKeys.INSECURE);
+    YamlNode caNode = t.map.get(TargetKeys.CA_FILE.name());
     if (!tls) {
-      for (Key k : List.of(Keys.CA_FILE, Keys.INSECURE)) {
+      for (Key k : List.of(TargetKeys.CA_FILE, TargetKeys.INSECURE)) {
         if (t.map.containsKey(k.name()))
           errors.errorAtKey(t, k.name(), p + "." + k.name(), "applies only with tls: true");
       }
@@ -227,7 +233,7 @@ final class TargetsReader {
     if (caNode != null && insecure) {
       errors.errorAtKey(
           t,
-          Keys.INSECURE.name(),
+          TargetKeys.INSECURE.name(),
           p + ".insecure",
           "contradicts ca_file: give one (a CA to check against) or the other (no check)");
       return null;
@@ -257,7 +263,7 @@ final class TargetsReader {
           p + ".proxy",
           (proxyName == null ? "required" : "'" + proxyName + "' is not one")
               + " of "
-              + String.join(", ", Keys.PROXY.choices()));
+              + String.join(", ", TargetKeys.PROXY.choices()));
     }
     String cfg =
         t.map.containsKey("config") ? errors.scalar(t.map.get("config"), p + ".config") : null;

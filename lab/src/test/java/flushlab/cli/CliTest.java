@@ -7,7 +7,7 @@ import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
 import flushlab.scenario.Key;
-import flushlab.scenario.Keys;
+import flushlab.scenario.SettingKeys;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetServer;
@@ -184,12 +184,17 @@ class CliTest {
   @Test
   void flagsThatMirrorScenarioSettingsShareTheirRegistryEntry() {
     String help = run("client", "--help").out().replaceAll("\\s+", " ");
-    for (Key k : List.of(Keys.REQUESTS, Keys.CONCURRENCY, Keys.TIMEOUT, Keys.SLOW_READER)) {
+    for (Key k :
+        List.of(
+            SettingKeys.REQUESTS,
+            SettingKeys.CONCURRENCY,
+            SettingKeys.TIMEOUT,
+            SettingKeys.SLOW_READER)) {
       assertThat(help).contains("(scenario key " + k.path() + ": " + k.allowed() + ")");
     }
     Ran tooMany = run("client", "--target", "http://127.0.0.1:1/sse", "--requests", "100001");
     assertThat(tooMany.code()).isEqualTo(2);
-    assertThat(tooMany.err()).contains("--requests").contains(Keys.REQUESTS.allowed());
+    assertThat(tooMany.err()).contains("--requests").contains(SettingKeys.REQUESTS.allowed());
   }
 
   @Test
