@@ -27,7 +27,7 @@ class ArchitectureTest {
   private static final Path SOURCES = Path.of("lab/src/main/java");
   private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+);");
   private static final Pattern REFERENCE =
-      Pattern.compile("\\bflushlab((?:\\.[a-z]\\w*)+)\\.[A-Z]");
+      Pattern.compile("\\bflushlab((?:\\.[a-z]\\w*)*)\\.[A-Z]");
 
   /** package -> the flushlab packages its code refers to (imports and qualified names alike). */
   private static final Map<String, Set<String>> DEPENDS = new TreeMap<>();

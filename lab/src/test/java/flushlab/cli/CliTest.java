@@ -2,6 +2,7 @@ package flushlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.FreePort;
 import flushlab.core.LabVertx;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
@@ -50,7 +51,7 @@ class CliTest {
   @Test
   void aClosedPortIsReportedPlainlyWithExitCode1() throws Exception {
     int port;
-    port = flushlab.FreePort.forALaterServer();
+    port = FreePort.forALaterServer();
     Ran r = run("client", "--target", "http://127.0.0.1:" + port + "/sse?frames=3");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("could not connect").contains("127.0.0.1:" + port);
@@ -231,7 +232,7 @@ class CliTest {
   @Test
   void probeMeasuresAGatewayAgainstALoopbackCalibration() throws Exception {
     int emitterPort;
-    emitterPort = flushlab.FreePort.forALaterServer();
+    emitterPort = FreePort.forALaterServer();
     Vertx vertx = LabVertx.create(1);
     try {
       // the "gateway": a passthrough relay forwarding to where probe's emitter will listen
@@ -288,7 +289,7 @@ class CliTest {
   @Test
   void probeSaysPlainlyWhenTheGatewayIsUnreachable() throws Exception {
     int closed;
-    closed = flushlab.FreePort.forALaterServer();
+    closed = FreePort.forALaterServer();
     Ran r =
         run(
             "probe",
@@ -450,7 +451,7 @@ class CliTest {
   @Test
   void mapReportsATargetThatIsDownOrDoesNotForward(@TempDir Path dir) throws Exception {
     int closed;
-    closed = flushlab.FreePort.forALaterServer();
+    closed = FreePort.forALaterServer();
     Ran r =
         run(
             "map",

@@ -4,6 +4,7 @@ import static flushlab.Cli.flushlab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.Cli.Ran;
+import flushlab.FreePort;
 import flushlab.HostStalls;
 import flushlab.core.LabVertx;
 import flushlab.relay.Relay;
@@ -55,7 +56,7 @@ class GatewayProbeTest {
   @Test
   void aHopThatAddsTwentyMillisecondsIsResolvedAtTwentyMilliseconds() throws Exception {
     int emitterPort;
-    emitterPort = flushlab.FreePort.forALaterServer();
+    emitterPort = FreePort.forALaterServer();
     Vertx vertx = LabVertx.create(1);
     try {
       Relay relay =

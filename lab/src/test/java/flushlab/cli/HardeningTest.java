@@ -2,6 +2,7 @@ package flushlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.HostStalls;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -163,7 +164,7 @@ class HardeningTest {
           seconds, r.code());
       // this host's stalls can spend the budget on certification: not certified (exit 3), and it
       // says so (s119)
-      if (r.code() == 3) flushlab.HostStalls.skipIfSaidIn(r.out() + r.err());
+      if (r.code() == 3) HostStalls.skipIfSaidIn(r.out() + r.err());
       assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
       assertThat(seconds).as("the budget, and a little to stop").isLessThan(6 + 5.0);
       for (Socket s : held) s.close();

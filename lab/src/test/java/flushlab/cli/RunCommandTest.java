@@ -3,6 +3,8 @@ package flushlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.ForkedLab;
+import flushlab.FreePort;
+import flushlab.HostStalls;
 import flushlab.core.Build;
 import flushlab.core.Json;
 import java.nio.file.Files;
@@ -57,7 +59,7 @@ class RunCommandTest {
         """);
     CliTest.Ran r =
         CliTest.run("run", "--results", dir.resolve("out").toString(), scenario.toString());
-    if (r.code() == Command.EXIT_UNCERTIFIED) flushlab.HostStalls.skipIfSaidIn(r.err());
+    if (r.code() == Command.EXIT_UNCERTIFIED) HostStalls.skipIfSaidIn(r.err());
     assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
     // the direct path holds nothing: its answer is none (inconclusive when this host stalled
     // through the cell), never a threshold
@@ -87,7 +89,7 @@ class RunCommandTest {
   @Test
   void anExternalTargetNobodyListensOnStopsTheRunWithExit1(@TempDir Path dir) throws Exception {
     int closed;
-    closed = flushlab.FreePort.forALaterServer();
+    closed = FreePort.forALaterServer();
     Path scenario =
         Files.writeString(
             dir.resolve("ext.yaml"),

@@ -2,6 +2,7 @@ package flushlab.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.HostStalls;
 import flushlab.LabTest;
 import flushlab.ScriptedServer;
 import flushlab.ScriptedServer.Step;
@@ -172,7 +173,7 @@ class Http2StreamTest extends LabTest {
     if (shared.emitToRecvMs().p99() <= 1.4 * apart.emitToRecvMs().p99()) {
       // under a CPU hog, p99 rose on 60 connections to 282 ms (a read is 200 ms): a host that stood
       // still is no result
-      flushlab.HostStalls.skipIfBusy(
+      HostStalls.skipIfBusy(
           t0,
           System.nanoTime(),
           String.format(

@@ -3,6 +3,8 @@ package flushlab.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import flushlab.Await;
+import flushlab.FreePort;
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
@@ -35,7 +37,7 @@ class AgentTest {
    * ephemeral range.
    */
   private static int threeFreePorts() throws IOException {
-    return flushlab.FreePort.forALaterServer(3);
+    return FreePort.forALaterServer(3);
   }
 
   /** A cell of {@code frames} SSE frames of 60 B, {@code interval} apart. */
@@ -146,7 +148,7 @@ class AgentTest {
                       ClientShare.askStreams(a, "b", at, share(slow, 1), List.of(), 400)
                           .await(10, TimeUnit.SECONDS))
               .hasMessageContaining("agent b stopped its share at its deadline of 400 ms");
-          flushlab.Await.until(
+          Await.until(
               "the emitter saw the stopped share's connection close",
               5000,
               () -> emitter.openConnections() == 0);

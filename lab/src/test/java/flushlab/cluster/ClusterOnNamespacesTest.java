@@ -104,7 +104,7 @@ class ClusterOnNamespacesTest {
                 SECRET.getBytes(StandardCharsets.UTF_8),
                 line -> System.out.println("ClusterOnNamespacesTest: " + line),
                 null);
-        flushlab.HostStalls.skipIfStalled(o);
+        HostStalls.skipIfStalled(o);
         assertThat(o.certified()).as(o.certification().verdict()).isTrue();
         assertThat(o.partial()).isFalse();
         assertThat(o.onAgents().placement().get("emitter"))
@@ -206,7 +206,7 @@ class ClusterOnNamespacesTest {
               new ScenarioRunner(map, vertx)
                   .onRemoteLab(ClusterLab.opener(SECRET.getBytes(StandardCharsets.UTF_8)))
                   .map(line -> System.out.println("ClusterOnNamespacesTest: " + line), 60);
-          flushlab.HostStalls.skipIfStalled(m);
+          HostStalls.skipIfStalled(m);
           FlushTrigger t = m.triggers().get("relay");
           assertThat(t.kind()).as(t.verdict() + " / " + t.evidence()).isEqualTo(TriggerKind.TIMER);
           assertThat(t.timerMs())

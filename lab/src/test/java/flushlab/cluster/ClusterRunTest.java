@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.Await;
 import flushlab.FreePort;
 import flushlab.HostStalls;
+import flushlab.LabFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
 import flushlab.core.Build;
@@ -621,7 +622,7 @@ class ClusterRunTest {
    */
   @Test
   void aStreamsOneWayTimesAreMovedByTheClocksDifferenceAndNothingElse() throws Exception {
-    try (flushlab.LabFixture lab = new flushlab.LabFixture()) {
+    try (LabFixture lab = new LabFixture()) {
       BatchResult r = lab.measure(lab.sseUrl("frames=20&size=60&interval=5ms"));
       StreamResult s = r.streamResults().get(0);
       StreamResult moved = ClusterLab.shifted(s, 1_000_000L);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.Cdp;
 import flushlab.LabFixture;
+import flushlab.Pixels;
 import flushlab.core.HostPort;
 import flushlab.emitter.ChatFrameSource;
 import java.awt.image.BufferedImage;
@@ -86,7 +87,7 @@ class ConsolePageTest {
         assertThat(rects.size()).isEqualTo(2);
         for (JsonNode r : rects) {
           assertThat(
-                  flushlab.Pixels.brightnessSpread(
+                  Pixels.brightnessSpread(
                       shot,
                       r.get(0).asInt() + 4,
                       r.get(1).asInt() + 4,

@@ -3,6 +3,7 @@ package flushlab.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.Await;
+import flushlab.FreePort;
 import flushlab.LabFixture;
 import flushlab.core.HostPort;
 import flushlab.core.Resources;
@@ -135,7 +136,7 @@ class ControlApiLimitsTest {
               10_000);
       lab.vertx.deployVerticle(control).await(10, TimeUnit.SECONDS);
       int port = control.port();
-      int listen = flushlab.FreePort.forALaterServer();
+      int listen = FreePort.forALaterServer();
       assertThat(
               http(
                       "POST",

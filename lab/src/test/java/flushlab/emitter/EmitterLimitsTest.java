@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import flushlab.Await;
 import flushlab.LabFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
@@ -73,7 +74,7 @@ class EmitterLimitsTest {
         }
       }
       // the two above are closed: once the emitter has seen that, a new connection is served
-      flushlab.Await.until(
+      Await.until(
           "the emitter saw both connections close", 5000, () -> lab.emitter.openConnections() == 0);
       try (Raw again = new Raw(port)) {
         assertThat(
@@ -110,13 +111,13 @@ class EmitterLimitsTest {
           .as("connections reach both listeners")
           .hasSize(2)
           .allMatch(n -> n > 0);
-      flushlab.Await.until(
+      Await.until(
           "the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
       try (Raw a = new Raw(port);
           Raw b = new Raw(port)) {
         a.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
         // Two loops accept in their own order: let both take their connection before the third.
-        flushlab.Await.until(
+        Await.until(
             "the emitter admitted both connections",
             5000,
             () -> lab.emitter.openConnections() == 2);
@@ -124,7 +125,7 @@ class EmitterLimitsTest {
           assertThat(third.readToClose()).startsWith("HTTP/1.1 503").contains("at most 2 at once");
         }
       }
-      flushlab.Await.until(
+      Await.until(
           "the emitter saw the connections close", 5000, () -> lab.emitter.openConnections() == 0);
     }
     try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0).withListeners(2), 2)) {

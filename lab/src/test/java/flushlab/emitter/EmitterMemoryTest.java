@@ -3,6 +3,7 @@ package flushlab.emitter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.ForkedLab;
+import flushlab.FreePort;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
@@ -31,7 +32,7 @@ class EmitterMemoryTest {
   void longStreamsCutShortAndHugeFramesNobodyReadsDoNotExhaustASmallHeap(@TempDir Path dir)
       throws Exception {
     int port;
-    port = flushlab.FreePort.forALaterServer();
+    port = FreePort.forALaterServer();
     List<Socket> idle = new ArrayList<>();
     try (ForkedLab emitter =
         ForkedLab.start(

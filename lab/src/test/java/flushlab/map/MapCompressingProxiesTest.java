@@ -3,6 +3,7 @@ package flushlab.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.HostStalls;
 import flushlab.cli.Main;
 import flushlab.core.Json;
 import flushlab.proxy.ProxyKind;
@@ -56,12 +57,12 @@ class MapCompressingProxiesTest {
     int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
     // not certified because this host stalled (h20, under a CPU hog: four certification runs, each
     // with 2 frames read in a stall)
-    if (code != 0) flushlab.HostStalls.skipIfSaidIn(out + "\n" + err);
+    if (code != 0) HostStalls.skipIfSaidIn(out + "\n" + err);
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
     System.out.println(
         "map nginx " + template + " --client browser -> " + a.get("verdict").asText());
-    flushlab.HostStalls.skipIfSaidIn(a.get("verdict").asText());
+    HostStalls.skipIfSaidIn(a.get("verdict").asText());
     assertThat(a.get("kind").asText()).as(a.get("verdict").asText()).isEqualTo(kind);
     JsonNode c = a.get("compression");
     assertThat(c.get("coding").asText()).isEqualTo("gzip");

@@ -3,6 +3,8 @@ package flushlab.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.FreePort;
+import flushlab.ScriptedServer;
 import flushlab.cli.Main;
 import flushlab.core.Json;
 import io.vertx.core.Vertx;
@@ -109,7 +111,7 @@ class MapCompressionTest extends MapTestBase {
       byte[] gz;
       try (ByteArrayOutputStream b = new ByteArrayOutputStream();
           GZIPOutputStream z = new GZIPOutputStream(b)) {
-        z.write(flushlab.ScriptedServer.frames(60, 0, 1, 2));
+        z.write(ScriptedServer.frames(60, 0, 1, 2));
         z.finish();
         gz = b.toByteArray();
       }
@@ -117,12 +119,11 @@ class MapCompressionTest extends MapTestBase {
           ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII);
       byte[] body = gz;
-      flushlab.ScriptedServer server =
-          flushlab.ScriptedServer.playing(
+      ScriptedServer server =
+          ScriptedServer.playing(
               vertx,
               List.of(
-                  new flushlab.ScriptedServer.Step(0, () -> head),
-                  new flushlab.ScriptedServer.Step(5, () -> body)));
+                  new ScriptedServer.Step(0, () -> head), new ScriptedServer.Step(5, () -> body)));
       List<String> args =
           List.of(
               "map",
@@ -133,7 +134,7 @@ class MapCompressionTest extends MapTestBase {
               "--target",
               "127.0.0.1:" + server.port(),
               "--emitter-listen",
-              "127.0.0.1:" + flushlab.FreePort.forALaterServer(),
+              "127.0.0.1:" + FreePort.forALaterServer(),
               "--client",
               "browser",
               "--no-verify");

@@ -3,7 +3,9 @@ package flushlab.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.FreePort;
 import flushlab.HostStalls;
+import flushlab.ScriptedServer;
 import flushlab.cli.Main;
 import flushlab.core.Json;
 import flushlab.http.H2;
@@ -138,7 +140,7 @@ class MapTargetsTest extends MapTestBase {
                 "--target",
                 "127.0.0.1:" + server.getLocalPort(),
                 "--emitter-listen",
-                "127.0.0.1:" + flushlab.FreePort.forALaterServer(),
+                "127.0.0.1:" + FreePort.forALaterServer(),
                 "--http",
                 "h2c",
                 "--budget",
@@ -172,7 +174,7 @@ class MapTargetsTest extends MapTestBase {
   void aServerTheUserRunsIsMappedThroughTarget() throws Exception {
     int n = between(1000, 6000);
     int emitterPort;
-    emitterPort = flushlab.FreePort.forALaterServer();
+    emitterPort = FreePort.forALaterServer();
     Vertx vertx = Vertx.vertx();
     try {
       Relay relay =
@@ -253,13 +255,12 @@ class MapTargetsTest extends MapTestBase {
       byte[] head =
           ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII);
-      flushlab.ScriptedServer server =
-          flushlab.ScriptedServer.playing(
+      ScriptedServer server =
+          ScriptedServer.playing(
               vertx,
               List.of(
-                  new flushlab.ScriptedServer.Step(0, () -> head),
-                  new flushlab.ScriptedServer.Step(
-                      2, () -> flushlab.ScriptedServer.frames(66, 0, 1, 2))));
+                  new ScriptedServer.Step(0, () -> head),
+                  new ScriptedServer.Step(2, () -> ScriptedServer.frames(66, 0, 1, 2))));
       List<String> args =
           List.of(
               "map",
@@ -270,7 +271,7 @@ class MapTargetsTest extends MapTestBase {
               "--target",
               "127.0.0.1:" + server.port(),
               "--emitter-listen",
-              "127.0.0.1:" + flushlab.FreePort.forALaterServer());
+              "127.0.0.1:" + FreePort.forALaterServer());
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       int code =
           Main.run(
@@ -302,9 +303,8 @@ class MapTargetsTest extends MapTestBase {
     Vertx vertx = Vertx.vertx();
     try {
       byte[] settings = {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, (byte) 128};
-      flushlab.ScriptedServer server =
-          flushlab.ScriptedServer.playing(
-              vertx, List.of(new flushlab.ScriptedServer.Step(0, () -> settings)));
+      ScriptedServer server =
+          ScriptedServer.playing(vertx, List.of(new ScriptedServer.Step(0, () -> settings)));
       List<String> args =
           List.of(
               "map",
@@ -315,7 +315,7 @@ class MapTargetsTest extends MapTestBase {
               "--target",
               "127.0.0.1:" + server.port(),
               "--emitter-listen",
-              "127.0.0.1:" + flushlab.FreePort.forALaterServer());
+              "127.0.0.1:" + FreePort.forALaterServer());
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));

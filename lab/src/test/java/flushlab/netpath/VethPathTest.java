@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.Await;
 import flushlab.ForkedLab;
+import flushlab.HostStalls;
 import flushlab.cli.Main;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
@@ -140,7 +141,7 @@ class VethPathTest {
       System.out.println("VethPathTest: cork relay over MTU 1500: " + seen);
       // a reader this host stopped reads two segments as one: under a CPU hog, 10 releases where
       // ~17 come
-      if (bytes.length <= 10 || k > 2) flushlab.HostStalls.skipIfBusy(t0, t1, seen);
+      if (bytes.length <= 10 || k > 2) HostStalls.skipIfBusy(t0, t1, seen);
       assertThat(bytes.length).as("releases between the first and the last").isGreaterThan(10);
       assertThat((double) median).isBetween(k * mss * 0.95, k * mss * 1.05);
       assertThat(k).as("a segment or two, not a 200 ms batch (~6.6 KB)").isLessThanOrEqualTo(2);
@@ -231,10 +232,10 @@ class VethPathTest {
             new PrintStream(out));
     // a direct path this host stalled through twice is not certified (exit 3), and says so: no
     // result, as for any map
-    if (rc != 0) flushlab.HostStalls.skipIfSaidIn(out.toString());
+    if (rc != 0) HostStalls.skipIfSaidIn(out.toString());
     assertThat(rc).as(out.toString()).isZero();
     JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
-    flushlab.HostStalls.skipIfSaidIn(a.path("verdict").asText());
+    HostStalls.skipIfSaidIn(a.path("verdict").asText());
     assertThat(a.path("kind").asText()).as(out.toString()).isEqualTo("cork");
     assertThat(a.path("threshold_bytes").asDouble()).isBetween(1448 * 0.95, 1448 * 1.05);
     assertThat(out.toString())

@@ -2,6 +2,7 @@ package flushlab.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.LabTest;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.RequestPlan;
@@ -19,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * folder, terminates TLS in front of the plain emitter, and a stream comes through whole to a
  * client that pins the lab's certificate (and is refused by one that checks the system's CAs).
  */
-class ProxyTlsTemplatesTest extends flushlab.LabTest {
+class ProxyTlsTemplatesTest extends LabTest {
   @ParameterizedTest
   @CsvSource({
     "nginx, nginx-tls.conf",

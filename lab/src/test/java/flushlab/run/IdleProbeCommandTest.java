@@ -3,6 +3,8 @@ package flushlab.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.FreePort;
+import flushlab.HostStalls;
 import flushlab.cli.Main;
 import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
@@ -48,7 +50,7 @@ class IdleProbeCommandTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Main.run(all, new PrintStream(out), new PrintStream(err));
-    if (code != 0) flushlab.HostStalls.skipIfSaidIn(out + "\n" + err);
+    if (code != 0) HostStalls.skipIfSaidIn(out + "\n" + err);
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode a = Json.MAPPER.readTree(json.toFile());
     System.out.println(
@@ -59,7 +61,7 @@ class IdleProbeCommandTest {
             + " ("
             + a.get("seconds").asDouble()
             + " s)");
-    flushlab.HostStalls.skipIfSaidIn(a.get("verdict").asText());
+    HostStalls.skipIfSaidIn(a.get("verdict").asText());
     return a;
   }
 
@@ -98,7 +100,7 @@ class IdleProbeCommandTest {
       int hiddenMs, long afterMs, long stallMs, int injections, Predicate<String> stallAfter)
       throws Exception {
     AtomicInteger injected = new AtomicInteger();
-    int emitterPort = flushlab.FreePort.forALaterServer();
+    int emitterPort = FreePort.forALaterServer();
     Vertx other = LabVertx.create(1);
     Vertx vertx = LabVertx.create(2);
     ScheduledExecutorService stalls = Executors.newSingleThreadScheduledExecutor();
@@ -162,7 +164,7 @@ class IdleProbeCommandTest {
                         "; measured once more (once this host had been quiet|though this host was not quiet)"));
     // the stall injected once; had this host really stalled through the trial measured once more,
     // the rule says so
-    flushlab.HostStalls.skipIfSaidIn(a.verdict());
+    HostStalls.skipIfSaidIn(a.verdict());
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
   }
 
@@ -174,10 +176,10 @@ class IdleProbeCommandTest {
     Pattern longest = Pattern.compile("longest ([0-9.]+) ms");
     for (String t : a.trials()) {
       Matcher m = longest.matcher(t);
-      if (t.contains(flushlab.HostStalls.PHRASE)
+      if (t.contains(HostStalls.PHRASE)
           && m.find()
           && Math.abs(Double.parseDouble(m.group(1)) - injectedMs) > 50) {
-        flushlab.HostStalls.skip(
+        HostStalls.skip(
             "host stall, not a result: this host stalled on its own in a trial ("
                 + t
                 + "); trials "
@@ -226,7 +228,7 @@ class IdleProbeCommandTest {
         .doesNotContain("this host stalled");
     // a real stall of this host in another trial and again when it was measured once more is the
     // host's, not a result (s105)
-    flushlab.HostStalls.skipIfSaidIn(a.verdict());
+    HostStalls.skipIfSaidIn(a.verdict());
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
     assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 0)).isEqualTo(800_001_000L);
     assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 200))

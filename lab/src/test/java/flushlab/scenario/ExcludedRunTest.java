@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.HostStalls;
 import flushlab.run.Exclusion;
 import flushlab.run.Outcome;
 import flushlab.run.RunRecord;
@@ -73,7 +74,7 @@ class ExcludedRunTest {
         .as("an emitter late is not a host stall, whatever the host did")
         .isFalse();
     if (second.excluded() && second.spoiledByHostStall()) {
-      flushlab.HostStalls.skip(
+      HostStalls.skip(
           "host stall, not a result: the run measured again was spoiled by this host too ("
               + second.exclusionReason()
               + "; host stalls "

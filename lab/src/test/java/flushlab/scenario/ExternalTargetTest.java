@@ -3,6 +3,7 @@ package flushlab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import flushlab.FreePort;
 import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.relay.Relay;
@@ -46,7 +47,7 @@ class ExternalTargetTest {
   @Test
   void aMarkedExternalTargetIsMeasuredAndItsReasonRecorded() throws Exception {
     int emitterPort;
-    emitterPort = flushlab.FreePort.forALaterServer();
+    emitterPort = FreePort.forALaterServer();
     // "someone else's gateway": a relay in another Vert.x, forwarding to where the lab's emitter
     // will listen
     Vertx other = LabVertx.create(1);

@@ -70,7 +70,7 @@ class HostStallTest {
     if (outside > 0
         && first.stalls().extraInHostStalls()
             > 0) { // none in the stall at all would be the judge broken: that fails
-      flushlab.HostStalls.skip(
+      HostStalls.skip(
           String.format(
               "the test's premise, not a result: %d of the %d frames read together through a passthrough relay "
                   + "were read outside any stall this host logged (host stalls %s)",
@@ -110,7 +110,7 @@ class HostStallTest {
                 hostStall(100, 70, c -> true, new AtomicInteger())
                     .beforeRun(target, cell, run, loop);
             });
-    flushlab.HostStalls.skipIfStalled(o);
+    HostStalls.skipIfStalled(o);
     assertThat(o.certified()).as(o.certification().verdict()).isTrue();
     TargetCellResult relay = o.results().get(0);
     RunRecord first = relay.runs().get(0);
@@ -239,7 +239,7 @@ class HostStallTest {
                         && st.fromNanos() <= at
                         && at <= st.toNanos() + 5_000_000L);
     if (!inTheStall) {
-      flushlab.HostStalls.skip(
+      HostStalls.skip(
           "the test's premise, not a result: the held stream's release was read after its injected stall had ended ("
               + first.stalls().host().describe()
               + "; setting the run up took long), so there is nothing for the rule to bound");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import flushlab.HostStalls;
 import flushlab.cli.Main;
 import flushlab.core.Json;
 import flushlab.report.page.ProbeCharts;
@@ -89,7 +90,7 @@ class ProbeScenarioTest {
               new PrintStream(out),
               new PrintStream(out));
       if (rc != 0)
-        flushlab.HostStalls.skipIfSaidIn(
+        HostStalls.skipIfSaidIn(
             out.toString()); // not certified because this host stalled: no result
       assertThat(rc).as(out.toString()).isZero();
     }

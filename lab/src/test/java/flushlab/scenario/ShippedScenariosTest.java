@@ -2,6 +2,7 @@ package flushlab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.HostStalls;
 import flushlab.cli.Main;
 import flushlab.core.Json;
 import java.io.ByteArrayOutputStream;
@@ -66,7 +67,7 @@ class ShippedScenariosTest {
             new PrintStream(out),
             new PrintStream(err));
     if (rc != 0)
-      flushlab.HostStalls.skipIfSaidIn(
+      HostStalls.skipIfSaidIn(
           out + "\n" + err); // not certified because this host stalled: no result
     assertThat(rc).as(out + "\n" + err).isZero();
     Path folder;
@@ -101,7 +102,7 @@ class ShippedScenariosTest {
       // a row every run of which was excluded has no figures (h21, under a CPU hog: cork's six
       // runs, its emitter late by 6-16 ms)
       if (asserted.contains(cell.get("target").asText()))
-        flushlab.HostStalls.skipIfEveryRunWasSpoiledByThisHost(cell);
+        HostStalls.skipIfEveryRunWasSpoiledByThisHost(cell);
       double fpr = cell.get("metrics").get("frames_per_read").asDouble();
       switch (cell.get("target").asText()) {
         case "direct":

@@ -2,6 +2,7 @@ package flushlab.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.LabTest;
 import flushlab.RelayFixture;
 import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * nothing lost, duplicated, reordered or corrupt, and with as many body bytes as the same stream
  * over plain TCP, came through byte for byte.
  */
-class TlsStreamTest extends flushlab.LabTest {
+class TlsStreamTest extends LabTest {
   private static final String QUERY = "frames=60&size=200&interval=10ms";
   private static int tlsPort;
 

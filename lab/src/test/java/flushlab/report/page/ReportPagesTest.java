@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.Cdp;
 import flushlab.Cli.Ran;
+import flushlab.Pixels;
 import flushlab.client.Staircase;
 import flushlab.core.Json;
 import flushlab.map.ShaperModel;
@@ -449,10 +450,10 @@ class ReportPagesTest {
             + img.getHeight()
             + ")");
     for (int[] r : rects) {
-      double sd = flushlab.Pixels.brightnessSpread(img, r[0] + 8, r[1] + 8, r[2] - 16, r[3] - 16);
+      double sd = Pixels.brightnessSpread(img, r[0] + 8, r[1] + 8, r[2] - 16, r[3] - 16);
       assertThat(sd).as("pixel spread inside the chart at %d,%d", r[0], r[1]).isGreaterThan(10);
     }
-    assertThat(flushlab.Pixels.brightnessSpread(img, 0, 0, 4, 4))
+    assertThat(Pixels.brightnessSpread(img, 0, 0, 4, 4))
         .as("a margin is blank, as a control")
         .isLessThan(1);
   }
