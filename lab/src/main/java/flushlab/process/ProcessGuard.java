@@ -124,7 +124,12 @@ public final class ProcessGuard {
       List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
+      // say whether the folder itself is gone: something deleted it under the process
+      Path folder = log.getParent();
+      return "(no log: "
+          + e.getMessage()
+          + (folder != null && !Files.isDirectory(folder) ? "; its folder no longer exists" : "")
+          + ")";
     }
   }
 }

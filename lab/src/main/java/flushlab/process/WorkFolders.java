@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -31,17 +32,24 @@ public final class WorkFolders {
   public static Path create(String kind) throws IOException {
     Path dir = Files.createTempDirectory(root(), PREFIX + kind + "-");
     ProcessHandle me = ProcessHandle.current();
-    Files.writeString(
-        dir.resolve(OWNER_FILE), me.pid() + " " + startOf(me) + "\n", StandardCharsets.UTF_8);
+    Path next = dir.resolve(OWNER_FILE + ".next");
+    Files.writeString(next, me.pid() + " " + startOf(me) + "\n", StandardCharsets.UTF_8);
+    Files.move(next, dir.resolve(OWNER_FILE), StandardCopyOption.ATOMIC_MOVE);
     return dir;
   }
 
-  /** Records the process group the proxy runs in, for a later lab to clean up if this one dies. */
+  /**
+   * Records the process group the proxy runs in, for a later lab to clean up if this one dies. The
+   * owner file is replaced whole (written beside it, then renamed over it): another lab's sweep
+   * that read it half-written could take a live owner's start for a dead one's and delete the
+   * folder.
+   */
   public static void recordProcessGroup(Path dir, long pgid) throws IOException {
+    Path owner = dir.resolve(OWNER_FILE);
+    Path next = dir.resolve(OWNER_FILE + ".next");
     Files.writeString(
-        dir.resolve(OWNER_FILE),
-        Files.readString(dir.resolve(OWNER_FILE)).trim() + " " + pgid + "\n",
-        StandardCharsets.UTF_8);
+        next, Files.readString(owner).trim() + " " + pgid + "\n", StandardCharsets.UTF_8);
+    Files.move(next, owner, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
   public static void delete(Path dir) {
