@@ -99,6 +99,14 @@ final class Discovery {
   }
 
   /**
+   * The longer stream in large frames: a timer releases it after the same wait as small ones, a
+   * stage that counts bytes (a buffer, a compressor's own blocks) after another.
+   */
+  static CellPlan longerLarge() {
+    return new CellPlan(LARGE, SHORT_NANOS, 1800);
+  }
+
+  /**
    * Cells that vary what the measured ones held fixed: another frame size, another interval, longer
    * streams.
    */

@@ -81,6 +81,17 @@ public final class MapProber {
       if (measureAll(chat ? Discovery.chatLonger() : Discovery.longer()))
         t = TriggerInference.infer(target, cells, path);
     }
+    // a timer read off one release of one cell is not yet a timer (issue 35: too few releases
+    // means measuring more, not guessing): the same long stream in large frames says whether the
+    // wait follows time or bytes (a compressor's own blocks behind a 293 ms hold released a
+    // browser's
+    // long stream once, at 3225 ms, and were read as a hold of that length: a chain bench,
+    // 2026-12-05)
+    if (!chat && !stopped && timerOfOneRelease(t, cells)) {
+      CellPlan large = Discovery.longerLarge();
+      if (!measured.contains(large.toString()) && measureAll(List.of(large)))
+        t = TriggerInference.infer(target, cells, path);
+    }
     for (int round = 0;
         round < 3 && !chat && t.kind() == TriggerKind.INCONCLUSIVE && !stopped;
         round++) {
@@ -112,6 +123,19 @@ public final class MapProber {
       t = TriggerInference.infer(target, cells, path);
     }
     return t;
+  }
+
+  /**
+   * A hold or a clock whose only evidence is one release in one cell: every other cell held its
+   * streams to their ends (or had nothing held).
+   */
+  static boolean timerOfOneRelease(FlushTrigger t, List<CellEvidence> cells) {
+    if (t.kind() != TriggerKind.TIMER && t.kind() != TriggerKind.PERIODIC_TIMER) return false;
+    List<CellEvidence> released =
+        cells.stream()
+            .filter(c -> !c.thinks() && !c.drained() && (c.releasesPerStream() > 0 || c.heldOnce()))
+            .toList();
+    return released.size() == 1 && released.get(0).heldOnce();
   }
 
   /**

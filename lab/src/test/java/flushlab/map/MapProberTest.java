@@ -145,4 +145,35 @@ class MapProberTest {
     assertThat(MapProber.readsAsNagleAlone(unexplained, bufferThenNagle, NetworkPath.LOOPBACK))
         .isFalse();
   }
+
+  /**
+   * A timer read off one release of one cell (`compress=gzip,flush=none -> timer=293ms`, a
+   * browser's pass: every stream held to its end but the long one, released once at 3225 ms) is
+   * measured again in large frames before it is believed; a timer two cells show is not.
+   */
+  @Test
+  void aTimerOfOneReleaseInOneCellIsMeasuredAgainInLargeFrames() {
+    CellEvidence once =
+        new CellEvidence(
+            "f=66 i=2", 66, 60, 2, 1800, 1, 120, 0, 0, 0, 0, 0, 0, 0, 0, 3225.4, false);
+    assertThat(once.heldOnce()).isTrue();
+    List<CellEvidence> cells =
+        List.of(
+            TriggerInferenceTest.drained(66, 2, 600),
+            TriggerInferenceTest.drained(4104, 2, 600),
+            TriggerInferenceTest.drained(66, 50, 25),
+            once);
+    FlushTrigger hold =
+        new FlushTrigger(
+            "x", TriggerKind.TIMER, null, null, 3225.4, null, "", List.of(), List.of());
+    assertThat(MapProber.timerOfOneRelease(hold, cells)).isTrue();
+    List<CellEvidence> twice =
+        List.of(TriggerInferenceTest.held(66, 2, 600, 147, 293.3, 294.1), once);
+    assertThat(MapProber.timerOfOneRelease(hold, twice)).isFalse();
+    FlushTrigger threshold =
+        new FlushTrigger(
+            "x", TriggerKind.BYTE_THRESHOLD, 9000.0, null, null, null, "", List.of(), List.of());
+    assertThat(MapProber.timerOfOneRelease(threshold, cells)).isFalse();
+    assertThat((double) Discovery.longerLarge().frameSizeBytes()).isGreaterThan(once.frameBytes());
+  }
 }
