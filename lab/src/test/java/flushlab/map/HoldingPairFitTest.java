@@ -2,9 +2,9 @@ package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.map.HoldingPairFit.Kind;
-import flushlab.map.HoldingPairFit.Simulated;
-import flushlab.map.HoldingPairFit.Stage;
+import flushlab.map.PairSimulation.Kind;
+import flushlab.map.PairSimulation.Simulated;
+import flushlab.map.PairSimulation.Stage;
 import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +22,7 @@ class HoldingPairFitTest {
   private static CellEvidence measured(
       double frameBytes, double intervalMs, int frames, Stage first, Stage second) {
     CellEvidence plan = TriggerInferenceTest.streamed(frameBytes, intervalMs, frames);
-    Simulated s = HoldingPairFit.simulate(plan, first, second);
+    Simulated s = PairSimulation.simulate(plan, first, second);
     double r = Math.max(1, s.framesP50());
     return new CellEvidence(
         plan.label(),
@@ -68,14 +68,14 @@ class HoldingPairFitTest {
   @Test
   void aHoldInFrontOfAThresholdReleasesTwoOfItsBatchesAtATime() {
     Simulated s =
-        HoldingPairFit.simulate(
+        PairSimulation.simulate(
             TriggerInferenceTest.streamed(66, 2, 600),
             new Stage(Kind.HOLD, 81),
             new Stage(Kind.THRESHOLD, 3944));
     assertThat(s.framesP50()).isBetween(80.0, 84.0);
     assertThat(s.waitP50()).isBetween(160.0, 166.0);
     Simulated large =
-        HoldingPairFit.simulate(
+        PairSimulation.simulate(
             TriggerInferenceTest.streamed(4104, 2, 600),
             new Stage(Kind.HOLD, 81),
             new Stage(Kind.THRESHOLD, 3944));
@@ -91,7 +91,7 @@ class HoldingPairFitTest {
   @Test
   void aThresholdInFrontOfAClockWaitsForItsTick() {
     Simulated s =
-        HoldingPairFit.simulate(
+        PairSimulation.simulate(
             TriggerInferenceTest.streamed(4104, 2, 600),
             new Stage(Kind.THRESHOLD, 5211),
             new Stage(Kind.PERIODIC, 218));
@@ -108,7 +108,7 @@ class HoldingPairFitTest {
   @Test
   void aHoldBehindAClockCountsFromTheFirstBytesArrival() {
     Simulated s =
-        HoldingPairFit.simulate(
+        PairSimulation.simulate(
             TriggerInferenceTest.streamed(66, 2, 600),
             new Stage(Kind.PERIODIC, 108),
             new Stage(Kind.HOLD, 97));
@@ -182,12 +182,12 @@ class HoldingPairFitTest {
             .filter(c -> c.chain().matches("timer=[0-9.]+ms -> byte-threshold=\\d+B"))
             .findFirst()
             .orElseThrow();
-    Stage[] chosen = HoldingPairFit.stagesOf(pair.chain());
+    Stage[] chosen = PairSimulation.stagesOf(pair.chain());
     List<Double> allowed = new ArrayList<>();
     for (double b : HoldingPairFit.BYTES) {
       Stage t = new Stage(Kind.THRESHOLD, b);
       if (cells.stream()
-          .allMatch(c -> HoldingPairFit.matches(c, HoldingPairFit.simulate(c, chosen[0], t))))
+          .allMatch(c -> PairSimulation.matches(c, PairSimulation.simulate(c, chosen[0], t))))
         allowed.add(b);
     }
     System.out.println(
@@ -215,9 +215,9 @@ class HoldingPairFitTest {
         TriggerInferenceTest.streamed(
             telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
     Simulated a =
-        HoldingPairFit.simulate(cell, new Stage(Kind.HOLD, 82.1), new Stage(Kind.THRESHOLD, 3643));
+        PairSimulation.simulate(cell, new Stage(Kind.HOLD, 82.1), new Stage(Kind.THRESHOLD, 3643));
     Simulated b =
-        HoldingPairFit.simulate(
+        PairSimulation.simulate(
             cell, new Stage(Kind.PERIODIC, 85.4), new Stage(Kind.THRESHOLD, 3941));
     assertThat(
             Math.abs(a.waitP50() - b.waitP50()) > 5 || Math.abs(a.framesP50() - b.framesP50()) > 1)
@@ -297,7 +297,7 @@ class HoldingPairFitTest {
             .filter(c -> c.matches("timer=[0-9.]+ms,periodic=true -> one-late"))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no clock then one-late among " + chains));
-    assertThat(HoldingPairFit.stagesOf(clock)[0].value()).isBetween(145.4, 160.7);
+    assertThat(PairSimulation.stagesOf(clock)[0].value()).isBetween(145.4, 160.7);
     int twoHolds =
         chains.indexOf(
             chains.stream()
@@ -354,10 +354,9 @@ class HoldingPairFitTest {
   void aCompressorOnATimerEitherSideOfAClockIsToldApartByASimulatedCell() {
     String first = "compress=gzip,flush=timer,after=159.9ms -> timer=200.3ms,periodic=true";
     String after = "timer=200.3ms,periodic=true -> compress=gzip,flush=timer,after=32ms";
-    assertThat(HoldingPairFit.stagesOf(first)[0])
-        .isEqualTo(new Stage(HoldingPairFit.Kind.FLUSH_TIMER, 159.9));
-    assertThat(HoldingPairFit.stagesOf("compress=gzip,flush=input,bytes=2716B -> timer=99ms")[0])
-        .isEqualTo(new Stage(HoldingPairFit.Kind.FLUSH_INPUT, 2716));
+    assertThat(PairSimulation.stagesOf(first)[0]).isEqualTo(new Stage(Kind.FLUSH_TIMER, 159.9));
+    assertThat(PairSimulation.stagesOf("compress=gzip,flush=input,bytes=2716B -> timer=99ms")[0])
+        .isEqualTo(new Stage(Kind.FLUSH_INPUT, 2716));
     CellPlan telling = HoldingPairFit.tellingCell(first, after);
     System.out.println("HoldingPairFitTest: " + first + " and " + after + " apart at " + telling);
     assertThat(telling).isNotNull();
@@ -365,11 +364,11 @@ class HoldingPairFitTest {
         TriggerInferenceTest.streamed(
             telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
     Simulated a =
-        HoldingPairFit.simulate(
-            plan, HoldingPairFit.stagesOf(first)[0], HoldingPairFit.stagesOf(first)[1]);
+        PairSimulation.simulate(
+            plan, PairSimulation.stagesOf(first)[0], PairSimulation.stagesOf(first)[1]);
     Simulated b =
-        HoldingPairFit.simulate(
-            plan, HoldingPairFit.stagesOf(after)[0], HoldingPairFit.stagesOf(after)[1]);
+        PairSimulation.simulate(
+            plan, PairSimulation.stagesOf(after)[0], PairSimulation.stagesOf(after)[1]);
     assertThat(Math.abs(a.waitP50() - b.waitP50()))
         .as("%s / %s", a, b)
         .isGreaterThan(0.15 * Math.max(a.waitP50(), b.waitP50()));
