@@ -531,7 +531,7 @@ final class MapSession {
       }
     }
     if (reproduced.size() == 1 && !stalledOut.isEmpty()) {
-      return unsettledByStalls(answer, reproduced.get(0).chain(), stalledOut);
+      return UndecidedAnswers.unsettledByStalls(answer, reproduced.get(0).chain(), stalledOut);
     }
     if (reproduced.size() == 1) {
       FlushTrigger both = reproduced.get(0).answer().withIdle(answer.idle());
@@ -553,92 +553,12 @@ final class MapSession {
       // tell them apart
       CellPlan telling =
           reproduced.size() == 2
-              ? tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
+              ? UndecidedAnswers.tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
               : null;
       alikeNamed = true;
-      return namedAlike(answer, chains, telling, stalledOut, budgetCut);
+      return UndecidedAnswers.namedAlike(answer, chains, telling, stalledOut, budgetCut);
     }
     return answer.withUnverifiedModels(tried, cells);
-  }
-
-  /**
-   * Two or more models of two stages reproduced every cell alike: all are named, none given, with
-   * the cell that would tell two apart. Candidates whose replay this host's stalls stopped ({@code
-   * stalledOut}) or the budget cut short ({@code budgetCut}) are named too, as not known: one may
-   * be the target's own (`timer=129ms -> one-late`, both its fits stalled out, was answered with a
-   * clock then one-late and a hold then a clock as alike: a fresh-clone suite, 2026-12-05).
-   */
-  static FlushTrigger namedAlike(
-      FlushTrigger answer,
-      List<String> chains,
-      CellPlan telling,
-      List<String> stalledOut,
-      List<String> budgetCut) {
-    List<String> next = new ArrayList<>();
-    if (telling != null) next.add(telling.toString());
-    if (!stalledOut.isEmpty()) next.add("map again on a quieter host");
-    if (!budgetCut.isEmpty()) next.add("map again with a longer --budget to replay them too");
-    return besideTheCompressor(
-        answer,
-        FlushTrigger.inconclusive(
-            answer.target(),
-            (chains.size() == 2 ? "two" : chains.size())
-                + " models of two mechanisms each reproduce every cell alike: "
-                + String.join(", ", chains.subList(0, chains.size() - 1))
-                + " and "
-                + chains.get(chains.size() - 1)
-                + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)")
-                + (stalledOut.isEmpty()
-                    ? ""
-                    : "; whether others do too is not known: " + String.join("; ", stalledOut))
-                + (budgetCut.isEmpty()
-                    ? ""
-                    : "; the budget ran out before "
-                        + String.join(" and ", budgetCut)
-                        + " could be replayed"),
-            answer.evidence(),
-            next));
-  }
-
-  /**
-   * One model of two stages reproduced every cell, but this host's stalls kept {@code stalledOut}
-   * (each a candidate and what stopped its replay) from being compared on every cell: given alone,
-   * the model would claim a uniqueness the map did not see. `timer=47ms ->
-   * compress=gzip,flush=timer,after=94ms` was answered as the other order when this host stalled
-   * through both runs of the hidden order's replay of one cell (a fresh-clone suite, 2026-12-05).
-   */
-  static FlushTrigger unsettledByStalls(
-      FlushTrigger answer, String reproduced, List<String> stalledOut) {
-    return besideTheCompressor(
-        answer,
-        FlushTrigger.inconclusive(
-            answer.target(),
-            "the model "
-                + (answer.idle() == null ? reproduced : answer.idle().appliedTo(reproduced))
-                + " reproduces every cell, but "
-                + String.join("; ", stalledOut)
-                + ", so whether it alone does is not known",
-            answer.evidence(),
-            List.of("map again on a quieter host")));
-  }
-
-  /**
-   * An undecided answer of models of two stages, as {@code answer} had it: beside a compressor the
-   * answer's sentence is the finding's, the models named as what the accepting client's pass is.
-   */
-  private static FlushTrigger besideTheCompressor(FlushTrigger answer, FlushTrigger undecided) {
-    CompressionFinding c = answer.compression();
-    if (c == null) return undecided;
-    if (c.coding() == null) return undecided.withCompression(c);
-    return undecided.withCompression(
-        CompressionFinding.of(
-            c.coding(), c.acceptingClient(), undecided, c.othersClient(), c.others(), null));
-  }
-
-  /** The cell that would tell two models apart: of two holding stages, or beside a compressor. */
-  private static CellPlan tellingCell(String a, String b) {
-    CellPlan pair = HoldingPairFit.tellingCell(a, b);
-    return pair != null ? pair : BesideACompressor.tellingCell(a, b);
   }
 
   /**

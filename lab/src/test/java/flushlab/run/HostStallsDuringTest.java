@@ -104,7 +104,7 @@ class HostStallsDuringTest {
         "timer=47.2ms -> compress=gzip,flush=timer,after=94.4ms: not verified: this host stalled"
             + " in both runs of the replay of frame_size=60B interval=2ms frames=600 (...)";
     FlushTrigger given =
-        MapSession.unsettledByStalls(
+        UndecidedAnswers.unsettledByStalls(
             answer, "compress=gzip,flush=timer,after=94.4ms -> timer=47.2ms", List.of(stalled));
     assertThat(given.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
     assertThat(given.verdict())
@@ -132,18 +132,20 @@ class HostStallsDuringTest {
     String stalled =
         "timer=129.1ms -> one-late: not verified: this host stalled in both runs of the replay of"
             + " frame_size=4096B interval=2ms frames=600 (...)";
-    FlushTrigger named = MapSession.namedAlike(answer, alike, null, List.of(stalled), List.of());
+    FlushTrigger named =
+        UndecidedAnswers.namedAlike(answer, alike, null, List.of(stalled), List.of());
     assertThat(named.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
     assertThat(named.verdict())
         .contains("two models of two mechanisms each reproduce every cell alike: " + alike.get(0))
         .contains("whether others do too is not known: " + stalled)
         .contains("this host stalled");
     assertThat(named.next()).contains("map again on a quieter host");
-    FlushTrigger settled = MapSession.namedAlike(answer, alike, null, List.of(), List.of());
+    FlushTrigger settled = UndecidedAnswers.namedAlike(answer, alike, null, List.of(), List.of());
     assertThat(settled.verdict()).doesNotContain("not known").doesNotContain("stalled");
     assertThat(settled.next()).isEmpty();
     FlushTrigger cut =
-        MapSession.namedAlike(answer, alike, null, List.of(), List.of("timer=129.1ms -> one-late"));
+        UndecidedAnswers.namedAlike(
+            answer, alike, null, List.of(), List.of("timer=129.1ms -> one-late"));
     assertThat(cut.verdict())
         .contains("the budget ran out before timer=129.1ms -> one-late could be replayed");
   }
