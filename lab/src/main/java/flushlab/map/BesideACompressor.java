@@ -134,9 +134,12 @@ public final class BesideACompressor {
     // a threshold-or-timer reading with no model of its own is what a threshold in front of a
     // compressor on a timer shows (`byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`
     // was answered with no model: a chain bench, 2026-12-05)
+    // (an accepting pass read as an encoder or a byte threshold has a model of its own, tried
+    // first: MapSession tries these once its replay refused it)
     boolean unmodelled =
         accepting.kind() == TriggerKind.INCONCLUSIVE
             || accepting.kind() == TriggerKind.ENCODER
+            || accepting.kind() == TriggerKind.BYTE_THRESHOLD
             || accepting.kind() == TriggerKind.THRESHOLD_OR_TIMER
                 && ShaperModel.of(answer).chain() == null;
     boolean timer = others.kind() == TriggerKind.TIMER && others.timerMs() != null;
@@ -144,7 +147,11 @@ public final class BesideACompressor {
     boolean threshold =
         others.kind() == TriggerKind.BYTE_THRESHOLD && others.thresholdBodyBytes() != null;
     if (!unmodelled || !(timer || clock || threshold)) return List.of();
-    double otherValue = threshold ? others.thresholdBodyBytes() : others.timerMs();
+    // a threshold in front of the compressor counts the events' bytes; behind it, the bytes it
+    // passes on, which for clients that do not accept the coding are the plain wire bytes
+    double plainValue = threshold ? others.thresholdBodyBytes() : others.timerMs();
+    double wireValue =
+        threshold && others.thresholdBytes() != null ? others.thresholdBytes() : plainValue;
     Double beyondTheHold = timer ? beyondTheHold(acceptingCells, others.timerMs()) : null;
     String algo = f.coding().toLowerCase(Locale.ROOT);
     String stage = ShaperModel.single(others).chain();
@@ -162,7 +169,11 @@ public final class BesideACompressor {
             timed && timer
                 ? beyondTheHold
                 : HoldingPairFit.compressorFlush(
-                    acceptingCells, flush, others.kind(), otherValue, compressorFirst);
+                    acceptingCells,
+                    flush,
+                    others.kind(),
+                    compressorFirst ? wireValue : plainValue,
+                    compressorFirst);
         if (value == null) continue;
         String compressor =
             "compress="
@@ -191,9 +202,13 @@ public final class BesideACompressor {
                 compressorFirst ? "before" : "after",
                 threshold
                     ? String.format(
-                        Locale.ROOT, "a threshold of %.0f B of event bodies", otherValue)
+                        Locale.ROOT,
+                        compressorFirst
+                            ? "a threshold of %.0f B on the wire"
+                            : "a threshold of %.0f B of event bodies",
+                        compressorFirst ? wireValue : plainValue)
                     : String.format(
-                        Locale.ROOT, "a %s of %.1f ms", clock ? "clock" : "hold", otherValue));
+                        Locale.ROOT, "a %s of %.1f ms", clock ? "clock" : "hold", plainValue));
         FlushTrigger compressorStage =
             new FlushTrigger(
                 answer.target(),

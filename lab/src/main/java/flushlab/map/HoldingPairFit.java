@@ -165,11 +165,11 @@ public final class HoldingPairFit {
   /**
    * The value of a compressor's flush beside {@code other}, the stage clients that do not accept
    * the coding saw alone (a hold or a clock of {@code otherValue} ms, or a threshold of {@code
-   * otherValue} bytes of the events, in front of the compressor only), fitted on the cells of the
-   * clients that do: its timer (ms) or its input bytes. Of the values (4 % apart) whose simulation,
-   * the compressor {@code first} or after {@code other}, matches every cell, the closest to them;
-   * null when none does. Only what the compressor holds and when is simulated, so compressed cells
-   * serve as well as plain ones.
+   * otherValue} bytes: of the events in front of the compressor, on the wire behind it), fitted on
+   * the cells of the clients that do: its timer (ms) or its input or output bytes. Of the values (4
+   * % apart) whose simulation, the compressor {@code first} or after {@code other}, matches every
+   * cell, the closest to them; null when none does. Only what the compressor holds and when is
+   * simulated, so compressed cells serve as well as plain ones.
    */
   public static Double compressorFlush(
       List<CellEvidence> acceptingCells,
@@ -181,9 +181,9 @@ public final class HoldingPairFit {
         switch (other) {
           case PERIODIC_TIMER -> Kind.PERIODIC;
           case TIMER -> Kind.HOLD;
-          // a threshold in front of the compressor counts the events' bytes; behind it, it would
-          // count compressed bytes, which the cells do not give
-          case BYTE_THRESHOLD -> first ? null : Kind.INPUT_THRESHOLD;
+          // a threshold in front of the compressor counts the events' bytes; behind it, the
+          // compressed bytes, as an accepting client receives them (what its cells give)
+          case BYTE_THRESHOLD -> first ? Kind.THRESHOLD : Kind.INPUT_THRESHOLD;
           default -> null;
         };
     List<CellEvidence> fitted = HoldingStageFits.fittable(acceptingCells);

@@ -282,13 +282,18 @@ final class MapSession {
                     .map(r -> MapPass.asProbed(r, cert.emitToRecvMs()))
                     .filter(c -> c != null)
                     .toList());
-    // a compressor the accepting pass read as an encoder (its buffers filling) is one of these
-    // only once that reading's model failed its replay: then they come after the others
-    boolean encoderRead =
-        answer.compression() != null
-            && answer.compression().accepting() != null
-            && answer.compression().accepting().kind() == TriggerKind.ENCODER;
-    if (encoderRead && !compressorTimed.isEmpty()) {
+    // a compressor the accepting pass read as an encoder (its buffers filling) or as a byte
+    // threshold (a compressor sending by its output) is one of these only once that reading's
+    // model failed its replay: then they come after the others
+    // (`compress=gzip,flush=bytes,bytes=2977B -> byte-threshold=2834B`, read as one threshold for
+    // both clients, was refused with no other candidate: a chain bench, 2026-12-05)
+    TriggerKind acceptingRead =
+        answer.compression() == null || answer.compression().accepting() == null
+            ? null
+            : answer.compression().accepting().kind();
+    boolean modelFirst =
+        acceptingRead == TriggerKind.ENCODER || acceptingRead == TriggerKind.BYTE_THRESHOLD;
+    if (modelFirst && !compressorTimed.isEmpty()) {
       two = new ArrayList<>(two);
       two.addAll(compressorTimed);
       compressorTimed = List.of();
