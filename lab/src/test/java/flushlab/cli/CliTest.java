@@ -3,6 +3,7 @@ package flushlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.FreePort;
+import flushlab.HostStalls;
 import flushlab.core.LabVertx;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
@@ -461,7 +462,8 @@ class CliTest {
             "127.0.0.1:0",
             "--results",
             dir.toString());
-    assertThat(r.code()).isEqualTo(1);
+    if (r.code() == 3) HostStalls.skipIfSaidIn(r.out() + "\n" + r.err());
+    assertThat(r.code()).as(r.out()).isEqualTo(1);
     assertThat(r.err()).contains("127.0.0.1:" + closed).contains("nothing accepts connections");
     Vertx vertx = Vertx.vertx();
     try {
@@ -486,6 +488,9 @@ class CliTest {
               "127.0.0.1:0",
               "--results",
               dir.toString());
+      // the map certifies this host before it asks the target: a certification this host's
+      // stalls spoiled (exit 3, a fresh-clone suite, 2026-12-05) says so and is no result here
+      if (r.code() == 3) HostStalls.skipIfSaidIn(r.out() + "\n" + r.err());
       assertThat(r.code()).as(r.out()).isEqualTo(1);
       assertThat(r.err())
           .contains("every stream of")
