@@ -180,6 +180,21 @@ class HostStallTest {
       }
     }
     FlushTrigger t = o.triggers().get("relay");
+    // the premise is one stall, the injected one: a run this host also stalled in (a second stall
+    // over 20 ms) can spread the releases past what any one threshold explains, and then the answer
+    // is the host's, not the relay's (a fresh-clone suite, 2026-12-05: inconclusive, the 60 B
+    // cell's waits spread from 87 to 128 ms)
+    if (t.kind() != TriggerKind.BYTE_THRESHOLD) {
+      for (TargetCellResult r : o.results())
+        for (RunRecord run : r.runs())
+          if (run.stalls().host().over20Ms() >= 2)
+            HostStalls.skip(
+                "host stall, not a result: besides the injected 50 ms stall this host stalled"
+                    + " in a run ("
+                    + run.stalls().host().describe()
+                    + "), and the answer was "
+                    + t.verdict());
+    }
     assertThat(t.kind())
         .as(t.verdict() + " / " + t.evidence())
         .isEqualTo(TriggerKind.BYTE_THRESHOLD);
