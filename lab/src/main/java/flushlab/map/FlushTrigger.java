@@ -327,10 +327,17 @@ public record FlushTrigger(
    */
   public FlushTrigger withUntriedForBudget(List<String> untried) {
     return withNote(
-        "the budget ran out before "
-            + String.join(" and ", untried)
-            + " could be replayed, so whether this model alone reproduces the target is not known",
-        "map again with a longer --budget to replay them too");
+        budgetCutShort(untried)
+            + ", so whether this model alone reproduces the target is not known",
+        BUDGET_NEXT);
+  }
+
+  /** What to do about models the budget left unreplayed. */
+  public static final String BUDGET_NEXT = "map again with a longer --budget to replay them too";
+
+  /** "the budget ran out before A and B could be replayed". */
+  public static String budgetCutShort(List<String> untried) {
+    return "the budget ran out before " + String.join(" and ", untried) + " could be replayed";
   }
 
   /**

@@ -32,7 +32,7 @@ final class UndecidedAnswers {
     List<String> next = new ArrayList<>();
     if (telling != null) next.add(telling.toString());
     if (!stalledOut.isEmpty()) next.add("map again on a quieter host");
-    if (!budgetCut.isEmpty()) next.add("map again with a longer --budget to replay them too");
+    if (!budgetCut.isEmpty()) next.add(FlushTrigger.BUDGET_NEXT);
     return besideTheCompressor(
         answer,
         FlushTrigger.inconclusive(
@@ -46,11 +46,7 @@ final class UndecidedAnswers {
                 + (stalledOut.isEmpty()
                     ? ""
                     : "; whether others do too is not known: " + String.join("; ", stalledOut))
-                + (budgetCut.isEmpty()
-                    ? ""
-                    : "; the budget ran out before "
-                        + String.join(" and ", budgetCut)
-                        + " could be replayed"),
+                + (budgetCut.isEmpty() ? "" : "; " + FlushTrigger.budgetCutShort(budgetCut)),
             answer.evidence(),
             next));
   }
