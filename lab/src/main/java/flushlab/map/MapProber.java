@@ -92,6 +92,17 @@ public final class MapProber {
       if (!measured.contains(large.toString()) && measureAll(List.of(large)))
         t = TriggerInference.infer(target, cells, path);
     }
+    // a threshold of whole segments beside a timer may be the kernel's cork behind a faster hold:
+    // a cell that fills one segment in a third of the timer parts the two
+    CellPlan segments =
+        chat || stopped || t.kind() != TriggerKind.THRESHOLD_OR_TIMER
+            ? null
+            : segmentsTelling(t, located(t), path);
+    if (segments != null
+        && !measured.contains(segments.toString())
+        && measureAll(List.of(segments))) {
+      t = TriggerInference.infer(target, cells, path);
+    }
     for (int round = 0;
         round < 3 && !chat && t.kind() == TriggerKind.INCONCLUSIVE && !stopped;
         round++) {
@@ -136,6 +147,46 @@ public final class MapProber {
             .filter(c -> !c.thinks() && !c.drained() && (c.releasesPerStream() > 0 || c.heldOnce()))
             .toList();
     return released.size() == 1 && released.get(0).heldOnce();
+  }
+
+  /** The fewest whole segments a threshold of a cork's releases is read as. */
+  static final int SEGMENTS_AT_LEAST = 2;
+
+  /** And the most: past four, a threshold is any number of segments' worth. */
+  static final int SEGMENTS_AT_MOST = 4;
+
+  /** How far from whole segments a threshold of a cork's releases is read. */
+  static final double SEGMENT_SLACK = 0.1;
+
+  /**
+   * The cell that tells a threshold-or-timer from the kernel's cork behind a hold that writes more
+   * often than the cork's ceiling, or null when {@code t} is no such threshold-or-timer: the cork
+   * sends each full segment at once and holds the tail, so where the hold's writes add up to more
+   * than a segment its releases are whole segments, and read as a threshold of two or three of them
+   * (`timer=52ms -> cork` was answered `threshold-or-timer,bytes=129276B,after=261.3ms`, verified
+   * on the four cells it measured: a chain bench, 2026-12-05). Frames that fill one segment in a
+   * third of the timer part them: a threshold of k segments releases k at once, two thirds of the
+   * timer in; the cork one, at the hold's next write.
+   */
+  static CellPlan segmentsTelling(FlushTrigger t, Span bytes, NetworkPath path) {
+    if (t.kind() != TriggerKind.THRESHOLD_OR_TIMER || t.timerMs() == null || bytes == null)
+      return null;
+    // the cork is modelled on loopback only, whose segments the pair simulation knows
+    if (!path.equals(NetworkPath.LOOPBACK)) return null;
+    int mss = path.mss();
+    boolean wholeSegments = false;
+    // the cork's releases are read as a range near k segments, not always around it: the tail
+    // the cork held joins some (123120..127224 B for two segments of 65483)
+    for (int k = SEGMENTS_AT_LEAST; k <= SEGMENTS_AT_MOST; k++)
+      wholeSegments |=
+          bytes.lo() <= (1 + SEGMENT_SLACK) * k * mss
+              && (1 - SEGMENT_SLACK) * k * mss <= bytes.hi();
+    if (!wholeSegments) return null;
+    double intervalMs = Discovery.SHORT_NANOS / 1e6;
+    long size = (long) Math.ceil(mss * intervalMs * 3 / t.timerMs() / 256) * 256;
+    if (size >= mss) return null;
+    int frames = (int) Math.max(600, Math.ceil(4 * t.timerMs() / intervalMs));
+    return new CellPlan(Math.max(Discovery.SMALL, size), Discovery.SHORT_NANOS, frames);
   }
 
   /**

@@ -47,6 +47,17 @@ final class PairSimulation {
 
   record Stage(Kind kind, double value) {}
 
+  /** The payload of one segment on loopback, the one path the cork is simulated on. */
+  static final double SEGMENT = NetworkPath.LOOPBACK.mss();
+
+  /**
+   * A connection's first write this large leaves the cork at once: the kernel pushes what was
+   * written past half the largest window the peer offered, and a new connection's is about 64 KiB
+   * (a 52 ms hold writing 40 KB into the cork let its first frame go after 52.0 ms, not at the next
+   * write; later windows are megabytes and never force a push).
+   */
+  static final double FIRST_PUSH_BYTES = 32 * 1024;
+
   /**
    * How far the simulated cell lies from the measured one: its frames a release and its oldest
    * frame's wait, relatively.
@@ -133,11 +144,16 @@ final class PairSimulation {
       double interval,
       double end) {
     if (s.kind() == Kind.ONE_LATE) return oneLate(inT, inLast, inSize, end);
-    double[] t = new double[inSize + 1];
-    int[] last = new int[inSize + 1];
+    // a cork can let its held data go twice for one write (its ceiling, then a full segment)
+    double[] t = new double[2 * inSize + 1];
+    int[] last = new int[2 * inSize + 1];
     int size = 0;
     double heldBytes = 0;
     int heldLast = -1;
+    // the cork sends whole segments and keeps the tail: the first frame it holds, and how much of
+    // it has gone
+    int heldFirst = 0;
+    double firstSent = 0;
     double due =
         Double.NaN; // a hold timer's release or a clock's next tick, once it holds something
     int prevLast = -1;
@@ -154,6 +170,10 @@ final class PairSimulation {
         }
       }
       int frames = inLast[i] - prevLast;
+      if (heldLast < 0) {
+        heldFirst = prevLast + 1;
+        firstSent = 0;
+      }
       // a hold counts from when its first byte came from upstream (the lab's relay carries that
       // time along a chain, so
       // delays in series are not counted twice): its first frame's emit time, or at once if that is
@@ -167,18 +187,40 @@ final class PairSimulation {
       prevLast = inLast[i];
       heldLast = inLast[i];
       heldBytes += frames * frameBytes;
-      // a full segment leaves the cork at once (with what is held: the tail it keeps is under a
-      // segment, small beside it)
       if ((s.kind() == Kind.THRESHOLD
-                  || s.kind() == Kind.FLUSH_INPUT
-                  || s.kind() == Kind.FLUSH_OUTPUT
-                  || s.kind() == Kind.INPUT_THRESHOLD)
-              && heldBytes >= s.value()
-          || s.kind() == Kind.CORK && heldBytes >= NetworkPath.LOOPBACK_MTU) {
+              || s.kind() == Kind.FLUSH_INPUT
+              || s.kind() == Kind.FLUSH_OUTPUT
+              || s.kind() == Kind.INPUT_THRESHOLD)
+          && heldBytes >= s.value()) {
         t[size] = at;
         last[size++] = heldLast;
         heldLast = -1;
         heldBytes = 0;
+      } else if (s.kind() == Kind.CORK && i == 0 && heldBytes >= FIRST_PUSH_BYTES) {
+        t[size] = at;
+        last[size++] = heldLast;
+        heldLast = -1;
+        heldBytes = 0;
+      } else if (s.kind() == Kind.CORK && heldBytes >= SEGMENT) {
+        // whole segments leave the cork at once; the tail under a segment waits for more, or the
+        // ceiling (a hold of 52 ms writing 107 KB at a time: releases of one and two segments, the
+        // tail's frames a write later, 68.9 ms the oldest frame's wait against the hold's 52)
+        double sent = Math.floor(heldBytes / SEGMENT) * SEGMENT;
+        double through = firstSent + sent;
+        int whole = (int) Math.floor(through / frameBytes + 1e-9);
+        heldBytes -= sent;
+        if (whole > 0) {
+          t[size] = at;
+          last[size++] = Math.min(heldLast, heldFirst + whole - 1);
+        }
+        heldFirst += whole;
+        firstSent = through - whole * frameBytes;
+        if (heldFirst > heldLast || heldBytes < 1e-6) {
+          heldLast = -1;
+          heldBytes = 0;
+        } else {
+          due = at + s.value();
+        }
       }
     }
     if (heldLast >= 0) {

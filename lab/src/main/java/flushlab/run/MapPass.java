@@ -6,6 +6,7 @@ import flushlab.client.StreamError;
 import flushlab.client.StreamResult;
 import flushlab.core.Units;
 import flushlab.map.CellEvidence;
+import flushlab.map.CellPlan;
 import flushlab.map.FlushTrigger;
 import flushlab.map.MapProber;
 import flushlab.scenario.Cell;
@@ -70,6 +71,26 @@ final class MapPass {
   }
 
   /**
+   * The cell {@code plan} asks for, as {@code base}'s client and endpoint (an OpenAI stream's
+   * events are sized by their JSON: only its interval and count change), numbered {@code index}.
+   */
+  static Cell cellOf(Cell base, CellPlan plan, int index) {
+    Cell cell =
+        base.stream().endpoint().isOpenAi()
+            ? base
+            : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
+    cell =
+        cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
+            .with(Setting.FRAMES, Integer.toString(plan.frames()));
+    if (plan.thinkNanos() > 0) {
+      cell =
+          cell.with(Setting.THINK, Units.formatDuration(plan.thinkNanos()))
+              .with(Setting.SSE_KEEPALIVE, Units.formatDuration(plan.keepAliveNanos()));
+    }
+    return cell.withIndex(index);
+  }
+
+  /**
    * One pass of the prober as one kind of client: the cells it chooses, one run each (a run the
    * pacing guard excluded is measured once more, and both are kept). A cell whose every stream
    * failed, or in which frames were lost, ends the pass inconclusive: the map infers nothing from
@@ -99,17 +120,7 @@ final class MapPass {
             openAi,
             eventStream,
             plan -> {
-              Cell cell =
-                  openAi ? base : base.with(Setting.FRAME_SIZE, plan.frameSizeBytes() + "B");
-              cell =
-                  cell.with(Setting.INTERVAL, Units.formatDuration(plan.intervalNanos()))
-                      .with(Setting.FRAMES, Integer.toString(plan.frames()));
-              if (plan.thinkNanos() > 0) {
-                cell =
-                    cell.with(Setting.THINK, Units.formatDuration(plan.thinkNanos()))
-                        .with(Setting.SSE_KEEPALIVE, Units.formatDuration(plan.keepAliveNanos()));
-              }
-              cell = cell.withIndex(results.size());
+              Cell cell = cellOf(base, plan, results.size());
               lab.progress("map: " + plan + who);
               List<RunRecord> runs = new ArrayList<>();
               lab.identityPass(identity);

@@ -307,7 +307,8 @@ final class MapSession {
       two = first;
     }
     if ((unexplained || besideTheCompressor) && !(two.isEmpty() && pairCells.isEmpty())) {
-      answer = twoMechanisms(target, answer, two, pairCells, results, cert, announce, deadline);
+      answer =
+          twoMechanisms(target, answer, two, pairCells, results, measure, cert, announce, deadline);
       two = List.of();
       pairCells = List.of();
     }
@@ -323,7 +324,9 @@ final class MapSession {
       // unexplained as none did (`timer=52ms -> cork`, read as the cork alone and refused, had no
       // candidate: a chain bench, 2026-12-05)
       if (refused && !(two.isEmpty() && pairCells.isEmpty()) && !lab.interrupted()) {
-        answer = twoMechanisms(target, answer, two, pairCells, results, cert, announce, deadline);
+        answer =
+            twoMechanisms(
+                target, answer, two, pairCells, results, measure, cert, announce, deadline);
       }
     }
     if (silent != null && idle == null) {
@@ -479,6 +482,7 @@ final class MapSession {
       List<TwoStageCandidate> candidates,
       List<CellEvidence> pairCells,
       List<TargetCellResult> results,
+      Measure measure,
       Certification cert,
       Consumer<String> announce,
       long deadline)
@@ -486,13 +490,12 @@ final class MapSession {
     List<String> tried = new ArrayList<>();
     List<String> cells = new ArrayList<>();
     List<TwoStageCandidate> reproduced = new ArrayList<>();
+    List<AlikeTeller.Reproduced> replayedAlike = new ArrayList<>();
     // candidates this host's stalls kept from being compared on every cell: any of them may have
     // reproduced the target as well
     List<String> stalledOut = new ArrayList<>();
     // and those the budget left no room to replay
     List<String> budgetCut = new ArrayList<>();
-    Replay.Verdict last = null;
-    List<ReplayedCell> lastCells = List.of();
     // two holding stages in series, found by simulation, come last, and only when no simpler pair
     // reproduced the target
     List<TwoStageCandidate> all = new ArrayList<>(candidates);
@@ -519,8 +522,7 @@ final class MapSession {
       } else if (o.verdict().verified()) {
         announce.accept("replay: " + o.text());
         reproduced.add(c);
-        last = o.verdict();
-        lastCells = o.cells();
+        replayedAlike.add(new AlikeTeller.Reproduced(c, chain, o.verdict(), o.cells()));
       } else {
         announce.accept("replay: " + o.text());
         tried.add(o.verdict().text().replaceFirst("^not verified: the model ", ""));
@@ -538,32 +540,62 @@ final class MapSession {
     if (reproduced.size() == 1 && !stalledOut.isEmpty()) {
       return UndecidedAnswers.unsettledByStalls(answer, reproduced.get(0).chain(), stalledOut);
     }
-    if (reproduced.size() == 1) {
-      FlushTrigger both = reproduced.get(0).answer().withIdle(answer.idle());
-      // a candidate beside a compressor carries its finding already; the others say what
-      // compression showed
-      if (both.compression() == null && answer.compression() != null)
-        both = both.withCompression(answer.compression());
-      replayedCells = lastCells;
-      givenVerdict = last;
-      both = both.withReplay(last);
-      return budgetCut.isEmpty() ? both : both.withUntriedForBudget(budgetCut);
-    }
+    if (reproduced.size() == 1) return given(answer, replayedAlike.get(0), budgetCut);
     if (reproduced.size() > 1) {
       List<String> chains =
           reproduced.stream()
               .map(c -> answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain()))
               .toList();
       // two holding stages in series can be simulated on a cell not measured: the one that would
-      // tell them apart
+      // tell them apart, measured when the pair was fitted to this client's own cells (beside a
+      // compressor the cells are another client's) and no stall or budget left a third unknown
       CellPlan telling =
           reproduced.size() == 2
               ? UndecidedAnswers.tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
               : null;
+      boolean plain = answer.compression() == null || answer.compression().coding() == null;
+      AlikeTeller.Told told =
+          telling == null || !plain || !stalledOut.isEmpty() || !budgetCut.isEmpty()
+              ? null
+              : AlikeTeller.tell(
+                  lab,
+                  measure,
+                  replays,
+                  target,
+                  lab.scenario().cells().get(0),
+                  telling,
+                  replayedAlike,
+                  results,
+                  cert,
+                  announce,
+                  deadline);
+      if (told instanceof AlikeTeller.Told.One one) return given(answer, one.model(), budgetCut);
+      if (told instanceof AlikeTeller.Told.Neither neither) {
+        tried.addAll(neither.tried());
+        cells.addAll(neither.cells());
+        return answer.withUnverifiedModels(tried, cells);
+      }
       alikeNamed = true;
-      return UndecidedAnswers.namedAlike(answer, chains, telling, stalledOut, budgetCut);
+      return told instanceof AlikeTeller.Told.Both both
+          ? UndecidedAnswers.namedAlike(answer, chains, null, both.label(), stalledOut, budgetCut)
+          : UndecidedAnswers.namedAlike(answer, chains, telling, stalledOut, budgetCut);
     }
     return answer.withUnverifiedModels(tried, cells);
+  }
+
+  /**
+   * The one model of two stages that reproduced every cell, given with its replay: a candidate
+   * beside a compressor carries its finding already; the others say what compression showed.
+   */
+  private FlushTrigger given(
+      FlushTrigger answer, AlikeTeller.Reproduced model, List<String> budgetCut) {
+    FlushTrigger both = model.candidate().answer().withIdle(answer.idle());
+    if (both.compression() == null && answer.compression() != null)
+      both = both.withCompression(answer.compression());
+    replayedCells = model.cells();
+    givenVerdict = model.verdict();
+    both = both.withReplay(model.verdict());
+    return budgetCut.isEmpty() ? both : both.withUntriedForBudget(budgetCut);
   }
 
   /**

@@ -29,6 +29,20 @@ final class UndecidedAnswers {
       CellPlan telling,
       List<String> stalledOut,
       List<String> budgetCut) {
+    return namedAlike(answer, chains, telling, null, stalledOut, budgetCut);
+  }
+
+  /**
+   * As {@link #namedAlike(FlushTrigger, List, CellPlan, List, List)}, {@code toldNothing} the cell
+   * measured to tell them apart, which both reproduced too (or null).
+   */
+  static FlushTrigger namedAlike(
+      FlushTrigger answer,
+      List<String> chains,
+      CellPlan telling,
+      String toldNothing,
+      List<String> stalledOut,
+      List<String> budgetCut) {
     List<String> next = new ArrayList<>();
     if (telling != null) next.add(telling.toString());
     if (!stalledOut.isEmpty()) next.add("map again on a quieter host");
@@ -43,6 +57,11 @@ final class UndecidedAnswers {
                 + " and "
                 + chains.get(chains.size() - 1)
                 + (telling == null ? "" : " (a cell of " + telling + " would tell them apart)")
+                + (toldNothing == null
+                    ? ""
+                    : " ("
+                        + toldNothing
+                        + ", where their simulations part, was measured and both reproduce it)")
                 + (stalledOut.isEmpty()
                     ? ""
                     : "; whether others do too is not known: " + String.join("; ", stalledOut))

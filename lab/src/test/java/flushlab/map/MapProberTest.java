@@ -176,4 +176,45 @@ class MapProberTest {
     assertThat(MapProber.timerOfOneRelease(threshold, cells)).isFalse();
     assertThat((double) Discovery.longerLarge().frameSizeBytes()).isGreaterThan(once.frameBytes());
   }
+
+  /**
+   * A threshold-or-timer whose threshold lies near two to four loopback segments (what the cork
+   * behind a faster hold releases: `timer=52ms -> cork` was read as 127224..131328 B or 261.3 ms,
+   * and in another map as 123120..127224 B) is measured once more in frames that fill one segment
+   * in about a third of its timer, where the two part; a threshold of no whole segments, another
+   * kind, or another path (where the cork is not modelled) is not.
+   */
+  @Test
+  void aThresholdOfWholeSegmentsBesideATimerIsMeasuredInFramesThatFillOneSegment() {
+    FlushTrigger both =
+        new FlushTrigger(
+            "x",
+            TriggerKind.THRESHOLD_OR_TIMER,
+            129276.0,
+            null,
+            261.3,
+            null,
+            "",
+            List.of(),
+            List.of());
+    CellPlan p = MapProber.segmentsTelling(both, new Span(127224, 131328), NetworkPath.LOOPBACK);
+    assertThat(p).isNotNull();
+    double oneSegmentMs =
+        NetworkPath.LOOPBACK.mss() / (double) p.frameSizeBytes() * p.intervalNanos() / 1e6;
+    assertThat(oneSegmentMs).as(p.toString()).isBetween(261.3 / 4, 261.3 / 2);
+    assertThat(p.streamMs()).as("several of its timers").isGreaterThanOrEqualTo(3 * 261.3);
+    assertThat(MapProber.segmentsTelling(both, new Span(123120, 127224), NetworkPath.LOOPBACK))
+        .isEqualTo(p);
+    assertThat(MapProber.segmentsTelling(both, new Span(4092, 4124), NetworkPath.LOOPBACK))
+        .isNull();
+    assertThat(MapProber.segmentsTelling(both, new Span(150000, 160000), NetworkPath.LOOPBACK))
+        .isNull();
+    assertThat(MapProber.segmentsTelling(both, new Span(127224, 131328), NetworkPath.veth(1500)))
+        .isNull();
+    FlushTrigger threshold =
+        new FlushTrigger(
+            "x", TriggerKind.BYTE_THRESHOLD, 129276.0, null, null, null, "", List.of(), List.of());
+    assertThat(MapProber.segmentsTelling(threshold, new Span(127224, 131328), NetworkPath.LOOPBACK))
+        .isNull();
+  }
 }

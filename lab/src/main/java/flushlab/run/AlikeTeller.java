@@ -1,0 +1,148 @@
+package flushlab.run;
+
+import flushlab.map.CellEvidence;
+import flushlab.map.CellPlan;
+import flushlab.map.Replay;
+import flushlab.map.TwoStageCandidate;
+import flushlab.scenario.Cell;
+import flushlab.targets.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Two models of two stages that reproduced every measured cell alike, told apart by one cell more
+ * (issue 35: the map measures more where it can, rather than leave a choice it could make): the
+ * cell where their simulations part most widely is measured on the target as the pass's client, and
+ * each model is replayed on it alone. The one that reproduces it is the answer, its replay the
+ * measured cells' and this one's; both, and the two stay named alike; neither, and no model is
+ * given. A cell that left no data (the budget, this host's stalls, lost frames) decides nothing.
+ * `timer=52ms -> cork` was answered with a hold and a clock in front of the cork alike, the cell
+ * that would part them named but not measured (a map, 2026-12-05).
+ */
+final class AlikeTeller {
+  private AlikeTeller() {}
+
+  /** A model that reproduced every measured cell: its candidate, the chain replayed, its replay. */
+  record Reproduced(
+      TwoStageCandidate candidate,
+      String chain,
+      Replay.Verdict verdict,
+      List<ReplayedCell> cells) {}
+
+  /** What the telling cell decided. */
+  sealed interface Told {
+    /** One model reproduced it too: the answer, its replay now with the telling cell in it. */
+    record One(Reproduced model) implements Told {}
+
+    /** Both did: they stay alike, and the cell is no longer the one to measure. */
+    record Both(String label) implements Told {}
+
+    /** Neither did: how each differed. */
+    record Neither(List<String> tried, List<String> cells) implements Told {}
+  }
+
+  /**
+   * Measures {@code plan} on the target as {@code base}'s client (added to {@code results}) and
+   * replays each of {@code alike} on it; null when the budget has no room for the cell and both
+   * replays, or the cell or a replay left nothing to compare.
+   */
+  static Told tell(
+      MapLab lab,
+      Measure measure,
+      ModelReplay replays,
+      Target target,
+      Cell base,
+      CellPlan plan,
+      List<Reproduced> alike,
+      List<TargetCellResult> results,
+      Certification cert,
+      Consumer<String> announce,
+      long deadline)
+      throws Exception {
+    double cellSeconds = plan.streamMs() / 1000 + 1;
+    if (lab.interrupted() || ModelReplay.secondsLeft(deadline) < (1 + alike.size()) * cellSeconds)
+      return null;
+    announce.accept(
+        "map: "
+            + String.join(" and ", alike.stream().map(Reproduced::chain).toList())
+            + " reproduce every cell alike; measuring the cell that tells them apart: "
+            + plan);
+    Cell cell = MapPass.cellOf(base, plan, results.size());
+    lab.progress("map: " + plan);
+    List<RunRecord> runs = new ArrayList<>();
+    if (!measure.runOnceMoreIfExcluded(
+        target, cell, cell.index(), 0, plan.toString(), runs, announce)) return null;
+    TargetCellResult onTarget = TargetCellResult.of(target.name(), cell, runs);
+    CellEvidence seen = MapPass.asProbed(onTarget, cert.emitToRecvMs());
+    if (seen == null) {
+      announce.accept("map: " + plan + " left no data to tell them apart");
+      return null;
+    }
+    results.add(onTarget);
+    announce.accept(seen.describe());
+    List<Replay.Verdict> onIt = new ArrayList<>();
+    List<List<ReplayedCell>> cellsOnIt = new ArrayList<>();
+    for (Reproduced m : alike) {
+      ModelReplay.Outcome o =
+          replays.replay(
+              target,
+              m.chain(),
+              m.candidate().socketStage(),
+              null,
+              List.of(onTarget),
+              cert,
+              announce,
+              deadline);
+      if (o.unfinished() != null || o.verdict() == null || o.notReplayed() > 0) return null;
+      announce.accept("replay: " + o.text());
+      onIt.add(o.verdict());
+      cellsOnIt.add(o.cells());
+    }
+    return decide(alike, onIt, cellsOnIt, cell.label());
+  }
+
+  /**
+   * What the telling cell's replays ({@code onIt}, model by model, each of that cell alone, with
+   * {@code cellsOnIt} its staircases) decide: the one model that reproduced it, its replay the
+   * measured cells' and this one's; neither, with how each differed; or both, still alike.
+   */
+  static Told decide(
+      List<Reproduced> alike,
+      List<Replay.Verdict> onIt,
+      List<List<ReplayedCell>> cellsOnIt,
+      String label) {
+    List<Reproduced> again = new ArrayList<>();
+    List<String> tried = new ArrayList<>();
+    List<String> differences = new ArrayList<>();
+    for (int i = 0; i < alike.size(); i++) {
+      Reproduced m = alike.get(i);
+      Replay.Verdict v = onIt.get(i);
+      if (v.verified()) {
+        List<Replay.CellMatch> matches = new ArrayList<>(m.verdict().cells());
+        matches.addAll(v.cells());
+        List<ReplayedCell> cells = new ArrayList<>(m.cells());
+        cells.addAll(cellsOnIt.get(i));
+        again.add(
+            new Reproduced(
+                m.candidate(),
+                m.chain(),
+                new Replay.Verdict(m.verdict().model(), List.copyOf(matches)),
+                List.copyOf(cells)));
+      } else {
+        tried.add(v.text().replaceFirst("^not verified: the model ", ""));
+        for (Replay.CellMatch c : v.cells())
+          differences.add(
+              "replay of "
+                  + c.label()
+                  + " on "
+                  + m.chain()
+                  + ": "
+                  + (c.difference() == null ? "agrees" : c.difference()));
+      }
+    }
+    if (again.size() == 1) return new Told.One(again.get(0));
+    if (again.isEmpty()) return new Told.Neither(tried, differences);
+    return new Told.Both(label);
+  }
+}

@@ -1,0 +1,91 @@
+package flushlab.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.map.FlushTrigger;
+import flushlab.map.Replay;
+import flushlab.map.TriggerKind;
+import flushlab.map.TwoStageCandidate;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two models that reproduced every measured cell alike, and the cell measured to tell them apart:
+ * the replays on it decide. The chains and the difference are the ones a map of
+ * `timer=120ms,periodic=true -> byte-threshold=2500B` printed (2026-12-05): the hold in front of
+ * the threshold read 1.92 frames per read on 4 KiB frames every 100 ms where the target read 1.25.
+ */
+class AlikeTellerTest {
+  private static final String HOLD = "timer=131.4ms -> byte-threshold=2276B";
+  private static final String CLOCK = "timer=116.8ms,periodic=true -> byte-threshold=2367B";
+  private static final String TELLING = "frame_size=4096B interval=100ms frames=25";
+
+  private static AlikeTeller.Reproduced reproduced(String chain, int cells) {
+    List<Replay.CellMatch> matches =
+        IntStream.range(0, cells).mapToObj(i -> new Replay.CellMatch("cell " + i, null)).toList();
+    FlushTrigger answer =
+        new FlushTrigger("x", TriggerKind.TIMER, null, null, 100.0, null, "", List.of(), List.of());
+    return new AlikeTeller.Reproduced(
+        new TwoStageCandidate(chain, answer),
+        chain,
+        new Replay.Verdict(chain, matches),
+        List.of(new ReplayedCell("cell 0", null, null, null)));
+  }
+
+  private static Replay.Verdict onTheTellingCell(String chain, String difference) {
+    return new Replay.Verdict(chain, List.of(new Replay.CellMatch(TELLING, difference)));
+  }
+
+  @Test
+  void theOneModelThatReproducesTheTellingCellIsGivenWithItsReplayOfEveryCell() {
+    List<AlikeTeller.Reproduced> alike = List.of(reproduced(HOLD, 6), reproduced(CLOCK, 6));
+    AlikeTeller.Told told =
+        AlikeTeller.decide(
+            alike,
+            List.of(
+                onTheTellingCell(HOLD, "frames per read 1.25 on the target, 1.92 on the model"),
+                onTheTellingCell(CLOCK, null)),
+            List.of(
+                List.of(new ReplayedCell(TELLING, "differs", null, null)),
+                List.of(new ReplayedCell(TELLING, null, null, null))),
+            TELLING);
+    assertThat(told).isInstanceOf(AlikeTeller.Told.One.class);
+    AlikeTeller.Reproduced given = ((AlikeTeller.Told.One) told).model();
+    assertThat(given.chain()).isEqualTo(CLOCK);
+    assertThat(given.verdict().verified()).isTrue();
+    assertThat(given.verdict().text())
+        .isEqualTo("verified: the model " + CLOCK + " reproduces 7 of 7 cells");
+    assertThat(given.cells()).extracting(ReplayedCell::label).containsExactly("cell 0", TELLING);
+  }
+
+  @Test
+  void neitherReproducingItGivesNoModelAndSaysHowEachDiffered() {
+    List<AlikeTeller.Reproduced> alike = List.of(reproduced(HOLD, 6), reproduced(CLOCK, 6));
+    AlikeTeller.Told told =
+        AlikeTeller.decide(
+            alike,
+            List.of(onTheTellingCell(HOLD, "waits 120 and 300 ms"), onTheTellingCell(CLOCK, "x")),
+            List.of(List.of(), List.of()),
+            TELLING);
+    assertThat(told).isInstanceOf(AlikeTeller.Told.Neither.class);
+    AlikeTeller.Told.Neither neither = (AlikeTeller.Told.Neither) told;
+    assertThat(neither.tried()).hasSize(2).allMatch(t -> t.contains("reproduces 0 of 1 cells"));
+    assertThat(neither.cells())
+        .containsExactly(
+            "replay of " + TELLING + " on " + HOLD + ": waits 120 and 300 ms",
+            "replay of " + TELLING + " on " + CLOCK + ": x");
+  }
+
+  @Test
+  void bothReproducingItLeavesThemAlikeAndNamesTheCellMeasured() {
+    List<AlikeTeller.Reproduced> alike = List.of(reproduced(HOLD, 5), reproduced(CLOCK, 5));
+    AlikeTeller.Told told =
+        AlikeTeller.decide(
+            alike,
+            List.of(onTheTellingCell(HOLD, null), onTheTellingCell(CLOCK, null)),
+            List.of(List.of(), List.of()),
+            TELLING);
+    assertThat(told).isEqualTo(new AlikeTeller.Told.Both(TELLING));
+  }
+}
