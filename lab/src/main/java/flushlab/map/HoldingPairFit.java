@@ -61,6 +61,12 @@ public final class HoldingPairFit {
     {Kind.HOLD, Kind.ONE_LATE}, {Kind.PERIODIC, Kind.ONE_LATE}, {Kind.THRESHOLD, Kind.ONE_LATE}
   };
 
+  /**
+   * One-late in front of a threshold: each frame reaches the threshold one interval late, which
+   * shows only where the threshold lets frames go alone (frames over it, far apart).
+   */
+  private static final Kind[][] ONE_LATE_BEFORE = {{Kind.ONE_LATE, Kind.THRESHOLD}};
+
   static final double STEP = 1.04;
   static final double[] MS = grid(20, 600);
   static final double[] BYTES = grid(200, 65536);
@@ -87,6 +93,7 @@ public final class HoldingPairFit {
     List<TwoStageCandidate> out = new ArrayList<>();
     List<Kind[]> pairs = new ArrayList<>(Arrays.asList(ONE_LATE_AFTER));
     pairs.addAll(Arrays.asList(PAIRS));
+    pairs.addAll(Arrays.asList(ONE_LATE_BEFORE));
     if (path.equals(NetworkPath.LOOPBACK)) pairs.addAll(Arrays.asList(CORKED));
     for (Kind[] pair : pairs) {
       int matching = 0;

@@ -124,6 +124,12 @@ public final class MapProber {
     if (!chat && eventStream && !stopped && think != null && measureAll(List.of(think))) {
       t = TriggerInference.infer(target, cells, path);
     }
+    // frames over a threshold, far apart: a threshold alone lets each go at once, so a stage in
+    // front of it that holds each write shows here and nowhere else
+    CellPlan over = chat || stopped || compressed ? null : overTheThreshold(t);
+    if (over != null && !measured.contains(over.toString()) && measureAll(List.of(over))) {
+      t = TriggerInference.infer(target, cells, path);
+    }
     // halving works by choosing a frame's wire size; a compressing target's output per frame is not
     // the map's to choose
     while (!stopped && !chat && !compressed && t.thresholdBytes() != null && !t.next().isEmpty()) {
@@ -187,6 +193,24 @@ public final class MapProber {
     if (size >= mss) return null;
     int frames = (int) Math.max(600, Math.ceil(4 * t.timerMs() / intervalMs));
     return new CellPlan(Math.max(Discovery.SMALL, size), Discovery.SHORT_NANOS, frames);
+  }
+
+  /** The largest threshold {@link #overTheThreshold} sends frames over: a frame of 48 KiB. */
+  static final double OVER_AT_MOST = 48 * 1024;
+
+  /**
+   * Frames larger than a byte threshold, 50 ms apart, or null when {@code t} is no threshold (or
+   * one too large to send frames over): the threshold alone lets each go as it comes, so each
+   * frame's wait is what a stage in front of it holds a write (`one-late -> byte-threshold=2565B`
+   * was answered `byte-threshold=2541B`, verified on cells where one-late held each frame 2 ms, or
+   * held streams whole to their end either way: a chain bench, 2026-12-05).
+   */
+  static CellPlan overTheThreshold(FlushTrigger t) {
+    if (t.kind() != TriggerKind.BYTE_THRESHOLD || t.thresholdBytes() == null) return null;
+    double n = t.thresholdBytes();
+    if (n > OVER_AT_MOST) return null;
+    long size = Math.max(Discovery.LARGE, (long) Math.ceil(n * 1.25 / 1024) * 1024);
+    return new CellPlan(size, Discovery.LONG_NANOS, 25);
   }
 
   /**

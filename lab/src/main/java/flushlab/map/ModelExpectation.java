@@ -4,6 +4,7 @@ import flushlab.core.Named;
 import flushlab.relay.shaper.ByteThreshold;
 import flushlab.relay.shaper.Cork;
 import flushlab.relay.shaper.FirstContent;
+import flushlab.relay.shaper.IdleTimeout;
 import flushlab.relay.shaper.Nagle;
 import flushlab.relay.shaper.Param;
 import flushlab.relay.shaper.ShaperRegistry;
@@ -99,7 +100,8 @@ public final class ModelExpectation {
    * first), so Nagle beside a cork is no stage. A stage right after one with the same values does
    * nothing more when it is a cork (a switch on the socket) or a first-content hold (the content it
    * waits for comes together with all it held), and so does a byte threshold right after one at
-   * least as large (every write it gets already fills it, and it does not split them).
+   * least as large (every write it gets already fills it, and it does not split them); of two idle
+   * timeouts side by side, which see the same bytes move, the shorter is the one that cuts.
    */
   static List<ShaperRegistry.Spec> asAClientSeesIt(List<ShaperRegistry.Spec> chain) {
     boolean corked = chain.stream().anyMatch(s -> s.type() == Cork.TYPE);
@@ -115,10 +117,19 @@ public final class ModelExpectation {
       if (once && before != null && before.type() == s.type() && before.values().equals(s.values()))
         continue;
       if (before != null && withinTheThresholdBefore(before, s)) continue;
+      if (before != null && before.type() == IdleTimeout.TYPE && s.type() == IdleTimeout.TYPE) {
+        // two idle timeouts side by side see the same bytes move: the shorter one cuts first
+        if (after(s) < after(before)) kept.set(kept.size() - 1, s);
+        continue;
+      }
       kept.add(s);
     }
     if (nagle != null && !corked) kept.add(nagle);
     return kept;
+  }
+
+  private static long after(ShaperRegistry.Spec idle) {
+    return idle.values().get(IdleTimeout.AFTER.key());
   }
 
   private static boolean withinTheThresholdBefore(

@@ -136,8 +136,14 @@ final class ModelReplay {
           } finally {
             lab.identityPass(false);
           }
-          if (!done) break;
           String label = r.cell().label();
+          if (!done && !lab.interrupted() && secondsLeft(deadline) >= 1) {
+            // no run came back with the budget left and no interrupt: never counted as the budget's
+            String unfinished = "the replay of " + label + " ended without a result";
+            announce.accept("replay: " + unfinished);
+            return new Outcome(null, unfinished, "map again", 0);
+          }
+          if (!done) break;
           if (runs.stream().allMatch(RunRecord::excluded)) {
             String why = runs.get(runs.size() - 1).exclusionReason();
             String unfinished =

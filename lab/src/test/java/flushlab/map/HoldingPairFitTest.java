@@ -8,6 +8,8 @@ import flushlab.map.PairSimulation.Stage;
 import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -269,6 +271,38 @@ class HoldingPairFitTest {
     assertThat(HoldingPairFit.candidates("x", cells, NetworkPath.veth(1500)))
         .extracting(TwoStageCandidate::chain)
         .noneMatch(c -> c.contains("cork"));
+  }
+
+  /**
+   * The cells the map measured of `one-late -> byte-threshold=2565B` (a map at 17:59 on
+   * 2026-12-05), the last one asked for because the first read as a threshold: 4 KiB frames 50 ms
+   * apart, which the threshold alone lets go at once, each waited 50.1 ms, one interval. No one
+   * mechanism explains that; one-late in front of the threshold does, within 5 %.
+   */
+  @Test
+  void framesOverTheThresholdThatWaitAnIntervalAreOneLateInFrontOfIt() {
+    List<CellEvidence> cells =
+        List.of(
+            cell(66, 2, 600, 37.5, 14, 39, 78.0, 78.1, 74.1, 2575),
+            cell(4104, 2, 600, 1.0, 595, 1, 2.0, 2.0, 2.1, 4107),
+            TriggerInferenceTest.drained(66, 50, 25),
+            cell(4104, 50, 25, 1.04, 22, 1, 50.1, 50.0, 50.1, 4107));
+    FlushTrigger single = TriggerInference.infer("x", cells);
+    assertThat(single.kind()).as(single.verdict()).isNotEqualTo(TriggerKind.BYTE_THRESHOLD);
+    List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
+    System.out.println(found.stream().map(TwoStageCandidate::chain).toList());
+    TwoStageCandidate oneLate =
+        found.stream()
+            .filter(c -> c.chain().matches("one-late -> byte-threshold=\\d+B"))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        "no one-late then threshold among "
+                            + found.stream().map(TwoStageCandidate::chain).toList()));
+    Matcher m = Pattern.compile("byte-threshold=(\\d+)B").matcher(oneLate.chain());
+    assertThat(m.find()).isTrue();
+    assertThat(Double.parseDouble(m.group(1))).isBetween(2565 * 0.95, 2565 * 1.05);
   }
 
   /**

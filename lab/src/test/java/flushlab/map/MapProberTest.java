@@ -217,4 +217,27 @@ class MapProberTest {
     assertThat(MapProber.segmentsTelling(threshold, new Span(127224, 131328), NetworkPath.LOOPBACK))
         .isNull();
   }
+
+  /**
+   * A byte threshold is measured once more with frames over it, 50 ms apart (where it lets each go
+   * at once and a stage in front of it shows): 4 KiB frames over a threshold under them, frames a
+   * quarter over a larger one; none over 48 KiB, and none for another kind.
+   */
+  @Test
+  void aByteThresholdIsMeasuredWithFramesOverItFarApart() {
+    CellPlan small = MapProber.overTheThreshold(threshold(2541));
+    assertThat(small).isEqualTo(new CellPlan(4096, 50_000_000L, 25));
+    CellPlan large = MapProber.overTheThreshold(threshold(9000));
+    assertThat((double) large.frameSizeBytes()).isGreaterThan(9000).isLessThan(9000 * 1.4);
+    assertThat(large.intervalNanos()).isEqualTo(50_000_000L);
+    assertThat(MapProber.overTheThreshold(threshold(60_000))).isNull();
+    FlushTrigger hold =
+        new FlushTrigger("x", TriggerKind.TIMER, null, null, 100.0, null, "", List.of(), List.of());
+    assertThat(MapProber.overTheThreshold(hold)).isNull();
+  }
+
+  private static FlushTrigger threshold(double bytes) {
+    return new FlushTrigger(
+        "x", TriggerKind.BYTE_THRESHOLD, bytes, null, null, null, "", List.of(), List.of());
+  }
 }

@@ -3,6 +3,7 @@ package flushlab.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import flushlab.relay.shaper.IdleTimeout;
 import flushlab.relay.shaper.ShaperRegistry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,20 @@ class ModelExpectationTest {
                 ShaperRegistry.parseChain("byte-threshold=8KiB -> byte-threshold=4KiB,split=true")))
         .as("a threshold that splits what it gets keeps what is over it")
         .hasSize(2);
+    // two idle timeouts side by side are the shorter one (`idle-timeout=5s -> idle-timeout=2s`
+    // was answered `idle-timeout=2004.7ms`: a chain bench, 2026-12-05), in either order; with a
+    // hold between them each sees other silences, and both stay
+    for (String chain :
+        List.of("idle-timeout=5s -> idle-timeout=2s", "idle-timeout=2s -> idle-timeout=5s")) {
+      List<ShaperRegistry.Spec> seen =
+          ModelExpectation.asAClientSeesIt(ShaperRegistry.parseChain(chain));
+      assertThat(seen).as(chain).hasSize(1);
+      assertThat(seen.get(0).values().get(IdleTimeout.AFTER.key())).isEqualTo(2_000_000_000L);
+    }
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                ShaperRegistry.parseChain("idle-timeout=5s -> timer=100ms -> idle-timeout=2s")))
+        .hasSize(3);
     // a timer twice is two holds, and Nagle without a cork stays
     assertThat(
             ModelExpectation.asAClientSeesIt(ShaperRegistry.parseChain("timer=50ms -> timer=50ms")))

@@ -1,0 +1,190 @@
+package flushlab.run;
+
+import flushlab.map.CellEvidence;
+import flushlab.map.CellPlan;
+import flushlab.map.CorkAfterFit;
+import flushlab.map.FlushTrigger;
+import flushlab.map.HoldingPairFit;
+import flushlab.map.OneLateAfterFit;
+import flushlab.map.Replay;
+import flushlab.map.SocketStageFit;
+import flushlab.map.TwoStageCandidate;
+import flushlab.targets.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The map's models of two stages, replayed: the candidates the cells allow, each replayed on every
+ * cell, and the answer they make (one given, several named alike or told apart by one cell more,
+ * none, with how each differed).
+ */
+final class PairReplays {
+  private final MapLab lab;
+  private final ModelReplay replays;
+
+  PairReplays(MapLab lab, ModelReplay replays) {
+    this.lab = lab;
+    this.replays = replays;
+  }
+
+  /**
+   * What the replays made of the answer.
+   *
+   * @param answer the answer now
+   * @param given the model it gives and its replay, or null when it gives none
+   * @param alikeNamed several models reproduced every cell and are named
+   */
+  record Result(FlushTrigger answer, AlikeTeller.Reproduced given, boolean alikeNamed) {}
+
+  /**
+   * Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle,
+   * one-late or the cork.
+   */
+  static List<TwoStageCandidate> candidates(Target target, List<CellEvidence> cells) {
+    List<TwoStageCandidate> two =
+        new ArrayList<>(SocketStageFit.candidates(target.name(), cells, target.path()));
+    two.addAll(OneLateAfterFit.candidates(target.name(), cells));
+    two.addAll(CorkAfterFit.candidates(target.name(), cells, target.path()));
+    return two;
+  }
+
+  /**
+   * No one mechanism explained every cell (or its model's replay did not reproduce them), but one
+   * did with a second stage after it: the client socket's Nagle ({@link SocketStageFit}), one-late
+   * ({@link OneLateAfterFit}) or the cork ({@link CorkAfterFit}): each such model is replayed on
+   * every cell, and the one that reproduces them all, alone, is the answer; then, when none of
+   * these did, two holding stages in series found by simulation ({@link HoldingPairFit}). Two that
+   * both do are told apart by one cell more where it can be measured ({@link AlikeTeller}), or
+   * named, neither given; none leaves the answer inconclusive, saying how each differed. A model
+   * the budget cut short is not given.
+   */
+  Result replay(
+      Target target,
+      FlushTrigger answer,
+      List<TwoStageCandidate> candidates,
+      List<CellEvidence> pairCells,
+      List<TargetCellResult> results,
+      Measure measure,
+      Certification cert,
+      Consumer<String> announce,
+      long deadline)
+      throws Exception {
+    List<String> tried = new ArrayList<>();
+    List<String> cells = new ArrayList<>();
+    List<TwoStageCandidate> reproduced = new ArrayList<>();
+    List<AlikeTeller.Reproduced> replayedAlike = new ArrayList<>();
+    // candidates this host's stalls kept from being compared on every cell: any of them may have
+    // reproduced the target as well
+    List<String> stalledOut = new ArrayList<>();
+    // and those the budget left no room to replay
+    List<String> budgetCut = new ArrayList<>();
+    // two holding stages in series, found by simulation, come last, and only when no simpler pair
+    // reproduced the target
+    List<TwoStageCandidate> all = new ArrayList<>(candidates);
+    for (int i = 0;
+        i < all.size() || i == candidates.size() && reproduced.isEmpty() && !pairCells.isEmpty();
+        i++) {
+      if (i == candidates.size()) {
+        all.addAll(HoldingPairFit.candidates(target.name(), pairCells, target.path()));
+        if (i == all.size()) break;
+      }
+      TwoStageCandidate c = all.get(i);
+      String chain = answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain());
+      announce.accept("map: no one mechanism explains every cell; replaying two at once: " + chain);
+      ModelReplay.Outcome o =
+          replays.replay(
+              target, chain, c.socketStage(), answer.idle(), results, cert, announce, deadline);
+      if (o.unfinished() != null) {
+        tried.add(c.chain() + ": not verified: " + o.unfinished());
+        if (o.unfinished().contains(MapSession.HOST_STALLED))
+          stalledOut.add(c.chain() + ": " + o.unfinished());
+      } else if (o.verdict() == null || o.notReplayed() > 0) {
+        tried.add(c.chain() + ": not replayed on every cell (budget)");
+        budgetCut.add(c.chain());
+      } else if (o.verdict().verified()) {
+        announce.accept("replay: " + o.text());
+        reproduced.add(c);
+        replayedAlike.add(new AlikeTeller.Reproduced(c, chain, o.verdict(), o.cells()));
+      } else {
+        announce.accept("replay: " + o.text());
+        tried.add(o.verdict().text().replaceFirst("^not verified: the model ", ""));
+        for (Replay.CellMatch m : o.verdict().cells()) {
+          cells.add(
+              "replay of "
+                  + m.label()
+                  + " on "
+                  + c.chain()
+                  + ": "
+                  + (m.difference() == null ? "agrees" : m.difference()));
+        }
+      }
+    }
+    if (reproduced.size() == 1 && !stalledOut.isEmpty()) {
+      return new Result(
+          UndecidedAnswers.unsettledByStalls(answer, reproduced.get(0).chain(), stalledOut),
+          null,
+          false);
+    }
+    if (reproduced.size() == 1)
+      return new Result(
+          given(answer, replayedAlike.get(0), budgetCut), replayedAlike.get(0), false);
+    if (reproduced.size() > 1) {
+      List<String> chains =
+          reproduced.stream()
+              .map(c -> answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain()))
+              .toList();
+      // two holding stages in series can be simulated on a cell not measured: the one that would
+      // tell them apart, measured when the pair was fitted to this client's own cells (beside a
+      // compressor the cells are another client's) and no stall or budget left a third unknown
+      CellPlan telling =
+          reproduced.size() == 2
+              ? UndecidedAnswers.tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
+              : null;
+      boolean plain = answer.compression() == null || answer.compression().coding() == null;
+      AlikeTeller.Told told =
+          telling == null || !plain || !stalledOut.isEmpty() || !budgetCut.isEmpty()
+              ? null
+              : AlikeTeller.tell(
+                  lab,
+                  measure,
+                  replays,
+                  target,
+                  lab.scenario().cells().get(0),
+                  telling,
+                  replayedAlike,
+                  results,
+                  cert,
+                  announce,
+                  deadline);
+      if (told instanceof AlikeTeller.Told.One one)
+        return new Result(given(answer, one.model(), budgetCut), one.model(), false);
+      if (told instanceof AlikeTeller.Told.Neither neither) {
+        tried.addAll(neither.tried());
+        cells.addAll(neither.cells());
+        return new Result(answer.withUnverifiedModels(tried, cells), null, false);
+      }
+      return new Result(
+          told instanceof AlikeTeller.Told.Both both
+              ? UndecidedAnswers.namedAlike(
+                  answer, chains, null, both.label(), stalledOut, budgetCut)
+              : UndecidedAnswers.namedAlike(answer, chains, telling, stalledOut, budgetCut),
+          null,
+          true);
+    }
+    return new Result(answer.withUnverifiedModels(tried, cells), null, false);
+  }
+
+  /**
+   * The one model of two stages that reproduced every cell, given with its replay: a candidate
+   * beside a compressor carries its finding already; the others say what compression showed.
+   */
+  private static FlushTrigger given(
+      FlushTrigger answer, AlikeTeller.Reproduced model, List<String> budgetCut) {
+    FlushTrigger both = model.candidate().answer().withIdle(answer.idle());
+    if (both.compression() == null && answer.compression() != null)
+      both = both.withCompression(answer.compression());
+    both = both.withReplay(model.verdict());
+    return budgetCut.isEmpty() ? both : both.withUntriedForBudget(budgetCut);
+  }
+}
