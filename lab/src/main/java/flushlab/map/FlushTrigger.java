@@ -396,10 +396,12 @@ public record FlushTrigger(
       return x.build();
     }
     List<String> more = new ArrayList<>(evidence);
-    more.add(
+    String none =
         "compression: none; asked as "
             + c.acceptingClient()
-            + ", the target answered without a Content-Encoding");
+            + ", the target answered without a Content-Encoding";
+    // an answer made from one that said it already (models named alike) says it once
+    if (!more.contains(none)) more.add(none);
     Copy x = copy();
     x.evidence = List.copyOf(more);
     x.compression = c;

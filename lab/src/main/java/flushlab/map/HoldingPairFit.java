@@ -317,14 +317,29 @@ public final class HoldingPairFit {
    * replay allows); null when none does, or a chain is not one of this fit's.
    */
   public static CellPlan tellingCell(String chainA, String chainB) {
+    return tellingCell(chainA, chainB, TELLING_INTERVALS_MS);
+  }
+
+  /**
+   * The intervals a telling cell is drawn from: up to 300 ms, where a hold in front of the cork
+   * waits its whole length every frame and a clock a part of its period (`timer=210.4ms -> cork`
+   * against `timer=246.1ms,periodic=true -> cork`: 420 and 325 ms at 300 ms, alike at 100 ms and
+   * under).
+   */
+  static final long[] TELLING_INTERVALS_MS = {2, 5, 10, 20, 50, 100, 150, 200, 300};
+
+  /** Frames of a telling cell slower than 100 ms: a stream of 2.25-4.5 s, a dozen releases. */
+  static final int SLOW_FRAMES = 15;
+
+  static CellPlan tellingCell(String chainA, String chainB, long[] intervalsMs) {
     Stage[] a = PairSimulation.stagesOf(chainA);
     Stage[] b = PairSimulation.stagesOf(chainB);
     if (a == null || b == null) return null;
     CellPlan best = null;
     double widest = 0;
     for (long size : new long[] {60, 256, 1024, 4096}) {
-      for (long ms : new long[] {2, 5, 10, 20, 50, 100}) {
-        int frames = (int) Math.max(25, Math.min(600, 1200 / ms + 1));
+      for (long ms : intervalsMs) {
+        int frames = ms > 100 ? SLOW_FRAMES : (int) Math.max(25, Math.min(600, 1200 / ms + 1));
         CellEvidence plan =
             new CellEvidence(
                 "plan",

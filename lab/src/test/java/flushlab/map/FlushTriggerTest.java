@@ -32,4 +32,19 @@ class FlushTriggerTest {
         .contains("whether this model alone reproduces the target is not known");
     assertThat(noted.next()).containsExactly("map again with a longer --budget to replay them too");
   }
+
+  /**
+   * An answer made from one that already says no compression was seen (models named alike keep the
+   * answer's evidence) says it once: `map --shape 'timer=52ms -> cork'` printed the line twice.
+   */
+  @Test
+  void noCompressionIsSaidOnceWhenSaidAgain() {
+    FlushTrigger hold =
+        new FlushTrigger(
+            "t", TriggerKind.TIMER, null, null, 150.3, null, "timer", List.of(), List.of());
+    CompressionFinding none =
+        CompressionFinding.of(null, "browser, accepting gzip", null, "bare", hold, null);
+    FlushTrigger twice = hold.withCompression(none).withCompression(none);
+    assertThat(twice.evidence().stream().filter(e -> e.startsWith("compression: none"))).hasSize(1);
+  }
 }

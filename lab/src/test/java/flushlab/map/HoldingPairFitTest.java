@@ -236,6 +236,35 @@ class HoldingPairFitTest {
   }
 
   /**
+   * A hold and a clock in front of the cork (`timer=219ms -> cork` was answered with both alike,
+   * `timer=210.4ms -> cork` and `timer=246.1ms,periodic=true -> cork`, 2026-12-05): frames 100 ms
+   * apart or closer show them alike; slower ones part them, since the hold waits its whole length
+   * for every frame and the clock only the rest of its period. The telling cell is a slow one, of a
+   * dozen frames or more.
+   */
+  @Test
+  void aHoldAndAClockInFrontOfTheCorkArePartedByFramesFurtherApart() {
+    String hold = "timer=210.4ms -> cork";
+    String clock = "timer=246.1ms,periodic=true -> cork";
+    assertThat(HoldingPairFit.tellingCell(hold, clock, new long[] {2, 5, 10, 20, 50, 100}))
+        .isNull();
+    CellPlan telling = HoldingPairFit.tellingCell(hold, clock);
+    assertThat(telling).isNotNull();
+    assertThat(telling.intervalNanos() / 1e6).isGreaterThan(100);
+    assertThat(telling.frames()).isGreaterThanOrEqualTo(12);
+    CellEvidence cell =
+        TriggerInferenceTest.streamed(
+            telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
+    Simulated a =
+        PairSimulation.simulate(cell, new Stage(Kind.HOLD, 210.4), new Stage(Kind.CORK, 210));
+    Simulated b =
+        PairSimulation.simulate(cell, new Stage(Kind.PERIODIC, 246.1), new Stage(Kind.CORK, 210));
+    assertThat(Math.abs(a.waitP50() - b.waitP50()))
+        .as(telling + ": " + a + " / " + b)
+        .isGreaterThan(0.15 * Math.max(a.waitP50(), b.waitP50()));
+  }
+
+  /**
    * A hold timer writing into the cork faster than its ceiling: the cells `flushlab map --shape
    * 'timer=126ms -> cork'` measured (every other write met a socket still corked: 60 B every 2 ms
    * released every 256.1 ms, the oldest frame waiting 336.0 ms; 4 KiB frames filled segments and
