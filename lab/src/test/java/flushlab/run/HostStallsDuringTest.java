@@ -77,9 +77,9 @@ class HostStallsDuringTest {
   void aCertificationRefusedForStallsSaysWhoseTheyWere() {
     Exclusion held =
         new Exclusion(Exclusion.Cause.EMITTER_HELD_BY_HOST, "emitter late by 26.960 ms");
-    assertThat(ScenarioRunner.hostStalls(List.of(run(0, held), run(0, held))))
+    assertThat(Certification.hostStalls(List.of(run(0, held), run(0, held))))
         .isEqualTo("the last run excluded: emitter late by 26.960 ms");
-    assertThat(ScenarioRunner.hostStalls(List.of(run(31.0, Exclusion.hostStall("reads merged")))))
+    assertThat(Certification.hostStalls(List.of(run(31.0, Exclusion.hostStall("reads merged")))))
         .isEqualTo(
             "the client's host stalled 1 time(s) over 20 ms, the longest 31.0 ms; the last run"
                 + " excluded: reads merged");
