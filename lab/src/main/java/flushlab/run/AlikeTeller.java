@@ -38,8 +38,8 @@ final class AlikeTeller {
     /** Both did: they stay alike, and the cell is no longer the one to measure. */
     record Both(String label) implements Told {}
 
-    /** Neither did: how each differed. */
-    record Neither(List<String> tried, List<String> cells) implements Told {}
+    /** Neither did: how each differed, and what the target showed in the cell. */
+    record Neither(List<String> tried, List<String> cells, CellEvidence seen) implements Told {}
   }
 
   /**
@@ -99,19 +99,21 @@ final class AlikeTeller {
       onIt.add(o.verdict());
       cellsOnIt.add(o.cells());
     }
-    return decide(alike, onIt, cellsOnIt, cell.label());
+    return decide(alike, onIt, cellsOnIt, cell.label(), seen);
   }
 
   /**
    * What the telling cell's replays ({@code onIt}, model by model, each of that cell alone, with
    * {@code cellsOnIt} its staircases) decide: the one model that reproduced it, its replay the
-   * measured cells' and this one's; neither, with how each differed; or both, still alike.
+   * measured cells' and this one's; neither, with how each differed and what the target showed
+   * ({@code seen}); or both, still alike.
    */
   static Told decide(
       List<Reproduced> alike,
       List<Replay.Verdict> onIt,
       List<List<ReplayedCell>> cellsOnIt,
-      String label) {
+      String label,
+      CellEvidence seen) {
     List<Reproduced> again = new ArrayList<>();
     List<String> tried = new ArrayList<>();
     List<String> differences = new ArrayList<>();
@@ -142,7 +144,7 @@ final class AlikeTeller {
       }
     }
     if (again.size() == 1) return new Told.One(again.get(0));
-    if (again.isEmpty()) return new Told.Neither(tried, differences);
+    if (again.isEmpty()) return new Told.Neither(tried, differences, seen);
     return new Told.Both(label);
   }
 }

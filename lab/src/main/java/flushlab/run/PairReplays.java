@@ -162,6 +162,24 @@ final class PairReplays {
       if (told instanceof AlikeTeller.Told.Neither neither) {
         tried.addAll(neither.tried());
         cells.addAll(neither.cells());
+        // the cell parts them from the target too: the pairs fitted again with it, once (a
+        // threshold behind a clock, taken from the middle of what the first cells allowed, was
+        // over what 4 KiB frames every 100 ms showed it to be: a map, 2026-12-05)
+        Result refitted =
+            pairCells.isEmpty()
+                ? null
+                : refitted(
+                    target,
+                    answer,
+                    pairCells,
+                    neither.seen(),
+                    replayedAlike,
+                    results,
+                    measure,
+                    cert,
+                    announce,
+                    deadline);
+        if (refitted != null) return refitted;
         return new Result(answer.withUnverifiedModels(tried, cells), null, false);
       }
       return new Result(
@@ -186,5 +204,39 @@ final class PairReplays {
       both = both.withCompression(answer.compression());
     both = both.withReplay(model.verdict());
     return budgetCut.isEmpty() ? both : both.withUntriedForBudget(budgetCut);
+  }
+
+  /**
+   * The pairs fitted again on {@code pairCells} and the cell that told {@code refused} from the
+   * target, and those not replayed yet replayed on every cell (without a second refit): the result
+   * when one or more reproduce them all, else null.
+   */
+  private Result refitted(
+      Target target,
+      FlushTrigger answer,
+      List<CellEvidence> pairCells,
+      CellEvidence telling,
+      List<AlikeTeller.Reproduced> refused,
+      List<TargetCellResult> results,
+      Measure measure,
+      Certification cert,
+      Consumer<String> announce,
+      long deadline)
+      throws Exception {
+    List<CellEvidence> more = new ArrayList<>(pairCells);
+    more.add(telling);
+    List<String> before = refused.stream().map(r -> r.candidate().chain()).toList();
+    List<TwoStageCandidate> again =
+        HoldingPairFit.candidates(target.name(), more, target.path()).stream()
+            .filter(c -> !before.contains(c.chain()))
+            .toList();
+    if (again.isEmpty() || lab.interrupted()) return null;
+    announce.accept(
+        "map: neither reproduces "
+            + telling.label()
+            + "; the pairs fitted again with it: "
+            + String.join(", ", again.stream().map(TwoStageCandidate::chain).toList()));
+    Result r = replay(target, answer, again, List.of(), results, measure, cert, announce, deadline);
+    return r.given() != null || r.alikeNamed() ? r : null;
   }
 }

@@ -335,6 +335,25 @@ class HoldingPairFitTest {
   }
 
   /**
+   * A threshold behind a clock that every other tick's batch falls short of leaves with the next:
+   * its median release is still one tick's, but a read carries more frames on average, as the
+   * replay compares them (`timer=212ms,periodic=true -> byte-threshold=7536B`, 1 KiB every 20 ms:
+   * 10.00 frames per read on the target, 15.00 on a model whose threshold was 10505 B). A
+   * simulation that matches the median alone let that threshold be fitted; one that holds the reads
+   * too does not, and keeps one every tick's batch passes.
+   */
+  @Test
+  void aThresholdEveryOtherTicksBatchFallsShortOfReadsMoreFramesAtOnce() {
+    CellEvidence c = cell(1031, 20, 60, 10.0, 4, 11, 201.0, 212.5, 211.2, 11343);
+    Stage clock = new Stage(Kind.PERIODIC, 210.4);
+    Simulated over = PairSimulation.simulate(c, clock, new Stage(Kind.THRESHOLD, 10505));
+    Simulated under = PairSimulation.simulate(c, clock, new Stage(Kind.THRESHOLD, 7381));
+    assertThat(over.framesPerBatch()).as(over.toString()).isGreaterThan(under.framesPerBatch());
+    assertThat(PairSimulation.matches(c, over)).as(over.toString()).isFalse();
+    assertThat(PairSimulation.matches(c, under)).as(under.toString()).isTrue();
+  }
+
+  /**
    * The six cells the map measured of `timer=52ms -> cork` (a map at 17:41 on 2026-12-05), the 1536
    * B one asked for because the first four read as a threshold of two segments: each 52 ms hold
    * writes 40-107 KB, the cork sends the whole segments at once and keeps the tail for the next

@@ -49,7 +49,8 @@ class AlikeTellerTest {
             List.of(
                 List.of(new ReplayedCell(TELLING, "differs", null, null)),
                 List.of(new ReplayedCell(TELLING, null, null, null))),
-            TELLING);
+            TELLING,
+            null);
     assertThat(told).isInstanceOf(AlikeTeller.Told.One.class);
     AlikeTeller.Reproduced given = ((AlikeTeller.Told.One) told).model();
     assertThat(given.chain()).isEqualTo(CLOCK);
@@ -67,7 +68,8 @@ class AlikeTellerTest {
             alike,
             List.of(onTheTellingCell(HOLD, "waits 120 and 300 ms"), onTheTellingCell(CLOCK, "x")),
             List.of(List.of(), List.of()),
-            TELLING);
+            TELLING,
+            null);
     assertThat(told).isInstanceOf(AlikeTeller.Told.Neither.class);
     AlikeTeller.Told.Neither neither = (AlikeTeller.Told.Neither) told;
     assertThat(neither.tried()).hasSize(2).allMatch(t -> t.contains("reproduces 0 of 1 cells"));
@@ -85,7 +87,8 @@ class AlikeTellerTest {
             alike,
             List.of(onTheTellingCell(HOLD, null), onTheTellingCell(CLOCK, null)),
             List.of(List.of(), List.of()),
-            TELLING);
+            TELLING,
+            null);
     assertThat(told).isEqualTo(new AlikeTeller.Told.Both(TELLING));
   }
 }
