@@ -1,6 +1,5 @@
 package flushlab.map;
 
-import flushlab.client.ClientOptions;
 import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,16 +10,17 @@ import java.util.List;
  * frames per read, frames per release, the oldest frame's wait, the first frame's wait). A cell
  * agrees when each figure is within its tolerance: frames per read and per release within 25 % (or
  * half a frame, or one frame, or one read of a stream read in a few, or a release over one read's
- * buffer read in two: {@link #splitByTheReadBuffer}, or releases of sizes spread wide on both
- * sides, each median within the other's spread: {@link #releasesInEachOthersSpread}), the oldest
- * frame's wait within 15 %, 5 ms or one interval and 2 ms, whichever is widest (or, where both
- * sides' waits spread wider than that, each median within the other's spread: {@link
- * #inEachOthersSpread}), the first frame's within 15 %, 10 ms or one interval and 2 ms, and only
- * where a cell held frames. The floors are what two runs of one relay differ by on this 2-core
- * machine, with room, widened to twice the direct path's own spread where it strays more ({@link
- * Tolerance}). A model ending with Nagle is not held to the frames of each segment the client's
- * ACKs let out ({@link #heldForTheAck}), and a cell where Nagle engaged on one side only is
- * measured on the model once more, once ({@link #nagleEngagedOnOneOnly}).
+ * buffer read in two: {@link CellSpreads#splitByTheReadBuffer}, or releases of sizes spread wide on
+ * both sides, each median within the other's spread: {@link
+ * CellSpreads#releasesInEachOthersSpread}), the oldest frame's wait within 15 %, 5 ms or one
+ * interval and 2 ms, whichever is widest (or, where both sides' waits spread wider than that, each
+ * median within the other's spread: {@link CellSpreads#inEachOthersSpread}), the first frame's
+ * within 15 %, 10 ms or one interval and 2 ms, and only where a cell held frames. The floors are
+ * what two runs of one relay differ by on this 2-core machine, with room, widened to twice the
+ * direct path's own spread where it strays more ({@link Tolerance}). A model ending with Nagle is
+ * not held to the frames of each segment the client's ACKs let out ({@link #heldForTheAck}), and a
+ * cell where Nagle engaged on one side only is measured on the model once more, once ({@link
+ * #nagleEngagedOnOneOnly}).
  */
 public final class Replay {
   static final double FRAMES_SHARE = 0.25;
@@ -268,7 +268,7 @@ public final class Replay {
     // read)
     boolean oneReadApart = Math.abs(readsPerStream(t) - readsPerStream(m)) <= 1;
     if (!oneReadApart
-        && !splitByTheReadBuffer(t, m)
+        && !CellSpreads.splitByTheReadBuffer(t, m)
         && !close(t.framesPerRead(), m.framesPerRead(), FRAMES_SHARE, 0.5)) {
       d.add(
           String.format(
@@ -278,7 +278,7 @@ public final class Replay {
     if (t.held()
         && m.held()
         && !close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1)
-        && !releasesInEachOthersSpread(t, m)) {
+        && !CellSpreads.releasesInEachOthersSpread(t, m)) {
       d.add(
           String.format("frames per release %.0f and %.0f", t.releaseFrames(), m.releaseFrames()));
     }
@@ -298,7 +298,7 @@ public final class Replay {
     if (t.held()
         && m.held()
         && !close(t.waitP50(), m.waitP50(), WAIT_SHARE, waitFloor)
-        && !inEachOthersSpread(t, m, waitFloor)) {
+        && !CellSpreads.inEachOthersSpread(t, m, waitFloor)) {
       d.add(String.format("oldest frame's wait %.1f and %.1f ms", t.waitP50(), m.waitP50()));
     }
     // one sample per stream, on a fresh connection: compared where something held it, not in a cell
@@ -309,104 +309,10 @@ public final class Replay {
             m.firstWaitMs(),
             WAIT_SHARE,
             Math.max(tolerance.firstWaitFloorMs(), oneFrame))
-        && !firstWaitsInEachOthersSpread(t, m, waitFloor)) {
+        && !CellSpreads.firstWaitsInEachOthersSpread(t, m, waitFloor)) {
       d.add(String.format("first frame's wait %.1f and %.1f ms", t.firstWaitMs(), m.firstWaitMs()));
     }
     return d.isEmpty() ? null : String.join("; ", d);
-  }
-
-  /**
-   * Both sides' releases waited differently among themselves, more than the tolerance apart, and
-   * each side's median wait lies within the other's p10..p90 (give or take what two medians may
-   * differ by, {@link #within}): such a cell has no one wait to match, and the median of its few
-   * releases falls on either of its waits. A hold timer of 298 ms before the cork released 4 KiB
-   * frames every 2 ms 5 times a stream, some releases gathered by the cork and some not (waits
-   * 212-322 ms); the median was 298.3 ms on the target and 235.1 on its verified model's relay, and
-   * the model was refused (one map in three).
-   */
-  static boolean inEachOthersSpread(CellEvidence t, CellEvidence m, double floorMs) {
-    return spreads(t, floorMs)
-        && spreads(m, floorMs)
-        && within(m.waitP50(), t, floorMs)
-        && within(t.waitP50(), m, floorMs);
-  }
-
-  /**
-   * The first frame's wait is the first release's oldest: where both sides' releases waited
-   * differently among themselves ({@link #inEachOthersSpread}), it is one sample of that spread,
-   * and agrees when each side's lies within the other's. A hold of 335 ms before the cork let its 4
-   * KiB cell's first frame go after 393.9 ms on the target, 334.6 on the model, both within the
-   * other's waits (224.5-398.6 ms on the target), and the model was refused for it (a fresh-clone
-   * suite, 2026-12-05).
-   */
-  static boolean firstWaitsInEachOthersSpread(CellEvidence t, CellEvidence m, double floorMs) {
-    return t.held()
-        && m.held()
-        && spreads(t, floorMs)
-        && spreads(m, floorMs)
-        && within(m.firstWaitMs(), t, floorMs)
-        && within(t.firstWaitMs(), m, floorMs);
-  }
-
-  /**
-   * The same for what a release carries: both sides' releases differ in size among themselves by
-   * more than the tolerance (p90 less p10 over half the median), and each side's median release
-   * lies within the other's p10..p90 in bytes. In that 4 KiB cell behind a timer and the cork,
-   * releases of 10-655 KB, the median release was 14 frames on the target and 3 on the model (one
-   * map in eight).
-   */
-  static boolean releasesInEachOthersSpread(CellEvidence t, CellEvidence m) {
-    return sizesSpread(t)
-        && sizesSpread(m)
-        && withinSizes(m.releaseFrames() * m.frameBytes(), t)
-        && withinSizes(t.releaseFrames() * t.frameBytes(), m);
-  }
-
-  private static boolean sizesSpread(CellEvidence c) {
-    return c.releaseBytesP90() - c.releaseBytesP10() > 2 * FRAMES_SHARE * c.releaseBytesP50();
-  }
-
-  private static boolean withinSizes(double bytes, CellEvidence c) {
-    return bytes >= (1 - FRAMES_SHARE) * c.releaseBytesP10()
-        && bytes <= (1 + FRAMES_SHARE) * c.releaseBytesP90();
-  }
-
-  private static boolean spreads(CellEvidence c, double floorMs) {
-    return c.waitP90() - c.waitP10() > 2 * Math.max(floorMs, WAIT_SHARE * c.waitP50());
-  }
-
-  /**
-   * Whether a wait lies within the cell's p10..p90, each end given the tolerance two medians get
-   * (15 % or the floor): an end is a measurement too. With the floor alone, a model of a 329 ms
-   * hold then the cork was refused for a median 0.3 ms short of the target's p10 (a fresh-clone
-   * suite, 2026-12-05).
-   */
-  private static boolean within(double waitMs, CellEvidence c, double floorMs) {
-    return waitMs >= c.waitP10() - Math.max(floorMs, WAIT_SHARE * c.waitP10())
-        && waitMs <= c.waitP90() + Math.max(floorMs, WAIT_SHARE * c.waitP90());
-  }
-
-  /**
-   * The most one of the map's reads returns ({@link ClientOptions#DEFAULT}'s buffer, which every
-   * map cell reads with).
-   */
-  static final int READ_BYTES = ClientOptions.DEFAULT.recvBufferBytes();
-
-  /**
-   * Both sides released the same frames at a time, releases of about a read's buffer or more, and
-   * read them in up to twice as many reads on one side: a release over the buffer is read in two,
-   * and which side of 64 KiB a release of about one segment falls is a few hundred bytes of
-   * framing, not the mechanism. Stock HAProxy released 4 KiB frames 16 at a time, 65727 B, which
-   * the client read in two reads (7.79 frames per read); its cork model released the same 16 in
-   * 65503 B, one read (15.39).
-   */
-  static boolean splitByTheReadBuffer(CellEvidence t, CellEvidence m) {
-    return t.held()
-        && m.held()
-        && close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1)
-        && Math.max(t.releaseBytesP50(), m.releaseBytesP50()) >= READ_BYTES
-        && Math.max(t.framesPerRead(), m.framesPerRead())
-            <= 2 * Math.min(t.framesPerRead(), m.framesPerRead()) + 0.5;
   }
 
   private static boolean holds(CellEvidence c) {

@@ -1,0 +1,110 @@
+package flushlab.map;
+
+import flushlab.client.ClientOptions;
+
+/**
+ * Where a replay's two cells agree although their medians differ: each side's releases spread
+ * (their waits, their sizes) and each median lies within the other's spread, or both released the
+ * same frames but read them in a different number of reads because a release about the client's
+ * read buffer falls on either side of it. {@link Replay} asks these before it calls a cell
+ * different.
+ */
+final class CellSpreads {
+  private CellSpreads() {}
+
+  /**
+   * Both sides' releases waited differently among themselves, more than the tolerance apart, and
+   * each side's median wait lies within the other's p10..p90 (give or take what two medians may
+   * differ by, {@link #within}): such a cell has no one wait to match, and the median of its few
+   * releases falls on either of its waits. A hold timer of 298 ms before the cork released 4 KiB
+   * frames every 2 ms 5 times a stream, some releases gathered by the cork and some not (waits
+   * 212-322 ms); the median was 298.3 ms on the target and 235.1 on its verified model's relay, and
+   * the model was refused (one map in three).
+   */
+  static boolean inEachOthersSpread(CellEvidence t, CellEvidence m, double floorMs) {
+    return spreads(t, floorMs)
+        && spreads(m, floorMs)
+        && within(m.waitP50(), t, floorMs)
+        && within(t.waitP50(), m, floorMs);
+  }
+
+  /**
+   * The first frame's wait is the first release's oldest: where both sides' releases waited
+   * differently among themselves ({@link #inEachOthersSpread}), it is one sample of that spread,
+   * and agrees when each side's lies within the other's. A hold of 335 ms before the cork let its 4
+   * KiB cell's first frame go after 393.9 ms on the target, 334.6 on the model, both within the
+   * other's waits (224.5-398.6 ms on the target), and the model was refused for it (a fresh-clone
+   * suite, 2026-12-05).
+   */
+  static boolean firstWaitsInEachOthersSpread(CellEvidence t, CellEvidence m, double floorMs) {
+    return t.held()
+        && m.held()
+        && spreads(t, floorMs)
+        && spreads(m, floorMs)
+        && within(m.firstWaitMs(), t, floorMs)
+        && within(t.firstWaitMs(), m, floorMs);
+  }
+
+  /**
+   * The same for what a release carries: both sides' releases differ in size among themselves by
+   * more than the tolerance (p90 less p10 over half the median), and each side's median release
+   * lies within the other's p10..p90 in bytes. In that 4 KiB cell behind a timer and the cork,
+   * releases of 10-655 KB, the median release was 14 frames on the target and 3 on the model (one
+   * map in eight).
+   */
+  static boolean releasesInEachOthersSpread(CellEvidence t, CellEvidence m) {
+    return sizesSpread(t)
+        && sizesSpread(m)
+        && withinSizes(m.releaseFrames() * m.frameBytes(), t)
+        && withinSizes(t.releaseFrames() * t.frameBytes(), m);
+  }
+
+  private static boolean sizesSpread(CellEvidence c) {
+    return c.releaseBytesP90() - c.releaseBytesP10()
+        > 2 * Replay.FRAMES_SHARE * c.releaseBytesP50();
+  }
+
+  private static boolean withinSizes(double bytes, CellEvidence c) {
+    return bytes >= (1 - Replay.FRAMES_SHARE) * c.releaseBytesP10()
+        && bytes <= (1 + Replay.FRAMES_SHARE) * c.releaseBytesP90();
+  }
+
+  private static boolean spreads(CellEvidence c, double floorMs) {
+    return c.waitP90() - c.waitP10() > 2 * Math.max(floorMs, Replay.WAIT_SHARE * c.waitP50());
+  }
+
+  /**
+   * Whether a wait lies within the cell's p10..p90, each end given the tolerance two medians get
+   * (15 % or the floor): an end is a measurement too. With the floor alone, a model of a 329 ms
+   * hold then the cork was refused for a median 0.3 ms short of the target's p10 (a fresh-clone
+   * suite, 2026-12-05).
+   */
+  private static boolean within(double waitMs, CellEvidence c, double floorMs) {
+    return waitMs >= c.waitP10() - Math.max(floorMs, Replay.WAIT_SHARE * c.waitP10())
+        && waitMs <= c.waitP90() + Math.max(floorMs, Replay.WAIT_SHARE * c.waitP90());
+  }
+
+  /**
+   * The most one of the map's reads returns ({@link ClientOptions#DEFAULT}'s buffer, which every
+   * map cell reads with).
+   */
+  static final int READ_BYTES = ClientOptions.DEFAULT.recvBufferBytes();
+
+  /**
+   * Both sides released the same frames at a time, releases of about a read's buffer or more, and
+   * read them in up to twice as many reads on one side: a release over the buffer is read in two,
+   * and which side of 64 KiB a release of about one segment falls is a few hundred bytes of
+   * framing, not the mechanism. Stock HAProxy released 4 KiB frames 16 at a time, 65727 B, which
+   * the client read in two reads (7.79 frames per read); its cork model released the same 16 in
+   * 65503 B, one read (15.39).
+   */
+  static boolean splitByTheReadBuffer(CellEvidence t, CellEvidence m) {
+    return t.held()
+        && m.held()
+        && Math.abs(t.releaseFrames() - m.releaseFrames())
+            <= Math.max(1, Replay.FRAMES_SHARE * Math.max(t.releaseFrames(), m.releaseFrames()))
+        && Math.max(t.releaseBytesP50(), m.releaseBytesP50()) >= READ_BYTES
+        && Math.max(t.framesPerRead(), m.framesPerRead())
+            <= 2 * Math.min(t.framesPerRead(), m.framesPerRead()) + 0.5;
+  }
+}
