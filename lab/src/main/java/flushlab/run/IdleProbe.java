@@ -9,7 +9,6 @@ import flushlab.core.HiccupMeter;
 import flushlab.core.HostPort;
 import flushlab.core.HostQuiet;
 import flushlab.core.StallFigures;
-import flushlab.core.StallLog;
 import flushlab.netpath.ServerSites;
 import flushlab.targets.RunningTargets;
 import flushlab.targets.Target;
@@ -17,7 +16,6 @@ import flushlab.targets.TargetContext;
 import flushlab.tls.ClientTls;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -106,12 +104,12 @@ public final class IdleProbe {
   /**
    * Whether this host's stalls during a trial could alone have decided it. A cut: they stopped the
    * emitter too, so its silence may have been that much longer than the think ({@code stalledMs} is
-   * only what could lengthen a silence, {@link #silenceWindowStart}). A pass, when the target runs
-   * on this host (a lab relay, a proxy the lab started): a stall over the think's end held the
-   * target's timer too, so it may have fired after the frame that ended the silence (s85: a 500 ms
-   * relay let a think of 525 ms pass, and the probe answered 528 ms). A pass through a target
-   * elsewhere, or one that sent comments, passed anyway. They count past the precision the probe
-   * seeks ({@link #LOCATED} of the think) and the floor.
+   * only what could lengthen a silence, {@link TrialStalls#silenceWindowStart}). A pass, when the
+   * target runs on this host (a lab relay, a proxy the lab started): a stall over the think's end
+   * held the target's timer too, so it may have fired after the frame that ended the silence (s85:
+   * a 500 ms relay let a think of 525 ms pass, and the probe answered 528 ms). A pass through a
+   * target elsewhere, or one that sent comments, passed anyway. They count past the precision the
+   * probe seeks ({@link #LOCATED} of the think) and the floor.
    */
   static boolean spoiledByHostStall(
       Fate fate, boolean targetOnThisHost, double thinkMs, double stalledMs) {
@@ -238,24 +236,6 @@ public final class IdleProbe {
   }
 
   /**
-   * Where this host's stalls begin to count against a trial that started at {@code startedNanos}. A
-   * stall lengthens the silence only by holding the write that ends it, so without comments only
-   * the time from the think's earliest end counts: a cut before then came from the target alone (a
-   * trial of 1500 ms through a 1495 ms timeout was thrown out for 51 ms of stalls, none over 7.5
-   * ms, scattered through the think, and the suite's two probe tests were skipped in every run).
-   * With comments every write ends a silence, so the whole trial counts.
-   */
-  static long silenceWindowStart(long startedNanos, double thinkMs, double keepAliveMs) {
-    return keepAliveMs > 0 ? startedNanos : startedNanos + (long) (thinkMs * 1e6);
-  }
-
-  /**
-   * How long the probe waits for the meter's thread to have woken past a trial's end before judging
-   * it.
-   */
-  private static final long WATCHER_WAIT_NANOS = 200_000_000L;
-
-  /**
    * A trial, measured once more, once, when it was cut while this host stalled long enough to
    * explain the cut (the rule every measured run follows); cut so twice, HOST_STALLED.
    */
@@ -266,10 +246,10 @@ public final class IdleProbe {
       Fate f = once(at, tls, thinkMs, keepAliveMs);
       long ended = System.nanoTime();
       boolean passedHere = f == Fate.PASSED && targetOnThisHost && keepAliveMs == 0;
-      StallsThatCount counted =
+      TrialStalls counted =
           passedHere
-              ? overThinksEnd(started, ended, thinkMs)
-              : afterSilenceBegan(f, started, ended, thinkMs, keepAliveMs);
+              ? TrialStalls.overThinksEnd(started, ended, thinkMs)
+              : TrialStalls.afterSilenceBegan(f == Fate.CUT, started, ended, thinkMs, keepAliveMs);
       if (!spoiledByHostStall(f, targetOnThisHost, thinkMs, counted.ms())) return f;
       String line =
           String.format(
@@ -288,66 +268,6 @@ public final class IdleProbe {
       progress.accept(line);
       if (attempt == 1) return Fate.HOST_STALLED;
     }
-  }
-
-  /** The stalls that could have decided a trial, and how long they count for. */
-  private record StallsThatCount(List<StallLog.Stall> stalls, double ms) {}
-
-  /**
-   * A pass through a target on this host: the target's timer was late only by a stall that held it
-   * past the write ending the silence, one covering the think's end (one ending before it would
-   * have let the timer cut the stream then; s91: a 6.4 ms stall early in a 200 ms think threw out a
-   * pass no stall could have made). It counts for its own length.
-   */
-  private static StallsThatCount overThinksEnd(long started, long ended, double thinkMs) {
-    long thinkEnd = started + (long) (thinkMs * 1e6);
-    HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
-    List<StallLog.Stall> over =
-        HiccupMeter.get().host().between(started, ended).stream()
-            .filter(st -> st.fromNanos() - thinkEnd <= 0 && st.toNanos() - thinkEnd >= 0)
-            .toList();
-    return new StallsThatCount(over, longestMs(over));
-  }
-
-  /**
-   * A cut: every stall that could lengthen the silence ({@link #silenceWindowStart}), each moment
-   * once.
-   */
-  private static StallsThatCount afterSilenceBegan(
-      Fate f, long started, long ended, double thinkMs, double keepAliveMs) {
-    long from = silenceWindowStart(started, thinkMs, keepAliveMs);
-    if (f != Fate.CUT || ended - from <= 0)
-      return new StallsThatCount(List.of(), 0); // a cut before the think was due to end
-    HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
-    List<StallLog.Stall> stalls = HiccupMeter.get().host().between(from, ended);
-    return new StallsThatCount(stalls, coveredMs(stalls, from, ended));
-  }
-
-  private static double longestMs(List<StallLog.Stall> stalls) {
-    long longest = 0;
-    for (StallLog.Stall st : stalls) longest = Math.max(longest, st.nanos());
-    return longest / 1e6;
-  }
-
-  /**
-   * How much of [from, to] these stalls covered, in ms, each moment once: the host's log holds the
-   * watcher's stalls and the loop stalls judged the host's, which overlap when one stall stopped
-   * both (summed, a 400 ms stall read as 751 ms).
-   */
-  static double coveredMs(List<StallLog.Stall> stalls, long from, long to) {
-    List<StallLog.Stall> byStart = new ArrayList<>(stalls);
-    byStart.sort(Comparator.comparingLong(StallLog.Stall::fromNanos));
-    long sum = 0;
-    long reached = from;
-    for (StallLog.Stall s : byStart) {
-      long a = Math.max(reached, s.fromNanos());
-      long b = Math.min(to, s.toNanos());
-      if (b > a) {
-        sum += b - a;
-        reached = b;
-      }
-    }
-    return sum / 1e6;
   }
 
   /**

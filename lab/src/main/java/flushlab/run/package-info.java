@@ -16,9 +16,9 @@
  * Outcome} and the results it carries, {@code Warmup}, {@code ProbeScenarioRunner} + {@code
  * ProbeOutcome}, {@code GatewayRounds}, {@code MapAnswer}, {@code SoakBench}, {@code MapBench},
  * {@code IdleProbe} ({@code probe idle}: think times doubled, then halved, against one started
- * target; a cut during a host stall measured once more), {@code RemoteLab} (where servers and
- * client run when not on this host: the one seam the cluster plugs into; a run on agents is the
- * same pipeline, its {@code OnAgents} (placement, clocks) and each run's {@code AgentShare}s in the
- * one {@code Outcome})
+ * target; a cut during a host stall measured once more; {@code TrialStalls}, the stalls that count
+ * against a trial), {@code RemoteLab} (where servers and client run when not on this host: the one
+ * seam the cluster plugs into; a run on agents is the same pipeline, its {@code OnAgents}
+ * (placement, clocks) and each run's {@code AgentShare}s in the one {@code Outcome})
  */
 package flushlab.run;

@@ -230,8 +230,8 @@ class IdleProbeCommandTest {
     // host's, not a result (s105)
     HostStalls.skipIfSaidIn(a.verdict());
     assertThat(a.idleTimeoutMs()).as(a.verdict()).isBetween(475.0, 525.0);
-    assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 0)).isEqualTo(800_001_000L);
-    assertThat(IdleProbe.silenceWindowStart(1_000L, 800, 200))
+    assertThat(TrialStalls.silenceWindowStart(1_000L, 800, 0)).isEqualTo(800_001_000L);
+    assertThat(TrialStalls.silenceWindowStart(1_000L, 800, 200))
         .as("with comments, every write ends a silence")
         .isEqualTo(1_000L);
   }
@@ -275,8 +275,10 @@ class IdleProbeCommandTest {
             new StallLog.Stall(200, 450),
             new StallLog.Stall(400, 700),
             new StallLog.Stall(900, 1_000));
-    assertThat(IdleProbe.coveredMs(stalls, 0, 2_000)).isEqualTo(0.0007);
-    assertThat(IdleProbe.coveredMs(stalls, 300, 950)).as("clipped to the span").isEqualTo(0.00045);
+    assertThat(TrialStalls.coveredMs(stalls, 0, 2_000)).isEqualTo(0.0007);
+    assertThat(TrialStalls.coveredMs(stalls, 300, 950))
+        .as("clipped to the span")
+        .isEqualTo(0.00045);
   }
 
   @Test
