@@ -14,10 +14,7 @@ import flushlab.targets.TargetStartFailure;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 
 @Parameters(
@@ -86,11 +83,8 @@ final class IdleProbeCommand implements Command {
       out.println(a.verdict());
       out.printf("answered in %.1f s from %d trial(s)%n", a.seconds(), a.trials().size());
       if (json != null) {
-        Path file = Path.of(json);
-        Path tmp = file.resolveSibling(file.getFileName() + ".partial");
-        Files.writeString(tmp, Json.pretty(a), StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        out.println("json: " + file);
+        ResultsFolder.writeWhole(Path.of(json), Json.pretty(a));
+        out.println("json: " + json);
       }
       return a.idleTimeoutMs() != null || a.verdict().startsWith("none found")
           ? EXIT_OK

@@ -10,7 +10,6 @@ import flushlab.core.Json;
 import flushlab.core.LabVertx;
 import flushlab.map.FlushTrigger;
 import flushlab.map.ModelExpectation;
-import flushlab.map.ShaperModel;
 import flushlab.report.Environment;
 import flushlab.report.ReproBundle;
 import flushlab.report.ResultsWriter;
@@ -32,10 +31,7 @@ import flushlab.targets.TargetStartFailure;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -304,13 +300,10 @@ final class MapCommand implements Command {
     }
   }
 
-  /** Writes {@code answer} to --json whole (a sibling file moved into place). */
+  /** Writes {@code answer} to --json whole (a sibling file renamed into place). */
   private void writeJson(Object answer, PrintStream out) throws IOException {
-    Path file = Path.of(json);
-    Path tmp = file.resolveSibling(file.getFileName() + ".partial");
-    Files.writeString(tmp, Json.pretty(answer), StandardCharsets.UTF_8);
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    out.println("json: " + file);
+    ResultsFolder.writeWhole(Path.of(json), Json.pretty(answer));
+    out.println("json: " + json);
   }
 
   /** --response, checked before anything starts: the sse endpoint's frames in that shape. */
@@ -346,32 +339,7 @@ final class MapCommand implements Command {
             scenario, o, commandLine, Environment.capture(vertx.isNativeTransportEnabled()));
     ResultsWriter.Written written = ResultsWriter.write(root, report);
     FlushTrigger trigger = o.triggers().values().stream().findFirst().orElse(null);
-    if (trigger != null) {
-      out.println();
-      out.println(trigger.verdict());
-      for (String e : trigger.evidence()) out.println("  " + e);
-      ShaperModel model = ShaperModel.of(trigger);
-      boolean replayed = trigger.replay() != null;
-      out.println(
-          model.chain() != null
-              ? "model: "
-                  + model.chain()
-                  + (replayed
-                      ? ""
-                      : " (not replayed against the target; "
-                          + "flushlab map --shape '"
-                          + model.chain()
-                          + "' maps a built-in relay that does it)")
-              : "model: none (" + model.note() + ")");
-      if (!model.alike().isEmpty()) {
-        out.println(
-            "alike: "
-                + String.join(", ", model.alike())
-                + " (the same stages in another order: no cell the map measures tells them apart)");
-      }
-      if (replayed) out.println("replay: " + trigger.replay());
-      out.printf("answered in %.1f s from %d cell(s)%n", seconds, o.results().size());
-    }
+    if (trigger != null) AnswerLines.print(trigger, seconds, o.results().size(), out);
     out.println("results: " + written.folder());
     if (single && json != null) writeJson(a, out);
     if (single
