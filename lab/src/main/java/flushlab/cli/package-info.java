@@ -5,6 +5,6 @@
  * SettingFlags}: flags that mirror settings take description and range from {@code Keys}); {@code
  * TargetFlags} (the one target of {@code map} and {@code probe idle}, from {@code --target}, {@code
  * --shape} or {@code --proxy}, and where the emitter listens for it); {@code Interruption}; {@code
- * Invocation}; {@code Progress}
+ * Invocation}; {@code Progress}; {@code AnswerLines} (a map's answer as printed)
  */
 package flushlab.cli;
