@@ -84,11 +84,17 @@ public final class BesideACompressor {
     if (f == null || f.coding() == null) return null;
     FlushTrigger accepting = f.accepting();
     FlushTrigger others = f.others();
-    if (accepting == null
-        || others == null
-        || accepting.kind() != TriggerKind.INCONCLUSIVE
-        || others.then() != null
-        || !HOLDING.contains(others.kind())) return null;
+    if (accepting == null || others == null || others.then() != null) return null;
+    // beside a holding stage, the accepting pass unexplained; beside one-late, also read as a
+    // threshold-or-timer, which no compressor of the lab's does alone (one-late in front of a
+    // one-late compressor, two writes late, was read so, and answered with no model: a chain bench,
+    // 2026-12-05); beside a threshold such a reading is a compressor on a timer's, tried next
+    boolean beside =
+        HOLDING.contains(others.kind()) && accepting.kind() == TriggerKind.INCONCLUSIVE
+            || others.kind() == TriggerKind.ONE_LATE
+                && (accepting.kind() == TriggerKind.INCONCLUSIVE
+                    || accepting.kind() == TriggerKind.THRESHOLD_OR_TIMER);
+    if (!beside) return null;
     FlushTrigger late =
         others.followedBy(
             TriggerKind.ONE_LATE,

@@ -175,6 +175,43 @@ class BesideACompressorTest {
    * compression is the cause. Where the plain pass is not a holding stage, or the accepting one was
    * explained, there is none.
    */
+  /**
+   * `one-late -> compress=gzip,flush=next` (a chain bench, 2026-12-05): the plain pass read
+   * one-late, the accepting one, two writes late, a threshold-or-timer, which no compressor of the
+   * lab's does alone, and the answer had no model. One-late then a compressor flushing one write
+   * late is now tried, as beside a hold; an accepting pass read as a mechanism a compressor does
+   * (one-late itself) is not.
+   */
+  @Test
+  void oneLateBesideAnAcceptingPassNoCompressorExplainsIsTriedWithACompressorFlushingOneLate() {
+    FlushTrigger oneLate = answer(TriggerKind.ONE_LATE);
+    FlushTrigger both =
+        new FlushTrigger(
+            "x",
+            TriggerKind.THRESHOLD_OR_TIMER,
+            16.0,
+            null,
+            50.0,
+            null,
+            "threshold-or-timer",
+            List.of(),
+            List.of());
+    TwoStageCandidate c =
+        BesideACompressor.flushingOneLate(compressedBeside(both, oneLate), true, null);
+    assertThat(c).isNotNull();
+    assertThat(c.chain()).isEqualTo("one-late -> compress=gzip,flush=next");
+    assertThat(ShaperModel.of(c.answer()).chain()).isEqualTo(c.chain());
+    assertThat(BesideACompressor.flushingOneLate(compressedBeside(oneLate, oneLate), true, null))
+        .as("the accepting pass read as a mechanism a compressor does")
+        .isNull();
+    FlushTrigger threshold =
+        new FlushTrigger(
+            "x", TriggerKind.BYTE_THRESHOLD, 1419.0, null, null, null, "", List.of(), List.of());
+    assertThat(BesideACompressor.flushingOneLate(compressedBeside(both, threshold), true, null))
+        .as("beside a threshold, a threshold-or-timer is a compressor on a timer's reading")
+        .isNull();
+  }
+
   @Test
   void aPlainHoldingStageWithAnUnexplainedCompressedPassIsTriedWithACompressorFlushingOneLate() {
     FlushTrigger clock = timed(TriggerKind.PERIODIC_TIMER, 113.4);
