@@ -80,7 +80,7 @@ final class ConsoleStreams {
   /** GET /console/events: this page gets every event from now on. */
   void subscribe(RoutingContext rc) {
     if (pages.size() >= MAX_PAGES) {
-      ControlApi.error(rc, 503, "at most " + MAX_PAGES + " console pages at once");
+      JsonReplies.error(rc, 503, "at most " + MAX_PAGES + " console pages at once");
       return;
     }
     HttpServerResponse r =
@@ -96,11 +96,11 @@ final class ConsoleStreams {
   /** POST /console/streams {tokens, delay_ms}: starts a run. */
   void start(RoutingContext rc) {
     if (emitter == null) {
-      ControlApi.error(rc, 409, "this console has no emitter to stream from");
+      JsonReplies.error(rc, 409, "this console has no emitter to stream from");
       return;
     }
     if (running > 0) {
-      ControlApi.error(rc, 409, "a run is still streaming; wait for it to end");
+      JsonReplies.error(rc, 409, "a run is still streaming; wait for it to end");
       return;
     }
     int tokens;
@@ -113,15 +113,15 @@ final class ConsoleStreams {
       tokens = body.path("tokens").asInt(60);
       delayMs = body.path("delay_ms").asDouble(20);
     } catch (Exception e) {
-      ControlApi.error(rc, 400, "bad request body: " + e.getMessage());
+      JsonReplies.error(rc, 400, "bad request body: " + e.getMessage());
       return;
     }
     if (tokens < 1 || tokens > MAX_TOKENS) {
-      ControlApi.error(rc, 400, "tokens: " + tokens + " is out of range (1.." + MAX_TOKENS + ")");
+      JsonReplies.error(rc, 400, "tokens: " + tokens + " is out of range (1.." + MAX_TOKENS + ")");
       return;
     }
     if (!(delayMs >= 0 && delayMs <= 1000)) {
-      ControlApi.error(rc, 400, "delay_ms: must be 0..1000");
+      JsonReplies.error(rc, 400, "delay_ms: must be 0..1000");
       return;
     }
     int run = ++runs;

@@ -39,12 +39,6 @@ public final class ControlApi {
   /** Toxics one proxy holds at once; one more is refused, 409. */
   public static final int MAX_TOXICS = 32;
 
-  /**
-   * A proxy's or a toxic's name: 1..128 characters, none of them '/' or a control character (names
-   * are path segments).
-   */
-  public static final int MAX_NAME = 128;
-
   private final Vertx vertx;
   private final RelayLog log;
   private final Map<String, LabProxy> proxies = new LinkedHashMap<>();
@@ -63,20 +57,6 @@ public final class ControlApi {
     this.vertx = vertx;
     this.log = log;
     this.ownListeners = ownListeners;
-  }
-
-  /** Why a proxy's or toxic's name cannot be one, or null when it can. */
-  static String badName(String name) {
-    if (name.isEmpty()) return "missing required field: name";
-    if (name.length() > MAX_NAME)
-      return "name: " + name.length() + " characters (allowed: 1.." + MAX_NAME + ")";
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      if (c == '/' || Character.isISOControl(c)) {
-        return "name: no '/' or control characters (names are path segments: /proxies/{name})";
-      }
-    }
-    return null;
   }
 
   /**
@@ -142,7 +122,9 @@ public final class ControlApi {
     router.post("/reset").handler(this::reset);
     router.get("/proxies").handler(this::list);
     router.post("/proxies").handler(this::create);
-    router.get("/proxies/:proxy").handler(rc -> withProxy(rc, p -> json(rc, 200, p.json())));
+    router
+        .get("/proxies/:proxy")
+        .handler(rc -> withProxy(rc, p -> JsonReplies.json(rc, 200, p.json())));
     router.post("/proxies/:proxy").handler(this::update);
     router.delete("/proxies/:proxy").handler(this::delete);
     router
@@ -154,12 +136,12 @@ public final class ControlApi {
                     p -> {
                       var arr = Json.MAPPER.createArrayNode();
                       p.toxics().forEach(t -> arr.add(t.json()));
-                      json(rc, 200, arr);
+                      JsonReplies.json(rc, 200, arr);
                     }));
     router.post("/proxies/:proxy/toxics").handler(this::addToxic);
     router
         .get("/proxies/:proxy/toxics/:toxic")
-        .handler(rc -> withToxic(rc, (p, t) -> json(rc, 200, t.json())));
+        .handler(rc -> withToxic(rc, (p, t) -> JsonReplies.json(rc, 200, t.json())));
     router.post("/proxies/:proxy/toxics/:toxic").handler(this::updateToxic);
     router
         .delete("/proxies/:proxy/toxics/:toxic")
@@ -181,33 +163,34 @@ public final class ControlApi {
   private void list(RoutingContext rc) {
     ObjectNode all = Json.MAPPER.createObjectNode();
     proxies.values().forEach(p -> all.set(p.name, p.json()));
-    json(rc, 200, all);
+    JsonReplies.json(rc, 200, all);
   }
 
   private void create(RoutingContext rc) {
-    JsonNode body = body(rc);
+    JsonNode body = JsonReplies.body(rc);
     if (body == null) return;
     String name = body.path("name").asText("");
-    String bad = badName(name);
+    String bad = ProxyNames.bad(name);
     if (bad != null) {
-      error(rc, 400, bad);
+      JsonReplies.error(rc, 400, bad);
       return;
     }
     if (body.path("upstream").asText("").isEmpty()) {
-      error(rc, 400, "missing required field: upstream");
+      JsonReplies.error(rc, 400, "missing required field: upstream");
       return;
     }
     if (proxies.containsKey(name)) {
-      error(rc, 409, "proxy already exists");
+      JsonReplies.error(rc, 409, "proxy already exists");
       return;
     }
     if (proxies.size() >= MAX_PROXIES) {
-      error(rc, 409, "the lab holds at most " + MAX_PROXIES + " proxies; delete one first");
+      JsonReplies.error(
+          rc, 409, "the lab holds at most " + MAX_PROXIES + " proxies; delete one first");
       return;
     }
     String taken = listenTaken(body.path("listen").asText("127.0.0.1:0"), null);
     if (taken != null) {
-      error(rc, 409, taken);
+      JsonReplies.error(rc, 409, taken);
       return;
     }
     LabProxy p =
@@ -222,9 +205,9 @@ public final class ControlApi {
             ar -> {
               if (ar.failed()) {
                 proxies.remove(name);
-                error(rc, status(ar.cause()), ar.cause().getMessage());
+                JsonReplies.error(rc, status(ar.cause()), ar.cause().getMessage());
               } else {
-                json(rc, 201, p.json());
+                JsonReplies.json(rc, 201, p.json());
               }
             });
   }
@@ -233,11 +216,11 @@ public final class ControlApi {
     withProxy(
         rc,
         p -> {
-          JsonNode body = body(rc);
+          JsonNode body = JsonReplies.body(rc);
           if (body == null) return;
           String taken = body.has("listen") ? listenTaken(body.path("listen").asText(), p) : null;
           if (taken != null) {
-            error(rc, 409, taken);
+            JsonReplies.error(rc, 409, taken);
             return;
           }
           boolean moved =
@@ -253,9 +236,9 @@ public final class ControlApi {
               .onComplete(
                   ar -> {
                     if (ar.failed()) {
-                      error(rc, status(ar.cause()), ar.cause().getMessage());
+                      JsonReplies.error(rc, status(ar.cause()), ar.cause().getMessage());
                     } else {
-                      json(rc, 200, p.json());
+                      JsonReplies.json(rc, 200, p.json());
                     }
                   });
         });
@@ -289,27 +272,28 @@ public final class ControlApi {
     withProxy(
         rc,
         p -> {
-          JsonNode body = body(rc);
+          JsonNode body = JsonReplies.body(rc);
           if (body == null) return;
           try {
             Toxic t = Toxic.from(body, null);
-            String bad = badName(t.name());
+            String bad = ProxyNames.bad(t.name());
             if (bad != null) {
-              error(rc, 400, bad);
+              JsonReplies.error(rc, 400, bad);
               return;
             }
             if (p.toxic(t.name()) != null) {
-              error(rc, 409, "toxic already exists");
+              JsonReplies.error(rc, 409, "toxic already exists");
               return;
             }
             if (p.toxics().size() >= MAX_TOXICS) {
-              error(rc, 409, "a proxy holds at most " + MAX_TOXICS + " toxics; delete one first");
+              JsonReplies.error(
+                  rc, 409, "a proxy holds at most " + MAX_TOXICS + " toxics; delete one first");
               return;
             }
             p.putToxic(t);
-            json(rc, 200, t.json());
+            JsonReplies.json(rc, 200, t.json());
           } catch (Toxic.BadToxic e) {
-            error(rc, 400, e.getMessage());
+            JsonReplies.error(rc, 400, e.getMessage());
           }
         });
   }
@@ -318,16 +302,16 @@ public final class ControlApi {
     withToxic(
         rc,
         (p, current) -> {
-          JsonNode body = body(rc);
+          JsonNode body = JsonReplies.body(rc);
           if (body == null) return;
           try {
             ObjectNode merged = ((ObjectNode) body).deepCopy();
             merged.put("name", current.name());
             Toxic t = Toxic.from(merged, current);
             p.putToxic(t);
-            json(rc, 200, t.json());
+            JsonReplies.json(rc, 200, t.json());
           } catch (Toxic.BadToxic e) {
-            error(rc, 400, e.getMessage());
+            JsonReplies.error(rc, 400, e.getMessage());
           }
         });
   }
@@ -363,18 +347,6 @@ public final class ControlApi {
                     new ListenFailed("cannot listen on " + p.listen + ": " + t.getMessage())));
   }
 
-  /**
-   * A proxy's relay could not listen (the address is in use, or not this host's): Toxiproxy's 409
-   * for a taken address.
-   */
-  static final class ListenFailed extends IllegalStateException {
-    private static final long serialVersionUID = 1L;
-
-    ListenFailed(String message) {
-      super(message);
-    }
-  }
-
   private static int status(Throwable t) {
     return t instanceof IllegalArgumentException ? 400 : t instanceof ListenFailed ? 409 : 500;
   }
@@ -405,7 +377,7 @@ public final class ControlApi {
   private void withProxy(RoutingContext rc, ProxyAction action) {
     LabProxy p = proxies.get(rc.pathParam("proxy"));
     if (p == null) {
-      error(rc, 404, "proxy not found");
+      JsonReplies.error(rc, 404, "proxy not found");
       return;
     }
     action.run(p);
@@ -417,39 +389,10 @@ public final class ControlApi {
         p -> {
           Toxic t = p.toxic(rc.pathParam("toxic"));
           if (t == null) {
-            error(rc, 404, "toxic not found");
+            JsonReplies.error(rc, 404, "toxic not found");
             return;
           }
           action.run(p, t);
         });
-  }
-
-  /** The request's JSON body, or null after answering 400. */
-  private static JsonNode body(RoutingContext rc) {
-    try {
-      String text = rc.body() == null ? null : rc.body().asString();
-      JsonNode n =
-          text == null || text.isBlank()
-              ? Json.MAPPER.createObjectNode()
-              : Json.MAPPER.readTree(text);
-      if (!n.isObject()) throw new IllegalArgumentException("not a JSON object");
-      return n;
-    } catch (Exception e) {
-      error(rc, 400, "bad request body: " + e.getMessage());
-      return null;
-    }
-  }
-
-  private static void json(RoutingContext rc, int status, JsonNode body) {
-    rc.response()
-        .setStatusCode(status)
-        .putHeader("Content-Type", "application/json")
-        .end(Json.write(body));
-  }
-
-  /** Errors as Toxiproxy answers them: a JSON object with the message and the status. */
-  static void error(RoutingContext rc, int status, String message) {
-    ObjectNode o = Json.MAPPER.createObjectNode().put("error", message).put("status", status);
-    json(rc, status, o);
   }
 }
