@@ -77,7 +77,7 @@ final class PairSimulation {
 
   /**
    * What the simulation says a cell shows, as the meter counts it (the first release and the end's
-   * flush left out).
+   * flush left out), and the frames a batch carries over all of them, the end's included.
    */
   record Simulated(
       int releases,
@@ -85,11 +85,7 @@ final class PairSimulation {
       double waitP50,
       double firstWaitMs,
       boolean drained,
-      double framesPerBatch) {
-    Simulated(int releases, double framesP50, double waitP50, double firstWaitMs, boolean drained) {
-      this(releases, framesP50, waitP50, firstWaitMs, drained, 0);
-    }
-  }
+      double framesPerBatch) {}
 
   /**
    * The cell's frames (emitted every interval from 0, each of its wire size) through both stages:

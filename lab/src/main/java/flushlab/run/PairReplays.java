@@ -166,7 +166,7 @@ final class PairReplays {
         // threshold behind a clock, taken from the middle of what the first cells allowed, was
         // over what 4 KiB frames every 100 ms showed it to be: a map, 2026-12-05)
         Result refitted =
-            pairCells.isEmpty()
+            pairCells.isEmpty() || neither.seen() == null
                 ? null
                 : refitted(
                     target,
