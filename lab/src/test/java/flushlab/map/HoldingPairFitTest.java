@@ -283,15 +283,7 @@ class HoldingPairFitTest {
             cell(66, 10, 120, 24.0, 3, 26, 336.0, 260.0, 327.9, 1716),
             cell(1031, 20, 60, 12.0, 2, 14, 333.1, 280.0, 333.1, 14439));
     List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
-    TwoStageCandidate corked =
-        found.stream()
-            .filter(c -> c.chain().matches("timer=[0-9.]+ms -> cork"))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new AssertionError(
-                        "no hold then cork among "
-                            + found.stream().map(TwoStageCandidate::chain).toList()));
+    TwoStageCandidate corked = candidate(found, "timer=[0-9.]+ms -> cork", "no hold then cork");
     assertThat(corked.answer().timerMs()).isBetween(113.0, 139.0);
     assertThat(corked.answer().then()).isEqualTo(TriggerKind.CORK);
     assertThat(ShaperModel.of(corked.answer()).chain()).isEqualTo(corked.chain());
@@ -321,14 +313,7 @@ class HoldingPairFitTest {
     List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
     System.out.println(found.stream().map(TwoStageCandidate::chain).toList());
     TwoStageCandidate oneLate =
-        found.stream()
-            .filter(c -> c.chain().matches("one-late -> byte-threshold=\\d+B"))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new AssertionError(
-                        "no one-late then threshold among "
-                            + found.stream().map(TwoStageCandidate::chain).toList()));
+        candidate(found, "one-late -> byte-threshold=\\d+B", "no one-late then threshold");
     Matcher m = Pattern.compile("byte-threshold=(\\d+)B").matcher(oneLate.chain());
     assertThat(m.find()).isTrue();
     assertThat(Double.parseDouble(m.group(1))).isBetween(2565 * 0.95, 2565 * 1.05);
@@ -373,15 +358,7 @@ class HoldingPairFitTest {
             cell(1031, 20, 60, 12.0, 3, 12, 261.8, 236.1, 261.8, 12375));
     List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
     System.out.println(found.stream().map(TwoStageCandidate::chain).toList());
-    TwoStageCandidate corked =
-        found.stream()
-            .filter(c -> c.chain().matches("timer=[0-9.]+ms -> cork"))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new AssertionError(
-                        "no hold then cork among "
-                            + found.stream().map(TwoStageCandidate::chain).toList()));
+    TwoStageCandidate corked = candidate(found, "timer=[0-9.]+ms -> cork", "no hold then cork");
     assertThat(corked.answer().timerMs()).isBetween(52 * 0.9, 52 * 1.1);
   }
 
@@ -650,6 +627,21 @@ class HoldingPairFitTest {
         HoldingPairFit.compressorFlush(cells, flush, TriggerKind.PERIODIC_TIMER, clockMs, true);
     assertThat(value).as(flush.name()).isNotNull();
     assertThat(value).as(flush.name()).isBetween(hidden * 0.95, hidden * 1.05);
+  }
+
+  /**
+   * The candidate whose chain matches {@code chain}, or a failure that says {@code missing} and
+   * lists what was found.
+   */
+  private static TwoStageCandidate candidate(
+      List<TwoStageCandidate> found, String chain, String missing) {
+    return found.stream()
+        .filter(c -> c.chain().matches(chain))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    missing + " among " + found.stream().map(TwoStageCandidate::chain).toList()));
   }
 
   private static CellEvidence cell(
