@@ -9,7 +9,6 @@ import flushlab.emitter.LateFrame;
 import flushlab.emitter.PacingAudit;
 import flushlab.proxy.ProxyKind;
 import flushlab.proxy.ProxyProcess;
-import flushlab.proxy.TemplateVetting;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
@@ -49,9 +48,6 @@ final class HostedWork {
   static final int MAX_RUNS = 4;
 
   static final int MAX_SERVERS_PER_RUN = 32;
-
-  /** The longest proxy template a coordinator may send (a scenario's template cap). */
-  static final int MAX_TEMPLATE_CHARS = 256 * 1024;
 
   /** Stream ids one audit request may name. */
   static final int MAX_AUDIT_IDS = 100_000;
@@ -201,46 +197,18 @@ final class HostedWork {
   private synchronized void startProxy(Message<JsonObject> m) {
     Hosted h = leased(m);
     if (h == null) return;
-    ProxyKind kind = ProxyKind.of(m.body().getString("proxy", ""));
-    String template = m.body().getString("template", "");
-    String fileName = m.body().getString("file_name", "proxy.conf");
-    HostPort upstream;
+    ProxyRequest asked;
     try {
-      upstream = HostPort.parse("upstream", m.body().getString("upstream", ""), false);
-    } catch (RuntimeException e) {
-      m.fail(400, "agent " + agent + ": a proxy's upstream: " + e.getMessage());
+      asked = ProxyRequest.of(m.body(), agent);
+    } catch (ProxyRequest.Refused e) {
+      if (e.status() == 403) log.accept(e.logLine());
+      m.fail(e.status(), e.getMessage());
       return;
     }
-    if (kind == null
-        || template.isEmpty()
-        || template.length() > MAX_TEMPLATE_CHARS
-        || !fileName.matches("[A-Za-z0-9._-]{1,64}")) {
-      m.fail(
-          400,
-          "agent "
-              + agent
-              + ": a proxy request names a known proxy, a template of 1.."
-              + MAX_TEMPLATE_CHARS
-              + " characters and a plain file name");
-      return;
-    }
-    List<String> refused = TemplateVetting.problems(kind, template);
-    if (!refused.isEmpty()) {
-      log.accept(
-          "refused to start "
-              + kind.text()
-              + " for run "
-              + m.body().getString("run", "")
-              + ": its template runs programs or loads code: "
-              + String.join("; ", refused));
-      m.fail(
-          403,
-          "agent "
-              + agent
-              + " starts no proxy from a template that runs programs or loads code: "
-              + String.join("; ", refused));
-      return;
-    }
+    ProxyKind kind = asked.kind();
+    String template = asked.template();
+    String fileName = asked.fileName();
+    HostPort upstream = asked.upstream();
     vertx
         .<ProxyProcess>executeBlocking(
             () -> {

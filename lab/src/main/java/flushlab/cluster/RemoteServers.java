@@ -64,7 +64,7 @@ public final class RemoteServers implements AutoCloseable {
    */
   public HostPort proxy(String agent, String kind, Path template, HostPort upstream)
       throws Exception {
-    String text = UserFiles.readText(template, HostedWork.MAX_TEMPLATE_CHARS, "the template");
+    String text = UserFiles.readText(template, ProxyRequest.MAX_TEMPLATE_CHARS, "the template");
     synchronized (hosts) {
       hosts.add(agent);
     }

@@ -15,9 +15,10 @@
  * over agents, each pinged first so its answer never waits on a cluster-map lookup; the agents
  * whose share did not come back, named), {@code HostedWork} and {@code RemoteServers} (the emitter
  * and relays an agent runs for a coordinator's run, under a lease it renews; the emitter's audit
- * asked by stream id), {@code ClusterLab} (the runner's {@code RemoteLab} for {@code flushlab run}
- * and {@code flushlab map} alike: place each target on its agent (a {@code switch} over {@code
- * TargetKind}), cells run whole on client agents, one-way times corrected by the clocks, each
- * agent's share beside the merged streams; an agent that left stops the runs)
+ * asked by stream id; {@code ProxyRequest} what it accepts of a request to start a proxy), {@code
+ * ClusterLab} (the runner's {@code RemoteLab} for {@code flushlab run} and {@code flushlab map}
+ * alike: place each target on its agent (a {@code switch} over {@code TargetKind}), cells run whole
+ * on client agents, one-way times corrected by the clocks, each agent's share beside the merged
+ * streams; an agent that left stops the runs)
  */
 package flushlab.cluster;
