@@ -116,7 +116,11 @@ class Http2StreamTest extends LabTest {
    */
   @Test
   void anUpgradeIsTakenWhereOfferedAndReadAsHttp11WhereNot() throws Exception {
-    BatchResult upgraded = read(null, HttpVersion.H2C_UPGRADE, RequestPlan.get(lab.sseUrl(PACED)));
+    // paced, under the guard and the meter: its frames per read are judged (a fresh-clone suite
+    // read
+    // 41 frames in 39 reads, 1.051, with no stall figure; a run this host spoiled is measured once
+    // more, and twice is a host stall, as the other paced reads here)
+    BatchResult upgraded = readPaced(HttpVersion.H2C_UPGRADE, RequestPlan.get(lab.sseUrl(PACED)));
     assertThat(upgraded.errorCount()).as(upgraded.oneLine()).isZero();
     assertThat(upgraded.frames()).isEqualTo(41);
     assertThat(upgraded.framesPerRead()).isLessThanOrEqualTo(1.05);

@@ -236,6 +236,33 @@ class MapProberTest {
     assertThat(MapProber.overTheThreshold(hold)).isNull();
   }
 
+  /**
+   * A cork on loopback is not bisected: its bytes are the 64 KiB segment, which its model does not
+   * carry, and frames at that edge part a cork from its model by scheduling alone (stock HAProxy
+   * under a suite's load: 63571 B frames two at a time on the target, one on the model, and the
+   * right model refused). On another path the segment it locates is the finding
+   * (`VethPathTest.theMapReadsTheCorkRelayOnAVethPathAsACorkOfOneSegment`).
+   */
+  @Test
+  void aCorkOnLoopbackIsNotBisectedAtItsSegmentsEdge() throws Exception {
+    List<CellPlan> asked = new ArrayList<>();
+    MapProber prober =
+        new MapProber(
+            "x",
+            NetworkPath.LOOPBACK,
+            false,
+            true,
+            p -> {
+              asked.add(p);
+              return thresholdOrTimer(p, NetworkPath.LOOPBACK.mss(), 210);
+            },
+            600,
+            line -> {});
+    FlushTrigger t = prober.run();
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.CORK);
+    assertThat(asked).as("no frames sized at the segment's edge").noneMatch(p -> p.frames() == 24);
+  }
+
   private static FlushTrigger threshold(double bytes) {
     return new FlushTrigger(
         "x", TriggerKind.BYTE_THRESHOLD, bytes, null, null, null, "", List.of(), List.of());
