@@ -101,8 +101,7 @@ final class CellSpreads {
   static boolean splitByTheReadBuffer(CellEvidence t, CellEvidence m) {
     return t.held()
         && m.held()
-        && Math.abs(t.releaseFrames() - m.releaseFrames())
-            <= Math.max(1, Replay.FRAMES_SHARE * Math.max(t.releaseFrames(), m.releaseFrames()))
+        && Replay.close(t.releaseFrames(), m.releaseFrames(), Replay.FRAMES_SHARE, 1)
         && Math.max(t.releaseBytesP50(), m.releaseBytesP50()) >= READ_BYTES
         && Math.max(t.framesPerRead(), m.framesPerRead())
             <= 2 * Math.min(t.framesPerRead(), m.framesPerRead()) + 0.5;

@@ -278,7 +278,8 @@ final class PairSimulation {
   static boolean matches(CellEvidence c, Simulated s) {
     if (c.drained()) return s.drained();
     if (s.drained()) return false;
-    if (c.heldOnce()) return s.releases() == 0 && near(s.firstWaitMs(), c.firstWaitMs(), 0.15, 10);
+    if (c.heldOnce())
+      return s.releases() == 0 && Replay.close(s.firstWaitMs(), c.firstWaitMs(), 0.15, 10);
     if (c.releasesPerStream() <= 0) return s.releases() == 0;
     if (s.releases() == 0) return false;
     boolean frames =
@@ -289,8 +290,8 @@ final class PairSimulation {
     // 390.8 ms)
     return frames
         && readsAlike(c, s)
-        && near(s.waitP50(), c.waitP50(), 0.15, Math.max(5, c.intervalMs() + 2))
-        && near(s.firstWaitMs(), c.firstWaitMs(), 0.15, Math.max(10, c.intervalMs() + 2));
+        && Replay.close(s.waitP50(), c.waitP50(), 0.15, Math.max(5, c.intervalMs() + 2))
+        && Replay.close(s.firstWaitMs(), c.firstWaitMs(), 0.15, Math.max(10, c.intervalMs() + 2));
   }
 
   /**
@@ -304,16 +305,14 @@ final class PairSimulation {
   private static boolean readsAlike(CellEvidence c, Simulated s) {
     if (s.framesPerBatch() <= 0 || c.framesPerRead() <= 0) return true;
     if (c.releaseBytesP90() <= 0 || c.releaseBytesP90() > ONE_READ_BYTES) return true;
-    return Math.abs(s.framesPerBatch() - c.framesPerRead())
-        <= Math.max(1, 0.25 * Math.max(s.framesPerBatch(), c.framesPerRead()));
+    return Replay.close(s.framesPerBatch(), c.framesPerRead(), Replay.FRAMES_SHARE, 1);
   }
 
-  /** A release this small is read in one read (the client reads 64 KiB at a time). */
-  static final double ONE_READ_BYTES = 32 * 1024;
-
-  private static boolean near(double a, double b, double share, double floorMs) {
-    return Math.abs(a - b) <= Math.max(floorMs, share * Math.max(Math.abs(a), Math.abs(b)));
-  }
+  /**
+   * A release this small is read in one read: half the client's read buffer ({@link
+   * CellSpreads#READ_BYTES}), so that one starting anywhere in a read still fits it.
+   */
+  static final double ONE_READ_BYTES = CellSpreads.READ_BYTES / 2.0;
 
   /**
    * The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or of a

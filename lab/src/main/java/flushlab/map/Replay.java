@@ -323,7 +323,8 @@ public final class Replay {
     return c.framesPerRead() > 0 ? c.framesPerStream() / c.framesPerRead() : 0;
   }
 
-  private static boolean close(double a, double b, double share, double floor) {
+  /** Whether a and b lie within {@code share} of the larger, or {@code floor}, of each other. */
+  static boolean close(double a, double b, double share, double floor) {
     return Math.abs(a - b) <= Math.max(floor, share * Math.max(Math.abs(a), Math.abs(b)));
   }
 }

@@ -107,19 +107,7 @@ class MapProberTest {
   @Test
   void aThresholdTheTimerPreemptsIsLocatedByFrameSizeDespiteTheThinkCell() throws Exception {
     List<CellPlan> asked = new ArrayList<>();
-    MapProber prober =
-        new MapProber(
-            "x",
-            NetworkPath.LOOPBACK,
-            false,
-            true,
-            p -> {
-              asked.add(p);
-              return thresholdOrTimer(p, 3685, 73);
-            },
-            600,
-            line -> {});
-    FlushTrigger t = prober.run();
+    FlushTrigger t = mapped(asked, p -> thresholdOrTimer(p, 3685, 73));
     assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.THRESHOLD_OR_TIMER);
     assertThat(asked).as("the think cell was measured").anyMatch(p -> p.thinkNanos() > 0);
     assertThat(t.thresholdBytes()).as(t.verdict()).isBetween(3685 * 0.95, 3685 * 1.05);
@@ -246,6 +234,17 @@ class MapProberTest {
   @Test
   void aCorkOnLoopbackIsNotBisectedAtItsSegmentsEdge() throws Exception {
     List<CellPlan> asked = new ArrayList<>();
+    FlushTrigger t = mapped(asked, p -> thresholdOrTimer(p, NetworkPath.LOOPBACK.mss(), 210));
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.CORK);
+    assertThat(asked).as("no frames sized at the segment's edge").noneMatch(p -> p.frames() == 24);
+  }
+
+  /**
+   * What the prober answers on loopback when {@code probe} measures each cell it asks for, the
+   * cells asked for kept in {@code asked}.
+   */
+  private static FlushTrigger mapped(List<CellPlan> asked, MapProber.CellProbe probe)
+      throws Exception {
     MapProber prober =
         new MapProber(
             "x",
@@ -254,13 +253,11 @@ class MapProberTest {
             true,
             p -> {
               asked.add(p);
-              return thresholdOrTimer(p, NetworkPath.LOOPBACK.mss(), 210);
+              return probe.measure(p);
             },
             600,
             line -> {});
-    FlushTrigger t = prober.run();
-    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.CORK);
-    assertThat(asked).as("no frames sized at the segment's edge").noneMatch(p -> p.frames() == 24);
+    return prober.run();
   }
 
   private static FlushTrigger threshold(double bytes) {
