@@ -88,9 +88,7 @@ public final class MapProber {
     // long stream once, at 3225 ms, and were read as a hold of that length: a chain bench,
     // 2026-12-05)
     if (!chat && !stopped && timerOfOneRelease(t, cells)) {
-      CellPlan large = Discovery.longerLarge();
-      if (!measured.contains(large.toString()) && measureAll(List.of(large)))
-        t = TriggerInference.infer(target, cells, path);
+      if (measuredNow(Discovery.longerLarge())) t = TriggerInference.infer(target, cells, path);
     }
     // a threshold of whole segments beside a timer may be the kernel's cork behind a faster hold:
     // a cell that fills one segment in a third of the timer parts the two
@@ -98,11 +96,7 @@ public final class MapProber {
         chat || stopped || t.kind() != TriggerKind.THRESHOLD_OR_TIMER
             ? null
             : segmentsTelling(t, located(t), path);
-    if (segments != null
-        && !measured.contains(segments.toString())
-        && measureAll(List.of(segments))) {
-      t = TriggerInference.infer(target, cells, path);
-    }
+    if (measuredNow(segments)) t = TriggerInference.infer(target, cells, path);
     for (int round = 0;
         round < 3 && !chat && t.kind() == TriggerKind.INCONCLUSIVE && !stopped;
         round++) {
@@ -127,9 +121,7 @@ public final class MapProber {
     // frames over a threshold, far apart: a threshold alone lets each go at once, so a stage in
     // front of it that holds each write shows here and nowhere else
     CellPlan over = chat || stopped || compressed ? null : overTheThreshold(t);
-    if (over != null && !measured.contains(over.toString()) && measureAll(List.of(over))) {
-      t = TriggerInference.infer(target, cells, path);
-    }
+    if (measuredNow(over)) t = TriggerInference.infer(target, cells, path);
     // halving works by choosing a frame's wire size; a compressing target's output per frame is not
     // the map's to choose; a cork's bytes on loopback are its 64 KiB segment, which the model does
     // not carry, and frames at that edge part a cork from its model by scheduling alone (stock
@@ -282,6 +274,11 @@ public final class MapProber {
     ThresholdOrTimerFit.BothFit fit =
         t.timerMs() == null ? null : ThresholdOrTimerFit.fit(fitted, path);
     return fit == null ? null : fit.bytes();
+  }
+
+  /** Measures {@code plan} (if any) unless it was measured already; whether it was now. */
+  private boolean measuredNow(CellPlan plan) throws Exception {
+    return plan != null && !measured.contains(plan.toString()) && measureAll(List.of(plan));
   }
 
   /**

@@ -77,7 +77,15 @@ final class ClientPasses {
             .acceptedCodings()
             .isEmpty();
     FlushTrigger mine =
-        passes.run(target, base, false, measure, cert, results, announce, secondsLeft(deadline));
+        passes.run(
+            target,
+            base,
+            false,
+            measure,
+            cert,
+            results,
+            announce,
+            ModelReplay.secondsLeft(deadline));
     if (lab.interrupted()
         || mine.kind() == TriggerKind.INCONCLUSIVE
             && mine.verdict().contains("the target failed")) {
@@ -120,7 +128,7 @@ final class ClientPasses {
                 cert,
                 results,
                 announce,
-                secondsLeft(deadline));
+                ModelReplay.secondsLeft(deadline));
         if (results.size() == before) plain = null;
         heldOnly =
             heldOnlyCompressed(results.subList(0, before), results.subList(before, results.size()));
@@ -145,7 +153,7 @@ final class ClientPasses {
               .with(Setting.FRAMES, Integer.toString(COMPRESSION_PROBE.frames()))
               .withIndex(results.size());
       RunRecord rec =
-          lab.interrupted() || secondsLeft(deadline) < 2
+          lab.interrupted() || ModelReplay.secondsLeft(deadline) < 2
               ? null
               : measure.run(target, probe, probe.index(), 0);
       if (rec != null) results.add(TargetCellResult.of(target.name(), probe, List.of(rec)));
@@ -184,7 +192,7 @@ final class ClientPasses {
                   cert,
                   results,
                   announce,
-                  secondsLeft(deadline));
+                  ModelReplay.secondsLeft(deadline));
           if (results.size() == before) accepting = null;
           acceptingPass = List.copyOf(results.subList(before, results.size()));
           heldOnly =
@@ -199,10 +207,6 @@ final class ClientPasses {
     }
     return new Passes(
         mine, answer, firstPass, asItIs, asItIsAnswer, heldOnly, acceptingPass, false);
-  }
-
-  private static double secondsLeft(long deadlineNanos) {
-    return ModelReplay.secondsLeft(deadlineNanos);
   }
 
   /**

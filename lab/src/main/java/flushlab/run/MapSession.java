@@ -65,10 +65,6 @@ final class MapSession {
   /** What a replay says when this host's stalls kept it from comparing a cell. */
   static final String HOST_STALLED = "this host stalled";
 
-  private static double secondsLeft(long deadlineNanos) {
-    return ModelReplay.secondsLeft(deadlineNanos);
-  }
-
   /** What the map measured, and its answer. */
   record Mapped(List<TargetCellResult> results, FlushTrigger answer) {}
 
@@ -291,7 +287,7 @@ final class MapSession {
       throws Exception {
     String chain = ShaperModel.of(answer.withIdle(idle)).chain();
     double needMs = idle.cutMs() * 1.1 + 1000;
-    if (secondsLeft(deadline) * 1000 < needMs) {
+    if (ModelReplay.secondsLeft(deadline) * 1000 < needMs) {
       // the cells' model stands, replayed; the cut is said, not modelled unreplayed
       IdleCut said =
           idle.leftOutOfTheModel(
