@@ -107,7 +107,7 @@ final class TargetFlags {
       return new Target.Process(
           kind.binaryName,
           kind,
-          ConfigTemplate.resolve(file.getParent(), file.getFileName().toString()),
+          ConfigTemplate.resolve(file.getParent(), file.getFileName().toString(), where),
           where);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--config: " + e.getMessage());

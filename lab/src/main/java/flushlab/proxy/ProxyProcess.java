@@ -118,6 +118,14 @@ public final class ProxyProcess implements AutoCloseable {
         + "'";
   }
 
+  /** Why a template without {@code {{listen_host}}} cannot run on a path other than loopback. */
+  public static String noListenHost(Path template) {
+    return "the config template "
+        + template
+        + " has no {{listen_host}}: on a path other than loopback the proxy must listen where the"
+        + " lab says (write e.g. 'bind {{listen_host}}:{{listen_port}}')";
+  }
+
   public static ProxyProcess start(
       ProxyKind kind, Path template, String upstreamHost, int upstreamPort) throws StartFailure {
     return start(kind, template, "127.0.0.1", upstreamHost, upstreamPort, c -> c);
@@ -144,11 +152,7 @@ public final class ProxyProcess implements AutoCloseable {
       throw new StartFailure("cannot read the config template " + template + ": " + e.getMessage());
     }
     if (!listenHost.equals("127.0.0.1") && !text.contains("{{listen_host}}")) {
-      throw new StartFailure(
-          "the config template "
-              + template
-              + " has no {{listen_host}}: on a path other than loopback the "
-              + "proxy must listen where the lab says (write e.g. 'bind {{listen_host}}:{{listen_port}}')");
+      throw new StartFailure(noListenHost(template));
     }
     WorkFolders.sweepStale(); // folders (and any process) left by a lab that was killed
     Path workdir;

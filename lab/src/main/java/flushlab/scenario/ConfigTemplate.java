@@ -2,6 +2,8 @@ package flushlab.scenario;
 
 import flushlab.core.IoErrors;
 import flushlab.core.UserFiles;
+import flushlab.netpath.NetworkPath;
+import flushlab.proxy.ProxyProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,10 +18,12 @@ public final class ConfigTemplate {
   private ConfigTemplate() {}
 
   /**
-   * The template's real path; a mistake is an IllegalArgumentException saying what is wrong and
-   * what is allowed.
+   * The template's real path, for a proxy run on {@code path}; a mistake is an
+   * IllegalArgumentException saying what is wrong and what is allowed. Checked here, where the
+   * scenario or the flags are read, so that a template the proxy could not start from is refused
+   * before the lab makes a network path and starts an emitter in it (seconds, for a veth path).
    */
-  public static Path resolve(Path dir, String cfg) {
+  public static Path resolve(Path dir, String cfg, NetworkPath path) {
     Path config = dir.resolve(cfg).normalize();
     if (!Files.isRegularFile(config))
       throw new IllegalArgumentException(
@@ -49,6 +53,9 @@ public final class ConfigTemplate {
       if (!text.contains("{{listen_port}}") || !text.contains("{{upstream_port}}")) {
         throw new IllegalArgumentException(
             config + " must contain {{listen_port}} and {{upstream_port}} for the lab to fill in");
+      }
+      if (path.isVeth() && !text.contains("{{listen_host}}")) {
+        throw new IllegalArgumentException(ProxyProcess.noListenHost(config));
       }
       return real;
     } catch (IOException e) {

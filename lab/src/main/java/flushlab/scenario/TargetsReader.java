@@ -274,16 +274,20 @@ final class TargetsReader {
           p + ".config",
           "required: a config template, relative to this file (e.g. proxies/haproxy-stock.cfg)");
     } else {
-      config = templateInScenarioFolder(t.map.get("config"), p + ".config", cfg);
+      // a path with a mistake of its own is reported by itself; the template is then read as for
+      // loopback, which asks the least of it
+      config =
+          templateInScenarioFolder(
+              t.map.get("config"), p + ".config", cfg, path == null ? NetworkPath.LOOPBACK : path);
     }
     return proxy == null || config == null || path == null
         ? null
         : new Target.Process(name, proxy, config, path);
   }
 
-  private Path templateInScenarioFolder(YamlNode at, String key, String cfg) {
+  private Path templateInScenarioFolder(YamlNode at, String key, String cfg, NetworkPath path) {
     try {
-      return ConfigTemplate.resolve(scenarioPath.toAbsolutePath().getParent(), cfg);
+      return ConfigTemplate.resolve(scenarioPath.toAbsolutePath().getParent(), cfg, path);
     } catch (IllegalArgumentException e) {
       errors.error(at, key, e.getMessage());
       return null;

@@ -244,22 +244,51 @@ class VethPathTest {
   }
 
   /**
-   * A proxy that cannot start on the veth path stops the map plainly, and its namespace is removed
-   * on the way out.
+   * A proxy that cannot start on the veth path stops the map plainly, and its namespace and work
+   * folder are removed on the way out; a template that could never listen on the path (it names its
+   * own address) is refused before any path is made.
    */
   @Test
   void aFailedStartOnTheVethPathLeavesNoNamespace(@TempDir Path dir) throws Exception {
     needVeth();
     Assumptions.assumeTrue(ProxyProcess.locate("haproxy") != null, "needs haproxy");
-    Path template = dir.resolve("literal.cfg");
-    Files.writeString(
-        template,
-        Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
-            .replace("{{listen_host}}", "127.0.0.1"));
+    String stock = Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"));
+    Path literal = dir.resolve("literal.cfg");
+    Files.writeString(literal, stock.replace("{{listen_host}}", "127.0.0.1"));
+    // a keyword HAProxy does not know, in the template's last section: it exits as it reads it
+    Path broken = dir.resolve("broken.cfg");
+    Files.writeString(broken, stock + "\n    flushlab-no-such-keyword on\n");
     // only this process's namespaces ("flushlab-<pid in base 36>x..."): other test classes, in
     // other forks, make and remove theirs meanwhile
     String mine = "flushlab-" + Long.toString(ProcessHandle.current().pid(), 36) + "x";
     List<String> before = namespacesStartingWith(mine);
+
+    // a mistake in the flags: exit 2, as for any usage error
+    String refused = mapOverVeth(literal, dir.resolve("refused"), 2);
+    assertThat(refused).contains("--config: ").contains("has no {{listen_host}}");
+    assertThat(refused).as("refused before a path was made").doesNotContain("network path veth");
+
+    String failed = mapOverVeth(broken, dir.resolve("failed"), 1);
+    assertThat(failed).as("the path was made").contains("network path veth");
+    assertThat(failed).contains("haproxy exited with status 1 before it listened");
+    assertThat(namespacesStartingWith(mine))
+        .as("no namespace left by the failed start")
+        .isEqualTo(before);
+    long pid = ProcessHandle.current().pid();
+    try (var dirs = Files.newDirectoryStream(WorkFolders.root(), "flushlab-haproxy-*")) {
+      for (Path d : dirs) {
+        assertThat(Files.readString(d.resolve("flushlab-owner")))
+            .as("a work folder left by the failed start: %s", d)
+            .doesNotStartWith(pid + " ");
+      }
+    }
+  }
+
+  /**
+   * `flushlab map` of HAProxy from {@code template} over veth, which must exit with {@code code}:
+   * what it said.
+   */
+  private static String mapOverVeth(Path template, Path results, int code) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int rc =
         Main.run(
@@ -272,23 +301,12 @@ class VethPathTest {
               "--path",
               "veth",
               "--results",
-              dir.toString()
+              results.toString()
             },
             new PrintStream(out),
             new PrintStream(out));
-    assertThat(rc).as(out.toString()).isEqualTo(1);
-    assertThat(out.toString()).contains("has no {{listen_host}}");
-    assertThat(namespacesStartingWith(mine))
-        .as("no namespace left by the failed start")
-        .isEqualTo(before);
-    long pid = ProcessHandle.current().pid();
-    try (var dirs = Files.newDirectoryStream(WorkFolders.root(), "flushlab-haproxy-*")) {
-      for (Path d : dirs) {
-        assertThat(Files.readString(d.resolve("flushlab-owner")))
-            .as("a work folder left by the refused template: %s", d)
-            .doesNotStartWith(pid + " ");
-      }
-    }
+    assertThat(rc).as(out.toString()).isEqualTo(code);
+    return out.toString();
   }
 
   /** A bad --path or --mtu is refused by name with what is valid. */

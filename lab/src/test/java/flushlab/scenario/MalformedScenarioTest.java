@@ -3,7 +3,11 @@ package flushlab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -349,6 +353,33 @@ class MalformedScenarioTest {
     StringBuilder sb = new StringBuilder();
     for (int i = a; i < b; i++) sb.append(i == a ? "" : ",").append(i);
     return sb.toString();
+  }
+
+  /**
+   * A template that listens where it says, not where the lab tells it, runs on loopback only: on a
+   * veth path the scenario is refused as it is read, at the key, before any path or emitter is made
+   * for it.
+   */
+  @Test
+  void aTemplateWithoutListenHostIsRefusedForAVethPathAsTheScenarioIsRead(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(
+        dir.resolve("fixed.cfg"),
+        Files.readString(Path.of("scenarios/proxies/haproxy-stock.cfg"))
+            .replace("{{listen_host}}", "127.0.0.1"));
+    String target = "targets:\n  - {name: p, kind: process, proxy: haproxy, config: fixed.cfg";
+    Path file = dir.resolve("test.yaml");
+    assertThat(ScenarioLoader.parse(file, HEAD + target + "}\n").targets()).hasSize(1);
+    ScenarioError e =
+        catchThrowableOfType(
+            ScenarioError.class,
+            () -> ScenarioLoader.parse(file, HEAD + target + ", path: veth}\n"));
+    assertThat(e).as("a loopback-only template on a veth path").isNotNull();
+    assertThat(e.messages()).hasSize(1);
+    assertThat(e.messages().get(0))
+        .startsWith(file + ":3:")
+        .contains("targets[0].config")
+        .contains("has no {{listen_host}}");
   }
 
   @ParameterizedTest(name = "{0}")
