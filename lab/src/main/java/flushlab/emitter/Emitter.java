@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Emitter extends VerticleBase {
   private final EmitterOptions options;
   private final AuditRegistry audits = new AuditRegistry();
-  private final AtomicLong streamIds = new AtomicLong();
   private final Admission admission;
+  private final EmitterRoutes routes;
   private LoopListener server;
 
   /**
@@ -45,6 +45,7 @@ public final class Emitter extends VerticleBase {
     NativeCodecs.preload(); // not on an event loop, at the first br or zstd stream
     this.options = options;
     this.admission = new Admission(options.maxConnections());
+    this.routes = new EmitterRoutes(audits, new AtomicLong(), options.apiKey());
   }
 
   @Override
@@ -143,13 +144,7 @@ public final class Emitter extends VerticleBase {
     return socket -> {
       count.incrementAndGet(); // once per connection
       new EmitterConnection(
-          socket,
-          audits,
-          streamIds,
-          admission,
-          options.requestTimeoutNanos(),
-          options.idleTimeoutNanos(),
-          options.apiKey());
+          socket, routes, admission, options.requestTimeoutNanos(), options.idleTimeoutNanos());
     };
   }
 

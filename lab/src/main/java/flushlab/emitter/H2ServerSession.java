@@ -4,6 +4,7 @@ import flushlab.http.H2;
 import flushlab.http.H2FloodException;
 import flushlab.http.H2FrameParser;
 import flushlab.http.H2Guard;
+import flushlab.http.Header;
 import flushlab.http.Headers;
 import flushlab.http.Hpack;
 import flushlab.http.HttpParseException;
@@ -238,15 +239,14 @@ final class H2ServerSession implements H2FrameParser.Listener {
    * The response head of {@code streamId}: :status and these headers (names lower-cased,
    * connection-specific ones dropped); END_STREAM when there is no body.
    */
-  ByteBuf head(
-      int streamId, int status, List<Map.Entry<String, String>> headers, boolean endStream) {
+  ByteBuf head(int streamId, int status, List<Header> headers, boolean endStream) {
     Http2Headers h = new DefaultHttp2Headers().status(Integer.toString(status));
-    for (Map.Entry<String, String> e : headers) {
-      String name = e.getKey().toLowerCase(Locale.ROOT);
+    for (Header e : headers) {
+      String name = e.name().toLowerCase(Locale.ROOT);
       if (name.equals("connection")
           || name.equals("transfer-encoding")
           || name.equals("keep-alive")) continue;
-      h.add(name, e.getValue());
+      h.add(name, e.value());
     }
     byte[] block;
     try {
@@ -277,8 +277,8 @@ final class H2ServerSession implements H2FrameParser.Listener {
             streamId,
             status,
             List.of(
-                Map.entry("content-type", type),
-                Map.entry("content-length", Integer.toString(body.length))),
+                new Header("content-type", type),
+                new Header("content-length", Integer.toString(body.length))),
             body.length == 0);
     if (body.length == 0) return head;
     ByteBuf out = Unpooled.buffer(head.readableBytes() + body.length + framing(body.length));

@@ -1,9 +1,9 @@
 package flushlab.http;
 
 /**
- * One request header field to send: its name as written (names compare case-insensitively) and its
- * value. A value may be a secret from a scenario's environment (an API key), so {@link #toString}
- * names the field only.
+ * One header field: a request's to send, or a response head's the emitter writes. Its name as
+ * written (names compare case-insensitively) and its value. A value may be a secret from a
+ * scenario's environment (an API key), so {@link #toString} names the field only.
  */
 public record Header(String name, String value) {
   public Header {

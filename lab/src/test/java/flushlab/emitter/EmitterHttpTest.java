@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.LabTest;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,6 +61,56 @@ class EmitterHttpTest extends LabTest {
     assertThat(r.getHeader("X-Accel-Buffering")).isEqualTo("no");
     assertThat(r.getHeader("Content-Type")).isEqualTo("text/event-stream");
     assertThat(r.body().length()).isEqualTo(300);
+  }
+
+  /**
+   * One response-head model for both protocols: a compressed stream with a header of the request's
+   * own carries the same fields over HTTP/1.1 and over h2c, only the framing apart.
+   */
+  @Test
+  void aStreamsHeadCarriesTheSameFieldsOverHttp11AndH2() throws Exception {
+    String uri = "/sse?frames=3&size=100&interval=0ms&encoding=gzip&header=X-Accel-Buffering:%20no";
+    WebClient h2 =
+        WebClient.create(
+            lab.vertx,
+            new WebClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_2)
+                .setHttp2ClearTextUpgrade(false));
+    try {
+      Map<String, String> overHttp11 =
+          fields(
+              web.get(lab.emitter.port(), "127.0.0.1", uri)
+                  .putHeader("Accept-Encoding", "gzip")
+                  .send()
+                  .await(10, TimeUnit.SECONDS));
+      HttpResponse<Buffer> r2 =
+          h2.get(lab.emitter.port(), "127.0.0.1", uri)
+              .putHeader("Accept-Encoding", "gzip")
+              .send()
+              .await(10, TimeUnit.SECONDS);
+      assertThat(r2.version()).isEqualTo(HttpVersion.HTTP_2);
+      Map<String, String> overH2 = fields(r2);
+      assertThat(overHttp11.remove("transfer-encoding")).isEqualTo("chunked");
+      assertThat(overHttp11)
+          .containsEntry("content-encoding", "gzip")
+          .containsEntry("vary", "Accept-Encoding")
+          .containsEntry("x-accel-buffering", "no")
+          .isEqualTo(overH2);
+    } finally {
+      h2.close();
+    }
+  }
+
+  /**
+   * A response's header fields by lower-cased name, but for the stream's own number (each request
+   * is a stream of its own).
+   */
+  private static Map<String, String> fields(HttpResponse<Buffer> r) {
+    assertThat(r.statusCode()).isEqualTo(200);
+    Map<String, String> m = new TreeMap<>();
+    r.headers().forEach(e -> m.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+    assertThat(m.remove("x-flushlab-stream")).as("the stream's number").matches("[0-9]+");
+    return m;
   }
 
   @Test
