@@ -5,6 +5,7 @@ import com.beust.jcommander.ParameterException;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * The {@code flushlab} entry point: parses the subcommand, runs it, and is the only place that
@@ -14,7 +15,24 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    System.exit(exitCode(() -> run(args, System.out, System.err), System.err));
+  }
+
+  /**
+   * The exit code of {@code command}, whatever it throws: an error no command catches (a class
+   * missing from a jar rebuilt under a running lab, a stack overflow) is printed and exits 1,
+   * rather than ending the main thread alone and leaving the JVM up on its event-loop threads, with
+   * its children and nothing to stop them (a map whose jar was rebuilt under it stood for minutes
+   * so).
+   */
+  static int exitCode(IntSupplier command, PrintStream err) {
+    try {
+      return command.getAsInt();
+    } catch (Throwable t) {
+      err.println("flushlab: internal error, the lab stops: " + t);
+      t.printStackTrace(err);
+      return Command.EXIT_FAILED;
+    }
   }
 
   /** Runs one command line and returns its exit code (tests call this directly). */

@@ -35,6 +35,26 @@ class CliTest {
     return new Ran(code, out.toString(), err.toString());
   }
 
+  /**
+   * An error no command catches still gives the process its exit code (main exits with it), said
+   * plainly, instead of ending the main thread alone while the event loops keep the JVM up.
+   */
+  @Test
+  void anErrorNoCommandCatchesStillEndsTheProcessWithCode1() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        Main.exitCode(
+            () -> {
+              throw new NoClassDefFoundError("flushlab/emitter/Gone");
+            },
+            new PrintStream(err));
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString())
+        .startsWith("flushlab: internal error, the lab stops: java.lang.NoClassDefFoundError")
+        .contains("flushlab/emitter/Gone");
+    assertThat(Main.exitCode(() -> 2, new PrintStream(err))).isEqualTo(2);
+  }
+
   @Test
   void aFlagWithoutItsUnitIsRefusedNamingTheFlag() {
     Ran r = run("client", "--target", "http://127.0.0.1:1/sse", "--timeout", "5");
