@@ -140,6 +140,11 @@ public final class HiccupMeter {
   /**
    * The loops' stalls, loop by loop, with what each thread did then: why a loop's write was late.
    */
+  /** The watcher's own stalls: when every thread of the JVM stood still, this one included. */
+  StallLog watcher() {
+    return watcher;
+  }
+
   public LoopStallLedger loopLedger() {
     return loopLedger;
   }
@@ -195,9 +200,9 @@ public final class HiccupMeter {
     LoopTick[] all = ticks;
     boolean closed = false;
     for (LoopTick t : all) {
-      if (t.loop.isShutdown()) {
+      if (t.loop().isShutdown()) {
         closed = true;
-      } else if (now - t.last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
+      } else if (t.overdue(now)) {
         t.lookIn(now);
       }
     }
@@ -209,11 +214,8 @@ public final class HiccupMeter {
    * closed with it.
    */
   private synchronized void dropClosedLoops() {
-    for (LoopTick t : ticks) {
-      PollerWait p = t.poller;
-      if (t.loop.isShutdown() && p != null) p.close();
-    }
-    ticks = Arrays.stream(ticks).filter(t -> !t.loop.isShutdown()).toArray(LoopTick[]::new);
+    for (LoopTick t : ticks) if (t.loop().isShutdown()) t.closePoller();
+    ticks = Arrays.stream(ticks).filter(t -> !t.loop().isShutdown()).toArray(LoopTick[]::new);
   }
 
   private synchronized void addTick(LoopTick t) {
@@ -239,7 +241,7 @@ public final class HiccupMeter {
   /** Ticks every event loop of {@code vertx} until it closes. */
   public void watchLoops(Vertx vertx) {
     for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) {
-      LoopTick tick = new LoopTick(loop);
+      LoopTick tick = new LoopTick(this, loop);
       // opened now, before anything of the lab's runs on the loop: a fresh process's first request
       // never waits on it
       loop.execute(tick::prime);
@@ -334,91 +336,5 @@ public final class HiccupMeter {
     long left = stallNanos - runQueueWaitNanos - watcherStalledNanos;
     return left < LOGGED_NANOS
         || oversleptNanos > 0 && left - oversleptNanos < LOGGED_NANOS + TICK_NANOS;
-  }
-
-  /**
-   * One loop's tick: a gap between two runs longer than the tick is a stall of that loop, logged as
-   * a host stall too when the loop waited in the run queue for most of it ({@link SchedStat}).
-   */
-  private final class LoopTick implements Runnable {
-    private final EventExecutor loop;
-
-    /** When this tick last ran; read by the host thread too. */
-    private volatile long last = System.nanoTime();
-
-    /** The last time the host thread saw this loop asleep in its poller with its tick overdue. */
-    private volatile long pollerSeenNanos;
-
-    private volatile PollerWait poller;
-    private final SchedStat sched = new SchedStat();
-    private long waitedBefore = -1;
-    private long ranBefore = -1;
-    private long switchedInBefore = -1;
-
-    LoopTick(EventExecutor loop) {
-      this.loop = loop;
-    }
-
-    /** Opens the loop thread's schedstat and takes the first reading (on the loop). */
-    void prime() {
-      poller = PollerWait.ofCallingThread();
-      sched.read();
-      waitedBefore = sched.waitedNanos();
-      ranBefore = sched.ranNanos();
-      switchedInBefore = sched.switchedIn();
-    }
-
-    /**
-     * On the host thread: this loop's tick is overdue; is its thread still asleep in its poller?
-     */
-    void lookIn(long now) {
-      PollerWait p = poller;
-      if (p != null && p.asleep()) pollerSeenNanos = now;
-    }
-
-    @Override
-    public void run() {
-      long now = System.nanoTime();
-      sched.read();
-      long waitedNow = sched.waitedNanos();
-      long ranNow = sched.ranNanos();
-      long switchedInNow = sched.switchedIn();
-      boolean known = waitedBefore >= 0 && waitedNow >= 0;
-      // switched in more than once since the last tick (or the kernel does not say): the loop woke
-      // for something besides this tick, so the process has work and the host thread ticks finely;
-      // or the host is contended: the loop waited for a core, or its tick came late. A quiet
-      // process
-      // then ticks finely too, so a stall that follows is logged whole (h29: under a CPU hog, an
-      // idle
-      // loop's 69 ms stall was covered by a watcher ticking every 20 ms only in part)
-      if (hadWork(switchedInBefore, switchedInNow)
-          || known && waitedNow - waitedBefore >= LOGGED_NANOS / 2
-          || now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
-        busy(now);
-      }
-      if (known) loopWaits.add(now, waitedNow - waitedBefore);
-      // a fixed-rate task catches up after a stall with runs close together: only the first gap
-      // counts
-      if (now - last - LOOP_TICK_NANOS >= LOGGED_NANOS) {
-        long from = last + LOOP_TICK_NANOS;
-        loops.add(from, now);
-        long jvmStopped = watcher.coveredNanos(from, now);
-        long waited = known ? waitedNow - waitedBefore : -1;
-        long seen = pollerSeenNanos;
-        long overslept = seen - from > 0 ? seen - from : 0;
-        loopLedger.add(
-            loop, last, from, now, known ? ranNow - ranBefore : -1, waited, jvmStopped, overslept);
-        if (known && keptOffCpuByTheHost(now - from, waited, jvmStopped, overslept))
-          host.add(from, now);
-      }
-      // the next gap starts after this reading: reading schedstat is a system call, and a thread
-      // the host has kept waiting is preempted on its way back from one; that wait is in this
-      // reading, so counted from before it, it would lengthen the next gap with no wait to show for
-      // it
-      last = System.nanoTime();
-      waitedBefore = waitedNow;
-      ranBefore = ranNow;
-      switchedInBefore = switchedInNow;
-    }
   }
 }

@@ -15,7 +15,6 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -111,27 +110,6 @@ final class H2ServerSession implements H2FrameParser.Listener {
     s.window = initialWindow;
     s.dispatched = true;
     streams.put(1, s);
-  }
-
-  /** HTTP2-Settings: base64url SETTINGS payload; null when it does not decode. */
-  static int[] settingsHeader(String value) {
-    byte[] p;
-    try {
-      p = Base64.getUrlDecoder().decode(value.trim().replace("=", ""));
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-    if (p.length % 6 != 0) return null;
-    int[] out = new int[p.length / 6 * 2];
-    for (int i = 0; i < p.length / 6; i++) {
-      out[2 * i] = ((p[i * 6] & 0xff) << 8) | (p[i * 6 + 1] & 0xff);
-      out[2 * i + 1] =
-          ((p[i * 6 + 2] & 0xff) << 24)
-              | ((p[i * 6 + 3] & 0xff) << 16)
-              | ((p[i * 6 + 4] & 0xff) << 8)
-              | (p[i * 6 + 5] & 0xff);
-    }
-    return out;
   }
 
   /**

@@ -2,6 +2,7 @@ package flushlab.emitter;
 
 import flushlab.coding.ContentCoding;
 import flushlab.core.Units;
+import flushlab.http.H2;
 import flushlab.http.Header;
 import flushlab.http.HttpParseException;
 import flushlab.http.HttpRequestParser;
@@ -144,7 +145,7 @@ final class Http11Responder implements EmitterRoutes.Responder {
         || !"HTTP/1.1".equals(r.version())) {
       return false;
     }
-    int[] values = H2ServerSession.settingsHeader(settings);
+    int[] values = H2.settingsFromHeader(settings);
     // a header that does not decode: answered over HTTP/1.1, as the RFC allows
     if (values == null) return false;
     channel.writeAndFlush(

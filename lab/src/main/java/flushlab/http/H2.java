@@ -1,6 +1,7 @@
 package flushlab.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /**
  * HTTP/2's wire constants (RFC 9113) and the few frames the lab writes by hand: a frame is a 9-byte
@@ -108,6 +109,30 @@ public final class H2 {
       p[i * 6 + 2] |= (byte) ((idValue[2 * i + 1] >>> 24) & 0x80);
     }
     return frame(SETTINGS, 0, 0, p);
+  }
+
+  /**
+   * The (id, value) pairs of an HTTP2-Settings header (an h2c Upgrade's: a SETTINGS payload in
+   * base64url); null when it does not decode.
+   */
+  public static int[] settingsFromHeader(String value) {
+    byte[] p;
+    try {
+      p = Base64.getUrlDecoder().decode(value.trim().replace("=", ""));
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    if (p.length % 6 != 0) return null;
+    int[] out = new int[p.length / 6 * 2];
+    for (int i = 0; i < p.length / 6; i++) {
+      out[2 * i] = ((p[i * 6] & 0xff) << 8) | (p[i * 6 + 1] & 0xff);
+      out[2 * i + 1] =
+          ((p[i * 6 + 2] & 0xff) << 24)
+              | ((p[i * 6 + 3] & 0xff) << 16)
+              | ((p[i * 6 + 4] & 0xff) << 8)
+              | (p[i * 6 + 5] & 0xff);
+    }
+    return out;
   }
 
   public static byte[] settingsAck() {
