@@ -12,6 +12,7 @@ import flushlab.http.HttpParseException;
 import flushlab.http.HttpResponseParser;
 import flushlab.http.NdjsonParser;
 import flushlab.http.SseEventParser;
+import flushlab.stream.MediaTypes;
 import flushlab.stream.StreamSpec;
 import java.util.BitSet;
 import java.util.Set;
@@ -350,7 +351,7 @@ public final class StreamMeter implements HttpResponseParser.Listener, SseEventP
       return;
     }
     String type = headers.get("Content-Type");
-    boolean ndjson = type != null && StreamSpec.isNdjson(type);
+    boolean ndjson = type != null && MediaTypes.isNdjson(type);
     if (ndjson) events = new NdjsonParser(this);
     boolean asked = ndjson || type != null && type.trim().equalsIgnoreCase(askedType);
     if (!asked && (type == null || !type.toLowerCase().startsWith("text/event-stream"))) {

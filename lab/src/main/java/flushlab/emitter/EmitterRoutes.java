@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.core.HiccupMeter;
 import flushlab.core.Json;
 import flushlab.http.HttpRequestParser.Request;
+import flushlab.stream.MediaTypes;
 import flushlab.stream.StreamSpec;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -82,7 +83,7 @@ final class EmitterRoutes {
               spec.frameCount(),
               spec.frameBytes(),
               to.maxEventBytes(),
-              StreamSpec.isNdjson(spec.contentType()));
+              MediaTypes.isNdjson(spec.contentType()));
       to.stream(r, StreamAnswer.of(streamIds.incrementAndGet(), spec, source));
     } else if (path.startsWith("/v1/")) {
       try {

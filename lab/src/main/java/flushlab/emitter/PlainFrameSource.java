@@ -1,7 +1,7 @@
 package flushlab.emitter;
 
 import flushlab.core.FrameCodec;
-import flushlab.stream.StreamSpec;
+import flushlab.stream.MediaTypes;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
@@ -67,7 +67,7 @@ final class PlainFrameSource implements FrameSource {
       // frameBytes
       int n =
           FrameCodec.encode(
-              index, emitEpochNanos, frameBytes - StreamSpec.NDJSON_EXTRA_BYTES, out, off, crc);
+              index, emitEpochNanos, frameBytes - MediaTypes.NDJSON_EXTRA_BYTES, out, off, crc);
       int payload = n - 8;
       System.arraycopy(out, off + 6, out, off + LINE_OPEN.length, payload);
       System.arraycopy(LINE_OPEN, 0, out, off, LINE_OPEN.length);

@@ -8,8 +8,8 @@ import flushlab.core.Named;
 import flushlab.core.Units;
 import flushlab.stream.CacheControl;
 import flushlab.stream.Endpoint;
+import flushlab.stream.MediaTypes;
 import flushlab.stream.RequestMethod;
-import flushlab.stream.StreamSpec;
 import flushlab.stream.Transfer;
 import flushlab.stream.XAccelBuffering;
 import java.util.function.BiFunction;
@@ -62,13 +62,13 @@ public enum Setting {
   CONTENT_TYPE(
       SettingKeys.CONTENT_TYPE,
       (c, v) -> {
-        if (!StreamSpec.validContentType(v)) {
+        if (!MediaTypes.validContentType(v)) {
           throw new IllegalArgumentException(
               "'"
                   + v
                   + "' is not a media type (allowed: type/subtype with optional ; name=value "
                   + "parameters, at most "
-                  + StreamSpec.MAX_CONTENT_TYPE_CHARS
+                  + MediaTypes.MAX_CONTENT_TYPE_CHARS
                   + " characters, e.g. text/event-stream; charset=utf-8)");
         }
         return c.withStream(c.stream().withContentType(v));

@@ -80,7 +80,7 @@ public record ResponseShape(String contentType, Transfer transfer) {
     for (Map.Entry<String, String> e : given.entrySet()) {
       switch (e.getKey()) {
         case "content_type":
-          if (!StreamSpec.validContentType(e.getValue())) {
+          if (!MediaTypes.validContentType(e.getValue())) {
             throw new IllegalArgumentException(
                 "content_type="
                     + e.getValue()
