@@ -1,5 +1,7 @@
 package flushlab.client;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 /**
  * How the metered client runs a batch: how many requests, how many at once, whether connections are
  * reused, how long a request may take, and whether it reads like a slow client.
@@ -14,6 +16,7 @@ package flushlab.client;
  *     0 for what its profile's client advertises (Chromium 6 MiB per stream and 15 MiB per
  *     connection, curl 32 MiB, the others the protocol's 65,535 bytes)
  */
+@RecordBuilder
 public record ClientOptions(
     int requests,
     int concurrency,
@@ -23,7 +26,8 @@ public record ClientOptions(
     int recvBufferBytes,
     HttpVersion http,
     int streamsPerConnection,
-    int h2Window) {
+    int h2Window)
+    implements ClientOptionsBuilder.With {
 
   public static final int MAX_STREAMS_PER_CONNECTION = 128;
 
@@ -100,86 +104,8 @@ public record ClientOptions(
         h2Window);
   }
 
-  public ClientOptions withKeepAlive(boolean on) {
-    return new ClientOptions(
-        requests,
-        concurrency,
-        on,
-        timeoutNanos,
-        slowReaderPauseNanos,
-        recvBufferBytes,
-        http,
-        streamsPerConnection,
-        h2Window);
-  }
-
-  public ClientOptions withTimeoutNanos(long t) {
-    return new ClientOptions(
-        requests,
-        concurrency,
-        keepAlive,
-        t,
-        slowReaderPauseNanos,
-        recvBufferBytes,
-        http,
-        streamsPerConnection,
-        h2Window);
-  }
-
-  public ClientOptions withHttp(HttpVersion v) {
-    return new ClientOptions(
-        requests,
-        concurrency,
-        keepAlive,
-        timeoutNanos,
-        slowReaderPauseNanos,
-        recvBufferBytes,
-        v,
-        streamsPerConnection,
-        h2Window);
-  }
-
-  public ClientOptions withStreamsPerConnection(int k) {
-    return new ClientOptions(
-        requests,
-        concurrency,
-        keepAlive,
-        timeoutNanos,
-        slowReaderPauseNanos,
-        recvBufferBytes,
-        http,
-        k,
-        h2Window);
-  }
-
-  public ClientOptions withH2Window(int w) {
-    return new ClientOptions(
-        requests,
-        concurrency,
-        keepAlive,
-        timeoutNanos,
-        slowReaderPauseNanos,
-        recvBufferBytes,
-        http,
-        streamsPerConnection,
-        w);
-  }
-
   /** HTTP/2 with several streams on each connection. */
   public boolean multiplexed() {
     return http.h2() && streamsPerConnection > 1;
-  }
-
-  public ClientOptions withSlowReaderPauseNanos(long p) {
-    return new ClientOptions(
-        requests,
-        concurrency,
-        keepAlive,
-        timeoutNanos,
-        p,
-        recvBufferBytes,
-        http,
-        streamsPerConnection,
-        h2Window);
   }
 }

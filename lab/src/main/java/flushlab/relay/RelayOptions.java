@@ -2,6 +2,7 @@ package flushlab.relay;
 
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.tls.ServerTls;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.util.List;
 
 /**
@@ -11,7 +12,11 @@ import java.util.List;
  * served at once; one more is answered 503 and closed. Each buffering shaper has its own
  * per-connection cap, and all connections together hold at most {@code maxHeldBytes}; a connection
  * that would pass it fails with a 502 naming the cap.
+ *
+ * @param tls when set, clients reach the relay over TLS with this certificate (the relay terminates
+ *     TLS, as a proxy in front of a plain server does); upstream stays plain TCP
  */
+@RecordBuilder
 public record RelayOptions(
     String host,
     int port,
@@ -23,7 +28,8 @@ public record RelayOptions(
     long maxHeldBytes,
     long idleTimeoutNanos,
     ServerTls tls,
-    long requestTimeoutNanos) {
+    long requestTimeoutNanos)
+    implements RelayOptionsBuilder.With {
 
   /**
    * An HTTP/2 stream whose request (header block or body) is not complete this long after it began
@@ -141,21 +147,6 @@ public record RelayOptions(
         false);
   }
 
-  public RelayOptions withPoolUpstream(boolean on) {
-    return new RelayOptions(
-        host,
-        port,
-        upstreamHost,
-        upstreamPort,
-        shapers,
-        on,
-        maxConnections,
-        maxHeldBytes,
-        idleTimeoutNanos,
-        tls,
-        requestTimeoutNanos);
-  }
-
   public RelayOptions withLimits(int maxConnections, long maxHeldBytes) {
     return new RelayOptions(
         host,
@@ -183,25 +174,6 @@ public record RelayOptions(
         maxHeldBytes,
         nanos,
         tls,
-        requestTimeoutNanos);
-  }
-
-  /**
-   * Clients reach the relay over TLS with this certificate (the relay terminates TLS, as a proxy in
-   * front of a plain server does); upstream stays plain TCP.
-   */
-  public RelayOptions withTls(ServerTls t) {
-    return new RelayOptions(
-        host,
-        port,
-        upstreamHost,
-        upstreamPort,
-        shapers,
-        poolUpstream,
-        maxConnections,
-        maxHeldBytes,
-        idleTimeoutNanos,
-        t,
         requestTimeoutNanos);
   }
 

@@ -1,5 +1,6 @@
 package flushlab.stream;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +26,7 @@ import java.util.List;
  * @param method how the client asks for the sse endpoint: GET, or POST with a small JSON body (a
  *     proxy may treat them apart)
  */
+@RecordBuilder
 public record StreamSpec(
     Endpoint endpoint,
     int frames,
@@ -38,7 +40,8 @@ public record StreamSpec(
     Compression compression,
     String contentType,
     long keepAliveNanos,
-    RequestMethod method) {
+    RequestMethod method)
+    implements StreamSpecBuilder.With {
 
   public static final int DEFAULT_FRAMES = 41;
   public static final String DEFAULT_CONTENT_TYPE = "text/event-stream";
@@ -105,228 +108,6 @@ public record StreamSpec(
   /** From the first frame's deadline to the last's. */
   public long streamNanos() {
     return thinkNanos + intervalNanos * (long) (frameCount() - 1);
-  }
-
-  public StreamSpec withEndpoint(Endpoint e) {
-    return new StreamSpec(
-        e,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withFrames(int n) {
-    return new StreamSpec(
-        endpoint,
-        n,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  /** Bulk mode (0: back to counting frames). */
-  public StreamSpec withTotalBytes(long b) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        b,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withFrameBytes(int b) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        b,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withIntervalNanos(long n) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        n,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withThinkNanos(long n) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        n,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withTransfer(Transfer t) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        t,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withXAccelBuffering(XAccelBuffering x) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        x,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withHeaders(List<ResponseHeader> h) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        h,
-        compression,
-        contentType,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withMethod(RequestMethod m) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        keepAliveNanos,
-        m);
-  }
-
-  public StreamSpec withKeepAliveNanos(long n) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        contentType,
-        n,
-        method);
-  }
-
-  public StreamSpec withContentType(String t) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        compression,
-        t,
-        keepAliveNanos,
-        method);
-  }
-
-  public StreamSpec withCompression(Compression c) {
-    return new StreamSpec(
-        endpoint,
-        frames,
-        totalBytes,
-        frameBytes,
-        intervalNanos,
-        thinkNanos,
-        transfer,
-        xAccelBuffering,
-        headers,
-        c,
-        contentType,
-        keepAliveNanos,
-        method);
   }
 
   /**
