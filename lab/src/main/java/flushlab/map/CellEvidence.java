@@ -1,5 +1,7 @@
 package flushlab.map;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 /**
  * What one cell (a stream of frames of one size at one interval) showed about a target's releases:
  * the numbers the flush-trigger inference reasons with. Times in milliseconds, sizes in bytes,
@@ -25,7 +27,10 @@ package flushlab.map;
  *     comments through it every {@code keepAliveMs}
  * @param firstBodyMs from the request to the first body byte of any kind (p50), and {@code ttftMs}
  *     to the first frame
+ * @param label the cell's name; {@code withLabel} gives the same evidence under another (a cell
+ *     read only outside this host's stalls says so)
  */
+@RecordBuilder
 public record CellEvidence(
     String label,
     double frameBytes,
@@ -51,7 +56,8 @@ public record CellEvidence(
     double thinkMs,
     double keepAliveMs,
     double firstBodyMs,
-    double ttftMs) {
+    double ttftMs)
+    implements CellEvidenceBuilder.With {
 
   /** A cell without a think. */
   public CellEvidence(
@@ -105,69 +111,18 @@ public record CellEvidence(
   }
 
   /**
-   * The same evidence under another label (a cell read only outside this host's stalls says so).
-   */
-  public CellEvidence withLabel(String other) {
-    return new CellEvidence(
-        other,
-        frameBytes,
-        bodyBytes,
-        intervalMs,
-        framesPerStream,
-        streams,
-        framesPerRead,
-        releasesPerStream,
-        releaseFrames,
-        waitP10,
-        waitP50,
-        waitP90,
-        gapP10,
-        gapP50,
-        gapP90,
-        firstWaitMs,
-        drained,
-        coding,
-        releaseBytesP10,
-        releaseBytesP50,
-        releaseBytesP90,
-        thinkMs,
-        keepAliveMs,
-        firstBodyMs,
-        ttftMs);
-  }
-
-  /**
    * The cell as its decoded body: each frame weighs its event bytes (what a compressor's input
    * counts), and a release the events it carried, as if the bodies had come as sent.
    */
   public CellEvidence asDecoded() {
     double released = releaseFrames * bodyBytes;
-    return new CellEvidence(
-        label,
-        bodyBytes,
-        bodyBytes,
-        intervalMs,
-        framesPerStream,
-        streams,
-        framesPerRead,
-        releasesPerStream,
-        releaseFrames,
-        waitP10,
-        waitP50,
-        waitP90,
-        gapP10,
-        gapP50,
-        gapP90,
-        firstWaitMs,
-        drained,
-        null,
-        released,
-        released,
-        released,
-        thinkMs,
-        keepAliveMs,
-        firstBodyMs,
-        ttftMs);
+    return with(
+        b ->
+            b.frameBytes(bodyBytes)
+                .coding(null)
+                .releaseBytesP10(released)
+                .releaseBytesP50(released)
+                .releaseBytesP90(released));
   }
 
   /**
@@ -175,62 +130,17 @@ public record CellEvidence(
    * below zero: what a holding stage let go before a later stage held it that much longer.
    */
   public CellEvidence waitingLess(double ms) {
-    return new CellEvidence(
-        label,
-        frameBytes,
-        bodyBytes,
-        intervalMs,
-        framesPerStream,
-        streams,
-        framesPerRead,
-        releasesPerStream,
-        releaseFrames,
-        Math.max(0, waitP10 - ms),
-        Math.max(0, waitP50 - ms),
-        Math.max(0, waitP90 - ms),
-        gapP10,
-        gapP50,
-        gapP90,
-        Math.max(0, firstWaitMs - ms),
-        drained,
-        coding,
-        releaseBytesP10,
-        releaseBytesP50,
-        releaseBytesP90,
-        thinkMs,
-        keepAliveMs,
-        firstBodyMs,
-        ttftMs);
+    return with(
+        b ->
+            b.waitP10(Math.max(0, waitP10 - ms))
+                .waitP50(Math.max(0, waitP50 - ms))
+                .waitP90(Math.max(0, waitP90 - ms))
+                .firstWaitMs(Math.max(0, firstWaitMs - ms)));
   }
 
   /** The same cell as a stream of {@code frames} that arrived in one piece at its end. */
   public CellEvidence drainedAs(int frames) {
-    return new CellEvidence(
-        label,
-        frameBytes,
-        bodyBytes,
-        intervalMs,
-        frames,
-        streams,
-        framesPerRead,
-        releasesPerStream,
-        releaseFrames,
-        waitP10,
-        waitP50,
-        waitP90,
-        gapP10,
-        gapP50,
-        gapP90,
-        firstWaitMs,
-        true,
-        coding,
-        releaseBytesP10,
-        releaseBytesP50,
-        releaseBytesP90,
-        thinkMs,
-        keepAliveMs,
-        firstBodyMs,
-        ttftMs);
+    return with(b -> b.framesPerStream(frames).drained(true));
   }
 
   /** The think cell: frames after a think with comments through it. */

@@ -1,6 +1,7 @@
 package flushlab.map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,6 +34,7 @@ import java.util.List;
  *     or null
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
+@RecordBuilder
 public record FlushTrigger(
     String target,
     TriggerKind kind,
@@ -88,8 +90,8 @@ public record FlushTrigger(
    * cannot both hold).
    */
   public FlushTrigger withStages(String chain) {
-    Copy c = copy();
-    c.stages = chain;
+    FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
+    c.stages(chain);
     return c.build();
   }
 
@@ -159,21 +161,12 @@ public record FlushTrigger(
    * verdict that names both.
    */
   public FlushTrigger precededBy(TriggerKind first, String bothVerdict) {
-    return new FlushTrigger(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        bothVerdict,
-        evidence,
-        next,
-        compression,
-        replay,
-        then,
-        idle,
-        first);
+    // the stages' chain, if any, was the answer without the stage in front: it goes
+    return FlushTriggerBuilder.builder(this)
+        .verdict(bothVerdict)
+        .before(first)
+        .stages(null)
+        .build();
   }
 
   /**
@@ -185,10 +178,10 @@ public record FlushTrigger(
     List<String> more = new ArrayList<>(evidence);
     more.add(cut.describe());
     String v = cut.verdictNote() == null ? verdict : verdict + "; " + cut.verdictNote();
-    Copy c = copy();
-    c.verdict = v;
-    c.evidence = List.copyOf(more);
-    c.idle = cut;
+    FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
+    c.verdict(v);
+    c.evidence(List.copyOf(more));
+    c.idle(cut);
     return c.build();
   }
 
@@ -221,9 +214,9 @@ public record FlushTrigger(
 
   /** This answer followed by {@code second} (a socket stage), with the verdict that names both. */
   public FlushTrigger followedBy(TriggerKind second, String bothVerdict) {
-    Copy c = copy();
-    c.verdict = bothVerdict;
-    c.then = second;
+    FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
+    c.verdict(bothVerdict);
+    c.then(second);
     return c.build();
   }
 
@@ -282,8 +275,8 @@ public record FlushTrigger(
    */
   public FlushTrigger withReplay(Replay.Verdict v) {
     if (v.verified()) {
-      Copy c = copy();
-      c.replay = v.text();
+      FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
+      c.replay(v.text());
       return c.build();
     }
     List<String> more = new ArrayList<>(evidence);
@@ -355,9 +348,9 @@ public record FlushTrigger(
   private FlushTrigger withNote(String sentence, String tryNext) {
     List<String> more = new ArrayList<>(next);
     more.add(tryNext);
-    Copy c = copy();
-    c.verdict = verdict + "; " + sentence;
-    c.next = List.copyOf(more);
+    FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
+    c.verdict(verdict + "; " + sentence);
+    c.next(List.copyOf(more));
     return c.build();
   }
 
@@ -390,9 +383,9 @@ public record FlushTrigger(
    */
   public FlushTrigger withCompression(CompressionFinding c) {
     if (c.coding() != null) {
-      Copy x = copy();
-      x.verdict = c.verdict();
-      x.compression = c;
+      FlushTriggerBuilder x = FlushTriggerBuilder.builder(this);
+      x.verdict(c.verdict());
+      x.compression(c);
       return x.build();
     }
     List<String> more = new ArrayList<>(evidence);
@@ -402,9 +395,9 @@ public record FlushTrigger(
             + ", the target answered without a Content-Encoding";
     // an answer made from one that said it already (models named alike) says it once
     if (!more.contains(none)) more.add(none);
-    Copy x = copy();
-    x.evidence = List.copyOf(more);
-    x.compression = c;
+    FlushTriggerBuilder x = FlushTriggerBuilder.builder(this);
+    x.evidence(List.copyOf(more));
+    x.compression(c);
     return x.build();
   }
 
@@ -418,75 +411,15 @@ public record FlushTrigger(
     List<String> more = new ArrayList<>(evidence);
     for (String t : tried) more.add("two mechanisms: " + t);
     more.addAll(cells);
-    Copy c = copy();
-    c.verdict =
+    FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
+    c.verdict(
         verdict
             + "; two mechanisms at once were "
             + "tried and none reproduced every cell ("
             + String.join("; ", tried)
-            + ")";
-    c.evidence = List.copyOf(more);
+            + ")");
+    c.evidence(List.copyOf(more));
     return c.build();
-  }
-
-  private Copy copy() {
-    return new Copy(this);
-  }
-
-  /** This answer's fields, to change a few of before building another (the withers share it). */
-  private static final class Copy {
-    String target;
-    TriggerKind kind;
-    Double thresholdBytes;
-    Double thresholdBodyBytes;
-    Double timerMs;
-    Integer events;
-    String verdict;
-    List<String> evidence;
-    List<String> next;
-    CompressionFinding compression;
-    String replay;
-    TriggerKind then;
-    IdleCut idle;
-    TriggerKind before;
-    String stages;
-
-    Copy(FlushTrigger t) {
-      target = t.target;
-      kind = t.kind;
-      thresholdBytes = t.thresholdBytes;
-      thresholdBodyBytes = t.thresholdBodyBytes;
-      timerMs = t.timerMs;
-      events = t.events;
-      verdict = t.verdict;
-      evidence = t.evidence;
-      next = t.next;
-      compression = t.compression;
-      replay = t.replay;
-      then = t.then;
-      idle = t.idle;
-      before = t.before;
-      stages = t.stages;
-    }
-
-    FlushTrigger build() {
-      return new FlushTrigger(
-          target,
-          kind,
-          thresholdBytes,
-          thresholdBodyBytes,
-          timerMs,
-          events,
-          verdict,
-          evidence,
-          next,
-          compression,
-          replay,
-          then,
-          idle,
-          before,
-          stages);
-    }
   }
 
   public static FlushTrigger inconclusive(
