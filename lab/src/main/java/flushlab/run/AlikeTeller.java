@@ -11,17 +11,37 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Two models of two stages that reproduced every measured cell alike, told apart by one cell more
- * (issue 35: the map measures more where it can, rather than leave a choice it could make): the
- * cell where their simulations part most widely is measured on the target as the pass's client, and
- * each model is replayed on it alone. The one that reproduces it is the answer, its replay the
- * measured cells' and this one's; both, and the two stay named alike; neither, and no model is
- * given. A cell that left no data (the budget, this host's stalls, lost frames) decides nothing.
- * `timer=52ms -> cork` was answered with a hold and a clock in front of the cork alike, the cell
- * that would part them named but not measured (a map, 2026-12-05).
+ * Models of two stages that reproduced every measured cell alike, told apart by a cell more (issue
+ * 35: the map measures more where it can, rather than leave a choice it could make): the cell where
+ * their simulations part most widely is measured on the target as the pass's client, and each model
+ * is replayed on it alone. The one that reproduces it is the answer, its replay the measured cells'
+ * and this one's; two or more, and those stay alike, to be parted by the next telling cell (up to
+ * {@link #MAX_TELLING_CELLS}); none, and no model is given. A cell that left no data (the budget,
+ * this host's stalls, lost frames) decides nothing. `timer=52ms -> cork` was answered with a hold
+ * and a clock in front of the cork alike, the cell that would part them named but not measured (a
+ * map, 2026-12-05); `timer=81ms -> byte-threshold=3944B` with four models alike that one cell could
+ * not part.
  */
 final class AlikeTeller {
   private AlikeTeller() {}
+
+  /** How many telling cells one map measures at most, each parting the models still alike. */
+  static final int MAX_TELLING_CELLS = 3;
+
+  /**
+   * A cell that would tell two of {@code chains} apart and is not among {@code measured} (the first
+   * pair, in order, that has one), or null: measured, it rules out at least one of that pair, or
+   * shows that no model of them is the target. A cell measured already, where the simulations
+   * parted and the target did not, tells no more measured again.
+   */
+  static CellPlan tellingCell(List<String> chains, List<CellPlan> measured) {
+    for (int i = 0; i < chains.size(); i++)
+      for (int j = i + 1; j < chains.size(); j++) {
+        CellPlan c = UndecidedAnswers.tellingCell(chains.get(i), chains.get(j));
+        if (c != null && !measured.contains(c)) return c;
+      }
+    return null;
+  }
 
   /** A model that reproduced every measured cell: its candidate, the chain replayed, its replay. */
   record Reproduced(
@@ -35,8 +55,11 @@ final class AlikeTeller {
     /** One model reproduced it too: the answer, its replay now with the telling cell in it. */
     record One(Reproduced model) implements Told {}
 
-    /** Both did: they stay alike, and the cell is no longer the one to measure. */
-    record Both(String label) implements Told {}
+    /**
+     * Two or more did: those stay alike ({@code still}, the telling cell's replay in each), and the
+     * cell is no longer the one to measure.
+     */
+    record Both(String label, List<Reproduced> still) implements Told {}
 
     /** Neither did: how each differed, and what the target showed in the cell. */
     record Neither(List<String> tried, List<String> cells, CellEvidence seen) implements Told {}
@@ -145,6 +168,6 @@ final class AlikeTeller {
     }
     if (again.size() == 1) return new Told.One(again.get(0));
     if (again.isEmpty()) return new Told.Neither(tried, differences, seen);
-    return new Told.Both(label);
+    return new Told.Both(label, List.copyOf(again));
   }
 }

@@ -130,67 +130,76 @@ final class PairReplays {
       return new Result(
           given(answer, replayedAlike.get(0), budgetCut), replayedAlike.get(0), false);
     if (reproduced.size() > 1) {
-      List<String> chains =
-          reproduced.stream()
-              .map(c -> answer.idle() == null ? c.chain() : answer.idle().appliedTo(c.chain()))
-              .toList();
       // two holding stages in series can be simulated on a cell not measured: the one that would
       // tell them apart, measured when the pair was fitted to this client's own cells (beside a
-      // compressor the cells are another client's) and no stall or budget left a third unknown
-      CellPlan telling =
-          reproduced.size() == 2
-              ? UndecidedAnswers.tellingCell(reproduced.get(0).chain(), reproduced.get(1).chain())
-              : null;
+      // compressor the cells are another client's) and no stall or budget left another unknown;
+      // each such cell rules out one model at least, or all of them
       boolean plain = answer.compression() == null || answer.compression().coding() == null;
-      AlikeTeller.Told told =
-          telling == null || !plain || !stalledOut.isEmpty() || !budgetCut.isEmpty()
-              ? null
-              : AlikeTeller.tell(
-                  lab,
-                  measure,
-                  replays,
-                  target,
-                  lab.scenario().cells().get(0),
-                  telling,
-                  replayedAlike,
-                  results,
-                  cert,
-                  announce,
-                  deadline);
-      if (told instanceof AlikeTeller.Told.One one)
-        return new Result(given(answer, one.model(), budgetCut), one.model(), false);
-      if (told instanceof AlikeTeller.Told.Neither neither) {
-        tried.addAll(neither.tried());
-        cells.addAll(neither.cells());
-        // the cell parts them from the target too: the pairs fitted again with it, once (a
-        // threshold behind a clock, taken from the middle of what the first cells allowed, was
-        // over what 4 KiB frames every 100 ms showed it to be: a map, 2026-12-05)
-        Result refitted =
-            pairCells.isEmpty() || neither.seen() == null
-                ? null
-                : refitted(
-                    target,
-                    answer,
-                    pairCells,
-                    neither.seen(),
-                    replayedAlike,
-                    results,
-                    measure,
-                    cert,
-                    announce,
-                    deadline);
-        if (refitted != null) return refitted;
-        return new Result(answer.withUnverifiedModels(tried, cells), null, false);
+      boolean mayTell = plain && stalledOut.isEmpty() && budgetCut.isEmpty();
+      List<AlikeTeller.Reproduced> left = replayedAlike;
+      String toldNothing = null;
+      List<CellPlan> measured = new ArrayList<>();
+      CellPlan telling = AlikeTeller.tellingCell(chainsOf(left), measured);
+      for (int round = 0;
+          round < AlikeTeller.MAX_TELLING_CELLS && mayTell && telling != null;
+          round++) {
+        AlikeTeller.Told told =
+            AlikeTeller.tell(
+                lab,
+                measure,
+                replays,
+                target,
+                lab.scenario().cells().get(0),
+                telling,
+                left,
+                results,
+                cert,
+                announce,
+                deadline);
+        if (told == null) break;
+        measured.add(telling);
+        if (told instanceof AlikeTeller.Told.One one)
+          return new Result(given(answer, one.model(), budgetCut), one.model(), false);
+        if (told instanceof AlikeTeller.Told.Neither neither) {
+          tried.addAll(neither.tried());
+          cells.addAll(neither.cells());
+          // the cell parts them from the target too: the pairs fitted again with it, once (a
+          // threshold behind a clock, taken from the middle of what the first cells allowed, was
+          // over what 4 KiB frames every 100 ms showed it to be: a map, 2026-12-05)
+          Result refitted =
+              pairCells.isEmpty() || neither.seen() == null
+                  ? null
+                  : refitted(
+                      target,
+                      answer,
+                      pairCells,
+                      neither.seen(),
+                      replayedAlike,
+                      results,
+                      measure,
+                      cert,
+                      announce,
+                      deadline);
+          if (refitted != null) return refitted;
+          return new Result(answer.withUnverifiedModels(tried, cells), null, false);
+        }
+        AlikeTeller.Told.Both both = (AlikeTeller.Told.Both) told;
+        left = both.still();
+        toldNothing = both.label();
+        telling = AlikeTeller.tellingCell(chainsOf(left), measured);
       }
       return new Result(
-          told instanceof AlikeTeller.Told.Both both
-              ? UndecidedAnswers.namedAlike(
-                  answer, chains, null, both.label(), stalledOut, budgetCut)
-              : UndecidedAnswers.namedAlike(answer, chains, telling, stalledOut, budgetCut),
+          UndecidedAnswers.namedAlike(
+              answer, chainsOf(left), telling, toldNothing, stalledOut, budgetCut),
           null,
           true);
     }
     return new Result(answer.withUnverifiedModels(tried, cells), null, false);
+  }
+
+  /** The chains of {@code models}, as replayed (an idle stage the answer found applied). */
+  private static List<String> chainsOf(List<AlikeTeller.Reproduced> models) {
+    return models.stream().map(AlikeTeller.Reproduced::chain).toList();
   }
 
   /**

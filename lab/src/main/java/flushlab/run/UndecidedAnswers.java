@@ -61,7 +61,9 @@ final class UndecidedAnswers {
                     ? ""
                     : " ("
                         + toldNothing
-                        + ", where their simulations part, was measured and both reproduce it)")
+                        + ", where their simulations part, was measured and "
+                        + (chains.size() == 2 ? "both" : "all " + chains.size())
+                        + " reproduce it)")
                 + (stalledOut.isEmpty()
                     ? ""
                     : "; whether others do too is not known: " + String.join("; ", stalledOut))

@@ -2,6 +2,7 @@ package flushlab.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.map.CellPlan;
 import flushlab.map.FlushTrigger;
 import flushlab.map.Replay;
 import flushlab.map.TriggerKind;
@@ -89,6 +90,48 @@ class AlikeTellerTest {
             List.of(List.of(), List.of()),
             TELLING,
             null);
-    assertThat(told).isEqualTo(new AlikeTeller.Told.Both(TELLING));
+    assertThat(told).isInstanceOf(AlikeTeller.Told.Both.class);
+    AlikeTeller.Told.Both both = (AlikeTeller.Told.Both) told;
+    assertThat(both.label()).isEqualTo(TELLING);
+    assertThat(both.still()).extracting(AlikeTeller.Reproduced::chain).containsExactly(HOLD, CLOCK);
+  }
+
+  /**
+   * Four models alike (a map of `timer=81ms -> byte-threshold=3944B` as a browser, 2026-12-05, with
+   * a budget of 150 s): the first pair's telling cell is the one measured; the two that reproduce
+   * it stay, each with that cell's replay, for the next cell to part.
+   */
+  @Test
+  void ofManyAlikeTheOnesThatReproduceTheTellingCellStayForTheNext() {
+    List<String> four =
+        List.of(
+            "timer=82.1ms -> byte-threshold=3789B",
+            "byte-threshold=4794B -> timer=82.1ms",
+            "timer=85.4ms,periodic=true -> byte-threshold=3643B",
+            "byte-threshold=4098B -> timer=78.9ms,periodic=true");
+    CellPlan first = UndecidedAnswers.tellingCell(four.get(0), four.get(1));
+    assertThat(AlikeTeller.tellingCell(four, List.of())).isEqualTo(first).isNotNull();
+    // a cell measured already is not measured again: the next pair's, that differs
+    assertThat(AlikeTeller.tellingCell(four, List.of(first))).isNotNull().isNotEqualTo(first);
+    assertThat(AlikeTeller.tellingCell(List.of(four.get(0), four.get(0)), List.of())).isNull();
+    List<AlikeTeller.Reproduced> alike = four.stream().map(c -> reproduced(c, 7)).toList();
+    AlikeTeller.Told told =
+        AlikeTeller.decide(
+            alike,
+            List.of(
+                onTheTellingCell(four.get(0), null),
+                onTheTellingCell(four.get(1), "waits 300 and 82 ms"),
+                onTheTellingCell(four.get(2), null),
+                onTheTellingCell(four.get(3), "frames per read 1.00 and 2.00")),
+            List.of(List.of(), List.of(), List.of(), List.of()),
+            TELLING,
+            null);
+    assertThat(told).isInstanceOf(AlikeTeller.Told.Both.class);
+    List<AlikeTeller.Reproduced> still = ((AlikeTeller.Told.Both) told).still();
+    assertThat(still)
+        .extracting(AlikeTeller.Reproduced::chain)
+        .containsExactly(four.get(0), four.get(2));
+    assertThat(still)
+        .allMatch(m -> m.verdict().text().endsWith("reproduces 8 of 8 cells"), "8 of 8 cells");
   }
 }
