@@ -103,6 +103,11 @@ final class EmitterConnection {
     return closing;
   }
 
+  /** Whether the connection speaks HTTP/2 (from the start, or since an h2c Upgrade). */
+  boolean speaksH2() {
+    return h2 != null;
+  }
+
   void markClosing() {
     closing = true;
   }

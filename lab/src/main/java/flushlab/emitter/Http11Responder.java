@@ -114,7 +114,10 @@ final class Http11Responder implements EmitterRoutes.Responder {
       requestTimer.cancel(false);
       requestTimer = null;
     }
-    if (connection.closing()) return;
+    // after an h2c Upgrade, what the parser still finds (a request pipelined behind the upgrade
+    // request) came in the old protocol: the connection is HTTP/2's now (the split connection
+    // answered it over HTTP/1.1 inside the HTTP/2 stream; the one before failed on it)
+    if (connection.closing() || connection.speaksH2()) return;
     if (!busy && h2cUpgrade(request)) return;
     if (busy) {
       if (queued.size() >= MAX_PIPELINED) {

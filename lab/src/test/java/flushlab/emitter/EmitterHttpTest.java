@@ -11,6 +11,7 @@ import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -178,5 +179,27 @@ class EmitterHttpTest extends LabTest {
     assertThat(text).startsWith("HTTP/1.1 200 OK");
     assertThat(text).contains("\"pi_seq\":4").contains("data: [DONE]");
     assertThat(text.split("\"pi_ts\":", -1)).hasSize(6);
+  }
+
+  /**
+   * A client that pipelines a second HTTP/1.1 request behind its h2c Upgrade request (before the
+   * 101, after which the connection is HTTP/2's): the 101 is the last thing said in HTTP/1.1; the
+   * second request, read from bytes that belong to the old protocol, is never answered in it.
+   */
+  @Test
+  void aRequestPipelinedBehindAnUpgradeIsNeverAnsweredAsHttp11() throws Exception {
+    String both =
+        "GET /sse?frames=3&interval=0ms HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+            + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n"
+            + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    try (Socket so = new Socket("127.0.0.1", lab.emitter.port())) {
+      so.setSoTimeout(10_000);
+      so.getOutputStream().write(both.getBytes(StandardCharsets.US_ASCII));
+      // the client says no more: the emitter answers what it read, then closes
+      so.shutdownOutput();
+      String text = new String(so.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+      assertThat(text).startsWith("HTTP/1.1 101 Switching Protocols");
+      assertThat(text.substring("HTTP/1.1 101".length())).doesNotContain("HTTP/1.1");
+    }
   }
 }
