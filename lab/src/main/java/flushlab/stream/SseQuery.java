@@ -286,19 +286,14 @@ final class SseQuery {
               + max
               + ")");
     }
-    if (v < min || v > max) {
-      throw new StreamSpec.Invalid(
-          "bad parameter '"
-              + key
-              + "': "
-              + v
-              + " is out of range (allowed: "
-              + min
-              + ".."
-              + max
-              + ")");
-    }
+    if (v < min || v > max) throw outOfRange(key, Long.toString(v), min + ".." + max);
     return v;
+  }
+
+  /** A value of {@code key} outside what it takes, with what it takes. */
+  private static StreamSpec.Invalid outOfRange(String key, String value, String allowed) {
+    return new StreamSpec.Invalid(
+        "bad parameter '" + key + "': " + value + " is out of range (allowed: " + allowed + ")");
   }
 
   /** Sizes accept a unit ("2KiB") or a bare number of bytes. */
@@ -321,18 +316,7 @@ final class SseQuery {
               + max
               + " B)");
     }
-    if (v < min || v > max) {
-      throw new StreamSpec.Invalid(
-          "bad parameter '"
-              + key
-              + "': "
-              + v
-              + " B is out of range (allowed: "
-              + min
-              + ".."
-              + max
-              + " B)");
-    }
+    if (v < min || v > max) throw outOfRange(key, v + " B", min + ".." + max + " B");
     return v;
   }
 
@@ -343,18 +327,8 @@ final class SseQuery {
     } catch (IllegalArgumentException e) {
       throw new StreamSpec.Invalid("bad parameter '" + key + "': " + e.getMessage());
     }
-    if (v < min || v > max) {
-      throw new StreamSpec.Invalid(
-          "bad parameter '"
-              + key
-              + "': "
-              + value
-              + " is out of range (allowed: "
-              + Units.formatDuration(min)
-              + ".."
-              + Units.formatDuration(max)
-              + ")");
-    }
+    if (v < min || v > max)
+      throw outOfRange(key, value, Units.formatDuration(min) + ".." + Units.formatDuration(max));
     return v;
   }
 }
