@@ -31,10 +31,13 @@ public record ClientsApart(String sentence, String tryNext) {
   }
 
   /**
-   * From each compared cell's match and how it was asked (index by index), or null when they do not
-   * part two clients.
+   * From each compared cell's match and how it was asked (index by index, one of each per cell), or
+   * null when they do not part two clients.
    */
   public static ClientsApart of(List<Replay.CellMatch> matches, List<AskedAs> asked) {
+    if (matches.size() != asked.size())
+      throw new IllegalArgumentException(
+          matches.size() + " cell matches and " + asked.size() + " clients: one of each per cell");
     Set<AskedAs> differ = new LinkedHashSet<>();
     Set<AskedAs> agree = new LinkedHashSet<>();
     for (int i = 0; i < matches.size(); i++)

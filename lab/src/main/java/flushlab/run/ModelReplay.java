@@ -244,13 +244,18 @@ final class ModelReplay {
               compared.get(i).targetStairs(),
               compared.get(i).modelStairs()));
     }
+    // the cells alone say which client each was asked as; the silent stream's match, added after
+    // them, is no cell's (with it, a refused replay of a chain with an idle stage indexed past the
+    // cells: "Index 7 out of bounds for length 7", a map of timer=120ms,periodic=true ->
+    // byte-threshold=2500B -> idle-timeout=4s, 2026-12-05)
+    List<Replay.CellMatch> ofCells = verdict.cells();
     if (idleOnModel != null)
       verdict =
           verdict.with(new Replay.CellMatch(IdleCut.LABEL, IdleCut.difference(idle, idleOnModel)));
     ClientsApart apart =
         verdict.verified()
             ? null
-            : ClientsApart.of(verdict.cells(), compared.stream().map(ComparedCell::asked).toList());
+            : ClientsApart.of(ofCells, compared.stream().map(ComparedCell::asked).toList());
     return new Outcome(
         verdict, null, null, results.size() - compared.size() - noData, List.copyOf(cells), apart);
   }

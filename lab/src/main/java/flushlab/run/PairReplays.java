@@ -139,7 +139,7 @@ final class PairReplays {
       List<AlikeTeller.Reproduced> left = replayedAlike;
       String toldNothing = null;
       List<CellPlan> measured = new ArrayList<>();
-      CellPlan telling = AlikeTeller.tellingCell(chainsOf(left), measured);
+      CellPlan telling = AlikeTeller.tellingCell(simulated(left), measured);
       for (int round = 0;
           round < AlikeTeller.MAX_TELLING_CELLS && mayTell && telling != null;
           round++) {
@@ -186,7 +186,7 @@ final class PairReplays {
         AlikeTeller.Told.Both both = (AlikeTeller.Told.Both) told;
         left = both.still();
         toldNothing = both.label();
-        telling = AlikeTeller.tellingCell(chainsOf(left), measured);
+        telling = AlikeTeller.tellingCell(simulated(left), measured);
       }
       return new Result(
           UndecidedAnswers.namedAlike(
@@ -195,6 +195,14 @@ final class PairReplays {
           true);
     }
     return new Result(answer.withUnverifiedModels(tried, cells), null, false);
+  }
+
+  /**
+   * The chains of {@code models} as the pair simulation reads them: their two stages, without the
+   * idle stage an answer applies to them (the simulation knows no idle stage).
+   */
+  private static List<String> simulated(List<AlikeTeller.Reproduced> models) {
+    return models.stream().map(m -> m.candidate().chain()).toList();
   }
 
   /** The chains of {@code models}, as replayed (an idle stage the answer found applied). */

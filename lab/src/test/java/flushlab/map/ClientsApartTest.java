@@ -1,6 +1,7 @@
 package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import flushlab.client.ClientProfile;
 import flushlab.map.ClientsApart.AskedAs;
@@ -55,5 +56,18 @@ class ClientsApartTest {
     assertThat(ClientsApart.of(List.of(differs("a"), differs("probe")), List.of(BARE, BROWSER)))
         .as("nothing reproduced")
         .isNull();
+  }
+
+  /**
+   * A match that is no cell's (the silent stream's, which a replay adds after the cells) has no
+   * client to pair with: refused plainly, not read past the clients' end.
+   */
+  @Test
+  void aMatchWithoutItsCellsClientIsRefusedPlainly() {
+    assertThat(
+            catchThrowable(
+                () -> ClientsApart.of(List.of(agrees("a"), differs(IdleCut.LABEL)), List.of(BARE))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("2 cell matches and 1 clients: one of each per cell");
   }
 }
