@@ -41,10 +41,15 @@ record TrialStalls(List<StallLog.Stall> stalls, double ms) {
    * pass no stall could have made). It counts for its own length.
    */
   static TrialStalls overThinksEnd(long started, long ended, double thinkMs) {
+    return overThinksEnd(HiccupMeter.get().host(), started, ended, thinkMs);
+  }
+
+  /** As {@link #overThinksEnd(long, long, double)}, of the stalls {@code log} holds. */
+  static TrialStalls overThinksEnd(StallLog log, long started, long ended, double thinkMs) {
     long thinkEnd = started + (long) (thinkMs * 1e6);
     HiccupMeter.get().awaitWatcherPast(ended, WATCHER_WAIT_NANOS);
     List<StallLog.Stall> over =
-        HiccupMeter.get().host().between(started, ended).stream()
+        log.between(started, ended).stream()
             .filter(st -> st.fromNanos() - thinkEnd <= 0 && st.toNanos() - thinkEnd >= 0)
             .toList();
     return new TrialStalls(over, longestMs(over));

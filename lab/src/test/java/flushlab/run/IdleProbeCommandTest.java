@@ -50,6 +50,8 @@ class IdleProbeCommandTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Main.run(all, new PrintStream(out), new PrintStream(err));
+    // every trial stays in the test's report: a run that fails once in a suite is read from it
+    System.out.print(out);
     if (code != 0) HostStalls.skipIfSaidIn(out + "\n" + err);
     assertThat(code).as(out + "\n" + err).isZero();
     JsonNode a = Json.MAPPER.readTree(json.toFile());
