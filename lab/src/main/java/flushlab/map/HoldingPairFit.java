@@ -133,7 +133,7 @@ public final class HoldingPairFit {
    * crossed it a hold early, so the replay refused the hidden order and gave the other (a chain
    * bench, 2026-12-05).
    */
-  private static final class Closest<T> {
+  static final class Closest<T> {
     private double best = Double.MAX_VALUE;
     private final List<T> tied = new ArrayList<>();
 
@@ -150,74 +150,7 @@ public final class HoldingPairFit {
     }
   }
 
-  /** How a compressor beside another stage flushes, as the simulation runs it. */
-  public enum CompressorFlush {
-    /** `flush=timer,after=T`: T ms after a write reached it. */
-    TIMER(Kind.FLUSH_TIMER),
-    /** `flush=input,bytes=N`: once N bytes of its input (the events' own) are in. */
-    INPUT(Kind.FLUSH_INPUT),
-    /**
-     * `flush=bytes,bytes=N`: each write flushed, sent once N compressed bytes wait (counted as the
-     * accepting client received them).
-     */
-    OUTPUT(Kind.FLUSH_OUTPUT);
-
-    private final Kind kind;
-
-    CompressorFlush(Kind kind) {
-      this.kind = kind;
-    }
-  }
-
-  /**
-   * The value of a compressor's flush beside {@code other}, the stage clients that do not accept
-   * the coding saw alone (a hold or a clock of {@code otherValue} ms, or a threshold of {@code
-   * otherValue} bytes: of the events in front of the compressor, on the wire behind it), fitted on
-   * the cells of the clients that do: its timer (ms) or its input or output bytes. Of the values (4
-   * % apart) whose simulation, the compressor {@code first} or after {@code other}, matches every
-   * cell, the closest to them; null when none does. Only what the compressor holds and when is
-   * simulated, so compressed cells serve as well as plain ones.
-   */
-  public static Double compressorFlush(
-      List<CellEvidence> acceptingCells,
-      CompressorFlush flush,
-      TriggerKind other,
-      double otherValue,
-      boolean first) {
-    Kind kind =
-        switch (other) {
-          case PERIODIC_TIMER -> Kind.PERIODIC;
-          case TIMER -> Kind.HOLD;
-          // a threshold in front of the compressor counts the events' bytes; behind it, the
-          // compressed bytes, as an accepting client receives them (what its cells give)
-          case BYTE_THRESHOLD -> first ? Kind.THRESHOLD : Kind.INPUT_THRESHOLD;
-          default -> null;
-        };
-    List<CellEvidence> fitted = HoldingStageFits.fittable(acceptingCells);
-    if (kind == null || fitted.isEmpty() || fitted.stream().noneMatch(CellEvidence::held))
-      return null;
-    Stage fixed = new Stage(kind, otherValue);
-    Closest<Double> closest = new Closest<>();
-    for (double v : values(flush.kind)) {
-      Stage compressor = new Stage(flush.kind, v);
-      double score = 0;
-      for (CellEvidence c : fitted) {
-        Simulated sim =
-            first
-                ? PairSimulation.simulate(c, compressor, fixed)
-                : PairSimulation.simulate(c, fixed, compressor);
-        if (!PairSimulation.matches(c, sim)) {
-          score = Double.NaN;
-          break;
-        }
-        score += PairSimulation.misfit(c, sim);
-      }
-      if (!Double.isNaN(score)) closest.offer(score, v);
-    }
-    return closest.chosen();
-  }
-
-  private static double[] values(Kind k) {
+  static double[] values(Kind k) {
     return switch (k) {
       case THRESHOLD -> BYTES;
       case HOLD, PERIODIC -> MS;
@@ -339,27 +272,8 @@ public final class HoldingPairFit {
     double widest = 0;
     for (long size : new long[] {60, 256, 1024, 4096}) {
       for (long ms : intervalsMs) {
-        int frames = ms > 100 ? SLOW_FRAMES : (int) Math.max(25, Math.min(600, 1200 / ms + 1));
-        CellEvidence plan =
-            new CellEvidence(
-                "plan",
-                size + 6,
-                size,
-                ms,
-                frames,
-                1,
-                1.0,
-                frames - 2,
-                1,
-                0,
-                0,
-                0,
-                ms,
-                ms,
-                ms,
-                0,
-                false,
-                null);
+        int frames = framesAt(ms);
+        CellEvidence plan = planned(size, ms, frames);
         Simulated x = PairSimulation.simulate(plan, a[0], a[1]);
         Simulated y = PairSimulation.simulate(plan, b[0], b[1]);
         if (x.drained() || y.drained() || x.releases() == 0 || y.releases() == 0) continue;
@@ -381,5 +295,41 @@ public final class HoldingPairFit {
       }
     }
     return best;
+  }
+
+  /**
+   * Frames of a cell measured to tell models apart: a stream of about 1.2 s, or of a dozen slow
+   * releases.
+   */
+  static int framesAt(long intervalMs) {
+    return intervalMs > 100
+        ? SLOW_FRAMES
+        : (int) Math.max(25, Math.min(600, 1200 / intervalMs + 1));
+  }
+
+  /**
+   * A cell not measured yet, as the simulation needs it: frames of {@code size} bytes every {@code
+   * ms}, each on the wire with a chunk's framing.
+   */
+  static CellEvidence planned(long size, long ms, int frames) {
+    return new CellEvidence(
+        "plan",
+        size + 6,
+        size,
+        ms,
+        frames,
+        1,
+        1.0,
+        frames - 2,
+        1,
+        0,
+        0,
+        0,
+        ms,
+        ms,
+        ms,
+        0,
+        false,
+        null);
   }
 }

@@ -45,7 +45,20 @@ final class PairSimulation {
     INPUT_THRESHOLD
   }
 
-  record Stage(Kind kind, double value) {}
+  /**
+   * One stage and its value; a clock's ticks fall at {@code phaseMs} past each multiple of its
+   * period from the stream's start (0 unless a fit asks which phase a cell was measured at).
+   */
+  record Stage(Kind kind, double value, double phaseMs) {
+    Stage(Kind kind, double value) {
+      this(kind, value, 0);
+    }
+
+    /** The same clock with its ticks {@code ms} later. */
+    Stage atPhase(double ms) {
+      return new Stage(kind, value, ms);
+    }
+  }
 
   /** The payload of one segment on loopback, the one path the cork is simulated on. */
   static final double SEGMENT = NetworkPath.LOOPBACK.mss();
@@ -187,7 +200,7 @@ final class PairSimulation {
       if (heldLast < 0 && s.kind() == Kind.HOLD)
         due = Math.max(at, (prevLast + 1) * interval + s.value());
       if (heldLast < 0 && s.kind() == Kind.PERIODIC)
-        due = (Math.floor(at / s.value()) + 1) * s.value();
+        due = (Math.floor((at - s.phaseMs()) / s.value()) + 1) * s.value() + s.phaseMs();
       if (heldLast < 0 && (s.kind() == Kind.CORK || s.kind() == Kind.FLUSH_TIMER))
         due = at + s.value();
       prevLast = inLast[i];

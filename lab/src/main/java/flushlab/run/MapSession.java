@@ -132,17 +132,31 @@ final class MapSession {
         lab.interrupted() || asItIsAnswer == null
             ? null
             : BesideACompressor.flushingOneLate(answer, asItIsAnswer == mine, heldOnly);
-    // or a compressor on a timer of its own, before or after a plain hold
-    List<TwoStageCandidate> compressorTimed =
-        lab.interrupted() || asItIsAnswer == null
-            ? List.of()
-            : BesideACompressor.compressorOnATimer(
-                answer,
-                asItIsAnswer == mine,
-                acceptingPass.stream()
-                    .map(r -> MapPass.asProbed(r, cert.emitToRecvMs()))
-                    .filter(c -> c != null)
-                    .toList());
+    // or a compressor on a timer of its own, before or after a plain hold, its flush pinned by a
+    // cell more where the accepting cells leave it loose
+    List<CellEvidence> acceptingCells =
+        acceptingPass.stream()
+            .map(r -> MapPass.asProbed(r, cert.emitToRecvMs()))
+            .filter(c -> c != null)
+            .toList();
+    List<TwoStageCandidate> compressorTimed = List.of();
+    if (!lab.interrupted() && asItIsAnswer != null) {
+      List<CellEvidence> pinning =
+          FlushPinning.measure(
+              lab,
+              measure,
+              target,
+              answer,
+              acceptingCells,
+              acceptingPass,
+              results,
+              cert,
+              announce,
+              deadline);
+      compressorTimed =
+          BesideACompressor.compressorOnATimer(
+              answer, asItIsAnswer == mine, acceptingCells, pinning);
+    }
     // a compressor the accepting pass read as an encoder (its buffers filling) or as a byte
     // threshold (a compressor sending by its output) is one of these only once that reading's
     // model failed its replay: then they come after the others

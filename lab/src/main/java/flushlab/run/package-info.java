@@ -6,7 +6,8 @@
  * through a {@code Measure}, {@code LocalMeasurer} on this host), {@code MapSession} (the map once
  * certified: {@code ClientPasses}, a {@code MapPass} as each kind of client, accepting compression
  * and not, with a {@code SilentStream} beside the cells for an idle timeout; {@code PairReplays},
- * the models of two stages, {@code AlikeTeller} measuring the cell that tells two alike apart, and
+ * the models of two stages, {@code AlikeTeller} measuring the cell that tells two alike apart,
+ * {@code FlushPinning} the cell that pins a compressor's count the accepting pass left loose, and
  * {@code UndecidedAnswers} when several still replay alike or stalls or the budget left twins
  * unreplayed; through {@code MapLab}, what it needs of the runner), {@code ModelReplay} (a model's
  * relay where the target ran, every cell measured on it and compared), {@code StallJudge} + {@code

@@ -262,7 +262,8 @@ class BesideACompressorTest {
             TriggerInferenceTest.held(66, 2, 600, 38, 114.2, 76.0),
             TriggerInferenceTest.held(66, 50, 25, 2, 114.3, 100.0),
             TriggerInferenceTest.held(1031, 20, 60, 4, 114.5, 80.0));
-    List<TwoStageCandidate> found = BesideACompressor.compressorOnATimer(mapped, true, accepting);
+    List<TwoStageCandidate> found =
+        BesideACompressor.compressorOnATimer(mapped, true, accepting, List.of());
     assertThat(found)
         .extracting(TwoStageCandidate::chain)
         .containsExactly(
@@ -279,7 +280,7 @@ class BesideACompressorTest {
     FlushTrigger threshold = answer(TriggerKind.BYTE_THRESHOLD);
     assertThat(
             BesideACompressor.compressorOnATimer(
-                compressedBeside(unexplained, threshold), true, accepting))
+                compressedBeside(unexplained, threshold), true, accepting, List.of()))
         .as("a plain pass that is neither a hold nor a clock")
         .isEmpty();
   }
@@ -297,7 +298,8 @@ class BesideACompressorTest {
         BesideACompressor.compressorOnATimer(
             compressedBeside(unexplained, clock),
             true,
-            HoldingPairFitTest.compressorBeforeAClock());
+            HoldingPairFitTest.compressorBeforeAClock(),
+            List.of());
     assertThat(found).isNotEmpty();
     Matcher m =
         Pattern.compile(
@@ -349,7 +351,8 @@ class BesideACompressorTest {
         BesideACompressor.compressorOnATimer(
             compressedBeside(answer(TriggerKind.ENCODER), clock),
             true,
-            HoldingPairFitTest.inputCompressorBeforeAClock());
+            HoldingPairFitTest.inputCompressorBeforeAClock(),
+            List.of());
     assertThat(found)
         .extracting(TwoStageCandidate::chain)
         .anyMatch(
@@ -380,7 +383,7 @@ class BesideACompressorTest {
     assertThat(ShaperModel.of(answer).chain()).as("the answer has no model of its own").isNull();
     List<TwoStageCandidate> found =
         BesideACompressor.compressorOnATimer(
-            answer, true, HoldingPairFitTest.compressorBehindAThreshold());
+            answer, true, HoldingPairFitTest.compressorBehindAThreshold(), List.of());
     assertThat(found).isNotEmpty();
     for (TwoStageCandidate c : found)
       assertThat(c.chain()).startsWith("byte-threshold=1419B -> compress=gzip,flush=");

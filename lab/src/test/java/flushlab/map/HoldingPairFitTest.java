@@ -423,11 +423,11 @@ class HoldingPairFitTest {
   @Test
   void aCompressorOnATimerInFrontOfAClockIsFoundWithinFivePercent() {
     fittedInFrontOfAClockWithinFivePercent(
-        compressorBeforeAClock(), HoldingPairFit.CompressorFlush.TIMER, 200.3, 158);
+        compressorBeforeAClock(), CompressorFlushFit.Flush.TIMER, 200.3, 158);
     assertThat(
-            HoldingPairFit.compressorFlush(
+            CompressorFlushFit.compressorFlush(
                 compressorBeforeAClock(),
-                HoldingPairFit.CompressorFlush.TIMER,
+                CompressorFlushFit.Flush.TIMER,
                 TriggerKind.NAGLE,
                 0,
                 true))
@@ -533,7 +533,7 @@ class HoldingPairFitTest {
   @Test
   void aCompressorFlushingEveryNInputBytesInFrontOfAClockIsFoundWithinFivePercent() {
     fittedInFrontOfAClockWithinFivePercent(
-        inputCompressorBeforeAClock(), HoldingPairFit.CompressorFlush.INPUT, 199, 2716);
+        inputCompressorBeforeAClock(), CompressorFlushFit.Flush.INPUT, 199, 2716);
   }
 
   /**
@@ -552,8 +552,8 @@ class HoldingPairFitTest {
             asReceivedInGzip(
                 cell(4104, 2, 600, 13.64, 42, 14, 26.2, 28.0, 20.3, 689 * 83.6), 83.6));
     Double bytes =
-        HoldingPairFit.compressorFlush(
-            cells, HoldingPairFit.CompressorFlush.OUTPUT, TriggerKind.BYTE_THRESHOLD, 3755, false);
+        CompressorFlushFit.compressorFlush(
+            cells, CompressorFlushFit.Flush.OUTPUT, TriggerKind.BYTE_THRESHOLD, 3755, false);
     assertThat(bytes).isNotNull();
     assertThat(bytes).isBetween(588.0, 686.0);
   }
@@ -576,8 +576,8 @@ class HoldingPairFitTest {
             asReceivedInGzip(
                 cell(4104, 2, 600, 46.15, 11, 46, 90.2, 92.0, 90.2, 3001 * 63.0), 63.0));
     Double bytes =
-        HoldingPairFit.compressorFlush(
-            cells, HoldingPairFit.CompressorFlush.OUTPUT, TriggerKind.BYTE_THRESHOLD, 2805, true);
+        CompressorFlushFit.compressorFlush(
+            cells, CompressorFlushFit.Flush.OUTPUT, TriggerKind.BYTE_THRESHOLD, 2805, true);
     assertThat(bytes).isNotNull();
     assertThat(bytes).isLessThanOrEqualTo(2805.0);
   }
@@ -601,17 +601,13 @@ class HoldingPairFitTest {
   void aCompressorOnATimerBehindAThresholdIsFoundWithinFivePercent() {
     List<CellEvidence> cells = compressorBehindAThreshold();
     Double after =
-        HoldingPairFit.compressorFlush(
-            cells, HoldingPairFit.CompressorFlush.TIMER, TriggerKind.BYTE_THRESHOLD, 1290, false);
+        CompressorFlushFit.compressorFlush(
+            cells, CompressorFlushFit.Flush.TIMER, TriggerKind.BYTE_THRESHOLD, 1290, false);
     assertThat(after).isNotNull();
     assertThat(after).isBetween(90 * 0.95, 90 * 1.05);
     assertThat(
-            HoldingPairFit.compressorFlush(
-                cells,
-                HoldingPairFit.CompressorFlush.TIMER,
-                TriggerKind.BYTE_THRESHOLD,
-                1290,
-                true))
+            CompressorFlushFit.compressorFlush(
+                cells, CompressorFlushFit.Flush.TIMER, TriggerKind.BYTE_THRESHOLD, 1290, true))
         .as(
             "the compressor in front of that threshold, which would count compressed bytes, matches none of these cells")
         .isNull();
@@ -619,12 +615,9 @@ class HoldingPairFitTest {
 
   /** The compressor's flush fitted in front of a clock of {@code clockMs} is {@code hidden}'s. */
   private static void fittedInFrontOfAClockWithinFivePercent(
-      List<CellEvidence> cells,
-      HoldingPairFit.CompressorFlush flush,
-      double clockMs,
-      double hidden) {
+      List<CellEvidence> cells, CompressorFlushFit.Flush flush, double clockMs, double hidden) {
     Double value =
-        HoldingPairFit.compressorFlush(cells, flush, TriggerKind.PERIODIC_TIMER, clockMs, true);
+        CompressorFlushFit.compressorFlush(cells, flush, TriggerKind.PERIODIC_TIMER, clockMs, true);
     assertThat(value).as(flush.name()).isNotNull();
     assertThat(value).as(flush.name()).isBetween(hidden * 0.95, hidden * 1.05);
   }

@@ -1,0 +1,240 @@
+package flushlab.map;
+
+import flushlab.map.PairSimulation.Kind;
+import flushlab.map.PairSimulation.Simulated;
+import flushlab.map.PairSimulation.Stage;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A compressor's flush beside another holding stage (a hold, a clock or a threshold), fitted on the
+ * cells of the clients that accept its coding by simulating the two in series: what value the cells
+ * allow, and, where they leave it loose, the one cell that pins it.
+ *
+ * <p>Why pinning: a compressor flushing every N bytes of its input in front of a clock releases, at
+ * each tick, the whole flushes since the last one, so where it flushes more often than the clock
+ * ticks a release carries two or three flushes, and values far apart give releases alike (`flush=
+ * input,bytes=2684B -> timer=165ms,periodic=true` was answered with 1798 B, verified on 7 of 7
+ * cells: 90 frames a release are two flushes of 45 frames or three of 30). A cell whose frames come
+ * slowly enough that each release is one flush reads N off its releases.
+ */
+public final class CompressorFlushFit {
+  private CompressorFlushFit() {}
+
+  /** How a compressor beside another stage flushes, as the simulation runs it. */
+  public enum Flush {
+    /** `flush=timer,after=T`: T ms after a write reached it. */
+    TIMER(Kind.FLUSH_TIMER),
+    /** `flush=input,bytes=N`: once N bytes of its input (the events' own) are in. */
+    INPUT(Kind.FLUSH_INPUT),
+    /**
+     * `flush=bytes,bytes=N`: each write flushed, sent once N compressed bytes wait (counted as the
+     * accepting client received them).
+     */
+    OUTPUT(Kind.FLUSH_OUTPUT);
+
+    private final Kind kind;
+
+    Flush(Kind kind) {
+      this.kind = kind;
+    }
+  }
+
+  /**
+   * What the cells allow of a compressor's flush beside another stage.
+   *
+   * @param value the value given: of those that match every cell, the closest to what the cells
+   *     showed
+   * @param low the lowest value that matches every cell
+   * @param high the highest
+   */
+  public record Fitted(double value, double low, double high) {
+    /** More than a model's parameter may be off (5 % either way) lies between low and high. */
+    public boolean loose() {
+      return high > low * LOOSE;
+    }
+  }
+
+  /** The ratio of the highest to the lowest value allowed past which the fit is loose. */
+  static final double LOOSE = 1.10;
+
+  /**
+   * The value of a compressor's flush beside {@code other}, the stage clients that do not accept
+   * the coding saw alone (a hold or a clock of {@code otherValue} ms, or a threshold of {@code
+   * otherValue} bytes: of the events in front of the compressor, on the wire behind it), fitted on
+   * the cells of the clients that do: its timer (ms) or its input or output bytes. Of the values (4
+   * % apart) whose simulation, the compressor {@code first} or after {@code other}, matches every
+   * cell, the closest to them; null when none does. Only what the compressor holds and when is
+   * simulated, so compressed cells serve as well as plain ones.
+   */
+  public static Double compressorFlush(
+      List<CellEvidence> acceptingCells,
+      Flush flush,
+      TriggerKind other,
+      double otherValue,
+      boolean first) {
+    Fitted f = fit(acceptingCells, List.of(), flush, other, otherValue, first);
+    return f == null ? null : f.value();
+  }
+
+  /**
+   * The same fit with cells measured to pin the value ({@link #pinningCell}): every cell, those
+   * included, bounds it, and the value given is, of the values 1 % apart within those bounds, the
+   * one whose releases carry the frames the pinning cells' did. Their waits are not fitted: a
+   * clock's phase against the compressor's flushes moves them by up to its period stream to stream.
+   * With no pinning cells, the plain fit.
+   */
+  public static Fitted fit(
+      List<CellEvidence> acceptingCells,
+      List<CellEvidence> pinning,
+      Flush flush,
+      TriggerKind other,
+      double otherValue,
+      boolean first) {
+    Kind kind =
+        switch (other) {
+          case PERIODIC_TIMER -> Kind.PERIODIC;
+          case TIMER -> Kind.HOLD;
+          // a threshold in front of the compressor counts the events' bytes; behind it, the
+          // compressed bytes, as an accepting client receives them (what its cells give)
+          case BYTE_THRESHOLD -> first ? Kind.THRESHOLD : Kind.INPUT_THRESHOLD;
+          default -> null;
+        };
+    List<CellEvidence> fitted = new ArrayList<>(HoldingStageFits.fittable(acceptingCells));
+    if (kind == null || fitted.isEmpty() || fitted.stream().noneMatch(CellEvidence::held))
+      return null;
+    List<CellEvidence> pins = HoldingStageFits.fittable(pinning);
+    fitted.addAll(pins);
+    Stage fixed = new Stage(kind, otherValue);
+    double low = Double.NaN;
+    double high = Double.NaN;
+    HoldingPairFit.Closest<Double> closest = new HoldingPairFit.Closest<>();
+    for (double v : HoldingPairFit.values(flush.kind)) {
+      double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first);
+      if (Double.isNaN(score)) continue;
+      if (Double.isNaN(low)) low = v;
+      high = v;
+      if (pins.isEmpty()) closest.offer(score, v);
+    }
+    if (Double.isNaN(low)) return null;
+    if (!pins.isEmpty()) {
+      // the bounds on a finer grid: a pinning cell of 45-frame releases tells values 2 % apart
+      for (double v = low / HoldingPairFit.STEP; v <= high * HoldingPairFit.STEP; v *= FINE) {
+        double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first);
+        if (!Double.isNaN(score)) closest.offer(score, v);
+      }
+    }
+    Double chosen = closest.chosen();
+    return chosen == null ? null : new Fitted(chosen, low, high);
+  }
+
+  /** The grid a pinned value is read on. */
+  private static final double FINE = 1.01;
+
+  /**
+   * NaN when the compressor at this value, beside {@code fixed}, misses a cell; else how far its
+   * releases lie from the cells': every cell's, or only the pinning ones' frames a release. Beside
+   * a clock a byte count is simulated at several phases of the clock, a cell matching at any: where
+   * the compressor flushes more often than the clock ticks, a release carries two flushes or three
+   * as the phase falls, and the phase of the target's clock against the stream is not known
+   * (`flush=input,bytes=1820B -> timer=211ms,periodic=true`, whose browser cells showed releases of
+   * 93 frames, three flushes, was fitted at 2769 B: at phase 0 the simulation gave four).
+   */
+  private static double score(
+      List<CellEvidence> cells,
+      List<CellEvidence> pins,
+      Stage compressor,
+      Stage fixed,
+      boolean first) {
+    double[] phases =
+        fixed.kind() == Kind.PERIODIC && compressor.kind() != Kind.FLUSH_TIMER
+            ? new double[] {0, 0.25, 0.5, 0.75}
+            : new double[] {0};
+    double score = 0;
+    for (CellEvidence c : cells) {
+      double best = Double.NaN;
+      for (double phase : phases) {
+        Simulated sim = simulate(c, compressor, fixed.atPhase(phase * fixed.value()), first);
+        if (!PairSimulation.matches(c, sim)) continue;
+        double misfit =
+            pins.isEmpty()
+                ? PairSimulation.misfit(c, sim)
+                : pins.contains(c) ? framesMisfit(c, sim) : 0;
+        if (Double.isNaN(best) || misfit < best) best = misfit;
+      }
+      if (Double.isNaN(best)) return Double.NaN;
+      score += best;
+    }
+    return score;
+  }
+
+  private static Simulated simulate(CellEvidence c, Stage compressor, Stage fixed, boolean first) {
+    return first
+        ? PairSimulation.simulate(c, compressor, fixed)
+        : PairSimulation.simulate(c, fixed, compressor);
+  }
+
+  private static double framesMisfit(CellEvidence c, Simulated sim) {
+    double d = (sim.framesP50() - c.releaseFrames()) / Math.max(1, c.releaseFrames());
+    return d * d;
+  }
+
+  /** Sample values between a loose fit's bounds a pinning cell must read apart. */
+  private static final int SAMPLES = 6;
+
+  /** A pinning cell's stream lasts this long at most. */
+  private static final long MAX_STREAM_MS = 5000;
+
+  /** Releases a pinning cell shows at the highest value, at least: a median of several. */
+  private static final int MIN_RELEASES = 2;
+
+  /**
+   * A cell that reads a loose fit's value beside a hold or a clock of {@code otherMs}: of small to
+   * large frames at 2 to 300 ms, streams up to 5 s, one where the frames a release carries grow
+   * with the value at every step from {@code f}'s low to its high (so each release is one flush,
+   * not a sum of several), with the most frames a release at the low end (the finest reading); null
+   * when no such cell exists, or the other stage is a threshold (whose count behind the compressor
+   * is of compressed bytes, which a cell not measured does not have).
+   */
+  public static CellPlan pinningCell(
+      Fitted f, Flush flush, TriggerKind other, double otherMs, boolean first) {
+    Kind kind =
+        switch (other) {
+          case PERIODIC_TIMER -> Kind.PERIODIC;
+          case TIMER -> Kind.HOLD;
+          default -> null;
+        };
+    if (kind == null || flush == Flush.TIMER || !f.loose()) return null;
+    Stage fixed = new Stage(kind, otherMs);
+    CellPlan best = null;
+    double finest = 0;
+    for (long size : new long[] {60, 256, 1024, 4096}) {
+      for (long ms : HoldingPairFit.TELLING_INTERVALS_MS) {
+        // long enough for a few flushes at the high end (a clock's or a hold's releases come
+        // in between), within five seconds
+        int frames =
+            (int)
+                Math.max(
+                    HoldingPairFit.framesAt(ms),
+                    Math.ceil((MIN_RELEASES + 2) * f.high() / Math.max(1, size)));
+        if (frames * ms > MAX_STREAM_MS) continue;
+        CellEvidence plan = HoldingPairFit.planned(size, ms, frames);
+        double previous = -1;
+        double atLow = 0;
+        boolean reads = true;
+        for (int i = 0; i < SAMPLES && reads; i++) {
+          double v = f.low() * Math.pow(f.high() / f.low(), i / (double) (SAMPLES - 1));
+          Simulated sim = simulate(plan, new Stage(flush.kind, v), fixed, first);
+          reads = !sim.drained() && sim.releases() >= MIN_RELEASES && sim.framesP50() > previous;
+          if (i == 0) atLow = sim.framesP50();
+          previous = sim.framesP50();
+        }
+        if (reads && atLow > finest) {
+          finest = atLow;
+          best = new CellPlan(size, ms * 1_000_000L, frames);
+        }
+      }
+    }
+    return best;
+  }
+}

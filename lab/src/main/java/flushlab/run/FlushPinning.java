@@ -1,0 +1,67 @@
+package flushlab.run;
+
+import flushlab.map.BesideACompressor;
+import flushlab.map.CellEvidence;
+import flushlab.map.CellPlan;
+import flushlab.map.FlushTrigger;
+import flushlab.scenario.Cell;
+import flushlab.targets.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Cells measured, as the client that accepts the target's coding, to pin a compressor's flush that
+ * the accepting pass left loose (issue 35: the map measures more where too few releases tell,
+ * rather than give a value from the middle of a range): each plan {@link
+ * BesideACompressor#pinningCells} gives is measured on the target, added to the map's results (so
+ * every candidate's replay is compared on it too), and handed to the fit.
+ */
+final class FlushPinning {
+  private FlushPinning() {}
+
+  /**
+   * The pinning cells measured, as the accepting pass's client ({@code accepting}'s first cell);
+   * empty when none is needed, the accepting pass measured nothing, or the budget has no room. A
+   * cell that left no data pins nothing and is said.
+   */
+  static List<CellEvidence> measure(
+      MapLab lab,
+      Measure measure,
+      Target target,
+      FlushTrigger answer,
+      List<CellEvidence> acceptingCells,
+      List<TargetCellResult> accepting,
+      List<TargetCellResult> results,
+      Certification cert,
+      Consumer<String> announce,
+      long deadline)
+      throws Exception {
+    if (accepting.isEmpty() || lab.interrupted()) return List.of();
+    List<CellEvidence> pinning = new ArrayList<>();
+    Cell base = accepting.get(0).cell();
+    for (CellPlan plan : BesideACompressor.pinningCells(answer, acceptingCells)) {
+      if (lab.interrupted() || ModelReplay.secondsLeft(deadline) < 2 * (plan.streamMs() / 1000 + 1))
+        break;
+      announce.accept(
+          "map: the accepting cells leave the compressor's flush loose; measuring a cell that pins"
+              + " it: "
+              + plan);
+      Cell cell = MapPass.cellOf(base, plan, results.size());
+      lab.progress("map: " + plan);
+      List<RunRecord> runs = new ArrayList<>();
+      if (!measure.runOnceMoreIfExcluded(
+          target, cell, cell.index(), 0, plan.toString(), runs, announce)) break;
+      TargetCellResult onTarget = TargetCellResult.of(target.name(), cell, runs);
+      CellEvidence seen = MapPass.asProbed(onTarget, cert.emitToRecvMs());
+      if (seen == null) {
+        announce.accept("map: " + plan + " left no data to pin the compressor's flush");
+        continue;
+      }
+      results.add(onTarget);
+      announce.accept(seen.describe());
+      pinning.add(seen);
+    }
+    return pinning;
+  }
+}
