@@ -19,17 +19,9 @@ class PacingAuditTest {
     // One event loop for the emitter, so stalling "the" loop stalls the stream's writes.
     try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0), 1)) {
       MeteredClient client = new MeteredClient(lab.vertx, ClientOptions.single());
+      stallOnceStreaming(lab, client);
       Future<BatchResult> running =
           client.run(RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms")));
-      // Stall the loop on purpose, 100 ms into the stream, for 150 ms.
-      lab.vertx.setTimer(
-          100,
-          id -> {
-            long until = System.nanoTime() + 150_000_000L;
-            while (System.nanoTime() < until) {
-              Thread.onSpinWait();
-            }
-          });
       BatchResult r = running.await(30, TimeUnit.SECONDS);
       client.close();
       assertThat(r.errorCount()).isZero();
@@ -44,22 +36,36 @@ class PacingAuditTest {
   }
 
   /**
+   * Stalls the lab's only loop (the emitter's and the client's) on purpose for 150 ms, 50 ms after
+   * the client read the stream's first frame: counted from the stream, not from the request (a
+   * timer 100 ms after the request, on a loaded host, fired before the stream had begun and no
+   * frame was late: a fresh-clone suite, 2026-12-05).
+   */
+  private static void stallOnceStreaming(LabFixture lab, MeteredClient client) {
+    boolean[] armed = {false};
+    client.observeReads(
+        (sinceRequestNanos, framesSoFar, framesThisRead) -> {
+          if (armed[0]) return;
+          armed[0] = true;
+          lab.vertx.setTimer(
+              50,
+              id -> {
+                long until = System.nanoTime() + 150_000_000L;
+                while (System.nanoTime() < until) Thread.onSpinWait();
+              });
+        });
+  }
+
+  /**
    * Measures one 30-frame stream, 10 ms apart, stalling the emitter's only loop for 150 ms when
    * asked.
    */
   private static BatchResult stream(LabFixture lab, boolean stall) throws Exception {
     MeteredClient client = new MeteredClient(lab.vertx, ClientOptions.single());
     try {
+      if (stall) stallOnceStreaming(lab, client);
       Future<BatchResult> running =
           client.run(RequestPlan.get(lab.sseUrl("frames=30&size=60&interval=10ms")));
-      if (stall) {
-        lab.vertx.setTimer(
-            100,
-            id -> {
-              long until = System.nanoTime() + 150_000_000L;
-              while (System.nanoTime() < until) Thread.onSpinWait();
-            });
-      }
       return running.await(30, TimeUnit.SECONDS);
     } finally {
       client.close();
