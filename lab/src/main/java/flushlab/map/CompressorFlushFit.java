@@ -216,7 +216,7 @@ public final class CompressorFlushFit {
             (int)
                 Math.max(
                     HoldingPairFit.framesAt(ms),
-                    Math.ceil((MIN_RELEASES + 2) * f.high() / Math.max(1, size)));
+                    Math.ceil((MIN_RELEASES + 1.5) * f.high() / Math.max(1, size)));
         if (frames * ms > MAX_STREAM_MS) continue;
         CellEvidence plan = HoldingPairFit.planned(size, ms, frames);
         double previous = -1;

@@ -72,17 +72,15 @@ final class AlikeTeller {
    */
   static Told tell(
       MapLab lab,
-      Measure measure,
       ModelReplay replays,
-      Target target,
+      MapContext map,
       Cell base,
       CellPlan plan,
-      List<Reproduced> alike,
-      List<TargetCellResult> results,
-      Certification cert,
-      Consumer<String> announce,
-      long deadline)
+      List<Reproduced> alike)
       throws Exception {
+    Target target = map.target();
+    Consumer<String> announce = map.announce();
+    long deadline = map.deadline();
     double cellSeconds = plan.streamMs() / 1000 + 1;
     if (lab.interrupted() || ModelReplay.secondsLeft(deadline) < (1 + alike.size()) * cellSeconds)
       return null;
@@ -91,19 +89,9 @@ final class AlikeTeller {
             + String.join(" and ", alike.stream().map(Reproduced::chain).toList())
             + " reproduce every cell alike; measuring the cell that tells them apart: "
             + plan);
-    Cell cell = MapPass.cellOf(base, plan, results.size());
-    lab.progress("map: " + plan);
-    List<RunRecord> runs = new ArrayList<>();
-    if (!measure.runOnceMoreIfExcluded(
-        target, cell, cell.index(), 0, plan.toString(), runs, announce)) return null;
-    TargetCellResult onTarget = TargetCellResult.of(target.name(), cell, runs);
-    CellEvidence seen = MapPass.asProbed(onTarget, cert.emitToRecvMs());
-    if (seen == null) {
-      announce.accept("map: " + plan + " left no data to tell them apart");
-      return null;
-    }
-    results.add(onTarget);
-    announce.accept(seen.describe());
+    MapContext.OneMore more = map.oneCellMore(lab, base, plan, "tell them apart");
+    if (more == null) return null;
+    TargetCellResult onTarget = more.onTarget();
     List<Replay.Verdict> onIt = new ArrayList<>();
     List<List<ReplayedCell>> cellsOnIt = new ArrayList<>();
     for (Reproduced m : alike) {
@@ -114,7 +102,7 @@ final class AlikeTeller {
               m.candidate().socketStage(),
               null,
               List.of(onTarget),
-              cert,
+              map.cert(),
               announce,
               deadline);
       if (o.unfinished() != null || o.verdict() == null || o.notReplayed() > 0) return null;
@@ -122,7 +110,7 @@ final class AlikeTeller {
       onIt.add(o.verdict());
       cellsOnIt.add(o.cells());
     }
-    return decide(alike, onIt, cellsOnIt, cell.label(), seen);
+    return decide(alike, onIt, cellsOnIt, onTarget.cell().label(), more.seen());
   }
 
   /**

@@ -5,7 +5,6 @@ import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
 import flushlab.map.FlushTrigger;
 import flushlab.scenario.Cell;
-import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -27,40 +26,24 @@ final class FlushPinning {
    */
   static List<CellEvidence> measure(
       MapLab lab,
-      Measure measure,
-      Target target,
+      MapContext map,
       FlushTrigger answer,
       List<CellEvidence> acceptingCells,
-      List<TargetCellResult> accepting,
-      List<TargetCellResult> results,
-      Certification cert,
-      Consumer<String> announce,
-      long deadline)
+      List<TargetCellResult> accepting)
       throws Exception {
+    Consumer<String> announce = map.announce();
     if (accepting.isEmpty() || lab.interrupted()) return List.of();
     List<CellEvidence> pinning = new ArrayList<>();
     Cell base = accepting.get(0).cell();
     for (CellPlan plan : BesideACompressor.pinningCells(answer, acceptingCells)) {
-      if (lab.interrupted() || ModelReplay.secondsLeft(deadline) < 2 * (plan.streamMs() / 1000 + 1))
-        break;
+      if (lab.interrupted()
+          || ModelReplay.secondsLeft(map.deadline()) < 2 * (plan.streamMs() / 1000 + 1)) break;
       announce.accept(
           "map: the accepting cells leave the compressor's flush loose; measuring a cell that pins"
               + " it: "
               + plan);
-      Cell cell = MapPass.cellOf(base, plan, results.size());
-      lab.progress("map: " + plan);
-      List<RunRecord> runs = new ArrayList<>();
-      if (!measure.runOnceMoreIfExcluded(
-          target, cell, cell.index(), 0, plan.toString(), runs, announce)) break;
-      TargetCellResult onTarget = TargetCellResult.of(target.name(), cell, runs);
-      CellEvidence seen = MapPass.asProbed(onTarget, cert.emitToRecvMs());
-      if (seen == null) {
-        announce.accept("map: " + plan + " left no data to pin the compressor's flush");
-        continue;
-      }
-      results.add(onTarget);
-      announce.accept(seen.describe());
-      pinning.add(seen);
+      MapContext.OneMore more = map.oneCellMore(lab, base, plan, "pin the compressor's flush");
+      if (more != null) pinning.add(more.seen());
     }
     return pinning;
   }

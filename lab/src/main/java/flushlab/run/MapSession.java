@@ -9,6 +9,7 @@ import flushlab.map.ShaperModel;
 import flushlab.map.TriggerKind;
 import flushlab.map.TwoStageCandidate;
 import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.scenario.Cell;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +82,7 @@ final class MapSession {
       long deadline)
       throws Exception {
     List<TargetCellResult> results = new ArrayList<>();
+    MapContext map = new MapContext(target, results, measure, cert, announce, deadline);
     ClientPasses.Passes p = clientPasses.run(target, measure, cert, results, announce, deadline);
     if (p.ended()) return new Mapped(results, p.mine());
     FlushTrigger mine = p.mine();
@@ -139,20 +141,12 @@ final class MapSession {
             .map(r -> MapPass.asProbed(r, cert.emitToRecvMs()))
             .filter(c -> c != null)
             .toList();
+    // a cell telling compressor models apart is measured as that client
+    Cell acceptingBase = acceptingPass.isEmpty() ? null : acceptingPass.get(0).cell();
     List<TwoStageCandidate> compressorTimed = List.of();
     if (!lab.interrupted() && asItIsAnswer != null) {
       List<CellEvidence> pinning =
-          FlushPinning.measure(
-              lab,
-              measure,
-              target,
-              answer,
-              acceptingCells,
-              acceptingPass,
-              results,
-              cert,
-              announce,
-              deadline);
+          FlushPinning.measure(lab, map, answer, acceptingCells, acceptingPass);
       compressorTimed =
           BesideACompressor.compressorOnATimer(
               answer, asItIsAnswer == mine, acceptingCells, pinning);
@@ -182,8 +176,7 @@ final class MapSession {
       two = first;
     }
     if ((unexplained || besideTheCompressor) && !(two.isEmpty() && pairCells.isEmpty())) {
-      answer =
-          twoMechanisms(target, answer, two, pairCells, results, measure, cert, announce, deadline);
+      answer = twoMechanisms(map, answer, two, pairCells, acceptingBase);
       two = List.of();
       pairCells = List.of();
     }
@@ -191,7 +184,7 @@ final class MapSession {
         && !lab.interrupted()
         && answer.kind() != TriggerKind.INCONCLUSIVE
         && answer.replay() == null) {
-      answer = replayed(target, answer, results, cert, announce, deadline);
+      answer = replayed(map, answer);
       // the one mechanism's model did not reproduce the target: the next candidates are two at
       // once, never the refused one
       boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
@@ -199,9 +192,7 @@ final class MapSession {
       // unexplained as none did (`timer=52ms -> cork`, read as the cork alone and refused, had no
       // candidate: a chain bench, 2026-12-05)
       if (refused && !(two.isEmpty() && pairCells.isEmpty()) && !lab.interrupted()) {
-        answer =
-            twoMechanisms(
-                target, answer, two, pairCells, results, measure, cert, announce, deadline);
+        answer = twoMechanisms(map, answer, two, pairCells, acceptingBase);
       }
     }
     if (silent != null && idle == null) {
@@ -262,14 +253,8 @@ final class MapSession {
    * where; cells the budget leaves no room for are not replayed, and the sentence says how many
    * were.
    */
-  private FlushTrigger replayed(
-      Target target,
-      FlushTrigger answer,
-      List<TargetCellResult> results,
-      Certification cert,
-      Consumer<String> announce,
-      long deadline)
-      throws Exception {
+  private FlushTrigger replayed(MapContext map, FlushTrigger answer) throws Exception {
+    Consumer<String> announce = map.announce();
     ShaperModel model = ShaperModel.of(answer);
     if (model.chain() == null) {
       announce.accept("replay: nothing to replay, the answer has no model (" + model.note() + ")");
@@ -278,7 +263,14 @@ final class MapSession {
     boolean socketStage = answer.kind() == TriggerKind.NAGLE || answer.then() == TriggerKind.NAGLE;
     ModelReplay.Outcome o =
         replays.replay(
-            target, model.chain(), socketStage, answer.idle(), results, cert, announce, deadline);
+            map.target(),
+            model.chain(),
+            socketStage,
+            answer.idle(),
+            map.results(),
+            map.cert(),
+            announce,
+            map.deadline());
     if (o.unfinished() != null) return answer.withReplayUnfinished(o.unfinished(), o.tryNext());
     if (o.verdict() == null) return answer;
     announce.accept("replay: " + o.text());
@@ -335,19 +327,13 @@ final class MapSession {
    * the answer keeps.
    */
   private FlushTrigger twoMechanisms(
-      Target target,
+      MapContext map,
       FlushTrigger answer,
       List<TwoStageCandidate> candidates,
       List<CellEvidence> pairCells,
-      List<TargetCellResult> results,
-      Measure measure,
-      Certification cert,
-      Consumer<String> announce,
-      long deadline)
+      Cell acceptingBase)
       throws Exception {
-    PairReplays.Result r =
-        pairReplays.replay(
-            target, answer, candidates, pairCells, results, measure, cert, announce, deadline);
+    PairReplays.Result r = pairReplays.replay(map, answer, candidates, pairCells, acceptingBase);
     if (r.given() != null) {
       replayedCells = r.given().cells();
       givenVerdict = r.given().verdict();

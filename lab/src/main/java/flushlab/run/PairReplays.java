@@ -9,6 +9,7 @@ import flushlab.map.OneLateAfterFit;
 import flushlab.map.Replay;
 import flushlab.map.SocketStageFit;
 import flushlab.map.TwoStageCandidate;
+import flushlab.scenario.Cell;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,19 +58,19 @@ final class PairReplays {
    * these did, two holding stages in series found by simulation ({@link HoldingPairFit}). Two that
    * both do are told apart by one cell more where it can be measured ({@link AlikeTeller}), or
    * named, neither given; none leaves the answer inconclusive, saying how each differed. A model
-   * the budget cut short is not given.
+   * the budget cut short is not given. {@code acceptingBase}: a cell of the client that accepts a
+   * compressing target's coding, as which a cell telling compressor models apart is measured (null
+   * when there is none).
    */
   Result replay(
-      Target target,
+      MapContext map,
       FlushTrigger answer,
       List<TwoStageCandidate> candidates,
       List<CellEvidence> pairCells,
-      List<TargetCellResult> results,
-      Measure measure,
-      Certification cert,
-      Consumer<String> announce,
-      long deadline)
+      Cell acceptingBase)
       throws Exception {
+    Target target = map.target();
+    Consumer<String> announce = map.announce();
     List<String> tried = new ArrayList<>();
     List<String> cells = new ArrayList<>();
     List<TwoStageCandidate> reproduced = new ArrayList<>();
@@ -94,7 +95,14 @@ final class PairReplays {
       announce.accept("map: no one mechanism explains every cell; replaying two at once: " + chain);
       ModelReplay.Outcome o =
           replays.replay(
-              target, chain, c.socketStage(), answer.idle(), results, cert, announce, deadline);
+              target,
+              chain,
+              c.socketStage(),
+              answer.idle(),
+              map.results(),
+              map.cert(),
+              announce,
+              map.deadline());
       if (o.unfinished() != null) {
         tried.add(c.chain() + ": not verified: " + o.unfinished());
         if (o.unfinished().contains(MapSession.HOST_STALLED))
@@ -131,11 +139,13 @@ final class PairReplays {
           given(answer, replayedAlike.get(0), budgetCut), replayedAlike.get(0), false);
     if (reproduced.size() > 1) {
       // two holding stages in series can be simulated on a cell not measured: the one that would
-      // tell them apart, measured when the pair was fitted to this client's own cells (beside a
-      // compressor the cells are another client's) and no stall or budget left another unknown;
-      // each such cell rules out one model at least, or all of them
-      boolean plain = answer.compression() == null || answer.compression().coding() == null;
-      boolean mayTell = plain && stalledOut.isEmpty() && budgetCut.isEmpty();
+      // tell them apart, measured as the client the pair was fitted to (the scenario's own, or,
+      // beside a compressor, where every model holds the compressor as a stage of its own, the
+      // client that accepts its coding), when no stall or budget left another unknown; each such
+      // cell rules out one model at least, or all of them
+      Cell tellAs =
+          tellAs(answer, chainsOf(replayedAlike), lab.scenario().cells().get(0), acceptingBase);
+      boolean mayTell = tellAs != null && stalledOut.isEmpty() && budgetCut.isEmpty();
       List<AlikeTeller.Reproduced> left = replayedAlike;
       String toldNothing = null;
       List<CellPlan> measured = new ArrayList<>();
@@ -143,19 +153,7 @@ final class PairReplays {
       for (int round = 0;
           round < AlikeTeller.MAX_TELLING_CELLS && mayTell && telling != null;
           round++) {
-        AlikeTeller.Told told =
-            AlikeTeller.tell(
-                lab,
-                measure,
-                replays,
-                target,
-                lab.scenario().cells().get(0),
-                telling,
-                left,
-                results,
-                cert,
-                announce,
-                deadline);
+        AlikeTeller.Told told = AlikeTeller.tell(lab, replays, map, tellAs, telling, left);
         if (told == null) break;
         measured.add(telling);
         if (told instanceof AlikeTeller.Told.One one)
@@ -169,17 +167,7 @@ final class PairReplays {
           Result refitted =
               pairCells.isEmpty() || neither.seen() == null
                   ? null
-                  : refitted(
-                      target,
-                      answer,
-                      pairCells,
-                      neither.seen(),
-                      replayedAlike,
-                      results,
-                      measure,
-                      cert,
-                      announce,
-                      deadline);
+                  : refitted(map, answer, pairCells, neither.seen(), replayedAlike);
           if (refitted != null) return refitted;
           return new Result(answer.withUnverifiedModels(tried, cells), null, false);
         }
@@ -195,6 +183,19 @@ final class PairReplays {
           true);
     }
     return new Result(answer.withUnverifiedModels(tried, cells), null, false);
+  }
+
+  /**
+   * The client a cell telling {@code alike} apart is measured as: the scenario's own ({@code
+   * scenarioCell}) for a target that did not compress; beside a compressor, {@code acceptingBase}
+   * (the client that accepts its coding) when every chain holds the compressor as a stage of its
+   * own, which the simulation then runs too; else none (null).
+   */
+  static Cell tellAs(
+      FlushTrigger answer, List<String> alike, Cell scenarioCell, Cell acceptingBase) {
+    boolean plain = answer.compression() == null || answer.compression().coding() == null;
+    if (plain) return scenarioCell;
+    return alike.stream().allMatch(c -> c.contains("compress=")) ? acceptingBase : null;
   }
 
   /**
@@ -229,17 +230,13 @@ final class PairReplays {
    * when one or more reproduce them all, else null.
    */
   private Result refitted(
-      Target target,
+      MapContext map,
       FlushTrigger answer,
       List<CellEvidence> pairCells,
       CellEvidence telling,
-      List<AlikeTeller.Reproduced> refused,
-      List<TargetCellResult> results,
-      Measure measure,
-      Certification cert,
-      Consumer<String> announce,
-      long deadline)
+      List<AlikeTeller.Reproduced> refused)
       throws Exception {
+    Target target = map.target();
     List<CellEvidence> more = new ArrayList<>(pairCells);
     more.add(telling);
     List<String> before = refused.stream().map(r -> r.candidate().chain()).toList();
@@ -248,12 +245,13 @@ final class PairReplays {
             .filter(c -> !before.contains(c.chain()))
             .toList();
     if (again.isEmpty() || lab.interrupted()) return null;
-    announce.accept(
-        "map: neither reproduces "
-            + telling.label()
-            + "; the pairs fitted again with it: "
-            + String.join(", ", again.stream().map(TwoStageCandidate::chain).toList()));
-    Result r = replay(target, answer, again, List.of(), results, measure, cert, announce, deadline);
+    map.announce()
+        .accept(
+            "map: neither reproduces "
+                + telling.label()
+                + "; the pairs fitted again with it: "
+                + String.join(", ", again.stream().map(TwoStageCandidate::chain).toList()));
+    Result r = replay(map, answer, again, List.of(), null);
     return r.given() != null || r.alikeNamed() ? r : null;
   }
 }
