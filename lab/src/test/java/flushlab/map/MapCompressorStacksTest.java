@@ -81,9 +81,13 @@ class MapCompressorStacksTest extends MapTestBase {
     if (values == null) values = new double[] {n};
     if (namedAmongAlike(a, model, values)) {
       String verdict = a.get("verdict").asText();
+      // (named as the cell to measure, or as measured where both reproduced it too: the map
+      // measures it as the accepting client)
       if (verdict.contains("two models of two mechanisms")
           && verdict.contains("flush=next")
-          && verdict.contains("flush=timer")) assertThat(verdict).contains("would tell them apart");
+          && verdict.contains("flush=timer"))
+        assertThat(verdict)
+            .containsAnyOf("would tell them apart", "was measured and both reproduce it");
       return;
     }
     modelIs(a, model, values);
