@@ -134,11 +134,15 @@ public final class CompressorFlushFit {
   /**
    * NaN when the compressor at this value, beside {@code fixed}, misses a cell; else how far its
    * releases lie from the cells': every cell's, or only the pinning ones' frames a release. Beside
-   * a clock a byte count is simulated at several phases of the clock, a cell matching at any: where
-   * the compressor flushes more often than the clock ticks, a release carries two flushes or three
-   * as the phase falls, and the phase of the target's clock against the stream is not known
-   * (`flush=input,bytes=1820B -> timer=211ms,periodic=true`, whose browser cells showed releases of
-   * 93 frames, three flushes, was fitted at 2769 B: at phase 0 the simulation gave four).
+   * a clock the compressor is simulated at several phases of the clock, a cell matching (and
+   * scored) at its best: the phase of the target's clock against the stream is not known, and
+   * differs run to run. Where a byte count flushes more often than the clock ticks, a release
+   * carries two flushes or three as the phase falls (`flush=input,bytes=1820B ->
+   * timer=211ms,periodic=true`, whose browser cells showed releases of 93 frames, three flushes,
+   * was fitted at 2769 B: at phase 0 the simulation gave four); a compressor's timer behind the
+   * clock adds itself to waits the phase sets (`timer=150ms,periodic=true ->
+   * compress=gzip,flush=timer,after=70ms` was fitted at 85.4 ms, verified 9 of 9: frames every 50
+   * ms had waited 150 ms in the clock on the browser's run, 100 ms at phase 0).
    */
   private static double score(
       List<CellEvidence> cells,
@@ -146,15 +150,30 @@ public final class CompressorFlushFit {
       Stage compressor,
       Stage fixed,
       boolean first) {
+    double period = fixed.value();
+    // the clock's ticks from the stream's start (the relay's clock starts with the response), or a
+    // few ms before the frames' own times: the emitter's frames reach it a little later, so a frame
+    // due on a tick may come after it. Not for a compressor's timer in front of the clock: it
+    // counts from the frames' times as the clock does from the stream's, and there the offsets
+    // alias (a timer of 78.9 ms, its flushes landing just after the ticks, matched the cells of
+    // one of 158 ms before a clock of 200.3 ms)
+    boolean phased =
+        fixed.kind() == Kind.PERIODIC && !(first && compressor.kind() == Kind.FLUSH_TIMER);
     double[] phases =
-        fixed.kind() == Kind.PERIODIC && compressor.kind() != Kind.FLUSH_TIMER
-            ? new double[] {0, 0.25, 0.5, 0.75}
-            : new double[] {0};
+        phased ? new double[] {0, period - 1, period - 2.5, period - 5} : new double[] {0};
     double score = 0;
     for (CellEvidence c : cells) {
       double best = Double.NaN;
+      double fewest = Double.MAX_VALUE;
+      double most = 0;
+      double soonest = Double.MAX_VALUE;
+      double latest = 0;
       for (double phase : phases) {
-        Simulated sim = simulate(c, compressor, fixed.atPhase(phase * fixed.value()), first);
+        Simulated sim = simulate(c, compressor, fixed.atPhase(phase), first);
+        fewest = Math.min(fewest, sim.framesP50());
+        most = Math.max(most, sim.framesP50());
+        soonest = Math.min(soonest, sim.waitP50());
+        latest = Math.max(latest, sim.waitP50());
         if (!PairSimulation.matches(c, sim)) continue;
         double misfit =
             pins.isEmpty()
@@ -163,10 +182,23 @@ public final class CompressorFlushFit {
         if (Double.isNaN(best) || misfit < best) best = misfit;
       }
       if (Double.isNaN(best)) return Double.NaN;
-      score += best;
+      // a cell whose releases move with the clock's phase bounds the value, and says no more of it
+      boolean phaseBound =
+          most - fewest > Math.max(1, PHASE_SHARE * most)
+              || latest - soonest > Math.max(PHASE_MS, PHASE_SHARE * latest);
+      if (!phaseBound) score += best;
     }
     return score;
   }
+
+  /**
+   * Simulated releases that move more than this share (or {@link #PHASE_MS}) with the clock's phase
+   * make a cell phase-bound: frames every 50 ms in a clock of 150 ms wait 100 or 150 ms as it
+   * falls.
+   */
+  private static final double PHASE_SHARE = 0.05;
+
+  private static final double PHASE_MS = 5;
 
   private static Simulated simulate(CellEvidence c, Stage compressor, Stage fixed, boolean first) {
     return first
