@@ -52,39 +52,6 @@ public record FlushTrigger(
     TriggerKind before,
     String stages) {
 
-  public FlushTrigger(
-      String target,
-      TriggerKind kind,
-      Double thresholdBytes,
-      Double thresholdBodyBytes,
-      Double timerMs,
-      Integer events,
-      String verdict,
-      List<String> evidence,
-      List<String> next,
-      CompressionFinding compression,
-      String replay,
-      TriggerKind then,
-      IdleCut idle,
-      TriggerKind before) {
-    this(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        verdict,
-        evidence,
-        next,
-        compression,
-        replay,
-        then,
-        idle,
-        before,
-        null);
-  }
-
   /**
    * This answer, its model the chain {@code stages} (two stages whose values the fields above
    * cannot both hold).
@@ -93,67 +60,6 @@ public record FlushTrigger(
     FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
     c.stages(chain);
     return c.build();
-  }
-
-  public FlushTrigger(
-      String target,
-      TriggerKind kind,
-      Double thresholdBytes,
-      Double thresholdBodyBytes,
-      Double timerMs,
-      Integer events,
-      String verdict,
-      List<String> evidence,
-      List<String> next,
-      CompressionFinding compression,
-      String replay,
-      TriggerKind then) {
-    this(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        verdict,
-        evidence,
-        next,
-        compression,
-        replay,
-        then,
-        null,
-        null);
-  }
-
-  public FlushTrigger(
-      String target,
-      TriggerKind kind,
-      Double thresholdBytes,
-      Double thresholdBodyBytes,
-      Double timerMs,
-      Integer events,
-      String verdict,
-      List<String> evidence,
-      List<String> next,
-      CompressionFinding compression,
-      String replay,
-      TriggerKind then,
-      IdleCut idle) {
-    this(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        verdict,
-        evidence,
-        next,
-        compression,
-        replay,
-        then,
-        idle,
-        null);
   }
 
   /**
@@ -185,64 +91,12 @@ public record FlushTrigger(
     return c.build();
   }
 
-  public FlushTrigger(
-      String target,
-      TriggerKind kind,
-      Double thresholdBytes,
-      Double thresholdBodyBytes,
-      Double timerMs,
-      Integer events,
-      String verdict,
-      List<String> evidence,
-      List<String> next,
-      CompressionFinding compression,
-      String replay) {
-    this(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        verdict,
-        evidence,
-        next,
-        compression,
-        replay,
-        null);
-  }
-
   /** This answer followed by {@code second} (a socket stage), with the verdict that names both. */
   public FlushTrigger followedBy(TriggerKind second, String bothVerdict) {
     FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
     c.verdict(bothVerdict);
     c.then(second);
     return c.build();
-  }
-
-  public FlushTrigger(
-      String target,
-      TriggerKind kind,
-      Double thresholdBytes,
-      Double thresholdBodyBytes,
-      Double timerMs,
-      Integer events,
-      String verdict,
-      List<String> evidence,
-      List<String> next,
-      CompressionFinding compression) {
-    this(
-        target,
-        kind,
-        thresholdBytes,
-        thresholdBodyBytes,
-        timerMs,
-        events,
-        verdict,
-        evidence,
-        next,
-        compression,
-        null);
   }
 
   /**
@@ -265,7 +119,9 @@ public record FlushTrigger(
         compression,
         "not verified: " + why,
         null,
-        idle);
+        idle,
+        null,
+        null);
   }
 
   /**
@@ -297,7 +153,9 @@ public record FlushTrigger(
         compression,
         v.text(),
         null,
-        idle);
+        idle,
+        null,
+        null);
   }
 
   /**
@@ -374,6 +232,11 @@ public record FlushTrigger(
         verdict,
         evidence,
         next,
+        null,
+        null,
+        null,
+        null,
+        null,
         null);
   }
 
