@@ -4,7 +4,6 @@ import flushlab.relay.shaper.Compress;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.relay.shaper.TimerFlush;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -135,7 +134,7 @@ public final class BesideACompressor {
       boolean asItIsFirst,
       List<CellEvidence> acceptingCells,
       List<CellEvidence> pinning) {
-    Beside b = beside(answer);
+    PlainStage b = PlainStage.of(answer);
     if (b == null) return List.of();
     CompressionFinding f = answer.compression();
     FlushTrigger others = f.others();
@@ -235,105 +234,6 @@ public final class BesideACompressor {
       }
     }
     return out;
-  }
-
-  /**
-   * The stage clients that do not accept the coding saw alone, beside which a compressor of its own
-   * is fitted: a hold ({@code timer}), a clock or a threshold, its value as they saw it ({@code
-   * plainValue}: ms, or bytes of event bodies) and on the wire ({@code wireValue}), and the
-   * compressor's flushes tried beside it.
-   */
-  private record Beside(
-      boolean timer,
-      boolean clock,
-      boolean threshold,
-      double plainValue,
-      double wireValue,
-      List<CompressorFlushFit.Flush> flushes) {}
-
-  /**
-   * The stage beside which a compressor of its own is fitted, or null where the passes say
-   * otherwise: the accepting pass unexplained (or read as an encoder or a threshold, whose model
-   * comes first) and the plain one a hold, a clock or a threshold alone.
-   */
-  private static Beside beside(FlushTrigger answer) {
-    CompressionFinding f = answer.compression();
-    if (f == null || f.coding() == null) return null;
-    FlushTrigger accepting = f.accepting();
-    FlushTrigger others = f.others();
-    if (accepting == null || others == null || others.then() != null) return null;
-    // a threshold-or-timer reading with no model of its own is what a threshold in front of a
-    // compressor on a timer shows (`byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`
-    // was answered with no model: a chain bench, 2026-12-05)
-    // (an accepting pass read as an encoder or a byte threshold has a model of its own, tried
-    // first: MapSession tries these once its replay refused it)
-    boolean unmodelled =
-        accepting.kind() == TriggerKind.INCONCLUSIVE
-            || accepting.kind() == TriggerKind.ENCODER
-            || accepting.kind() == TriggerKind.BYTE_THRESHOLD
-            || accepting.kind() == TriggerKind.THRESHOLD_OR_TIMER
-                && ShaperModel.of(answer).chain() == null;
-    boolean timer = others.kind() == TriggerKind.TIMER && others.timerMs() != null;
-    boolean clock = others.kind() == TriggerKind.PERIODIC_TIMER && others.timerMs() != null;
-    boolean threshold =
-        others.kind() == TriggerKind.BYTE_THRESHOLD && others.thresholdBodyBytes() != null;
-    if (!unmodelled || !(timer || clock || threshold)) return null;
-    // a threshold in front of the compressor counts the events' bytes; behind it, the bytes it
-    // passes on, which for clients that do not accept the coding are the plain wire bytes
-    double plainValue = threshold ? others.thresholdBodyBytes() : others.timerMs();
-    double wireValue =
-        threshold && others.thresholdBytes() != null ? others.thresholdBytes() : plainValue;
-    // a compressor sending by its output behind a threshold: each threshold release compresses
-    // as a block, so its output comes in steps the input count cannot match
-    // (`byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` had no model, 2026-12-05);
-    // beside a hold or a clock an input count replays alike, and two more replays would only
-    // spend the budget
-    List<CompressorFlushFit.Flush> flushes =
-        Arrays.stream(CompressorFlushFit.Flush.values())
-            .filter(flush -> threshold || flush != CompressorFlushFit.Flush.OUTPUT)
-            .toList();
-    return new Beside(timer, clock, threshold, plainValue, wireValue, flushes);
-  }
-
-  /** Cells measured at most to pin the compressor's flushes beside one stage. */
-  public static final int MAX_PINNING_CELLS = 2;
-
-  /**
-   * Cells to measure as the accepting client before the compressors of {@link #compressorOnATimer}
-   * are fitted: for each flush and order whose value the accepting cells leave loose (more than 5 %
-   * either way), the cell that reads it ({@link CompressorFlushFit#pinningCell}), once each, at
-   * most {@link #MAX_PINNING_CELLS}; none where those cells pin every value.
-   */
-  public static List<CellPlan> pinningCells(
-      FlushTrigger answer, List<CellEvidence> acceptingCells) {
-    Beside b = beside(answer);
-    if (b == null || b.threshold()) return List.of();
-    FlushTrigger others = answer.compression().others();
-    List<CellPlan> plans = new ArrayList<>();
-    for (CompressorFlushFit.Flush flush : b.flushes()) {
-      for (boolean compressorFirst : new boolean[] {true, false}) {
-        CompressorFlushFit.Fitted fitted =
-            CompressorFlushFit.fit(
-                acceptingCells,
-                List.of(),
-                flush,
-                others.kind(),
-                compressorFirst ? b.wireValue() : b.plainValue(),
-                compressorFirst);
-        CellPlan plan =
-            fitted == null
-                ? null
-                : CompressorFlushFit.pinningCell(
-                    fitted,
-                    flush,
-                    others.kind(),
-                    compressorFirst ? b.wireValue() : b.plainValue(),
-                    compressorFirst);
-        if (plan != null && !plans.contains(plan) && plans.size() < MAX_PINNING_CELLS)
-          plans.add(plan);
-      }
-    }
-    return plans;
   }
 
   /**

@@ -269,4 +269,46 @@ public final class CompressorFlushFit {
     }
     return best;
   }
+
+  /** Cells measured at most to pin the compressor's flushes beside one stage. */
+  public static final int MAX_PINNING_CELLS = 2;
+
+  /**
+   * Cells to measure as the accepting client before the compressors of {@link
+   * BesideACompressor#compressorOnATimer} are fitted: for each flush and order whose value the
+   * accepting cells leave loose (more than 5 % either way), the cell that reads it ({@link
+   * #pinningCell}), once each, at most {@link #MAX_PINNING_CELLS}; none where those cells pin every
+   * value.
+   */
+  public static List<CellPlan> pinningCells(
+      FlushTrigger answer, List<CellEvidence> acceptingCells) {
+    PlainStage b = PlainStage.of(answer);
+    if (b == null || b.threshold()) return List.of();
+    FlushTrigger others = answer.compression().others();
+    List<CellPlan> plans = new ArrayList<>();
+    for (Flush flush : b.flushes()) {
+      for (boolean compressorFirst : new boolean[] {true, false}) {
+        Fitted fitted =
+            fit(
+                acceptingCells,
+                List.of(),
+                flush,
+                others.kind(),
+                compressorFirst ? b.wireValue() : b.plainValue(),
+                compressorFirst);
+        CellPlan plan =
+            fitted == null
+                ? null
+                : pinningCell(
+                    fitted,
+                    flush,
+                    others.kind(),
+                    compressorFirst ? b.wireValue() : b.plainValue(),
+                    compressorFirst);
+        if (plan != null && !plans.contains(plan) && plans.size() < MAX_PINNING_CELLS)
+          plans.add(plan);
+      }
+    }
+    return plans;
+  }
 }
