@@ -81,10 +81,9 @@ public final class BesideACompressor {
   public static TwoStageCandidate flushingOneLate(
       FlushTrigger answer, boolean asItIsFirst, String heldOnly) {
     CompressionFinding f = answer.compression();
-    if (f == null || f.coding() == null) return null;
+    if (f == null || !f.besideOneStage()) return null;
     FlushTrigger accepting = f.accepting();
     FlushTrigger others = f.others();
-    if (accepting == null || others == null || others.then() != null) return null;
     // beside a holding stage, the accepting pass unexplained; beside one-late, also read as a
     // threshold-or-timer, which no compressor of the lab's does alone (one-late in front of a
     // one-late compressor, two writes late, was read so, and answered with no model: a chain bench,

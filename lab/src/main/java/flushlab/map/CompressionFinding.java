@@ -25,6 +25,14 @@ public record CompressionFinding(
     String verdict) {
 
   /**
+   * The target compressed, both kinds of client were answered, and the plain pass saw one stage
+   * alone: what a compressor of its own, beside that stage, is fitted to.
+   */
+  public boolean besideOneStage() {
+    return coding != null && accepting != null && others != null && others.then() == null;
+  }
+
+  /**
    * The two answers side by side; the coding the accepting client received; {@code
    * heldOnlyCompressed} names a stream both clients read that the accepting client got held and the
    * other streamed (null when there is none): the evidence that compression, not the stream, is the

@@ -24,10 +24,9 @@ record PlainStage(
    */
   static PlainStage of(FlushTrigger answer) {
     CompressionFinding f = answer.compression();
-    if (f == null || f.coding() == null) return null;
+    if (f == null || !f.besideOneStage()) return null;
     FlushTrigger accepting = f.accepting();
     FlushTrigger others = f.others();
-    if (accepting == null || others == null || others.then() != null) return null;
     // a threshold-or-timer reading with no model of its own is what a threshold in front of a
     // compressor on a timer shows (`byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`
     // was answered with no model: a chain bench, 2026-12-05)
