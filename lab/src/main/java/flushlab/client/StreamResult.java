@@ -143,4 +143,48 @@ public record StreamResult(
   public static StreamResult connectFailed(String message) {
     return new StreamMeter(-1).failAndResult(StreamError.CONNECT_FAILED, message);
   }
+
+  /**
+   * These results with their one-way times (emit to receive, each release's wait) {@code delta} ns
+   * less: moved by the difference of two agents' clocks.
+   */
+  public StreamResult withOneWayTimesLess(long delta) {
+    if (delta == 0 || !ok()) return this;
+    Timing t = timing();
+    Releases r = releases();
+    return new StreamResult(
+        streamId(),
+        status(),
+        error(),
+        errorMessage(),
+        complete(),
+        sawDone(),
+        coding(),
+        integrity(),
+        reads(),
+        new Timing(
+            t.ttftNanos(),
+            t.gapNanos(),
+            less(t.emitToRecvNanos(), delta),
+            t.headNanos(),
+            t.firstBodyNanos(),
+            t.requestNanos(),
+            t.endNanos()),
+        new Releases(
+            r.count(),
+            r.bytes(),
+            r.bodyBytes(),
+            r.decodedBytes(),
+            r.frames(),
+            r.gapNanos(),
+            less(r.waitNanos(), delta)),
+        h2());
+  }
+
+  private static LongSamples less(LongSamples in, long delta) {
+    if (in == null) return null;
+    LongSamples out = new LongSamples(in.size());
+    for (int i = 0; i < in.size(); i++) out.add(in.get(i) - delta);
+    return out;
+  }
 }

@@ -4,7 +4,6 @@ import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
 import flushlab.core.Build;
 import flushlab.core.HostPort;
-import flushlab.core.LongSamples;
 import flushlab.http.Header;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.run.AgentShare;
@@ -104,7 +103,7 @@ public final class ClusterLab implements RemoteLab {
     if (p == null)
       throw new IllegalArgumentException(
           "scenario " + scenario.name() + " is not placed on a lab's agents");
-    requireWholeShares(scenario, p);
+    ClusterRequirements.wholeShares(scenario, p);
     byte[] id = new byte[6];
     ThreadLocalRandom.current().nextBytes(id);
     String run = "lab-" + HexFormat.of().formatHex(id);
@@ -120,7 +119,7 @@ public final class ClusterLab implements RemoteLab {
             announce);
     RemoteServers servers = null;
     try {
-      requireAgents(self, p);
+      ClusterRequirements.agentsPresent(self, p);
       Map<String, ClockOffset> clocks = clocks(self, p);
       ClockOffset e = clocks.get(p.emitterOn());
       Map<String, Long> deltas = new LinkedHashMap<>();
@@ -162,7 +161,7 @@ public final class ClusterLab implements RemoteLab {
       where.put("client", String.join(", ", p.clientOn()));
       Map<String, HostPort> at = new LinkedHashMap<>();
       for (Target t : scenario.targets()) {
-        HostPort a = place(servers, p, t, emitter, announce);
+        HostPort a = TargetOnAgent.place(servers, p, t, emitter, announce);
         at.put(t.name(), a);
         if (t.kind() != TargetKind.DIRECT)
           where.put(t.name(), p.targetOn().get(t.name()) + " (" + a.host() + ":" + a.port() + ")");
@@ -225,7 +224,7 @@ public final class ClusterLab implements RemoteLab {
     for (Map.Entry<String, ClientShare.Streams> e : o.perAgent().entrySet()) {
       List<StreamResult> mine = new ArrayList<>();
       for (StreamResult s : e.getValue().results())
-        mine.add(shifted(s, deltas.getOrDefault(e.getKey(), 0L)));
+        mine.add(s.withOneWayTimesLess(deltas.getOrDefault(e.getKey(), 0L)));
       streams.addAll(mine);
       shares.add(
           AgentShare.of(
@@ -315,99 +314,6 @@ public final class ClusterLab implements RemoteLab {
     return new OnAgents(placement.name(), Map.copyOf(where), List.copyOf(rows));
   }
 
-  /**
-   * Starts what a target needs on its agent (a relay, a proxy from its template) in front of the
-   * emitter and says where clients reach it; a direct target is the emitter itself, and one the lab
-   * did not start cannot be placed on an agent.
-   */
-  static HostPort place(
-      RemoteServers servers,
-      ClusterPlacement placement,
-      Target t,
-      HostPort emitter,
-      Consumer<String> announce)
-      throws Exception {
-    String agent = placement.targetOn().get(t.name());
-    switch (t.kind()) {
-      case DIRECT:
-        return emitter;
-      case RELAY:
-        {
-          Target.Relay r = (Target.Relay) t;
-          HostPort relay =
-              servers.relay(
-                  agent,
-                  emitter,
-                  r.shapers().stream().map(ShaperRegistry.Spec::text).toList(),
-                  r.poolUpstream());
-          announce.accept(
-              "cluster: target " + r.name() + " (" + r.describe() + ") runs on agent " + agent);
-          return relay;
-        }
-      case PROCESS:
-        {
-          Target.Process p = (Target.Process) t;
-          HostPort proxy = servers.proxy(agent, p.proxy().text(), p.config(), emitter);
-          announce.accept(
-              "cluster: target "
-                  + p.name()
-                  + " ("
-                  + p.proxy().text()
-                  + " from "
-                  + p.config().getFileName()
-                  + ") runs on agent "
-                  + agent);
-          return proxy;
-        }
-      case EXTERNAL:
-        throw new IllegalArgumentException(
-            "target " + t.name() + " is external: the lab did not start it, so no agent runs it");
-      default:
-        throw new AssertionError(t.kind());
-    }
-  }
-
-  /** Every agent the scenario names is in the lab, or the run stops here saying which are not. */
-  static void requireAgents(Agent self, ClusterPlacement placement) {
-    Set<String> named = new LinkedHashSet<>();
-    named.add(placement.emitterOn());
-    named.addAll(placement.clientOn());
-    named.addAll(placement.targetOn().values());
-    List<String> present = self.agents();
-    List<String> absent = named.stream().filter(a -> !present.contains(a)).toList();
-    if (!absent.isEmpty()) {
-      throw new IllegalStateException(
-          "agent(s) "
-              + String.join(", ", absent)
-              + " are not in lab '"
-              + placement.name()
-              + "' (its members: "
-              + String.join(
-                  ", ", present.stream().filter(a -> !a.startsWith("coordinator-")).toList())
-              + ")");
-    }
-  }
-
-  /**
-   * Each client agent sends back every stream it read, so a share is bounded: a cell whose share
-   * would pass {@link ClientShare#MAX_WHOLE_STREAMS} is refused before anything starts, saying how
-   * to fit it.
-   */
-  static void requireWholeShares(Scenario scenario, ClusterPlacement p) {
-    for (Cell c : scenario.cells()) {
-      for (ClusterClients.Share sh :
-          ClusterClients.split(c.client().requests(), c.client().concurrency(), p.clientOn())) {
-        if (sh.requests() > ClientShare.MAX_WHOLE_STREAMS) {
-          throw new IllegalArgumentException(
-              String.format(
-                  "cell %s asks %d streams of agent %s; a client agent reads at most %d streams "
-                      + "of a run (each is sent back whole): name more agents in client.on, or ask fewer client.requests",
-                  c.label(), sh.requests(), sh.agent(), ClientShare.MAX_WHOLE_STREAMS));
-        }
-      }
-    }
-  }
-
   /** The clock offset of the emitter's agent and every client agent to this coordinator. */
   static Map<String, ClockOffset> clocks(Agent self, ClusterPlacement placement) {
     Map<String, ClockOffset> m = new LinkedHashMap<>();
@@ -439,50 +345,6 @@ public final class ClusterLab implements RemoteLab {
         String.format(
             "agent %s's host stalled %.1f ms during the run: %s",
             agent, audit.hostStallMaxNanos() / 1e6, late.reason()));
-  }
-
-  /**
-   * A stream's results with its one-way times (emit to receive, each release's wait) moved by the
-   * clocks' difference.
-   */
-  static StreamResult shifted(StreamResult s, long delta) {
-    if (delta == 0 || !s.ok()) return s;
-    StreamResult.Timing t = s.timing();
-    StreamResult.Releases r = s.releases();
-    return new StreamResult(
-        s.streamId(),
-        s.status(),
-        s.error(),
-        s.errorMessage(),
-        s.complete(),
-        s.sawDone(),
-        s.coding(),
-        s.integrity(),
-        s.reads(),
-        new StreamResult.Timing(
-            t.ttftNanos(),
-            t.gapNanos(),
-            minus(t.emitToRecvNanos(), delta),
-            t.headNanos(),
-            t.firstBodyNanos(),
-            t.requestNanos(),
-            t.endNanos()),
-        new StreamResult.Releases(
-            r.count(),
-            r.bytes(),
-            r.bodyBytes(),
-            r.decodedBytes(),
-            r.frames(),
-            r.gapNanos(),
-            minus(r.waitNanos(), delta)),
-        s.h2());
-  }
-
-  private static LongSamples minus(LongSamples in, long delta) {
-    if (in == null) return null;
-    LongSamples out = new LongSamples(in.size());
-    for (int i = 0; i < in.size(); i++) out.add(in.get(i) - delta);
-    return out;
   }
 
   @Override

@@ -17,8 +17,9 @@
  * and relays an agent runs for a coordinator's run, under a lease it renews; the emitter's audit
  * asked by stream id; {@code ProxyRequest} what it accepts of a request to start a proxy), {@code
  * ClusterLab} (the runner's {@code RemoteLab} for {@code flushlab run} and {@code flushlab map}
- * alike: place each target on its agent (a {@code switch} over {@code TargetKind}), cells run whole
- * on client agents, one-way times corrected by the clocks, each agent's share beside the merged
- * streams; an agent that left stops the runs)
+ * alike: each target placed on its agent ({@code TargetOnAgent}, a {@code switch} over {@code
+ * TargetKind}) once {@code ClusterRequirements} holds (the agents present, each client share
+ * whole), cells run whole on client agents, one-way times corrected by the clocks, each agent's
+ * share beside the merged streams; an agent that left stops the runs)
  */
 package flushlab.cluster;

@@ -555,13 +555,13 @@ class ClusterRunTest {
           - {name: direct, kind: direct}
         """;
     Scenario tooLarge = onTheLab(dir, "large", lines.formatted(2001));
-    assertThatThrownBy(() -> ClusterLab.requireWholeShares(tooLarge, tooLarge.cluster()))
+    assertThatThrownBy(() -> ClusterRequirements.wholeShares(tooLarge, tooLarge.cluster()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("asks 1001 streams of agent b")
         .hasMessageContaining("at most 1000")
         .hasMessageContaining("name more agents in client.on, or ask fewer client.requests");
     Scenario fits = onTheLab(dir, "fits", lines.formatted(2000));
-    ClusterLab.requireWholeShares(fits, fits.cluster());
+    ClusterRequirements.wholeShares(fits, fits.cluster());
   }
 
   /**
@@ -625,7 +625,7 @@ class ClusterRunTest {
     try (LabFixture lab = new LabFixture()) {
       BatchResult r = lab.measure(lab.sseUrl("frames=20&size=60&interval=5ms"));
       StreamResult s = r.streamResults().get(0);
-      StreamResult moved = ClusterLab.shifted(s, 1_000_000L);
+      StreamResult moved = s.withOneWayTimesLess(1_000_000L);
       for (int i = 0; i < s.timing().emitToRecvNanos().size(); i++) {
         assertThat(moved.timing().emitToRecvNanos().get(i))
             .isEqualTo(s.timing().emitToRecvNanos().get(i) - 1_000_000L);
