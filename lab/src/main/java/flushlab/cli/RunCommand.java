@@ -84,7 +84,7 @@ final class RunCommand implements Command {
         scenario.cells().size(),
         scenario.targets().size(),
         scenario.runs(),
-        ScenarioRunner.expectedSeconds(scenario),
+        scenario.expectedSeconds(),
         placed == null
             ? ""
             : "; on lab '"

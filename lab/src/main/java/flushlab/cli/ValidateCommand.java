@@ -2,7 +2,6 @@ package flushlab.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
-import flushlab.run.ScenarioRunner;
 import flushlab.scenario.ProbeScenario;
 import flushlab.scenario.Scenario;
 import flushlab.scenario.ScenarioError;
@@ -44,7 +43,7 @@ final class ValidateCommand implements Command {
         Scenario s = (Scenario) any;
         out.printf(
             "%s: ok (%d cells x %d targets x %d runs, about %.0fs)%n",
-            f, s.cells().size(), s.targets().size(), s.runs(), ScenarioRunner.expectedSeconds(s));
+            f, s.cells().size(), s.targets().size(), s.runs(), s.expectedSeconds());
       } catch (ScenarioError e) {
         for (String m : e.messages()) err.println(m);
         rc = EXIT_USAGE;

@@ -11,7 +11,6 @@ import flushlab.run.Exclusion;
 import flushlab.run.OnAgents;
 import flushlab.run.RemoteLab;
 import flushlab.run.RunRecord;
-import flushlab.run.ScenarioRunner;
 import flushlab.scenario.Cell;
 import flushlab.scenario.ClusterPlacement;
 import flushlab.scenario.Scenario;
@@ -214,7 +213,7 @@ public final class ClusterLab implements RemoteLab {
       throws Exception {
     HostPort at = target.kind() == TargetKind.DIRECT ? emitter : targets.get(target.name());
     long started = System.currentTimeMillis();
-    long deadlineMs = (long) (ScenarioRunner.runSeconds(cell) * 2_000) + 10_000;
+    long deadlineMs = (long) (cell.runSeconds() * 2_000) + 10_000;
     ClusterClients.Outcome o =
         ClusterClients.run(self, placement.clientOn(), at, cell, headers, deadlineMs)
             .await(deadlineMs + 5_000, TimeUnit.MILLISECONDS);

@@ -2,9 +2,7 @@ package flushlab.run;
 
 import flushlab.client.MeteredClient;
 import flushlab.http.Header;
-import flushlab.map.CellEvidence;
 import flushlab.map.FlushTrigger;
-import flushlab.map.TriggerInference;
 import flushlab.netpath.NetworkPath;
 import flushlab.netpath.ServerSites;
 import flushlab.netpath.VethLink;
@@ -17,12 +15,10 @@ import flushlab.targets.TargetStartFailure;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * Runs a scenario in one process: its emitter, its targets, the metered client. The steps, in
@@ -56,11 +52,8 @@ public final class ScenarioRunner {
   private boolean verify;
   private RunHook beforeRun = (target, cell, run, emitterLoop) -> {};
 
-  /**
-   * When a budget ends (System.nanoTime), for `flushlab map`: no request waits past it;
-   * Long.MAX_VALUE: none.
-   */
-  private volatile long deadlineNanos = Long.MAX_VALUE;
+  /** `flushlab map`'s budget; none for a run. */
+  private volatile RunBudget budget = RunBudget.NONE;
 
   /** Non-null: the servers and the client run on a lab's agents, opened by this. */
   private RemoteLab.Opener remote;
@@ -120,53 +113,13 @@ public final class ScenarioRunner {
     return progress;
   }
 
-  /** The budget (map's --budget) is spent: nothing more is started. */
-  private boolean budgetSpent() {
-    return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0;
-  }
-
-  private long msLeft() {
-    return deadlineNanos == Long.MAX_VALUE
-        ? Long.MAX_VALUE / 4
-        : Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000);
-  }
-
-  /** The cell with its request timeout the smaller of its own and what is left of the budget. */
-  private Cell withinBudget(Cell cell) {
-    if (deadlineNanos == Long.MAX_VALUE) return cell;
-    long left = Math.max(1_000_000L, deadlineNanos - System.nanoTime());
-    return left >= cell.client().timeoutNanos()
-        ? cell
-        : cell.withClient(cell.client().withTimeoutNanos(left));
-  }
-
-  /** Rough seconds the scenario will take, for the line printed before it starts. */
-  public static double expectedSeconds(Scenario s) {
-    double total = runSeconds(s.guards().certifyCell()) * s.guards().certifyRuns() + 1.0;
-    for (Cell c : s.cells()) total += runSeconds(c) * s.runs() * s.targets().size();
-    if (s.adaptive() != null)
-      total += runSeconds(s.cells().get(0)) * s.runs() * s.adaptive().maxCells();
-    return total;
-  }
-
-  /** Rough seconds one run of a cell takes (its batches of streams). */
-  public static double runSeconds(Cell c) {
-    double stream = c.stream().streamNanos() / 1e9;
-    double batches = Math.ceil((double) c.client().requests() / c.client().concurrency());
-    double slow =
-        c.client().slowReaderPauseNanos()
-            / 1e9
-            * (c.stream().bulk() ? c.stream().totalBytes() / 65536.0 : 1);
-    return (stream + slow + 0.05) * batches;
-  }
-
   public Outcome run(Consumer<String> announce) throws Exception {
     return certifiedThen(
         announce,
-        (measure, cert) -> {
-          List<TargetCellResult> results = measureCells(measure, announce);
+        (steps, cert) -> {
+          List<TargetCellResult> results = steps.cells();
           return new Measured(
-              results, inferTriggers(results, cert.emitToRecvMs()), bisect(measure, announce));
+              results, steps.triggers(results, cert.emitToRecvMs()), steps.bisection());
         });
   }
 
@@ -178,7 +131,7 @@ public final class ScenarioRunner {
 
   /** A run's or a map's measuring, given the targets up and the host certified. */
   private interface AfterCertification {
-    Measured measure(Measure measure, Certification cert) throws Exception;
+    Measured measure(ScenarioMeasuring steps, Certification cert) throws Exception;
   }
 
   /**
@@ -193,11 +146,11 @@ public final class ScenarioRunner {
       try (RemoteLab lab = remote.open(scenario, announce)) {
         Measure measure =
             (target, cell, cellIndex, run) -> {
-              if (interrupted.get() || budgetSpent() || lab.lost() != null) return null;
+              if (interrupted.get() || budget.spent() || lab.lost() != null) return null;
               beforeRun.beforeRun(target.name(), cellIndex, run, null);
               return lab.run(
                   target,
-                  withinBudget(cell),
+                  budget.within(cell),
                   cellIndex,
                   run,
                   headersFor(identityPass),
@@ -205,8 +158,9 @@ public final class ScenarioRunner {
             };
         remoteLab = lab;
         remoteMeasure = measure;
-        Certification cert = certify(measure, lab::certifying, announce);
-        Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
+        ScenarioMeasuring steps = steps(measure, announce);
+        Certification cert = steps.certify(lab::certifying, () -> budget.spent());
+        Measured m = cert.certified() ? then.measure(steps, cert) : Measured.NOTHING;
         String lost = lab.lost();
         if (lost != null)
           announce.accept(
@@ -239,8 +193,9 @@ public final class ScenarioRunner {
       LocalMeasurer measure = new LocalMeasurer(new RunnerForTheMeasurer(), sites, targets);
       localSites = sites;
       warmUp(announce);
-      Certification cert = certify(measure, c -> c, announce);
-      Measured m = cert.certified() ? then.measure(measure, cert) : Measured.NOTHING;
+      ScenarioMeasuring steps = steps(measure, announce);
+      Certification cert = steps.certify(c -> c, () -> budget.spent());
+      Measured m = cert.certified() ? then.measure(steps, cert) : Measured.NOTHING;
       return new Outcome(
           cert,
           m.results(),
@@ -265,11 +220,12 @@ public final class ScenarioRunner {
   public Outcome map(Consumer<String> announce, double budgetSeconds) throws Exception {
     Target target = scenario.targets().get(0);
     long deadline = System.nanoTime() + (long) (budgetSeconds * 1e9);
-    deadlineNanos = deadline;
+    budget = new RunBudget(deadline);
     MapLab lab = new LabForTheMap();
     return certifiedThen(
         announce,
-        (measure, cert) -> {
+        (steps, cert) -> {
+          Measure measure = steps.measure();
           // beside every cell, one stream that says nothing for as long as the map measures: an
           // idle timeout cuts it
           SilentStream silent =
@@ -349,6 +305,12 @@ public final class ScenarioRunner {
     return identity ? CellRequest.identityEncoding(h) : h;
   }
 
+  /** What this runner measures through {@code measure}, its progress line kept up to date. */
+  private ScenarioMeasuring steps(Measure measure, Consumer<String> announce) {
+    return new ScenarioMeasuring(
+        scenario, interrupted::get, what -> progress = what, measure, announce);
+  }
+
   /**
    * The emitter (and namespace) of every network path this scenario's targets use, the scenario's
    * own first.
@@ -375,116 +337,6 @@ public final class ScenarioRunner {
   }
 
   /**
-   * The direct path must be clean on this host before any target row counts. A run excluded (the
-   * emitter late, or every frame it read together read in a stall of this host) is measured once
-   * more, once. Failing only inside host stalls (no run kept) is named as such: the host, not the
-   * path, was not fit to measure.
-   */
-  private Certification certify(
-      Measure measure, UnaryOperator<Cell> asRun, Consumer<String> announce) throws Exception {
-    List<RunRecord> runs = new ArrayList<>();
-    Target direct = new Target.Direct("direct", scenario.path());
-    Cell certifying = asRun.apply(scenario.guards().certifyCell());
-    for (int i = 0; i < scenario.guards().certifyRuns() && !interrupted.get(); i++) {
-      progress =
-          "certifying the direct path, run " + (i + 1) + "/" + scenario.guards().certifyRuns();
-      if (!measure.runOnceMoreIfExcluded(
-          direct, certifying, -1, i, "certification run " + (i + 1), runs, announce)) {
-        break;
-      }
-    }
-    Certification judged =
-        Certification.judged(
-            runs, scenario.guards().certifyMaxFramesPerRead(), interrupted.get(), budgetSpent());
-    announce.accept(judged.line(scenario.guards().certifyMaxFramesPerRead()));
-    return judged;
-  }
-
-  /**
-   * Every cell, every target, {@code runs} times; an interrupt keeps what finished. A run the
-   * pacing guard excluded (the emitter was late: the host stalled, the run says nothing of the
-   * target) is measured once more, once, as the map does; both are kept and the exclusion is named.
-   */
-  private List<TargetCellResult> measureCells(Measure measure, Consumer<String> announce)
-      throws Exception {
-    List<TargetCellResult> results = new ArrayList<>();
-    for (Cell cell : scenario.cells()) {
-      for (Target t : scenario.targets()) {
-        List<RunRecord> runs = new ArrayList<>();
-        for (int r = 0; r < scenario.runs(); r++) {
-          progress =
-              String.format(
-                  "cell %d/%d [%s], target %s, run %d/%d",
-                  cell.index() + 1,
-                  scenario.cells().size(),
-                  cell.label(),
-                  t.name(),
-                  r + 1,
-                  scenario.runs());
-          if (interrupted.get()
-              || !measure.runOnceMoreIfExcluded(
-                  t,
-                  cell,
-                  cell.index(),
-                  r,
-                  t.name() + " [" + cell.label() + "] run " + (r + 1),
-                  runs,
-                  announce)) {
-            if (!runs.isEmpty()) results.add(TargetCellResult.of(t.name(), cell, runs));
-            return results;
-          }
-        }
-        results.add(TargetCellResult.of(t.name(), cell, runs));
-      }
-    }
-    return results;
-  }
-
-  /** The flush-trigger map: the same inference `flushlab map` uses, over this scenario's cells. */
-  private Map<String, FlushTrigger> inferTriggers(
-      List<TargetCellResult> results, double baselineMs) {
-    Map<String, FlushTrigger> triggers = new LinkedHashMap<>();
-    if (!scenario.flushTriggerMap() || interrupted.get()) return triggers;
-    for (Target t : scenario.targets()) {
-      List<CellEvidence> mine =
-          results.stream()
-              .filter(r -> r.target().equals(t.name()))
-              .map(r -> r.evidence(baselineMs))
-              .toList();
-      triggers.put(t.name(), TriggerInference.infer(t.name(), mine, t.path()));
-    }
-    return triggers;
-  }
-
-  private Bisection bisect(Measure measure, Consumer<String> announce) throws Exception {
-    Scenario.Adaptive a = scenario.adaptive();
-    if (a == null || interrupted.get()) return null;
-    return new Bisector(
-            a,
-            scenario.target(a.target()),
-            scenario.cells().get(0),
-            (target, cell) -> {
-              progress = "adaptive: " + cell.label();
-              List<RunRecord> runs = new ArrayList<>();
-              for (int r = 0; r < scenario.runs(); r++) {
-                if (interrupted.get()
-                    || !measure.runOnceMoreIfExcluded(
-                        target,
-                        cell,
-                        -1,
-                        r,
-                        "adaptive " + cell.label() + " run " + (r + 1),
-                        runs,
-                        announce)) {
-                  return null;
-                }
-              }
-              return TargetCellResult.of(target.name(), cell, runs);
-            })
-        .run();
-  }
-
-  /**
    * The runner as a run on this host sees it: its budget, its stop switch, its client's headers.
    */
   private final class RunnerForTheMeasurer implements LocalMeasurer.Runner {
@@ -500,17 +352,17 @@ public final class ScenarioRunner {
 
     @Override
     public boolean budgetSpent() {
-      return ScenarioRunner.this.budgetSpent();
+      return budget.spent();
     }
 
     @Override
     public Cell withinBudget(Cell cell) {
-      return ScenarioRunner.this.withinBudget(cell);
+      return budget.within(cell);
     }
 
     @Override
     public long msLeft() {
-      return ScenarioRunner.this.msLeft();
+      return budget.msLeft();
     }
 
     @Override

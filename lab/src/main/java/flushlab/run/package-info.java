@@ -2,8 +2,9 @@
  * Orchestration, above the instruments: a run or a map, on this host or a lab's agents, certified
  * first, into one outcome.
  *
- * <p>{@code ScenarioRunner} (sites or agents, warm-up, certification, cells, bisection; each run
- * through a {@code Measure}, {@code LocalMeasurer} on this host), {@code MapSession} (the map once
+ * <p>{@code ScenarioRunner} (sites or agents, warm-up, then {@code ScenarioMeasuring}:
+ * certification, cells, the flush-trigger map, bisection; each run through a {@code Measure},
+ * {@code LocalMeasurer} on this host; within a {@code RunBudget}), {@code MapSession} (the map once
  * certified: {@code ClientPasses}, a {@code MapPass} as each kind of client, accepting compression
  * and not, with a {@code SilentStream} beside the cells for an idle timeout; {@code PairReplays},
  * the models of two stages, {@code AlikeTeller} measuring the cell that tells two alike apart,

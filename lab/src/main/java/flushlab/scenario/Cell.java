@@ -131,4 +131,15 @@ public record Cell(
   public Cell withIndex(int i) {
     return new Cell(i, swept, stream, client, model, profile);
   }
+
+  /** Rough seconds one run of this cell takes (its batches of streams). */
+  public double runSeconds() {
+    double stream = stream().streamNanos() / 1e9;
+    double batches = Math.ceil((double) client().requests() / client().concurrency());
+    double slow =
+        client().slowReaderPauseNanos()
+            / 1e9
+            * (stream().bulk() ? stream().totalBytes() / 65536.0 : 1);
+    return (stream + slow + 0.05) * batches;
+  }
 }

@@ -176,4 +176,12 @@ public record Scenario(
     for (Target t : targets) if (t.name().equals(name)) return t;
     return null;
   }
+
+  /** Rough seconds the scenario will take, for the line printed before it starts. */
+  public double expectedSeconds() {
+    double total = guards().certifyCell().runSeconds() * guards().certifyRuns() + 1.0;
+    for (Cell c : cells()) total += c.runSeconds() * runs() * targets().size();
+    if (adaptive() != null) total += cells().get(0).runSeconds() * runs() * adaptive().maxCells();
+    return total;
+  }
 }

@@ -257,7 +257,7 @@ class ClusterOnNamespacesTest {
         double seconds = (System.nanoTime() - killed) / 1e9;
         // a share's deadline, a second, the audit's timeout (a run that lost a share is not
         // measured again)
-        double bound = ScenarioRunner.runSeconds(longer.cells().get(0)) * 2 + 10 + 1 + 5;
+        double bound = longer.cells().get(0).runSeconds() * 2 + 10 + 1 + 5;
         System.out.printf(
             "ClusterOnNamespacesTest: the run ended %.1f s after agent c was killed (bound %.1f s)%n",
             seconds, bound);
