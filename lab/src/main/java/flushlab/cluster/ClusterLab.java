@@ -5,7 +5,6 @@ import flushlab.client.StreamResult;
 import flushlab.core.Build;
 import flushlab.core.HostPort;
 import flushlab.http.Header;
-import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.run.AgentShare;
 import flushlab.run.Exclusion;
 import flushlab.run.OnAgents;
@@ -179,13 +178,7 @@ public final class ClusterLab implements RemoteLab {
     if (agent == null)
       throw new IllegalArgumentException(
           "target " + like.name() + " is on no agent: its model has nowhere to run beside it");
-    HostPort at =
-        servers.relay(
-            agent,
-            emitter,
-            model.shapers().stream().map(ShaperRegistry.Spec::text).toList(),
-            model.poolUpstream());
-    targets.put(model.name(), at);
+    targets.put(model.name(), TargetOnAgent.relay(servers, agent, emitter, model));
   }
 
   @Override

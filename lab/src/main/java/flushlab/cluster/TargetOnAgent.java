@@ -29,12 +29,7 @@ final class TargetOnAgent {
       case RELAY:
         {
           Target.Relay r = (Target.Relay) t;
-          HostPort relay =
-              servers.relay(
-                  agent,
-                  emitter,
-                  r.shapers().stream().map(ShaperRegistry.Spec::text).toList(),
-                  r.poolUpstream());
+          HostPort relay = relay(servers, agent, emitter, r);
           announce.accept(
               "cluster: target " + r.name() + " (" + r.describe() + ") runs on agent " + agent);
           return relay;
@@ -60,5 +55,15 @@ final class TargetOnAgent {
       default:
         throw new AssertionError(t.kind());
     }
+  }
+
+  /** A built-in relay of {@code r}'s chain started on {@code agent} in front of the emitter. */
+  static HostPort relay(RemoteServers servers, String agent, HostPort emitter, Target.Relay r)
+      throws Exception {
+    return servers.relay(
+        agent,
+        emitter,
+        r.shapers().stream().map(ShaperRegistry.Spec::text).toList(),
+        r.poolUpstream());
   }
 }

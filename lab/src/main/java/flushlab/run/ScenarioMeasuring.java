@@ -15,38 +15,20 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * What `flushlab run` measures once the host is certified: every cell on every target, the
- * flush-trigger map over them, and the adaptive bisection, each run through a {@link Measure}; an
- * interrupt keeps what finished.
+ * What a run or a map measures through one {@link Measure}: the direct path certified first; then,
+ * for `flushlab run`, every cell on every target, the flush-trigger map over them, and the adaptive
+ * bisection (the map measures through {@code MapSession}); an interrupt keeps what finished.
+ *
+ * @param interrupted whether the run was stopped
+ * @param progress where the step under way is said (the console's progress line)
+ * @param measure the measure every step runs through
  */
-final class ScenarioMeasuring {
-  private final Scenario scenario;
-  private final BooleanSupplier interrupted;
-  private final Consumer<String> progress;
-  private final Measure measure;
-  private final Consumer<String> announce;
-
-  /** The measure every step runs through. */
-  Measure measure() {
-    return measure;
-  }
-
-  /**
-   * @param interrupted whether the run was stopped
-   * @param progress where the step under way is said (the console's progress line)
-   */
-  ScenarioMeasuring(
-      Scenario scenario,
-      BooleanSupplier interrupted,
-      Consumer<String> progress,
-      Measure measure,
-      Consumer<String> announce) {
-    this.scenario = scenario;
-    this.interrupted = interrupted;
-    this.progress = progress;
-    this.measure = measure;
-    this.announce = announce;
-  }
+record ScenarioMeasuring(
+    Scenario scenario,
+    BooleanSupplier interrupted,
+    Consumer<String> progress,
+    Measure measure,
+    Consumer<String> announce) {
 
   /**
    * The direct path must be clean on this host before any target row counts. A run excluded (the
