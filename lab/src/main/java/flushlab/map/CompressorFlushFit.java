@@ -91,15 +91,7 @@ public final class CompressorFlushFit {
       TriggerKind other,
       double otherValue,
       boolean first) {
-    Kind kind =
-        switch (other) {
-          case PERIODIC_TIMER -> Kind.PERIODIC;
-          case TIMER -> Kind.HOLD;
-          // a threshold in front of the compressor counts the events' bytes; behind it, the
-          // compressed bytes, as an accepting client receives them (what its cells give)
-          case BYTE_THRESHOLD -> first ? Kind.THRESHOLD : Kind.INPUT_THRESHOLD;
-          default -> null;
-        };
+    Kind kind = beside(other, first);
     List<CellEvidence> fitted = new ArrayList<>(HoldingStageFits.fittable(acceptingCells));
     if (kind == null || fitted.isEmpty() || fitted.stream().noneMatch(CellEvidence::held))
       return null;
@@ -126,6 +118,18 @@ public final class CompressorFlushFit {
     }
     Double chosen = closest.chosen();
     return chosen == null ? null : new Fitted(chosen, low, high);
+  }
+
+  /** The other stage as the simulation runs it beside the compressor; null for any other kind. */
+  private static Kind beside(TriggerKind other, boolean compressorFirst) {
+    return switch (other) {
+      case PERIODIC_TIMER -> Kind.PERIODIC;
+      case TIMER -> Kind.HOLD;
+      // a threshold in front of the compressor counts the events' bytes; behind it, the
+      // compressed bytes, as an accepting client receives them (what its cells give)
+      case BYTE_THRESHOLD -> compressorFirst ? Kind.THRESHOLD : Kind.INPUT_THRESHOLD;
+      default -> null;
+    };
   }
 
   /** The grid a pinned value is read on. */
@@ -230,13 +234,9 @@ public final class CompressorFlushFit {
    */
   public static CellPlan pinningCell(
       Fitted f, Flush flush, TriggerKind other, double otherMs, boolean first) {
-    Kind kind =
-        switch (other) {
-          case PERIODIC_TIMER -> Kind.PERIODIC;
-          case TIMER -> Kind.HOLD;
-          default -> null;
-        };
-    if (kind == null || flush == Flush.TIMER || !f.loose()) return null;
+    Kind kind = beside(other, first);
+    if (kind != Kind.PERIODIC && kind != Kind.HOLD || flush == Flush.TIMER || !f.loose())
+      return null;
     Stage fixed = new Stage(kind, otherMs);
     CellPlan best = null;
     double finest = 0;
@@ -284,27 +284,16 @@ public final class CompressorFlushFit {
       FlushTrigger answer, List<CellEvidence> acceptingCells) {
     PlainStage b = PlainStage.of(answer);
     if (b == null || b.threshold()) return List.of();
-    FlushTrigger others = answer.compression().others();
+    TriggerKind other = answer.compression().others().kind();
+    // a hold or a clock (a threshold is left out above): its ms, either side of the compressor
+    double ms = b.plainValue();
     List<CellPlan> plans = new ArrayList<>();
     for (Flush flush : b.flushes()) {
+      if (flush == Flush.TIMER) continue; // a compressor's timer is not pinned by a cell
       for (boolean compressorFirst : new boolean[] {true, false}) {
-        Fitted fitted =
-            fit(
-                acceptingCells,
-                List.of(),
-                flush,
-                others.kind(),
-                compressorFirst ? b.wireValue() : b.plainValue(),
-                compressorFirst);
+        Fitted fitted = fit(acceptingCells, List.of(), flush, other, ms, compressorFirst);
         CellPlan plan =
-            fitted == null
-                ? null
-                : pinningCell(
-                    fitted,
-                    flush,
-                    others.kind(),
-                    compressorFirst ? b.wireValue() : b.plainValue(),
-                    compressorFirst);
+            fitted == null ? null : pinningCell(fitted, flush, other, ms, compressorFirst);
         if (plan != null && !plans.contains(plan) && plans.size() < MAX_PINNING_CELLS)
           plans.add(plan);
       }
