@@ -59,6 +59,21 @@ final class CellSpreads {
         && withinSizes(t.releaseFrames() * t.frameBytes(), m);
   }
 
+  /**
+   * Releases over a segment, read in parts on one side or both: a side's sizes spread, and the
+   * largest releases (p90 in bytes), each the stage's whole write, alike. The parts a cork lets
+   * such a write go in are where a segment's edge fell: a 326 ms hold's 4 KiB cell showed releases
+   * of 63-655 KB on the target, a median of 159 frames, and 3 frames the median on the right model,
+   * which was refused for it (and a hold 8 % short verified after it: a fresh-clone suite,
+   * 2026-12-06); a 360 ms hold's, 175 frames whole on the target against 4 on the model.
+   */
+  static boolean largestReleasesAlike(CellEvidence t, CellEvidence m) {
+    return t.releaseBytesP90() > PairSimulation.SEGMENT
+        && (sizesSpread(t) || sizesSpread(m))
+        && Replay.close(
+            t.releaseBytesP90(), m.releaseBytesP90(), Replay.FRAMES_SHARE, t.frameBytes());
+  }
+
   private static boolean sizesSpread(CellEvidence c) {
     return c.releaseBytesP90() - c.releaseBytesP10()
         > 2 * Replay.FRAMES_SHARE * c.releaseBytesP50();

@@ -12,15 +12,16 @@ import java.util.List;
  * half a frame, or one frame, or one read of a stream read in a few, or a release over one read's
  * buffer read in two: {@link CellSpreads#splitByTheReadBuffer}, or releases of sizes spread wide on
  * both sides, each median within the other's spread: {@link
- * CellSpreads#releasesInEachOthersSpread}), the oldest frame's wait within 15 %, 5 ms or one
- * interval and 2 ms, whichever is widest (or, where both sides' waits spread wider than that, each
- * median within the other's spread: {@link CellSpreads#inEachOthersSpread}), the first frame's
- * within 15 %, 10 ms or one interval and 2 ms, and only where a cell held frames. The floors are
- * what two runs of one relay differ by on this 2-core machine, with room, widened to twice the
- * direct path's own spread where it strays more ({@link Tolerance}). A model ending with Nagle is
- * not held to the frames of each segment the client's ACKs let out ({@link #heldForTheAck}), and a
- * cell where Nagle engaged on one side only is measured on the model once more, once ({@link
- * #nagleEngagedOnOneOnly}).
+ * CellSpreads#releasesInEachOthersSpread}, or releases over a segment read in parts on one side or
+ * both, the largest alike: {@link CellSpreads#largestReleasesAlike}), the oldest frame's wait
+ * within 15 %, 5 ms or one interval and 2 ms, whichever is widest (or, where both sides' waits
+ * spread wider than that, each median within the other's spread: {@link
+ * CellSpreads#inEachOthersSpread}), the first frame's within 15 %, 10 ms or one interval and 2 ms,
+ * and only where a cell held frames. The floors are what two runs of one relay differ by on this
+ * 2-core machine, with room, widened to twice the direct path's own spread where it strays more
+ * ({@link Tolerance}). A model ending with Nagle is not held to the frames of each segment the
+ * client's ACKs let out ({@link #heldForTheAck}), and a cell where Nagle engaged on one side only
+ * is measured on the model once more, once ({@link #nagleEngagedOnOneOnly}).
  */
 public final class Replay {
   static final double FRAMES_SHARE = 0.25;
@@ -278,7 +279,8 @@ public final class Replay {
     if (t.held()
         && m.held()
         && !close(t.releaseFrames(), m.releaseFrames(), FRAMES_SHARE, 1)
-        && !CellSpreads.releasesInEachOthersSpread(t, m)) {
+        && !CellSpreads.releasesInEachOthersSpread(t, m)
+        && !CellSpreads.largestReleasesAlike(t, m)) {
       d.add(
           String.format("frames per release %.0f and %.0f", t.releaseFrames(), m.releaseFrames()));
     }

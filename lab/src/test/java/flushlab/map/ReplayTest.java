@@ -593,6 +593,34 @@ class ReplayTest {
         .isEqualTo("frames per release 15 and 3");
   }
 
+  /**
+   * A 326 ms hold before the cork, its 4 KiB cell read as releases of 63, 655 and 655 KB on the
+   * target (159 frames the median) and mostly in small parts on the right model (3 frames the
+   * median), its largest release the same whole write (`map --shape 'timer=326ms -> cork'` beside
+   * two busy loops, 2026-12-06). Both spread, the largest alike: they agree, as they do where the
+   * target read every write whole. A model whose largest release is 30 % smaller, a hold that much
+   * shorter, does not, nor one whose releases are all small.
+   */
+  @Test
+  void releasesReadInPartsAgreeWhenTheLargestAreAlike() {
+    CellEvidence target = corked(159, 238.0, 326.6, 350.2, 62866, 654847, 654847, 352.0);
+    assertThat(
+            Replay.difference(target, corked(3, 230.0, 320.0, 345.0, 12312, 12312, 650743, 349.0)))
+        .isNull();
+    assertThat(
+            Replay.difference(target, corked(3, 230.0, 320.0, 345.0, 12312, 12312, 455000, 349.0)))
+        .as("the model's whole write 30 % smaller")
+        .isEqualTo("frames per release 159 and 3");
+    CellEvidence whole = corked(159, 320.0, 326.6, 330.0, 650000, 654847, 654847, 352.0);
+    assertThat(
+            Replay.difference(whole, corked(3, 230.0, 320.0, 345.0, 12312, 12312, 650743, 349.0)))
+        .as("read whole on the target, in parts on the model")
+        .isNull();
+    assertThat(Replay.difference(whole, corked(3, 320.0, 326.0, 330.0, 12000, 12312, 12500, 349.0)))
+        .as("neither side in parts: a release of 3 frames is not one of 159")
+        .isEqualTo("frames per release 159 and 3");
+  }
+
   private static CellEvidence corked(double w10, double w50, double w90) {
     return corked(15, w10, w50, w90, 10023, 58751, 654847);
   }
