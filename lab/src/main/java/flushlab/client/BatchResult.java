@@ -3,15 +3,11 @@ package flushlab.client;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import flushlab.client.BatchDistributions.Dist;
 import flushlab.coding.ContentCoding;
-import flushlab.core.LongSamples;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -56,14 +52,8 @@ import org.HdrHistogram.Histogram;
   "stream_ids"
 })
 public final class BatchResult {
-  private static final long HIGHEST_NANOS = 3_600_000_000_000L;
-
   private final List<StreamResult> streams;
-  // Built on first use, from the streams, auto-resizing: a batch whose
-  // distributions nobody asks for (the map and staggered runs make one per stream) costs no
-  // histogram at all; one that is asked costs arrays spanning the values seen. They spanned an
-  // hour at 1 ns up front before: 2.2 MB per batch, most of what a run allocated.
-  private final EnumMap<Dist, Histogram> built = new EnumMap<>(Dist.class);
+  private final BatchDistributions distributions;
   private long releases;
   private long frames;
   private long reads;
@@ -77,15 +67,14 @@ public final class BatchResult {
   private long corrupt;
   private long unchecked;
   private int ok;
-  private final Map<StreamError, Integer> errorCounts = new EnumMap<>(StreamError.class);
-  private final Map<StreamError, String> errorExamples = new EnumMap<>(StreamError.class);
+  private final BatchErrors errors = new BatchErrors();
 
   public BatchResult(List<StreamResult> streams) {
     this.streams = List.copyOf(streams);
+    this.distributions = new BatchDistributions(this.streams);
     for (StreamResult s : streams) {
       if (!s.ok()) {
-        errorCounts.merge(s.error(), 1, Integer::sum);
-        errorExamples.putIfAbsent(s.error(), s.errorMessage());
+        errors.add(s);
         continue;
       }
       ok++;
@@ -106,58 +95,6 @@ public final class BatchResult {
     }
   }
 
-  /** The distributions a batch can be asked for, each with what it records from one stream. */
-  private enum Dist {
-    TTFT(s -> s.timing().ttftNanos() >= 0 ? LongSamples.of(s.timing().ttftNanos()) : null),
-    TIME_TO_HEAD(s -> s.timing().headNanos() >= 0 ? LongSamples.of(s.timing().headNanos()) : null),
-    FIRST_BODY(
-        s -> s.timing().firstBodyNanos() >= 0 ? LongSamples.of(s.timing().firstBodyNanos()) : null),
-    GAP(s -> s.timing().gapNanos()),
-    EMIT_TO_RECV(s -> s.timing().emitToRecvNanos()),
-    FIRST_EMIT_TO_RECV(
-        s ->
-            s.timing().emitToRecvNanos().size() > 0
-                ? LongSamples.of(s.timing().emitToRecvNanos().get(0))
-                : null),
-    RELEASE_GAP(s -> s.releases().gapNanos()),
-    RELEASE_WAIT(s -> s.releases().waitNanos()),
-    BYTES_PER_READ(s -> s.reads().bytesPerRead()),
-    DECODED_PER_READ(s -> s.reads().decodedPerRead()),
-    RELEASE_DECODED(s -> s.releases().decodedBytes()),
-    BURSTS(s -> s.reads().framesPerFramedRead()),
-    BURST_BYTES(s -> s.reads().bytesPerFramedRead()),
-    RELEASE_BYTES(s -> s.releases().bytes()),
-    RELEASE_FRAMES(s -> s.releases().frames());
-
-    private final Function<StreamResult, LongSamples> samples;
-
-    Dist(Function<StreamResult, LongSamples> samples) {
-      this.samples = samples;
-    }
-  }
-
-  /** A distribution over the complete streams, built the first time it is asked for. */
-  private synchronized Histogram hist(Dist d) {
-    return built.computeIfAbsent(
-        d,
-        k -> {
-          Histogram h =
-              new Histogram(3); // three significant digits (a zero gap stays zero), auto-resizing
-          for (StreamResult s : streams) {
-            LongSamples v = s.ok() ? k.samples.apply(s) : null;
-            if (v != null) recordAll(h, v);
-          }
-          return h;
-        });
-  }
-
-  private static void recordAll(Histogram h, LongSamples samples) {
-    for (int i = 0; i < samples.size(); i++) {
-      // Cross-process clocks can make emit->recv slightly negative; such samples read as 0.
-      h.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, samples.get(i))));
-    }
-  }
-
   /** Percentile curves as [percentile, ms] pairs, for drawing on a log scale of 1/(1-p). */
   public record PercentileCurves(
       List<double[]> ttftMs, List<double[]> gapMs, List<double[]> emitToRecvMs) {}
@@ -168,22 +105,11 @@ public final class BatchResult {
    */
   @JsonProperty("percentile_curves")
   public PercentileCurves percentileCurves() {
-    return new PercentileCurves(
-        curve(hist(Dist.TTFT)), curve(hist(Dist.GAP)), curve(hist(Dist.EMIT_TO_RECV)));
+    return distributions.curves();
   }
 
-  private static List<double[]> curve(Histogram h) {
-    List<double[]> points = new ArrayList<>();
-    if (h.getTotalCount() == 0) return points;
-    for (org.HdrHistogram.HistogramIterationValue v : h.percentiles(2)) {
-      double p = v.getPercentileLevelIteratedTo();
-      points.add(
-          new double[] {
-            Math.round(p * 10000) / 10000.0, Math.round(v.getValueIteratedTo() / 1e3) / 1e3
-          });
-      if (p >= 100.0) break;
-    }
-    return points;
+  private Histogram hist(Dist d) {
+    return distributions.histogram(d);
   }
 
   @JsonIgnore
@@ -236,10 +162,6 @@ public final class BatchResult {
   }
 
   /**
-   * The body as the SSE parser saw it, after any content coding was undone (with none: the body
-   * bytes as sent).
-   */
-  /**
    * Body bytes as they came over the complete streams: chunk framing removed, still compressed when
    * they were.
    */
@@ -248,6 +170,10 @@ public final class BatchResult {
     return bodyBytes;
   }
 
+  /**
+   * The body as the SSE parser saw it, after any content coding was undone (with none: the body
+   * bytes as sent).
+   */
   @JsonProperty("decoded_body_bytes")
   public long decodedBodyBytes() {
     return decodedBodyBytes;
@@ -311,10 +237,7 @@ public final class BatchResult {
    */
   @JsonProperty("content_codings")
   public Map<String, Integer> contentCodings() {
-    Map<String, Integer> out = new TreeMap<>();
-    for (StreamResult s : streams)
-      if (s.ok()) out.merge(s.coding() == null ? "identity" : s.coding().text(), 1, Integer::sum);
-    return out;
+    return StreamCodings.counted(streams);
   }
 
   /**
@@ -337,45 +260,9 @@ public final class BatchResult {
     return n == 0 ? 0 : (double) body / n;
   }
 
-  /**
-   * HTTP/2, over the complete streams: the server's SETTINGS (of the first), WINDOW_UPDATEs each
-   * way and DATA bytes summed; null over HTTP/1.x.
-   */
-  public record H2Summary(
-      int streams,
-      Map<String, Long> serverSettings,
-      long windowUpdatesSent,
-      long windowUpdatesReceived,
-      long dataBytes,
-      int clientInitialWindow,
-      int clientConnectionWindow) {}
-
   @JsonProperty("h2")
   public H2Summary h2() {
-    H2Summary sum = null;
-    for (StreamResult s : streams) {
-      if (!s.ok() || s.h2() == null) continue;
-      H2Stats h = s.h2();
-      sum =
-          sum == null
-              ? new H2Summary(
-                  1,
-                  h.serverSettings(),
-                  h.windowUpdatesSent(),
-                  h.windowUpdatesReceived(),
-                  h.dataBytes(),
-                  h.clientInitialWindow(),
-                  h.clientConnectionWindow())
-              : new H2Summary(
-                  sum.streams() + 1,
-                  sum.serverSettings(),
-                  sum.windowUpdatesSent() + h.windowUpdatesSent(),
-                  sum.windowUpdatesReceived() + h.windowUpdatesReceived(),
-                  sum.dataBytes() + h.dataBytes(),
-                  sum.clientInitialWindow(),
-                  sum.clientConnectionWindow());
-    }
-    return sum;
+    return H2Summary.of(streams);
   }
 
   /**
@@ -384,22 +271,7 @@ public final class BatchResult {
    */
   @JsonIgnore
   public ContentCoding dominantCoding() {
-    Map<ContentCoding, Integer> n = new EnumMap<>(ContentCoding.class);
-    int identity = 0;
-    for (StreamResult s : streams) {
-      if (!s.ok()) continue;
-      if (s.coding() == null) identity++;
-      else n.merge(s.coding(), 1, Integer::sum);
-    }
-    ContentCoding best = null;
-    int most = identity;
-    for (Map.Entry<ContentCoding, Integer> e : n.entrySet()) {
-      if (e.getValue() > most) {
-        best = e.getKey();
-        most = e.getValue();
-      }
-    }
-    return best;
+    return StreamCodings.dominant(streams);
   }
 
   @JsonProperty("burst_frames")
@@ -484,17 +356,7 @@ public final class BatchResult {
 
   @JsonProperty("errors")
   public List<Map<String, Object>> errors() {
-    List<Map<String, Object>> out = new ArrayList<>();
-    errorCounts.forEach(
-        (kind, count) -> {
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("kind", kind.name().toLowerCase());
-          m.put("meaning", kind.meaning());
-          m.put("count", count);
-          m.put("example", errorExamples.get(kind));
-          out.add(m);
-        });
-    return out;
+    return errors.asJson();
   }
 
   /**
@@ -502,14 +364,13 @@ public final class BatchResult {
    */
   @JsonIgnore
   public String firstError() {
-    for (var e : errorCounts.keySet()) return e.meaning() + " (" + errorExamples.get(e) + ")";
-    return null;
+    return errors.first();
   }
 
   /** Whether any stream failed for {@code kind}. */
   @JsonIgnore
   public boolean failedWith(StreamError kind) {
-    return errorCounts.containsKey(kind);
+    return errors.has(kind);
   }
 
   @JsonIgnore
@@ -524,88 +385,14 @@ public final class BatchResult {
     return ids;
   }
 
-  /** Per release: how long its oldest frame waited (ns); the map reads percentiles of it. */
+  /** The distributions as HdrHistograms (nanoseconds or counts), for reading percentiles. */
   @JsonIgnore
-  public Histogram releaseWaitHistogram() {
-    return hist(Dist.RELEASE_WAIT);
-  }
-
-  /** Per release: time since the one before (ns). */
-  @JsonIgnore
-  public Histogram releaseGapHistogram() {
-    return hist(Dist.RELEASE_GAP);
-  }
-
-  /** Per release: wire bytes it carried. */
-  @JsonIgnore
-  public Histogram releaseBytesHistogram() {
-    return hist(Dist.RELEASE_BYTES);
-  }
-
-  /** Per release: frames it carried. */
-  @JsonIgnore
-  public Histogram releaseFramesHistogram() {
-    return hist(Dist.RELEASE_FRAMES);
-  }
-
-  @JsonIgnore
-  public Histogram ttftHistogram() {
-    return hist(Dist.TTFT);
-  }
-
-  @JsonIgnore
-  public Histogram gapHistogram() {
-    return hist(Dist.GAP);
-  }
-
-  @JsonIgnore
-  public Histogram emitToRecvHistogram() {
-    return hist(Dist.EMIT_TO_RECV);
+  public BatchDistributions histograms() {
+    return distributions;
   }
 
   /** One line for a terminal. */
   public String oneLine() {
-    StringBuilder sb = new StringBuilder();
-    if (frames == 0) {
-      // nothing was measured: no ratio or time is printed as if it had been
-      sb.append(
-          String.format("streams %d/%d ok  no data: no frame was measured", ok, streams.size()));
-    } else {
-      sb.append(
-          String.format(
-              "streams %d/%d ok  frames/read %.2f  frames %d  reads %d  head p50 %.3fms  ttft p50 %.3fms  gap p50 %.3fms max %.3fms  "
-                  + "emit->recv p50 %.3fms p99 %.3fms  lost %d corrupt %d",
-              ok,
-              streams.size(),
-              framesPerRead(),
-              frames,
-              reads,
-              timeToHeadMs().p50(),
-              ttftMs().p50(),
-              gapMs().p50(),
-              gapMs().max(),
-              emitToRecvMs().p50(),
-              emitToRecvMs().p99(),
-              lost,
-              corrupt));
-      // a gateway that dropped the pi_* fields: those tokens are counted, not timed from their
-      // emission
-      if (unchecked > 0)
-        sb.append(String.format("  %d tokens without pi_* fields (counted, not timed)", unchecked));
-      ContentCoding coding = dominantCoding();
-      if (coding != null)
-        sb.append(
-            String.format(
-                "  %s: %d wire B for %d decoded", coding.text(), bytes, decodedBodyBytes));
-    }
-    errorCounts.forEach(
-        (k, v) ->
-            sb.append("  ")
-                .append(k.name().toLowerCase())
-                .append(" x")
-                .append(v)
-                .append(": ")
-                .append(errorExamples.get(k)));
-    return sb.toString();
+    return BatchLine.of(this, errors);
   }
 }

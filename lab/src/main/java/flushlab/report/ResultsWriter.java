@@ -86,17 +86,17 @@ public final class ResultsWriter {
                 hlogs.resolve(fileName(t.name()) + ".ttft.hlog"),
                 r,
                 t.name(),
-                BatchResult::ttftHistogram);
+                b -> b.histograms().ttft());
             writeHlog(
                 hlogs.resolve(fileName(t.name()) + ".gap.hlog"),
                 r,
                 t.name(),
-                BatchResult::gapHistogram);
+                b -> b.histograms().gap());
             writeHlog(
                 hlogs.resolve(fileName(t.name()) + ".emit_to_recv.hlog"),
                 r,
                 t.name(),
-                BatchResult::emitToRecvHistogram);
+                b -> b.histograms().emitToRecv());
           }
           Files.writeString(
               partial.resolve("report.html"), ReportPage.render(tree), StandardCharsets.UTF_8);

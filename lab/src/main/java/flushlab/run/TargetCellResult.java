@@ -68,7 +68,7 @@ public record TargetCellResult(
       double steady = b.releaseBodyBytesPerFrame();
       f = steady > 0 ? steady : (double) b.bodyBytes() / b.frames();
     }
-    boolean anyRelease = b.releaseFramesHistogram().getTotalCount() > 0;
+    boolean anyRelease = b.histograms().releaseFrames().getTotalCount() > 0;
     int frames = cell.frames();
     double intervalMs = cell.stream().intervalNanos() / 1e6;
     double streamMs = cell.stream().thinkNanos() / 1e6 + (frames - 1) * intervalMs;
@@ -112,19 +112,19 @@ public record TargetCellResult(
         ok,
         b.framesPerRead(),
         ok == 0 ? 0 : Math.max(0, (double) (b.releases() - 2L * ok) / ok),
-        anyRelease ? b.releaseFramesHistogram().getValueAtPercentile(50) : 0,
-        waitMs(b.releaseWaitHistogram(), 10, baselineMs),
-        waitMs(b.releaseWaitHistogram(), 50, baselineMs),
-        waitMs(b.releaseWaitHistogram(), 90, baselineMs),
-        ms(b.releaseGapHistogram(), 10),
-        ms(b.releaseGapHistogram(), 50),
-        ms(b.releaseGapHistogram(), 90),
+        anyRelease ? b.histograms().releaseFrames().getValueAtPercentile(50) : 0,
+        waitMs(b.histograms().releaseWait(), 10, baselineMs),
+        waitMs(b.histograms().releaseWait(), 50, baselineMs),
+        waitMs(b.histograms().releaseWait(), 90, baselineMs),
+        ms(b.histograms().releaseGap(), 10),
+        ms(b.histograms().releaseGap(), 50),
+        ms(b.histograms().releaseGap(), 90),
         ok == 0 ? 0 : Math.max(0, b.firstEmitToRecvMs().p50() - baselineMs),
         drained,
         coding == null ? null : coding.text(),
-        value(b.releaseBytesHistogram(), 10),
-        value(b.releaseBytesHistogram(), 50),
-        value(b.releaseBytesHistogram(), 90),
+        value(b.histograms().releaseBytes(), 10),
+        value(b.histograms().releaseBytes(), 50),
+        value(b.histograms().releaseBytes(), 90),
         cell.stream().thinkNanos() / 1e6,
         cell.stream().keepAliveNanos() / 1e6,
         ok == 0 ? Double.NaN : b.firstBodyByteMs().p50(),

@@ -273,7 +273,7 @@ class Http2StreamTest extends LabTest {
     assertThat(r.decodedBodyBytes()).isEqualTo((long) r.frames() * 20 * 1024);
     // what the connection recorded: the emitter's SETTINGS, and the window given back as the client
     // read (stream and connection)
-    BatchResult.H2Summary h2 = r.h2();
+    H2Summary h2 = r.h2();
     assertThat(h2.serverSettings()).containsEntry("max_concurrent_streams", 128L);
     assertThat(h2.dataBytes()).isEqualTo(r.bodyBytes());
     assertThat(h2.windowUpdatesSent())

@@ -139,8 +139,8 @@ class AgentTest {
           BatchResult merged = new BatchResult(both);
           assertThat(merged.frames()).isEqualTo(a3.frames() + b4.frames()).isEqualTo(7 * 20);
           assertThat(merged.reads()).isEqualTo(a3.reads() + b4.reads());
-          assertThat(merged.emitToRecvHistogram().getTotalCount()).isEqualTo(7 * 20);
-          assertThat(merged.ttftHistogram().getTotalCount()).isEqualTo(7);
+          assertThat(merged.histograms().emitToRecv().getTotalCount()).isEqualTo(7 * 20);
+          assertThat(merged.histograms().ttft().getTotalCount()).isEqualTo(7);
 
           Cell slow = cell("100", "100ms"); // 10 s
           assertThatThrownBy(
