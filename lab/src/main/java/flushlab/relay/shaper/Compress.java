@@ -8,15 +8,12 @@ import flushlab.coding.StreamCompressor;
 import flushlab.core.Named;
 import flushlab.http.Headers;
 import flushlab.http.HttpParseException;
-import flushlab.http.HttpRequestParser;
 import flushlab.http.HttpResponseParser;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A compressing proxy (nginx's gzip filter, HAProxy's compression, Caddy's encode, a CDN edge): a
@@ -118,12 +115,6 @@ public final class Compress extends Shaper {
           "compress=gzip,flush=bytes,bytes=2KiB",
           p -> () -> new Compress(p));
 
-  /**
-   * Pipelined requests remembered; more than this and the oldest answers are treated as not
-   * accepting.
-   */
-  private static final int MAX_PENDING_REQUESTS = 64;
-
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
 
@@ -132,10 +123,7 @@ public final class Compress extends Shaper {
   private final long minLength;
   private final Types types;
 
-  /** For each request sent upstream and not yet answered: whether it accepted the coding. */
-  private final ArrayDeque<Boolean> accepts = new ArrayDeque<>();
-
-  private final HttpRequestParser requests;
+  private final AcceptingRequests requests;
   private final HttpResponseParser responses;
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
@@ -176,51 +164,11 @@ public final class Compress extends Shaper {
 
   Compress(Params p) {
     this.coding = p.choice(ALGO, ContentCoding.class);
-    Flush flush = p.choice(FLUSH, Flush.class);
-    Long bytes = p.has(BYTES) ? p.get(BYTES) : null;
-    Long after = p.has(AFTER) ? p.get(AFTER) : null;
-    this.policy =
-        switch (flush) {
-          case BYTES -> {
-            if (bytes == null)
-              throw new ShaperSpecException(
-                  "shaper 'compress': flush=bytes needs bytes= (" + BYTES.rangeText() + ")");
-            yield FlushPolicy.bytes(bytes);
-          }
-          case TIMER -> {
-            if (after == null)
-              throw new ShaperSpecException(
-                  "shaper 'compress': flush=timer needs after= (" + AFTER.rangeText() + ")");
-            yield new FlushPolicy(FlushPolicy.Kind.MS, after);
-          }
-          case INPUT -> {
-            if (bytes == null)
-              throw new ShaperSpecException(
-                  "shaper 'compress': flush=input needs bytes= (" + BYTES.rangeText() + ")");
-            yield FlushPolicy.input(bytes);
-          }
-          case NONE -> FlushPolicy.NONE;
-          case NEXT -> FlushPolicy.NEXT;
-          case END -> FlushPolicy.END;
-          case EACH -> FlushPolicy.EACH;
-        };
-    boolean countsBytes = flush == Flush.BYTES || flush == Flush.INPUT;
-    if (bytes != null && !countsBytes || after != null && flush != Flush.TIMER) {
-      throw new ShaperSpecException(
-          "shaper 'compress': bytes= goes with flush=bytes or flush=input, and after= with flush=timer");
-    }
+    this.policy = CompressPolicy.of(p);
     this.minLength = p.get(MIN_LENGTH);
     this.types = p.choice(TYPES, Types.class);
     this.decodeForOthers = p.choice(OTHERS, Others.class) == Others.DECODED;
-    this.requests =
-        new HttpRequestParser(
-            r -> {
-              if (accepts.size() == MAX_PENDING_REQUESTS) accepts.poll();
-              accepts.add(
-                  !"HTTP/1.0".equals(r.version())
-                      && ContentCoding.accepted(r.headers().get("Accept-Encoding"))
-                          .contains(coding));
-            });
+    this.requests = new AcceptingRequests(coding);
     this.responses =
         new HttpResponseParser(
             new HttpResponseParser.Listener() {
@@ -249,8 +197,7 @@ public final class Compress extends Shaper {
   @Override
   public void onRequestBytes(Buffer bytes) {
     try {
-      byte[] b = bytes.getBytes();
-      requests.feed(b, 0, b.length);
+      requests.feed(bytes);
     } catch (HttpParseException | IllegalStateException e) {
       opaque = true; // what it cannot parse it passes on, as a proxy that gives up on compressing
     }
@@ -281,13 +228,13 @@ public final class Compress extends Shaper {
   }
 
   private void head(int status, String reason, Headers headers) {
-    boolean accepted = Boolean.TRUE.equals(accepts.poll());
+    boolean accepted = requests.nextAccepted();
     decodeOnDelivery = !accepted && decodeForOthers;
-    if (!accepted && !decodeForOthers || !compressible(status, headers)) {
+    if (!accepted && !decodeForOthers || !CompressedHeads.compressible(status, headers, types)) {
       // passes as it came: the same head; the body in its own framing (a chunked one re-chunked as
       // it arrives)
       passChunked = headers.has("Transfer-Encoding", "chunked");
-      out.writeBytes(headAsParsed(status, reason, headers));
+      out.writeBytes(CompressedHeads.asParsed(status, reason, headers));
       return;
     }
     if (minLength > 0) {
@@ -297,31 +244,17 @@ public final class Compress extends Shaper {
       pendingHead = headers;
       rawHeld.reset();
       bodyHeld.reset();
-      rawHeld.writeBytes(rebuiltHead(status, reason, headers, false));
+      rawHeld.writeBytes(CompressedHeads.rebuilt(status, reason, headers, null));
       return;
     }
     start(status, reason, headers);
   }
 
-  private boolean compressible(int status, Headers h) {
-    if (status < 200 || status == 204 || status == 304) return false;
-    String enc = h.get("Content-Encoding");
-    if (enc != null && !enc.isBlank() && !enc.trim().equalsIgnoreCase("identity")) return false;
-    String cc = h.get("Cache-Control");
-    if (cc != null && cc.toLowerCase(Locale.ROOT).contains("no-transform")) return false;
-    String type = h.get("Content-Type");
-    String t = type == null ? "" : type.trim().toLowerCase(Locale.ROOT);
-    return switch (types) {
-      case EVENT_STREAM -> t.startsWith("text/event-stream");
-      case TEXT -> t.startsWith("text/");
-      case ANY -> true;
-    };
-  }
-
   private void start(int status, String reason, Headers headers) {
     compressor = new StreamCompressor(coding, policy);
     if (decodeOnDelivery) decoder = BodyDecoder.of(coding);
-    out.writeBytes(rebuiltHead(status, reason, headers, !decodeOnDelivery));
+    out.writeBytes(
+        CompressedHeads.rebuilt(status, reason, headers, decodeOnDelivery ? null : coding));
   }
 
   private void body(byte[] b, int off, int len) {
@@ -406,15 +339,6 @@ public final class Compress extends Shaper {
     out.writeBytes(CRLF);
   }
 
-  /** A head as parsed, unchanged in its fields (for a response that passes). */
-  private static byte[] headAsParsed(int status, String reason, Headers h) {
-    StringBuilder s =
-        new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
-    for (int i = 0; i < h.size(); i++)
-      s.append(h.name(i)).append(": ").append(h.value(i)).append("\r\n");
-    return s.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
-  }
-
   private void armTimer() {
     if (compressor == null || !compressor.wantsTimer() || flushTimer != null) return;
     flushTimer =
@@ -452,25 +376,6 @@ public final class Compress extends Shaper {
       decoder.close();
       decoder = null;
     }
-  }
-
-  /**
-   * The head as it leaves: chunked (the length of a re-encoded body is not known in advance), with
-   * Content-Encoding when compressing and Vary: Accept-Encoding either way.
-   */
-  private byte[] rebuiltHead(int status, String reason, Headers h, boolean encoded) {
-    StringBuilder s =
-        new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason).append("\r\n");
-    for (int i = 0; i < h.size(); i++) {
-      String name = h.name(i);
-      if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding"))
-        continue;
-      s.append(name).append(": ").append(h.value(i)).append("\r\n");
-    }
-    s.append("Transfer-Encoding: chunked\r\n");
-    if (encoded) s.append("Content-Encoding: ").append(coding.text()).append("\r\n");
-    s.append("Vary: Accept-Encoding\r\n\r\n");
-    return s.toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
   @Override
