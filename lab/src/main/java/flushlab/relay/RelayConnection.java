@@ -26,8 +26,6 @@ import java.util.function.Function;
  * themselves are forwarded as they came. All on the client connection's event loop.
  */
 final class RelayConnection {
-  private static final int MAX_EARLY_REQUEST_BYTES = 1 << 20;
-
   private final ClientSide client;
   private final RelayOptions options;
   private final Upstream target;
@@ -36,16 +34,6 @@ final class RelayConnection {
   private final String name;
   private final FlowControl flow;
 
-  /**
-   * Back-pressure on the request direction: the client is read while nobody holds it; any holder
-   * pauses it: upstream not connected yet, the request delay queue over its cap, upstream's write
-   * queue full. One valve, so one holder letting go never resumes what another still holds.
-   */
-  private final FlowControl requestFlow = new FlowControl();
-
-  private static final Object CONNECTING = "connecting upstream";
-  private static final Object DELAY_QUEUE_FULL = "request delay queue over its cap";
-  private static final Object UPSTREAM_FULL = "upstream write queue full";
   private final List<Shaper> shapers = new ArrayList<>();
 
   /** The shapers that read the requests (a compressing proxy), usually none. */
@@ -55,12 +43,11 @@ final class RelayConnection {
   private final Stage head;
   private final ConnectionContext ctx;
   private final HttpResponseParser parser;
-  private final List<Buffer> early = new ArrayList<>();
+  private final RequestPath requests;
 
   /** Reused for parsing what upstream sends, so a read allocates nothing here. */
   private byte[] scratch = new byte[16 * 1024];
 
-  private int earlyBytes;
   private NetSocket upstream;
   private Channel upstreamChannel;
   private boolean opaque;
@@ -76,12 +63,6 @@ final class RelayConnection {
   private long bytesIn;
 
   private IdleWatch idleWatch;
-
-  /** How long each piece of the request waits before it goes upstream (0: at once). */
-  private final long requestDelayNanos;
-
-  /** Request bytes waiting out that delay; over the early-request cap, the client is not read. */
-  private long delayedRequestBytes;
 
   /**
    * Makes the exchange of one stream of an HTTP/2 client: its own shapers and upstream, on this
@@ -123,7 +104,7 @@ final class RelayConnection {
     this.ctx =
         new ConnectionContext(client.channel(), client::writable, flow, log, name, relayHeld);
     boolean absorbed = false;
-    this.requestDelayNanos = plan.requestDelayNanos();
+    this.requests = new RequestPath(ctx, plan.requestDelayNanos(), () -> closed, this::fail);
     for (ShaperRegistry.Spec spec : plan.response()) {
       Shaper s = spec.create();
       shapers.add(s);
@@ -131,7 +112,7 @@ final class RelayConnection {
       absorbed |= s.absorbsClientBackPressure();
     }
     this.writer = new ClientWriter(client, flow, !absorbed, ctx);
-    requestFlow.attach(client.requestValve(() -> !closed));
+    requests.attachClient(client.requestValve(() -> !closed));
     Stage nextStage = writer;
     for (int i = shapers.size() - 1; i >= 0; i--) {
       shapers.get(i).wire(nextStage, ctx);
@@ -207,7 +188,7 @@ final class RelayConnection {
       attachUpstream(pooled);
       return;
     }
-    requestFlow.hold(CONNECTING); // hold the request until upstream is there
+    requests.connecting(); // hold the request until upstream is there
     long delay = 0;
     for (Shaper s : shapers) delay += s.connectDelayNanos();
     Runnable connect =
@@ -246,21 +227,7 @@ final class RelayConnection {
     up.handler(this::fromUpstream);
     up.closeHandler(v -> upstreamClosed());
     up.exceptionHandler(t -> log.log(name + ": upstream error: " + t.getMessage()));
-    for (Buffer b : early) {
-      if (requestDelayNanos > 0) {
-        ctx.schedule(
-            () -> {
-              if (upstream != null && !closed) upstream.write(b);
-            },
-            requestDelayNanos);
-      } else {
-        up.write(b);
-      }
-    }
-    early.clear();
-    ctx.releaseBytes(earlyBytes);
-    earlyBytes = 0;
-    requestFlow.release(CONNECTING);
+    requests.attach(up);
   }
 
   /** Request bytes from the client (its socket, or its stream's edge as HTTP/1.1). */
@@ -275,42 +242,7 @@ final class RelayConnection {
     awaitingResponse = true;
     bytesIn += b.length();
     for (int i = 0; i < requestReaders.size(); i++) requestReaders.get(i).onRequestBytes(b);
-    if (upstream == null) {
-      earlyBytes += b.length();
-      if (earlyBytes > MAX_EARLY_REQUEST_BYTES) {
-        fail("request larger than " + MAX_EARLY_REQUEST_BYTES + " bytes before upstream connected");
-        return;
-      }
-      if (!ctx.holdBytes(b.length())) {
-        fail(ctx.overRelayCap(b.length()));
-        return;
-      }
-      early.add(b);
-      return;
-    }
-    if (requestDelayNanos > 0) {
-      // equal delays keep the pieces in order: the loop runs timers by deadline, ties by arrival
-      delayedRequestBytes += b.length();
-      if (delayedRequestBytes > MAX_EARLY_REQUEST_BYTES) requestFlow.hold(DELAY_QUEUE_FULL);
-      ctx.schedule(
-          () -> {
-            delayedRequestBytes -= b.length();
-            if (upstream != null && !closed) writeUpstream(b);
-            if (delayedRequestBytes <= MAX_EARLY_REQUEST_BYTES)
-              requestFlow.release(DELAY_QUEUE_FULL);
-          },
-          requestDelayNanos);
-      return;
-    }
-    writeUpstream(b);
-  }
-
-  private void writeUpstream(Buffer b) {
-    upstream.write(b);
-    if (upstream.writeQueueFull()) {
-      requestFlow.hold(UPSTREAM_FULL);
-      upstream.drainHandler(v -> requestFlow.release(UPSTREAM_FULL));
-    }
+    requests.forward(b);
   }
 
   /**
@@ -377,6 +309,7 @@ final class RelayConnection {
     }
     head.accept(Chunk.event(Chunk.Kind.CLOSE, now));
     upstream = null;
+    requests.detach();
   }
 
   /** HTTP/2 by prior knowledge: its preface starts "PRI", which no HTTP/1.1 method does. */
@@ -410,6 +343,7 @@ final class RelayConnection {
     ctx.releaseAllHeld();
     NetSocket up = upstream;
     upstream = null;
+    requests.detach();
     if (up == null) return;
     if (options.poolUpstream() && parser.idle() && !opaque) {
       pool.give(up);
@@ -424,7 +358,8 @@ final class RelayConnection {
     writer.failConnection(reason);
     for (Shaper s : shapers) s.release();
     ctx.releaseAllHeld();
-    early.clear();
+    requests.drop();
+    requests.detach();
     if (upstream != null) {
       upstream.close();
       upstream = null;
