@@ -12,14 +12,11 @@ import flushlab.http.HttpParseException;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
 import io.vertx.core.net.SocketAddress;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -37,44 +34,8 @@ import java.util.function.Function;
  * connection, as in a proxy that speaks h2 (cork, nagle). Confined to the client connection's event
  * loop.
  */
-final class H2Edge implements H2FrameParser.Listener {
+final class H2Edge implements H2FrameParser.Listener, H2RequestDeadline.Expiry {
   static final int MAX_STREAMS = 128;
-  static final int PAUSE_BYTES = 1 << 20;
-  static final int RESUME_BYTES = 256 << 10;
-
-  /**
-   * Response bytes all of one connection's streams may hold for windows the client has not opened;
-   * its streams take no more above it.
-   */
-  static final int CONNECTION_PAUSE_BYTES = 8 << 20;
-
-  static final int CONNECTION_RESUME_BYTES = 4 << 20;
-
-  /**
-   * The most of a request body without Content-Length read before it goes upstream (the emitter's
-   * own body cap).
-   */
-  static final int MAX_BUFFERED_BODY = 1 << 20;
-
-  /**
-   * A request (its header block, its body) must be complete within this of its start, as the
-   * emitter's HTTP/1.1 head must.
-   */
-  private final long requestTimeoutNanos;
-
-  /**
-   * Request and response headers HTTP/2 does not carry (RFC 9113 8.2.2), and HTTP/1.1 framing this
-   * edge sets itself.
-   */
-  static final Set<String> CONNECTION_SPECIFIC =
-      Set.of(
-          "connection",
-          "keep-alive",
-          "proxy-connection",
-          "transfer-encoding",
-          "upgrade",
-          "te",
-          "http2-settings");
 
   private final NetSocket client;
   private final SocketClient clientSocket;
@@ -84,18 +45,9 @@ final class H2Edge implements H2FrameParser.Listener {
   private final H2Guard guard = new H2Guard();
   private final H2FrameParser parser = new H2FrameParser(this, H2.DEFAULT_MAX_FRAME, guard);
 
-  /** Response bytes held over all streams, and how many streams take no more now. */
-  private long heldBytes;
+  private final H2ConnectionHold held = new H2ConnectionHold();
 
-  private int pausedLegs;
-
-  /**
-   * Since when a header block has waited for its CONTINUATIONs (0: none), and the request timeout's
-   * one timer.
-   */
-  private long blockOpenSince;
-
-  private ScheduledFuture<?> requestTimer;
+  private final H2RequestDeadline deadline;
   private final Hpack hpack = new Hpack();
   private final Map<Integer, H2EdgeStream> legs = new HashMap<>();
   private byte[] scratch = new byte[16 * 1024];
@@ -120,7 +72,6 @@ final class H2Edge implements H2FrameParser.Listener {
       Buffer first,
       long idleTimeoutNanos,
       long requestTimeoutNanos) {
-    this.requestTimeoutNanos = requestTimeoutNanos;
     this.client = client;
     this.clientSocket = new SocketClient(client);
     this.streams = streams;
@@ -143,6 +94,10 @@ final class H2Edge implements H2FrameParser.Listener {
                       + "; closing");
               goAway(H2.NO_ERROR, "idle");
             });
+    // a request (its header block, its body) must be complete within the timeout of its start
+    deadline =
+        new H2RequestDeadline(
+            LabVertx.channel(client).eventLoop(), requestTimeoutNanos, legs.values(), this);
     client.handler(this::fromClient);
     fromClient(first);
   }
@@ -169,61 +124,9 @@ final class H2Edge implements H2FrameParser.Listener {
       } catch (H2FloodException e) {
         goAway(H2.ENHANCE_YOUR_CALM, e.getMessage());
       }
-      if (!parser.headerBlockOpen()) blockOpenSince = 0;
-      else if (blockOpenSince == 0) blockOpenSince = System.nanoTime();
-      scheduleRequestTimeout();
+      deadline.headerBlockOpen(parser.headerBlockOpen());
     }
     flush();
-  }
-
-  /** When the oldest request not complete yet began; Long.MAX_VALUE when none. */
-  private long oldestIncomplete() {
-    long oldest = blockOpenSince == 0 ? Long.MAX_VALUE : blockOpenSince;
-    for (H2EdgeStream l : legs.values())
-      if (!l.requestEnded) oldest = Math.min(oldest, l.openedNanos);
-    return oldest;
-  }
-
-  /**
-   * One timer per connection at its oldest unfinished request's deadline: that request's stream is
-   * reset, an open header block ends the connection.
-   */
-  private void scheduleRequestTimeout() {
-    long oldest = oldestIncomplete();
-    if (closed || requestTimer != null || oldest == Long.MAX_VALUE) return;
-    long delay = Math.max(0, oldest + requestTimeoutNanos - System.nanoTime()) + 1;
-    requestTimer =
-        LabVertx.channel(client)
-            .eventLoop()
-            .schedule(
-                () -> {
-                  requestTimer = null;
-                  if (closed) return;
-                  long deadline = System.nanoTime() - requestTimeoutNanos;
-                  if (blockOpenSince != 0 && blockOpenSince - deadline <= 0) {
-                    goAway(
-                        H2.PROTOCOL_ERROR,
-                        "a header block was not complete within "
-                            + Units.formatDuration(requestTimeoutNanos));
-                    return;
-                  }
-                  for (H2EdgeStream l : legs.values().toArray(H2EdgeStream[]::new)) {
-                    if (!l.requestEnded && l.openedNanos - deadline <= 0) {
-                      log.log(
-                          name
-                              + ": stream "
-                              + l.id
-                              + ": the request was not complete within "
-                              + Units.formatDuration(requestTimeoutNanos)
-                              + "; RST_STREAM");
-                      l.reset(H2.CANCEL);
-                    }
-                  }
-                  flush();
-                  scheduleRequestTimeout();
-                },
-                delay,
-                TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -235,7 +138,24 @@ final class H2Edge implements H2FrameParser.Listener {
     out.appendBytes(frame);
   }
 
-  void flush() {
+  @Override
+  public boolean closed() {
+    return closed;
+  }
+
+  @Override
+  public void headerBlockLate(String why) {
+    goAway(H2.PROTOCOL_ERROR, why);
+  }
+
+  @Override
+  public void requestLate(H2EdgeStream stream, String why) {
+    log.log(name + ": stream " + stream.id + ": " + why + "; RST_STREAM");
+    stream.reset(H2.CANCEL);
+  }
+
+  @Override
+  public void flush() {
     if (out == null || closedSocket) return;
     Buffer b = out;
     out = null;
@@ -303,22 +223,9 @@ final class H2Edge implements H2FrameParser.Listener {
     return scratch;
   }
 
-  /** Response bytes held over all streams: {@code delta} more (or fewer). */
-  void hold(long delta) {
-    heldBytes += delta;
-  }
-
-  long heldBytes() {
-    return heldBytes;
-  }
-
-  /** Streams that take no more now: {@code delta} more (or fewer). */
-  void legsPaused(int delta) {
-    pausedLegs += delta;
-  }
-
-  int pausedLegs() {
-    return pausedLegs;
+  /** What the connection's streams hold for windows the client has not opened. */
+  H2ConnectionHold held() {
+    return held;
   }
 
   long connectionWindow() {
@@ -335,7 +242,7 @@ final class H2Edge implements H2FrameParser.Listener {
     write(f);
     out.appendBytes(b, off, n);
     connectionWindow -= n;
-    heldBytes -= n;
+    held.add(-n);
   }
 
   /** A stream ended: it is no longer one of the connection's. */
@@ -350,7 +257,7 @@ final class H2Edge implements H2FrameParser.Listener {
 
   private void closeAll() {
     closed = true;
-    if (requestTimer != null) requestTimer.cancel(false);
+    deadline.cancel();
     idleWatch.cancel();
     for (H2EdgeStream l : legs.values()) l.abandon();
     legs.clear();
@@ -446,7 +353,7 @@ final class H2Edge implements H2FrameParser.Listener {
    */
   void resumeQuietLegs() {
     for (H2EdgeStream l : legs.values().toArray(H2EdgeStream[]::new)) {
-      if (l.paused && l.pendingBytes < RESUME_BYTES) l.takeMore(true);
+      if (l.paused && l.pendingBytes < H2EdgeLimits.RESUME_BYTES) l.takeMore(true);
     }
   }
 

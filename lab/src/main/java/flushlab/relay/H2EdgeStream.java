@@ -93,7 +93,7 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
     h.forEach(
         e -> {
           String n = e.getKey().toString();
-          if (n.startsWith(":") || H2Edge.CONNECTION_SPECIFIC.contains(n)) return;
+          if (n.startsWith(":") || H2EdgeLimits.CONNECTION_SPECIFIC.contains(n)) return;
           sb.append(n).append(": ").append(e.getValue()).append("\r\n");
         });
     return sb.toString();
@@ -122,10 +122,10 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
   void body(byte[] b, int off, int len) {
     if (len == 0 || requestEnded) return;
     if (bufferBody) {
-      if (early.length() + len > H2Edge.MAX_BUFFERED_BODY) {
+      if (early.length() + len > H2EdgeLimits.MAX_BUFFERED_BODY) {
         log(
             "a request body without Content-Length over "
-                + H2Edge.MAX_BUFFERED_BODY
+                + H2EdgeLimits.MAX_BUFFERED_BODY
                 + " bytes; refused");
         reset(H2.REFUSED_STREAM);
         return;
@@ -240,7 +240,7 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
     Http2Headers h = new DefaultHttp2Headers().status(Integer.toString(status));
     for (int i = 0; i < headers.size(); i++) {
       String n = headers.name(i).toLowerCase(Locale.ROOT);
-      if (!H2Edge.CONNECTION_SPECIFIC.contains(n)) h.add(n, headers.value(i));
+      if (!H2EdgeLimits.CONNECTION_SPECIFIC.contains(n)) h.add(n, headers.value(i));
     }
     byte[] block;
     try {
@@ -265,11 +265,10 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
     System.arraycopy(bytes, off, copy, 0, len);
     pending.add(copy);
     pendingBytes += len;
-    edge.hold(len);
+    edge.held().add(len);
     pump();
-    if ((pendingBytes > H2Edge.PAUSE_BYTES || edge.heldBytes() > H2Edge.CONNECTION_PAUSE_BYTES)
-        && !paused
-        && !ended) takeMore(false);
+    if ((pendingBytes > H2EdgeLimits.PAUSE_BYTES || edge.held().overPause()) && !paused && !ended)
+      takeMore(false);
   }
 
   /**
@@ -279,7 +278,7 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
   void takeMore(boolean on) {
     if (paused == !on) return;
     paused = !on;
-    edge.legsPaused(on ? -1 : 1);
+    edge.held().paused(on ? -1 : 1);
     if (on && onWritable != null) onWritable.run();
   }
 
@@ -309,11 +308,9 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
         headOffset = 0;
       }
     }
-    if (paused
-        && pendingBytes < H2Edge.RESUME_BYTES
-        && edge.heldBytes() < H2Edge.CONNECTION_RESUME_BYTES) takeMore(true);
-    if (edge.pausedLegs() > 0 && edge.heldBytes() < H2Edge.CONNECTION_RESUME_BYTES)
-      edge.resumeQuietLegs();
+    if (paused && pendingBytes < H2EdgeLimits.RESUME_BYTES && edge.held().belowResume())
+      takeMore(true);
+    if (edge.held().anyPaused() && edge.held().belowResume()) edge.resumeQuietLegs();
     if (pending.isEmpty() && responseEnded && headSent) {
       edge.write(H2.frame(H2.DATA, H2.FLAG_END_STREAM, id, new byte[0]));
       finish();
@@ -341,10 +338,10 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
    * stop on taking goes.
    */
   private void release() {
-    edge.hold(-pendingBytes);
+    edge.held().add(-pendingBytes);
     pendingBytes = 0;
     pending.clear();
-    if (paused) edge.legsPaused(-1);
+    if (paused) edge.held().paused(-1);
     paused = false;
   }
 
