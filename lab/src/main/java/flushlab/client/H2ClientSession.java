@@ -3,18 +3,14 @@ package flushlab.client;
 import flushlab.http.H2;
 import flushlab.http.H2FrameParser;
 import flushlab.http.Hpack;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The client's side of one HTTP/2 connection (h2, h2c by prior knowledge, or h2c by Upgrade), with
@@ -28,43 +24,6 @@ import java.util.Set;
  * loop.
  */
 final class H2ClientSession implements H2FrameParser.Listener {
-  /** Headers HTTP/2 forbids (connection-specific); a request's are dropped, as clients do. */
-  private static final Set<String> CONNECTION_HEADERS =
-      Set.of(
-          "connection",
-          "keep-alive",
-          "proxy-connection",
-          "transfer-encoding",
-          "upgrade",
-          "host",
-          "content-length");
-
-  private static final byte[] CRLF = {'\r', '\n'};
-  private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-
-  /** One request stream: what this read meant for it, as HTTP/1.1 bytes, and what it saw. */
-  static final class Out {
-    final int id;
-    byte[] h1 = new byte[1024];
-    int h1Len;
-    boolean headSeen;
-    boolean ended;
-    String failure;
-    boolean reset;
-
-    /** DATA bytes this read (to give back, and the stream's share of the read's wire bytes). */
-    int consumed;
-
-    /** DATA bytes read and not yet given back with a WINDOW_UPDATE. */
-    long unacked;
-
-    long windowUpdatesSent;
-    long dataBytes;
-
-    Out(int id) {
-      this.id = id;
-    }
-  }
 
   private final boolean tls;
   private final int initialWindow;
@@ -98,7 +57,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
    * The open streams, in the order opened: at most 128, looked up by a scan (no map, no iterator
    * per read).
    */
-  private final ArrayList<Out> streams = new ArrayList<>();
+  private final ArrayList<H2StreamOut> streams = new ArrayList<>();
 
   private int nextStreamId = 1;
 
@@ -136,16 +95,6 @@ final class H2ClientSession implements H2FrameParser.Listener {
         : tls ? HttpVersion.H2 : upgrade ? HttpVersion.H2C_UPGRADE : HttpVersion.H2C;
   }
 
-  private byte[] clientSettings() {
-    return H2.settings(
-        H2.SETTINGS_ENABLE_PUSH,
-        0,
-        H2.SETTINGS_INITIAL_WINDOW_SIZE,
-        initialWindow,
-        H2.SETTINGS_MAX_FRAME_SIZE,
-        H2.DEFAULT_MAX_FRAME);
-  }
-
   /** The stream id the last {@link #request} opened. */
   int lastStreamId() {
     return current;
@@ -164,120 +113,42 @@ final class H2ClientSession implements H2FrameParser.Listener {
     ByteArrayOutputStream out = new ByteArrayOutputStream(512);
     if (!opened) {
       opened = true;
-      out.writeBytes(H2.PREFACE);
-      out.writeBytes(clientSettings());
-      if (connectionWindow > H2.DEFAULT_WINDOW)
-        out.writeBytes(H2.windowUpdate(0, connectionWindow - H2.DEFAULT_WINDOW));
+      H2RequestFrames.connectionStart(out, initialWindow, connectionWindow);
     }
-    int id = open();
-    Http2Headers headers =
-        new DefaultHttp2Headers()
-            .method(plan.method())
-            .scheme(tls ? "https" : "http")
-            .authority(authority(plan))
-            .path(plan.pathAndQuery());
-    for (String line : plan.headLines(keepAlive, false)) {
-      int colon = line.indexOf(':');
-      String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-      if (CONNECTION_HEADERS.contains(name)) continue;
-      headers.add(name, line.substring(colon + 1).trim());
-    }
-    boolean body = plan.body().length > 0;
-    try {
-      writeHeaderBlock(out, id, hpack.encode(id, headers), !body);
-    } catch (Http2Exception e) {
-      throw new IllegalArgumentException("HTTP/2 request headers: " + e.getMessage(), e);
-    }
-    for (int off = 0; off < plan.body().length; off += H2.DEFAULT_MAX_FRAME) {
-      int n = Math.min(H2.DEFAULT_MAX_FRAME, plan.body().length - off);
-      boolean last = off + n == plan.body().length;
-      out.writeBytes(
-          H2.frame(
-              H2.DATA,
-              last ? H2.FLAG_END_STREAM : 0,
-              id,
-              Arrays.copyOfRange(plan.body(), off, off + n)));
-    }
+    H2RequestFrames.request(out, open(), plan, keepAlive, tls, hpack);
     return out.toByteArray();
   }
 
   private int open() {
     int id = nextStreamId;
     nextStreamId += 2;
-    streams.add(new Out(id));
+    streams.add(new H2StreamOut(id));
     current = id;
     return id;
   }
 
-  /**
-   * The first request, as HTTP/1.1 asking to switch to h2c (RFC 7540 3.2); its answer will be
-   * stream 1.
-   */
+  /** The first request, as HTTP/1.1 asking to switch to h2c; its answer will be stream 1. */
   private byte[] upgradeRequest(RequestPlan plan) {
     opened = true;
     awaitingSwitch = true;
     open();
-    byte[] settings = clientSettings();
-    String payload =
-        Base64.getUrlEncoder()
-            .withoutPadding()
-            .encodeToString(Arrays.copyOfRange(settings, H2.FRAME_HEADER_BYTES, settings.length));
-    StringBuilder sb =
-        new StringBuilder(512)
-            .append(plan.method())
-            .append(' ')
-            .append(plan.pathAndQuery())
-            .append(" HTTP/1.1\r\n");
-    for (String line : plan.headLines(true, false)) {
-      if (line.regionMatches(true, 0, "Connection:", 0, 11)) continue;
-      sb.append(line).append("\r\n");
-    }
-    sb.append("Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: ")
-        .append(payload)
-        .append("\r\n\r\n");
-    byte[] head = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
-    byte[] all = Arrays.copyOf(head, head.length + plan.body().length);
-    System.arraycopy(plan.body(), 0, all, head.length, plan.body().length);
-    return all;
-  }
-
-  /** HEADERS, then CONTINUATIONs when the block is larger than one frame. */
-  private static void writeHeaderBlock(
-      ByteArrayOutputStream out, int id, byte[] block, boolean endStream) {
-    int first = Math.min(block.length, H2.DEFAULT_MAX_FRAME);
-    int flags =
-        (endStream ? H2.FLAG_END_STREAM : 0) | (first == block.length ? H2.FLAG_END_HEADERS : 0);
-    out.writeBytes(H2.frame(H2.HEADERS, flags, id, Arrays.copyOfRange(block, 0, first)));
-    for (int off = first; off < block.length; off += H2.DEFAULT_MAX_FRAME) {
-      int n = Math.min(H2.DEFAULT_MAX_FRAME, block.length - off);
-      out.writeBytes(
-          H2.frame(
-              H2.CONTINUATION,
-              off + n == block.length ? H2.FLAG_END_HEADERS : 0,
-              id,
-              Arrays.copyOfRange(block, off, off + n)));
-    }
-  }
-
-  private static String authority(RequestPlan plan) {
-    String h = plan.host().indexOf(':') >= 0 ? "[" + plan.host() + "]" : plan.host();
-    return h + ":" + plan.port();
+    return H2RequestFrames.upgradeRequest(plan, initialWindow);
   }
 
   /**
-   * One socket read's bytes; afterwards each stream's {@link Out} holds what they meant for it,
-   * {@link #replyBytes} what to write back.
+   * One socket read's bytes; afterwards each stream's {@link H2StreamOut} holds what they meant for
+   * it, {@link #replyBytes} what to write back.
    */
   void read(byte[] b, int off, int len) {
     int total = 0;
     for (int i = 0; i < streams.size(); i++) {
-      Out o = streams.get(i);
+      H2StreamOut o = streams.get(i);
       o.h1Len = 0;
       o.consumed = 0;
     }
     if (http11) {
-      Out o = find(current);
-      if (o != null) append(o, b, off, len);
+      H2StreamOut o = find(current);
+      if (o != null) o.append(b, off, len);
       return;
     }
     if (awaitingSwitch) {
@@ -292,7 +163,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
     // that guard against small-update floods (Traffic Server's min_avg_window_update) answer
     // with GOAWAY ENHANCE_YOUR_CALM, which no real client would meet.
     for (int i = 0; i < streams.size(); i++) {
-      Out o = streams.get(i);
+      H2StreamOut o = streams.get(i);
       if (o.consumed == 0) continue;
       total += o.consumed;
       o.unacked += o.consumed;
@@ -311,7 +182,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
     }
   }
 
-  private Out find(int id) {
+  private H2StreamOut find(int id) {
     for (int i = 0; i < streams.size(); i++) if (streams.get(i).id == id) return streams.get(i);
     return null;
   }
@@ -356,26 +227,26 @@ final class H2ClientSession implements H2FrameParser.Listener {
     awaitingSwitch = false;
     if (switchHead.indexOf("HTTP/1.1 101") == 0) {
       reply(H2.PREFACE);
-      reply(clientSettings());
+      reply(H2RequestFrames.settings(initialWindow));
       if (connectionWindow > H2.DEFAULT_WINDOW)
         reply(H2.windowUpdate(0, connectionWindow - H2.DEFAULT_WINDOW));
       return end + 4 - before;
     }
     http11 = true; // not switched: the answer is HTTP/1.1, head and all
     byte[] all = switchHead.toString().getBytes(StandardCharsets.ISO_8859_1);
-    Out o = find(current);
-    if (o != null) append(o, all, 0, all.length);
+    H2StreamOut o = find(current);
+    if (o != null) o.append(all, 0, all.length);
     return 0;
   }
 
   /** The stream's out (null once forgotten). */
-  Out out(int id) {
+  H2StreamOut out(int id) {
     return find(id);
   }
 
   /** Forgets a finished stream (its late DATA still counts against the connection window). */
   void forget(int id) {
-    Out o = find(id);
+    H2StreamOut o = find(id);
     if (o != null) streams.remove(o);
   }
 
@@ -409,7 +280,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
   }
 
   H2Stats stats(int id) {
-    Out o = find(id);
+    H2StreamOut o = find(id);
     return new H2Stats(
         Map.copyOf(serverSettings),
         o == null ? 0 : o.windowUpdatesSent,
@@ -419,29 +290,9 @@ final class H2ClientSession implements H2FrameParser.Listener {
         Math.max(H2.DEFAULT_WINDOW, connectionWindow));
   }
 
-  private static void append(Out o, byte[] b, int off, int len) {
-    if (o.h1Len + len > o.h1.length)
-      o.h1 = Arrays.copyOf(o.h1, Math.max(o.h1.length * 2, o.h1Len + len));
-    System.arraycopy(b, off, o.h1, o.h1Len, len);
-    o.h1Len += len;
-  }
-
-  /** A chunk-size line without allocating: hex digits and CRLF. */
-  private static void chunkSize(Out o, int n) {
-    if (o.h1Len + 10 > o.h1.length) o.h1 = Arrays.copyOf(o.h1, o.h1.length * 2);
-    int shift = 28;
-    while (shift > 0 && ((n >>> shift) & 0xf) == 0) shift -= 4;
-    for (; shift >= 0; shift -= 4) {
-      int d = (n >>> shift) & 0xf;
-      o.h1[o.h1Len++] = (byte) (d < 10 ? '0' + d : 'a' + d - 10);
-    }
-    o.h1[o.h1Len++] = '\r';
-    o.h1[o.h1Len++] = '\n';
-  }
-
   @Override
   public void onData(int id, byte[] b, int off, int len, boolean endStream) {
-    Out o = find(id);
+    H2StreamOut o = find(id);
     if (o == null) {
       unknownConsumed += len;
       return;
@@ -454,16 +305,11 @@ final class H2ClientSession implements H2FrameParser.Listener {
       return;
     }
     if (len > 0) {
-      chunkSize(o, len);
-      append(o, b, off, len);
-      append(o, CRLF, 0, 2);
+      o.chunkSize(len);
+      o.append(b, off, len);
+      o.crlf();
     }
-    if (endStream) end(o);
-  }
-
-  private static void end(Out o) {
-    o.ended = true;
-    append(o, LAST_CHUNK, 0, LAST_CHUNK.length);
+    if (endStream) o.end();
   }
 
   @Override
@@ -475,10 +321,10 @@ final class H2ClientSession implements H2FrameParser.Listener {
       connectionFailure = "the response's HTTP/2 headers do not decode (" + e.getMessage() + ")";
       return;
     }
-    Out o = find(id);
+    H2StreamOut o = find(id);
     if (o == null || o.ended) return;
     if (o.headSeen) { // trailers
-      if (endStream) end(o);
+      if (endStream) o.end();
       return;
     }
     CharSequence status = headers.status();
@@ -499,7 +345,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
         });
     s.append(endStream ? "Content-Length: 0\r\n\r\n" : "Transfer-Encoding: chunked\r\n\r\n");
     byte[] head = s.toString().getBytes(StandardCharsets.ISO_8859_1);
-    append(o, head, 0, head.length);
+    o.append(head, 0, head.length);
     if (endStream) o.ended = true;
   }
 
@@ -507,21 +353,8 @@ final class H2ClientSession implements H2FrameParser.Listener {
   public void onSettings(boolean ack, int[] idValue) {
     if (ack) return;
     for (int i = 0; i < idValue.length; i += 2)
-      serverSettings.put(settingName(idValue[i]), idValue[i + 1] & 0xffffffffL);
+      serverSettings.put(H2.settingName(idValue[i]), idValue[i + 1] & 0xffffffffL);
     reply(H2.settingsAck());
-  }
-
-  private static String settingName(int id) {
-    return switch (id) {
-      case H2.SETTINGS_HEADER_TABLE_SIZE -> "header_table_size";
-      case H2.SETTINGS_ENABLE_PUSH -> "enable_push";
-      case H2.SETTINGS_MAX_CONCURRENT_STREAMS -> "max_concurrent_streams";
-      case H2.SETTINGS_INITIAL_WINDOW_SIZE -> "initial_window_size";
-      case H2.SETTINGS_MAX_FRAME_SIZE -> "max_frame_size";
-      case H2.SETTINGS_MAX_HEADER_LIST_SIZE -> "max_header_list_size";
-      case 8 -> "enable_connect_protocol";
-      default -> "setting_" + id;
-    };
   }
 
   @Override
@@ -536,7 +369,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   @Override
   public void onRstStream(int id, long code) {
-    Out o = find(id);
+    H2StreamOut o = find(id);
     if (o == null || o.ended) return;
     o.reset = true;
     o.failure = "the server reset the stream (RST_STREAM " + H2.errorName(code) + ")";
@@ -544,7 +377,7 @@ final class H2ClientSession implements H2FrameParser.Listener {
 
   @Override
   public void onGoAway(int lastStreamId, long code) {
-    for (Out o : streams) {
+    for (H2StreamOut o : streams) {
       if (!o.ended && (o.id > lastStreamId || code != H2.NO_ERROR)) {
         o.failure =
             "the server closed the connection (GOAWAY "

@@ -171,7 +171,7 @@ final class H2Streams {
     for (int k = 0; k < count; k++) {
       int id = openIds[k];
       OpenStream open = find(id);
-      H2ClientSession.Out o = session.out(id);
+      H2StreamOut o = session.out(id);
       if (open == null || o == null) continue;
       StreamMeter m = open.meter;
       if (o.h1Len > 0) {

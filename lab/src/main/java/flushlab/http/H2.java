@@ -77,6 +77,20 @@ public final class H2 {
     "HTTP_1_1_REQUIRED"
   };
 
+  /** A SETTINGS identifier's name as RFC 9113 gives it, lower case ("setting_N" when unknown). */
+  public static String settingName(int id) {
+    return switch (id) {
+      case SETTINGS_HEADER_TABLE_SIZE -> "header_table_size";
+      case SETTINGS_ENABLE_PUSH -> "enable_push";
+      case SETTINGS_MAX_CONCURRENT_STREAMS -> "max_concurrent_streams";
+      case SETTINGS_INITIAL_WINDOW_SIZE -> "initial_window_size";
+      case SETTINGS_MAX_FRAME_SIZE -> "max_frame_size";
+      case SETTINGS_MAX_HEADER_LIST_SIZE -> "max_header_list_size";
+      case 8 -> "enable_connect_protocol";
+      default -> "setting_" + id;
+    };
+  }
+
   /** An error code's RFC name ("CANCEL"), or its number. */
   public static String errorName(long code) {
     return code >= 0 && code < ERRORS.length ? ERRORS[(int) code] : "error " + code;

@@ -473,7 +473,7 @@ class Http2StreamTest extends LabTest {
           byte[] r = reads.get(i);
           if (h2) {
             session.read(r, 0, r.length);
-            H2ClientSession.Out o = session.out(session.lastStreamId());
+            H2StreamOut o = session.out(session.lastStreamId());
             m.onRead(System.nanoTime(), o.h1, 0, o.h1Len, false, r.length);
             session.repliesSent();
           } else {
