@@ -227,6 +227,8 @@ final class Http11Responder implements EmitterRoutes.Responder {
             audit,
             chunked,
             answer.compressor(coding),
+            null, // HTTP/1.1: no HTTP/2 session, no stream id
+            0,
             start,
             answer.thinkNanos(),
             answer.intervalNanos(),

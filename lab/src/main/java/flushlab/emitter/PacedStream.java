@@ -8,7 +8,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * waiting in Netty's outbound buffer, whatever its frame size and however slowly its client reads
  * (a client that never reads costs the emitter a piece, not a 16 MiB frame).
  */
-final class PacedStream implements Runnable {
+final class PacedStream implements Runnable, KeepAlives.Stream {
   /** The largest event written in one piece; larger ones are written in pieces of this size. */
   static final int MAX_WHOLE_EVENT_BYTES = 64 * 1024;
 
@@ -45,8 +44,6 @@ final class PacedStream implements Runnable {
         }
       };
 
-  private static final byte[] CRLF = {'\r', '\n'};
-  private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
   private static final byte[] NONE = {};
 
   /** Unpaced (bulk) streams and large frames make at most this many writes per event-loop turn. */
@@ -61,10 +58,8 @@ final class PacedStream implements Runnable {
   private final PacingAudit audit;
   private final boolean chunked;
 
-  /** Compresses the body (for a request that accepted the coding), or null to send it as it is. */
-  private final StreamCompressor compressor;
-
-  private ScheduledFuture<?> flushTimer;
+  /** The body through a compressor (for a request that accepted the coding), or null. */
+  private final CompressedBody compressed;
 
   /**
    * HTTP/2: the connection's session, which frames each piece as DATA within the flow-control
@@ -102,6 +97,9 @@ final class PacedStream implements Runnable {
   private boolean ended;
   private ScheduledFuture<?> pending;
 
+  /** SSE comments while the stream is quiet, or null for none. */
+  private KeepAlives keepAlives;
+
   /** A large event whose tail is still being written: which, how far, and when it was due. */
   private int tailIndex;
 
@@ -115,37 +113,17 @@ final class PacedStream implements Runnable {
       PacingAudit audit,
       boolean chunked,
       StreamCompressor compressor,
-      long startNanos,
-      long thinkNanos,
-      long intervalNanos,
-      Done done) {
-    this(
-        channel,
-        source,
-        audit,
-        chunked,
-        compressor,
-        null,
-        0,
-        startNanos,
-        thinkNanos,
-        intervalNanos,
-        done);
-  }
-
-  PacedStream(
-      Channel channel,
-      FrameSource source,
-      PacingAudit audit,
-      boolean chunked,
-      StreamCompressor compressor,
       H2ServerSession h2,
       int h2StreamId,
       long startNanos,
       long thinkNanos,
       long intervalNanos,
       Done done) {
-    if (16 + source.maxEventBytes() + CRLF.length + source.trailer().length + LAST_CHUNK.length
+    if (16
+            + source.maxEventBytes()
+            + ChunkFraming.CRLF.length
+            + source.trailer().length
+            + ChunkFraming.LAST_CHUNK.length
         > MAX_WHOLE_EVENT_BYTES + FRAMING_ROOM_BYTES) {
       throw new IllegalStateException(
           "an event of " + source.maxEventBytes() + " B does not fit the write buffer");
@@ -154,7 +132,10 @@ final class PacedStream implements Runnable {
     this.source = source;
     this.audit = audit;
     this.chunked = chunked;
-    this.compressor = compressor;
+    this.compressed =
+        compressor == null
+            ? null
+            : new CompressedBody(channel, compressor, h2, h2StreamId, chunked, audit, () -> ended);
     this.h2 = h2;
     this.h2StreamId = h2StreamId;
     this.pieceBytes = h2 != null ? H2ServerSession.MAX_DATA_FRAME : MAX_WHOLE_EVENT_BYTES;
@@ -164,71 +145,46 @@ final class PacedStream implements Runnable {
   }
 
   void start() {
-    lastWriteNanos = System.nanoTime(); // the head has just gone
+    if (keepAlives != null) keepAlives.start(); // the head has just gone
     scheduleAt(firstDueNanos);
-    if (keepAliveNanos > 0)
-      keepAliveTimer =
-          channel.eventLoop().schedule(this::keepAliveTick, keepAliveNanos, TimeUnit.NANOSECONDS);
   }
 
   /**
-   * SSE comment keep-alives: once nothing has been written for {@code nanos} (a long think, a slow
-   * model), a comment line goes out, as servers send to keep idle timeouts from cutting a stream;
-   * clients ignore it. Set before {@link #start}; 0 (the default) sends none.
+   * SSE comment keep-alives every {@code nanos} of quiet ({@link KeepAlives}). Set before {@link
+   * #start}; 0 (the default) sends none.
    */
   void keepAlive(long nanos) {
-    this.keepAliveNanos = nanos;
+    this.keepAlives = nanos > 0 ? new KeepAlives(channel.eventLoop(), nanos, this) : null;
   }
 
-  /** What a keep-alive writes: an SSE comment, which every client ignores. */
-  static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.US_ASCII);
-
-  private long keepAliveNanos;
-  private long lastWriteNanos;
-  private ScheduledFuture<?> keepAliveTimer;
-
-  private void keepAliveTick() {
-    keepAliveTimer = null;
-    if (ended || !channel.isActive()) return;
-    long now = System.nanoTime();
-    long quiet = now - lastWriteNanos;
-    // only between events, into a socket (and a window) that takes it now; otherwise the next tick
-    // tries
-    boolean room =
-        channel.isWritable()
-            && (h2 == null || h2.canSend(h2StreamId, KEEP_ALIVE.length + ENCODER_SLACK));
-    if (quiet >= keepAliveNanos && tailTotal == 0 && room) {
-      writeKeepAlive();
-      lastWriteNanos = now;
-      quiet = 0;
-    }
-    keepAliveTimer =
-        channel
-            .eventLoop()
-            .schedule(
-                this::keepAliveTick,
-                Math.max(1_000_000L, keepAliveNanos - quiet),
-                TimeUnit.NANOSECONDS);
+  @Override
+  public boolean ended() {
+    return ended || !channel.isActive();
   }
 
-  private void writeKeepAlive() {
+  @Override
+  public boolean mayWriteComment() {
+    return tailTotal == 0
+        && channel.isWritable()
+        && (h2 == null
+            || h2.canSend(h2StreamId, KeepAlives.COMMENT.length + CompressedBody.ENCODER_SLACK));
+  }
+
+  @Override
+  public void writeComment() {
     audit.recordKeepAlive();
-    if (compressor != null) {
-      compressor.write(KEEP_ALIVE, 0, KEEP_ALIVE.length, true);
-      ByteBuf buf = compressedChunk(false);
+    if (compressed != null) {
+      ByteBuf buf = compressed.keepAlive(KeepAlives.COMMENT);
       if (buf != null) channel.writeAndFlush(buf, channel.voidPromise());
       return;
     }
-    ByteBuf buf = channel.alloc().directBuffer(KEEP_ALIVE.length + 16);
+    ByteBuf buf = channel.alloc().directBuffer(KeepAlives.COMMENT.length + 16);
     if (h2 != null) {
-      h2.data(buf, h2StreamId, KEEP_ALIVE, 0, KEEP_ALIVE.length, false);
+      h2.data(buf, h2StreamId, KeepAlives.COMMENT, 0, KeepAlives.COMMENT.length, false);
     } else {
-      if (chunked) {
-        writeHex(buf, KEEP_ALIVE.length);
-        buf.writeBytes(CRLF);
-      }
-      buf.writeBytes(KEEP_ALIVE);
-      if (chunked) buf.writeBytes(CRLF);
+      if (chunked) ChunkFraming.sizeLine(buf, KeepAlives.COMMENT.length);
+      buf.writeBytes(KeepAlives.COMMENT);
+      if (chunked) buf.writeBytes(ChunkFraming.CRLF);
     }
     channel.writeAndFlush(buf, channel.voidPromise());
   }
@@ -306,15 +262,9 @@ final class PacedStream implements Runnable {
         tailTotal > 0 ? (int) Math.min(pieceBytes, tailTotal - tailSent) : source.maxEventBytes();
     // compressed: what the encoder still holds may leave with it, and a flush adds a few bytes of
     // its own
-    int held = compressor == null ? 0 : compressor.ready() + ENCODER_SLACK;
+    int held = compressed == null ? 0 : compressed.held();
     return body + source.trailer().length + held;
   }
-
-  /**
-   * Bytes an encoder may add to what it was given when flushed (block headers, sync markers): far
-   * more than any adds.
-   */
-  private static final int ENCODER_SLACK = 64;
 
   private long dueOf(int index) {
     return firstDueNanos + intervalNanos * index;
@@ -338,7 +288,7 @@ final class PacedStream implements Runnable {
     int headLen = source.write(index, emitEpoch, scratch, 0);
     long tail = source.tailBytes(index);
     byte[] trailer = last ? source.trailer() : NONE;
-    if (compressor != null) {
+    if (compressed != null) {
       if (tail > 0) beginTail(index, tail);
       sendCompressed(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
       return;
@@ -351,12 +301,10 @@ final class PacedStream implements Runnable {
     ByteBuf buf =
         channel
             .alloc()
-            .directBuffer(headLen + 16 + (tail == 0 ? trailer.length + LAST_CHUNK.length : 0));
-    if (chunked) {
-      writeHex(buf, headLen + tail + trailer.length);
-      buf.writeBytes(CRLF);
-    }
-    audit.recordFrameBytes(headLen + tail + (chunked ? hexDigits(headLen + tail) + 4 : 0));
+            .directBuffer(
+                headLen + 16 + (tail == 0 ? trailer.length + ChunkFraming.LAST_CHUNK.length : 0));
+    if (chunked) ChunkFraming.sizeLine(buf, headLen + tail + trailer.length);
+    audit.recordFrameBytes(headLen + tail + (chunked ? ChunkFraming.overhead(headLen + tail) : 0));
     buf.writeBytes(scratch, 0, headLen);
     long due = dueOf(index);
     if (tail > 0) {
@@ -385,7 +333,7 @@ final class PacedStream implements Runnable {
     byte[] trailer = last ? source.trailer() : NONE;
     byte[] scratch = SCRATCH.get();
     source.writeTail(tailIndex, tailSent, n, scratch, 0);
-    if (compressor != null) {
+    if (compressed != null) {
       tailSent += n;
       if (endsEvent) tailTotal = 0;
       sendCompressed(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
@@ -400,7 +348,11 @@ final class PacedStream implements Runnable {
     ByteBuf buf =
         channel
             .alloc()
-            .directBuffer(n + (endsEvent ? trailer.length + CRLF.length + LAST_CHUNK.length : 0));
+            .directBuffer(
+                n
+                    + (endsEvent
+                        ? trailer.length + ChunkFraming.CRLF.length + ChunkFraming.LAST_CHUNK.length
+                        : 0));
     buf.writeBytes(scratch, 0, n);
     tailSent += n;
     if (!endsEvent) {
@@ -447,25 +399,10 @@ final class PacedStream implements Runnable {
    */
   private void sendCompressed(
       byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
-    compressor.write(b, 0, len, endsEvent && trailer.length == 0);
-    if (trailer.length > 0) compressor.write(trailer, 0, trailer.length, true);
-    if (last) {
-      cancelFlushTimer();
-      compressor.finish();
-    }
-    ByteBuf buf = compressedChunk(last);
-    if (buf != null)
-      audit.recordFrameBytes(
-          buf.readableBytes()); // compressed bytes on the wire, whenever they leave
+    ByteBuf buf = compressed.write(b, len, endsEvent, last, trailer);
     if (!endsEvent) {
       if (buf != null) channel.writeAndFlush(buf, channel.voidPromise());
       return;
-    }
-    if (compressor.wantsTimer() && flushTimer == null) {
-      flushTimer =
-          channel
-              .eventLoop()
-              .schedule(this::flushTimerFired, compressor.policy().value(), TimeUnit.NANOSECONDS);
     }
     writeEventEnd(
         buf == null ? Unpooled.EMPTY_BUFFER : buf,
@@ -474,59 +411,11 @@ final class PacedStream implements Runnable {
         last);
   }
 
-  private void flushTimerFired() {
-    flushTimer = null;
-    if (ended || !channel.isActive()) return;
-    compressor.timerFired();
-    ByteBuf buf = compressedChunk(false);
-    if (buf != null) {
-      audit.recordFrameBytes(buf.readableBytes());
-      channel.writeAndFlush(buf, channel.voidPromise());
-    }
-  }
-
-  private void cancelFlushTimer() {
-    if (flushTimer != null) {
-      flushTimer.cancel(false);
-      flushTimer = null;
-    }
-  }
-
-  /**
-   * The compressor's ready bytes as one chunk (plus the last chunk at the end), or as DATA over
-   * HTTP/2; null when it holds everything, or (a timer's flush over HTTP/2) when the window does
-   * not hold them yet: they then leave with the next event, which the run loop checks the window
-   * for.
-   */
-  private ByteBuf compressedChunk(boolean last) {
-    int n = compressor.ready();
-    if (n == 0 && !last) return null;
-    if (h2 != null) {
-      if (!last && !h2.canSend(h2StreamId, n)) return null;
-      ByteBuf data = channel.alloc().directBuffer(n + H2ServerSession.framing(n));
-      h2.data(data, h2StreamId, compressor.buffer(), 0, n, last);
-      compressor.sent();
-      return data;
-    }
-    ByteBuf buf = channel.alloc().directBuffer(n + 16 + LAST_CHUNK.length);
-    if (n > 0) {
-      if (chunked) {
-        writeHex(buf, n);
-        buf.writeBytes(CRLF);
-      }
-      buf.writeBytes(compressor.buffer(), 0, n);
-      compressor.sent();
-      if (chunked) buf.writeBytes(CRLF);
-    }
-    if (last && chunked) buf.writeBytes(LAST_CHUNK);
-    return buf;
-  }
-
   private void endEvent(ByteBuf buf, byte[] trailer, boolean last) {
     buf.writeBytes(trailer);
     if (chunked) {
-      buf.writeBytes(CRLF);
-      if (last) buf.writeBytes(LAST_CHUNK);
+      buf.writeBytes(ChunkFraming.CRLF);
+      if (last) buf.writeBytes(ChunkFraming.LAST_CHUNK);
     }
   }
 
@@ -540,7 +429,7 @@ final class PacedStream implements Runnable {
    * stream.
    */
   private void writeEventEnd(ByteBuf buf, int index, long due, boolean last) {
-    lastWriteNanos = System.nanoTime();
+    if (keepAlives != null) keepAlives.wrote(System.nanoTime());
     channel.writeAndFlush(buf, channel.voidPromise());
     ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
     if (queued != null && queued.totalPendingWriteBytes() == 0 && channel.isActive()) {
@@ -566,27 +455,10 @@ final class PacedStream implements Runnable {
   private void finish(boolean complete) {
     if (ended) return;
     ended = true;
-    if (keepAliveTimer != null) keepAliveTimer.cancel(false);
-    if (compressor != null) {
-      cancelFlushTimer();
-      compressor.close(); // its native memory, whether the stream completed or not
-    }
+    if (keepAlives != null) keepAlives.cancel();
+    if (compressed != null)
+      compressed.close(); // its native memory, whether the stream completed or not
     audit.finish(complete);
     done.streamEnded(complete);
-  }
-
-  private static int hexDigits(long v) {
-    int d = 1;
-    while ((v >>>= 4) != 0) d++;
-    return d;
-  }
-
-  private static void writeHex(ByteBuf buf, long v) {
-    int shift = 60;
-    while (shift > 0 && ((v >>> shift) & 0xf) == 0) shift -= 4;
-    for (; shift >= 0; shift -= 4) {
-      int d = (int) ((v >>> shift) & 0xf);
-      buf.writeByte(d < 10 ? '0' + d : 'a' + d - 10);
-    }
   }
 }
