@@ -11,6 +11,7 @@ import flushlab.coding.ContentCoding;
 import flushlab.coding.FlushPolicy;
 import flushlab.coding.StreamCompressor;
 import flushlab.http.Header;
+import flushlab.stream.StreamSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -270,9 +271,11 @@ class ContentCodingTest extends LabTest {
     if (compressor != null) compressor.close();
     var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     Set<ContentCoding> accepted = coding != null ? EnumSet.of(coding) : Set.of();
-    StreamMeter warm = new StreamMeter(frames, 65536, accepted); // compiles the path
+    StreamMeter warm =
+        new StreamMeter(
+            frames, 65536, accepted, StreamSpec.DEFAULT_CONTENT_TYPE); // compiles the path
     for (byte[] r : reads) warm.onRead(System.nanoTime(), r, 0, r.length);
-    StreamMeter m = new StreamMeter(frames, 65536, accepted);
+    StreamMeter m = new StreamMeter(frames, 65536, accepted, StreamSpec.DEFAULT_CONTENT_TYPE);
     int half = reads.size() / 2;
     for (int i = 0; i < half; i++)
       m.onRead(System.nanoTime(), reads.get(i), 0, reads.get(i).length);

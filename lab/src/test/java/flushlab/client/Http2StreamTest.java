@@ -7,6 +7,7 @@ import flushlab.LabTest;
 import flushlab.ScriptedServer;
 import flushlab.ScriptedServer.Step;
 import flushlab.http.H2;
+import flushlab.stream.StreamSpec;
 import flushlab.tls.ServerTls;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -465,7 +466,7 @@ class Http2StreamTest extends LabTest {
         }
         H2ClientSession session = new H2ClientSession(false, 65_535, 65_535, false);
         session.request(RequestPlan.get("http://127.0.0.1:1/sse?frames=" + frames), true);
-        StreamMeter m = new StreamMeter(frames, 65536, Set.of());
+        StreamMeter m = new StreamMeter(frames, 65536, Set.of(), StreamSpec.DEFAULT_CONTENT_TYPE);
         int half = reads.size() / 2;
         long before = 0;
         for (int i = 0; i < reads.size(); i++) {

@@ -170,7 +170,7 @@ class ClusterOnNamespacesTest {
         // send the rest), which the map read as several releases and answered inconclusive: from
         // about 330 KB (timers of 173 ms and up) one class at a time, 320 KB (155 ms) with three at
         // once, so this test drew 40-70 ms. The meter now reads such parts as one release
-        // (StreamMeter.RELEASE_PART_GAP_NANOS), and the range covers the 307 ms of issue 35 (302
+        // (ReleaseMeter.RELEASE_PART_GAP_NANOS), and the range covers the 307 ms of issue 35 (302
         // and
         // 306 ms were answered so, run alone; 306 ms once without the rule too: not every run
         // splits).
