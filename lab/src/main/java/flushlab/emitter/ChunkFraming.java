@@ -29,4 +29,23 @@ final class ChunkFraming {
     while ((size >>>= 4) != 0) digits++;
     return digits + 4;
   }
+
+  /** {@code len} bytes of {@code b}, as a chunk of their own when the body is chunked. */
+  static void piece(ByteBuf buf, byte[] b, int len, boolean chunked) {
+    if (chunked) sizeLine(buf, len);
+    buf.writeBytes(b, 0, len);
+    if (chunked) buf.writeBytes(CRLF);
+  }
+
+  /**
+   * What ends an event whose chunk's size line went with its head: the trailer, the chunk's CRLF,
+   * and the last chunk after the stream's last event.
+   */
+  static void eventEnd(ByteBuf buf, byte[] trailer, boolean chunked, boolean last) {
+    buf.writeBytes(trailer);
+    if (chunked) {
+      buf.writeBytes(CRLF);
+      if (last) buf.writeBytes(LAST_CHUNK);
+    }
+  }
 }

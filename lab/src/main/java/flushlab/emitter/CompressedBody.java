@@ -121,10 +121,8 @@ final class CompressedBody {
     }
     ByteBuf buf = channel.alloc().directBuffer(n + 16 + ChunkFraming.LAST_CHUNK.length);
     if (n > 0) {
-      if (chunked) ChunkFraming.sizeLine(buf, n);
-      buf.writeBytes(compressor.buffer(), 0, n);
+      ChunkFraming.piece(buf, compressor.buffer(), n, chunked);
       compressor.sent();
-      if (chunked) buf.writeBytes(ChunkFraming.CRLF);
     }
     if (last && chunked) buf.writeBytes(ChunkFraming.LAST_CHUNK);
     return buf;

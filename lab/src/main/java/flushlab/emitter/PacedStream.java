@@ -61,14 +61,8 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
   /** The body through a compressor (for a request that accepted the coding), or null. */
   private final CompressedBody compressed;
 
-  /**
-   * HTTP/2: the connection's session, which frames each piece as DATA within the flow-control
-   * windows; null on HTTP/1.x.
-   */
-  private final H2ServerSession h2;
-
-  /** HTTP/2: this stream's id on the connection. */
-  private final int h2StreamId;
+  /** HTTP/2: the body as DATA within the windows, on its connection's session; null on HTTP/1.x. */
+  private final H2Body h2;
 
   /** The largest piece of a large event's tail: 64 KiB, or one DATA frame's worth on HTTP/2. */
   private final int pieceBytes;
@@ -85,15 +79,6 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
    */
   private boolean waitedForSocket;
 
-  /**
-   * HTTP/2: when the client's flow-control window last let this stream write again after holding it
-   * (-1: never held). A frame due before then was held by the peer, not late by the emitter: the
-   * pacing audit counts its lateness from this moment, so a run is not excluded for what the path
-   * did.
-   */
-  private long windowHeldSince = -1;
-
-  private long windowReleasedAt = Long.MIN_VALUE;
   private boolean ended;
   private ScheduledFuture<?> pending;
 
@@ -136,8 +121,7 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
         compressor == null
             ? null
             : new CompressedBody(channel, compressor, h2, h2StreamId, chunked, audit, () -> ended);
-    this.h2 = h2;
-    this.h2StreamId = h2StreamId;
+    this.h2 = h2 == null ? null : new H2Body(channel, h2, h2StreamId);
     this.pieceBytes = h2 != null ? H2ServerSession.MAX_DATA_FRAME : MAX_WHOLE_EVENT_BYTES;
     this.intervalNanos = intervalNanos;
     this.firstDueNanos = startNanos + thinkNanos;
@@ -166,8 +150,7 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
   public boolean mayWriteComment() {
     return tailTotal == 0
         && channel.isWritable()
-        && (h2 == null
-            || h2.canSend(h2StreamId, KeepAlives.COMMENT.length + CompressedBody.ENCODER_SLACK));
+        && (h2 == null || h2.canSend(KeepAlives.COMMENT.length + CompressedBody.ENCODER_SLACK));
   }
 
   @Override
@@ -180,11 +163,9 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
     }
     ByteBuf buf = channel.alloc().directBuffer(KeepAlives.COMMENT.length + 16);
     if (h2 != null) {
-      h2.data(buf, h2StreamId, KeepAlives.COMMENT, 0, KeepAlives.COMMENT.length, false);
+      h2.data(buf, KeepAlives.COMMENT);
     } else {
-      if (chunked) ChunkFraming.sizeLine(buf, KeepAlives.COMMENT.length);
-      buf.writeBytes(KeepAlives.COMMENT);
-      if (chunked) buf.writeBytes(ChunkFraming.CRLF);
+      ChunkFraming.piece(buf, KeepAlives.COMMENT, KeepAlives.COMMENT.length, chunked);
     }
     channel.writeAndFlush(buf, channel.voidPromise());
   }
@@ -217,29 +198,23 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
         finish(false);
         return;
       }
-      boolean windowShut =
-          h2 != null && channel.isWritable() && !h2.canSend(h2StreamId, nextPieceBound());
+      boolean windowShut = h2 != null && channel.isWritable() && !h2.canSend(nextPieceBound());
       if (!channel.isWritable() || windowShut) {
-        audit
-            .recordBackpressureWait(); // the socket, or HTTP/2's flow-control window, is full: wait
-        // for it
+        // the socket, or HTTP/2's flow-control window, is full: wait for it
+        audit.recordBackpressureWait();
         waitedForSocket = true;
-        if (windowShut && windowHeldSince < 0) windowHeldSince = System.nanoTime();
+        if (windowShut) h2.held();
         waitingForWritable = true;
         return;
       }
-      if (windowHeldSince >= 0) {
-        windowHeldSince = -1;
-        windowReleasedAt = System.nanoTime();
-      }
+      if (h2 != null) h2.writing();
       if (tailTotal > 0) {
         writeTailPiece();
       } else {
         writeFrame();
       }
       if (ended) return;
-      boolean frameInProgress = tailTotal > 0;
-      if (!frameInProgress) {
+      if (tailTotal == 0) { // no frame in progress
         if (next == source.frames()) return; // the last write may still be completing
         if (intervalNanos > 0) {
           scheduleAt(dueOf(next));
@@ -288,14 +263,9 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
     int headLen = source.write(index, emitEpoch, scratch, 0);
     long tail = source.tailBytes(index);
     byte[] trailer = last ? source.trailer() : NONE;
-    if (compressed != null) {
+    if (compressed != null || h2 != null) {
       if (tail > 0) beginTail(index, tail);
-      sendCompressed(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
-      return;
-    }
-    if (h2 != null) {
-      if (tail > 0) beginTail(index, tail);
-      sendH2(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
+      sendPiece(scratch, headLen, tail == 0, last, trailer, index, dueOf(index));
       return;
     }
     ByteBuf buf =
@@ -309,11 +279,11 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
     long due = dueOf(index);
     if (tail > 0) {
       beginTail(index, tail);
-      channel.writeAndFlush(
-          buf, channel.voidPromise()); // a piece: only the event's last write is audited
+      // a piece: only the event's last write is audited
+      channel.writeAndFlush(buf, channel.voidPromise());
       return;
     }
-    endEvent(buf, trailer, last);
+    ChunkFraming.eventEnd(buf, trailer, chunked, last);
     writeEventEnd(buf, index, due, last);
   }
 
@@ -333,16 +303,10 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
     byte[] trailer = last ? source.trailer() : NONE;
     byte[] scratch = SCRATCH.get();
     source.writeTail(tailIndex, tailSent, n, scratch, 0);
-    if (compressed != null) {
+    if (compressed != null || h2 != null) {
       tailSent += n;
       if (endsEvent) tailTotal = 0;
-      sendCompressed(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
-      return;
-    }
-    if (h2 != null) {
-      tailSent += n;
-      if (endsEvent) tailTotal = 0;
-      sendH2(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
+      sendPiece(scratch, n, endsEvent, last, trailer, tailIndex, tailDue);
       return;
     }
     ByteBuf buf =
@@ -356,67 +320,37 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
     buf.writeBytes(scratch, 0, n);
     tailSent += n;
     if (!endsEvent) {
-      channel.writeAndFlush(
-          buf, channel.voidPromise()); // a piece: only the event's last write is audited
+      // a piece: only the event's last write is audited
+      channel.writeAndFlush(buf, channel.voidPromise());
       return;
     }
     tailTotal = 0;
-    endEvent(buf, trailer, last);
+    ChunkFraming.eventEnd(buf, trailer, chunked, last);
     writeEventEnd(buf, tailIndex, tailDue, last);
   }
 
   /**
-   * HTTP/2: the event's bytes (or a piece of them, and the trailer at the end) leave as DATA frames
-   * in one write, within the windows the run loop checked; the last carries END_STREAM.
+   * A compressed body, or HTTP/2: the event's bytes (or a piece of them, and the trailer at the
+   * end) leave as one chunk of what the compressor lets go now, or as DATA frames in one write
+   * within the windows the run loop checked (the last with END_STREAM). A compressed event is
+   * audited when it was handed on, as an application's write into its framework's compression
+   * layer; what the layer holds back is what the lab measures downstream.
    */
-  private void sendH2(
+  private void sendPiece(
       byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
-    int n = len;
-    if (endsEvent && trailer.length > 0) {
-      System.arraycopy(
-          trailer,
-          0,
-          b,
-          len,
-          trailer.length); // the scratch array has room for it (see the constructor's check)
-      n += trailer.length;
+    ByteBuf buf;
+    if (compressed != null) {
+      buf = compressed.write(b, len, endsEvent, last, trailer); // audits what leaves
+    } else {
+      buf = h2.data(b, len, endsEvent, last, trailer);
+      audit.recordFrameBytes(buf.readableBytes());
     }
-    ByteBuf buf = channel.alloc().directBuffer(n + H2ServerSession.framing(n));
-    h2.data(buf, h2StreamId, b, 0, n, last && endsEvent);
-    audit.recordFrameBytes(buf.readableBytes());
-    if (!endsEvent) {
-      channel.writeAndFlush(buf, channel.voidPromise());
-      return;
-    }
-    writeEventEnd(buf, index, Math.max(due, windowReleasedAt), last);
-  }
-
-  /**
-   * A compressed body: the event's bytes (or a piece of them) go into the compressor, and what its
-   * policy lets go now leaves as one chunk. The audit still records when the event was handed on,
-   * as an application's write into its framework's compression layer; what the layer holds back is
-   * what the lab measures downstream. Under ms:T a flush timer is armed on the event loop.
-   */
-  private void sendCompressed(
-      byte[] b, int len, boolean endsEvent, boolean last, byte[] trailer, int index, long due) {
-    ByteBuf buf = compressed.write(b, len, endsEvent, last, trailer);
     if (!endsEvent) {
       if (buf != null) channel.writeAndFlush(buf, channel.voidPromise());
       return;
     }
     writeEventEnd(
-        buf == null ? Unpooled.EMPTY_BUFFER : buf,
-        index,
-        h2 == null ? due : Math.max(due, windowReleasedAt),
-        last);
-  }
-
-  private void endEvent(ByteBuf buf, byte[] trailer, boolean last) {
-    buf.writeBytes(trailer);
-    if (chunked) {
-      buf.writeBytes(ChunkFraming.CRLF);
-      if (last) buf.writeBytes(ChunkFraming.LAST_CHUNK);
-    }
+        buf == null ? Unpooled.EMPTY_BUFFER : buf, index, h2 == null ? due : h2.due(due), last);
   }
 
   /**
