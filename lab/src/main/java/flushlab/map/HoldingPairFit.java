@@ -171,7 +171,7 @@ public final class HoldingPairFit {
             "%s then %s: the frames every cell sent, run through both in that order, release as the cells did "
                 + "(%d pairs of values on a %.0f %% grid match every cell: %s)",
             describe(first), describe(second), matching, (STEP - 1) * 100, Fits.across(cells));
-    String chain = shaper(first) + " -> " + shaper(second);
+    String chain = ChainStages.text(first) + " -> " + ChainStages.text(second);
     Double bytes =
         first.kind() == Kind.THRESHOLD
             ? (Double) first.value()
@@ -192,21 +192,6 @@ public final class HoldingPairFit {
     // their order, and their values, in the chain
     boolean byItsKind = second.kind() == Kind.CORK || second.kind() == Kind.ONE_LATE;
     return new TwoStageCandidate(chain, byItsKind ? both : both.withStages(chain));
-  }
-
-  /** The stage as `--shape` takes it, its value rounded as an answer gives it. */
-  static String shaper(Stage s) {
-    String t = ShaperModel.ms(s.value());
-    return switch (s.kind()) {
-      case THRESHOLD, INPUT_THRESHOLD -> "byte-threshold=" + Math.round(s.value()) + "B";
-      case HOLD -> "timer=" + t;
-      case PERIODIC -> "timer=" + t + ",periodic=true";
-      case CORK -> "cork";
-      case ONE_LATE -> "one-late";
-      case FLUSH_TIMER -> "compress=gzip,flush=timer,after=" + t;
-      case FLUSH_INPUT -> "compress=gzip,flush=input,bytes=" + Math.round(s.value()) + "B";
-      case FLUSH_OUTPUT -> "compress=gzip,flush=bytes,bytes=" + Math.round(s.value()) + "B";
-    };
   }
 
   private static TriggerKind kind(Kind k) {
@@ -265,8 +250,8 @@ public final class HoldingPairFit {
   static final int SLOW_FRAMES = 15;
 
   static CellPlan tellingCell(String chainA, String chainB, long[] intervalsMs) {
-    Stage[] a = PairSimulation.stagesOf(chainA);
-    Stage[] b = PairSimulation.stagesOf(chainB);
+    Stage[] a = ChainStages.of(chainA);
+    Stage[] b = ChainStages.of(chainB);
     if (a == null || b == null) return null;
     CellPlan best = null;
     double widest = 0;

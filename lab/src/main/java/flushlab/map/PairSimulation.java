@@ -1,15 +1,7 @@
 package flushlab.map;
 
 import flushlab.netpath.NetworkPath;
-import flushlab.relay.shaper.ByteThreshold;
-import flushlab.relay.shaper.Compress;
-import flushlab.relay.shaper.Cork;
-import flushlab.relay.shaper.OneLate;
-import flushlab.relay.shaper.ShaperRegistry;
-import flushlab.relay.shaper.TimerFlush;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Two stages in series simulated on a cell: the frames a cell emits (every interval from 0, each of
@@ -368,50 +360,4 @@ final class PairSimulation {
    * CellSpreads#READ_BYTES}), so that one starting anywhere in a read still fits it.
    */
   static final double ONE_READ_BYTES = CellSpreads.READ_BYTES / 2.0;
-
-  /**
-   * The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or of a
-   * compressor's flush beside a hold or a clock ({@link #compressorFlush}), or null for any other
-   * chain (one the registry refuses included).
-   */
-  static Stage[] stagesOf(String chain) {
-    List<ShaperRegistry.Spec> specs;
-    try {
-      specs = ShaperRegistry.parseChain(chain);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-    if (specs.size() != 2) return null;
-    Stage[] out = new Stage[2];
-    for (int i = 0; i < 2; i++) {
-      out[i] = stageOf(specs.get(i), i == 1);
-      if (out[i] == null) return null;
-    }
-    return out;
-  }
-
-  /** One spec as this fit simulates it; the cork and one-late only second. */
-  private static Stage stageOf(ShaperRegistry.Spec spec, boolean second) {
-    Map<String, Long> v = spec.values();
-    if (spec.type() == ByteThreshold.TYPE)
-      return v.get(ByteThreshold.SPLIT.key()) == 0
-          ? new Stage(Kind.THRESHOLD, v.get(ByteThreshold.BYTES.key()))
-          : null;
-    if (spec.type() == TimerFlush.TYPE) {
-      double ms = v.get(TimerFlush.AFTER.key()) / 1e6;
-      return new Stage(v.get(TimerFlush.PERIODIC.key()) == 1 ? Kind.PERIODIC : Kind.HOLD, ms);
-    }
-    if (spec.type() == Compress.TYPE) {
-      Compress.Flush flush = Compress.Flush.values()[v.get(Compress.FLUSH.key()).intValue()];
-      return switch (flush) {
-        case TIMER -> new Stage(Kind.FLUSH_TIMER, v.get(Compress.AFTER.key()) / 1e6);
-        case INPUT -> new Stage(Kind.FLUSH_INPUT, v.get(Compress.BYTES.key()));
-        case BYTES -> new Stage(Kind.FLUSH_OUTPUT, v.get(Compress.BYTES.key()));
-        default -> null;
-      };
-    }
-    if (second && spec.type() == Cork.TYPE) return new Stage(Kind.CORK, CorkAfterFit.CEILING_MS);
-    if (second && spec.type() == OneLate.TYPE) return new Stage(Kind.ONE_LATE, 0);
-    return null;
-  }
 }

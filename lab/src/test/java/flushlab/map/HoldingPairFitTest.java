@@ -115,9 +115,9 @@ class HoldingPairFitTest {
             new Stage(Kind.PERIODIC, 108),
             new Stage(Kind.HOLD, 97));
     assertThat(s.waitP50()).isBetween(104.0, 110.0);
-    assertThat(HoldingPairFit.shaper(new Stage(Kind.PERIODIC, 108)))
+    assertThat(ChainStages.text(new Stage(Kind.PERIODIC, 108)))
         .isEqualTo("timer=108ms,periodic=true");
-    assertThat(HoldingPairFit.shaper(new Stage(Kind.HOLD, 99.94))).isEqualTo("timer=99.9ms");
+    assertThat(ChainStages.text(new Stage(Kind.HOLD, 99.94))).isEqualTo("timer=99.9ms");
   }
 
   /**
@@ -184,7 +184,7 @@ class HoldingPairFitTest {
             .filter(c -> c.chain().matches("timer=[0-9.]+ms -> byte-threshold=\\d+B"))
             .findFirst()
             .orElseThrow();
-    Stage[] chosen = PairSimulation.stagesOf(pair.chain());
+    Stage[] chosen = ChainStages.of(pair.chain());
     List<Double> allowed = new ArrayList<>();
     for (double b : HoldingPairFit.BYTES) {
       Stage t = new Stage(Kind.THRESHOLD, b);
@@ -388,7 +388,7 @@ class HoldingPairFitTest {
             .filter(c -> c.matches("timer=[0-9.]+ms,periodic=true -> one-late"))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no clock then one-late among " + chains));
-    assertThat(PairSimulation.stagesOf(clock)[0].value()).isBetween(145.4, 160.7);
+    assertThat(ChainStages.of(clock)[0].value()).isBetween(145.4, 160.7);
     int twoHolds =
         chains.indexOf(
             chains.stream()
@@ -445,8 +445,8 @@ class HoldingPairFitTest {
   void aCompressorOnATimerEitherSideOfAClockIsToldApartByASimulatedCell() {
     String first = "compress=gzip,flush=timer,after=159.9ms -> timer=200.3ms,periodic=true";
     String after = "timer=200.3ms,periodic=true -> compress=gzip,flush=timer,after=32ms";
-    assertThat(PairSimulation.stagesOf(first)[0]).isEqualTo(new Stage(Kind.FLUSH_TIMER, 159.9));
-    assertThat(PairSimulation.stagesOf("compress=gzip,flush=input,bytes=2716B -> timer=99ms")[0])
+    assertThat(ChainStages.of(first)[0]).isEqualTo(new Stage(Kind.FLUSH_TIMER, 159.9));
+    assertThat(ChainStages.of("compress=gzip,flush=input,bytes=2716B -> timer=99ms")[0])
         .isEqualTo(new Stage(Kind.FLUSH_INPUT, 2716));
     CellPlan telling = HoldingPairFit.tellingCell(first, after);
     System.out.println("HoldingPairFitTest: " + first + " and " + after + " apart at " + telling);
@@ -454,12 +454,8 @@ class HoldingPairFitTest {
     CellEvidence plan =
         TriggerInferenceTest.streamed(
             telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
-    Simulated a =
-        PairSimulation.simulate(
-            plan, PairSimulation.stagesOf(first)[0], PairSimulation.stagesOf(first)[1]);
-    Simulated b =
-        PairSimulation.simulate(
-            plan, PairSimulation.stagesOf(after)[0], PairSimulation.stagesOf(after)[1]);
+    Simulated a = PairSimulation.simulate(plan, ChainStages.of(first)[0], ChainStages.of(first)[1]);
+    Simulated b = PairSimulation.simulate(plan, ChainStages.of(after)[0], ChainStages.of(after)[1]);
     assertThat(Math.abs(a.waitP50() - b.waitP50()))
         .as("%s / %s", a, b)
         .isGreaterThan(0.15 * Math.max(a.waitP50(), b.waitP50()));

@@ -1,0 +1,81 @@
+package flushlab.map;
+
+import flushlab.map.PairSimulation.Kind;
+import flushlab.map.PairSimulation.Stage;
+import flushlab.relay.shaper.ByteThreshold;
+import flushlab.relay.shaper.Compress;
+import flushlab.relay.shaper.Cork;
+import flushlab.relay.shaper.OneLate;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.relay.shaper.TimerFlush;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The simulated stages of a two-stage chain and the chain of two stages: a chain as `--shape` takes
+ * it read into the stages {@link PairSimulation} runs, and a stage written as `--shape` takes it.
+ */
+final class ChainStages {
+  private ChainStages() {}
+
+  /**
+   * The stages of a chain this fit gives ("timer=99.9ms -> byte-threshold=3643B"), or of a
+   * compressor's flush beside a hold or a clock ({@link PairSimulation#compressorFlush}), or null
+   * for any other chain (one the registry refuses included).
+   */
+  static Stage[] of(String chain) {
+    List<ShaperRegistry.Spec> specs;
+    try {
+      specs = ShaperRegistry.parseChain(chain);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    if (specs.size() != 2) return null;
+    Stage[] out = new Stage[2];
+    for (int i = 0; i < 2; i++) {
+      out[i] = stageOf(specs.get(i), i == 1);
+      if (out[i] == null) return null;
+    }
+    return out;
+  }
+
+  /** One spec as this fit simulates it; the cork and one-late only second. */
+  private static Stage stageOf(ShaperRegistry.Spec spec, boolean second) {
+    Map<String, Long> v = spec.values();
+    if (spec.type() == ByteThreshold.TYPE)
+      return v.get(ByteThreshold.SPLIT.key()) == 0
+          ? new Stage(Kind.THRESHOLD, v.get(ByteThreshold.BYTES.key()))
+          : null;
+    if (spec.type() == TimerFlush.TYPE) {
+      double ms = v.get(TimerFlush.AFTER.key()) / 1e6;
+      return new Stage(v.get(TimerFlush.PERIODIC.key()) == 1 ? Kind.PERIODIC : Kind.HOLD, ms);
+    }
+    if (spec.type() == Compress.TYPE) {
+      Compress.Flush flush = Compress.Flush.values()[v.get(Compress.FLUSH.key()).intValue()];
+      return switch (flush) {
+        case TIMER -> new Stage(Kind.FLUSH_TIMER, v.get(Compress.AFTER.key()) / 1e6);
+        case INPUT -> new Stage(Kind.FLUSH_INPUT, v.get(Compress.BYTES.key()));
+        case BYTES -> new Stage(Kind.FLUSH_OUTPUT, v.get(Compress.BYTES.key()));
+        default -> null;
+      };
+    }
+    if (second && spec.type() == Cork.TYPE) return new Stage(Kind.CORK, CorkAfterFit.CEILING_MS);
+    if (second && spec.type() == OneLate.TYPE) return new Stage(Kind.ONE_LATE, 0);
+    return null;
+  }
+
+  /** The stage as `--shape` takes it, its value rounded as an answer gives it. */
+  static String text(Stage s) {
+    String t = ShaperModel.ms(s.value());
+    return switch (s.kind()) {
+      case THRESHOLD, INPUT_THRESHOLD -> "byte-threshold=" + Math.round(s.value()) + "B";
+      case HOLD -> "timer=" + t;
+      case PERIODIC -> "timer=" + t + ",periodic=true";
+      case CORK -> "cork";
+      case ONE_LATE -> "one-late";
+      case FLUSH_TIMER -> "compress=gzip,flush=timer,after=" + t;
+      case FLUSH_INPUT -> "compress=gzip,flush=input,bytes=" + Math.round(s.value()) + "B";
+      case FLUSH_OUTPUT -> "compress=gzip,flush=bytes,bytes=" + Math.round(s.value()) + "B";
+    };
+  }
+}
