@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering docs/ARCHITECTURE.md draws, checked on the sources: no package imports another that
- * imports it back (directly or around a loop), the lower layers never reach up, and a dependency is
- * declared in the import block, not hidden as a qualified name in a method body.
+ * imports it back (directly or around a loop), the lower layers never reach up, a dependency is
+ * declared in the import block, not hidden as a qualified name in a method body, and no main file
+ * grows past 400 lines.
  */
 class ArchitectureTest {
   private static final Path SOURCES = Path.of("lab/src/main/java");
@@ -179,6 +180,24 @@ class ArchitectureTest {
       Path info = SOURCES.resolve(pkg.replace('.', '/')).resolve("package-info.java");
       assertThat(info).as(pkg + " says its job").exists();
     }
+  }
+
+  /** A main file does one job: past this many lines it does several (issue 36). */
+  private static final int MAX_MAIN_FILE_LINES = 400;
+
+  @Test
+  void noMainFileIsOverItsLineCap() throws IOException {
+    Map<Path, Long> over = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        long lines;
+        try (Stream<String> l = Files.lines(f)) {
+          lines = l.count();
+        }
+        if (lines > MAX_MAIN_FILE_LINES) over.put(f, lines);
+      }
+    }
+    assertThat(over).as("main files over " + MAX_MAIN_FILE_LINES + " lines").isEmpty();
   }
 
   @Test
