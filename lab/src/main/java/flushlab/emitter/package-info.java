@@ -9,7 +9,9 @@
  * for both protocols), {@code Http11Responder} and {@code H2Responder} (each writes answers in its
  * protocol's framing), {@code H2ServerSession} (up to 128 streams per connection; HEADERS and DATA
  * within each stream's and the connection's windows; h2c by preface or Upgrade), {@code
- * PacedStream}, {@code PacingAudit} + {@code AuditRegistry}, the frame sources (plain, chat,
- * Responses), {@code ChatRequestSpec}, {@code OpenAiError}
+ * PacedStream} (one stream's frames on their deadlines, with {@code CompressedBody}, {@code
+ * H2Body}, {@code KeepAlives} and {@code ChunkFraming} for how its bytes are framed), {@code
+ * PacingAudit} + {@code AuditRegistry}, the frame sources (plain, chat, Responses), {@code
+ * ChatRequestSpec}, {@code OpenAiError}
  */
 package flushlab.emitter;

@@ -12,6 +12,9 @@
  * mod_http2's per-stream output buffer) model HTTP/2's own holds on the relay's byte stream; {@code
  * HeadBoundary} finds where a response's head ends for the shapers that treat head and body apart
  * ({@code OneLate}, {@code HeadOnFirstByte}); {@code StreamIf} decides per response from its
- * headers and delegates what it holds to a held shaper
+ * headers and delegates what it holds to a held shaper; {@code Compress} re-encodes one response at
+ * a time, with {@code CompressPolicy} (its flush policy from its parameters), {@code
+ * CompressedHeads} (which responses, and the heads it sends) and {@code AcceptingRequests} (which
+ * requests accepted the coding)
  */
 package flushlab.relay.shaper;
