@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * What the metered client writes to open an HTTP/2 connection and each request on it: the
@@ -19,17 +18,6 @@ import java.util.Set;
  */
 final class H2RequestFrames {
   private H2RequestFrames() {}
-
-  /** Headers HTTP/2 forbids (connection-specific); a request's are dropped, as clients do. */
-  private static final Set<String> CONNECTION_HEADERS =
-      Set.of(
-          "connection",
-          "keep-alive",
-          "proxy-connection",
-          "transfer-encoding",
-          "upgrade",
-          "host",
-          "content-length");
 
   /** The client's SETTINGS: no push, its stream window, the default frame size. */
   static byte[] settings(int initialWindow) {
@@ -70,7 +58,10 @@ final class H2RequestFrames {
     for (String line : plan.headLines(keepAlive, false)) {
       int colon = line.indexOf(':');
       String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-      if (CONNECTION_HEADERS.contains(name)) continue;
+      // HTTP/2 forbids the connection-specific ones, and carries Host and the length its own way
+      if (H2.CONNECTION_SPECIFIC.contains(name)
+          || name.equals("host")
+          || name.equals("content-length")) continue;
       headers.add(name, line.substring(colon + 1).trim());
     }
     boolean body = plan.body().length > 0;

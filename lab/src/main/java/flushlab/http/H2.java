@@ -2,12 +2,21 @@ package flushlab.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Set;
 
 /**
  * HTTP/2's wire constants (RFC 9113) and the few frames the lab writes by hand: a frame is a 9-byte
  * header (24-bit length, type, flags, 31-bit stream id) and its payload.
  */
 public final class H2 {
+
+  /**
+   * Header fields that are about one HTTP/1.1 connection, which HTTP/2 does not carry (RFC 9113
+   * 8.2.2): a side translating between the two drops them, each adding the ones it frames itself.
+   */
+  public static final Set<String> CONNECTION_SPECIFIC =
+      Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade");
+
   private H2() {}
 
   /**

@@ -1,6 +1,6 @@
 package flushlab.relay;
 
-import java.util.Set;
+import flushlab.http.H2;
 
 /**
  * What the relay's HTTP/2 edge holds at the most, and the headers it does not pass between HTTP/2
@@ -33,16 +33,12 @@ final class H2EdgeLimits {
   static final int MAX_BUFFERED_BODY = 1 << 20;
 
   /**
-   * Request and response headers HTTP/2 does not carry (RFC 9113 8.2.2), and HTTP/1.1 framing this
-   * edge sets itself.
+   * Request and response headers HTTP/2 does not carry ({@link H2#CONNECTION_SPECIFIC}), and the
+   * ones this edge frames itself: TE, and the h2c upgrade's HTTP2-Settings.
    */
-  static final Set<String> CONNECTION_SPECIFIC =
-      Set.of(
-          "connection",
-          "keep-alive",
-          "proxy-connection",
-          "transfer-encoding",
-          "upgrade",
-          "te",
-          "http2-settings");
+  static boolean connectionSpecific(String lowerCaseName) {
+    return H2.CONNECTION_SPECIFIC.contains(lowerCaseName)
+        || lowerCaseName.equals("te")
+        || lowerCaseName.equals("http2-settings");
+  }
 }

@@ -93,7 +93,7 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
     h.forEach(
         e -> {
           String n = e.getKey().toString();
-          if (n.startsWith(":") || H2EdgeLimits.CONNECTION_SPECIFIC.contains(n)) return;
+          if (n.startsWith(":") || H2EdgeLimits.connectionSpecific(n)) return;
           sb.append(n).append(": ").append(e.getValue()).append("\r\n");
         });
     return sb.toString();
@@ -240,7 +240,7 @@ final class H2EdgeStream implements HttpResponseParser.Listener, ClientSide {
     Http2Headers h = new DefaultHttp2Headers().status(Integer.toString(status));
     for (int i = 0; i < headers.size(); i++) {
       String n = headers.name(i).toLowerCase(Locale.ROOT);
-      if (!H2EdgeLimits.CONNECTION_SPECIFIC.contains(n)) h.add(n, headers.value(i));
+      if (!H2EdgeLimits.connectionSpecific(n)) h.add(n, headers.value(i));
     }
     byte[] block;
     try {
