@@ -163,6 +163,7 @@ final class ClientCommand implements Command {
     try {
       Warmup.runOnce(vertx, plan.tls() != null);
       long started = System.nanoTime();
+      long cpuBefore = ProcessCpu.nanos();
       BatchResult r =
           client
               .run(plan)
@@ -170,6 +171,7 @@ final class ClientCommand implements Command {
                   options.timeoutNanos() / 1_000_000 * options.requests() + 10_000,
                   TimeUnit.MILLISECONDS);
       double seconds = (System.nanoTime() - started) / 1e9;
+      long cpuNanos = ProcessCpu.nanos() - cpuBefore;
       if (json) {
         // the result, with which client it was and the exact head it sent (the user's header values
         // hidden)
@@ -199,7 +201,11 @@ final class ClientCommand implements Command {
         }
         out.println(r.oneLine());
         out.printf(
-            Locale.ROOT, "batch %.3f s, %.1f MB/s read%n", seconds, r.bytes() / 1e6 / seconds);
+            Locale.ROOT,
+            "batch %.3f s, %.1f MB/s read%s%n",
+            seconds,
+            r.bytes() / 1e6 / seconds,
+            ProcessCpu.perFrame(cpuNanos, r.frames()));
       }
       if (r.errorCount() > 0) {
         err.println(
