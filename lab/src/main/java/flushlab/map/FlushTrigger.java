@@ -162,6 +162,19 @@ public record FlushTrigger(
    * An answer no one mechanism gave while this host stalled during its cells ({@code where}: the
    * cell and the stall's figures): the verdict says the spread may be the host's, and to map again.
    */
+  /**
+   * A refused replay while this host stalled in the target's run of a cell the replay found
+   * different: the difference may be the host's, which the verdict says rather than leaving it to
+   * the target or the model.
+   */
+  public FlushTrigger withHostStallsWhereTheReplayDiffered(String where) {
+    return withNote(
+        "this host stalled while a cell the replay found different was measured on the target ("
+            + where
+            + "): the difference may be the host's, not the target's",
+        "map again on a quieter host");
+  }
+
   public FlushTrigger withHostStalls(String where) {
     return withNote(
         "this host stalled while the cells were measured ("

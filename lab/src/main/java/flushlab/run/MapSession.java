@@ -14,7 +14,9 @@ import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * `flushlab map` once the host is certified: one pass of the prober as the scenario's client, the
@@ -43,6 +45,11 @@ final class MapSession {
 
   /** The replay that verified the answer's model: what a silent stream replayed later adds to. */
   private Replay.Verdict givenVerdict;
+
+  /**
+   * The cells the one mechanism's replay found different, by label; empty when none was refused.
+   */
+  private Set<String> refusedCells = Set.of();
 
   /**
    * Models of two mechanisms each reproduced every cell: the answer is inconclusive for that, not
@@ -213,7 +220,34 @@ final class MapSession {
       String stalled = hostStallsDuring(firstPass);
       if (stalled != null) answer = answer.withHostStalls(stalled);
     }
+    if (!lab.interrupted()
+        && answer.kind() == TriggerKind.INCONCLUSIVE
+        && answer.replay() != null
+        && !alikeNamed
+        && !answer.verdict().contains(HOST_STALLED)) {
+      String stalled = hostStallsDuring(measuredAs(results, refusedCells));
+      if (stalled != null) answer = answer.withHostStallsWhereTheReplayDiffered(stalled);
+    }
     return new Mapped(results, answer);
+  }
+
+  /**
+   * The target's results of the cells labelled {@code labels}: where a refused replay found the
+   * model different, a host stall in the target's own run of that cell may be what differed (a
+   * fresh-clone suite, 2026-12-06: a threshold before a compressor refused for one cell's first
+   * frame, 99.7 ms on the target against its own releases' 84.3 and the model's 80.7, with nothing
+   * said of the stalls the next cell was excluded for).
+   */
+  static List<TargetCellResult> measuredAs(List<TargetCellResult> results, Set<String> labels) {
+    return results.stream().filter(r -> labels.contains(r.cell().label())).toList();
+  }
+
+  /** The cells a verdict found different, by label. */
+  static Set<String> differing(Replay.Verdict v) {
+    return v.cells().stream()
+        .filter(c -> c.difference() != null)
+        .map(Replay.CellMatch::label)
+        .collect(Collectors.toSet());
   }
 
   /**
@@ -276,6 +310,7 @@ final class MapSession {
     announce.accept("replay: " + o.text());
     replayedCells = o.cells();
     if (o.verdict().verified()) givenVerdict = o.verdict();
+    else refusedCells = differing(o.verdict());
     FlushTrigger replayedAnswer = answer.withReplay(o.verdict());
     return o.clientsApart() == null
         ? replayedAnswer

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.client.BatchResult;
 import flushlab.core.StallFigures;
+import flushlab.map.CellPlan;
 import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
+import flushlab.map.Replay;
 import flushlab.map.TriggerKind;
+import flushlab.scenario.Cell;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +59,42 @@ class HostStallsDuringTest {
     assertThat(named.verdict())
         .contains("this host stalled while the cells were measured (" + where + ")");
     assertThat(named.next()).contains("map again on a quieter host");
+  }
+
+  /**
+   * A replay that refused a model for one cell names a host stall of the target's run of that cell,
+   * and only of that cell: a stall elsewhere explains no difference the replay found.
+   */
+  @Test
+  void aRefusedReplaysDifferingCellNamesItsOwnStallAndNoOther() {
+    // two of a map's cells, labelled by what they sweep as the map labels them
+    Cell fast = MapPass.cellOf(DrainedCellTest.CELL, new CellPlan(60, 2_000_000L, 600), 0);
+    Cell other = MapPass.cellOf(DrainedCellTest.CELL, new CellPlan(60, 50_000_000L, 25), 1);
+    TargetCellResult stalled = TargetCellResult.of("t", fast, List.of(run(14.0, null)));
+    TargetCellResult elsewhere = TargetCellResult.of("t", other, List.of(run(30.0, null)));
+    Replay.Verdict refused =
+        new Replay.Verdict(
+            "m",
+            List.of(
+                new Replay.CellMatch(stalled.cell().label(), "first frame's wait 99.7 and 80.7 ms"),
+                new Replay.CellMatch(other.label(), null)));
+    List<TargetCellResult> results = List.of(stalled, elsewhere);
+    List<TargetCellResult> differed = MapSession.measuredAs(results, MapSession.differing(refused));
+    assertThat(differed).containsExactly(stalled);
+    String where = MapSession.hostStallsDuring(differed);
+    assertThat(where).startsWith(stalled.cell().label() + ": ").contains("longest 14.0 ms");
+    FlushTrigger named =
+        FlushTrigger.inconclusive("t", "not verified: ...", List.of(), List.of())
+            .withHostStallsWhereTheReplayDiffered(where);
+    assertThat(named.verdict()).contains("this host stalled").contains(where);
+    assertThat(named.next()).contains("map again on a quieter host");
+    // the differing cell's run was quiet: nothing is named, whatever stalled elsewhere
+    List<TargetCellResult> quiet =
+        List.of(TargetCellResult.of("t", fast, List.of(run(3.0, null))), elsewhere);
+    assertThat(
+            MapSession.hostStallsDuring(
+                MapSession.measuredAs(quiet, MapSession.differing(refused))))
+        .isNull();
   }
 
   @Test
