@@ -22,8 +22,7 @@ final class CompressedBody {
 
   private final Channel channel;
   private final StreamCompressor compressor;
-  private final H2ServerSession h2;
-  private final int h2StreamId;
+  private final H2Body h2;
   private final boolean chunked;
   private final PacingAudit audit;
   private final BooleanSupplier ended;
@@ -32,15 +31,13 @@ final class CompressedBody {
   CompressedBody(
       Channel channel,
       StreamCompressor compressor,
-      H2ServerSession h2,
-      int h2StreamId,
+      H2Body h2,
       boolean chunked,
       PacingAudit audit,
       BooleanSupplier ended) {
     this.channel = channel;
     this.compressor = compressor;
     this.h2 = h2;
-    this.h2StreamId = h2StreamId;
     this.chunked = chunked;
     this.audit = audit;
     this.ended = ended;
@@ -113,9 +110,9 @@ final class CompressedBody {
     int n = compressor.ready();
     if (n == 0 && !last) return null;
     if (h2 != null) {
-      if (!last && !h2.canSend(h2StreamId, n)) return null;
+      if (!last && !h2.canSend(n)) return null;
       ByteBuf data = channel.alloc().directBuffer(n + H2ServerSession.framing(n));
-      h2.data(data, h2StreamId, compressor.buffer(), 0, n, last);
+      h2.data(data, compressor.buffer(), n, last);
       compressor.sent();
       return data;
     }

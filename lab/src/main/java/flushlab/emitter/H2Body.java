@@ -65,8 +65,8 @@ final class H2Body {
     return buf;
   }
 
-  /** DATA carrying {@code bytes}, which never end the stream, into {@code buf}. */
-  void data(ByteBuf buf, byte[] bytes) {
-    session.data(buf, streamId, bytes, 0, bytes.length, false);
+  /** DATA carrying the first {@code len} bytes of {@code bytes} into {@code buf}. */
+  void data(ByteBuf buf, byte[] bytes, int len, boolean endStream) {
+    session.data(buf, streamId, bytes, 0, len, endStream);
   }
 }

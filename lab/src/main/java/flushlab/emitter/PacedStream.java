@@ -117,11 +117,11 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
     this.source = source;
     this.audit = audit;
     this.chunked = chunked;
+    this.h2 = h2 == null ? null : new H2Body(channel, h2, h2StreamId);
     this.compressed =
         compressor == null
             ? null
-            : new CompressedBody(channel, compressor, h2, h2StreamId, chunked, audit, () -> ended);
-    this.h2 = h2 == null ? null : new H2Body(channel, h2, h2StreamId);
+            : new CompressedBody(channel, compressor, this.h2, chunked, audit, () -> ended);
     this.pieceBytes = h2 != null ? H2ServerSession.MAX_DATA_FRAME : MAX_WHOLE_EVENT_BYTES;
     this.intervalNanos = intervalNanos;
     this.firstDueNanos = startNanos + thinkNanos;
@@ -163,7 +163,7 @@ final class PacedStream implements Runnable, KeepAlives.Stream {
     }
     ByteBuf buf = channel.alloc().directBuffer(KeepAlives.COMMENT.length + 16);
     if (h2 != null) {
-      h2.data(buf, KeepAlives.COMMENT);
+      h2.data(buf, KeepAlives.COMMENT, KeepAlives.COMMENT.length, false);
     } else {
       ChunkFraming.piece(buf, KeepAlives.COMMENT, KeepAlives.COMMENT.length, chunked);
     }

@@ -72,25 +72,12 @@ final class PairSimulation {
       return c.heldOnce()
           ? sq((s.firstWaitMs() - c.firstWaitMs()) / Math.max(1, c.firstWaitMs()))
           : 0;
-    if (inParts(s)) {
+    if (s.segmented()) {
       double largest = largestRelease(c);
       return sq((s.framesMax() - largest) / Math.max(1, largest));
     }
     return sq((s.framesP50() - c.releaseFrames()) / Math.max(1, c.releaseFrames()))
         + sq((s.waitP50() - c.waitP50()) / Math.max(1, c.waitP50()));
-  }
-
-  /**
-   * A release over a segment written into the cork leaves in parts: its whole segments at once, its
-   * tail with the ceiling or the next write, so the parts a stream shows, and their median size and
-   * wait, are where a segment's edge fell and a read with it (a 326 ms hold's 4 KiB cell: 159
-   * frames the median release on the target, 3 on its model; of the 4 % grid, the simulation's
-   * median matched it at 299.5 ms alone, and that value was verified: a fresh-clone suite,
-   * 2026-12-06). Such a cell is matched by its largest release, the stage's whole write, and its
-   * first frame's wait.
-   */
-  static boolean inParts(Simulated s) {
-    return s.segmented();
   }
 
   /** The cell's largest releases, in frames: its p90 in bytes. */
@@ -105,6 +92,15 @@ final class PairSimulation {
   /**
    * What the simulation says a cell shows, as the meter counts it (the first release and the end's
    * flush left out), and the frames a batch carries over all of them, the end's included.
+   *
+   * <p>A release over a segment written into the cork leaves in parts: its whole segments at once,
+   * its tail with the ceiling or the next write, so the parts a stream shows, and their median size
+   * and wait, are where a segment's edge fell and a read with it (a 326 ms hold's 4 KiB cell: 159
+   * frames the median release on the target, 3 on its model; of the 4 % grid, the simulation's
+   * median matched it at 299.5 ms alone, and that value was verified: a fresh-clone suite,
+   * 2026-12-06). Such a cell ({@code segmented}: the first stage wrote more than a segment into the
+   * cork) is matched by its largest release ({@code framesMax}), the stage's whole write, and its
+   * first frame's wait.
    */
   record Simulated(
       int releases,
@@ -325,7 +321,7 @@ final class PairSimulation {
     if (s.releases() == 0) return false;
     boolean firstAlike =
         Replay.close(s.firstWaitMs(), c.firstWaitMs(), 0.15, Math.max(10, c.intervalMs() + 2));
-    if (inParts(s)) {
+    if (s.segmented()) {
       double largest = largestRelease(c);
       return firstAlike && Math.abs(s.framesMax() - largest) <= Math.max(1, 0.25 * largest);
     }
