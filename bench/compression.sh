@@ -7,18 +7,18 @@
 # reference. About a minute.
 #
 #   bench/compression.sh            TOTAL=256MiB bench/compression.sh
+#   FLUSHLAB_JAR=other.jar bench/compression.sh   (another build, for a before/after comparison)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jar=target/flushlab-all.jar
-if [ ! -f "$jar" ] || [ -n "$(find pom.xml lab/src/main -newer "$jar" -print -quit)" ]; then
-  mvn -q -B -ntp package -DskipTests
-fi
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+flushlab_jar bench/compression.sh
 command -v curl >/dev/null || { echo "bench/compression.sh: curl is not installed (apt-get install curl)" >&2; exit 1; }
 total=${TOTAL:-64MiB}
 port=18290
 if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then echo "bench/compression.sh: port $port is in use; free it and run again" >&2; exit 1; fi
 tmp=$(mktemp -d)
-java @lab/jvm.options -jar "$jar" emitter --listen 127.0.0.1:$port >"$tmp/emitter.log" 2>&1 &
+"${fl[@]}" emitter --listen 127.0.0.1:$port >"$tmp/emitter.log" 2>&1 &
 emitter=$!
 trap 'kill $emitter 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$tmp"' EXIT INT TERM
 for _ in $(seq 1 600); do grep -q "listening on" "$tmp/emitter.log" 2>/dev/null && break; sleep 0.05; done
@@ -28,7 +28,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 fl_rate() {
   local url=$1 profile=$2
   for _ in 1 2 3; do
-    java @lab/jvm.options -jar "$jar" client --target "$url" --client "$profile" >"$tmp/fl" 2>&1 || { cat "$tmp/fl" >&2; exit 1; }
+    "${fl[@]}" client --target "$url" --client "$profile" >"$tmp/fl" 2>&1 || { cat "$tmp/fl" >&2; exit 1; }
     awk '/^batch/ { s = $2 } /decoded/ { for (i = 1; i <= NF; i++) if ($i == "decoded") d = $(i - 1) }
          END { if (d == "") d = ENVIRON["PLAIN_BYTES"]; printf "%.1f\n", d / s / 1e6 }' "$tmp/fl"
   done | median
