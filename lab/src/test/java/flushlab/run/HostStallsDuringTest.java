@@ -62,8 +62,9 @@ class HostStallsDuringTest {
   }
 
   /**
-   * A replay that refused a model for one cell names a host stall of the target's run of that cell,
-   * and only of that cell: a stall elsewhere explains no difference the replay found.
+   * A replay that refused a model names a host stall of the target's runs of the cells it found
+   * different only where every one of them stalled: a stall elsewhere, or in one of two differing
+   * cells, explains no difference the replay found.
    */
   @Test
   void aRefusedReplaysDifferingCellNamesItsOwnStallAndNoOther() {
@@ -81,7 +82,7 @@ class HostStallsDuringTest {
     List<TargetCellResult> results = List.of(stalled, elsewhere);
     List<TargetCellResult> differed = MapSession.measuredAs(results, MapSession.differing(refused));
     assertThat(differed).containsExactly(stalled);
-    String where = MapSession.hostStallsDuring(differed);
+    String where = MapSession.stalledInEvery(results, MapSession.differing(refused));
     assertThat(where).startsWith(stalled.cell().label() + ": ").contains("longest 14.0 ms");
     FlushTrigger named =
         FlushTrigger.inconclusive("t", "not verified: ...", List.of(), List.of())
@@ -91,10 +92,21 @@ class HostStallsDuringTest {
     // the differing cell's run was quiet: nothing is named, whatever stalled elsewhere
     List<TargetCellResult> quiet =
         List.of(TargetCellResult.of("t", fast, List.of(run(3.0, null))), elsewhere);
-    assertThat(
-            MapSession.hostStallsDuring(
-                MapSession.measuredAs(quiet, MapSession.differing(refused))))
-        .isNull();
+    assertThat(MapSession.stalledInEvery(quiet, MapSession.differing(refused))).isNull();
+    // two cells differed and only one of them stalled: the stall explains nothing of the other
+    Replay.Verdict both =
+        new Replay.Verdict(
+            "m",
+            List.of(
+                new Replay.CellMatch(fast.label(), "first frame's wait 99.7 and 80.7 ms"),
+                new Replay.CellMatch(
+                    other.label(), "the model held every stream to its end, the target did not")));
+    List<TargetCellResult> oneQuiet =
+        List.of(stalled, TargetCellResult.of("t", other, List.of(run(2.0, null))));
+    assertThat(MapSession.stalledInEvery(oneQuiet, MapSession.differing(both))).isNull();
+    assertThat(MapSession.stalledInEvery(results, MapSession.differing(both)))
+        .startsWith(other.label() + ": ")
+        .contains("longest 30.0 ms");
   }
 
   @Test
