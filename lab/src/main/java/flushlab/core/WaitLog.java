@@ -1,5 +1,7 @@
 package flushlab.core;
 
+import java.util.Arrays;
+
 /**
  * How long each event loop of this process waited, runnable, for a core (its run-queue wait, read
  * from the kernel at each of its ticks), newest 16384 ticks kept: the host's other work taking the
@@ -48,20 +50,25 @@ public final class WaitLog {
   }
 
   /**
-   * The most frames a stream can have piled up over (fromNanos, toNanos] while its loop waited: a
-   * reader that waits less than the interval between two frames reads each as it comes, so a tick's
-   * wait, taken at best as one unbroken slice, piles up its length over the interval, whole
-   * intervals only (a run whose loops waited 31 ms in all, in slices under a millisecond, merges no
-   * frame of 2 ms; summed and divided, it looked like 15).
+   * The ticks over (fromNanos, toNanos] in time order, for holding reads against the waits just
+   * before each ({@link RunWaits}).
    */
-  public synchronized long framesPiledUp(long fromNanos, long toNanos, long intervalNanos) {
-    if (intervalNanos <= 0) return 0;
-    long frames = 0;
+  public synchronized RunWaits during(long fromNanos, long toNanos) {
+    int n = 0;
+    long first = written;
     for (long k = written - 1; k >= Math.max(0, written - KEPT); k--) {
       int i = (int) (k % KEPT);
       if (at[i] - fromNanos <= 0) break;
-      if (at[i] - toNanos <= 0) frames += waited[i] / intervalNanos;
+      first = k;
     }
-    return frames;
+    long[] ats = new long[(int) (written - first)];
+    long[] waits = new long[ats.length];
+    for (long k = first; k < written; k++) {
+      int i = (int) (k % KEPT);
+      if (at[i] - toNanos > 0) continue;
+      ats[n] = at[i];
+      waits[n++] = waited[i];
+    }
+    return RunWaits.of(Arrays.copyOf(ats, n), Arrays.copyOf(waits, n));
   }
 }

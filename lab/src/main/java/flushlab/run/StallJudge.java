@@ -4,6 +4,7 @@ import flushlab.client.BatchResult;
 import flushlab.client.StreamResult;
 import flushlab.core.HiccupMeter;
 import flushlab.core.LongSamples;
+import flushlab.core.RunWaits;
 import flushlab.core.StallFigures;
 import flushlab.core.StallLog;
 import io.vertx.core.Context;
@@ -74,6 +75,8 @@ public final class StallJudge {
     int inLoopOnly = 0;
     Explained hostWorst = new Explained();
     Explained loopWorst = new Explained();
+    RunWaits waits = meter.loopWaits().during(startNanos, endNanos);
+    long byWaits = 0;
     for (StreamResult s : result.streamResults()) {
       LongSamples frames = s.reads().framesPerFramedRead();
       LongSamples at = s.reads().framedReadAt();
@@ -93,21 +96,21 @@ public final class StallJudge {
           inLoopOnly += share.byLoop();
           loopWorst.add(l, f);
         }
+        int rest = f - 1 - share.byHost() - share.byLoop();
+        if (rest > 0) byWaits += Math.min(rest, waits.framesBefore(at.get(i), f, intervalNanos));
       }
     }
     String hostText = hostWorst.describe("the " + who + "'s host stalled", startNanos, inHost);
-    // What no stall explains, the loops' run-queue waits over the run may: each stream piles up at
-    // most each wait's whole intervals. It is counted only when it explains all of the rest, so it
-    // can exclude a run the host spoiled but never lends a stall's excuse to part of a target's
-    // release (a relay's 40-frame release at a stall stays the relay's, less what the stall piled
-    // up).
+    // What no stall explains, the run-queue waits just before each read may (RunWaits): it is
+    // counted only when it explains all of the rest, so it can exclude a run the host spoiled but
+    // never lends a stall's excuse to part of a target's release (a relay's 40-frame release at a
+    // stall stays the relay's, less what the stall piled up).
     int unexplained = extra - inHost - inLoopOnly;
-    long waited = meter.loopWaits().totalNanos(startNanos, endNanos);
-    long perStream =
-        meter.loopWaits().framesPiledUp(startNanos, endNanos, intervalNanos)
-            + pathFrames(path, intervalNanos);
-    if (unexplained > 0
-        && unexplained <= contentionAllowance(perStream, result.streamResults().size())) {
+    long waited = waits.totalNanos();
+    long allowance =
+        contentionAllowance(
+            byWaits, pathFrames(path, intervalNanos), result.streamResults().size());
+    if (unexplained > 0 && unexplained <= allowance) {
       String onPath =
           path.longestThreadWaitNanos() >= intervalNanos && intervalNanos > 0
               ? String.format(
@@ -140,28 +143,23 @@ public final class StallJudge {
   }
 
   /**
-   * The extra frames the loops' run-queue waits can have piled up in {@code streams} streams:
-   * {@code perStream} (each tick's wait over the interval, whole intervals: {@link
-   * flushlab.core.WaitLog#framesPiledUp}) in each, as any stream may be on any loop. The waits of
-   * every loop count: the emitter's, the relay's and the reader's delays add up along a path.
+   * The extra frames the host's waits for a core can have piled up in {@code streams} streams:
+   * {@code byWaits}, what this process's loops' waits just before each read explain of it ({@link
+   * RunWaits#framesBefore}), and in each stream once what the path's busiest thread's longest wait
+   * does ({@code pathFramesPerStream}: it is one slice, so it piles up one read).
    */
-  static long contentionAllowance(long perStream, int streams) {
-    return perStream * streams;
+  static long contentionAllowance(long byWaits, long pathFramesPerStream, int streams) {
+    return byWaits + pathFramesPerStream * streams;
   }
 
   /**
    * The frames one stream can have piled up behind the path's busiest thread: its wait taken as one
-   * unbroken slice, whole intervals only (as {@link flushlab.core.WaitLog#framesPiledUp} counts a
-   * tick's).
+   * unbroken slice, whole intervals only (as {@link RunWaits#framesBefore} counts a tick's).
    */
   static long pathFrames(PathWait path, long intervalNanos) {
     return intervalNanos <= 0 ? 0 : path.longestThreadWaitNanos() / intervalNanos;
   }
 
-  /**
-   * The extra frames of a read of {@code frames} that a stall can have piled up: at most its length
-   * over the interval, plus one.
-   */
   /** A merged read's extra frames that a host stall and a loop stall alone explain. */
   record Share(int byHost, int byLoop) {}
 
@@ -178,6 +176,10 @@ public final class StallJudge {
     return new Share(byHost, byLoop);
   }
 
+  /**
+   * The extra frames of a read of {@code frames} that a stall can have piled up: at most its length
+   * over the interval, plus one.
+   */
   private static int piledUp(StallLog.Stall stall, long intervalNanos, int frames) {
     if (intervalNanos <= 0) return 0;
     return (int) Math.min(frames - 1, stall.nanos() / intervalNanos + 1);

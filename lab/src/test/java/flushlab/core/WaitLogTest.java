@@ -31,18 +31,20 @@ class WaitLogTest {
     assertThat(log.totalNanos(0, 30 * MS)).isEqualTo(WaitLog.KEPT_FROM_NANOS);
   }
 
-  /**
-   * A wait shorter than the interval reads each frame as it comes: 31 ms of waits under a
-   * millisecond pile up no frame of 2 ms; a tick's 5 ms wait piles up at most two.
-   */
+  /** A run's ticks come out in time order, though loops log them a few microseconds apart. */
   @Test
-  void onlyWholeIntervalsOfATicksWaitPileFramesUp() {
+  void aRunsTicksComeOutInTimeOrder() {
     WaitLog log = new WaitLog();
-    for (int t = 1; t <= 62; t++) log.add(t * 10 * MS, MS / 2);
-    assertThat(log.totalNanos(0, 700 * MS)).isEqualTo(31 * MS);
-    assertThat(log.framesPiledUp(0, 700 * MS, 2 * MS)).isZero();
-    log.add(710 * MS, 5 * MS);
-    assertThat(log.framesPiledUp(0, 710 * MS, 2 * MS)).isEqualTo(2);
-    assertThat(log.framesPiledUp(0, 710 * MS, 0)).isZero();
+    log.add(10 * MS, 3 * MS);
+    log.add(20 * MS + 5_000, 2 * MS);
+    log.add(20 * MS, 9 * MS);
+    log.add(30 * MS, 4 * MS);
+    RunWaits run = log.during(10 * MS, 25 * MS);
+    assertThat(run.totalNanos()).isEqualTo(11 * MS);
+    // a read at 21 ms of 6 frames of 1 ms: the 9 ms and 2 ms ticks, the longest first
+    assertThat(run.framesBefore(21 * MS, 6, MS)).isEqualTo(5);
+    assertThat(run.framesBefore(21 * MS, 20, MS)).isEqualTo(11);
+    // frames sent from 20.002 ms on: the tick logged second but at 20 ms is before them
+    assertThat(run.framesBefore(29_002_000L, 10, MS)).isEqualTo(2);
   }
 }

@@ -33,14 +33,14 @@ class StallJudgeTest {
   }
 
   /**
-   * Frames a stream can have piled up while its loop waited count in every stream: any stream may
-   * be on any loop.
+   * What the loops' waits explain read by read adds up once; the path's busiest thread's wait, one
+   * slice, once in each stream.
    */
   @Test
-  void aRunQueueWaitExplainsItsFramesInEachStream() {
-    assertThat(StallJudge.contentionAllowance(12, 1)).isEqualTo(12);
-    assertThat(StallJudge.contentionAllowance(12, 3)).isEqualTo(36);
-    assertThat(StallJudge.contentionAllowance(0, 3)).isZero();
+  void aRunQueueWaitExplainsItsReadsAndAPathThreadsOneReadAStream() {
+    assertThat(StallJudge.contentionAllowance(12, 0, 3)).isEqualTo(12);
+    assertThat(StallJudge.contentionAllowance(12, 4, 3)).isEqualTo(24);
+    assertThat(StallJudge.contentionAllowance(0, 0, 3)).isZero();
   }
 
   /**
