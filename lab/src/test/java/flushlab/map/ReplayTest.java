@@ -442,14 +442,14 @@ class ReplayTest {
   void theWaitsFloorWidensToTwiceTheDirectPathsSpread() {
     CellEvidence target = held("a", 15, 15, 30, 30);
     CellEvidence model = held("a", 15, 15, 38, 38);
-    assertThat(Replay.difference(target, model, Replay.Tolerance.fromDirectPath(0.3)))
+    assertThat(Replay.difference(target, model, Replay.Tolerance.fromDirectPath(0.3), null))
         .contains("oldest frame's wait 30.0 and 38.0 ms");
     assertThat(Replay.Tolerance.fromDirectPath(0.3).widened()).isFalse();
     Replay.Tolerance stray = Replay.Tolerance.fromDirectPath(4.5);
     assertThat(stray.widened()).isTrue();
     assertThat(stray.waitFloorMs()).isEqualTo(9.0);
-    assertThat(Replay.difference(target, model, stray)).isNull();
-    assertThat(Replay.difference(target, held("a", 15, 15, 41, 41), stray))
+    assertThat(Replay.difference(target, model, stray, null)).isNull();
+    assertThat(Replay.difference(target, held("a", 15, 15, 41, 41), stray, null))
         .as("beyond twice the spread")
         .contains("oldest frame's wait");
     assertThat(stray.describe()).contains("9.0 ms").contains("4.50 ms");
@@ -667,5 +667,88 @@ class ReplayTest {
         b10,
         b50,
         b90);
+  }
+
+  /** A cell of 120 frames of 60 B every 10 ms, its releases of 15 frames waiting {@code w} ms. */
+  private static CellEvidence everyTenMs(double w) {
+    return new CellEvidence(
+        "frame_size=60B interval=10ms frames=120",
+        22,
+        60,
+        10,
+        120,
+        1,
+        15,
+        6,
+        15,
+        w - 1.6,
+        w,
+        w + 2.5,
+        149.3,
+        149.3,
+        149.4,
+        148.5,
+        false);
+  }
+
+  /**
+   * A compressor on a 41 ms timer in front of a 149 ms clock: where the clock's ticks fall against
+   * the frames moves every release's wait by one of the compressor's cycles, 142.6 to 192.6 ms
+   * simulated, so the target's 145.0 and its model's 196.2 agree (a fresh-clone suite refused the
+   * right model for them, 2026-12-06); the same waits on a model with a hold in place of the clock,
+   * or a target's wait the model's phases never give, differ.
+   */
+  @Test
+  void aModelsClockAtAnyPhaseReproducesTheWaitsItMovesBetween() {
+    String clocked = "compress=gzip,flush=timer,after=41ms -> timer=149ms,periodic=true";
+    assertThat(
+            Replay.compare(clocked, List.of(everyTenMs(145.0)), List.of(everyTenMs(196.2)))
+                .verified())
+        .isTrue();
+    Replay.Verdict held =
+        Replay.compare(
+            "compress=gzip,flush=timer,after=41ms -> timer=149ms",
+            List.of(everyTenMs(145.0)),
+            List.of(everyTenMs(196.2)));
+    assertThat(held.verified()).isFalse();
+    assertThat(held.text()).contains("oldest frame's wait 145.0 and 196.2 ms");
+    assertThat(
+            Replay.compare(clocked, List.of(everyTenMs(260.0)), List.of(everyTenMs(196.2)))
+                .verified())
+        .as("a wait past what any phase gives")
+        .isFalse();
+  }
+
+  /**
+   * A clock then one-late, 200 frames of 60 B every 2 ms: 4 reads a stream on the target, 3 on its
+   * model, whose 66.667 frames a read (a batch's, to a thousandth) give back 2.99998 reads; a read
+   * apart is a read apart (a suite run refused the right model for the hair, 2026-12-06). Two reads
+   * apart differ.
+   */
+  @Test
+  void oneReadApartIsCountedWholeThoughFramesPerReadAreRounded() {
+    assertThat(Replay.difference(fewReads(50), fewReads(66.667))).isNull();
+    assertThat(Replay.difference(fewReads(50), fewReads(100))).contains("frames per read");
+  }
+
+  private static CellEvidence fewReads(double framesPerRead) {
+    return new CellEvidence(
+        "frame_size=60B interval=2ms frames=200",
+        66,
+        60,
+        2,
+        200,
+        1,
+        framesPerRead,
+        2,
+        56,
+        221,
+        221.4,
+        222,
+        111.1,
+        111.2,
+        111.3,
+        221.9,
+        false);
   }
 }
