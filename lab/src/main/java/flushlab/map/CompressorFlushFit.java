@@ -98,11 +98,29 @@ public final class CompressorFlushFit {
     List<CellEvidence> pins = HoldingStageFits.fittable(pinning);
     fitted.addAll(pins);
     Stage fixed = new Stage(kind, otherValue);
+    Fitted f = fit(fitted, pins, flush, fixed, first, phases(fixed, flush, first));
+    // a compressor's timer in front of a clock is fitted at the clock's phase 0 (see phases); where
+    // no value matches every cell there, the cells were measured at another phase, which moves a
+    // release by one of the compressor's cycles: then at every phase, for a candidate the replay
+    // decides on (`compress=gzip,flush=timer,after=59ms -> timer=150ms,periodic=true` had no
+    // candidate in that order, and the other order alone was verified: 2026-12-06)
+    if (f == null && fixed.kind() == Kind.PERIODIC && first && flush == Flush.TIMER)
+      f = fit(fitted, pins, flush, fixed, first, everyPhase(fixed.value()));
+    return f;
+  }
+
+  private static Fitted fit(
+      List<CellEvidence> fitted,
+      List<CellEvidence> pins,
+      Flush flush,
+      Stage fixed,
+      boolean first,
+      double[] phases) {
     double low = Double.NaN;
     double high = Double.NaN;
     HoldingPairFit.Closest<Double> closest = new HoldingPairFit.Closest<>();
     for (double v : HoldingPairFit.values(flush.kind)) {
-      double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first);
+      double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first, phases);
       if (Double.isNaN(score)) continue;
       if (Double.isNaN(low)) low = v;
       high = v;
@@ -112,7 +130,7 @@ public final class CompressorFlushFit {
     if (!pins.isEmpty()) {
       // the bounds on a finer grid: a pinning cell of 45-frame releases tells values 2 % apart
       for (double v = low / HoldingPairFit.STEP; v <= high * HoldingPairFit.STEP; v *= FINE) {
-        double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first);
+        double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first, phases);
         if (!Double.isNaN(score)) closest.offer(score, v);
       }
     }
@@ -130,6 +148,27 @@ public final class CompressorFlushFit {
       case BYTE_THRESHOLD -> compressorFirst ? Kind.THRESHOLD : Kind.INPUT_THRESHOLD;
       default -> null;
     };
+  }
+
+  /**
+   * The clock's phases a fit simulates: its ticks from the stream's start (the relay's clock starts
+   * with the response), or a few ms before the frames' own times: the emitter's frames reach it a
+   * little later, so a frame due on a tick may come after it. Not for a compressor's timer in front
+   * of the clock: it counts from the frames' times as the clock does from the stream's, and there
+   * the offsets alias (a timer of 78.9 ms, its flushes landing just after the ticks, matched the
+   * cells of one of 158 ms before a clock of 200.3 ms), so phase 0 alone, unless it fits nothing.
+   */
+  private static double[] phases(Stage fixed, Flush flush, boolean first) {
+    double period = fixed.value();
+    boolean phased = fixed.kind() == Kind.PERIODIC && !(first && flush == Flush.TIMER);
+    return phased ? new double[] {0, period - 1, period - 2.5, period - 5} : new double[] {0};
+  }
+
+  /** {@link ClockPhases#STEPS} phases over a clock's period. */
+  private static double[] everyPhase(double period) {
+    double[] out = new double[ClockPhases.STEPS];
+    for (int k = 0; k < out.length; k++) out[k] = period * k / out.length;
+    return out;
   }
 
   /** The grid a pinned value is read on. */
@@ -153,18 +192,8 @@ public final class CompressorFlushFit {
       List<CellEvidence> pins,
       Stage compressor,
       Stage fixed,
-      boolean first) {
-    double period = fixed.value();
-    // the clock's ticks from the stream's start (the relay's clock starts with the response), or a
-    // few ms before the frames' own times: the emitter's frames reach it a little later, so a frame
-    // due on a tick may come after it. Not for a compressor's timer in front of the clock: it
-    // counts from the frames' times as the clock does from the stream's, and there the offsets
-    // alias (a timer of 78.9 ms, its flushes landing just after the ticks, matched the cells of
-    // one of 158 ms before a clock of 200.3 ms)
-    boolean phased =
-        fixed.kind() == Kind.PERIODIC && !(first && compressor.kind() == Kind.FLUSH_TIMER);
-    double[] phases =
-        phased ? new double[] {0, period - 1, period - 2.5, period - 5} : new double[] {0};
+      boolean first,
+      double[] phases) {
     double score = 0;
     for (CellEvidence c : cells) {
       double best = Double.NaN;
@@ -190,7 +219,8 @@ public final class CompressorFlushFit {
       boolean phaseBound =
           most - fewest > Math.max(1, PHASE_SHARE * most)
               || latest - soonest > Math.max(PHASE_MS, PHASE_SHARE * latest);
-      if (!phaseBound) score += best;
+      // over every phase almost every cell is phase-bound; each is scored at its best phase then
+      if (!phaseBound || phases.length == ClockPhases.STEPS) score += best;
     }
     return score;
   }

@@ -314,6 +314,42 @@ class BesideACompressorTest {
   }
 
   /**
+   * `compress=gzip,flush=timer,after=59ms -> timer=150ms,periodic=true` as a browser measured it (a
+   * map of 2026-12-06): its cells waited about the clock's period, so that pass read as a hold of
+   * 149.9 ms beside the plain client's clock of 150.3; the compressor on a timer is tried beside
+   * the clock all the same, the hidden order among the candidates, for the replay to decide.
+   */
+  @Test
+  void anAcceptingPassReadAsAHoldBesideAClockIsTriedWithACompressorOnATimer() {
+    FlushTrigger clock = timed(TriggerKind.PERIODIC_TIMER, 150.3);
+    List<CellEvidence> cells =
+        List.of(
+            CompressorFlushFitTest.gzipCell(
+                17, 60, 2, 600, 75.0, 6, 60, 149.8, 151.6, 180.5, 149.4, false),
+            CompressorFlushFitTest.gzipCell(
+                32, 4096, 2, 600, 75.0, 6, 60, 150.3, 152.5, 181.8, 149.3, false),
+            CompressorFlushFitTest.gzipCell(
+                29, 60, 50, 25, 3.13, 6, 2, 149.9, 150.7, 200.5, 149.3, false));
+    List<TwoStageCandidate> found =
+        BesideACompressor.compressorOnATimer(
+            compressedBeside(timed(TriggerKind.TIMER, 149.9), clock), true, cells, List.of());
+    assertThat(found)
+        .extracting(TwoStageCandidate::chain)
+        .anyMatch(
+            c ->
+                c.matches(
+                    "compress=gzip,flush=timer,after=[0-9.]+ms -> timer=150.3ms,periodic=true"));
+    assertThat(
+            BesideACompressor.compressorOnATimer(
+                compressedBeside(timed(TriggerKind.TIMER, 149.9), timed(TriggerKind.TIMER, 150)),
+                true,
+                cells,
+                List.of()))
+        .as("a hold for both clients is the hold's")
+        .isEmpty();
+  }
+
+  /**
    * `timer=188ms -> compress=gzip,flush=next` and `compress=gzip,flush=timer,after=194ms ->
    * timer=188ms` reproduced 9 of 9 cells alike; at frames 388 ms apart the first held each frame
    * 565 ms, the second 383 (`flushlab client --client browser` through each relay, 2026-12-05). The

@@ -130,7 +130,7 @@ class CompressorFlushFitTest {
   }
 
   /** A cell as a client accepting gzip measured it: each frame its compressed bytes. */
-  private static CellEvidence gzipCell(
+  static CellEvidence gzipCell(
       double wireBytes,
       double eventBytes,
       double intervalMs,
