@@ -129,6 +129,61 @@ class CompressorFlushFitTest {
         true);
   }
 
+  /**
+   * A compressor flushing 41 ms after its first byte in front of a 149.4 ms clock, its cells (60 B
+   * and 4 KiB events every 2 ms, 60 B every 50 and every 10 ms) as the pair releases them with the
+   * clock's ticks 50 ms past the stream's start: at phase 0 no timer matches every cell, and the
+   * fit at every phase finds it within 10 % (s132 had no candidate in this order, and the other
+   * order alone was verified).
+   */
+  @Test
+  void aCompressorsTimerInFrontOfAClockMeasuredAtAnotherPhaseIsFoundAtEveryPhase() {
+    PairSimulation.Stage compressor = new PairSimulation.Stage(PairSimulation.Kind.FLUSH_TIMER, 41);
+    PairSimulation.Stage clock = new PairSimulation.Stage(PairSimulation.Kind.PERIODIC, 149.4, 50);
+    List<CellEvidence> cells =
+        List.of(
+            simulated(17, 60, 2, 600, compressor, clock),
+            simulated(32, 4096, 2, 600, compressor, clock),
+            simulated(29, 60, 50, 25, compressor, clock),
+            simulated(22, 60, 10, 120, compressor, clock));
+    CompressorFlushFit.Fitted f =
+        CompressorFlushFit.fit(
+            cells,
+            List.of(),
+            CompressorFlushFit.Flush.TIMER,
+            TriggerKind.PERIODIC_TIMER,
+            149.4,
+            true);
+    assertThat(f).isNotNull();
+    assertThat(f.value()).isBetween(41 * 0.9, 41 * 1.1);
+  }
+
+  /** A cell as the pair releases its frames, measured as gzip by a client accepting it. */
+  private static CellEvidence simulated(
+      double wireBytes,
+      double eventBytes,
+      double intervalMs,
+      int frames,
+      PairSimulation.Stage first,
+      PairSimulation.Stage second) {
+    CellEvidence plan =
+        gzipCell(wireBytes, eventBytes, intervalMs, frames, 1, 1, 1, 0, 0, 0, 0, false);
+    PairSimulation.Simulated s = PairSimulation.simulate(plan, first, second);
+    return gzipCell(
+        wireBytes,
+        eventBytes,
+        intervalMs,
+        frames,
+        Math.max(1, frames / (s.releases() + 2.0)),
+        s.releases(),
+        s.framesP50(),
+        s.waitP50() - 1,
+        s.waitP50(),
+        s.waitP50() + 1,
+        s.firstWaitMs(),
+        s.drained());
+  }
+
   /** A cell as a client accepting gzip measured it: each frame its compressed bytes. */
   static CellEvidence gzipCell(
       double wireBytes,
