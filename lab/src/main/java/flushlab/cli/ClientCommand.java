@@ -233,21 +233,15 @@ final class ClientCommand implements Command {
     } catch (IllegalArgumentException e) {
       throw new ParameterException("--target: " + e.getMessage());
     }
-    if (p.pathAndQuery().startsWith("/v1/chat/completions")) {
+    OpenAiPlan openAi =
+        p.pathAndQuery().startsWith("/v1/chat/completions")
+            ? RequestPlan::chat
+            : p.pathAndQuery().startsWith("/v1/responses") ? RequestPlan::responses : null;
+    if (openAi != null) {
       chat.check();
       p =
-          RequestPlan.chat(
-                  p.host(),
-                  p.port(),
-                  chat.tokens,
-                  chat.think.millis(),
-                  chat.delay.millis(),
-                  request.model())
-              .withTls(p.tls());
-    } else if (p.pathAndQuery().startsWith("/v1/responses")) {
-      chat.check();
-      p =
-          RequestPlan.responses(
+          openAi
+              .of(
                   p.host(),
                   p.port(),
                   chat.tokens,
@@ -257,6 +251,11 @@ final class ClientCommand implements Command {
               .withTls(p.tls());
     }
     return request.apply(p, err);
+  }
+
+  /** The request of one of the OpenAI endpoints the emitter serves. */
+  private interface OpenAiPlan {
+    RequestPlan of(String host, int port, int tokens, double thinkMs, double delayMs, String model);
   }
 
   ClientOptions options() {

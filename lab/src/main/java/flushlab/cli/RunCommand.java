@@ -141,16 +141,7 @@ final class RunCommand implements Command {
     out.println();
     out.print(SummaryMarkdown.findings(report));
     out.println("results: " + written.folder());
-    int code = EXIT_OK;
-    if (written.fallbackReason() != null) {
-      err.println(
-          "flushlab run: "
-              + written.fallbackReason()
-              + "; the results were written to "
-              + written.folder()
-              + " instead");
-      code = EXIT_FAILED;
-    }
+    int code = writtenWhereAsked(written, err) ? EXIT_OK : EXIT_FAILED;
     for (TargetCellResult r : o.results()) {
       if (neverConnected(r)) {
         err.println(
@@ -240,16 +231,7 @@ final class RunCommand implements Command {
         ResultsWriter.Written written =
             ResultsWriter.write(root, report, Instant.parse(report.started()).toEpochMilli());
         out.println("results: " + written.folder());
-        code = EXIT_OK;
-        if (written.fallbackReason() != null) {
-          err.println(
-              "flushlab run: "
-                  + written.fallbackReason()
-                  + "; the results were written to "
-                  + written.folder()
-                  + " instead");
-          code = EXIT_FAILED;
-        }
+        code = writtenWhereAsked(written, err) ? EXIT_OK : EXIT_FAILED;
         for (var s : report.servers()) {
           if (s.error() != null) {
             err.println("flushlab run: server " + s.name() + " was not measured: " + s.error());
@@ -263,6 +245,21 @@ final class RunCommand implements Command {
       }
       return code;
     }
+  }
+
+  /**
+   * Whether the results went where they were asked to; if not, says where they went instead and why
+   * (a run's figures are never lost, but a script must see that the folder it named is empty).
+   */
+  private static boolean writtenWhereAsked(ResultsWriter.Written written, PrintStream err) {
+    if (written.fallbackReason() == null) return true;
+    err.println(
+        "flushlab run: "
+            + written.fallbackReason()
+            + "; the results were written to "
+            + written.folder()
+            + " instead");
+    return false;
   }
 
   /**

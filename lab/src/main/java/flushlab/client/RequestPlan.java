@@ -129,17 +129,7 @@ public record RequestPlan(
             .put("pi_delay_ms", delayMs);
     body.putObject("stream_options").put("include_usage", true);
     body.putArray("messages").addObject().put("role", "user").put("content", "stream please");
-    return new RequestPlan(
-        host,
-        port,
-        "POST",
-        "/v1/chat/completions",
-        body.toString().getBytes(StandardCharsets.UTF_8),
-        "application/json",
-        List.of(),
-        tokens,
-        null,
-        ClientProfile.DEFAULT);
+    return jsonPost(host, port, "/v1/chat/completions", body, tokens);
   }
 
   /**
@@ -157,11 +147,17 @@ public record RequestPlan(
             .put("pi_tokens", tokens)
             .put("pi_think_ms", thinkMs)
             .put("pi_delay_ms", delayMs);
+    return jsonPost(host, port, "/v1/responses", body, tokens);
+  }
+
+  /** A POST of a JSON body to {@code path}, expecting {@code tokens} frames. */
+  private static RequestPlan jsonPost(
+      String host, int port, String path, ObjectNode body, int tokens) {
     return new RequestPlan(
         host,
         port,
         "POST",
-        "/v1/responses",
+        path,
         body.toString().getBytes(StandardCharsets.UTF_8),
         "application/json",
         List.of(),

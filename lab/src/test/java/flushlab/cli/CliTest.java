@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flushlab.FreePort;
 import flushlab.HostStalls;
 import flushlab.core.LabVertx;
+import flushlab.emitter.Emitter;
+import flushlab.emitter.EmitterOptions;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
@@ -67,6 +69,34 @@ class CliTest {
     Ran r = run("client", "--target", "ftp://example.invalid/sse");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--target").contains("http://host:port/path").contains("https://");
+  }
+
+  /**
+   * A target at either OpenAI endpoint is sent that endpoint's streaming request, asking for
+   * --tokens: every token a frame, read whole.
+   */
+  @Test
+  void theOpenAiEndpointsAreAskedForTheirTokens() throws Exception {
+    Vertx vertx = LabVertx.create(1);
+    try {
+      Emitter emitter = new Emitter(EmitterOptions.loopback(0));
+      vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+      for (String path : new String[] {"/v1/chat/completions", "/v1/responses"}) {
+        Ran r =
+            run(
+                "client",
+                "--target",
+                "http://127.0.0.1:" + emitter.port() + path,
+                "--tokens",
+                "7",
+                "--delay",
+                "2ms");
+        assertThat(r.code()).as(path + ": " + r.err()).isZero();
+        assertThat(r.out()).as(path).contains("streams 1/1 ok").contains("frames 7 ");
+      }
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test
