@@ -7,14 +7,14 @@
  * BYTE_THRESHOLD} is {@code byte-threshold} in YAML, flags, messages and JSON), units ({@code
  * 250ms}, {@code 2KiB}, {@code 64KiB/s}), the shared clock ({@code LabClock}), the hiccup meter
  * ({@code HiccupMeter}, {@code StallLog}, {@code StallFigures}, {@code SchedStat} and {@code
- * PollerWait} (each a {@code ProcReading}: a /proc file read again in place), {@code WaitLog},
- * {@code LoopStallLedger}: this process's own stalls, host and loops apart, a loop's run time and
- * wait for a core read from the kernel; {@code ThreadWaits}: the path's other processes' threads'
- * waits; {@code HostQuiet}: a bounded wait for a quiet moment before a spoiled run is measured once
- * more), the frame format ({@code FrameCodec}), Vert.x on epoll ({@code LabVertx}), {@code
- * LoopListener} (a plain listener that accepts on the loop that serves), {@code LoopPlacement} (the
- * emitter's and the relays' listeners on loops apart), {@code Resources} (text from the jar),
- * {@code Build} (version and commit stamped at build time), {@code IoErrors}, {@code ProcFiles},
- * {@code IdleWatch}
+ * PollerWait} (each a {@code ProcReading}: a /proc file read again in place), {@code WaitLog} and
+ * {@code RunWaits} (the loops' waits for a core, held against each read), {@code LoopStallLedger}:
+ * this process's own stalls, host and loops apart, a loop's run time and wait for a core read from
+ * the kernel; {@code ThreadWaits}: the path's other processes' threads' waits; {@code HostQuiet}: a
+ * bounded wait for a quiet moment before a spoiled run is measured once more), the frame format
+ * ({@code FrameCodec}), Vert.x on epoll ({@code LabVertx}), {@code LoopListener} (a plain listener
+ * that accepts on the loop that serves), {@code LoopPlacement} (the emitter's and the relays'
+ * listeners on loops apart), {@code Resources} (text from the jar), {@code Build} (version and
+ * commit stamped at build time), {@code IoErrors}, {@code ProcFiles}, {@code IdleWatch}
  */
 package flushlab.core;

@@ -26,10 +26,10 @@
  * FirstContentFit.after}), as two stages, with the orders no cell tells apart as {@code alike}),
  * {@code Replay} (the target's cells against the model's replay of them: verified, or the cell that
  * differs; {@code CellSpreads} where two cells agree although their medians differ; {@code
- * ClientsApart} when the cells it refused were all another client's), {@code ModelExpectation}
- * ({@code map --expect}, a scenario's {@code expect:}), {@code IdleCut} (what the silent stream
- * beside the cells showed, and the idle stage it puts in a model), {@code Discovery} + {@code
- * CellPlan}, {@code MapProber} (discover, decide, locate, within a budget; it measures through a
- * callback)
+ * ClockPhases} the waits a model's clock gives a cell over its phases; {@code ClientsApart} when
+ * the cells it refused were all another client's), {@code ModelExpectation} ({@code map --expect},
+ * a scenario's {@code expect:}), {@code IdleCut} (what the silent stream beside the cells showed,
+ * and the idle stage it puts in a model), {@code Discovery} + {@code CellPlan}, {@code MapProber}
+ * (discover, decide, locate, within a budget; it measures through a callback)
  */
 package flushlab.map;
