@@ -340,7 +340,7 @@ public record CellEvidence(
     }
     return String.format(
             "%s: %.2f frames/read; %.1f releases per stream of %.0f frames (p50); the oldest frame waited "
-                + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire, %.0f B per release (p50)",
+                + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire, %.0f B per release (p10 %.0f, p90 %.0f)",
             label,
             framesPerRead,
             releasesPerStream,
@@ -352,7 +352,9 @@ public record CellEvidence(
             gapP10,
             gapP90,
             frameBytes,
-            releaseBytesP50)
+            releaseBytesP50,
+            releaseBytesP10,
+            releaseBytesP90)
         + String.format("; the first frame waited %.1f ms", firstWaitMs)
         + (coding == null ? "" : " (" + coding + ": compressed bytes as received)")
         + (thinks()

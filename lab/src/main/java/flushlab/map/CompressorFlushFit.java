@@ -127,12 +127,15 @@ public final class CompressorFlushFit {
       if (pins.isEmpty()) closest.offer(score, v);
     }
     if (Double.isNaN(low)) return null;
-    if (!pins.isEmpty()) {
-      // the bounds on a finer grid: a pinning cell of 45-frame releases tells values 2 % apart
-      for (double v = low / HoldingPairFit.STEP; v <= high * HoldingPairFit.STEP; v *= FINE) {
-        double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first, phases);
-        if (!Double.isNaN(score)) closest.offer(score, v);
-      }
+    // the bounds on a finer grid: a pinning cell of 45-frame releases tells values 2 % apart;
+    // without one, around the closest value, as the grid's 4 % steps are most of the 5 % a model's
+    // value may be off (a clock then a compressor's 59 ms timer was fitted at 62.4, the grid's
+    // value next to the 61 ms its cells showed: 2026-12-06)
+    double from = pins.isEmpty() ? closest.chosen() : low;
+    double to = pins.isEmpty() ? closest.chosen() : high;
+    for (double v = from / HoldingPairFit.STEP; v <= to * HoldingPairFit.STEP; v *= FINE) {
+      double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first, phases);
+      if (!Double.isNaN(score)) closest.offer(score, v);
     }
     Double chosen = closest.chosen();
     return chosen == null ? null : new Fitted(chosen, low, high);
@@ -195,6 +198,7 @@ public final class CompressorFlushFit {
       boolean first,
       double[] phases) {
     double score = 0;
+    boolean sizes = compressor.kind() == Kind.FLUSH_TIMER;
     for (CellEvidence c : cells) {
       double best = Double.NaN;
       double fewest = Double.MAX_VALUE;
@@ -208,9 +212,14 @@ public final class CompressorFlushFit {
         soonest = Math.min(soonest, sim.waitP50());
         latest = Math.max(latest, sim.waitP50());
         if (!PairSimulation.matches(c, sim)) continue;
+        // a compressor's timer is read off the sizes its flushes give a clock's releases: how
+        // many it gathers is the clock's, and which counts they take (two or three flushes) the
+        // timer's; its median alone matched a timer 60 % long
+        if (sizes && !PairSimulation.releaseSizesAlike(c, sim)) continue;
         double misfit =
             pins.isEmpty()
                 ? PairSimulation.misfit(c, sim)
+                    + (sizes ? PairSimulation.releaseSizesMisfit(c, sim) : 0)
                 : pins.contains(c) ? framesMisfit(c, sim) : 0;
         if (Double.isNaN(best) || misfit < best) best = misfit;
       }

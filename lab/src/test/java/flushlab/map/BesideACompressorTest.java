@@ -314,22 +314,17 @@ class BesideACompressorTest {
   }
 
   /**
-   * `compress=gzip,flush=timer,after=59ms -> timer=150ms,periodic=true` as a browser measured it (a
-   * map of 2026-12-06): its cells waited about the clock's period, so that pass read as a hold of
-   * 149.9 ms beside the plain client's clock of 150.3; the compressor on a timer is tried beside
-   * the clock all the same, the hidden order among the candidates, for the replay to decide.
+   * `compress=gzip,flush=timer,after=59ms -> timer=150ms,periodic=true` as a browser measured it: a
+   * map of 2026-12-06 read its accepting pass as a hold of 149.9 ms (its cells had waited about the
+   * clock's period) beside the plain client's clock of 150.3; the compressor on a timer is tried
+   * beside the clock all the same, the hidden order among the candidates, for the replay to decide
+   * (the cells: a later map of the same chain, {@link
+   * CompressorFlushFitTest#timerInFrontOfAClock}).
    */
   @Test
   void anAcceptingPassReadAsAHoldBesideAClockIsTriedWithACompressorOnATimer() {
     FlushTrigger clock = timed(TriggerKind.PERIODIC_TIMER, 150.3);
-    List<CellEvidence> cells =
-        List.of(
-            CompressorFlushFitTest.gzipCell(
-                17, 60, 2, 600, 75.0, 6, 60, 149.8, 151.6, 180.5, 149.4, false),
-            CompressorFlushFitTest.gzipCell(
-                32, 4096, 2, 600, 75.0, 6, 60, 150.3, 152.5, 181.8, 149.3, false),
-            CompressorFlushFitTest.gzipCell(
-                29, 60, 50, 25, 3.13, 6, 2, 149.9, 150.7, 200.5, 149.3, false));
+    List<CellEvidence> cells = CompressorFlushFitTest.timerInFrontOfAClock();
     List<TwoStageCandidate> found =
         BesideACompressor.compressorOnATimer(
             compressedBeside(timed(TriggerKind.TIMER, 149.9), clock), true, cells, List.of());

@@ -1,5 +1,7 @@
 package flushlab.map;
 
+import static flushlab.map.CompressorFlushFitTest.gzipCell;
+import static flushlab.map.CompressorFlushFitTest.sized;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.map.PairSimulation.Kind;
@@ -401,17 +403,32 @@ class HoldingPairFitTest {
 
   /**
    * The accepting client's cells of `compress=gzip,flush=timer,after=158ms ->
-   * timer=200ms,periodic=true` as a map measured them (`flushlab map --shape ... --client browser`,
-   * 2026-12-05): the clock's ticks carry one or two of the compressor's flushes, so the oldest
-   * frame's waits spread 200-320 ms over the drifting phases.
+   * timer=200ms,periodic=true` as a map measured them (`flushlab map --shape ... --client browser
+   * --no-verify`, 2026-12-06, the sizes of its releases included): the clock's ticks carry one or
+   * two of the compressor's flushes (80 or 160 frames of 2 ms), so the oldest frame's waits spread
+   * 200-320 ms over the drifting phases.
    */
   static List<CellEvidence> compressorBeforeAClock() {
     return List.of(
-        cell(66, 2, 600, 100.0, 4, 80, 239.1, 200.3, 199.0, 1288),
-        cell(4104, 2, 600, 100.0, 4, 80, 239.2, 200.3, 199.1, 2471),
-        cell(66, 50, 25, 3.57, 5, 4, 199.1, 200.4, 197.8, 106),
-        cell(66, 10, 120, 20.0, 4, 16, 239.1, 200.4, 198.9, 288),
-        cell(1031, 20, 60, 10.0, 4, 8, 238.6, 200.4, 198.4, 226));
+        sized(
+            gzipCell(16, 60, 2, 600, 100, 4, 80, 200.1, 239.3, 319.9, 199.2, false),
+            1288,
+            1311,
+            2581),
+        sized(
+            gzipCell(31, 4096, 2, 600, 100, 4, 80, 200.1, 239.6, 320.2, 199.5, false),
+            2463,
+            2473,
+            4943),
+        sized(
+            gzipCell(25, 60, 50, 25, 4.17, 4, 4, 199.7, 200.1, 200.6, 199.5, false), 103, 104, 108),
+        sized(
+            gzipCell(18, 60, 10, 120, 20, 4, 16, 200.5, 239.7, 320.2, 199.3, false), 289, 289, 569),
+        sized(
+            gzipCell(27, 1024, 20, 60, 10, 4, 8, 200.0, 241.4, 319.9, 198.7, false),
+            227,
+            228,
+            435));
   }
 
   /**
@@ -578,11 +595,22 @@ class HoldingPairFitTest {
     assertThat(bytes).isLessThanOrEqualTo(2805.0);
   }
 
-  /** The browser's cells of `byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`. */
+  /**
+   * The browser's cells of `byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`, as a map
+   * measured them (`--no-verify`, 2026-12-06, the sizes of its releases included).
+   */
   static List<CellEvidence> compressorBehindAThreshold() {
     return List.of(
-        asReceivedInGzip(cell(66, 2, 600, 60.0, 8, 66, 132.4, 132.0, 131.8, 1061 * 4)),
-        asReceivedInGzip(cell(4104, 2, 600, 42.86, 12, 46, 90.2, 92.0, 91.2, 1445 * 4)));
+        sized(
+            gzipCell(16, 60, 2, 600, 60, 8, 66, 132.3, 132.4, 132.8, 131.9, false),
+            1068,
+            1081,
+            1100),
+        sized(
+            gzipCell(31, 4096, 2, 600, 42.86, 12, 46, 90.2, 90.2, 90.3, 90.7, false),
+            1434,
+            1441,
+            1448));
   }
 
   /**

@@ -671,24 +671,24 @@ class ReplayTest {
 
   /** A cell of 120 frames of 60 B every 10 ms, its releases of 15 frames waiting {@code w} ms. */
   private static CellEvidence everyTenMs(double w) {
-    return new CellEvidence(
-        "frame_size=60B interval=10ms frames=120",
-        22,
-        60,
-        10,
-        120,
-        1,
-        15,
-        6,
-        15,
-        w - 1.6,
-        w,
-        w + 2.5,
-        149.3,
-        149.3,
-        149.4,
-        148.5,
-        false);
+    return CellEvidenceBuilder.builder()
+        .label("frame_size=60B interval=10ms frames=120")
+        .frameBytes(22)
+        .bodyBytes(60)
+        .intervalMs(10)
+        .framesPerStream(120)
+        .streams(1)
+        .framesPerRead(15)
+        .releasesPerStream(6)
+        .releaseFrames(15)
+        .waitP10(w - 1.6)
+        .waitP50(w)
+        .waitP90(w + 2.5)
+        .gapP10(149.3)
+        .gapP50(149.3)
+        .gapP90(149.4)
+        .firstWaitMs(148.5)
+        .build();
   }
 
   /**
@@ -732,23 +732,23 @@ class ReplayTest {
   }
 
   private static CellEvidence fewReads(double framesPerRead) {
-    return new CellEvidence(
-        "frame_size=60B interval=2ms frames=200",
-        66,
-        60,
-        2,
-        200,
-        1,
-        framesPerRead,
-        2,
-        56,
-        221,
-        221.4,
-        222,
-        111.1,
-        111.2,
-        111.3,
-        221.9,
-        false);
+    return CellEvidenceBuilder.builder()
+        .label("frame_size=60B interval=2ms frames=200")
+        .frameBytes(66)
+        .bodyBytes(60)
+        .intervalMs(2)
+        .framesPerStream(200)
+        .streams(1)
+        .framesPerRead(framesPerRead)
+        .releasesPerStream(2)
+        .releaseFrames(56)
+        .waitP10(221)
+        .waitP50(221.4)
+        .waitP90(222)
+        .gapP10(111.1)
+        .gapP50(111.2)
+        .gapP90(111.3)
+        .firstWaitMs(221.9)
+        .build();
   }
 }
