@@ -215,11 +215,10 @@ public final class CompressorFlushFit {
         // a compressor's timer is read off the sizes its flushes give a clock's releases: how
         // many it gathers is the clock's, and which counts they take (two or three flushes) the
         // timer's; its median alone matched a timer 60 % long
-        if (sizes && !PairSimulation.releaseSizesAlike(c, sim)) continue;
+        if (sizes && !ReleaseSizes.alike(c, sim)) continue;
         double misfit =
             pins.isEmpty()
-                ? PairSimulation.misfit(c, sim)
-                    + (sizes ? PairSimulation.releaseSizesMisfit(c, sim) : 0)
+                ? PairSimulation.misfit(c, sim) + (sizes ? ReleaseSizes.misfit(c, sim) : 0)
                 : pins.contains(c) ? framesMisfit(c, sim) : 0;
         if (Double.isNaN(best) || misfit < best) best = misfit;
       }

@@ -355,47 +355,6 @@ final class PairSimulation {
   }
 
   /**
-   * The cell's fewest and most frames a release (p10 and p90 of its release bytes over its bytes a
-   * frame) within {@link #SIZES_SHARE} or one frame of the simulation's: where releases of one size
-   * gather two or three of a stage's batches in turn, which sizes they take tells the batch apart,
-   * where the median alone does not. A compressor flushing 59 ms after a write, in front of a clock
-   * of 150 ms, flushed 2 ms frames 30 at a time and the clock released two flushes or three (60 and
-   * 92 frames, p10 and p90); a timer of 96 ms, 48 and 96 frames, was fitted and verified for its
-   * median alone (60 against 48, within a quarter: two maps in four, 2026-12-06). Releases over
-   * {@link #ONE_READ_BYTES}, or too few to spread, are not held to it.
-   */
-  static boolean releaseSizesAlike(CellEvidence c, Simulated s) {
-    if (!sizesComparable(c, s)) return true;
-    double perFrame = c.frameBytes();
-    return Replay.close(s.framesP10(), c.releaseBytesP10() / perFrame, SIZES_SHARE, 1)
-        && Replay.close(s.framesP90(), c.releaseBytesP90() / perFrame, SIZES_SHARE, 1);
-  }
-
-  /** How far the fewest and most frames a release lie from the simulation's, relatively. */
-  static double releaseSizesMisfit(CellEvidence c, Simulated s) {
-    if (!sizesComparable(c, s)) return 0;
-    double fewest = c.releaseBytesP10() / c.frameBytes();
-    double most = c.releaseBytesP90() / c.frameBytes();
-    return sq((s.framesP10() - fewest) / Math.max(1, fewest))
-        + sq((s.framesP90() - most) / Math.max(1, most));
-  }
-
-  private static boolean sizesComparable(CellEvidence c, Simulated s) {
-    return s.releases() > 0
-        && c.frameBytes() > 0
-        && c.releaseBytesP10() > 0
-        && c.releaseBytesP90() <= ONE_READ_BYTES;
-  }
-
-  /**
-   * How far a release's size may differ from the simulation's: a flush that comes a little late
-   * takes one frame more (of 10 ms frames a compressor on a 59 ms timer flushed 6 or 7, and a
-   * clock's three flushes carried 20 frames where the simulation gives 18), and a compressed frame
-   * weighs a little more or less flush to flush.
-   */
-  static final double SIZES_SHARE = 0.15;
-
-  /**
    * Releases read in one read each: the frames a read carries on average, as the replay compares
    * them, within what it allows (25 % or one). The median release alone let a threshold behind a
    * clock be fitted where every other tick's batch fell short of it and left with the next (10
