@@ -114,7 +114,8 @@ final class PairSimulation {
       double framesP10,
       double framesP90,
       double waitP10,
-      double waitP90) {}
+      double waitP90,
+      double gapP50) {}
 
   /**
    * The cell's frames (emitted every interval from 0, each of its wire size) through both stages:
@@ -138,15 +139,19 @@ final class PairSimulation {
     int releases = Math.max(0, two.size - 2);
     double[] frames = new double[Math.max(1, releases)];
     double[] waits = new double[Math.max(1, releases)];
+    // as the meter's: each kept release's time since the one before it
+    double[] gaps = new double[Math.max(1, releases)];
     for (int i = 1; i < two.size - 1; i++) {
       int from = two.last[i - 1] + 1;
       frames[i - 1] = two.last[i] - from + 1;
       waits[i - 1] = two.t[i] - from * interval;
+      gaps[i - 1] = two.t[i] - two.t[i - 1];
     }
     double firstWait = two.size == 0 ? 0 : two.t[0];
     boolean drained = two.size <= 1 || two.size == 2 && two.t[0] >= end;
     Arrays.sort(frames, 0, Math.max(1, releases));
     Arrays.sort(waits, 0, Math.max(1, releases));
+    Arrays.sort(gaps, 0, Math.max(1, releases));
     // the lower median, as the meter's histograms give a p50: the upper one read the waits 200,
     // 240, 280 and 320 ms of a compressor in front of a clock as 280 against a measured 239
     return new Simulated(
@@ -161,7 +166,8 @@ final class PairSimulation {
         atRank(frames, releases, 0.10),
         atRank(frames, releases, 0.90),
         atRank(waits, releases, 0.10),
-        atRank(waits, releases, 0.90));
+        atRank(waits, releases, 0.90),
+        atRank(gaps, releases, 0.50));
   }
 
   /**
@@ -338,6 +344,7 @@ final class PairSimulation {
     if (s.releases() == 0) return false;
     boolean firstAlike =
         Replay.close(s.firstWaitMs(), c.firstWaitMs(), 0.15, Math.max(10, c.intervalMs() + 2));
+    if (!SteadyGaps.alike(c, s)) return false;
     if (s.segmented()) {
       double largest = largestRelease(c);
       return firstAlike && Math.abs(s.framesMax() - largest) <= Math.max(1, 0.25 * largest);

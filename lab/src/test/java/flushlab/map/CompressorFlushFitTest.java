@@ -98,20 +98,41 @@ class CompressorFlushFitTest {
   /**
    * A compressor flushing 70 ms after a write, behind a clock of 150 ms, as `flushlab map --shape
    * 'timer=150ms,periodic=true -> compress=gzip,flush=timer,after=70ms' --client browser` measured
-   * the browser's cells (2026-12-05): every release waits the clock's wait and 70 ms. Frames every
-   * 50 ms had waited 150 ms in the clock on that run and 100 at the simulation's phase 0, and the
-   * timer was fitted at 85.4 ms (verified 9 of 9); read where the phase cannot move the waits, it
-   * is found within 5 %.
+   * the browser's cells (2026-12-05; the time between releases, which that test did not keep, as a
+   * map of the same chain measured it on 2026-12-06): every release waits the clock's wait and 70
+   * ms. Frames every 50 ms had waited 150 ms in the clock on that run and 100 at the simulation's
+   * phase 0, and the timer was fitted at 85.4 ms (verified 9 of 9); read where the phase cannot
+   * move the waits, it is found within 5 %.
    */
   @Test
   void aCompressorsTimerBehindAClockIsFoundWithinFivePercent() {
     List<CellEvidence> cells =
         List.of(
-            gzipCell(16, 60, 2, 600, 75, 6, 75, 218.6, 219.9, 221.4, 220.8, false),
-            gzipCell(31, 4096, 2, 600, 75, 6, 76, 222.1, 222.2, 222.5, 218.7, false),
-            gzipCell(27, 60, 50, 25, 3.13, 6, 3, 219.7, 219.9, 220.7, 219.2, false),
-            gzipCell(18, 60, 10, 120, 15, 6, 15, 209.9, 220.0, 220.5, 219.3, false),
-            gzipCell(27, 1024, 20, 60, 7.5, 6, 7, 201.1, 210.2, 220.3, 219.3, false));
+            paced(
+                gzipCell(16, 60, 2, 600, 75, 6, 75, 218.6, 219.9, 221.4, 220.8, false),
+                150.3,
+                150.6,
+                151.1),
+            paced(
+                gzipCell(31, 4096, 2, 600, 75, 6, 76, 222.1, 222.2, 222.5, 218.7, false),
+                152.3,
+                152.6,
+                153.0),
+            paced(
+                gzipCell(27, 60, 50, 25, 3.13, 6, 3, 219.7, 219.9, 220.7, 219.2, false),
+                150.2,
+                150.3,
+                150.3),
+            paced(
+                gzipCell(18, 60, 10, 120, 15, 6, 15, 209.9, 220.0, 220.5, 219.3, false),
+                150.1,
+                150.2,
+                150.6),
+            paced(
+                gzipCell(27, 1024, 20, 60, 7.5, 6, 7, 201.1, 210.2, 220.3, 219.3, false),
+                150.1,
+                150.3,
+                150.6));
     Double after =
         CompressorFlushFit.compressorFlush(
             cells, CompressorFlushFit.Flush.TIMER, TriggerKind.PERIODIC_TIMER, 150.3, false);
@@ -166,24 +187,51 @@ class CompressorFlushFitTest {
    */
   static List<CellEvidence> timerInFrontOfAClock() {
     return List.of(
-        sized(
-            gzipCell(17, 60, 2, 600, 75, 6, 60, 177.4, 178.5, 209.0, 149.4, false),
-            1012,
-            1037,
-            1542),
-        sized(
-            gzipCell(32, 4096, 2, 600, 75, 6, 60, 177.7, 179.3, 209.4, 148.0, false),
-            1908,
-            1914,
-            2895),
-        sized(gzipCell(29, 60, 50, 25, 3.13, 6, 2, 149.7, 153.6, 202.2, 149.0, false), 61, 64, 129),
-        sized(
-            gzipCell(21, 60, 10, 120, 15, 6, 13, 170.1, 179.5, 209.8, 149.0, false), 260, 286, 426),
-        sized(
-            gzipCell(35, 1024, 20, 60, 7.5, 6, 6, 159.8, 161.1, 191.2, 149.5, false),
-            222,
-            226,
-            338));
+        paced(
+            sized(
+                gzipCell(17, 60, 2, 600, 75, 6, 60, 177.4, 178.5, 209.0, 149.4, false),
+                1012,
+                1037,
+                1542),
+            150.2,
+            150.2,
+            150.5),
+        paced(
+            sized(
+                gzipCell(32, 4096, 2, 600, 75, 6, 60, 177.7, 179.3, 209.4, 148.0, false),
+                1908,
+                1914,
+                2895),
+            150.2,
+            150.3,
+            150.7),
+        paced(
+            sized(
+                gzipCell(29, 60, 50, 25, 3.13, 6, 2, 149.7, 153.6, 202.2, 149.0, false),
+                61,
+                64,
+                129),
+            150.3,
+            150.6,
+            151.7),
+        paced(
+            sized(
+                gzipCell(21, 60, 10, 120, 15, 6, 13, 170.1, 179.5, 209.8, 149.0, false),
+                260,
+                286,
+                426),
+            150.2,
+            150.3,
+            150.6),
+        paced(
+            sized(
+                gzipCell(35, 1024, 20, 60, 7.5, 6, 6, 159.8, 161.1, 191.2, 149.5, false),
+                222,
+                226,
+                338),
+            149.7,
+            150.3,
+            151.1));
   }
 
   /**
@@ -216,23 +264,32 @@ class CompressorFlushFitTest {
     CellEvidence plan =
         gzipCell(wireBytes, eventBytes, intervalMs, frames, 1, 1, 1, 0, 0, 0, 0, false);
     PairSimulation.Simulated s = PairSimulation.simulate(plan, first, second);
-    return sized(
-        gzipCell(
-            wireBytes,
-            eventBytes,
-            intervalMs,
-            frames,
-            Math.max(1, frames / (s.releases() + 2.0)),
-            s.releases(),
-            s.framesP50(),
-            s.waitP10(),
-            s.waitP50(),
-            s.waitP90(),
-            s.firstWaitMs(),
-            s.drained()),
-        s.framesP10() * wireBytes,
-        s.framesP50() * wireBytes,
-        s.framesP90() * wireBytes);
+    return paced(
+        sized(
+            gzipCell(
+                wireBytes,
+                eventBytes,
+                intervalMs,
+                frames,
+                Math.max(1, frames / (s.releases() + 2.0)),
+                s.releases(),
+                s.framesP50(),
+                s.waitP10(),
+                s.waitP50(),
+                s.waitP90(),
+                s.firstWaitMs(),
+                s.drained()),
+            s.framesP10() * wireBytes,
+            s.framesP50() * wireBytes,
+            s.framesP90() * wireBytes),
+        s.gapP50(),
+        s.gapP50(),
+        s.gapP50());
+  }
+
+  /** The same cell with the time between its releases (ms: p10, p50, p90) as a map measured it. */
+  static CellEvidence paced(CellEvidence c, double p10, double p50, double p90) {
+    return c.withGapP10(p10).withGapP50(p50).withGapP90(p90);
   }
 
   /** The same cell with its releases' sizes in bytes (p10, p50, p90) as a map measured them. */

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 class ReleaseSizesTest {
   /** Six releases of p10 and p90 frames, their median the fewest. */
   private static Simulated releasing(double fewest, double most) {
-    return new Simulated(6, fewest, 150, 150, false, fewest, most, false, fewest, most, 150, 180);
+    return new Simulated(
+        6, fewest, 150, 150, false, fewest, most, false, fewest, most, 150, 180, 150);
   }
 
   /**
@@ -19,13 +20,7 @@ class ReleaseSizesTest {
    */
   @Test
   void theFewestAndMostFramesAReleaseTellWhichFlushesItGathered() {
-    CellEvidence cell =
-        CompressorFlushFitTest.sized(
-            CompressorFlushFitTest.gzipCell(
-                17, 60, 2, 600, 75, 6, 60, 177.4, 178.5, 209.0, 149.4, false),
-            1012,
-            1037,
-            1542);
+    CellEvidence cell = CompressorFlushFitTest.timerInFrontOfAClock().get(0);
     assertThat(ReleaseSizes.alike(cell, releasing(60, 90))).isTrue();
     assertThat(ReleaseSizes.alike(cell, releasing(48, 96))).isFalse();
     assertThat(ReleaseSizes.alike(cell, releasing(60, 60))).isFalse();
