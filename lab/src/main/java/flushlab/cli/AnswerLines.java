@@ -33,7 +33,7 @@ final class AnswerLines {
       out.println(
           "alike: "
               + String.join(", ", model.alike())
-              + " (the same stages in another order: no cell the map measures tells them apart)");
+              + " (no cell the map measures tells them apart)");
     }
     if (replayed) out.println("replay: " + trigger.replay());
     out.printf("answered in %.1f s from %d cell(s)%n", seconds, cells);

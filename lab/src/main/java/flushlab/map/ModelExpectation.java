@@ -81,7 +81,7 @@ public final class ModelExpectation {
       return "the answer (" + answer.kind().text() + ") has no model: " + model.note();
     String d = chainDifference(model.chain());
     if (d == null) return null;
-    // a model no measurement tells apart from the one given (the same stages in another order)
+    // a model no measurement tells apart from the one given (ShaperModel#alike)
     // meets it as well
     for (String other : model.alike()) if (chainDifference(other) == null) return null;
     return d
