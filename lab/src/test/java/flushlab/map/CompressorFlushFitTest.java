@@ -187,51 +187,16 @@ class CompressorFlushFitTest {
    */
   static List<CellEvidence> timerInFrontOfAClock() {
     return List.of(
-        paced(
-            sized(
-                gzipCell(17, 60, 2, 600, 75, 6, 60, 177.4, 178.5, 209.0, 149.4, false),
-                1012,
-                1037,
-                1542),
-            150.2,
-            150.2,
-            150.5),
-        paced(
-            sized(
-                gzipCell(32, 4096, 2, 600, 75, 6, 60, 177.7, 179.3, 209.4, 148.0, false),
-                1908,
-                1914,
-                2895),
-            150.2,
-            150.3,
-            150.7),
-        paced(
-            sized(
-                gzipCell(29, 60, 50, 25, 3.13, 6, 2, 149.7, 153.6, 202.2, 149.0, false),
-                61,
-                64,
-                129),
-            150.3,
-            150.6,
-            151.7),
-        paced(
-            sized(
-                gzipCell(21, 60, 10, 120, 15, 6, 13, 170.1, 179.5, 209.8, 149.0, false),
-                260,
-                286,
-                426),
-            150.2,
-            150.3,
-            150.6),
-        paced(
-            sized(
-                gzipCell(35, 1024, 20, 60, 7.5, 6, 6, 159.8, 161.1, 191.2, 149.5, false),
-                222,
-                226,
-                338),
-            149.7,
-            150.3,
-            151.1));
+        EvidenceLine.parse(
+            "frame_size=60B interval=2ms frames=600: 75.00 frames/read; 6.0 releases per stream of 60 frames (p50); the oldest frame waited 178.5 ms (p10 177.4, p90 209.0); 150.2 ms between releases (p10 150.2, p90 150.5); 17 B per frame on the wire, 1037 B per release (p10 1012, p90 1542); the first frame waited 149.4 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 75.00 frames/read; 6.0 releases per stream of 60 frames (p50); the oldest frame waited 179.3 ms (p10 177.7, p90 209.4); 150.3 ms between releases (p10 150.2, p90 150.7); 32 B per frame on the wire, 1914 B per release (p10 1908, p90 2895); the first frame waited 148.0 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=50ms frames=25: 3.13 frames/read; 6.0 releases per stream of 2 frames (p50); the oldest frame waited 153.6 ms (p10 149.7, p90 202.2); 150.6 ms between releases (p10 150.3, p90 151.7); 29 B per frame on the wire, 64 B per release (p10 61, p90 129); the first frame waited 149.0 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=10ms frames=120: 15.00 frames/read; 6.0 releases per stream of 13 frames (p50); the oldest frame waited 179.5 ms (p10 170.1, p90 209.8); 150.3 ms between releases (p10 150.2, p90 150.6); 21 B per frame on the wire, 286 B per release (p10 260, p90 426); the first frame waited 149.0 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=1024B interval=20ms frames=60: 7.50 frames/read; 6.0 releases per stream of 6 frames (p50); the oldest frame waited 161.1 ms (p10 159.8, p90 191.2); 150.3 ms between releases (p10 149.7, p90 151.1); 35 B per frame on the wire, 226 B per release (p10 222, p90 338); the first frame waited 149.5 ms (gzip: compressed bytes as received)"));
   }
 
   /**

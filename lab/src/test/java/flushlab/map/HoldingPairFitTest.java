@@ -1,8 +1,5 @@
 package flushlab.map;
 
-import static flushlab.map.CompressorFlushFitTest.gzipCell;
-import static flushlab.map.CompressorFlushFitTest.paced;
-import static flushlab.map.CompressorFlushFitTest.sized;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.map.PairSimulation.Kind;
@@ -413,69 +410,21 @@ class HoldingPairFitTest {
   void aClockInFrontOfTheCorkIsReadOffTheStepsOfItsSteadyCell() {
     List<CellEvidence> cells =
         List.of(
-            measuredCell(
-                66, 2, 600, 120, 3, 107, 316.0, 317.8, 357.9, 216.1, 256.1, 280.0, 316.0, 7063,
-                7063, 10631),
-            measuredCell(
-                4104, 2, 600, 15.39, 10, 48, 109.0, 120.2, 131.6, 107.3, 107.3, 107.4, 107.0,
-                196479, 196479, 262015),
-            measuredCell(
-                66, 50, 25, 5, 3, 5, 301.3, 313.4, 317.3, 216.1, 256.1, 288.1, 307.3, 264, 330,
-                396),
-            measuredCell(
-                66, 10, 120, 24, 3, 22, 314.1, 316.2, 346.1, 212.1, 256.1, 288.1, 310.2, 1386, 1452,
-                2113),
-            measuredCell(
-                1031, 20, 60, 12, 3, 11, 306.8, 306.8, 342.7, 216.0, 256.0, 284.2, 310.7, 11343,
-                11343, 16511));
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 107 frames (p50); the oldest frame waited 317.8 ms (p10 316.0, p90 357.9); 256.1 ms between releases (p10 216.1, p90 280.0); 66 B per frame on the wire, 7063 B per release (p10 7063, p90 10631); the first frame waited 316.0 ms"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 15.39 frames/read; 10.0 releases per stream of 48 frames (p50); the oldest frame waited 120.2 ms (p10 109.0, p90 131.6); 107.3 ms between releases (p10 107.3, p90 107.4); 4104 B per frame on the wire, 196479 B per release (p10 196479, p90 262015); the first frame waited 107.0 ms"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=50ms frames=25: 5.00 frames/read; 3.0 releases per stream of 5 frames (p50); the oldest frame waited 313.4 ms (p10 301.3, p90 317.3); 256.1 ms between releases (p10 216.1, p90 288.1); 66 B per frame on the wire, 330 B per release (p10 264, p90 396); the first frame waited 307.3 ms"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=10ms frames=120: 24.00 frames/read; 3.0 releases per stream of 22 frames (p50); the oldest frame waited 316.2 ms (p10 314.1, p90 346.1); 256.1 ms between releases (p10 212.1, p90 288.1); 66 B per frame on the wire, 1452 B per release (p10 1386, p90 2113); the first frame waited 310.2 ms"),
+            EvidenceLine.parse(
+                "frame_size=1024B interval=20ms frames=60: 12.00 frames/read; 3.0 releases per stream of 11 frames (p50); the oldest frame waited 306.8 ms (p10 306.8, p90 342.7); 256.0 ms between releases (p10 216.0, p90 284.2); 1031 B per frame on the wire, 11343 B per release (p10 11343, p90 16511); the first frame waited 310.7 ms"));
     List<TwoStageCandidate> found = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
     TwoStageCandidate clock =
         candidate(found, "timer=[0-9.]+ms,periodic=true -> cork", "a clock then the cork");
     double period = clock.answer().timerMs();
     assertThat(period).as(clock.chain()).isBetween(107 * 0.95, 107 * 1.05);
-  }
-
-  /** A cell as a map measured it: every figure its evidence line gives. */
-  private static CellEvidence measuredCell(
-      double wireBytes,
-      double intervalMs,
-      int frames,
-      double perRead,
-      double releases,
-      double releaseFrames,
-      double waitP10,
-      double waitP50,
-      double waitP90,
-      double gapP10,
-      double gapP50,
-      double gapP90,
-      double firstWait,
-      double bytesP10,
-      double bytesP50,
-      double bytesP90) {
-    return CellEvidenceBuilder.builder()
-        .label(String.format("frame_size=%.0fB interval=%.0fms", wireBytes - 6, intervalMs))
-        .frameBytes(wireBytes)
-        .bodyBytes(wireBytes - 6)
-        .intervalMs(intervalMs)
-        .framesPerStream(frames)
-        .streams(1)
-        .framesPerRead(perRead)
-        .releasesPerStream(releases)
-        .releaseFrames(releaseFrames)
-        .waitP10(waitP10)
-        .waitP50(waitP50)
-        .waitP90(waitP90)
-        .gapP10(gapP10)
-        .gapP50(gapP50)
-        .gapP90(gapP90)
-        .firstWaitMs(firstWait)
-        .releaseBytesP10(bytesP10)
-        .releaseBytesP50(bytesP50)
-        .releaseBytesP90(bytesP90)
-        .firstBodyMs(Double.NaN)
-        .ttftMs(Double.NaN)
-        .build();
   }
 
   /**
@@ -487,51 +436,16 @@ class HoldingPairFitTest {
    */
   static List<CellEvidence> compressorBeforeAClock() {
     return List.of(
-        paced(
-            sized(
-                gzipCell(16, 60, 2, 600, 100, 4, 80, 200.1, 239.3, 319.9, 199.2, false),
-                1288,
-                1311,
-                2581),
-            200.3,
-            200.3,
-            200.3),
-        paced(
-            sized(
-                gzipCell(31, 4096, 2, 600, 100, 4, 80, 200.1, 239.6, 320.2, 199.5, false),
-                2463,
-                2473,
-                4943),
-            200.1,
-            200.3,
-            200.4),
-        paced(
-            sized(
-                gzipCell(25, 60, 50, 25, 4.17, 4, 4, 199.7, 200.1, 200.6, 199.5, false),
-                103,
-                104,
-                108),
-            200.3,
-            200.3,
-            200.4),
-        paced(
-            sized(
-                gzipCell(18, 60, 10, 120, 20, 4, 16, 200.5, 239.7, 320.2, 199.3, false),
-                289,
-                289,
-                569),
-            200.1,
-            200.4,
-            200.4),
-        paced(
-            sized(
-                gzipCell(27, 1024, 20, 60, 10, 4, 8, 200.0, 241.4, 319.9, 198.7, false),
-                227,
-                228,
-                435),
-            198.3,
-            200.3,
-            202.6));
+        EvidenceLine.parse(
+            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 80 frames (p50); the oldest frame waited 239.3 ms (p10 200.1, p90 319.9); 200.3 ms between releases (p10 200.3, p90 200.3); 16 B per frame on the wire, 1311 B per release (p10 1288, p90 2581); the first frame waited 199.2 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 80 frames (p50); the oldest frame waited 239.6 ms (p10 200.1, p90 320.2); 200.3 ms between releases (p10 200.1, p90 200.4); 31 B per frame on the wire, 2473 B per release (p10 2463, p90 4943); the first frame waited 199.5 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p50); the oldest frame waited 200.1 ms (p10 199.7, p90 200.6); 200.3 ms between releases (p10 200.3, p90 200.4); 25 B per frame on the wire, 104 B per release (p10 103, p90 108); the first frame waited 199.5 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 16 frames (p50); the oldest frame waited 239.7 ms (p10 200.5, p90 320.2); 200.4 ms between releases (p10 200.1, p90 200.4); 18 B per frame on the wire, 289 B per release (p10 289, p90 569); the first frame waited 199.3 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 8 frames (p50); the oldest frame waited 241.4 ms (p10 200.0, p90 319.9); 200.3 ms between releases (p10 198.3, p90 202.6); 27 B per frame on the wire, 228 B per release (p10 227, p90 435); the first frame waited 198.7 ms (gzip: compressed bytes as received)"));
   }
 
   /**
@@ -705,24 +619,10 @@ class HoldingPairFitTest {
    */
   static List<CellEvidence> compressorBehindAThreshold() {
     return List.of(
-        paced(
-            sized(
-                gzipCell(16, 60, 2, 600, 60, 8, 66, 132.3, 132.4, 132.8, 131.9, false),
-                1068,
-                1081,
-                1100),
-            128.6,
-            131.9,
-            132.3),
-        paced(
-            sized(
-                gzipCell(31, 4096, 2, 600, 42.86, 12, 46, 90.2, 90.2, 90.3, 90.7, false),
-                1434,
-                1441,
-                1448),
-            91.9,
-            92.0,
-            92.1));
+        EvidenceLine.parse(
+            "frame_size=60B interval=2ms frames=600: 60.00 frames/read; 8.0 releases per stream of 66 frames (p50); the oldest frame waited 132.4 ms (p10 132.3, p90 132.8); 131.9 ms between releases (p10 128.6, p90 132.3); 16 B per frame on the wire, 1081 B per release (p10 1068, p90 1100); the first frame waited 131.9 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 42.86 frames/read; 12.0 releases per stream of 46 frames (p50); the oldest frame waited 90.2 ms (p10 90.2, p90 90.3); 92.0 ms between releases (p10 91.9, p90 92.1); 31 B per frame on the wire, 1441 B per release (p10 1434, p90 1448); the first frame waited 90.7 ms (gzip: compressed bytes as received)"));
   }
 
   /**

@@ -32,12 +32,8 @@ class ReleaseSizesTest {
   @Test
   void releasesOfSeveralReadsAreNotHeldToTheirSizes() {
     CellEvidence large =
-        CompressorFlushFitTest.sized(
-            CompressorFlushFitTest.gzipCell(
-                4104, 4096, 2, 600, 14.29, 4, 100, 199.3, 199.9, 200.7, 200.8, false),
-            410623,
-            410623,
-            414719);
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 14.29 frames/read; 4.0 releases per stream of 100 frames (p50); the oldest frame waited 199.3 ms (p10 199.3, p90 200.4); 200.3 ms between releases (p10 200.0, p90 200.7); 4104 B per frame on the wire, 410623 B per release (p10 410623, p90 414719); the first frame waited 200.6 ms");
     assertThat(ReleaseSizes.alike(large, releasing(40, 200))).isTrue();
     assertThat(ReleaseSizes.misfit(large, releasing(40, 200))).isZero();
   }

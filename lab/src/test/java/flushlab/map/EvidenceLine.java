@@ -1,0 +1,82 @@
+package flushlab.map;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A cell as a map printed it: its evidence line ({@link CellEvidence#describe}) read back, so that
+ * a test's fixture is the line a map wrote, word for word, not numbers copied out of it. Only a
+ * held cell's line (releases, waits, gaps, sizes) is read; the wire bytes a frame are as printed,
+ * to the byte.
+ */
+final class EvidenceLine {
+  private EvidenceLine() {}
+
+  private static final String N = "([0-9.]+)";
+
+  private static final Pattern HELD =
+      Pattern.compile(
+          "(frame_size=(\\d+)B interval=(\\d+)ms frames=(\\d+)): "
+              + N
+              + " frames/read; "
+              + N
+              + " releases per stream of "
+              + N
+              + " frames \\(p50\\); the oldest frame waited "
+              + N
+              + " ms \\(p10 "
+              + N
+              + ", p90 "
+              + N
+              + "\\); "
+              + N
+              + " ms between releases \\(p10 "
+              + N
+              + ", p90 "
+              + N
+              + "\\); "
+              + N
+              + " B per frame on the wire, "
+              + N
+              + " B per release \\(p10 "
+              + N
+              + ", p90 "
+              + N
+              + "\\); the first frame waited "
+              + N
+              + " ms(?: \\((\\w+): compressed bytes as received\\))?");
+
+  static CellEvidence parse(String line) {
+    Matcher m = HELD.matcher(line);
+    if (!m.matches())
+      throw new IllegalArgumentException("not a held cell's evidence line: " + line);
+    return CellEvidenceBuilder.builder()
+        .label(m.group(1))
+        .bodyBytes(d(m, 2))
+        .intervalMs(d(m, 3))
+        .framesPerStream(Integer.parseInt(m.group(4)))
+        .streams(1)
+        .framesPerRead(d(m, 5))
+        .releasesPerStream(d(m, 6))
+        .releaseFrames(d(m, 7))
+        .waitP50(d(m, 8))
+        .waitP10(d(m, 9))
+        .waitP90(d(m, 10))
+        .gapP50(d(m, 11))
+        .gapP10(d(m, 12))
+        .gapP90(d(m, 13))
+        .frameBytes(d(m, 14))
+        .releaseBytesP50(d(m, 15))
+        .releaseBytesP10(d(m, 16))
+        .releaseBytesP90(d(m, 17))
+        .firstWaitMs(d(m, 18))
+        .coding(m.group(19))
+        .firstBodyMs(Double.NaN)
+        .ttftMs(Double.NaN)
+        .build();
+  }
+
+  private static double d(Matcher m, int group) {
+    return Double.parseDouble(m.group(group));
+  }
+}
