@@ -12,7 +12,9 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  *     the unit a proxy's byte threshold counts in
  * @param bodyBytes the event bytes of one frame, without the chunk framing (what users configure)
  * @param releasesPerStream releases between the first and the end-of-stream flush, per stream
- * @param releaseFrames frames per release (p50)
+ * @param releaseFrames frames per release (p50); {@code releaseFramesP10} and {@code
+ *     releaseFramesP90} the fewest and most (p10, p90) as the client counted them, decoded (0 when
+ *     not known: a cell built from figures that did not keep them)
  * @param waitP10 how long the oldest frame of a release waited, less the direct path's own delay
  *     (p10, p50, p90)
  * @param firstWaitMs how long each stream's first frame waited (p50), less the direct path's own
@@ -56,7 +58,9 @@ public record CellEvidence(
     double thinkMs,
     double keepAliveMs,
     double firstBodyMs,
-    double ttftMs)
+    double ttftMs,
+    double releaseFramesP10,
+    double releaseFramesP90)
     implements CellEvidenceBuilder.With {
 
   /** A cell without a think. */
@@ -107,7 +111,9 @@ public record CellEvidence(
         0,
         0,
         Double.NaN,
-        Double.NaN);
+        Double.NaN,
+        0,
+        0);
   }
 
   /**
@@ -338,13 +344,18 @@ public record CellEvidence(
               + "end (%.0f ms)",
           label, firstWaitMs, streamMs());
     }
+    String framesSpread =
+        releaseFramesP10 > 0
+            ? String.format("p10 %.0f, p90 %.0f", releaseFramesP10, releaseFramesP90)
+            : "p50";
     return String.format(
-            "%s: %.2f frames/read; %.1f releases per stream of %.0f frames (p50); the oldest frame waited "
+            "%s: %.2f frames/read; %.1f releases per stream of %.0f frames (%s); the oldest frame waited "
                 + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire, %.0f B per release (p10 %.0f, p90 %.0f)",
             label,
             framesPerRead,
             releasesPerStream,
             releaseFrames,
+            framesSpread,
             waitP50,
             waitP10,
             waitP90,

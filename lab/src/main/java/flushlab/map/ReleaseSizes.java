@@ -11,30 +11,44 @@ final class ReleaseSizes {
   private ReleaseSizes() {}
 
   /**
-   * The cell's fewest and most frames a release (p10 and p90 of its release bytes over its bytes a
-   * frame) within {@link #SIZES_SHARE} or one frame of the simulation's: where releases of one size
-   * gather two or three of a stage's batches in turn, which sizes they take tells the batch apart,
-   * where the median alone does not. A compressor flushing 59 ms after a write, in front of a clock
-   * of 150 ms, flushed 2 ms frames 30 at a time and the clock released two flushes or three (60 and
-   * 92 frames, p10 and p90); a timer of 96 ms, 48 and 96 frames, was fitted and verified for its
-   * median alone (60 against 48, within a quarter: two maps in four, 2026-12-06). Releases over
-   * {@link PairSimulation#ONE_READ_BYTES}, or too few to spread, are not held to it.
+   * The cell's fewest and most frames a release (p10 and p90 as the client counted them, or, where
+   * a cell did not keep those, of its release bytes over its bytes a frame, give or take one frame)
+   * within {@link #SIZES_SHARE} of the simulation's: where releases of one size gather two or three
+   * of a stage's batches in turn, which sizes they take tells the batch apart, where the median
+   * alone does not. A compressor flushing 59 ms after a write, in front of a clock of 150 ms,
+   * flushed 2 ms frames 30 at a time and the clock released two flushes or three (60 and 92 frames,
+   * p10 and p90); a timer of 96 ms, 48 and 96 frames, was fitted and verified for its median alone
+   * (60 against 48, within a quarter: two maps in four, 2026-12-06). Releases over {@link
+   * PairSimulation#ONE_READ_BYTES}, or too few to spread, are not held to it.
    */
   static boolean alike(CellEvidence c, Simulated s) {
     if (!sizesComparable(c, s)) return true;
-    double perFrame = c.frameBytes();
-    return Replay.close(s.framesP10(), c.releaseBytesP10() / perFrame, SIZES_SHARE, 1)
-        && Replay.close(s.framesP90(), c.releaseBytesP90() / perFrame, SIZES_SHARE, 1);
+    // counted frames are exact: a release of 5 is not one of 6 (a 45 ms timer's single flushes of
+    // frames 50 ms apart, 4 or 5 a tick of 233 ms, against a 56.6 ms timer's pairs, 4 or 6)
+    double floor = counted(c) ? 0 : 1;
+    return Replay.close(s.framesP10(), fewest(c), SIZES_SHARE, floor)
+        && Replay.close(s.framesP90(), most(c), SIZES_SHARE, floor);
   }
 
   /** How far the fewest and most frames a release lie from the simulation's, relatively. */
   static double misfit(CellEvidence c, Simulated s) {
     if (!sizesComparable(c, s)) return 0;
-    double fewest = c.releaseBytesP10() / c.frameBytes();
-    double most = c.releaseBytesP90() / c.frameBytes();
-    double a = (s.framesP10() - fewest) / Math.max(1, fewest);
-    double b = (s.framesP90() - most) / Math.max(1, most);
+    double a = (s.framesP10() - fewest(c)) / Math.max(1, fewest(c));
+    double b = (s.framesP90() - most(c)) / Math.max(1, most(c));
     return a * a + b * b;
+  }
+
+  /** Whether the client counted the frames of each release (else they are read off its bytes). */
+  private static boolean counted(CellEvidence c) {
+    return c.releaseFramesP10() > 0 && c.releaseFramesP90() > 0;
+  }
+
+  private static double fewest(CellEvidence c) {
+    return counted(c) ? c.releaseFramesP10() : c.releaseBytesP10() / c.frameBytes();
+  }
+
+  private static double most(CellEvidence c) {
+    return counted(c) ? c.releaseFramesP90() : c.releaseBytesP90() / c.frameBytes();
   }
 
   private static boolean sizesComparable(CellEvidence c, Simulated s) {

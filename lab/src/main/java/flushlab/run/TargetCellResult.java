@@ -128,7 +128,9 @@ public record TargetCellResult(
         cell.stream().thinkNanos() / 1e6,
         cell.stream().keepAliveNanos() / 1e6,
         ok == 0 ? Double.NaN : b.firstBodyByteMs().p50(),
-        ok == 0 ? Double.NaN : b.ttftMs().p50());
+        ok == 0 ? Double.NaN : b.ttftMs().p50(),
+        anyRelease ? b.histograms().releaseFrames().getValueAtPercentile(10) : 0,
+        anyRelease ? b.histograms().releaseFrames().getValueAtPercentile(90) : 0);
   }
 
   private static double value(org.HdrHistogram.Histogram h, double percentile) {

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
  * A cell as a map printed it: its evidence line ({@link CellEvidence#describe}) read back, so that
  * a test's fixture is the line a map wrote, word for word, not numbers copied out of it. Only a
  * held cell's line (releases, waits, gaps, sizes) is read; the wire bytes a frame are as printed,
- * to the byte.
+ * to the byte. A line from before the fewest and most frames a release were printed ("of 60 frames
+ * (p50)") leaves them unknown (0).
  */
 final class EvidenceLine {
   private EvidenceLine() {}
@@ -22,7 +23,11 @@ final class EvidenceLine {
               + N
               + " releases per stream of "
               + N
-              + " frames \\(p50\\); the oldest frame waited "
+              + " frames \\((?:p50|p10 "
+              + N
+              + ", p90 "
+              + N
+              + ")\\); the oldest frame waited "
               + N
               + " ms \\(p10 "
               + N
@@ -59,20 +64,22 @@ final class EvidenceLine {
         .framesPerRead(d(m, 5))
         .releasesPerStream(d(m, 6))
         .releaseFrames(d(m, 7))
-        .waitP50(d(m, 8))
-        .waitP10(d(m, 9))
-        .waitP90(d(m, 10))
-        .gapP50(d(m, 11))
-        .gapP10(d(m, 12))
-        .gapP90(d(m, 13))
-        .frameBytes(d(m, 14))
-        .releaseBytesP50(d(m, 15))
-        .releaseBytesP10(d(m, 16))
-        .releaseBytesP90(d(m, 17))
-        .firstWaitMs(d(m, 18))
-        .coding(m.group(19))
+        .waitP50(d(m, 10))
+        .waitP10(d(m, 11))
+        .waitP90(d(m, 12))
+        .gapP50(d(m, 13))
+        .gapP10(d(m, 14))
+        .gapP90(d(m, 15))
+        .frameBytes(d(m, 16))
+        .releaseBytesP50(d(m, 17))
+        .releaseBytesP10(d(m, 18))
+        .releaseBytesP90(d(m, 19))
+        .firstWaitMs(d(m, 20))
+        .coding(m.group(21))
         .firstBodyMs(Double.NaN)
         .ttftMs(Double.NaN)
+        .releaseFramesP10(m.group(8) == null ? 0 : d(m, 8))
+        .releaseFramesP90(m.group(9) == null ? 0 : d(m, 9))
         .build();
   }
 

@@ -26,6 +26,21 @@ class EvidenceLineTest {
     assertThat(c.describe()).isEqualTo(line);
   }
 
+  /** The frames a release carried, where the client counted them, read back as counted. */
+  @Test
+  void theFewestAndMostFramesAReleaseCountedReadBack() {
+    String line =
+        "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 5"
+            + " frames (p10 4, p90 5); the oldest frame waited 248.8 ms (p10 232.1, p90 265.4);"
+            + " 233.3 ms between releases (p10 233.3, p90 233.4); 32 B per frame on the wire, 186 B"
+            + " per release (p10 154, p90 192); the first frame waited 232.3 ms (gzip: compressed"
+            + " bytes as received)";
+    CellEvidence c = EvidenceLine.parse(line);
+    assertThat(c.releaseFramesP10()).isEqualTo(4);
+    assertThat(c.releaseFramesP90()).isEqualTo(5);
+    assertThat(c.describe()).isEqualTo(line);
+  }
+
   @Test
   void aLineOfAnotherShapeIsRefusedNamingIt() {
     assertThatThrownBy(() -> EvidenceLine.parse("frame_size=60B interval=2ms: drained"))

@@ -551,7 +551,9 @@ class HoldingPairFitTest {
         c.thinkMs(),
         c.keepAliveMs(),
         c.firstBodyMs(),
-        c.ttftMs());
+        c.ttftMs(),
+        0,
+        0);
   }
 
   /**

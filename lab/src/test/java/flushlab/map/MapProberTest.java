@@ -50,7 +50,9 @@ class MapProberTest {
           think,
           p.keepAliveNanos() / 1e6,
           p.keepAliveNanos() / 1e6 + t,
-          think + 1);
+          think + 1,
+          0,
+          0);
     }
     if (wire >= n) {
       return new CellEvidence(

@@ -70,7 +70,9 @@ class ReplayTest {
         400,
         50,
         firstBodyMs,
-        ttftMs);
+        ttftMs,
+        0,
+        0);
   }
 
   /**

@@ -1168,7 +1168,9 @@ class TriggerInferenceTest {
         400,
         50,
         firstBodyMs,
-        ttftMs);
+        ttftMs,
+        0,
+        0);
   }
 
   /**
@@ -1201,7 +1203,9 @@ class TriggerInferenceTest {
         thinkMs,
         1,
         firstBodyMs,
-        ttftMs);
+        ttftMs,
+        0,
+        0);
   }
 
   /**
