@@ -124,14 +124,19 @@ class MapTimersTest extends MapTestBase {
    * than the ceiling, each leaving alone ~210 ms later. Not always yet: the 4 KiB cell releases
    * ~650-720 KB at a time, which a map now and then reads whole on the target and in parts on the
    * model (360 ms: 175 frames a release against 4; 321 ms in a fresh clone's suite: 159 against 2),
-   * and the replay refuses the right model there (docs/MAP.md). That case, and only it, may leave
-   * the answer inconclusive.
+   * and the replay refuses the right model there (docs/MAP.md). That case may leave the answer
+   * inconclusive, and so may a clock of the hold's period then the cork, which can reproduce every
+   * cell alike: then both are named.
    */
   @Test
   void aHoldThenTheCorkIsNamedAsBothOnceItsReplayReproducesTheTarget() throws Exception {
     int t = between(300, 340);
     JsonNode a = mapReplayed(List.of("--shape", "timer=" + t + "ms -> cork"));
     String verdict = a.get("verdict").asText();
+    // the hold and a clock of the same period both reproduce every cell, the one that should tell
+    // them too: both named, the issue's other right answer (s149: `timer=311.4ms -> cork` and
+    // `timer=311.4ms,periodic=true -> cork` for a hidden 302 ms)
+    if (namedAmongAlike(a, "timer=([0-9.]+)ms -> cork", t)) return;
     if (a.get("kind").asText().equals("inconclusive")) {
       // Still open (issue 35): the 4 KiB cell's ~650 KB releases can reach the client in parts on
       // one side and whole
