@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.FreePort;
 import flushlab.HostStalls;
+import flushlab.LabFixture;
 import flushlab.core.LabVertx;
-import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
@@ -77,16 +77,13 @@ class CliTest {
    */
   @Test
   void theOpenAiEndpointsAreAskedForTheirTokens() throws Exception {
-    Vertx vertx = LabVertx.create(1);
-    try {
-      Emitter emitter = new Emitter(EmitterOptions.loopback(0));
-      vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+    try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0), 1)) {
       for (String path : new String[] {"/v1/chat/completions", "/v1/responses"}) {
         Ran r =
             run(
                 "client",
                 "--target",
-                "http://127.0.0.1:" + emitter.port() + path,
+                "http://127.0.0.1:" + lab.emitter.port() + path,
                 "--tokens",
                 "7",
                 "--delay",
@@ -94,8 +91,6 @@ class CliTest {
         assertThat(r.code()).as(path + ": " + r.err()).isZero();
         assertThat(r.out()).as(path).contains("streams 1/1 ok").contains("frames 7 ");
       }
-    } finally {
-      vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 

@@ -2,13 +2,12 @@ package flushlab.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.LabFixture;
 import flushlab.core.LoopPlacement.Role;
-import flushlab.emitter.Emitter;
 import flushlab.emitter.EmitterOptions;
 import flushlab.relay.Relay;
 import flushlab.relay.RelayLog;
 import flushlab.relay.RelayOptions;
-import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
 import java.util.HashMap;
 import java.util.List;
@@ -54,20 +53,15 @@ class LoopPlacementTest {
    */
   @Test
   void relaysStartedInOneProcessNeverWriteOnTheEmittersLoop() throws Exception {
-    Vertx vertx = LabVertx.create(3);
-    try {
-      Emitter emitter = new Emitter(EmitterOptions.loopback(0));
-      vertx.deployVerticle(emitter).await(10, TimeUnit.SECONDS);
+    try (LabFixture lab = new LabFixture(EmitterOptions.loopback(0), 3)) {
       for (int i = 0; i < 6; i++) {
         Relay relay =
-            new Relay(RelayOptions.loopback(emitter.port(), List.of("cork")), RelayLog.SILENT);
-        vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
+            new Relay(RelayOptions.loopback(lab.emitter.port(), List.of("cork")), RelayLog.SILENT);
+        lab.vertx.deployVerticle(relay).await(10, TimeUnit.SECONDS);
         assertThat(((ContextInternal) relay.loop()).nettyEventLoop())
             .as("relay %d", i)
-            .isNotSameAs(((ContextInternal) emitter.loop()).nettyEventLoop());
+            .isNotSameAs(((ContextInternal) lab.emitter.loop()).nettyEventLoop());
       }
-    } finally {
-      vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 }
