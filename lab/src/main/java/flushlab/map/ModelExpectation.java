@@ -2,12 +2,14 @@ package flushlab.map;
 
 import flushlab.core.Named;
 import flushlab.relay.shaper.ByteThreshold;
+import flushlab.relay.shaper.Compress;
 import flushlab.relay.shaper.Cork;
 import flushlab.relay.shaper.FirstContent;
 import flushlab.relay.shaper.IdleTimeout;
 import flushlab.relay.shaper.Nagle;
 import flushlab.relay.shaper.Param;
 import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.relay.shaper.TimerFlush;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -94,17 +96,22 @@ public final class ModelExpectation {
 
   /**
    * The chain without the stages that cannot change what a client reads, so that a model is met by
-   * the chain the kernel makes of it. Nagle is an option on the client socket, set when the relay
-   * wires it, so where it stands in a chain does not matter (it is put last) and two are one; a
-   * cork on that socket holds every partial segment whatever Nagle would do (Linux checks the cork
-   * first), so Nagle beside a cork is no stage. A stage right after one with the same values does
-   * nothing more when it is a cork (a switch on the socket) or a first-content hold (the content it
-   * waits for comes together with all it held), and so does a byte threshold right after one at
-   * least as large (every write it gets already fills it, and it does not split them); of two idle
-   * timeouts side by side, which see the same bytes move, the shorter is the one that cuts.
+   * the chain the kernel and the relay make of it. Nagle and the cork are options on the client
+   * socket, set when the relay wires it or for the whole response, so where they stand in a chain
+   * does not matter (they are put last) and two of one are one; a cork on that socket holds every
+   * partial segment whatever Nagle would do (Linux checks the cork first), so Nagle beside a cork
+   * is no stage. A first-content hold right after one with the same values does nothing more (the
+   * content it waits for comes together with all it held), and neither does a byte threshold right
+   * after one at least as large (every write it gets already fills it, and it does not split them),
+   * nor a hold timer right after one at least as long (a stage counts its hold from the held byte's
+   * arrival at the relay, and every release it gets carries a byte that old); of two idle timeouts
+   * side by side, which see the same bytes move, the shorter is the one that cuts. A first-content
+   * hold behind a compressor cannot read the compressed events, so it holds a compressed body to
+   * its end, whatever the compressor's flushes: the pair is first-content in front of that
+   * compressor flushed only at the end.
    */
   static List<ShaperRegistry.Spec> asAClientSeesIt(List<ShaperRegistry.Spec> chain) {
-    boolean corked = chain.stream().anyMatch(s -> s.type() == Cork.TYPE);
+    ShaperRegistry.Spec cork = null;
     ShaperRegistry.Spec nagle = null;
     List<ShaperRegistry.Spec> kept = new ArrayList<>();
     for (ShaperRegistry.Spec s : chain) {
@@ -112,20 +119,61 @@ public final class ModelExpectation {
         nagle = s;
         continue;
       }
-      ShaperRegistry.Spec before = kept.isEmpty() ? null : kept.get(kept.size() - 1);
-      boolean once = s.type() == Cork.TYPE || s.type() == FirstContent.TYPE;
-      if (once && before != null && before.type() == s.type() && before.values().equals(s.values()))
+      if (s.type() == Cork.TYPE) {
+        cork = s;
         continue;
-      if (before != null && withinTheThresholdBefore(before, s)) continue;
+      }
+      ShaperRegistry.Spec before = kept.isEmpty() ? null : kept.get(kept.size() - 1);
+      if (before != null
+          && s.type() == FirstContent.TYPE
+          && before.type() == s.type()
+          && before.values().equals(s.values())) continue;
+      if (before != null && (withinTheThresholdBefore(before, s) || withinTheHoldBefore(before, s)))
+        continue;
       if (before != null && before.type() == IdleTimeout.TYPE && s.type() == IdleTimeout.TYPE) {
         // two idle timeouts side by side see the same bytes move: the shorter one cuts first
         if (after(s) < after(before)) kept.set(kept.size() - 1, s);
         continue;
       }
+      if (before != null && s.type() == FirstContent.TYPE && compressesEverything(before)) {
+        kept.set(kept.size() - 1, s);
+        kept.add(flushedAtTheEnd(before));
+        continue;
+      }
       kept.add(s);
     }
-    if (nagle != null && !corked) kept.add(nagle);
+    if (cork != null) kept.add(cork);
+    else if (nagle != null) kept.add(nagle);
     return kept;
+  }
+
+  /**
+   * A compressor whose output no later stage can read: it compresses event streams whatever their
+   * length.
+   */
+  private static boolean compressesEverything(ShaperRegistry.Spec s) {
+    return s.type() == Compress.TYPE && !s.given().contains(Compress.MIN_LENGTH.key());
+  }
+
+  /** {@code compressor} with its coding and what other clients get, flushed only at the end. */
+  private static ShaperRegistry.Spec flushedAtTheEnd(ShaperRegistry.Spec compressor) {
+    ShaperRegistry.Builder b =
+        ShaperRegistry.build(Compress.TYPE)
+            .set(Compress.ALGO, compressor.values().get(Compress.ALGO.key()))
+            .set(Compress.FLUSH, Compress.Flush.END.ordinal());
+    if (compressor.given().contains(Compress.OTHERS.key()))
+      b.set(Compress.OTHERS, compressor.values().get(Compress.OTHERS.key()));
+    if (compressor.given().contains(Compress.TYPES.key()))
+      b.set(Compress.TYPES, compressor.values().get(Compress.TYPES.key()));
+    return b.spec();
+  }
+
+  private static boolean withinTheHoldBefore(ShaperRegistry.Spec before, ShaperRegistry.Spec s) {
+    return before.type() == TimerFlush.TYPE
+        && s.type() == TimerFlush.TYPE
+        && before.values().get(TimerFlush.PERIODIC.key()) == 0
+        && s.values().get(TimerFlush.PERIODIC.key()) == 0
+        && s.values().get(TimerFlush.AFTER.key()) <= before.values().get(TimerFlush.AFTER.key());
   }
 
   private static long after(ShaperRegistry.Spec idle) {
@@ -141,7 +189,7 @@ public final class ModelExpectation {
             <= before.values().get(ByteThreshold.BYTES.key());
   }
 
-  private String chainDifference(String modelChain) {
+  String chainDifference(String modelChain) {
     List<ShaperRegistry.Spec> got = asAClientSeesIt(ShaperRegistry.parseChain(modelChain));
     if (got.size() != chain.size())
       return "the answer's model is "

@@ -135,7 +135,16 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     }
     ShaperModel compressor = compressor(coding, accepting);
     if (compressor.chain() == null) return compressor;
-    return of(hold.chain() + " -> " + compressor.chain() + nagle);
+    String model = hold.chain() + " -> " + compressor.chain() + nagle;
+    // the cork is the client socket's option for the whole response, wherever the chain names it
+    if (others.kind() == TriggerKind.CORK)
+      return new ShaperModel(model, null, List.of(compressor.chain() + " -> cork" + nagle));
+    // a first-content hold behind a compressor cannot read what it compressed and holds the body
+    // to its end, whatever the compressor's flushes (ModelExpectation#asAClientSeesIt): named
+    // with the compressor's commonest flush
+    if (others.kind() == TriggerKind.FIRST_CONTENT && accepting.kind() == TriggerKind.DRAIN)
+      return new ShaperModel(model, null, List.of(each + " -> " + hold.chain() + nagle));
+    return of(model);
   }
 
   /**

@@ -104,10 +104,50 @@ class ModelExpectationTest {
             ModelExpectation.asAClientSeesIt(
                 ShaperRegistry.parseChain("idle-timeout=5s -> timer=100ms -> idle-timeout=2s")))
         .hasSize(3);
-    // a timer twice is two holds, and Nagle without a cork stays
+    // a hold behind a hold at least as long counts from the same byte's arrival and lets every
+    // release go at once (`timer=100ms -> timer=80ms` was answered `timer=100.1ms`, verified 5 of
+    // 5 cells: flushlab map, 2026-12-06); behind a shorter one, or a clock, it holds
+    assertThat(
+            ModelExpectation.parse("timer=100ms -> timer=80ms", 0.05)
+                .difference(answer(TriggerKind.TIMER, null, 100.1)))
+        .isNull();
     assertThat(
             ModelExpectation.asAClientSeesIt(ShaperRegistry.parseChain("timer=50ms -> timer=50ms")))
+        .hasSize(1);
+    assertThat(
+            ModelExpectation.asAClientSeesIt(ShaperRegistry.parseChain("timer=50ms -> timer=80ms")))
         .hasSize(2);
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                ShaperRegistry.parseChain("timer=178ms,periodic=true -> timer=55ms")))
+        .hasSize(2);
+    // the cork, like Nagle, is the client socket's for the whole response: written anywhere it is
+    // one stage, last (`compress=gzip,flush=none -> cork` was answered `cork ->
+    // compress=gzip,flush=none`, verified 7 of 7 cells: a browser chain bench, 2026-12-06)
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                    ShaperRegistry.parseChain("cork -> compress=gzip,flush=none -> nagle -> cork"))
+                .stream()
+                .map(ShaperRegistry.Spec::text))
+        .containsExactly("compress=gzip,flush=none", "cork");
+    // a first-content hold behind a compressor cannot read what it compressed: it holds the body
+    // to its end, as first-content in front of a compressor flushed at the end does
+    // (`compress=gzip,flush=next -> first-content=any` was answered so, verified 8 of 8 cells)
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                    ShaperRegistry.parseChain("compress=gzip,flush=next -> first-content=any"))
+                .stream()
+                .map(ShaperRegistry.Spec::text))
+        .containsExactly("first-content=any", "compress,algo=gzip,flush=end");
+    assertThat(
+            ModelExpectation.parse("compress=br,flush=bytes,bytes=3KiB -> first-content=any", 0.05)
+                .chainDifference("first-content=any -> compress=br,flush=end"))
+        .isNull();
+    assertThat(
+            ModelExpectation.parse("compress=gzip,flush=next -> first-content=any", 0.05)
+                .chainDifference("first-content=any -> compress=br,flush=end"))
+        .isNotNull();
+    // Nagle without a cork stays
     assertThat(
             ModelExpectation.parse("nagle -> timer=200ms", 0.05)
                 .difference(answer(TriggerKind.TIMER, null, 200.0)))

@@ -178,12 +178,21 @@ class ShaperModelTest {
         compressed(
             answer(TriggerKind.TIMER, null, 207.7), answer(TriggerKind.CORK, 62573.0, 210.3));
     assertThat(cork.chain()).isEqualTo("compress=gzip,flush=each -> cork");
-    assertThat(
-            compressed(
-                    answer(TriggerKind.TIMER, null, 100.0),
-                    answer(TriggerKind.CORK, 62573.0, 210.3))
-                .chain())
-        .isEqualTo("cork -> compress=gzip,flush=timer,after=100ms");
+    ShaperModel corkThenTimer =
+        compressed(
+            answer(TriggerKind.TIMER, null, 100.0), answer(TriggerKind.CORK, 62573.0, 210.3));
+    assertThat(corkThenTimer.chain()).isEqualTo("cork -> compress=gzip,flush=timer,after=100ms");
+    // the cork is the client socket's for the whole response: the other order is alike
+    assertThat(corkThenTimer.alike())
+        .containsExactly("compress=gzip,flush=timer,after=100ms -> cork");
+    // a first-content hold that held the compressed body to its end: behind a compressor it could
+    // not read the events, so that order is named too
+    ShaperModel firstContent =
+        compressed(
+            answer(TriggerKind.DRAIN, null, null), answer(TriggerKind.FIRST_CONTENT, null, null));
+    assertThat(firstContent.chain()).isEqualTo("first-content=any -> compress=gzip,flush=end");
+    assertThat(firstContent.alike())
+        .containsExactly("compress=gzip,flush=each -> first-content=any");
     // different mechanisms: the holding stage, then the compressor as the accepting client saw it
     assertThat(
             compressed(
