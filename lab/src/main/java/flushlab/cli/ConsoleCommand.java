@@ -60,7 +60,7 @@ final class ConsoleCommand implements Command {
     Exposure.warnIfNotLoopback(err, "--emitter-listen", em, "the emitter");
     Vertx vertx = LabVertx.create(2);
     Emitter emitter = new Emitter(new EmitterOptions(em.host(), em.port(), true, 0));
-    if (!Servers.listen(vertx, emitter, "console", em, err, Warmup.Focus.EVERYTHING))
+    if (!Servers.listen(vertx, emitter, "console", em, err, Warmup.Focus.EVERYTHING, false))
       return EXIT_FAILED;
     ControlServer control =
         new ControlServer(

@@ -95,13 +95,8 @@ final class EmitterCommand implements Command {
         Converters.durationRange(
             "--request-timeout", requestTimeout, 1_000_000L, 3_600_000_000_000L);
     EmitterOptions options =
-        new EmitterOptions(
-                at.host(),
-                at.port(),
-                !noTcpNoDelay,
-                sndbufBytes,
-                maxConnections,
-                requestTimeoutNanos)
+        new EmitterOptions(at.host(), at.port(), !noTcpNoDelay, sndbufBytes)
+            .withLimits(maxConnections, requestTimeoutNanos)
             .withListeners(
                 eventLoops); // one listener per event loop: connections spread over all of them
     HostPort tlsAt = tlsListen == null ? null : HostPort.parse("--tls-listen", tlsListen, true);

@@ -84,15 +84,8 @@ final class RelayCommand implements Command {
           "--max-held: " + maxHeld + " is out of range (allowed: 1KiB..64GiB)");
     }
     RelayOptions options =
-        new RelayOptions(
-            at.host(),
-            at.port(),
-            up.host(),
-            up.port(),
-            specs,
-            poolUpstream,
-            maxConnections,
-            maxHeld.bytes());
+        new RelayOptions(at.host(), at.port(), up.host(), up.port(), specs, poolUpstream)
+            .withLimits(maxConnections, maxHeld.bytes());
     ServerTls serverTls = tlsFlags.tls(tls, "--tls");
     if (serverTls != null) options = options.withTls(serverTls);
     Vertx vertx = LabVertx.create(1);

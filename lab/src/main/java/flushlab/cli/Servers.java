@@ -13,20 +13,9 @@ final class Servers {
 
   /**
    * Deploys the server; true when it listens. Otherwise prints "cannot listen on ADDRESS: why" (a
-   * port in use, an address not on this machine), closes Vert.x, and returns false.
+   * port in use, an address not on this machine), closes Vert.x, and returns false. With {@code
+   * tls}, the warm-up also runs the TLS paths the server will serve.
    */
-  static boolean listen(
-      Vertx vertx,
-      Deployable server,
-      String command,
-      HostPort at,
-      PrintStream err,
-      Warmup.Focus focus)
-      throws Exception {
-    return listen(vertx, server, command, at, err, focus, false);
-  }
-
-  /** The same; with {@code tls}, the warm-up also runs the TLS paths the server will serve. */
   static boolean listen(
       Vertx vertx,
       Deployable server,

@@ -119,14 +119,7 @@ public record RequestPlan(
   /** A streaming chat completion naming {@code model}, asking for the usage chunk at the end. */
   public static RequestPlan chat(
       String host, int port, int tokens, double thinkMs, double delayMs, String model) {
-    ObjectNode body =
-        new ObjectMapper()
-            .createObjectNode()
-            .put("model", model)
-            .put("stream", true)
-            .put("pi_tokens", tokens)
-            .put("pi_think_ms", thinkMs)
-            .put("pi_delay_ms", delayMs);
+    ObjectNode body = streamedBy(model, tokens, thinkMs, delayMs);
     body.putObject("stream_options").put("include_usage", true);
     body.putArray("messages").addObject().put("role", "user").put("content", "stream please");
     return jsonPost(host, port, "/v1/chat/completions", body, tokens);
@@ -138,16 +131,19 @@ public record RequestPlan(
    */
   public static RequestPlan responses(
       String host, int port, int tokens, double thinkMs, double delayMs, String model) {
-    ObjectNode body =
-        new ObjectMapper()
-            .createObjectNode()
-            .put("model", model)
-            .put("stream", true)
-            .put("input", "stream please")
-            .put("pi_tokens", tokens)
-            .put("pi_think_ms", thinkMs)
-            .put("pi_delay_ms", delayMs);
+    ObjectNode body = streamedBy(model, tokens, thinkMs, delayMs).put("input", "stream please");
     return jsonPost(host, port, "/v1/responses", body, tokens);
+  }
+
+  /** A streaming request's body for {@code model}, with flushlab's per-request fields. */
+  private static ObjectNode streamedBy(String model, int tokens, double thinkMs, double delayMs) {
+    return new ObjectMapper()
+        .createObjectNode()
+        .put("model", model)
+        .put("stream", true)
+        .put("pi_tokens", tokens)
+        .put("pi_think_ms", thinkMs)
+        .put("pi_delay_ms", delayMs);
   }
 
   /** A POST of a JSON body to {@code path}, expecting {@code tokens} frames. */

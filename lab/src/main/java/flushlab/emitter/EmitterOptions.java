@@ -1,5 +1,7 @@
 package flushlab.emitter;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 /**
  * How the emitter listens. Loopback unless the user asks otherwise; TCP_NODELAY on by default so
  * the emitter itself never coalesces frames (Nagle is something a relay reproduces on purpose).
@@ -12,6 +14,7 @@ package flushlab.emitter;
  * @param idleTimeoutNanos a connection on which nothing moved this long (no request byte read, no
  *     frame written: left open between requests, or its client stopped reading) is closed
  */
+@RecordBuilder
 public record EmitterOptions(
     String host,
     int port,
@@ -21,27 +24,33 @@ public record EmitterOptions(
     long requestTimeoutNanos,
     int listeners,
     long idleTimeoutNanos,
-    String apiKey) {
+    String apiKey)
+    implements EmitterOptionsBuilder.With {
 
-  public EmitterOptions(
-      String host,
-      int port,
-      boolean tcpNoDelay,
-      int sendBufferBytes,
-      int maxConnections,
-      long requestTimeoutNanos,
-      int listeners,
-      long idleTimeoutNanos) {
+  public static final long DEFAULT_IDLE_TIMEOUT_NANOS = 120_000_000_000L;
+
+  public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+  public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
+
+  /**
+   * One listener with the default caps and timeouts and no API key: the {@code with...} methods set
+   * the rest.
+   */
+  public EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes) {
     this(
         host,
         port,
         tcpNoDelay,
         sendBufferBytes,
-        maxConnections,
-        requestTimeoutNanos,
-        listeners,
-        idleTimeoutNanos,
+        DEFAULT_MAX_CONNECTIONS,
+        DEFAULT_REQUEST_TIMEOUT_NANOS,
+        1,
+        DEFAULT_IDLE_TIMEOUT_NANOS,
         null);
+  }
+
+  public static EmitterOptions loopback(int port) {
+    return new EmitterOptions("127.0.0.1", port, true, 0);
   }
 
   /** toString without the key: options may be logged. */
@@ -61,95 +70,18 @@ public record EmitterOptions(
    * Answer /v1/* only to requests carrying {@code Authorization: Bearer key} (OpenAI's 401 error
    * otherwise), as a provider does: so a gateway's credential handling can be tried against it.
    */
+  @Override
   public EmitterOptions withApiKey(String key) {
-    return new EmitterOptions(
-        host,
-        port,
-        tcpNoDelay,
-        sendBufferBytes,
-        maxConnections,
-        requestTimeoutNanos,
-        listeners,
-        idleTimeoutNanos,
-        key.startsWith("Bearer ") ? key.substring(7) : key);
-  }
-
-  public static final long DEFAULT_IDLE_TIMEOUT_NANOS = 120_000_000_000L;
-
-  public static final int DEFAULT_MAX_CONNECTIONS = 1024;
-  public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
-
-  public EmitterOptions(String host, int port, boolean tcpNoDelay, int sendBufferBytes) {
-    this(
-        host,
-        port,
-        tcpNoDelay,
-        sendBufferBytes,
-        DEFAULT_MAX_CONNECTIONS,
-        DEFAULT_REQUEST_TIMEOUT_NANOS,
-        1,
-        DEFAULT_IDLE_TIMEOUT_NANOS);
-  }
-
-  public EmitterOptions(
-      String host,
-      int port,
-      boolean tcpNoDelay,
-      int sendBufferBytes,
-      int maxConnections,
-      long requestTimeoutNanos) {
-    this(
-        host,
-        port,
-        tcpNoDelay,
-        sendBufferBytes,
-        maxConnections,
-        requestTimeoutNanos,
-        1,
-        DEFAULT_IDLE_TIMEOUT_NANOS);
-  }
-
-  public static EmitterOptions loopback(int port) {
-    return new EmitterOptions("127.0.0.1", port, true, 0);
+    return with(b -> b.apiKey(key.startsWith("Bearer ") ? key.substring(7) : key));
   }
 
   public EmitterOptions withLimits(int maxConnections, long requestTimeoutNanos) {
-    return new EmitterOptions(
-        host,
-        port,
-        tcpNoDelay,
-        sendBufferBytes,
-        maxConnections,
-        requestTimeoutNanos,
-        listeners,
-        idleTimeoutNanos,
-        apiKey);
+    return with(b -> b.maxConnections(maxConnections).requestTimeoutNanos(requestTimeoutNanos));
   }
 
   /** Accept and pace on this many event loops (the Vert.x instance must have at least as many). */
+  @Override
   public EmitterOptions withListeners(int n) {
-    return new EmitterOptions(
-        host,
-        port,
-        tcpNoDelay,
-        sendBufferBytes,
-        maxConnections,
-        requestTimeoutNanos,
-        Math.max(1, n),
-        idleTimeoutNanos,
-        apiKey);
-  }
-
-  public EmitterOptions withIdleTimeout(long nanos) {
-    return new EmitterOptions(
-        host,
-        port,
-        tcpNoDelay,
-        sendBufferBytes,
-        maxConnections,
-        requestTimeoutNanos,
-        listeners,
-        nanos,
-        apiKey);
+    return with(b -> b.listeners(Math.max(1, n)));
   }
 }

@@ -74,37 +74,14 @@ public final class LabChild implements AutoCloseable {
     LabChild child = new LabChild(what, p, address, log);
     long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
     while (true) {
-      if (!p.isAlive()) {
-        String tail = child.logTail(15);
-        child.close();
-        throw new VethLink.Unavailable(
-            "the "
-                + what
-                + " in "
-                + link.namespace()
-                + " exited with status "
-                + p.exitValue()
-                + " before it listened on "
-                + address
-                + "; its log ends:\n"
-                + tail);
-      }
+      if (!p.isAlive())
+        throw child.gone(
+            "exited with status " + p.exitValue() + " before it listened on " + address, link);
       // Ready once it listens and has said so: a server command says so after its warm-up, which
       // must not share the two cores with the first measurement.
       if (accepts(address) && child.saidReady()) return child;
-      if (System.nanoTime() > deadline) {
-        String tail = child.logTail(15);
-        child.close();
-        throw new VethLink.Unavailable(
-            "the "
-                + what
-                + " in "
-                + link.namespace()
-                + " did not listen on "
-                + address
-                + " within 30 s; its log ends:\n"
-                + tail);
-      }
+      if (System.nanoTime() > deadline)
+        throw child.gone("did not listen on " + address + " within 30 s", link);
       try {
         p.waitFor(50, TimeUnit.MILLISECONDS); // poll the port; returns at once if it dies
       } catch (InterruptedException e) {
@@ -113,6 +90,17 @@ public final class LabChild implements AutoCloseable {
         throw new VethLink.Unavailable("interrupted while starting the " + what);
       }
     }
+  }
+
+  /**
+   * Closes this child, which did not come up, and says why with the end of its log: what {@code
+   * happened} instead ("exited with status 1 before it listened on ...").
+   */
+  private VethLink.Unavailable gone(String happened, VethLink link) {
+    String tail = logTail(15);
+    close();
+    return new VethLink.Unavailable(
+        "the " + what + " in " + link.namespace() + " " + happened + "; its log ends:\n" + tail);
   }
 
   /** The lines the lab's server commands print once they listen and have warmed up. */

@@ -38,55 +38,6 @@ public record RelayOptions(
    */
   public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 10_000_000_000L;
 
-  public RelayOptions(
-      String host,
-      int port,
-      String upstreamHost,
-      int upstreamPort,
-      List<ShaperRegistry.Spec> shapers,
-      boolean poolUpstream,
-      int maxConnections,
-      long maxHeldBytes,
-      long idleTimeoutNanos,
-      ServerTls tls) {
-    this(
-        host,
-        port,
-        upstreamHost,
-        upstreamPort,
-        shapers,
-        poolUpstream,
-        maxConnections,
-        maxHeldBytes,
-        idleTimeoutNanos,
-        tls,
-        DEFAULT_REQUEST_TIMEOUT_NANOS);
-  }
-
-  /** Without TLS on the client side (tls null), as every relay was before TLS. */
-  public RelayOptions(
-      String host,
-      int port,
-      String upstreamHost,
-      int upstreamPort,
-      List<ShaperRegistry.Spec> shapers,
-      boolean poolUpstream,
-      int maxConnections,
-      long maxHeldBytes,
-      long idleTimeoutNanos) {
-    this(
-        host,
-        port,
-        upstreamHost,
-        upstreamPort,
-        shapers,
-        poolUpstream,
-        maxConnections,
-        maxHeldBytes,
-        idleTimeoutNanos,
-        null);
-  }
-
   /**
    * A connection through which nothing moved this long (no byte from the client, none from
    * upstream, none to the client) is closed. Bytes a shaper holds while upstream still sends are
@@ -94,31 +45,14 @@ public record RelayOptions(
    */
   public static final long DEFAULT_IDLE_TIMEOUT_NANOS = 300_000_000_000L;
 
-  public RelayOptions(
-      String host,
-      int port,
-      String upstreamHost,
-      int upstreamPort,
-      List<ShaperRegistry.Spec> shapers,
-      boolean poolUpstream,
-      int maxConnections,
-      long maxHeldBytes) {
-    this(
-        host,
-        port,
-        upstreamHost,
-        upstreamPort,
-        shapers,
-        poolUpstream,
-        maxConnections,
-        maxHeldBytes,
-        DEFAULT_IDLE_TIMEOUT_NANOS);
-  }
-
   public static final int MAX_POOLED = 64;
   public static final int DEFAULT_MAX_CONNECTIONS = 1024;
   public static final long DEFAULT_MAX_HELD_BYTES = 256L << 20;
 
+  /**
+   * A relay with the default caps and timeouts, without TLS on the client side: the generated
+   * {@code with...} methods set the rest.
+   */
   public RelayOptions(
       String host,
       int port,
@@ -134,7 +68,10 @@ public record RelayOptions(
         shapers,
         poolUpstream,
         DEFAULT_MAX_CONNECTIONS,
-        DEFAULT_MAX_HELD_BYTES);
+        DEFAULT_MAX_HELD_BYTES,
+        DEFAULT_IDLE_TIMEOUT_NANOS,
+        null,
+        DEFAULT_REQUEST_TIMEOUT_NANOS);
   }
 
   public static RelayOptions loopback(int upstreamPort, List<String> shaperSpecs) {
@@ -148,33 +85,7 @@ public record RelayOptions(
   }
 
   public RelayOptions withLimits(int maxConnections, long maxHeldBytes) {
-    return new RelayOptions(
-        host,
-        port,
-        upstreamHost,
-        upstreamPort,
-        shapers,
-        poolUpstream,
-        maxConnections,
-        maxHeldBytes,
-        idleTimeoutNanos,
-        tls,
-        requestTimeoutNanos);
-  }
-
-  public RelayOptions withIdleTimeout(long nanos) {
-    return new RelayOptions(
-        host,
-        port,
-        upstreamHost,
-        upstreamPort,
-        shapers,
-        poolUpstream,
-        maxConnections,
-        maxHeldBytes,
-        nanos,
-        tls,
-        requestTimeoutNanos);
+    return with(b -> b.maxConnections(maxConnections).maxHeldBytes(maxHeldBytes));
   }
 
   /**
@@ -185,18 +96,7 @@ public record RelayOptions(
     if (nanos <= 0)
       throw new IllegalArgumentException(
           "a request timeout must be positive, not " + nanos + " ns");
-    return new RelayOptions(
-        host,
-        port,
-        upstreamHost,
-        upstreamPort,
-        shapers,
-        poolUpstream,
-        maxConnections,
-        maxHeldBytes,
-        idleTimeoutNanos,
-        tls,
-        nanos);
+    return withRequestTimeoutNanos(nanos);
   }
 
   public String describe() {

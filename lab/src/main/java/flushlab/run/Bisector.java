@@ -87,25 +87,22 @@ final class Bisector {
    * from no frames.
    */
   private Bisection unmeasured() {
-    return new Bisection(
-        a.target(),
-        a.parameter().key().name(),
-        steps,
-        null,
-        null,
-        "no data at " + noData + ": no transition located; the steps measured are listed");
+    return unlocated("no data at " + noData);
   }
 
   private Bisection interrupted() {
+    return unlocated("interrupted after " + steps.size() + " step(s)");
+  }
+
+  /** The steps measured, and {@code why} no transition was located among them. */
+  private Bisection unlocated(String why) {
     return new Bisection(
         a.target(),
         a.parameter().key().name(),
         steps,
         null,
         null,
-        "interrupted after "
-            + steps.size()
-            + " step(s): no transition located; the steps measured are listed");
+        why + ": no transition located; the steps measured are listed");
   }
 
   /**

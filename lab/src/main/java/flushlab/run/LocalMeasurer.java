@@ -210,6 +210,7 @@ final class LocalMeasurer implements Measure {
         frames,
         started,
         ended,
-        stalls);
+        stalls,
+        List.of());
   }
 }

@@ -198,22 +198,17 @@ final class MapPass {
             budgetSeconds,
             announce);
     FlushTrigger trigger = prober.run();
-    if (failed[0] != null && failed[0].kind() == PassEnd.Kind.HOST_STALLED) {
+    PassEnd.Kind ended = failed[0] == null ? null : failed[0].kind();
+    if (ended == PassEnd.Kind.HOST_STALLED || ended == PassEnd.Kind.EXCLUDED) {
       trigger =
           FlushTrigger.inconclusive(
               target.name(),
               failed[0].why(),
               List.of(),
               List.of(
-                  "map again on a quieter host: the reads merged while this host was stopped, not by the target"));
-    } else if (failed[0] != null && failed[0].kind() == PassEnd.Kind.EXCLUDED) {
-      trigger =
-          FlushTrigger.inconclusive(
-              target.name(),
-              failed[0].why(),
-              List.of(),
-              List.of(
-                  "map again; an emitter late with no stall of this host was held by the lab's own code on its loop (worth reporting)"));
+                  ended == PassEnd.Kind.HOST_STALLED
+                      ? "map again on a quieter host: the reads merged while this host was stopped, not by the target"
+                      : "map again; an emitter late with no stall of this host was held by the lab's own code on its loop (worth reporting)"));
     } else if (failed[0] != null) {
       // a peer that answered an HTTP/1.1 request with HTTP/2's frames (an h2c-only listener) is
       // asked the way it speaks

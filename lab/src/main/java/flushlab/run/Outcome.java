@@ -32,30 +32,6 @@ public record Outcome(
     OnAgents onAgents,
     String stoppedEarly) {
 
-  /** An outcome on this host with no replay (a scenario's run, a map that replayed nothing). */
-  public Outcome(
-      Certification certification,
-      List<TargetCellResult> results,
-      Map<String, FlushTrigger> triggers,
-      Bisection bisection,
-      boolean interrupted,
-      long startedEpochMillis,
-      long elapsedNanos,
-      Map<String, ProcessInfo> processes) {
-    this(
-        certification,
-        results,
-        triggers,
-        bisection,
-        interrupted,
-        startedEpochMillis,
-        elapsedNanos,
-        processes,
-        List.of(),
-        null,
-        null);
-  }
-
   /**
    * Whether some run lost a client agent's share (it is excluded, the agent named): what arrived is
    * kept.

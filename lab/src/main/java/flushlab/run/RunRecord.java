@@ -31,36 +31,6 @@ public record RunRecord(
     RunStalls stalls,
     List<AgentShare> agents) {
 
-  /** A run read on this host: no agents' shares. */
-  public RunRecord(
-      String target,
-      int cell,
-      int run,
-      BatchResult result,
-      Exclusion exclusion,
-      long maxPacingLatenessNanos,
-      int unauditedStreams,
-      long upstreamFrameBytes,
-      long upstreamFrames,
-      long startedEpochMillis,
-      long endedEpochMillis,
-      RunStalls stalls) {
-    this(
-        target,
-        cell,
-        run,
-        result,
-        exclusion,
-        maxPacingLatenessNanos,
-        unauditedStreams,
-        upstreamFrameBytes,
-        upstreamFrames,
-        startedEpochMillis,
-        endedEpochMillis,
-        stalls,
-        List.of());
-  }
-
   public boolean excluded() {
     return exclusion != null;
   }

@@ -7,6 +7,7 @@ import flushlab.targets.TargetKind;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.LongFunction;
 
 /**
  * One key a scenario may write: where it goes, what it takes, its default and what it means. The
@@ -208,33 +209,9 @@ public record Key(
           return Double.toString(f);
         }
       case SIZE:
-        {
-          long b = Units.parseBytes(v);
-          if (b < min || b > max) {
-            throw new IllegalArgumentException(
-                v
-                    + " is out of range (allowed: "
-                    + Units.formatBytes((long) min)
-                    + ".."
-                    + Units.formatBytes((long) max)
-                    + ")");
-          }
-          return v;
-        }
+        return withinRange(v, Units.parseBytes(v), Units::formatBytes);
       case DURATION:
-        {
-          long n = Units.parseDurationNanos(v);
-          if (n < min || n > max) {
-            throw new IllegalArgumentException(
-                v
-                    + " is out of range (allowed: "
-                    + Units.formatDuration((long) min)
-                    + ".."
-                    + Units.formatDuration((long) max)
-                    + ")");
-          }
-          return v;
-        }
+        return withinRange(v, Units.parseDurationNanos(v), Units::formatDuration);
       case FLUSH_POLICY:
         FlushPolicy.parse(
             v); // refused here, with what is valid; kept as written, as sizes and durations are
@@ -291,6 +268,22 @@ public record Key(
     return (min == Math.rint(min) ? Long.toString((long) min) : Double.toString(min))
         + ".."
         + (max == Math.rint(max) ? Long.toString((long) max) : Double.toString(max));
+  }
+
+  /**
+   * {@code v} as written, once its value ({@code parsed}, in the base unit) is in range; else what
+   * the range is, each end as {@code unit} writes it.
+   */
+  private String withinRange(String v, long parsed, LongFunction<String> unit) {
+    if (parsed < min || parsed > max)
+      throw new IllegalArgumentException(
+          v
+              + " is out of range (allowed: "
+              + unit.apply((long) min)
+              + ".."
+              + unit.apply((long) max)
+              + ")");
+    return v;
   }
 
   /** What the key takes, in words: for messages and the reference. */

@@ -115,6 +115,8 @@ public final class MapScenario {
         null,
         emitterListen,
         target.path().kind() == NetworkPath.Kind.HOST_ROUTE ? NetworkPath.LOOPBACK : target.path(),
-        headers);
+        headers,
+        null,
+        Expectations.NONE);
   }
 }

@@ -3,6 +3,7 @@ package flushlab.scenario;
 import flushlab.core.HostPort;
 import flushlab.netpath.NetworkPath;
 import flushlab.targets.Target;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.Map;
  * {@code expect} is what its flush-trigger answers must be. Immutable; made only by {@link
  * ScenarioLoader}.
  */
+@RecordBuilder
 public record Scenario(
     String name,
     String description,
@@ -31,80 +33,7 @@ public record Scenario(
     RequestHeaders requestHeaders,
     ClusterPlacement cluster,
     Expectations expect)
-    implements ScenarioFile {
-
-  /** On this host only (no cluster: section). */
-  public Scenario(
-      String name,
-      String description,
-      Path file,
-      String text,
-      Resolved resolved,
-      List<Cell> cells,
-      List<String> sweptKeys,
-      List<Target> targets,
-      int runs,
-      Guards guards,
-      boolean flushTriggerMap,
-      Adaptive adaptive,
-      HostPort emitterListen,
-      NetworkPath path,
-      RequestHeaders requestHeaders) {
-    this(
-        name,
-        description,
-        file,
-        text,
-        resolved,
-        cells,
-        sweptKeys,
-        targets,
-        runs,
-        guards,
-        flushTriggerMap,
-        adaptive,
-        emitterListen,
-        path,
-        requestHeaders,
-        null,
-        Expectations.NONE);
-  }
-
-  /** Without client.headers (the map's scenario, older callers). */
-  public Scenario(
-      String name,
-      String description,
-      Path file,
-      String text,
-      Resolved resolved,
-      List<Cell> cells,
-      List<String> sweptKeys,
-      List<Target> targets,
-      int runs,
-      Guards guards,
-      boolean flushTriggerMap,
-      Adaptive adaptive,
-      HostPort emitterListen,
-      NetworkPath path) {
-    this(
-        name,
-        description,
-        file,
-        text,
-        resolved,
-        cells,
-        sweptKeys,
-        targets,
-        runs,
-        guards,
-        flushTriggerMap,
-        adaptive,
-        emitterListen,
-        path,
-        RequestHeaders.none(),
-        null,
-        Expectations.NONE);
-  }
+    implements ScenarioFile, ScenarioBuilder.With {
 
   /**
    * The honesty guards, declared before the run.

@@ -19,50 +19,34 @@ public final class ScenarioReference {
     switch (section) {
       case EMITTER:
       case CLIENT:
-        md.append("| key | section | allowed | default | meaning |\n|---|---|---|---|---|\n");
-        for (Key k : settingsTable()) {
-          md.append("| `")
-              .append(k.name())
-              .append("` | ")
-              .append(k.section().path)
-              .append(" | ")
-              .append(cell(k.allowed()))
-              .append(" | ")
-              .append(k.defaultShown())
-              .append(" | ")
-              .append(cell(k.meaning()))
-              .append(" |\n");
-        }
+        row(md, "key", "section", "allowed", "default", "meaning");
+        for (Key k : settingsTable())
+          row(
+              md,
+              "`" + k.name() + "`",
+              k.section().path,
+              cell(k.allowed()),
+              k.defaultShown(),
+              cell(k.meaning()));
         return md.toString();
       case TARGET:
-        md.append("| key | applies to | allowed | meaning |\n|---|---|---|---|\n");
-        for (Key k : Keys.in(section)) {
-          md.append("| `")
-              .append(k.name())
-              .append("` | ")
-              .append(kinds(k.appliesTo()))
-              .append(" | ")
-              .append(cell(k.allowed()))
-              .append(" | ")
-              .append(cell(k.meaning()))
-              .append(" |\n");
-        }
+        row(md, "key", "applies to", "allowed", "meaning");
+        for (Key k : Keys.in(section))
+          row(md, "`" + k.name() + "`", kinds(k.appliesTo()), cell(k.allowed()), cell(k.meaning()));
         return md.toString();
       default:
-        md.append("| key | allowed | default | meaning |\n|---|---|---|---|\n");
-        for (Key k : Keys.in(section)) {
-          md.append("| `")
-              .append(k.name())
-              .append("` | ")
-              .append(cell(k.allowed()))
-              .append(" | ")
-              .append(k.defaultShown())
-              .append(" | ")
-              .append(cell(k.meaning()))
-              .append(" |\n");
-        }
+        row(md, "key", "allowed", "default", "meaning");
+        for (Key k : Keys.in(section))
+          row(md, "`" + k.name() + "`", cell(k.allowed()), k.defaultShown(), cell(k.meaning()));
         return md.toString();
     }
+  }
+
+  /** A table's row; its heading's (the first written) is followed by the alignment row. */
+  private static void row(StringBuilder md, String... cells) {
+    boolean heading = md.length() == 0;
+    md.append("| ").append(String.join(" | ", cells)).append(" |\n");
+    if (heading) md.append("|").append("---|".repeat(cells.length)).append('\n');
   }
 
   /** The emitter and client settings are one table (a sweep varies both alike). */

@@ -155,7 +155,7 @@ class EmitterLimitsTest {
   @Test
   void aConnectionOnWhichNothingMovesIsClosedButAStreamLongerThanTheIdleTimeoutIsNot()
       throws Exception {
-    EmitterOptions options = EmitterOptions.loopback(0).withIdleTimeout(300_000_000L);
+    EmitterOptions options = EmitterOptions.loopback(0).withIdleTimeoutNanos(300_000_000L);
     try (LabFixture lab = new LabFixture(options, 2);
         Raw idle = new Raw(lab.emitter.port());
         Raw streaming = new Raw(lab.emitter.port())) {

@@ -167,7 +167,7 @@ class H2RelayTest extends LabTest {
         RelayFixture.start(
             lab,
             RelayOptions.loopback(lab.emitter.port(), List.of("passthrough"))
-                .withIdleTimeout(300_000_000L));
+                .withIdleTimeoutNanos(300_000_000L));
     try (Socket s = new Socket("127.0.0.1", relay.port())) {
       s.setSoTimeout(10_000);
       s.getOutputStream().write(H2.PREFACE);

@@ -33,7 +33,7 @@ class RelayFailuresTest {
       List<String> log = new ArrayList<>();
       RelayOptions options =
           RelayOptions.loopback(lab.emitter.port(), List.of("drain-and-flush"))
-              .withIdleTimeout(300_000_000L);
+              .withIdleTimeoutNanos(300_000_000L);
       Relay relay =
           new Relay(
               options,

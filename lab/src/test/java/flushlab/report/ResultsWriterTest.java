@@ -41,7 +41,10 @@ class ResultsWriterTest {
         false,
         1_790_000_000_000L,
         1,
-        Map.of());
+        Map.of(),
+        List.of(),
+        null,
+        null);
   }
 
   @Test

@@ -32,7 +32,7 @@ class DrainedCellTest {
   static CellEvidence evidence(StreamResult s) {
     assertThat(s.ok()).as(String.valueOf(s.errorMessage())).isTrue();
     BatchResult b = new BatchResult(List.of(s));
-    RunRecord run = new RunRecord("t", 0, 0, b, null, 0, 0, 0, 0, 0, 0, null);
+    RunRecord run = new RunRecord("t", 0, 0, b, null, 0, 0, 0, 0, 0, 0, null, List.of());
     return TargetCellResult.of("t", CELL, List.of(run)).evidence(0);
   }
 

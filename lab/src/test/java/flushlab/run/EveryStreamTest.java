@@ -31,7 +31,8 @@ class EveryStreamTest {
             0,
             0,
             0,
-            null);
+            null,
+            List.of());
     TargetCellResult r = TargetCellResult.of("t", DrainedCellTest.CELL, List.of(excluded));
     assertThat(r.included().streamsOk()).isZero();
     assertThat(r.everyStream().streamsOk()).isEqualTo(1);
@@ -52,7 +53,8 @@ class EveryStreamTest {
             0,
             0,
             0,
-            null);
+            null,
+            List.of());
     BatchResult every =
         TargetCellResult.of("t", DrainedCellTest.CELL, List.of(failed)).everyStream();
     assertThat(every.streamsOk()).isZero();

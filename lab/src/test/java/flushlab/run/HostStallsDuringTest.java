@@ -37,7 +37,8 @@ class HostStallsDuringTest {
         0,
         0,
         0,
-        stalls);
+        stalls,
+        List.of());
   }
 
   static TargetCellResult cell(RunRecord... runs) {

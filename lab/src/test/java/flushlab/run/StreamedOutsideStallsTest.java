@@ -30,7 +30,8 @@ class StreamedOutsideStallsTest {
   }
 
   static RunRecord run(StreamResult s, Exclusion why) {
-    return new RunRecord("t", 0, 0, new BatchResult(List.of(s)), why, 0, 0, 0, 0, 0, 0, null);
+    return new RunRecord(
+        "t", 0, 0, new BatchResult(List.of(s)), why, 0, 0, 0, 0, 0, 0, null, List.of());
   }
 
   static CellEvidence judged(
