@@ -1,6 +1,7 @@
 package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import flushlab.map.PairSimulation.Kind;
 import flushlab.map.PairSimulation.Simulated;
@@ -425,6 +426,56 @@ class HoldingPairFitTest {
         candidate(found, "timer=[0-9.]+ms,periodic=true -> cork", "a clock then the cork");
     double period = clock.answer().timerMs();
     assertThat(period).as(clock.chain()).isBetween(107 * 0.95, 107 * 1.05);
+  }
+
+  /**
+   * `timer=96ms,periodic=true -> byte-threshold=1234B` as a map measured it (`flushlab map --shape
+   * 'timer=96ms,periodic=true' --shape byte-threshold=1234B`, 2026-12-06): ticks of about two 66 B
+   * frames every 50 ms reach the threshold at 19 frames, which bounds it to 1123..1254 B, and every
+   * value there fits alike but for where the clock's ticks fell. The grid's best was 1123 B, 9 %
+   * off; the middle of the span is given.
+   */
+  @Test
+  void aThresholdBehindAClockIsTheMiddleOfTheSpanItsCellsAllow() {
+    List<CellEvidence> cells =
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 46.15 frames/read; 11.0 releases per stream of 48 frames (p10 48, p90 49); the oldest frame waited 95.0 ms (p10 94.3, p90 96.0); 96.2 ms between releases (p10 96.2, p90 96.3); 66 B per frame on the wire, 3169 B per release (p10 3169, p90 3235); the first frame waited 95.7 ms"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 12.00 frames/read; 11.0 releases per stream of 48 frames (p10 48, p90 49); the oldest frame waited 95.9 ms (p10 95.1, p90 96.4); 96.5 ms between releases (p10 96.4, p90 96.6); 4104 B per frame on the wire, 197119 B per release (p10 197119, p90 201215); the first frame waited 96.2 ms"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=10ms frames=120: 17.14 frames/read; 5.0 releases per stream of 19 frames (p10 19, p90 20); the oldest frame waited 186.2 ms (p10 183.1, p90 190.8); 192.3 ms between releases (p10 192.3, p90 192.4); 66 B per frame on the wire, 1254 B per release (p10 1254, p90 1320); the first frame waited 191.8 ms"),
+            EvidenceLine.parse(
+                "frame_size=1024B interval=20ms frames=60: 4.62 frames/read; 11.0 releases per stream of 5 frames (p10 4, p90 5); the oldest frame waited 85.3 ms (p10 77.8, p90 93.0); 96.2 ms between releases (p10 96.2, p90 96.3); 1031 B per frame on the wire, 5155 B per release (p10 4127, p90 5155); the first frame waited 95.6 ms"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=50ms frames=73: 18.25 frames/read; 2.0 releases per stream of 19 frames (p10 19, p90 19); the oldest frame waited 926.4 ms (p10 926.4, p90 937.9); 961.5 ms between releases (p10 961.5, p90 961.5); 66 B per frame on the wire, 1254 B per release (p10 1254, p90 1254); the first frame waited 865.0 ms"));
+    TwoStageCandidate pair =
+        candidate(
+            HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK),
+            "timer=[0-9.]+ms,periodic=true -> byte-threshold=[0-9]+B",
+            "a clock then a threshold");
+    assertThat(pair.answer().thresholdBytes()).as(pair.chain()).isBetween(1234 * 0.95, 1234 * 1.05);
+    assertThat(pair.answer().timerMs()).as(pair.chain()).isBetween(96 * 0.95, 96 * 1.05);
+  }
+
+  /**
+   * The relay's shapers count the response head with the first frames (it reads the head from
+   * upstream as bytes like any other), so a threshold's first release of a stream carries fewer
+   * frames: the map's cell above, 60 B every 50 ms through a 96 ms clock then 1234 B, gave its
+   * first frame after 865 ms (17 frames and the head), its later releases 19 frames each.
+   */
+  @Test
+  void aThresholdsFirstReleaseOfAStreamHoldsTheHead() {
+    CellEvidence cell =
+        EvidenceLine.parse(
+            "frame_size=60B interval=50ms frames=73: 18.25 frames/read; 2.0 releases per stream of 19 frames (p10 19, p90 19); the oldest frame waited 926.4 ms (p10 926.4, p90 937.9); 961.5 ms between releases (p10 961.5, p90 961.5); 66 B per frame on the wire, 1254 B per release (p10 1254, p90 1254); the first frame waited 865.0 ms");
+    PairSimulation.Simulated sim =
+        PairSimulation.simulate(
+            cell,
+            new PairSimulation.Stage(PairSimulation.Kind.PERIODIC, 96),
+            new PairSimulation.Stage(PairSimulation.Kind.THRESHOLD, 1234));
+    assertThat(sim.firstWaitMs()).isCloseTo(865.0, within(20.0));
+    assertThat(sim.framesP50()).isEqualTo(19);
   }
 
   /**
