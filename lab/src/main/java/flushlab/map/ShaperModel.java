@@ -211,6 +211,8 @@ public record ShaperModel(String chain, String note, List<String> alike) {
     if (t.stages() != null) return of(t.stages());
     ShaperModel first = single(t);
     if (first.chain() == null) return first;
+    if (t.then() == null && t.before() == null && writesTooFarApartForNagle(t))
+      return new ShaperModel(first.chain(), null, List.of(first.chain() + " -> nagle"));
     // first-content in front of a threshold lets the first frame go with the held comments at once;
     // behind it, the frame
     // waits for the threshold, unless the comments had nearly filled it (a suite run: 2.9 ms behind
@@ -252,6 +254,21 @@ public record ShaperModel(String chain, String note, List<String> alike) {
           List.of("first-content=any -> " + first.chain()));
     }
     return first;
+  }
+
+  /**
+   * A timer that writes no oftener than the client's delayed ACK (40 ms at the least on Linux):
+   * each write finds the one before it acknowledged, so Nagle on the socket, which waits only for
+   * an ACK, never holds one, and a model with Nagle after the timer releases alike (`nagle ->
+   * timer=83ms,periodic=true` and `timer=84ms,periodic=true -> nagle` were answered by the timer
+   * alone, verified, as other models by chain benches; `timer=40ms`, `timer=60ms,periodic=true` and
+   * `timer=250ms` each with Nagle were answered by the timer alone, verified 5 of 5 cells: flushlab
+   * map, 2026-12-06).
+   */
+  private static boolean writesTooFarApartForNagle(FlushTrigger t) {
+    return (t.kind() == TriggerKind.TIMER || t.kind() == TriggerKind.PERIODIC_TIMER)
+        && t.timerMs() != null
+        && t.timerMs() >= Replay.DELAYED_ACK_MIN_MS;
   }
 
   /** The shaper of the one mechanism {@code t.kind()} names. */

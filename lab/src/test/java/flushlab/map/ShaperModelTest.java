@@ -61,6 +61,24 @@ class ShaperModelTest {
         .contains("2 stage(s), not 1");
   }
 
+  /**
+   * A timer writes no oftener than the client's delayed ACK, so Nagle after it never holds a write:
+   * the model with Nagle is named alike, and meets an expectation that names it; a timer faster
+   * than the delayed ACK is not.
+   */
+  @Test
+  void nagleAfterATimerAsSlowAsTheDelayedAckIsNamedAlike() {
+    FlushTrigger clock = answer(TriggerKind.PERIODIC_TIMER, null, 83.3);
+    assertThat(ShaperModel.of(clock).alike())
+        .containsExactly("timer=83.3ms,periodic=true -> nagle");
+    assertThat(ModelExpectation.parse("nagle -> timer=83ms,periodic=true", 0.05).difference(clock))
+        .isNull();
+    assertThat(ShaperModel.of(answer(TriggerKind.TIMER, null, 40.2)).alike())
+        .containsExactly("timer=40.2ms -> nagle");
+    assertThat(ShaperModel.of(answer(TriggerKind.TIMER, null, 25.0)).alike()).isEmpty();
+    assertThat(ShaperModel.of(answer(TriggerKind.BYTE_THRESHOLD, 4096.0, null)).alike()).isEmpty();
+  }
+
   @Test
   void whatNoBuiltInRelayDoesHasNoModelAndSaysWhy() {
     assertThat(ShaperModel.of(answer(TriggerKind.EVENT_COUNT, null, null)).note())
