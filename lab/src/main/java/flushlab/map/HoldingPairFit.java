@@ -37,7 +37,13 @@ public final class HoldingPairFit {
     // two clocks of different periods do not act as one: the second's ticks carry what the first's
     // let go (`timer=216ms,periodic=true -> timer=266ms,periodic=true` was given as a hold then a
     // clock, verified, with no twin named: a chain bench, 2026-12-05)
-    {Kind.PERIODIC, Kind.PERIODIC}
+    {Kind.PERIODIC, Kind.PERIODIC},
+    // two buffers in series, the second larger (one no larger lets every write through): the second
+    // gathers whole writes of the first, so its releases come in steps of the first's, which no one
+    // threshold does where a frame's size is not a divisor of both (`byte-threshold=4698B ->
+    // byte-threshold=6266B` as a browser was inconclusive, no candidate tried: a chain bench,
+    // 2026-12-06)
+    {Kind.THRESHOLD, Kind.THRESHOLD}
   };
 
   /**
@@ -102,6 +108,7 @@ public final class HoldingPairFit {
       double[] bs = values(pair[1]);
       for (double a : as) {
         for (double b : bs) {
+          if (pair[0] == Kind.THRESHOLD && pair[1] == Kind.THRESHOLD && b <= a) continue;
           Stage first = new Stage(pair[0], a);
           Stage second = new Stage(pair[1], b);
           double score = score(order, first, second);
@@ -243,7 +250,9 @@ public final class HoldingPairFit {
     Double ms =
         first.kind() != Kind.THRESHOLD
             ? (Double) first.value()
-            : second.kind() == Kind.CORK || second.kind() == Kind.ONE_LATE
+            : second.kind() == Kind.CORK
+                    || second.kind() == Kind.ONE_LATE
+                    || second.kind() == Kind.THRESHOLD
                 ? null
                 : (Double) second.value();
     FlushTrigger both =

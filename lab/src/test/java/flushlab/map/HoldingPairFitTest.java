@@ -7,6 +7,8 @@ import flushlab.map.PairSimulation.Kind;
 import flushlab.map.PairSimulation.Simulated;
 import flushlab.map.PairSimulation.Stage;
 import flushlab.netpath.NetworkPath;
+import flushlab.relay.shaper.ByteThreshold;
+import flushlab.relay.shaper.ShaperRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -476,6 +478,41 @@ class HoldingPairFitTest {
             new PairSimulation.Stage(PairSimulation.Kind.THRESHOLD, 1234));
     assertThat(sim.firstWaitMs()).isCloseTo(865.0, within(20.0));
     assertThat(sim.framesP50()).isEqualTo(19);
+  }
+
+  /**
+   * `byte-threshold=4698B -> byte-threshold=6266B` as a browser's map measured it (`flushlab map
+   * --shape byte-threshold=4698B --shape byte-threshold=6266B --client browser`, 2026-12-06, the
+   * drained cells left out): the second buffer gathers two of the first's writes of 72 frames of 66
+   * B and of 5 of 1031 B, and one of 2 of 4104 B, which no one threshold does. Two thresholds are a
+   * pair the simulation tries: the first is read within 5 %, the second within what the cells allow
+   * (5155 to 8208 B).
+   */
+  @Test
+  void twoBuffersInSeriesAreAPairOfThresholds() {
+    List<CellEvidence> cells =
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 144 frames (p10 144, p90 144); the oldest frame waited 286.1 ms (p10 286.1, p90 286.4); 288.1 ms between releases (p10 288.1, p90 288.1); 66 B per frame on the wire, 9511 B per release (p10 9511, p90 9511); the first frame waited 280.4 ms"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 2.00 frames/read; 298.0 releases per stream of 2 frames (p10 2, p90 2); the oldest frame waited 2.1 ms (p10 2.0, p90 2.2); 4.0 ms between releases (p10 3.9, p90 4.1); 4104 B per frame on the wire, 8215 B per release (p10 8215, p90 8215); the first frame waited 2.4 ms"),
+            EvidenceLine.parse(
+                "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 10 frames (p10 10, p90 10); the oldest frame waited 180.2 ms (p10 180.2, p90 180.3); 200.0 ms between releases (p10 200.0, p90 200.1); 1031 B per frame on the wire, 10311 B per release (p10 10311, p90 10311); the first frame waited 180.2 ms"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=1800: 138.46 frames/read; 11.0 releases per stream of 144 frames (p10 144, p90 144); the oldest frame waited 286.1 ms (p10 286.1, p90 286.1); 288.1 ms between releases (p10 288.1, p90 288.1); 66 B per frame on the wire, 9511 B per release (p10 9511, p90 9511); the first frame waited 280.1 ms"));
+    TwoStageCandidate pair =
+        candidate(
+            HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK),
+            "byte-threshold=[0-9]+B -> byte-threshold=[0-9]+B",
+            "two thresholds");
+    List<ShaperRegistry.Spec> stages = ShaperRegistry.parseChain(pair.chain());
+    assertThat(stages.get(0).values().get(ByteThreshold.BYTES.key()))
+        .as(pair.chain())
+        .isBetween((long) (4698 * 0.95), (long) (4698 * 1.05));
+    assertThat(stages.get(1).values().get(ByteThreshold.BYTES.key()))
+        .as(pair.chain())
+        .isBetween(5155L, 8208L);
+    assertThat(pair.answer().timerMs()).as("no timer in two buffers").isNull();
   }
 
   /**
