@@ -120,7 +120,7 @@ public final class HoldingPairFit {
       Stage[] chosen = closest.chosen();
       if (chosen == null) continue;
       chosen = thresholdCentred(order, chosen);
-      out.add(candidate(target, chosen[0], chosen[1], fitted, matching));
+      out.add(candidate(target, chosen[0], chosen[1], fitted, matching, loose(order, chosen)));
     }
     return out;
   }
@@ -169,6 +169,36 @@ public final class HoldingPairFit {
     }
     return chosen;
   }
+
+  /**
+   * What the cells leave loose of a pair's thresholds: "; its second threshold fits every cell
+   * alike anywhere in 5155..8208 B, which no cell measured pins" for each threshold whose span of
+   * fitting values is wider than 5 % either way of its middle; empty when none is. Two buffers in
+   * series bound the second only in steps of the first's writes, each a cell of its own frame size.
+   */
+  static String loose(List<CellEvidence> cells, Stage[] chosen) {
+    double best = score(cells, chosen[0], chosen[1]);
+    if (Double.isNaN(best)) return "";
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < 2; i++) {
+      if (chosen[i].kind() != Kind.THRESHOLD) continue;
+      double low = edge(cells, chosen, i, best, 1 / 1.01);
+      double high = edge(cells, chosen, i, best, 1.01);
+      boolean wide = Double.isNaN(low) || Double.isNaN(high) || high > LOOSE * low;
+      if (!wide) continue;
+      out.append(
+          String.format(
+              "; its %s threshold fits every cell alike %s, which no cell measured pins",
+              i == 0 ? "first" : "second",
+              Double.isNaN(low) || Double.isNaN(high)
+                  ? "over more than 40 % either way"
+                  : String.format("anywhere in %.0f..%.0f B", low, high)));
+    }
+    return out.toString();
+  }
+
+  /** A span of fitting values wider than this (5 % either way of its middle) is loose. */
+  static final double LOOSE = 1.1;
 
   /** At most this many 1 % steps either way (40 %): a span wider says nothing of its middle. */
   private static final int MAX_CENTRING_STEPS = 35;
@@ -232,14 +262,24 @@ public final class HoldingPairFit {
   }
 
   private static TwoStageCandidate candidate(
-      String target, Stage first, Stage second, List<CellEvidence> cells, int matching) {
+      String target,
+      Stage first,
+      Stage second,
+      List<CellEvidence> cells,
+      int matching,
+      String loose) {
     TriggerKind k1 = kind(first.kind());
     TriggerKind k2 = kind(second.kind());
     String verdict =
         String.format(
             "%s then %s: the frames every cell sent, run through both in that order, release as the cells did "
-                + "(%d pairs of values on a %.0f %% grid match every cell: %s)",
-            describe(first), describe(second), matching, (STEP - 1) * 100, Fits.across(cells));
+                + "(%d pairs of values on a %.0f %% grid match every cell: %s)%s",
+            describe(first),
+            describe(second),
+            matching,
+            (STEP - 1) * 100,
+            Fits.across(cells),
+            loose);
     String chain = ChainStages.text(first) + " -> " + ChainStages.text(second);
     Double bytes =
         first.kind() == Kind.THRESHOLD
