@@ -39,7 +39,7 @@ final class ChainStages {
     return out;
   }
 
-  /** One spec as this fit simulates it; the cork and one-late only second. */
+  /** One spec as this fit simulates it; the cork only second. */
   private static Stage stageOf(ShaperRegistry.Spec spec, boolean second) {
     Map<String, Long> v = spec.values();
     if (spec.type() == ByteThreshold.TYPE)
@@ -60,7 +60,7 @@ final class ChainStages {
       };
     }
     if (second && spec.type() == Cork.TYPE) return new Stage(Kind.CORK, CorkAfterFit.CEILING_MS);
-    if (second && spec.type() == OneLate.TYPE) return new Stage(Kind.ONE_LATE, 0);
+    if (spec.type() == OneLate.TYPE) return new Stage(Kind.ONE_LATE, 0);
     return null;
   }
 

@@ -69,9 +69,13 @@ public final class HoldingPairFit {
 
   /**
    * One-late in front of a threshold: each frame reaches the threshold one interval late, which
-   * shows only where the threshold lets frames go alone (frames over it, far apart).
+   * shows only where the threshold lets frames go alone (frames over it, far apart); in front of a
+   * hold or a clock, each release waits one interval more where frames come far apart (`one-late ->
+   * timer=147ms` as a browser was inconclusive with no candidate: a chain bench, 2026-12-06).
    */
-  private static final Kind[][] ONE_LATE_BEFORE = {{Kind.ONE_LATE, Kind.THRESHOLD}};
+  private static final Kind[][] ONE_LATE_BEFORE = {
+    {Kind.ONE_LATE, Kind.THRESHOLD}, {Kind.ONE_LATE, Kind.HOLD}, {Kind.ONE_LATE, Kind.PERIODIC}
+  };
 
   static final double STEP = 1.04;
   static final double[] MS = grid(20, 600);
@@ -288,7 +292,7 @@ public final class HoldingPairFit {
     // the answer's timer is the first stage's that keeps time; with two, the model's chain holds
     // both
     Double ms =
-        first.kind() != Kind.THRESHOLD
+        first.kind() != Kind.THRESHOLD && first.kind() != Kind.ONE_LATE
             ? (Double) first.value()
             : second.kind() == Kind.CORK
                     || second.kind() == Kind.ONE_LATE

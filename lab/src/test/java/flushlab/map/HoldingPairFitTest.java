@@ -525,6 +525,31 @@ class HoldingPairFitTest {
   }
 
   /**
+   * One-late in front of a hold: each frame reaches the hold one interval late, so a release waits
+   * the hold and an interval where frames come far apart (`one-late -> timer=147ms` as a browser
+   * was inconclusive with no candidate; mapped since, `one-late -> timer=147.8ms`, verified 5 of 5
+   * cells: flushlab map, 2026-12-06). The pair is simulated, and found within 5 %.
+   */
+  @Test
+  void oneLateInFrontOfAHoldIsAPairTheSimulationTries() {
+    List<CellEvidence> cells =
+        measured(
+            new Stage(Kind.ONE_LATE, 0),
+            new Stage(Kind.HOLD, 147),
+            SMALL_FAST,
+            LARGE_FAST,
+            new double[] {66, 50, 25},
+            new double[] {66, 10, 120},
+            new double[] {1031, 20, 60});
+    TwoStageCandidate pair =
+        candidate(
+            HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK),
+            "one-late -> timer=[0-9.]+ms",
+            "one-late then a hold");
+    assertThat(pair.answer().timerMs()).as(pair.chain()).isBetween(147 * 0.95, 147 * 1.05);
+  }
+
+  /**
    * The accepting client's cells of `compress=gzip,flush=timer,after=158ms ->
    * timer=200ms,periodic=true` as a map measured them (`flushlab map --shape ... --client browser
    * --no-verify`, 2026-12-06, the sizes of its releases and the time between them included): the
