@@ -562,6 +562,32 @@ class TriggerInferenceTest {
   }
 
   /**
+   * A stream held once, then released with its 24th frame, bounds a threshold from above by those
+   * frames and the response head the lab's relay counts in a first release: the plain client's
+   * cells of `compress=gzip,flush=each -> byte-threshold=1724B` (a MapCompressionTest draw, seed
+   * 303) left 1716..1782 B by their releases of 27 frames, and the middle, 1749 B, held the 50 ms
+   * cell to its end on the model. The held-once cell brings the span down to 1744 B. A think cell,
+   * whose first release the comments filled, bounds nothing so.
+   */
+  @Test
+  void aStreamHeldOnceBoundsAThresholdByItsFramesAndTheHead() {
+    CellEvidence fast = held(66, 2, 600, 27, 52.0, 54.0);
+    CellEvidence once =
+        new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 1151.2, false);
+    assertThat(once.heldOnce()).isTrue();
+    Span without = ByteThresholdFit.fit(List.of(fast), new ArrayList<>());
+    assertThat(without.mid()).isBetween(1745.0, 1752.0);
+    Span with = ByteThresholdFit.fit(List.of(fast, once), new ArrayList<>());
+    assertThat(with.hi()).isEqualTo(24 * 66 + ByteThresholdFit.MOST_HEAD_BYTES);
+    assertThat(with.mid()).isBetween(1724.0, 1735.0);
+    // a bound that would leave no value (a target that counts no head and a threshold over it)
+    // is left out, not taken for the answer's
+    CellEvidence early =
+        new CellEvidence("f=66 i=50", 66, 60, 50, 25, 1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 501.2, false);
+    assertThat(ByteThresholdFit.fit(List.of(fast, early), new ArrayList<>())).isEqualTo(without);
+  }
+
+  /**
    * A held cell of one stream of f-byte frames every 2 ms: r frames per release, its oldest waits
    * at p10, p50, p90 and its releases' bytes.
    */

@@ -149,12 +149,16 @@ class RelayFailuresTest {
                   .withLimits(16, 100_000));
       MeteredClient client =
           new MeteredClient(lab.vertx, ClientOptions.single().withRequests(2, 2));
-      // two 64 KB streams at once: together 128 KB held, over the 100 KB cap
+      // two 64 KB streams at once: together 128 KB held, over the 100 KB cap. Each lasts 1.3 s,
+      // so that they overlap even when this host holds the second one back: at 5 ms a frame (0.3 s)
+      // a suite run whose host was loaded read both whole (s158)
       BatchResult r =
           client
               .run(
                   RequestPlan.get(
-                      "http://127.0.0.1:" + relay.port() + "/sse?frames=64&size=1000&interval=5ms"))
+                      "http://127.0.0.1:"
+                          + relay.port()
+                          + "/sse?frames=64&size=1000&interval=20ms"))
               .await(30, TimeUnit.SECONDS);
       client.close();
       assertThat(r.streamsOk()).isEqualTo(1);
