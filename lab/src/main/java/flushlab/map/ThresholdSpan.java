@@ -62,8 +62,9 @@ final class ThresholdSpan {
   /**
    * What the cells leave loose of a pair's thresholds: "; its second threshold fits every cell
    * alike anywhere in 5155..8208 B, which no cell measured pins" for each threshold whose span of
-   * fitting values is wider than 5 % either way of its middle; empty when none is. Two buffers in
-   * series bound the second only in steps of the first's writes, each a cell of its own frame size.
+   * fitting values is wider than 5 % either way of its middle ({@link CompressorFlushFit#LOOSE}, as
+   * a compressor's flush is loose); empty when none is. Two buffers in series bound the second only
+   * in steps of the first's writes, each a cell of its own frame size.
    */
   static String loose(List<CellEvidence> cells, Stage[] chosen) {
     double best = score(cells, chosen[0], chosen[1]);
@@ -73,7 +74,8 @@ final class ThresholdSpan {
       if (chosen[i].kind() != Kind.THRESHOLD) continue;
       double low = edge(cells, chosen, i, best, 1 / 1.01);
       double high = edge(cells, chosen, i, best, 1.01);
-      boolean wide = Double.isNaN(low) || Double.isNaN(high) || high > LOOSE * low;
+      boolean wide =
+          Double.isNaN(low) || Double.isNaN(high) || high > CompressorFlushFit.LOOSE * low;
       if (!wide) continue;
       out.append(
           String.format(
@@ -85,9 +87,6 @@ final class ThresholdSpan {
     }
     return out.toString();
   }
-
-  /** A span of fitting values wider than this (5 % either way of its middle) is loose. */
-  static final double LOOSE = 1.1;
 
   /** At most this many 1 % steps either way (40 %): a span wider says nothing of its middle. */
   private static final int MAX_CENTRING_STEPS = 35;
