@@ -246,7 +246,15 @@ public final class Agent implements AutoCloseable {
     // infos): Hazelcast's default of 271 partitions made every join and leave migrate 271 of them.
     // Every member of a lab runs this same code, so all agree on the count, as Hazelcast requires.
     c.setProperty("hazelcast.partition.count", Integer.toString(HAZELCAST_PARTITIONS));
-    c.getNetworkConfig().setPort(spec.hazelcastPort()).setPortAutoIncrement(false);
+    // The port as given, or the agent does not start; reused while connections of a member that
+    // left it are in TIME_WAIT, as the event bus's and the handshake's are (Vert.x's default), so
+    // an agent started again at once binds. A fresh clone's suite (s160) failed an agent on
+    // "Port [28010] is already in use" after a probe with Java's ServerSocket, which binds with
+    // SO_REUSEADDR, had found it free
+    c.getNetworkConfig()
+        .setPort(spec.hazelcastPort())
+        .setPortAutoIncrement(false)
+        .setReuseAddress(true);
     c.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(spec.at().host());
     JoinConfig join = c.getNetworkConfig().getJoin();
     join.getMulticastConfig().setEnabled(false);
