@@ -6,10 +6,12 @@ import flushlab.process.ProcessGuard;
 import flushlab.process.WorkFolders;
 import flushlab.tls.LabCertificate;
 import java.io.IOException;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -279,11 +281,28 @@ public final class ProxyProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * A loopback port free for TCP and for UDP: Caddy's HTTP/3 listens on UDP at the port its
+   * template serves HTTPS on (a fresh clone's suite, s161: caddy exited on "listen udp
+   * 127.0.0.1:46171: bind: address already in use", a port its TCP probe had found free).
+   */
   private static int freeLoopbackPort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
+    InetAddress loopback = InetAddress.getLoopbackAddress();
+    for (int attempt = 0; attempt < FREE_PORT_ATTEMPTS; attempt++) {
+      try (ServerSocket s = new ServerSocket(0, 1, loopback)) {
+        int port = s.getLocalPort();
+        try (DatagramSocket udp = new DatagramSocket(port, loopback)) {
+          return port;
+        } catch (SocketException udpTaken) {
+          // taken for UDP: another port
+        }
+      }
     }
+    throw new IOException(
+        "no loopback port free for both TCP and UDP in " + FREE_PORT_ATTEMPTS + " tries");
   }
+
+  private static final int FREE_PORT_ATTEMPTS = 20;
 
   private static String capture(List<String> command, Path workdir) {
     try {
