@@ -140,6 +140,7 @@ public final class BesideACompressor {
     boolean timer = b.timer();
     boolean clock = b.clock();
     boolean threshold = b.threshold();
+    boolean cork = b.cork();
     double plainValue = b.plainValue();
     double wireValue = b.wireValue();
     Double beyondTheHold = timer ? beyondTheHold(acceptingCells, others.timerMs()) : null;
@@ -149,6 +150,7 @@ public final class BesideACompressor {
     for (CompressorFlushFit.Flush flush : b.flushes()) {
       boolean timed = flush == CompressorFlushFit.Flush.TIMER;
       for (boolean compressorFirst : new boolean[] {true, false}) {
+        if (cork && !compressorFirst) continue; // the socket's, behind everything
         CompressorFlushFit.Fitted fitted =
             timed && timer
                 ? null
@@ -186,15 +188,17 @@ public final class BesideACompressor {
                           Math.round(value));
                 },
                 compressorFirst ? "before" : "after",
-                threshold
-                    ? String.format(
-                        Locale.ROOT,
-                        compressorFirst
-                            ? "a threshold of %.0f B on the wire"
-                            : "a threshold of %.0f B of event bodies",
-                        compressorFirst ? wireValue : plainValue)
-                    : String.format(
-                        Locale.ROOT, "a %s of %.1f ms", clock ? "clock" : "hold", plainValue));
+                cork
+                    ? "the kernel's cork on the client socket"
+                    : threshold
+                        ? String.format(
+                            Locale.ROOT,
+                            compressorFirst
+                                ? "a threshold of %.0f B on the wire"
+                                : "a threshold of %.0f B of event bodies",
+                            compressorFirst ? wireValue : plainValue)
+                        : String.format(
+                            Locale.ROOT, "a %s of %.1f ms", clock ? "clock" : "hold", plainValue));
         FlushTrigger compressorStage =
             new FlushTrigger(
                 answer.target(),

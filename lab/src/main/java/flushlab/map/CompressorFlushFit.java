@@ -149,6 +149,8 @@ public final class CompressorFlushFit {
       // a threshold in front of the compressor counts the events' bytes; behind it, the
       // compressed bytes, as an accepting client receives them (what its cells give)
       case BYTE_THRESHOLD -> compressorFirst ? Kind.THRESHOLD : Kind.INPUT_THRESHOLD;
+      // the cork is the client socket's: behind the compressor only
+      case CORK -> compressorFirst ? Kind.CORK : null;
       default -> null;
     };
   }

@@ -261,16 +261,24 @@ final class PairSimulation {
     double due =
         Double.NaN; // a hold timer's release or a clock's next tick, once it holds something
     int prevLast = -1;
+    // a compressor passes the response head on at once, a write at the stream's start, and the
+    // cork's ceiling counts from it: the first frames a compressor on an 82 ms timer flushed went
+    // at 205 ms, with the head, and every later release waited 82 ms and the ceiling (293 ms)
+    boolean headHeld = newWrites && s.kind() == Kind.CORK;
+    if (headHeld) due = s.value();
     for (int i = 0; i < inSize; i++) {
       double at = inT[i];
       // what the stage's clock released before this batch came
-      if (heldLast >= 0) {
+      if (heldLast >= 0 || headHeld) {
         double release = releaseBefore(s, due, at);
         if (!Double.isNaN(release)) {
-          t[size] = release;
-          last[size++] = heldLast;
+          if (heldLast >= 0) {
+            t[size] = release;
+            last[size++] = heldLast;
+          }
           heldLast = -1;
           heldBytes = 0;
+          headHeld = false;
         }
       }
       int frames = inLast[i] - prevLast;
@@ -290,7 +298,7 @@ final class PairSimulation {
         due = newWrites ? at + s.value() : Math.max(at, (prevLast + 1) * interval + s.value());
       if (heldLast < 0 && s.kind() == Kind.PERIODIC)
         due = (Math.floor((at - s.phaseMs()) / s.value()) + 1) * s.value() + s.phaseMs();
-      if (heldLast < 0 && (s.kind() == Kind.CORK || s.kind() == Kind.FLUSH_TIMER))
+      if (heldLast < 0 && !headHeld && (s.kind() == Kind.CORK || s.kind() == Kind.FLUSH_TIMER))
         due = at + s.value();
       boolean withTheHead = prevLast < 0;
       prevLast = inLast[i];

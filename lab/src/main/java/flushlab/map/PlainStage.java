@@ -5,14 +5,16 @@ import java.util.List;
 
 /**
  * The stage clients that do not accept the coding saw alone, beside which a compressor of its own
- * is fitted: a hold ({@code timer}), a clock or a threshold, its value as they saw it ({@code
- * plainValue}: ms, or bytes of event bodies) and on the wire ({@code wireValue}), and the
+ * is fitted: a hold ({@code timer}), a clock, a threshold or the kernel's cork on the client socket
+ * ({@code cork}, always behind the compressor: it is the socket's), its value as they saw it
+ * ({@code plainValue}: ms, or bytes of event bodies) and on the wire ({@code wireValue}), and the
  * compressor's flushes tried beside it.
  */
 record PlainStage(
     boolean timer,
     boolean clock,
     boolean threshold,
+    boolean cork,
     double plainValue,
     double wireValue,
     List<CompressorFlushFit.Flush> flushes) {
@@ -51,10 +53,16 @@ record PlainStage(
     boolean clock = others.kind() == TriggerKind.PERIODIC_TIMER && others.timerMs() != null;
     boolean threshold =
         others.kind() == TriggerKind.BYTE_THRESHOLD && others.thresholdBodyBytes() != null;
-    if (!unmodelled || !(timer || clock || threshold)) return null;
+    // the cork behind a compressor: its ceiling counts from the compressor's first write, so every
+    // accepting release waits the compressor's flush and the ceiling (`compress=gzip,flush=timer,
+    // after=82ms -> cork`: 293 ms, answered with no model, and `...flush=bytes,bytes=778B -> cork`,
+    // a chain bench, 2026-12-06)
+    boolean cork = others.kind() == TriggerKind.CORK;
+    if (!unmodelled || !(timer || clock || threshold || cork)) return null;
     // a threshold in front of the compressor counts the events' bytes; behind it, the bytes it
     // passes on, which for clients that do not accept the coding are the plain wire bytes
-    double plainValue = threshold ? others.thresholdBodyBytes() : others.timerMs();
+    double plainValue =
+        threshold ? others.thresholdBodyBytes() : cork ? CorkAfterFit.CEILING_MS : others.timerMs();
     double wireValue =
         threshold && others.thresholdBytes() != null ? others.thresholdBytes() : plainValue;
     // a compressor sending by its output behind a threshold: each threshold release compresses
@@ -64,8 +72,8 @@ record PlainStage(
     // spend the budget
     List<CompressorFlushFit.Flush> flushes =
         Arrays.stream(CompressorFlushFit.Flush.values())
-            .filter(flush -> threshold || flush != CompressorFlushFit.Flush.OUTPUT)
+            .filter(flush -> threshold || cork || flush != CompressorFlushFit.Flush.OUTPUT)
             .toList();
-    return new PlainStage(timer, clock, threshold, plainValue, wireValue, flushes);
+    return new PlainStage(timer, clock, threshold, cork, plainValue, wireValue, flushes);
   }
 }

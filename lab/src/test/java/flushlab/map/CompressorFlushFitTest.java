@@ -140,6 +140,46 @@ class CompressorFlushFitTest {
   }
 
   /**
+   * `compress=gzip,flush=timer,after=82ms -> cork` as a browser (a chain bench, 2026-12-06): the
+   * compressor passed the response head on at once, so the cork's ceiling counted from the stream's
+   * start and the first frames went with the head after 205 ms; every later release waited the
+   * compressor's 82 ms and the ceiling (293 ms). Simulated so, the compressor's timer is found
+   * within 5 %; simulated with the ceiling counted from the first flush (292 ms the first frame's
+   * wait), no timer matched and the map had no candidate.
+   */
+  @Test
+  void aCompressorInFrontOfTheCorkIsFoundItsHeadStartingTheCeiling() {
+    List<CellEvidence> accepting =
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 126 frames (p10 126, p90 126); the oldest frame waited 293.5 ms (p10 293.2, p90 293.5); 252.1 ms between releases (p10 252.1, p90 256.1); 17 B per frame on the wire, 2113 B per release (p10 2111, p90 2121); the first frame waited 205.2 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 126 frames (p10 126, p90 126); the oldest frame waited 292.2 ms (p10 292.2, p90 292.2); 252.1 ms between releases (p10 252.1, p90 256.1); 31 B per frame on the wire, 3949 B per release (p10 3947, p90 3965); the first frame waited 204.2 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=50ms frames=25: 5.00 frames/read; 3.0 releases per stream of 6 frames (p10 6, p90 6); the oldest frame waited 294.0 ms (p10 294.0, p90 294.0); 300.2 ms between releases (p10 292.0, p90 300.2); 29 B per frame on the wire, 193 B per release (p10 190, p90 197); the first frame waited 201.9 ms (gzip: compressed bytes as received)"));
+    CompressorFlushFit.Fitted f =
+        CompressorFlushFit.fit(
+            accepting,
+            List.of(),
+            CompressorFlushFit.Flush.TIMER,
+            TriggerKind.CORK,
+            CorkAfterFit.CEILING_MS,
+            true);
+    assertThat(f).isNotNull();
+    assertThat(f.value()).isBetween(82 * 0.95, 82 * 1.05);
+    assertThat(
+            CompressorFlushFit.fit(
+                accepting,
+                List.of(),
+                CompressorFlushFit.Flush.TIMER,
+                TriggerKind.CORK,
+                CorkAfterFit.CEILING_MS,
+                false))
+        .as("the cork is the client socket's: never in front of the compressor")
+        .isNull();
+  }
+
+  /**
    * A fit that is not loose asks for no cell (a compressor on a timer beside a clock, whose cells
    * pin it).
    */
