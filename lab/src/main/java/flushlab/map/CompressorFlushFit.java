@@ -216,7 +216,7 @@ public final class CompressorFlushFit {
         most = Math.max(most, sim.framesP50());
         soonest = Math.min(soonest, sim.waitP50());
         latest = Math.max(latest, sim.waitP50());
-        if (!PairSimulation.matches(c, sim)) continue;
+        if (!SimulatedCell.matches(c, sim)) continue;
         // a compressor's timer is read off the sizes its flushes give a clock's releases: how
         // many it gathers is the clock's, and which counts they take (two or three flushes) the
         // timer's; its median alone matched a timer 60 % long
@@ -229,7 +229,7 @@ public final class CompressorFlushFit {
           continue;
         double misfit =
             pins.isEmpty()
-                ? PairSimulation.misfit(c, sim) + (sizes ? ReleaseSizes.misfit(c, sim) : 0)
+                ? SimulatedCell.misfit(c, sim) + (sizes ? ReleaseSizes.misfit(c, sim) : 0)
                 : pins.contains(c) ? framesMisfit(c, sim) : 0;
         if (Double.isNaN(best) || misfit < best) best = misfit;
       }

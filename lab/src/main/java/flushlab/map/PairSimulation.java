@@ -6,8 +6,8 @@ import java.util.Arrays;
 /**
  * Two stages in series simulated on a cell: the frames a cell emits (every interval from 0, each of
  * its wire size) through a first and a second holding stage, each holding what it got until its
- * trigger, as the map's relays do; and a measured cell compared with what the simulation says it
- * shows. {@link HoldingPairFit} fits the stages' values with it; the stages of a chain are read
+ * trigger, as the map's relays do ({@link SimulatedCell} holds what it says against a measured
+ * cell). {@link HoldingPairFit} fits the stages' values with it; the stages of a chain are read
  * through the shaper registry.
  */
 final class PairSimulation {
@@ -62,32 +62,6 @@ final class PairSimulation {
    * write; later windows are megabytes and never force a push).
    */
   static final double FIRST_PUSH_BYTES = 32 * 1024;
-
-  /**
-   * How far the simulated cell lies from the measured one: its frames a release and its oldest
-   * frame's wait, relatively.
-   */
-  static double misfit(CellEvidence c, Simulated s) {
-    if (c.drained() || c.releasesPerStream() <= 0)
-      return c.heldOnce()
-          ? sq((s.firstWaitMs() - c.firstWaitMs()) / Math.max(1, c.firstWaitMs()))
-          : 0;
-    if (s.segmented()) {
-      double largest = largestRelease(c);
-      return sq((s.framesMax() - largest) / Math.max(1, largest));
-    }
-    return sq((s.framesP50() - c.releaseFrames()) / Math.max(1, c.releaseFrames()))
-        + sq((s.waitP50() - c.waitP50()) / Math.max(1, c.waitP50()));
-  }
-
-  /** The cell's largest releases, in frames: its p90 in bytes. */
-  private static double largestRelease(CellEvidence c) {
-    return c.releaseBytesP90() / Math.max(1, c.frameBytes());
-  }
-
-  private static double sq(double x) {
-    return x * x;
-  }
 
   /**
    * What the simulation says a cell shows, as the meter counts it (the first release and the end's
@@ -381,55 +355,4 @@ final class PairSimulation {
         ? due
         : Double.NaN;
   }
-
-  /**
-   * Whether the simulated cell looks as the measured one did, within what the replay allows between
-   * two runs.
-   */
-  static boolean matches(CellEvidence c, Simulated s) {
-    if (c.drained()) return s.drained();
-    if (s.drained()) return false;
-    if (c.heldOnce())
-      return s.releases() == 0 && Replay.close(s.firstWaitMs(), c.firstWaitMs(), 0.15, 10);
-    if (c.releasesPerStream() <= 0) return s.releases() == 0;
-    if (s.releases() == 0) return false;
-    boolean firstAlike =
-        Replay.close(s.firstWaitMs(), c.firstWaitMs(), 0.15, Math.max(10, c.intervalMs() + 2));
-    if (!SteadyGaps.alike(c, s)) return false;
-    if (s.segmented()) {
-      double largest = largestRelease(c);
-      return firstAlike && Math.abs(s.framesMax() - largest) <= Math.max(1, 0.25 * largest);
-    }
-    boolean frames =
-        Math.abs(s.framesP50() - c.releaseFrames()) <= Math.max(1, 0.25 * c.releaseFrames())
-            || ReleaseSizes.twoSizesAlike(c, s);
-    // the first frame's wait too, as the replay holds it (15 %, 10 ms or one interval and 2 ms): a
-    // pair that releases alike but lets the head go a stage later was replayed, and refused, for
-    // that alone (`timer=194.5ms -> one-late` against two clocks: the first frame's wait 265.3 and
-    // 390.8 ms)
-    return frames
-        && readsAlike(c, s)
-        && Replay.close(s.waitP50(), c.waitP50(), 0.15, Math.max(5, c.intervalMs() + 2))
-        && firstAlike;
-  }
-
-  /**
-   * Releases read in one read each: the frames a read carries on average, as the replay compares
-   * them, within what it allows (25 % or one). The median release alone let a threshold behind a
-   * clock be fitted where every other tick's batch fell short of it and left with the next (10
-   * frames a read on the target, 15 on the model: `timer=212ms,periodic=true ->
-   * byte-threshold=7536B`, a chain bench, 2026-12-05). Releases over {@link #ONE_READ_BYTES} may
-   * take several reads.
-   */
-  private static boolean readsAlike(CellEvidence c, Simulated s) {
-    if (s.framesPerBatch() <= 0 || c.framesPerRead() <= 0) return true;
-    if (c.releaseBytesP90() <= 0 || c.releaseBytesP90() > ONE_READ_BYTES) return true;
-    return Replay.close(s.framesPerBatch(), c.framesPerRead(), Replay.FRAMES_SHARE, 1);
-  }
-
-  /**
-   * A release this small is read in one read: half the client's read buffer ({@link
-   * CellSpreads#READ_BYTES}), so that one starting anywhere in a read still fits it.
-   */
-  static final double ONE_READ_BYTES = CellSpreads.READ_BYTES / 2.0;
 }

@@ -19,7 +19,7 @@ final class ReleaseSizes {
    * flushed 2 ms frames 30 at a time and the clock released two flushes or three (60 and 92 frames,
    * p10 and p90); a timer of 96 ms, 48 and 96 frames, was fitted and verified for its median alone
    * (60 against 48, within a quarter: two maps in four, 2026-12-06). Releases over {@link
-   * PairSimulation#ONE_READ_BYTES}, or too few to spread, are not held to it.
+   * SimulatedCell#ONE_READ_BYTES}, or too few to spread, are not held to it.
    */
   static boolean alike(CellEvidence c, Simulated s) {
     if (!sizesComparable(c, s)) return true;
@@ -77,7 +77,7 @@ final class ReleaseSizes {
     return s.releases() > 0
         && c.frameBytes() > 0
         && c.releaseBytesP10() > 0
-        && c.releaseBytesP90() <= PairSimulation.ONE_READ_BYTES;
+        && c.releaseBytesP90() <= SimulatedCell.ONE_READ_BYTES;
   }
 
   /**

@@ -15,15 +15,15 @@ final class ThresholdSpan {
   private ThresholdSpan() {}
 
   /**
-   * How far the pair's simulation is from the cells (the sum of {@link PairSimulation#misfit}); NaN
+   * How far the pair's simulation is from the cells (the sum of {@link SimulatedCell#misfit}); NaN
    * when a cell does not match.
    */
   static double score(List<CellEvidence> cells, Stage first, Stage second) {
     double score = 0;
     for (CellEvidence c : cells) {
       Simulated sim = PairSimulation.simulate(c, first, second);
-      if (!PairSimulation.matches(c, sim)) return Double.NaN;
-      score += PairSimulation.misfit(c, sim);
+      if (!SimulatedCell.matches(c, sim)) return Double.NaN;
+      score += SimulatedCell.misfit(c, sim);
     }
     return score;
   }

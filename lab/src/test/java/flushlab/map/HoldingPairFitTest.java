@@ -192,7 +192,7 @@ class HoldingPairFitTest {
     for (double b : HoldingPairFit.BYTES) {
       Stage t = new Stage(Kind.THRESHOLD, b);
       if (cells.stream()
-          .allMatch(c -> PairSimulation.matches(c, PairSimulation.simulate(c, chosen[0], t))))
+          .allMatch(c -> SimulatedCell.matches(c, PairSimulation.simulate(c, chosen[0], t))))
         allowed.add(b);
     }
     System.out.println(
@@ -337,8 +337,8 @@ class HoldingPairFitTest {
     Simulated over = PairSimulation.simulate(c, clock, new Stage(Kind.THRESHOLD, 10505));
     Simulated under = PairSimulation.simulate(c, clock, new Stage(Kind.THRESHOLD, 7381));
     assertThat(over.framesPerBatch()).as(over.toString()).isGreaterThan(under.framesPerBatch());
-    assertThat(PairSimulation.matches(c, over)).as(over.toString()).isFalse();
-    assertThat(PairSimulation.matches(c, under)).as(under.toString()).isTrue();
+    assertThat(SimulatedCell.matches(c, over)).as(over.toString()).isFalse();
+    assertThat(SimulatedCell.matches(c, under)).as(under.toString()).isTrue();
   }
 
   /**
