@@ -22,10 +22,29 @@ final class CellSpreads {
    * the model was refused (one map in three).
    */
   static boolean inEachOthersSpread(CellEvidence t, CellEvidence m, double floorMs) {
-    return spreads(t, floorMs)
+    if (spreads(t, floorMs)
         && spreads(m, floorMs)
         && within(m.waitP50(), t, floorMs)
-        && within(t.waitP50(), m, floorMs);
+        && within(t.waitP50(), m, floorMs)) return true;
+    return overASegment(t, m)
+        && (spreads(t, floorMs) && allWithin(m, t, floorMs)
+            || spreads(m, floorMs) && allWithin(t, m, floorMs));
+  }
+
+  /**
+   * A release over a segment leaves the cork in parts, and its waits are where the segments' edges
+   * fell: one side's waits may spread over them and the other's, on another run, all fall at one of
+   * them. Then that side's waits, p10 to p90, lying within the other's spread are a sample of it. A
+   * 305 ms hold before the cork released its 4 KiB cell's frames after 216-311 ms on the target
+   * (237.6 the median) and about 289 on the right model, which was refused for it, and a clock of
+   * 311 ms verified in its place (s167, a fresh-clone suite, 2026-12-06).
+   */
+  private static boolean overASegment(CellEvidence t, CellEvidence m) {
+    return Math.max(t.releaseBytesP90(), m.releaseBytesP90()) > PairSimulation.SEGMENT;
+  }
+
+  private static boolean allWithin(CellEvidence narrow, CellEvidence wide, double floorMs) {
+    return within(narrow.waitP10(), wide, floorMs) && within(narrow.waitP90(), wide, floorMs);
   }
 
   /**
