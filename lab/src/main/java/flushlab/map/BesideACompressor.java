@@ -150,7 +150,6 @@ public final class BesideACompressor {
     for (CompressorFlushFit.Flush flush : b.flushes()) {
       boolean timed = flush == CompressorFlushFit.Flush.TIMER;
       for (boolean compressorFirst : new boolean[] {true, false}) {
-        if (cork && !compressorFirst) continue; // the socket's, behind everything
         CompressorFlushFit.Fitted fitted =
             timed && timer
                 ? null
