@@ -24,6 +24,15 @@ public final class ReadByRead {
    * each read 20 us after it.
    */
   public static StreamResult stream(int frames, int size, long interval, LongUnaryOperator readAt) {
+    return stream(frames, size, i -> 200_000 + i * interval, readAt);
+  }
+
+  /**
+   * As above, frame {@code i} written at {@code sentAt(i)} past t0 (its emit stamp): an emitter
+   * that ran late wrote the frames that came due at once.
+   */
+  public static StreamResult stream(
+      int frames, int size, LongUnaryOperator sentAt, LongUnaryOperator readAt) {
     long t0 = System.nanoTime();
     StreamMeter m = new StreamMeter(frames);
     m.requestWritten(t0);
@@ -40,12 +49,7 @@ public final class ReadByRead {
       byte[] b = new byte[n * size];
       for (int k = 0; k < n; k++) {
         FrameCodec.encode(
-            i + k,
-            LabClock.toEpochNanos(t0 + 200_000 + (i + k) * interval),
-            size,
-            b,
-            k * size,
-            crc);
+            i + k, LabClock.toEpochNanos(t0 + sentAt.applyAsLong(i + k)), size, b, k * size, crc);
       }
       m.onRead(t0 + at, b, 0, b.length, n == perRead);
       m.readDone(t0 + at + 20_000);

@@ -31,6 +31,9 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  *     to the first frame
  * @param label the cell's name; {@code withLabel} gives the same evidence under another (a cell
  *     read only outside this host's stalls says so)
+ * @param framesSentApartPerRead frames per read with the frames this lab's emitter wrote together
+ *     counted once ({@link flushlab.client.SentTogether}): the merging the path did. Below {@code
+ *     framesPerRead} only when the emitter ran late on this host and wrote due frames at once.
  */
 @RecordBuilder
 public record CellEvidence(
@@ -60,7 +63,8 @@ public record CellEvidence(
     double firstBodyMs,
     double ttftMs,
     double releaseFramesP10,
-    double releaseFramesP90)
+    double releaseFramesP90,
+    double framesSentApartPerRead)
     implements CellEvidenceBuilder.With {
 
   /** A cell without a think. */
@@ -113,7 +117,8 @@ public record CellEvidence(
         Double.NaN,
         Double.NaN,
         0,
-        0);
+        0,
+        framesPerRead);
   }
 
   /**
@@ -258,14 +263,29 @@ public record CellEvidence(
     return framesPerStream * frameBytes;
   }
 
+  /**
+   * What the line says of frames the lab's emitter sent together, where they move the figure of a
+   * cell that may have streamed (in a held cell's line it says nothing of the path).
+   */
+  private String sentTogether() {
+    return framesPerRead - framesSentApartPerRead < 0.005 || releaseFrames >= 2
+        ? ""
+        : String.format(
+            " (%.2f sent apart: this lab's emitter, late on its host, wrote the rest together)",
+            framesSentApartPerRead);
+  }
+
   /** Frames left whenever they came: one per release, and none waited. */
   public boolean streamed() {
     return !drained
         && streams > 0
         && releaseFrames < 2
         && waitP50 < HELD_MS
-        && framesPerRead <= 1.25;
+        && framesSentApartPerRead <= STREAMED_FRAMES_PER_READ;
   }
+
+  /** Frames per read (sent apart) a streamed cell stays within: Nagle's small merges go over. */
+  public static final double STREAMED_FRAMES_PER_READ = 1.25;
 
   /**
    * Every frame left on its own and none waited: whatever buffer the target has, a frame of this
@@ -349,10 +369,11 @@ public record CellEvidence(
             ? String.format("p10 %.0f, p90 %.0f", releaseFramesP10, releaseFramesP90)
             : "p50";
     return String.format(
-            "%s: %.2f frames/read; %.1f releases per stream of %.0f frames (%s); the oldest frame waited "
+            "%s: %.2f frames/read%s; %.1f releases per stream of %.0f frames (%s); the oldest frame waited "
                 + "%.1f ms (p10 %.1f, p90 %.1f); %.1f ms between releases (p10 %.1f, p90 %.1f); %.0f B per frame on the wire, %.0f B per release (p10 %.0f, p90 %.0f)",
             label,
             framesPerRead,
+            sentTogether(),
             releasesPerStream,
             releaseFrames,
             framesSpread,

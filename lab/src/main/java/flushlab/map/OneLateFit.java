@@ -35,7 +35,8 @@ final class OneLateFit {
     List<Double> offsets = new ArrayList<>();
     for (CellEvidence c : cells) {
       if (c.drained() || c.streams() == 0) return null;
-      if (c.releaseFrames() >= 1.5 || c.framesPerRead() > 1.25) return null;
+      if (c.releaseFrames() >= 1.5
+          || c.framesSentApartPerRead() > CellEvidence.STREAMED_FRAMES_PER_READ) return null;
       offsets.add(c.waitP50() - c.intervalMs());
       if (c.intervalMs() >= LONG_INTERVAL_MS) longInterval = true;
     }

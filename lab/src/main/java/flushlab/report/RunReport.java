@@ -181,7 +181,8 @@ public record RunReport(
       int extraFramesInHostStalls,
       int extraFramesInLoopStallsOnly,
       String hostStall,
-      String loopStall) {
+      String loopStall,
+      int extraFramesSentTogether) {
     static Hiccups of(String process, RunStalls s) {
       return new Hiccups(
           process,
@@ -192,7 +193,8 @@ public record RunReport(
           s.extraInHostStalls(),
           s.extraInLoopStallsOnly(),
           s.hostStall(),
-          s.loopStall());
+          s.loopStall(),
+          s.extraSentTogether());
     }
   }
 

@@ -1,5 +1,6 @@
 package flushlab.run;
 
+import flushlab.client.SentTogether;
 import flushlab.core.StallFigures;
 import flushlab.core.StallLog;
 import java.util.List;
@@ -24,6 +25,8 @@ import java.util.List;
  * @param path the longest wait for a core of a thread of the path's other processes over the run
  *     (the proxy the lab started, a namespace's emitter): what the host took from them, which no
  *     stall of this process shows
+ * @param extraSentTogether extra frames the lab's emitter wrote together, late on its host, and the
+ *     client read together ({@link SentTogether}): the path held none of them
  */
 public record RunStalls(
     StallFigures host,
@@ -35,7 +38,8 @@ public record RunStalls(
     String hostStall,
     String loopStall,
     List<StallLog.Stall> hostSpans,
-    StallJudge.PathWait path) {
+    StallJudge.PathWait path,
+    int extraSentTogether) {
 
   /**
    * Below this share of the frames read, frames read together in host stalls change no figure the

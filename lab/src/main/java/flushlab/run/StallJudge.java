@@ -1,6 +1,7 @@
 package flushlab.run;
 
 import flushlab.client.BatchResult;
+import flushlab.client.SentTogether;
 import flushlab.client.StreamResult;
 import flushlab.core.HiccupMeter;
 import flushlab.core.LongSamples;
@@ -139,7 +140,8 @@ public final class StallJudge {
         hostText,
         loopText,
         List.copyOf(host),
-        path);
+        path,
+        (int) SentTogether.extraFrames(result.streamResults(), intervalNanos));
   }
 
   /**

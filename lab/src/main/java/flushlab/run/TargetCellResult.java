@@ -1,6 +1,7 @@
 package flushlab.run;
 
 import flushlab.client.BatchResult;
+import flushlab.client.SentTogether;
 import flushlab.client.StreamResult;
 import flushlab.coding.ContentCoding;
 import flushlab.http.Header;
@@ -130,7 +131,8 @@ public record TargetCellResult(
         ok == 0 ? Double.NaN : b.firstBodyByteMs().p50(),
         ok == 0 ? Double.NaN : b.ttftMs().p50(),
         anyRelease ? b.histograms().releaseFrames().getValueAtPercentile(10) : 0,
-        anyRelease ? b.histograms().releaseFrames().getValueAtPercentile(90) : 0);
+        anyRelease ? b.histograms().releaseFrames().getValueAtPercentile(90) : 0,
+        SentTogether.framesPerRead(b, cell.stream().intervalNanos()));
   }
 
   private static double value(org.HdrHistogram.Histogram h, double percentile) {

@@ -51,8 +51,14 @@ final class EvidenceLine {
               + N
               + " ms(?: \\((\\w+): compressed bytes as received\\))?");
 
+  /** What a line says of frames the lab's emitter sent together, when it says anything. */
+  private static final Pattern SENT_APART = Pattern.compile(" \\(" + N + " sent apart: [^)]*\\)");
+
   static CellEvidence parse(String line) {
-    Matcher m = HELD.matcher(line);
+    Matcher apart = SENT_APART.matcher(line);
+    boolean sentTogether = apart.find();
+    double sentApart = sentTogether ? d(apart, 1) : Double.NaN;
+    Matcher m = HELD.matcher(sentTogether ? apart.replaceFirst("") : line);
     if (!m.matches())
       throw new IllegalArgumentException("not a held cell's evidence line: " + line);
     return CellEvidenceBuilder.builder()
@@ -80,6 +86,7 @@ final class EvidenceLine {
         .ttftMs(Double.NaN)
         .releaseFramesP10(m.group(8) == null ? 0 : d(m, 8))
         .releaseFramesP90(m.group(9) == null ? 0 : d(m, 9))
+        .framesSentApartPerRead(sentTogether ? sentApart : d(m, 5))
         .build();
   }
 

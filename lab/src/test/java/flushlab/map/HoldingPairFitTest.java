@@ -675,7 +675,8 @@ class HoldingPairFitTest {
         c.firstBodyMs(),
         c.ttftMs(),
         0,
-        0);
+        0,
+        c.framesPerRead());
   }
 
   /**

@@ -52,7 +52,8 @@ class MapProberTest {
           p.keepAliveNanos() / 1e6 + t,
           think + 1,
           0,
-          0);
+          0,
+          p.frames());
     }
     if (wire >= n) {
       return new CellEvidence(

@@ -72,7 +72,8 @@ class ReplayTest {
         firstBodyMs,
         ttftMs,
         0,
-        0);
+        0,
+        drained ? 5 : 1.0);
   }
 
   /**

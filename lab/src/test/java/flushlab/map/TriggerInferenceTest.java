@@ -1196,7 +1196,8 @@ class TriggerInferenceTest {
         firstBodyMs,
         ttftMs,
         0,
-        0);
+        0,
+        1.0);
   }
 
   /**
@@ -1231,7 +1232,8 @@ class TriggerInferenceTest {
         firstBodyMs,
         ttftMs,
         0,
-        0);
+        0,
+        1.0);
   }
 
   /**

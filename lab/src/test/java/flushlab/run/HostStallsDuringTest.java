@@ -24,7 +24,17 @@ class HostStallsDuringTest {
         new StallFigures(longestMs > 5 ? 1 : 0, longestMs > 20 ? 1 : 0, 0, longestMs, 400);
     RunStalls stalls =
         new RunStalls(
-            host, StallFigures.NONE, 600, 0, 0, 0, null, null, List.of(), StallJudge.PathWait.NONE);
+            host,
+            StallFigures.NONE,
+            600,
+            0,
+            0,
+            0,
+            null,
+            null,
+            List.of(),
+            StallJudge.PathWait.NONE,
+            0);
     return new RunRecord(
         "t",
         0,
