@@ -65,15 +65,12 @@ record PlainStage(
         threshold ? others.thresholdBodyBytes() : cork ? CorkAfterFit.CEILING_MS : others.timerMs();
     double wireValue =
         threshold && others.thresholdBytes() != null ? others.thresholdBytes() : plainValue;
-    // a compressor sending by its output behind a threshold: each threshold release compresses
-    // as a block, so its output comes in steps the input count cannot match
+    // a compressor sending by its output, beside any stage: behind a threshold each release
+    // compresses as a block, so its output comes in steps an input count cannot match
     // (`byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` had no model, 2026-12-05);
-    // beside a hold or a clock an input count replays alike, and two more replays would only
-    // spend the budget
-    List<CompressorFlushFit.Flush> flushes =
-        Arrays.stream(CompressorFlushFit.Flush.values())
-            .filter(flush -> threshold || cork || flush != CompressorFlushFit.Flush.OUTPUT)
-            .toList();
+    // behind a hold an input count can replay alike on every cell, and then both are named (`timer=
+    // 249ms -> compress=gzip,flush=bytes,bytes=2289B` had no candidate of its kind: 2026-12-06)
+    List<CompressorFlushFit.Flush> flushes = Arrays.asList(CompressorFlushFit.Flush.values());
     return new PlainStage(timer, clock, threshold, cork, plainValue, wireValue, flushes);
   }
 }

@@ -104,7 +104,8 @@ final class AlikeTeller {
               List.of(onTarget),
               map.cert(),
               announce,
-              deadline);
+              deadline,
+              false);
       if (o.unfinished() != null || o.verdict() == null || o.notReplayed() > 0) return null;
       announce.accept("replay: " + o.text());
       onIt.add(o.verdict());

@@ -102,7 +102,8 @@ final class PairReplays {
               map.results(),
               map.cert(),
               announce,
-              map.deadline());
+              map.deadline(),
+              true);
       if (o.unfinished() != null) {
         tried.add(c.chain() + ": not verified: " + o.unfinished());
         if (o.unfinished().contains(MapSession.HOST_STALLED))

@@ -391,6 +391,54 @@ class BesideACompressorTest {
   }
 
   /**
+   * A hold in front of a compressor that sends once N compressed bytes wait, the accepting pass
+   * read as an encoder: its output count is offered beside the hold, as its input count is. Both
+   * reproduced all ten cells of `timer=249ms -> compress=gzip,flush=bytes,bytes=2289B` (mapped with
+   * `--verify`, 2026-12-06), which before had no candidate of its kind. The lines are that map's.
+   */
+  @Test
+  void aHoldInFrontOfACompressorSendingByItsOutputIsOfferedItsOutputCount() {
+    List<CellEvidence> accepting =
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 200.00 frames/read; 1.0 releases per stream"
+                    + " of 251 frames (p10 251, p90 251); the oldest frame waited 500.6 ms (p10 500.6,"
+                    + " p90 500.6); 500.7 ms between releases (p10 500.7, p90 500.7); 16 B per frame on"
+                    + " the wire, 4027 B per release (p10 4027, p90 4027); the first frame waited 501.4"
+                    + " ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per"
+                    + " stream of 126 frames (p10 126, p90 127); the oldest frame waited 252.7 ms (p10"
+                    + " 252.6, p90 254.8); 252.8 ms between releases (p10 252.6, p90 253.1); 31 B per"
+                    + " frame on the wire, 3859 B per release (p10 3853, p90 3895); the first frame"
+                    + " waited 252.6 ms (gzip: compressed bytes as received)"));
+    List<CellEvidence> pinning =
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=5ms frames=431: 143.67 frames/read; 1.0 releases per stream"
+                    + " of 150 frames (p10 150, p90 150); the oldest frame waited 750.1 ms (p10 750.1,"
+                    + " p90 750.1); 750.3 ms between releases (p10 750.3, p90 750.3); 17 B per frame on"
+                    + " the wire, 2493 B per release (p10 2493, p90 2493); the first frame waited 750.1"
+                    + " ms (gzip: compressed bytes as received)"));
+    List<String> chains =
+        BesideACompressor.compressorOnATimer(
+                compressedBeside(answer(TriggerKind.ENCODER), timed(TriggerKind.TIMER, 249.4)),
+                true,
+                accepting,
+                pinning)
+            .stream()
+            .map(TwoStageCandidate::chain)
+            .toList();
+    Pattern output = Pattern.compile("timer=249.4ms -> compress=gzip,flush=bytes,bytes=(\\d+)B");
+    String found =
+        chains.stream().filter(c -> output.matcher(c).matches()).findFirst().orElse(null);
+    assertThat(found).as("%s", chains).isNotNull();
+    Matcher m = output.matcher(found);
+    assertThat(m.matches()).isTrue();
+    assertThat(Double.parseDouble(m.group(1))).as(found).isBetween(2289 * 0.95, 2289 * 1.05);
+  }
+
+  /**
    * A plain byte threshold beside an accepting pass read as threshold-or-timer, which no compressor
    * of the lab's does alone (`byte-threshold=1401B -> compress=gzip,flush=timer,after=90ms`, mapped
    * with `--client browser`, 2026-12-05, had no model): the compressor on a timer behind that
