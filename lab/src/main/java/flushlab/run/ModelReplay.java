@@ -98,6 +98,7 @@ final class ModelReplay {
     // bytes=2289B` was inconclusive with three candidates never replayed, after two that differed
     // at their first cell had been replayed on all ten: a chain bench, 2026-12-06)
     int leftOnceRefused = 0;
+    boolean refused = false;
     Target.Relay replica =
         new Target.Relay("model", ShaperRegistry.parseChain(chain), false, target.path());
     List<ComparedCell> compared = new ArrayList<>();
@@ -229,10 +230,11 @@ final class ModelReplay {
                       .difference()
                   != null) {
             leftOnceRefused = results.size() - compared.size() - noData;
+            refused = true;
             break;
           }
         }
-        if (silent != null && leftOnceRefused > 0) {
+        if (silent != null && refused) {
           silent.stop(0);
         } else if (silent != null) {
           double allowedMs = Math.min(idle.cutMs() * 1.1 + 200, secondsLeft(deadline) * 1000 - 500);
@@ -275,8 +277,9 @@ final class ModelReplay {
     if (idleOnModel != null)
       verdict =
           verdict.with(new Replay.CellMatch(IdleCut.LABEL, IdleCut.difference(idle, idleOnModel)));
+    // (cells left unreplayed part no clients: a refused candidate's cells say nothing of them)
     ClientsApart apart =
-        verdict.verified()
+        verdict.verified() || refused
             ? null
             : ClientsApart.of(ofCells, compared.stream().map(ComparedCell::asked).toList());
     return new Outcome(
