@@ -279,12 +279,14 @@ public final class CompressorFlushFit {
    * with the value at every step from {@code f}'s low to its high (so each release is one flush,
    * not a sum of several), with the most frames a release at the low end (the finest reading); null
    * when no such cell exists, or the other stage is a threshold (whose count behind the compressor
-   * is of compressed bytes, which a cell not measured does not have).
+   * is of compressed bytes, which a cell not measured does not have), or the compressor's own count
+   * is of its output ({@code flush=bytes}: compressed bytes again; the cells pinning an input count
+   * bound it too).
    */
   public static CellPlan pinningCell(
       Fitted f, Flush flush, TriggerKind other, double otherMs, boolean first) {
     Kind kind = beside(other, first);
-    if (kind != Kind.PERIODIC && kind != Kind.HOLD || flush == Flush.TIMER || !f.loose())
+    if (kind != Kind.PERIODIC && kind != Kind.HOLD || flush != Flush.INPUT || !f.loose())
       return null;
     Stage fixed = new Stage(kind, otherMs);
     CellPlan best = null;

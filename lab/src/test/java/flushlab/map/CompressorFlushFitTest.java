@@ -71,6 +71,15 @@ class CompressorFlushFitTest {
                 true))
         .as("a threshold behind the compressor counts compressed bytes a plan does not have")
         .isNull();
+    assertThat(
+            CompressorFlushFit.pinningCell(
+                fitted(List.of()),
+                CompressorFlushFit.Flush.OUTPUT,
+                TriggerKind.PERIODIC_TIMER,
+                CLOCK_MS,
+                true))
+        .as("a compressor's output count is of compressed bytes a plan does not have")
+        .isNull();
   }
 
   /** With the pinning cell measured, the count is read off its releases, within 5 %. */
