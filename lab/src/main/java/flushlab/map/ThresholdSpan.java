@@ -88,6 +88,19 @@ final class ThresholdSpan {
     return out.toString();
   }
 
+  /**
+   * Stage {@code i}'s threshold values that fit every cell alike with the other stage as in {@code
+   * pair}, as {low, high}; null when the pair does not fit or the span goes on past 40 % either
+   * way.
+   */
+  static double[] span(List<CellEvidence> cells, Stage[] pair, int i) {
+    double best = score(cells, pair[0], pair[1]);
+    if (Double.isNaN(best)) return null;
+    double low = edge(cells, pair, i, best, 1 / 1.01);
+    double high = edge(cells, pair, i, best, 1.01);
+    return Double.isNaN(low) || Double.isNaN(high) ? null : new double[] {low, high};
+  }
+
   /** At most this many 1 % steps either way (40 %): a span wider says nothing of its middle. */
   private static final int MAX_CENTRING_STEPS = 35;
 

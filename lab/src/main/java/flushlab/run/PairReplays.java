@@ -6,6 +6,7 @@ import flushlab.map.CorkAfterFit;
 import flushlab.map.FlushTrigger;
 import flushlab.map.HoldingPairFit;
 import flushlab.map.OneLateAfterFit;
+import flushlab.map.PairPinning;
 import flushlab.map.Replay;
 import flushlab.map.SocketStageFit;
 import flushlab.map.TwoStageCandidate;
@@ -87,7 +88,9 @@ final class PairReplays {
         i < all.size() || i == candidates.size() && reproduced.isEmpty() && !pairCells.isEmpty();
         i++) {
       if (i == candidates.size()) {
-        all.addAll(HoldingPairFit.candidates(target.name(), pairCells, target.path()));
+        Pinned pinned = pinned(map, pairCells);
+        pairCells = pinned.cells();
+        all.addAll(pinned.candidates());
         if (i == all.size()) break;
       }
       TwoStageCandidate c = all.get(i);
@@ -185,6 +188,37 @@ final class PairReplays {
     }
     return new Result(answer.withUnverifiedModels(tried, cells), null, false);
   }
+
+  /**
+   * {@code pairCells} and the cells measured to pin a threshold the pairs fitted on them leave
+   * loose, with the pairs fitted on them all ({@link PairPinning}), as the scenario's client, while
+   * the budget has room; each one is in the map's results, so every replay after it compares it
+   * too.
+   */
+  private Pinned pinned(MapContext map, List<CellEvidence> pairCells) throws Exception {
+    Target target = map.target();
+    List<CellEvidence> cells = new ArrayList<>(pairCells);
+    Cell base = lab.scenario().cells().get(0);
+    List<TwoStageCandidate> pairs = HoldingPairFit.candidates(target.name(), cells, target.path());
+    for (int round = 0; round < PairPinning.MAX_PINNING_CELLS && !lab.interrupted(); round++) {
+      CellPlan plan = PairPinning.next(pairs, cells);
+      if (plan == null
+          || ModelReplay.secondsLeft(map.deadline()) < 3 * (plan.streamMs() / 1000 + 1)) break;
+      map.announce()
+          .accept(
+              "map: the cells leave a threshold of two stages loose; measuring a cell that pins"
+                  + " it: "
+                  + plan);
+      MapContext.OneMore more = map.oneCellMore(lab, base, plan, "pin the threshold");
+      if (more == null) break;
+      cells.add(more.seen());
+      pairs = HoldingPairFit.candidates(target.name(), cells, target.path());
+    }
+    return new Pinned(cells, pairs);
+  }
+
+  /** The pair cells with those measured to pin a threshold, and the pairs fitted on them all. */
+  private record Pinned(List<CellEvidence> cells, List<TwoStageCandidate> candidates) {}
 
   /**
    * The client a cell telling {@code alike} apart is measured as: the scenario's own ({@code

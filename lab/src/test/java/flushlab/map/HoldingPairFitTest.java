@@ -24,7 +24,7 @@ class HoldingPairFitTest {
    * A cell as the meter would have read the simulated stream: its releases' frames and oldest waits
    * at the median.
    */
-  private static CellEvidence measured(
+  static CellEvidence measured(
       double frameBytes, double intervalMs, int frames, Stage first, Stage second) {
     CellEvidence plan = TriggerInferenceTest.streamed(frameBytes, intervalMs, frames);
     Simulated s = PairSimulation.simulate(plan, first, second);
@@ -59,7 +59,7 @@ class HoldingPairFitTest {
    * Cells as the meter would have read {@code first} then {@code second}: each plan its frame's
    * wire bytes, interval (ms) and frames per stream.
    */
-  private static List<CellEvidence> measured(Stage first, Stage second, double[]... plans) {
+  static List<CellEvidence> measured(Stage first, Stage second, double[]... plans) {
     List<CellEvidence> out = new ArrayList<>();
     for (double[] p : plans) out.add(measured(p[0], p[1], (int) p[2], first, second));
     return out;

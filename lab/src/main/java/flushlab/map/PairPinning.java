@@ -1,0 +1,109 @@
+package flushlab.map;
+
+import flushlab.map.PairSimulation.Kind;
+import flushlab.map.PairSimulation.Simulated;
+import flushlab.map.PairSimulation.Stage;
+import java.util.List;
+
+/**
+ * Cells that pin a threshold a pair of holding stages left loose (issue 35: where too few releases
+ * tell, the map measures more rather than give the middle of a range). Behind a hold or a clock a
+ * threshold sees the hold's batches, so each cell bounds it only to a batch: `timer=196ms ->
+ * byte-threshold=6338B` fitted every cell alike anywhere in 5280..6534 B and was given as 5921 B,
+ * 6.6 % off (a chain bench, 2026-12-06). A cell of smaller batches splits that span where its
+ * releases take one batch more; of the cells the simulation can plan, the one that leaves the
+ * narrowest part of the span untold is measured.
+ */
+public final class PairPinning {
+  private PairPinning() {}
+
+  /** Cells measured to pin a pair's thresholds, at most. */
+  public static final int MAX_PINNING_CELLS = 2;
+
+  /** A pinning cell's stream lasts this long at most. */
+  static final long MAX_STREAM_MS = 4000;
+
+  /** Releases the simulation shows at the span's high end, at least, for a cell to read it. */
+  static final int MIN_RELEASES = 2;
+
+  private static final long[] SIZES = {60, 256, 512, 1024, 4096};
+
+  /** The step at which the span is read, as {@link ThresholdSpan} reads it. */
+  private static final double STEP = 1.01;
+
+  /**
+   * The cell to measure next for the first of {@code candidates} (pairs of holding stages fitted on
+   * {@code cells}) whose threshold the cells leave loose (wider than {@link
+   * CompressorFlushFit#LOOSE}), or null when none is, or no cell the simulation plans would narrow
+   * it.
+   */
+  public static CellPlan next(List<TwoStageCandidate> candidates, List<CellEvidence> cells) {
+    List<CellEvidence> fitted = HoldingStageFits.fittable(cells);
+    for (TwoStageCandidate c : candidates) {
+      Stage[] pair = ChainStages.of(c.chain());
+      if (pair == null) continue;
+      for (int i = 0; i < 2; i++) {
+        if (pair[i].kind() != Kind.THRESHOLD) continue;
+        double[] span = ThresholdSpan.span(fitted, pair, i);
+        if (span == null || span[1] <= CompressorFlushFit.LOOSE * span[0]) continue;
+        CellPlan plan = pinningCell(pair, i, span[0], span[1]);
+        if (plan != null) return plan;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Of small to large frames at 2 to 300 ms, streams of {@link #MAX_STREAM_MS} at most, the cell
+   * whose simulated releases leave the narrowest part of {@code low..high} untold (threshold values
+   * it would show alike), the shorter stream where two leave the same; null when none narrows the
+   * span.
+   */
+  static CellPlan pinningCell(Stage[] pair, int i, double low, double high) {
+    CellPlan best = null;
+    double narrowest = high / low;
+    for (long size : SIZES) {
+      for (long ms : HoldingPairFit.TELLING_INTERVALS_MS) {
+        // frames for a few releases at the high end, as many as a telling cell has at least
+        int frames =
+            (int)
+                Math.max(
+                    HoldingPairFit.framesAt(ms), Math.ceil((MIN_RELEASES + 2) * high / (size + 6)));
+        if ((long) frames * ms > MAX_STREAM_MS) continue;
+        CellEvidence plan = HoldingPairFit.planned(size, ms, frames);
+        double untold = widestUntold(plan, pair, i, low, high);
+        boolean shorter = best != null && frames * ms < best.frames() * best.intervalNanos() / 1e6;
+        if (untold < narrowest - 1e-9 || untold <= narrowest + 1e-9 && shorter && best != null) {
+          narrowest = untold;
+          best = new CellPlan(size, ms * 1_000_000L, frames);
+        }
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The widest ratio, within {@code low..high}, of threshold values whose simulations on {@code
+   * plan} release alike (the frames a release carries, the releases a stream); NaN where a value
+   * drains the stream or leaves it too few releases to read.
+   */
+  static double widestUntold(CellEvidence plan, Stage[] pair, int i, double low, double high) {
+    double from = low;
+    double widest = 1;
+    Simulated previous = null;
+    for (double v = low; v <= high * 1.0001; v *= STEP) {
+      Stage[] p = pair.clone();
+      p[i] = new Stage(Kind.THRESHOLD, v);
+      Simulated s = PairSimulation.simulate(plan, p[0], p[1]);
+      if (s.drained() || s.releases() < MIN_RELEASES) return Double.NaN;
+      if (previous != null
+          && (s.framesP50() != previous.framesP50() || s.releases() != previous.releases())) {
+        // the values from the last change to this one release alike
+        widest = Math.max(widest, v / from);
+        from = v;
+      }
+      previous = s;
+    }
+    return Math.max(widest, high / from);
+  }
+}
