@@ -147,6 +147,8 @@ public final class BesideACompressor {
     String algo = f.coding().toLowerCase(Locale.ROOT);
     String stage = ShaperModel.single(others).chain();
     List<TwoStageCandidate> out = new ArrayList<>();
+    TwoStageCandidate encoderFirst = encoderInFront(answer, asItIsFirst, b, stage);
+    if (encoderFirst != null) out.add(encoderFirst);
     for (CompressorFlushFit.Flush flush : b.flushes()) {
       boolean timed = flush == CompressorFlushFit.Flush.TIMER;
       for (boolean compressorFirst : new boolean[] {true, false}) {
@@ -236,6 +238,45 @@ public final class BesideACompressor {
       }
     }
     return out;
+  }
+
+  /**
+   * An accepting pass read as an encoder (a compressor that never flushes between writes) beside a
+   * plain hold or clock: that reading's model puts the stage first, and once its replay refused it
+   * the other order is tried first, the encoder in front of the stage, whose buffers the stage's
+   * releases never fill the same way (`compress=gzip,flush=none -> timer=293ms` was answered with
+   * no model: `timer=293.4ms -> compress=gzip,flush=none` held the 4 KiB cell to its end, and the
+   * hidden order was never replayed: a browser chain bench, 2026-12-06). Null otherwise.
+   */
+  private static TwoStageCandidate encoderInFront(
+      FlushTrigger answer, boolean asItIsFirst, PlainStage b, String stage) {
+    CompressionFinding f = answer.compression();
+    if (f.accepting().kind() != TriggerKind.ENCODER || !(b.timer() || b.clock())) return null;
+    String chain = "compress=" + f.coding().toLowerCase(Locale.ROOT) + ",flush=none -> " + stage;
+    String verdict =
+        String.format(
+            Locale.ROOT,
+            "a compressor that never flushes between writes (its own buffers filling, and the end),"
+                + " before a %s of %.1f ms: every release waited both",
+            b.clock() ? "clock" : "hold",
+            b.plainValue());
+    FlushTrigger both =
+        new FlushTrigger(
+                answer.target(),
+                TriggerKind.ENCODER,
+                null,
+                null,
+                null,
+                null,
+                verdict,
+                List.of(),
+                List.of())
+            .followedBy(f.others().kind(), verdict)
+            .withStages(chain);
+    CompressionFinding joined =
+        CompressionFinding.of(
+            f.coding(), f.acceptingClient(), both, f.othersClient(), f.others(), null);
+    return new TwoStageCandidate(chain, (asItIsFirst ? f.others() : both).withCompression(joined));
   }
 
   /**

@@ -391,6 +391,45 @@ class BesideACompressorTest {
   }
 
   /**
+   * An accepting pass read as an encoder beside a plain hold: its model puts the hold first, and
+   * the other order, the encoder in front of the hold, is offered first among the candidates for
+   * when that model's replay refused it (`compress=gzip,flush=none -> timer=293ms`, a browser chain
+   * bench, 2026-12-06, was answered with no model); beside a threshold it is not.
+   */
+  @Test
+  void anEncoderBesideAHoldIsAlsoTriedInFrontOfIt() {
+    List<TwoStageCandidate> found =
+        BesideACompressor.compressorOnATimer(
+            compressedBeside(answer(TriggerKind.ENCODER), timed(TriggerKind.TIMER, 293.4)),
+            true,
+            List.of(),
+            List.of());
+    assertThat(found)
+        .extracting(TwoStageCandidate::chain)
+        .first()
+        .isEqualTo("compress=gzip,flush=none -> timer=293.4ms");
+    FlushTrigger threshold =
+        new FlushTrigger(
+            "x",
+            TriggerKind.BYTE_THRESHOLD,
+            3000.0,
+            2700.0,
+            null,
+            null,
+            "byte threshold",
+            List.of(),
+            List.of());
+    assertThat(
+            BesideACompressor.compressorOnATimer(
+                compressedBeside(answer(TriggerKind.ENCODER), threshold),
+                true,
+                List.of(),
+                List.of()))
+        .extracting(TwoStageCandidate::chain)
+        .noneMatch(c -> c.contains("flush=none"));
+  }
+
+  /**
    * A hold in front of a compressor that sends once N compressed bytes wait, the accepting pass
    * read as an encoder: its output count is offered beside the hold, as its input count is. Both
    * reproduced all ten cells of `timer=249ms -> compress=gzip,flush=bytes,bytes=2289B` (mapped with
