@@ -62,7 +62,11 @@ public final class SentTogether {
    * frames.
    */
   public static double framesPerRead(BatchResult b, long intervalNanos) {
-    long together = extraFrames(b.streamResults(), intervalNanos);
+    return framesPerReadLess(b, extraFrames(b.streamResults(), intervalNanos));
+  }
+
+  /** {@code b}'s frames per read with {@code together} extra frames counted once. */
+  public static double framesPerReadLess(BatchResult b, long together) {
     if (together == 0 || b.readsWithFrames() == 0) return b.framesPerRead();
     return (double) (b.frames() - together) / b.readsWithFrames();
   }

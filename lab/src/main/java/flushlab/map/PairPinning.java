@@ -72,8 +72,11 @@ public final class PairPinning {
         if ((long) frames * ms > MAX_STREAM_MS) continue;
         CellEvidence plan = HoldingPairFit.planned(size, ms, frames);
         double untold = widestUntold(plan, pair, i, low, high);
-        boolean shorter = best != null && frames * ms < best.frames() * best.intervalNanos() / 1e6;
-        if (untold < narrowest - 1e-9 || untold <= narrowest + 1e-9 && shorter && best != null) {
+        boolean asNarrowAndShorter =
+            best != null
+                && untold <= narrowest + 1e-9
+                && frames * ms < best.frames() * best.intervalNanos() / 1e6;
+        if (untold < narrowest - 1e-9 || asNarrowAndShorter) {
           narrowest = untold;
           best = new CellPlan(size, ms * 1_000_000L, frames);
         }

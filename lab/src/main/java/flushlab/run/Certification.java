@@ -1,6 +1,7 @@
 package flushlab.run;
 
 import flushlab.client.BatchResult;
+import flushlab.client.SentTogether;
 import flushlab.client.StreamResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,11 +131,10 @@ public record Certification(
    * (each run's {@link RunStalls#extraSentTogether}): what the direct path itself merged.
    */
   static double sentApart(BatchResult kept, List<RunRecord> runs) {
-    if (kept.readsWithFrames() == 0) return 0;
     long together = 0;
     for (RunRecord r : runs)
       if (!r.excluded() && r.stalls() != null) together += r.stalls().extraSentTogether();
-    return (double) (kept.frames() - together) / kept.readsWithFrames();
+    return SentTogether.framesPerReadLess(kept, together);
   }
 
   /** The line every measuring command prints: the frames per read, the runs kept and why. */
