@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * `flushlab map` once the host is certified: one pass of the prober as the scenario's client, the
@@ -220,7 +219,7 @@ final class MapSession {
         && answer.replay() == null
         && !alikeNamed
         && !answer.verdict().contains("this host stalled")) {
-      String stalled = hostStallsDuring(firstPass);
+      String stalled = PassStalls.hostStallsDuring(firstPass);
       if (stalled != null) answer = answer.withHostStalls(stalled);
     }
     if (!lab.interrupted()
@@ -228,75 +227,10 @@ final class MapSession {
         && answer.replay() != null
         && !alikeNamed
         && !answer.verdict().contains(HOST_STALLED)) {
-      String stalled = stalledInEvery(results, refusedCells);
+      String stalled = PassStalls.stalledInEvery(results, refusedCells);
       if (stalled != null) answer = answer.withHostStallsWhereTheReplayDiffered(stalled);
     }
     return new Mapped(results, answer);
-  }
-
-  /**
-   * The target's results of the cells labelled {@code labels}: where a refused replay found the
-   * model different, a host stall in the target's own run of that cell may be what differed (a
-   * fresh-clone suite, 2026-12-06: a threshold before a compressor refused for one cell's first
-   * frame, 99.7 ms on the target against its own releases' 84.3 and the model's 80.7, with nothing
-   * said of the stalls the next cell was excluded for).
-   */
-  static List<TargetCellResult> measuredAs(List<TargetCellResult> results, Set<String> labels) {
-    return results.stream().filter(r -> labels.contains(r.cell().label())).toList();
-  }
-
-  /**
-   * The longest host stall of the target's kept runs of the cells labelled {@code labels}, where
-   * every one of them had one of {@link #NOISY_STALL_MS} or more; null otherwise. A stall in one
-   * differing cell explains nothing of another: a replay that refused a periodic timer then a
-   * compressor for a cell held to its end on the model and not on the target, and two more cells,
-   * was named a host stall for a 16 ms stall in one of the others (a fresh-clone suite, 2026-12-06,
-   * before this rule asked for every cell).
-   */
-  static String stalledInEvery(List<TargetCellResult> results, Set<String> labels) {
-    if (labels.isEmpty()) return null;
-    for (String label : labels) {
-      if (hostStallsDuring(measuredAs(results, Set.of(label))) == null) return null;
-    }
-    return hostStallsDuring(measuredAs(results, labels));
-  }
-
-  /** The cells a verdict found different, by label. */
-  static Set<String> differing(Replay.Verdict v) {
-    return v.cells().stream()
-        .filter(c -> c.difference() != null)
-        .map(Replay.CellMatch::label)
-        .collect(Collectors.toSet());
-  }
-
-  /**
-   * A host stall this long in a kept run moves a held cell's waits by as much, past what a fit
-   * allows of one mechanism.
-   */
-  static final double NOISY_STALL_MS = 10;
-
-  /**
-   * The longest host stall during a kept run of the pass, where one reached {@link
-   * #NOISY_STALL_MS}: the cell and the figures; null otherwise. A pass that no one mechanism
-   * explained under such a stall may have been spread by the host, not the target: under a CPU hog
-   * a hold of 102 ms then one-late, whose cells fit it 6 of 6 on a quiet host, was answered
-   * inconclusive from three cells, one with waits spread 206-217 ms (a fresh-clone suite with a
-   * hog, 2026-12-04).
-   */
-  static String hostStallsDuring(List<TargetCellResult> pass) {
-    String worst = null;
-    double longest = 0;
-    for (TargetCellResult r : pass) {
-      for (RunRecord run : r.runs()) {
-        if (run.excluded() || run.stalls() == null) continue;
-        double ms = run.stalls().host().maxMs();
-        if (ms >= NOISY_STALL_MS && ms > longest) {
-          longest = ms;
-          worst = r.cell().label() + ": " + run.stalls().host().describe();
-        }
-      }
-    }
-    return worst;
   }
 
   /**
@@ -330,7 +264,7 @@ final class MapSession {
     announce.accept("replay: " + o.text());
     replayedCells = o.cells();
     if (o.verdict().verified()) givenVerdict = o.verdict();
-    else refusedCells = differing(o.verdict());
+    else refusedCells = PassStalls.differing(o.verdict());
     FlushTrigger replayedAnswer = answer.withReplay(o.verdict());
     return o.clientsApart() == null
         ? replayedAnswer

@@ -58,7 +58,7 @@ class HostStallsDuringTest {
   @Test
   void theLongestStallOfAKeptRunIsNamedFromTenMilliseconds() {
     String where =
-        MapSession.hostStallsDuring(
+        PassStalls.hostStallsDuring(
             List.of(cell(run(4.0, null)), cell(run(11.5, null)), cell(run(10.2, null))));
     assertThat(where)
         .isEqualTo(
@@ -91,9 +91,9 @@ class HostStallsDuringTest {
                 new Replay.CellMatch(stalled.cell().label(), "first frame's wait 99.7 and 80.7 ms"),
                 new Replay.CellMatch(other.label(), null)));
     List<TargetCellResult> results = List.of(stalled, elsewhere);
-    List<TargetCellResult> differed = MapSession.measuredAs(results, MapSession.differing(refused));
+    List<TargetCellResult> differed = PassStalls.measuredAs(results, PassStalls.differing(refused));
     assertThat(differed).containsExactly(stalled);
-    String where = MapSession.stalledInEvery(results, MapSession.differing(refused));
+    String where = PassStalls.stalledInEvery(results, PassStalls.differing(refused));
     assertThat(where).startsWith(stalled.cell().label() + ": ").contains("longest 14.0 ms");
     FlushTrigger named =
         FlushTrigger.inconclusive("t", "not verified: ...", List.of(), List.of())
@@ -103,7 +103,7 @@ class HostStallsDuringTest {
     // the differing cell's run was quiet: nothing is named, whatever stalled elsewhere
     List<TargetCellResult> quiet =
         List.of(TargetCellResult.of("t", fast, List.of(run(3.0, null))), elsewhere);
-    assertThat(MapSession.stalledInEvery(quiet, MapSession.differing(refused))).isNull();
+    assertThat(PassStalls.stalledInEvery(quiet, PassStalls.differing(refused))).isNull();
     // two cells differed and only one of them stalled: the stall explains nothing of the other
     Replay.Verdict both =
         new Replay.Verdict(
@@ -114,18 +114,18 @@ class HostStallsDuringTest {
                     other.label(), "the model held every stream to its end, the target did not")));
     List<TargetCellResult> oneQuiet =
         List.of(stalled, TargetCellResult.of("t", other, List.of(run(2.0, null))));
-    assertThat(MapSession.stalledInEvery(oneQuiet, MapSession.differing(both))).isNull();
-    assertThat(MapSession.stalledInEvery(results, MapSession.differing(both)))
+    assertThat(PassStalls.stalledInEvery(oneQuiet, PassStalls.differing(both))).isNull();
+    assertThat(PassStalls.stalledInEvery(results, PassStalls.differing(both)))
         .startsWith(other.label() + ": ")
         .contains("longest 30.0 ms");
   }
 
   @Test
   void shortStallsAndStallsOfExcludedRunsAreNotNamed() {
-    assertThat(MapSession.hostStallsDuring(List.of(cell(run(9.9, null))))).isNull();
+    assertThat(PassStalls.hostStallsDuring(List.of(cell(run(9.9, null))))).isNull();
     // an excluded run is not evidence: its stall spread nothing the fits read
     assertThat(
-            MapSession.hostStallsDuring(
+            PassStalls.hostStallsDuring(
                 List.of(cell(run(40.0, Exclusion.hostStall("stalled")), run(3.0, null)))))
         .isNull();
   }
