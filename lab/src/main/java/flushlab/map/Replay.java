@@ -1,6 +1,10 @@
 package flushlab.map;
 
 import flushlab.netpath.NetworkPath;
+import flushlab.relay.shaper.IdleTimeout;
+import flushlab.relay.shaper.OneLate;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.relay.shaper.TimerFlush;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,8 +18,9 @@ import java.util.List;
  * both sides, each median within the other's spread: {@link
  * CellSpreads#releasesInEachOthersSpread}, or releases over a segment read in parts on one side or
  * both, the largest alike: {@link CellSpreads#largestReleasesAlike}), the oldest frame's wait
- * within 15 %, 5 ms or one interval and 2 ms, whichever is widest (or, where both sides' waits
- * spread wider than that, each median within the other's spread: {@link
+ * within 15 %, 5 ms or, for a model with a stage that counts, one interval and 2 ms (a clock's
+ * period for a model of clocks and holds: {@link #waitMovesUpToMs}), whichever is widest (or, where
+ * both sides' waits spread wider than that, each median within the other's spread: {@link
  * CellSpreads#inEachOthersSpread}, or where the model has a clock, both within the waits its phase
  * moves the cell's between: {@link ClockPhases}), the first frame's within 15 %, 10 ms or one
  * interval and 2 ms, and only where a cell held frames. The floors are what two runs of one relay
@@ -166,6 +171,7 @@ public final class Replay {
       Tolerance tolerance) {
     List<CellMatch> out = new ArrayList<>();
     PairSimulation.Stage[] stages = ChainStages.of(model);
+    double waitMovesUpToMs = waitMovesUpToMs(model);
     for (int i = 0; i < target.size() && i < replayed.size(); i++) {
       CellEvidence t = target.get(i);
       CellEvidence m = replayed.get(i);
@@ -182,7 +188,8 @@ public final class Replay {
                       t,
                       m,
                       socketStage ? tolerance.forSocketStage() : tolerance,
-                      ClockPhases.of(t, stages))));
+                      ClockPhases.of(t, stages),
+                      waitMovesUpToMs)));
     }
     return new Verdict(model, List.copyOf(out));
   }
@@ -250,15 +257,49 @@ public final class Replay {
    * What differs between a cell on the target ({@code t}) and on the model ({@code m}), or null.
    */
   static String difference(CellEvidence t, CellEvidence m) {
-    return difference(t, m, Tolerance.FIXED, null);
+    return difference(t, m, Tolerance.FIXED, null, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * How far the oldest frame's wait of a cell may move on {@code model} with where a stage's value
+   * or phase fell, at most: one interval for a model with a stage that counts (a value anywhere in
+   * the span the map located moves a release by one frame: {@link Double#POSITIVE_INFINITY}, held
+   * to the cell's interval), a clock's period where the others are hold timers, one-late or an idle
+   * timeout, and nothing for those alone, whose waits a cell's frames do not move. A hold of 39 ms
+   * then one of 82 ms let each frame of a cell every 300 ms go after 82 ms on the model and 300 on
+   * the target (one-late in front of a hold), and the one-interval floor, 302 ms, called the two
+   * alike (a map, 2026-12-06).
+   */
+  static double waitMovesUpToMs(String model) {
+    List<ShaperRegistry.Spec> specs;
+    try {
+      specs = ShaperRegistry.parseChain(model);
+    } catch (IllegalArgumentException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double moves = 0;
+    for (ShaperRegistry.Spec s : specs) {
+      if (s.type() == TimerFlush.TYPE && s.values().get(TimerFlush.PERIODIC.key()) == 1)
+        moves = Math.max(moves, s.values().get(TimerFlush.AFTER.key()) / 1e6);
+      else if (s.type() != TimerFlush.TYPE
+          && s.type() != OneLate.TYPE
+          && s.type() != IdleTimeout.TYPE) return Double.POSITIVE_INFINITY;
+    }
+    return moves;
   }
 
   /**
    * As {@link #difference(CellEvidence, CellEvidence)}, waits within {@code tolerance}, and within
-   * where the model's clock's phase moves them ({@code phases}, null for a model without one).
+   * where the model's clock's phase moves them ({@code phases}, null for a model without one); the
+   * oldest frame's wait also within what a stage may move it by ({@code waitMovesUpToMs}, at most
+   * an interval: {@link #waitMovesUpToMs}).
    */
   static String difference(
-      CellEvidence t, CellEvidence m, Tolerance tolerance, ClockPhases phases) {
+      CellEvidence t,
+      CellEvidence m,
+      Tolerance tolerance,
+      ClockPhases phases,
+      double waitMovesUpToMs) {
     // a think cell answers one question, whether anything came before the first frame; its few
     // frames after the think
     // meet a timer at whatever phase its cycles through the comments reached (s11: a 89.4 ms
@@ -310,7 +351,8 @@ public final class Replay {
     // of 1031 B and a 150 B preamble reached, the first frame waited 100.3 ms on the model, 80.1 on
     // the target (one interval, and 2 ms for the timing either side)
     double oneFrame = t.intervalMs() + 2;
-    double waitFloor = Math.max(tolerance.waitFloorMs(), oneFrame);
+    double moved = waitMovesUpToMs > 0 ? Math.min(t.intervalMs(), waitMovesUpToMs) + 2 : 0;
+    double waitFloor = Math.max(tolerance.waitFloorMs(), moved);
     if (t.held()
         && m.held()
         && !close(t.waitP50(), m.waitP50(), WAIT_SHARE, waitFloor)

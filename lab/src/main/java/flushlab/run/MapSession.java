@@ -194,6 +194,16 @@ final class MapSession {
         && answer.kind() != TriggerKind.INCONCLUSIVE
         && answer.replay() == null) {
       answer = replayed(map, answer);
+      // a hold verified alone, held to the cell where one-late in front of it would show
+      OneLateInFrontCheck.Checked inFront =
+          givenVerdict == null
+              ? null
+              : OneLateInFrontCheck.check(lab, replays, map, answer, givenVerdict, replayedCells);
+      if (inFront != null) {
+        answer = inFront.answer();
+        givenVerdict = inFront.verdict();
+        if (!inFront.cells().isEmpty()) replayedCells = inFront.cells();
+      }
       // the one mechanism's model did not reproduce the target: the next candidates are two at
       // once, never the refused one
       boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;

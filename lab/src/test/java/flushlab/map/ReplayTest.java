@@ -415,6 +415,64 @@ class ReplayTest {
   }
 
   /**
+   * A cell of 60 B frames every 300 ms through one-late in front of an 82 ms hold: each frame left
+   * one interval late, after 300.3 ms, where the model of a 39 ms hold then an 82 ms one lets it go
+   * after 82.1 (a map, 2026-12-06, that called the two alike). Waits no frame of a cell moves are
+   * held to the tolerance alone; a model that counts bytes keeps its one-interval floor.
+   */
+  @Test
+  void aHoldsWaitsAreNotForgivenAnIntervalAClocksAPeriodAThresholdsAre() {
+    CellEvidence target = slow(300.3);
+    CellEvidence twoHolds = slow(82.1);
+    assertThat(Replay.waitMovesUpToMs("timer=39ms -> timer=82.1ms")).isZero();
+    assertThat(Replay.waitMovesUpToMs("one-late -> timer=82.1ms -> idle-timeout=3s")).isZero();
+    assertThat(Replay.waitMovesUpToMs("timer=27.4ms,periodic=true -> timer=112.3ms"))
+        .isEqualTo(27.4);
+    assertThat(Replay.waitMovesUpToMs("byte-threshold=2048B -> timer=82.1ms")).isInfinite();
+    assertThat(
+            Replay.compare("timer=39ms -> timer=82.1ms", List.of(target), List.of(twoHolds)).text())
+        .contains("oldest frame's wait 300.3 and 82.1 ms");
+    assertThat(
+            Replay.compare("one-late -> timer=82.1ms", List.of(target), List.of(slow(300.5)))
+                .verified())
+        .isTrue();
+    assertThat(
+            Replay.compare("byte-threshold=50B -> timer=82.1ms", List.of(target), List.of(twoHolds))
+                .text())
+        .as("a threshold's span may move a wait by one interval")
+        .doesNotContain("oldest frame's wait");
+    // a clock of 27.4 ms in front moves a wait by its period, not by the cell's interval
+    assertThat(
+            Replay.compare(
+                    "timer=27.4ms,periodic=true -> timer=112.3ms",
+                    List.of(target),
+                    List.of(slow(112.6)))
+                .text())
+        .contains("oldest frame's wait 300.3 and 112.6 ms");
+  }
+
+  private static CellEvidence slow(double wait) {
+    return new CellEvidence(
+        "frame_size=60B interval=300ms frames=15",
+        66,
+        60,
+        300,
+        15,
+        1,
+        1.0,
+        12,
+        1,
+        wait - 0.1,
+        wait,
+        wait + 0.2,
+        299.9,
+        300.2,
+        300.4,
+        wait,
+        false);
+  }
+
+  /**
    * Stock HAProxy and its cork model, 4 KiB frames every 2 ms (`map --proxy haproxy --verify`,
    * 2026-12-04): 16 frames a release on both, 65727 B read in two reads on HAProxy (7.79 frames per
    * read) and 65503 B in one on the model (15.39). A release over the read buffer read in two is
@@ -445,14 +503,22 @@ class ReplayTest {
   void theWaitsFloorWidensToTwiceTheDirectPathsSpread() {
     CellEvidence target = held("a", 15, 15, 30, 30);
     CellEvidence model = held("a", 15, 15, 38, 38);
-    assertThat(Replay.difference(target, model, Replay.Tolerance.fromDirectPath(0.3), null))
+    assertThat(
+            Replay.difference(
+                target,
+                model,
+                Replay.Tolerance.fromDirectPath(0.3),
+                null,
+                Double.POSITIVE_INFINITY))
         .contains("oldest frame's wait 30.0 and 38.0 ms");
     assertThat(Replay.Tolerance.fromDirectPath(0.3).widened()).isFalse();
     Replay.Tolerance stray = Replay.Tolerance.fromDirectPath(4.5);
     assertThat(stray.widened()).isTrue();
     assertThat(stray.waitFloorMs()).isEqualTo(9.0);
-    assertThat(Replay.difference(target, model, stray, null)).isNull();
-    assertThat(Replay.difference(target, held("a", 15, 15, 41, 41), stray, null))
+    assertThat(Replay.difference(target, model, stray, null, Double.POSITIVE_INFINITY)).isNull();
+    assertThat(
+            Replay.difference(
+                target, held("a", 15, 15, 41, 41), stray, null, Double.POSITIVE_INFINITY))
         .as("beyond twice the spread")
         .contains("oldest frame's wait");
     assertThat(stray.describe()).contains("9.0 ms").contains("4.50 ms");
