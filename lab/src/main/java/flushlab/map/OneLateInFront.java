@@ -25,34 +25,24 @@ public final class OneLateInFront {
   static final int FRAMES = 8;
 
   /**
-   * Whether {@code answer} is a hold timer alone, a target that streams what it got at once to it
-   * and compresses for no client: the stage one-late could stand in front of unseen.
+   * For a hold timer alone: the cell of token frames every one and a half holds, where each leaves
+   * after the hold, or after an interval with one-late in front; null for any other answer.
    */
-  public static boolean mayHide(FlushTrigger answer) {
-    return answer.kind() == TriggerKind.TIMER
-        && answer.timerMs() != null
-        && answer.then() == null
-        && answer.before() == null
-        && answer.stages() == null
-        && (answer.compression() == null || answer.compression().coding() == null);
-  }
-
-  /** Token frames every one and a half holds: each leaves after the hold, or after an interval. */
-  public static CellPlan tellingCell(double holdMs) {
-    long intervalMs = (long) Math.ceil(INTERVAL_IN_HOLDS * holdMs);
-    return new CellPlan(60, intervalMs * 1_000_000L, FRAMES);
-  }
-
-  /** The hold's chain with one-late in front of it. */
-  public static String inFront(String chain) {
-    return "one-late -> " + chain;
+  static Twin twin(FlushTrigger answer) {
+    if (answer.kind() != TriggerKind.TIMER || answer.timerMs() == null) return null;
+    long intervalMs = (long) Math.ceil(INTERVAL_IN_HOLDS * answer.timerMs());
+    return new Twin(
+        new CellPlan(60, intervalMs * 1_000_000L, FRAMES),
+        "one-late in front of a hold would let frames further apart than the hold go one interval"
+            + " late, not after the hold",
+        seen -> answer(answer, seen));
   }
 
   /**
    * The answer of one-late then the hold of {@code hold}, given once its replay reproduced every
    * cell: {@code seen} is the telling cell as the target showed it.
    */
-  public static FlushTrigger answer(FlushTrigger hold, CellEvidence seen) {
+  static FlushTrigger answer(FlushTrigger hold, CellEvidence seen) {
     String timer = "timer=" + ShaperModel.ms(hold.timerMs());
     String verdict =
         String.format(
@@ -65,6 +55,6 @@ public final class OneLateInFront {
             seen.label(),
             seen.waitP50(),
             hold.timerMs());
-    return hold.precededBy(TriggerKind.ONE_LATE, verdict).withStages(inFront(timer));
+    return hold.precededBy(TriggerKind.ONE_LATE, verdict).withStages("one-late -> " + timer);
   }
 }

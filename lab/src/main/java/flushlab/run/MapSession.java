@@ -194,15 +194,15 @@ final class MapSession {
         && answer.kind() != TriggerKind.INCONCLUSIVE
         && answer.replay() == null) {
       answer = replayed(map, answer);
-      // a hold verified alone, held to the cell where one-late in front of it would show
-      OneLateInFrontCheck.Checked inFront =
+      // one mechanism verified alone, held to the cell where a twin of two stages would show
+      TwinCheck.Checked twin =
           givenVerdict == null
               ? null
-              : OneLateInFrontCheck.check(lab, replays, map, answer, givenVerdict, replayedCells);
-      if (inFront != null) {
-        answer = inFront.answer();
-        givenVerdict = inFront.verdict();
-        if (!inFront.cells().isEmpty()) replayedCells = inFront.cells();
+              : TwinCheck.check(lab, replays, map, answer, givenVerdict, replayedCells);
+      if (twin != null) {
+        answer = twin.answer();
+        givenVerdict = twin.verdict();
+        if (!twin.cells().isEmpty()) replayedCells = twin.cells();
       }
       // the one mechanism's model did not reproduce the target: the next candidates are two at
       // once, never the refused one

@@ -1,22 +1,23 @@
 package flushlab.run;
 
 import flushlab.map.FlushTrigger;
-import flushlab.map.OneLateInFront;
 import flushlab.map.Replay;
 import flushlab.map.ShaperModel;
+import flushlab.map.Twin;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A hold timer's model that reproduced every cell, held to the cell that would show one-late in
- * front of it ({@link OneLateInFront}) before it is given: the cell is measured on the target as
- * the scenario's client and replayed on the hold's model. Reproduced, the hold stands, that cell in
- * its replay; refused, one-late then the hold is replayed on every cell and given when it
- * reproduces them all; neither, and the answer is inconclusive, saying how each differed. A budget
- * with no room for the cell and its replays leaves the answer as it was.
+ * A model of one mechanism that reproduced every cell, held to the cell that would show its twin of
+ * two stages ({@link Twin}: one-late in front of a hold, a hold before the cork read as a threshold
+ * or a timer) before it is given: the cell is measured on the target as the scenario's client and
+ * replayed on the model. Reproduced, the model stands, that cell in its replay; refused, the twin
+ * is replayed on every cell and given when it reproduces them all; neither, and the answer is
+ * inconclusive, saying how each differed. A budget with no room for the cell and its replays leaves
+ * the answer as it was.
  */
-final class OneLateInFrontCheck {
-  private OneLateInFrontCheck() {}
+final class TwinCheck {
+  private TwinCheck() {}
 
   /** The answer after the check, its replay's verdict and cells (the ones it gives, if any). */
   record Checked(FlushTrigger answer, Replay.Verdict verdict, List<ReplayedCell> cells) {}
@@ -34,50 +35,26 @@ final class OneLateInFrontCheck {
       Replay.Verdict given,
       List<ReplayedCell> cells)
       throws Exception {
-    if (lab.interrupted() || !OneLateInFront.mayHide(answer)) return null;
-    var plan = OneLateInFront.tellingCell(answer.timerMs());
-    // the cell on the target and on the hold's model, and one-late's replay of every cell
-    double cellSeconds = plan.streamMs() / 1000 + 1;
+    Twin twin = lab.interrupted() ? null : Twin.of(answer);
+    if (twin == null) return null;
+    // the cell on the target and on the model, and the twin's replay of every cell
+    double cellSeconds = twin.cell().streamMs() / 1000 + 1;
     if (ModelReplay.secondsLeft(map.deadline()) < 3 * cellSeconds + 2) return null;
-    map.announce()
-        .accept(
-            "map: one-late in front of a hold would let frames further apart than the hold go one"
-                + " interval late, not after the hold; measuring: "
-                + plan);
+    map.announce().accept("map: " + twin.why() + "; measuring: " + twin.cell());
     MapContext.OneMore more =
-        map.oneCellMore(
-            lab, lab.scenario().cells().get(0), plan, "tell a hold from one-late in front of it");
+        map.oneCellMore(lab, lab.scenario().cells().get(0), twin.cell(), "tell the two apart");
     if (more == null) return null;
-    String hold = ShaperModel.of(answer).chain();
-    ModelReplay.Outcome onIt =
-        replays.replay(
-            map.target(),
-            hold,
-            false,
-            answer.idle(),
-            List.of(more.onTarget()),
-            map.cert(),
-            map.announce(),
-            map.deadline(),
-            false);
+    String model = ShaperModel.of(answer).chain();
+    ModelReplay.Outcome onIt = replay(replays, map, answer, model, List.of(more.onTarget()));
     if (onIt.unfinished() != null || onIt.verdict() == null || onIt.notReplayed() > 0) return null;
     map.announce().accept("replay: " + onIt.text());
     Replay.Verdict withIt = joined(given, onIt.verdict());
     if (withIt.verified())
       return new Checked(answer.withReplay(withIt), withIt, joined(cells, onIt.cells()));
-    String twin = OneLateInFront.inFront(hold);
-    map.announce().accept("map: the hold alone differs there; replaying " + twin);
-    ModelReplay.Outcome all =
-        replays.replay(
-            map.target(),
-            twin,
-            false,
-            answer.idle(),
-            map.results(),
-            map.cert(),
-            map.announce(),
-            map.deadline(),
-            false);
+    FlushTrigger twinAnswer = twin.answer().apply(more.seen());
+    String chain = ShaperModel.of(twinAnswer).chain();
+    map.announce().accept("map: " + model + " differs there; replaying " + chain);
+    ModelReplay.Outcome all = replay(replays, map, answer, chain, map.results());
     FlushTrigger refused = answer.withReplay(withIt);
     if (all.unfinished() != null || all.verdict() == null || all.notReplayed() > 0)
       return new Checked(refused, null, List.of());
@@ -86,7 +63,7 @@ final class OneLateInFrontCheck {
       List<String> differences = new ArrayList<>();
       for (Replay.CellMatch c : all.verdict().cells())
         if (c.difference() != null)
-          differences.add("replay of " + c.label() + " on " + twin + ": " + c.difference());
+          differences.add("replay of " + c.label() + " on " + chain + ": " + c.difference());
       return new Checked(
           refused.withUnverifiedModels(
               List.of(all.verdict().text().replaceFirst("^not verified: the model ", "")),
@@ -94,8 +71,26 @@ final class OneLateInFrontCheck {
           null,
           List.of());
     }
-    FlushTrigger inFront = OneLateInFront.answer(answer, more.seen()).withReplay(all.verdict());
-    return new Checked(inFront, all.verdict(), all.cells());
+    return new Checked(twinAnswer.withReplay(all.verdict()), all.verdict(), all.cells());
+  }
+
+  private static ModelReplay.Outcome replay(
+      ModelReplay replays,
+      MapContext map,
+      FlushTrigger answer,
+      String chain,
+      List<TargetCellResult> cells)
+      throws Exception {
+    return replays.replay(
+        map.target(),
+        chain,
+        false,
+        answer.idle(),
+        cells,
+        map.cert(),
+        map.announce(),
+        map.deadline(),
+        false);
   }
 
   private static Replay.Verdict joined(Replay.Verdict a, Replay.Verdict b) {

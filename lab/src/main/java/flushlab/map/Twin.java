@@ -1,0 +1,30 @@
+package flushlab.map;
+
+import java.util.function.Function;
+
+/**
+ * A model of two stages that releases as an answer of one mechanism does on every cell the map
+ * measures by default, and the cell that would tell the two apart: before the one mechanism is
+ * given, that cell is measured on the target and replayed on its model; where the model differs
+ * there, the twin is replayed on every cell.
+ *
+ * @param cell the cell that tells them apart
+ * @param why what that cell shows, said before it is measured
+ * @param answer the twin's answer, from the telling cell as the target showed it
+ */
+public record Twin(CellPlan cell, String why, Function<CellEvidence, FlushTrigger> answer) {
+
+  /**
+   * The twin of {@code answer}, a model of one mechanism its replay verified: one-late in front of
+   * a hold ({@link OneLateInFront}), a hold in front of the cork read as a threshold or a timer
+   * ({@link HoldBeforeTheCork}); null for any other answer.
+   */
+  public static Twin of(FlushTrigger answer) {
+    if (answer.then() != null
+        || answer.before() != null
+        || answer.stages() != null
+        || answer.compression() != null && answer.compression().coding() != null) return null;
+    Twin t = OneLateInFront.twin(answer);
+    return t != null ? t : HoldBeforeTheCork.twin(answer);
+  }
+}

@@ -1,0 +1,76 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The twins of two stages an answer of one mechanism is held to before it is given, each with the
+ * cell that tells them apart: one-late in front of a hold (a cell of frames 1.5 holds apart), a
+ * hold before the cork read as a threshold or a timer (frames further apart than the cork's ceiling
+ * and closer than the two together). The figures are those of `flushlab map --shape 'cork ->
+ * timer=153ms' --verify` (2026-12-06), answered `threshold-or-timer,bytes=326268B,after=362ms`
+ * until this check.
+ */
+class TwinTest {
+  private static FlushTrigger answer(TriggerKind kind, Double bytes, Double ms) {
+    return new FlushTrigger("x", kind, bytes, null, ms, null, "one", List.of(), List.of());
+  }
+
+  private static CellEvidence seen(CellPlan plan, double waitMs) {
+    return new CellEvidence(
+        plan.toString(),
+        66,
+        60,
+        plan.intervalNanos() / 1e6,
+        plan.frames(),
+        1,
+        1.14,
+        5,
+        1,
+        waitMs - 1,
+        waitMs,
+        waitMs + 1,
+        284,
+        286,
+        292,
+        waitMs,
+        false);
+  }
+
+  @Test
+  void aHoldAloneIsHeldToFramesOneAndAHalfHoldsApart() {
+    Twin t = Twin.of(answer(TriggerKind.TIMER, null, 227.3));
+    assertThat(t.cell()).isEqualTo(new CellPlan(60, 341_000_000L, 8));
+    FlushTrigger inFront = t.answer().apply(seen(t.cell(), 341.4));
+    assertThat(ShaperModel.of(inFront).chain()).isEqualTo("one-late -> timer=227.3ms");
+    assertThat(inFront.verdict()).contains("each frame waited 341.4 ms, one interval");
+  }
+
+  @Test
+  void aThresholdOrTimerOverTheCorksCeilingIsHeldToFramesJustOverIt() {
+    Twin t = Twin.of(answer(TriggerKind.THRESHOLD_OR_TIMER, 326268.0, 362.0));
+    // the hold is the time less the ceiling (210 ms); the cell's frames come the ceiling and half
+    // the hold apart
+    assertThat(t.cell()).isEqualTo(new CellPlan(60, 286_000_000L, 8));
+    FlushTrigger both = t.answer().apply(seen(t.cell(), 361.9));
+    ShaperModel m = ShaperModel.of(both);
+    assertThat(m.chain()).isEqualTo("timer=152ms -> cork");
+    assertThat(m.alike()).containsExactly("cork -> timer=152ms");
+    assertThat(both.thresholdBytes()).isNull();
+    assertThat(both.verdict()).contains("each frame left alone");
+  }
+
+  @Test
+  void otherAnswersHaveNoTwin() {
+    assertThat(Twin.of(answer(TriggerKind.THRESHOLD_OR_TIMER, 2500.0, 225.0)))
+        .as("a time under the ceiling and the shortest hold")
+        .isNull();
+    assertThat(Twin.of(answer(TriggerKind.BYTE_THRESHOLD, 2500.0, null))).isNull();
+    assertThat(Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 200.0))).isNull();
+    assertThat(Twin.of(answer(TriggerKind.TIMER, null, 200.0).followedBy(TriggerKind.NAGLE, "x")))
+        .as("already two stages")
+        .isNull();
+  }
+}
