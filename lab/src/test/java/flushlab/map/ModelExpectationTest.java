@@ -175,4 +175,33 @@ class ModelExpectationTest {
         .hasMessageContaining("is neither an answer's kind (none, drain, byte-threshold")
         .hasMessageContaining("unknown shaper 'byte-treshold'");
   }
+
+  /**
+   * A compressor after one that compresses every event stream gets a body already encoded, or one
+   * it would not encode either, and passes it on: two compressors in series are the first (a chain
+   * bench, 2026-12-06, answered `compress=gzip,flush=each -> compress=gzip,flush=none` with the
+   * first alone, verified). One that compresses for the other clients too is a stage.
+   */
+  @Test
+  void aCompressorAfterACompressorPassesWhatItGets() {
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                    ShaperRegistry.parseChain(
+                        "compress=gzip,flush=each -> compress=br,flush=none -> timer=100ms"))
+                .stream()
+                .map(ShaperRegistry.Spec::text)
+                .toList())
+        .containsExactly("compress=gzip,flush=each", "timer=100ms");
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                ShaperRegistry.parseChain(
+                    "compress=gzip,flush=each -> compress=gzip,flush=none,others=decoded")))
+        .hasSize(2);
+    assertThat(
+            ModelExpectation.asAClientSeesIt(
+                ShaperRegistry.parseChain(
+                    "compress=gzip,flush=each,min-length=1KiB -> compress=gzip,flush=none")))
+        .as("a first that sends short bodies as they came")
+        .hasSize(2);
+  }
 }
