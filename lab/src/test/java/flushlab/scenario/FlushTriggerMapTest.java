@@ -16,6 +16,13 @@ import org.junit.jupiter.api.Test;
  */
 class FlushTriggerMapTest {
 
+  /**
+   * A hidden threshold of 300 B-8 KiB, inferred from two frame sizes and bisected by frame size
+   * between 60 B and 9000 B. Frames every 2 ms, as the map paces its own: at 1 ms, 9000 B frames
+   * streamed to a reader whose loops waited 2-5 ms for a core now and then (three test classes on
+   * two cores) read several at a time, every run of the step was set aside as this host's, and the
+   * test skipped for a host stall in 6 of 13 fresh-clone suites (2026-12-06).
+   */
   @Test
   void infersARandomByteThresholdWithin10PercentAndBisectsToIt() throws Exception {
     int threshold =
@@ -26,7 +33,7 @@ class FlushTriggerMapTest {
         ScenarioFixture.parse(
             """
         name: bt
-        emitter: {frames: %d, interval: 1ms}
+        emitter: {frames: %d, interval: 2ms}
         sweep: {frame_size: [60B, 150B]}
         targets:
           - {name: relay, kind: relay, shapers: [byte-threshold=%dB]}
