@@ -424,11 +424,11 @@ class ReplayTest {
   void aHoldsWaitsAreNotForgivenAnIntervalAClocksAPeriodAThresholdsAre() {
     CellEvidence target = slow(300.3);
     CellEvidence twoHolds = slow(82.1);
-    assertThat(Replay.waitMovesUpToMs("timer=39ms -> timer=82.1ms")).isZero();
-    assertThat(Replay.waitMovesUpToMs("one-late -> timer=82.1ms -> idle-timeout=3s")).isZero();
-    assertThat(Replay.waitMovesUpToMs("timer=27.4ms,periodic=true -> timer=112.3ms"))
+    assertThat(WaitSlack.movesUpToMs("timer=39ms -> timer=82.1ms")).isZero();
+    assertThat(WaitSlack.movesUpToMs("one-late -> timer=82.1ms -> idle-timeout=3s")).isZero();
+    assertThat(WaitSlack.movesUpToMs("timer=27.4ms,periodic=true -> timer=112.3ms"))
         .isEqualTo(27.4);
-    assertThat(Replay.waitMovesUpToMs("byte-threshold=2048B -> timer=82.1ms")).isInfinite();
+    assertThat(WaitSlack.movesUpToMs("byte-threshold=2048B -> timer=82.1ms")).isInfinite();
     assertThat(
             Replay.compare("timer=39ms -> timer=82.1ms", List.of(target), List.of(twoHolds)).text())
         .contains("oldest frame's wait 300.3 and 82.1 ms");
@@ -449,6 +449,46 @@ class ReplayTest {
                     List.of(slow(112.6)))
                 .text())
         .contains("oldest frame's wait 300.3 and 112.6 ms");
+  }
+
+  /**
+   * A 98 ms hold then one-late, 200 frames of 60 B every 2 ms (s184, a fresh-clone suite,
+   * 2026-12-06): the hold's fourth release fell on the stream's last frame, and left before the end
+   * on the target (5 reads, 40 frames a read) and with it on the right model (3 reads, 66.67).
+   * Releases of alike frames read two reads apart agree (the head, and the release at the end);
+   * releases of other sizes do not, nor are streams three reads apart.
+   */
+  @Test
+  void aReleaseThatMeetsTheStreamsEndIsOneReadMoreOrLess() {
+    CellEvidence target = fewReads(40.0, 50);
+    CellEvidence model = fewReads(66.67, 50);
+    assertThat(Replay.difference(target, model)).isNull();
+    assertThat(Replay.difference(target, fewReads(66.67, 75)))
+        .contains("frames per read 40.00 on the target, 66.67 on the model");
+    assertThat(Replay.difference(fewReads(33.33, 50), model))
+        .as("six reads against three")
+        .contains("frames per read");
+  }
+
+  private static CellEvidence fewReads(double framesPerRead, double releaseFrames) {
+    return new CellEvidence(
+        "frame_size=60B interval=2ms frames=200",
+        66,
+        60,
+        2,
+        200,
+        1,
+        framesPerRead,
+        2,
+        releaseFrames,
+        198.0,
+        198.3,
+        198.5,
+        99.9,
+        100.0,
+        100.1,
+        198.4,
+        false);
   }
 
   private static CellEvidence slow(double wait) {
@@ -843,13 +883,14 @@ class ReplayTest {
   /**
    * A clock then one-late, 200 frames of 60 B every 2 ms: 4 reads a stream on the target, 3 on its
    * model, whose 66.667 frames a read (a batch's, to a thousandth) give back 2.99998 reads; a read
-   * apart is a read apart (a suite run refused the right model for the hair, 2026-12-06). Two reads
-   * apart differ.
+   * apart is a read apart (a suite run refused the right model for the hair, 2026-12-06). Three
+   * reads apart differ, releases alike or not ({@link
+   * #aReleaseThatMeetsTheStreamsEndIsOneReadMoreOrLess} has two).
    */
   @Test
   void oneReadApartIsCountedWholeThoughFramesPerReadAreRounded() {
     assertThat(Replay.difference(fewReads(50), fewReads(66.667))).isNull();
-    assertThat(Replay.difference(fewReads(50), fewReads(100))).contains("frames per read");
+    assertThat(Replay.difference(fewReads(50), fewReads(200))).contains("frames per read");
   }
 
   private static CellEvidence fewReads(double framesPerRead) {

@@ -1,0 +1,40 @@
+package flushlab.map;
+
+import flushlab.relay.shaper.IdleTimeout;
+import flushlab.relay.shaper.OneLate;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.relay.shaper.TimerFlush;
+import java.util.List;
+
+/** How far a model's stages may move a cell's waits with where their values or phases fell. */
+final class WaitSlack {
+  private WaitSlack() {}
+
+  /**
+   * How far the oldest frame's wait of a cell may move on {@code model} with where a stage's value
+   * or phase fell, at most: one interval for a model with a stage that counts (a value anywhere in
+   * the span the map located moves a release by one frame: {@link Double#POSITIVE_INFINITY}, held
+   * to the cell's interval), a clock's period where the others are hold timers, one-late or an idle
+   * timeout, and nothing for those alone, whose waits a cell's frames do not move. A hold of 39 ms
+   * then one of 82 ms let each frame of a cell every 300 ms go after 82 ms on the model and 300 on
+   * the target (one-late in front of a hold), and the one-interval floor, 302 ms, called the two
+   * alike (a map, 2026-12-06).
+   */
+  static double movesUpToMs(String model) {
+    List<ShaperRegistry.Spec> specs;
+    try {
+      specs = ShaperRegistry.parseChain(model);
+    } catch (IllegalArgumentException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double moves = 0;
+    for (ShaperRegistry.Spec s : specs) {
+      if (s.type() == TimerFlush.TYPE && s.values().get(TimerFlush.PERIODIC.key()) == 1)
+        moves = Math.max(moves, s.values().get(TimerFlush.AFTER.key()) / 1e6);
+      else if (s.type() != TimerFlush.TYPE
+          && s.type() != OneLate.TYPE
+          && s.type() != IdleTimeout.TYPE) return Double.POSITIVE_INFINITY;
+    }
+    return moves;
+  }
+}
