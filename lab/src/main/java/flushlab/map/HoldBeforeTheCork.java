@@ -18,9 +18,6 @@ final class HoldBeforeTheCork {
   /** The shortest hold the map's fits of two stages try (HoldingPairFit's grid starts there). */
   static final double MIN_HOLD_MS = 20;
 
-  /** The telling cell's frames: six releases the meter keeps. */
-  static final int FRAMES = 8;
-
   /**
    * For a threshold or a timer whose time is the cork's ceiling and a hold of at least {@link
    * #MIN_HOLD_MS}: token frames every ceiling and half the hold; null for any other answer.
@@ -29,9 +26,8 @@ final class HoldBeforeTheCork {
     if (answer.kind() != TriggerKind.THRESHOLD_OR_TIMER || answer.timerMs() == null) return null;
     double hold = answer.timerMs() - CorkAfterFit.CEILING_MS;
     if (hold < MIN_HOLD_MS) return null;
-    long intervalMs = (long) Math.ceil(CorkAfterFit.CEILING_MS + hold / 2);
     return new Twin(
-        new CellPlan(60, intervalMs * 1_000_000L, FRAMES),
+        Twin.tokensEvery(CorkAfterFit.CEILING_MS + hold / 2),
         String.format(
             Locale.ROOT,
             "a hold of %.1f ms before the cork would let frames further apart than the cork's"

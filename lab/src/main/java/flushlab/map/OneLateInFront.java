@@ -21,18 +21,14 @@ public final class OneLateInFront {
    */
   static final double INTERVAL_IN_HOLDS = 1.5;
 
-  /** The telling cell's frames: six releases the meter keeps (the first and the end's left out). */
-  static final int FRAMES = 8;
-
   /**
    * For a hold timer alone: the cell of token frames every one and a half holds, where each leaves
    * after the hold, or after an interval with one-late in front; null for any other answer.
    */
   static Twin twin(FlushTrigger answer) {
     if (answer.kind() != TriggerKind.TIMER || answer.timerMs() == null) return null;
-    long intervalMs = (long) Math.ceil(INTERVAL_IN_HOLDS * answer.timerMs());
     return new Twin(
-        new CellPlan(60, intervalMs * 1_000_000L, FRAMES),
+        Twin.tokensEvery(INTERVAL_IN_HOLDS * answer.timerMs()),
         "one-late in front of a hold would let frames further apart than the hold go one interval"
             + " late, not after the hold",
         seen -> answer(answer, seen));

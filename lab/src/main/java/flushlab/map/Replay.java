@@ -111,6 +111,13 @@ public final class Replay {
       return new Verdict(model, List.copyOf(all));
     }
 
+    /** The same comparison with {@code more}'s cells after its own (a cell measured later). */
+    public Verdict with(Verdict more) {
+      List<CellMatch> all = new ArrayList<>(cells);
+      all.addAll(more.cells());
+      return new Verdict(model, List.copyOf(all));
+    }
+
     public boolean verified() {
       return !cells.isEmpty() && cells.stream().allMatch(c -> c.difference() == null);
     }

@@ -14,6 +14,14 @@ import java.util.function.Function;
  */
 public record Twin(CellPlan cell, String why, Function<CellEvidence, FlushTrigger> answer) {
 
+  /** A telling cell's frames: six releases the meter keeps (the first and the end's left out). */
+  static final int FRAMES = 8;
+
+  /** A telling cell: token frames (60 B) every {@code intervalMs}, rounded up to a millisecond. */
+  static CellPlan tokensEvery(double intervalMs) {
+    return new CellPlan(60, (long) Math.ceil(intervalMs) * 1_000_000L, FRAMES);
+  }
+
   /**
    * The twin of {@code answer}, a model of one mechanism its replay verified: one-late in front of
    * a hold ({@link OneLateInFront}), a hold in front of the cork read as a threshold or a timer

@@ -133,16 +133,10 @@ final class AlikeTeller {
       Reproduced m = alike.get(i);
       Replay.Verdict v = onIt.get(i);
       if (v.verified()) {
-        List<Replay.CellMatch> matches = new ArrayList<>(m.verdict().cells());
-        matches.addAll(v.cells());
         List<ReplayedCell> cells = new ArrayList<>(m.cells());
         cells.addAll(cellsOnIt.get(i));
         again.add(
-            new Reproduced(
-                m.candidate(),
-                m.chain(),
-                new Replay.Verdict(m.verdict().model(), List.copyOf(matches)),
-                List.copyOf(cells)));
+            new Reproduced(m.candidate(), m.chain(), m.verdict().with(v), List.copyOf(cells)));
       } else {
         tried.add(v.text().replaceFirst("^not verified: the model ", ""));
         for (Replay.CellMatch c : v.cells())

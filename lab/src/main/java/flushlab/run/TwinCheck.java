@@ -48,7 +48,7 @@ final class TwinCheck {
     ModelReplay.Outcome onIt = replay(replays, map, answer, model, List.of(more.onTarget()));
     if (onIt.unfinished() != null || onIt.verdict() == null || onIt.notReplayed() > 0) return null;
     map.announce().accept("replay: " + onIt.text());
-    Replay.Verdict withIt = joined(given, onIt.verdict());
+    Replay.Verdict withIt = given.with(onIt.verdict());
     if (withIt.verified())
       return new Checked(answer.withReplay(withIt), withIt, joined(cells, onIt.cells()));
     FlushTrigger twinAnswer = twin.answer().apply(more.seen());
@@ -91,12 +91,6 @@ final class TwinCheck {
         map.announce(),
         map.deadline(),
         false);
-  }
-
-  private static Replay.Verdict joined(Replay.Verdict a, Replay.Verdict b) {
-    List<Replay.CellMatch> both = new ArrayList<>(a.cells());
-    both.addAll(b.cells());
-    return new Replay.Verdict(a.model(), List.copyOf(both));
   }
 
   private static <T> List<T> joined(List<T> a, List<T> b) {
