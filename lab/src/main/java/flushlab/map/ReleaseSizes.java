@@ -65,11 +65,11 @@ final class ReleaseSizes {
     return c.releaseFramesP10() > 0 && c.releaseFramesP90() > 0;
   }
 
-  private static double fewest(CellEvidence c) {
+  static double fewest(CellEvidence c) {
     return counted(c) ? c.releaseFramesP10() : c.releaseBytesP10() / c.frameBytes();
   }
 
-  private static double most(CellEvidence c) {
+  static double most(CellEvidence c) {
     return counted(c) ? c.releaseFramesP90() : c.releaseBytesP90() / c.frameBytes();
   }
 

@@ -28,7 +28,7 @@ final class SimulatedCell {
   }
 
   /** The cell's largest releases, in frames: its p90 in bytes. */
-  private static double largestRelease(CellEvidence c) {
+  static double largestRelease(CellEvidence c) {
     return c.releaseBytesP90() / Math.max(1, c.frameBytes());
   }
 

@@ -349,6 +349,159 @@ class CompressorFlushFitTest {
     assertThat(f.high()).as("a 56.6 ms timer's pairs").isLessThan(56.6);
   }
 
+  /**
+   * `compress=gzip,flush=timer,after=51ms -> timer=208ms,periodic=true` as two of a browser's maps
+   * measured it (`--no-verify`, 2026-12-06): the clock's period four of the compressor's 52 ms
+   * cycles, so a flush meets a tick every cycle. On the first, a release of 2 ms frames gathered
+   * four flushes of 26 and, once a stream, five (104 and 130 frames, p10 and p90), its oldest frame
+   * waiting 208 ms; on the second, four and five again, each oldest frame waiting 257 ms, a cycle
+   * more; on a third, a 4 KiB stream's releases were four flushes and once three (79 and 104). At
+   * its one phase the simulation of 51 ms gave 104 every tick, waiting 209 ms, and was refused; the
+   * fit answered 58.2 ms on the first (a CI run), allowed the sizes alone a few ms either way 39 ms
+   * on the second, and at the measured period alone (208.3 ms, whose cycles drift one way only)
+   * 41.4 ms on the third. Judged against what the ticks a few ms either way show, each is found
+   * within 5 %.
+   */
+  @Test
+  void aCompressorsTimerWhoseFlushesMeetTheTicksIsFoundWithTheTicksAFewMsEitherWay() {
+    for (List<CellEvidence> cells :
+        List.of(fourCyclesATick(), fourCyclesATickLate(), fourCyclesATickOnceThree()))
+      foundWithinFivePercent(
+          cells,
+          List.of(),
+          CompressorFlushFit.Flush.TIMER,
+          TriggerKind.PERIODIC_TIMER,
+          208.3,
+          true,
+          51);
+  }
+
+  /**
+   * `compress=gzip,flush=timer,after=60ms -> timer=200ms,periodic=true` as a browser's map measured
+   * it (`--no-verify`, 2026-12-06): its 10 ms frames gather in flushes of 7 (21 a release) only for
+   * timers of 60 to 62 ms, between the 4 % grid's 60.0 and 62.4. The grid's closest value was 49.3
+   * ms, four of whose cycles make the clock's period, and read again around it the fit gave 48.4;
+   * read again over every value the grid allowed, it is found within 5 %.
+   */
+  @Test
+  void aCompressorsTimerThatTheGridStepsOverIsReadAgainOverEveryValueItAllowed() {
+    foundWithinFivePercent(
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 93 frames (p10 93, p90 124); the oldest frame waited 227.8 ms (p10 213.6, p90 256.2); 200.3 ms between releases (p10 200.3, p90 200.4); 17 B per frame on the wire, 1595 B per release (p10 1583, p90 2125); the first frame waited 199.2 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 93 frames (p10 93, p90 124); the oldest frame waited 227.9 ms (p10 211.1, p90 255.2); 200.4 ms between releases (p10 198.3, p90 202.9); 32 B per frame on the wire, 2961 B per release (p10 2957, p90 3955); the first frame waited 196.4 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=50ms frames=25: 3.57 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 199.1 ms (p10 198.8, p90 199.6); 200.3 ms between releases (p10 200.3, p90 200.3); 29 B per frame on the wire, 125 B per release (p10 125, p90 129); the first frame waited 198.5 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 21 frames (p10 21, p90 21); the oldest frame waited 240.2 ms (p10 230.7, p90 259.6); 200.4 ms between releases (p10 200.4, p90 200.4); 21 B per frame on the wire, 443 B per release (p10 436, p90 472); the first frame waited 199.3 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 8 frames (p10 8, p90 12); the oldest frame waited 200.8 ms (p10 200.0, p90 240.5); 200.4 ms between releases (p10 199.6, p90 201.1); 31 B per frame on the wire, 274 B per release (p10 255, p90 403); the first frame waited 199.5 ms (gzip: compressed bytes as received)")),
+        List.of(),
+        CompressorFlushFit.Flush.TIMER,
+        TriggerKind.PERIODIC_TIMER,
+        200.3,
+        true,
+        60);
+  }
+
+  /**
+   * `compress=gzip,flush=timer,after=45ms -> timer=233ms,periodic=true` as a browser's map measured
+   * it (`--no-verify`, 2026-12-06): five of the compressor's 46 ms cycles a tick, 3.3 ms short of
+   * the period, so its flushes drift towards the ticks and a 2 ms stream's releases were five
+   * flushes of 23 and once six (115 and 138). The simulation gives six only with the ticks 4 to 6
+   * ms earlier against the frames (the relay's clock starts with the response, before the first
+   * frame reaches it); judged a few ms either way alone, the fit answered 31.9 ms (a map,
+   * 2026-12-06).
+   */
+  @Test
+  void aCompressorsTimerWhoseFlushesDriftOntoTheTicksIsFoundWithTheTicksSomeMsEarlier() {
+    foundWithinFivePercent(
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 115 frames (p10 115, p90 138); the oldest frame waited 237.9 ms (p10 234.6, p90 277.4); 233.3 ms between releases (p10 233.3, p90 233.7); 17 B per frame on the wire, 2028 B per release (p10 2019, p90 2415); the first frame waited 232.0 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 115 frames (p10 115, p90 115); the oldest frame waited 239.6 ms (p10 236.3, p90 247.2); 233.3 ms between releases (p10 233.2, p90 234.6); 32 B per frame on the wire, 3719 B per release (p10 3719, p90 3735); the first frame waited 232.1 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 5 frames (p10 4, p90 5); the oldest frame waited 248.7 ms (p10 232.0, p90 265.4); 233.3 ms between releases (p10 233.3, p90 233.3); 33 B per frame on the wire, 191 B per release (p10 155, p90 197); the first frame waited 232.2 ms (gzip: compressed bytes as received)")),
+        List.of(),
+        CompressorFlushFit.Flush.TIMER,
+        TriggerKind.PERIODIC_TIMER,
+        233.3,
+        true,
+        45);
+  }
+
+  private static List<CellEvidence> fourCyclesATickOnceThree() {
+    return List.of(
+        EvidenceLine.parse(
+            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 104); the oldest frame waited 257.7 ms (p10 257.6, p90 258.3); 208.3 ms between releases (p10 208.1, p90 208.4); 17 B per frame on the wire, 1794 B per release (p10 1780, p90 1815); the first frame waited 207.2 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 79, p90 104); the oldest frame waited 207.1 ms (p10 206.1, p90 259.2); 208.3 ms between releases (p10 208.1, p90 208.8); 32 B per frame on the wire, 3337 B per release (p10 2535, p90 3349); the first frame waited 207.4 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.8 ms (p10 215.7, p90 241.0); 208.3 ms between releases (p10 208.3, p90 208.9); 28 B per frame on the wire, 123 B per release (p10 123, p90 126); the first frame waited 207.4 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.7 ms (p10 200.2, p90 235.6); 208.3 ms between releases (p10 208.3, p90 208.4); 21 B per frame on the wire, 397 B per release (p10 385, p90 552); the first frame waited 207.3 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 230.9 ms (p10 202.7, p90 259.1); 208.3 ms between releases (p10 208.3, p90 208.3); 35 B per frame on the wire, 334 B per release (p10 325, p90 453); the first frame waited 206.1 ms (gzip: compressed bytes as received)"));
+  }
+
+  /**
+   * `compress=gzip,flush=timer,after=106ms -> timer=238ms,periodic=true` as a browser's map
+   * measured it (`--no-verify`, 2026-12-06): its cells' sizes hold at 106 ms and within a percent
+   * or two of it, at no value of the 4 % grid but 116.8 ms, which was answered. Tried on the 1 %
+   * grid, it is found within 5 %.
+   */
+  @Test
+  void aCompressorsTimerWhoseCellsHoldWithinAPercentIsFoundOnTheFinerGrid() {
+    foundWithinFivePercent(
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 108 frames (p10 108, p90 108); the oldest frame waited 277.7 ms (p10 255.3, p90 322.5); 238.3 ms between releases (p10 238.3, p90 238.6); 16 B per frame on the wire, 1790 B per release (p10 1779, p90 1801); the first frame waited 236.9 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 108 frames (p10 108, p90 162); the oldest frame waited 282.4 ms (p10 258.2, p90 328.3); 238.2 ms between releases (p10 238.0, p90 240.1); 31 B per frame on the wire, 3353 B per release (p10 3349, p90 5039); the first frame waited 236.0 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 6 frames (p10 3, p90 6); the oldest frame waited 263.9 ms (p10 202.2, p90 325.7); 238.3 ms between releases (p10 238.3, p90 239.2); 27 B per frame on the wire, 172 B per release (p10 88, p90 179); the first frame waited 236.6 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=60B interval=10ms frames=120: 24.00 frames/read; 3.0 releases per stream of 22 frames (p10 22, p90 22); the oldest frame waited 274.0 ms (p10 255.8, p90 292.1); 238.3 ms between releases (p10 238.3, p90 238.3); 19 B per frame on the wire, 420 B per release (p10 419, p90 435); the first frame waited 237.6 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=1024B interval=20ms frames=60: 12.00 frames/read; 3.0 releases per stream of 12 frames (p10 12, p90 12); the oldest frame waited 233.9 ms (p10 232.2, p90 235.6); 238.3 ms between releases (p10 238.3, p90 238.3); 29 B per frame on the wire, 354 B per release (p10 346, p90 364); the first frame waited 237.5 ms (gzip: compressed bytes as received)")),
+        List.of(),
+        CompressorFlushFit.Flush.TIMER,
+        TriggerKind.PERIODIC_TIMER,
+        238.3,
+        true,
+        106);
+  }
+
+  private static List<CellEvidence> fourCyclesATick() {
+    return List.of(
+        EvidenceLine.parse(
+            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 131); the oldest frame waited 208.0 ms (p10 206.9, p90 261.4); 208.3 ms between releases (p10 208.1, p90 212.3); 17 B per frame on the wire, 1805 B per release (p10 1801, p90 2271); the first frame waited 207.0 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 130); the oldest frame waited 208.1 ms (p10 208.0, p90 259.7); 208.3 ms between releases (p10 208.3, p90 208.9); 32 B per frame on the wire, 3341 B per release (p10 3341, p90 4167); the first frame waited 206.9 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.2 ms (p10 214.9, p90 239.9); 208.3 ms between releases (p10 208.3, p90 208.7); 29 B per frame on the wire, 127 B per release (p10 127, p90 130); the first frame waited 206.4 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.8 ms (p10 200.1, p90 235.5); 208.3 ms between releases (p10 208.1, p90 208.3); 21 B per frame on the wire, 396 B per release (p10 390, p90 546); the first frame waited 207.3 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 231.3 ms (p10 203.0, p90 259.5); 208.3 ms between releases (p10 208.3, p90 208.7); 35 B per frame on the wire, 337 B per release (p10 320, p90 456); the first frame waited 206.1 ms (gzip: compressed bytes as received)"));
+  }
+
+  private static List<CellEvidence> fourCyclesATickLate() {
+    return List.of(
+        EvidenceLine.parse(
+            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 104); the oldest frame waited 256.9 ms (p10 256.8, p90 257.3); 208.3 ms between releases (p10 208.3, p90 208.3); 17 B per frame on the wire, 1796 B per release (p10 1795, p90 1816); the first frame waited 206.6 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 130); the oldest frame waited 258.9 ms (p10 258.6, p90 259.6); 208.3 ms between releases (p10 208.3, p90 208.5); 32 B per frame on the wire, 3337 B per release (p10 3335, p90 4183); the first frame waited 206.4 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.9 ms (p10 215.7, p90 240.5); 208.3 ms between releases (p10 208.3, p90 208.4); 28 B per frame on the wire, 125 B per release (p10 123, p90 126); the first frame waited 207.5 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.7 ms (p10 200.3, p90 235.5); 208.3 ms between releases (p10 208.3, p90 208.3); 21 B per frame on the wire, 395 B per release (p10 394, p90 547); the first frame waited 207.3 ms (gzip: compressed bytes as received)"),
+        EvidenceLine.parse(
+            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 205.0 ms (p10 201.6, p90 236.6); 208.4 ms between releases (p10 208.3, p90 209.5); 35 B per frame on the wire, 336 B per release (p10 325, p90 453); the first frame waited 207.3 ms (gzip: compressed bytes as received)"));
+  }
+
   /** A cell as the pair releases its frames, measured as gzip by a client accepting it. */
   private static CellEvidence simulated(
       double wireBytes,
