@@ -134,7 +134,11 @@ public final class CompressorFlushFit {
     // frames gathers a compressor's flushes of 7 only between 60 and 62 ms, which the grid steps
     // over (57.7, 60.0, 62.4), so its closest value was a 49.3 ms timer four of whose cycles make a
     // 200 ms clock's period, and 48.4 ms was answered for a hidden 60 (a map, 2026-12-06)
-    for (double v = low / HoldingPairFit.STEP; v <= high * HoldingPairFit.STEP; v *= FINE) {
+    // (a grid of 1 % already, for a fit judged a few ms either way, is not read again)
+    boolean fine = jittered(flush.kind, fixed, first, phases);
+    for (double v = low / HoldingPairFit.STEP;
+        !fine && v <= high * HoldingPairFit.STEP;
+        v *= FINE) {
       double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first, phases);
       if (!Double.isNaN(score)) closest.offer(score, v);
     }
