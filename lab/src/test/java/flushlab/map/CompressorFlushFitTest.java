@@ -309,14 +309,7 @@ class CompressorFlushFitTest {
    */
   @Test
   void aCompressorsTimerInFrontOfAClockIsReadOffTheSizesOfTheClocksReleases() {
-    foundWithinFivePercent(
-        timerInFrontOfAClock(),
-        List.of(),
-        CompressorFlushFit.Flush.TIMER,
-        TriggerKind.PERIODIC_TIMER,
-        150.3,
-        true,
-        59);
+    timerInFrontOfAClockFound(timerInFrontOfAClock(), 150.3, 59);
   }
 
   /**
@@ -337,15 +330,7 @@ class CompressorFlushFitTest {
                 "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 115 frames (p10 115, p90 115); the oldest frame waited 239.9 ms (p10 235.7, p90 246.2); 233.2 ms between releases (p10 233.2, p90 234.2); 32 B per frame on the wire, 3727 B per release (p10 3723, p90 3741); the first frame waited 232.5 ms (gzip: compressed bytes as received)"),
             EvidenceLine.parse(
                 "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 5 frames (p10 4, p90 5); the oldest frame waited 248.8 ms (p10 232.1, p90 265.4); 233.3 ms between releases (p10 233.3, p90 233.4); 32 B per frame on the wire, 186 B per release (p10 154, p90 192); the first frame waited 232.3 ms (gzip: compressed bytes as received)"));
-    CompressorFlushFit.Fitted f =
-        foundWithinFivePercent(
-            cells,
-            List.of(),
-            CompressorFlushFit.Flush.TIMER,
-            TriggerKind.PERIODIC_TIMER,
-            233.2,
-            true,
-            45);
+    CompressorFlushFit.Fitted f = timerInFrontOfAClockFound(cells, 233.2, 45);
     assertThat(f.high()).as("a 56.6 ms timer's pairs").isLessThan(56.6);
   }
 
@@ -366,14 +351,7 @@ class CompressorFlushFitTest {
   void aCompressorsTimerWhoseFlushesMeetTheTicksIsFoundWithTheTicksAFewMsEitherWay() {
     for (List<CellEvidence> cells :
         List.of(fourCyclesATick(), fourCyclesATickLate(), fourCyclesATickOnceThree()))
-      foundWithinFivePercent(
-          cells,
-          List.of(),
-          CompressorFlushFit.Flush.TIMER,
-          TriggerKind.PERIODIC_TIMER,
-          208.3,
-          true,
-          51);
+      timerInFrontOfAClockFound(cells, 208.3, 51);
   }
 
   /**
@@ -385,23 +363,14 @@ class CompressorFlushFitTest {
    */
   @Test
   void aCompressorsTimerThatTheGridStepsOverIsReadAgainOverEveryValueItAllowed() {
-    foundWithinFivePercent(
-        List.of(
-            EvidenceLine.parse(
-                "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 93 frames (p10 93, p90 124); the oldest frame waited 227.8 ms (p10 213.6, p90 256.2); 200.3 ms between releases (p10 200.3, p90 200.4); 17 B per frame on the wire, 1595 B per release (p10 1583, p90 2125); the first frame waited 199.2 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 93 frames (p10 93, p90 124); the oldest frame waited 227.9 ms (p10 211.1, p90 255.2); 200.4 ms between releases (p10 198.3, p90 202.9); 32 B per frame on the wire, 2961 B per release (p10 2957, p90 3955); the first frame waited 196.4 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=60B interval=50ms frames=25: 3.57 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 199.1 ms (p10 198.8, p90 199.6); 200.3 ms between releases (p10 200.3, p90 200.3); 29 B per frame on the wire, 125 B per release (p10 125, p90 129); the first frame waited 198.5 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 21 frames (p10 21, p90 21); the oldest frame waited 240.2 ms (p10 230.7, p90 259.6); 200.4 ms between releases (p10 200.4, p90 200.4); 21 B per frame on the wire, 443 B per release (p10 436, p90 472); the first frame waited 199.3 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 8 frames (p10 8, p90 12); the oldest frame waited 200.8 ms (p10 200.0, p90 240.5); 200.4 ms between releases (p10 199.6, p90 201.1); 31 B per frame on the wire, 274 B per release (p10 255, p90 403); the first frame waited 199.5 ms (gzip: compressed bytes as received)")),
-        List.of(),
-        CompressorFlushFit.Flush.TIMER,
-        TriggerKind.PERIODIC_TIMER,
+    timerInFrontOfAClockFound(
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 93 frames (p10 93, p90 124); the oldest frame waited 227.8 ms (p10 213.6, p90 256.2); 200.3 ms between releases (p10 200.3, p90 200.4); 17 B per frame on the wire, 1595 B per release (p10 1583, p90 2125); the first frame waited 199.2 ms (gzip: compressed bytes as received)",
+            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 93 frames (p10 93, p90 124); the oldest frame waited 227.9 ms (p10 211.1, p90 255.2); 200.4 ms between releases (p10 198.3, p90 202.9); 32 B per frame on the wire, 2961 B per release (p10 2957, p90 3955); the first frame waited 196.4 ms (gzip: compressed bytes as received)",
+            "frame_size=60B interval=50ms frames=25: 3.57 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 199.1 ms (p10 198.8, p90 199.6); 200.3 ms between releases (p10 200.3, p90 200.3); 29 B per frame on the wire, 125 B per release (p10 125, p90 129); the first frame waited 198.5 ms (gzip: compressed bytes as received)",
+            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 21 frames (p10 21, p90 21); the oldest frame waited 240.2 ms (p10 230.7, p90 259.6); 200.4 ms between releases (p10 200.4, p90 200.4); 21 B per frame on the wire, 443 B per release (p10 436, p90 472); the first frame waited 199.3 ms (gzip: compressed bytes as received)",
+            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 8 frames (p10 8, p90 12); the oldest frame waited 200.8 ms (p10 200.0, p90 240.5); 200.4 ms between releases (p10 199.6, p90 201.1); 31 B per frame on the wire, 274 B per release (p10 255, p90 403); the first frame waited 199.5 ms (gzip: compressed bytes as received)"),
         200.3,
-        true,
         60);
   }
 
@@ -416,34 +385,22 @@ class CompressorFlushFitTest {
    */
   @Test
   void aCompressorsTimerWhoseFlushesDriftOntoTheTicksIsFoundWithTheTicksSomeMsEarlier() {
-    foundWithinFivePercent(
-        List.of(
-            EvidenceLine.parse(
-                "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 115 frames (p10 115, p90 138); the oldest frame waited 237.9 ms (p10 234.6, p90 277.4); 233.3 ms between releases (p10 233.3, p90 233.7); 17 B per frame on the wire, 2028 B per release (p10 2019, p90 2415); the first frame waited 232.0 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 115 frames (p10 115, p90 115); the oldest frame waited 239.6 ms (p10 236.3, p90 247.2); 233.3 ms between releases (p10 233.2, p90 234.6); 32 B per frame on the wire, 3719 B per release (p10 3719, p90 3735); the first frame waited 232.1 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 5 frames (p10 4, p90 5); the oldest frame waited 248.7 ms (p10 232.0, p90 265.4); 233.3 ms between releases (p10 233.3, p90 233.3); 33 B per frame on the wire, 191 B per release (p10 155, p90 197); the first frame waited 232.2 ms (gzip: compressed bytes as received)")),
-        List.of(),
-        CompressorFlushFit.Flush.TIMER,
-        TriggerKind.PERIODIC_TIMER,
+    timerInFrontOfAClockFound(
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 115 frames (p10 115, p90 138); the oldest frame waited 237.9 ms (p10 234.6, p90 277.4); 233.3 ms between releases (p10 233.3, p90 233.7); 17 B per frame on the wire, 2028 B per release (p10 2019, p90 2415); the first frame waited 232.0 ms (gzip: compressed bytes as received)",
+            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 115 frames (p10 115, p90 115); the oldest frame waited 239.6 ms (p10 236.3, p90 247.2); 233.3 ms between releases (p10 233.2, p90 234.6); 32 B per frame on the wire, 3719 B per release (p10 3719, p90 3735); the first frame waited 232.1 ms (gzip: compressed bytes as received)",
+            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 5 frames (p10 4, p90 5); the oldest frame waited 248.7 ms (p10 232.0, p90 265.4); 233.3 ms between releases (p10 233.3, p90 233.3); 33 B per frame on the wire, 191 B per release (p10 155, p90 197); the first frame waited 232.2 ms (gzip: compressed bytes as received)"),
         233.3,
-        true,
         45);
   }
 
   private static List<CellEvidence> fourCyclesATickOnceThree() {
-    return List.of(
-        EvidenceLine.parse(
-            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 104); the oldest frame waited 257.7 ms (p10 257.6, p90 258.3); 208.3 ms between releases (p10 208.1, p90 208.4); 17 B per frame on the wire, 1794 B per release (p10 1780, p90 1815); the first frame waited 207.2 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 79, p90 104); the oldest frame waited 207.1 ms (p10 206.1, p90 259.2); 208.3 ms between releases (p10 208.1, p90 208.8); 32 B per frame on the wire, 3337 B per release (p10 2535, p90 3349); the first frame waited 207.4 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.8 ms (p10 215.7, p90 241.0); 208.3 ms between releases (p10 208.3, p90 208.9); 28 B per frame on the wire, 123 B per release (p10 123, p90 126); the first frame waited 207.4 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.7 ms (p10 200.2, p90 235.6); 208.3 ms between releases (p10 208.3, p90 208.4); 21 B per frame on the wire, 397 B per release (p10 385, p90 552); the first frame waited 207.3 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 230.9 ms (p10 202.7, p90 259.1); 208.3 ms between releases (p10 208.3, p90 208.3); 35 B per frame on the wire, 334 B per release (p10 325, p90 453); the first frame waited 206.1 ms (gzip: compressed bytes as received)"));
+    return EvidenceLine.parseAll(
+        "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 104); the oldest frame waited 257.7 ms (p10 257.6, p90 258.3); 208.3 ms between releases (p10 208.1, p90 208.4); 17 B per frame on the wire, 1794 B per release (p10 1780, p90 1815); the first frame waited 207.2 ms (gzip: compressed bytes as received)",
+        "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 79, p90 104); the oldest frame waited 207.1 ms (p10 206.1, p90 259.2); 208.3 ms between releases (p10 208.1, p90 208.8); 32 B per frame on the wire, 3337 B per release (p10 2535, p90 3349); the first frame waited 207.4 ms (gzip: compressed bytes as received)",
+        "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.8 ms (p10 215.7, p90 241.0); 208.3 ms between releases (p10 208.3, p90 208.9); 28 B per frame on the wire, 123 B per release (p10 123, p90 126); the first frame waited 207.4 ms (gzip: compressed bytes as received)",
+        "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.7 ms (p10 200.2, p90 235.6); 208.3 ms between releases (p10 208.3, p90 208.4); 21 B per frame on the wire, 397 B per release (p10 385, p90 552); the first frame waited 207.3 ms (gzip: compressed bytes as received)",
+        "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 230.9 ms (p10 202.7, p90 259.1); 208.3 ms between releases (p10 208.3, p90 208.3); 35 B per frame on the wire, 334 B per release (p10 325, p90 453); the first frame waited 206.1 ms (gzip: compressed bytes as received)");
   }
 
   /**
@@ -454,52 +411,33 @@ class CompressorFlushFitTest {
    */
   @Test
   void aCompressorsTimerWhoseCellsHoldWithinAPercentIsFoundOnTheFinerGrid() {
-    foundWithinFivePercent(
-        List.of(
-            EvidenceLine.parse(
-                "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 108 frames (p10 108, p90 108); the oldest frame waited 277.7 ms (p10 255.3, p90 322.5); 238.3 ms between releases (p10 238.3, p90 238.6); 16 B per frame on the wire, 1790 B per release (p10 1779, p90 1801); the first frame waited 236.9 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 108 frames (p10 108, p90 162); the oldest frame waited 282.4 ms (p10 258.2, p90 328.3); 238.2 ms between releases (p10 238.0, p90 240.1); 31 B per frame on the wire, 3353 B per release (p10 3349, p90 5039); the first frame waited 236.0 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 6 frames (p10 3, p90 6); the oldest frame waited 263.9 ms (p10 202.2, p90 325.7); 238.3 ms between releases (p10 238.3, p90 239.2); 27 B per frame on the wire, 172 B per release (p10 88, p90 179); the first frame waited 236.6 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=60B interval=10ms frames=120: 24.00 frames/read; 3.0 releases per stream of 22 frames (p10 22, p90 22); the oldest frame waited 274.0 ms (p10 255.8, p90 292.1); 238.3 ms between releases (p10 238.3, p90 238.3); 19 B per frame on the wire, 420 B per release (p10 419, p90 435); the first frame waited 237.6 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=1024B interval=20ms frames=60: 12.00 frames/read; 3.0 releases per stream of 12 frames (p10 12, p90 12); the oldest frame waited 233.9 ms (p10 232.2, p90 235.6); 238.3 ms between releases (p10 238.3, p90 238.3); 29 B per frame on the wire, 354 B per release (p10 346, p90 364); the first frame waited 237.5 ms (gzip: compressed bytes as received)")),
-        List.of(),
-        CompressorFlushFit.Flush.TIMER,
-        TriggerKind.PERIODIC_TIMER,
+    timerInFrontOfAClockFound(
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 108 frames (p10 108, p90 108); the oldest frame waited 277.7 ms (p10 255.3, p90 322.5); 238.3 ms between releases (p10 238.3, p90 238.6); 16 B per frame on the wire, 1790 B per release (p10 1779, p90 1801); the first frame waited 236.9 ms (gzip: compressed bytes as received)",
+            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 108 frames (p10 108, p90 162); the oldest frame waited 282.4 ms (p10 258.2, p90 328.3); 238.2 ms between releases (p10 238.0, p90 240.1); 31 B per frame on the wire, 3353 B per release (p10 3349, p90 5039); the first frame waited 236.0 ms (gzip: compressed bytes as received)",
+            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 6 frames (p10 3, p90 6); the oldest frame waited 263.9 ms (p10 202.2, p90 325.7); 238.3 ms between releases (p10 238.3, p90 239.2); 27 B per frame on the wire, 172 B per release (p10 88, p90 179); the first frame waited 236.6 ms (gzip: compressed bytes as received)",
+            "frame_size=60B interval=10ms frames=120: 24.00 frames/read; 3.0 releases per stream of 22 frames (p10 22, p90 22); the oldest frame waited 274.0 ms (p10 255.8, p90 292.1); 238.3 ms between releases (p10 238.3, p90 238.3); 19 B per frame on the wire, 420 B per release (p10 419, p90 435); the first frame waited 237.6 ms (gzip: compressed bytes as received)",
+            "frame_size=1024B interval=20ms frames=60: 12.00 frames/read; 3.0 releases per stream of 12 frames (p10 12, p90 12); the oldest frame waited 233.9 ms (p10 232.2, p90 235.6); 238.3 ms between releases (p10 238.3, p90 238.3); 29 B per frame on the wire, 354 B per release (p10 346, p90 364); the first frame waited 237.5 ms (gzip: compressed bytes as received)"),
         238.3,
-        true,
         106);
   }
 
   private static List<CellEvidence> fourCyclesATick() {
-    return List.of(
-        EvidenceLine.parse(
-            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 131); the oldest frame waited 208.0 ms (p10 206.9, p90 261.4); 208.3 ms between releases (p10 208.1, p90 212.3); 17 B per frame on the wire, 1805 B per release (p10 1801, p90 2271); the first frame waited 207.0 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 130); the oldest frame waited 208.1 ms (p10 208.0, p90 259.7); 208.3 ms between releases (p10 208.3, p90 208.9); 32 B per frame on the wire, 3341 B per release (p10 3341, p90 4167); the first frame waited 206.9 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.2 ms (p10 214.9, p90 239.9); 208.3 ms between releases (p10 208.3, p90 208.7); 29 B per frame on the wire, 127 B per release (p10 127, p90 130); the first frame waited 206.4 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.8 ms (p10 200.1, p90 235.5); 208.3 ms between releases (p10 208.1, p90 208.3); 21 B per frame on the wire, 396 B per release (p10 390, p90 546); the first frame waited 207.3 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 231.3 ms (p10 203.0, p90 259.5); 208.3 ms between releases (p10 208.3, p90 208.7); 35 B per frame on the wire, 337 B per release (p10 320, p90 456); the first frame waited 206.1 ms (gzip: compressed bytes as received)"));
+    return EvidenceLine.parseAll(
+        "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 131); the oldest frame waited 208.0 ms (p10 206.9, p90 261.4); 208.3 ms between releases (p10 208.1, p90 212.3); 17 B per frame on the wire, 1805 B per release (p10 1801, p90 2271); the first frame waited 207.0 ms (gzip: compressed bytes as received)",
+        "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 130); the oldest frame waited 208.1 ms (p10 208.0, p90 259.7); 208.3 ms between releases (p10 208.3, p90 208.9); 32 B per frame on the wire, 3341 B per release (p10 3341, p90 4167); the first frame waited 206.9 ms (gzip: compressed bytes as received)",
+        "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.2 ms (p10 214.9, p90 239.9); 208.3 ms between releases (p10 208.3, p90 208.7); 29 B per frame on the wire, 127 B per release (p10 127, p90 130); the first frame waited 206.4 ms (gzip: compressed bytes as received)",
+        "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.8 ms (p10 200.1, p90 235.5); 208.3 ms between releases (p10 208.1, p90 208.3); 21 B per frame on the wire, 396 B per release (p10 390, p90 546); the first frame waited 207.3 ms (gzip: compressed bytes as received)",
+        "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 231.3 ms (p10 203.0, p90 259.5); 208.3 ms between releases (p10 208.3, p90 208.7); 35 B per frame on the wire, 337 B per release (p10 320, p90 456); the first frame waited 206.1 ms (gzip: compressed bytes as received)");
   }
 
   private static List<CellEvidence> fourCyclesATickLate() {
-    return List.of(
-        EvidenceLine.parse(
-            "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 104); the oldest frame waited 256.9 ms (p10 256.8, p90 257.3); 208.3 ms between releases (p10 208.3, p90 208.3); 17 B per frame on the wire, 1796 B per release (p10 1795, p90 1816); the first frame waited 206.6 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 130); the oldest frame waited 258.9 ms (p10 258.6, p90 259.6); 208.3 ms between releases (p10 208.3, p90 208.5); 32 B per frame on the wire, 3337 B per release (p10 3335, p90 4183); the first frame waited 206.4 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.9 ms (p10 215.7, p90 240.5); 208.3 ms between releases (p10 208.3, p90 208.4); 28 B per frame on the wire, 125 B per release (p10 123, p90 126); the first frame waited 207.5 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.7 ms (p10 200.3, p90 235.5); 208.3 ms between releases (p10 208.3, p90 208.3); 21 B per frame on the wire, 395 B per release (p10 394, p90 547); the first frame waited 207.3 ms (gzip: compressed bytes as received)"),
-        EvidenceLine.parse(
-            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 205.0 ms (p10 201.6, p90 236.6); 208.4 ms between releases (p10 208.3, p90 209.5); 35 B per frame on the wire, 336 B per release (p10 325, p90 453); the first frame waited 207.3 ms (gzip: compressed bytes as received)"));
+    return EvidenceLine.parseAll(
+        "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 104); the oldest frame waited 256.9 ms (p10 256.8, p90 257.3); 208.3 ms between releases (p10 208.3, p90 208.3); 17 B per frame on the wire, 1796 B per release (p10 1795, p90 1816); the first frame waited 206.6 ms (gzip: compressed bytes as received)",
+        "frame_size=4096B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 130); the oldest frame waited 258.9 ms (p10 258.6, p90 259.6); 208.3 ms between releases (p10 208.3, p90 208.5); 32 B per frame on the wire, 3337 B per release (p10 3335, p90 4183); the first frame waited 206.4 ms (gzip: compressed bytes as received)",
+        "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 223.9 ms (p10 215.7, p90 240.5); 208.3 ms between releases (p10 208.3, p90 208.4); 28 B per frame on the wire, 125 B per release (p10 123, p90 126); the first frame waited 207.5 ms (gzip: compressed bytes as received)",
+        "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 18 frames (p10 18, p90 24); the oldest frame waited 203.7 ms (p10 200.3, p90 235.5); 208.3 ms between releases (p10 208.3, p90 208.3); 21 B per frame on the wire, 395 B per release (p10 394, p90 547); the first frame waited 207.3 ms (gzip: compressed bytes as received)",
+        "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 9 frames (p10 9, p90 12); the oldest frame waited 205.0 ms (p10 201.6, p90 236.6); 208.4 ms between releases (p10 208.3, p90 209.5); 35 B per frame on the wire, 336 B per release (p10 325, p90 453); the first frame waited 207.3 ms (gzip: compressed bytes as received)");
   }
 
   /** A cell as the pair releases its frames, measured as gzip by a client accepting it. */
@@ -592,6 +530,22 @@ class CompressorFlushFitTest {
    * Fits the compressor's flush on {@code cells} (with {@code pinning}) beside the other stage, and
    * asserts a value within 5 % of {@code hidden}: the fit.
    */
+  /**
+   * A compressor's timer in front of a clock of {@code periodMs}, fitted on {@code cells} with no
+   * pinning cell, within 5 % of {@code hidden}.
+   */
+  private static CompressorFlushFit.Fitted timerInFrontOfAClockFound(
+      List<CellEvidence> cells, double periodMs, double hidden) {
+    return foundWithinFivePercent(
+        cells,
+        List.of(),
+        CompressorFlushFit.Flush.TIMER,
+        TriggerKind.PERIODIC_TIMER,
+        periodMs,
+        true,
+        hidden);
+  }
+
   private static CompressorFlushFit.Fitted foundWithinFivePercent(
       List<CellEvidence> cells,
       List<CellEvidence> pinning,

@@ -1,7 +1,9 @@
 package flushlab.map;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A cell as a map printed it: its evidence line ({@link CellEvidence#describe}) read back, so that
@@ -53,6 +55,11 @@ final class EvidenceLine {
 
   /** What a line says of frames the lab's emitter sent together, when it says anything. */
   private static final Pattern SENT_APART = Pattern.compile(" \\(" + N + " sent apart: [^)]*\\)");
+
+  /** The cells of these evidence lines, in their order. */
+  static List<CellEvidence> parseAll(String... lines) {
+    return Stream.of(lines).map(EvidenceLine::parse).toList();
+  }
 
   static CellEvidence parse(String line) {
     Matcher apart = SENT_APART.matcher(line);
