@@ -248,7 +248,8 @@ public final class CompressorFlushFit {
         // ticks, a real run's releases take one flush more or less as the ticks fall a few ms
         // either way (TickJitter), and the cell is judged against what those show
         if (jittered)
-          sim = TickJitter.nearest(c, TickJitter.around(c, compressor, fixed.atPhase(0), phase));
+          sim =
+              TickJitter.nearest(c, TickJitter.around(c, sim, compressor, fixed.atPhase(0), phase));
         if (!SimulatedCell.matches(c, sim)) continue;
         // a compressor's timer is read off the sizes its flushes give a clock's releases: how
         // many it gathers is the clock's, and which counts they take (two or three flushes) the

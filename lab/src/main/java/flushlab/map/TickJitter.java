@@ -46,14 +46,15 @@ final class TickJitter {
 
   /**
    * The simulations of {@code c} through the two stages with the clock (first or second) at {@code
-   * phase} and at every {@link #STEP_MS} from {@link #EARLIER_MS} before it to {@link #LATER_MS}
-   * after, the one at {@code phase} first; that one alone where neither stage is a clock.
+   * phase} ({@code atPhase}, which the caller ran already) and at every {@link #STEP_MS} from
+   * {@link #EARLIER_MS} before it to {@link #LATER_MS} after, {@code atPhase} first; that one alone
+   * where neither stage is a clock.
    */
-  static List<Simulated> around(CellEvidence c, Stage first, Stage second, double phase) {
+  static List<Simulated> around(
+      CellEvidence c, Simulated atPhase, Stage first, Stage second, double phase) {
     int clock = first.kind() == Kind.PERIODIC ? 0 : second.kind() == Kind.PERIODIC ? 1 : -1;
     List<Simulated> out = new ArrayList<>();
-    out.add(
-        PairSimulation.simulate(c, at(first, clock == 0, phase), at(second, clock == 1, phase)));
+    out.add(atPhase);
     if (clock < 0) return out;
     for (double slack : new double[] {0, -PERIOD_SLACK_MS, PERIOD_SLACK_MS})
       for (double d = -EARLIER_MS; d <= LATER_MS; d += STEP_MS) {
@@ -65,10 +66,6 @@ final class TickJitter {
                 at(second, clock == 1, phase + d, slack)));
       }
     return out;
-  }
-
-  private static Stage at(Stage s, boolean clock, double phase) {
-    return at(s, clock, phase, 0);
   }
 
   private static Stage at(Stage s, boolean clock, double phase, double slack) {
