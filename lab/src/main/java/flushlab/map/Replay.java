@@ -3,6 +3,7 @@ package flushlab.map;
 import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A model held against the target it was read from: each cell the map measured on the target,
@@ -146,6 +147,25 @@ public final class Replay {
               ? ", its silent stream cut as the target's"
               : "")
           + (first == null ? "" : "; " + first.label() + ": " + first.difference());
+    }
+
+    /** A refused replay as the models tried list it: {@link #text()} less "not verified: ". */
+    public String refusal() {
+      return text().replaceFirst("^not verified: the model ", "");
+    }
+
+    /** A line a cell: "replay of {label} on {@code on}: " its difference, or "agrees". */
+    public List<String> cellLines(String on) {
+      return cells.stream()
+          .map(
+              c ->
+                  "replay of "
+                      + c.label()
+                      + " on "
+                      + on
+                      + ": "
+                      + Objects.requireNonNullElse(c.difference(), "agrees"))
+          .toList();
     }
   }
 

@@ -138,15 +138,8 @@ final class AlikeTeller {
         again.add(
             new Reproduced(m.candidate(), m.chain(), m.verdict().with(v), List.copyOf(cells)));
       } else {
-        tried.add(v.text().replaceFirst("^not verified: the model ", ""));
-        for (Replay.CellMatch c : v.cells())
-          differences.add(
-              "replay of "
-                  + c.label()
-                  + " on "
-                  + m.chain()
-                  + ": "
-                  + (c.difference() == null ? "agrees" : c.difference()));
+        tried.add(v.refusal());
+        differences.addAll(v.cellLines(m.chain()));
       }
     }
     if (again.size() == 1) return new Told.One(again.get(0));

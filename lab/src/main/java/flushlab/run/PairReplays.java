@@ -7,7 +7,6 @@ import flushlab.map.FlushTrigger;
 import flushlab.map.HoldingPairFit;
 import flushlab.map.OneLateAfterFit;
 import flushlab.map.PairPinning;
-import flushlab.map.Replay;
 import flushlab.map.SocketStageFit;
 import flushlab.map.TwoStageCandidate;
 import flushlab.scenario.Cell;
@@ -120,16 +119,8 @@ final class PairReplays {
         replayedAlike.add(new AlikeTeller.Reproduced(c, chain, o.verdict(), o.cells()));
       } else {
         announce.accept("replay: " + o.text());
-        tried.add(o.verdict().text().replaceFirst("^not verified: the model ", ""));
-        for (Replay.CellMatch m : o.verdict().cells()) {
-          cells.add(
-              "replay of "
-                  + m.label()
-                  + " on "
-                  + c.chain()
-                  + ": "
-                  + (m.difference() == null ? "agrees" : m.difference()));
-        }
+        tried.add(o.verdict().refusal());
+        cells.addAll(o.verdict().cellLines(c.chain()));
       }
     }
     if (reproduced.size() == 1 && !stalledOut.isEmpty()) {

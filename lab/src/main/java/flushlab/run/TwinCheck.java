@@ -65,9 +65,7 @@ final class TwinCheck {
         if (c.difference() != null)
           differences.add("replay of " + c.label() + " on " + chain + ": " + c.difference());
       return new Checked(
-          refused.withUnverifiedModels(
-              List.of(all.verdict().text().replaceFirst("^not verified: the model ", "")),
-              differences),
+          refused.withUnverifiedModels(List.of(all.verdict().refusal()), differences),
           null,
           List.of());
     }
