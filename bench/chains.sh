@@ -7,7 +7,8 @@
 #   right         the answer's model is the hidden chain, parameters within 5 %, and replays
 #   inconclusive  the map gave no model (it says why: its answer column)
 #   other model   a model that is not the hidden chain reproduced every cell the map measured (a
-#                 stack that, on those cells, behaves as something simpler: read the two)
+#                 stack that, on those cells, behaves as something simpler: read the two); ", value
+#                 said untold" where the answer says a value fits every cell alike over a span
 #   not certified / failed (exit N): this host or the map, not the stack
 # A verified model is only given when its replay matched; so "other model" is the row to read.
 # The seed is printed; the same seed draws the same chains. About 20 s a chain.
@@ -67,7 +68,12 @@ for i in $(seq 1 "$n"); do
   case "$rc" in
     0) row="right" ;;
     3) row="not certified" ;;
-    1) case "$model" in ''|none*) row="inconclusive" ;; *) row="other model" ;; esac ;;
+    1) case "$model" in
+         ''|none*) row="inconclusive" ;;
+         # the answer says its value is one of a span the cells fit alike: read whether the
+         # hidden value is in it
+         *) row="other model"; grep -q 'which no cell measured pins' "$log" && row="other model, value said untold" ;;
+       esac ;;
     *) row="failed (exit $rc)"; verdict=$(grep -v '^\s*$' "$log" | tail -1 | cut -c1-200 | tr '|' '/') ;;
   esac
   echo "| \`$hidden\` | ${verdict:--} | ${model:--}${replay:+; $replay} | $row | ${secs:--} |"

@@ -154,6 +154,11 @@ public final class HoldingPairFit {
     T chosen() {
       return tied.isEmpty() ? null : tied.get((tied.size() - 1) / 2);
     }
+
+    /** The values offered with the best score, in the order offered. */
+    List<T> tied() {
+      return List.copyOf(tied);
+    }
   }
 
   static double[] values(Kind k) {

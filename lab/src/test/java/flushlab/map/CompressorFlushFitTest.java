@@ -190,7 +190,8 @@ class CompressorFlushFitTest {
    */
   @Test
   void aFitThatIsNotLooseAsksForNoCell() {
-    CompressorFlushFit.Fitted tight = new CompressorFlushFit.Fitted(2684, 2600, 2780);
+    CompressorFlushFit.Fitted tight =
+        new CompressorFlushFit.Fitted(2684, 2600, 2780, new Span(2684, 2684));
     assertThat(tight.loose()).isFalse();
     assertThat(
             CompressorFlushFit.pinningCell(
@@ -392,6 +393,54 @@ class CompressorFlushFitTest {
             "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 5 frames (p10 4, p90 5); the oldest frame waited 248.7 ms (p10 232.0, p90 265.4); 233.3 ms between releases (p10 233.3, p90 233.3); 33 B per frame on the wire, 191 B per release (p10 155, p90 197); the first frame waited 232.2 ms (gzip: compressed bytes as received)"),
         233.3,
         45);
+  }
+
+  /**
+   * `timer=285ms,periodic=true -> compress=gzip,flush=input,bytes=1956B` as a plain-client map
+   * measured it (a chain bench, 2026-12-06): the accepting client's two 2 ms cells and the pinning
+   * cell, 60 B every 10 ms, whose releases of 57 frames are two ticks' batches. Any count from one
+   * batch to two gives them, so the fit gave 2425 B, verified 9 of 9, as if read. The fit says the
+   * cells leave it untold, over a span that holds the hidden count, and the answer says so.
+   */
+  @Test
+  void aCompressorsCountBehindAClockIsUntoldWhereEachReleaseIsAWholeNumberOfTicks() {
+    List<CellEvidence> accepting =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 143 frames (p10 143, p90 144); the oldest frame waited 285.3 ms (p10 285.1, p90 287.4); 285.7 ms between releases (p10 285.7, p90 285.7); 16 B per frame on the wire, 2311 B per release (p10 2295, p90 2317); the first frame waited 285.9 ms (gzip: compressed bytes as received)",
+            "frame_size=4096B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 145 frames (p10 144, p90 145); the oldest frame waited 292.4 ms (p10 291.6, p90 292.9); 289.7 ms between releases (p10 288.9, p90 290.5); 30 B per frame on the wire, 4427 B per release (p10 4403, p90 4431); the first frame waited 289.0 ms (gzip: compressed bytes as received)");
+    List<CellEvidence> pinning =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=10ms frames=485: 53.89 frames/read; 7.0 releases per stream of 57 frames (p10 57, p90 58); the oldest frame waited 564.0 ms (p10 561.9, p90 570.8); 570.9 ms between releases (p10 570.9, p90 570.9); 17 B per frame on the wire, 963 B per release (p10 944, p90 971); the first frame waited 570.3 ms (gzip: compressed bytes as received)");
+    CompressorFlushFit.Fitted f =
+        CompressorFlushFit.fit(
+            accepting,
+            pinning,
+            CompressorFlushFit.Flush.INPUT,
+            TriggerKind.PERIODIC_TIMER,
+            285.6,
+            false);
+    assertThat(f).isNotNull();
+    assertThat(f.untold()).as("%s", f).isTrue();
+    assertThat(1956.0)
+        .as("the hidden count within %s", f.alike())
+        .isBetween(f.alike().lo(), f.alike().hi());
+    assertThat(f.value()).isBetween(f.alike().lo(), f.alike().hi());
+    assertThat(BesideACompressor.untold(f, CompressorFlushFit.Flush.INPUT))
+        .matches(
+            "; its count fits every cell alike anywhere in \\d+\\.\\.\\d+ B, which no cell measured pins");
+  }
+
+  /**
+   * Where a pinning cell reads the count to a frame (one flush a release, `flush=input` in front of
+   * a clock), the values tied with the one given are within a model's tolerance: the answer says
+   * nothing is untold.
+   */
+  @Test
+  void aCountThePinningCellReadsIsNotUntold() {
+    CompressorFlushFit.Fitted f = fitted(List.of(pinningCell()));
+    assertThat(f).isNotNull();
+    assertThat(f.untold()).as("%s", f).isFalse();
+    assertThat(BesideACompressor.untold(f, CompressorFlushFit.Flush.INPUT)).isEmpty();
   }
 
   private static List<CellEvidence> fourCyclesATickOnceThree() {
