@@ -34,7 +34,7 @@ public record ClientsApart(String sentence, String tryNext) {
    * From each compared cell's match and how it was asked (index by index, one of each per cell), or
    * null when they do not part two clients.
    */
-  public static ClientsApart of(List<Replay.CellMatch> matches, List<AskedAs> asked) {
+  public static ClientsApart of(List<CellMatch> matches, List<AskedAs> asked) {
     if (matches.size() != asked.size())
       throw new IllegalArgumentException(
           matches.size() + " cell matches and " + asked.size() + " clients: one of each per cell");

@@ -39,6 +39,11 @@ public final class CompressorFlushFit {
     Flush(Kind kind) {
       this.kind = kind;
     }
+
+    /** The stage the simulation runs for it. */
+    Kind kind() {
+      return kind;
+    }
   }
 
   /**
@@ -92,11 +97,11 @@ public final class CompressorFlushFit {
   }
 
   /**
-   * The same fit with cells measured to pin the value ({@link #pinningCell}): every cell, those
-   * included, bounds it, and the value given is, of the values 1 % apart within those bounds, the
-   * one whose releases carry the frames the pinning cells' did. Their waits are not fitted: a
-   * clock's phase against the compressor's flushes moves them by up to its period stream to stream.
-   * With no pinning cells, the plain fit.
+   * The same fit with cells measured to pin the value ({@link CompressorPinning#pinningCell}):
+   * every cell, those included, bounds it, and the value given is, of the values 1 % apart within
+   * those bounds, the one whose releases carry the frames the pinning cells' did. Their waits are
+   * not fitted: a clock's phase against the compressor's flushes moves them by up to its period
+   * stream to stream. With no pinning cells, the plain fit.
    */
   public static Fitted fit(
       List<CellEvidence> acceptingCells,
@@ -186,7 +191,7 @@ public final class CompressorFlushFit {
   }
 
   /** The other stage as the simulation runs it beside the compressor; null for any other kind. */
-  private static Kind beside(TriggerKind other, boolean compressorFirst) {
+  static Kind beside(TriggerKind other, boolean compressorFirst) {
     return switch (other) {
       case PERIODIC_TIMER -> Kind.PERIODIC;
       case TIMER -> Kind.HOLD;
@@ -304,7 +309,7 @@ public final class CompressorFlushFit {
 
   private static final double PHASE_MS = 5;
 
-  private static Simulated simulate(CellEvidence c, Stage compressor, Stage fixed, boolean first) {
+  static Simulated simulate(CellEvidence c, Stage compressor, Stage fixed, boolean first) {
     return first
         ? PairSimulation.simulate(c, compressor, fixed)
         : PairSimulation.simulate(c, fixed, compressor);
@@ -313,93 +318,5 @@ public final class CompressorFlushFit {
   private static double framesMisfit(CellEvidence c, Simulated sim) {
     double d = (sim.framesP50() - c.releaseFrames()) / Math.max(1, c.releaseFrames());
     return d * d;
-  }
-
-  /** Sample values between a loose fit's bounds a pinning cell must read apart. */
-  private static final int SAMPLES = 6;
-
-  /** A pinning cell's stream lasts this long at most. */
-  private static final long MAX_STREAM_MS = 5000;
-
-  /** Releases a pinning cell shows at the highest value, at least: a median of several. */
-  private static final int MIN_RELEASES = 2;
-
-  /**
-   * A cell that reads a loose fit's value beside a hold or a clock of {@code otherMs}: of small to
-   * large frames at 2 to 300 ms, streams up to 5 s, one where the frames a release carries grow
-   * with the value at every step from {@code f}'s low to its high (so each release is one flush,
-   * not a sum of several), with the most frames a release at the low end (the finest reading); null
-   * when no such cell exists, or the other stage is a threshold (whose count behind the compressor
-   * is of compressed bytes, which a cell not measured does not have), or the compressor's own count
-   * is of its output ({@code flush=bytes}: compressed bytes again; the cells pinning an input count
-   * bound it too).
-   */
-  public static CellPlan pinningCell(
-      Fitted f, Flush flush, TriggerKind other, double otherMs, boolean first) {
-    Kind kind = beside(other, first);
-    if (kind != Kind.PERIODIC && kind != Kind.HOLD || flush != Flush.INPUT || !f.loose())
-      return null;
-    Stage fixed = new Stage(kind, otherMs);
-    CellPlan best = null;
-    double finest = 0;
-    for (long size : new long[] {60, 256, 1024, 4096}) {
-      for (long ms : HoldingPairFit.TELLING_INTERVALS_MS) {
-        // long enough for a few flushes at the high end (a clock's or a hold's releases come
-        // in between), within five seconds
-        int frames =
-            (int)
-                Math.max(
-                    HoldingPairFit.framesAt(ms),
-                    Math.ceil((MIN_RELEASES + 1.5) * f.high() / Math.max(1, size)));
-        if (frames * ms > MAX_STREAM_MS) continue;
-        CellEvidence plan = HoldingPairFit.planned(size, ms, frames);
-        double previous = -1;
-        double atLow = 0;
-        boolean reads = true;
-        for (int i = 0; i < SAMPLES && reads; i++) {
-          double v = f.low() * Math.pow(f.high() / f.low(), i / (double) (SAMPLES - 1));
-          Simulated sim = simulate(plan, new Stage(flush.kind, v), fixed, first);
-          reads = !sim.drained() && sim.releases() >= MIN_RELEASES && sim.framesP50() > previous;
-          if (i == 0) atLow = sim.framesP50();
-          previous = sim.framesP50();
-        }
-        if (reads && atLow > finest) {
-          finest = atLow;
-          best = new CellPlan(size, ms * 1_000_000L, frames);
-        }
-      }
-    }
-    return best;
-  }
-
-  /** Cells measured at most to pin the compressor's flushes beside one stage. */
-  public static final int MAX_PINNING_CELLS = 2;
-
-  /**
-   * Cells to measure as the accepting client before the compressors of {@link
-   * BesideACompressor#compressorOnATimer} are fitted: for each flush and order whose value the
-   * accepting cells leave loose (more than 5 % either way), the cell that reads it ({@link
-   * #pinningCell}), once each, at most {@link #MAX_PINNING_CELLS}; none where those cells pin every
-   * value.
-   */
-  public static List<CellPlan> pinningCells(
-      FlushTrigger answer, List<CellEvidence> acceptingCells) {
-    PlainStage b = PlainStage.of(answer);
-    if (b == null || b.threshold()) return List.of();
-    TriggerKind other = answer.compression().others().kind();
-    // a hold or a clock (a threshold is left out above): its ms, either side of the compressor
-    double ms = b.plainValue();
-    List<CellPlan> plans = new ArrayList<>();
-    for (Flush flush : b.flushes()) {
-      if (flush == Flush.TIMER) continue; // a compressor's timer is not pinned by a cell
-      for (boolean compressorFirst : new boolean[] {true, false}) {
-        Fitted fitted = fit(acceptingCells, List.of(), flush, other, ms, compressorFirst);
-        CellPlan plan =
-            fitted == null ? null : pinningCell(fitted, flush, other, ms, compressorFirst);
-        if (plan != null && !plans.contains(plan) && plans.size() < MAX_PINNING_CELLS)
-          plans.add(plan);
-      }
-    }
-    return plans;
   }
 }

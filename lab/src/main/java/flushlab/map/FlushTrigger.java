@@ -129,7 +129,7 @@ public record FlushTrigger(
    * replay's sentence, when the model reproduced every cell; otherwise inconclusive, saying which
    * cell differed.
    */
-  public FlushTrigger withReplay(Replay.Verdict v) {
+  public FlushTrigger withReplay(ReplayVerdict v) {
     if (v.verified()) {
       FlushTriggerBuilder c = FlushTriggerBuilder.builder(this);
       c.replay(v.text());
@@ -137,7 +137,7 @@ public record FlushTrigger(
     }
     List<String> more = new ArrayList<>(evidence);
     more.add("was: " + verdict);
-    for (Replay.CellMatch c : v.cells())
+    for (CellMatch c : v.cells())
       more.add(
           "replay of " + c.label() + ": " + (c.difference() == null ? "agrees" : c.difference()));
     return new FlushTrigger(

@@ -3,7 +3,6 @@ package flushlab.map;
 import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A model held against the target it was read from: each cell the map measured on the target,
@@ -97,80 +96,8 @@ public final class Replay {
     }
   }
 
-  /** One cell on the target and on the model; {@code difference} null when they agree. */
-  public record CellMatch(String label, String difference) {}
-
-  /** The comparison of every cell: {@code verified} when all agree. */
-  public record Verdict(String model, List<CellMatch> cells) {
-    /**
-     * The same comparison with one more cell's (the silent stream's, compared apart from the
-     * measured cells).
-     */
-    public Verdict with(CellMatch more) {
-      List<CellMatch> all = new ArrayList<>(cells);
-      all.add(more);
-      return new Verdict(model, List.copyOf(all));
-    }
-
-    /** The same comparison with {@code more}'s cells after its own (a cell measured later). */
-    public Verdict with(Verdict more) {
-      List<CellMatch> all = new ArrayList<>(cells);
-      all.addAll(more.cells());
-      return new Verdict(model, List.copyOf(all));
-    }
-
-    public boolean verified() {
-      return !cells.isEmpty() && cells.stream().allMatch(c -> c.difference() == null);
-    }
-
-    /**
-     * "the model byte-threshold=3003B reproduces 4 of 4 cells" or names the first cell that differs
-     * and how. The silent stream ({@link IdleCut}) is compared apart from the measured cells and
-     * said after them.
-     */
-    public String text() {
-      List<CellMatch> measured =
-          cells.stream().filter(c -> !c.label().equals(IdleCut.LABEL)).toList();
-      CellMatch silent =
-          cells.stream().filter(c -> c.label().equals(IdleCut.LABEL)).findFirst().orElse(null);
-      long agree = measured.stream().filter(c -> c.difference() == null).count();
-      String counted =
-          "the model " + model + " reproduces " + agree + " of " + measured.size() + " cells";
-      if (verified())
-        return "verified: "
-            + counted
-            + (silent == null ? "" : ", and its silent stream was cut as the target's was");
-      CellMatch first = cells.stream().filter(c -> c.difference() != null).findFirst().orElse(null);
-      return "not verified: "
-          + counted
-          + (silent != null && silent.difference() == null
-              ? ", its silent stream cut as the target's"
-              : "")
-          + (first == null ? "" : "; " + first.label() + ": " + first.difference());
-    }
-
-    /** A refused replay as the models tried list it: {@link #text()} less "not verified: ". */
-    public String refusal() {
-      return text().replaceFirst("^not verified: the model ", "");
-    }
-
-    /** A line a cell: "replay of {label} on {@code on}: " its difference, or "agrees". */
-    public List<String> cellLines(String on) {
-      return cells.stream()
-          .map(
-              c ->
-                  "replay of "
-                      + c.label()
-                      + " on "
-                      + on
-                      + ": "
-                      + Objects.requireNonNullElse(c.difference(), "agrees"))
-          .toList();
-    }
-  }
-
   /** Compares each target cell with the model's replay of it, in order. */
-  public static Verdict compare(
+  public static ReplayVerdict compare(
       String model, List<CellEvidence> target, List<CellEvidence> replayed) {
     return compare(model, target, replayed, false);
   }
@@ -181,13 +108,13 @@ public final class Replay {
    * held it for the client's ACK ({@link #heldForTheAck}), however many frames each release
    * carried.
    */
-  public static Verdict compare(
+  public static ReplayVerdict compare(
       String model, List<CellEvidence> target, List<CellEvidence> replayed, boolean socketStage) {
     return compare(model, target, replayed, socketStage, Tolerance.FIXED);
   }
 
   /** As {@link #compare(String, List, List, boolean)}, waits within {@code tolerance}. */
-  public static Verdict compare(
+  public static ReplayVerdict compare(
       String model,
       List<CellEvidence> target,
       List<CellEvidence> replayed,
@@ -215,7 +142,7 @@ public final class Replay {
                       ClockPhases.of(t, stages),
                       waitMovesUpToMs)));
     }
-    return new Verdict(model, List.copyOf(out));
+    return new ReplayVerdict(model, List.copyOf(out));
   }
 
   /**

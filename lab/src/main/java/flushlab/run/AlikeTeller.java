@@ -2,7 +2,7 @@ package flushlab.run;
 
 import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
-import flushlab.map.Replay;
+import flushlab.map.ReplayVerdict;
 import flushlab.map.TwoStageCandidate;
 import flushlab.scenario.Cell;
 import flushlab.targets.Target;
@@ -45,10 +45,7 @@ final class AlikeTeller {
 
   /** A model that reproduced every measured cell: its candidate, the chain replayed, its replay. */
   record Reproduced(
-      TwoStageCandidate candidate,
-      String chain,
-      Replay.Verdict verdict,
-      List<ReplayedCell> cells) {}
+      TwoStageCandidate candidate, String chain, ReplayVerdict verdict, List<ReplayedCell> cells) {}
 
   /** What the telling cell decided. */
   sealed interface Told {
@@ -92,7 +89,7 @@ final class AlikeTeller {
     MapContext.OneMore more = map.oneCellMore(lab, base, plan, "tell them apart");
     if (more == null) return null;
     TargetCellResult onTarget = more.onTarget();
-    List<Replay.Verdict> onIt = new ArrayList<>();
+    List<ReplayVerdict> onIt = new ArrayList<>();
     List<List<ReplayedCell>> cellsOnIt = new ArrayList<>();
     for (Reproduced m : alike) {
       ModelReplay.Outcome o =
@@ -122,7 +119,7 @@ final class AlikeTeller {
    */
   static Told decide(
       List<Reproduced> alike,
-      List<Replay.Verdict> onIt,
+      List<ReplayVerdict> onIt,
       List<List<ReplayedCell>> cellsOnIt,
       String label,
       CellEvidence seen) {
@@ -131,7 +128,7 @@ final class AlikeTeller {
     List<String> differences = new ArrayList<>();
     for (int i = 0; i < alike.size(); i++) {
       Reproduced m = alike.get(i);
-      Replay.Verdict v = onIt.get(i);
+      ReplayVerdict v = onIt.get(i);
       if (v.verified()) {
         List<ReplayedCell> cells = new ArrayList<>(m.cells());
         cells.addAll(cellsOnIt.get(i));

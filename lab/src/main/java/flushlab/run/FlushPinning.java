@@ -2,7 +2,7 @@ package flushlab.run;
 
 import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
-import flushlab.map.CompressorFlushFit;
+import flushlab.map.CompressorPinning;
 import flushlab.map.FlushTrigger;
 import flushlab.scenario.Cell;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * Cells measured, as the client that accepts the target's coding, to pin a compressor's flush that
  * the accepting pass left loose (issue 35: the map measures more where too few releases tell,
  * rather than give a value from the middle of a range): each plan {@link
- * CompressorFlushFit#pinningCells} gives is measured on the target, added to the map's results (so
+ * CompressorPinning#pinningCells} gives is measured on the target, added to the map's results (so
  * every candidate's replay is compared on it too), and handed to the fit.
  */
 final class FlushPinning {
@@ -35,7 +35,7 @@ final class FlushPinning {
     if (accepting.isEmpty() || lab.interrupted()) return List.of();
     List<CellEvidence> pinning = new ArrayList<>();
     Cell base = accepting.get(0).cell();
-    for (CellPlan plan : CompressorFlushFit.pinningCells(answer, acceptingCells)) {
+    for (CellPlan plan : CompressorPinning.pinningCells(answer, acceptingCells)) {
       if (lab.interrupted()
           || ModelReplay.secondsLeft(map.deadline()) < 2 * (plan.streamMs() / 1000 + 1)) break;
       announce.accept(

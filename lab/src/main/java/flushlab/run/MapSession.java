@@ -2,9 +2,10 @@ package flushlab.run;
 
 import flushlab.map.BesideACompressor;
 import flushlab.map.CellEvidence;
+import flushlab.map.CellMatch;
 import flushlab.map.FlushTrigger;
 import flushlab.map.IdleCut;
-import flushlab.map.Replay;
+import flushlab.map.ReplayVerdict;
 import flushlab.map.ShaperModel;
 import flushlab.map.TriggerKind;
 import flushlab.map.TwoStageCandidate;
@@ -43,7 +44,7 @@ final class MapSession {
   private List<ReplayedCell> replayedCells = List.of();
 
   /** The replay that verified the answer's model: what a silent stream replayed later adds to. */
-  private Replay.Verdict givenVerdict;
+  private ReplayVerdict givenVerdict;
 
   /**
    * The cells the one mechanism's replay found different, by label; empty when none was refused.
@@ -313,9 +314,9 @@ final class MapSession {
             lab.silentStream(placed.measure(), replica, lab.scenario().cells().get(0), deadline)) {
       onModel = silent.stop(idle.cutMs() * 1.1 + 200);
     }
-    Replay.Verdict v =
-        new Replay.Verdict(chain, givenVerdict.cells())
-            .with(new Replay.CellMatch(IdleCut.LABEL, IdleCut.difference(idle, onModel)));
+    ReplayVerdict v =
+        new ReplayVerdict(chain, givenVerdict.cells())
+            .with(new CellMatch(IdleCut.LABEL, IdleCut.difference(idle, onModel)));
     announce.accept("replay: " + v.text());
     givenVerdict = v;
     return answer.withIdle(idle).withReplay(v);

@@ -2,9 +2,11 @@ package flushlab.run;
 
 import flushlab.client.Staircase;
 import flushlab.map.CellEvidence;
+import flushlab.map.CellMatch;
 import flushlab.map.ClientsApart;
 import flushlab.map.IdleCut;
 import flushlab.map.Replay;
+import flushlab.map.ReplayVerdict;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.Cell;
 import flushlab.scenario.Setting;
@@ -54,14 +56,14 @@ final class ModelReplay {
    * how many cells the budget left out; with a verdict, each compared cell's stream on both sides.
    */
   record Outcome(
-      Replay.Verdict verdict,
+      ReplayVerdict verdict,
       String unfinished,
       String tryNext,
       int notReplayed,
       List<ReplayedCell> cells,
       ClientsApart clientsApart,
       int leftOnceRefused) {
-    Outcome(Replay.Verdict verdict, String unfinished, String tryNext, int notReplayed) {
+    Outcome(ReplayVerdict verdict, String unfinished, String tryNext, int notReplayed) {
       this(verdict, unfinished, tryNext, notReplayed, List.of(), null, 0);
     }
 
@@ -252,7 +254,7 @@ final class ModelReplay {
     }
     if (compared.isEmpty()) return new Outcome(null, null, null, results.size() - noData);
     if (tolerance.widened()) announce.accept("replay: " + tolerance.describe());
-    Replay.Verdict verdict =
+    ReplayVerdict verdict =
         Replay.compare(
             chain,
             compared.stream().map(ComparedCell::onTarget).toList(),
@@ -261,7 +263,7 @@ final class ModelReplay {
             tolerance);
     List<ReplayedCell> cells = new ArrayList<>();
     for (int i = 0; i < verdict.cells().size(); i++) {
-      Replay.CellMatch m = verdict.cells().get(i);
+      CellMatch m = verdict.cells().get(i);
       cells.add(
           new ReplayedCell(
               m.label(),
@@ -273,10 +275,9 @@ final class ModelReplay {
     // them, is no cell's (with it, a refused replay of a chain with an idle stage indexed past the
     // cells: "Index 7 out of bounds for length 7", a map of timer=120ms,periodic=true ->
     // byte-threshold=2500B -> idle-timeout=4s, 2026-12-05)
-    List<Replay.CellMatch> ofCells = verdict.cells();
+    List<CellMatch> ofCells = verdict.cells();
     if (idleOnModel != null)
-      verdict =
-          verdict.with(new Replay.CellMatch(IdleCut.LABEL, IdleCut.difference(idle, idleOnModel)));
+      verdict = verdict.with(new CellMatch(IdleCut.LABEL, IdleCut.difference(idle, idleOnModel)));
     // (cells left unreplayed part no clients: a refused candidate's cells say nothing of them)
     ClientsApart apart =
         verdict.verified() || refused

@@ -1,6 +1,7 @@
 package flushlab.run;
 
-import flushlab.map.Replay;
+import flushlab.map.CellMatch;
+import flushlab.map.ReplayVerdict;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -40,10 +41,10 @@ final class PassStalls {
   }
 
   /** The cells a verdict found different, by label. */
-  static Set<String> differing(Replay.Verdict v) {
+  static Set<String> differing(ReplayVerdict v) {
     return v.cells().stream()
         .filter(c -> c.difference() != null)
-        .map(Replay.CellMatch::label)
+        .map(CellMatch::label)
         .collect(Collectors.toSet());
   }
 

@@ -1,7 +1,8 @@
 package flushlab.run;
 
+import flushlab.map.CellMatch;
 import flushlab.map.FlushTrigger;
-import flushlab.map.Replay;
+import flushlab.map.ReplayVerdict;
 import flushlab.map.ShaperModel;
 import flushlab.map.Twin;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ final class TwinCheck {
   private TwinCheck() {}
 
   /** The answer after the check, its replay's verdict and cells (the ones it gives, if any). */
-  record Checked(FlushTrigger answer, Replay.Verdict verdict, List<ReplayedCell> cells) {}
+  record Checked(FlushTrigger answer, ReplayVerdict verdict, List<ReplayedCell> cells) {}
 
   /**
    * The check of {@code answer}, whose model's replay ({@code given}, {@code cells}) reproduced
@@ -32,7 +33,7 @@ final class TwinCheck {
       ModelReplay replays,
       MapContext map,
       FlushTrigger answer,
-      Replay.Verdict given,
+      ReplayVerdict given,
       List<ReplayedCell> cells)
       throws Exception {
     Twin twin = lab.interrupted() ? null : Twin.of(answer);
@@ -48,7 +49,7 @@ final class TwinCheck {
     ModelReplay.Outcome onIt = replay(replays, map, answer, model, List.of(more.onTarget()));
     if (onIt.unfinished() != null || onIt.verdict() == null || onIt.notReplayed() > 0) return null;
     map.announce().accept("replay: " + onIt.text());
-    Replay.Verdict withIt = given.with(onIt.verdict());
+    ReplayVerdict withIt = given.with(onIt.verdict());
     if (withIt.verified())
       return new Checked(answer.withReplay(withIt), withIt, joined(cells, onIt.cells()));
     FlushTrigger twinAnswer = twin.answer().apply(more.seen());
@@ -61,7 +62,7 @@ final class TwinCheck {
     map.announce().accept("replay: " + all.text());
     if (!all.verdict().verified()) {
       List<String> differences = new ArrayList<>();
-      for (Replay.CellMatch c : all.verdict().cells())
+      for (CellMatch c : all.verdict().cells())
         if (c.difference() != null)
           differences.add("replay of " + c.label() + " on " + chain + ": " + c.difference());
       return new Checked(

@@ -19,13 +19,12 @@ class ClientsApartTest {
   static final AskedAs BARE = new AskedAs(ClientProfile.BARE, false);
   static final AskedAs BROWSER = new AskedAs(ClientProfile.BROWSER, true);
 
-  static Replay.CellMatch agrees(String label) {
-    return new Replay.CellMatch(label, null);
+  static CellMatch agrees(String label) {
+    return new CellMatch(label, null);
   }
 
-  static Replay.CellMatch differs(String label) {
-    return new Replay.CellMatch(
-        label, "the model held every stream to its end, the target did not");
+  static CellMatch differs(String label) {
+    return new CellMatch(label, "the model held every stream to its end, the target did not");
   }
 
   @Test

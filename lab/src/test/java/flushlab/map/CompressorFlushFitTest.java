@@ -52,7 +52,7 @@ class CompressorFlushFitTest {
   @Test
   void theCellThatPinsItCarriesOneFlushARelease() {
     CellPlan plan =
-        CompressorFlushFit.pinningCell(
+        CompressorPinning.pinningCell(
             fitted(List.of()),
             CompressorFlushFit.Flush.INPUT,
             TriggerKind.PERIODIC_TIMER,
@@ -63,7 +63,7 @@ class CompressorFlushFitTest {
     assertThat(plan.intervalNanos()).isEqualTo(5_000_000L);
     assertThat(plan.frames() * 5).as("a stream of five seconds at most").isLessThanOrEqualTo(5000);
     assertThat(
-            CompressorFlushFit.pinningCell(
+            CompressorPinning.pinningCell(
                 fitted(List.of()),
                 CompressorFlushFit.Flush.INPUT,
                 TriggerKind.BYTE_THRESHOLD,
@@ -72,7 +72,7 @@ class CompressorFlushFitTest {
         .as("a threshold behind the compressor counts compressed bytes a plan does not have")
         .isNull();
     assertThat(
-            CompressorFlushFit.pinningCell(
+            CompressorPinning.pinningCell(
                 fitted(List.of()),
                 CompressorFlushFit.Flush.OUTPUT,
                 TriggerKind.PERIODIC_TIMER,
@@ -194,7 +194,7 @@ class CompressorFlushFitTest {
         new CompressorFlushFit.Fitted(2684, 2600, 2780, new Span(2684, 2684));
     assertThat(tight.loose()).isFalse();
     assertThat(
-            CompressorFlushFit.pinningCell(
+            CompressorPinning.pinningCell(
                 tight, CompressorFlushFit.Flush.INPUT, TriggerKind.PERIODIC_TIMER, CLOCK_MS, true))
         .isNull();
   }

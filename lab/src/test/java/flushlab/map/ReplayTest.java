@@ -96,7 +96,7 @@ class ReplayTest {
 
   @Test
   void cellsThatAgreeWithinTheTolerancesVerifyTheModel() {
-    Replay.Verdict v =
+    ReplayVerdict v =
         Replay.compare(
             "byte-threshold=3003B",
             List.of(held("a", 42.9, 46, 90.0, 86.8), streamed("b", 8.6), drained("c")),
@@ -108,7 +108,7 @@ class ReplayTest {
 
   @Test
   void theFirstCellThatDiffersIsNamedWithWhatDiffers() {
-    Replay.Verdict v =
+    ReplayVerdict v =
         Replay.compare(
             "timer=100ms",
             List.of(held("a", 50, 50, 100, 100), drained("c")),
@@ -141,7 +141,7 @@ class ReplayTest {
                 .verified())
         .isFalse();
     CellEvidence twoSegments = segments(32, 32, 62, 131328, 131328);
-    Replay.Verdict v =
+    ReplayVerdict v =
         Replay.compare(
             "byte-threshold=4785B -> nagle", List.of(target), List.of(twoSegments), true);
     assertThat(v.verified()).as("a release of two segments is no Nagle").isFalse();
@@ -253,7 +253,7 @@ class ReplayTest {
             10.1,
             0.2,
             false);
-    Replay.Verdict v = Replay.compare("passthrough", List.of(target), List.of(streamedModel));
+    ReplayVerdict v = Replay.compare("passthrough", List.of(target), List.of(streamedModel));
     assertThat(v.verified()).isFalse();
     assertThat(v.text())
         .contains("frames per read 40.00 on the target, 1.00 on the model")
@@ -303,7 +303,7 @@ class ReplayTest {
             "timer: 100 ms",
             List.of("hold-timer check"),
             List.of());
-    Replay.Verdict v =
+    ReplayVerdict v =
         Replay.compare(
             "timer=100ms",
             List.of(held("a", 50, 50, 100, 100)),
@@ -866,7 +866,7 @@ class ReplayTest {
             Replay.compare(clocked, List.of(everyTenMs(145.0)), List.of(everyTenMs(196.2)))
                 .verified())
         .isTrue();
-    Replay.Verdict held =
+    ReplayVerdict held =
         Replay.compare(
             "compress=gzip,flush=timer,after=41ms -> timer=149ms",
             List.of(everyTenMs(145.0)),

@@ -2,9 +2,10 @@ package flushlab.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.map.CellMatch;
 import flushlab.map.CellPlan;
 import flushlab.map.FlushTrigger;
-import flushlab.map.Replay;
+import flushlab.map.ReplayVerdict;
 import flushlab.map.TriggerKind;
 import flushlab.map.TwoStageCandidate;
 import java.util.List;
@@ -23,19 +24,19 @@ class AlikeTellerTest {
   private static final String TELLING = "frame_size=4096B interval=100ms frames=25";
 
   private static AlikeTeller.Reproduced reproduced(String chain, int cells) {
-    List<Replay.CellMatch> matches =
-        IntStream.range(0, cells).mapToObj(i -> new Replay.CellMatch("cell " + i, null)).toList();
+    List<CellMatch> matches =
+        IntStream.range(0, cells).mapToObj(i -> new CellMatch("cell " + i, null)).toList();
     FlushTrigger answer =
         new FlushTrigger("x", TriggerKind.TIMER, null, null, 100.0, null, "", List.of(), List.of());
     return new AlikeTeller.Reproduced(
         new TwoStageCandidate(chain, answer),
         chain,
-        new Replay.Verdict(chain, matches),
+        new ReplayVerdict(chain, matches),
         List.of(new ReplayedCell("cell 0", null, null, null)));
   }
 
-  private static Replay.Verdict onTheTellingCell(String chain, String difference) {
-    return new Replay.Verdict(chain, List.of(new Replay.CellMatch(TELLING, difference)));
+  private static ReplayVerdict onTheTellingCell(String chain, String difference) {
+    return new ReplayVerdict(chain, List.of(new CellMatch(TELLING, difference)));
   }
 
   @Test

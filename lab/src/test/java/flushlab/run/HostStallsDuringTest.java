@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.client.BatchResult;
 import flushlab.core.StallFigures;
+import flushlab.map.CellMatch;
 import flushlab.map.CellPlan;
 import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
-import flushlab.map.Replay;
+import flushlab.map.ReplayVerdict;
 import flushlab.map.TriggerKind;
 import flushlab.scenario.Cell;
 import java.util.List;
@@ -84,12 +85,12 @@ class HostStallsDuringTest {
     Cell other = MapPass.cellOf(DrainedCellTest.CELL, new CellPlan(60, 50_000_000L, 25), 1);
     TargetCellResult stalled = TargetCellResult.of("t", fast, List.of(run(14.0, null)));
     TargetCellResult elsewhere = TargetCellResult.of("t", other, List.of(run(30.0, null)));
-    Replay.Verdict refused =
-        new Replay.Verdict(
+    ReplayVerdict refused =
+        new ReplayVerdict(
             "m",
             List.of(
-                new Replay.CellMatch(stalled.cell().label(), "first frame's wait 99.7 and 80.7 ms"),
-                new Replay.CellMatch(other.label(), null)));
+                new CellMatch(stalled.cell().label(), "first frame's wait 99.7 and 80.7 ms"),
+                new CellMatch(other.label(), null)));
     List<TargetCellResult> results = List.of(stalled, elsewhere);
     List<TargetCellResult> differed = PassStalls.measuredAs(results, PassStalls.differing(refused));
     assertThat(differed).containsExactly(stalled);
@@ -105,12 +106,12 @@ class HostStallsDuringTest {
         List.of(TargetCellResult.of("t", fast, List.of(run(3.0, null))), elsewhere);
     assertThat(PassStalls.stalledInEvery(quiet, PassStalls.differing(refused))).isNull();
     // two cells differed and only one of them stalled: the stall explains nothing of the other
-    Replay.Verdict both =
-        new Replay.Verdict(
+    ReplayVerdict both =
+        new ReplayVerdict(
             "m",
             List.of(
-                new Replay.CellMatch(fast.label(), "first frame's wait 99.7 and 80.7 ms"),
-                new Replay.CellMatch(
+                new CellMatch(fast.label(), "first frame's wait 99.7 and 80.7 ms"),
+                new CellMatch(
                     other.label(), "the model held every stream to its end, the target did not")));
     List<TargetCellResult> oneQuiet =
         List.of(stalled, TargetCellResult.of("t", other, List.of(run(2.0, null))));

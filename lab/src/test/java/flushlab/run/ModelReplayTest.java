@@ -2,7 +2,8 @@ package flushlab.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.map.Replay;
+import flushlab.map.CellMatch;
+import flushlab.map.ReplayVerdict;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,12 +23,12 @@ class ModelReplayTest {
 
   @Test
   void aReplayStoppedAtItsFirstDifferenceSaysSoAndIsNotTheBudgets() {
-    Replay.Verdict v =
-        new Replay.Verdict(
+    ReplayVerdict v =
+        new ReplayVerdict(
             "timer=249.4ms -> compress=gzip,flush=none -> nagle",
             List.of(
-                new Replay.CellMatch("pinning", null),
-                new Replay.CellMatch(
+                new CellMatch("pinning", null),
+                new CellMatch(
                     "frame_size=60B interval=2ms frames=600",
                     "the model held every stream to its end, the target did not")));
     ModelReplay.Outcome o = new ModelReplay.Outcome(v, null, null, 0, List.of(), null, 8);
