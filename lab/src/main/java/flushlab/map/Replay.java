@@ -96,6 +96,19 @@ public final class Replay {
     }
   }
 
+  /**
+   * What differs between a cell measured to tell models apart ({@code t}) and {@code model}'s
+   * replay of it ({@code m}), the model held to its own values: the floors, and the waits its
+   * clock's phase gives the cell ({@link ClockPhases}), but not what a stage's value or a clock's
+   * period might move a wait by ({@link WaitSlack}), which lets models apart on that cell agree
+   * alike. Frames every 300 ms waited 300 ms through one-late then a 204 ms hold; a clock then a
+   * hold, each 202.3 ms, let them go after 202 ms at every phase, within its period of the
+   * target's, and both were named alike (a fresh-clone suite, 2026-12-06). Null when they agree.
+   */
+  public static String heldToItsValues(String model, CellEvidence t, CellEvidence m) {
+    return difference(t, m, Tolerance.FIXED, ClockPhases.of(t, ChainStages.of(model)), 0);
+  }
+
   /** Compares each target cell with the model's replay of it, in order. */
   public static ReplayVerdict compare(
       String model, List<CellEvidence> target, List<CellEvidence> replayed) {

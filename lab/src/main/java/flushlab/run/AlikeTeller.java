@@ -2,6 +2,7 @@ package flushlab.run;
 
 import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
+import flushlab.map.Replay;
 import flushlab.map.ReplayVerdict;
 import flushlab.map.TwoStageCandidate;
 import flushlab.scenario.Cell;
@@ -91,6 +92,7 @@ final class AlikeTeller {
     TargetCellResult onTarget = more.onTarget();
     List<ReplayVerdict> onIt = new ArrayList<>();
     List<List<ReplayedCell>> cellsOnIt = new ArrayList<>();
+    List<CellEvidence> modelsOnIt = new ArrayList<>();
     for (Reproduced m : alike) {
       ModelReplay.Outcome o =
           replays.replay(
@@ -107,8 +109,30 @@ final class AlikeTeller {
       announce.accept("replay: " + o.text());
       onIt.add(o.verdict());
       cellsOnIt.add(o.cells());
+      modelsOnIt.add(o.onModel().isEmpty() ? null : o.onModel().get(0));
     }
-    return decide(alike, onIt, cellsOnIt, onTarget.cell().label(), more.seen());
+    Told told = decide(alike, onIt, cellsOnIt, onTarget.cell().label(), more.seen());
+    if (!(told instanceof Told.Both both)) return told;
+    Told held = heldToTheirValues(both, alike, modelsOnIt, more.seen());
+    if (held instanceof Told.One one) {
+      List<String> others = new ArrayList<>();
+      for (Reproduced m : both.still()) {
+        int i = indexOf(alike, m.chain());
+        if (m != one.model() && i >= 0 && modelsOnIt.get(i) != null)
+          others.add(
+              m.chain() + ": " + Replay.heldToItsValues(m.chain(), more.seen(), modelsOnIt.get(i)));
+      }
+      announce.accept(
+          "map: of those, only "
+              + one.model().chain()
+              + " reproduces "
+              + both.label()
+              + " held to its own values, without the slack a stage's value or a clock's period"
+              + " allows a wait ("
+              + String.join("; ", others)
+              + ")");
+    }
+    return held;
   }
 
   /**
@@ -142,5 +166,30 @@ final class AlikeTeller {
     if (again.size() == 1) return new Told.One(again.get(0));
     if (again.isEmpty()) return new Told.Neither(tried, differences, seen);
     return new Told.Both(label, List.copyOf(again));
+  }
+
+  /**
+   * Models that each reproduced the telling cell ({@code both}), parted there once more, each held
+   * to its own values ({@link Replay#heldToItsValues}): the cell was measured where their
+   * simulations part, and the slack a replay allows a wait for where a stage's value or a clock's
+   * phase fell can cover that parting. The one model that still reproduces it is the answer;
+   * otherwise {@code both} as it was. {@code modelsOnIt}: each of {@code alike}'s replay of the
+   * cell (null where none came back); {@code seen}: the target's.
+   */
+  static Told heldToTheirValues(
+      Told.Both both, List<Reproduced> alike, List<CellEvidence> modelsOnIt, CellEvidence seen) {
+    if (seen == null) return both;
+    List<Reproduced> held = new ArrayList<>();
+    for (Reproduced m : both.still()) {
+      int i = indexOf(alike, m.chain());
+      CellEvidence onModel = i < 0 ? null : modelsOnIt.get(i);
+      if (onModel != null && Replay.heldToItsValues(m.chain(), seen, onModel) == null) held.add(m);
+    }
+    return held.size() == 1 ? new Told.One(held.get(0)) : both;
+  }
+
+  private static int indexOf(List<Reproduced> models, String chain) {
+    for (int i = 0; i < models.size(); i++) if (models.get(i).chain().equals(chain)) return i;
+    return -1;
   }
 }

@@ -61,10 +61,11 @@ final class ModelReplay {
       String tryNext,
       int notReplayed,
       List<ReplayedCell> cells,
+      List<CellEvidence> onModel,
       ClientsApart clientsApart,
       int leftOnceRefused) {
     Outcome(ReplayVerdict verdict, String unfinished, String tryNext, int notReplayed) {
-      this(verdict, unfinished, tryNext, notReplayed, List.of(), null, 0);
+      this(verdict, unfinished, tryNext, notReplayed, List.of(), List.of(), null, 0);
     }
 
     String text() {
@@ -289,6 +290,7 @@ final class ModelReplay {
         null,
         results.size() - compared.size() - noData - leftOnceRefused,
         List.copyOf(cells),
+        compared.stream().map(ComparedCell::onModel).toList(),
         apart,
         leftOnceRefused);
   }

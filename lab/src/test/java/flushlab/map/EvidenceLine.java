@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * to the byte. A line from before the fewest and most frames a release were printed ("of 60 frames
  * (p50)") leaves them unknown (0).
  */
-final class EvidenceLine {
+public final class EvidenceLine {
   private EvidenceLine() {}
 
   private static final String N = "([0-9.]+)";
@@ -57,11 +57,11 @@ final class EvidenceLine {
   private static final Pattern SENT_APART = Pattern.compile(" \\(" + N + " sent apart: [^)]*\\)");
 
   /** The cells of these evidence lines, in their order. */
-  static List<CellEvidence> parseAll(String... lines) {
+  public static List<CellEvidence> parseAll(String... lines) {
     return Stream.of(lines).map(EvidenceLine::parse).toList();
   }
 
-  static CellEvidence parse(String line) {
+  public static CellEvidence parse(String line) {
     Matcher apart = SENT_APART.matcher(line);
     boolean sentTogether = apart.find();
     double sentApart = sentTogether ? d(apart, 1) : Double.NaN;

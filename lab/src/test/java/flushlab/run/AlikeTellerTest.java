@@ -2,12 +2,16 @@ package flushlab.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.map.CellEvidence;
 import flushlab.map.CellMatch;
 import flushlab.map.CellPlan;
+import flushlab.map.EvidenceLine;
 import flushlab.map.FlushTrigger;
+import flushlab.map.Replay;
 import flushlab.map.ReplayVerdict;
 import flushlab.map.TriggerKind;
 import flushlab.map.TwoStageCandidate;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -95,6 +99,42 @@ class AlikeTellerTest {
     AlikeTeller.Told.Both both = (AlikeTeller.Told.Both) told;
     assertThat(both.label()).isEqualTo(TELLING);
     assertThat(both.still()).extracting(AlikeTeller.Reproduced::chain).containsExactly(HOLD, CLOCK);
+  }
+
+  /**
+   * One-late then a 204 ms hold, and the cell measured to tell it from a clock then a hold, each
+   * 202.3 ms (a fresh-clone suite's map, s194, 2026-12-06): frames every 300 ms waited 300.2 ms on
+   * the target; the clock's model let them go after 202.7 ms (the map's line since: `oldest frame's
+   * wait 300.2 and 202.7 ms`), within the clock's period a replay allows a model of clocks and
+   * holds, so both reproduced the cell and were named alike. Held to its own values, only
+   * one-late's does; a replay within the floors of the target's decides nothing apart.
+   */
+  @Test
+  void modelsThatBothReproduceTheTellingCellArePartedHeldToTheirOwnValues() {
+    String clock = "timer=202.3ms,periodic=true -> timer=202.3ms";
+    String oneLate = "one-late -> timer=202.3ms";
+    CellEvidence seen =
+        EvidenceLine.parse(
+            "frame_size=60B interval=300ms frames=15: 1.07 frames/read; 12.0 releases per stream of 1 frames (p10 1, p90 1); the oldest frame waited 300.2 ms (p10 300.2, p90 300.2); 300.2 ms between releases (p10 300.2, p90 300.2); 66 B per frame on the wire, 66 B per release (p10 66, p90 66); the first frame waited 300.2 ms");
+    CellEvidence onTheClock = seen.withWaitP50(202.7).withWaitP10(202.5).withWaitP90(203.0);
+    List<AlikeTeller.Reproduced> alike = List.of(reproduced(clock, 7), reproduced(oneLate, 7));
+    AlikeTeller.Told.Both both = new AlikeTeller.Told.Both(seen.label(), alike);
+
+    AlikeTeller.Told told =
+        AlikeTeller.heldToTheirValues(both, alike, List.of(onTheClock, seen), seen);
+    assertThat(told).isInstanceOf(AlikeTeller.Told.One.class);
+    assertThat(((AlikeTeller.Told.One) told).model().chain()).isEqualTo(oneLate);
+    assertThat(Replay.heldToItsValues(clock, seen, onTheClock)).contains("oldest frame's wait");
+    // the replay's own comparison lets the clock's model agree: the slack this parts
+    assertThat(Replay.compare(clock, List.of(seen), List.of(onTheClock)).verified()).isTrue();
+
+    // both within the floors of the target's: still alike
+    AlikeTeller.Told still =
+        AlikeTeller.heldToTheirValues(both, alike, List.of(seen.withWaitP50(298.0), seen), seen);
+    assertThat(still).isSameAs(both);
+    // a model whose replay came back with nothing is not given for it
+    assertThat(AlikeTeller.heldToTheirValues(both, alike, Arrays.asList(null, onTheClock), seen))
+        .isSameAs(both);
   }
 
   /**

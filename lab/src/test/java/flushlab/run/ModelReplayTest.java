@@ -31,7 +31,8 @@ class ModelReplayTest {
                 new CellMatch(
                     "frame_size=60B interval=2ms frames=600",
                     "the model held every stream to its end, the target did not")));
-    ModelReplay.Outcome o = new ModelReplay.Outcome(v, null, null, 0, List.of(), null, 8);
+    ModelReplay.Outcome o =
+        new ModelReplay.Outcome(v, null, null, 0, List.of(), List.of(), null, 8);
     assertThat(o.notReplayed()).isZero();
     assertThat(o.text())
         .startsWith("not verified: the model timer=249.4ms -> compress=gzip,flush=none -> nagle")
