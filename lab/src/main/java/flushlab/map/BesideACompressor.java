@@ -1,8 +1,5 @@
 package flushlab.map;
 
-import flushlab.relay.shaper.Compress;
-import flushlab.relay.shaper.ShaperRegistry;
-import flushlab.relay.shaper.TimerFlush;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -316,60 +313,6 @@ public final class BesideACompressor {
     if (beyond.length == 0) return null;
     double timer = beyond[beyond.length / 2];
     return timer < 1 ? null : timer;
-  }
-
-  /**
-   * A cell that tells apart two models beside a compressor that reproduced every measured cell
-   * alike, where one compressor flushes each write when the next comes and the other on a timer
-   * (`timer=188ms -> compress=gzip,flush=next` and `compress=gzip,flush=timer,after=194ms ->
-   * timer=188ms` both reproduced 9 of 9 cells, 2026-12-05): at frames further apart than every
-   * timer either names, the first holds each frame until the next one, an interval more, and the
-   * second does not. Null for any other pair.
-   */
-  public static CellPlan tellingCell(String chainA, String chainB) {
-    List<ShaperRegistry.Spec> a = parsed(chainA);
-    List<ShaperRegistry.Spec> b = parsed(chainB);
-    if (a == null || b == null) return null;
-    boolean nextA = flushes(a, Compress.Flush.NEXT);
-    boolean nextB = flushes(b, Compress.Flush.NEXT);
-    if (nextA == nextB || !compresses(a) || !compresses(b)) return null;
-    double longest = Math.max(longestTimerMs(a), longestTimerMs(b));
-    if (longest <= 0) return null;
-    long intervalMs = (long) Math.ceil(2 * longest);
-    return new CellPlan(60, intervalMs * 1_000_000L, 8);
-  }
-
-  private static List<ShaperRegistry.Spec> parsed(String chain) {
-    try {
-      return ShaperRegistry.parseChain(chain);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-  }
-
-  private static boolean compresses(List<ShaperRegistry.Spec> chain) {
-    return chain.stream().anyMatch(s -> s.type() == Compress.TYPE);
-  }
-
-  private static boolean flushes(List<ShaperRegistry.Spec> chain, Compress.Flush flush) {
-    return chain.stream()
-        .anyMatch(
-            s ->
-                s.type() == Compress.TYPE
-                    && s.values().get(Compress.FLUSH.key()) == flush.ordinal());
-  }
-
-  /** The longest timer a stage of {@code chain} holds by: a hold, a clock or a compressor's. */
-  private static double longestTimerMs(List<ShaperRegistry.Spec> chain) {
-    double longest = 0;
-    for (ShaperRegistry.Spec s : chain) {
-      Long nanos =
-          s.type() == TimerFlush.TYPE
-              ? s.values().get(TimerFlush.AFTER.key())
-              : s.type() == Compress.TYPE ? s.values().get(Compress.AFTER.key()) : null;
-      if (nanos != null) longest = Math.max(longest, nanos / 1e6);
-    }
-    return longest;
   }
 
   /** The stages a compressor flushing one write late can follow. */

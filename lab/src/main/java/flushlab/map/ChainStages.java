@@ -24,6 +24,19 @@ final class ChainStages {
    * for any other chain (one the registry refuses included).
    */
   static Stage[] of(String chain) {
+    return of(chain, false);
+  }
+
+  /**
+   * As {@link #of(String)}, and a compressor that flushes each write when the next comes as the
+   * one-late stage it is to the frames' times: for the waits a model's clock gives a cell over its
+   * phases ({@link ClockPhases}), which the fits' own simulations do not ask of it.
+   */
+  static Stage[] forPhases(String chain) {
+    return of(chain, true);
+  }
+
+  private static Stage[] of(String chain, boolean nextAsOneLate) {
     List<ShaperRegistry.Spec> specs;
     try {
       specs = ShaperRegistry.parseChain(chain);
@@ -33,14 +46,14 @@ final class ChainStages {
     if (specs.size() != 2) return null;
     Stage[] out = new Stage[2];
     for (int i = 0; i < 2; i++) {
-      out[i] = stageOf(specs.get(i), i == 1);
+      out[i] = stageOf(specs.get(i), i == 1, nextAsOneLate);
       if (out[i] == null) return null;
     }
     return out;
   }
 
   /** One spec as this fit simulates it; the cork only second. */
-  private static Stage stageOf(ShaperRegistry.Spec spec, boolean second) {
+  private static Stage stageOf(ShaperRegistry.Spec spec, boolean second, boolean nextAsOneLate) {
     Map<String, Long> v = spec.values();
     if (spec.type() == ByteThreshold.TYPE)
       return v.get(ByteThreshold.SPLIT.key()) == 0
@@ -56,6 +69,7 @@ final class ChainStages {
         case TIMER -> new Stage(Kind.FLUSH_TIMER, v.get(Compress.AFTER.key()) / 1e6);
         case INPUT -> new Stage(Kind.FLUSH_INPUT, v.get(Compress.BYTES.key()));
         case BYTES -> new Stage(Kind.FLUSH_OUTPUT, v.get(Compress.BYTES.key()));
+        case NEXT -> nextAsOneLate ? new Stage(Kind.ONE_LATE, 0) : null;
         default -> null;
       };
     }

@@ -106,7 +106,7 @@ public final class Replay {
    * target's, and both were named alike (a fresh-clone suite, 2026-12-06). Null when they agree.
    */
   public static String heldToItsValues(String model, CellEvidence t, CellEvidence m) {
-    return difference(t, m, Tolerance.FIXED, ClockPhases.of(t, ChainStages.of(model)), 0);
+    return difference(t, m, Tolerance.FIXED, ClockPhases.of(t, ChainStages.forPhases(model)), 0);
   }
 
   /** Compares each target cell with the model's replay of it, in order. */
@@ -134,7 +134,7 @@ public final class Replay {
       boolean socketStage,
       Tolerance tolerance) {
     List<CellMatch> out = new ArrayList<>();
-    PairSimulation.Stage[] stages = ChainStages.of(model);
+    PairSimulation.Stage[] stages = ChainStages.forPhases(model);
     double waitMovesUpToMs = WaitSlack.movesUpToMs(model);
     for (int i = 0; i < target.size() && i < replayed.size(); i++) {
       CellEvidence t = target.get(i);

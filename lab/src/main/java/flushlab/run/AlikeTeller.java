@@ -114,24 +114,25 @@ final class AlikeTeller {
     Told told = decide(alike, onIt, cellsOnIt, onTarget.cell().label(), more.seen());
     if (!(told instanceof Told.Both both)) return told;
     Told held = heldToTheirValues(both, alike, modelsOnIt, more.seen());
-    if (held instanceof Told.One one) {
-      List<String> others = new ArrayList<>();
-      for (Reproduced m : both.still()) {
-        int i = indexOf(alike, m.chain());
-        if (m != one.model() && i >= 0 && modelsOnIt.get(i) != null)
-          others.add(
-              m.chain() + ": " + Replay.heldToItsValues(m.chain(), more.seen(), modelsOnIt.get(i)));
-      }
-      announce.accept(
-          "map: of those, only "
-              + one.model().chain()
-              + " reproduces "
-              + both.label()
-              + " held to its own values, without the slack a stage's value or a clock's period"
-              + " allows a wait ("
-              + String.join("; ", others)
-              + ")");
+    // how each model held to its own values did, said either way: where none or several still
+    // reproduce the cell, the reader sees why they stay alike
+    List<String> each = new ArrayList<>();
+    for (Reproduced m : both.still()) {
+      int i = indexOf(alike, m.chain());
+      CellEvidence onModel = i < 0 ? null : modelsOnIt.get(i);
+      String d =
+          onModel == null ? "no replay" : Replay.heldToItsValues(m.chain(), more.seen(), onModel);
+      each.add(m.chain() + ": " + (d == null ? "agrees" : d));
     }
+    announce.accept(
+        "map: "
+            + both.label()
+            + " held to each model's own values, without the slack a stage's value or a clock's"
+            + " period allows a wait: "
+            + String.join("; ", each)
+            + (held instanceof Told.One one
+                ? "; " + one.model().chain() + " alone reproduces it"
+                : "; they stay alike"));
     return held;
   }
 

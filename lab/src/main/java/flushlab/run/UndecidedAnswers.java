@@ -1,10 +1,10 @@
 package flushlab.run;
 
-import flushlab.map.BesideACompressor;
 import flushlab.map.CellPlan;
 import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
 import flushlab.map.HoldingPairFit;
+import flushlab.map.NextWriteTelling;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -110,6 +110,6 @@ final class UndecidedAnswers {
   /** The cell that would tell two models apart: of two holding stages, or beside a compressor. */
   static CellPlan tellingCell(String a, String b) {
     CellPlan pair = HoldingPairFit.tellingCell(a, b);
-    return pair != null ? pair : BesideACompressor.tellingCell(a, b);
+    return pair != null ? pair : NextWriteTelling.of(a, b);
   }
 }

@@ -348,25 +348,32 @@ class BesideACompressorTest {
    * `timer=188ms -> compress=gzip,flush=next` and `compress=gzip,flush=timer,after=194ms ->
    * timer=188ms` reproduced 9 of 9 cells alike; at frames 388 ms apart the first held each frame
    * 565 ms, the second 383 (`flushlab client --client browser` through each relay, 2026-12-05). The
-   * cell named spaces its frames further apart than twice every timer either names.
+   * cell named spaces its frames further apart than the timers of either chain together and twice
+   * the longest: a clock's phase moves each side's waits by up to its period run to run, and at
+   * twice the longest alone a clock of 113 ms then a compressor on the next write was named alike
+   * with one on a 112.9 ms timer (a map, 2026-12-06).
    */
   @Test
   void aCompressorFlushingOnTheNextWriteIsToldFromOneOnATimerByFramesFurtherApartThanItsTimers() {
     String late = "timer=188.4ms -> compress=gzip,flush=next";
     String timed = "compress=gzip,flush=timer,after=193.7ms -> timer=188.4ms";
-    CellPlan telling = BesideACompressor.tellingCell(late, timed);
+    CellPlan telling = NextWriteTelling.of(late, timed);
     assertThat(telling).isNotNull();
-    assertThat(telling.intervalNanos() / 1e6).isGreaterThanOrEqualTo(2 * 193.7);
+    assertThat(telling.intervalNanos() / 1e6).isGreaterThanOrEqualTo(193.7 + 188.4 + 2 * 193.7);
+    CellPlan clock =
+        NextWriteTelling.of(
+            "timer=113.4ms,periodic=true -> compress=gzip,flush=next",
+            "timer=113.4ms,periodic=true -> compress=gzip,flush=timer,after=112.9ms");
+    assertThat(clock.intervalNanos() / 1e6)
+        .as("frames the timer's model lets go a clock's period before the other's earliest")
+        .isGreaterThanOrEqualTo(113.4 + 112.9 + 2 * 113.4);
     assertThat(telling.frames()).isGreaterThan(2);
-    assertThat(BesideACompressor.tellingCell(timed, late)).isEqualTo(telling);
+    assertThat(NextWriteTelling.of(timed, late)).isEqualTo(telling);
     // two compressors flushing alike, or a pair with no compressor, are not this rule's
     assertThat(
-            BesideACompressor.tellingCell(
-                timed, "timer=188.4ms -> compress=gzip,flush=timer,after=193.7ms"))
+            NextWriteTelling.of(timed, "timer=188.4ms -> compress=gzip,flush=timer,after=193.7ms"))
         .isNull();
-    assertThat(
-            BesideACompressor.tellingCell(
-                "timer=100ms -> timer=200ms", "timer=200ms -> timer=100ms"))
+    assertThat(NextWriteTelling.of("timer=100ms -> timer=200ms", "timer=200ms -> timer=100ms"))
         .isNull();
   }
 
