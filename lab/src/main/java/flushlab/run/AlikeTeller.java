@@ -118,10 +118,7 @@ final class AlikeTeller {
     // reproduce the cell, the reader sees why they stay alike
     List<String> each = new ArrayList<>();
     for (Reproduced m : both.still()) {
-      int i = indexOf(alike, m.chain());
-      CellEvidence onModel = i < 0 ? null : modelsOnIt.get(i);
-      String d =
-          onModel == null ? "no replay" : Replay.heldToItsValues(m.chain(), more.seen(), onModel);
+      String d = heldDifference(m, alike, modelsOnIt, more.seen());
       each.add(m.chain() + ": " + (d == null ? "agrees" : d));
     }
     announce.accept(
@@ -181,16 +178,20 @@ final class AlikeTeller {
       Told.Both both, List<Reproduced> alike, List<CellEvidence> modelsOnIt, CellEvidence seen) {
     if (seen == null) return both;
     List<Reproduced> held = new ArrayList<>();
-    for (Reproduced m : both.still()) {
-      int i = indexOf(alike, m.chain());
-      CellEvidence onModel = i < 0 ? null : modelsOnIt.get(i);
-      if (onModel != null && Replay.heldToItsValues(m.chain(), seen, onModel) == null) held.add(m);
-    }
+    for (Reproduced m : both.still())
+      if (heldDifference(m, alike, modelsOnIt, seen) == null) held.add(m);
     return held.size() == 1 ? new Told.One(held.get(0)) : both;
   }
 
-  private static int indexOf(List<Reproduced> models, String chain) {
-    for (int i = 0; i < models.size(); i++) if (models.get(i).chain().equals(chain)) return i;
-    return -1;
+  /**
+   * What differs on the telling cell between the target's ({@code seen}) and model {@code m}'s
+   * replay of it, held to its own values: null when they agree, "no replay" where none came back.
+   */
+  private static String heldDifference(
+      Reproduced m, List<Reproduced> alike, List<CellEvidence> modelsOnIt, CellEvidence seen) {
+    CellEvidence onModel = null;
+    for (int k = 0; k < alike.size(); k++)
+      if (alike.get(k).chain().equals(m.chain())) onModel = modelsOnIt.get(k);
+    return onModel == null ? "no replay" : Replay.heldToItsValues(m.chain(), seen, onModel);
   }
 }
