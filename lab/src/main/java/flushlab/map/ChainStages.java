@@ -64,7 +64,7 @@ final class ChainStages {
       return new Stage(v.get(TimerFlush.PERIODIC.key()) == 1 ? Kind.PERIODIC : Kind.HOLD, ms);
     }
     if (spec.type() == Compress.TYPE) {
-      Compress.Flush flush = Compress.Flush.values()[v.get(Compress.FLUSH.key()).intValue()];
+      Compress.Flush flush = spec.choice(Compress.FLUSH, Compress.Flush.class);
       return switch (flush) {
         case TIMER -> new Stage(Kind.FLUSH_TIMER, v.get(Compress.AFTER.key()) / 1e6);
         case INPUT -> new Stage(Kind.FLUSH_INPUT, v.get(Compress.BYTES.key()));

@@ -67,7 +67,7 @@ public final class NextWriteTelling {
         .anyMatch(
             s ->
                 s.type() == Compress.TYPE
-                    && s.values().get(Compress.FLUSH.key()) == flush.ordinal());
+                    && s.choice(Compress.FLUSH, Compress.Flush.class) == flush);
   }
 
   /** The longest timer a stage of {@code chain} holds by: a hold, a clock or a compressor's. */

@@ -49,7 +49,7 @@ final class WaitSlack {
    */
   private static boolean flushesByTime(ShaperRegistry.Spec s) {
     if (s.type() != Compress.TYPE) return false;
-    Compress.Flush f = Compress.Flush.values()[s.values().get(Compress.FLUSH.key()).intValue()];
+    Compress.Flush f = s.choice(Compress.FLUSH, Compress.Flush.class);
     return f == Compress.Flush.TIMER || f == Compress.Flush.NEXT || f == Compress.Flush.EACH;
   }
 }

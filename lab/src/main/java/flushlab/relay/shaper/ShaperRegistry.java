@@ -1,5 +1,6 @@
 package flushlab.relay.shaper;
 
+import flushlab.core.Named;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -72,6 +73,18 @@ public final class ShaperRegistry {
       Set<String> given) {
     public Shaper create() {
       return factory.get();
+    }
+
+    /**
+     * A choice's constant, as the shaper itself reads it ({@link Params#choice}): for code that
+     * reads a spec it did not make (the map reading a model's compressor).
+     */
+    public <E extends Enum<E> & Named> E choice(Param p, Class<E> type) {
+      Long v = values.get(p.key());
+      if (p.choiceType() != type || v == null)
+        throw new IllegalStateException(
+            "'" + text + "': " + p.key() + " is not a choice of " + type.getSimpleName() + " here");
+      return type.getEnumConstants()[v.intValue()];
     }
   }
 
