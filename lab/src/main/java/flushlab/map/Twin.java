@@ -10,9 +10,22 @@ import java.util.function.Function;
  *
  * @param cell the cell that tells them apart
  * @param why what that cell shows, said before it is measured
- * @param answer the twin's answer, from the telling cell as the target showed it
+ * @param answer the twin's answer, from the telling cell as the target showed it; null where the
+ *     cell shows no twin either
+ * @param heldToItsValues whether the one mechanism's model is held to its own values on that cell
+ *     ({@link Replay#heldToItsValues}): where the slack a replay allows a wait (a clock's period)
+ *     covers what the twin adds there
  */
-public record Twin(CellPlan cell, String why, Function<CellEvidence, FlushTrigger> answer) {
+public record Twin(
+    CellPlan cell,
+    String why,
+    Function<CellEvidence, FlushTrigger> answer,
+    boolean heldToItsValues) {
+
+  /** A twin whose telling cell the one mechanism's replay compares as it does every cell. */
+  public Twin(CellPlan cell, String why, Function<CellEvidence, FlushTrigger> answer) {
+    this(cell, why, answer, false);
+  }
 
   /** A telling cell's frames: six releases the meter keeps (the first and the end's left out). */
   static final int FRAMES = 8;
@@ -25,7 +38,8 @@ public record Twin(CellPlan cell, String why, Function<CellEvidence, FlushTrigge
   /**
    * The twin of {@code answer}, a model of one mechanism its replay verified: one-late in front of
    * a hold ({@link OneLateInFront}), a hold in front of the cork read as a threshold or a timer
-   * ({@link HoldBeforeTheCork}); null for any other answer.
+   * ({@link HoldBeforeTheCork}), a hold behind a clock ({@link HoldBehindAClock}); null for any
+   * other answer.
    */
   public static Twin of(FlushTrigger answer) {
     if (answer.then() != null
@@ -33,6 +47,7 @@ public record Twin(CellPlan cell, String why, Function<CellEvidence, FlushTrigge
         || answer.stages() != null
         || answer.compression() != null && answer.compression().coding() != null) return null;
     Twin t = OneLateInFront.twin(answer);
-    return t != null ? t : HoldBeforeTheCork.twin(answer);
+    if (t == null) t = HoldBeforeTheCork.twin(answer);
+    return t != null ? t : HoldBehindAClock.twin(answer);
   }
 }

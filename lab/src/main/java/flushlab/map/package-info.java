@@ -32,13 +32,14 @@
  * FirstContentFit.after}), as two stages, with the orders no cell tells apart as {@code alike}),
  * {@code Twin} (a model of two stages that releases as one mechanism does on the usual cells, and
  * the cell that tells them apart: {@code OneLateInFront} of a hold, a hold before the cork read as
- * a threshold or a timer, {@code HoldBeforeTheCork}), {@code Replay} (the target's cells against
- * the model's replay of them: {@code ReplayVerdict}, of a {@code CellMatch} a cell: verified, or
- * the cell that differs; {@code CellSpreads} where two cells agree although their medians differ;
- * {@code ClockPhases} the waits a model's clock gives a cell over its phases; {@code ClientsApart}
- * when the cells it refused were all another client's), {@code ModelExpectation} ({@code map
- * --expect}, a scenario's {@code expect:}), {@code IdleCut} (what the silent stream beside the
- * cells showed, and the idle stage it puts in a model), {@code Discovery} + {@code CellPlan},
- * {@code MapProber} (discover, decide, locate, within a budget; it measures through a callback)
+ * a threshold or a timer, {@code HoldBeforeTheCork}, a hold behind a clock, {@code
+ * HoldBehindAClock}), {@code Replay} (the target's cells against the model's replay of them: {@code
+ * ReplayVerdict}, of a {@code CellMatch} a cell: verified, or the cell that differs; {@code
+ * CellSpreads} where two cells agree although their medians differ; {@code ClockPhases} the waits a
+ * model's clock gives a cell over its phases; {@code ClientsApart} when the cells it refused were
+ * all another client's), {@code ModelExpectation} ({@code map --expect}, a scenario's {@code
+ * expect:}), {@code IdleCut} (what the silent stream beside the cells showed, and the idle stage it
+ * puts in a model), {@code Discovery} + {@code CellPlan}, {@code MapProber} (discover, decide,
+ * locate, within a budget; it measures through a callback)
  */
 package flushlab.map;

@@ -1,12 +1,15 @@
 package flushlab.run;
 
+import flushlab.map.CellEvidence;
 import flushlab.map.CellMatch;
 import flushlab.map.FlushTrigger;
+import flushlab.map.Replay;
 import flushlab.map.ReplayVerdict;
 import flushlab.map.ShaperModel;
 import flushlab.map.Twin;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A model of one mechanism that reproduced every cell, held to the cell that would show its twin of
@@ -49,10 +52,25 @@ final class TwinCheck {
     ModelReplay.Outcome onIt = replay(replays, map, answer, model, List.of(more.onTarget()));
     if (onIt.unfinished() != null || onIt.verdict() == null || onIt.notReplayed() > 0) return null;
     map.announce().accept("replay: " + onIt.text());
-    ReplayVerdict withIt = given.with(onIt.verdict());
+    ReplayVerdict onCell = onIt.verdict();
+    if (twin.heldToItsValues()) {
+      onCell = heldToItsValues(model, onCell, more.seen(), onIt.onModel());
+      map.announce()
+          .accept(
+              "map: "
+                  + more.onTarget().cell().label()
+                  + " held to the model's own values, without the slack a clock's period allows a"
+                  + " wait: "
+                  + Objects.requireNonNullElse(onCell.cells().get(0).difference(), "agrees"));
+    }
+    ReplayVerdict withIt = given.with(onCell);
     if (withIt.verified())
       return new Checked(answer.withReplay(withIt), withIt, joined(cells, onIt.cells()));
     FlushTrigger twinAnswer = twin.answer().apply(more.seen());
+    if (twinAnswer == null) {
+      map.announce().accept("map: " + model + " differs there, and the cell shows no twin either");
+      return new Checked(answer.withReplay(withIt), null, List.of());
+    }
     String chain = ShaperModel.of(twinAnswer).chain();
     map.announce().accept("map: " + model + " differs there; replaying " + chain);
     ModelReplay.Outcome all = replay(replays, map, answer, chain, map.results());
@@ -71,6 +89,18 @@ final class TwinCheck {
           List.of());
     }
     return new Checked(twinAnswer.withReplay(all.verdict()), all.verdict(), all.cells());
+  }
+
+  /**
+   * The telling cell's comparison ({@code onCell}, one cell) redone with the model held to its own
+   * values ({@link Replay#heldToItsValues}); as it was where no replay of the cell came back.
+   */
+  private static ReplayVerdict heldToItsValues(
+      String model, ReplayVerdict onCell, CellEvidence seen, List<CellEvidence> onModel) {
+    if (seen == null || onModel.isEmpty() || onModel.get(0) == null) return onCell;
+    String label = onCell.cells().get(0).label();
+    return new ReplayVerdict(
+        model, List.of(new CellMatch(label, Replay.heldToItsValues(model, seen, onModel.get(0)))));
   }
 
   private static ModelReplay.Outcome replay(

@@ -62,13 +62,67 @@ class TwinTest {
     assertThat(both.verdict()).contains("each frame left alone");
   }
 
+  /**
+   * A clock alone: the frames of `map --shape 'timer=178ms,periodic=true' --shape timer=55ms` came
+   * 173 ms apart, 5.3 ms under its fitted 178.3 ms period, so each met a tick 11 to 32 ms after it
+   * came; the hold behind it kept them 55 ms.
+   */
+  @Test
+  void aClockAloneIsHeldToFramesJustUnderItsPeriodApart() {
+    Twin t = Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 178.3));
+    assertThat(t.cell()).isEqualTo(new CellPlan(60, 173_000_000L, 8));
+    assertThat(t.heldToItsValues()).isTrue();
+    assertThat(t.why()).contains("10.6 to 31.8 ms after it came");
+    FlushTrigger both = t.answer().apply(waited(t.cell(), 55.2, 55.6, 56.0));
+    assertThat(ShaperModel.of(both).chain())
+        .isEqualTo("timer=178.3ms,periodic=true -> timer=55.2ms");
+    assertThat(both.verdict()).contains("waited 55.2 ms at least");
+    assertThat(t.answer().apply(waited(t.cell(), 10.9, 21.4, 31.6)))
+        .as("the clock alone's waits: no hold shows")
+        .isNull();
+    assertThat(t.answer().apply(waited(t.cell(), 180.0, 181.0, 182.0)))
+        .as("a period or more is no hold behind the clock")
+        .isNull();
+  }
+
+  @Test
+  void aShortClocksTellingFramesComeAtLeastFourMillisecondsUnderItsPeriod() {
+    Twin t = Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 61.4));
+    assertThat(t.cell()).isEqualTo(new CellPlan(60, 57_000_000L, 8));
+  }
+
+  private static CellEvidence waited(CellPlan plan, double p10, double p50, double p90) {
+    return new CellEvidence(
+        plan.toString(),
+        66,
+        60,
+        plan.intervalNanos() / 1e6,
+        plan.frames(),
+        1,
+        1.0,
+        5,
+        1,
+        p10,
+        p50,
+        p90,
+        plan.intervalNanos() / 1e6,
+        plan.intervalNanos() / 1e6,
+        plan.intervalNanos() / 1e6,
+        p50,
+        false);
+  }
+
   @Test
   void otherAnswersHaveNoTwin() {
     assertThat(Twin.of(answer(TriggerKind.THRESHOLD_OR_TIMER, 2500.0, 225.0)))
         .as("a time under the ceiling and the shortest hold")
         .isNull();
     assertThat(Twin.of(answer(TriggerKind.BYTE_THRESHOLD, 2500.0, null))).isNull();
-    assertThat(Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 200.0))).isNull();
+    assertThat(
+            Twin.of(
+                answer(TriggerKind.PERIODIC_TIMER, null, 200.0).followedBy(TriggerKind.NAGLE, "x")))
+        .as("a clock already followed")
+        .isNull();
     assertThat(Twin.of(answer(TriggerKind.TIMER, null, 200.0).followedBy(TriggerKind.NAGLE, "x")))
         .as("already two stages")
         .isNull();
