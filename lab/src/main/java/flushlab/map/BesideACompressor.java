@@ -179,6 +179,11 @@ public final class BesideACompressor {
                     compressorFirst);
         Double value = timed && timer ? beyondTheHold : fitted == null ? null : fitted.value();
         if (value == null) continue;
+        // the threshold the fit held, where it moved the one read by a percent or two
+        boolean moved = fitted != null && !Double.isNaN(fitted.beside());
+        String besideStage = moved ? "byte-threshold=" + Math.round(fitted.beside()) + "B" : stage;
+        double besideWire = moved ? fitted.beside() : wireValue;
+        double besidePlain = moved ? fitted.beside() : plainValue;
         String compressor =
             "compress="
                 + algo
@@ -187,7 +192,8 @@ public final class BesideACompressor {
                   case INPUT -> ",flush=input,bytes=" + Math.round(value) + "B";
                   case OUTPUT -> ",flush=bytes,bytes=" + Math.round(value) + "B";
                 };
-        String chain = compressorFirst ? compressor + " -> " + stage : stage + " -> " + compressor;
+        String chain =
+            compressorFirst ? compressor + " -> " + besideStage : besideStage + " -> " + compressor;
         String verdict =
             String.format(
                     Locale.ROOT,
@@ -213,7 +219,7 @@ public final class BesideACompressor {
                                 compressorFirst
                                     ? "a threshold of %.0f B on the wire"
                                     : "a threshold of %.0f B of event bodies",
-                                compressorFirst ? wireValue : plainValue)
+                                compressorFirst ? besideWire : besidePlain)
                             : String.format(
                                 Locale.ROOT,
                                 "a %s of %.1f ms",
@@ -241,8 +247,8 @@ public final class BesideACompressor {
                     : new FlushTrigger(
                             answer.target(),
                             others.kind(),
-                            others.thresholdBytes(),
-                            others.thresholdBodyBytes(),
+                            moved ? (Double) besidePlain : others.thresholdBytes(),
+                            moved ? null : others.thresholdBodyBytes(),
                             others.timerMs(),
                             null,
                             verdict,

@@ -106,7 +106,13 @@ final class PairSimulation {
       t[i] = i * interval;
       lastFrame[i] = i;
     }
-    Batches one = run(first, t, lastFrame, n, bytesCounted(first, c), interval, end, false);
+    Batches one = run(first, t, lastFrame, n, bytesCounted(first, c), interval, end, false, null);
+    // behind a compressor flushing by its input, what each flush weighs depends on how often it
+    // flushes: the lab's encoder's bytes at this count's cadence (EncoderSizes)
+    double[] flushed =
+        first.kind() == Kind.FLUSH_INPUT && second.kind() == Kind.THRESHOLD
+            ? EncoderSizes.behindAnInputFlush(c, first.value(), c.frameBytes())
+            : null;
     Batches two =
         run(
             second,
@@ -116,7 +122,8 @@ final class PairSimulation {
             bytesCounted(second, c),
             interval,
             end,
-            compresses(first));
+            compresses(first),
+            flushed);
     boolean segmented = second.kind() == Kind.CORK && overASegment(one, c.frameBytes());
     // releases: the first carries the head, the last is the end's flush
     int releases = Math.max(0, two.size - 2);
@@ -210,7 +217,8 @@ final class PairSimulation {
 
   /**
    * The batches stage {@code s} lets go of what it got; {@code newWrites} where what it got are a
-   * compressor's outputs, whose hold counts from when each came ({@link #compresses}).
+   * compressor's outputs, whose hold counts from when each came ({@link #compresses}); {@code
+   * batchBytes} what each batch it got weighs, where not its frames at {@code frameBytes} (null).
    */
   private static Batches run(
       Stage s,
@@ -220,7 +228,8 @@ final class PairSimulation {
       double frameBytes,
       double interval,
       double end,
-      boolean newWrites) {
+      boolean newWrites,
+      double[] batchBytes) {
     if (s.kind() == Kind.ONE_LATE) return oneLate(inT, inLast, inSize, end);
     // a cork can let its held data go twice for one write (its ceiling, then a full segment)
     double[] t = new double[2 * inSize + 1];
@@ -277,7 +286,9 @@ final class PairSimulation {
       boolean withTheHead = prevLast < 0;
       prevLast = inLast[i];
       heldLast = inLast[i];
-      heldBytes += frames * frameBytes + (withTheHead && countsTheHead(s) ? HEAD_BYTES : 0);
+      heldBytes +=
+          (batchBytes != null && i < batchBytes.length ? batchBytes[i] : frames * frameBytes)
+              + (withTheHead && countsTheHead(s) ? HEAD_BYTES : 0);
       if ((s.kind() == Kind.THRESHOLD
               || s.kind() == Kind.FLUSH_INPUT
               || s.kind() == Kind.FLUSH_OUTPUT

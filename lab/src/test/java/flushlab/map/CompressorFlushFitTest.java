@@ -609,4 +609,35 @@ class CompressorFlushFitTest {
     assertThat(f.value()).isBetween(hidden * 0.95, hidden * 1.05);
     return f;
   }
+
+  /**
+   * `compress=gzip,flush=input,bytes=6089B -> byte-threshold=2495B` (a chain bench, 2026-12-06):
+   * the other client's cells read the threshold as 2475 B; as a client that accepts gzip, 4 KiB
+   * frames left 50 at a time, the compressor flushing every two, each flush about 103 B. Fitted
+   * with every count weighing the cell's own 49 B a frame, 4031 B (a flush every frame, 70 B a
+   * frame on the lab's encoder) was given and its replay refused; weighed by the lab's encoder at
+   * each count's cadence, the count is found within 5 %, beside a threshold of 2475 B moved within
+   * 2 %.
+   */
+  @Test
+  void aCountBehindWhichAThresholdCountsTheOutputIsReadByWhatEachCadenceWeighs() {
+    List<CellEvidence> accepting =
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 200.00 frames/read; 1.0 releases per stream of 204 frames (p10 204, p90 204); the oldest frame waited 406.7 ms (p10 406.7, p90 406.7); 408.4 ms between releases (p10 408.4, p90 408.4); 16 B per frame on the wire, 3291 B per release (p10 3291, p90 3291); the first frame waited 406.5 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 46.15 frames/read; 11.0 releases per stream of 50 frames (p10 50, p90 50); the oldest frame waited 98.1 ms (p10 98.1, p90 98.2); 100.1 ms between releases (p10 99.9, p90 100.1); 49 B per frame on the wire, 2585 B per release (p10 2577, p90 2589); the first frame waited 86.2 ms (gzip: compressed bytes as received)"),
+            gzipCell(20, 60, 50, 25, 25.0, 0, 0, 0, 0, 0, 1200, true));
+    CompressorFlushFit.Fitted f =
+        CompressorFlushFit.fit(
+            accepting,
+            List.of(),
+            CompressorFlushFit.Flush.INPUT,
+            TriggerKind.BYTE_THRESHOLD,
+            2475,
+            true);
+    assertThat(f).isNotNull();
+    assertThat(f.value()).as("%s", f).isBetween(6089 * 0.95, 6089 * 1.05);
+    assertThat(f.beside()).as("%s", f).isBetween(2495 * 0.98, 2495 * 1.02);
+  }
 }
