@@ -136,8 +136,10 @@ public final class CompressorFlushFit {
     // percent moves by one: `compress=gzip,flush=input,bytes=6089B -> byte-threshold=2495B`, its
     // threshold read as 2475 B, released 4 KiB frames 50 at a time where 2475 B gives 48, and the
     // pace two fewer frames set was refused (a chain bench, 2026-12-06). Values that near are
-    // tried, nearest first, and the one the fit held is the model's.
-    boolean threshold = fixed.kind() == Kind.THRESHOLD || fixed.kind() == Kind.INPUT_THRESHOLD;
+    // tried, nearest first, and the one the fit held is the model's. Only for that count: beside a
+    // compressor sending by its output the nudge only added a candidate to replay (a fresh-clone
+    // suite, 2026-12-06)
+    boolean threshold = fixed.kind() == Kind.THRESHOLD && flush == Flush.INPUT;
     for (int i = 0; f == null && threshold && i < NEAR_THRESHOLD.length; i++) {
       Stage near = new Stage(fixed.kind(), otherValue * NEAR_THRESHOLD[i]);
       Fitted at = fit(fitted, pins, flush, near, first, phases(near, flush, first));
