@@ -13,13 +13,14 @@ import java.util.zip.CRC32C;
  * bytes per frame, which depend on how often it flushes (each flush ends a deflate block, and the
  * next one starts with its own code tables). A compressor flushing every N bytes of its input in
  * front of a stage that counts its output gives that stage more bytes a frame the more often it
- * flushes: 4 KiB frames flushed every two reach the client as 49 B a frame, flushed each one as 69,
- * so a threshold of 2495 B behind it lets 50 frames go at a time, or 36. A cell measured as a
- * client that accepts the coding shows the bytes a frame of one cadence only, the target's, and a
- * fit that gave every candidate count those bytes found 4031 B (a flush every frame) for a hidden
- * 6089 (every two), whose replay the 4 KiB cell refused (`compress=gzip,flush=input,bytes=6089B ->
- * byte-threshold=2495B`, a chain bench, 2026-12-06). The simulation gives each count the bytes the
- * lab's encoder, which its model's relay runs, makes at that count's cadence.
+ * flushes: 4 KiB frames flushed every two reach the client as 49 B a frame, flushed each one as
+ * about 70, so a threshold of 2495 B behind it lets 50 frames go at a time, or 36. A cell measured
+ * as a client that accepts the coding shows the bytes a frame of one cadence only, the target's,
+ * and a fit that gave every candidate count those bytes found 4031 B (a flush every frame) for a
+ * hidden 6089 (every two), whose replay the 4 KiB cell refused
+ * (`compress=gzip,flush=input,bytes=6089B -> byte-threshold=2495B`, a chain bench, 2026-12-06). The
+ * simulation gives each count the bytes the lab's encoder, which its model's relay runs, makes at
+ * that count's cadence.
  */
 final class EncoderSizes {
   private EncoderSizes() {}
