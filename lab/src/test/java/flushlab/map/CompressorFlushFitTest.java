@@ -2,6 +2,7 @@ package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -138,9 +139,7 @@ class CompressorFlushFitTest {
                 "frame_size=4096B interval=2ms frames=600: 20.69 frames/read; 27.0 releases per stream of 21 frames (p10 21, p90 22); the oldest frame waited 40.1 ms (p10 40.0, p90 41.4); 42.0 ms between releases (p10 41.3, p90 44.3); 64 B per frame on the wire, 1472 B per release (p10 1431, p90 1486); the first frame waited 49.4 ms (gzip: compressed bytes as received)"),
             // released once before its end, the first frame after 1141.7 ms, the rest at the end
             gzipCell(17, 60, 50, 25, 12.5, 0, 0, 0, 0, 0, 1141.7, false));
-    CompressorFlushFit.Fitted f =
-        CompressorFlushFit.fit(
-            accepting, List.of(), CompressorFlushFit.Flush.INPUT, TriggerKind.TIMER, 40.2, true);
+    CompressorFlushFit.Fitted f = inputCountFirst(accepting, TriggerKind.TIMER, 40.2);
     assertThat(f).isNotNull();
     assertThat(1367.0).isBetween(f.low(), f.high());
     assertThat(f.value()).isBetween(1367 * 0.95, 1367 * 1.05);
@@ -622,22 +621,22 @@ class CompressorFlushFitTest {
   @Test
   void aCountBehindWhichAThresholdCountsTheOutputIsReadByWhatEachCadenceWeighs() {
     List<CellEvidence> accepting =
-        List.of(
-            EvidenceLine.parse(
-                "frame_size=60B interval=2ms frames=600: 200.00 frames/read; 1.0 releases per stream of 204 frames (p10 204, p90 204); the oldest frame waited 406.7 ms (p10 406.7, p90 406.7); 408.4 ms between releases (p10 408.4, p90 408.4); 16 B per frame on the wire, 3291 B per release (p10 3291, p90 3291); the first frame waited 406.5 ms (gzip: compressed bytes as received)"),
-            EvidenceLine.parse(
-                "frame_size=4096B interval=2ms frames=600: 46.15 frames/read; 11.0 releases per stream of 50 frames (p10 50, p90 50); the oldest frame waited 98.1 ms (p10 98.1, p90 98.2); 100.1 ms between releases (p10 99.9, p90 100.1); 49 B per frame on the wire, 2585 B per release (p10 2577, p90 2589); the first frame waited 86.2 ms (gzip: compressed bytes as received)"),
-            gzipCell(20, 60, 50, 25, 25.0, 0, 0, 0, 0, 0, 1200, true));
-    CompressorFlushFit.Fitted f =
-        CompressorFlushFit.fit(
-            accepting,
-            List.of(),
-            CompressorFlushFit.Flush.INPUT,
-            TriggerKind.BYTE_THRESHOLD,
-            2475,
-            true);
+        new ArrayList<>(
+            EvidenceLine.parseAll(
+                "frame_size=60B interval=2ms frames=600: 200.00 frames/read; 1.0 releases per stream of 204 frames (p10 204, p90 204); the oldest frame waited 406.7 ms (p10 406.7, p90 406.7); 408.4 ms between releases (p10 408.4, p90 408.4); 16 B per frame on the wire, 3291 B per release (p10 3291, p90 3291); the first frame waited 406.5 ms (gzip: compressed bytes as received)",
+                "frame_size=4096B interval=2ms frames=600: 46.15 frames/read; 11.0 releases per stream of 50 frames (p10 50, p90 50); the oldest frame waited 98.1 ms (p10 98.1, p90 98.2); 100.1 ms between releases (p10 99.9, p90 100.1); 49 B per frame on the wire, 2585 B per release (p10 2577, p90 2589); the first frame waited 86.2 ms (gzip: compressed bytes as received)"));
+    // every stream of 60 B frames every 50 ms arrived in one piece at its end
+    accepting.add(gzipCell(20, 60, 50, 25, 25.0, 0, 0, 0, 0, 0, 1200, true));
+    CompressorFlushFit.Fitted f = inputCountFirst(accepting, TriggerKind.BYTE_THRESHOLD, 2475);
     assertThat(f).isNotNull();
     assertThat(f.value()).as("%s", f).isBetween(6089 * 0.95, 6089 * 1.05);
     assertThat(f.beside()).as("%s", f).isBetween(2495 * 0.98, 2495 * 1.02);
+  }
+
+  /** A compressor's input count in front of {@code other} of {@code value}, no pinning cell. */
+  private static CompressorFlushFit.Fitted inputCountFirst(
+      List<CellEvidence> accepting, TriggerKind other, double value) {
+    return CompressorFlushFit.fit(
+        accepting, List.of(), CompressorFlushFit.Flush.INPUT, other, value, true);
   }
 }

@@ -18,7 +18,15 @@ class TwinTest {
     return new FlushTrigger("x", kind, bytes, null, ms, null, "one", List.of(), List.of());
   }
 
+  /**
+   * A telling cell as the target showed it: one frame a release, each waiting about {@code waitMs}.
+   */
   private static CellEvidence seen(CellPlan plan, double waitMs) {
+    return cell(plan, 1.14, waitMs - 1, waitMs, waitMs + 1, 286);
+  }
+
+  private static CellEvidence cell(
+      CellPlan plan, double framesPerRead, double p10, double p50, double p90, double gapMs) {
     return new CellEvidence(
         plan.toString(),
         66,
@@ -26,16 +34,16 @@ class TwinTest {
         plan.intervalNanos() / 1e6,
         plan.frames(),
         1,
-        1.14,
+        framesPerRead,
         5,
         1,
-        waitMs - 1,
-        waitMs,
-        waitMs + 1,
-        284,
-        286,
-        292,
-        waitMs,
+        p10,
+        p50,
+        p90,
+        gapMs - 2,
+        gapMs,
+        gapMs + 6,
+        p50,
         false);
   }
 
@@ -92,24 +100,7 @@ class TwinTest {
   }
 
   private static CellEvidence waited(CellPlan plan, double p10, double p50, double p90) {
-    return new CellEvidence(
-        plan.toString(),
-        66,
-        60,
-        plan.intervalNanos() / 1e6,
-        plan.frames(),
-        1,
-        1.0,
-        5,
-        1,
-        p10,
-        p50,
-        p90,
-        plan.intervalNanos() / 1e6,
-        plan.intervalNanos() / 1e6,
-        plan.intervalNanos() / 1e6,
-        p50,
-        false);
+    return cell(plan, 1.0, p10, p50, p90, plan.intervalNanos() / 1e6);
   }
 
   @Test
