@@ -239,6 +239,33 @@ class HoldingPairFitTest {
   }
 
   /**
+   * One-late in front of a 256 ms hold against a clock then that hold (`one-late -> timer=251ms`,
+   * answered with both alike in a fresh-clone suite, 2026-12-06): frames 300 ms apart wait 300 ms
+   * through the first and 256 through the second, within the replay's 15 %, so no cell up to 300 ms
+   * tells them; one of 400 ms does.
+   */
+  @Test
+  void aLongHoldWithOneLateInFrontIsToldFromAClockThenTheHoldBySlowerFrames() {
+    String oneLate = "one-late -> timer=256ms";
+    String clock = "timer=82.1ms,periodic=true -> timer=256ms";
+    assertThat(HoldingPairFit.tellingCell(oneLate, clock, HoldingPairFit.TELLING_INTERVALS_MS))
+        .isNull();
+    CellPlan telling = HoldingPairFit.tellingCell(oneLate, clock);
+    assertThat(telling).isNotNull();
+    assertThat(telling.intervalNanos() / 1e6).isGreaterThanOrEqualTo(400);
+    CellEvidence cell =
+        TriggerInferenceTest.streamed(
+            telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
+    Simulated a =
+        PairSimulation.simulate(cell, new Stage(Kind.ONE_LATE, 0), new Stage(Kind.HOLD, 256));
+    Simulated b =
+        PairSimulation.simulate(cell, new Stage(Kind.PERIODIC, 82.1), new Stage(Kind.HOLD, 256));
+    assertThat(Math.abs(a.waitP50() - b.waitP50()))
+        .as(telling + ": " + a + " / " + b)
+        .isGreaterThan(0.15 * Math.max(a.waitP50(), b.waitP50()));
+  }
+
+  /**
    * A hold and a clock in front of the cork (`timer=219ms -> cork` was answered with both alike,
    * `timer=210.4ms -> cork` and `timer=246.1ms,periodic=true -> cork`, 2026-12-05): frames 100 ms
    * apart or closer show them alike; slower ones part them, since the hold waits its whole length
