@@ -253,13 +253,22 @@ class HoldingPairFitTest {
     CellPlan telling = HoldingPairFit.tellingCell(oneLate, clock);
     assertThat(telling).isNotNull();
     assertThat(telling.intervalNanos() / 1e6).isGreaterThanOrEqualTo(400);
+    waitsPartOn(
+        telling,
+        new Stage[] {new Stage(Kind.ONE_LATE, 0), new Stage(Kind.HOLD, 256)},
+        new Stage[] {new Stage(Kind.PERIODIC, 82.1), new Stage(Kind.HOLD, 256)});
+  }
+
+  /**
+   * The two pairs' oldest waits on {@code telling}, simulated, lie more than the replay's 15 %
+   * apart.
+   */
+  private static void waitsPartOn(CellPlan telling, Stage[] x, Stage[] y) {
     CellEvidence cell =
         TriggerInferenceTest.streamed(
             telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
-    Simulated a =
-        PairSimulation.simulate(cell, new Stage(Kind.ONE_LATE, 0), new Stage(Kind.HOLD, 256));
-    Simulated b =
-        PairSimulation.simulate(cell, new Stage(Kind.PERIODIC, 82.1), new Stage(Kind.HOLD, 256));
+    Simulated a = PairSimulation.simulate(cell, x[0], x[1]);
+    Simulated b = PairSimulation.simulate(cell, y[0], y[1]);
     assertThat(Math.abs(a.waitP50() - b.waitP50()))
         .as(telling + ": " + a + " / " + b)
         .isGreaterThan(0.15 * Math.max(a.waitP50(), b.waitP50()));
@@ -282,16 +291,10 @@ class HoldingPairFitTest {
     assertThat(telling).isNotNull();
     assertThat(telling.intervalNanos() / 1e6).isGreaterThan(100);
     assertThat(telling.frames()).isGreaterThanOrEqualTo(12);
-    CellEvidence cell =
-        TriggerInferenceTest.streamed(
-            telling.frameSizeBytes() + 6, telling.intervalNanos() / 1e6, telling.frames());
-    Simulated a =
-        PairSimulation.simulate(cell, new Stage(Kind.HOLD, 210.4), new Stage(Kind.CORK, 210));
-    Simulated b =
-        PairSimulation.simulate(cell, new Stage(Kind.PERIODIC, 246.1), new Stage(Kind.CORK, 210));
-    assertThat(Math.abs(a.waitP50() - b.waitP50()))
-        .as(telling + ": " + a + " / " + b)
-        .isGreaterThan(0.15 * Math.max(a.waitP50(), b.waitP50()));
+    waitsPartOn(
+        telling,
+        new Stage[] {new Stage(Kind.HOLD, 210.4), new Stage(Kind.CORK, 210)},
+        new Stage[] {new Stage(Kind.PERIODIC, 246.1), new Stage(Kind.CORK, 210)});
   }
 
   /**
