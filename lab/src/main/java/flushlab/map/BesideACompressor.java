@@ -179,11 +179,11 @@ public final class BesideACompressor {
                     compressorFirst);
         Double value = timed && timer ? beyondTheHold : fitted == null ? null : fitted.value();
         if (value == null) continue;
-        // the threshold the fit held, where it moved the one read by a percent or two
+        // the wire threshold behind the compressor the fit held, where it moved the one read by a
+        // percent or two (CompressorFlushFit moves no other stage)
         boolean moved = fitted != null && !Double.isNaN(fitted.beside());
         String besideStage = moved ? "byte-threshold=" + Math.round(fitted.beside()) + "B" : stage;
         double besideWire = moved ? fitted.beside() : wireValue;
-        double besidePlain = moved ? fitted.beside() : plainValue;
         String compressor =
             "compress="
                 + algo
@@ -219,7 +219,7 @@ public final class BesideACompressor {
                                 compressorFirst
                                     ? "a threshold of %.0f B on the wire"
                                     : "a threshold of %.0f B of event bodies",
-                                compressorFirst ? besideWire : besidePlain)
+                                compressorFirst ? besideWire : plainValue)
                             : String.format(
                                 Locale.ROOT,
                                 "a %s of %.1f ms",
@@ -247,8 +247,8 @@ public final class BesideACompressor {
                     : new FlushTrigger(
                             answer.target(),
                             others.kind(),
-                            moved ? (Double) besidePlain : others.thresholdBytes(),
-                            moved ? null : others.thresholdBodyBytes(),
+                            others.thresholdBytes(),
+                            others.thresholdBodyBytes(),
                             others.timerMs(),
                             null,
                             verdict,

@@ -27,8 +27,11 @@ final class EncoderSizes {
 
   private record Key(ContentCoding coding, int frameBytes, int frames, int framesPerFlush) {}
 
-  /** Streams encoded so far, each flush's bytes; cleared past {@link #CACHED}. */
-  private static final Map<Key, double[]> FLUSHES = new ConcurrentHashMap<>();
+  /** A stream encoded: each flush's bytes, and their sum. */
+  private record Encoded(double[] flushes, double total) {}
+
+  /** Streams encoded so far; cleared past {@link #CACHED}. */
+  private static final Map<Key, Encoded> FLUSHES = new ConcurrentHashMap<>();
 
   /** Streams kept encoded: a map fits a few cells at a few hundred cadences each. */
   static final int CACHED = 4096;
@@ -49,10 +52,21 @@ final class EncoderSizes {
    * flush carries the coding's header and a cold window, as a stream's does.
    */
   static double[] flushes(ContentCoding coding, int frameBytes, int frames, int framesPerFlush) {
+    return stream(coding, frameBytes, frames, framesPerFlush).flushes();
+  }
+
+  private static Encoded stream(
+      ContentCoding coding, int frameBytes, int frames, int framesPerFlush) {
     int k = Math.max(1, Math.min(framesPerFlush, frames));
     if (FLUSHES.size() > CACHED) FLUSHES.clear();
     return FLUSHES.computeIfAbsent(
-        new Key(coding, frameBytes, frames, k), key -> encoded(coding, frameBytes, frames, k));
+        new Key(coding, frameBytes, frames, k),
+        key -> {
+          double[] f = encoded(coding, frameBytes, frames, k);
+          double total = 0;
+          for (double x : f) total += x;
+          return new Encoded(f, total);
+        });
   }
 
   private static double[] encoded(ContentCoding coding, int frameBytes, int frames, int k) {
@@ -106,7 +120,7 @@ final class EncoderSizes {
     boolean likeTheLabs = false;
     try {
       for (int k : CADENCES) {
-        double lab = sum(flushes(coding, body, frames, k));
+        double lab = stream(coding, body, frames, k).total();
         if (Math.abs(lab - total) <= LIKE * total) likeTheLabs = true;
       }
       if (!likeTheLabs) return null;
@@ -115,11 +129,5 @@ final class EncoderSizes {
       // br without brotli's native library on this machine: the cell's own bytes, as before
       return null;
     }
-  }
-
-  private static double sum(double[] v) {
-    double s = 0;
-    for (double x : v) s += x;
-    return s;
   }
 }
