@@ -48,7 +48,7 @@ public final class HoldBehindAClock {
             2 * step,
             (Twin.FRAMES - 2) * step),
         seen -> answer(answer, step, seen),
-        true);
+        Twin.Held.TO_ITS_VALUES);
   }
 
   /**

@@ -106,29 +106,53 @@ public final class HoldingPairFit {
     pairs.addAll(Arrays.asList(ONE_LATE_BEFORE));
     if (path.equals(NetworkPath.LOOPBACK)) pairs.addAll(Arrays.asList(CORKED));
     for (Kind[] pair : pairs) {
-      int matching = 0;
-      Closest<Stage[]> closest = new Closest<>();
-      double[] as = values(pair[0]);
-      double[] bs = values(pair[1]);
-      for (double a : as) {
-        for (double b : bs) {
-          if (pair[0] == Kind.THRESHOLD && pair[1] == Kind.THRESHOLD && b <= a) continue;
-          Stage first = new Stage(pair[0], a);
-          Stage second = new Stage(pair[1], b);
-          double score = ThresholdSpan.score(order, first, second);
-          if (Double.isNaN(score)) continue;
-          matching++;
-          closest.offer(score, new Stage[] {first, second});
-        }
-      }
-      Stage[] chosen = closest.chosen();
-      if (chosen == null) continue;
-      chosen = ThresholdSpan.centred(order, chosen);
+      // two thresholds by the classes of values the cells' frames tell apart: a cell of frames a
+      // small part of them pins each to a batch of its own, often narrower than 4 %
+      // (ThresholdPairFit)
+      GridFit fit =
+          pair[0] == Kind.THRESHOLD && pair[1] == Kind.THRESHOLD
+              ? ThresholdPairFit.fit(order).asGridFit()
+              : onGrid(order, pair);
+      if (fit.chosen() == null) continue;
+      Stage[] chosen = ThresholdSpan.centred(order, fit.chosen());
       out.add(
           candidate(
-              target, chosen[0], chosen[1], fitted, matching, ThresholdSpan.loose(order, chosen)));
+              target,
+              chosen[0],
+              chosen[1],
+              fitted,
+              fit.matching(),
+              fit.tried(),
+              ThresholdSpan.loose(order, chosen)));
     }
     return out;
+  }
+
+  /**
+   * A pair's values fitted: the pair chosen (null when none matches every cell), how many of the
+   * values tried matched, and which values were tried ("a 4 % grid").
+   */
+  record GridFit(Stage[] chosen, int matching, String tried) {}
+
+  /**
+   * {@code pair}'s values on the 4 % grid that match every cell of {@code order}, the closest to
+   * them chosen ({@link Closest}).
+   */
+  private static GridFit onGrid(List<CellEvidence> order, Kind[] pair) {
+    int matching = 0;
+    Closest<Stage[]> closest = new Closest<>();
+    for (double a : values(pair[0])) {
+      for (double b : values(pair[1])) {
+        Stage first = new Stage(pair[0], a);
+        Stage second = new Stage(pair[1], b);
+        double score = ThresholdSpan.score(order, first, second);
+        if (Double.isNaN(score)) continue;
+        matching++;
+        closest.offer(score, new Stage[] {first, second});
+      }
+    }
+    return new GridFit(
+        closest.chosen(), matching, String.format("a %.0f %% grid", (STEP - 1) * 100));
   }
 
   /**
@@ -179,19 +203,15 @@ public final class HoldingPairFit {
       Stage second,
       List<CellEvidence> cells,
       int matching,
+      String tried,
       String loose) {
     TriggerKind k1 = kind(first.kind());
     TriggerKind k2 = kind(second.kind());
     String verdict =
         String.format(
             "%s then %s: the frames every cell sent, run through both in that order, release as the cells did "
-                + "(%d pairs of values on a %.0f %% grid match every cell: %s)%s",
-            describe(first),
-            describe(second),
-            matching,
-            (STEP - 1) * 100,
-            Fits.across(cells),
-            loose);
+                + "(%d pairs of values of %s match every cell: %s)%s",
+            describe(first), describe(second), matching, tried, Fits.across(cells), loose);
     String chain = ChainStages.text(first) + " -> " + ChainStages.text(second);
     Double bytes =
         first.kind() == Kind.THRESHOLD

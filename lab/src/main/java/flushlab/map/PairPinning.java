@@ -17,8 +17,12 @@ import java.util.List;
 public final class PairPinning {
   private PairPinning() {}
 
-  /** Cells measured to pin a pair's thresholds, at most. */
-  public static final int MAX_PINNING_CELLS = 2;
+  /**
+   * Cells measured to pin a pair's thresholds, at most: two thresholds in series need up to six,
+   * each about halving what is left of one value from a span of up to twice ({@link
+   * ThresholdPairFit#splitting}); a threshold beside a timer is pinned in one or two.
+   */
+  public static final int MAX_PINNING_CELLS = 6;
 
   /** A pinning cell's stream lasts this long at most. */
   static final long MAX_STREAM_MS = 4000;
@@ -42,6 +46,12 @@ public final class PairPinning {
     for (TwoStageCandidate c : candidates) {
       Stage[] pair = ChainStages.of(c.chain());
       if (pair == null) continue;
+      // two thresholds: pairs of each multiple fit alike, each its own value, not one span
+      if (pair[0].kind() == Kind.THRESHOLD && pair[1].kind() == Kind.THRESHOLD) {
+        CellPlan split = ThresholdPairFit.splitting(fitted);
+        if (split != null) return split;
+        continue;
+      }
       for (int i = 0; i < 2; i++) {
         if (pair[i].kind() != Kind.THRESHOLD) continue;
         double[] span = ThresholdSpan.span(fitted, pair, i);

@@ -3,6 +3,7 @@ package flushlab.map;
 import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A model held against the target it was read from: each cell the map measured on the target,
@@ -107,6 +108,27 @@ public final class Replay {
    */
   public static String heldToItsValues(String model, CellEvidence t, CellEvidence m) {
     return difference(t, m, Tolerance.FIXED, ClockPhases.of(t, ChainStages.forPhases(model)), 0);
+  }
+
+  /**
+   * As {@link #heldToItsValues}, and the frames a release carries counted exactly: a threshold's
+   * releases carry a whole number of frames, the same in each after the first, so where one frame
+   * more or fewer a release is all that parts two models (one threshold and two in series, {@link
+   * ThresholdsInSeries}: 5 frames of 1717 B a release against 4 or 6), the quarter a replay allows
+   * a release's frames would call them alike. Null when they agree.
+   */
+  public static String heldToItsFrames(String model, CellEvidence t, CellEvidence m) {
+    String values = heldToItsValues(model, t, m);
+    boolean sameFrames =
+        !t.held() || !m.held() || Math.round(t.releaseFrames()) == Math.round(m.releaseFrames());
+    if (sameFrames) return values;
+    String frames =
+        String.format(
+            Locale.ROOT,
+            "frames per release %.0f and %.0f, counted exactly",
+            t.releaseFrames(),
+            m.releaseFrames());
+    return values == null ? frames : values + "; " + frames;
   }
 
   /** Compares each target cell with the model's replay of it, in order. */

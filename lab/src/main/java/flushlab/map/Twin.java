@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -10,21 +11,34 @@ import java.util.function.Function;
  *
  * @param cell the cell that tells them apart
  * @param why what that cell shows, said before it is measured
- * @param answer the twin's answer, from the telling cell as the target showed it; null where the
- *     cell shows no twin either
- * @param heldToItsValues whether the one mechanism's model is held to its own values on that cell
- *     ({@link Replay#heldToItsValues}): where the slack a replay allows a wait (a clock's period)
- *     covers what the twin adds there
+ * @param answer the twin's answer, from the telling cell as the target showed it (null where the
+ *     cell shows no twin either); null where no one cell names the twin, whose stages are then
+ *     fitted again with that cell among the others ({@link ThresholdsInSeries})
+ * @param held how the one mechanism's model is compared on that cell
  */
 public record Twin(
-    CellPlan cell,
-    String why,
-    Function<CellEvidence, FlushTrigger> answer,
-    boolean heldToItsValues) {
+    CellPlan cell, String why, Function<CellEvidence, FlushTrigger> answer, Held held) {
 
   /** A twin whose telling cell the one mechanism's replay compares as it does every cell. */
   public Twin(CellPlan cell, String why, Function<CellEvidence, FlushTrigger> answer) {
-    this(cell, why, answer, false);
+    this(cell, why, answer, Held.AS_EVERY_CELL);
+  }
+
+  /** How the one mechanism's model is compared with the target on the telling cell. */
+  public enum Held {
+    /** As the replay compares every cell. */
+    AS_EVERY_CELL,
+    /**
+     * To its own values ({@link Replay#heldToItsValues}): where the slack a replay allows a wait (a
+     * clock's period) covers what the twin adds there.
+     */
+    TO_ITS_VALUES,
+    /**
+     * To its own values and a release's frames counted exactly ({@link Replay#heldToItsFrames}):
+     * where one frame a release more or fewer is all the twin changes, under the quarter a replay
+     * allows.
+     */
+    TO_ITS_FRAMES
   }
 
   /** A telling cell's frames: six releases the meter keeps (the first and the end's left out). */
@@ -38,16 +52,18 @@ public record Twin(
   /**
    * The twin of {@code answer}, a model of one mechanism its replay verified: one-late in front of
    * a hold ({@link OneLateInFront}), a hold in front of the cork read as a threshold or a timer
-   * ({@link HoldBeforeTheCork}), a hold behind a clock ({@link HoldBehindAClock}); null for any
-   * other answer.
+   * ({@link HoldBeforeTheCork}), a hold behind a clock ({@link HoldBehindAClock}), two thresholds
+   * in series that {@code cells}, the cells measured, replay alike ({@link ThresholdsInSeries});
+   * null for any other answer.
    */
-  public static Twin of(FlushTrigger answer) {
+  public static Twin of(FlushTrigger answer, List<CellEvidence> cells) {
     if (answer.then() != null
         || answer.before() != null
         || answer.stages() != null
         || answer.compression() != null && answer.compression().coding() != null) return null;
     Twin t = OneLateInFront.twin(answer);
     if (t == null) t = HoldBeforeTheCork.twin(answer);
-    return t != null ? t : HoldBehindAClock.twin(answer);
+    if (t == null) t = HoldBehindAClock.twin(answer);
+    return t != null ? t : ThresholdsInSeries.twin(answer, cells);
   }
 }

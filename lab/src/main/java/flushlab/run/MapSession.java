@@ -199,11 +199,16 @@ final class MapSession {
       TwinCheck.Checked twin =
           givenVerdict == null
               ? null
-              : TwinCheck.check(lab, replays, map, answer, givenVerdict, replayedCells);
+              : TwinCheck.check(lab, replays, map, answer, givenVerdict, replayedCells, probed);
       if (twin != null) {
         answer = twin.answer();
         givenVerdict = twin.verdict();
         if (!twin.cells().isEmpty()) replayedCells = twin.cells();
+        // the cell the one model differed on bounds the models of two stages as every other does
+        if (twin.differedOn() != null && !pairCells.isEmpty()) {
+          pairCells = new ArrayList<>(pairCells);
+          pairCells.add(twin.differedOn());
+        }
       }
       // the one mechanism's model did not reproduce the target: the next candidates are two at
       // once, never the refused one

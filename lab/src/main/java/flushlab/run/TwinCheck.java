@@ -14,22 +14,32 @@ import java.util.Objects;
 /**
  * A model of one mechanism that reproduced every cell, held to the cell that would show its twin of
  * two stages ({@link Twin}: one-late in front of a hold, a hold before the cork read as a threshold
- * or a timer) before it is given: the cell is measured on the target as the scenario's client and
- * replayed on the model. Reproduced, the model stands, that cell in its replay; refused, the twin
- * is replayed on every cell and given when it reproduces them all; neither, and the answer is
- * inconclusive, saying how each differed. A budget with no room for the cell and its replays leaves
- * the answer as it was.
+ * or a timer, a hold behind a clock, two thresholds in series) before it is given: the cell is
+ * measured on the target as the scenario's client and replayed on the model. Reproduced, the model
+ * stands, that cell in its replay; refused, the twin is replayed on every cell and given when it
+ * reproduces them all, or, where no one cell names the twin, the models of two stages are fitted
+ * with that cell among the others; neither, and the answer is inconclusive, saying how each
+ * differed. A budget with no room for the cell and its replays leaves the answer as it was.
  */
 final class TwinCheck {
   private TwinCheck() {}
 
-  /** The answer after the check, its replay's verdict and cells (the ones it gives, if any). */
-  record Checked(FlushTrigger answer, ReplayVerdict verdict, List<ReplayedCell> cells) {}
+  /**
+   * The answer after the check, its replay's verdict and cells (the ones it gives, if any), and the
+   * telling cell as the target showed it where the one mechanism's model differed there (null
+   * otherwise): the models of two stages tried after it are fitted with it too.
+   */
+  record Checked(
+      FlushTrigger answer,
+      ReplayVerdict verdict,
+      List<ReplayedCell> cells,
+      CellEvidence differedOn) {}
 
   /**
    * The check of {@code answer}, whose model's replay ({@code given}, {@code cells}) reproduced
-   * every cell measured so far; null when it does not apply or could not be made (the budget, no
-   * data, a replay this host cut short), the answer then as it was.
+   * every cell measured so far ({@code measured}, as the stream is); null when it does not apply or
+   * could not be made (the budget, no data, a replay this host cut short), the answer then as it
+   * was.
    */
   static Checked check(
       MapLab lab,
@@ -37,9 +47,10 @@ final class TwinCheck {
       MapContext map,
       FlushTrigger answer,
       ReplayVerdict given,
-      List<ReplayedCell> cells)
+      List<ReplayedCell> cells,
+      List<CellEvidence> measured)
       throws Exception {
-    Twin twin = lab.interrupted() ? null : Twin.of(answer);
+    Twin twin = lab.interrupted() ? null : Twin.of(answer, measured);
     if (twin == null) return null;
     // the cell on the target and on the model, and the twin's replay of every cell
     double cellSeconds = twin.cell().streamMs() / 1000 + 1;
@@ -53,30 +64,37 @@ final class TwinCheck {
     if (onIt.unfinished() != null || onIt.verdict() == null || onIt.notReplayed() > 0) return null;
     map.announce().accept("replay: " + onIt.text());
     ReplayVerdict onCell = onIt.verdict();
-    if (twin.heldToItsValues()) {
-      onCell = heldToItsValues(model, onCell, more.seen(), onIt.onModel());
+    if (twin.held() != Twin.Held.AS_EVERY_CELL) {
+      onCell = heldToItsValues(twin.held(), model, onCell, more.seen(), onIt.onModel());
       map.announce()
           .accept(
               "map: "
                   + more.onTarget().cell().label()
-                  + " held to the model's own values, without the slack a clock's period allows a"
-                  + " wait: "
+                  + (twin.held() == Twin.Held.TO_ITS_FRAMES
+                      ? " held to the model's own values, its releases' frames counted exactly: "
+                      : " held to the model's own values, without the slack a clock's period"
+                          + " allows a wait: ")
                   + Objects.requireNonNullElse(onCell.cells().get(0).difference(), "agrees"));
     }
     ReplayVerdict withIt = given.with(onCell);
     if (withIt.verified())
-      return new Checked(answer.withReplay(withIt), withIt, joined(cells, onIt.cells()));
+      return new Checked(answer.withReplay(withIt), withIt, joined(cells, onIt.cells()), null);
+    if (twin.answer() == null) {
+      map.announce()
+          .accept("map: " + model + " differs there; the models of two stages are fitted with it");
+      return new Checked(answer.withReplay(withIt), null, List.of(), more.seen());
+    }
     FlushTrigger twinAnswer = twin.answer().apply(more.seen());
     if (twinAnswer == null) {
       map.announce().accept("map: " + model + " differs there, and the cell shows no twin either");
-      return new Checked(answer.withReplay(withIt), null, List.of());
+      return new Checked(answer.withReplay(withIt), null, List.of(), more.seen());
     }
     String chain = ShaperModel.of(twinAnswer).chain();
     map.announce().accept("map: " + model + " differs there; replaying " + chain);
     ModelReplay.Outcome all = replay(replays, map, answer, chain, map.results());
     FlushTrigger refused = answer.withReplay(withIt);
     if (all.unfinished() != null || all.verdict() == null || all.notReplayed() > 0)
-      return new Checked(refused, null, List.of());
+      return new Checked(refused, null, List.of(), more.seen());
     map.announce().accept("replay: " + all.text());
     if (!all.verdict().verified()) {
       List<String> differences = new ArrayList<>();
@@ -86,21 +104,30 @@ final class TwinCheck {
       return new Checked(
           refused.withUnverifiedModels(List.of(all.verdict().refusal()), differences),
           null,
-          List.of());
+          List.of(),
+          more.seen());
     }
-    return new Checked(twinAnswer.withReplay(all.verdict()), all.verdict(), all.cells());
+    return new Checked(twinAnswer.withReplay(all.verdict()), all.verdict(), all.cells(), null);
   }
 
   /**
    * The telling cell's comparison ({@code onCell}, one cell) redone with the model held to its own
-   * values ({@link Replay#heldToItsValues}); as it was where no replay of the cell came back.
+   * values ({@link Replay#heldToItsValues}), and to its releases' frames where {@code held} says
+   * so; as it was where no replay of the cell came back.
    */
   private static ReplayVerdict heldToItsValues(
-      String model, ReplayVerdict onCell, CellEvidence seen, List<CellEvidence> onModel) {
+      Twin.Held held,
+      String model,
+      ReplayVerdict onCell,
+      CellEvidence seen,
+      List<CellEvidence> onModel) {
     if (seen == null || onModel.isEmpty() || onModel.get(0) == null) return onCell;
     String label = onCell.cells().get(0).label();
-    return new ReplayVerdict(
-        model, List.of(new CellMatch(label, Replay.heldToItsValues(model, seen, onModel.get(0)))));
+    String difference =
+        held == Twin.Held.TO_ITS_FRAMES
+            ? Replay.heldToItsFrames(model, seen, onModel.get(0))
+            : Replay.heldToItsValues(model, seen, onModel.get(0));
+    return new ReplayVerdict(model, List.of(new CellMatch(label, difference)));
   }
 
   private static ModelReplay.Outcome replay(

@@ -7,9 +7,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * `flushlab map` against flow-control windows and a holding stage followed by Nagle or one-late,
- * their settings drawn at random (the seed is printed; -Dflushlab.seed=N replays it); compressing
- * relays are {@link MapCompressionTest}'s.
+ * `flushlab map` against flow-control windows, a holding stage followed by Nagle or one-late, and
+ * two buffers in series, their settings drawn at random (the seed is printed; -Dflushlab.seed=N
+ * replays it); compressing relays are {@link MapCompressionTest}'s.
  */
 class MapWindowsAndPairsTest extends MapTestBase {
   /**
@@ -144,5 +144,30 @@ class MapWindowsAndPairsTest extends MapTestBase {
     assertThat(a.get("replay").asText())
         .startsWith("verified: the model ")
         .contains("-> one-late reproduces");
+  }
+
+  /**
+   * Two buffers in series (an application's output buffer in front of a proxy's): where the second
+   * is under twice the first, the map's own cells show one threshold of two of the first's writes,
+   * which its replay verifies; the cell that parts them (frames of a fifth of it, counted exactly)
+   * refuses it, and the cells that split the pairs left pin both (`byte-threshold=3857B ->
+   * byte-threshold=5364B` was answered as one threshold of 7755 B, verified 6 of 6 cells, by a
+   * chain bench, 2026-12-06). Over twice, no one threshold fits, and the same cells pin the pair.
+   */
+  @Test
+  void twoBuffersInSeriesAreNamedAsBothAndPinned() throws Exception {
+    int first = between(1500, 5000);
+    int second = between((int) (1.25 * first), (int) (2.4 * first));
+    JsonNode a =
+        mapReplayed(
+            List.of(
+                "--shape",
+                "byte-threshold=" + first + "B",
+                "--shape",
+                "byte-threshold=" + second + "B"));
+    modelIs(a, "byte-threshold=(\\d+)B -> byte-threshold=(\\d+)B", first, second);
+    assertThat(a.get("replay").asText())
+        .startsWith("verified: the model byte-threshold=")
+        .contains("-> byte-threshold=");
   }
 }

@@ -49,7 +49,7 @@ class TwinTest {
 
   @Test
   void aHoldAloneIsHeldToFramesOneAndAHalfHoldsApart() {
-    Twin t = Twin.of(answer(TriggerKind.TIMER, null, 227.3));
+    Twin t = Twin.of(answer(TriggerKind.TIMER, null, 227.3), List.of());
     assertThat(t.cell()).isEqualTo(new CellPlan(60, 341_000_000L, 8));
     FlushTrigger inFront = t.answer().apply(seen(t.cell(), 341.4));
     assertThat(ShaperModel.of(inFront).chain()).isEqualTo("one-late -> timer=227.3ms");
@@ -58,7 +58,7 @@ class TwinTest {
 
   @Test
   void aThresholdOrTimerOverTheCorksCeilingIsHeldToFramesJustOverIt() {
-    Twin t = Twin.of(answer(TriggerKind.THRESHOLD_OR_TIMER, 326268.0, 362.0));
+    Twin t = Twin.of(answer(TriggerKind.THRESHOLD_OR_TIMER, 326268.0, 362.0), List.of());
     // the hold is the time less the ceiling (210 ms); the cell's frames come the ceiling and half
     // the hold apart
     assertThat(t.cell()).isEqualTo(new CellPlan(60, 286_000_000L, 8));
@@ -77,9 +77,9 @@ class TwinTest {
    */
   @Test
   void aClockAloneIsHeldToFramesJustUnderItsPeriodApart() {
-    Twin t = Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 178.3));
+    Twin t = Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 178.3), List.of());
     assertThat(t.cell()).isEqualTo(new CellPlan(60, 173_000_000L, 8));
-    assertThat(t.heldToItsValues()).isTrue();
+    assertThat(t.held()).isEqualTo(Twin.Held.TO_ITS_VALUES);
     assertThat(t.why()).contains("10.6 to 31.8 ms after it came");
     FlushTrigger both = t.answer().apply(waited(t.cell(), 55.2, 55.6, 56.0));
     assertThat(ShaperModel.of(both).chain())
@@ -95,7 +95,7 @@ class TwinTest {
 
   @Test
   void aShortClocksTellingFramesComeAtLeastFourMillisecondsUnderItsPeriod() {
-    Twin t = Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 61.4));
+    Twin t = Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 61.4), List.of());
     assertThat(t.cell()).isEqualTo(new CellPlan(60, 57_000_000L, 8));
   }
 
@@ -105,16 +105,20 @@ class TwinTest {
 
   @Test
   void otherAnswersHaveNoTwin() {
-    assertThat(Twin.of(answer(TriggerKind.THRESHOLD_OR_TIMER, 2500.0, 225.0)))
+    assertThat(Twin.of(answer(TriggerKind.THRESHOLD_OR_TIMER, 2500.0, 225.0), List.of()))
         .as("a time under the ceiling and the shortest hold")
         .isNull();
-    assertThat(Twin.of(answer(TriggerKind.BYTE_THRESHOLD, 2500.0, null))).isNull();
+    assertThat(Twin.of(answer(TriggerKind.BYTE_THRESHOLD, 2500.0, null), List.of())).isNull();
     assertThat(
             Twin.of(
-                answer(TriggerKind.PERIODIC_TIMER, null, 200.0).followedBy(TriggerKind.NAGLE, "x")))
+                answer(TriggerKind.PERIODIC_TIMER, null, 200.0).followedBy(TriggerKind.NAGLE, "x"),
+                List.of()))
         .as("a clock already followed")
         .isNull();
-    assertThat(Twin.of(answer(TriggerKind.TIMER, null, 200.0).followedBy(TriggerKind.NAGLE, "x")))
+    assertThat(
+            Twin.of(
+                answer(TriggerKind.TIMER, null, 200.0).followedBy(TriggerKind.NAGLE, "x"),
+                List.of()))
         .as("already two stages")
         .isNull();
   }

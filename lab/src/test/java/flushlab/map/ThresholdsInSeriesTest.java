@@ -1,0 +1,153 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.Seeds;
+import flushlab.map.PairSimulation.Kind;
+import flushlab.map.PairSimulation.Simulated;
+import flushlab.map.PairSimulation.Stage;
+import flushlab.netpath.NetworkPath;
+import flushlab.relay.shaper.ByteThreshold;
+import flushlab.relay.shaper.ShaperRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two byte thresholds in series, simulated as the map measures them: the cells a map measures by
+ * default show one threshold of a multiple of the first, so a threshold answered alone is held to a
+ * cell of frames of a fifth of it, counted exactly, and two fitted are pinned by cells that split
+ * the pairs of every multiple that fit alike until both values are known to within a few percent.
+ * (`flushlab map --shape 'byte-threshold=3857B -> byte-threshold=5364B'`, 2026-12-07: the one
+ * threshold 7755 B verified on 6 cells, its telling cell of 1717 B frames 6 frames a release on the
+ * target and 5 on the model, then `byte-threshold=3882B -> byte-threshold=5529B`, verified 9 of 9.)
+ */
+class ThresholdsInSeriesTest {
+  /** The cells a map of a threshold measures: small and large frames fast, small ones slow. */
+  private static final double[][] MAP_CELLS = {
+    {66, 2, 600}, {4104, 2, 600}, {66, 50, 25}, {10248, 2, 120}
+  };
+
+  private static Stage threshold(double bytes) {
+    return new Stage(Kind.THRESHOLD, bytes);
+  }
+
+  private static CellEvidence measured(CellPlan plan, Stage first, Stage second) {
+    return HoldingPairFitTest.measured(
+        plan.frameSizeBytes() + 6, plan.intervalNanos() / 1e6, plan.frames(), first, second);
+  }
+
+  private static FlushTrigger alone(double bytes) {
+    return new FlushTrigger(
+        "x", TriggerKind.BYTE_THRESHOLD, bytes, null, null, null, "one", List.of(), List.of());
+  }
+
+  @Test
+  void aThresholdAnsweredAloneIsHeldToFramesOfAFifthOfItCountedExactly() {
+    Stage first = threshold(3857);
+    Stage second = threshold(5364);
+    List<CellEvidence> cells = HoldingPairFitTest.measured(first, second, MAP_CELLS);
+    Span one = ByteThresholdFit.fit(cells, new ArrayList<>());
+    assertThat(one).as("the pair reads as one threshold on the map's cells").isNotNull();
+    assertThat(one.mid()).isBetween(7700.0, 7800.0);
+
+    Twin twin = Twin.of(alone(one.mid()), cells);
+    assertThat(twin).isNotNull();
+    assertThat(twin.why()).contains("two byte thresholds in series");
+    assertThat(twin.held()).isEqualTo(Twin.Held.TO_ITS_FRAMES);
+    assertThat(twin.answer()).as("the pairs are fitted again, not named by the cell").isNull();
+    // four and a half frames to the threshold: five a release whichever way the fit is a few % off
+    assertThat(twin.cell().frameSizeBytes() + 6.0).isCloseTo(one.mid() / 4.5, Offset.offset(1.0));
+    Simulated onTheOne =
+        PairSimulation.simulate(
+            HoldingPairFit.planned(
+                twin.cell().frameSizeBytes(), ThresholdsInSeries.INTERVAL_MS, twin.cell().frames()),
+            threshold(one.mid()),
+            threshold(0));
+    Simulated onThePair =
+        PairSimulation.simulate(
+            HoldingPairFit.planned(
+                twin.cell().frameSizeBytes(), ThresholdsInSeries.INTERVAL_MS, twin.cell().frames()),
+            first,
+            second);
+    assertThat(onTheOne.framesP50()).isEqualTo(5);
+    assertThat(onThePair.framesP50()).isEqualTo(6);
+    assertThat(ThresholdsInSeries.apart(onTheOne, onThePair)).isTrue();
+    // and a replay's quarter would have called them alike, which the exact count does not
+    assertThat(Replay.heldToItsFrames("byte-threshold=7755B", releasing(6), releasing(5)))
+        .contains("frames per release 6 and 5, counted exactly");
+    assertThat(Replay.heldToItsFrames("byte-threshold=7755B", releasing(5), releasing(5))).isNull();
+  }
+
+  /** A cell of 1723 B frames every 10 ms whose releases carry {@code frames} each. */
+  private static CellEvidence releasing(int frames) {
+    CellPlan plan = new CellPlan(1717, 10_000_000L, 50);
+    return measured(plan, threshold(frames * 1723.0 - 1), threshold(0));
+  }
+
+  @Test
+  void otherAnswersAndCellsNoPairFitsHaveNoSuchTwin() {
+    List<CellEvidence> cells =
+        HoldingPairFitTest.measured(threshold(4096), threshold(0), MAP_CELLS);
+    assertThat(Twin.of(alone(4098), List.of())).as("no cells, no pairs").isNull();
+    assertThat(
+            ThresholdsInSeries.twin(
+                new FlushTrigger(
+                    "x", TriggerKind.TIMER, null, null, 200.0, null, "one", List.of(), List.of()),
+                cells))
+        .isNull();
+    assertThat(Twin.of(alone(4098), cells)).as("one threshold of 4 KiB").isNotNull();
+  }
+
+  /**
+   * Pairs drawn at random (the seed printed; -Dflushlab.seed replays it), each read as the map
+   * reads it: its cells, the one threshold's telling cell where one threshold fits them, then the
+   * cells that split what still fits, as many as the map measures; the pair then fitted is the
+   * hidden one to within 5 % in both values.
+   */
+  @Test
+  void twoThresholdsArePinnedWithinFivePercentByTheCellsThatSplitThePairsLeft() {
+    long seed = Seeds.seed("ThresholdsInSeriesTest");
+    Random random = new Random(seed);
+    for (int draw = 0; draw < 6; draw++) {
+      double a = 800 + random.nextInt(4200);
+      double b = a * (1.2 + 1.3 * random.nextDouble());
+      Stage first = threshold(a);
+      Stage second = threshold(b);
+      List<CellEvidence> cells =
+          new ArrayList<>(HoldingPairFitTest.measured(first, second, MAP_CELLS));
+      Span one = ByteThresholdFit.fit(cells, new ArrayList<>());
+      if (one != null) {
+        Twin twin = Twin.of(alone(one.mid()), cells);
+        assertThat(twin).as("a twin of %.0f B", one.mid()).isNotNull();
+        cells.add(measured(twin.cell(), first, second));
+      }
+      List<TwoStageCandidate> pairs = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
+      for (int round = 0; round < PairPinning.MAX_PINNING_CELLS; round++) {
+        CellPlan plan = PairPinning.next(pairs, cells);
+        if (plan == null) break;
+        cells.add(measured(plan, first, second));
+        pairs = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
+      }
+      String hidden = String.format("byte-threshold=%.0fB -> byte-threshold=%.0fB", a, b);
+      TwoStageCandidate two =
+          pairs.stream()
+              .filter(p -> p.chain().matches("byte-threshold=\\d+B -> byte-threshold=\\d+B"))
+              .findFirst()
+              .orElse(null);
+      System.out.printf(
+          "ThresholdsInSeriesTest: seed %d: %s fitted as %s from %d cells%n",
+          seed, hidden, two == null ? "nothing" : two.chain(), cells.size());
+      assertThat(two).as(hidden).isNotNull();
+      List<ShaperRegistry.Spec> stages = ShaperRegistry.parseChain(two.chain());
+      assertThat((double) stages.get(0).values().get(ByteThreshold.BYTES.key()))
+          .as("%s: the first of %s", seed, two.chain())
+          .isBetween(a * 0.95, a * 1.05);
+      assertThat((double) stages.get(1).values().get(ByteThreshold.BYTES.key()))
+          .as("%s: the second of %s", seed, two.chain())
+          .isBetween(b * 0.95, b * 1.05);
+    }
+  }
+}
