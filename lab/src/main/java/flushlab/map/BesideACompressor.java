@@ -213,18 +213,20 @@ public final class BesideACompressor {
                     compressorFirst ? "before" : "after",
                     cork
                         ? "the kernel's cork on the client socket"
-                        : threshold
-                            ? String.format(
-                                Locale.ROOT,
-                                compressorFirst
-                                    ? "a threshold of %.0f B on the wire"
-                                    : "a threshold of %.0f B of event bodies",
-                                compressorFirst ? besideWire : plainValue)
-                            : String.format(
-                                Locale.ROOT,
-                                "a %s of %.1f ms",
-                                clock ? "clock" : "hold",
-                                plainValue))
+                        : b.oneLate()
+                            ? "one-late (each write held until the next)"
+                            : threshold
+                                ? String.format(
+                                    Locale.ROOT,
+                                    compressorFirst
+                                        ? "a threshold of %.0f B on the wire"
+                                        : "a threshold of %.0f B of event bodies",
+                                    compressorFirst ? besideWire : plainValue)
+                                : String.format(
+                                    Locale.ROOT,
+                                    "a %s of %.1f ms",
+                                    clock ? "clock" : "hold",
+                                    plainValue))
                 + untold(fitted, flush);
         FlushTrigger compressorStage =
             new FlushTrigger(

@@ -223,6 +223,7 @@ public final class CompressorFlushFit {
       case BYTE_THRESHOLD -> compressorFirst ? Kind.THRESHOLD : Kind.INPUT_THRESHOLD;
       // the cork is the client socket's: behind the compressor only
       case CORK -> compressorFirst ? Kind.CORK : null;
+      case ONE_LATE -> Kind.ONE_LATE;
       default -> null;
     };
   }

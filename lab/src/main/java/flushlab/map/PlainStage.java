@@ -5,16 +5,17 @@ import java.util.List;
 
 /**
  * The stage clients that do not accept the coding saw alone, beside which a compressor of its own
- * is fitted: a hold ({@code timer}), a clock, a threshold or the kernel's cork on the client socket
- * ({@code cork}, always behind the compressor: it is the socket's), its value as they saw it
- * ({@code plainValue}: ms, or bytes of event bodies) and on the wire ({@code wireValue}), and the
- * compressor's flushes tried beside it.
+ * is fitted: a hold ({@code timer}), a clock, a threshold, the kernel's cork on the client socket
+ * ({@code cork}, always behind the compressor: it is the socket's) or one-late ({@code oneLate}),
+ * its value as they saw it ({@code plainValue}: ms, or bytes of event bodies; 0 for one-late) and
+ * on the wire ({@code wireValue}), and the compressor's flushes tried beside it.
  */
 record PlainStage(
     boolean timer,
     boolean clock,
     boolean threshold,
     boolean cork,
+    boolean oneLate,
     double plainValue,
     double wireValue,
     List<CompressorFlushFit.Flush> flushes) {
@@ -58,11 +59,18 @@ record PlainStage(
     // after=82ms -> cork`: 293 ms, answered with no model, and `...flush=bytes,bytes=778B -> cork`,
     // a chain bench, 2026-12-06)
     boolean cork = others.kind() == TriggerKind.CORK;
-    if (!unmodelled || !(timer || clock || threshold || cork)) return null;
+    // one-late in front of a compressor on a timer: each write reaches the compressor an interval
+    // late, and its timer counts from then (`one-late -> compress=gzip,flush=timer,after=49ms`: 25
+    // frames of 2 ms a release, the oldest waiting 51.3 ms, one of 50 ms waiting 99.4; answered
+    // with no candidate of that kind, a chain bench, 2026-12-06)
+    boolean oneLate = others.kind() == TriggerKind.ONE_LATE;
+    if (!unmodelled || !(timer || clock || threshold || cork || oneLate)) return null;
     // a threshold in front of the compressor counts the events' bytes; behind it, the bytes it
     // passes on, which for clients that do not accept the coding are the plain wire bytes
     double plainValue =
-        threshold ? others.thresholdBodyBytes() : cork ? CorkAfterFit.CEILING_MS : others.timerMs();
+        threshold
+            ? others.thresholdBodyBytes()
+            : cork ? CorkAfterFit.CEILING_MS : oneLate ? 0 : others.timerMs();
     double wireValue =
         threshold && others.thresholdBytes() != null ? others.thresholdBytes() : plainValue;
     // a compressor sending by its output, beside any stage: behind a threshold each release
@@ -71,6 +79,6 @@ record PlainStage(
     // behind a hold an input count can replay alike on every cell, and then both are named (`timer=
     // 249ms -> compress=gzip,flush=bytes,bytes=2289B` had no candidate of its kind: 2026-12-06)
     List<CompressorFlushFit.Flush> flushes = Arrays.asList(CompressorFlushFit.Flush.values());
-    return new PlainStage(timer, clock, threshold, cork, plainValue, wireValue, flushes);
+    return new PlainStage(timer, clock, threshold, cork, oneLate, plainValue, wireValue, flushes);
   }
 }

@@ -286,6 +286,37 @@ class BesideACompressorTest {
   }
 
   /**
+   * `one-late -> compress=gzip,flush=timer,after=49ms`: the plain pass one-late, the accepting one
+   * each release one interval and the compressor's timer late (`flushlab map --shape one-late
+   * --shape 'compress=gzip,flush=timer,after=49ms'`, 2026-12-07: its cells below; answered with no
+   * candidate of this kind before, then `one-late -> compress=gzip,flush=timer,after=49.3ms`,
+   * verified 10 of 10). One-late in front of the compressor is a candidate, its timer within 5 %.
+   */
+  @Test
+  void oneLateWithAnUnexplainedCompressedPassIsTriedInFrontOfACompressorOnATimer() {
+    FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
+    FlushTrigger mapped = compressedBeside(unexplained, answer(TriggerKind.ONE_LATE));
+    List<CellEvidence> accepting =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 25.00 frames/read; 22.0 releases per stream of 25 frames (p10 25, p90 25); the oldest frame waited 51.3 ms (p10 51.2, p90 51.3); 50.0 ms between releases (p10 49.9, p90 50.1); 17 B per frame on the wire, 435 B per release (p10 423, p90 444); the first frame waited 51.4 ms (gzip: compressed bytes as received)",
+            "frame_size=4096B interval=2ms frames=600: 25.00 frames/read; 22.0 releases per stream of 25 frames (p10 25, p90 25); the oldest frame waited 51.2 ms (p10 51.2, p90 51.3); 50.0 ms between releases (p10 49.9, p90 50.1); 32 B per frame on the wire, 805 B per release (p10 802, p90 808); the first frame waited 49.4 ms (gzip: compressed bytes as received)",
+            "frame_size=60B interval=50ms frames=25: 1.04 frames/read; 21.0 releases per stream of 1 frames (p10 1, p90 1); the oldest frame waited 99.3 ms (p10 99.2, p90 99.5); 50.0 ms between releases (p10 49.9, p90 50.1); 33 B per frame on the wire, 39 B per release (p10 37, p90 40); the first frame waited 99.4 ms (gzip: compressed bytes as received)",
+            "frame_size=1024B interval=20ms frames=60: 3.00 frames/read; 18.0 releases per stream of 3 frames (p10 3, p90 3); the oldest frame waited 69.6 ms (p10 69.5, p90 69.8); 60.0 ms between releases (p10 59.9, p90 60.3); 35 B per frame on the wire, 110 B per release (p10 106, p90 114); the first frame waited 69.6 ms (gzip: compressed bytes as received)");
+    List<TwoStageCandidate> found =
+        BesideACompressor.compressorOnATimer(mapped, true, accepting, List.of());
+    TwoStageCandidate inFront =
+        found.stream()
+            .filter(c -> c.chain().startsWith("one-late -> compress=gzip,flush=timer,after="))
+            .findFirst()
+            .orElse(null);
+    assertThat(inFront).as("%s", found.stream().map(TwoStageCandidate::chain).toList()).isNotNull();
+    double after = Double.parseDouble(inFront.chain().replaceAll(".*after=([0-9.]+)ms.*", "$1"));
+    assertThat(after).isBetween(49 * 0.95, 49 * 1.05);
+    assertThat(ShaperModel.of(inFront.answer()).chain()).isEqualTo(inFront.chain());
+    assertThat(inFront.answer().compression().verdict()).contains("after one-late");
+  }
+
+  /**
    * Beside a clock the compressor's timer is simulated: the accepting cells of
    * `compress=gzip,flush=timer,after=158ms -> timer=200ms,periodic=true` give that order within 5
    * %, first, and the other order after it, for the replay to choose.
