@@ -6,6 +6,7 @@ import flushlab.map.PairSimulation.Stage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Two byte thresholds in series (an application's output buffer in front of a proxy's): the second
@@ -49,7 +50,9 @@ public final class ThresholdsInSeries {
    */
   static Twin twin(FlushTrigger answer, List<CellEvidence> cells) {
     if (answer.kind() != TriggerKind.BYTE_THRESHOLD || answer.thresholdBytes() == null) return null;
-    List<CellEvidence> fitted = HoldingStageFits.fittable(cells);
+    // a cell that could not be read has no frames to fit (a map's cells hold null for it)
+    List<CellEvidence> fitted =
+        HoldingStageFits.fittable(cells.stream().filter(Objects::nonNull).toList());
     if (fitted.isEmpty()) return null;
     double threshold = answer.thresholdBytes();
     List<Stage[]> alike = alikePairs(fitted, threshold);

@@ -99,6 +99,9 @@ class ThresholdsInSeriesTest {
                 cells))
         .isNull();
     assertThat(Twin.of(alone(4098), cells)).as("one threshold of 4 KiB").isNotNull();
+    List<CellEvidence> oneUnread = new ArrayList<>(cells);
+    oneUnread.add(null);
+    assertThat(Twin.of(alone(4098), oneUnread)).as("a cell that could not be read").isNotNull();
   }
 
   /**
