@@ -22,18 +22,29 @@ import java.util.Objects;
 public final class ThresholdsInSeries {
   private ThresholdsInSeries() {}
 
-  /** The first of two thresholds tried, at least: a sixth of the one answered. */
-  static final double LOWEST_FIRST = 1.0 / 6;
+  /**
+   * The first of two thresholds tried, at least: a twelfth of the one answered
+   * (`byte-threshold=1127B -> byte-threshold=5615B`, a first of a fifth, was answered as one
+   * threshold of 5907 B, verified 7 of 7 cells, while pairs were looked for from a sixth: a chain
+   * bench, 2026-12-07).
+   */
+  static final double LOWEST_FIRST = 1.0 / 12;
 
   /** The second, at most: a tenth over the one answered (it releases a multiple of the first). */
   static final double HIGHEST_SECOND = 1.1;
 
   /**
-   * A telling cell's frames on the wire, as shares of the threshold answered: the one threshold
-   * then releases k and a half frames' worth, k + 1 frames, whichever way the value it was given
-   * lies within a tenth of its own, so a frame more or fewer is the pairs', not the fit's.
+   * A telling cell's frames on the wire run from {@link #LOWEST_FIRST} of the threshold answered to
+   * 1/1.3 of it, this far apart; of those, only frames the threshold holds a whole number and
+   * between a quarter and three quarters of one more of ({@link #ROOM}), so a frame more or fewer a
+   * release is the pairs', not a few percent the fit was off. A pair whose first is a small part of
+   * the one threshold parts from it only where that first's batches overshoot it by most of a frame
+   * (for 1127 B then 5615 B, against 5907 B: 560 B frames, 12 a release against 11).
    */
-  static final double[] FRAME_SHARES = {1 / 1.5, 1 / 2.5, 1 / 3.5, 1 / 4.5, 1 / 5.5};
+  private static final double SIZE_STEP = 1.03;
+
+  /** How far from a whole number of frames the threshold answered must lie, either way. */
+  static final double ROOM = 0.25;
 
   /** A telling cell's interval: a threshold counts bytes, not time, and a short stream is cheap. */
   static final long INTERVAL_MS = 10;
@@ -97,15 +108,16 @@ public final class ThresholdsInSeries {
   }
 
   /**
-   * Of frames of {@link #FRAME_SHARES} of {@code threshold}, every {@link #INTERVAL_MS}, the cell
-   * where the most of {@code alike} release apart from the one threshold; of two parting as many,
-   * the shorter stream; null when none parts any.
+   * Of the frames {@link #SIZE_STEP} says, every {@link #INTERVAL_MS}, the cell where the most of
+   * {@code alike} release apart from the one threshold; of two parting as many, the shorter stream;
+   * null when none parts any.
    */
   static Telling tellingCell(double threshold, List<Stage[]> alike) {
     Telling best = null;
-    for (double share : FRAME_SHARES) {
-      long size = Math.round(share * threshold) - 6;
-      if (size < 1) continue;
+    for (double wire = LOWEST_FIRST * threshold; wire <= threshold / 1.3; wire *= SIZE_STEP) {
+      double frac = threshold / wire - Math.floor(threshold / wire);
+      long size = Math.round(wire) - 6;
+      if (size < 1 || frac < ROOM || frac > 1 - ROOM) continue;
       int perRelease = (int) Math.ceil(threshold / (size + 6));
       int frames = perRelease * RELEASES;
       CellEvidence plan = HoldingPairFit.planned(size, INTERVAL_MS, frames);
