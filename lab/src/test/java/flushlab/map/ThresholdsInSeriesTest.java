@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 /**
  * Two byte thresholds in series, simulated as the map measures them: the cells a map measures by
  * default show one threshold of a multiple of the first, so a threshold answered alone is held to a
- * cell of frames of a fifth of it, counted exactly, and two fitted are pinned by cells that split
- * the pairs of every multiple that fit alike until both values are known to within a few percent.
- * (`flushlab map --shape 'byte-threshold=3857B -> byte-threshold=5364B'`, 2026-12-07: the one
- * threshold 7755 B verified on 6 cells, its telling cell of 1717 B frames 6 frames a release on the
- * target and 5 on the model, then `byte-threshold=3882B -> byte-threshold=5529B`, verified 9 of 9.)
+ * cell where its releases' frames are counted exactly, and two fitted are pinned by cells that
+ * split the pairs of every multiple that fit alike until both values are known to within a few
+ * percent. (`flushlab map --shape 'byte-threshold=3857B -> byte-threshold=5364B'`, 2026-12-07: the
+ * one threshold 7755 B verified on 6 cells, its telling cell of 1717 B frames 6 frames a release on
+ * the target and 5 on the model, then `byte-threshold=3882B -> byte-threshold=5529B`, verified 9 of
+ * 9.)
  */
 class ThresholdsInSeriesTest {
   /** The cells a map of a threshold measures: small and large frames fast, small ones slow. */
@@ -43,39 +44,47 @@ class ThresholdsInSeriesTest {
         "x", TriggerKind.BYTE_THRESHOLD, bytes, null, null, null, "one", List.of(), List.of());
   }
 
+  /** The pair read as the map reads it: its cells, the one threshold they fit, and its twin. */
+  private record AsOne(List<CellEvidence> cells, Span one, Twin twin) {
+    static AsOne of(Stage first, Stage second) {
+      List<CellEvidence> cells = HoldingPairFitTest.measured(first, second, MAP_CELLS);
+      Span one = ByteThresholdFit.fit(cells, new ArrayList<>());
+      assertThat(one).as("the pair reads as one threshold on the map's cells").isNotNull();
+      return new AsOne(cells, one, Twin.of(alone(one.mid()), cells));
+    }
+
+    /** The twin's cell through the one threshold, and through {@code first} then {@code second}. */
+    Simulated[] onTheCell(Stage first, Stage second) {
+      assertThat(twin).isNotNull();
+      CellEvidence plan =
+          HoldingPairFit.planned(
+              twin.cell().frameSizeBytes(), ThresholdsInSeries.INTERVAL_MS, twin.cell().frames());
+      return new Simulated[] {
+        PairSimulation.simulate(plan, threshold(one.mid()), threshold(0)),
+        PairSimulation.simulate(plan, first, second)
+      };
+    }
+  }
+
   @Test
-  void aThresholdAnsweredAloneIsHeldToFramesOfAFifthOfItCountedExactly() {
+  void aThresholdAnsweredAloneIsHeldToACellWhereItsReleasesAreCountedExactly() {
     Stage first = threshold(3857);
     Stage second = threshold(5364);
-    List<CellEvidence> cells = HoldingPairFitTest.measured(first, second, MAP_CELLS);
-    Span one = ByteThresholdFit.fit(cells, new ArrayList<>());
-    assertThat(one).as("the pair reads as one threshold on the map's cells").isNotNull();
-    assertThat(one.mid()).isBetween(7700.0, 7800.0);
-
-    Twin twin = Twin.of(alone(one.mid()), cells);
+    AsOne read = AsOne.of(first, second);
+    assertThat(read.one().mid()).isBetween(7700.0, 7800.0);
+    Twin twin = read.twin();
     assertThat(twin).isNotNull();
     assertThat(twin.why()).contains("two byte thresholds in series");
     assertThat(twin.held()).isEqualTo(Twin.Held.TO_ITS_FRAMES);
     assertThat(twin.answer()).as("the pairs are fitted again, not named by the cell").isNull();
     // the threshold holds a whole number and a half-ish of the cell's frames: one more a release
     // whichever way the fit is a few % off
-    double perFrame = one.mid() / (twin.cell().frameSizeBytes() + 6.0);
+    double perFrame = read.one().mid() / (twin.cell().frameSizeBytes() + 6.0);
     assertThat(perFrame - Math.floor(perFrame)).isBetween(0.25, 0.75);
-    Simulated onTheOne =
-        PairSimulation.simulate(
-            HoldingPairFit.planned(
-                twin.cell().frameSizeBytes(), ThresholdsInSeries.INTERVAL_MS, twin.cell().frames()),
-            threshold(one.mid()),
-            threshold(0));
-    Simulated onThePair =
-        PairSimulation.simulate(
-            HoldingPairFit.planned(
-                twin.cell().frameSizeBytes(), ThresholdsInSeries.INTERVAL_MS, twin.cell().frames()),
-            first,
-            second);
-    assertThat(onTheOne.framesP50()).isEqualTo(Math.ceil(perFrame));
-    assertThat(onThePair.framesP50()).isNotEqualTo(onTheOne.framesP50());
-    assertThat(ThresholdsInSeries.apart(onTheOne, onThePair)).isTrue();
+    Simulated[] sims = read.onTheCell(first, second);
+    assertThat(sims[0].framesP50()).isEqualTo(Math.ceil(perFrame));
+    assertThat(sims[1].framesP50()).isNotEqualTo(sims[0].framesP50());
+    assertThat(ThresholdsInSeries.apart(sims[0], sims[1])).isTrue();
     // and a replay's quarter would have called them alike, which the exact count does not
     assertThat(Replay.heldToItsFrames("byte-threshold=7755B", releasing(6), releasing(5)))
         .contains("frames per release 6 and 5, counted exactly");
@@ -98,20 +107,9 @@ class ThresholdsInSeriesTest {
   void aFirstThresholdAFifthOfTheOneAnsweredIsPartedFromItToo() {
     Stage first = threshold(1127);
     Stage second = threshold(5615);
-    List<CellEvidence> cells = HoldingPairFitTest.measured(first, second, MAP_CELLS);
-    Span one = ByteThresholdFit.fit(cells, new ArrayList<>());
-    assertThat(one).isNotNull();
-    Twin twin = Twin.of(alone(one.mid()), cells);
-    assertThat(twin).isNotNull();
-    CellEvidence plan =
-        HoldingPairFit.planned(
-            twin.cell().frameSizeBytes(), ThresholdsInSeries.INTERVAL_MS, twin.cell().frames());
-    assertThat(
-            ThresholdsInSeries.apart(
-                PairSimulation.simulate(plan, threshold(one.mid()), threshold(0)),
-                PairSimulation.simulate(plan, first, second)))
-        .as("%s", twin.cell())
-        .isTrue();
+    AsOne read = AsOne.of(first, second);
+    Simulated[] sims = read.onTheCell(first, second);
+    assertThat(ThresholdsInSeries.apart(sims[0], sims[1])).as("%s", read.twin().cell()).isTrue();
   }
 
   @Test
