@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
  * cell where its releases' frames are counted exactly, and two fitted are pinned by cells that
  * split the pairs of every multiple that fit alike until both values are known to within a few
  * percent. (`flushlab map --shape 'byte-threshold=3857B -> byte-threshold=5364B'`, 2026-12-07: the
- * one threshold 7755 B verified on 6 cells, its telling cell of 1717 B frames 6 frames a release on
- * the target and 5 on the model, then `byte-threshold=3882B -> byte-threshold=5529B`, verified 9 of
- * 9.)
+ * one threshold 7755 B verified on 6 cells, its telling cell of 743 B frames 12 frames a release on
+ * the target and 11 on the model, then `byte-threshold=3869B -> byte-threshold=5271B`, verified 10
+ * of 10.)
  */
 class ThresholdsInSeriesTest {
   /** The cells a map of a threshold measures: small and large frames fast, small ones slow. */
