@@ -153,9 +153,6 @@ public final class BesideACompressor {
     CompressionFinding f = answer.compression();
     FlushTrigger others = f.others();
     boolean timer = b.timer();
-    boolean clock = b.clock();
-    boolean threshold = b.threshold();
-    boolean cork = b.cork();
     double plainValue = b.plainValue();
     double wireValue = b.wireValue();
     Double beyondTheHold = timer ? beyondTheHold(acceptingCells, others.timerMs()) : null;
@@ -211,22 +208,7 @@ public final class BesideACompressor {
                               Math.round(value));
                     },
                     compressorFirst ? "before" : "after",
-                    cork
-                        ? "the kernel's cork on the client socket"
-                        : b.oneLate()
-                            ? "one-late (each write held until the next)"
-                            : threshold
-                                ? String.format(
-                                    Locale.ROOT,
-                                    compressorFirst
-                                        ? "a threshold of %.0f B on the wire"
-                                        : "a threshold of %.0f B of event bodies",
-                                    compressorFirst ? besideWire : plainValue)
-                                : String.format(
-                                    Locale.ROOT,
-                                    "a %s of %.1f ms",
-                                    clock ? "clock" : "hold",
-                                    plainValue))
+                    b.described(compressorFirst, besideWire))
                 + untold(fitted, flush);
         FlushTrigger compressorStage =
             new FlushTrigger(

@@ -2,6 +2,7 @@ package flushlab.map;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The stage clients that do not accept the coding saw alone, beside which a compressor of its own
@@ -80,5 +81,19 @@ record PlainStage(
     // 249ms -> compress=gzip,flush=bytes,bytes=2289B` had no candidate of its kind: 2026-12-06)
     List<CompressorFlushFit.Flush> flushes = Arrays.asList(CompressorFlushFit.Flush.values());
     return new PlainStage(timer, clock, threshold, cork, oneLate, plainValue, wireValue, flushes);
+  }
+
+  /**
+   * The stage as an answer names it beside a compressor: on the wire ({@code wire} bytes, where the
+   * compressor comes first and the threshold counts what it sends) or in event bodies.
+   */
+  String described(boolean compressorFirst, double wire) {
+    if (cork) return "the kernel's cork on the client socket";
+    if (oneLate) return "one-late (each write held until the next)";
+    if (threshold)
+      return compressorFirst
+          ? String.format(Locale.ROOT, "a threshold of %.0f B on the wire", wire)
+          : String.format(Locale.ROOT, "a threshold of %.0f B of event bodies", plainValue);
+    return String.format(Locale.ROOT, "a %s of %.1f ms", clock ? "clock" : "hold", plainValue);
   }
 }
