@@ -153,7 +153,6 @@ public final class BesideACompressor {
     CompressionFinding f = answer.compression();
     FlushTrigger others = f.others();
     boolean timer = b.timer();
-    double plainValue = b.plainValue();
     double wireValue = b.wireValue();
     Double beyondTheHold = timer ? beyondTheHold(acceptingCells, others.timerMs()) : null;
     String algo = f.coding().toLowerCase(Locale.ROOT);
@@ -168,12 +167,7 @@ public final class BesideACompressor {
             timed && timer
                 ? null
                 : CompressorFlushFit.fit(
-                    acceptingCells,
-                    pinning,
-                    flush,
-                    others.kind(),
-                    compressorFirst ? wireValue : plainValue,
-                    compressorFirst);
+                    acceptingCells, pinning, flush, others.kind(), wireValue, compressorFirst);
         Double value = timed && timer ? beyondTheHold : fitted == null ? null : fitted.value();
         if (value == null) continue;
         // the wire threshold behind the compressor the fit held, where it moved the one read by a

@@ -86,11 +86,12 @@ public final class CompressorFlushFit {
   /**
    * The value of a compressor's flush beside {@code other}, the stage clients that do not accept
    * the coding saw alone (a hold or a clock of {@code otherValue} ms, or a threshold of {@code
-   * otherValue} bytes: of the events in front of the compressor, on the wire behind it), fitted on
-   * the cells of the clients that do: its timer (ms) or its input or output bytes. Of the values (4
-   * % apart) whose simulation, the compressor {@code first} or after {@code other}, matches every
-   * cell, the closest to them; null when none does. Only what the compressor holds and when is
-   * simulated, so compressed cells serve as well as plain ones.
+   * otherValue} bytes on the plain wire, which it counts as the relay read them in front of the
+   * compressor and as it passes them behind), fitted on the cells of the clients that do: its timer
+   * (ms) or its input or output bytes. Of the values (4 % apart) whose simulation, the compressor
+   * {@code first} or after {@code other}, matches every cell, the closest to them; null when none
+   * does. Only what the compressor holds and when is simulated, so compressed cells serve as well
+   * as plain ones.
    */
   public static Double compressorFlush(
       List<CellEvidence> acceptingCells,
@@ -278,6 +279,13 @@ public final class CompressorFlushFit {
     double score = 0;
     boolean sizes = compressor.kind() == Kind.FLUSH_TIMER;
     boolean jittered = jittered(compressor.kind(), fixed, first, phases);
+    // an output count behind a threshold: each cell's releases are whole blocks of its own size,
+    // and the value lies where every cell's steps agree, the pinning cells' and the others' alike
+    // (scored on the pinning cells alone, the 4 KiB cell's seven blocks no longer bounded it, and
+    // a 256 B cell's two left 488..620 B: a map, 2026-12-07); beside a clock the others' waits
+    // move with its phase and say nothing of the value
+    boolean byOutput =
+        compressor.kind() == Kind.FLUSH_OUTPUT && fixed.kind() == Kind.INPUT_THRESHOLD;
     for (CellEvidence c : cells) {
       double best = Double.NaN;
       double fewest = Double.MAX_VALUE;
@@ -308,9 +316,11 @@ public final class CompressorFlushFit {
         if (pins.contains(c) && !Replay.close(sim.framesP50(), c.releaseFrames(), PIN_SHARE, 1))
           continue;
         double misfit =
-            pins.isEmpty()
-                ? SimulatedCell.misfit(c, sim) + (sizes ? ReleaseSizes.misfit(c, sim) : 0)
-                : pins.contains(c) ? framesMisfit(c, sim) : 0;
+            pins.contains(c)
+                ? framesMisfit(c, sim)
+                : pins.isEmpty() || byOutput
+                    ? SimulatedCell.misfit(c, sim) + (sizes ? ReleaseSizes.misfit(c, sim) : 0)
+                    : 0;
         if (Double.isNaN(best) || misfit < best) best = misfit;
       }
       if (Double.isNaN(best)) return Double.NaN;

@@ -1,5 +1,7 @@
 package flushlab.map;
 
+import flushlab.coding.ContentCoding;
+import flushlab.core.FrameCodec;
 import flushlab.map.CompressorFlushFit.Fitted;
 import flushlab.map.CompressorFlushFit.Flush;
 import flushlab.map.PairSimulation.Kind;
@@ -106,5 +108,148 @@ public final class CompressorPinning {
       }
     }
     return plans;
+  }
+
+  /** Cells measured at most to pin a compressor's output count behind a threshold. */
+  public static final int MAX_OUTPUT_PINNING_CELLS = 3;
+
+  /** Frame sizes an output count's pinning cell is drawn from: each compresses its own way. */
+  private static final long[] OUTPUT_SIZES = {
+    60, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384
+  };
+
+  /** A pinning cell of an output count sends this many bytes of events at most. */
+  private static final long MAX_PINNING_BYTES = 2L << 20;
+
+  /** The step at which an untold span's values are told apart. */
+  private static final double OUTPUT_STEP = 1.01;
+
+  /**
+   * The next cell to measure, as the client that accepts the coding, to pin the output count of a
+   * compressor behind a threshold where the cells so far ({@code acceptingCells} and {@code
+   * pinning}) leave it untold ({@link CompressorFlushFit.Fitted#untold}); null otherwise, where no
+   * cell narrows it, or where the target's encoder is not like the lab's (the cell's bytes are
+   * simulated with the lab's).
+   *
+   * <p>Why: each of the threshold's releases compresses as one block, of a size the frames' own
+   * size sets, and the compressor lets its output go once the blocks' sum reaches N, so a cell
+   * tells N only to a block (the 4 KiB cell's blocks of 98 B: anything from 585 to 678 B releases
+   * seven; `byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` was answered with 644 B,
+   * a chain bench, 2026-12-07). Frames of another size make blocks of another size, whose steps
+   * fall elsewhere: of frames from 60 B to 16 KiB every 2 ms (both stages count bytes, so the pace
+   * moves only the stream's length), the cell whose simulated releases leave the narrowest run of
+   * the span's values releasing alike.
+   */
+  public static CellPlan outputCountCell(
+      FlushTrigger answer, List<CellEvidence> acceptingCells, List<CellEvidence> pinning) {
+    PlainStage b = PlainStage.of(answer);
+    if (b == null || !b.threshold() || answer.compression().coding() == null) return null;
+    ContentCoding coding = ContentCoding.named(answer.compression().coding());
+    return coding == null ? null : outputCountCell(acceptingCells, pinning, b.wireValue(), coding);
+  }
+
+  /** The same for a threshold of {@code threshold} B on the wire and the coding it was read in. */
+  static CellPlan outputCountCell(
+      List<CellEvidence> acceptingCells,
+      List<CellEvidence> pinning,
+      double threshold,
+      ContentCoding coding) {
+    Fitted f =
+        CompressorFlushFit.fit(
+            acceptingCells,
+            pinning,
+            CompressorFlushFit.Flush.OUTPUT,
+            TriggerKind.BYTE_THRESHOLD,
+            threshold,
+            false);
+    if (f == null || !f.untold() || !likeTheLabs(acceptingCells, threshold)) return null;
+    List<Double> values = new ArrayList<>();
+    for (double v = f.alike().lo(); v <= f.alike().hi() * (1 + 1e-9); v *= OUTPUT_STEP)
+      values.add(v);
+    Stage held = new Stage(Kind.INPUT_THRESHOLD, threshold);
+    CellPlan best = null;
+    double narrowest = f.alike().hi() / f.alike().lo();
+    for (long size : OUTPUT_SIZES) {
+      CellEvidence plan = null;
+      // the fewest frames that give the span's high end a median of several releases
+      for (int frames : PINNING_FRAMES) {
+        if (frames * size > MAX_PINNING_BYTES) break;
+        CellEvidence p = compressedPlan(coding, size, frames, threshold);
+        if (p == null) break;
+        Simulated atHigh =
+            PairSimulation.simulate(
+                p, held, new Stage(Kind.FLUSH_OUTPUT, values.get(values.size() - 1)));
+        if (!atHigh.drained() && atHigh.releases() >= OUTPUT_RELEASES) {
+          plan = p;
+          break;
+        }
+      }
+      if (plan == null) continue;
+      double widest = widestAlike(plan, values, held);
+      // narrower, or as narrow in a shorter stream
+      if (widest < narrowest - 1e-9
+          || best != null && widest < narrowest + 1e-9 && plan.framesPerStream() < best.frames()) {
+        narrowest = widest;
+        best = new CellPlan(size, 2_000_000L, plan.framesPerStream());
+      }
+    }
+    return best;
+  }
+
+  /** Frames an output count's pinning cell is tried at, fewest first. */
+  private static final int[] PINNING_FRAMES = {150, 300, 600, 1200};
+
+  /** Releases an output count's pinning cell shows at the span's high end, at least. */
+  private static final int OUTPUT_RELEASES = 8;
+
+  /**
+   * The widest ratio between values of {@code values} (ascending) whose simulated releases on
+   * {@code plan} carry the same frames; infinite where the highest gives too few releases to read.
+   */
+  private static double widestAlike(CellEvidence plan, List<Double> values, Stage held) {
+    double widest = 1;
+    double runFrom = values.get(0);
+    double previous = Double.NaN;
+    for (double v : values) {
+      Simulated sim = PairSimulation.simulate(plan, held, new Stage(Kind.FLUSH_OUTPUT, v));
+      if (sim.drained() || sim.releases() < MIN_RELEASES) return Double.POSITIVE_INFINITY;
+      if (sim.framesP50() != previous) runFrom = v;
+      previous = sim.framesP50();
+      widest = Math.max(widest, v / runFrom);
+    }
+    return widest;
+  }
+
+  /**
+   * A cell of {@code frames} events of {@code size} B every 2 ms, as a client accepting {@code
+   * coding} would read it behind a threshold of {@code threshold} B: its bytes a frame the lab's
+   * encoder's, flushed at each of the threshold's releases; null for a size under the emitter's
+   * least.
+   */
+  private static CellEvidence compressedPlan(
+      ContentCoding coding, long size, int frames, double threshold) {
+    if (size < FrameCodec.MIN_FRAME_BYTES) return null;
+    double wire = size + Discovery.chunkFraming(size);
+    int first = (int) Math.max(1, Math.ceil((threshold - PairSimulation.HEAD_BYTES) / wire));
+    int every = (int) Math.max(1, Math.ceil(threshold / wire));
+    double perFrame = EncoderSizes.outputPerFrame(coding, (int) size, frames, first, every);
+    return HoldingPairFit.planned(size, 2, frames)
+        .withFrameBytes(perFrame)
+        .withCoding(coding.text());
+  }
+
+  /**
+   * Whether a held cell of {@code cells} has the bytes the lab's encoder makes of it behind a
+   * threshold of {@code threshold} B (so a cell not measured can be simulated with the lab's).
+   */
+  private static boolean likeTheLabs(List<CellEvidence> cells, double threshold) {
+    for (CellEvidence c : HoldingStageFits.fittable(cells)) {
+      if (!c.held() || c.drained() || c.coding() == null) continue;
+      double wire = c.bodyBytes() + Discovery.chunkFraming(Math.round(c.bodyBytes()));
+      int first = (int) Math.max(1, Math.ceil((threshold - PairSimulation.HEAD_BYTES) / wire));
+      int every = (int) Math.max(1, Math.ceil(threshold / wire));
+      if (EncoderSizes.behindAThreshold(c, first, every) != null) return true;
+    }
+    return false;
   }
 }

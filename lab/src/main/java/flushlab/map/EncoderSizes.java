@@ -25,7 +25,9 @@ import java.util.zip.CRC32C;
 final class EncoderSizes {
   private EncoderSizes() {}
 
-  private record Key(ContentCoding coding, int frameBytes, int frames, int framesPerFlush) {}
+  /** A stream encoded: flushed after its first {@code firstFlush} frames, then every k. */
+  private record Key(
+      ContentCoding coding, int frameBytes, int frames, int firstFlush, int framesPerFlush) {}
 
   /** A stream encoded: each flush's bytes, and their sum. */
   private record Encoded(double[] flushes, double total) {}
@@ -52,26 +54,27 @@ final class EncoderSizes {
    * flush carries the coding's header and a cold window, as a stream's does.
    */
   static double[] flushes(ContentCoding coding, int frameBytes, int frames, int framesPerFlush) {
-    return stream(coding, frameBytes, frames, framesPerFlush).flushes();
+    return stream(coding, frameBytes, frames, framesPerFlush, framesPerFlush).flushes();
   }
 
   private static Encoded stream(
-      ContentCoding coding, int frameBytes, int frames, int framesPerFlush) {
+      ContentCoding coding, int frameBytes, int frames, int firstFlush, int framesPerFlush) {
     int k = Math.max(1, Math.min(framesPerFlush, frames));
+    int k1 = Math.max(1, Math.min(firstFlush, frames));
     if (FLUSHES.size() > CACHED) FLUSHES.clear();
     return FLUSHES.computeIfAbsent(
-        new Key(coding, frameBytes, frames, k),
+        new Key(coding, frameBytes, frames, k1, k),
         key -> {
-          double[] f = encoded(coding, frameBytes, frames, k);
+          double[] f = encoded(coding, frameBytes, frames, k1, k);
           double total = 0;
           for (double x : f) total += x;
           return new Encoded(f, total);
         });
   }
 
-  private static double[] encoded(ContentCoding coding, int frameBytes, int frames, int k) {
+  private static double[] encoded(ContentCoding coding, int frameBytes, int frames, int k1, int k) {
     BodyEncoder encoder = BodyEncoder.of(coding);
-    double[] sizes = new double[(frames + k - 1) / k];
+    double[] sizes = new double[1 + (frames - k1 + k - 1) / k];
     long[] out = new long[1];
     byte[] frame = new byte[frameBytes];
     CRC32C crc = new CRC32C();
@@ -83,7 +86,9 @@ final class EncoderSizes {
     try {
       for (int f = 0; f < sizes.length; f++) {
         out[0] = 0;
-        for (int seq = f * k; seq < Math.min(frames, (f + 1) * k); seq++) {
+        int from = f == 0 ? 0 : k1 + (f - 1) * k;
+        int to = f == 0 ? k1 : from + k;
+        for (int seq = from; seq < Math.min(frames, to); seq++) {
           crc.reset();
           long at = start + seq * 2_000_000L + jitter.nextInt(1_000_000);
           int n = FrameCodec.encode(seq, at, frameBytes, frame, 0, crc);
@@ -120,7 +125,7 @@ final class EncoderSizes {
     boolean likeTheLabs = false;
     try {
       for (int k : CADENCES) {
-        double lab = stream(coding, body, frames, k).total();
+        double lab = stream(coding, body, frames, k, k).total();
         if (Math.abs(lab - total) <= LIKE * total) likeTheLabs = true;
       }
       if (!likeTheLabs) return null;
@@ -129,5 +134,59 @@ final class EncoderSizes {
       // br without brotli's native library on this machine: the cell's own bytes, as before
       return null;
     }
+  }
+
+  /**
+   * The bytes of each batch a byte threshold in front of a compressor gives it, as the compressor
+   * sends them (it flushes each write: `flush=bytes` counts those outputs until N wait): the lab's
+   * encoder's, flushed after the first batch's {@code firstBatch} frames (the response head filled
+   * part of it) and every {@code framesPerBatch} after, for cell {@code c}, where the cell's own
+   * bytes (its bytes a frame over its stream) are within {@link #LIKE} of what the lab's encoder
+   * makes so (the target's encoder is like the lab's); null otherwise, or for a cell not
+   * compressed. One batch's output is not each one's average: the first carries the coding's header
+   * and a cold window, and which of a stream's releases take one batch more is where an output
+   * count lies between two sums.
+   */
+  static double[] behindAThreshold(CellEvidence c, int firstBatch, int framesPerBatch) {
+    ContentCoding coding = c.coding() == null ? null : ContentCoding.named(c.coding());
+    int body = (int) Math.round(c.bodyBytes());
+    int frames = c.framesPerStream();
+    if (coding == null || body < FrameCodec.MIN_FRAME_BYTES || frames < 1) return null;
+    try {
+      double[] output = output(coding, body, frames, firstBatch, framesPerBatch);
+      double total = 0;
+      for (double x : output) total += x;
+      double measured = c.frameBytes() * frames;
+      return Math.abs(total - measured) <= LIKE * measured ? output : null;
+    } catch (IllegalStateException noNativeCodec) {
+      return null;
+    }
+  }
+
+  /**
+   * Each flush's output as the encoder gives it, before the relay frames what it sends in a chunk
+   * (one a release, not one a batch: 6 B a batch is a batch more in seven of 98 B).
+   */
+  private static double[] output(
+      ContentCoding coding, int frameBytes, int frames, int firstBatch, int framesPerBatch) {
+    double[] flushes = stream(coding, frameBytes, frames, firstBatch, framesPerBatch).flushes();
+    double[] output = new double[flushes.length];
+    for (int i = 0; i < flushes.length; i++)
+      output[i] = flushes[i] - chunkFraming((long) flushes[i]);
+    return output;
+  }
+
+  /**
+   * The encoder's output a frame ({@link #behindAThreshold}'s bytes, averaged) the lab's encoder
+   * makes of {@code frames} frames of {@code frameBytes}, flushed after the first {@code
+   * firstBatch} and every {@code framesPerBatch} after: what a cell not yet measured would show a
+   * client accepting {@code coding} behind a threshold, where the cells measured showed the
+   * target's encoder is like the lab's.
+   */
+  static double outputPerFrame(
+      ContentCoding coding, int frameBytes, int frames, int firstBatch, int framesPerBatch) {
+    double total = 0;
+    for (double x : output(coding, frameBytes, frames, firstBatch, framesPerBatch)) total += x;
+    return total / frames;
   }
 }

@@ -66,8 +66,9 @@ record PlainStage(
     // with no candidate of that kind, a chain bench, 2026-12-06)
     boolean oneLate = others.kind() == TriggerKind.ONE_LATE;
     if (!unmodelled || !(timer || clock || threshold || cork || oneLate)) return null;
-    // a threshold in front of the compressor counts the events' bytes; behind it, the bytes it
-    // passes on, which for clients that do not accept the coding are the plain wire bytes
+    // a threshold counts the plain stream's bytes on the wire (in front of the compressor as the
+    // relay read them, behind it as it passes them to clients that do not accept the coding):
+    // its wire value; the body bytes it makes at the cells' small events are for the answer's text
     double plainValue =
         threshold
             ? others.thresholdBodyBytes()
@@ -93,7 +94,11 @@ record PlainStage(
     if (threshold)
       return compressorFirst
           ? String.format(Locale.ROOT, "a threshold of %.0f B on the wire", wire)
-          : String.format(Locale.ROOT, "a threshold of %.0f B of event bodies", plainValue);
+          : String.format(
+              Locale.ROOT,
+              "a threshold of %.0f B of the stream as it came (~%.0f B of event bodies)",
+              wire,
+              plainValue);
     return String.format(Locale.ROOT, "a %s of %.1f ms", clock ? "clock" : "hold", plainValue);
   }
 }

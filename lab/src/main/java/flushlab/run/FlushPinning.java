@@ -14,7 +14,9 @@ import java.util.function.Consumer;
  * the accepting pass left loose (issue 35: the map measures more where too few releases tell,
  * rather than give a value from the middle of a range): each plan {@link
  * CompressorPinning#pinningCells} gives is measured on the target, added to the map's results (so
- * every candidate's replay is compared on it too), and handed to the fit.
+ * every candidate's replay is compared on it too), and handed to the fit. An output count behind a
+ * threshold is pinned a cell at a time ({@link CompressorPinning#outputCountCell}), each chosen on
+ * what the cells before it left.
  */
 final class FlushPinning {
   private FlushPinning() {}
@@ -44,6 +46,20 @@ final class FlushPinning {
               + plan);
       MapContext.OneMore more = map.oneCellMore(lab, base, plan, "pin the compressor's flush");
       if (more != null) pinning.add(more.seen());
+    }
+    // an output count behind a threshold: a cell at a time, each chosen on what the last left
+    for (int i = 0; i < CompressorPinning.MAX_OUTPUT_PINNING_CELLS; i++) {
+      CellPlan plan = CompressorPinning.outputCountCell(answer, acceptingCells, pinning);
+      if (plan == null
+          || lab.interrupted()
+          || ModelReplay.secondsLeft(map.deadline()) < 2 * (plan.streamMs() / 1000 + 1)) break;
+      announce.accept(
+          "map: the accepting cells leave the compressor's output count loose; measuring a cell"
+              + " that pins it: "
+              + plan);
+      MapContext.OneMore more = map.oneCellMore(lab, base, plan, "pin the compressor's flush");
+      if (more == null) break;
+      pinning.add(more.seen());
     }
     return pinning;
   }

@@ -724,10 +724,14 @@ class HoldingPairFitTest {
   /**
    * A threshold in front of a compressor that sends once N compressed bytes wait, as `flushlab map
    * --shape 'byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B' --client browser`
-   * measured the browser's cells (2026-12-05; the plain pass fitted the threshold at 3755 B of
-   * event bodies): each threshold release compresses as one block (63 small events to 1016 B, two
-   * large ones to 98 B), so the output count lies between six and seven large releases' bytes
-   * (588..686 B) and is fitted there; an input count or a timer matches no such steps.
+   * measured the browser's cells (2026-12-05; the plain pass fitted the threshold at 4131 B on the
+   * wire, 3755 B of event bodies at 60 B events): each threshold release compresses as one block
+   * (63 small events to 1016 B, two large ones to 98 B), so the output count lies between six and
+   * seven large releases' bytes (588..686 B) and is fitted there; an input count or a timer matches
+   * no such steps. The threshold counts the stream as the relay read it, each 4 KiB event with its
+   * chunk framing (4104 B): counted by its 4096 B of body against the 3755 B, each event went alone
+   * and the count was fitted at 644 B for a hidden 593, outside the 5 % a model may be off (a chain
+   * bench, 2026-12-07).
    */
   @Test
   void aCompressorSendingByItsOutputBehindAThresholdIsFittedWithinWhatTheCellsAllow() {
@@ -738,9 +742,10 @@ class HoldingPairFitTest {
                 cell(4104, 2, 600, 13.64, 42, 14, 26.2, 28.0, 20.3, 689 * 83.6), 83.6));
     Double bytes =
         CompressorFlushFit.compressorFlush(
-            cells, CompressorFlushFit.Flush.OUTPUT, TriggerKind.BYTE_THRESHOLD, 3755, false);
+            cells, CompressorFlushFit.Flush.OUTPUT, TriggerKind.BYTE_THRESHOLD, 4131, false);
     assertThat(bytes).isNotNull();
     assertThat(bytes).isBetween(588.0, 686.0);
+    assertThat(bytes).isBetween(593 * 0.95, 593 * 1.05);
   }
 
   /**
@@ -783,22 +788,22 @@ class HoldingPairFitTest {
   /**
    * A threshold in front of a compressor on a timer, as `flushlab map --shape 'byte-threshold=1401B
    * -> compress=gzip,flush=timer,after=90ms' --client browser` measured the browser's cells
-   * (2026-12-05; the plain pass fitted the threshold at 1290 B of event bodies). The threshold
-   * counts the events' bytes, not the compressed ones the browser read (with those, 60 B events
-   * weigh 15 B and a release would wait far longer), and the compressor's timer is found within 5
-   * %.
+   * (2026-12-05; the plain pass fitted the threshold at 1290 B of event bodies, 1419 B on the
+   * wire). The threshold counts the plain stream's bytes, not the compressed ones the browser read
+   * (with those, 60 B events weigh 15 B and a release would wait far longer), and the compressor's
+   * timer is found within 5 %.
    */
   @Test
   void aCompressorOnATimerBehindAThresholdIsFoundWithinFivePercent() {
     List<CellEvidence> cells = compressorBehindAThreshold();
     Double after =
         CompressorFlushFit.compressorFlush(
-            cells, CompressorFlushFit.Flush.TIMER, TriggerKind.BYTE_THRESHOLD, 1290, false);
+            cells, CompressorFlushFit.Flush.TIMER, TriggerKind.BYTE_THRESHOLD, 1419, false);
     assertThat(after).isNotNull();
     assertThat(after).isBetween(90 * 0.95, 90 * 1.05);
     assertThat(
             CompressorFlushFit.compressorFlush(
-                cells, CompressorFlushFit.Flush.TIMER, TriggerKind.BYTE_THRESHOLD, 1290, true))
+                cells, CompressorFlushFit.Flush.TIMER, TriggerKind.BYTE_THRESHOLD, 1419, true))
         .as(
             "the compressor in front of that threshold, which would count compressed bytes, matches none of these cells")
         .isNull();
