@@ -33,6 +33,68 @@ public final class BesideACompressor {
   }
 
   /**
+   * The answer with the output count of its compressor behind a threshold read again with the cells
+   * measured to pin it ({@link CompressorPinning#outputCountCell}): where clients that accept the
+   * coding read a threshold of compressed bytes and the others a threshold, the model is that
+   * threshold, then a compressor sending once N bytes of output wait, and N is what the accepting
+   * pass's threshold was read as, the middle of the values its cells allowed. Each of the
+   * threshold's releases compresses as one block, so the pinning cells (frames of other sizes,
+   * blocks of other sizes) tell N to their blocks, and where they pin it within {@link
+   * ThresholdPairFit#PINNED} their value is the model's (`byte-threshold=1200B ->
+   * compress=gzip,flush=bytes,bytes=300B` was answered with the middle, 318 B, verified, after two
+   * such cells were measured and not read: a map, 2026-12-07). The answer as it was otherwise;
+   * {@code asItIsFirst}: the plain pass was the map's first, so the accepting one is not the top.
+   */
+  public static FlushTrigger outputCountPinned(
+      FlushTrigger answer,
+      boolean asItIsFirst,
+      List<CellEvidence> acceptingCells,
+      List<CellEvidence> pinning,
+      String heldOnly) {
+    CompressionFinding f = answer.compression();
+    if (pinning.isEmpty()
+        || f == null
+        || f.coding() == null
+        || f.accepting() == null
+        || f.others() == null
+        || f.accepting().kind() != TriggerKind.BYTE_THRESHOLD
+        || f.others().kind() != TriggerKind.BYTE_THRESHOLD
+        || f.others().thresholdBytes() == null) return answer;
+    CompressorFlushFit.Fitted fit =
+        CompressorFlushFit.fit(
+            acceptingCells,
+            pinning,
+            CompressorFlushFit.Flush.OUTPUT,
+            TriggerKind.BYTE_THRESHOLD,
+            f.others().thresholdBytes(),
+            false);
+    if (fit == null || fit.alike().hi() > ThresholdPairFit.PINNED * fit.alike().lo()) return answer;
+    String verdict =
+        f.accepting().verdict()
+            + String.format(
+                Locale.ROOT,
+                "; behind the threshold the others saw, a compressor that sends once ~%.0f B of"
+                    + " its output wait (%s fit alike), read off the blocks each of that threshold's"
+                    + " releases compresses to, as %d cell(s) measured to pin it showed",
+                fit.value(),
+                fit.alike().text("B"),
+                pinning.size());
+    FlushTrigger pinned =
+        FlushTriggerBuilder.builder(f.accepting())
+            .thresholdBytes(fit.value())
+            .verdict(verdict)
+            .build();
+    CompressionFinding g =
+        CompressionFinding.of(
+            f.coding(), f.acceptingClient(), pinned, f.othersClient(), f.others(), heldOnly);
+    FlushTrigger top =
+        asItIsFirst
+            ? answer
+            : FlushTriggerBuilder.builder(answer).thresholdBytes(fit.value()).build();
+    return top.withCompression(g);
+  }
+
+  /**
    * What the cells leave untold of a compressor's fitted flush: "; its count fits every cell alike
    * anywhere in 1798..3368 B, which no cell measured pins" where values wider apart than a model's
    * parameter may be off fit as closely as the one given ({@link

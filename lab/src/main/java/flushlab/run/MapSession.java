@@ -154,6 +154,9 @@ final class MapSession {
     if (!lab.interrupted() && asItIsAnswer != null) {
       List<CellEvidence> pinning =
           FlushPinning.measure(lab, map, answer, acceptingCells, acceptingPass);
+      answer =
+          BesideACompressor.outputCountPinned(
+              answer, asItIsAnswer == mine, acceptingCells, pinning, heldOnly);
       compressorTimed =
           BesideACompressor.compressorOnATimer(
               answer, asItIsAnswer == mine, acceptingCells, pinning);
