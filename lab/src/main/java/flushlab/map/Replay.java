@@ -240,6 +240,25 @@ public final class Replay {
   }
 
   /**
+   * A stream released once, with its last frame or the one before it (at most one and a half
+   * intervals, and 5 % of the stream, before its end): beside one held to its end, a frame's bytes
+   * of a threshold apart, not a mechanism. `byte-threshold=3966B -> compress=gzip,flush=next` let
+   * 120 events of 60 B every 10 ms go once at 1180.5 ms, its threshold's second release at the
+   * 119th, and the model of 3993 B, the middle of the 3960..4026 B the plain cells allowed, at the
+   * 120th, with the end: refused (a fresh-clone suite, 2026-12-07).
+   */
+  static boolean releasedAtTheEnd(CellEvidence c) {
+    double before = c.streamMs() - c.firstWaitMs();
+    return c.heldOnce()
+        && before <= AT_THE_END_INTERVALS * c.intervalMs()
+        && before <= AT_THE_END_SHARE * c.streamMs();
+  }
+
+  private static final double AT_THE_END_INTERVALS = 1.5;
+
+  private static final double AT_THE_END_SHARE = 0.05;
+
+  /**
    * What differs between a cell on the target ({@code t}) and on the model ({@code m}), or null.
    */
   static String difference(CellEvidence t, CellEvidence m) {
@@ -266,6 +285,7 @@ public final class Replay {
     // and the other not)
     if (t.thinks()) return thinkDifference(t, m);
     if (t.drained() != m.drained()) {
+      if (releasedAtTheEnd(t.drained() ? m : t)) return null;
       return t.drained()
           ? "the target held every stream to its end, the model did not"
           : "the model held every stream to its end, the target did not";

@@ -913,4 +913,46 @@ class ReplayTest {
         .firstWaitMs(221.9)
         .build();
   }
+
+  /** A stream of 120 events every 10 ms released once, {@code atMs} after its first frame. */
+  private static CellEvidence releasedOnceAt(double atMs) {
+    return new CellEvidence(
+        "frame_size=60B interval=10ms frames=120",
+        66,
+        60,
+        10,
+        120,
+        1,
+        60.0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        atMs,
+        false,
+        null,
+        0,
+        0,
+        0);
+  }
+
+  /**
+   * `byte-threshold=3966B -> compress=gzip,flush=next` released 120 events every 10 ms once, at
+   * 1180.5 ms, with its 119th; the model of 3993 B held them to the end (1190 ms), a frame's bytes
+   * of the threshold later: alike, either way round. A release nine frames before the end is not.
+   */
+  @Test
+  void aStreamReleasedOnceWithItsLastFramesIsAlikeWithOneHeldToItsEnd() {
+    CellEvidence atTheEnd = releasedOnceAt(1180.5);
+    CellEvidence drained = drained("frame_size=60B interval=10ms frames=120");
+    assertThat(atTheEnd.heldOnce()).isTrue();
+    assertThat(Replay.difference(atTheEnd, drained)).isNull();
+    assertThat(Replay.difference(drained, atTheEnd)).isNull();
+    assertThat(Replay.difference(releasedOnceAt(1100), drained))
+        .isEqualTo("the model held every stream to its end, the target did not");
+  }
 }
