@@ -1,25 +1,48 @@
 package flushlab.map;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The stage clients that do not accept the coding saw alone, beside which a compressor of its own
- * is fitted: a hold ({@code timer}), a clock, a threshold, the kernel's cork on the client socket
- * ({@code cork}, always behind the compressor: it is the socket's) or one-late ({@code oneLate}),
- * its value as they saw it ({@code plainValue}: ms, or bytes of event bodies; 0 for one-late) and
- * on the wire ({@code wireValue}), and the compressor's flushes tried beside it.
+ * is fitted: a hold ({@link TriggerKind#TIMER}), a clock, a threshold, the kernel's cork on the
+ * client socket (always behind the compressor: it is the socket's) or one-late, its value as they
+ * saw it ({@code plainValue}: ms, or bytes of event bodies; 0 for one-late) and on the wire ({@code
+ * wireValue}).
  */
-record PlainStage(
-    boolean timer,
-    boolean clock,
-    boolean threshold,
-    boolean cork,
-    boolean oneLate,
-    double plainValue,
-    double wireValue,
-    List<CompressorFlushFit.Flush> flushes) {
+record PlainStage(TriggerKind kind, double plainValue, double wireValue) {
+
+  boolean timer() {
+    return kind == TriggerKind.TIMER;
+  }
+
+  boolean clock() {
+    return kind == TriggerKind.PERIODIC_TIMER;
+  }
+
+  boolean threshold() {
+    return kind == TriggerKind.BYTE_THRESHOLD;
+  }
+
+  boolean cork() {
+    return kind == TriggerKind.CORK;
+  }
+
+  boolean oneLate() {
+    return kind == TriggerKind.ONE_LATE;
+  }
+
+  /**
+   * The compressor's flushes tried beside it: every one. A compressor sending by its output, beside
+   * any stage: behind a threshold each release compresses as a block, so its output comes in steps
+   * an input count cannot match (`byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` had
+   * no model, 2026-12-05); behind a hold an input count can replay alike on every cell, and then
+   * both are named (`timer=249ms -> compress=gzip,flush=bytes,bytes=2289B` had no candidate of its
+   * kind: 2026-12-06).
+   */
+  List<CompressorFlushFit.Flush> flushes() {
+    return List.of(CompressorFlushFit.Flush.values());
+  }
 
   /**
    * The stage beside which a compressor of its own is fitted, or null where the passes say
@@ -75,13 +98,7 @@ record PlainStage(
             : cork ? CorkAfterFit.CEILING_MS : oneLate ? 0 : others.timerMs();
     double wireValue =
         threshold && others.thresholdBytes() != null ? others.thresholdBytes() : plainValue;
-    // a compressor sending by its output, beside any stage: behind a threshold each release
-    // compresses as a block, so its output comes in steps an input count cannot match
-    // (`byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` had no model, 2026-12-05);
-    // behind a hold an input count can replay alike on every cell, and then both are named (`timer=
-    // 249ms -> compress=gzip,flush=bytes,bytes=2289B` had no candidate of its kind: 2026-12-06)
-    List<CompressorFlushFit.Flush> flushes = Arrays.asList(CompressorFlushFit.Flush.values());
-    return new PlainStage(timer, clock, threshold, cork, oneLate, plainValue, wireValue, flushes);
+    return new PlainStage(others.kind(), plainValue, wireValue);
   }
 
   /**
@@ -89,9 +106,9 @@ record PlainStage(
    * compressor comes first and the threshold counts what it sends) or in event bodies.
    */
   String described(boolean compressorFirst, double wire) {
-    if (cork) return "the kernel's cork on the client socket";
-    if (oneLate) return "one-late (each write held until the next)";
-    if (threshold)
+    if (cork()) return "the kernel's cork on the client socket";
+    if (oneLate()) return "one-late (each write held until the next)";
+    if (threshold())
       return compressorFirst
           ? String.format(Locale.ROOT, "a threshold of %.0f B on the wire", wire)
           : String.format(
@@ -99,6 +116,6 @@ record PlainStage(
               "a threshold of %.0f B of the stream as it came (~%.0f B of event bodies)",
               wire,
               plainValue);
-    return String.format(Locale.ROOT, "a %s of %.1f ms", clock ? "clock" : "hold", plainValue);
+    return String.format(Locale.ROOT, "a %s of %.1f ms", clock() ? "clock" : "hold", plainValue);
   }
 }
