@@ -7,7 +7,6 @@ import flushlab.map.FlushTrigger;
 import flushlab.scenario.Cell;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Cells measured, as the client that accepts the target's coding, to pin a compressor's flush that
@@ -33,34 +32,44 @@ final class FlushPinning {
       List<CellEvidence> acceptingCells,
       List<TargetCellResult> accepting)
       throws Exception {
-    Consumer<String> announce = map.announce();
     if (accepting.isEmpty() || lab.interrupted()) return List.of();
     List<CellEvidence> pinning = new ArrayList<>();
     Cell base = accepting.get(0).cell();
     for (CellPlan plan : CompressorPinning.pinningCells(answer, acceptingCells)) {
-      if (lab.interrupted()
-          || ModelReplay.secondsLeft(map.deadline()) < 2 * (plan.streamMs() / 1000 + 1)) break;
-      announce.accept(
-          "map: the accepting cells leave the compressor's flush loose; measuring a cell that pins"
-              + " it: "
-              + plan);
-      MapContext.OneMore more = map.oneCellMore(lab, base, plan, "pin the compressor's flush");
-      if (more != null) pinning.add(more.seen());
+      if (!roomFor(lab, map, plan)) break;
+      CellEvidence seen = measured(lab, map, base, plan, "flush");
+      if (seen != null) pinning.add(seen);
     }
     // an output count behind a threshold: a cell at a time, each chosen on what the last left
     for (int i = 0; i < CompressorPinning.MAX_OUTPUT_PINNING_CELLS; i++) {
       CellPlan plan = CompressorPinning.outputCountCell(answer, acceptingCells, pinning);
-      if (plan == null
-          || lab.interrupted()
-          || ModelReplay.secondsLeft(map.deadline()) < 2 * (plan.streamMs() / 1000 + 1)) break;
-      announce.accept(
-          "map: the accepting cells leave the compressor's output count loose; measuring a cell"
-              + " that pins it: "
-              + plan);
-      MapContext.OneMore more = map.oneCellMore(lab, base, plan, "pin the compressor's flush");
-      if (more == null) break;
-      pinning.add(more.seen());
+      if (plan == null || !roomFor(lab, map, plan)) break;
+      CellEvidence seen = measured(lab, map, base, plan, "output count");
+      if (seen == null) break;
+      pinning.add(seen);
     }
     return pinning;
+  }
+
+  /** Whether the map may measure {@code plan} still: not stopped, and twice its stream left. */
+  private static boolean roomFor(MapLab lab, MapContext map, CellPlan plan) {
+    return !lab.interrupted()
+        && ModelReplay.secondsLeft(map.deadline()) >= 2 * (plan.streamMs() / 1000 + 1);
+  }
+
+  /**
+   * {@code plan} measured as the accepting client, said first ({@code what}: the compressor's value
+   * it pins); null when it left no data.
+   */
+  private static CellEvidence measured(
+      MapLab lab, MapContext map, Cell base, CellPlan plan, String what) throws Exception {
+    map.announce()
+        .accept(
+            "map: the accepting cells leave the compressor's "
+                + what
+                + " loose; measuring a cell that pins it: "
+                + plan);
+    MapContext.OneMore more = map.oneCellMore(lab, base, plan, "pin the compressor's flush");
+    return more == null ? null : more.seen();
   }
 }

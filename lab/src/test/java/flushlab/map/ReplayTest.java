@@ -205,29 +205,7 @@ class ReplayTest {
             4027,
             4027,
             4027);
-    CellEvidence heldOnce =
-        new CellEvidence(
-            "frame_size=60B interval=10ms frames=120",
-            66,
-            60,
-            10,
-            120,
-            1,
-            60.0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            600.2,
-            false,
-            null,
-            0,
-            0,
-            0);
+    CellEvidence heldOnce = releasedOnceAt(600.2);
     assertThat(heldOnce.heldOnce()).isTrue();
     assertThat(
             Replay.compare(
