@@ -639,4 +639,37 @@ class CompressorFlushFitTest {
     return CompressorFlushFit.fit(
         accepting, List.of(), CompressorFlushFit.Flush.INPUT, other, value, true);
   }
+
+  /**
+   * `compress=gzip,flush=input,bytes=3937B -> timer=159ms,periodic=true` as the browser read it in
+   * a fresh-clone suite (s220, 2026-12-07), with the cell measured to pin the count: 60 B events
+   * every 5 ms, releases of 66 frames, one flush each (3900 < N <= 3960 B). The pinning cell's
+   * waits move with the clock's phase, and a cell whose releases do was left out of the score, so
+   * its frames chose nothing: 3829 B was given (64 frames a flush, within the 5 % its frames are
+   * held to) and refused by the replay on that very cell, the flush a tick early. A pinning cell is
+   * scored by its frames a release, which the phase does not move: the count is one that gives 66.
+   */
+  @Test
+  void aPinningCellScoresByItsFramesWhateverTheClocksPhase() {
+    List<CellEvidence> accepting =
+        List.of(
+            EvidenceLine.parse(
+                "frame_size=60B interval=2ms frames=600: 75.00 frames/read; 6.0 releases per stream of 66 frames (p10 66, p90 132); the oldest frame waited 189.5 ms (p10 162.9, p90 267.7); 159.4 ms between releases (p10 159.3, p90 159.5); 16 B per frame on the wire, 1078 B per release (p10 1073, p90 2149); the first frame waited 158.3 ms (gzip: compressed bytes as received)"),
+            EvidenceLine.parse(
+                "frame_size=4096B interval=2ms frames=600: 75.00 frames/read; 6.0 releases per stream of 80 frames (p10 79, p90 80); the oldest frame waited 158.3 ms (p10 157.4, p90 159.2); 159.3 ms between releases (p10 159.1, p90 160.4); 64 B per frame on the wire, 5643 B per release (p10 5451, p90 5659); the first frame waited 158.0 ms (gzip: compressed bytes as received)"),
+            gzipCell(19.5, 60, 50, 25, 25.0, 0, 0, 0, 0, 0, 1200, true));
+    CellEvidence pin =
+        EvidenceLine.parse(
+            "frame_size=60B interval=5ms frames=269: 67.25 frames/read; 2.0 releases per stream of 66 frames (p10 66, p90 66); the oldest frame waited 453.8 ms (p10 453.8, p90 465.4); 318.8 ms between releases (p10 318.8, p90 318.8); 16 B per frame on the wire, 1087 B per release (p10 1087, p90 1094); the first frame waited 476.9 ms (gzip: compressed bytes as received)");
+    CompressorFlushFit.Fitted f =
+        CompressorFlushFit.fit(
+            accepting,
+            List.of(pin),
+            CompressorFlushFit.Flush.INPUT,
+            TriggerKind.PERIODIC_TIMER,
+            159.5,
+            true);
+    assertThat(f).isNotNull();
+    assertThat(f.value()).as(f.toString()).isGreaterThan(3900).isLessThanOrEqualTo(3960);
+  }
 }
