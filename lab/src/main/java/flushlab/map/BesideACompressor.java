@@ -68,7 +68,7 @@ public final class BesideACompressor {
             TriggerKind.BYTE_THRESHOLD,
             f.others().thresholdBytes(),
             false);
-    if (fit == null || fit.alike().hi() > ThresholdPairFit.PINNED * fit.alike().lo()) return answer;
+    if (fit == null || !fit.pinned()) return answer;
     String verdict =
         f.accepting().verdict()
             + String.format(

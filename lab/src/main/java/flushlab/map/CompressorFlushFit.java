@@ -78,6 +78,14 @@ public final class CompressorFlushFit {
     public boolean untold() {
       return alike.hi() > alike.lo() * LOOSE;
     }
+
+    /**
+     * What fits alike lies within {@link ThresholdPairFit#PINNED} (6 %), so the value given, its
+     * middle, is within 3 % of any of it: pinned as the map pins a pair's thresholds.
+     */
+    public boolean pinned() {
+      return alike.hi() <= alike.lo() * ThresholdPairFit.PINNED;
+    }
   }
 
   /** The ratio of the highest to the lowest value allowed past which the fit is loose. */

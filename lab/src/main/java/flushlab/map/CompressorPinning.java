@@ -127,9 +127,9 @@ public final class CompressorPinning {
   /**
    * The next cell to measure, as the client that accepts the coding, to pin the output count of a
    * compressor behind a threshold where the cells so far ({@code acceptingCells} and {@code
-   * pinning}) leave it wider than {@link ThresholdPairFit#PINNED}; null otherwise, where no cell
-   * narrows it, or where the target's encoder is not like the lab's (the cell's bytes are simulated
-   * with the lab's).
+   * pinning}) leave it unpinned ({@link CompressorFlushFit.Fitted#pinned}); null otherwise, where
+   * no cell narrows it, or where the target's encoder is not like the lab's (the cell's bytes are
+   * simulated with the lab's).
    *
    * <p>Why: each of the threshold's releases compresses as one block, of a size the frames' own
    * size sets, and the compressor lets its output go once the blocks' sum reaches N, so a cell
@@ -166,9 +166,7 @@ public final class CompressorPinning {
     // within 3 % of any of it: a span just under the 10 % that makes a value untold left 855 B
     // for a hidden 900 (`byte-threshold=3000B -> compress=gzip,flush=bytes,bytes=900B`, 14 blocks
     // of 64 B a release, a map, 2026-12-07)
-    if (f == null
-        || f.alike().hi() <= ThresholdPairFit.PINNED * f.alike().lo()
-        || !likeTheLabs(acceptingCells, threshold)) return null;
+    if (f == null || f.pinned() || !likeTheLabs(acceptingCells, threshold)) return null;
     List<Double> values = new ArrayList<>();
     for (double v = f.alike().lo(); v <= f.alike().hi() * (1 + 1e-9); v *= OUTPUT_STEP)
       values.add(v);
@@ -235,10 +233,9 @@ public final class CompressorPinning {
   private static CellEvidence compressedPlan(
       ContentCoding coding, long size, int frames, double threshold) {
     if (size < FrameCodec.MIN_FRAME_BYTES) return null;
-    double wire = size + Discovery.chunkFraming(size);
-    int first = (int) Math.max(1, Math.ceil((threshold - PairSimulation.HEAD_BYTES) / wire));
-    int every = (int) Math.max(1, Math.ceil(threshold / wire));
-    double perFrame = EncoderSizes.outputPerFrame(coding, (int) size, frames, first, every);
+    int[] batches = thresholdBatches(size, threshold);
+    double perFrame =
+        EncoderSizes.outputPerFrame(coding, (int) size, frames, batches[0], batches[1]);
     return HoldingPairFit.planned(size, 2, frames)
         .withFrameBytes(perFrame)
         .withCoding(coding.text());
@@ -251,11 +248,22 @@ public final class CompressorPinning {
   private static boolean likeTheLabs(List<CellEvidence> cells, double threshold) {
     for (CellEvidence c : HoldingStageFits.fittable(cells)) {
       if (!c.held() || c.drained() || c.coding() == null) continue;
-      double wire = c.bodyBytes() + Discovery.chunkFraming(Math.round(c.bodyBytes()));
-      int first = (int) Math.max(1, Math.ceil((threshold - PairSimulation.HEAD_BYTES) / wire));
-      int every = (int) Math.max(1, Math.ceil(threshold / wire));
-      if (EncoderSizes.behindAThreshold(c, first, every) != null) return true;
+      int[] batches = thresholdBatches(c.bodyBytes(), threshold);
+      if (EncoderSizes.behindAThreshold(c, batches[0], batches[1]) != null) return true;
     }
     return false;
+  }
+
+  /**
+   * The frames of {@code bodyBytes} events a threshold of {@code threshold} B lets go at a time,
+   * counted as the relay reads them ({@link PairSimulation#plainWireBytes}): its first batch, which
+   * the response head fills part of, and every one after.
+   */
+  private static int[] thresholdBatches(double bodyBytes, double threshold) {
+    double wire = PairSimulation.plainWireBytes(bodyBytes);
+    return new int[] {
+      (int) Math.max(1, Math.ceil((threshold - PairSimulation.HEAD_BYTES) / wire)),
+      (int) Math.max(1, Math.ceil(threshold / wire))
+    };
   }
 }

@@ -203,9 +203,13 @@ final class PairSimulation {
    */
   private static double bytesCounted(Stage s, CellEvidence c) {
     if (s.kind() == Kind.FLUSH_INPUT) return c.bodyBytes();
-    if (s.kind() == Kind.INPUT_THRESHOLD)
-      return c.bodyBytes() + Discovery.chunkFraming(Math.round(c.bodyBytes()));
+    if (s.kind() == Kind.INPUT_THRESHOLD) return plainWireBytes(c.bodyBytes());
     return c.frameBytes();
+  }
+
+  /** An event of {@code bodyBytes} as the relay reads it from upstream: in its chunk's framing. */
+  static double plainWireBytes(double bodyBytes) {
+    return bodyBytes + Discovery.chunkFraming(Math.round(bodyBytes));
   }
 
   /**
