@@ -37,7 +37,15 @@ final class PairSimulation {
      * A byte threshold in front of a compressor: what it counts is not compressed yet, the stream
      * as the relay read it from upstream (the head, and each event with its chunk framing).
      */
-    INPUT_THRESHOLD
+    INPUT_THRESHOLD;
+
+    /** Whether the stage lets go by the bytes it holds, not by a clock. */
+    boolean countsBytes() {
+      return this == THRESHOLD
+          || this == FLUSH_INPUT
+          || this == FLUSH_OUTPUT
+          || this == INPUT_THRESHOLD;
+    }
   }
 
   /**
@@ -75,9 +83,12 @@ final class PairSimulation {
    * and wait, are where a segment's edge fell and a read with it (a 326 ms hold's 4 KiB cell: 159
    * frames the median release on the target, 3 on its model; of the 4 % grid, the simulation's
    * median matched it at 299.5 ms alone, and that value was verified: a fresh-clone suite,
-   * 2026-12-06). Such a cell ({@code segmented}: the first stage wrote more than a segment into the
-   * cork) is matched by its largest release ({@code framesMax}), the stage's whole write, and its
-   * first frame's wait.
+   * 2026-12-06). Writes under a segment that fill one between them leave a segment at a time, one
+   * write or two apart as the segment's edges fall, so their median gap and wait are a mix's (a 52
+   * ms hold's 1.5 KiB cell: gaps of 54 and 108 ms, the median 54.2; fitted by it the hold was read
+   * 55.4 ms, a map on 2026-12-07). Such a cell ({@code segmented}: the first stage wrote more than
+   * a segment into the cork, or the cork sent a segment whole) is matched by its largest release
+   * ({@code framesMax}) and its first frame's wait.
    */
   record Simulated(
       int releases,
@@ -131,7 +142,8 @@ final class PairSimulation {
             end,
             compresses(first),
             flushed);
-    boolean segmented = second.kind() == Kind.CORK && overASegment(one, c.frameBytes());
+    boolean segmented =
+        second.kind() == Kind.CORK && (two.bySegment || overASegment(one, c.frameBytes()));
     // releases: the first carries the head, the last is the end's flush
     int releases = Math.max(0, two.size - 2);
     double[] frames = new double[Math.max(1, releases)];
@@ -226,8 +238,15 @@ final class PairSimulation {
     return s.kind() == Kind.THRESHOLD || s.kind() == Kind.INPUT_THRESHOLD;
   }
 
-  /** Batches in time order: when each left, and the last frame it carried. */
-  private record Batches(double[] t, int[] last, int size) {}
+  /**
+   * Batches in time order: when each left, and the last frame it carried; {@code bySegment} where a
+   * cork let some go because they filled a segment (not its ceiling).
+   */
+  private record Batches(double[] t, int[] last, int size, boolean bySegment) {
+    Batches(double[] t, int[] last, int size) {
+      this(t, last, size, false);
+    }
+  }
 
   /**
    * A compressor's output is a new write: the relay stamps it with the time of the write that made
@@ -265,9 +284,9 @@ final class PairSimulation {
     // it has gone
     int heldFirst = 0;
     double firstSent = 0;
-    double due =
-        Double.NaN; // a hold timer's release or a clock's next tick, once it holds something
+    double due = Double.NaN; // a hold's release or a clock's next tick, once it holds something
     int prevLast = -1;
+    boolean bySegment = false;
     // a compressor passes the response head on at once, a write at the stream's start, and the
     // cork's ceiling counts from it: the first frames a compressor on an 82 ms timer flushed went
     // at 205 ms, with the head, and every later release waited 82 ms and the ceiling (293 ms)
@@ -293,13 +312,10 @@ final class PairSimulation {
         heldFirst = prevLast + 1;
         firstSent = 0;
       }
-      // a hold counts from when its first byte came from upstream (the lab's relay carries that
-      // time along a chain, so
-      // delays in series are not counted twice): its first frame's emit time, or at once if that is
-      // past
-      // (behind a compressor, from when its output came: `compress=gzip,flush=input,bytes=1367B
-      // -> timer=40ms` let 23 frames of 60 B every 2 ms go after 84 ms, the compressor's 46 and
-      // the hold's 40, which a hold counted from the first frame put at 46: no candidate, a chain
+      // a hold counts from when its first byte came from upstream (the relay carries that time
+      // along a chain, so delays in series are not counted twice), or at once if that is past;
+      // behind a compressor, from when its output came (`compress=gzip,flush=input,bytes=1367B ->
+      // timer=40ms` let frames go after 84 ms, the compressor's 46 and the hold's 40; a chain
       // bench, 2026-12-06)
       if (heldLast < 0 && s.kind() == Kind.HOLD)
         due = newWrites ? at + s.value() : Math.max(at, (prevLast + 1) * interval + s.value());
@@ -313,11 +329,7 @@ final class PairSimulation {
       heldBytes +=
           (batchBytes != null && i < batchBytes.length ? batchBytes[i] : frames * frameBytes)
               + (withTheHead && countsTheHead(s) ? HEAD_BYTES : 0);
-      if ((s.kind() == Kind.THRESHOLD
-              || s.kind() == Kind.FLUSH_INPUT
-              || s.kind() == Kind.FLUSH_OUTPUT
-              || s.kind() == Kind.INPUT_THRESHOLD)
-          && heldBytes >= s.value()) {
+      if (s.kind().countsBytes() && heldBytes >= s.value()) {
         t[size] = at;
         last[size++] = heldLast;
         heldLast = -1;
@@ -335,6 +347,7 @@ final class PairSimulation {
         double through = firstSent + sent;
         int whole = (int) Math.floor(through / frameBytes + 1e-9);
         heldBytes -= sent;
+        bySegment = true;
         if (whole > 0) {
           t[size] = at;
           last[size++] = Math.min(heldLast, heldFirst + whole - 1);
@@ -354,7 +367,7 @@ final class PairSimulation {
       t[size] = Double.isNaN(release) ? end : release;
       last[size++] = heldLast;
     }
-    return new Batches(t, last, size);
+    return new Batches(t, last, size, bySegment);
   }
 
   /**
@@ -382,12 +395,6 @@ final class PairSimulation {
    * clock's next tick.
    */
   private static double releaseBefore(Stage s, double due, double at) {
-    return s.kind() != Kind.THRESHOLD
-            && s.kind() != Kind.FLUSH_INPUT
-            && s.kind() != Kind.FLUSH_OUTPUT
-            && s.kind() != Kind.INPUT_THRESHOLD
-            && due < at
-        ? due
-        : Double.NaN;
+    return !s.kind().countsBytes() && due < at ? due : Double.NaN;
   }
 }

@@ -1,0 +1,68 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.map.PairSimulation.Kind;
+import flushlab.map.PairSimulation.Simulated;
+import flushlab.map.PairSimulation.Stage;
+import flushlab.netpath.NetworkPath;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hold timer writing less than a segment at a time into the kernel's cork: the cork sends a
+ * segment whenever a write brings what it holds past one, so the cell's releases are a segment
+ * each, and whether two releases lie one write or two apart is where a segment's edge fell. The
+ * cells are those `flushlab map --shape timer=52ms --shape cork --verify` measured (2026-12-07,
+ * 04:55 UTC): the 1.5 KiB cell's gaps were 53.9, 54.2 and 108.1 ms (p10, p50, p90), and the hold
+ * was answered 55.4 ms, 6.5 % long, because that cell's median gap and wait (a mix of one and two
+ * writes) were fitted as values.
+ */
+class HoldThenCorkSegmentsTest {
+  /** The cells' lines as the map printed them. */
+  static final List<CellEvidence> HOLD_52_THEN_CORK =
+      EvidenceLine.parseAll(
+          "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 108 frames (p10 108, p90 134); the oldest frame waited 262.9 ms (p10 262.9, p90 303.0); 216.0 ms between releases (p10 216.0, p90 256.1); 66 B per frame on the wire, 7131 B per release (p10 7131, p90 8847); the first frame waited 262.9 ms",
+          "frame_size=4096B interval=2ms frames=600: 15.39 frames/read; 20.0 releases per stream of 32 frames (p10 16, p90 32); the oldest frame waited 68.8 ms (p10 58.3, p90 82.2); 54.0 ms between releases (p10 53.7, p90 54.4); 4104 B per frame on the wire, 131007 B per release (p10 65503, p90 131007); the first frame waited 53.1 ms",
+          "frame_size=60B interval=50ms frames=25: 5.00 frames/read; 3.0 releases per stream of 6 frames (p10 6, p90 6); the oldest frame waited 262.9 ms (p10 262.9, p90 262.9); 300.2 ms between releases (p10 300.2, p90 300.2); 66 B per frame on the wire, 396 B per release (p10 396, p90 396); the first frame waited 262.7 ms",
+          "frame_size=1536B interval=2ms frames=600: 37.50 frames/read; 14.0 releases per stream of 42 frames (p10 31, p90 43); the oldest frame waited 104.3 ms (p10 88.1, p90 126.2); 54.2 ms between releases (p10 53.9, p90 108.1); 1543 B per frame on the wire, 65503 B per release (p10 47647, p90 65503); the first frame waited 52.3 ms",
+          "frame_size=60B interval=10ms frames=120: 24.00 frames/read; 3.0 releases per stream of 24 frames (p10 24, p90 24); the oldest frame waited 261.3 ms (p10 261.3, p90 269.4); 240.1 ms between releases (p10 232.0, p90 256.1); 66 B per frame on the wire, 1584 B per release (p10 1584, p90 1584); the first frame waited 253.3 ms",
+          "frame_size=1024B interval=20ms frames=60: 12.00 frames/read; 3.0 releases per stream of 12 frames (p10 12, p90 12); the oldest frame waited 262.1 ms (p10 258.0, p90 274.1); 240.0 ms between releases (p10 228.1, p90 256.1); 1031 B per frame on the wire, 12375 B per release (p10 12375, p90 12375); the first frame waited 258.0 ms");
+
+  /** 1.5 KiB frames every 2 ms: the hold writes 40 KB at a time, a segment every one or two. */
+  static final CellEvidence SEGMENTS_OF_SMALLER_WRITES = HOLD_52_THEN_CORK.get(3);
+
+  @Test
+  void aHoldWritingUnderASegmentIntoTheCorkIsFittedWithinFivePercent() {
+    List<TwoStageCandidate> found =
+        HoldingPairFit.candidates("x", HOLD_52_THEN_CORK, NetworkPath.LOOPBACK);
+    System.out.println(
+        "HoldThenCorkSegmentsTest: " + found.stream().map(TwoStageCandidate::chain).toList());
+    TwoStageCandidate corked =
+        found.stream()
+            .filter(c -> c.chain().matches("timer=[0-9.]+ms -> cork"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no hold then cork among " + found));
+    assertThat(corked.answer().timerMs()).isBetween(52 * 0.95, 52 * 1.05);
+  }
+
+  /**
+   * The simulation knows such a cell for what it is: releases a segment each, where a segment's
+   * edge fell, read by the largest of them and the first frame's wait, as a write over a segment
+   * already was.
+   */
+  @Test
+  void releasesTheCorkSentBySegmentsAreMatchedAsSegmented() {
+    Simulated s =
+        PairSimulation.simulate(
+            SEGMENTS_OF_SMALLER_WRITES, new Stage(Kind.HOLD, 52), new Stage(Kind.CORK, 210));
+    assertThat(s.segmented()).as(s.toString()).isTrue();
+    assertThat(SimulatedCell.matches(SEGMENTS_OF_SMALLER_WRITES, s)).as(s.toString()).isTrue();
+    Simulated ceilingOnly =
+        PairSimulation.simulate(
+            HOLD_52_THEN_CORK.get(0), new Stage(Kind.HOLD, 52), new Stage(Kind.CORK, 210));
+    assertThat(ceilingOnly.segmented())
+        .as("60 B frames leave the cork with its ceiling, never a segment: %s", ceilingOnly)
+        .isFalse();
+  }
+}
