@@ -22,7 +22,8 @@ final class ThresholdSpan {
     double score = 0;
     for (CellEvidence c : cells) {
       Simulated sim = PairSimulation.simulate(c, first, second);
-      if (!SimulatedCell.matches(c, sim)) return Double.NaN;
+      if (!SimulatedCell.matches(c, sim) && !CorkCeiling.matchesAtAnother(c, first, second))
+        return Double.NaN;
       score += SimulatedCell.misfit(c, sim);
     }
     return score;
