@@ -1,7 +1,6 @@
 package flushlab.map;
 
 import flushlab.map.PairSimulation.Kind;
-import flushlab.map.PairSimulation.Simulated;
 import flushlab.map.PairSimulation.Stage;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -5,7 +5,6 @@ import flushlab.core.FrameCodec;
 import flushlab.map.CompressorFlushFit.Fitted;
 import flushlab.map.CompressorFlushFit.Flush;
 import flushlab.map.PairSimulation.Kind;
-import flushlab.map.PairSimulation.Simulated;
 import flushlab.map.PairSimulation.Stage;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,5 @@
 package flushlab.map;
 
-import flushlab.map.PairSimulation.Simulated;
-
 /**
  * A measured cell's release sizes against a simulation's: not the median alone but the fewest and
  * the most frames a release (p10 and p90), where releases gather a whole number of a stage's

@@ -1,7 +1,5 @@
 package flushlab.map;
 
-import flushlab.map.PairSimulation.Simulated;
-
 /**
  * A simulated cell held against the measured one ({@link PairSimulation} runs the stages): whether
  * it looks as the cell did, within what the replay allows between two runs, and how far it lies

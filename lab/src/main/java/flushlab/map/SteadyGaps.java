@@ -1,7 +1,5 @@
 package flushlab.map;
 
-import flushlab.map.PairSimulation.Simulated;
-
 /**
  * A cell whose releases came at one steady pace (a clock's ticks, a threshold's every N frames)
  * shows that pace to a fraction of a millisecond, more closely than any size or wait: a simulation

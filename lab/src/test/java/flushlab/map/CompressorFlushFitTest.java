@@ -498,7 +498,7 @@ class CompressorFlushFitTest {
       PairSimulation.Stage second) {
     CellEvidence plan =
         gzipCell(wireBytes, eventBytes, intervalMs, frames, 1, 1, 1, 0, 0, 0, 0, false);
-    PairSimulation.Simulated s = PairSimulation.simulate(plan, first, second);
+    Simulated s = PairSimulation.simulate(plan, first, second);
     return paced(
         sized(
             gzipCell(

@@ -3,7 +3,6 @@ package flushlab.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.map.PairSimulation.Kind;
-import flushlab.map.PairSimulation.Simulated;
 import flushlab.map.PairSimulation.Stage;
 import flushlab.netpath.NetworkPath;
 import java.util.List;

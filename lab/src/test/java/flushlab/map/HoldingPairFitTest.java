@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import flushlab.map.PairSimulation.Kind;
-import flushlab.map.PairSimulation.Simulated;
 import flushlab.map.PairSimulation.Stage;
 import flushlab.netpath.NetworkPath;
 import flushlab.relay.shaper.ByteThreshold;
@@ -501,7 +500,7 @@ class HoldingPairFitTest {
     CellEvidence cell =
         EvidenceLine.parse(
             "frame_size=60B interval=50ms frames=73: 18.25 frames/read; 2.0 releases per stream of 19 frames (p10 19, p90 19); the oldest frame waited 926.4 ms (p10 926.4, p90 937.9); 961.5 ms between releases (p10 961.5, p90 961.5); 66 B per frame on the wire, 1254 B per release (p10 1254, p90 1254); the first frame waited 865.0 ms");
-    PairSimulation.Simulated sim =
+    Simulated sim =
         PairSimulation.simulate(
             cell,
             new PairSimulation.Stage(PairSimulation.Kind.PERIODIC, 96),

@@ -2,7 +2,6 @@ package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flushlab.map.PairSimulation.Simulated;
 import org.junit.jupiter.api.Test;
 
 class ReleaseSizesTest {

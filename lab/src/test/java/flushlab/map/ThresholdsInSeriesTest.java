@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.Seeds;
 import flushlab.map.PairSimulation.Kind;
-import flushlab.map.PairSimulation.Simulated;
 import flushlab.map.PairSimulation.Stage;
 import flushlab.netpath.NetworkPath;
 import flushlab.relay.shaper.ByteThreshold;
