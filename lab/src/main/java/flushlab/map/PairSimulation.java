@@ -67,10 +67,11 @@ final class PairSimulation {
   static final double SEGMENT = NetworkPath.LOOPBACK.mss();
 
   /**
-   * A connection's first write this large leaves the cork at once: the kernel pushes what was
-   * written past half the largest window the peer offered, and a new connection's is about 64 KiB
-   * (a 52 ms hold writing 40 KB into the cork let its first frame go after 52.0 ms, not at the next
-   * write; later windows are megabytes and never force a push).
+   * Once this much waits in the cork of a new connection, all of it leaves: the kernel pushes what
+   * was written past half the largest window the peer offered, about 64 KiB at first (a 52 ms hold
+   * writing 40 KB into the cork let its first frame go after 52.0 ms; a threshold of 6000 B writing
+   * two 4 KiB frames every 4 ms, after 14.2 ms, its fourth write: a map on 2026-12-07). Later
+   * windows are megabytes and never force a push.
    */
   static final double FIRST_PUSH_BYTES = 32 * 1024;
 
@@ -256,6 +257,7 @@ final class PairSimulation {
     double due = Double.NaN; // a hold's release or a clock's next tick, once it holds something
     int prevLast = -1;
     boolean bySegment = false;
+    boolean firstPushed = false;
     // a compressor passes the response head on at once, a write at the stream's start, and the
     // cork's ceiling counts from it: the first frames a compressor on an 82 ms timer flushed went
     // at 205 ms, with the head, and every later release waited 82 ms and the ceiling (293 ms)
@@ -303,7 +305,8 @@ final class PairSimulation {
         last[size++] = heldLast;
         heldLast = -1;
         heldBytes = 0;
-      } else if (s.kind() == Kind.CORK && i == 0 && heldBytes >= FIRST_PUSH_BYTES) {
+      } else if (s.kind() == Kind.CORK && !firstPushed && heldBytes >= FIRST_PUSH_BYTES) {
+        firstPushed = true;
         t[size] = at;
         last[size++] = heldLast;
         heldLast = -1;
