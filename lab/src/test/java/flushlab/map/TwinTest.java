@@ -59,15 +59,16 @@ class TwinTest {
   @Test
   void aThresholdOrTimerOverTheCorksCeilingIsHeldToFramesJustOverIt() {
     Twin t = Twin.of(answer(TriggerKind.THRESHOLD_OR_TIMER, 326268.0, 362.0), List.of());
-    // the hold is the time less the ceiling (210 ms); the cell's frames come the ceiling and half
-    // the hold apart
+    // the stage's time is the time less the ceiling (210 ms); the cell's frames come the ceiling
+    // and half that apart
     assertThat(t.cell()).isEqualTo(new CellPlan(60, 286_000_000L, 8));
-    FlushTrigger both = t.answer().apply(seen(t.cell(), 361.9));
-    ShaperModel m = ShaperModel.of(both);
-    assertThat(m.chain()).isEqualTo("timer=152ms -> cork");
-    assertThat(m.alike()).containsExactly("cork -> timer=152ms");
-    assertThat(both.thresholdBytes()).isNull();
-    assertThat(both.verdict()).contains("each frame left alone");
+    assertThat(t.held())
+        .as("one frame a release or two is all that parts them")
+        .isEqualTo(Twin.Held.TO_ITS_FRAMES);
+    assertThat(t.answer())
+        .as("a hold or a clock: the pairs are fitted with the cell among the others")
+        .isNull();
+    assertThat(t.why()).contains("a hold or a clock of about 152.0 ms");
   }
 
   /**
