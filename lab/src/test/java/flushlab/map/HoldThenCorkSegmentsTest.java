@@ -64,4 +64,26 @@ class HoldThenCorkSegmentsTest {
         .as("60 B frames leave the cork with its ceiling, never a segment: %s", ceilingOnly)
         .isFalse();
   }
+
+  /**
+   * A hold and a clock of 153.7 ms before the cork parted, by simulation, widest at 4 KiB every 10
+   * ms, a cell the cork splits into segments, and replayed alike there (`flushlab map --shape cork
+   * --shape timer=153ms`, 2026-12-07): the telling cell is one whose releases the simulation gives
+   * whole.
+   */
+  @Test
+  void theCellTellingAHoldFromAClockBeforeTheCorkIsNoneTheCorkSplits() {
+    String hold = "timer=153.7ms -> cork";
+    String clock = "timer=153.7ms,periodic=true -> cork";
+    CellPlan telling = HoldingPairFit.tellingCell(hold, clock, HoldingPairFit.TELLING_INTERVALS_MS);
+    assertThat(telling).isNotNull();
+    CellEvidence plan =
+        HoldingPairFit.planned(
+            telling.frameSizeBytes(), telling.intervalNanos() / 1_000_000, telling.frames());
+    for (String chain : List.of(hold, clock)) {
+      Stage[] stages = ChainStages.of(chain);
+      Simulated s = PairSimulation.simulate(plan, stages[0], stages[1]);
+      assertThat(s.segmented()).as("%s on %s: %s", chain, telling, s).isFalse();
+    }
+  }
 }
