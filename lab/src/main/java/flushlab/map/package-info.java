@@ -11,8 +11,9 @@
  * SocketStageFit}, {@code OneLateAfterFit}, {@code CorkAfterFit} and {@code HoldingPairFit} (two
  * holding stages in series, a threshold and a timer, two timers, two thresholds, one-late in front
  * of one, or either in front of the cork, simulated on each cell's frames by {@code PairSimulation}
- * and held against the cell by {@code SimulatedCell}, held to a cell's steady pace by {@code
- * SteadyGaps}, a threshold given as the middle of the span its cells fit alike by {@code
+ * into a {@code Simulated} cell and held against the measured one by {@code SimulatedCell}, the
+ * cork at each ceiling a connection shows by {@code CorkCeiling}, held to a cell's steady pace by
+ * {@code SteadyGaps}, a threshold given as the middle of the span its cells fit alike by {@code
  * ThresholdSpan}, a chain read into its stages by {@code ChainStages}, two thresholds fitted by the
  * classes of values the frames tell apart and pinned by the cells that split them, {@code
  * ThresholdPairFit}), {@code CompressorFlushFit} (a compressor flushing on its timer or every N
