@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.map.PairSimulation.Kind;
 import flushlab.map.PairSimulation.Stage;
-import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -62,17 +61,10 @@ class CorkFirstPushTest {
   @Test
   void aThresholdWritingUnderHalfTheWindowAtATimeIsFittedWithinFivePercent() {
     assertThat(THRESHOLD_6000_THEN_CORK.get(6).heldOnce()).isTrue();
-    List<TwoStageCandidate> found =
-        HoldingPairFit.candidates("x", THRESHOLD_6000_THEN_CORK, NetworkPath.LOOPBACK);
-    System.out.println(
-        "CorkFirstPushTest: " + found.stream().map(TwoStageCandidate::chain).toList());
-    String chain =
-        found.stream()
-            .map(TwoStageCandidate::chain)
-            .filter(c -> c.matches("byte-threshold=[0-9]+B -> cork"))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no threshold then the cork among " + found));
-    assertThat(ChainStages.of(chain)[0].value()).isBetween(6000 * 0.95, 6000 * 1.05);
+    double threshold =
+        FittedPairs.firstValue(
+            "CorkFirstPushTest", THRESHOLD_6000_THEN_CORK, "byte-threshold=[0-9]+B -> cork");
+    assertThat(threshold).isBetween(6000 * 0.95, 6000 * 1.05);
   }
 
   @Test
