@@ -175,17 +175,6 @@ public record FlushTrigger(
         "map again on a quieter host");
   }
 
-  /**
-   * An answer whose budget ran out before every model was replayed, where this host's stalls
-   * spoiled runs of the replays, each measured again ({@code spent}: how many, and their streams'
-   * time): the budget the stalls took may be what the unreplayed models lacked.
-   */
-  public FlushTrigger withBudgetSpentOnHostStalls(String spent) {
-    return withNote(
-        "this host stalled through " + spent + ", each measured again, which the budget paid for",
-        "map again on a quieter host");
-  }
-
   public FlushTrigger withHostStalls(String where) {
     return withNote(
         "this host stalled while the cells were measured ("

@@ -15,7 +15,6 @@ import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -27,28 +26,8 @@ import java.util.function.Consumer;
 final class ModelReplay {
   private final MapLab lab;
 
-  /** Runs of this map's replays that this host's stalls spoiled, each measured again. */
-  private int stalledRuns;
-
-  /** Their streams' time, in seconds. */
-  private double stalledSeconds;
-
   ModelReplay(MapLab lab) {
     this.lab = lab;
-  }
-
-  /**
-   * "3 of the replays' runs (3.6 s of streams)": what this host's stalls spoiled of this map's
-   * replays so far, each run measured again; null when none.
-   */
-  String hostStallsSpent() {
-    return stalledRuns == 0
-        ? null
-        : String.format(
-            Locale.ROOT,
-            "%d of the replays' runs (%.1f s of streams)",
-            stalledRuns,
-            stalledSeconds);
   }
 
   static double secondsLeft(long deadlineNanos) {
@@ -174,11 +153,6 @@ final class ModelReplay {
             lab.identityPass(false);
           }
           String label = r.cell().label();
-          for (RunRecord run : runs)
-            if (run.excluded() && run.spoiledByHostStall()) {
-              stalledRuns++;
-              stalledSeconds += cell.stream().streamNanos() / 1e9;
-            }
           if (!done && !lab.interrupted() && secondsLeft(deadline) >= 1) {
             // no run came back with the budget left and no interrupt: never counted as the budget's
             String unfinished = "the replay of " + label + " ended without a result";

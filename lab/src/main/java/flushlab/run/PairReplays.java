@@ -171,16 +171,11 @@ final class PairReplays {
         toldNothing = both.label();
         telling = AlikeTeller.tellingCell(simulated(left), measured);
       }
-      FlushTrigger alike =
+      return new Result(
           UndecidedAnswers.namedAlike(
-              answer, chainsOf(left), telling, toldNothing, stalledOut, budgetCut);
-      // the budget ran out where this host's stalls had it measure replays again: said, as the
-      // host's (`one-late -> timer=233ms`, nine pairs alike, the budget spent before the two with
-      // one-late were replayed, every replay re-measured after a stall: a fresh-clone suite,
-      // 2026-12-07)
-      String spent = replays.hostStallsSpent();
-      if (!budgetCut.isEmpty() && spent != null) alike = alike.withBudgetSpentOnHostStalls(spent);
-      return new Result(alike, null, true);
+              answer, chainsOf(left), telling, toldNothing, stalledOut, budgetCut),
+          null,
+          true);
     }
     return new Result(answer.withUnverifiedModels(tried, cells), null, false);
   }

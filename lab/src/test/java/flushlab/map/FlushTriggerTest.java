@@ -34,32 +34,6 @@ class FlushTriggerTest {
   }
 
   /**
-   * Models named alike with the budget cut short where this host's stalls had the replays measure
-   * runs again: the answer says the stalls took that budget, in the words a reader (and a test)
-   * looks for, and to map again on a quieter host.
-   */
-  @Test
-  void anAlikeAnswerWhoseBudgetTheHostsStallsSpentSaysSo() {
-    FlushTrigger alike =
-        FlushTrigger.inconclusive(
-            "t",
-            "two models of two mechanisms each reproduce every cell alike: a and b; "
-                + FlushTrigger.budgetCutShort(List.of("c")),
-            List.of(),
-            List.of(FlushTrigger.BUDGET_NEXT));
-    FlushTrigger noted =
-        alike.withBudgetSpentOnHostStalls("3 of the replays' runs (3.6 s of streams)");
-    assertThat(noted.kind()).isEqualTo(TriggerKind.INCONCLUSIVE);
-    assertThat(noted.verdict())
-        .startsWith(alike.verdict())
-        .contains(
-            "this host stalled through 3 of the replays' runs (3.6 s of streams), each measured"
-                + " again, which the budget paid for");
-    assertThat(noted.next())
-        .containsExactly(FlushTrigger.BUDGET_NEXT, "map again on a quieter host");
-  }
-
-  /**
    * An answer made from one that already says no compression was seen (models named alike keep the
    * answer's evidence) says it once: `map --shape 'timer=52ms -> cork'` printed the line twice.
    */
