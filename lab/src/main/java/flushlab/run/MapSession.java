@@ -215,7 +215,7 @@ final class MapSession {
       }
       // the one mechanism's model did not reproduce the target: the next candidates are two at
       // once, never the refused one
-      boolean refused = answer.kind() == TriggerKind.INCONCLUSIVE && answer.replay() != null;
+      boolean refused = refusedByItsReplay(answer);
       // then two holding stages in series, simulated: a refused model leaves the cells as
       // unexplained as none did (`timer=52ms -> cork`, read as the cork alone and refused, had no
       // candidate: a chain bench, 2026-12-05)
@@ -348,5 +348,18 @@ final class MapSession {
     }
     alikeNamed |= r.alikeNamed();
     return r.answer();
+  }
+
+  /**
+   * Whether the one mechanism's model was refused by its replay, so that models of two stages come
+   * next. A replay this host's stalls cut short refused nothing: tried as if it had, a mimic of the
+   * model was given (`stock HAProxy` read as the cork, its replay of the 4 KiB cell stalled in both
+   * runs, then answered `timer=20ms,periodic=true -> cork`, verified: a fresh-clone suite,
+   * 2026-12-07), where the answer is that this host stalled.
+   */
+  static boolean refusedByItsReplay(FlushTrigger answer) {
+    return answer.kind() == TriggerKind.INCONCLUSIVE
+        && answer.replay() != null
+        && !answer.replay().contains(HOST_STALLED);
   }
 }
