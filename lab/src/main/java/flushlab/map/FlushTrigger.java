@@ -175,6 +175,21 @@ public record FlushTrigger(
         "map again on a quieter host");
   }
 
+  /**
+   * An answer whose model reproduced every cell, but the cell that would tell it from a model of
+   * two stages that releases alike ({@link Twin}) was spoiled by this host's stalls in every run
+   * ({@code where}: the cell and the last run's exclusion): it stands, saying that twin is not
+   * ruled out.
+   */
+  public FlushTrigger withTwinUnchecked(String where) {
+    return withNote(
+        "this host stalled in every run of the cell that would tell this model from a model of two"
+            + " stages that releases alike on the other cells ("
+            + where
+            + "): that one is not ruled out",
+        "map again on a quieter host");
+  }
+
   public FlushTrigger withHostStalls(String where) {
     return withNote(
         "this host stalled while the cells were measured ("

@@ -31,19 +31,34 @@ record MapContext(
    * purpose}: what it would have done).
    */
   OneMore oneCellMore(MapLab lab, Cell base, CellPlan plan, String purpose) throws Exception {
+    return tryOneCellMore(lab, base, plan, purpose).more();
+  }
+
+  /**
+   * A cell measured beyond the passes ({@code more}, null where it gave nothing), and why it gave
+   * nothing where this host's stalls spoiled every run of it ({@code stalledOut}: the last run's
+   * exclusion; null otherwise).
+   */
+  record Tried(OneMore more, String stalledOut) {}
+
+  /** As {@link #oneCellMore}, saying when this host's stalls spoiled every run of the cell. */
+  Tried tryOneCellMore(MapLab lab, Cell base, CellPlan plan, String purpose) throws Exception {
     Cell cell = MapPass.cellOf(base, plan, results.size());
     lab.progress("map: " + plan);
     List<RunRecord> runs = new ArrayList<>();
     if (!measure.runOnceMoreIfExcluded(
-        target, cell, cell.index(), 0, plan.toString(), runs, announce)) return null;
+        target, cell, cell.index(), 0, plan.toString(), runs, announce))
+      return new Tried(null, null);
     TargetCellResult onTarget = TargetCellResult.of(target.name(), cell, runs);
     CellEvidence seen = MapPass.asProbed(onTarget, cert.emitToRecvMs());
     if (seen == null) {
       announce.accept("map: " + plan + " left no data to " + purpose);
-      return null;
+      boolean stalled = !runs.isEmpty() && runs.stream().allMatch(RunRecord::spoiledByHostStall);
+      return new Tried(
+          null, stalled ? plan + ": " + runs.get(runs.size() - 1).exclusionReason() : null);
     }
     results.add(onTarget);
     announce.accept(seen.describe());
-    return new OneMore(onTarget, seen);
+    return new Tried(new OneMore(onTarget, seen), null);
   }
 }

@@ -56,8 +56,14 @@ final class TwinCheck {
     double cellSeconds = twin.cell().streamMs() / 1000 + 1;
     if (ModelReplay.secondsLeft(map.deadline()) < 3 * cellSeconds + 2) return null;
     map.announce().accept("map: " + twin.why() + "; measuring: " + twin.cell());
-    MapContext.OneMore more =
-        map.oneCellMore(lab, lab.scenario().cells().get(0), twin.cell(), "tell the two apart");
+    MapContext.Tried tried =
+        map.tryOneCellMore(lab, lab.scenario().cells().get(0), twin.cell(), "tell the two apart");
+    MapContext.OneMore more = tried.more();
+    // the cell this host's stalls spoiled: the answer stands, saying its twin was not ruled out (a
+    // suite's `one-late -> timer=229ms` was given as the hold alone, both runs of that cell
+    // excluded for 9-10 ms stalls, 2026-12-07)
+    if (more == null && tried.stalledOut() != null)
+      return new Checked(answer.withTwinUnchecked(tried.stalledOut()), given, cells, null);
     if (more == null) return null;
     String model = ShaperModel.of(answer).chain();
     ModelReplay.Outcome onIt = replay(replays, map, answer, model, List.of(more.onTarget()));

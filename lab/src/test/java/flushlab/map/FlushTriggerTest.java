@@ -34,6 +34,28 @@ class FlushTriggerTest {
   }
 
   /**
+   * A model whose twin's telling cell this host's stalls spoiled in every run stands, and says that
+   * twin is not ruled out, in the words a reader (and the suite) looks for: a suite's `one-late ->
+   * timer=229ms` was given as the hold alone, that cell's two runs excluded, saying nothing.
+   */
+  @Test
+  void aModelWhoseTwinsCellTheHostsStallsSpoiledStandsAndSaysSo() {
+    FlushTrigger hold =
+        new FlushTrigger(
+            "t", TriggerKind.TIMER, null, null, 229.4, null, "timer", List.of(), List.of());
+    FlushTrigger noted =
+        hold.withTwinUnchecked(
+            "frame_size=60B interval=345ms frames=8: the client's host stalled 9 ms at 2.42 s");
+    assertThat(noted.kind()).isEqualTo(TriggerKind.TIMER);
+    assertThat(noted.timerMs()).isEqualTo(229.4);
+    assertThat(noted.verdict())
+        .startsWith("timer; this host stalled in every run of the cell that would tell this model")
+        .contains("frame_size=60B interval=345ms frames=8")
+        .endsWith("that one is not ruled out");
+    assertThat(noted.next()).containsExactly("map again on a quieter host");
+  }
+
+  /**
    * An answer made from one that already says no compression was seen (models named alike keep the
    * answer's evidence) says it once: `map --shape 'timer=52ms -> cork'` printed the line twice.
    */
