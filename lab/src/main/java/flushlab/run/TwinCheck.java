@@ -99,6 +99,12 @@ final class TwinCheck {
     map.announce().accept("map: " + model + " differs there; replaying " + chain);
     ModelReplay.Outcome all = replay(replays, map, answer, chain, map.results());
     FlushTrigger refused = answer.withReplay(withIt);
+    // the twin's replay this host's stalls cut short: neither model is given, nor models of two
+    // stages tried in their place (a suite's `timer=263ms,periodic=true -> timer=65ms`, the twin's
+    // 4 KiB replay stalled out in both runs, was then answered with a clock then Nagle, 2026-12-07)
+    if (all.unfinished() != null && all.unfinished().contains(MapSession.HOST_STALLED))
+      return new Checked(
+          twinAnswer.withReplayUnfinished(all.unfinished(), all.tryNext()), null, List.of(), null);
     if (all.unfinished() != null || all.verdict() == null || all.notReplayed() > 0)
       return new Checked(refused, null, List.of(), more.seen());
     map.announce().accept("replay: " + all.text());
