@@ -222,7 +222,13 @@ public final class BesideACompressor {
     List<TwoStageCandidate> out = new ArrayList<>();
     TwoStageCandidate encoderFirst = encoderInFront(answer, asItIsFirst, b, stage);
     if (encoderFirst != null) out.add(encoderFirst);
-    for (CompressorFlushFit.Flush flush : b.flushes()) {
+    // every flush, beside any stage: a compressor sending by its output too, since behind a
+    // threshold each release compresses as a block, so its output comes in steps an input count
+    // cannot match (`byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` had no model,
+    // 2026-12-05), and behind a hold an input count can replay alike on every cell, and then both
+    // are named (`timer=249ms -> compress=gzip,flush=bytes,bytes=2289B` had no candidate of its
+    // kind: 2026-12-06)
+    for (CompressorFlushFit.Flush flush : CompressorFlushFit.Flush.values()) {
       boolean timed = flush == CompressorFlushFit.Flush.TIMER;
       for (boolean compressorFirst : new boolean[] {true, false}) {
         CompressorFlushFit.Fitted fitted =

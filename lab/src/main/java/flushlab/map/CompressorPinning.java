@@ -95,7 +95,7 @@ public final class CompressorPinning {
     // a hold or a clock (a threshold is left out above): its ms, either side of the compressor
     double ms = b.plainValue();
     List<CellPlan> plans = new ArrayList<>();
-    for (Flush flush : b.flushes()) {
+    for (Flush flush : Flush.values()) {
       if (flush == Flush.TIMER) continue; // a compressor's timer is not pinned by a cell
       for (boolean compressorFirst : new boolean[] {true, false}) {
         Fitted fitted =

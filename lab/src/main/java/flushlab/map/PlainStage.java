@@ -1,6 +1,5 @@
 package flushlab.map;
 
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -30,18 +29,6 @@ record PlainStage(TriggerKind kind, double plainValue, double wireValue) {
 
   boolean oneLate() {
     return kind == TriggerKind.ONE_LATE;
-  }
-
-  /**
-   * The compressor's flushes tried beside it: every one. A compressor sending by its output, beside
-   * any stage: behind a threshold each release compresses as a block, so its output comes in steps
-   * an input count cannot match (`byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` had
-   * no model, 2026-12-05); behind a hold an input count can replay alike on every cell, and then
-   * both are named (`timer=249ms -> compress=gzip,flush=bytes,bytes=2289B` had no candidate of its
-   * kind: 2026-12-06).
-   */
-  List<CompressorFlushFit.Flush> flushes() {
-    return List.of(CompressorFlushFit.Flush.values());
   }
 
   /**
