@@ -115,11 +115,16 @@ final class MapSession {
     List<CellEvidence> probed =
         asItIs.stream().map(r -> MapPass.asProbed(r, cert.emitToRecvMs())).toList();
     boolean unexplained = asItIsAnswer != null && asItIsAnswer.kind() == TriggerKind.INCONCLUSIVE;
+    // the accepting pass lost a cell to this host's stalls: what the compressor does to the stream
+    // was not seen, so no model joins one (a threshold then a compressor flushing one release late
+    // was given, "verified" on the other client's cells alone: a fresh-clone suite, s234)
+    boolean compressorUnseen = acceptingPassStalled(answer);
     boolean twoStages =
         !lab.interrupted()
             && asItIsAnswer != null
             && !probed.isEmpty()
             && !probed.contains(null)
+            && !compressorUnseen
             && (verify || unexplained);
     List<TwoStageCandidate> two = twoStages ? PairReplays.candidates(target, probed) : List.of();
     // a threshold and a timer in series, simulated on the stream as it is (never beside a
@@ -138,7 +143,7 @@ final class MapSession {
     // flushing one write late, is replayed first (any --no-verify: a two-stage answer is only given
     // replayed)
     TwoStageCandidate lateCompressor =
-        lab.interrupted() || asItIsAnswer == null
+        lab.interrupted() || asItIsAnswer == null || compressorUnseen
             ? null
             : BesideACompressor.flushingOneLate(answer, asItIsAnswer == mine, heldOnly);
     // or a compressor on a timer of its own, before or after a plain hold, its flush pinned by a
@@ -151,7 +156,7 @@ final class MapSession {
     // a cell telling compressor models apart is measured as that client
     Cell acceptingBase = acceptingPass.isEmpty() ? null : acceptingPass.get(0).cell();
     List<TwoStageCandidate> compressorTimed = List.of();
-    if (!lab.interrupted() && asItIsAnswer != null) {
+    if (!lab.interrupted() && asItIsAnswer != null && !compressorUnseen) {
       List<CellEvidence> pinning =
           FlushPinning.measure(lab, map, answer, acceptingCells, acceptingPass);
       answer =
@@ -250,6 +255,19 @@ final class MapSession {
       if (stalled != null) answer = answer.withHostStallsWhereTheReplayDiffered(stalled);
     }
     return new Mapped(results, answer);
+  }
+
+  /**
+   * Whether the pass of the client that accepts the target's coding ended because this host stalled
+   * through a cell of it (its answer inconclusive for that): the compressor's part of the stream is
+   * then unknown.
+   */
+  static boolean acceptingPassStalled(FlushTrigger answer) {
+    if (answer.compression() == null || answer.compression().coding() == null) return false;
+    FlushTrigger accepting = answer.compression().accepting();
+    return accepting != null
+        && accepting.kind() == TriggerKind.INCONCLUSIVE
+        && accepting.verdict().contains(HOST_STALLED);
   }
 
   /**
