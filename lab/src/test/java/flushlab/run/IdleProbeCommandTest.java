@@ -20,6 +20,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -218,13 +219,13 @@ class IdleProbeCommandTest {
         probeWithStalls(500, 50, 100, line -> line.startsWith("think 400 ms: passed"));
     // the trial the stall fell in; another trial may meet a real stall of this host after its think
     // (s72: one did)
-    int stalledTrial =
-        a.trials()
-            .indexOf(
-                a.trials().stream()
-                    .filter(t -> t.startsWith("think 800 ms: cut"))
-                    .findFirst()
-                    .orElseThrow());
+    Optional<String> cut =
+        a.trials().stream().filter(t -> t.startsWith("think 800 ms: cut")).findFirst();
+    // real stalls of this host twice in a row before the 800 ms think end the probe there, naming
+    // the
+    // host (s237: 68 and 98 ms in the thinks of 200 ms)
+    if (cut.isEmpty()) HostStalls.skipIfSaidIn(a.verdict());
+    int stalledTrial = a.trials().indexOf(cut.orElseThrow());
     assertThat(a.trials().get(stalledTrial + 1))
         .as(a.trials().toString())
         .doesNotContain("this host stalled");
