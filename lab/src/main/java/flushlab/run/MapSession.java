@@ -299,11 +299,22 @@ final class MapSession {
     if (o.unfinished() != null) return answer.withReplayUnfinished(o.unfinished(), o.tryNext());
     if (o.verdict() == null) return answer;
     announce.accept("replay: " + o.text());
+    ReplayVerdict verdict = o.verdict();
     replayedCells = o.cells();
-    if (o.verdict().verified()) givenVerdict = o.verdict();
-    else refusedCells = PassStalls.differing(o.verdict());
-    FlushTrigger replayedAnswer = answer.withReplay(o.verdict());
-    return o.clientsApart() == null
+    StalledCellsAgain.Again again =
+        verdict.verified() || lab.interrupted()
+            ? null
+            : StalledCellsAgain.measure(map, model.chain(), socketStage, o);
+    if (again != null) {
+      verdict = again.verdict();
+      replayedCells = again.cells();
+      announce.accept("replay: " + verdict.text());
+    }
+    if (verdict.verified()) givenVerdict = verdict;
+    else refusedCells = PassStalls.differing(verdict);
+    FlushTrigger replayedAnswer = answer.withReplay(verdict);
+    // which client the cells differed for, as first replayed (not said of cells measured again)
+    return o.clientsApart() == null || again != null
         ? replayedAnswer
         : replayedAnswer.withClientsApart(o.clientsApart());
   }

@@ -35,6 +35,24 @@ public record RunRecord(
     return exclusion != null;
   }
 
+  /** The same run, excluded after the fact (a host stall found where a replay differed). */
+  public RunRecord withExclusion(Exclusion why) {
+    return new RunRecord(
+        target,
+        cell,
+        run,
+        result,
+        why,
+        maxPacingLatenessNanos,
+        unauditedStreams,
+        upstreamFrameBytes,
+        upstreamFrames,
+        startedEpochMillis,
+        endedEpochMillis,
+        stalls,
+        agents);
+  }
+
   /** The sentence naming why the run was excluded, or null when it was kept. */
   public String exclusionReason() {
     return exclusion == null ? null : exclusion.reason();
