@@ -12,7 +12,8 @@
  * {@code UndecidedAnswers} when several still replay alike or stalls or the budget left twins
  * unreplayed, {@code TwinCheck} the cell one mechanism verified alone is held to before it is given
  * (where a twin of two stages would show), {@code PassStalls} this host's stalls during a pass's
- * cells; through {@code MapLab}, what it needs of the runner), {@code ModelReplay} (a model's relay
+ * cells, {@code StalledCellsAgain} the cells a refused model differed on only where this host
+ * stalled, measured on the target again; through {@code MapLab}, what it needs of the runner), {@code ModelReplay} (a model's relay
  * where the target ran, every cell measured on it and compared), {@code StallJudge} + {@code
  * RunStalls} (a run's merged reads held against this process's stalls), {@code Exclusion} (why a
  * run says nothing of the target: the emitter late, a host stall, a share missing; decisions
