@@ -205,7 +205,21 @@ final class PairReplays {
       cells.add(more.seen());
       pairs = HoldingPairFit.candidates(target.name(), cells, target.path());
     }
-    return new Pinned(cells, pairs);
+    PairsToldFirst.Told told =
+        PairsToldFirst.tell(
+            target.name(),
+            target.path(),
+            cells,
+            pairs,
+            plan ->
+                !lab.interrupted()
+                    && ModelReplay.secondsLeft(map.deadline()) >= 3 * (plan.streamMs() / 1000 + 1),
+            plan -> {
+              MapContext.OneMore more = map.oneCellMore(lab, base, plan, "tell the pairs apart");
+              return more == null ? null : more.seen();
+            },
+            map.announce());
+    return new Pinned(told.cells(), told.pairs());
   }
 
   /** The pair cells with those measured to pin a threshold, and the pairs fitted on them all. */
