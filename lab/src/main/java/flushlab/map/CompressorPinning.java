@@ -40,6 +40,21 @@ public final class CompressorPinning {
    */
   public static CellPlan pinningCell(
       Fitted f, Flush flush, TriggerKind other, double otherMs, boolean first) {
+    return pinningCell(f, flush, other, otherMs, first, List.of());
+  }
+
+  /**
+   * As above, of frame sizes and intervals none of {@code measured} has: such a cell reads no more
+   * than the one measured (the 60 B cell every 2 ms, measured again to pin an input count behind a
+   * 130 ms clock, a chain bench, 2026-12-07).
+   */
+  static CellPlan pinningCell(
+      Fitted f,
+      Flush flush,
+      TriggerKind other,
+      double otherMs,
+      boolean first,
+      List<CellEvidence> measured) {
     Kind kind = CompressorFlushFit.beside(other, first);
     if (kind != Kind.PERIODIC && kind != Kind.HOLD || flush != Flush.INPUT || !f.loose())
       return null;
@@ -55,7 +70,7 @@ public final class CompressorPinning {
                 Math.max(
                     HoldingPairFit.framesAt(ms),
                     Math.ceil((MIN_RELEASES + 1.5) * f.high() / Math.max(1, size)));
-        if (frames * ms > MAX_STREAM_MS) continue;
+        if (frames * ms > MAX_STREAM_MS || measuredAlready(measured, size, ms)) continue;
         CellEvidence plan = HoldingPairFit.planned(size, ms, frames);
         double previous = -1;
         double atLow = 0;
@@ -75,6 +90,13 @@ public final class CompressorPinning {
       }
     }
     return best;
+  }
+
+  /** Whether one of {@code measured} sent frames of {@code size} B every {@code ms}. */
+  private static boolean measuredAlready(List<CellEvidence> measured, long size, long ms) {
+    String prefix =
+        new CellPlan(size, ms * 1_000_000L, 1).toString().replace(" frames=1", " frames=");
+    return measured.stream().anyMatch(c -> c.label().startsWith(prefix));
   }
 
   /** Cells measured at most to pin the compressor's flushes beside one stage. */
@@ -101,7 +123,9 @@ public final class CompressorPinning {
         Fitted fitted =
             CompressorFlushFit.fit(acceptingCells, List.of(), flush, other, ms, compressorFirst);
         CellPlan plan =
-            fitted == null ? null : pinningCell(fitted, flush, other, ms, compressorFirst);
+            fitted == null
+                ? null
+                : pinningCell(fitted, flush, other, ms, compressorFirst, acceptingCells);
         if (plan != null && !plans.contains(plan) && plans.size() < MAX_PINNING_CELLS)
           plans.add(plan);
       }
