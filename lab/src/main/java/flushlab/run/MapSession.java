@@ -304,7 +304,7 @@ final class MapSession {
     StalledCellsAgain.Again again =
         verdict.verified() || lab.interrupted()
             ? null
-            : StalledCellsAgain.measure(map, model.chain(), socketStage, o);
+            : StalledCellsAgain.measure(lab, map, model.chain(), socketStage, o);
     if (again != null) {
       verdict = again.verdict();
       replayedCells = again.cells();

@@ -63,9 +63,10 @@ final class ModelReplay {
       List<ReplayedCell> cells,
       List<CellEvidence> onModel,
       ClientsApart clientsApart,
-      int leftOnceRefused) {
+      int leftOnceRefused,
+      List<TargetCellResult> onTarget) {
     Outcome(ReplayVerdict verdict, String unfinished, String tryNext, int notReplayed) {
-      this(verdict, unfinished, tryNext, notReplayed, List.of(), List.of(), null, 0);
+      this(verdict, unfinished, tryNext, notReplayed, List.of(), List.of(), null, 0, List.of());
     }
 
     String text() {
@@ -220,6 +221,7 @@ final class ModelReplay {
           }
           compared.add(
               new ComparedCell(
+                  r,
                   onTarget,
                   replayedCell,
                   Staircase.of(r.included(), ReplayedCell.MAX_FRAMES),
@@ -292,7 +294,8 @@ final class ModelReplay {
         List.copyOf(cells),
         compared.stream().map(ComparedCell::onModel).toList(),
         apart,
-        leftOnceRefused);
+        leftOnceRefused,
+        compared.stream().map(ComparedCell::result).toList());
   }
 
   /**
@@ -310,6 +313,7 @@ final class ModelReplay {
    * One cell measured on the target and again on the model: its signature and its stream on each.
    */
   private record ComparedCell(
+      TargetCellResult result,
       CellEvidence onTarget,
       CellEvidence onModel,
       Staircase targetStairs,

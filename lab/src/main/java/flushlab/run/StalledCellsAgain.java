@@ -35,12 +35,12 @@ final class StalledCellsAgain {
    * cells measured on the target again where this host stalled in each of them; null when one did
    * not stall, the budget has no room, or a run came back with nothing.
    */
-  static Again measure(MapContext map, String chain, boolean socketStage, ModelReplay.Outcome o)
+  static Again measure(
+      MapLab lab, MapContext map, String chain, boolean socketStage, ModelReplay.Outcome o)
       throws Exception {
     ReplayVerdict v = o.verdict();
-    // the replay compared every target cell that kept a frame, in the order measured
-    List<TargetCellResult> compared =
-        map.results().stream().filter(r -> r.included().frames() > 0).toList();
+    // the target's cells as the replay compared them, in its order
+    List<TargetCellResult> compared = o.onTarget();
     List<Integer> differing = new ArrayList<>();
     double needSeconds = 0;
     for (int i = 0; i < v.cells().size(); i++) {
@@ -49,7 +49,7 @@ final class StalledCellsAgain {
       if (m.label().equals(IdleCut.LABEL)
           || i >= compared.size()
           || i >= o.onModel().size()
-          || !compared.get(i).evidence(map.cert().emitToRecvMs()).label().equals(m.label())
+          || !map.results().contains(compared.get(i))
           || PassStalls.hostStallsDuring(List.of(compared.get(i))) == null) return null;
       differing.add(i);
       needSeconds += compared.get(i).cell().stream().streamNanos() / 1e9 + 1;
@@ -84,15 +84,24 @@ final class StalledCellsAgain {
                             + chain
                             + " differed there; measured again")));
       List<RunRecord> fresh = new ArrayList<>();
-      if (!map.measure()
-          .runOnceMoreIfExcluded(
-              map.target(),
-              old.cell(),
-              old.cell().index(),
-              old.runs().size(),
-              label + " again",
-              fresh,
-              map.announce())) return null;
+      // as the client it was measured as (the pass that accepts no compression asks so)
+      lab.identityPass(old.requestHeaders() != null);
+      boolean done;
+      try {
+        done =
+            map.measure()
+                .runOnceMoreIfExcluded(
+                    map.target(),
+                    old.cell(),
+                    old.cell().index(),
+                    old.runs().size(),
+                    label + " again",
+                    fresh,
+                    map.announce());
+      } finally {
+        lab.identityPass(false);
+      }
+      if (!done) return null;
       runs.addAll(fresh);
       TargetCellResult again = TargetCellResult.of(map.target().name(), old.cell(), runs);
       if (old.requestHeaders() != null) again = again.withRequestHeaders(old.requestHeaders());

@@ -32,7 +32,7 @@ class ModelReplayTest {
                     "frame_size=60B interval=2ms frames=600",
                     "the model held every stream to its end, the target did not")));
     ModelReplay.Outcome o =
-        new ModelReplay.Outcome(v, null, null, 0, List.of(), List.of(), null, 8);
+        new ModelReplay.Outcome(v, null, null, 0, List.of(), List.of(), null, 8, List.of());
     assertThat(o.notReplayed()).isZero();
     assertThat(o.text())
         .startsWith("not verified: the model timer=249.4ms -> compress=gzip,flush=none -> nagle")

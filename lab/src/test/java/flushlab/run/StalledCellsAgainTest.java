@@ -7,6 +7,7 @@ import flushlab.client.BatchResult;
 import flushlab.client.Staircase;
 import flushlab.client.StreamResult;
 import flushlab.core.StallFigures;
+import flushlab.http.Header;
 import flushlab.map.CellEvidence;
 import flushlab.map.CellMatch;
 import flushlab.map.Replay;
@@ -14,10 +15,12 @@ import flushlab.map.ReplayVerdict;
 import flushlab.netpath.NetworkPath;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.Cell;
+import flushlab.scenario.Scenario;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +62,44 @@ class StalledCellsAgainTest {
 
   record Mapped(MapContext map, ModelReplay.Outcome refused, List<String> said) {}
 
+  /** The runner's side: only whether a run asked as the client that accepts no compression. */
+  static final class Lab implements MapLab {
+    final List<Boolean> identity = new ArrayList<>();
+
+    @Override
+    public Scenario scenario() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean interrupted() {
+      return false;
+    }
+
+    @Override
+    public void progress(String what) {}
+
+    @Override
+    public void identityPass(boolean on) {
+      identity.add(on);
+    }
+
+    @Override
+    public List<Header> headersFor(boolean identity) {
+      return List.of();
+    }
+
+    @Override
+    public PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public SilentStream silentStream(Measure on, Target target, Cell base, long deadline) {
+      return null;
+    }
+  }
+
   /** The target's cell, its replay on the model, and {@code fresh} as the target measured again. */
   static Mapped refusedWhereTheHostStalled(StallFigures stalls, LongUnaryOperator fresh) {
     TargetCellResult onTarget =
@@ -80,7 +121,8 @@ class StalledCellsAgainTest {
             List.of(new ReplayedCell(CELL.label(), v.cells().get(0).difference(), stairs, stairs)),
             List.of(m),
             null,
-            0);
+            0,
+            List.of(onTarget));
     List<String> said = new ArrayList<>();
     List<TargetCellResult> results = new ArrayList<>(List.of(onTarget));
     Measure again = (target, cell, index, n) -> run(fresh, StallFigures.NONE, n);
@@ -101,7 +143,8 @@ class StalledCellsAgainTest {
     assertThat(m.refused().verdict().verified())
         .as("the stalled cell differs: %s", m.refused().verdict().text())
         .isFalse();
-    StalledCellsAgain.Again again = StalledCellsAgain.measure(m.map(), MODEL, false, m.refused());
+    StalledCellsAgain.Again again =
+        StalledCellsAgain.measure(new Lab(), m.map(), MODEL, false, m.refused());
     assertThat(again).as(String.join("\n", m.said())).isNotNull();
     assertThat(again.verdict().verified()).as(again.verdict().text()).isTrue();
     assertThat(again.measuredAgain()).isEqualTo(1);
@@ -114,11 +157,29 @@ class StalledCellsAgainTest {
     assertThat(m.said()).anyMatch(l -> l.contains("differed where this host stalled"));
   }
 
+  /** A cell of the pass that accepts no compression is measured again as that client. */
+  @Test
+  void aCellOfThePassAcceptingNoCompressionIsMeasuredAgainSo() throws Exception {
+    Mapped m = refusedWhereTheHostStalled(STALLED_54_MS, StalledCellsAgainTest::held);
+    TargetCellResult bare = m.map().results().get(0).withRequestHeaders(List.of());
+    m.map().results().set(0, bare);
+    ModelReplay.Outcome o = m.refused();
+    ModelReplay.Outcome onBare =
+        new ModelReplay.Outcome(
+            o.verdict(), null, null, 0, o.cells(), o.onModel(), null, 0, List.of(bare));
+    Lab lab = new Lab();
+    StalledCellsAgain.Again again = StalledCellsAgain.measure(lab, m.map(), MODEL, false, onBare);
+    assertThat(again).isNotNull();
+    assertThat(lab.identity).containsExactly(true, false);
+    assertThat(m.map().results().get(0).requestHeaders()).isEqualTo(List.of());
+  }
+
   /** Measured again, the cell differs as before: the model stays refused, on the new run. */
   @Test
   void aCellThatDiffersAgainRefusesTheModel() throws Exception {
     Mapped m = refusedWhereTheHostStalled(STALLED_54_MS, StalledCellsAgainTest::heldThroughAStall);
-    StalledCellsAgain.Again again = StalledCellsAgain.measure(m.map(), MODEL, false, m.refused());
+    StalledCellsAgain.Again again =
+        StalledCellsAgain.measure(new Lab(), m.map(), MODEL, false, m.refused());
     assertThat(again).isNotNull();
     CellMatch cell = again.verdict().cells().get(0);
     assertThat(cell.difference()).as(again.verdict().text()).isNotNull();
@@ -130,7 +191,7 @@ class StalledCellsAgainTest {
   void aCellThatDifferedWithoutAStallIsNotMeasuredAgain() throws Exception {
     Mapped m =
         refusedWhereTheHostStalled(new StallFigures(1, 0, 0, 6, 20), StalledCellsAgainTest::held);
-    assertThat(StalledCellsAgain.measure(m.map(), MODEL, false, m.refused())).isNull();
+    assertThat(StalledCellsAgain.measure(new Lab(), m.map(), MODEL, false, m.refused())).isNull();
     assertThat(m.map().results().get(0).runs()).hasSize(1);
   }
 }
