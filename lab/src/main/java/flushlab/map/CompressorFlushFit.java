@@ -137,7 +137,13 @@ public final class CompressorFlushFit {
     // release by one of the compressor's cycles: then at every phase, for a candidate the replay
     // decides on (`compress=gzip,flush=timer,after=59ms -> timer=150ms,periodic=true` had no
     // candidate in that order, and the other order alone was verified: 2026-12-06)
-    if (f == null && fixed.kind() == Kind.PERIODIC && first && flush == Flush.TIMER)
+    // Likewise a count behind the clock, where a cell's first release came a tick sooner or later
+    // than the few phases tried give: a pinning cell of 60 B every 5 ms behind a 130 ms clock
+    // showed its first frame after 390.5 ms in one map and 520.5 in another (three ticks or four
+    // before the count was reached), and the first map had no candidate of a count at all
+    // (`flushlab map --shape 'timer=130ms,periodic=true -> compress=gzip,flush=input,bytes=4738B'
+    // --client browser`, 2026-12-07)
+    if (f == null && fixed.kind() == Kind.PERIODIC && (first && flush == Flush.TIMER || !first))
       f = fit(fitted, pins, flush, fixed, first, everyPhase(fixed.value()));
     // a threshold is read on the other client's cells to a percent or two, and behind a compressor
     // flushing by its input each release is whole flushes of a hundred bytes or so, which a
