@@ -131,6 +131,12 @@ public record ShaperModel(String chain, String note, List<String> alike) {
         return new ShaperModel(compressedFirst, null, List.of(late));
       }
       if (countsBytes(others.kind())) return of(compressedFirst);
+      // first-content reads the events' own bytes: behind the compressor it cannot, and holds the
+      // body to its end (below), so where both clients saw it, it stands in front (`first-
+      // content=any -> compress=gzip,flush=each` was modelled the other way and refused for holding
+      // 200 frames to their end: a chain bench, seed 20261226)
+      if (others.kind() == TriggerKind.FIRST_CONTENT)
+        return of(hold.chain() + " -> " + each + nagle);
       return new ShaperModel(compressedFirst, null, List.of(hold.chain() + " -> " + each + nagle));
     }
     ShaperModel compressor = compressor(coding, accepting);

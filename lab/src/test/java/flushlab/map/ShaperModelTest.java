@@ -263,6 +263,20 @@ class ShaperModelTest {
         .contains("nor is timer=150.3ms -> compress=gzip,flush=each");
   }
 
+  /**
+   * First-content seen alike by both kinds of client stands in front of the compressor: behind it,
+   * it cannot read the compressed events and holds the body to its end (`first-content=any ->
+   * compress=gzip,flush=each` was modelled with the compressor first and refused for holding a
+   * stream of 200 frames to its end: a chain bench, seed 20261226).
+   */
+  @Test
+  void firstContentSeenByBothClientsStandsInFrontOfTheCompressor() {
+    FlushTrigger first = answer(TriggerKind.FIRST_CONTENT, null, null);
+    ShaperModel m = compressed(first, first);
+    assertThat(m.chain()).isEqualTo("first-content=any -> compress=gzip,flush=each");
+    assertThat(m.alike()).as("the other order holds the body to its end").isEmpty();
+  }
+
   static ShaperModel compressed(FlushTrigger accepting, FlushTrigger others) {
     CompressionFinding c =
         CompressionFinding.of("gzip", "browser", accepting, "bare", others, null);
