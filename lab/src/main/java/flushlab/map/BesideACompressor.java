@@ -165,8 +165,18 @@ public final class BesideACompressor {
     // threshold-or-timer, which no compressor of the lab's does alone (one-late in front of a
     // one-late compressor, two writes late, was read so, and answered with no model: a chain bench,
     // 2026-12-05); beside a threshold such a reading is a compressor on a timer's, tried next
+    // beside the cork, read as one hold of the ceiling and what the compressor added: a compressor
+    // on a short timer and one flushing one write late replay alike there, and only the timer was
+    // tried (`cork -> compress=gzip,flush=next` answered `compress=gzip,flush=timer,after=20ms ->
+    // cork`, 20 ms the grid's least: a browser chain bench, seed 20261227)
+    boolean besideTheCork =
+        others.kind() == TriggerKind.CORK
+            && EnumSet.of(
+                    TriggerKind.TIMER, TriggerKind.THRESHOLD_OR_TIMER, TriggerKind.INCONCLUSIVE)
+                .contains(accepting.kind());
     boolean beside =
         HOLDING.contains(others.kind()) && accepting.kind() == TriggerKind.INCONCLUSIVE
+            || besideTheCork
             || others.kind() == TriggerKind.ONE_LATE
                 && (accepting.kind() == TriggerKind.INCONCLUSIVE
                     || accepting.kind() == TriggerKind.THRESHOLD_OR_TIMER);

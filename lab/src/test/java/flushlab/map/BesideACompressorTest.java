@@ -212,6 +212,31 @@ class BesideACompressorTest {
         .isNull();
   }
 
+  /**
+   * Beside the cork, an accepting pass read as a hold of the ceiling and what the compressor added
+   * (or as nothing one mechanism explains) gets the compressor flushing one write late too: a short
+   * compressor timer replays alike there, and was given alone (`cork -> compress=gzip,flush=next`
+   * as `compress=gzip,flush=timer,after=20ms -> cork`: a browser chain bench, seed 20261227).
+   */
+  @Test
+  void besideTheCorkACompressorFlushingOneLateIsTriedToo() {
+    FlushTrigger cork =
+        new FlushTrigger(
+            "x", TriggerKind.CORK, 63612.0, null, 207.8, null, "cork", List.of(), List.of());
+    for (FlushTrigger accepting :
+        List.of(timed(TriggerKind.TIMER, 233), answer(TriggerKind.INCONCLUSIVE))) {
+      TwoStageCandidate c =
+          BesideACompressor.flushingOneLate(compressedBeside(accepting, cork), true, null);
+      assertThat(c).as("beside %s", accepting.kind()).isNotNull();
+      assertThat(c.chain()).isEqualTo("cork -> compress=gzip,flush=next");
+    }
+    assertThat(
+            BesideACompressor.flushingOneLate(
+                compressedBeside(answer(TriggerKind.ONE_LATE), cork), true, null))
+        .as("an accepting pass read as a mechanism a compressor does")
+        .isNull();
+  }
+
   @Test
   void aPlainHoldingStageWithAnUnexplainedCompressedPassIsTriedWithACompressorFlushingOneLate() {
     FlushTrigger clock = timed(TriggerKind.PERIODIC_TIMER, 113.4);
