@@ -4,6 +4,8 @@ import flushlab.client.StreamMeter;
 import flushlab.client.StreamResult;
 import flushlab.core.FrameCodec;
 import flushlab.core.LabClock;
+import flushlab.scenario.Cell;
+import java.util.Map;
 import java.util.function.LongUnaryOperator;
 import java.util.zip.CRC32C;
 
@@ -13,6 +15,15 @@ import java.util.zip.CRC32C;
  */
 public final class ReadByRead {
   private ReadByRead() {}
+
+  /**
+   * The cell a test's streams are built for: {@code frames} of {@code size} B every {@code
+   * interval}.
+   */
+  public static Cell cell(int frames, int size, String interval) {
+    return Cell.fromSettings(
+        Map.of("frames", Integer.toString(frames), "frame_size", size + "B", "interval", interval));
+  }
 
   /** The receive buffer: the most one read returns; a read that fills it says more was waiting. */
   static final int BUFFER = 65536;

@@ -8,7 +8,6 @@ import flushlab.client.StreamResult;
 import flushlab.map.CellEvidence;
 import flushlab.scenario.Cell;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -20,9 +19,7 @@ class DrainedCellTest {
   static final int FRAMES = 600;
   static final int SIZE = 4096;
   static final long INTERVAL = 2_000_000L;
-  static final Cell CELL =
-      Cell.fromSettings(
-          Map.of("frames", Integer.toString(FRAMES), "frame_size", SIZE + "B", "interval", "2ms"));
+  static final Cell CELL = ReadByRead.cell(FRAMES, SIZE, "2ms");
 
   /** One stream of the cell's frames, read at {@code readAt(i)} ({@link ReadByRead}). */
   static StreamResult stream(LongUnaryOperator readAt) {

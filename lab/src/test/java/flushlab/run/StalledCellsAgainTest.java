@@ -19,7 +19,6 @@ import flushlab.scenario.Scenario;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -34,9 +33,7 @@ class StalledCellsAgainTest {
   static final int FRAMES = 100;
   static final int SIZE = 4096;
   static final long INTERVAL = 2_000_000L;
-  static final Cell CELL =
-      Cell.fromSettings(
-          Map.of("frames", Integer.toString(FRAMES), "frame_size", SIZE + "B", "interval", "2ms"));
+  static final Cell CELL = ReadByRead.cell(FRAMES, SIZE, "2ms");
   static final String MODEL = "timer=20ms";
 
   /** Ten frames a release, each released 20 ms after the first of them was written. */
