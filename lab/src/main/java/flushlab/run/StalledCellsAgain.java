@@ -42,6 +42,7 @@ final class StalledCellsAgain {
     // the target's cells as the replay compared them, in its order
     List<TargetCellResult> compared = o.onTarget();
     List<Integer> differing = new ArrayList<>();
+    List<String> stalls = new ArrayList<>();
     double needSeconds = 0;
     for (int i = 0; i < v.cells().size(); i++) {
       CellMatch m = v.cells().get(i);
@@ -49,9 +50,11 @@ final class StalledCellsAgain {
       if (m.label().equals(IdleCut.LABEL)
           || i >= compared.size()
           || i >= o.onModel().size()
-          || !map.results().contains(compared.get(i))
-          || PassStalls.hostStallsDuring(List.of(compared.get(i))) == null) return null;
+          || !map.results().contains(compared.get(i))) return null;
+      String stall = PassStalls.hostStallsDuring(List.of(compared.get(i)));
+      if (stall == null) return null;
       differing.add(i);
+      stalls.add(stall);
       needSeconds += compared.get(i).cell().stream().streamNanos() / 1e9 + 1;
     }
     if (differing.isEmpty() || ModelReplay.secondsLeft(map.deadline()) < needSeconds + 1)
@@ -59,10 +62,12 @@ final class StalledCellsAgain {
     Replay.Tolerance tolerance = Replay.Tolerance.fromDirectPath(map.cert().spreadMs());
     List<CellMatch> matches = new ArrayList<>(v.cells());
     List<ReplayedCell> cells = new ArrayList<>(o.cells());
-    for (int i : differing) {
+    int measuredAgain = 0;
+    for (int k = 0; k < differing.size(); k++) {
+      int i = differing.get(k);
       TargetCellResult old = compared.get(i);
       String label = v.cells().get(i).label();
-      String stall = PassStalls.hostStallsDuring(List.of(old));
+      String stall = stalls.get(k);
       map.announce()
           .accept(
               "replay: "
@@ -72,9 +77,10 @@ final class StalledCellsAgain {
                   + "); measured on the target again "
                   + HostQuiet.await(HiccupMeter.get()).text());
       List<RunRecord> runs = new ArrayList<>();
+      // a kept run this host stalled through is excluded for it; another kept run stays
       for (RunRecord r : old.runs())
         runs.add(
-            r.excluded()
+            r.excluded() || PassStalls.hostStallsDuring(oneRun(old, r)) == null
                 ? r
                 : r.withExclusion(
                     Exclusion.hostStall(
@@ -101,11 +107,12 @@ final class StalledCellsAgain {
       } finally {
         lab.identityPass(false);
       }
-      if (!done) return null;
+      // interrupted, or no data again: the cells not measured again keep their difference
+      if (!done) break;
       runs.addAll(fresh);
       TargetCellResult again = TargetCellResult.of(map.target().name(), old.cell(), runs);
       if (old.requestHeaders() != null) again = again.withRequestHeaders(old.requestHeaders());
-      if (again.included().frames() == 0) return null;
+      if (again.included().frames() == 0) break;
       CellEvidence onTarget = again.evidence(map.cert().emitToRecvMs());
       CellMatch m =
           Replay.compare(
@@ -127,7 +134,15 @@ final class StalledCellsAgain {
               Staircase.of(again.included(), ReplayedCell.MAX_FRAMES),
               o.cells().get(i).model()));
       map.results().set(map.results().indexOf(old), again);
+      measuredAgain++;
     }
-    return new Again(new ReplayVerdict(v.model(), matches), cells, differing.size());
+    return measuredAgain == 0
+        ? null
+        : new Again(new ReplayVerdict(v.model(), matches), cells, measuredAgain);
+  }
+
+  /** {@code r}, one run of {@code cell}, as a cell of its own (what its stalls are judged on). */
+  private static List<TargetCellResult> oneRun(TargetCellResult cell, RunRecord r) {
+    return List.of(TargetCellResult.of(cell.target(), cell.cell(), List.of(r)));
   }
 }
