@@ -1,8 +1,10 @@
 package flushlab.map;
 
 import flushlab.relay.shaper.Compress;
+import flushlab.relay.shaper.Cork;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.relay.shaper.TimerFlush;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -24,8 +26,11 @@ public final class NextWriteTelling {
    * moves each side's waits by up to its period, run to run. At twice the longest alone, a clock of
    * 113 ms then a compressor flushing on the next write let frames 227 ms apart wait 227.7 ms on
    * its own model and 337.8 on the target, and the model flushing on a 112.9 ms timer 226.5: both
-   * agreed within the clock's period, and the two were named alike (a map, 2026-12-06). Null for
-   * any other pair.
+   * agreed within the clock's period, and the two were named alike (a map, 2026-12-06). The cork
+   * holds by a timer too, its ceiling: `cork -> compress=gzip,flush=next` and
+   * `compress=gzip,flush=timer,after=29.5ms -> cork` were told by frames 89 ms apart, which the
+   * cork gathered three to a release in both, and stayed alike (a map, 2026-12-07). Null for any
+   * other pair.
    */
   public static CellPlan of(String chainA, String chainB) {
     List<ShaperRegistry.Spec> a = parsed(chainA);
@@ -39,6 +44,10 @@ public final class NextWriteTelling {
     long intervalMs = (long) Math.ceil(Math.max(timersMs(a), timersMs(b)) + 2 * longest);
     return new CellPlan(60, intervalMs * 1_000_000L, TELLING_FRAMES);
   }
+
+  /** The longest a corked frame waited on a real connection ({@link CorkCeiling#OTHERS_MS}). */
+  private static final double CORK_CEILING_MS =
+      Arrays.stream(CorkCeiling.OTHERS_MS).max().orElseThrow();
 
   /** Frames of that cell: five releases or so, each one frame. */
   static final int TELLING_FRAMES = 6;
@@ -77,8 +86,12 @@ public final class NextWriteTelling {
     return longest;
   }
 
-  /** A stage's timer (a hold's, a clock's, a compressor's), 0 for one without. */
+  /**
+   * A stage's timer (a hold's, a clock's, a compressor's, the cork's ceiling at the longest a real
+   * connection showed), 0 for one without.
+   */
   private static double timerMs(ShaperRegistry.Spec s) {
+    if (s.type() == Cork.TYPE) return CORK_CEILING_MS;
     Long nanos =
         s.type() == TimerFlush.TYPE
             ? s.values().get(TimerFlush.AFTER.key())

@@ -434,6 +434,22 @@ class BesideACompressorTest {
   }
 
   /**
+   * `cork -> compress=gzip,flush=next` and `compress=gzip,flush=timer,after=29.5ms -> cork` were
+   * told by frames 89 ms apart, which the cork gathered three to a release in both: both models
+   * agreed and were named alike (a map, 2026-12-07). The cork's ceiling counts as a timer: frames
+   * further apart than it, each alone in the cork, wait the next frame's interval on the first and
+   * under 260 ms on the second.
+   */
+  @Test
+  void theCorksCeilingCountsAsATimerWhenTellingTheNextWriteFromATimer() {
+    CellPlan telling =
+        NextWriteTelling.of(
+            "cork -> compress=gzip,flush=next", "compress=gzip,flush=timer,after=29.5ms -> cork");
+    assertThat(telling).isNotNull();
+    assertThat(telling.intervalNanos() / 1e6).isGreaterThanOrEqualTo(29.5 + 2 * 225 + 225);
+  }
+
+  /**
    * An accepting pass read as an encoder (a compressor flushing every N input bytes of small frames
    * looks like one) beside a plain clock: the compressor's flush is simulated all the same, for the
    * map to try once the encoder's model failed its replay.
