@@ -175,7 +175,8 @@ public final class CompressorFlushFit {
     double low = Double.NaN;
     double high = Double.NaN;
     HoldingPairFit.Closest<Double> closest = new HoldingPairFit.Closest<>();
-    for (double v : grid(flush, fixed, first, phases)) {
+    for (double v :
+        FlushValues.tried(flush.kind, jittered(flush.kind, fixed, first, phases), pins)) {
       double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first, phases);
       if (Double.isNaN(score)) continue;
       if (Double.isNaN(low)) low = v;
@@ -194,7 +195,7 @@ public final class CompressorFlushFit {
     boolean fine = jittered(flush.kind, fixed, first, phases);
     for (double v = low / HoldingPairFit.STEP;
         !fine && v <= high * HoldingPairFit.STEP;
-        v *= FINE) {
+        v *= FlushValues.FINE) {
       double score = score(fitted, pins, new Stage(flush.kind, v), fixed, first, phases);
       if (!Double.isNaN(score)) closest.offer(score, v);
     }
@@ -203,20 +204,6 @@ public final class CompressorFlushFit {
     List<Double> tied = closest.tied();
     Span alike = new Span(Collections.min(tied), Collections.max(tied));
     return new Fitted(chosen, low, high, alike);
-  }
-
-  /**
-   * The values tried first: the 4 % grid, or for a compressor's timer in front of a clock judged a
-   * few ms either way ({@link TickJitter}) the 1 % one. There a cell's sizes hold within windows of
-   * a percent or two: `...after=106ms -> timer=238ms,periodic=true` matched every cell at 106 ms
-   * and at no value of the 4 % grid but 116.8, which was answered (a map, 2026-12-06).
-   */
-  private static double[] grid(Flush flush, Stage fixed, boolean first, double[] phases) {
-    if (!jittered(flush.kind, fixed, first, phases)) return HoldingPairFit.values(flush.kind);
-    double[] coarse = HoldingPairFit.values(flush.kind);
-    List<Double> v = new ArrayList<>();
-    for (double x = coarse[0]; x <= coarse[coarse.length - 1]; x *= FINE) v.add(x);
-    return v.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /** Whether a fit judges its cells against the ticks a few ms either way ({@link TickJitter}). */
@@ -266,8 +253,16 @@ public final class CompressorFlushFit {
   /** How far a pinning cell's simulated releases may lie from its own: a model's tolerance. */
   private static final double PIN_SHARE = 0.05;
 
-  /** The grid a pinned value is read on. */
-  private static final double FINE = 1.01;
+  /**
+   * The phase a pinning cell behind a clock was measured at: a tick fell when its first frame had
+   * waited as long as it did. At the fit's few phases, or any phase a first wait 15 % off allows, a
+   * count a tick's batch too high fitted (5092 B for a hidden 4738 behind a 130 ms clock, refused
+   * on replay: first frame 522.1 ms against 390.5; held within 10 ms, 4750 B, first frame 522.9
+   * against 392.4, since 79 frames of 60 B had come by then: two maps, 2026-12-07).
+   */
+  private static double[] ownPhase(CellEvidence c, double period) {
+    return new double[] {c.firstWaitMs() % period};
+  }
 
   /**
    * NaN when the compressor at this value, beside {@code fixed}, misses a cell; else how far its
@@ -300,13 +295,15 @@ public final class CompressorFlushFit {
     boolean byOutput =
         compressor.kind() == Kind.FLUSH_OUTPUT && fixed.kind() == Kind.INPUT_THRESHOLD;
     for (CellEvidence c : cells) {
-      if (byOutput && compressor.value() > sentAtOnce(c)) return Double.NaN;
+      if (byOutput && compressor.value() > ReleaseSizes.sentAtOnce(c)) return Double.NaN;
       double best = Double.NaN;
       double fewest = Double.MAX_VALUE;
       double most = 0;
       double soonest = Double.MAX_VALUE;
       double latest = 0;
-      for (double phase : phases) {
+      boolean ownPhase =
+          pins.contains(c) && fixed.kind() == Kind.PERIODIC && !first && c.firstWaitMs() > 0;
+      for (double phase : ownPhase ? ownPhase(c, fixed.value()) : phases) {
         Simulated sim = simulate(c, compressor, fixed.atPhase(phase), first);
         fewest = Math.min(fewest, sim.framesP50());
         most = Math.max(most, sim.framesP50());
@@ -318,7 +315,7 @@ public final class CompressorFlushFit {
         if (jittered)
           sim =
               TickJitter.nearest(c, TickJitter.around(c, sim, compressor, fixed.atPhase(0), phase));
-        if (!SimulatedCell.matches(c, sim)) continue;
+        if (ownPhase ? !onItsTick(c, sim, fixed.value()) : !SimulatedCell.matches(c, sim)) continue;
         // a compressor's timer is read off the sizes its flushes give a clock's releases: how
         // many it gathers is the clock's, and which counts they take (two or three flushes) the
         // timer's; its median alone matched a timer 60 % long
@@ -327,14 +324,17 @@ public final class CompressorFlushFit {
         // more than a model's 5 % off them is another value (2024 B for a hidden 2538, 34 frames
         // a release against 43, was within the quarter any cell's median gets, and given: a
         // fresh-clone suite, 2026-12-06)
-        if (pins.contains(c) && !Replay.close(sim.framesP50(), c.releaseFrames(), PIN_SHARE, 1))
-          continue;
+        if (pins.contains(c)
+            && !ownPhase
+            && !Replay.close(sim.framesP50(), c.releaseFrames(), PIN_SHARE, 1)) continue;
         double misfit =
-            pins.contains(c)
-                ? framesMisfit(c, sim)
-                : pins.isEmpty() || byOutput
-                    ? SimulatedCell.misfit(c, sim) + (sizes ? ReleaseSizes.misfit(c, sim) : 0)
-                    : 0;
+            ownPhase
+                ? sizesMisfit(c, sim)
+                : pins.contains(c)
+                    ? framesMisfit(c, sim)
+                    : pins.isEmpty() || byOutput
+                        ? SimulatedCell.misfit(c, sim) + (sizes ? ReleaseSizes.misfit(c, sim) : 0)
+                        : 0;
         if (Double.isNaN(best) || misfit < best) best = misfit;
       }
       if (Double.isNaN(best)) return Double.NaN;
@@ -361,30 +361,32 @@ public final class CompressorFlushFit {
 
   private static final double PHASE_MS = 5;
 
-  /**
-   * The most a compressor sending by its output can wait for, by what cell {@code c} received: a
-   * release is N bytes of output or more, so its median release's output (its chunk's framing taken
-   * off), with a percent for a stream's spread; unbounded for a cell with fewer than two releases
-   * or not compressed. The blocks' steps alone leave a value of the lab's encoder's sizes, which
-   * lie a few percent from a target's: `byte-threshold=1200B ->
-   * compress=gzip,flush=bytes,bytes=300B` was answered with 318 B, verified, although 2 KiB events
-   * were released 311 B at a time (a map, 2026-12-07).
-   */
-  private static double sentAtOnce(CellEvidence c) {
-    if (c.coding() == null || !c.held() || c.drained() || c.releasesPerStream() < 2)
-      return Double.POSITIVE_INFINITY;
-    double release = c.releaseBytesP50();
-    if (!(release > 0)) return Double.POSITIVE_INFINITY;
-    return (release - Discovery.chunkFraming(Math.round(release))) * (1 + SENT_SLACK);
-  }
-
-  /** How far over a cell's median release an output count may lie: a stream's spread. */
-  private static final double SENT_SLACK = 0.01;
-
   static Simulated simulate(CellEvidence c, Stage compressor, Stage fixed, boolean first) {
     return first
         ? PairSimulation.simulate(c, compressor, fixed)
         : PairSimulation.simulate(c, fixed, compressor);
+  }
+
+  /**
+   * A pinning cell behind a clock, simulated at its own phase: its first release on the tick its
+   * first frame's wait names (by then so many frames had come, which bounds the count to a frame
+   * where the steady releases bound it to a tick's batch), and its fewest and most frames a release
+   * as the cell's. Not the median: where a tick brings 26 frames or 27, releases of three ticks and
+   * of four came in turn, 79 frames and 104, and the median took either as the phase fell (a map,
+   * 2026-12-07).
+   */
+  private static boolean onItsTick(CellEvidence c, Simulated sim, double period) {
+    return !sim.drained()
+        && sim.releases() > 0
+        && Math.abs(sim.firstWaitMs() - c.firstWaitMs()) <= period / 2
+        && Replay.close(sim.framesP10(), c.releaseFramesP10(), PIN_SHARE, 1)
+        && Replay.close(sim.framesP90(), c.releaseFramesP90(), PIN_SHARE, 1);
+  }
+
+  private static double sizesMisfit(CellEvidence c, Simulated sim) {
+    double lo = (sim.framesP10() - c.releaseFramesP10()) / Math.max(1, c.releaseFramesP10());
+    double hi = (sim.framesP90() - c.releaseFramesP90()) / Math.max(1, c.releaseFramesP90());
+    return lo * lo + hi * hi;
   }
 
   private static double framesMisfit(CellEvidence c, Simulated sim) {
