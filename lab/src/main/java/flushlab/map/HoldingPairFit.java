@@ -80,9 +80,22 @@ public final class HoldingPairFit {
   static final double[] MS = grid(20, 600);
   static final double[] BYTES = grid(200, 65536);
 
+  /**
+   * The first of two holds, on a 1 % grid: its period is the releases' cadence, read to a ms or
+   * two, and the 4 % grid stepped over it. `timer=157ms -> timer=225ms` matched every cell from 156
+   * to 158 ms, and at half that, 78.9 ms (two of its windows make one of the second's), and only
+   * the half was on the grid: it was answered inconclusive with three pairs none of which was the
+   * hidden one (a chain bench, 2026-12-07).
+   */
+  static final double[] FINE_MS = grid(20, 600, 1.01);
+
   private static double[] grid(double lo, double hi) {
+    return grid(lo, hi, STEP);
+  }
+
+  private static double[] grid(double lo, double hi, double step) {
     List<Double> v = new ArrayList<>();
-    for (double x = lo; x <= hi; x *= STEP) v.add(x);
+    for (double x = lo; x <= hi; x *= step) v.add(x);
     return v.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
@@ -140,7 +153,7 @@ public final class HoldingPairFit {
   private static GridFit onGrid(List<CellEvidence> order, Kind[] pair) {
     int matching = 0;
     Closest<Stage[]> closest = new Closest<>();
-    for (double a : values(pair[0])) {
+    for (double a : pair[0] == Kind.HOLD && pair[1] == Kind.HOLD ? FINE_MS : values(pair[0])) {
       for (double b : values(pair[1])) {
         Stage first = new Stage(pair[0], a);
         Stage second = new Stage(pair[1], b);

@@ -953,4 +953,28 @@ class HoldingPairFitTest {
     assertThat(m.find()).isTrue();
     assertThat(Double.parseDouble(m.group(1))).as(hold.chain()).isBetween(0.95 * 326, 1.05 * 326);
   }
+
+  /**
+   * Two holds, the cells `flushlab map --shape timer=157ms --shape timer=225ms` measured
+   * (2026-12-07): releases every 158 ms, each frame waiting the second hold's 225 ms. The first
+   * hold's value is the cadence, which the cells read to a ms or two (156 to 158), and the 4 % grid
+   * stepped over it: the only two holds it fitted were 78.9 then 227.6 ms (two of the first's
+   * windows to one cadence), and the map named three pairs alike, none the hidden one.
+   */
+  @Test
+  void twoHoldsAreFittedAtTheCadenceTheCellsReadToAMs() {
+    List<CellEvidence> cells =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 75.00 frames/read; 6.0 releases per stream of 79 frames (p10 78, p90 80); the oldest frame waited 225.2 ms (p10 225.2, p90 225.3); 158.1 ms between releases (p10 157.9, p90 158.3); 66 B per frame on the wire, 5215 B per release (p10 5151, p90 5283); the first frame waited 225.2 ms",
+            "frame_size=4096B interval=2ms frames=600: 15.39 frames/read; 6.0 releases per stream of 79 frames (p10 79, p90 80); the oldest frame waited 225.6 ms (p10 225.5, p90 227.7); 158.2 ms between releases (p10 156.6, p90 160.4); 4104 B per frame on the wire, 324351 B per release (p10 324351, p90 328447); the first frame waited 227.4 ms",
+            "frame_size=60B interval=50ms frames=25: 4.17 frames/read; 4.0 releases per stream of 4 frames (p10 4, p90 4); the oldest frame waited 225.5 ms (p10 225.3, p90 225.9); 199.6 ms between releases (p10 199.2, p90 200.3); 66 B per frame on the wire, 264 B per release (p10 264, p90 264); the first frame waited 226.5 ms",
+            "frame_size=60B interval=10ms frames=120: 15.00 frames/read; 6.0 releases per stream of 16 frames (p10 16, p90 16); the oldest frame waited 225.2 ms (p10 225.2, p90 225.2); 160.0 ms between releases (p10 160.0, p90 160.2); 66 B per frame on the wire, 1056 B per release (p10 1056, p90 1056); the first frame waited 225.2 ms",
+            "frame_size=1024B interval=20ms frames=60: 8.57 frames/read; 5.0 releases per stream of 8 frames (p10 8, p90 8); the oldest frame waited 225.3 ms (p10 225.3, p90 225.3); 160.0 ms between releases (p10 158.6, p90 160.2); 1031 B per frame on the wire, 8255 B per release (p10 8255, p90 8255); the first frame waited 226.9 ms");
+    Stage[] pair =
+        ChainStages.of(
+            FittedPairs.matching("157 then 225", cells, "timer=[0-9.]+ms -> timer=[0-9.]+ms")
+                .chain());
+    assertThat(pair[0].value()).isCloseTo(157, within(157 * 0.05));
+    assertThat(pair[1].value()).isCloseTo(225, within(225 * 0.05));
+  }
 }
