@@ -1,5 +1,6 @@
 package flushlab.map;
 
+import flushlab.map.PairSimulation.Kind;
 import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +75,30 @@ public final class CorkAfterFit {
     // no clock: a periodic timer's releases meet the cork's ceiling at a new phase each time
     return HoldingStageFits.of(target, stage, evidence, path, false, CEILING_SLACK_MS).stream()
         .map(CorkAfterFit::followedByCork)
+        .toList();
+  }
+
+  /**
+   * The clock twins of {@code holds}, this fit's candidates: where one is a hold before the cork, a
+   * clock before it fitted by simulation ({@link HoldingPairFit}), to be replayed beside it and
+   * told apart by a cell more where both reproduce every cell. The cork's ceiling hides a clock's
+   * phase in every cell the map measures first: `timer=293ms,periodic=true -> cork` was answered a
+   * hold of 283.2 ms then the cork, verified 5 of 5, the clock never replayed (a chain bench,
+   * 2026-12-07). Empty where no candidate is a hold.
+   */
+  public static List<TwoStageCandidate> clockTwins(
+      String target, List<CellEvidence> cells, NetworkPath path, List<TwoStageCandidate> holds) {
+    boolean aHold =
+        holds.stream()
+            .map(c -> ChainStages.of(c.chain()))
+            .anyMatch(p -> p != null && p[0].kind() == Kind.HOLD && p[1].kind() == Kind.CORK);
+    if (!aHold) return List.of();
+    return HoldingPairFit.candidates(target, cells, path).stream()
+        .filter(
+            c -> {
+              PairSimulation.Stage[] p = ChainStages.of(c.chain());
+              return p != null && p[0].kind() == Kind.PERIODIC && p[1].kind() == Kind.CORK;
+            })
         .toList();
   }
 

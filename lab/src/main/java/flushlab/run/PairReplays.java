@@ -40,13 +40,15 @@ final class PairReplays {
 
   /**
    * Models of two stages the first pass's cells allow, simplest first: a holding stage then Nagle,
-   * one-late or the cork.
+   * one-late or the cork (a hold's clock twin with it).
    */
   static List<TwoStageCandidate> candidates(Target target, List<CellEvidence> cells) {
     List<TwoStageCandidate> two =
         new ArrayList<>(SocketStageFit.candidates(target.name(), cells, target.path()));
     two.addAll(OneLateAfterFit.candidates(target.name(), cells));
-    two.addAll(CorkAfterFit.candidates(target.name(), cells, target.path()));
+    List<TwoStageCandidate> cork = CorkAfterFit.candidates(target.name(), cells, target.path());
+    two.addAll(cork);
+    two.addAll(CorkAfterFit.clockTwins(target.name(), cells, target.path(), cork));
     return two;
   }
 

@@ -452,4 +452,46 @@ class CorkAfterFitTest {
             CorkAfterFit.candidates("x", BUFFER_THEN_CORK, NetworkPath.of("--path", "veth", 1500)))
         .isEmpty();
   }
+
+  /**
+   * `timer=293ms,periodic=true -> cork` as `flushlab map --client browser` measured it
+   * (2026-12-07): every cell reads as a hold of 283 ms then the cork, and the clock was never
+   * replayed, so a hold was answered. A hold before the cork now has its clock twin, fitted by
+   * simulation, to be replayed and told apart; a hold's own cells (`timer=283ms -> cork`, the same
+   * day) have none.
+   */
+  @Test
+  void aHoldBeforeTheCorkHasItsClockTwinWhereTheCellsAllowOne() {
+    List<CellEvidence> clock =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 150.00 frames/read; 2.0 releases per stream of 146 frames (p10 146, p90 147); the oldest frame waited 499.6 ms (p10 499.6, p90 503.8); 292.0 ms between releases (p10 292.0, p90 296.2); 66 B per frame on the wire, 9639 B per release (p10 9639, p90 9703); the first frame waited 501.7 ms",
+            "frame_size=4096B interval=2ms frames=600: 15.00 frames/read; 5.0 releases per stream of 16 frames (p10 4, p90 143); the oldest frame waited 292.5 ms (p10 213.3, p90 317.1); 206.8 ms between releases (p10 39.6, p90 254.4); 4104 B per frame on the wire, 63199 B per release (p10 13943, p90 589823); the first frame waited 317.4 ms",
+            "frame_size=60B interval=50ms frames=25: 6.25 frames/read; 2.0 releases per stream of 6 frames (p10 6, p90 6); the oldest frame waited 489.9 ms (p10 489.9, p90 494.1); 296.2 ms between releases (p10 296.2, p90 300.2); 66 B per frame on the wire, 396 B per release (p10 396, p90 396); the first frame waited 494.1 ms",
+            "frame_size=60B interval=10ms frames=120: 30.00 frames/read; 2.0 releases per stream of 29 frames (p10 29, p90 29); the oldest frame waited 496.5 ms (p10 496.5, p90 498.5); 292.3 ms between releases (p10 292.3, p90 299.9); 66 B per frame on the wire, 1914 B per release (p10 1914, p90 1914); the first frame waited 496.5 ms",
+            "frame_size=1024B interval=20ms frames=60: 15.00 frames/read; 2.0 releases per stream of 14 frames (p10 14, p90 15); the oldest frame waited 487.5 ms (p10 487.5, p90 491.7); 288.1 ms between releases (p10 288.1, p90 296.2); 1031 B per frame on the wire, 14439 B per release (p10 14439, p90 15471); the first frame waited 503.8 ms");
+    List<TwoStageCandidate> holds = CorkAfterFit.candidates("x", clock, NetworkPath.LOOPBACK);
+    assertThat(holds)
+        .extracting(TwoStageCandidate::chain)
+        .anyMatch(c -> c.matches("timer=[0-9.]+ms -> cork"));
+    List<TwoStageCandidate> twins =
+        CorkAfterFit.clockTwins("x", clock, NetworkPath.LOOPBACK, holds);
+    assertThat(twins).hasSize(1);
+    PairSimulation.Stage[] twin = ChainStages.of(twins.get(0).chain());
+    assertThat(twin[0].kind()).isEqualTo(PairSimulation.Kind.PERIODIC);
+    assertThat(twin[0].value()).isBetween(293 / 1.05, 293 * 1.05);
+    List<CellEvidence> hold =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 150.00 frames/read; 2.0 releases per stream of 142 frames (p10 142, p90 142); the oldest frame waited 494.6 ms (p10 494.6, p90 494.6); 284.2 ms between releases (p10 284.2, p90 284.2); 66 B per frame on the wire, 9375 B per release (p10 9375, p90 9375); the first frame waited 494.4 ms",
+            "frame_size=4096B interval=2ms frames=600: 15.00 frames/read; 6.0 releases per stream of 15 frames (p10 7, p90 143); the oldest frame waited 283.6 ms (p10 229.8, p90 307.2); 79.6 ms between releases (p10 31.0, p90 253.4); 4104 B per frame on the wire, 58911 B per release (p10 25919, p90 589823); the first frame waited 310.6 ms",
+            "frame_size=60B interval=50ms frames=25: 6.25 frames/read; 2.0 releases per stream of 6 frames (p10 6, p90 6); the oldest frame waited 492.0 ms (p10 492.0, p90 492.0); 300.2 ms between releases (p10 300.2, p90 308.0); 66 B per frame on the wire, 396 B per release (p10 396, p90 396); the first frame waited 484.1 ms",
+            "frame_size=60B interval=10ms frames=120: 30.00 frames/read; 2.0 releases per stream of 29 frames (p10 29, p90 29); the oldest frame waited 493.8 ms (p10 493.8, p90 495.7); 288.1 ms between releases (p10 288.1, p90 300.2); 66 B per frame on the wire, 1914 B per release (p10 1914, p90 1914); the first frame waited 485.7 ms",
+            "frame_size=1024B interval=20ms frames=60: 15.00 frames/read; 2.0 releases per stream of 15 frames (p10 15, p90 15); the oldest frame waited 493.3 ms (p10 493.3, p90 493.3); 300.2 ms between releases (p10 300.2, p90 304.1); 1031 B per frame on the wire, 15471 B per release (p10 15471, p90 15471); the first frame waited 489.4 ms");
+    assertThat(
+            CorkAfterFit.clockTwins(
+                "x",
+                hold,
+                NetworkPath.LOOPBACK,
+                CorkAfterFit.candidates("x", hold, NetworkPath.LOOPBACK)))
+        .isEmpty();
+  }
 }
