@@ -285,7 +285,9 @@ public final class CompressorFlushFit {
       boolean first,
       double[] phases) {
     double score = 0;
-    boolean sizes = compressor.kind() == Kind.FLUSH_TIMER;
+    // not beside the cork, whose ceiling runs 200 to 225 ms (CorkCeiling): `...after=112ms -> cork`
+    // released 114 frames or 171 where 112 ms simulates 114, and had no candidate (2026-12-07)
+    boolean sizes = compressor.kind() == Kind.FLUSH_TIMER && fixed.kind() != Kind.CORK;
     boolean jittered = jittered(compressor.kind(), fixed, first, phases);
     // an output count behind a threshold: each cell's releases are whole blocks of its own size,
     // and the value lies where every cell's steps agree, the pinning cells' and the others' alike

@@ -42,4 +42,32 @@ class CompressorTimerBeforeTheCorkTest {
     m.reset(chain).matches();
     assertThat(Double.parseDouble(m.group(1))).isBetween(177 * 0.95, 177 * 1.05);
   }
+
+  /**
+   * A compressor on a 112 ms timer before the cork, as `flushlab map --client browser` measured it
+   * (2026-12-07): its 2 ms cells released 114 frames or 171, the cork's ceiling running 200 to 225
+   * ms, where 112 ms simulates 114 every time at a fixed ceiling, so the fit held to the releases'
+   * sizes had no value and the map no candidate. Beside the cork the sizes are not held; the replay
+   * judges (it reproduced 9 of 9 cells at 113.2 ms).
+   */
+  @Test
+  void aCompressorsTimerBeforeTheCorkIsFittedThoughTheCeilingMovesItsReleasesSizes() {
+    List<CellEvidence> accepting =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 114 frames (p10 114, p90 171); the oldest frame waited 323.6 ms (p10 323.6, p90 353.8); 256.1 ms between releases (p10 228.2, p90 312.0); 16 B per frame on the wire, 1875 B per release (p10 1832, p90 2787); the first frame waited 210.9 ms (gzip: compressed bytes as received)",
+            "frame_size=4096B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 114 frames (p10 114, p90 170); the oldest frame waited 321.0 ms (p10 321.0, p90 349.1); 256.1 ms between releases (p10 228.1, p90 312.2); 31 B per frame on the wire, 3553 B per release (p10 3543, p90 5299); the first frame waited 207.0 ms (gzip: compressed bytes as received)",
+            "frame_size=60B interval=50ms frames=25: 5.00 frames/read; 3.0 releases per stream of 6 frames (p10 6, p90 6); the oldest frame waited 320.8 ms (p10 320.8, p90 320.8); 300.2 ms between releases (p10 268.0, p90 300.2); 27 B per frame on the wire, 173 B per release (p10 171, p90 174); the first frame waited 202.7 ms (gzip: compressed bytes as received)",
+            "frame_size=60B interval=10ms frames=120: 20.00 frames/read; 4.0 releases per stream of 24 frames (p10 24, p90 24); the oldest frame waited 323.4 ms (p10 319.5, p90 339.4); 232.0 ms between releases (p10 224.1, p90 256.1); 18 B per frame on the wire, 444 B per release (p10 438, p90 479); the first frame waited 203.3 ms (gzip: compressed bytes as received)",
+            "frame_size=1024B interval=20ms frames=60: 10.00 frames/read; 4.0 releases per stream of 12 frames (p10 12, p90 12); the oldest frame waited 323.9 ms (p10 319.7, p90 343.8); 236.1 ms between releases (p10 220.1, p90 256.1); 29 B per frame on the wire, 358 B per release (p10 347, p90 365); the first frame waited 207.5 ms (gzip: compressed bytes as received)");
+    CompressorFlushFit.Fitted f =
+        CompressorFlushFit.fit(
+            accepting,
+            List.of(),
+            CompressorFlushFit.Flush.TIMER,
+            TriggerKind.CORK,
+            CorkAfterFit.CEILING_MS,
+            true);
+    assertThat(f).isNotNull();
+    assertThat(f.value()).as("%s", f).isBetween(112 / 1.05, 112 * 1.05);
+  }
 }
