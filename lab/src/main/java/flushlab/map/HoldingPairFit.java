@@ -153,8 +153,10 @@ public final class HoldingPairFit {
   private static GridFit onGrid(List<CellEvidence> order, Kind[] pair) {
     int matching = 0;
     Closest<Stage[]> closest = new Closest<>();
+    double[] seconds =
+        pair[1] == Kind.PERIODIC ? ClockPace.periods(order, values(pair[1])) : values(pair[1]);
     for (double a : pair[0] == Kind.HOLD && pair[1] == Kind.HOLD ? FINE_MS : values(pair[0])) {
-      for (double b : values(pair[1])) {
+      for (double b : seconds) {
         Stage first = new Stage(pair[0], a);
         Stage second = new Stage(pair[1], b);
         double score = ThresholdSpan.score(order, first, second);

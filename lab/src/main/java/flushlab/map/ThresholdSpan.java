@@ -20,6 +20,7 @@ final class ThresholdSpan {
   static double score(List<CellEvidence> cells, Stage first, Stage second) {
     double score = 0;
     for (CellEvidence c : cells) {
+      if (second.kind() == Kind.PERIODIC && !ClockPace.allows(c, second.value())) return Double.NaN;
       Simulated sim = PairSimulation.simulate(c, first, second);
       if (!SimulatedCell.matches(c, sim) && !CorkCeiling.matchesAtAnother(c, first, second))
         return Double.NaN;

@@ -977,4 +977,41 @@ class HoldingPairFitTest {
     assertThat(pair[0].value()).isCloseTo(157, within(157 * 0.05));
     assertThat(pair[1].value()).isCloseTo(225, within(225 * 0.05));
   }
+
+  /**
+   * Two clocks, the cells `flushlab map --shape timer=281ms,periodic=true --shape
+   * timer=187ms,periodic=true --client browser` measured (2026-12-07): every gap 187.2 ms or twice
+   * that. The two clocks were fitted as 256 then 126.4 ms, which ranked above the hidden pair on
+   * sizes and waits and ticks at no whole part of the gaps; a clock last must divide the cells'
+   * pace ({@link ClockPace}), which also gives the period the 4 % grid passes over.
+   */
+  @Test
+  void aClockLastTicksAtTheCellsPace() {
+    List<CellEvidence> cells =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 150.00 frames/read; 2.0 releases per stream of 140 frames (p10 140, p90 142); the oldest frame waited 372.7 ms (p10 372.7, p90 467.1); 187.2 ms between releases (p10 187.2, p90 375.9); 66 B per frame on the wire, 9247 B per release (p10 9247, p90 9375); the first frame waited 373.2 ms",
+            "frame_size=4096B interval=2ms frames=600: 15.39 frames/read; 3.0 releases per stream of 142 frames (p10 141, p90 142); the oldest frame waited 329.4 ms (p10 325.0, p90 421.4); 188.0 ms between releases (p10 187.4, p90 375.1); 4104 B per frame on the wire, 583167 B per release (p10 579071, p90 583167); the first frame waited 420.4 ms",
+            "frame_size=60B interval=50ms frames=25: 6.25 frames/read; 2.0 releases per stream of 5 frames (p10 5, p90 6); the oldest frame waited 334.9 ms (p10 334.9, p90 447.7); 187.3 ms between releases (p10 187.3, p90 374.6); 66 B per frame on the wire, 330 B per release (p10 330, p90 396); the first frame waited 373.2 ms",
+            "frame_size=60B interval=10ms frames=120: 30.00 frames/read; 2.0 releases per stream of 28 frames (p10 28, p90 28); the oldest frame waited 366.1 ms (p10 366.1, p90 458.7); 187.3 ms between releases (p10 187.3, p90 374.3); 66 B per frame on the wire, 1848 B per release (p10 1848, p90 1848); the first frame waited 374.5 ms",
+            "frame_size=1024B interval=20ms frames=60: 15.00 frames/read; 2.0 releases per stream of 14 frames (p10 14, p90 15); the oldest frame waited 354.6 ms (p10 354.6, p90 467.3); 187.2 ms between releases (p10 187.2, p90 374.6); 1031 B per frame on the wire, 14439 B per release (p10 14439, p90 15471); the first frame waited 373.2 ms",
+            "frame_size=60B interval=300ms frames=15: 1.00 frames/read; 13.0 releases per stream of 1 frames (p10 1, p90 1); the oldest frame waited 294.3 ms (p10 180.3, p90 409.6); 374.3 ms between releases (p10 187.3, p90 374.6); 66 B per frame on the wire, 66 B per release (p10 66, p90 66); the first frame waited 373.5 ms",
+            "frame_size=60B interval=200ms frames=15: 1.50 frames/read; 8.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 222.6 ms (p10 86.8, p90 337.8); 189.8 ms between releases (p10 187.3, p90 374.3); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 376.1 ms",
+            "frame_size=60B interval=100ms frames=25: 3.13 frames/read; 6.0 releases per stream of 3 frames (p10 2, p90 3); the oldest frame waited 359.3 ms (p10 297.7, p90 447.7); 187.3 ms between releases (p10 186.9, p90 375.9); 66 B per frame on the wire, 198 B per release (p10 132, p90 198); the first frame waited 373.5 ms");
+    Stage[] pair =
+        ChainStages.of(
+            FittedPairs.matching(
+                    "two clocks",
+                    cells,
+                    "timer=[0-9.]+ms,periodic=true -> timer=[0-9.]+ms,periodic=true")
+                .chain());
+    assertThat(pair[1].value()).isCloseTo(187, within(187 * 0.01));
+    List<CellEvidence> paced =
+        cells.stream().filter(c -> !Double.isNaN(ClockPace.pace(c))).toList();
+    assertThat(paced).hasSizeGreaterThanOrEqualTo(5);
+    for (CellEvidence c : paced) {
+      assertThat(ClockPace.allows(c, 126.4)).as(c.label()).isFalse();
+      assertThat(ClockPace.allows(c, 187.2)).as(c.label()).isTrue();
+      assertThat(ClockPace.allows(c, 93.6)).as(c.label()).isTrue();
+    }
+  }
 }
