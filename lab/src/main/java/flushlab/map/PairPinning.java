@@ -23,8 +23,17 @@ public final class PairPinning {
    */
   public static final int MAX_PINNING_CELLS = 6;
 
-  /** A pinning cell's stream lasts this long at most. */
+  /** A pinning cell's stream lasts this long at most, where one that short narrows the span. */
   static final long MAX_STREAM_MS = 4000;
+
+  /**
+   * Where no cell of {@link #MAX_STREAM_MS} narrows the span, one up to this long, when the budget
+   * has room (issue 35: too few releases in a cell means the map measures longer): a hold's batches
+   * of 60 B frames every 20 ms bound a threshold behind a 117 ms hold to a batch, and the 4.7 s
+   * that reads three releases was passed over, so `timer=115ms -> byte-threshold=3771B` was given
+   * as 3574 B, its span 3300..3870 B untold (a chain bench, 2026-12-07).
+   */
+  public static final long LONGER_STREAM_MS = 8000;
 
   /** Releases the simulation shows at the span's high end, at least, for a cell to read it. */
   static final int MIN_RELEASES = 2;
@@ -41,6 +50,15 @@ public final class PairPinning {
    * it.
    */
   public static CellPlan next(List<TwoStageCandidate> candidates, List<CellEvidence> cells) {
+    return next(candidates, cells, MAX_STREAM_MS);
+  }
+
+  /**
+   * As {@link #next(List, List)}, a cell's stream up to {@code longestMs} where none of {@link
+   * #MAX_STREAM_MS} would narrow a span.
+   */
+  public static CellPlan next(
+      List<TwoStageCandidate> candidates, List<CellEvidence> cells, long longestMs) {
     List<CellEvidence> fitted = HoldingStageFits.fittable(cells);
     for (TwoStageCandidate c : candidates) {
       Stage[] pair = ChainStages.of(c.chain());
@@ -55,7 +73,9 @@ public final class PairPinning {
         if (pair[i].kind() != Kind.THRESHOLD) continue;
         double[] span = ThresholdSpan.span(fitted, pair, i);
         if (span == null || span[1] <= CompressorFlushFit.LOOSE * span[0]) continue;
-        CellPlan plan = pinningCell(pair, i, span[0], span[1]);
+        CellPlan plan = pinningCell(pair, i, span[0], span[1], MAX_STREAM_MS);
+        if (plan == null && longestMs > MAX_STREAM_MS)
+          plan = pinningCell(pair, i, span[0], span[1], longestMs);
         if (plan != null) return plan;
       }
     }
@@ -63,12 +83,12 @@ public final class PairPinning {
   }
 
   /**
-   * Of small to large frames at 2 to 300 ms, streams of {@link #MAX_STREAM_MS} at most, the cell
-   * whose simulated releases leave the narrowest part of {@code low..high} untold (threshold values
-   * it would show alike), the shorter stream where two leave the same; null when none narrows the
+   * Of small to large frames at 2 to 300 ms, streams of {@code longestMs} at most, the cell whose
+   * simulated releases leave the narrowest part of {@code low..high} untold (threshold values it
+   * would show alike), the shorter stream where two leave the same; null when none narrows the
    * span.
    */
-  static CellPlan pinningCell(Stage[] pair, int i, double low, double high) {
+  static CellPlan pinningCell(Stage[] pair, int i, double low, double high, long longestMs) {
     CellPlan best = null;
     double narrowest = high / low;
     for (long size : SIZES) {
@@ -78,7 +98,7 @@ public final class PairPinning {
             (int)
                 Math.max(
                     HoldingPairFit.framesAt(ms), Math.ceil((MIN_RELEASES + 2) * high / (size + 6)));
-        if ((long) frames * ms > MAX_STREAM_MS) continue;
+        if ((long) frames * ms > longestMs) continue;
         CellEvidence plan = HoldingPairFit.planned(size, ms, frames);
         double untold = widestUntold(plan, pair, i, low, high);
         boolean asNarrowAndShorter =

@@ -214,7 +214,12 @@ final class PairReplays {
     Cell base = lab.scenario().cells().get(0);
     List<TwoStageCandidate> pairs = HoldingPairFit.candidates(target.name(), cells, target.path());
     for (int round = 0; round < PairPinning.MAX_PINNING_CELLS && !lab.interrupted(); round++) {
-      CellPlan plan = PairPinning.next(pairs, cells);
+      // a longer cell only where the budget leaves room for it and two replays of it
+      long longest =
+          Math.min(
+              PairPinning.LONGER_STREAM_MS,
+              (long) ((ModelReplay.secondsLeft(map.deadline()) / 3 - 1) * 1000));
+      CellPlan plan = PairPinning.next(pairs, cells, longest);
       if (plan == null
           || ModelReplay.secondsLeft(map.deadline()) < 3 * (plan.streamMs() / 1000 + 1)) break;
       map.announce()

@@ -85,4 +85,41 @@ class PairPinningTest {
     assertThat(PairPinning.next(HoldingPairFit.candidates("t", cells, NetworkPath.LOOPBACK), cells))
         .isNull();
   }
+
+  /**
+   * A hold of 116.8 ms then a threshold (`flushlab map --shape timer=115ms --shape
+   * byte-threshold=3771B`, 2026-12-07, its held cells): every cell fits the threshold alike from
+   * 3300 to 3870 B, no cell of 4 s narrows that, and 3574 B was given. Where the budget has room, a
+   * longer cell is measured: 60 B frames every 20 ms, whose hold batches of six bound it to a
+   * batch.
+   */
+  @Test
+  void aLongerCellPinsWhereNoneOfFourSecondsNarrowsTheSpan() {
+    List<CellEvidence> cells =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 54.55 frames/read; 9.0 releases per stream of 58 frames (p10 58, p90 58); the oldest frame waited 115.2 ms (p10 115.1, p90 115.3); 116.0 ms between releases (p10 115.9, p90 116.1); 66 B per frame on the wire, 3829 B per release (p10 3829, p90 3829); the first frame waited 115.4 ms",
+            "frame_size=4096B interval=2ms frames=600: 14.29 frames/read; 9.0 releases per stream of 58 frames (p10 58, p90 59); the oldest frame waited 116.5 ms (p10 116.1, p90 119.1); 116.5 ms between releases (p10 114.4, p90 118.7); 4104 B per frame on the wire, 238079 B per release (p10 238079, p90 242175); the first frame waited 117.0 ms",
+            "frame_size=1024B interval=20ms frames=60: 6.00 frames/read; 8.0 releases per stream of 6 frames (p10 6, p90 6); the oldest frame waited 115.3 ms (p10 115.3, p90 115.4); 120.0 ms between releases (p10 119.1, p90 120.1); 1031 B per frame on the wire, 6187 B per release (p10 6187, p90 6187); the first frame waited 116.2 ms",
+            "frame_size=60B interval=2ms frames=1800: 58.07 frames/read; 29.0 releases per stream of 58 frames (p10 58, p90 58); the oldest frame waited 115.2 ms (p10 115.2, p90 115.5); 116.1 ms between releases (p10 115.9, p90 116.1); 66 B per frame on the wire, 3829 B per release (p10 3829, p90 3829); the first frame waited 115.3 ms",
+            "frame_size=60B interval=10ms frames=360: 60.00 frames/read; 4.0 releases per stream of 60 frames (p10 60, p90 60); the oldest frame waited 595.5 ms (p10 595.5, p90 595.5); 600.3 ms between releases (p10 600.3, p90 600.3); 66 B per frame on the wire, 3961 B per release (p10 3961, p90 3961); the first frame waited 595.5 ms");
+    Stage[] pair = {new Stage(Kind.HOLD, 116.8), new Stage(Kind.THRESHOLD, 3574)};
+    double[] span = ThresholdSpan.span(HoldingStageFits.fittable(cells), pair, 1);
+    assertThat(span).isNotNull();
+    assertThat(span[1] / span[0]).isGreaterThan(CompressorFlushFit.LOOSE);
+    assertThat(PairPinning.pinningCell(pair, 1, span[0], span[1], PairPinning.MAX_STREAM_MS))
+        .isNull();
+    CellPlan longer =
+        PairPinning.pinningCell(pair, 1, span[0], span[1], PairPinning.LONGER_STREAM_MS);
+    assertThat(longer).isNotNull();
+    assertThat(longer.streamMs()).isGreaterThan(PairPinning.MAX_STREAM_MS);
+    assertThat(
+            PairPinning.widestUntold(
+                HoldingPairFit.planned(
+                    longer.frameSizeBytes(), longer.intervalNanos() / 1_000_000L, longer.frames()),
+                pair,
+                1,
+                span[0],
+                span[1]))
+        .isLessThan(span[1] / span[0]);
+  }
 }
