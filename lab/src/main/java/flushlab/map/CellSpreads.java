@@ -1,6 +1,8 @@
 package flushlab.map;
 
 import flushlab.client.ClientOptions;
+import flushlab.relay.shaper.Cork;
+import flushlab.relay.shaper.ShaperRegistry;
 
 /**
  * Where a replay's two cells agree although their medians differ: each side's releases spread
@@ -145,5 +147,32 @@ final class CellSpreads {
         && Math.max(t.releaseBytesP50(), m.releaseBytesP50()) >= READ_BYTES
         && Math.max(t.framesPerRead(), m.framesPerRead())
             <= 2 * Math.min(t.framesPerRead(), m.framesPerRead()) + 0.5;
+  }
+
+  /**
+   * Both sides let a cell go a push at a time, long before the cork's ceiling: the kernel pushes a
+   * corked socket once half the largest window its peer offered waits, and that window is the
+   * client's, moved by how its reads kept up, not the mechanism's. Stock HAProxy released 4 KiB
+   * frames 16 at a time (65727 B) in twenty fresh-clone suites and 12 at a time (49279 B, every 24
+   * ms) in one, on a loaded host, where its cork model released 16 (s249, 2026-12-07).
+   */
+  static boolean bothPushedBySize(CellEvidence t, CellEvidence m) {
+    return pushedBySize(t) && pushedBySize(m);
+  }
+
+  private static boolean pushedBySize(CellEvidence c) {
+    return c.held()
+        && !c.drained()
+        && c.releaseBytesP50() >= PairSimulation.FIRST_PUSH_BYTES
+        && c.waitP50() < CorkAfterFit.CEILING_MS / 2;
+  }
+
+  /** Whether {@code model}'s chain has the cork: a push is the kernel's only behind it. */
+  static boolean corks(String model) {
+    try {
+      return ShaperRegistry.parseChain(model).stream().anyMatch(s -> s.type() == Cork.TYPE);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      return false;
+    }
   }
 }

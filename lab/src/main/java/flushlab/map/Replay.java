@@ -157,6 +157,7 @@ public final class Replay {
       Tolerance tolerance) {
     List<CellMatch> out = new ArrayList<>();
     PairSimulation.Stage[] stages = ChainStages.forPhases(model);
+    boolean corked = CellSpreads.corks(model);
     double waitMovesUpToMs = WaitSlack.movesUpToMs(model);
     for (int i = 0; i < target.size() && i < replayed.size(); i++) {
       CellEvidence t = target.get(i);
@@ -165,10 +166,11 @@ public final class Replay {
           socketStage
               && SocketStageFit.segmentAtATime(t, NetworkPath.LOOPBACK_MTU)
               && heldForTheAck(m);
+      boolean bothPushed = corked && CellSpreads.bothPushedBySize(t, m);
       out.add(
           new CellMatch(
               t.label(),
-              bothForTheAck
+              bothForTheAck || bothPushed
                   ? null
                   : difference(
                       t,

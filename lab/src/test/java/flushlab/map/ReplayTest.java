@@ -933,4 +933,24 @@ class ReplayTest {
     assertThat(Replay.difference(releasedOnceAt(1100), drained))
         .isEqualTo("the model held every stream to its end, the target did not");
   }
+
+  /**
+   * Stock HAProxy's 4 KiB cell as s249 measured it on a loaded host (12 frames a push, 49279 B,
+   * every 24 ms) against the lab's cork relay (16 a push, 65503 B, every 32 ms, `flushlab map
+   * --shape compress=gzip,flush=timer,after=112ms --shape cork` as the plain client, 2026-12-07):
+   * both pushed a half window at a time long before the ceiling, which is the client's window, and
+   * the cork model agrees there. A model without the cork does not: such a cell is then a
+   * threshold's to match.
+   */
+  @Test
+  void pushesOfHalfAWindowAgreeBehindTheCorkWhateverTheirSize() {
+    List<CellEvidence> target =
+        EvidenceLine.parseAll(
+            "frame_size=4096B interval=2ms frames=600: 11.54 frames/read; 49.0 releases per stream of 12 frames (p10 12, p90 12); the oldest frame waited 22.0 ms (p10 21.9, p90 22.3); 24.0 ms between releases (p10 23.8, p90 24.2); 4104 B per frame on the wire, 49279 B per release (p10 49279, p90 49279); the first frame waited 13.9 ms");
+    List<CellEvidence> model =
+        EvidenceLine.parseAll(
+            "frame_size=4096B interval=2ms frames=600: 15.39 frames/read; 37.0 releases per stream of 16 frames (p10 15, p90 16); the oldest frame waited 32.0 ms (p10 30.0, p90 32.1); 32.0 ms between releases (p10 30.0, p90 32.1); 4104 B per frame on the wire, 65503 B per release (p10 65503, p90 65503); the first frame waited 14.1 ms");
+    assertThat(Replay.compare("cork", target, model).verified()).isTrue();
+    assertThat(Replay.compare("byte-threshold=65503B", target, model).verified()).isFalse();
+  }
 }
