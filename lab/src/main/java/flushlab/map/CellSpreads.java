@@ -169,10 +169,11 @@ final class CellSpreads {
 
   /** Whether {@code model}'s chain has the cork: a push is the kernel's only behind it. */
   static boolean corks(String model) {
+    if (model == null) return false;
     try {
       return ShaperRegistry.parseChain(model).stream().anyMatch(s -> s.type() == Cork.TYPE);
-    } catch (IllegalArgumentException | NullPointerException e) {
-      return false;
+    } catch (IllegalArgumentException e) {
+      return false; // not a chain the lab runs: no cork of its
     }
   }
 }
