@@ -3,6 +3,7 @@ package flushlab.map;
 import flushlab.client.ClientOptions;
 import flushlab.relay.shaper.Cork;
 import flushlab.relay.shaper.ShaperRegistry;
+import java.util.List;
 
 /**
  * Where a replay's two cells agree although their medians differ: each side's releases spread
@@ -169,11 +170,7 @@ final class CellSpreads {
 
   /** Whether {@code model}'s chain has the cork: a push is the kernel's only behind it. */
   static boolean corks(String model) {
-    if (model == null) return false;
-    try {
-      return ShaperRegistry.parseChain(model).stream().anyMatch(s -> s.type() == Cork.TYPE);
-    } catch (IllegalArgumentException e) {
-      return false; // not a chain the lab runs: no cork of its
-    }
+    List<ShaperRegistry.Spec> specs = ChainStages.specs(model);
+    return specs != null && specs.stream().anyMatch(s -> s.type() == Cork.TYPE);
   }
 }

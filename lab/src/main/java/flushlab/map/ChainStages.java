@@ -36,14 +36,31 @@ final class ChainStages {
     return of(chain, true);
   }
 
-  private static Stage[] of(String chain, boolean nextAsOneLate) {
-    List<ShaperRegistry.Spec> specs;
+  /**
+   * {@code chain}'s stages as the registry reads them, or null for a chain it refuses (or none):
+   * the map's readers of a model's chain ask it for what they need and answer for no chain
+   * themselves.
+   */
+  static List<ShaperRegistry.Spec> specs(String chain) {
+    if (chain == null) return null;
     try {
-      specs = ShaperRegistry.parseChain(chain);
+      return ShaperRegistry.parseChain(chain);
     } catch (IllegalArgumentException e) {
       return null;
     }
-    if (specs.size() != 2) return null;
+  }
+
+  /**
+   * Whether {@code chain} is two stages the simulation runs, of {@code first} then {@code second}.
+   */
+  static boolean isPair(String chain, Kind first, Kind second) {
+    Stage[] p = of(chain);
+    return p != null && p[0].kind() == first && p[1].kind() == second;
+  }
+
+  private static Stage[] of(String chain, boolean nextAsOneLate) {
+    List<ShaperRegistry.Spec> specs = specs(chain);
+    if (specs == null || specs.size() != 2) return null;
     Stage[] out = new Stage[2];
     for (int i = 0; i < 2; i++) {
       out[i] = stageOf(specs.get(i), i == 1, nextAsOneLate);

@@ -88,17 +88,10 @@ public final class CorkAfterFit {
    */
   public static List<TwoStageCandidate> clockTwins(
       String target, List<CellEvidence> cells, NetworkPath path, List<TwoStageCandidate> holds) {
-    boolean aHold =
-        holds.stream()
-            .map(c -> ChainStages.of(c.chain()))
-            .anyMatch(p -> p != null && p[0].kind() == Kind.HOLD && p[1].kind() == Kind.CORK);
-    if (!aHold) return List.of();
+    if (holds.stream().noneMatch(c -> ChainStages.isPair(c.chain(), Kind.HOLD, Kind.CORK)))
+      return List.of();
     return HoldingPairFit.candidates(target, cells, path).stream()
-        .filter(
-            c -> {
-              PairSimulation.Stage[] p = ChainStages.of(c.chain());
-              return p != null && p[0].kind() == Kind.PERIODIC && p[1].kind() == Kind.CORK;
-            })
+        .filter(c -> ChainStages.isPair(c.chain(), Kind.PERIODIC, Kind.CORK))
         .toList();
   }
 

@@ -33,8 +33,8 @@ public final class NextWriteTelling {
    * other pair.
    */
   public static CellPlan of(String chainA, String chainB) {
-    List<ShaperRegistry.Spec> a = parsed(chainA);
-    List<ShaperRegistry.Spec> b = parsed(chainB);
+    List<ShaperRegistry.Spec> a = ChainStages.specs(chainA);
+    List<ShaperRegistry.Spec> b = ChainStages.specs(chainB);
     if (a == null || b == null) return null;
     boolean nextA = flushes(a, Compress.Flush.NEXT);
     boolean nextB = flushes(b, Compress.Flush.NEXT);
@@ -57,14 +57,6 @@ public final class NextWriteTelling {
     double sum = 0;
     for (ShaperRegistry.Spec s : chain) sum += timerMs(s);
     return sum;
-  }
-
-  private static List<ShaperRegistry.Spec> parsed(String chain) {
-    try {
-      return ShaperRegistry.parseChain(chain);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
   }
 
   private static boolean compresses(List<ShaperRegistry.Spec> chain) {

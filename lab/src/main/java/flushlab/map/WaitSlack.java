@@ -22,12 +22,8 @@ final class WaitSlack {
    * alike (a map, 2026-12-06).
    */
   static double movesUpToMs(String model) {
-    List<ShaperRegistry.Spec> specs;
-    try {
-      specs = ShaperRegistry.parseChain(model);
-    } catch (IllegalArgumentException e) {
-      return Double.POSITIVE_INFINITY;
-    }
+    List<ShaperRegistry.Spec> specs = ChainStages.specs(model);
+    if (specs == null) return Double.POSITIVE_INFINITY;
     double moves = 0;
     for (ShaperRegistry.Spec s : specs) {
       if (s.type() == TimerFlush.TYPE && s.values().get(TimerFlush.PERIODIC.key()) == 1)
