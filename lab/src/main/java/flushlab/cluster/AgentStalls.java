@@ -2,6 +2,7 @@ package flushlab.cluster;
 
 import flushlab.core.StallFigures;
 import flushlab.run.RunStalls;
+import flushlab.run.StallJudge;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,6 +27,27 @@ public record AgentStalls(
    */
   public boolean excusedByHost() {
     return RunStalls.excuses(frames, extraFrames, extraInHostStalls);
+  }
+
+  /**
+   * As a run's stalls: the client agents' host figures and what they explained, so that what asks
+   * of a run's stalls (a replay that differed where the host stalled, the certification's line)
+   * sees the agents' as it sees one host's. No loop figures and no spans: those are the agents' own
+   * clocks' and stay in their shares.
+   */
+  public RunStalls asRunStalls() {
+    return new RunStalls(
+        host,
+        StallFigures.NONE,
+        frames,
+        extraFrames,
+        extraInHostStalls,
+        0,
+        hostStall,
+        null,
+        List.of(),
+        StallJudge.PathWait.NONE,
+        0);
   }
 
   /** The agents together: frames summed, the longest stall's figures, the sentences joined. */

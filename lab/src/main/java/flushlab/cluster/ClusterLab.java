@@ -263,7 +263,11 @@ public final class ClusterLab implements RemoteLab {
         audit == null ? 0 : audit.frames(),
         started,
         ended,
-        null,
+        // the client agents' stalls, for a replay that differed where they stalled (s237 and a CI
+        // run of 2026-12-07: a 4 KiB cell's first frame 254 and 277 ms on the target, 200 on the
+        // model, measured again only if the run's stalls say the host stalled; on agents they
+        // were dropped here)
+        merged.asRunStalls(),
         List.copyOf(shares));
   }
 

@@ -416,6 +416,13 @@ class ClusterRunTest {
           .startsWith("the client agent ")
           .contains("'s host stalled")
           .contains("read together");
+      // the agents' figures reach the run's record, where a replay that differed asks whether the
+      // host stalled (they were dropped: a CI run's map on agents was refused for a late first
+      // frame that no one asked a stall of)
+      assertThat(stalled.stalls()).as("the client agents' stalls in the run's record").isNotNull();
+      assertThat(stalled.stalls().host().maxMs())
+          .as(stalled.stalls().host().describe())
+          .isGreaterThan(50);
       RunRecord next =
           lab.run(direct, s.cells().get(0), 0, 1, List.of(), s.guards().pacingToleranceNanos());
       // the injected stalls are over: a stall of this host now is a real one (a CPU hog spoiled it
