@@ -49,6 +49,12 @@ public record MapAnswer(
     FlushTrigger trigger = o.triggers().values().stream().findFirst().orElse(null);
     List<CellEvidence> cells = new ArrayList<>();
     for (TargetCellResult r : o.results()) cells.add(r.evidence(o.certification().emitToRecvMs()));
+    // why, as the certification said it (a host that stalled through it is named so, never the
+    // target: an answer that said only "not certified" read as a map's failure, s257)
+    String uncertified =
+        o.certified()
+            ? "the map ended before it inferred anything"
+            : "the host is " + o.certification().verdict();
     return trigger == null
         ? new MapAnswer(
             target,
@@ -58,14 +64,14 @@ public record MapAnswer(
             null,
             null,
             null,
-            "the host is not certified",
+            uncertified,
             seconds,
             0,
             cells,
             List.of(),
             List.of(),
             null,
-            ShaperModel.none("the host is not certified"),
+            ShaperModel.none(uncertified),
             null,
             null,
             null,

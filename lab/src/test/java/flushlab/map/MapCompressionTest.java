@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import flushlab.FreePort;
+import flushlab.HostStalls;
 import flushlab.ScriptedServer;
 import flushlab.cli.Main;
 import flushlab.core.Json;
@@ -143,6 +144,8 @@ class MapCompressionTest extends MapTestBase {
       int code = Main.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err));
       JsonNode a = Json.MAPPER.readTree(dir.resolve("map.json").toFile());
       System.out.println("undecodable target -> " + a.get("verdict").asText());
+      // a certification this host's stalls refused says so (s257), and nothing of the target
+      HostStalls.skipIfSaidIn(a.get("verdict").asText());
       assertThat(code).as(out + "\n" + err).isNotZero();
       assertThat(a.get("kind").asText()).isEqualTo("inconclusive");
       assertThat(a.get("verdict").asText())
