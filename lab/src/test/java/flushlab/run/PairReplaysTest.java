@@ -61,6 +61,41 @@ class PairReplaysTest {
         .isNull();
   }
 
+  /**
+   * s257: `byte-threshold=3008B -> byte-threshold=4782B` under a stalled host, its 605 B pinning
+   * cell's first frame 108.7 ms late, fitted no pair and was left as one threshold refused, with no
+   * word of the stall.
+   */
+  @Test
+  void noPairFittingCellsThisHostStalledThroughNamesTheStall() {
+    FlushTrigger refused =
+        new FlushTrigger(
+            "x",
+            TriggerKind.INCONCLUSIVE,
+            null,
+            null,
+            null,
+            null,
+            "not verified: the model byte-threshold=6039B reproduces 6 of 7 cells",
+            List.of(),
+            List.of());
+    String stall = "frame_size=605B interval=10ms frames=80: 1 over 20 ms, longest 36.1 ms";
+    assertThat(PairReplays.noPairFound(refused, List.of(), List.of(), stall).verdict())
+        .contains("this host stalled while the cells were measured (" + stall + ")");
+    assertThat(PairReplays.noPairFound(refused, List.of(), List.of(), null).verdict())
+        .as("no stall: nothing said of one")
+        .doesNotContain("this host stalled");
+    assertThat(
+            PairReplays.noPairFound(
+                    refused,
+                    List.of("byte-threshold=1168B -> byte-threshold=5393B: 2 of 8 cells"),
+                    List.of(),
+                    stall)
+                .verdict())
+        .as("pairs tried and refused on cells of their own: their refusal stands")
+        .doesNotContain("this host stalled");
+  }
+
   @Test
   void modelsBesideACompressorWithoutItAsAStageAreNotToldApart() {
     List<String> mixed = List.of(COMPRESSORS.get(0), "timer=200.3ms,periodic=true -> nagle");
