@@ -153,9 +153,15 @@ public final class HoldingPairFit {
   private static GridFit onGrid(List<CellEvidence> order, Kind[] pair) {
     int matching = 0;
     Closest<Stage[]> closest = new Closest<>();
+    double[] firsts = pair[0] == Kind.HOLD && pair[1] == Kind.HOLD ? FINE_MS : values(pair[0]);
     double[] seconds =
         pair[1] == Kind.PERIODIC ? ClockPace.periods(order, values(pair[1])) : values(pair[1]);
-    for (double a : pair[0] == Kind.HOLD && pair[1] == Kind.HOLD ? FINE_MS : values(pair[0])) {
+    // a threshold beside one-late, which changes no count: at its cells' release edges too
+    if (pair[0] == Kind.THRESHOLD && pair[1] == Kind.ONE_LATE)
+      firsts = ReleaseEdges.with(firsts, order);
+    if (pair[0] == Kind.ONE_LATE && pair[1] == Kind.THRESHOLD)
+      seconds = ReleaseEdges.with(seconds, order);
+    for (double a : firsts) {
       for (double b : seconds) {
         Stage first = new Stage(pair[0], a);
         Stage second = new Stage(pair[1], b);

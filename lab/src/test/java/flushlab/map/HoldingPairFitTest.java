@@ -2,6 +2,7 @@ package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import flushlab.map.PairSimulation.Kind;
 import flushlab.map.PairSimulation.Stage;
@@ -1013,5 +1014,32 @@ class HoldingPairFitTest {
       assertThat(ClockPace.allows(c, 187.2)).as(c.label()).isTrue();
       assertThat(ClockPace.allows(c, 93.6)).as(c.label()).isTrue();
     }
+  }
+
+  /**
+   * `one-late -> byte-threshold=5853B`, as its map printed its held cells (a chain bench,
+   * 2026-12-07): their whole-frame releases leave the threshold 5851 to 5874 B, which the 4 % grid
+   * stepped over, so no pair of one-late and a threshold fitted and the map was inconclusive. The
+   * cells' release edges are tried too.
+   */
+  @Test
+  void oneLateInFrontOfAThresholdIsFittedInTheWindowItsCellsLeave() {
+    List<CellEvidence> cells =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 85.71 frames/read; 5.0 releases per stream of 89 frames (p10 89, p90 89); the oldest frame waited 178.0 ms (p10 178.0, p90 178.2); 178.0 ms between releases (p10 178.0, p90 178.1); 66 B per frame on the wire, 5875 B per release (p10 5875, p90 5875); the first frame waited 174.1 ms",
+            "frame_size=4096B interval=2ms frames=600: 2.01 frames/read; 297.0 releases per stream of 2 frames (p10 2, p90 2); the oldest frame waited 4.1 ms (p10 4.0, p90 4.1); 4.0 ms between releases (p10 4.0, p90 4.0); 4104 B per frame on the wire, 8215 B per release (p10 8215, p90 8215); the first frame waited 4.9 ms",
+            "frame_size=8192B interval=50ms frames=25: 1.04 frames/read; 22.0 releases per stream of 1 frames (p10 1, p90 1); the oldest frame waited 50.2 ms (p10 50.2, p90 50.3); 50.0 ms between releases (p10 49.9, p90 50.1); 8200 B per frame on the wire, 8207 B per release (p10 8207, p90 8207); the first frame waited 50.4 ms",
+            "frame_size=453B interval=10ms frames=128: 12.80 frames/read; 8.0 releases per stream of 13 frames (p10 13, p90 13); the oldest frame waited 130.2 ms (p10 130.1, p90 130.2); 130.0 ms between releases (p10 129.9, p90 130.0); 460 B per frame on the wire, 5983 B per release (p10 5983, p90 5983); the first frame waited 130.3 ms",
+            "frame_size=357B interval=10ms frames=160: 16.00 frames/read; 8.0 releases per stream of 17 frames (p10 17, p90 17); the oldest frame waited 170.1 ms (p10 170.1, p90 170.2); 170.0 ms between releases (p10 170.0, p90 170.1); 364 B per frame on the wire, 6191 B per release (p10 6191, p90 6191); the first frame waited 160.2 ms",
+            "frame_size=219B interval=10ms frames=248: 24.80 frames/read; 8.0 releases per stream of 27 frames (p10 27, p90 27); the oldest frame waited 270.2 ms (p10 270.2, p90 270.5); 270.0 ms between releases (p10 270.0, p90 270.3); 225 B per frame on the wire, 6075 B per release (p10 6075, p90 6075); the first frame waited 260.1 ms");
+    TwoStageCandidate pair =
+        HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK).stream()
+            .filter(c -> c.chain().matches("one-late -> byte-threshold=\\d+B"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no one-late then a threshold fitted"));
+    System.out.println("HoldingPairFitTest: " + pair.chain());
+    // the simulation lets a release be a frame more or less, so the span it allows is a little
+    // wider than the window; the value within 2 % of the hidden one
+    assertThat(ChainStages.of(pair.chain())[1].value()).isCloseTo(5853.0, withinPercentage(2));
   }
 }

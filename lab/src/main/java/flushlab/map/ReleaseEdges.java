@@ -1,0 +1,41 @@
+package flushlab.map;
+
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * A threshold's values at the edges its cells' whole-frame releases set: a threshold that lets n
+ * frames of f bytes go together lies in ((n - 1) f, n f], and where a stage that changes no count
+ * (one-late) stands beside it, every cell bounds it so. Four cells of 66 to 460 B frames left
+ * `one-late -> byte-threshold=5853B` a window of 24 B (5851 to 5874 B), which the 4 % grid, 230 B
+ * apart there, stepped over: no pair fitted, and the map was inconclusive (a chain bench,
+ * 2026-12-07). The grid keeps its values; the edges join them.
+ */
+final class ReleaseEdges {
+  private ReleaseEdges() {}
+
+  /**
+   * {@code grid} with, for each held cell of {@code cells} whose releases carried whole frames, the
+   * least and the most bytes a threshold could hold to let its fewest, usual and most frames a
+   * release go together; only values within the grid's range.
+   */
+  static double[] with(double[] grid, List<CellEvidence> cells) {
+    TreeSet<Double> v = new TreeSet<>();
+    for (double x : grid) v.add(x);
+    double lo = grid[0];
+    double hi = grid[grid.length - 1];
+    for (CellEvidence c : cells) {
+      if (!c.held() || c.drained() || !(c.frameBytes() > 0)) continue;
+      for (double frames :
+          new double[] {c.releaseFramesP10(), c.releaseFrames(), c.releaseFramesP90()}) {
+        long n = Math.round(frames);
+        if (n < 1 || Math.abs(frames - n) > 1e-9) continue;
+        double most = n * c.frameBytes();
+        double least = (n - 1) * c.frameBytes() + 1;
+        if (most >= lo && most <= hi) v.add(most);
+        if (least >= lo && least <= hi) v.add(least);
+      }
+    }
+    return v.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+}
