@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
+import flushlab.HostStalls;
 import flushlab.LabFixture;
 import flushlab.Timing;
 import flushlab.client.BatchResult;
@@ -100,7 +101,9 @@ class ToxiproxyApiTest {
       // the request direction: latency upstream holds the request, so the first token comes later
       // too
       proxy.toxics().latency("slow-request", ToxicDirection.UPSTREAM, 100);
+      long slowRequestFrom = System.nanoTime();
       BatchResult slowRequest = lab.measure(url(proxy, stream));
+      long slowRequestTo = System.nanoTime();
       assertThat(slowRequest.errorCount()).isZero();
       assertThat(slowRequest.ttftMs().p50())
           .as("time to first token with the request held 100 ms, ms")
@@ -108,10 +111,15 @@ class ToxiproxyApiTest {
       assertThat(slowRequest.ttftMs().p50() - clean.ttftMs().p50())
           .as("added by upstream latency, ms")
           .isLessThan(200.0);
+      double notDelayedBound =
+          clean.emitToRecvMs().p50() + Timing.SLACK_FLOOR_MS + 3 * clean.emitToRecvMs().p99();
+      // a response this host stood still through is late by the host (s260: 13.1 ms against
+      // 12.1, a suite with 24 host-stall skips)
+      if (slowRequest.emitToRecvMs().p50() >= notDelayedBound)
+        HostStalls.skipIfBusy(slowRequestFrom, slowRequestTo, slowRequest.oneLine());
       assertThat(slowRequest.emitToRecvMs().p50())
           .as("the response itself is not delayed")
-          .isLessThan(
-              clean.emitToRecvMs().p50() + Timing.SLACK_FLOOR_MS + 3 * clean.emitToRecvMs().p99());
+          .isLessThan(notDelayedBound);
       proxy.toxics().get("slow-request").remove();
 
       // a lab buffering mechanism as a further toxic type (the typed client has no method for it:

@@ -66,6 +66,15 @@ class HostStallTest {
    * figures. All of them inside the stall and the run kept is the rule broken: the test fails.
    */
   private static void skipUnlessTheOnlyMergesWereInStalls(RunRecord first) {
+    // the injected stall held the emitter past the reader's own hold, so its late frames came
+    // after the reader had run again: nothing was read together, and nothing was to be excluded
+    // (s260: the emitter 75 ms late, no frame merged, on a host whose suite skipped 24 tests)
+    if (first.stalls().extraFrames() == 0 && first.maxPacingLatenessNanos() >= 50_000_000L)
+      HostStalls.skip(
+          String.format(
+              "the test's premise, not a result: the injected stall held the emitter %.1f ms and"
+                  + " no frame was read together (host stalls %s)",
+              first.maxPacingLatenessNanos() / 1e6, first.stalls().host().describe()));
     int outside = first.stalls().extraFrames() - first.stalls().extraInHostStalls();
     if (outside > 0
         && first.stalls().extraInHostStalls()
