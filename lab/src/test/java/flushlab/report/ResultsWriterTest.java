@@ -2,6 +2,7 @@ package flushlab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.Outcomes;
 import flushlab.core.IoErrors;
 import flushlab.run.Certification;
 import flushlab.run.Outcome;
@@ -12,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -33,18 +33,7 @@ class ResultsWriterTest {
 
   /** An outcome started at a fixed instant, so that runs collide on their folder name. */
   static Outcome outcome() {
-    return new Outcome(
-        new Certification(true, 1.0, 0.1, List.of(), "certified"),
-        List.of(),
-        Map.of(),
-        null,
-        false,
-        1_790_000_000_000L,
-        1,
-        Map.of(),
-        List.of(),
-        null,
-        null);
+    return Outcomes.certifiedAs(new Certification(true, 1.0, 0.1, List.of(), "certified"));
   }
 
   @Test

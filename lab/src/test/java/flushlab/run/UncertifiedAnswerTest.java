@@ -2,9 +2,9 @@ package flushlab.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.Outcomes;
 import flushlab.map.TriggerKind;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,18 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class UncertifiedAnswerTest {
   private static Outcome uncertified(String verdict) {
-    return new Outcome(
-        new Certification(false, 0, 0, List.of(), verdict),
-        List.of(),
-        Map.of(),
-        null,
-        false,
-        1_790_000_000_000L,
-        1,
-        Map.of(),
-        List.of(),
-        null,
-        null);
+    return Outcomes.certifiedAs(new Certification(false, 0, 0, List.of(), verdict));
   }
 
   @Test
