@@ -177,6 +177,9 @@ class HostStallTest {
     // every measured run is stopped for 50 ms, 100 ms in
     Outcome o =
         ScenarioFixture.runAsMeasured(s, hostStall(100, 50, c -> c >= 0, new AtomicInteger()));
+    // a certification this host's own stalls refused measured nothing; the cells' exclusions are
+    // what this test judges, so only the certification's may skip it
+    HostStalls.skipIfSaidIn(o.certification().verdict());
     assertThat(o.certified()).as(o.certification().verdict()).isTrue();
     for (TargetCellResult r : o.results()) {
       for (RunRecord run : r.runs()) {
@@ -235,6 +238,8 @@ class HostStallTest {
     // covers that read
     Outcome o =
         ScenarioFixture.runAsMeasured(s, hostStall(380, 80, c -> c == 0, new AtomicInteger()));
+    // a certification this host's own stalls refused measured nothing (s263: stalls of 143 ms)
+    HostStalls.skipIfStalled(o);
     RunRecord first = o.results().get(0).runs().get(0);
     System.out.println(
         "HostStallTest: drain under a stall: "
@@ -394,6 +399,7 @@ class HostStallTest {
                   + "%.0f ms of its 60 were left",
               Math.max(0, shortestHeld.get()) / 1e6));
     }
+    HostStalls.skipIfSaidIn(o.certification().verdict());
     TargetCellResult relay = o.results().get(0);
     RunRecord first = relay.runs().get(0);
     System.out.println(
