@@ -238,11 +238,7 @@ final class MapSession {
         answer = answer.withIdle(idle);
       }
     }
-    if (!lab.interrupted()
-        && answer.kind() == TriggerKind.INCONCLUSIVE
-        && answer.replay() == null
-        && !alikeNamed
-        && !answer.verdict().contains("this host stalled")) {
+    if (!lab.interrupted() && PassStalls.mayNameFirstPassStalls(answer, unexplained, alikeNamed)) {
       String stalled = PassStalls.hostStallsDuring(firstPass);
       if (stalled != null) answer = answer.withHostStalls(stalled);
     }

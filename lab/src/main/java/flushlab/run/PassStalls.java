@@ -1,7 +1,9 @@
 package flushlab.run;
 
 import flushlab.map.CellMatch;
+import flushlab.map.FlushTrigger;
 import flushlab.map.ReplayVerdict;
+import flushlab.map.TriggerKind;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -76,5 +78,20 @@ final class PassStalls {
       }
     }
     return worst;
+  }
+
+  /**
+   * Whether an inconclusive answer may name this host's stalls through the first pass's cells: one
+   * that no one mechanism explained, whatever pairs were tried and refused after (nginx with gzip,
+   * its plain pass inconclusive where the host's stalls had merged the 4 KiB cell's frames 16 at a
+   * time, a pair then refused on another cell, said nothing of the stalls: s252 and s264), or one
+   * whose model was never replayed; never one that names models alike or names a stall already.
+   */
+  static boolean mayNameFirstPassStalls(
+      FlushTrigger answer, boolean unexplained, boolean alikeNamed) {
+    return answer.kind() == TriggerKind.INCONCLUSIVE
+        && (answer.replay() == null || unexplained)
+        && !alikeNamed
+        && !answer.verdict().contains(MapSession.HOST_STALLED);
   }
 }

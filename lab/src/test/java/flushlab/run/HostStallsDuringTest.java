@@ -212,4 +212,37 @@ class HostStallsDuringTest {
     assertThat(cut.verdict())
         .contains("the budget ran out before timer=129.1ms -> one-late could be replayed");
   }
+
+  /**
+   * An answer no one mechanism explained may name the first pass's stalls though pairs were tried
+   * and refused after it (nginx with gzip, its plain pass inconclusive under stalls that merged the
+   * 4 KiB cell's frames 16 at a time, said nothing of them: s252, s264); one that names models
+   * alike, or a stall already, may not.
+   */
+  @Test
+  void anUnexplainedPassNamesItsStallsThoughPairsWereRefusedAfterIt() {
+    FlushTrigger refusedPairs =
+        new FlushTrigger(
+                "t",
+                TriggerKind.INCONCLUSIVE,
+                null,
+                null,
+                null,
+                null,
+                "neither one byte threshold ... explains every cell",
+                List.of(),
+                List.of())
+            .withReplay(
+                new ReplayVerdict(
+                    "compress=gzip,flush=none,others=decoded",
+                    List.of(new CellMatch("frame_size=1024B interval=20ms frames=60", "differs"))));
+    assertThat(refusedPairs.replay()).isNotNull();
+    assertThat(PassStalls.mayNameFirstPassStalls(refusedPairs, true, false)).isTrue();
+    assertThat(PassStalls.mayNameFirstPassStalls(refusedPairs, false, false))
+        .as("a refused model of a pass that one mechanism explained: its own rule")
+        .isFalse();
+    assertThat(PassStalls.mayNameFirstPassStalls(refusedPairs, true, true))
+        .as("models named alike")
+        .isFalse();
+  }
 }
