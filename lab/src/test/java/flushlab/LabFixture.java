@@ -6,6 +6,7 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientOptions;
 import flushlab.client.MeteredClient;
 import flushlab.client.RequestPlan;
+import flushlab.client.SentTogether;
 import flushlab.core.HiccupMeter;
 import flushlab.core.HostQuiet;
 import flushlab.core.LabVertx;
@@ -147,19 +148,6 @@ public final class LabFixture implements AutoCloseable {
    * test is skipped as a host stall with the figures ({@link HostStalls}); an emitter late with no
    * host stall (the lab's own code held its loop) fails the test.
    */
-  /**
-   * Frames per read of {@code r}, the run {@link #measurePaced} kept last, with each frame read
-   * together in a stall of this host counted as a read of its own: what the path merged, as the
-   * certification counts the direct path (a kept run with 3 of its 6 extra frames in host stalls
-   * read 1.25 frames a read, 1.11 outside them: s256).
-   */
-  public double framesPerReadOutsideHostStalls(BatchResult r) {
-    RunStalls s = keptStalls;
-    int inStalls = s == null ? 0 : s.extraInHostStalls();
-    long reads = r.readsWithFrames() + inStalls;
-    return reads == 0 ? 0 : (double) r.frames() / reads;
-  }
-
   public BatchResult measurePaced(long intervalNanos, Measurement m) throws Exception {
     return measurePaced(intervalNanos, "", List.of(), m);
   }
@@ -245,6 +233,17 @@ public final class LabFixture implements AutoCloseable {
     }
     assertEmitterOnTime(r, intervalNanos);
     return r;
+  }
+
+  /**
+   * Frames per read of {@code r}, the run {@link #measurePaced} kept last, the frames it read
+   * together in stalls of this host counted once, as the certification counts what the lab's own
+   * emitter wrote together ({@link SentTogether#framesPerReadLess}): a kept run with 3 of its 6
+   * extra frames in host stalls read 1.25 frames a read, 1.125 outside them (s256).
+   */
+  public double framesPerReadOutsideHostStalls(BatchResult r) {
+    RunStalls s = keptStalls;
+    return SentTogether.framesPerReadLess(r, s == null ? 0 : s.extraInHostStalls());
   }
 
   public void assertEmitterOnTime(BatchResult r, long intervalNanos) throws InterruptedException {
