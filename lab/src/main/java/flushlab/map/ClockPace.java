@@ -1,7 +1,6 @@
 package flushlab.map;
 
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * A clock as the last of two stages lets releases go only on its ticks, so every gap between a
@@ -49,15 +48,12 @@ final class ClockPace {
    * period the gaps read.
    */
   static double[] periods(List<CellEvidence> cells, double[] grid) {
-    double lo = grid[0];
-    double hi = grid[grid.length - 1];
-    TreeSet<Double> out = new TreeSet<>();
-    for (double g : grid) out.add(g);
+    GridValues out = new GridValues(grid);
     for (CellEvidence c : cells) {
       double pace = pace(c);
       if (Double.isNaN(pace)) continue;
-      for (int k = 1; pace / k >= lo; k++) if (pace / k <= hi) out.add(pace / k);
+      for (int k = 1; pace / k >= out.lowest(); k++) out.add(pace / k);
     }
-    return out.stream().mapToDouble(Double::doubleValue).toArray();
+    return out.toArray();
   }
 }

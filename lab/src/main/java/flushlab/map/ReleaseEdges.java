@@ -1,7 +1,6 @@
 package flushlab.map;
 
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * A threshold's values at the edges its cells' whole-frame releases set: a threshold that lets n
@@ -20,22 +19,17 @@ final class ReleaseEdges {
    * release go together; only values within the grid's range.
    */
   static double[] with(double[] grid, List<CellEvidence> cells) {
-    TreeSet<Double> v = new TreeSet<>();
-    for (double x : grid) v.add(x);
-    double lo = grid[0];
-    double hi = grid[grid.length - 1];
+    GridValues v = new GridValues(grid);
     for (CellEvidence c : cells) {
       if (!c.held() || c.drained() || !(c.frameBytes() > 0)) continue;
       for (double frames :
           new double[] {c.releaseFramesP10(), c.releaseFrames(), c.releaseFramesP90()}) {
         long n = Math.round(frames);
         if (n < 1 || Math.abs(frames - n) > 1e-9) continue;
-        double most = n * c.frameBytes();
-        double least = (n - 1) * c.frameBytes() + 1;
-        if (most >= lo && most <= hi) v.add(most);
-        if (least >= lo && least <= hi) v.add(least);
+        v.add(n * c.frameBytes());
+        v.add((n - 1) * c.frameBytes() + 1);
       }
     }
-    return v.stream().mapToDouble(Double::doubleValue).toArray();
+    return v.toArray();
   }
 }
