@@ -162,6 +162,8 @@ public final class Replay {
     for (int i = 0; i < target.size() && i < replayed.size(); i++) {
       CellEvidence t = target.get(i);
       CellEvidence m = replayed.get(i);
+      if (corked && CorkCeiling.decidesWindowsPerRelease(model, t, m))
+        m = CorkCeiling.releasingAs(m, t);
       boolean bothForTheAck =
           socketStage
               && SocketStageFit.segmentAtATime(t, NetworkPath.LOOPBACK_MTU)

@@ -22,8 +22,8 @@ final class ThresholdSpan {
     for (CellEvidence c : cells) {
       if (second.kind() == Kind.PERIODIC && !ClockPace.allows(c, second.value())) return Double.NaN;
       Simulated sim = PairSimulation.simulate(c, first, second);
-      if (!SimulatedCell.matches(c, sim) && !CorkCeiling.matchesAtAnother(c, first, second))
-        return Double.NaN;
+      if (!SimulatedCell.matches(c, sim)) sim = CorkCeiling.atAnother(c, first, second);
+      if (sim == null) return Double.NaN;
       score += SimulatedCell.misfit(c, sim);
     }
     return score;

@@ -43,4 +43,61 @@ class CorkCeilingTest {
         .as("a clock of 180 ms releases two ticks 360 ms apart at every ceiling")
         .isFalse();
   }
+
+  /**
+   * The cells `flushlab map --shape cork --shape timer=213ms --client browser` measured on
+   * 2026-12-07 (15:32 UTC), when it answered inconclusive: on this target's connections the ceiling
+   * outlasted the hold, and its 60 B cell released two holds' frames together (214).
+   */
+  static final List<CellEvidence> CORK_THEN_HOLD_213_TWO_A_RELEASE =
+      EvidenceLine.parseAll(
+          "frame_size=60B interval=2ms frames=600: 150.00 frames/read; 2.0 releases per stream of 214 frames (p10 214, p90 214); the oldest frame waited 428.5 ms (p10 428.5, p90 464.4); 256.1 ms between releases (p10 256.1, p90 392.2); 66 B per frame on the wire, 14127 B per release (p10 14127, p90 14127); the first frame waited 422.2 ms",
+          "frame_size=4096B interval=2ms frames=600: 15.39 frames/read; 6.0 releases per stream of 95 frames (p10 12, p90 112); the oldest frame waited 223.9 ms (p10 213.6, p90 237.5); 206.0 ms between releases (p10 5.9, p90 214.0); 4104 B per frame on the wire, 392959 B per release (p10 46111, p90 458495); the first frame waited 215.0 ms",
+          "frame_size=60B interval=50ms frames=25: 5.00 frames/read; 3.0 releases per stream of 5 frames (p10 5, p90 5); the oldest frame waited 422.2 ms (p10 422.2, p90 424.1); 256.1 ms between releases (p10 248.1, p90 256.1); 66 B per frame on the wire, 330 B per release (p10 330, p90 330); the first frame waited 416.2 ms",
+          "frame_size=60B interval=10ms frames=120: 30.00 frames/read; 2.0 releases per stream of 22 frames (p10 22, p90 44); the oldest frame waited 422.5 ms (p10 422.5, p90 454.5); 260.0 ms between releases (p10 260.0, p90 408.2); 66 B per frame on the wire, 1452 B per release (p10 1452, p90 2905); the first frame waited 414.4 ms",
+          "frame_size=1024B interval=20ms frames=60: 15.00 frames/read; 2.0 releases per stream of 11 frames (p10 11, p90 22); the oldest frame waited 417.8 ms (p10 417.8, p90 453.9); 220.2 ms between releases (p10 220.2, p90 256.2); 1031 B per frame on the wire, 11343 B per release (p10 11343, p90 22687); the first frame waited 417.5 ms");
+
+  /**
+   * A cell matched only at a longer ceiling ranks the hold by what that ceiling gives: the 4 KiB
+   * cell's first frame (215.0 ms) pins it, where ranked at the nominal ceiling every hold misfit
+   * the 60 B cell by half its frames and 222.2 ms was fitted.
+   */
+  @Test
+  void aHoldWhoseReleasesTheCeilingJoinedIsRankedAtThatCeiling() {
+    double hold =
+        FittedPairs.firstValue(
+            "CorkCeilingTest", CORK_THEN_HOLD_213_TWO_A_RELEASE, "timer=[0-9.]+ms -> cork");
+    assertThat(hold).isBetween(213 * 0.95, 213 * 1.02);
+  }
+
+  /**
+   * A hold of about the ceiling: one side's cell released one window a release, the other two, and
+   * the replay leaves that to the connection's ceiling, its waits still compared; a hold well clear
+   * of the ceilings, or a side whose releases are neither, is compared as ever.
+   */
+  @Test
+  void oneWindowAReleaseAgainstTwoIsTheCeilingsChoiceOnlyForAHoldOfAboutIt() {
+    CellEvidence target = CORK_THEN_HOLD_213_TWO_A_RELEASE.get(0);
+    CellEvidence oneWindow =
+        target.with(
+            b ->
+                b.releaseFrames(112)
+                    .releasesPerStream(4)
+                    .releaseBytesP10(7392)
+                    .releaseBytesP50(7392)
+                    .releaseBytesP90(7392)
+                    .framesPerRead(120));
+    String model = "timer=222.2ms -> cork";
+    assertThat(Replay.compare(model, List.of(target), List.of(oneWindow)).verified()).isTrue();
+    assertThat(
+            Replay.compare("timer=150ms -> cork", List.of(target), List.of(oneWindow)).verified())
+        .as("a 150 ms hold's writes meet the cork at every ceiling alike")
+        .isFalse();
+    CellEvidence later = oneWindow.waitingLess(-100);
+    assertThat(Replay.compare(model, List.of(target), List.of(later)).verified())
+        .as("waits 100 ms apart differ whatever the ceiling")
+        .isFalse();
+    CellEvidence thirty = oneWindow.with(b -> b.releaseFrames(30));
+    assertThat(Replay.compare(model, List.of(target), List.of(thirty)).verified()).isFalse();
+  }
 }

@@ -27,6 +27,33 @@ class HoldThenCorkSegmentsTest {
           "frame_size=60B interval=10ms frames=120: 24.00 frames/read; 3.0 releases per stream of 24 frames (p10 24, p90 24); the oldest frame waited 261.3 ms (p10 261.3, p90 269.4); 240.1 ms between releases (p10 232.0, p90 256.1); 66 B per frame on the wire, 1584 B per release (p10 1584, p90 1584); the first frame waited 253.3 ms",
           "frame_size=1024B interval=20ms frames=60: 12.00 frames/read; 3.0 releases per stream of 12 frames (p10 12, p90 12); the oldest frame waited 262.1 ms (p10 258.0, p90 274.1); 240.0 ms between releases (p10 228.1, p90 256.1); 1031 B per frame on the wire, 12375 B per release (p10 12375, p90 12375); the first frame waited 258.0 ms");
 
+  /**
+   * The cells `flushlab map --shape cork --shape timer=213ms --client browser` measured
+   * (2026-12-07, 15:18 UTC): the hold's 107 frames of 4 KiB leave the cork a segment at a time, the
+   * first at 215.6 ms.
+   */
+  static final List<CellEvidence> CORK_THEN_HOLD_213 =
+      EvidenceLine.parseAll(
+          "frame_size=60B interval=2ms frames=600: 150.00 frames/read; 2.0 releases per stream of 107 frames (p10 107, p90 214); the oldest frame waited 424.2 ms (p10 424.2, p90 464.3); 256.1 ms between releases (p10 256.1, p90 388.2); 66 B per frame on the wire, 7063 B per release (p10 7063, p90 14127); the first frame waited 422.4 ms",
+          "frame_size=4096B interval=2ms frames=600: 15.00 frames/read; 5.0 releases per stream of 102 frames (p10 12, p90 112); the oldest frame waited 231.0 ms (p10 213.6, p90 237.6); 211.7 ms between releases (p10 6.5, p90 214.0); 4104 B per frame on the wire, 420095 B per release (p10 46239, p90 458495); the first frame waited 215.6 ms",
+          "frame_size=60B interval=50ms frames=25: 5.00 frames/read; 3.0 releases per stream of 5 frames (p10 5, p90 5); the oldest frame waited 425.3 ms (p10 425.0, p90 427.1); 252.1 ms between releases (p10 248.1, p90 260.2); 66 B per frame on the wire, 330 B per release (p10 330, p90 330); the first frame waited 415.0 ms");
+
+  /**
+   * Of the holds that match every cell, the one chosen is pinned by the 4 KiB cell's first frame
+   * (the cork sends a release over a segment at once), not by its largest release, which steps from
+   * 95 to 111 frames where a segment's edge falls: that step chose 227.6 ms, 6.9 % long. And longer
+   * than the cork's ceiling, as the target's was (its 60 B cell released one hold's frames at a
+   * time, 107): the 4 % grid's 210.4 ms let two releases meet one cork on a real socket, and its
+   * replay was refused for it.
+   */
+  @Test
+  void aHoldWritingOverASegmentIsPinnedByTheFirstFrameNotTheLargestRelease() {
+    double hold =
+        FittedPairs.firstValue(
+            "HoldThenCorkSegmentsTest", CORK_THEN_HOLD_213, "timer=[0-9.]+ms -> cork");
+    assertThat(hold).isBetween(213 * 0.95, 213 * 1.05).isGreaterThan(CorkAfterFit.CEILING_MS + 2);
+  }
+
   /** 1.5 KiB frames every 2 ms: the hold writes 40 KB at a time, a segment every one or two. */
   static final CellEvidence SEGMENTS_OF_SMALLER_WRITES = HOLD_52_THEN_CORK.get(3);
 
