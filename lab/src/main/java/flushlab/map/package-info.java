@@ -30,23 +30,24 @@
  * Nagle, one-late or the cork, the stage fitted by {@code HoldingStageFits} to the cells read back
  * as it released them; for a compressing target, fitted to the plain client's pass and joined with
  * the compressor the other client saw, or that compressor decoded on delivery, or a compressor that
- * holds too, either side of the plain client's stage ({@code BesideACompressor}; {@code
- * NextWriteTelling} the cell that tells a compressor on the next write from one on a timer); the
- * map gives one only once replayed), {@code TriggerKind}, {@code FlushTrigger}, {@code
- * CompressionFinding} (what each kind of client saw, and whether compression is the cause), {@code
- * ShaperModel} (an answer as a chain of the lab's shapers, or why there is none; a holding stage
- * beside a compressor, or before first-content ({@code FirstContentFit.after}), as two stages, with
- * the orders no cell tells apart as {@code alike}), {@code Twin} (a model of two stages that
- * releases as one mechanism does on the usual cells, and the cell that tells them apart: {@code
- * OneLateInFront} of a hold, a hold before the cork read as a threshold or a timer, {@code
- * HoldBeforeTheCork}, a hold behind a clock, {@code HoldBehindAClock}, two thresholds in series,
- * {@code ThresholdsInSeries}), {@code Replay} (the target's cells against the model's replay of
- * them: {@code ReplayVerdict}, of a {@code CellMatch} a cell: verified, or the cell that differs;
- * {@code CellSpreads} where two cells agree although their medians differ; {@code ClockPhases} the
- * waits a model's clock gives a cell over its phases; {@code ClientsApart} when the cells it
- * refused were all another client's), {@code ModelExpectation} ({@code map --expect}, a scenario's
- * {@code expect:}), {@code IdleCut} (what the silent stream beside the cells showed, and the idle
- * stage it puts in a model), {@code Discovery} + {@code CellPlan}, {@code MapProber} (discover,
- * decide, locate, within a budget; it measures through a callback)
+ * holds too, either side of the plain client's stage ({@code BesideACompressor}, {@code
+ * NextWriteInFront} one flushing on the next write in front of it; {@code NextWriteTelling} the
+ * cell that tells a compressor on the next write from one on a timer); the map gives one only once
+ * replayed), {@code TriggerKind}, {@code FlushTrigger}, {@code CompressionFinding} (what each kind
+ * of client saw, and whether compression is the cause), {@code ShaperModel} (an answer as a chain
+ * of the lab's shapers, or why there is none; a holding stage beside a compressor, or before
+ * first-content ({@code FirstContentFit.after}), as two stages, with the orders no cell tells apart
+ * as {@code alike}), {@code Twin} (a model of two stages that releases as one mechanism does on the
+ * usual cells, and the cell that tells them apart: {@code OneLateInFront} of a hold, a hold before
+ * the cork read as a threshold or a timer, {@code HoldBeforeTheCork}, a hold behind a clock, {@code
+ * HoldBehindAClock}, two thresholds in series, {@code ThresholdsInSeries}), {@code Replay} (the
+ * target's cells against the model's replay of them: {@code ReplayVerdict}, of a {@code CellMatch}
+ * a cell: verified, or the cell that differs; {@code CellSpreads} where two cells agree although
+ * their medians differ; {@code ClockPhases} the waits a model's clock gives a cell over its phases;
+ * {@code ClientsApart} when the cells it refused were all another client's), {@code
+ * ModelExpectation} ({@code map --expect}, a scenario's {@code expect:}), {@code IdleCut} (what the
+ * silent stream beside the cells showed, and the idle stage it puts in a model), {@code Discovery}
+ * + {@code CellPlan}, {@code MapProber} (discover, decide, locate, within a budget; it measures
+ * through a callback)
  */
 package flushlab.map;

@@ -5,6 +5,7 @@ import flushlab.map.CellEvidence;
 import flushlab.map.CellMatch;
 import flushlab.map.FlushTrigger;
 import flushlab.map.IdleCut;
+import flushlab.map.NextWriteInFront;
 import flushlab.map.ReplayVerdict;
 import flushlab.map.ShaperModel;
 import flushlab.map.TriggerKind;
@@ -146,6 +147,9 @@ final class MapSession {
         lab.interrupted() || asItIsAnswer == null || compressorUnseen
             ? null
             : BesideACompressor.flushingOneLate(answer, asItIsAnswer == mine, heldOnly);
+    // or the compressor in front of a plain hold or clock, each event reaching it a write late
+    TwoStageCandidate lateInFront =
+        lateCompressor == null ? null : NextWriteInFront.of(answer, asItIsAnswer == mine, heldOnly);
     // or a compressor on a timer of its own, before or after a plain hold, its flush pinned by a
     // cell more where the accepting cells leave it loose
     List<CellEvidence> acceptingCells =
@@ -189,6 +193,7 @@ final class MapSession {
     if (besideTheCompressor) {
       List<TwoStageCandidate> first = new ArrayList<>();
       if (lateCompressor != null) first.add(lateCompressor);
+      if (lateInFront != null) first.add(lateInFront);
       first.addAll(compressorTimed);
       first.addAll(two);
       two = first;
