@@ -342,23 +342,7 @@ public final class BesideACompressor {
                 + " before a %s of %.1f ms: every release waited both",
             b.clock() ? "clock" : "hold",
             b.plainValue());
-    FlushTrigger both =
-        new FlushTrigger(
-                answer.target(),
-                TriggerKind.ENCODER,
-                null,
-                null,
-                null,
-                null,
-                verdict,
-                List.of(),
-                List.of())
-            .followedBy(f.others().kind(), verdict)
-            .withStages(chain);
-    CompressionFinding joined =
-        CompressionFinding.of(
-            f.coding(), f.acceptingClient(), both, f.othersClient(), f.others(), null);
-    return new TwoStageCandidate(chain, (asItIsFirst ? f.others() : both).withCompression(joined));
+    return NextWriteInFront.inFront(answer, asItIsFirst, TriggerKind.ENCODER, chain, verdict, null);
   }
 
   /**

@@ -50,22 +50,30 @@ public final class NextWriteInFront {
                 + " ms: every event reached it one interval late",
             others.kind() == TriggerKind.PERIODIC_TIMER ? "clock" : "hold",
             others.timerMs());
+    return inFront(answer, asItIsFirst, TriggerKind.ONE_LATE, chain, verdict, heldOnly);
+  }
+
+  /**
+   * The candidate of a compressor ({@code compressor}: how the accepting client would read it
+   * alone) in front of the stage the other client saw, as {@code chain} runs it; its answer the
+   * plain pass's at the top level where that pass was the map's first ({@code asItIsFirst}).
+   */
+  static TwoStageCandidate inFront(
+      FlushTrigger answer,
+      boolean asItIsFirst,
+      TriggerKind compressor,
+      String chain,
+      String verdict,
+      String heldOnly) {
+    CompressionFinding f = answer.compression();
     FlushTrigger both =
         new FlushTrigger(
-                answer.target(),
-                TriggerKind.ONE_LATE,
-                null,
-                null,
-                null,
-                null,
-                verdict,
-                List.of(),
-                List.of())
-            .followedBy(others.kind(), verdict)
+                answer.target(), compressor, null, null, null, null, verdict, List.of(), List.of())
+            .followedBy(f.others().kind(), verdict)
             .withStages(chain);
     CompressionFinding joined =
         CompressionFinding.of(
-            f.coding(), f.acceptingClient(), both, f.othersClient(), others, heldOnly);
-    return new TwoStageCandidate(chain, (asItIsFirst ? others : both).withCompression(joined));
+            f.coding(), f.acceptingClient(), both, f.othersClient(), f.others(), heldOnly);
+    return new TwoStageCandidate(chain, (asItIsFirst ? f.others() : both).withCompression(joined));
   }
 }
