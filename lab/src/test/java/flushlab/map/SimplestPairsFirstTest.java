@@ -1,0 +1,45 @@
+package flushlab.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.netpath.NetworkPath;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pairs fitted are offered one-late's (a value each) before those of two values: the map gives
+ * the simplest that replays, and its budget can run out on the way. The cells are those `flushlab
+ * map --shape one-late --shape timer=243ms,periodic=true` measured (2026-12-07, 16:22 UTC), when
+ * 127 pairs of a hold and a clock fitted them, a hold of 116.8 ms then the clock was replayed and
+ * verified, and the budget ran out before one-late's turn.
+ */
+class SimplestPairsFirstTest {
+  static final List<CellEvidence> ONE_LATE_THEN_CLOCK_243 =
+      EvidenceLine.parseAll(
+          "frame_size=60B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 122 frames (p10 121, p90 122); the oldest frame waited 244.1 ms (p10 243.5, p90 244.9); 243.3 ms between releases (p10 243.1, p90 243.4); 66 B per frame on the wire, 8055 B per release (p10 7987, p90 8055); the first frame waited 241.6 ms",
+          "frame_size=4096B interval=2ms frames=600: 15.00 frames/read; 3.0 releases per stream of 122 frames (p10 122, p90 123); the oldest frame waited 247.0 ms (p10 245.4, p90 247.0); 243.1 ms between releases (p10 242.5, p90 246.2); 4104 B per frame on the wire, 500735 B per release (p10 500735, p90 504831); the first frame waited 243.9 ms",
+          "frame_size=60B interval=50ms frames=25: 5.00 frames/read; 3.0 releases per stream of 5 frames (p10 5, p90 5); the oldest frame waited 275.8 ms (p10 269.3, p90 282.7); 243.4 ms between releases (p10 243.4, p90 243.4); 66 B per frame on the wire, 330 B per release (p10 330, p90 330); the first frame waited 239.1 ms",
+          "frame_size=60B interval=10ms frames=120: 24.00 frames/read; 3.0 releases per stream of 24 frames (p10 24, p90 25); the oldest frame waited 248.2 ms (p10 244.9, p90 251.5); 243.4 ms between releases (p10 243.4, p90 243.4); 66 B per frame on the wire, 1584 B per release (p10 1584, p90 1650); the first frame waited 241.6 ms",
+          "frame_size=1024B interval=20ms frames=60: 12.00 frames/read; 3.0 releases per stream of 12 frames (p10 12, p90 12); the oldest frame waited 248.6 ms (p10 245.3, p90 251.9); 243.4 ms between releases (p10 243.4, p90 243.5); 1031 B per frame on the wire, 12375 B per release (p10 12375, p90 12375); the first frame waited 241.6 ms",
+          "frame_size=256B interval=300ms frames=15: 1.07 frames/read; 12.0 releases per stream of 1 frames (p10 1, p90 1); the oldest frame waited 405.6 ms (p10 332.5, p90 519.1); 243.4 ms between releases (p10 243.3, p90 486.8); 263 B per frame on the wire, 263 B per release (p10 263, p90 263); the first frame waited 486.3 ms",
+          "frame_size=256B interval=200ms frames=15: 1.25 frames/read; 10.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 329.3 ms (p10 259.2, p90 415.8); 243.4 ms between releases (p10 243.3, p90 243.5); 263 B per frame on the wire, 263 B per release (p10 263, p90 526); the first frame waited 242.4 ms",
+          "frame_size=60B interval=300ms frames=15: 1.07 frames/read; 12.0 releases per stream of 1 frames (p10 1, p90 1); the oldest frame waited 404.8 ms (p10 331.7, p90 518.1); 243.4 ms between releases (p10 243.3, p90 486.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 66); the first frame waited 485.3 ms");
+
+  @Test
+  void oneLatesPairIsOfferedBeforeTheHoldAndTheClock() {
+    List<String> chains =
+        HoldingPairFit.candidates("x", ONE_LATE_THEN_CLOCK_243, NetworkPath.LOOPBACK).stream()
+            .map(TwoStageCandidate::chain)
+            .toList();
+    System.out.println("SimplestPairsFirstTest: " + chains);
+    int oneLate = indexOf(chains, "one-late -> timer=[0-9.]+ms,periodic=true");
+    int holdThenClock = indexOf(chains, "timer=[0-9.]+ms -> timer=[0-9.]+ms,periodic=true");
+    assertThat(oneLate).as("%s", chains).isNotNegative();
+    assertThat(holdThenClock).as("%s", chains).isNotNegative().isGreaterThan(oneLate);
+  }
+
+  private static int indexOf(List<String> chains, String pattern) {
+    for (int i = 0; i < chains.size(); i++) if (chains.get(i).matches(pattern)) return i;
+    return -1;
+  }
+}
