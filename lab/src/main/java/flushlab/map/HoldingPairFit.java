@@ -114,10 +114,9 @@ public final class HoldingPairFit {
     List<CellEvidence> order = new ArrayList<>(fitted);
     order.sort((a, b) -> Integer.compare(a.framesPerStream(), b.framesPerStream()));
     List<TwoStageCandidate> out = new ArrayList<>();
-    // one-late's pairs (a value each) first: the simplest that replays is given (docs/MAP.md)
     List<Kind[]> pairs = new ArrayList<>(Arrays.asList(ONE_LATE_AFTER));
-    pairs.addAll(Arrays.asList(ONE_LATE_BEFORE));
     pairs.addAll(Arrays.asList(PAIRS));
+    pairs.addAll(Arrays.asList(ONE_LATE_BEFORE));
     if (path.equals(NetworkPath.LOOPBACK)) pairs.addAll(Arrays.asList(CORKED));
     for (Kind[] pair : pairs) {
       // two thresholds by the classes of values the cells' frames tell apart: a cell of frames a

@@ -1,5 +1,8 @@
 package flushlab.map;
 
+import java.util.Comparator;
+import java.util.List;
+
 /**
  * A model of two stages the cells allow where no one mechanism explains them, and the answer it
  * stands for once its replay, run on the target's path, reproduced every cell ({@link Replay}).
@@ -22,5 +25,25 @@ public record TwoStageCandidate(String chain, FlushTrigger answer) {
 
   private static boolean nagle(FlushTrigger t) {
     return t.kind() == TriggerKind.NAGLE || t.then() == TriggerKind.NAGLE;
+  }
+
+  /**
+   * {@code pairs} with those that fit one value (one-late's pairs) before those that fit two, each
+   * kind in the order given: the map gives the simplest model that replays, and its budget can end
+   * on the way. `one-late -> timer=243ms,periodic=true` was answered a hold of 116.8 ms then the
+   * clock (one of 127 pairs of a hold and a clock that fit), verified, the budget out before
+   * one-late's turn (a chain bench, seed 20261244, 2026-12-07).
+   */
+  public static List<TwoStageCandidate> simplestFirst(List<TwoStageCandidate> pairs) {
+    return pairs.stream().sorted(Comparator.comparingInt(TwoStageCandidate::valuesFitted)).toList();
+  }
+
+  /** How many values the model's stages were fitted with: one-late has none. */
+  private int valuesFitted() {
+    PairSimulation.Stage[] stages = ChainStages.of(chain);
+    if (stages == null) return 2;
+    int n = 0;
+    for (PairSimulation.Stage s : stages) if (s.kind() != PairSimulation.Kind.ONE_LATE) n++;
+    return n;
   }
 }

@@ -271,7 +271,7 @@ final class PairReplays {
             map.announce());
     return new Pinned(
         told.cells(),
-        told.pairs(),
+        TwoStageCandidate.simplestFirst(told.pairs()),
         told.pairs().isEmpty() ? PassStalls.hostStallsDuring(measured) : null);
   }
 

@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pairs fitted are offered one-late's (a value each) before those of two values: the map gives
+ * The pairs fitted are replayed one-late's (a value each) before those of two values: the map gives
  * the simplest that replays, and its budget can run out on the way. The cells are those `flushlab
  * map --shape one-late --shape timer=243ms,periodic=true` measured (2026-12-07, 16:22 UTC), when
  * 127 pairs of a hold and a clock fitted them, a hold of 116.8 ms then the clock was replayed and
@@ -28,7 +28,9 @@ class SimplestPairsFirstTest {
   @Test
   void oneLatesPairIsOfferedBeforeTheHoldAndTheClock() {
     List<String> chains =
-        HoldingPairFit.candidates("x", ONE_LATE_THEN_CLOCK_243, NetworkPath.LOOPBACK).stream()
+        TwoStageCandidate.simplestFirst(
+                HoldingPairFit.candidates("x", ONE_LATE_THEN_CLOCK_243, NetworkPath.LOOPBACK))
+            .stream()
             .map(TwoStageCandidate::chain)
             .toList();
     System.out.println("SimplestPairsFirstTest: " + chains);
