@@ -154,6 +154,32 @@ public final class HostStalls {
               + reasons);
   }
 
+  /**
+   * Skips the test when a kept run of {@code row} (a results.json row) was read through a stall of
+   * this host longer than {@code ms}: frames sent through it are read together, which moves frames
+   * per read as a proxy would, so the row is not the path's own figure ({@code what}: the figure
+   * the test could not judge, for the message).
+   */
+  public static void skipIfAKeptRunStalledOver(JsonNode row, double ms, String what) {
+    for (JsonNode run : row.path("runs")) {
+      if (run.path("excluded").asBoolean()) continue;
+      double hostMaxMs = 0;
+      for (JsonNode h : run.path("hiccups"))
+        hostMaxMs = Math.max(hostMaxMs, h.path("host").path("max_ms").asDouble());
+      if (hostMaxMs > ms)
+        skip(
+            String.format(
+                "host stall, not a result: %s; run %d of %s [%s] was read through a %.1f ms stall"
+                    + " of this host (over %.0f ms)",
+                what,
+                run.path("run").asInt(),
+                row.path("target").asText(),
+                row.path("cell_label").asText(),
+                hostMaxMs,
+                ms));
+    }
+  }
+
   /** The process's stalls so far, for a skip message. */
   public static String since() {
     HiccupMeter m = HiccupMeter.get();

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import flushlab.Cdp;
 import flushlab.Cli.Ran;
+import flushlab.HostStalls;
 import flushlab.Pixels;
 import flushlab.client.Staircase;
 import flushlab.core.Json;
@@ -241,11 +242,21 @@ class ReportPagesTest {
             .orElseThrow();
     assertThat(fpr.a()).isGreaterThan(fpr.b() * 1.5);
     assertThat(fpr.beyondNoise()).isTrue();
-    // the direct path did not change: its frames per read stay within the floor
-    assertThat(
-            diffs.stream()
-                .filter(d -> d.target().equals("direct") && d.measure().equals("frames per read")))
-        .allMatch(d -> !d.beyondNoise());
+    // the direct path did not change: its frames per read stay within the floor, unless this host
+    // stood still longer than the frames' 10 ms interval through a kept run of it (frames sent
+    // through the stall are read together, as a proxy would give them: s270 on 2026-12-07)
+    List<ComparePage.Difference> directMoved =
+        diffs.stream()
+            .filter(d -> d.target().equals("direct") && d.measure().equals("frames per read"))
+            .filter(ComparePage.Difference::beyondNoise)
+            .toList();
+    if (!directMoved.isEmpty()) {
+      for (Path folder : List.of(before, after))
+        for (JsonNode row : ResultsFolder.read(folder).path("cells"))
+          if (row.path("target").asText().equals("direct"))
+            HostStalls.skipIfAKeptRunStalledOver(row, 10, "the direct path moved: " + directMoved);
+    }
+    assertThat(directMoved).isEmpty();
     Path page = tmp.resolve("compare.html");
     Ran r = flushlab("compare", before.toString(), after.toString(), "--out", page.toString());
     assertThat(r.code()).as(r.err()).isZero();
