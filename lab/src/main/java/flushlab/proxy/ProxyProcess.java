@@ -6,12 +6,6 @@ import flushlab.process.ProcessGuard;
 import flushlab.process.WorkFolders;
 import flushlab.tls.LabCertificate;
 import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,9 +129,31 @@ public final class ProxyProcess implements AutoCloseable {
 
   /**
    * Starts the proxy listening on {@code listenHost}, with its command placed by {@code placement}
-   * (for a veth path: inside the path's namespace, where every port is free).
+   * (for a veth path: inside the path's namespace, where every port is free). The port is one the
+   * lab found free; taken by another process before the proxy bound it, the proxy is started again
+   * on another, up to {@link #PORT_ATTEMPTS} times.
    */
   public static ProxyProcess start(
+      ProxyKind kind,
+      Path template,
+      String listenHost,
+      String upstreamHost,
+      int upstreamPort,
+      UnaryOperator<List<String>> placement)
+      throws StartFailure {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(kind, template, listenHost, upstreamHost, upstreamPort, placement);
+      } catch (StartFailure e) {
+        if (attempt >= PORT_ATTEMPTS || !ProxyPort.taken(e.getMessage())) throw e;
+      }
+    }
+  }
+
+  /** How many ports a proxy is started on before a port taken each time is reported. */
+  static final int PORT_ATTEMPTS = 3;
+
+  private static ProxyProcess startOnce(
       ProxyKind kind,
       Path template,
       String listenHost,
@@ -161,7 +177,7 @@ public final class ProxyProcess implements AutoCloseable {
     int port;
     try {
       workdir = WorkFolders.create(kind.binaryName);
-      port = freeLoopbackPort();
+      port = ProxyPort.freeLoopback();
     } catch (IOException e) {
       throw new StartFailure("cannot prepare a work folder: " + IoErrors.describe(e));
     }
@@ -249,7 +265,10 @@ public final class ProxyProcess implements AutoCloseable {
                 + "; its log ends:\n"
                 + tail);
       }
-      if (accepts(listenHost, port)) return proxy;
+      // the proxy's own listener, not another process's that took the port first (it then fails
+      // to bind, and is started again on another port)
+      if (ProxyPort.accepts(listenHost, port)
+          && ProxyPort.ownedBy(p.toHandle(), port) != Boolean.FALSE) return proxy;
       if (System.nanoTime() > deadline) {
         String tail = proxy.logTail(20);
         proxy.close();
@@ -271,38 +290,6 @@ public final class ProxyProcess implements AutoCloseable {
       }
     }
   }
-
-  private static boolean accepts(String host, int port) {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(host, port), 200);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /**
-   * A loopback port free for TCP and for UDP: Caddy's HTTP/3 listens on UDP at the port its
-   * template serves HTTPS on (a fresh clone's suite, s161: caddy exited on "listen udp
-   * 127.0.0.1:46171: bind: address already in use", a port its TCP probe had found free).
-   */
-  private static int freeLoopbackPort() throws IOException {
-    InetAddress loopback = InetAddress.getLoopbackAddress();
-    for (int attempt = 0; attempt < FREE_PORT_ATTEMPTS; attempt++) {
-      try (ServerSocket s = new ServerSocket(0, 1, loopback)) {
-        int port = s.getLocalPort();
-        try (DatagramSocket udp = new DatagramSocket(port, loopback)) {
-          return port;
-        } catch (SocketException udpTaken) {
-          // taken for UDP: another port
-        }
-      }
-    }
-    throw new IOException(
-        "no loopback port free for both TCP and UDP in " + FREE_PORT_ATTEMPTS + " tries");
-  }
-
-  private static final int FREE_PORT_ATTEMPTS = 20;
 
   private static String capture(List<String> command, Path workdir) {
     try {
