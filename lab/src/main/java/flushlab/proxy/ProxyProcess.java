@@ -141,9 +141,10 @@ public final class ProxyProcess implements AutoCloseable {
       int upstreamPort,
       UnaryOperator<List<String>> placement)
       throws StartFailure {
+    Launch launch = new Launch(kind, template, listenHost, upstreamHost, upstreamPort, placement);
     for (int attempt = 1; ; attempt++) {
       try {
-        return startOnce(kind, template, listenHost, upstreamHost, upstreamPort, placement);
+        return startOnce(launch);
       } catch (StartFailure e) {
         if (attempt >= PORT_ATTEMPTS || !ProxyPort.taken(e.getMessage())) throw e;
       }
@@ -153,14 +154,24 @@ public final class ProxyProcess implements AutoCloseable {
   /** How many ports a proxy is started on before a port taken each time is reported. */
   static final int PORT_ATTEMPTS = 3;
 
-  private static ProxyProcess startOnce(
+  /**
+   * What a start is asked: the proxy, its template, where it listens and forwards, where it runs.
+   */
+  private record Launch(
       ProxyKind kind,
       Path template,
       String listenHost,
       String upstreamHost,
       int upstreamPort,
-      UnaryOperator<List<String>> placement)
-      throws StartFailure {
+      UnaryOperator<List<String>> placement) {}
+
+  private static ProxyProcess startOnce(Launch launch) throws StartFailure {
+    ProxyKind kind = launch.kind();
+    Path template = launch.template();
+    String listenHost = launch.listenHost();
+    String upstreamHost = launch.upstreamHost();
+    int upstreamPort = launch.upstreamPort();
+    UnaryOperator<List<String>> placement = launch.placement();
     String binary = locate(kind.binaryName);
     if (binary == null) throw new StartFailure(missingMessage(kind));
     String text;
