@@ -66,7 +66,7 @@ public final class PairPinning {
       // two thresholds: pairs of each multiple fit alike, each its own value, not one span
       if (pair[0].kind() == Kind.THRESHOLD && pair[1].kind() == Kind.THRESHOLD) {
         CellPlan split = ThresholdPairFit.splitting(fitted);
-        if (split != null) return split;
+        if (split != null && !measured(split, cells)) return split;
         continue;
       }
       for (int i = 0; i < 2; i++) {
@@ -76,10 +76,21 @@ public final class PairPinning {
         CellPlan plan = pinningCell(pair, i, span[0], span[1], MAX_STREAM_MS);
         if (plan == null && longestMs > MAX_STREAM_MS)
           plan = pinningCell(pair, i, span[0], span[1], longestMs);
-        if (plan != null) return plan;
+        if (plan != null && !measured(plan, cells)) return plan;
       }
     }
     return null;
+  }
+
+  /**
+   * Whether {@code plan} is one of {@code cells} already: measured again, it pins nothing more
+   * (`one-late -> byte-threshold=6800B` had one cell of 155 B frames, which split no pair of
+   * thresholds, measured four times, 16 s, and the budget ran out before any pair was replayed: a
+   * chain bench, seed 20261246, 2026-12-07).
+   */
+  static boolean measured(CellPlan plan, List<CellEvidence> cells) {
+    String label = plan.toString();
+    return cells.stream().anyMatch(c -> label.equals(c.label()));
   }
 
   /**

@@ -40,12 +40,11 @@ final class SimulatedCell {
    */
   private static boolean segmentsWithinTheSimulated(CellEvidence c, Simulated s, double largest) {
     double share = 1 - Replay.FRAMES_SHARE;
-    double[] spread = {share * s.framesP10(), s.framesMax() / share};
-    double[] top = {share * s.framesP90(), s.framesMax() / share};
-    return c.releaseFrames() >= spread[0]
-        && c.releaseFrames() <= spread[1]
-        && largest >= top[0]
-        && largest <= top[1];
+    double most = s.framesMax() / share;
+    return c.releaseFrames() >= share * s.framesP10()
+        && c.releaseFrames() <= most
+        && largest >= share * s.framesP90()
+        && largest <= most;
   }
 
   /** The cell's largest releases, in frames: its p90 in bytes. */

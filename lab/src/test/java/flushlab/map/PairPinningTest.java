@@ -122,4 +122,35 @@ class PairPinningTest {
                 span[1]))
         .isLessThan(span[1] / span[0]);
   }
+
+  /**
+   * The cells `flushlab map --shape one-late --shape byte-threshold=6800B` measured (2026-12-07,
+   * 17:16 UTC), its last the one of 155 B frames that split no pair of thresholds: that cell is not
+   * planned again (it had been measured four times, and the budget ran out before any replay).
+   */
+  static final List<CellEvidence> ONE_LATE_THEN_6800 =
+      EvidenceLine.parseAll(
+          "frame_size=60B interval=2ms frames=600: 100.00 frames/read; 4.0 releases per stream of 104 frames (p10 104, p90 104); the oldest frame waited 208.1 ms (p10 208.1, p90 208.1); 208.0 ms between releases (p10 208.0, p90 208.1); 66 B per frame on the wire, 6867 B per release (p10 6867, p90 6867); the first frame waited 202.2 ms",
+          "frame_size=4096B interval=2ms frames=600: 2.00 frames/read; 298.0 releases per stream of 2 frames (p10 2, p90 2); the oldest frame waited 4.1 ms (p10 4.1, p90 4.1); 4.0 ms between releases (p10 4.0, p90 4.0); 4104 B per frame on the wire, 8215 B per release (p10 8215, p90 8215); the first frame waited 5.1 ms",
+          "frame_size=9216B interval=50ms frames=25: 1.00 frames/read; 22.0 releases per stream of 1 frames (p10 1, p90 1); the oldest frame waited 50.3 ms (p10 50.2, p90 50.4); 50.0 ms between releases (p10 49.9, p90 50.1); 9224 B per frame on the wire, 9231 B per release (p10 9231, p90 9231); the first frame waited 50.4 ms",
+          "frame_size=299B interval=10ms frames=216: 21.60 frames/read; 8.0 releases per stream of 23 frames (p10 23, p90 23); the oldest frame waited 230.2 ms (p10 230.1, p90 230.2); 230.0 ms between releases (p10 230.0, p90 230.2); 306 B per frame on the wire, 7039 B per release (p10 7039, p90 7039); the first frame waited 220.1 ms",
+          "frame_size=209B interval=10ms frames=296: 29.60 frames/read; 8.0 releases per stream of 32 frames (p10 32, p90 32); the oldest frame waited 320.3 ms (p10 320.3, p90 320.3); 320.1 ms between releases (p10 320.1, p90 320.1); 215 B per frame on the wire, 6883 B per release (p10 6883, p90 6883); the first frame waited 310.3 ms",
+          "frame_size=155B interval=10ms frames=392: 39.20 frames/read; 8.0 releases per stream of 43 frames (p10 43, p90 43); the oldest frame waited 430.1 ms (p10 430.1, p90 430.9); 430.2 ms between releases (p10 429.7, p90 430.7); 161 B per frame on the wire, 6923 B per release (p10 6923, p90 6923); the first frame waited 420.2 ms");
+
+  /**
+   * A cell once measured is not planned again: with a cell labelled as the plan the map would ask
+   * next (what it shows beside it, the cell before it again), the next plan is another or none.
+   */
+  @Test
+  void aCellAlreadyMeasuredIsNotPlannedAgain() {
+    List<CellEvidence> before = ONE_LATE_THEN_6800.subList(0, ONE_LATE_THEN_6800.size() - 1);
+    List<TwoStageCandidate> pairs = HoldingPairFit.candidates("x", before, NetworkPath.LOOPBACK);
+    CellPlan planned = PairPinning.next(pairs, before);
+    assertThat(planned).as("%s", pairs.stream().map(TwoStageCandidate::chain).toList()).isNotNull();
+    List<CellEvidence> measured = new ArrayList<>(before);
+    measured.add(before.get(before.size() - 1).with(b -> b.label(planned.toString())));
+    CellPlan again = PairPinning.next(pairs, measured);
+    System.out.println("PairPinningTest: planned " + planned + ", then " + again);
+    assertThat(again).isNotEqualTo(planned);
+  }
 }
