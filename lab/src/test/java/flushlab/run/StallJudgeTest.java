@@ -86,4 +86,24 @@ class StallJudgeTest {
     assertThat(StallJudge.share(same, new StallLog.Stall(110 * MS, 140 * MS), 5 * MS, 13))
         .isEqualTo(new StallJudge.Share(12, 0));
   }
+
+  /**
+   * s274: a 70 ms host stall (109 to 178 ms) and a client loop stall of 65 ms from inside it (124
+   * to 189 ms): the read after the loop's stall falls 11 ms past the host's end, out of its reach,
+   * but the loop stall began while the host stood still, so it is the host's, whole. A loop stall
+   * that began before the host stall (s80's hold) stays the lab's.
+   */
+  @Test
+  void aLoopStallThatBeganInAHostStallIsTheHosts() {
+    StallLog.Stall host = new StallLog.Stall(109 * MS, 178 * MS);
+    StallLog.Stall loop = new StallLog.Stall(124 * MS, 189 * MS);
+    long read = 189 * MS + MS;
+    assertThat(StallJudge.covering(List.of(host), read)).isNull();
+    assertThat(StallJudge.begunInAHostStall(List.of(host), loop)).isEqualTo(loop);
+    StallLog.Stall hold = new StallLog.Stall(100 * MS, 160 * MS);
+    assertThat(StallJudge.begunInAHostStall(List.of(new StallLog.Stall(150 * MS, 159 * MS)), hold))
+        .isNull();
+    assertThat(StallJudge.begunInAHostStall(List.of(), loop)).isNull();
+    assertThat(StallJudge.begunInAHostStall(List.of(host), null)).isNull();
+  }
 }
