@@ -193,9 +193,10 @@ public final class StallJudge {
    * under way at its start): its loop was stopped by the host, and what it then took to catch up is
    * the host's too. A 70 ms stall injected into this host's process left a client loop stalled 65
    * ms from inside it to 11 ms past its end, the read after it out of the host stall's reach, and
-   * the run was kept as the lab's own loop stall (HostStallTest in a fresh-clone suite, s274;
-   * `RequestHeadersTest` in s271 likewise refused certification). A loop stall that began before
-   * the host's stays the lab's. Null otherwise.
+   * the run was kept as the lab's own loop stall (HostStallTest in a fresh-clone suite, s274; in
+   * s271 `RequestHeadersTest`'s certification was refused on an 84 ms client loop stall no host
+   * stall covered, whose start its output does not give). A loop stall that began before the host's
+   * stays the lab's. Null otherwise.
    */
   static StallLog.Stall begunInAHostStall(List<StallLog.Stall> host, StallLog.Stall loop) {
     if (loop == null) return null;
