@@ -99,10 +99,18 @@ public record Certification(
               + "; every run it excluded was "
               + "measured once more and stalled again (no proxy is involved in the direct path: try again on a quieter host)";
     } else if (kept.isEmpty()) {
+      // where this host stalled through some of them, the verdict says so: the runs it did not
+      // spoil were excluded for an emitter late with no stall logged, and "no run was kept (the
+      // client's host stalled 23 ms ...)" named the stall only in passing (a fresh-clone suite,
+      // s275, 2026-12-07)
+      boolean someStalled = runs.stream().anyMatch(RunRecord::spoiledByHostStall);
       verdict =
           "not certified: no run was kept ("
               + (runs.isEmpty() ? "none finished" : runs.get(runs.size() - 1).exclusionReason())
-              + ")";
+              + ")"
+              + (someStalled
+                  ? "; this host stalled during certification, " + hostStalls(runs)
+                  : "");
     } else if (all.errorCount() > 0 || all.streamsOk() == 0) {
       verdict = "not certified: the direct path's streams failed (" + all.firstError() + ")";
     } else {

@@ -136,4 +136,35 @@ class SentTogetherTest {
     assertThat(merged.certified()).as(merged.verdict()).isFalse();
     assertThat(merged.verdict()).startsWith("not certified: the direct path read 1.33");
   }
+
+  /**
+   * No run kept, this host's stall the cause of some exclusions and an emitter late with no stall
+   * logged of the others: the verdict says this host stalled (s275 named the stall only inside the
+   * last run's reason, and a test that skips on this host's stalls could not tell).
+   */
+  @Test
+  void noRunKeptWhereThisHostStalledThroughSomeSaysSo() {
+    StreamResult s = stream(SentTogetherTest::due, readAfterSent(SentTogetherTest::due));
+    RunRecord late =
+        run(s)
+            .withExclusion(
+                new Exclusion(
+                    Exclusion.Cause.EMITTER_LATE,
+                    "emitter late by 53.083 ms (tolerance 20.000 ms); its loop logged no stall then"));
+    RunRecord stalled =
+        run(s)
+            .withExclusion(
+                new Exclusion(
+                    Exclusion.Cause.HOST_STALL,
+                    "the client's host stalled 23 ms at 0.03 s: 3 frames read together then"));
+    Certification c = Certification.judged(List.of(late, stalled), 1.10, false, false);
+    assertThat(c.certified()).isFalse();
+    assertThat(c.verdict())
+        .startsWith("not certified: no run was kept (the client's host stalled 23 ms")
+        .contains("; this host stalled during certification");
+    Certification none = Certification.judged(List.of(late), 1.10, false, false);
+    assertThat(none.verdict())
+        .as("no stall of this host: nothing said of one")
+        .doesNotContain("this host stalled");
+  }
 }
