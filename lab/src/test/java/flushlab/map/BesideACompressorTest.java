@@ -25,6 +25,12 @@ class BesideACompressorTest {
     return new FlushTrigger("x", kind, null, null, ms, null, kind.text(), List.of(), List.of());
   }
 
+  /** A byte threshold of {@code bytes}, as a pass would answer it. */
+  static FlushTrigger threshold(double bytes) {
+    return new FlushTrigger(
+        "x", TriggerKind.BYTE_THRESHOLD, bytes, null, null, null, "", List.of(), List.of());
+  }
+
   /**
    * {@code plain}, what a client that does not accept gzip saw, beside {@code accepting}, what a
    * browser that does saw.
@@ -204,9 +210,7 @@ class BesideACompressorTest {
     assertThat(BesideACompressor.flushingOneLate(compressedBeside(oneLate, oneLate), true, null))
         .as("the accepting pass read as a mechanism a compressor does")
         .isNull();
-    FlushTrigger threshold =
-        new FlushTrigger(
-            "x", TriggerKind.BYTE_THRESHOLD, 1419.0, null, null, null, "", List.of(), List.of());
+    FlushTrigger threshold = threshold(1419);
     assertThat(BesideACompressor.flushingOneLate(compressedBeside(both, threshold), true, null))
         .as("beside a threshold, a threshold-or-timer is a compressor on a timer's reading")
         .isNull();

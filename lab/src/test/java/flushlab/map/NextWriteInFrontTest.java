@@ -2,6 +2,7 @@ package flushlab.map;
 
 import static flushlab.map.BesideACompressorTest.answer;
 import static flushlab.map.BesideACompressorTest.compressedBeside;
+import static flushlab.map.BesideACompressorTest.threshold;
 import static flushlab.map.BesideACompressorTest.timed;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,9 +38,7 @@ class NextWriteInFrontTest {
   @Test
   void noneBesideAThresholdOrWhereTheAcceptingPassWasExplained() {
     FlushTrigger unexplained = answer(TriggerKind.INCONCLUSIVE);
-    FlushTrigger threshold =
-        new FlushTrigger(
-            "x", TriggerKind.BYTE_THRESHOLD, 1419.0, null, null, null, "", List.of(), List.of());
+    FlushTrigger threshold = threshold(1419);
     assertThat(NextWriteInFront.of(compressedBeside(unexplained, threshold), true, null))
         .as("a threshold counts what the compressor wrote, not what the plain pass saw")
         .isNull();
