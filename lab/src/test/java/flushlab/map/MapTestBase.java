@@ -33,6 +33,14 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class MapTestBase {
   static Random random;
 
+  /**
+   * What the last map printed on its way (each cell, each replay, each candidate refused): a failed
+   * check shows it, since CI keeps only the failures of a suite, not its reports (a fresh-clone CI
+   * run failed `oneLateInFrontOfAHoldIsToldFromTheHoldAlone` with a two-hold model and nothing said
+   * of how it came to be given, 2026-12-07).
+   */
+  static String lastMapSaid = "";
+
   @BeforeAll
   static void seed(TestInfo info) {
     long seed = Long.getLong("flushlab.seed", System.nanoTime());
@@ -100,6 +108,7 @@ abstract class MapTestBase {
     // what the map said on its way (each replay, each exclusion) stays in the test's report: a run
     // that fails once in a suite is read from it
     System.out.print(out);
+    lastMapSaid = out.toString();
     if (code != 0) HostStalls.skipIfSaidIn(err.toString());
     // an answer this host's stalls left inconclusive fails an --expect too: the stall is what to
     // report
@@ -160,15 +169,23 @@ abstract class MapTestBase {
   static void modelIs(JsonNode answer, String pattern, double... expected) {
     JsonNode model = answer.get("model");
     assertThat(model.get("chain").isTextual())
-        .as("a model for " + answer.get("verdict").asText() + ": " + model)
+        .as(
+            "a model for "
+                + answer.get("verdict").asText()
+                + ": "
+                + model
+                + "; the map said:\n"
+                + lastMapSaid)
         .isTrue();
     String chain = model.get("chain").asText();
     assertThat(ShaperRegistry.parseChain(chain)).as(chain).isNotEmpty();
     Matcher m = Pattern.compile(pattern).matcher(chain);
-    assertThat(m.matches()).as(chain + " matches " + pattern).isTrue();
+    assertThat(m.matches())
+        .as(chain + " matches " + pattern + "; the map said:\n" + lastMapSaid)
+        .isTrue();
     for (int i = 0; i < expected.length; i++) {
       assertThat(Double.parseDouble(m.group(i + 1)))
-          .as("value %d of %s", i + 1, chain)
+          .as("value %d of %s; the map said:\n%s", i + 1, chain, lastMapSaid)
           .isBetween(expected[i] * 0.9, expected[i] * 1.1);
     }
   }
