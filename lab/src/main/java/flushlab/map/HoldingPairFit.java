@@ -294,26 +294,6 @@ public final class HoldingPairFit {
   }
 
   /**
-   * A cell that two chains of this fit, which reproduced every measured cell alike, would show
-   * differently: of small to large frames at 2 to 100 ms, streams of about 1.2 s, the one where
-   * their simulations lie furthest apart (frames a release or the oldest frame's wait, past what a
-   * replay allows); null when none does, or a chain is not one of this fit's.
-   */
-  public static CellPlan tellingCell(String chainA, String chainB) {
-    CellPlan c = tellingCell(chainA, chainB, TELLING_INTERVALS_MS);
-    return c != null ? c : tellingCell(chainA, chainB, SLOWER_INTERVALS_MS);
-  }
-
-  /**
-   * Slower intervals, tried only where none of {@link #TELLING_INTERVALS_MS} tells (their streams
-   * take 6 to 7.5 s): a long hold with one-late in front lets frames 300 ms apart go one interval
-   * late, and a clock then the hold after the hold, which for a hold of 256 ms lies within the
-   * replay's 15 % of 300 (`one-late -> timer=251ms` was answered with those two alike and no cell
-   * measured: a fresh-clone suite, 2026-12-06); at 400 ms they lie 36 % apart.
-   */
-  static final long[] SLOWER_INTERVALS_MS = {400, 500};
-
-  /**
    * The intervals a telling cell is drawn from: up to 300 ms, where a hold in front of the cork
    * waits its whole length every frame and a clock a part of its period (`timer=210.4ms -> cork`
    * against `timer=246.1ms,periodic=true -> cork`: 420 and 325 ms at 300 ms, alike at 100 ms and
@@ -323,43 +303,6 @@ public final class HoldingPairFit {
 
   /** Frames of a telling cell slower than 100 ms: a stream of 2.25-4.5 s, a dozen releases. */
   static final int SLOW_FRAMES = 15;
-
-  static CellPlan tellingCell(String chainA, String chainB, long[] intervalsMs) {
-    Stage[] a = ChainStages.of(chainA);
-    Stage[] b = ChainStages.of(chainB);
-    if (a == null || b == null) return null;
-    CellPlan best = null;
-    double widest = 0;
-    for (long size : new long[] {60, 256, 1024, 4096}) {
-      for (long ms : intervalsMs) {
-        int frames = framesAt(ms);
-        CellEvidence plan = planned(size, ms, frames);
-        Simulated x = PairSimulation.simulate(plan, a[0], a[1]);
-        Simulated y = PairSimulation.simulate(plan, b[0], b[1]);
-        if (x.drained() || y.drained() || x.releases() == 0 || y.releases() == 0) continue;
-        // the cork's segments: where their edges fall decides the medians, which the simulation
-        // does not give (a 153.7 ms hold and clock before the cork parted at 4 KiB every 10 ms,
-        // and replayed alike there: `flushlab map`, 2026-12-07)
-        if (x.segmented() || y.segmented()) continue;
-        double frameGap =
-            Math.abs(x.framesP50() - y.framesP50())
-                / Math.max(1, Math.max(x.framesP50(), y.framesP50()));
-        double waitGap =
-            Math.abs(x.waitP50() - y.waitP50()) / Math.max(5, Math.max(x.waitP50(), y.waitP50()));
-        boolean tells =
-            Math.abs(x.framesP50() - y.framesP50())
-                    > Math.max(1, 0.25 * Math.max(x.framesP50(), y.framesP50()))
-                || Math.abs(x.waitP50() - y.waitP50())
-                    > Math.max(5, 0.15 * Math.max(x.waitP50(), y.waitP50()));
-        double gap = Math.max(frameGap, waitGap);
-        if (tells && gap > widest) {
-          widest = gap;
-          best = new CellPlan(size, ms * 1_000_000L, frames);
-        }
-      }
-    }
-    return best;
-  }
 
   /**
    * Frames of a cell measured to tell models apart: a stream of about 1.2 s, or of a dozen slow

@@ -2,6 +2,7 @@ package flushlab.run;
 
 import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
+import flushlab.map.PairTellingCell;
 import flushlab.map.Replay;
 import flushlab.map.ReplayVerdict;
 import flushlab.map.TwoStageCandidate;
@@ -10,6 +11,7 @@ import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Models of two stages that reproduced every measured cell alike, told apart by a cell more (issue
@@ -40,6 +42,31 @@ final class AlikeTeller {
       for (int j = i + 1; j < chains.size(); j++) {
         CellPlan c = UndecidedAnswers.tellingCell(chains.get(i), chains.get(j));
         if (c != null && !measured.contains(c)) return c;
+      }
+    return null;
+  }
+
+  /**
+   * For models that each reproduced every cell: a cell that would tell two of {@code chains} apart,
+   * none of {@code measured} nor of {@code cells} (the map's cells, which every replay compared),
+   * and parting them further than any of those, which every model reproduced ({@link
+   * PairTellingCell#tellingCell(String, String, Predicate)}); null when none does. Pairs fitted by
+   * simulation alone, before any replay ({@link PairsToldFirst}), take the next pair's cell instead
+   * ({@link #tellingCell(List, List)}): there a cell only one of a pair fitted is still to come,
+   * and a slower cell measured first cost one telling cell more (`timer=219ms,periodic=true ->
+   * timer=202ms`: 150, 400 and 300 ms cells where 150 and 300 had told, and two candidates cut by
+   * the budget: `flushlab map`, 2026-12-07).
+   */
+  static CellPlan tellingCell(
+      List<String> chains, List<CellPlan> measured, List<CellEvidence> cells) {
+    Predicate<CellPlan> already =
+        plan ->
+            measured.contains(plan)
+                || cells.stream().anyMatch(c -> plan.toString().equals(c.label()));
+    for (int i = 0; i < chains.size(); i++)
+      for (int j = i + 1; j < chains.size(); j++) {
+        CellPlan c = UndecidedAnswers.tellingCell(chains.get(i), chains.get(j), already);
+        if (c != null) return c;
       }
     return null;
   }

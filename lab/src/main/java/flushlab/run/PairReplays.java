@@ -169,7 +169,7 @@ final class PairReplays {
       List<AlikeTeller.Reproduced> left = replayedAlike;
       String toldNothing = null;
       List<CellPlan> measured = new ArrayList<>();
-      CellPlan telling = AlikeTeller.tellingCell(simulated(left), measured);
+      CellPlan telling = AlikeTeller.tellingCell(simulated(left), measured, pairCells);
       for (int round = 0;
           round < AlikeTeller.MAX_TELLING_CELLS && mayTell && telling != null;
           round++) {
@@ -194,7 +194,7 @@ final class PairReplays {
         AlikeTeller.Told.Both both = (AlikeTeller.Told.Both) told;
         left = both.still();
         toldNothing = both.label();
-        telling = AlikeTeller.tellingCell(simulated(left), measured);
+        telling = AlikeTeller.tellingCell(simulated(left), measured, pairCells);
       }
       return new Result(
           UndecidedAnswers.namedAlike(

@@ -3,10 +3,11 @@ package flushlab.run;
 import flushlab.map.CellPlan;
 import flushlab.map.CompressionFinding;
 import flushlab.map.FlushTrigger;
-import flushlab.map.HoldingPairFit;
 import flushlab.map.NextWriteTelling;
+import flushlab.map.PairTellingCell;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The map's answers that give no one model of two stages: several that reproduced every cell alike
@@ -109,7 +110,17 @@ final class UndecidedAnswers {
 
   /** The cell that would tell two models apart: of two holding stages, or beside a compressor. */
   static CellPlan tellingCell(String a, String b) {
-    CellPlan pair = HoldingPairFit.tellingCell(a, b);
-    return pair != null ? pair : NextWriteTelling.of(a, b);
+    return tellingCell(a, b, plan -> false);
+  }
+
+  /**
+   * As {@link #tellingCell(String, String)}, none of the cells {@code measured} already, where both
+   * reproduced the target: where they part less than there, they tell no more.
+   */
+  static CellPlan tellingCell(String a, String b, Predicate<CellPlan> measured) {
+    CellPlan pair = PairTellingCell.tellingCell(a, b, measured);
+    if (pair != null) return pair;
+    CellPlan next = NextWriteTelling.of(a, b);
+    return next == null || measured.test(next) ? null : next;
   }
 }

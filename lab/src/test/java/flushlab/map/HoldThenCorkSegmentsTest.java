@@ -122,7 +122,8 @@ class HoldThenCorkSegmentsTest {
   void theCellTellingAHoldFromAClockBeforeTheCorkIsNoneTheCorkSplits() {
     String hold = "timer=153.7ms -> cork";
     String clock = "timer=153.7ms,periodic=true -> cork";
-    CellPlan telling = HoldingPairFit.tellingCell(hold, clock, HoldingPairFit.TELLING_INTERVALS_MS);
+    CellPlan telling =
+        PairTellingCell.tellingCell(hold, clock, HoldingPairFit.TELLING_INTERVALS_MS);
     assertThat(telling).isNotNull();
     CellEvidence plan =
         HoldingPairFit.planned(

@@ -212,7 +212,7 @@ class HoldingPairFitTest {
   @Test
   void twoPairsThatReplayedAlikeAreToldApartByASimulatedCell() {
     CellPlan telling =
-        HoldingPairFit.tellingCell(
+        PairTellingCell.tellingCell(
             "timer=82.1ms -> byte-threshold=3643B",
             "timer=85.4ms,periodic=true -> byte-threshold=3941B");
     assertThat(telling).isNotNull();
@@ -229,11 +229,11 @@ class HoldingPairFitTest {
         .as(telling + ": " + a + " / " + b)
         .isTrue();
     assertThat(
-            HoldingPairFit.tellingCell(
+            PairTellingCell.tellingCell(
                 "timer=82.1ms -> byte-threshold=3643B", "timer=82.1ms -> byte-threshold=3643B"))
         .isNull();
     assertThat(
-            HoldingPairFit.tellingCell(
+            PairTellingCell.tellingCell(
                 "byte-threshold=3003B -> nagle", "timer=82.1ms -> byte-threshold=3643B"))
         .isNull();
   }
@@ -248,9 +248,9 @@ class HoldingPairFitTest {
   void aLongHoldWithOneLateInFrontIsToldFromAClockThenTheHoldBySlowerFrames() {
     String oneLate = "one-late -> timer=256ms";
     String clock = "timer=82.1ms,periodic=true -> timer=256ms";
-    assertThat(HoldingPairFit.tellingCell(oneLate, clock, HoldingPairFit.TELLING_INTERVALS_MS))
+    assertThat(PairTellingCell.tellingCell(oneLate, clock, HoldingPairFit.TELLING_INTERVALS_MS))
         .isNull();
-    CellPlan telling = HoldingPairFit.tellingCell(oneLate, clock);
+    CellPlan telling = PairTellingCell.tellingCell(oneLate, clock);
     assertThat(telling).isNotNull();
     assertThat(telling.intervalNanos() / 1e6).isGreaterThanOrEqualTo(400);
     waitsPartOn(
@@ -285,9 +285,9 @@ class HoldingPairFitTest {
   void aHoldAndAClockInFrontOfTheCorkArePartedByFramesFurtherApart() {
     String hold = "timer=210.4ms -> cork";
     String clock = "timer=246.1ms,periodic=true -> cork";
-    assertThat(HoldingPairFit.tellingCell(hold, clock, new long[] {2, 5, 10, 20, 50, 100}))
+    assertThat(PairTellingCell.tellingCell(hold, clock, new long[] {2, 5, 10, 20, 50, 100}))
         .isNull();
-    CellPlan telling = HoldingPairFit.tellingCell(hold, clock);
+    CellPlan telling = PairTellingCell.tellingCell(hold, clock);
     assertThat(telling).isNotNull();
     assertThat(telling.intervalNanos() / 1e6).isGreaterThan(100);
     assertThat(telling.frames()).isGreaterThanOrEqualTo(12);
@@ -634,7 +634,7 @@ class HoldingPairFitTest {
     assertThat(ChainStages.of(first)[0]).isEqualTo(new Stage(Kind.FLUSH_TIMER, 159.9));
     assertThat(ChainStages.of("compress=gzip,flush=input,bytes=2716B -> timer=99ms")[0])
         .isEqualTo(new Stage(Kind.FLUSH_INPUT, 2716));
-    CellPlan telling = HoldingPairFit.tellingCell(first, after);
+    CellPlan telling = PairTellingCell.tellingCell(first, after);
     System.out.println("HoldingPairFitTest: " + first + " and " + after + " apart at " + telling);
     assertThat(telling).isNotNull();
     CellEvidence plan =

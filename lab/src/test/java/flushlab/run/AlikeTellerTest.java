@@ -138,6 +138,29 @@ class AlikeTellerTest {
   }
 
   /**
+   * A cell among the map's own, which every replay compared and both models reproduced, is not the
+   * one named to tell them apart, nor is one where their simulations part less (one-late then a 243
+   * ms clock was named alike with "a cell of 60 B every 300 ms would tell them apart", a cell
+   * measured before the replays: a chain bench, 2026-12-07).
+   */
+  @Test
+  void aCellTheMapMeasuredAlreadyIsNotTheTellingOne() {
+    List<String> two =
+        List.of("one-late -> timer=256ms", "timer=82.1ms,periodic=true -> timer=256ms");
+    CellPlan widest = AlikeTeller.tellingCell(two, List.of());
+    assertThat(widest).isNotNull();
+    CellEvidence shown =
+        EvidenceLine.parse(
+            widest
+                + ": 1.07 frames/read; 14.0 releases per stream of 1 frames (p10 1, p90 1); the"
+                + " oldest frame waited 500.4 ms (p10 500.3, p90 500.9); 500.2 ms between releases"
+                + " (p10 499.9, p90 500.4); 66 B per frame on the wire, 66 B per release (p10 66,"
+                + " p90 66); the first frame waited 500.4 ms");
+    assertThat(shown.label()).isEqualTo(widest.toString());
+    assertThat(AlikeTeller.tellingCell(two, List.of(), List.of(shown))).isNull();
+  }
+
+  /**
    * Four models alike (a map of `timer=81ms -> byte-threshold=3944B` as a browser, 2026-12-05, with
    * a budget of 150 s): the first pair's telling cell is the one measured; the two that reproduce
    * it stay, each with that cell's replay, for the next cell to part.

@@ -2,7 +2,9 @@ package flushlab.relay.shaper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.HostStalls;
 import flushlab.client.BatchResult;
+import flushlab.core.HiccupMeter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +20,8 @@ class KeepAliveThroughIdleTimeoutTest extends ShaperTestBase {
   @Test
   void commentsDuringAThinkKeepAnIdleTimeoutFromCuttingTheStream() throws Exception {
     String think = "frames=5&size=60&interval=10ms&think=600ms";
+    HiccupMeter.get();
+    long from = System.nanoTime();
     HttpResponse<String> raw =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -27,6 +31,10 @@ class KeepAliveThroughIdleTimeoutTest extends ShaperTestBase {
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     long comments = raw.body().lines().filter(l -> l.equals(": keep-alive")).count();
+    // a keep-alive's timer that this host kept from firing is not the emitter's (s279: 3 comments
+    // while another build ran beside the suite)
+    if (comments < 4 || comments > 6)
+      HostStalls.skipIfBusy(from, System.nanoTime(), comments + " comments: " + raw.body());
     assertThat(comments).as(raw.body()).isBetween(4L, 6L); // one per 100 ms of the 600 ms think
     BatchResult cut = through(think, "idle-timeout=250ms");
     assertThat(cut.streamsOk()).as(cut.oneLine()).isZero();
