@@ -14,6 +14,22 @@ import java.util.function.IntSupplier;
 public final class Main {
   private Main() {}
 
+  private static final String NETTY_ALLOCATOR = "io.netty.allocator.type";
+
+  /**
+   * Netty's pooled allocator, not 4.2's adaptive default, for every buffer Netty allocates on its
+   * own (set before any Netty class reads it; the tests' JVMs get it from the pom): under the
+   * adaptive one a release over 512 KiB left a built-in relay about 28 ms late on each stream, its
+   * first frame waiting 299 ms behind a 270 ms hold while every later release kept the hold to a
+   * millisecond (`flushlab map --shape timer=270ms`, 4 KiB frames every 2 ms: 299.5 ms adaptive,
+   * 271.7 ms pooled, 2026-12-07). A model's relay that adds time the target's did not is a model
+   * that fits the wrong values: a hold of 258 ms with one-late in front was answered with two
+   * holds, 40.9 then 276.9 ms, whose first frame waited as long (a fresh-clone CI run).
+   */
+  static {
+    if (System.getProperty(NETTY_ALLOCATOR) == null) System.setProperty(NETTY_ALLOCATOR, "pooled");
+  }
+
   public static void main(String[] args) {
     System.exit(exitCode(() -> run(args, System.out, System.err), System.err));
   }
