@@ -28,9 +28,11 @@ class TimerFlushTest extends ShaperTestBase {
     long from = System.nanoTime();
     BatchResult r = whole(through("frames=300&size=4096&interval=2ms", "timer=270ms"), 300);
     double first = r.firstEmitToRecvMs().p50();
-    // 135 frames of 4104 B a release: 554 KB
-    if (first > 270 * 1.04) HostStalls.skipIfBusy(from, System.nanoTime(), r.oneLine());
-    assertThat(first).as(r.oneLine()).isBetween(270 * 0.99, 270 * 1.04);
+    // 135 frames of 4104 B a release: 554 KB. Late by 7 % (19 ms) and more is the allocator's
+    // (25-35 ms late: 296.7 and 304.9 ms in this test), not a hold timer a busy host fired a little
+    // late
+    if (first > 270 * 1.07) HostStalls.skipIfBusy(from, System.nanoTime(), r.oneLine());
+    assertThat(first).as(r.oneLine()).isBetween(270 * 0.99, 270 * 1.07);
   }
 
   @Test
