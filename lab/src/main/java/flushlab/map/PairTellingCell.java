@@ -36,8 +36,8 @@ public final class PairTellingCell {
     Stage[] a = ChainStages.of(chainA);
     Stage[] b = ChainStages.of(chainB);
     if (a == null || b == null) return null;
-    CellPlan usual = tellingCell(chainA, chainB, HoldingPairFit.TELLING_INTERVALS_MS);
-    if (usual == null) usual = tellingCell(chainA, chainB, SLOWER_INTERVALS_MS);
+    CellPlan usual = parting(a, b, HoldingPairFit.TELLING_INTERVALS_MS, plan -> false, 0);
+    if (usual == null) usual = parting(a, b, SLOWER_INTERVALS_MS, plan -> false, 0);
     if (usual == null) return null;
     double told = 0;
     for (long size : SIZES)
@@ -46,8 +46,7 @@ public final class PairTellingCell {
         if (measured.test(plan)) told = Math.max(told, gap(plan, a, b));
       }
     if (!measured.test(usual) && gap(usual, a, b) > told) return usual;
-    Parting wider = parting(chainA, chainB, ALL_INTERVALS_MS, measured, told);
-    return wider == null ? null : wider.plan();
+    return parting(a, b, ALL_INTERVALS_MS, measured, told);
   }
 
   /**
@@ -67,26 +66,17 @@ public final class PairTellingCell {
           .toArray();
 
   static CellPlan tellingCell(String chainA, String chainB, long[] intervalsMs) {
-    Parting p = parting(chainA, chainB, intervalsMs, plan -> false, 0);
-    return p == null ? null : p.plan();
+    Stage[] a = ChainStages.of(chainA);
+    Stage[] b = ChainStages.of(chainB);
+    return a == null || b == null ? null : parting(a, b, intervalsMs, plan -> false, 0);
   }
-
-  /** A cell where two chains' simulations part, and how far: the larger share they differ by. */
-  private record Parting(CellPlan plan, double gap) {}
 
   /**
    * Of {@code intervalsMs}, the cell not {@code measured} where the two chains' simulations part
    * furthest past what a replay allows, and further than {@code beyond}; null when none does.
    */
-  private static Parting parting(
-      String chainA,
-      String chainB,
-      long[] intervalsMs,
-      Predicate<CellPlan> measured,
-      double beyond) {
-    Stage[] a = ChainStages.of(chainA);
-    Stage[] b = ChainStages.of(chainB);
-    if (a == null || b == null) return null;
+  private static CellPlan parting(
+      Stage[] a, Stage[] b, long[] intervalsMs, Predicate<CellPlan> measured, double beyond) {
     CellPlan best = null;
     double widest = beyond;
     for (long size : SIZES) {
@@ -100,7 +90,7 @@ public final class PairTellingCell {
         }
       }
     }
-    return best == null ? null : new Parting(best, widest);
+    return best;
   }
 
   private static final long[] SIZES = {60, 256, 1024, 4096};
