@@ -4,6 +4,8 @@ import flushlab.client.BatchResult;
 import flushlab.client.ClientProfile;
 import flushlab.client.StreamError;
 import flushlab.client.StreamResult;
+import flushlab.core.HiccupMeter;
+import flushlab.core.HostQuiet;
 import flushlab.core.Units;
 import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
@@ -14,7 +16,9 @@ import flushlab.scenario.Setting;
 import flushlab.stream.ResponseShape;
 import flushlab.targets.Target;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -119,82 +123,7 @@ final class MapPass {
             target.path(),
             openAi,
             eventStream,
-            plan -> {
-              Cell cell = cellOf(base, plan, results.size());
-              lab.progress("map: " + plan + who);
-              List<RunRecord> runs = new ArrayList<>();
-              lab.identityPass(identity);
-              boolean done;
-              try {
-                done =
-                    !lab.interrupted()
-                        && measure.runOnceMoreIfExcluded(
-                            target, cell, cell.index(), 0, plan.toString(), runs, announce);
-              } finally {
-                lab.identityPass(false);
-              }
-              if (!done) return null;
-              TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
-              if (identity) r = r.withRequestHeaders(lab.headersFor(true));
-              results.add(r);
-              BatchResult b = r.included();
-              boolean bothExcluded = runs.stream().allMatch(RunRecord::excluded);
-              CellEvidence probed = asProbed(r, cert.emitToRecvMs());
-              if (probed != null) {
-                if (bothExcluded) {
-                  announce.accept(
-                      "map: "
-                          + plan
-                          + who
-                          + ": both runs' merged reads all fell in this host's stalls, and outside them each "
-                          + "frame came alone: the cell streamed ("
-                          + runs.get(runs.size() - 1).exclusionReason()
-                          + ")");
-                }
-                return probed;
-              }
-              // no data: why
-              if (bothExcluded) {
-                String why = runs.get(runs.size() - 1).exclusionReason();
-                failed[0] =
-                    runs.stream().allMatch(RunRecord::spoiledByHostStall)
-                        ? new PassEnd(
-                            "this host stalled in both runs of "
-                                + plan
-                                + who
-                                + " ("
-                                + why
-                                + "); nothing is inferred from it",
-                            PassEnd.Kind.HOST_STALLED)
-                        : new PassEnd(
-                            "both runs of "
-                                + plan
-                                + who
-                                + " were excluded ("
-                                + why
-                                + ") with no stall of this host to account for it; "
-                                + "nothing is inferred from it",
-                            PassEnd.Kind.EXCLUDED);
-                return null;
-              }
-              if (b.streamsOk() == 0 && b.errorCount() > 0) {
-                failed[0] =
-                    new PassEnd(
-                        "every stream of " + plan + who + " failed: " + b.firstError(),
-                        b.failedWith(StreamError.HTTP2_ONLY)
-                            ? PassEnd.Kind.SPEAKS_HTTP2_ONLY
-                            : PassEnd.Kind.TARGET_FAILED);
-                return null; // a target that answers no stream has no trigger to map: stop here
-              }
-              failed[0] =
-                  new PassEnd(
-                      (b.frames() == 0
-                              ? "no frame of " + plan + who + " was read"
-                              : b.lostFrames() + " frames of " + plan + who + " were lost")
-                          + "; nothing is inferred from it",
-                      PassEnd.Kind.TARGET_FAILED);
-              return null;
-            },
+            new PassProbe(target, base, identity, measure, cert, results, announce, who, failed),
             budgetSeconds,
             announce);
     FlushTrigger trigger = prober.run();
@@ -221,6 +150,172 @@ final class MapPass {
               target.name(), "the target failed: " + failed[0].why(), List.of(), List.of(next));
     }
     return trigger;
+  }
+
+  /**
+   * Measures the prober's cells as one kind of client into the map's results: a cell it measures
+   * again replaces its first measurement, whose runs this host stalled through are kept, excluded
+   * for the stall.
+   */
+  private final class PassProbe implements MapProber.CellProbe {
+    private final Target target;
+    private final Cell base;
+    private final boolean identity;
+    private final Measure measure;
+    private final Certification cert;
+    private final List<TargetCellResult> results;
+    private final Consumer<String> announce;
+    private final String who;
+    private final PassEnd[] failed;
+
+    /** Where in {@link #results} each plan's cell is, by the plan's text. */
+    private final Map<String, Integer> measuredAt = new HashMap<>();
+
+    PassProbe(
+        Target target,
+        Cell base,
+        boolean identity,
+        Measure measure,
+        Certification cert,
+        List<TargetCellResult> results,
+        Consumer<String> announce,
+        String who,
+        PassEnd[] failed) {
+      this.target = target;
+      this.base = base;
+      this.identity = identity;
+      this.measure = measure;
+      this.cert = cert;
+      this.results = results;
+      this.announce = announce;
+      this.who = who;
+      this.failed = failed;
+    }
+
+    @Override
+    public CellEvidence measure(CellPlan plan) throws Exception {
+      Cell cell = cellOf(base, plan, results.size());
+      lab.progress("map: " + plan + who);
+      List<RunRecord> runs = new ArrayList<>();
+      if (!measured(cell, plan.toString(), 0, runs)) return null;
+      TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
+      if (identity) r = r.withRequestHeaders(lab.headersFor(true));
+      measuredAt.put(plan.toString(), results.size());
+      results.add(r);
+      return probed(plan, r, runs);
+    }
+
+    @Override
+    public String hostStalledIn(CellPlan plan) {
+      Integer at = measuredAt.get(plan.toString());
+      return at == null ? null : PassStalls.hostStallsDuring(List.of(results.get(at)));
+    }
+
+    @Override
+    public CellEvidence measureAgain(CellPlan plan, String why) throws Exception {
+      Integer at = measuredAt.get(plan.toString());
+      if (at == null) return null;
+      TargetCellResult old = results.get(at);
+      List<RunRecord> runs = new ArrayList<>();
+      // a kept run this host stalled through is set aside for it; another kept run stays
+      for (RunRecord r : old.runs())
+        runs.add(
+            r.excluded()
+                    || r.stalls() == null
+                    || r.stalls().host().maxMs() < PassStalls.NOISY_STALL_MS
+                ? r
+                : r.withExclusion(
+                    Exclusion.hostStall(
+                        "this host stalled in it ("
+                            + r.stalls().host().describe()
+                            + ") and "
+                            + why)));
+      announce.accept("map: " + plan + who + " again " + HostQuiet.await(HiccupMeter.get()).text());
+      List<RunRecord> fresh = new ArrayList<>();
+      if (!measured(old.cell(), plan + " again", old.runs().size(), fresh)) return null;
+      runs.addAll(fresh);
+      TargetCellResult again = TargetCellResult.of(target.name(), old.cell(), runs);
+      if (old.requestHeaders() != null) again = again.withRequestHeaders(old.requestHeaders());
+      results.set(at, again);
+      return probed(plan, again, fresh);
+    }
+
+    /** {@code cell} measured as this pass's client into {@code runs}; false when the map stops. */
+    private boolean measured(Cell cell, String label, int run, List<RunRecord> runs)
+        throws Exception {
+      lab.identityPass(identity);
+      try {
+        return !lab.interrupted()
+            && measure.runOnceMoreIfExcluded(
+                target, cell, cell.index(), run, label, runs, announce);
+      } finally {
+        lab.identityPass(false);
+      }
+    }
+
+    /**
+     * The cell as the prober reads it, or null with why the pass ends in {@link #failed}: {@code
+     * runs} are the ones just measured.
+     */
+    private CellEvidence probed(CellPlan plan, TargetCellResult r, List<RunRecord> runs) {
+      BatchResult b = r.included();
+      boolean bothExcluded = runs.stream().allMatch(RunRecord::excluded);
+      CellEvidence probed = asProbed(r, cert.emitToRecvMs());
+      if (probed != null) {
+        if (bothExcluded) {
+          announce.accept(
+              "map: "
+                  + plan
+                  + who
+                  + ": both runs' merged reads all fell in this host's stalls, and outside them each "
+                  + "frame came alone: the cell streamed ("
+                  + runs.get(runs.size() - 1).exclusionReason()
+                  + ")");
+        }
+        return probed;
+      }
+      // no data: why
+      if (bothExcluded) {
+        String why = runs.get(runs.size() - 1).exclusionReason();
+        failed[0] =
+            runs.stream().allMatch(RunRecord::spoiledByHostStall)
+                ? new PassEnd(
+                    "this host stalled in both runs of "
+                        + plan
+                        + who
+                        + " ("
+                        + why
+                        + "); nothing is inferred from it",
+                    PassEnd.Kind.HOST_STALLED)
+                : new PassEnd(
+                    "both runs of "
+                        + plan
+                        + who
+                        + " were excluded ("
+                        + why
+                        + ") with no stall of this host to account for it; "
+                        + "nothing is inferred from it",
+                    PassEnd.Kind.EXCLUDED);
+        return null;
+      }
+      if (b.streamsOk() == 0 && b.errorCount() > 0) {
+        failed[0] =
+            new PassEnd(
+                "every stream of " + plan + who + " failed: " + b.firstError(),
+                b.failedWith(StreamError.HTTP2_ONLY)
+                    ? PassEnd.Kind.SPEAKS_HTTP2_ONLY
+                    : PassEnd.Kind.TARGET_FAILED);
+        return null; // a target that answers no stream has no trigger to map: stop here
+      }
+      failed[0] =
+          new PassEnd(
+              (b.frames() == 0
+                      ? "no frame of " + plan + who + " was read"
+                      : b.lostFrames() + " frames of " + plan + who + " were lost")
+                  + "; nothing is inferred from it",
+              PassEnd.Kind.TARGET_FAILED);
+      return null;
+    }
   }
 
   /**

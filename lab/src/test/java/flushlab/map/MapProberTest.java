@@ -1,10 +1,13 @@
 package flushlab.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import flushlab.netpath.NetworkPath;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -240,6 +243,77 @@ class MapProberTest {
     FlushTrigger t = mapped(asked, p -> thresholdOrTimer(p, NetworkPath.LOOPBACK.mss(), 210));
     assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.CORK);
     assertThat(asked).as("no frames sized at the segment's edge").noneMatch(p -> p.frames() == 24);
+  }
+
+  /**
+   * The cells of a periodic timer of 151 ms a fresh-clone suite mapped under load (s289): the 50 ms
+   * cell's first release came 15 ms late and its gaps spread 144.0 to 159.6 ms, past what a clock
+   * allows, so no one mechanism explained every cell; without that cell the rest read as the clock.
+   */
+  private static final String[] CLOCK_UNDER_LOAD = {
+    "frame_size=60B interval=2ms frames=600: 75.00 frames/read; 6.0 releases per stream of 76 frames (p10 75, p90 76); the oldest frame waited 150.1 ms (p10 149.3, p90 152.2); 151.3 ms between releases (p10 151.1, p90 152.6); 66 B per frame on the wire, 5019 B per release (p10 4951, p90 5019); the first frame waited 149.9 ms",
+    "frame_size=4096B interval=2ms frames=600: 15.00 frames/read; 6.0 releases per stream of 76 frames (p10 75, p90 76); the oldest frame waited 150.5 ms (p10 149.9, p90 151.3); 151.4 ms between releases (p10 151.4, p90 151.9); 4104 B per frame on the wire, 312063 B per release (p10 307967, p90 312063); the first frame waited 150.7 ms",
+    "frame_size=60B interval=50ms frames=25: 3.13 frames/read; 6.0 releases per stream of 3 frames (p10 3, p90 3); the oldest frame waited 112.0 ms (p10 109.6, p90 124.8); 151.3 ms between releases (p10 144.0, p90 159.6); 66 B per frame on the wire, 198 B per release (p10 198, p90 198); the first frame waited 165.5 ms",
+    "frame_size=60B interval=10ms frames=120: 15.00 frames/read; 6.0 releases per stream of 15 frames (p10 15, p90 16); the oldest frame waited 144.3 ms (p10 141.8, p90 150.7); 151.3 ms between releases (p10 151.3, p90 151.4); 66 B per frame on the wire, 990 B per release (p10 990, p90 1056); the first frame waited 149.6 ms",
+    "frame_size=1024B interval=20ms frames=60: 7.50 frames/read; 6.0 releases per stream of 7 frames (p10 7, p90 8); the oldest frame waited 138.9 ms (p10 133.7, p90 147.5); 151.3 ms between releases (p10 150.7, p90 152.4); 1031 B per frame on the wire, 7219 B per release (p10 7219, p90 8255); the first frame waited 150.7 ms"
+  };
+
+  /** The 50 ms cell of the same clock on a quiet host: its releases on the ticks. */
+  private static final String QUIET_50_MS =
+      "frame_size=60B interval=50ms frames=25: 3.13 frames/read; 6.0 releases per stream of 3 frames (p10 3, p90 3); the oldest frame waited 112.0 ms (p10 109.6, p90 124.8); 151.3 ms between releases (p10 151.1, p90 151.6); 66 B per frame on the wire, 198 B per release (p10 198, p90 198); the first frame waited 150.5 ms";
+
+  /** The cell this host stalled in, in {@link #CLOCK_UNDER_LOAD}. */
+  private static final String STALLED = "frame_size=60B interval=50ms frames=25";
+
+  /**
+   * The cell this host stalled in is measured again once, and the clock the rest read as is given
+   * from the new measurement (s289 gave a clock behind a hold the cells could not see).
+   */
+  @Test
+  void aCellThisHostStalledInThatAloneKeepsOneMechanismOutIsMeasuredAgain() throws Exception {
+    List<String> again = new ArrayList<>();
+    FlushTrigger t = clockUnderLoad(STALLED + ": 1 over 10 ms, longest 15.2 ms", again);
+    assertThat(again).as("measured again").containsExactly(STALLED);
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.PERIODIC_TIMER);
+    assertThat(t.timerMs()).isCloseTo(151.3, within(1.0));
+  }
+
+  /** With no stall of this host in it, a cell is the target's own: nothing is measured again. */
+  @Test
+  void aCellNoStallOfThisHostSpoiledIsNotMeasuredAgain() throws Exception {
+    List<String> again = new ArrayList<>();
+    FlushTrigger t = clockUnderLoad(null, again);
+    assertThat(again).isEmpty();
+    assertThat(t.kind()).as(t.verdict()).isEqualTo(TriggerKind.INCONCLUSIVE);
+  }
+
+  /**
+   * The prober against the cells of {@link #CLOCK_UNDER_LOAD}, {@code stall} said of the stalled
+   * cell (none when null), the plans measured again kept in {@code again}; any other cell stops the
+   * map.
+   */
+  private static FlushTrigger clockUnderLoad(String stall, List<String> again) throws Exception {
+    Map<String, CellEvidence> byPlan = new HashMap<>();
+    for (CellEvidence e : EvidenceLine.parseAll(CLOCK_UNDER_LOAD)) byPlan.put(e.label(), e);
+    MapProber.CellProbe probe =
+        new MapProber.CellProbe() {
+          @Override
+          public CellEvidence measure(CellPlan plan) {
+            return byPlan.get(plan.toString());
+          }
+
+          @Override
+          public String hostStalledIn(CellPlan plan) {
+            return plan.toString().equals(STALLED) ? stall : null;
+          }
+
+          @Override
+          public CellEvidence measureAgain(CellPlan plan, String why) {
+            again.add(plan.toString());
+            return EvidenceLine.parse(QUIET_50_MS);
+          }
+        };
+    return new MapProber("x", NetworkPath.LOOPBACK, false, true, probe, 600, line -> {}).run();
   }
 
   /**
