@@ -181,11 +181,16 @@ public final class StallJudge {
 
   /**
    * The extra frames of a read of {@code frames} that a stall can have piled up: at most its length
-   * over the interval, plus one.
+   * over the interval, plus one, and no more than came within the stall and the reader's wake-up
+   * after it ({@link #AFTER_STALL_NANOS}): frames sent an interval apart that a path let go as they
+   * came are read apart unless the reader stood still that long. A 2 ms stall once excused both
+   * runs of a clock's replay whose first tick released two frames sent 172 ms apart, which no stall
+   * of 2 ms can merge (a fresh-clone suite, s290).
    */
-  private static int piledUp(StallLog.Stall stall, long intervalNanos, int frames) {
+  static int piledUp(StallLog.Stall stall, long intervalNanos, int frames) {
     if (intervalNanos <= 0) return 0;
-    return (int) Math.min(frames - 1, stall.nanos() / intervalNanos + 1);
+    long within = (stall.nanos() + AFTER_STALL_NANOS) / intervalNanos;
+    return (int) Math.min(frames - 1, Math.min(stall.nanos() / intervalNanos + 1, within));
   }
 
   /**

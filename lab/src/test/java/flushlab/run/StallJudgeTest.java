@@ -77,6 +77,20 @@ class StallJudgeTest {
   }
 
   /**
+   * s290: a 2 ms host stall at a clock's first tick, which released two frames sent 172 ms apart:
+   * no stall that short merges frames that far apart (the reader would have read the first long
+   * before), so it explains none of the read, and the run is the path's. Where the stall and the
+   * reader's wake-up span an interval it explains a frame, as before.
+   */
+  @Test
+  void aStallShorterThanTheIntervalExplainsNoFramesSentThatFarApart() {
+    StallLog.Stall brief = new StallLog.Stall(176 * MS, 178 * MS);
+    assertThat(StallJudge.share(brief, null, 172 * MS, 2)).isEqualTo(new StallJudge.Share(0, 0));
+    assertThat(StallJudge.share(brief, null, 7 * MS, 2)).isEqualTo(new StallJudge.Share(1, 0));
+    assertThat(StallJudge.share(brief, null, 2 * MS, 5)).isEqualTo(new StallJudge.Share(2, 0));
+  }
+
+  /**
    * A loop stall the host caused is in the host's log whole: it leaves the loop nothing to explain.
    */
   @Test
