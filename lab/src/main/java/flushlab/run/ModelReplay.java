@@ -195,7 +195,26 @@ final class ModelReplay {
                 0);
           }
           CellEvidence replayedCell = onIt.evidence(cert.emitToRecvMs());
-          if (socketStage
+          StalledOnTheModel.Again again =
+              StalledOnTheModel.measure(
+                  onModel,
+                  replica,
+                  cell,
+                  onIt,
+                  onTarget,
+                  replayedCell,
+                  cert.emitToRecvMs(),
+                  announce,
+                  deadline,
+                  c ->
+                      Replay.compare(chain, List.of(onTarget), List.of(c), socketStage, tolerance)
+                          .cells()
+                          .get(0)
+                          .difference());
+          if (again != null) {
+            replayedCell = again.cell();
+            onItStairs = again.stairs();
+          } else if (socketStage
               && Replay.nagleEngagedOnOneOnly(onTarget, replayedCell)
               && secondsLeft(deadline) >= r.cell().stream().streamNanos() / 1e9 + 1) {
             // the client's kernel decides per connection whether Nagle engages: a second

@@ -13,7 +13,8 @@
  * several still replay alike or stalls or the budget left twins unreplayed, {@code TwinCheck} the
  * cell one mechanism verified alone is held to before it is given (where a twin of two stages would
  * show), {@code PassStalls} this host's stalls during a pass's cells, {@code StalledCellsAgain} the
- * cells a refused model differed on only where this host stalled, measured on the target again;
+ * cells a refused model differed on only where this host stalled, measured on the target again,
+ * {@code StalledOnTheModel} a cell replayed through this host's stall, replayed on the model again;
  * through {@code MapLab}, what it needs of the runner), {@code ModelReplay} (a model's relay where
  * the target ran, every cell measured on it and compared), {@code StallJudge} + {@code RunStalls}
  * (a run's merged reads held against this process's stalls), {@code Exclusion} (why a run says
