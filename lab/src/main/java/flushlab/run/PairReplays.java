@@ -154,9 +154,14 @@ final class PairReplays {
           null,
           false);
     }
-    if (reproduced.size() == 1)
+    if (reproduced.size() == 1) {
+      Result held =
+          NagleCheck.check(
+              lab, replays, this, map, answer, replayedAlike.get(0), pairCells, budgetCut);
+      if (held != null) return held;
       return new Result(
           given(answer, replayedAlike.get(0), budgetCut), replayedAlike.get(0), false);
+    }
     if (reproduced.size() > 1) {
       // two holding stages in series can be simulated on a cell not measured: the one that would
       // tell them apart, measured as the client the pair was fitted to (the scenario's own, or,
@@ -314,7 +319,7 @@ final class PairReplays {
    * The one model of two stages that reproduced every cell, given with its replay: a candidate
    * beside a compressor carries its finding already; the others say what compression showed.
    */
-  private static FlushTrigger given(
+  static FlushTrigger given(
       FlushTrigger answer, AlikeTeller.Reproduced model, List<String> budgetCut) {
     FlushTrigger both = model.candidate().answer().withIdle(answer.idle());
     if (both.compression() == null && answer.compression() != null)

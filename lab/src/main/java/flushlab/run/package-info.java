@@ -14,7 +14,8 @@
  * cell one mechanism verified alone is held to before it is given (where a twin of two stages would
  * show), {@code PassStalls} this host's stalls during a pass's cells, {@code StalledCellsAgain} the
  * cells a refused model differed on only where this host stalled, measured on the target again,
- * {@code StalledOnTheModel} a cell replayed through this host's stall, replayed on the model again;
+ * {@code StalledOnTheModel} a cell replayed through this host's stall, replayed on the model again,
+ * {@code NagleCheck} a threshold then Nagle held to the cell a hold in Nagle's place would fail;
  * through {@code MapLab}, what it needs of the runner), {@code ModelReplay} (a model's relay where
  * the target ran, every cell measured on it and compared), {@code StallJudge} + {@code RunStalls}
  * (a run's merged reads held against this process's stalls), {@code Exclusion} (why a run says

@@ -1,0 +1,179 @@
+package flushlab.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flushlab.ReadByRead;
+import flushlab.client.BatchResult;
+import flushlab.http.Header;
+import flushlab.map.CellEvidence;
+import flushlab.map.EvidenceLine;
+import flushlab.map.FlushTrigger;
+import flushlab.map.ReplayVerdict;
+import flushlab.map.SocketStageFit;
+import flushlab.map.TwoStageCandidate;
+import flushlab.netpath.NetworkPath;
+import flushlab.relay.shaper.ShaperRegistry;
+import flushlab.scenario.Cell;
+import flushlab.scenario.Scenario;
+import flushlab.scenario.ScenarioFixture;
+import flushlab.stream.StreamSpec;
+import flushlab.targets.Target;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A byte threshold of 6373 B then a hold of 66 ms, whose cells a threshold then Nagle reproduced (a
+ * chain bench as a browser, 2026-12-07): the cell of frames over the threshold 250 ms apart is
+ * measured, the Nagle model refused there, and the hold's pair given. A target that is Nagle keeps
+ * its answer. Streams are built read by read ({@link ReadByRead}), no socket: the target and each
+ * model's relay hold each frame of that cell as they would.
+ */
+class NagleCheckTest {
+  /** The cells the bench's map measured as a browser (the drained 50 ms cell added below). */
+  static final String[] CELLS = {
+    "frame_size=60B interval=2ms frames=600: 85.71 frames/read; 5.0 releases per stream of 97 frames (p10 97, p90 97); the oldest frame waited 192.1 ms (p10 192.1, p90 192.3); 194.0 ms between releases (p10 193.5, p90 194.1); 66 B per frame on the wire, 6403 B per release (p10 6403, p90 6403); the first frame waited 188.9 ms",
+    "frame_size=4096B interval=2ms frames=600: 11.32 frames/read; 16.0 releases per stream of 34 frames (p10 34, p90 34); the oldest frame waited 66.2 ms (p10 66.1, p90 66.3); 68.0 ms between releases (p10 66.3, p90 68.3); 4104 B per frame on the wire, 139647 B per release (p10 139647, p90 139647); the first frame waited 67.0 ms",
+    "frame_size=1024B interval=20ms frames=60: 6.67 frames/read; 7.0 releases per stream of 7 frames (p10 7, p90 7); the oldest frame waited 120.4 ms (p10 120.3, p90 120.4); 140.1 ms between releases (p10 140.0, p90 140.1); 1031 B per frame on the wire, 7219 B per release (p10 7219, p90 7219); the first frame waited 120.4 ms",
+    "frame_size=60B interval=2ms frames=1800: 94.74 frames/read; 17.0 releases per stream of 97 frames (p10 97, p90 97); the oldest frame waited 192.3 ms (p10 192.1, p90 192.4); 194.1 ms between releases (p10 194.0, p90 194.2); 66 B per frame on the wire, 6403 B per release (p10 6403, p90 6403); the first frame waited 188.1 ms",
+    "frame_size=60B interval=10ms frames=360: 90.00 frames/read; 2.0 releases per stream of 97 frames (p10 97, p90 97); the oldest frame waited 960.4 ms (p10 960.4, p90 960.9); 969.9 ms between releases (p10 969.9, p90 970.5); 66 B per frame on the wire, 6403 B per release (p10 6403, p90 6403); the first frame waited 940.4 ms"
+  };
+
+  static final String DRAINED_50_MS =
+      "frame_size=60B interval=50ms frames=25: 1.00 frames/read; 1.0 releases per stream of 25 frames (p10 25, p90 25); the oldest frame waited 1200.0 ms (p10 1200.0, p90 1200.0); 1200.0 ms between releases (p10 1200.0, p90 1200.0); 66 B per frame on the wire, 1650 B per release (p10 1650, p90 1650); the first frame waited 1200.0 ms";
+
+  static List<CellEvidence> cells() {
+    List<CellEvidence> c = new ArrayList<>(EvidenceLine.parseAll(CELLS));
+    c.add(2, EvidenceLine.parse(DRAINED_50_MS).drainedAs(25));
+    return c;
+  }
+
+  /** Each frame of a cell read {@code heldMs} after it was written. */
+  static RunRecord held(Cell cell, int index, long heldMs) {
+    StreamSpec s = cell.stream();
+    long interval = s.intervalNanos();
+    return new RunRecord(
+        "t",
+        cell.index(),
+        index,
+        new BatchResult(
+            List.of(
+                ReadByRead.stream(
+                    s.frames(),
+                    s.frameBytes(),
+                    interval,
+                    i -> 200_000 + i * interval + heldMs * 1_000_000L))),
+        null,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        null,
+        List.of());
+  }
+
+  /** The runner's side: a model with a hold in its chain holds each frame 66 ms, Nagle none. */
+  static final class Lab implements MapLab {
+    final List<String> placed = new ArrayList<>();
+
+    @Override
+    public Scenario scenario() {
+      return ScenarioFixture.parseUnchecked(
+          "name: nagle\ntargets: [{name: t, kind: relay, shapers: [\"byte-threshold=6373B\"]}]\n");
+    }
+
+    @Override
+    public boolean interrupted() {
+      return false;
+    }
+
+    @Override
+    public void progress(String what) {}
+
+    @Override
+    public void identityPass(boolean on) {}
+
+    @Override
+    public List<Header> headersFor(boolean identity) {
+      return List.of();
+    }
+
+    @Override
+    public PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce) {
+      String chain = String.join(" -> ", model.shapers().stream().map(s -> s.text()).toList());
+      placed.add(chain);
+      long holdMs = chain.contains("timer=") ? 66 : 0;
+      return new PlacedModel((target, cell, index, run) -> held(cell, run, holdMs), null);
+    }
+
+    @Override
+    public SilentStream silentStream(Measure on, Target target, Cell base, long deadline) {
+      return null;
+    }
+  }
+
+  record Checked(PairReplays.Result result, List<String> said, Lab lab) {}
+
+  /** The check of the Nagle model against a target that holds each frame {@code targetHoldMs}. */
+  static Checked check(long targetHoldMs) throws Exception {
+    List<String> said = new ArrayList<>();
+    Lab lab = new Lab();
+    MapContext map =
+        new MapContext(
+            new Target.Relay(
+                "t",
+                ShaperRegistry.parseChain("byte-threshold=6373B -> timer=66ms"),
+                false,
+                NetworkPath.LOOPBACK),
+            new ArrayList<>(),
+            (target, cell, index, run) -> held(cell, run, targetHoldMs),
+            new Certification(true, 1.0, 0.1, List.of(), "certified"),
+            said::add,
+            System.nanoTime() + 60_000_000_000L);
+    List<CellEvidence> cells = cells();
+    TwoStageCandidate nagle =
+        SocketStageFit.candidates("t", cells, NetworkPath.LOOPBACK).stream()
+            .filter(c -> c.chain().endsWith("-> nagle"))
+            .findFirst()
+            .orElseThrow();
+    ModelReplay replays = new ModelReplay(lab);
+    AlikeTeller.Reproduced reproduced =
+        new AlikeTeller.Reproduced(
+            nagle, nagle.chain(), new ReplayVerdict(nagle.chain(), List.of()), List.of());
+    FlushTrigger inconclusive =
+        FlushTrigger.inconclusive("t", "no one mechanism", List.of(), List.of());
+    PairReplays.Result r =
+        NagleCheck.check(
+            lab,
+            replays,
+            new PairReplays(lab, replays),
+            map,
+            inconclusive,
+            reproduced,
+            cells,
+            List.of());
+    return new Checked(r, said, lab);
+  }
+
+  @Test
+  void aHoldAfterTheThresholdIsToldFromNagleByFramesAPauseApart() throws Exception {
+    Checked c = check(66);
+    String trace = String.join("\n", c.said());
+    assertThat(c.result()).as(trace).isNotNull();
+    assertThat(c.result().given()).as(trace).isNotNull();
+    assertThat(c.result().given().chain()).as(trace).matches("byte-threshold=\\d+B -> timer=.*ms");
+    assertThat(trace).contains("interval=250ms").contains("the target held frames");
+  }
+
+  @Test
+  void aTargetThatIsNagleKeepsItsAnswer() throws Exception {
+    Checked c = check(0);
+    String trace = String.join("\n", c.said());
+    assertThat(c.result()).as(trace).isNotNull();
+    assertThat(c.result().given().chain()).as(trace).endsWith("-> nagle");
+    assertThat(c.result().answer().replay()).as(trace).contains("1 of 1");
+  }
+}
