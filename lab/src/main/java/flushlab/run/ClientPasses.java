@@ -78,13 +78,7 @@ final class ClientPasses {
             .isEmpty();
     FlushTrigger mine =
         passes.run(
-            target,
-            base,
-            false,
-            measure,
-            cert,
-            results,
-            announce,
+            new MapPass.Asked(target, base, false, measure, cert, results, announce),
             ModelReplay.secondsLeft(deadline));
     if (lab.interrupted()
         || mine.kind() == TriggerKind.INCONCLUSIVE
@@ -121,13 +115,14 @@ final class ClientPasses {
         int before = results.size();
         FlushTrigger plain =
             passes.run(
-                target,
-                base.withProfile(ClientProfile.BARE),
-                true,
-                measure,
-                cert,
-                results,
-                announce,
+                new MapPass.Asked(
+                    target,
+                    base.withProfile(ClientProfile.BARE),
+                    true,
+                    measure,
+                    cert,
+                    results,
+                    announce),
                 ModelReplay.secondsLeft(deadline));
         if (results.size() == before) plain = null;
         heldOnly =
@@ -185,13 +180,7 @@ final class ClientPasses {
           int before = results.size();
           FlushTrigger accepting =
               passes.run(
-                  target,
-                  asBrowser,
-                  false,
-                  measure,
-                  cert,
-                  results,
-                  announce,
+                  new MapPass.Asked(target, asBrowser, false, measure, cert, results, announce),
                   ModelReplay.secondsLeft(deadline));
           if (results.size() == before) accepting = null;
           acceptingPass = List.copyOf(results.subList(before, results.size()));

@@ -100,16 +100,10 @@ final class MapPass {
    * failed, or in which frames were lost, ends the pass inconclusive: the map infers nothing from
    * data it did not get.
    */
-  FlushTrigger run(
-      Target target,
-      Cell base,
-      boolean identity,
-      Measure measure,
-      Certification cert,
-      List<TargetCellResult> results,
-      Consumer<String> announce,
-      double budgetSeconds)
-      throws Exception {
+  FlushTrigger run(Asked asked, double budgetSeconds) throws Exception {
+    Target target = asked.target();
+    Cell base = asked.base();
+    boolean identity = asked.identity();
     PassEnd[] failed = new PassEnd[1];
     // an OpenAI stream's events are sized by their JSON: the map varies only the interval
     boolean openAi = base.stream().endpoint().isOpenAi();
@@ -123,9 +117,9 @@ final class MapPass {
             target.path(),
             openAi,
             eventStream,
-            new PassProbe(target, base, identity, measure, cert, results, announce, who, failed),
+            new PassProbe(asked, who, failed),
             budgetSeconds,
-            announce);
+            asked.announce());
     FlushTrigger trigger = prober.run();
     PassEnd.Kind ended = failed[0] == null ? null : failed[0].kind();
     if (ended == PassEnd.Kind.HOST_STALLED || ended == PassEnd.Kind.EXCLUDED) {
@@ -153,69 +147,62 @@ final class MapPass {
   }
 
   /**
+   * What a pass measures and as whom: the target, the cell it varies ({@code base}, its client
+   * profile included), whether it asks for no compression ({@code identity}), how each cell is
+   * measured, the certified direct path, and where its cells and its lines go.
+   */
+  record Asked(
+      Target target,
+      Cell base,
+      boolean identity,
+      Measure measure,
+      Certification cert,
+      List<TargetCellResult> results,
+      Consumer<String> announce) {}
+
+  /**
    * Measures the prober's cells as one kind of client into the map's results: a cell it measures
    * again replaces its first measurement, whose runs this host stalled through are kept, excluded
    * for the stall.
    */
   private final class PassProbe implements MapProber.CellProbe {
-    private final Target target;
-    private final Cell base;
-    private final boolean identity;
-    private final Measure measure;
-    private final Certification cert;
-    private final List<TargetCellResult> results;
-    private final Consumer<String> announce;
+    private final Asked asked;
     private final String who;
     private final PassEnd[] failed;
 
-    /** Where in {@link #results} each plan's cell is, by the plan's text. */
+    /** Where in the pass's results each plan's cell is, by the plan's text. */
     private final Map<String, Integer> measuredAt = new HashMap<>();
 
-    PassProbe(
-        Target target,
-        Cell base,
-        boolean identity,
-        Measure measure,
-        Certification cert,
-        List<TargetCellResult> results,
-        Consumer<String> announce,
-        String who,
-        PassEnd[] failed) {
-      this.target = target;
-      this.base = base;
-      this.identity = identity;
-      this.measure = measure;
-      this.cert = cert;
-      this.results = results;
-      this.announce = announce;
+    PassProbe(Asked asked, String who, PassEnd[] failed) {
+      this.asked = asked;
       this.who = who;
       this.failed = failed;
     }
 
     @Override
     public CellEvidence measure(CellPlan plan) throws Exception {
-      Cell cell = cellOf(base, plan, results.size());
+      Cell cell = cellOf(asked.base(), plan, asked.results().size());
       lab.progress("map: " + plan + who);
       List<RunRecord> runs = new ArrayList<>();
       if (!measured(cell, plan.toString(), 0, runs)) return null;
-      TargetCellResult r = TargetCellResult.of(target.name(), cell, runs);
-      if (identity) r = r.withRequestHeaders(lab.headersFor(true));
-      measuredAt.put(plan.toString(), results.size());
-      results.add(r);
+      TargetCellResult r = TargetCellResult.of(asked.target().name(), cell, runs);
+      if (asked.identity()) r = r.withRequestHeaders(lab.headersFor(true));
+      measuredAt.put(plan.toString(), asked.results().size());
+      asked.results().add(r);
       return probed(plan, r, runs);
     }
 
     @Override
     public String hostStalledIn(CellPlan plan) {
       Integer at = measuredAt.get(plan.toString());
-      return at == null ? null : PassStalls.hostStallsDuring(List.of(results.get(at)));
+      return at == null ? null : PassStalls.hostStallsDuring(List.of(asked.results().get(at)));
     }
 
     @Override
     public CellEvidence measureAgain(CellPlan plan, String why) throws Exception {
       Integer at = measuredAt.get(plan.toString());
       if (at == null) return null;
-      TargetCellResult old = results.get(at);
+      TargetCellResult old = asked.results().get(at);
       List<RunRecord> runs = new ArrayList<>();
       // a kept run this host stalled through is set aside for it; another kept run stays
       for (RunRecord r : old.runs())
@@ -230,24 +217,28 @@ final class MapPass {
                             + r.stalls().host().describe()
                             + ") and "
                             + why)));
-      announce.accept("map: " + plan + who + " again " + HostQuiet.await(HiccupMeter.get()).text());
+      asked
+          .announce()
+          .accept("map: " + plan + who + " again " + HostQuiet.await(HiccupMeter.get()).text());
       List<RunRecord> fresh = new ArrayList<>();
       if (!measured(old.cell(), plan + " again", old.runs().size(), fresh)) return null;
       runs.addAll(fresh);
-      TargetCellResult again = TargetCellResult.of(target.name(), old.cell(), runs);
+      TargetCellResult again = TargetCellResult.of(asked.target().name(), old.cell(), runs);
       if (old.requestHeaders() != null) again = again.withRequestHeaders(old.requestHeaders());
-      results.set(at, again);
+      asked.results().set(at, again);
       return probed(plan, again, fresh);
     }
 
     /** {@code cell} measured as this pass's client into {@code runs}; false when the map stops. */
     private boolean measured(Cell cell, String label, int run, List<RunRecord> runs)
         throws Exception {
-      lab.identityPass(identity);
+      lab.identityPass(asked.identity());
       try {
         return !lab.interrupted()
-            && measure.runOnceMoreIfExcluded(
-                target, cell, cell.index(), run, label, runs, announce);
+            && asked
+                .measure()
+                .runOnceMoreIfExcluded(
+                    asked.target(), cell, cell.index(), run, label, runs, asked.announce());
       } finally {
         lab.identityPass(false);
       }
@@ -260,17 +251,19 @@ final class MapPass {
     private CellEvidence probed(CellPlan plan, TargetCellResult r, List<RunRecord> runs) {
       BatchResult b = r.included();
       boolean bothExcluded = runs.stream().allMatch(RunRecord::excluded);
-      CellEvidence probed = asProbed(r, cert.emitToRecvMs());
+      CellEvidence probed = asProbed(r, asked.cert().emitToRecvMs());
       if (probed != null) {
         if (bothExcluded) {
-          announce.accept(
-              "map: "
-                  + plan
-                  + who
-                  + ": both runs' merged reads all fell in this host's stalls, and outside them each "
-                  + "frame came alone: the cell streamed ("
-                  + runs.get(runs.size() - 1).exclusionReason()
-                  + ")");
+          asked
+              .announce()
+              .accept(
+                  "map: "
+                      + plan
+                      + who
+                      + ": both runs' merged reads all fell in this host's stalls, and outside them each "
+                      + "frame came alone: the cell streamed ("
+                      + runs.get(runs.size() - 1).exclusionReason()
+                      + ")");
         }
         return probed;
       }
@@ -305,7 +298,7 @@ final class MapPass {
                 b.failedWith(StreamError.HTTP2_ONLY)
                     ? PassEnd.Kind.SPEAKS_HTTP2_ONLY
                     : PassEnd.Kind.TARGET_FAILED);
-        return null; // a target that answers no stream has no trigger to map: stop here
+        return null; // a asked.target() that answers no stream has no trigger to map: stop here
       }
       failed[0] =
           new PassEnd(

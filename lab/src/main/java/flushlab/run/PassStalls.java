@@ -1,5 +1,7 @@
 package flushlab.run;
 
+import flushlab.core.HiccupMeter;
+import flushlab.core.HostQuiet;
 import flushlab.map.CellMatch;
 import flushlab.map.FlushTrigger;
 import flushlab.map.ReplayVerdict;
@@ -40,6 +42,24 @@ final class PassStalls {
       if (hostStallsDuring(measuredAs(results, Set.of(label))) == null) return null;
     }
     return hostStallsDuring(measuredAs(results, labels));
+  }
+
+  /**
+   * What the map says before it measures a cell again where a replay of it differed through a stall
+   * of this host on {@code side} ("the target", "the model"), once this host is quiet (it waits for
+   * that here): the line, and the wait's outcome.
+   */
+  static String differedWhereStalled(String label, String side, String stall, String again) {
+    return "replay: "
+        + label
+        + " differed where this host stalled on "
+        + side
+        + " ("
+        + stall
+        + "); "
+        + again
+        + " "
+        + HostQuiet.await(HiccupMeter.get()).text();
   }
 
   /** The cells a verdict found different, by label. */

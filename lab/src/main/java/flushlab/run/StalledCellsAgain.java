@@ -1,8 +1,6 @@
 package flushlab.run;
 
 import flushlab.client.Staircase;
-import flushlab.core.HiccupMeter;
-import flushlab.core.HostQuiet;
 import flushlab.map.CellEvidence;
 import flushlab.map.CellMatch;
 import flushlab.map.IdleCut;
@@ -70,12 +68,8 @@ final class StalledCellsAgain {
       String stall = stalls.get(k);
       map.announce()
           .accept(
-              "replay: "
-                  + label
-                  + " differed where this host stalled on the target ("
-                  + stall
-                  + "); measured on the target again "
-                  + HostQuiet.await(HiccupMeter.get()).text());
+              PassStalls.differedWhereStalled(
+                  label, "the target", stall, "measured on the target again"));
       List<RunRecord> runs = new ArrayList<>();
       // a kept run this host stalled through is excluded for it; another kept run stays
       for (RunRecord r : old.runs())

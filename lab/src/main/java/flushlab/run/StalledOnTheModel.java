@@ -1,8 +1,6 @@
 package flushlab.run;
 
 import flushlab.client.Staircase;
-import flushlab.core.HiccupMeter;
-import flushlab.core.HostQuiet;
 import flushlab.map.CellEvidence;
 import flushlab.scenario.Cell;
 import flushlab.targets.Target;
@@ -50,12 +48,7 @@ final class StalledOnTheModel {
         || difference.apply(replayed) == null) return null;
     String label = onTarget.label();
     announce.accept(
-        "replay: "
-            + label
-            + " differed where this host stalled on the model ("
-            + stall
-            + "); replayed on the model again "
-            + HostQuiet.await(HiccupMeter.get()).text());
+        PassStalls.differedWhereStalled(label, "the model", stall, "replayed on the model again"));
     List<RunRecord> runs = new ArrayList<>();
     if (!onModel.runOnceMoreIfExcluded(
             replica,

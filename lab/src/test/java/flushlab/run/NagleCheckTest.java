@@ -3,8 +3,6 @@ package flushlab.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.ReadByRead;
-import flushlab.client.BatchResult;
-import flushlab.http.Header;
 import flushlab.map.CellEvidence;
 import flushlab.map.EvidenceLine;
 import flushlab.map.FlushTrigger;
@@ -13,14 +11,9 @@ import flushlab.map.SocketStageFit;
 import flushlab.map.TwoStageCandidate;
 import flushlab.netpath.NetworkPath;
 import flushlab.relay.shaper.ShaperRegistry;
-import flushlab.scenario.Cell;
-import flushlab.scenario.Scenario;
-import flushlab.scenario.ScenarioFixture;
-import flushlab.stream.StreamSpec;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,78 +42,19 @@ class NagleCheckTest {
     return c;
   }
 
-  /** Each frame of a cell read {@code heldMs} after it was written. */
-  static RunRecord held(Cell cell, int index, long heldMs) {
-    StreamSpec s = cell.stream();
-    long interval = s.intervalNanos();
-    return new RunRecord(
-        "t",
-        cell.index(),
-        index,
-        new BatchResult(
-            List.of(
-                ReadByRead.stream(
-                    s.frames(),
-                    s.frameBytes(),
-                    interval,
-                    i -> 200_000 + i * interval + heldMs * 1_000_000L))),
-        null,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        null,
-        List.of());
-  }
-
-  /** The runner's side: a model with a hold in its chain holds each frame 66 ms, Nagle none. */
-  static final class Lab implements MapLab {
-    final List<String> placed = new ArrayList<>();
-
-    @Override
-    public Scenario scenario() {
-      return ScenarioFixture.parseUnchecked(
-          "name: nagle\ntargets: [{name: t, kind: relay, shapers: [\"byte-threshold=6373B\"]}]\n");
-    }
-
-    @Override
-    public boolean interrupted() {
-      return false;
-    }
-
-    @Override
-    public void progress(String what) {}
-
-    @Override
-    public void identityPass(boolean on) {}
-
-    @Override
-    public List<Header> headersFor(boolean identity) {
-      return List.of();
-    }
-
-    @Override
-    public PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce) {
-      String chain = String.join(" -> ", model.shapers().stream().map(s -> s.text()).toList());
-      placed.add(chain);
-      long holdMs = chain.contains("timer=") ? 66 : 0;
-      return new PlacedModel((target, cell, index, run) -> held(cell, run, holdMs), null);
-    }
-
-    @Override
-    public SilentStream silentStream(Measure on, Target target, Cell base, long deadline) {
-      return null;
-    }
-  }
-
-  record Checked(PairReplays.Result result, List<String> said, Lab lab) {}
+  record Checked(PairReplays.Result result, List<String> said) {}
 
   /** The check of the Nagle model against a target that holds each frame {@code targetHoldMs}. */
   static Checked check(long targetHoldMs) throws Exception {
     List<String> said = new ArrayList<>();
-    Lab lab = new Lab();
+    // a model with a hold in its chain holds each frame 66 ms, Nagle none
+    FakeMapLab lab =
+        new FakeMapLab(
+            "byte-threshold=6373B",
+            chain -> {
+              long holdMs = chain.contains("timer=") ? 66 : 0;
+              return (target, cell, index, run) -> FakeMapLab.eachHeld(cell, run, holdMs);
+            });
     MapContext map =
         new MapContext(
             new Target.Relay(
@@ -129,7 +63,7 @@ class NagleCheckTest {
                 false,
                 NetworkPath.LOOPBACK),
             new ArrayList<>(),
-            (target, cell, index, run) -> held(cell, run, targetHoldMs),
+            (target, cell, index, run) -> FakeMapLab.eachHeld(cell, run, targetHoldMs),
             new Certification(true, 1.0, 0.1, List.of(), "certified"),
             said::add,
             System.nanoTime() + 60_000_000_000L);
@@ -155,7 +89,7 @@ class NagleCheckTest {
             reproduced,
             cells,
             List.of());
-    return new Checked(r, said, lab);
+    return new Checked(r, said);
   }
 
   @Test

@@ -7,7 +7,6 @@ import flushlab.client.BatchResult;
 import flushlab.client.Staircase;
 import flushlab.client.StreamResult;
 import flushlab.core.StallFigures;
-import flushlab.http.Header;
 import flushlab.map.CellEvidence;
 import flushlab.map.CellMatch;
 import flushlab.map.Replay;
@@ -15,11 +14,9 @@ import flushlab.map.ReplayVerdict;
 import flushlab.netpath.NetworkPath;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.Cell;
-import flushlab.scenario.Scenario;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -58,44 +55,6 @@ class StalledCellsAgainTest {
   static final StallFigures STALLED_54_MS = new StallFigures(1, 1, 1, 54, 20);
 
   record Mapped(MapContext map, ModelReplay.Outcome refused, List<String> said) {}
-
-  /** The runner's side: only whether a run asked as the client that accepts no compression. */
-  static final class Lab implements MapLab {
-    final List<Boolean> identity = new ArrayList<>();
-
-    @Override
-    public Scenario scenario() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public boolean interrupted() {
-      return false;
-    }
-
-    @Override
-    public void progress(String what) {}
-
-    @Override
-    public void identityPass(boolean on) {
-      identity.add(on);
-    }
-
-    @Override
-    public List<Header> headersFor(boolean identity) {
-      return List.of();
-    }
-
-    @Override
-    public PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public SilentStream silentStream(Measure on, Target target, Cell base, long deadline) {
-      return null;
-    }
-  }
 
   /** The target's cell, its replay on the model, and {@code fresh} as the target measured again. */
   static Mapped refusedWhereTheHostStalled(StallFigures stalls, LongUnaryOperator fresh) {
@@ -141,7 +100,7 @@ class StalledCellsAgainTest {
         .as("the stalled cell differs: %s", m.refused().verdict().text())
         .isFalse();
     StalledCellsAgain.Again again =
-        StalledCellsAgain.measure(new Lab(), m.map(), MODEL, false, m.refused());
+        StalledCellsAgain.measure(new FakeMapLab(MODEL, null), m.map(), MODEL, false, m.refused());
     assertThat(again).as(String.join("\n", m.said())).isNotNull();
     assertThat(again.verdict().verified()).as(again.verdict().text()).isTrue();
     assertThat(again.measuredAgain()).isEqualTo(1);
@@ -164,7 +123,7 @@ class StalledCellsAgainTest {
     ModelReplay.Outcome onBare =
         new ModelReplay.Outcome(
             o.verdict(), null, null, 0, o.cells(), o.onModel(), null, 0, List.of(bare));
-    Lab lab = new Lab();
+    FakeMapLab lab = new FakeMapLab(MODEL, null);
     StalledCellsAgain.Again again = StalledCellsAgain.measure(lab, m.map(), MODEL, false, onBare);
     assertThat(again).isNotNull();
     assertThat(lab.identity).containsExactly(true, false);
@@ -176,7 +135,7 @@ class StalledCellsAgainTest {
   void aCellThatDiffersAgainRefusesTheModel() throws Exception {
     Mapped m = refusedWhereTheHostStalled(STALLED_54_MS, StalledCellsAgainTest::heldThroughAStall);
     StalledCellsAgain.Again again =
-        StalledCellsAgain.measure(new Lab(), m.map(), MODEL, false, m.refused());
+        StalledCellsAgain.measure(new FakeMapLab(MODEL, null), m.map(), MODEL, false, m.refused());
     assertThat(again).isNotNull();
     CellMatch cell = again.verdict().cells().get(0);
     assertThat(cell.difference()).as(again.verdict().text()).isNotNull();
@@ -188,7 +147,10 @@ class StalledCellsAgainTest {
   void aCellThatDifferedWithoutAStallIsNotMeasuredAgain() throws Exception {
     Mapped m =
         refusedWhereTheHostStalled(new StallFigures(1, 0, 0, 6, 20), StalledCellsAgainTest::held);
-    assertThat(StalledCellsAgain.measure(new Lab(), m.map(), MODEL, false, m.refused())).isNull();
+    assertThat(
+            StalledCellsAgain.measure(
+                new FakeMapLab(MODEL, null), m.map(), MODEL, false, m.refused()))
+        .isNull();
     assertThat(m.map().results().get(0).runs()).hasSize(1);
   }
 }

@@ -124,15 +124,16 @@ class StalledProbedCellTest {
             false,
             NetworkPath.LOOPBACK);
     FlushTrigger answer =
-        new MapPass(new StalledCellsAgainTest.Lab())
+        new MapPass(new FakeMapLab("timer=150ms,periodic=true", null))
             .run(
-                target,
-                ReadByRead.cell(25, 60, "50ms"),
-                false,
-                clock,
-                new Certification(true, 1.0, 0.1, List.of(), "certified"),
-                results,
-                said::add,
+                new MapPass.Asked(
+                    target,
+                    ReadByRead.cell(25, 60, "50ms"),
+                    false,
+                    clock,
+                    new Certification(true, 1.0, 0.1, List.of(), "certified"),
+                    results,
+                    said::add),
                 60);
     return new Pass(answer, results, said);
   }

@@ -4,21 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flushlab.HostStalls;
 import flushlab.ReadByRead;
-import flushlab.client.BatchResult;
-import flushlab.http.Header;
 import flushlab.map.FlushTrigger;
 import flushlab.map.ReplayVerdict;
 import flushlab.map.TriggerKind;
 import flushlab.netpath.NetworkPath;
 import flushlab.relay.shaper.ShaperRegistry;
 import flushlab.scenario.Cell;
-import flushlab.scenario.Scenario;
-import flushlab.scenario.ScenarioFixture;
-import flushlab.stream.StreamSpec;
 import flushlab.targets.Target;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,29 +23,11 @@ import org.junit.jupiter.api.Test;
  * ({@link ReadByRead}), no socket.
  */
 class TwinReplayStalledOutTest {
-  static final long HOLD = 69_000_000L;
+  static final long HOLD_MS = 69;
 
   /** The target: each frame of the telling cell let go 69 ms after it came. */
   static RunRecord heldEach(Cell cell, int index) {
-    StreamSpec s = cell.stream();
-    long interval = s.intervalNanos();
-    return new RunRecord(
-        "t",
-        cell.index(),
-        index,
-        new BatchResult(
-            List.of(
-                ReadByRead.stream(
-                    s.frames(), s.frameBytes(), interval, i -> 200_000 + i * interval + HOLD))),
-        null,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        null,
-        List.of());
+    return FakeMapLab.eachHeld(cell, index, HOLD_MS);
   }
 
   /** The model's relay, each run excluded for a stall of this host. */
@@ -62,45 +38,13 @@ class TwinReplayStalledOutTest {
                 "the client's host stalled 2 ms at 0.18 s: 2 frames read together"));
   }
 
-  /** The runner's side: the scenario's first cell, and the model's relay as {@link #stalledOut}. */
-  static final class Lab implements MapLab {
-    @Override
-    public Scenario scenario() {
-      return ScenarioFixture.parseUnchecked(
-          "name: twin\ntargets: [{name: t, kind: relay, shapers: [\"timer=177ms,periodic=true\"]}]\n");
-    }
-
-    @Override
-    public boolean interrupted() {
-      return false;
-    }
-
-    @Override
-    public void progress(String what) {}
-
-    @Override
-    public void identityPass(boolean on) {}
-
-    @Override
-    public List<Header> headersFor(boolean identity) {
-      return List.of();
-    }
-
-    @Override
-    public PlacedModel placeModel(Target.Relay model, Target like, Consumer<String> announce) {
-      return new PlacedModel((target, cell, index, run) -> stalledOut(cell, run), null);
-    }
-
-    @Override
-    public SilentStream silentStream(Measure on, Target target, Cell base, long deadline) {
-      return null;
-    }
-  }
-
   @Test
   void aTwinWhoseModelReplayThisHostSpoiledIsNotRuledOutAndSaysSo() throws Exception {
     List<String> said = new ArrayList<>();
-    Lab lab = new Lab();
+    FakeMapLab lab =
+        new FakeMapLab(
+            "timer=177ms,periodic=true",
+            chain -> (target, cell, index, run) -> stalledOut(cell, run));
     MapContext map =
         new MapContext(
             new Target.Relay(
