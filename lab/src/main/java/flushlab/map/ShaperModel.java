@@ -165,7 +165,7 @@ public record ShaperModel(String chain, String note, List<String> alike) {
   }
 
   /** A coding the lab's `compress` shaper writes. */
-  private static boolean compressible(String algo) {
+  static boolean compressible(String algo) {
     return algo.matches("gzip|deflate|br|zstd");
   }
 

@@ -3,6 +3,7 @@ package flushlab.run;
 import flushlab.map.BesideACompressor;
 import flushlab.map.CellEvidence;
 import flushlab.map.CellMatch;
+import flushlab.map.EncoderInFront;
 import flushlab.map.FlushTrigger;
 import flushlab.map.IdleCut;
 import flushlab.map.NextWriteInFront;
@@ -198,6 +199,9 @@ final class MapSession {
       first.addAll(two);
       two = first;
     }
+    // an encoder in front of one-late, each of its blocks a block late: first, where both passes
+    // read just that (before a compressor sending by its output, fitted to the same cells)
+    if (twoStages) two = EncoderInFront.first(answer, asItIsAnswer == mine, heldOnly, two);
     if ((unexplained || besideTheCompressor) && !(two.isEmpty() && pairCells.isEmpty())) {
       answer = twoMechanisms(map, answer, two, pairCells, acceptingBase);
       two = List.of();
