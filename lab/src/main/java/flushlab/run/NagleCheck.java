@@ -20,7 +20,7 @@ final class NagleCheck {
    * cell measured on the target and replayed on the Nagle model; reproduced, the model is given
    * with it; refused, the holds are replayed on every cell and the answer is theirs. Null where no
    * hold fits, the budget has no room for the cell and two replays, or the cell or its replay gave
-   * nothing: the model is given as it was.
+   * nothing for another reason than this host's stalls: the model is given as it was.
    */
   static PairReplays.Result check(
       MapLab lab,
@@ -47,8 +47,13 @@ final class NagleCheck {
                 + " fits every cell too; Nagle lets a write after a pause go at once, a hold keeps"
                 + " it: measuring "
                 + plan);
-    MapContext.OneMore more =
-        map.oneCellMore(lab, lab.scenario().cells().get(0), plan, "tell Nagle from a hold");
+    MapContext.Tried tried =
+        map.tryOneCellMore(lab, lab.scenario().cells().get(0), plan, "tell Nagle from a hold");
+    MapContext.OneMore more = tried.more();
+    // this host's stalls spoiled the cell, or (below) its replay: the model is given saying the
+    // hold was not ruled out, never as if the cell had agreed
+    if (more == null && tried.stalledOut() != null)
+      return givenUnchecked(answer, nagle, budgetCut, tried.stalledOut());
     if (more == null) return null;
     ModelReplay.Outcome o =
         replays.replay(
@@ -61,6 +66,8 @@ final class NagleCheck {
             map.announce(),
             map.deadline(),
             false);
+    if (o.unfinished() != null && o.unfinished().contains(MapSession.HOST_STALLED))
+      return givenUnchecked(answer, nagle, budgetCut, o.unfinished());
     if (o.unfinished() != null || o.verdict() == null || o.notReplayed() > 0) return null;
     map.announce().accept("replay: " + o.text());
     if (o.verdict().verified()) {
@@ -72,5 +79,12 @@ final class NagleCheck {
       return new PairReplays.Result(PairReplays.given(answer, held, budgetCut), held, false);
     }
     return pairs.replay(map, answer, holds, List.of(), null);
+  }
+
+  /** The Nagle model given as replayed, saying the hold after the threshold was not ruled out. */
+  private static PairReplays.Result givenUnchecked(
+      FlushTrigger answer, AlikeTeller.Reproduced nagle, List<String> budgetCut, String where) {
+    FlushTrigger given = PairReplays.given(answer, nagle, budgetCut).withTwinUnchecked(where);
+    return new PairReplays.Result(given, nagle, false);
   }
 }

@@ -2,6 +2,7 @@ package flushlab.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flushlab.HostStalls;
 import flushlab.ReadByRead;
 import flushlab.map.CellEvidence;
 import flushlab.map.EvidenceLine;
@@ -46,6 +47,14 @@ class NagleCheckTest {
 
   /** The check of the Nagle model against a target that holds each frame {@code targetHoldMs}. */
   static Checked check(long targetHoldMs) throws Exception {
+    return check(targetHoldMs, false);
+  }
+
+  /**
+   * As above; {@code modelStalled}: every run of a model's replay excluded for a stall of this
+   * host.
+   */
+  static Checked check(long targetHoldMs, boolean modelStalled) throws Exception {
     List<String> said = new ArrayList<>();
     // a model with a hold in its chain holds each frame 66 ms, Nagle none
     FakeMapLab lab =
@@ -53,7 +62,12 @@ class NagleCheckTest {
             "byte-threshold=6373B",
             chain -> {
               long holdMs = chain.contains("timer=") ? 66 : 0;
-              return (target, cell, index, run) -> FakeMapLab.eachHeld(cell, run, holdMs);
+              return (target, cell, index, run) ->
+                  modelStalled
+                      ? FakeMapLab.eachHeld(cell, run, holdMs)
+                          .withExclusion(
+                              Exclusion.hostStall("the client's host stalled 30 ms at 0.50 s"))
+                      : FakeMapLab.eachHeld(cell, run, holdMs);
             });
     MapContext map =
         new MapContext(
@@ -109,5 +123,22 @@ class NagleCheckTest {
     assertThat(c.result()).as(trace).isNotNull();
     assertThat(c.result().given().chain()).as(trace).endsWith("-> nagle");
     assertThat(c.result().answer().replay()).as(trace).contains("1 of 1");
+  }
+
+  /**
+   * The Nagle model's replay of the telling cell spoiled by this host's stalls: the model is given,
+   * saying the hold after the threshold was not ruled out (in the words the suite reads as a host
+   * stall), never as if the cell had agreed.
+   */
+  @Test
+  void aTellingCellThisHostSpoiledLeavesTheHoldNotRuledOut() throws Exception {
+    Checked c = check(66, true);
+    String trace = String.join("\n", c.said());
+    assertThat(c.result()).as(trace).isNotNull();
+    assertThat(c.result().given().chain()).as(trace).endsWith("-> nagle");
+    assertThat(c.result().answer().verdict())
+        .as(trace)
+        .contains(HostStalls.PHRASE)
+        .endsWith("that one is not ruled out");
   }
 }
