@@ -104,44 +104,45 @@ final class MapPass {
     Target target = asked.target();
     Cell base = asked.base();
     boolean identity = asked.identity();
-    PassEnd[] failed = new PassEnd[1];
     // an OpenAI stream's events are sized by their JSON: the map varies only the interval
     boolean openAi = base.stream().endpoint().isOpenAi();
     String who =
         base.profile() == ClientProfile.DEFAULT && !identity ? "" : " as " + base.profile().text();
     boolean eventStream =
         new ResponseShape(base.stream().contentType(), base.stream().transfer()).eventStream();
+    PassProbe probe = new PassProbe(asked, who);
     MapProber prober =
         new MapProber(
             target.name(),
             target.path(),
             openAi,
             eventStream,
-            new PassProbe(asked, who, failed),
+            probe,
             budgetSeconds,
             asked.announce());
     FlushTrigger trigger = prober.run();
-    PassEnd.Kind ended = failed[0] == null ? null : failed[0].kind();
+    PassEnd failed = probe.failed;
+    PassEnd.Kind ended = failed == null ? null : failed.kind();
     if (ended == PassEnd.Kind.HOST_STALLED || ended == PassEnd.Kind.EXCLUDED) {
       trigger =
           FlushTrigger.inconclusive(
               target.name(),
-              failed[0].why(),
+              failed.why(),
               List.of(),
               List.of(
                   ended == PassEnd.Kind.HOST_STALLED
                       ? "map again on a quieter host: the reads merged while this host was stopped, not by the target"
                       : "map again; an emitter late with no stall of this host was held by the lab's own code on its loop (worth reporting)"));
-    } else if (failed[0] != null) {
+    } else if (failed != null) {
       // a peer that answered an HTTP/1.1 request with HTTP/2's frames (an h2c-only listener) is
       // asked the way it speaks
       String next =
-          failed[0].kind() == PassEnd.Kind.SPEAKS_HTTP2_ONLY
+          failed.kind() == PassEnd.Kind.SPEAKS_HTTP2_ONLY
               ? "map it over HTTP/2 by prior knowledge: --http h2c"
               : "check that the target forwards every byte of the stream (flushlab client --target ... prints what each stream lost)";
       trigger =
           FlushTrigger.inconclusive(
-              target.name(), "the target failed: " + failed[0].why(), List.of(), List.of(next));
+              target.name(), "the target failed: " + failed.why(), List.of(), List.of(next));
     }
     return trigger;
   }
@@ -168,15 +169,16 @@ final class MapPass {
   private final class PassProbe implements MapProber.CellProbe {
     private final Asked asked;
     private final String who;
-    private final PassEnd[] failed;
+
+    /** Why the pass ends before the prober is done, once it does; null until then. */
+    private PassEnd failed;
 
     /** Where in the pass's results each plan's cell is, by the plan's text. */
     private final Map<String, Integer> measuredAt = new HashMap<>();
 
-    PassProbe(Asked asked, String who, PassEnd[] failed) {
+    PassProbe(Asked asked, String who) {
       this.asked = asked;
       this.who = who;
-      this.failed = failed;
     }
 
     @Override
@@ -270,7 +272,7 @@ final class MapPass {
       // no data: why
       if (bothExcluded) {
         String why = runs.get(runs.size() - 1).exclusionReason();
-        failed[0] =
+        failed =
             runs.stream().allMatch(RunRecord::spoiledByHostStall)
                 ? new PassEnd(
                     "this host stalled in both runs of "
@@ -292,7 +294,7 @@ final class MapPass {
         return null;
       }
       if (b.streamsOk() == 0 && b.errorCount() > 0) {
-        failed[0] =
+        failed =
             new PassEnd(
                 "every stream of " + plan + who + " failed: " + b.firstError(),
                 b.failedWith(StreamError.HTTP2_ONLY)
@@ -300,7 +302,7 @@ final class MapPass {
                     : PassEnd.Kind.TARGET_FAILED);
         return null; // a asked.target() that answers no stream has no trigger to map: stop here
       }
-      failed[0] =
+      failed =
           new PassEnd(
               (b.frames() == 0
                       ? "no frame of " + plan + who + " was read"
