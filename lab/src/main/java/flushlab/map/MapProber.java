@@ -232,8 +232,15 @@ public final class MapProber {
     if (t.kind() != TriggerKind.BYTE_THRESHOLD || t.thresholdBytes() == null) return null;
     double n = t.thresholdBytes();
     if (n > OVER_AT_MOST) return null;
-    long size = Math.max(Discovery.LARGE, (long) Math.ceil(n * 1.25 / 1024) * 1024);
-    return new CellPlan(size, Discovery.LONG_NANOS, 25);
+    return new CellPlan(sizeOver(n), Discovery.LONG_NANOS, 25);
+  }
+
+  /**
+   * A frame a quarter over a byte threshold of {@code bytes}, in whole KiB and no smaller than the
+   * discovery cells' large frame: a threshold lets each such frame go as it comes.
+   */
+  static long sizeOver(double bytes) {
+    return Math.max(Discovery.LARGE, (long) Math.ceil(bytes * 1.25 / 1024) * 1024);
   }
 
   /**

@@ -47,9 +47,8 @@ public final class NagleOrAHold {
       if (s != null && s[1].kind() == Kind.HOLD) longest = Math.max(longest, s[1].value());
     }
     if (longest == 0) return null;
-    long size =
-        Math.max(Discovery.LARGE, (long) Math.ceil(nagle.thresholdBytes() * 1.25 / 1024) * 1024);
     long intervalMs = (long) Math.ceil(Math.max(PAUSE_MS, 3 * longest));
-    return new CellPlan(size, intervalMs * 1_000_000L, Twin.FRAMES);
+    return new CellPlan(
+        MapProber.sizeOver(nagle.thresholdBytes()), intervalMs * 1_000_000L, Twin.FRAMES);
   }
 }
