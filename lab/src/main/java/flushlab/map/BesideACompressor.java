@@ -34,16 +34,16 @@ public final class BesideACompressor {
 
   /**
    * The answer with the output count of its compressor behind a threshold read again with the cells
-   * measured to pin it ({@link CompressorPinning#outputCountCell}): where clients that accept the
-   * coding read a threshold of compressed bytes and the others a threshold, the model is that
-   * threshold, then a compressor sending once N bytes of output wait, and N is what the accepting
-   * pass's threshold was read as, the middle of the values its cells allowed. Each of the
-   * threshold's releases compresses as one block, so the pinning cells (frames of other sizes,
-   * blocks of other sizes) tell N to their blocks, and where they pin it within {@link
-   * ThresholdPairFit#PINNED} their value is the model's (`byte-threshold=1200B ->
-   * compress=gzip,flush=bytes,bytes=300B` was answered with the middle, 318 B, verified, after two
-   * such cells were measured and not read: a map, 2026-12-07). The answer as it was otherwise;
-   * {@code asItIsFirst}: the plain pass was the map's first, so the accepting one is not the top.
+   * measured to pin it ({@link CompressorPinning#countCell}): where clients that accept the coding
+   * read a threshold of compressed bytes and the others a threshold, the model is that threshold,
+   * then a compressor sending once N bytes of output wait, and N is what the accepting pass's
+   * threshold was read as, the middle of the values its cells allowed. Each of the threshold's
+   * releases compresses as one block, so the pinning cells (frames of other sizes, blocks of other
+   * sizes) tell N to their blocks, and where they pin it within {@link ThresholdPairFit#PINNED}
+   * their value is the model's (`byte-threshold=1200B -> compress=gzip,flush=bytes,bytes=300B` was
+   * answered with the middle, 318 B, verified, after two such cells were measured and not read: a
+   * map, 2026-12-07). The answer as it was otherwise; {@code asItIsFirst}: the plain pass was the
+   * map's first, so the accepting one is not the top.
    */
   public static FlushTrigger outputCountPinned(
       FlushTrigger answer,

@@ -7,7 +7,9 @@ import flushlab.map.CompressorFlushFit.Flush;
 import flushlab.map.PairSimulation.Kind;
 import flushlab.map.PairSimulation.Stage;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * The cells that pin a compressor's flush the accepting cells left loose ({@link
@@ -133,86 +135,116 @@ public final class CompressorPinning {
     return plans;
   }
 
-  /** Cells measured at most to pin a compressor's output count behind a threshold. */
-  public static final int MAX_OUTPUT_PINNING_CELLS = 3;
+  /** Cells measured at most to pin a compressor's count behind a threshold. */
+  public static final int MAX_COUNT_PINNING_CELLS = 3;
 
-  /** Frame sizes an output count's pinning cell is drawn from: each compresses its own way. */
+  /**
+   * Frame sizes an input count's pinning cell is drawn from, 5 % apart: each makes blocks of its
+   * own size, and the steps of a few sizes alone fell around a span of 7239..8157 B, not in it (the
+   * 512 B cell measured for `byte-threshold=3497B -> compress=gzip,flush=input,bytes=7707B` left
+   * that, and no size of the output's list narrowed it).
+   */
+  private static final long[] INPUT_SIZES =
+      LongStream.iterate(64, s -> s <= 16384, s -> Math.max(s + 1, Math.round(s * 1.05))).toArray();
+
+  /**
+   * Frame sizes an output count's pinning cell is drawn from: each compresses its own way, and is
+   * simulated with the lab's encoder at that size.
+   */
   private static final long[] OUTPUT_SIZES = {
     60, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384
   };
 
-  /** A pinning cell of an output count sends this many bytes of events at most. */
+  /** A count's pinning cell sends this many bytes of events at most. */
   private static final long MAX_PINNING_BYTES = 2L << 20;
 
   /** The step at which an untold span's values are told apart. */
-  private static final double OUTPUT_STEP = 1.01;
+  private static final double COUNT_STEP = 1.01;
 
   /**
-   * The next cell to measure, as the client that accepts the coding, to pin the output count of a
+   * The next cell to measure, as the client that accepts the coding, to pin the count of a
    * compressor behind a threshold where the cells so far ({@code acceptingCells} and {@code
-   * pinning}) leave it unpinned ({@link CompressorFlushFit.Fitted#pinned}); null otherwise, where
-   * no cell narrows it, or where the target's encoder is not like the lab's (the cell's bytes are
-   * simulated with the lab's).
+   * pinning}) leave it unpinned ({@link CompressorFlushFit.Fitted#pinned}): {@code preferred}'s
+   * count (of its input, {@code flush=input}, or of its output, {@code flush=bytes}) where it needs
+   * one, else the other's; null where neither does, no cell narrows it, or (an output count) the
+   * target's encoder is not like the lab's (the cell's bytes are simulated with the lab's).
    *
-   * <p>Why: each of the threshold's releases compresses as one block, of a size the frames' own
-   * size sets, and the compressor lets its output go once the blocks' sum reaches N, so a cell
-   * tells N only to a block (the 4 KiB cell's blocks of 98 B: anything from 585 to 678 B releases
-   * seven; `byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` was answered with 644 B,
-   * a chain bench, 2026-12-07). Frames of another size make blocks of another size, whose steps
-   * fall elsewhere: of frames from 60 B to 16 KiB every 2 ms (both stages count bytes, so the pace
-   * moves only the stream's length), the cell whose simulated releases leave the narrowest run of
-   * the span's values releasing alike.
+   * <p>Why: each of the threshold's releases reaches the compressor as one block, of a size the
+   * frames' own size sets, and the compressor lets go once the blocks' sum reaches N, so a cell
+   * tells N only to a block. Of its output: the 4 KiB cell's blocks of 98 B, anything from 585 to
+   * 678 B releases seven (`byte-threshold=4144B -> compress=gzip,flush=bytes,bytes=593B` was
+   * answered with 644 B, a chain bench, 2026-12-07). Of its input: blocks of 53 events of 60 B and
+   * of one 4 KiB event left 6372..8172 B alike (`byte-threshold=3497B ->
+   * compress=gzip,flush=input,bytes=7707B` was answered with 6969 B, said untold, a chain bench,
+   * 2026-12-07). Frames of another size make blocks of another size, whose steps fall elsewhere: of
+   * frames from 60 B to 16 KiB every 2 ms (both stages count bytes, so the pace moves only the
+   * stream's length), the cell whose simulated releases leave the narrowest run of the span's
+   * values releasing alike.
    */
-  public static CellPlan outputCountCell(
-      FlushTrigger answer, List<CellEvidence> acceptingCells, List<CellEvidence> pinning) {
+  public static CellPlan countCell(
+      FlushTrigger answer,
+      List<CellEvidence> acceptingCells,
+      List<CellEvidence> pinning,
+      Flush preferred) {
     PlainStage b = PlainStage.of(answer);
     if (b == null || !b.threshold() || answer.compression().coding() == null) return null;
     ContentCoding coding = ContentCoding.named(answer.compression().coding());
-    return coding == null ? null : outputCountCell(acceptingCells, pinning, b.wireValue(), coding);
+    if (coding == null) return null;
+    Flush other = preferred == Flush.INPUT ? Flush.OUTPUT : Flush.INPUT;
+    CellPlan plan = countCell(preferred, acceptingCells, pinning, b.wireValue(), coding);
+    return plan != null ? plan : countCell(other, acceptingCells, pinning, b.wireValue(), coding);
   }
 
-  /** The same for a threshold of {@code threshold} B on the wire and the coding it was read in. */
-  static CellPlan outputCountCell(
+  /**
+   * The same for a compressor counting by {@code flush} (its input or its output) behind a
+   * threshold of {@code threshold} B on the wire, the cells read in {@code coding}.
+   */
+  static CellPlan countCell(
+      Flush flush,
       List<CellEvidence> acceptingCells,
       List<CellEvidence> pinning,
       double threshold,
       ContentCoding coding) {
+    if (flush == Flush.TIMER) return null;
     Fitted f =
         CompressorFlushFit.fit(
-            acceptingCells,
-            pinning,
-            CompressorFlushFit.Flush.OUTPUT,
-            TriggerKind.BYTE_THRESHOLD,
-            threshold,
-            false);
+            acceptingCells, pinning, flush, TriggerKind.BYTE_THRESHOLD, threshold, false);
     // pinned until what fits alike lies within 6 %, so that the value given, its middle, is
     // within 3 % of any of it: a span just under the 10 % that makes a value untold left 855 B
     // for a hidden 900 (`byte-threshold=3000B -> compress=gzip,flush=bytes,bytes=900B`, 14 blocks
     // of 64 B a release, a map, 2026-12-07)
-    if (f == null || f.pinned() || !likeTheLabs(acceptingCells, threshold)) return null;
+    boolean output = flush == Flush.OUTPUT;
+    if (f == null || f.pinned() || output && !likeTheLabs(acceptingCells, threshold)) return null;
+    // the threshold the fit held, where it moved the one read
+    double held = Double.isNaN(f.beside()) ? threshold : f.beside();
     List<Double> values = new ArrayList<>();
-    for (double v = f.alike().lo(); v <= f.alike().hi() * (1 + 1e-9); v *= OUTPUT_STEP)
+    for (double v = f.alike().lo(); v <= f.alike().hi() * (1 + 1e-9); v *= COUNT_STEP)
       values.add(v);
-    Stage held = new Stage(Kind.INPUT_THRESHOLD, threshold);
+    Stage stage = new Stage(Kind.INPUT_THRESHOLD, held);
     CellPlan best = null;
     double narrowest = f.alike().hi() / f.alike().lo();
-    for (long size : OUTPUT_SIZES) {
+    for (long size : output ? OUTPUT_SIZES : INPUT_SIZES) {
       CellEvidence plan = null;
       // the fewest frames that give the span's high end a median of several releases
       for (int frames : PINNING_FRAMES) {
         if (frames * size > MAX_PINNING_BYTES) break;
-        CellEvidence p = compressedPlan(coding, size, frames, threshold);
+        CellEvidence p =
+            output
+                ? compressedPlan(coding, size, frames, held)
+                : size < FrameCodec.MIN_FRAME_BYTES
+                    ? null
+                    : HoldingPairFit.planned(size, 2, frames);
         if (p == null) break;
         Simulated atHigh =
             PairSimulation.simulate(
-                p, held, new Stage(Kind.FLUSH_OUTPUT, values.get(values.size() - 1)));
-        if (!atHigh.drained() && atHigh.releases() >= OUTPUT_RELEASES) {
+                p, stage, new Stage(flush.kind(), values.get(values.size() - 1)));
+        if (!atHigh.drained() && atHigh.releases() >= COUNT_RELEASES) {
           plan = p;
           break;
         }
       }
-      if (plan == null) continue;
-      double widest = widestAlike(plan, values, held);
+      if (plan == null || measuredAlready(pinning, size, 2) || !steadyBlocks(size, held)) continue;
+      double widest = widestAlike(plan, values, stage, flush);
       // narrower, or as narrow in a shorter stream
       if (widest < narrowest - 1e-9
           || best != null && widest < narrowest + 1e-9 && plan.framesPerStream() < best.frames()) {
@@ -223,22 +255,23 @@ public final class CompressorPinning {
     return best;
   }
 
-  /** Frames an output count's pinning cell is tried at, fewest first. */
+  /** Frames a count's pinning cell is tried at, fewest first. */
   private static final int[] PINNING_FRAMES = {150, 300, 600, 1200};
 
-  /** Releases an output count's pinning cell shows at the span's high end, at least. */
-  private static final int OUTPUT_RELEASES = 8;
+  /** Releases a count's pinning cell shows at the span's high end, at least. */
+  private static final int COUNT_RELEASES = 8;
 
   /**
    * The widest ratio between values of {@code values} (ascending) whose simulated releases on
    * {@code plan} carry the same frames; infinite where the highest gives too few releases to read.
    */
-  private static double widestAlike(CellEvidence plan, List<Double> values, Stage held) {
+  private static double widestAlike(
+      CellEvidence plan, List<Double> values, Stage held, Flush flush) {
     double widest = 1;
     double runFrom = values.get(0);
     double previous = Double.NaN;
     for (double v : values) {
-      Simulated sim = PairSimulation.simulate(plan, held, new Stage(Kind.FLUSH_OUTPUT, v));
+      Simulated sim = PairSimulation.simulate(plan, held, new Stage(flush.kind(), v));
       if (sim.drained() || sim.releases() < MIN_RELEASES) return Double.POSITIVE_INFINITY;
       if (sim.framesP50() != previous) runFrom = v;
       previous = sim.framesP50();
@@ -275,6 +308,21 @@ public final class CompressorPinning {
       if (EncoderSizes.behindAThreshold(c, batches[0], batches[1]) != null) return true;
     }
     return false;
+  }
+
+  /** How far a threshold read may lie from the target's: its span on the usual cells. */
+  private static final double THRESHOLD_READ = 1.02;
+
+  /**
+   * Whether events of {@code size} B make blocks of the same frames at a threshold anywhere within
+   * 2 % of {@code threshold}: the threshold is read to a percent or so, and a cell whose blocks
+   * step within that pins the count on the threshold's error, not on the count (`byte-threshold=
+   * 3497B`, read as 3465 B, made blocks of another size than the simulation's at the cell chosen).
+   */
+  private static boolean steadyBlocks(long size, double threshold) {
+    return Arrays.equals(
+        thresholdBatches(size, threshold / THRESHOLD_READ),
+        thresholdBatches(size, threshold * THRESHOLD_READ));
   }
 
   /**

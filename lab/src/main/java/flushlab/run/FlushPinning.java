@@ -2,6 +2,7 @@ package flushlab.run;
 
 import flushlab.map.CellEvidence;
 import flushlab.map.CellPlan;
+import flushlab.map.CompressorFlushFit.Flush;
 import flushlab.map.CompressorPinning;
 import flushlab.map.FlushTrigger;
 import flushlab.scenario.Cell;
@@ -13,9 +14,9 @@ import java.util.List;
  * the accepting pass left loose (issue 35: the map measures more where too few releases tell,
  * rather than give a value from the middle of a range): each plan {@link
  * CompressorPinning#pinningCells} gives is measured on the target, added to the map's results (so
- * every candidate's replay is compared on it too), and handed to the fit. An output count behind a
- * threshold is pinned a cell at a time ({@link CompressorPinning#outputCountCell}), each chosen on
- * what the cells before it left.
+ * every candidate's replay is compared on it too), and handed to the fit. A count (of the
+ * compressor's input or output) behind a threshold is pinned a cell at a time ({@link
+ * CompressorPinning#countCell}), each chosen on what the cells before it left.
  */
 final class FlushPinning {
   private FlushPinning() {}
@@ -40,11 +41,13 @@ final class FlushPinning {
       CellEvidence seen = measured(lab, map, base, plan, "flush");
       if (seen != null) pinning.add(seen);
     }
-    // an output count behind a threshold: a cell at a time, each chosen on what the last left
-    for (int i = 0; i < CompressorPinning.MAX_OUTPUT_PINNING_CELLS; i++) {
-      CellPlan plan = CompressorPinning.outputCountCell(answer, acceptingCells, pinning);
+    // a count behind a threshold: a cell at a time, each chosen on what the last left, the
+    // input's and the output's in turn (which of them the compressor keeps, the replay tells)
+    for (int i = 0; i < CompressorPinning.MAX_COUNT_PINNING_CELLS; i++) {
+      Flush preferred = i % 2 == 0 ? Flush.INPUT : Flush.OUTPUT;
+      CellPlan plan = CompressorPinning.countCell(answer, acceptingCells, pinning, preferred);
       if (plan == null || !roomFor(lab, map, plan)) break;
-      CellEvidence seen = measured(lab, map, base, plan, "output count");
+      CellEvidence seen = measured(lab, map, base, plan, "count");
       if (seen == null) break;
       pinning.add(seen);
     }

@@ -88,14 +88,22 @@ class OutputCountBehindAThresholdTest {
   @Test
   void theCellChosenToPinItHasBlocksOfAnotherSize() {
     CellPlan plan =
-        CompressorPinning.outputCountCell(
-            acceptingCells(), List.of(), THRESHOLD, ContentCoding.GZIP);
+        CompressorPinning.countCell(
+            CompressorFlushFit.Flush.OUTPUT,
+            acceptingCells(),
+            List.of(),
+            THRESHOLD,
+            ContentCoding.GZIP);
     assertThat(plan).isNotNull();
     assertThat(plan.frameSizeBytes()).isNotIn(60L, 4096L);
     assertThat(plan.streamMs()).as("a short stream").isLessThanOrEqualTo(2400);
     CellPlan next =
-        CompressorPinning.outputCountCell(
-            acceptingCells(), List.of(sixKibPin()), THRESHOLD, ContentCoding.GZIP);
+        CompressorPinning.countCell(
+            CompressorFlushFit.Flush.OUTPUT,
+            acceptingCells(),
+            List.of(sixKibPin()),
+            THRESHOLD,
+            ContentCoding.GZIP);
     if (next != null)
       assertThat(next.frameSizeBytes())
           .as("the cell measured is not chosen again")
@@ -165,7 +173,9 @@ class OutputCountBehindAThresholdTest {
     assertThat(f).isNotNull();
     assertThat(f.alike().hi()).isGreaterThan(f.alike().lo() * ThresholdPairFit.PINNED);
     assertThat(f.untold()).as("within 10 %").isFalse();
-    assertThat(CompressorPinning.outputCountCell(cells, List.of(), 3003, ContentCoding.GZIP))
+    assertThat(
+            CompressorPinning.countCell(
+                CompressorFlushFit.Flush.OUTPUT, cells, List.of(), 3003, ContentCoding.GZIP))
         .isNotNull();
   }
 
