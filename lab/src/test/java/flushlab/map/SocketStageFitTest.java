@@ -72,6 +72,36 @@ class SocketStageFitTest {
     assertThat(ShaperModel.of(two.get(0).answer()).alike()).containsExactly("nagle -> one-late");
   }
 
+  /**
+   * A byte threshold then a 92 ms hold, as the browser read it (`flushlab map --shape
+   * byte-threshold=8173B --shape timer=92ms --client browser`, 2026-12-07): 4 KiB frames every 2 ms
+   * left 46 at a time, 188799 B every 92 ms, nearly three segments. Nagle lets each full segment
+   * go, so that is no socket stage: no candidate ends with Nagle, and a replay of the Nagle model
+   * (16 frames a release every 32 ms) differs in that cell.
+   */
+  @Test
+  void releasesOfSeveralSegmentsAreNoSocketStage() {
+    CellEvidence threeSegments =
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 15.00 frames/read; 12.0 releases per stream of 46 frames (p10 46, p90 46); the oldest frame waited 92.2 ms (p10 92.1, p90 92.5); 92.0 ms between releases (p10 91.7, p90 92.1); 4104 B per frame on the wire, 188799 B per release (p10 188799, p90 188799); the first frame waited 93.0 ms");
+    CellEvidence small =
+        EvidenceLine.parse(
+            "frame_size=60B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 124 frames (p10 124, p90 124); the oldest frame waited 246.2 ms (p10 246.2, p90 246.3); 248.0 ms between releases (p10 247.2, p90 248.1); 66 B per frame on the wire, 8187 B per release (p10 8187, p90 8187); the first frame waited 242.9 ms");
+    assertThat(SocketStageFit.segmentAtATime(threeSegments, NetworkPath.LOOPBACK_MTU)).isFalse();
+    assertThat(SocketStageFit.segmentAtATime(SEGMENTS, NetworkPath.LOOPBACK_MTU)).isTrue();
+    assertThat(
+            SocketStageFit.candidates(
+                "x", List.of(small, threeSegments, SLOW), NetworkPath.LOOPBACK))
+        .isEmpty();
+    CellEvidence nagleReplay =
+        EvidenceLine.parse(
+            "frame_size=4096B interval=2ms frames=600: 7.79 frames/read; 38.0 releases per stream of 16 frames (p10 16, p90 16); the oldest frame waited 30.1 ms (p10 30.1, p90 30.2); 32.0 ms between releases (p10 31.4, p90 32.1); 4104 B per frame on the wire, 65727 B per release (p10 65727, p90 65727); the first frame waited 2.1 ms");
+    ReplayVerdict v =
+        Replay.compare(
+            "byte-threshold=8151B -> nagle", List.of(threeSegments), List.of(nagleReplay), true);
+    assertThat(v.verified()).as(v.toString()).isFalse();
+  }
+
   @Test
   void withoutACellThatLeftASegmentAtATimeThereIsNoCandidate() {
     assertThat(SocketStageFit.candidates("x", List.of(SMALL, SLOW), NetworkPath.LOOPBACK))
