@@ -158,9 +158,10 @@ public final class HoldingPairFit {
     double[] firsts = fine ? FINE_MS : values(pair[0]);
     double[] seconds =
         pair[1] == Kind.PERIODIC ? ClockPace.periods(order, values(pair[1])) : values(pair[1]);
-    // a threshold beside one-late, which changes no count: at its cells' release edges too
-    if (pair[0] == Kind.THRESHOLD && pair[1] == Kind.ONE_LATE)
-      firsts = ReleaseEdges.with(firsts, order);
+    // a threshold at its cells' release edges too: beside one-late, which changes no count, and
+    // in front of a timer, which lets the threshold's releases through as they came wherever
+    // their oldest frame has waited it out (ReleaseEdges)
+    if (pair[0] == Kind.THRESHOLD) firsts = ReleaseEdges.with(firsts, order);
     if (pair[0] == Kind.ONE_LATE && pair[1] == Kind.THRESHOLD)
       seconds = ReleaseEdges.with(seconds, order);
     for (double a : firsts) {

@@ -8,7 +8,10 @@ import java.util.List;
  * (one-late) stands beside it, every cell bounds it so. Four cells of 66 to 460 B frames left
  * `one-late -> byte-threshold=5853B` a window of 24 B (5851 to 5874 B), which the 4 % grid, 230 B
  * apart there, stepped over: no pair fitted, and the map was inconclusive (a chain bench,
- * 2026-12-07). The grid keeps its values; the edges join them.
+ * 2026-12-07). A threshold in front of a timer is bounded so by the cells whose releases waited the
+ * timer out in the threshold: `byte-threshold=8173B -> timer=92ms` released 124 frames of 66 B at a
+ * time, a window of 66 B (8118 to 8184 B) the grid stepped over, and had no candidate (a chain
+ * bench, 2026-12-07). The grid keeps its values; the edges join them.
  */
 final class ReleaseEdges {
   private ReleaseEdges() {}

@@ -1042,4 +1042,35 @@ class HoldingPairFitTest {
     // wider than the window; the value within 2 % of the hidden one
     assertThat(ChainStages.of(pair.chain())[1].value()).isCloseTo(5853.0, withinPercentage(2));
   }
+
+  /**
+   * A threshold in front of a 92 ms hold, as the browser read it (`flushlab map --shape
+   * byte-threshold=8173B --shape timer=92ms --client browser`, 2026-12-07): its 60 B frames went
+   * 124 at a time, as the threshold let them (their oldest had waited the hold out in it), which
+   * bounds the threshold to 66 B, and the 4 % grid stepped over that: no candidate, inconclusive.
+   * At the cells' release edges the pair is fitted, both values within 5 %.
+   */
+  @Test
+  void aThresholdInFrontOfAHoldIsFittedAtItsReleaseEdges() {
+    List<CellEvidence> cells =
+        new ArrayList<>(
+            EvidenceLine.parseAll(
+                "frame_size=60B interval=2ms frames=600: 120.00 frames/read; 3.0 releases per stream of 124 frames (p10 124, p90 124); the oldest frame waited 246.3 ms (p10 246.2, p90 246.3); 248.0 ms between releases (p10 247.1, p90 248.3); 66 B per frame on the wire, 8187 B per release (p10 8187, p90 8187); the first frame waited 243.0 ms",
+                "frame_size=4096B interval=2ms frames=600: 15.00 frames/read; 12.0 releases per stream of 46 frames (p10 46, p90 46); the oldest frame waited 92.1 ms (p10 92.1, p90 92.2); 92.0 ms between releases (p10 91.9, p90 92.1); 4104 B per frame on the wire, 188799 B per release (p10 188799, p90 188799); the first frame waited 92.2 ms",
+                "frame_size=1024B interval=20ms frames=60: 7.50 frames/read; 6.0 releases per stream of 8 frames (p10 8, p90 8); the oldest frame waited 140.3 ms (p10 140.3, p90 140.4); 160.0 ms between releases (p10 159.9, p90 160.2); 1031 B per frame on the wire, 8255 B per release (p10 8255, p90 8255); the first frame waited 140.3 ms",
+                "frame_size=60B interval=2ms frames=1800: 120.00 frames/read; 13.0 releases per stream of 124 frames (p10 124, p90 124); the oldest frame waited 246.2 ms (p10 246.2, p90 246.3); 248.1 ms between releases (p10 248.0, p90 248.1); 66 B per frame on the wire, 8187 B per release (p10 8187, p90 8187); the first frame waited 242.1 ms"));
+    cells.add(TriggerInferenceTest.drained(66, 50, 25));
+    cells.add(TriggerInferenceTest.drained(66, 10, 120));
+    List<TwoStageCandidate> pairs = HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK);
+    TwoStageCandidate pair =
+        pairs.stream()
+            .filter(p -> p.chain().startsWith("byte-threshold="))
+            .findFirst()
+            .orElse(null);
+    assertThat(pair).as(pairs.toString()).isNotNull();
+    Stage[] stages = ChainStages.of(pair.chain());
+    assertThat(stages[1].kind()).as(pair.chain()).isEqualTo(Kind.HOLD);
+    assertThat(stages[0].value()).as(pair.chain()).isCloseTo(8173.0, withinPercentage(5));
+    assertThat(stages[1].value()).as(pair.chain()).isCloseTo(92.0, withinPercentage(5));
+  }
 }
