@@ -18,17 +18,20 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A byte threshold of 6373 B then a hold of 66 ms, whose cells a threshold then Nagle reproduced (a
- * chain bench as a browser, 2026-12-07): the cell of frames over the threshold 250 ms apart is
- * measured, the Nagle model refused there, and the hold's pair given. A target that is Nagle keeps
- * its answer. Streams are built read by read ({@link ReadByRead}), no socket: the target and each
- * model's relay hold each frame of that cell as they would.
+ * A byte threshold of 6373 B then a hold of 30 ms, whose 4 KiB frames every 2 ms leave 16 at a
+ * time, a segment each, as Nagle's would: the cells of a chain bench's `byte-threshold=6373B ->
+ * timer=66ms` as a browser (2026-12-07), its 4 KiB cell as a 30 ms hold releases it (at 66 ms those
+ * releases are two segments, which is no longer read as Nagle's). A threshold then Nagle reproduces
+ * them; the cell of frames over the threshold 250 ms apart is measured, the Nagle model refused
+ * there, and the hold's pair given. A target that is Nagle keeps its answer. Streams are built read
+ * by read ({@link ReadByRead}), no socket: the target and each model's relay hold each frame of
+ * that cell as they would.
  */
 class NagleCheckTest {
   /** The cells the bench's map measured as a browser (the drained 50 ms cell added below). */
   static final String[] CELLS = {
     "frame_size=60B interval=2ms frames=600: 85.71 frames/read; 5.0 releases per stream of 97 frames (p10 97, p90 97); the oldest frame waited 192.1 ms (p10 192.1, p90 192.3); 194.0 ms between releases (p10 193.5, p90 194.1); 66 B per frame on the wire, 6403 B per release (p10 6403, p90 6403); the first frame waited 188.9 ms",
-    "frame_size=4096B interval=2ms frames=600: 11.32 frames/read; 16.0 releases per stream of 34 frames (p10 34, p90 34); the oldest frame waited 66.2 ms (p10 66.1, p90 66.3); 68.0 ms between releases (p10 66.3, p90 68.3); 4104 B per frame on the wire, 139647 B per release (p10 139647, p90 139647); the first frame waited 67.0 ms",
+    "frame_size=4096B interval=2ms frames=600: 15.79 frames/read; 37.0 releases per stream of 16 frames (p10 16, p90 16); the oldest frame waited 30.2 ms (p10 30.1, p90 30.3); 32.0 ms between releases (p10 31.9, p90 32.1); 4104 B per frame on the wire, 65727 B per release (p10 65727, p90 65727); the first frame waited 31.0 ms",
     "frame_size=1024B interval=20ms frames=60: 6.67 frames/read; 7.0 releases per stream of 7 frames (p10 7, p90 7); the oldest frame waited 120.4 ms (p10 120.3, p90 120.4); 140.1 ms between releases (p10 140.0, p90 140.1); 1031 B per frame on the wire, 7219 B per release (p10 7219, p90 7219); the first frame waited 120.4 ms",
     "frame_size=60B interval=2ms frames=1800: 94.74 frames/read; 17.0 releases per stream of 97 frames (p10 97, p90 97); the oldest frame waited 192.3 ms (p10 192.1, p90 192.4); 194.1 ms between releases (p10 194.0, p90 194.2); 66 B per frame on the wire, 6403 B per release (p10 6403, p90 6403); the first frame waited 188.1 ms",
     "frame_size=60B interval=10ms frames=360: 90.00 frames/read; 2.0 releases per stream of 97 frames (p10 97, p90 97); the oldest frame waited 960.4 ms (p10 960.4, p90 960.9); 969.9 ms between releases (p10 969.9, p90 970.5); 66 B per frame on the wire, 6403 B per release (p10 6403, p90 6403); the first frame waited 940.4 ms"
@@ -56,12 +59,12 @@ class NagleCheckTest {
    */
   static Checked check(long targetHoldMs, boolean modelStalled) throws Exception {
     List<String> said = new ArrayList<>();
-    // a model with a hold in its chain holds each frame 66 ms, Nagle none
+    // a model with a hold in its chain holds each frame 30 ms, Nagle none
     FakeMapLab lab =
         new FakeMapLab(
             "byte-threshold=6373B",
             chain -> {
-              long holdMs = chain.contains("timer=") ? 66 : 0;
+              long holdMs = chain.contains("timer=") ? 30 : 0;
               return (target, cell, index, run) ->
                   modelStalled
                       ? FakeMapLab.eachHeld(cell, run, holdMs)
@@ -73,7 +76,7 @@ class NagleCheckTest {
         new MapContext(
             new Target.Relay(
                 "t",
-                ShaperRegistry.parseChain("byte-threshold=6373B -> timer=66ms"),
+                ShaperRegistry.parseChain("byte-threshold=6373B -> timer=30ms"),
                 false,
                 NetworkPath.LOOPBACK),
             new ArrayList<>(),
@@ -108,7 +111,7 @@ class NagleCheckTest {
 
   @Test
   void aHoldAfterTheThresholdIsToldFromNagleByFramesAPauseApart() throws Exception {
-    Checked c = check(66);
+    Checked c = check(30);
     String trace = String.join("\n", c.said());
     assertThat(c.result()).as(trace).isNotNull();
     assertThat(c.result().given()).as(trace).isNotNull();
@@ -132,7 +135,7 @@ class NagleCheckTest {
    */
   @Test
   void aTellingCellThisHostSpoiledLeavesTheHoldNotRuledOut() throws Exception {
-    Checked c = check(66, true);
+    Checked c = check(30, true);
     String trace = String.join("\n", c.said());
     assertThat(c.result()).as(trace).isNotNull();
     assertThat(c.result().given().chain()).as(trace).endsWith("-> nagle");
