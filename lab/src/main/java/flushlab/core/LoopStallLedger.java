@@ -1,5 +1,8 @@
 package flushlab.core;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The event loops' stalls with what each loop's thread did over them, newest 4096 kept: how long it
  * ran (the lab's own code on the loop), how long it waited for a core (the host's other work), how
@@ -112,6 +115,19 @@ public final class LoopStallLedger {
   }
 
   /**
+   * Every stall of {@code onLoop} overlapping [fromNanos, toNanos], oldest first: a frame can wait
+   * through several (a loop whose ticks a contended host delayed two or three times in a row).
+   */
+  public synchronized List<LoopStall> overlapping(Object onLoop, long fromNanos, long toNanos) {
+    List<LoopStall> out = new ArrayList<>();
+    for (long k = Math.max(0, written - KEPT); k < written; k++) {
+      int i = (int) (k % KEPT);
+      if (loop[i] == onLoop && to[i] >= fromNanos && from[i] <= toNanos) out.add(stall(i));
+    }
+    return out;
+  }
+
+  /**
    * The longest stall of {@code onLoop} (any loop when null) overlapping [fromNanos, toNanos], or
    * null.
    */
@@ -126,16 +142,12 @@ public final class LoopStallLedger {
         best = i;
       }
     }
-    if (best < 0) return null;
-    long stood = Math.max(jvm[best], watcher.coveredNanos(from[best], to[best]));
-    return new LoopStall(
-        loop[best],
-        since[best],
-        from[best],
-        to[best],
-        ran[best],
-        waited[best],
-        stood,
-        overslept[best]);
+    return best < 0 ? null : stall(best);
+  }
+
+  /** Entry {@code i}, with what the watcher logged of it as the JVM's or the host's stop. */
+  private LoopStall stall(int i) {
+    long stood = Math.max(jvm[i], watcher.coveredNanos(from[i], to[i]));
+    return new LoopStall(loop[i], since[i], from[i], to[i], ran[i], waited[i], stood, overslept[i]);
   }
 }

@@ -1,6 +1,8 @@
 package flushlab.emitter;
 
 import flushlab.core.LoopStallLedger;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * What held a stream's latest frame, judged in the emitter's own process from the ticks of the loop
@@ -17,7 +19,8 @@ public final class LateFrame {
    * @param why " at 0.83 s into the stream; its loop stalled 36 ms (...)" or similar; empty when
    *     nothing is known of the frame
    * @param byHost the stall that held it was the host's ({@link LoopStallLedger.LoopStall#hosts})
-   *     and the host's time then accounts for at least half the lateness
+   *     and the host's time then accounts for at least half the lateness, or every stall of its
+   *     loop while it waited was the host's and their time together does
    */
   public record Held(String why, boolean byHost) {
     public static final Held UNKNOWN = new Held("", false);
@@ -43,9 +46,36 @@ public final class LateFrame {
           accounts(any, latenessNanos));
     }
     LoopStallLedger.LoopStall own = ledger.longest(latest.loop(), due, written);
+    List<LoopStallLedger.LoopStall> all = ledger.overlapping(latest.loop(), due, written);
+    long hostTook = all.stream().mapToLong(LateFrame::hostTook).sum();
+    // a frame that waited through several stalls, every one of them the host's, is the host's
+    // when their time together covers half its lateness (a suite's frame 34.7 ms late whose
+    // longest stall, 11.7 ms, had the host's 16.1 ms in it, among a run of such stalls)
+    boolean several =
+        all.size() > 1
+            && !accounts(own, latenessNanos)
+            && all.stream().allMatch(LoopStallLedger.LoopStall::hosts);
     return new Held(
-        at + (own == null ? "; its loop logged no stall then" : "; its loop " + own.describe()),
-        accounts(own, latenessNanos));
+        at
+            + (own == null ? "; its loop logged no stall then" : "; its loop " + own.describe())
+            + (several
+                ? String.format(
+                    Locale.ROOT,
+                    "; over %d stalls of its loop while the frame waited the host took %.1f ms",
+                    all.size(),
+                    hostTook / 1e6)
+                : ""),
+        accounts(own, latenessNanos) || several && hostTook >= latenessNanos / 2);
+  }
+
+  /**
+   * The host's time over a stall of the host's (0 for one that was not): the longer of the stall
+   * and what its thread waited for a core or stood with the JVM between the loop's two ticks.
+   */
+  private static long hostTook(LoopStallLedger.LoopStall stall) {
+    if (!stall.hosts()) return 0;
+    return Math.max(
+        stall.nanos(), Math.max(0, stall.waitedNanos()) + Math.max(0, stall.jvmStoppedNanos()));
   }
 
   /**
@@ -56,10 +86,6 @@ public final class LateFrame {
    * 9.3 ms, the thread waiting for a core 15.9 ms of the 19.3 ms between ticks, running 2.7).
    */
   private static boolean accounts(LoopStallLedger.LoopStall stall, long latenessNanos) {
-    if (stall == null || !stall.hosts()) return false;
-    long hostTook =
-        Math.max(
-            stall.nanos(), Math.max(0, stall.waitedNanos()) + Math.max(0, stall.jvmStoppedNanos()));
-    return hostTook >= latenessNanos / 2;
+    return stall != null && hostTook(stall) >= latenessNanos / 2;
   }
 }

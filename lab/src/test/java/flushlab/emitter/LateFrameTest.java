@@ -74,6 +74,35 @@ class LateFrameTest {
         .isFalse();
   }
 
+  /**
+   * s299: a frame 34.7 ms late on a contended host, its loop's longest stall 11.7 ms with 16.1 ms
+   * of the host's in it, under half; the frame waited through more stalls of the host's, and
+   * together they account for it. One of them the lab's own code, they do not.
+   */
+  @Test
+  void aFrameThatWaitedThroughSeveralOfTheHostsStallsIsTheHosts() {
+    long us = MS / 1000;
+    ledger.add(emitterLoop, 488 * MS, 498 * MS, 509 * MS, 1_000 * us, 11_500 * us, 0, 0);
+    ledger.add(
+        emitterLoop, 510 * MS, 520 * MS, 531_700 * us, 3_200 * us, 13_500 * us, 2_600 * us, 0);
+    LateFrame.Held held = LateFrame.of(latest(500, false), 34_700 * us, ledger);
+    assertThat(held.byHost()).as(held.why()).isTrue();
+    assertThat(held.why())
+        .contains("its loop stalled 11.7 ms")
+        .contains("over 2 stalls of its loop while the frame waited the host took 27.6 ms");
+    LoopStallLedger labs = new LoopStallLedger(new StallLog());
+    labs.add(emitterLoop, 488 * MS, 498 * MS, 509 * MS, 11_000 * us, 500 * us, 0, 0);
+    labs.add(emitterLoop, 510 * MS, 520 * MS, 531_700 * us, 3_200 * us, 13_500 * us, 2_600 * us, 0);
+    assertThat(LateFrame.of(latest(500, false), 34_700 * us, labs).byHost())
+        .as("one of the stalls the lab's own code's")
+        .isFalse();
+    LoopStallLedger one = new LoopStallLedger(new StallLog());
+    one.add(emitterLoop, 510 * MS, 520 * MS, 531_700 * us, 3_200 * us, 13_500 * us, 2_600 * us, 0);
+    assertThat(LateFrame.of(latest(500, false), 34_700 * us, one).byHost())
+        .as("that stall alone: 16.1 ms of 34.7")
+        .isFalse();
+  }
+
   @Test
   void aFrameThatWaitedForAFullSocketPointsAtThePathBehindIt() {
     ledger.add(readerLoop, 0, 500 * MS, 560 * MS, 55 * MS, 1 * MS, 0, 0);
