@@ -48,7 +48,7 @@ public final class HoldBehindAClock {
             2 * step,
             (Twin.FRAMES - 2) * step),
         seen -> answer(answer, step, seen),
-        Twin.Held.TO_ITS_VALUES);
+        Twin.Held.AT_ITS_PHASE);
   }
 
   /**
@@ -84,5 +84,32 @@ public final class HoldBehindAClock {
             seen.waitP50(),
             clockAlone);
     return clock.followedBy(TriggerKind.TIMER, verdict).withStages(chain);
+  }
+
+  /**
+   * The telling cell on the target ({@code t}) against the replay of it ({@code m}) on the clock
+   * {@code model} of {@code period} ms, each run's waits read from where its frames fell against
+   * the ticks; null when they agree, else what differs ({@link Replay#heldToItsValues}). The
+   * relay's clock starts with the response, the emitter's frames with its stream, and a host stall
+   * between the two (the head delivered late, under the emitter's 20 ms tolerance) moves every
+   * frame's phase alike: a suite's clock of 246 ms alone waited 33.1 ms at least (median 45.7) on
+   * the target and 12.6 (median 25.2) on its model, its first frame 260.3 and 239.8 ms, and the
+   * clock was answered with a 33.1 ms hold behind it (s300). So the model's waits are shifted by
+   * how much later the target's first frame fell against the ticks, and agree when they then match.
+   * Only where the target's first frame waited a whole period (so a hold, shorter than the period,
+   * did not set its wait): otherwise as held to its values alone.
+   */
+  public static String difference(String model, double period, CellEvidence t, CellEvidence m) {
+    String plain = Replay.heldToItsValues(model, t, m);
+    if (plain == null || t.drained() || m.drained() || !t.held() || !m.held()) return plain;
+    if (!(t.firstWaitMs() >= period) || !(m.firstWaitMs() > 0)) return plain;
+    double shift = (t.firstWaitMs() - m.firstWaitMs()) % period;
+    if (shift > period / 2) shift -= period;
+    if (shift < -period / 2) shift += period;
+    boolean shifted =
+        Replay.close(t.waitP10(), m.waitP10() + shift, Replay.WAIT_SHARE, Replay.WAIT_FLOOR_MS)
+            && Replay.close(
+                t.waitP50(), m.waitP50() + shift, Replay.WAIT_SHARE, Replay.WAIT_FLOOR_MS);
+    return shifted ? null : plain;
   }
 }

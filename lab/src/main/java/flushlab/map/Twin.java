@@ -29,10 +29,11 @@ public record Twin(
     /** As the replay compares every cell. */
     AS_EVERY_CELL,
     /**
-     * To its own values ({@link Replay#heldToItsValues}): where the slack a replay allows a wait (a
+     * A clock's: to its own values, each run's waits read from where its frames fell against the
+     * ticks ({@link HoldBehindAClock#difference}): where the slack a replay allows a wait (a
      * clock's period) covers what the twin adds there.
      */
-    TO_ITS_VALUES,
+    AT_ITS_PHASE,
     /**
      * To its own values and a release's frames counted exactly ({@link Replay#heldToItsFrames}):
      * where one frame a release more or fewer is all the twin changes, under the quarter a replay

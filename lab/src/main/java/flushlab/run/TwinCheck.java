@@ -3,6 +3,7 @@ package flushlab.run;
 import flushlab.map.CellEvidence;
 import flushlab.map.CellMatch;
 import flushlab.map.FlushTrigger;
+import flushlab.map.HoldBehindAClock;
 import flushlab.map.Replay;
 import flushlab.map.ReplayVerdict;
 import flushlab.map.ShaperModel;
@@ -77,15 +78,17 @@ final class TwinCheck {
     map.announce().accept("replay: " + onIt.text());
     ReplayVerdict onCell = onIt.verdict();
     if (twin.held() != Twin.Held.AS_EVERY_CELL) {
-      onCell = heldToItsValues(twin.held(), model, onCell, more.seen(), onIt.onModel());
+      onCell =
+          heldToItsValues(
+              twin.held(), model, answer.timerMs(), onCell, more.seen(), onIt.onModel());
       map.announce()
           .accept(
               "map: "
                   + more.onTarget().cell().label()
                   + (twin.held() == Twin.Held.TO_ITS_FRAMES
                       ? " held to the model's own values, its releases' frames counted exactly: "
-                      : " held to the model's own values, without the slack a clock's period"
-                          + " allows a wait: ")
+                      : " held to the model's own values at its own phase, without the slack a"
+                          + " clock's period allows a wait: ")
                   + Objects.requireNonNullElse(onCell.cells().get(0).difference(), "agrees"));
     }
     ReplayVerdict withIt = given.with(onCell);
@@ -130,12 +133,14 @@ final class TwinCheck {
 
   /**
    * The telling cell's comparison ({@code onCell}, one cell) redone with the model held to its own
-   * values ({@link Replay#heldToItsValues}), and to its releases' frames where {@code held} says
-   * so; as it was where no replay of the cell came back.
+   * values: to its releases' frames where {@code held} says so ({@link Replay#heldToItsFrames}), at
+   * each run's own phase against a clock of {@code periodMs} otherwise ({@link
+   * HoldBehindAClock#difference}); as it was where no replay of the cell came back.
    */
   private static ReplayVerdict heldToItsValues(
       Twin.Held held,
       String model,
+      Double periodMs,
       ReplayVerdict onCell,
       CellEvidence seen,
       List<CellEvidence> onModel) {
@@ -144,7 +149,7 @@ final class TwinCheck {
     String difference =
         held == Twin.Held.TO_ITS_FRAMES
             ? Replay.heldToItsFrames(model, seen, onModel.get(0))
-            : Replay.heldToItsValues(model, seen, onModel.get(0));
+            : HoldBehindAClock.difference(model, periodMs, seen, onModel.get(0));
     return new ReplayVerdict(model, List.of(new CellMatch(label, difference)));
   }
 

@@ -80,7 +80,7 @@ class TwinTest {
   void aClockAloneIsHeldToFramesJustUnderItsPeriodApart() {
     Twin t = Twin.of(answer(TriggerKind.PERIODIC_TIMER, null, 178.3), List.of());
     assertThat(t.cell()).isEqualTo(new CellPlan(60, 173_000_000L, 8));
-    assertThat(t.held()).isEqualTo(Twin.Held.TO_ITS_VALUES);
+    assertThat(t.held()).isEqualTo(Twin.Held.AT_ITS_PHASE);
     assertThat(t.why()).contains("10.6 to 31.8 ms after it came");
     FlushTrigger both = t.answer().apply(waited(t.cell(), 55.2, 55.6, 56.0));
     assertThat(ShaperModel.of(both).chain())
@@ -92,6 +92,41 @@ class TwinTest {
     assertThat(t.answer().apply(waited(t.cell(), 180.0, 181.0, 182.0)))
         .as("a period or more is no hold behind the clock")
         .isNull();
+  }
+
+  /**
+   * s300: `timer=246ms,periodic=true` alone, its telling cell of frames 240 ms apart waited 33.1 ms
+   * at least (median 45.7) on the target, its first frame 260.3 ms, where the clock's replay (as
+   * that suite's median, 25.2 ms, shows) fell 20.5 ms earlier against the ticks: every wait moved
+   * alike, so the clock alone agrees once its waits are read from where its frames fell. A hold
+   * clamps the waits instead, and a target whose first frame a hold may have set is held to the
+   * values alone.
+   */
+  @Test
+  void aClocksTellingCellIsReadAtEachRunsOwnPhase() {
+    String model = "timer=246.3ms,periodic=true";
+    CellEvidence target =
+        EvidenceLine.parse(
+            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 45.7 ms (p10 33.1, p90 250.5); 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 260.3 ms");
+    CellEvidence replay =
+        EvidenceLine.parse(
+            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 25.2 ms (p10 12.6, p90 230.0); 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 239.8 ms");
+    assertThat(Replay.heldToItsValues(model, target, replay))
+        .as("held to its values alone, the phase reads as a hold")
+        .isNotNull();
+    assertThat(HoldBehindAClock.difference(model, 246.3, target, replay)).isNull();
+    CellEvidence heldSamePhase =
+        EvidenceLine.parse(
+            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 45.7 ms (p10 33.1, p90 250.5); 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 239.9 ms");
+    assertThat(HoldBehindAClock.difference(model, 246.3, heldSamePhase, replay))
+        .as("a hold: the first frames fell alike, the waits did not")
+        .isNotNull();
+    CellEvidence firstSetByAHold =
+        EvidenceLine.parse(
+            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 45.7 ms (p10 33.1, p90 250.5); 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 33.1 ms");
+    assertThat(HoldBehindAClock.difference(model, 246.3, firstSetByAHold, replay))
+        .as("a first frame under the period, which a hold may have set: its values alone")
+        .isNotNull();
   }
 
   @Test
