@@ -365,8 +365,8 @@ public final class CompressorFlushFit {
 
   static Simulated simulate(CellEvidence c, Stage compressor, Stage fixed, boolean first) {
     return first
-        ? PairSimulation.simulate(c, compressor, fixed)
-        : PairSimulation.simulate(c, fixed, compressor);
+        ? CorkCeiling.asMeasured(c, compressor, fixed)
+        : CorkCeiling.asMeasured(c, fixed, compressor);
   }
 
   /**

@@ -50,28 +50,52 @@ final class CorkCeiling {
     return null;
   }
 
+  /**
+   * The pair's simulation of {@code c}: at the nominal ceiling, or, where that does not match the
+   * cell and one of the stages is the cork, at the first other ceiling that does ({@link
+   * #atAnother}). A compressor writing about as often as the ceiling (`compress=gzip,flush=bytes,
+   * bytes=2873B -> cork` as a browser: an output each 101 frames of 60 B every 2 ms, 202 ms apart)
+   * had its outputs let go one or two at a time as each connection's ceiling fell, 106 frames a
+   * release or 205 in one cell, and the nominal ceiling's two refused every count: no candidate (a
+   * chain bench, 2026-12-07).
+   */
+  static Simulated asMeasured(CellEvidence c, Stage first, Stage second) {
+    Simulated nominal = PairSimulation.simulate(c, first, second);
+    if (SimulatedCell.matches(c, nominal)) return nominal;
+    Simulated other = atAnother(c, first, second);
+    return other == null ? nominal : other;
+  }
+
   /** How far past the ceilings a connection showed a stage's timer still meets them. */
   private static final double WINDOW_SLACK_MS = 5;
 
   /**
-   * Whether {@code model} is a hold or a clock whose time lies among the ceilings a connection
-   * shows, then the cork, and one side's releases of {@code t} (the target) and {@code m} (the
-   * model) carried one of its windows' frames, the other two: whether its second write meets a
-   * socket still corked is the connection's ceiling's choice, made per connection, not the model's.
-   * `cork -> timer=213ms` released 60 B frames every 2 ms 107 at a time on one map's target and 214
-   * on the next one's, whose model, a hold of 222.2 ms, released 112 (`flushlab map`, 2026-12-07).
+   * Whether {@code model} is a hold, a clock or a compressor whose writes come as far apart as the
+   * ceilings a connection shows, then the cork, and one side's releases of {@code t} (the target)
+   * and {@code m} (the model) carried one of its windows' frames, the other two: whether its second
+   * write meets a socket still corked is the connection's ceiling's choice, made per connection,
+   * not the model's. `cork -> timer=213ms` released 60 B frames every 2 ms 107 at a time on one
+   * map's target and 214 on the next one's, whose model, a hold of 222.2 ms, released 112
+   * (`flushlab map`, 2026-12-07).
    */
   static boolean decidesWindowsPerRelease(String model, CellEvidence t, CellEvidence m) {
     Stage[] stages = ChainStages.of(model);
     if (stages == null || stages[1].kind() != Kind.CORK) return false;
-    if (stages[0].kind() != Kind.HOLD && stages[0].kind() != Kind.PERIODIC) return false;
-    double timer = stages[0].value();
-    if (timer < OTHERS_MS[0] - WINDOW_SLACK_MS
-        || timer > OTHERS_MS[OTHERS_MS.length - 1] + WINDOW_SLACK_MS) return false;
+    Kind k = stages[0].kind();
+    boolean timed = k == Kind.HOLD || k == Kind.PERIODIC || k == Kind.FLUSH_TIMER;
+    boolean counted = k == Kind.FLUSH_OUTPUT || k == Kind.FLUSH_INPUT;
+    if (!timed && !counted) return false;
     if (!t.held() || !m.held() || t.drained() || m.drained()) return false;
-    double window = timer / Math.max(1e-9, t.intervalMs());
     double fewer = Math.min(t.releaseFrames(), m.releaseFrames());
     double more = Math.max(t.releaseFrames(), m.releaseFrames());
+    // a compressor's count writes an output each so many frames: its window is one output, the
+    // fewer side's frames, as long in time as the ceiling (`compress=gzip,flush=bytes,bytes=2873B
+    // -> cork` as a browser wrote 60 B frames every 2 ms 101 at a time, 202 ms apart, which the
+    // target's cork let go two at a time and its model's one: a chain bench, 2026-12-07)
+    double windowMs = timed ? stages[0].value() : fewer * t.intervalMs();
+    if (windowMs < OTHERS_MS[0] - WINDOW_SLACK_MS
+        || windowMs > OTHERS_MS[OTHERS_MS.length - 1] + WINDOW_SLACK_MS) return false;
+    double window = windowMs / Math.max(1e-9, t.intervalMs());
     return Replay.close(fewer, window, Replay.FRAMES_SHARE, 1)
         && Replay.close(more, 2 * window, Replay.FRAMES_SHARE, 1);
   }

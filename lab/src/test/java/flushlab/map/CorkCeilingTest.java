@@ -100,4 +100,44 @@ class CorkCeilingTest {
     CellEvidence thirty = oneWindow.with(b -> b.releaseFrames(30));
     assertThat(Replay.compare(model, List.of(target), List.of(thirty)).verified()).isFalse();
   }
+
+  /**
+   * A compressor sending once 2873 B of output wait, then the cork, as a browser (`flushlab map
+   * --shape compress=gzip,flush=bytes,bytes=2873B --shape cork --client browser`, 2026-12-07): 60 B
+   * frames every 2 ms compress to an output each 101 frames, 202 ms apart, about the ceiling, and
+   * the target's cork let them go two at a time (202 frames) where its model's let them go one
+   * (104). Whether an output meets a socket still corked is the connection's ceiling's choice, as
+   * for a hold of about it; an output each 60 frames is not.
+   */
+  @Test
+  void oneOutputAReleaseAgainstTwoIsTheCeilingsChoiceForACompressorWritingAsOftenAsIt() {
+    CellEvidence target =
+        EvidenceLine.parse(
+            "frame_size=60B interval=2ms frames=600: 150.00 frames/read; 2.0 releases per stream of 202 frames (p10 202, p90 208); the oldest frame waited 408.2 ms (p10 408.2, p90 420.0); 388.2 ms between releases (p10 388.2, p90 416.0); 28 B per frame on the wire, 5771 B per release (p10 5771, p90 5787); the first frame waited 210.2 ms (gzip: compressed bytes as received)");
+    CellEvidence oneOutput =
+        target.with(
+            b ->
+                b.releaseFrames(104)
+                    .releasesPerStream(4)
+                    .releaseBytesP10(2890)
+                    .releaseBytesP50(2890)
+                    .releaseBytesP90(2890)
+                    .framesPerRead(100));
+    String model = "compress=gzip,flush=bytes,bytes=2864B -> cork";
+    assertThat(Replay.compare(model, List.of(target), List.of(oneOutput)).verified()).isTrue();
+    CellEvidence sixty = oneOutput.with(b -> b.releaseFrames(60));
+    assertThat(
+            Replay.compare(model, List.of(target.with(b -> b.releaseFrames(120))), List.of(sixty))
+                .verified())
+        .as("outputs 120 ms apart meet the cork at every ceiling alike")
+        .isFalse();
+    assertThat(
+            Replay.compare(
+                    "compress=gzip,flush=bytes,bytes=2864B -> byte-threshold=3000B",
+                    List.of(target),
+                    List.of(oneOutput))
+                .verified())
+        .as("no cork, no ceiling's choice")
+        .isFalse();
+  }
 }
