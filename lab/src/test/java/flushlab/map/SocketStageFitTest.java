@@ -102,6 +102,31 @@ class SocketStageFitTest {
     assertThat(v.verified()).as(v.toString()).isFalse();
   }
 
+  /**
+   * A threshold of 1706 B then Nagle, as the browser read it (`flushlab map --shape nagle --shape
+   * byte-threshold=1706B --client browser`, 2026-12-07): read first as a threshold or a timer of
+   * about a segment, the map measured frames of 63571 B, which Nagle let go two at a time (each a
+   * write under the segment waiting for the ACK of the one before). That cell is the socket's too,
+   * and the threshold is fitted on the small frames' cell: the candidate is the threshold then
+   * Nagle.
+   */
+  @Test
+  void framesOfAboutASegmentTwoAtATimeAreTheSocketsToo() {
+    List<CellEvidence> cells =
+        EvidenceLine.parseAll(
+            "frame_size=60B interval=2ms frames=600: 25.00 frames/read; 22.0 releases per stream of 26 frames (p10 26, p90 26); the oldest frame waited 50.0 ms (p10 50.0, p90 50.2); 52.0 ms between releases (p10 51.9, p90 52.1); 66 B per frame on the wire, 1716 B per release (p10 1716, p90 1716); the first frame waited 46.0 ms",
+            "frame_size=4096B interval=2ms frames=600: 7.79 frames/read; 38.0 releases per stream of 16 frames (p10 16, p90 16); the oldest frame waited 30.1 ms (p10 30.0, p90 30.2); 32.0 ms between releases (p10 31.9, p90 32.0); 4104 B per frame on the wire, 65727 B per release (p10 65727, p90 65727); the first frame waited 15.9 ms",
+            "frame_size=63571B interval=2ms frames=24: 1.00 frames/read; 10.0 releases per stream of 2 frames (p10 2, p90 2); the oldest frame waited 2.4 ms (p10 2.4, p90 2.5); 4.0 ms between releases (p10 4.0, p90 4.0); 63579 B per frame on the wire, 127167 B per release (p10 127167, p90 127167); the first frame waited 1.5 ms");
+    assertThat(SocketStageFit.segmentAtATime(cells.get(2), NetworkPath.LOOPBACK_MTU)).isTrue();
+    List<TwoStageCandidate> two = SocketStageFit.candidates("x", cells, NetworkPath.LOOPBACK);
+    // (one cell of small frames: a 50 ms hold fits it as well, and the replay tells them apart)
+    assertThat(two).extracting(TwoStageCandidate::chain).contains("timer=50ms -> nagle");
+    TwoStageCandidate threshold =
+        two.stream().filter(c -> c.chain().startsWith("byte-threshold=")).findFirst().orElseThrow();
+    assertThat(thresholdThen(List.of(threshold), TriggerKind.NAGLE))
+        .isBetween(25 * 66 + 1, 26 * 66 + 130);
+  }
+
   @Test
   void withoutACellThatLeftASegmentAtATimeThereIsNoCandidate() {
     assertThat(SocketStageFit.candidates("x", List.of(SMALL, SLOW), NetworkPath.LOOPBACK))
