@@ -35,4 +35,32 @@ final class ReleaseEdges {
     }
     return v.toArray();
   }
+
+  /**
+   * {@code grid} with the edges of a first threshold whose blocks a second one gathers: for each
+   * held cell whose releases carried whole frames, blocks of n frames for every n dividing a
+   * release, and its first block, which the response head fills part of (so one frame fewer or the
+   * same). A random draw of `byte-threshold=857B -> byte-threshold=1771B` read as one of 2541 B had
+   * its first threshold pinned to two bytes by when its first frame left, and no pair on the grid
+   * matched: no twin was looked for (`ThresholdsInSeriesTest`, seed 70161847754795).
+   */
+  static double[] withBlocks(double[] grid, List<CellEvidence> cells) {
+    GridValues v = new GridValues(grid);
+    for (CellEvidence c : cells) {
+      if (!c.held() || c.drained() || !(c.frameBytes() > 0)) continue;
+      long r = Math.round(c.releaseFrames());
+      if (Math.abs(c.releaseFrames() - r) > 1e-9) continue;
+      double f = c.frameBytes();
+      for (long n = 1; n < r; n++) {
+        if (r % n != 0) continue;
+        v.add(n * f);
+        v.add((n - 1) * f + 1);
+        for (long j = n - 1; j <= n; j++) {
+          v.add(PairSimulation.HEAD_BYTES + j * f);
+          v.add(PairSimulation.HEAD_BYTES + (j - 1) * f + 1);
+        }
+      }
+    }
+    return v.toArray();
+  }
 }

@@ -95,7 +95,7 @@ public final class ThresholdsInSeries {
    */
   static List<Stage[]> alikePairs(List<CellEvidence> cells, double threshold) {
     List<Stage[]> out = new ArrayList<>();
-    for (double a : HoldingPairFit.BYTES) {
+    for (double a : ReleaseEdges.withBlocks(HoldingPairFit.BYTES, cells)) {
       if (a < LOWEST_FIRST * threshold || a >= threshold) continue;
       for (double b : HoldingPairFit.BYTES) {
         if (b <= a || b > HIGHEST_SECOND * threshold) continue;

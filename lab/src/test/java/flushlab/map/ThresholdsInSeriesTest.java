@@ -111,6 +111,24 @@ class ThresholdsInSeriesTest {
     assertThat(ThresholdsInSeries.apart(sims[0], sims[1])).as("%s", read.twin().cell()).isTrue();
   }
 
+  /**
+   * Seed 70161847754795's first draw, `byte-threshold=857B -> byte-threshold=1771B`, read as one
+   * threshold of 2541 B: the response head in its first block pins the first threshold to two bytes
+   * (856..858 B) by when the first frame left, which the grid stepped over, so no pair matched and
+   * no twin was looked for. Tried at its blocks' edges, the pairs are found.
+   */
+  @Test
+  void aFirstThresholdTheHeadPinsToAFewBytesStillHasItsTwin() {
+    Stage first = threshold(857);
+    Stage second = threshold(1770.95);
+    List<CellEvidence> cells = HoldingPairFitTest.measured(first, second, MAP_CELLS);
+    Span one = ByteThresholdFit.fit(cells, new ArrayList<>());
+    assertThat(one).isNotNull();
+    assertThat(ThresholdsInSeries.alikePairs(HoldingStageFits.fittable(cells), one.mid()))
+        .isNotEmpty();
+    assertThat(Twin.of(alone(one.mid()), cells)).as("a twin of %.0f B", one.mid()).isNotNull();
+  }
+
   @Test
   void otherAnswersAndCellsNoPairFitsHaveNoSuchTwin() {
     List<CellEvidence> cells =
