@@ -197,7 +197,10 @@ final class MapPass {
     @Override
     public String hostStalledIn(CellPlan plan) {
       Integer at = measuredAt.get(plan.toString());
-      return at == null ? null : PassStalls.hostStallsDuring(List.of(asked.results().get(at)));
+      return at == null
+          ? null
+          : PassStalls.hostStallsDuring(
+              List.of(asked.results().get(at)), PassStalls.AGAIN_STALL_MS);
     }
 
     @Override
@@ -211,7 +214,7 @@ final class MapPass {
         runs.add(
             r.excluded()
                     || r.stalls() == null
-                    || r.stalls().host().maxMs() < PassStalls.NOISY_STALL_MS
+                    || r.stalls().host().maxMs() < PassStalls.AGAIN_STALL_MS
                 ? r
                 : r.withExclusion(
                     Exclusion.hostStall(
