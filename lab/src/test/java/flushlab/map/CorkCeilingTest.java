@@ -78,15 +78,7 @@ class CorkCeilingTest {
   @Test
   void oneWindowAReleaseAgainstTwoIsTheCeilingsChoiceOnlyForAHoldOfAboutIt() {
     CellEvidence target = CORK_THEN_HOLD_213_TWO_A_RELEASE.get(0);
-    CellEvidence oneWindow =
-        target.with(
-            b ->
-                b.releaseFrames(112)
-                    .releasesPerStream(4)
-                    .releaseBytesP10(7392)
-                    .releaseBytesP50(7392)
-                    .releaseBytesP90(7392)
-                    .framesPerRead(120));
+    CellEvidence oneWindow = releasing(target, 112, 4, 7392, 120);
     String model = "timer=222.2ms -> cork";
     assertThat(Replay.compare(model, List.of(target), List.of(oneWindow)).verified()).isTrue();
     assertThat(
@@ -114,15 +106,7 @@ class CorkCeilingTest {
     CellEvidence target =
         EvidenceLine.parse(
             "frame_size=60B interval=2ms frames=600: 150.00 frames/read; 2.0 releases per stream of 202 frames (p10 202, p90 208); the oldest frame waited 408.2 ms (p10 408.2, p90 420.0); 388.2 ms between releases (p10 388.2, p90 416.0); 28 B per frame on the wire, 5771 B per release (p10 5771, p90 5787); the first frame waited 210.2 ms (gzip: compressed bytes as received)");
-    CellEvidence oneOutput =
-        target.with(
-            b ->
-                b.releaseFrames(104)
-                    .releasesPerStream(4)
-                    .releaseBytesP10(2890)
-                    .releaseBytesP50(2890)
-                    .releaseBytesP90(2890)
-                    .framesPerRead(100));
+    CellEvidence oneOutput = releasing(target, 104, 4, 2890, 100);
     String model = "compress=gzip,flush=bytes,bytes=2864B -> cork";
     assertThat(Replay.compare(model, List.of(target), List.of(oneOutput)).verified()).isTrue();
     CellEvidence sixty = oneOutput.with(b -> b.releaseFrames(60));
@@ -139,5 +123,18 @@ class CorkCeilingTest {
                 .verified())
         .as("no cork, no ceiling's choice")
         .isFalse();
+  }
+
+  /** {@code c} releasing {@code frames} frames of {@code bytes} B at a time, as its model did. */
+  private static CellEvidence releasing(
+      CellEvidence c, int frames, int releases, double bytes, double perRead) {
+    return c.with(
+        b ->
+            b.releaseFrames(frames)
+                .releasesPerStream(releases)
+                .releaseBytesP10(bytes)
+                .releaseBytesP50(bytes)
+                .releaseBytesP90(bytes)
+                .framesPerRead(perRead));
   }
 }

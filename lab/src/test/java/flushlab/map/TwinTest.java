@@ -3,6 +3,7 @@ package flushlab.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -105,28 +106,35 @@ class TwinTest {
   @Test
   void aClocksTellingCellIsReadAtEachRunsOwnPhase() {
     String model = "timer=246.3ms,periodic=true";
-    CellEvidence target =
-        EvidenceLine.parse(
-            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 45.7 ms (p10 33.1, p90 250.5); 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 260.3 ms");
-    CellEvidence replay =
-        EvidenceLine.parse(
-            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 25.2 ms (p10 12.6, p90 230.0); 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 239.8 ms");
+    CellEvidence target = telling246(45.7, 33.1, 250.5, 260.3);
+    CellEvidence replay = telling246(25.2, 12.6, 230.0, 239.8);
     assertThat(Replay.heldToItsValues(model, target, replay))
         .as("held to its values alone, the phase reads as a hold")
         .isNotNull();
     assertThat(HoldBehindAClock.difference(model, 246.3, target, replay)).isNull();
-    CellEvidence heldSamePhase =
-        EvidenceLine.parse(
-            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 45.7 ms (p10 33.1, p90 250.5); 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 239.9 ms");
-    assertThat(HoldBehindAClock.difference(model, 246.3, heldSamePhase, replay))
+    assertThat(
+            HoldBehindAClock.difference(model, 246.3, telling246(45.7, 33.1, 250.5, 239.9), replay))
         .as("a hold: the first frames fell alike, the waits did not")
         .isNotNull();
-    CellEvidence firstSetByAHold =
-        EvidenceLine.parse(
-            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1 frames (p10 1, p90 2); the oldest frame waited 45.7 ms (p10 33.1, p90 250.5); 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66 B per release (p10 66, p90 132); the first frame waited 33.1 ms");
-    assertThat(HoldBehindAClock.difference(model, 246.3, firstSetByAHold, replay))
+    assertThat(
+            HoldBehindAClock.difference(model, 246.3, telling246(45.7, 33.1, 250.5, 33.1), replay))
         .as("a first frame under the period, which a hold may have set: its values alone")
         .isNotNull();
+  }
+
+  /** s300's telling cell of frames 240 ms apart, its waits and its first frame's as given. */
+  private static CellEvidence telling246(double p50, double p10, double p90, double first) {
+    return EvidenceLine.parse(
+        String.format(
+            Locale.ROOT,
+            "frame_size=60B interval=240ms frames=8: 1.14 frames/read; 5.0 releases per stream of 1"
+                + " frames (p10 1, p90 2); the oldest frame waited %.1f ms (p10 %.1f, p90 %.1f);"
+                + " 246.4 ms between releases (p10 246.2, p90 246.5); 66 B per frame on the wire, 66"
+                + " B per release (p10 66, p90 132); the first frame waited %.1f ms",
+            p50,
+            p10,
+            p90,
+            first));
   }
 
   @Test
