@@ -45,8 +45,8 @@ public final class LateFrame {
                       + ")"),
           accounts(any, latenessNanos));
     }
-    LoopStallLedger.LoopStall own = ledger.longest(latest.loop(), due, written);
     List<LoopStallLedger.LoopStall> all = ledger.overlapping(latest.loop(), due, written);
+    LoopStallLedger.LoopStall own = longestOf(all);
     long hostTook = all.stream().mapToLong(LateFrame::hostTook).sum();
     // a frame that waited through several stalls, every one of them the host's, is the host's
     // when their time together covers half its lateness (a suite's frame 34.7 ms late whose
@@ -66,6 +66,14 @@ public final class LateFrame {
                     hostTook / 1e6)
                 : ""),
         accounts(own, latenessNanos) || several && hostTook >= latenessNanos / 2);
+  }
+
+  /** The longest of {@code stalls}, the first of equals (as the ledger's own), or null. */
+  private static LoopStallLedger.LoopStall longestOf(List<LoopStallLedger.LoopStall> stalls) {
+    LoopStallLedger.LoopStall best = null;
+    for (LoopStallLedger.LoopStall s : stalls)
+      if (best == null || s.nanos() > best.nanos()) best = s;
+    return best;
   }
 
   /**

@@ -29,8 +29,7 @@ final class ReleaseEdges {
           new double[] {c.releaseFramesP10(), c.releaseFrames(), c.releaseFramesP90()}) {
         long n = Math.round(frames);
         if (n < 1 || Math.abs(frames - n) > 1e-9) continue;
-        v.add(n * c.frameBytes());
-        v.add((n - 1) * c.frameBytes() + 1);
+        edges(v, n, c.frameBytes(), 0);
       }
     }
     return v.toArray();
@@ -53,14 +52,20 @@ final class ReleaseEdges {
       double f = c.frameBytes();
       for (long n = 1; n < r; n++) {
         if (r % n != 0) continue;
-        v.add(n * f);
-        v.add((n - 1) * f + 1);
-        for (long j = n - 1; j <= n; j++) {
-          v.add(PairSimulation.HEAD_BYTES + j * f);
-          v.add(PairSimulation.HEAD_BYTES + (j - 1) * f + 1);
-        }
+        edges(v, n, f, 0);
+        edges(v, n - 1, f, PairSimulation.HEAD_BYTES);
+        edges(v, n, f, PairSimulation.HEAD_BYTES);
       }
     }
     return v.toArray();
+  }
+
+  /**
+   * Joins the least and the most a threshold could hold to let {@code n} frames of {@code f} bytes
+   * go together, {@code offset} bytes (the response head's) counted before them.
+   */
+  private static void edges(GridValues v, long n, double f, double offset) {
+    v.add(offset + n * f);
+    v.add(offset + (n - 1) * f + 1);
   }
 }

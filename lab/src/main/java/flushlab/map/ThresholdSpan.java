@@ -21,9 +21,8 @@ final class ThresholdSpan {
     double score = 0;
     for (CellEvidence c : cells) {
       if (second.kind() == Kind.PERIODIC && !ClockPace.allows(c, second.value())) return Double.NaN;
-      Simulated sim = PairSimulation.simulate(c, first, second);
-      if (!SimulatedCell.matches(c, sim)) sim = CorkCeiling.atAnother(c, first, second);
-      if (sim == null) return Double.NaN;
+      Simulated sim = CorkCeiling.asMeasured(c, first, second);
+      if (!SimulatedCell.matches(c, sim)) return Double.NaN;
       score += SimulatedCell.misfit(c, sim);
     }
     return score;
