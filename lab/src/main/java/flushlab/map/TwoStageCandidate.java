@@ -28,14 +28,39 @@ public record TwoStageCandidate(String chain, FlushTrigger answer) {
   }
 
   /**
-   * {@code pairs} with those that fit one value (one-late's pairs) before those that fit two, each
-   * kind in the order given: the map gives the simplest model that replays, and its budget can end
-   * on the way. `one-late -> timer=243ms,periodic=true` was answered a hold of 116.8 ms then the
-   * clock (one of 127 pairs of a hold and a clock that fit), verified, the budget out before
-   * one-late's turn (a chain bench, seed 20261244, 2026-12-07).
+   * {@code pairs} with those that fit one value (one-late's pairs) before those that fit two, and
+   * of as many values, the closest to {@code cells} first (their simulations' misfit, {@link
+   * ThresholdSpan#score}, misfits within {@link ThresholdSpan#SAME_FIT} of each other in the order
+   * given): the map gives the simplest model that replays, and its budget can end on the way.
+   * `one-late -> timer=243ms,periodic=true` was answered a hold of 116.8 ms then the clock (one of
+   * 127 pairs of a hold and a clock that fit), verified, the budget out before one-late's turn (a
+   * chain bench, seed 20261244, 2026-12-07). `timer=102ms,periodic=true ->
+   * timer=212ms,periodic=true` was answered a 210.4 ms clock then a 75.9 ms hold, verified, the
+   * budget out before the two clocks' turn, which came after in the order of the kinds though its
+   * misfit was a seventeenth of the hold's (a chain bench, seed 20261258, 2026-12-08).
    */
-  public static List<TwoStageCandidate> simplestFirst(List<TwoStageCandidate> pairs) {
-    return pairs.stream().sorted(Comparator.comparingInt(TwoStageCandidate::valuesFitted)).toList();
+  public static List<TwoStageCandidate> simplestFirst(
+      List<TwoStageCandidate> pairs, List<CellEvidence> cells) {
+    List<CellEvidence> fitted = HoldingStageFits.fittable(cells);
+    return pairs.stream()
+        .sorted(
+            Comparator.comparingInt(TwoStageCandidate::valuesFitted)
+                .thenComparingLong(c -> c.closeness(fitted)))
+        .toList();
+  }
+
+  /**
+   * How far the model's simulation lies from {@code cells}, in steps of {@link
+   * ThresholdSpan#SAME_FIT} (closer is one fit); the most there is where a cell does not match at
+   * the values as written.
+   */
+  private long closeness(List<CellEvidence> cells) {
+    PairSimulation.Stage[] stages = ChainStages.of(chain);
+    double score =
+        stages == null || stages.length != 2
+            ? Double.NaN
+            : ThresholdSpan.score(cells, stages[0], stages[1]);
+    return Double.isNaN(score) ? Long.MAX_VALUE : (long) Math.floor(score / ThresholdSpan.SAME_FIT);
   }
 
   /** How many values the model's stages were fitted with: one-late has none. */

@@ -276,7 +276,7 @@ final class PairReplays {
             map.announce());
     return new Pinned(
         told.cells(),
-        TwoStageCandidate.simplestFirst(told.pairs()),
+        TwoStageCandidate.simplestFirst(told.pairs(), told.cells()),
         told.pairs().isEmpty() ? PassStalls.hostStallsDuring(measured) : null);
   }
 
