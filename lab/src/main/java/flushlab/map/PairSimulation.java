@@ -260,8 +260,13 @@ final class PairSimulation {
     boolean firstPushed = false;
     // a compressor passes the response head on at once, a write at the stream's start, and the
     // cork's ceiling counts from it: the first frames a compressor on an 82 ms timer flushed went
-    // at 205 ms, with the head, and every later release waited 82 ms and the ceiling (293 ms)
-    boolean headHeld = newWrites && s.kind() == Kind.CORK;
+    // at 205 ms, with the head, and every later release waited 82 ms and the ceiling (293 ms). A
+    // hold's time too: a compressor flushing every 3504 B of input (59 frames of 60 B, 118 ms)
+    // in front of a 291 ms hold let its first frames go after 291.2 ms, with the head, two
+    // flushes in that release, where counting from the first flush gives 409 (`compress=gzip,
+    // flush=input,bytes=3504B -> timer=291ms` as a browser had no candidate of that count: a
+    // chain bench, seed 20261261, 2026-12-08)
+    boolean headHeld = newWrites && (s.kind() == Kind.CORK || s.kind() == Kind.HOLD);
     if (headHeld) due = s.value();
     for (int i = 0; i < inSize; i++) {
       double at = inT[i];
@@ -288,7 +293,7 @@ final class PairSimulation {
       // behind a compressor, from when its output came (`compress=gzip,flush=input,bytes=1367B ->
       // timer=40ms` let frames go after 84 ms, the compressor's 46 and the hold's 40; a chain
       // bench, 2026-12-06)
-      if (heldLast < 0 && s.kind() == Kind.HOLD)
+      if (heldLast < 0 && !headHeld && s.kind() == Kind.HOLD)
         due = newWrites ? at + s.value() : Math.max(at, (prevLast + 1) * interval + s.value());
       if (heldLast < 0 && s.kind() == Kind.PERIODIC)
         due = (Math.floor((at - s.phaseMs()) / s.value()) + 1) * s.value() + s.phaseMs();

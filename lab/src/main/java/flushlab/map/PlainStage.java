@@ -34,8 +34,8 @@ record PlainStage(TriggerKind kind, double plainValue, double wireValue) {
   /**
    * The stage beside which a compressor of its own is fitted, or null where the passes say
    * otherwise: the accepting pass unexplained (or read as an encoder or a threshold, whose model
-   * comes first, or as a hold beside a clock) and the plain one a hold, a clock or a threshold
-   * alone.
+   * comes first, or as a hold beside a clock, the cork or a shorter hold) and the plain one a hold,
+   * a clock or a threshold alone.
    */
   static PlainStage of(FlushTrigger answer) {
     CompressionFinding f = answer.compression();
@@ -60,9 +60,20 @@ record PlainStage(TriggerKind kind, double plainValue, double wireValue) {
     // and 196 were read otherwise and answered: `flushlab map`, 2026-12-07)
     boolean corkHeldForThem =
         accepting.kind() == TriggerKind.TIMER && others.kind() == TriggerKind.CORK;
+    // nor a hold for them longer than the hold for the others: a compressor's timer beside that
+    // hold, each release waiting both (`compress=gzip,flush=timer,after=80ms -> timer=200ms` was
+    // read as a hold of 280 ms beside one of 200, and its model, a 280 ms compressor behind the
+    // hold, refused with no other candidate: `flushlab map --client browser`, 2026-12-08)
+    boolean longerHeldForThem =
+        accepting.kind() == TriggerKind.TIMER
+            && others.kind() == TriggerKind.TIMER
+            && accepting.timerMs() != null
+            && others.timerMs() != null
+            && accepting.timerMs() > others.timerMs() * CompressorFlushFit.LOOSE;
     boolean unmodelled =
         clockHeldForThem
             || corkHeldForThem
+            || longerHeldForThem
             || accepting.kind() == TriggerKind.INCONCLUSIVE
             || accepting.kind() == TriggerKind.ENCODER
             || accepting.kind() == TriggerKind.BYTE_THRESHOLD
