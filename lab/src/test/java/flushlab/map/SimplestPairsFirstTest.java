@@ -44,14 +44,7 @@ class SimplestPairsFirstTest {
 
   @Test
   void ofPairsOfTwoValuesTheClosestToTheCellsIsOfferedFirst() {
-    List<String> chains =
-        TwoStageCandidate.simplestFirst(
-                HoldingPairFit.candidates("x", TWO_CLOCKS_102_212, NetworkPath.LOOPBACK),
-                TWO_CLOCKS_102_212)
-            .stream()
-            .map(TwoStageCandidate::chain)
-            .toList();
-    System.out.println("SimplestPairsFirstTest: " + chains);
+    List<String> chains = inReplayOrder(TWO_CLOCKS_102_212);
     int twoClocks =
         indexOf(chains, "timer=[0-9.]+ms,periodic=true -> timer=[0-9.]+ms,periodic=true");
     int clockThenHold = indexOf(chains, "timer=[0-9.]+ms,periodic=true -> timer=[0-9.]+ms");
@@ -63,18 +56,23 @@ class SimplestPairsFirstTest {
 
   @Test
   void oneLatesPairIsOfferedBeforeTheHoldAndTheClock() {
-    List<String> chains =
-        TwoStageCandidate.simplestFirst(
-                HoldingPairFit.candidates("x", ONE_LATE_THEN_CLOCK_243, NetworkPath.LOOPBACK),
-                ONE_LATE_THEN_CLOCK_243)
-            .stream()
-            .map(TwoStageCandidate::chain)
-            .toList();
-    System.out.println("SimplestPairsFirstTest: " + chains);
+    List<String> chains = inReplayOrder(ONE_LATE_THEN_CLOCK_243);
     int oneLate = indexOf(chains, "one-late -> timer=[0-9.]+ms,periodic=true");
     int holdThenClock = indexOf(chains, "timer=[0-9.]+ms -> timer=[0-9.]+ms,periodic=true");
     assertThat(oneLate).as("%s", chains).isNotNegative();
     assertThat(holdThenClock).as("%s", chains).isNotNegative().isGreaterThan(oneLate);
+  }
+
+  /** The chains of the pairs fitted on {@code cells}, in the order the map replays them. */
+  private static List<String> inReplayOrder(List<CellEvidence> cells) {
+    List<String> chains =
+        TwoStageCandidate.simplestFirst(
+                HoldingPairFit.candidates("x", cells, NetworkPath.LOOPBACK), cells)
+            .stream()
+            .map(TwoStageCandidate::chain)
+            .toList();
+    System.out.println("SimplestPairsFirstTest: " + chains);
+    return chains;
   }
 
   private static int indexOf(List<String> chains, String pattern) {
