@@ -1,7 +1,9 @@
 package flushlab.map;
 
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A model of two stages the cells allow where no one mechanism explains them, and the answer it
@@ -42,10 +44,13 @@ public record TwoStageCandidate(String chain, FlushTrigger answer) {
   public static List<TwoStageCandidate> simplestFirst(
       List<TwoStageCandidate> pairs, List<CellEvidence> cells) {
     List<CellEvidence> fitted = HoldingStageFits.fittable(cells);
+    // each pair's simulation once, not at every comparison the sort makes
+    Map<TwoStageCandidate, Long> closeness = new HashMap<>();
+    for (TwoStageCandidate c : pairs) closeness.put(c, c.closeness(fitted));
     return pairs.stream()
         .sorted(
             Comparator.comparingInt(TwoStageCandidate::valuesFitted)
-                .thenComparingLong(c -> c.closeness(fitted)))
+                .thenComparingLong(closeness::get))
         .toList();
   }
 
